@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef LATSCOPE_CLI_H
+#define LATSCOPE_CLI_H
+
+/* Exit codes (README, docs/cli.md). */
+#define LAT_EXIT_OK 0
+#define LAT_EXIT_FAIL 1		/* the job ran but failed (a write error) */
+#define LAT_EXIT_USAGE 2	/* bad usage, or no input could be read */
+
+struct lat_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+	void (*usage)(FILE *out);
+};
+
+int cmd_analyze(int argc, char **argv);
+void usage_analyze(FILE *out);
+int cmd_formats(int argc, char **argv);
+void usage_formats(FILE *out);
+
+/* True when argv holds -h / --help before any "--". */
+int cli_wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/base.h"
+
+static const char *const err_names[LAT_ERR_MAX] = {
+	[LAT_OK] = "success",
+	[LAT_ENOMEM] = "out of memory",
+	[LAT_EIO] = "input/output error",
+	[LAT_EFORMAT] = "malformed input",
+	[LAT_EUNKNOWN] = "unknown format",
+	[LAT_EAMBIGUOUS] = "ambiguous format",
+	[LAT_EEMPTY] = "nothing to analyze",
+	[LAT_EUSAGE] = "usage error",
+	[LAT_ELIMIT] = "size limit exceeded",
+	[LAT_EPERM] = "permission denied",
+	[LAT_ETRUNC] = "input ends early",
+};
+
+const char *lat_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= LAT_ERR_MAX || !err_names[err])
+		return "unknown error";
+	return err_names[err];
+}
+
+void lat_diag_init(struct lat_diag *d, const char *path, FILE *out)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path ? path : "-";
+	d->out = out;
+	d->max_print = 200;
+}
+
+void lat_diag_at(struct lat_diag *d, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->nwarn++;
+	if (!d->out)
+		return;
+	if (d->nwarn > d->max_print) {
+		if (d->nwarn == d->max_print + 1)
+			fprintf(d->out, "%s: more problems follow; only counting them now\n",
+				d->path);
+		return;
+	}
+	if (line)
+		fprintf(d->out, "%s:%lu: ", d->path, line);
+	else
+		fprintf(d->out, "%s: ", d->path);
+	va_start(ap, fmt);
+	vfprintf(d->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->out);
+}
+
+int lat_parse_duration(const char *s, int64_t def_unit_ns, int64_t *out_ns)
+{
+	static const struct {
+		const char *suffix;
+		int64_t mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", LAT_NS_PER_US }, { "ms", LAT_NS_PER_MS },
+		{ "s", LAT_NS_PER_S }, { "sec", LAT_NS_PER_S },
+	};
+	char *end;
+	double v;
+	int64_t mult = def_unit_ns;
+	size_t i;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
+		return -LAT_EUSAGE;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -LAT_EUSAGE;
+	if (*end) {
+		for (i = 0; i < LAT_ARRAY_SIZE(units); i++)
+			if (!strcmp(end, units[i].suffix))
+				break;
+		if (i == LAT_ARRAY_SIZE(units))
+			return -LAT_EUSAGE;
+		mult = units[i].mult;
+	}
+	if (v * (double)mult > 9.0e18)
+		return -LAT_EUSAGE;
+	*out_ns = (int64_t)(v * (double)mult + 0.5);
+	return 0;
+}
+
+char *lat_fmt_duration(int64_t ns, char *buf, size_t len)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	if (a < 1000)
+		snprintf(buf, len, "%s%" PRIu64 " ns", sign, a);
+	else if (a < 1000000)
+		snprintf(buf, len, "%s%.3g us", sign, (double)a / 1e3);
+	else if (a < 1000000000)
+		snprintf(buf, len, "%s%.3g ms", sign, (double)a / 1e6);
+	else
+		snprintf(buf, len, "%s%.4g s", sign, (double)a / 1e9);
+	return buf;
+}
+
+int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize)
+{
+	void **p = arr;
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elsize)
+			return -LAT_ENOMEM;
+		ncap *= 2;
+	}
+	n = realloc(*p, ncap * elsize);
+	if (!n)
+		return -LAT_ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+char *lat_fmt_ts(int64_t ns, char *buf, size_t len)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint64_t frac = a % 1000000000u;
+	int digits = 9;
+
+	if (!frac) {
+		snprintf(buf, len, "%s%" PRIu64, sign, a / 1000000000u);
+		return buf;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64, sign, a / 1000000000u, digits, frac);
+	return buf;
+}

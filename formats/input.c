@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/input.h"
+
+/* stdin is copied to an anonymous file so that every reader may seek. */
+static FILE *open_path(const char *path)
+{
+	FILE *in, *tmp;
+	char buf[1 << 16];
+	size_t n;
+
+	if (strcmp(path, "-"))
+		return fopen(path, "rb");
+	in = stdin;
+	tmp = tmpfile();
+	if (!tmp)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, tmp) != n) {
+			fclose(tmp);
+			return NULL;
+		}
+	rewind(tmp);
+	return tmp;
+}
+
+static int add_block(struct lat_loaded *l, struct lat_block *b)
+{
+	size_t cap = l->nblocks;
+
+	if (lat_grow(&l->blocks, &cap, l->nblocks + 1, sizeof(*l->blocks))) {
+		lat_block_free(b);
+		return -LAT_ENOMEM;
+	}
+	l->blocks[l->nblocks++] = b;
+	return 0;
+}
+
+static int fail(struct lat_loaded *l, int err, const char *fmt, const char *arg)
+{
+	snprintf(l->error, sizeof(l->error), fmt, arg);
+	return err;
+}
+
+static int load_stream(struct lat_loaded *l, const struct lat_format *f, const char *peek,
+		       size_t peeklen)
+{
+	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen };
+	struct lat_event_source *src = NULL;
+	struct lat_block *b;
+	int ret;
+
+	ret = f->open_stream(&in, &src, &l->diag);
+	if (ret < 0)
+		return fail(l, ret, "cannot read as %s (see above)", f->name);
+	b = lat_block_new(f, LAT_SCHEMA_EVENTS);
+	if (!b) {
+		lat_event_source_free(src);
+		return -LAT_ENOMEM;
+	}
+	b->events = src;
+	l->format = f->name;
+	return add_block(l, b);
+}
+
+static int load_text(struct lat_loaded *l, const struct lat_format *forced)
+{
+	const struct lat_format *const *all;
+	const struct lat_format *one[1];
+	struct lat_segment *seg = NULL;
+	size_t n, claimed = 0;
+	int nseg, ret = 0;
+
+	ret = lat_text_init_file(&l->text, l->fp);
+	if (ret < 0)
+		return fail(l, ret, "cannot read the text: %s", lat_strerror(ret));
+	l->nlines = l->text.nlines;
+	if (forced) {
+		one[0] = forced;
+		all = one;
+		n = 1;
+	} else {
+		all = lat_formats(&n);
+	}
+	nseg = lat_segment_text(&l->text, all, n, &seg, &l->diag);
+	if (nseg < 0)
+		return fail(l, nseg, "%s", lat_strerror(nseg));
+	for (int i = 0; i < nseg; i++) {
+		const struct lat_format *f = seg[i].fmt;
+		struct lat_block *b = lat_block_new(f, LAT_SCHEMA_NONE);
+
+		if (!b) {
+			ret = -LAT_ENOMEM;
+			break;
+		}
+		b->first_line = l->text.lines[seg[i].first].lineno;
+		b->last_line = l->text.lines[seg[i].end - 1].lineno;
+		claimed += seg[i].end - seg[i].first;
+		ret = f->parse_block(&l->text, seg[i].first, seg[i].end, b, &l->diag);
+		if (ret < 0) {
+			lat_diag_at(&l->diag, b->first_line, "%s block (lines %u-%u) unusable: %s",
+				    f->name, b->first_line, b->last_line, lat_strerror(ret));
+			lat_block_free(b);
+			if (ret == -LAT_ENOMEM)
+				break;
+			ret = 0;
+			continue;
+		}
+		if ((ret = add_block(l, b)) < 0)
+			break;
+		if (!l->format)
+			l->format = f->name;
+		else if (strcmp(l->format, f->name))
+			l->format = "mail";
+	}
+	free(seg);
+	l->other_lines = l->nlines - claimed;
+	if (ret < 0)
+		return fail(l, ret, "%s", lat_strerror(ret));
+	if (!l->nblocks)
+		return fail(l, -LAT_EEMPTY, "%s",
+			    forced ? "no block of this format found" :
+				     "no log block of a known format found (see `latscope formats`)");
+	return 0;
+}
+
+int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
+	     FILE *diag_out)
+{
+	char *peek = NULL;
+	size_t peeklen;
+	const struct lat_format *best = NULL;
+	char msg[200];
+	int score = 0, ret;
+
+	memset(l, 0, sizeof(*l));
+	l->path = strdup(path);
+	if (!l->path)
+		return -LAT_ENOMEM;
+	lat_diag_init(&l->diag, l->path, diag_out);
+	l->fp = open_path(path);
+	if (!l->fp)
+		return fail(l, -LAT_EIO, "cannot open: %s", strerror(errno));
+	peek = calloc(1, LAT_PEEK_BYTES + LAT_PEEK_PAD);
+	if (!peek)
+		return -LAT_ENOMEM;
+	peeklen = fread(peek, 1, LAT_PEEK_BYTES, l->fp);
+	rewind(l->fp);
+	if (!peeklen) {
+		free(peek);
+		return fail(l, -LAT_EEMPTY, "%s", "empty input");
+	}
+	if (forced) {
+		best = forced;
+	} else {
+		score = lat_format_detect(peek, peeklen, &best, msg, sizeof(msg));
+		if (score == -LAT_EAMBIGUOUS) {
+			free(peek);
+			return fail(l, score, "%s", msg);
+		}
+		if (score < 0)
+			best = NULL;
+	}
+	if (best && best->open_stream && (!best->line_kind || forced || score >= 95)) {
+		ret = load_stream(l, best, peek, peeklen);
+		free(peek);
+		return ret;
+	}
+	if (memchr(peek, '\0', peeklen)) {
+		free(peek);
+		return fail(l, -LAT_EUNKNOWN, "%s",
+			    "binary data in no format latscope reads (see `latscope formats`)");
+	}
+	free(peek);
+	return load_text(l, forced && forced->line_kind ? forced : NULL);
+}
+
+void lat_loaded_release(struct lat_loaded *l)
+{
+	for (size_t i = 0; i < l->nblocks; i++)
+		lat_block_free(l->blocks[i]);
+	free(l->blocks);
+	lat_text_release(&l->text);
+	if (l->fp)
+		fclose(l->fp);
+	free(l->path);
+	memset(l, 0, sizeof(*l));
+}

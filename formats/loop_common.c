@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loop.h"
+
+const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS] = {
+	[LAT_LOOP_TS] = { "ts", LAT_UNIT_TS_NS },
+	[LAT_LOOP_WAIT] = { "wait", LAT_UNIT_NS },
+	[LAT_LOOP_LOOP] = { "loop", LAT_UNIT_NS },
+	[LAT_LOOP_MAX] = { "max", LAT_UNIT_NS },
+	[LAT_LOOP_NBMAX] = { "nbmax", LAT_UNIT_COUNT },
+};
+
+struct lat_series *lat_loop_series(struct lat_block *b, const char *id)
+{
+	struct lat_series *s;
+
+	for (size_t i = 0; i < b->nseries; i++)
+		if (!strcmp(b->series[i]->name, id))
+			return b->series[i];
+	s = lat_series_new(id, LAT_LOOP_NCOLS, lat_loop_columns);
+	if (!s || lat_block_add_series(b, s))
+		return NULL;
+	return s;
+}
+
+void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+		      const char *expected)
+{
+	b->skipped_lines++;
+	lat_diag_at(d, l->lineno, "expected %s", expected);
+}
+
+void lat_loop_finish(struct lat_block *b)
+{
+	size_t keep = 0, tlen = 0;
+	char *title;
+
+	for (size_t i = 0; i < b->nseries; i++)
+		if (b->series[i]->note)
+			tlen += strlen(b->series[i]->note) + 16;
+	title = tlen && !b->title ? malloc(tlen + 1) : NULL;
+	if (title) {
+		title[0] = '\0';
+		for (size_t i = 0; i < b->nseries; i++) {
+			if (!b->series[i]->note)
+				continue;
+			snprintf(title + strlen(title), tlen + 1 - strlen(title), "%sprocess%s= %s",
+				 title[0] ? "; " : "", b->series[i]->name, b->series[i]->note);
+		}
+		b->title = title;
+	}
+	for (size_t i = 0; i < b->nseries; i++) {
+		if (b->series[i]->nrows)
+			b->series[keep++] = b->series[i];
+		else
+			lat_series_free(b->series[i]);
+	}
+	b->nseries = keep;
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The reader registry.  Adding a reader: define its struct lat_format in its
+ * own file and add one line to the table below.
+ */
+#include <string.h>
+
+#include "latscope/format.h"
+
+extern const struct lat_format lat_format_lat3;
+
+static const struct lat_format *const registry[] = {
+	&lat_format_lat3,
+};
+
+const struct lat_format *const *lat_formats(size_t *n)
+{
+	*n = LAT_ARRAY_SIZE(registry);
+	return registry;
+}
+
+const struct lat_format *lat_format_find(const char *name)
+{
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
+static int is_pure_stream(const struct lat_format *f)
+{
+	return f->open_stream && !f->line_kind;
+}
+
+int lat_format_detect(const char *peek, size_t len, const struct lat_format **best,
+		      char *msg, size_t msglen)
+{
+	const struct lat_format *top = NULL, *tie = NULL;
+	int top_score = 0;
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++) {
+		const struct lat_format *f = registry[i];
+		int s = f->probe ? f->probe(peek, len) : 0;
+
+		if (s < 0)
+			s = 0;
+		if (s > 100)
+			s = 100;
+		if (s > top_score) {
+			top = f;
+			top_score = s;
+			tie = NULL;
+		} else if (s && s == top_score) {
+			/* a tie between block readers is settled per block by the segmenter */
+			if (is_pure_stream(f) || is_pure_stream(top))
+				tie = f;
+		}
+	}
+	if (!top) {
+		if (msg && msglen)
+			snprintf(msg, msglen, "no reader recognises this input");
+		return -LAT_EUNKNOWN;
+	}
+	if (tie) {
+		if (msg && msglen)
+			snprintf(msg, msglen, "ambiguous format: %s and %s both score %d; use --format",
+				 top->name, tie->name, top_score);
+		return -LAT_EAMBIGUOUS;
+	}
+	*best = top;
+	return top_score;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Analyses: pure computation over a block's model; no I/O, no output format.
+ * Each fills block->analysis (typed per schema, see the analyze_*.h headers)
+ * and appends findings.
+ */
+#ifndef LATSCOPE_ANALYZE_H
+#define LATSCOPE_ANALYZE_H
+
+#include "model.h"
+
+enum lat_wake_start {
+	LAT_WAKE_START_WAKING,	/* sched_waking, falling back to sched_wakeup (default) */
+	LAT_WAKE_START_WAKEUP,	/* sched_wakeup, as perf sched latency does */
+};
+
+struct lat_analyze_opts {
+	int64_t threshold_ns;	/* freeze / spike threshold (--threshold), default 10 ms */
+	double cpu_mhz;		/* schedcnt: cycles to time (--cpu-mhz), 0 = unknown */
+	int worst_n;		/* critical paths to explain (--worst), default 5 */
+	int top_n;		/* rows in blame and per-task tables (--top), default 20 */
+	const char *task;	/* --task PID or COMM, NULL for all; lent */
+	const char *buffer;	/* trace.dat instance (--buffer), NULL for the top one; lent */
+	enum lat_wake_start wake_start;
+};
+
+void lat_analyze_opts_init(struct lat_analyze_opts *o);
+
+/* Runs the analysis for b->schema.  Returns 0 or a negative lat_err. */
+int lat_analyze_block(struct lat_block *b, const struct lat_analyze_opts *o);
+
+#endif

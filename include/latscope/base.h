@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Basic vocabulary shared by every module: error codes, diagnostics, units.
+ */
+#ifndef LATSCOPE_BASE_H
+#define LATSCOPE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LATSCOPE_VERSION "0.1.0"
+
+/* Error codes: 0 is success, functions return the negative value. */
+enum lat_err {
+	LAT_OK = 0,
+	LAT_ENOMEM = 1,     /* out of memory */
+	LAT_EIO = 2,        /* read or write failed */
+	LAT_EFORMAT = 3,    /* input is not in the expected format */
+	LAT_EUNKNOWN = 4,   /* no reader recognises the input */
+	LAT_EAMBIGUOUS = 5, /* two readers are equally sure */
+	LAT_EEMPTY = 6,     /* input holds nothing to analyze */
+	LAT_EUSAGE = 7,     /* bad option or argument */
+	LAT_ELIMIT = 8,     /* a size limit was hit */
+	LAT_EPERM = 9,      /* the kernel refused */
+	LAT_ETRUNC = 10,    /* input ends early */
+	LAT_ERR_MAX
+};
+
+/* Returns a static string describing -err or err. */
+const char *lat_strerror(int err);
+
+/*
+ * Diagnostics sink: readers report "file:line: expected ..." here and keep going.
+ * Messages go to @out (stderr by default, NULL to only count); the counts feed the report.
+ */
+struct lat_diag {
+	FILE *out;
+	const char *path;	/* lent by the caller for the lifetime of the diag */
+	size_t nwarn;
+	size_t max_print;	/* stop printing (not counting) after this many; 0 = 200 */
+};
+
+void lat_diag_init(struct lat_diag *d, const char *path, FILE *out);
+/* Prints "path:line: fmt" (line 0 omits the line number) and counts it. */
+void lat_diag_at(struct lat_diag *d, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Durations: "500us", "10ms", "2s", "1500ns", "3" (microseconds when unit-less is @def_unit_ns). */
+int lat_parse_duration(const char *s, int64_t def_unit_ns, int64_t *out_ns);
+/* Formats @ns into @buf as "4.21 ms" style, 3 significant decimals; returns buf. */
+char *lat_fmt_duration(int64_t ns, char *buf, size_t len);
+
+/*
+ * A timestamp in ns as seconds with the fraction's trailing zeros dropped
+ * ("1112008906.469"), the way logs print their clocks.  Returns buf.
+ */
+char *lat_fmt_ts(int64_t ns, char *buf, size_t len);
+
+#define LAT_NS_PER_US 1000LL
+#define LAT_NS_PER_MS 1000000LL
+#define LAT_NS_PER_S 1000000000LL
+
+#define LAT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Grow *@arr (of @elsize bytes per element) so that it holds at least @need elements. */
+int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Scheduler event streams: what trace.dat, ftrace text and trace-cmd report
+ * text all become.  A source is pulled one event at a time, per-CPU streams
+ * already merged by timestamp; nothing holds the whole trace.
+ */
+#ifndef LATSCOPE_EVENT_H
+#define LATSCOPE_EVENT_H
+
+#include "base.h"
+
+#define LAT_COMM_LEN 16
+
+enum lat_ev_type {
+	LAT_EV_OTHER,		/* an event we do not interpret (name in ev.name) */
+	LAT_EV_SWITCH,
+	LAT_EV_WAKING,
+	LAT_EV_WAKEUP,
+	LAT_EV_WAKEUP_NEW,
+	LAT_EV_MIGRATE,
+	LAT_EV_FORK,
+	LAT_EV_EXEC,
+	LAT_EV_EXIT,
+	LAT_EV_IRQ_ENTRY,
+	LAT_EV_IRQ_EXIT,
+	LAT_EV_SOFTIRQ_ENTRY,
+	LAT_EV_SOFTIRQ_EXIT,
+	LAT_EV_MARKER,		/* trace_marker text (print / tracing_mark_write) */
+	LAT_EV_STACK,		/* kernel stack of the preceding event on this CPU */
+	LAT_EV_LOST,		/* the source lost u.lost.count events on this CPU before ts */
+	LAT_EV_NTYPES
+};
+
+/* prev_state of a switch, folded to what latency analysis needs. */
+enum lat_task_state {
+	LAT_TS_RUNNING,		/* R / R+: preempted, still runnable */
+	LAT_TS_SLEEPING,	/* S: interruptible sleep */
+	LAT_TS_DISK,		/* D: uninterruptible */
+	LAT_TS_DEAD,		/* X / Z */
+	LAT_TS_OTHER,		/* T, t, I, P, ... */
+};
+
+struct lat_event {
+	uint64_t ts_ns;
+	int32_t cpu;
+	int32_t pid;			/* the task running when the event fired, -1 if unknown */
+	char comm[LAT_COMM_LEN];	/* its comm, "" if unknown */
+	enum lat_ev_type type;
+	const char *name;		/* "system:event" or "event", lent until the next call */
+	union {
+		struct {
+			char prev_comm[LAT_COMM_LEN];
+			int32_t prev_pid, prev_prio;
+			enum lat_task_state prev_state;
+			uint32_t prev_state_raw;	/* kernel's bits when known */
+			char next_comm[LAT_COMM_LEN];
+			int32_t next_pid, next_prio;
+		} sw;
+		struct {	/* WAKING, WAKEUP, WAKEUP_NEW */
+			char comm[LAT_COMM_LEN];
+			int32_t pid, prio, target_cpu;	/* target_cpu -1 if unknown */
+		} wake;
+		struct {
+			char comm[LAT_COMM_LEN];
+			int32_t pid, prio, orig_cpu, dest_cpu;
+		} migrate;
+		struct {	/* FORK: parent -> child; EXEC / EXIT: pid, comm */
+			char comm[LAT_COMM_LEN];
+			int32_t pid;
+			int32_t child_pid;
+			char child_comm[LAT_COMM_LEN];
+		} task;
+		struct {	/* IRQ_* (irq, name) and SOFTIRQ_* (vec) */
+			int32_t irq;		/* irq number or softirq vector */
+			int32_t ret;		/* irq_handler_exit */
+			const char *name;	/* handler or vector name, lent */
+		} irq;
+		struct {
+			const char *text;	/* lent, not NUL-terminated; trailing newline removed */
+			size_t len;
+		} marker;
+		struct {
+			const uint64_t *ips;	/* lent */
+			const char *const *syms;	/* lent, may be NULL or hold NULLs */
+			uint32_t depth;
+		} stack;
+		struct {
+			uint64_t count;		/* 0 when the page said "events lost" without a count */
+		} lost;
+	} u;
+};
+
+struct lat_event_source;
+
+struct lat_event_source_ops {
+	/* Returns 1 with *ev filled, 0 at the end, or a negative lat_err. */
+	int (*next)(struct lat_event_source *src, struct lat_event *ev);
+	void (*free)(struct lat_event_source *src);
+};
+
+struct lat_event_source {
+	const struct lat_event_source_ops *ops;
+	int ncpus;			/* 0 if unknown */
+	const char *clock;		/* "local", "mono", ... or NULL, lent */
+	/* per-CPU overrun / dropped totals when the file has them, else NULL */
+	const uint64_t *cpu_overrun;
+	/* set by the source when it stopped early: where and why (lent) */
+	const char *stop_reason;
+};
+
+static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)
+{
+	return s->ops->next(s, ev);
+}
+
+static inline void lat_event_source_free(struct lat_event_source *s)
+{
+	if (s)
+		s->ops->free(s);
+}
+
+/* "R", "S", "D", ... for a folded state. */
+const char *lat_task_state_name(enum lat_task_state st);
+/* Folds a kernel prev_state letter string ("R+", "S", "D|W", "X") to the enum. */
+enum lat_task_state lat_task_state_from_str(const char *s);
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Readers and the registry that picks one (libarchive's bid, FFmpeg's probe).
+ *
+ * Two kinds of reader:
+ *  - block readers understand text logs that may sit anywhere inside a mail:
+ *    the segmenter asks every block reader to classify each line, cuts the
+ *    input into blocks, and hands each block to its reader's parse_block();
+ *  - stream readers (trace.dat, ftrace text) turn a whole file into an event
+ *    stream without loading it.
+ * A reader may be both (ftrace text pasted into a mail is a block).
+ */
+#ifndef LATSCOPE_FORMAT_H
+#define LATSCOPE_FORMAT_H
+
+#include "base.h"
+#include "text.h"
+#include "model.h"
+#include "event.h"
+
+/* Bytes a probe sees; the buffer is zero-padded by at least 16 bytes past len. */
+#define LAT_PEEK_BYTES 65536
+#define LAT_PEEK_PAD 16
+
+/* How a block reader sees one (dequoted) line. */
+enum lat_line_kind {
+	LAT_LINE_NO = 0,	/* not mine: ends a block (unless a row follows within 2 lines) */
+	LAT_LINE_SOFT = 1,	/* blank, comment or legend: kept inside a block, never starts one */
+	LAT_LINE_ROW = 2,	/* a data row (or something shaped like one: a malformed row) */
+	LAT_LINE_HEAD = 3,	/* a header that starts a block; after rows it starts the next */
+};
+
+/* An input being read: the path and a peek at its start. */
+struct lat_input {
+	const char *path;		/* for messages; "-" is stdin; lent */
+	FILE *fp;			/* positioned at 0 (stdin: peek already consumed) */
+	const char *peek;		/* first peeklen bytes, zero-padded */
+	size_t peeklen;
+	int peek_consumed;		/* fp is past the peek (pipes): readers must start from peek */
+};
+
+struct lat_format {
+	const char *name;		/* "lat3", "schedcnt", "trace.dat", ... */
+	const char *summary;		/* one line for `latscope formats` */
+	/* 0 = not mine ... 100 = certain; only peeks, scores what it verified. */
+	int (*probe)(const char *peek, size_t len);
+
+	/* block readers */
+	enum lat_line_kind (*line_kind)(const char *s, size_t len);
+	/*
+	 * Parses lines [first, end) of @t into @b (schema and models).  Malformed rows
+	 * are reported through @d as "file:line: expected ..." and counted in
+	 * b->skipped_lines.  Returns 0, or a negative lat_err if nothing was usable.
+	 */
+	int (*parse_block)(const struct lat_text *t, size_t first, size_t end,
+			   struct lat_block *b, struct lat_diag *d);
+
+	/* stream readers: returns 0 and a source, or a negative lat_err (message via @d). */
+	int (*open_stream)(struct lat_input *in, struct lat_event_source **out,
+			   struct lat_diag *d);
+};
+
+/* Every registered reader, in a stable order.  The array is static. */
+const struct lat_format *const *lat_formats(size_t *n);
+/* The reader called @name, or NULL. */
+const struct lat_format *lat_format_find(const char *name);
+
+/*
+ * Probes @peek with every reader.  On success *best is the highest scorer and
+ * the return is its score; -LAT_EUNKNOWN when every reader says 0;
+ * -LAT_EAMBIGUOUS when two stream readers tie at the top (names in @msg).
+ * Ties between block readers are not an error: the segmenter decides per block.
+ */
+int lat_format_detect(const char *peek, size_t len, const struct lat_format **best,
+		      char *msg, size_t msglen);
+
+/* A block found by the segmenter: lines [first, end) of the text. */
+struct lat_segment {
+	const struct lat_format *fmt;
+	size_t first, end;
+};
+
+/*
+ * Cuts @t into blocks using @fmts (n of them, block readers only).  Fills a
+ * malloc'ed array in *out (caller frees) and returns the count, or a negative
+ * lat_err.  Ambiguous blocks (two readers claim the same lines equally) are
+ * reported through @d and skipped.
+ */
+int lat_segment_text(const struct lat_text *t, const struct lat_format *const *fmts, size_t n,
+		     struct lat_segment **out, struct lat_diag *d);
+
+#endif

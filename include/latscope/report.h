@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reports: human text and the JSON contract (docs/json.md) over analyzed blocks.
+ */
+#ifndef LATSCOPE_REPORT_H
+#define LATSCOPE_REPORT_H
+
+#include "analyze.h"
+
+struct lat_report_input {
+	const char *path;		/* lent */
+	const char *format;		/* reader name, "mail" for several kinds; lent */
+	struct lat_block **blocks;	/* lent */
+	size_t nblocks;
+	size_t nlines;			/* lines read (text inputs) */
+	size_t other_lines;		/* lines outside every block: prose, code, signatures */
+	size_t warnings;		/* diagnostics printed while reading */
+	const char *error;		/* why the input could not be read, or NULL; lent */
+};
+
+void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
+		     const struct lat_analyze_opts *o);
+void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
+		     const struct lat_analyze_opts *o);
+
+/* Writes @len bytes of untrusted text with control characters shown as \xNN. */
+void lat_fput_safe(FILE *out, const char *s, size_t len);
+
+#endif

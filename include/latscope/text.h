@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Text as users paste it: whole files split into lines with mail quoting
+ * ("> ", ">> "), CR line ends and trailing blanks removed.  The original line
+ * numbers are kept so that every diagnostic can point into the user's file.
+ */
+#ifndef LATSCOPE_TEXT_H
+#define LATSCOPE_TEXT_H
+
+#include "base.h"
+
+struct lat_line {
+	const char *s;		/* not NUL-terminated inside the buffer; use len */
+	uint32_t len;
+	uint32_t lineno;	/* 1-based line number in the input */
+	uint8_t quote;		/* mail quote depth that was stripped */
+	uint8_t binary;		/* the line held NUL or other non-text bytes */
+};
+
+struct lat_text {
+	char *buf;		/* owned; every line points into it */
+	size_t len;
+	struct lat_line *lines;	/* owned */
+	size_t nlines;
+	size_t nbinary;		/* lines with NUL bytes */
+};
+
+/* Largest text input read into memory; larger inputs must be streamed. */
+#define LAT_TEXT_MAX_BYTES (512u << 20)
+
+/*
+ * Splits @len bytes at @data (copied) into lines.  Returns 0 or -LAT_ENOMEM.
+ * Release with lat_text_release().
+ */
+int lat_text_init_mem(struct lat_text *t, const char *data, size_t len);
+/* Reads all of @fp (up to LAT_TEXT_MAX_BYTES, else -LAT_ELIMIT). */
+int lat_text_init_file(struct lat_text *t, FILE *fp);
+void lat_text_release(struct lat_text *t);
+
+/*
+ * Strips the mail quoting from one raw line: returns the depth and moves
+ * *s / *len past the "> >> " prefix.  CR and trailing blanks are removed too.
+ */
+unsigned lat_line_dequote(const char **s, size_t *len);
+
+/* Copies line @l into @buf as a NUL-terminated string (truncated to @size - 1). */
+size_t lat_line_copy(const struct lat_line *l, char *buf, size_t size);
+
+/* True if the line is empty or only white space. */
+int lat_line_blank(const struct lat_line *l);
+
+/*
+ * Replaces the mangled micro sign spellings that mail archives produce
+ * ("\xc3\xaf" + "s" = "ïs", "Âµs", "µs", "\xb5s") by "us", in place in a
+ * NUL-terminated buffer.  Returns the new length.
+ */
+size_t lat_fix_micro(char *s);
+
+#endif

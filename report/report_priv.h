@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-schema report emitters; report.c writes the envelope and dispatches. */
+#ifndef LATSCOPE_REPORT_PRIV_H
+#define LATSCOPE_REPORT_PRIV_H
+
+#include "latscope/json.h"
+#include "latscope/report.h"
+
+void lat_report_loop_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_loop_text(FILE *out, const struct lat_block *b);
+
+/* "  name" left-aligned in @width columns, control characters escaped. */
+void lat_report_cell(FILE *out, const char *s, int width);
+
+#endif

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian 12 packages latscope builds, tests and benchmarks with.
+# Idempotent: does nothing when everything is there already.
+set -e
+PKGS="build-essential cmake pkg-config libtraceevent-dev libtracefs-dev libcairo2-dev
+libcmocka-dev libzstd-dev zlib1g-dev trace-cmd libtracecmd-dev libxml2-utils fonts-dejavu-core
+linux-perf python3"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages:$missing (run as root to install them)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

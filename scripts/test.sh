@@ -1,0 +1,21 @@
+#!/bin/sh
+# The whole test suite: installs what it needs, then builds twice (warnings as
+# errors; AddressSanitizer + UndefinedBehaviorSanitizer) and runs every test in
+# both.  Tests labelled "root" record on the real kernel and need root + tracefs.
+set -e
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_WERROR=ON >/dev/null
+cmake --build build -j "$jobs"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLATSCOPE_WERROR=ON -DLATSCOPE_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+
+status=0
+echo "== tests (release build) =="
+ctest --test-dir build --output-on-failure || status=1
+echo "== tests (ASan + UBSan build) =="
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ctest --test-dir build-asan --output-on-failure -LE bench || status=1
+exit $status
