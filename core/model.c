@@ -188,3 +188,16 @@ enum lat_task_state lat_task_state_from_str(const char *s)
 		return LAT_TS_OTHER;
 	}
 }
+
+#include "latscope/timeline.h"
+
+void lat_timeline_free(struct lat_timeline *t)
+{
+	if (!t)
+		return;
+	free(t->slices);
+	free(t->marks);
+	free(t->edges);
+	free(t->brackets);
+	free(t);
+}

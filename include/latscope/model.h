@@ -78,6 +78,20 @@ enum lat_loop_col {
 };
 
 
+/*
+ * Column order of every LAT_SCHEMA_SCHEDCNT series: one series per (run, CPU),
+ * name "cpu0", group "N = 3"; extra[0] is the tool's own average LAT printed
+ * under the section, extra[1] the second number of that line (nextra = 2).
+ */
+enum lat_schedcnt_col {
+	LAT_SCHED_ENTRY,	/* SCHEDENTRY cycle counter */
+	LAT_SCHED_EXIT,		/* SCHEDEXIT */
+	LAT_SCHED_LAT,		/* LAT = EXIT - ENTRY, cycles */
+	LAT_SCHED_PID,		/* PID picked (0 = idle) */
+	LAT_SCHED_ENTRYDIF,	/* cycles to the next entry; NONE on a section's last row */
+	LAT_SCHED_NCOLS
+};
+
 struct lat_bucket {
 	int64_t lo_ns;		/* inclusive lower bound */
 	int64_t hi_ns;		/* exclusive upper bound; INT64_MAX for the open last bucket */

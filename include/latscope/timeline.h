@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A CPU timeline over a time window: what the timeline chart draws.  Built
+ * from an event stream by analyze/ (who ran where, irqs, markers, the wakeup
+ * being explained) and drawn by render/.  All times are ns in the trace clock.
+ */
+#ifndef LATSCOPE_TIMELINE_H
+#define LATSCOPE_TIMELINE_H
+
+#include "base.h"
+#include "event.h"
+
+struct lat_tl_slice {		/* a task on a CPU, [start, end) */
+	uint64_t start_ns, end_ns;
+	int32_t cpu, pid, prio;
+	char comm[LAT_COMM_LEN];
+	uint8_t preempted;	/* it left the CPU still runnable (R) */
+};
+
+enum lat_tl_mark_kind {
+	LAT_TL_IRQ,		/* hardirq handler [start, end) */
+	LAT_TL_SOFTIRQ,
+	LAT_TL_MARKER,		/* a probe or trace_marker at start (end == start) */
+	LAT_TL_LOST,		/* events lost on this CPU before start */
+	LAT_TL_MIGRATE,		/* a task moved: cpu -> other_cpu */
+};
+
+struct lat_tl_mark {
+	enum lat_tl_mark_kind kind;
+	uint64_t start_ns, end_ns;
+	int32_t cpu, other_cpu;
+	int32_t pid;
+	int64_t value_ns;	/* a probe's latency, when the marker had one, else -1 */
+	char label[48];		/* irq name, softirq vector, marker text (cut) */
+};
+
+/* An arrow: who woke whom (from the waker's CPU at ts to the wakee's CPU). */
+struct lat_tl_edge {
+	uint64_t ts_ns;
+	int32_t from_cpu, to_cpu;
+	int32_t from_pid, to_pid;
+	char from_comm[LAT_COMM_LEN];
+	uint8_t from_irq;	/* the waker was an irq/softirq context */
+};
+
+/* The wakeup being explained: a bracket from waking to switch-in. */
+struct lat_tl_bracket {
+	uint64_t start_ns, end_ns;
+	int32_t cpu, pid;
+	char comm[LAT_COMM_LEN];
+	int32_t held_by_pid;	/* the task that ran most during the wait, -1 if none/idle */
+	char held_by_comm[LAT_COMM_LEN];
+};
+
+struct lat_timeline {
+	uint64_t start_ns, end_ns;	/* the window */
+	int ncpus;
+	struct lat_tl_slice *slices;	/* owned, sorted by cpu then start */
+	size_t nslices;
+	struct lat_tl_mark *marks;	/* owned */
+	size_t nmarks;
+	struct lat_tl_edge *edges;	/* owned: the waker chain of the bracket */
+	size_t nedges;
+	struct lat_tl_bracket *brackets;	/* owned; [0] is the case the chart is about */
+	size_t nbrackets;
+	char title[160];
+};
+
+void lat_timeline_free(struct lat_timeline *t);
+
+#endif
