@@ -130,6 +130,21 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out)
 {
+	FILE *fp = open_path(path);
+	int err = errno;
+
+	if (!fp) {
+		memset(l, 0, sizeof(*l));
+		l->path = strdup(path);
+		snprintf(l->error, sizeof(l->error), "cannot open: %s", strerror(err));
+		return -LAT_EIO;
+	}
+	return lat_load_fp(l, path, fp, forced, diag_out);
+}
+
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
+		FILE *diag_out)
+{
 	char *peek = NULL;
 	size_t peeklen;
 	const struct lat_format *best = NULL;
@@ -137,13 +152,11 @@ int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *fo
 	int score = 0, ret;
 
 	memset(l, 0, sizeof(*l));
-	l->path = strdup(path);
+	l->fp = fp;
+	l->path = strdup(name);
 	if (!l->path)
 		return -LAT_ENOMEM;
 	lat_diag_init(&l->diag, l->path, diag_out);
-	l->fp = open_path(path);
-	if (!l->fp)
-		return fail(l, -LAT_EIO, "cannot open: %s", strerror(errno));
 	peek = calloc(1, LAT_PEEK_BYTES + LAT_PEEK_PAD);
 	if (!peek)
 		return -LAT_ENOMEM;

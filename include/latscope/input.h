@@ -28,6 +28,9 @@ struct lat_loaded {
  */
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out);
+/* The same over an open stream @fp (owned from now on, closed on release); @name for messages. */
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
+		FILE *diag_out);
 void lat_loaded_release(struct lat_loaded *l);
 
 #endif
