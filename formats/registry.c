@@ -7,9 +7,13 @@
 
 #include "latscope/format.h"
 
+extern const struct lat_format lat_format_lat;
+extern const struct lat_format lat_format_lat2;
 extern const struct lat_format lat_format_lat3;
 
 static const struct lat_format *const registry[] = {
+	&lat_format_lat,
+	&lat_format_lat2,
 	&lat_format_lat3,
 };
 
