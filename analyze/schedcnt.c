@@ -35,7 +35,7 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* The densest run of sorted values within 0.1 % of its first: median and size. */
-static void dominant(const int64_t *v, size_t n, int64_t *period, size_t *count)
+static size_t dominant(const int64_t *v, size_t n, int64_t *period, size_t *count)
 {
 	size_t best_i = 0, best_n = 0, j = 0;
 
@@ -51,12 +51,26 @@ static void dominant(const int64_t *v, size_t n, int64_t *period, size_t *count)
 	}
 	*count = best_n;
 	*period = best_n ? v[best_i + (best_n - 1) / 2] : 0;
+	return best_i;
+}
+
+/* The densest cluster outside [at, at + len): a second, alternating period. */
+static void second(const int64_t *v, size_t n, size_t at, size_t len, int64_t *period,
+		   size_t *count)
+{
+	int64_t p1, p2;
+	size_t c1, c2;
+
+	dominant(v, at, &p1, &c1);
+	dominant(v + at + len, n - at - len, &p2, &c2);
+	*period = c2 > c1 ? p2 : p1;
+	*count = c2 > c1 ? c2 : c1;
 }
 
 static int analyze_cpu(const struct lat_series *s, struct lat_sched_cpu *c, int64_t *tmp)
 {
 	double sum = 0;
-	size_t nd = 0;
+	size_t nd = 0, at;
 
 	memset(c, 0, sizeof(*c));
 	c->s = s;
@@ -95,11 +109,16 @@ static int analyze_cpu(const struct lat_series *s, struct lat_sched_cpu *c, int6
 	}
 	qsort(tmp, nd, sizeof(*tmp), cmp_i64);
 	c->ndif = nd;
-	dominant(tmp, nd, &c->period_cycles, &c->period_count);
+	at = dominant(tmp, nd, &c->period_cycles, &c->period_count);
+	second(tmp, nd, at, c->period_count, &c->period2_cycles, &c->period2_count);
 	/* a handful of scattered gaps has no period worth naming */
 	if (c->period_count < 3 || c->period_count * 4 < nd) {
 		c->period_cycles = 0;
 		c->period_count = 0;
+	}
+	if (!c->period_count || c->period2_count < 3 || c->period2_count * 4 < nd) {
+		c->period2_cycles = 0;
+		c->period2_count = 0;
 	}
 	return 0;
 }

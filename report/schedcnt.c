@@ -45,6 +45,13 @@ static void cpu_json(struct lat_json *j, const struct lat_sched_cpu *c, double m
 			lat_json_int(j, "ns", lat_cycles_to_ns((double)c->period_cycles, mhz));
 		lat_json_uint(j, "rows", c->period_count);
 		lat_json_uint(j, "of", c->ndif);
+		if (c->period2_count) {
+			lat_json_int(j, "second_cycles", c->period2_cycles);
+			if (mhz > 0)
+				lat_json_int(j, "second_ns",
+					     lat_cycles_to_ns((double)c->period2_cycles, mhz));
+			lat_json_uint(j, "second_rows", c->period2_count);
+		}
 		lat_json_obj_close(j);
 	} else {
 		lat_json_null(j, "entrydif_period");
@@ -121,8 +128,8 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 
 		fputs("  ", out);
 		lat_fput_safe(out, run->label, strlen(run->label));
-		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-23s", "cpu", "rows", "of",
-			"LAT min", "avg", "max", "tool avg", "ENTRYDIF period (rows)");
+		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-31s", "cpu", "rows", "of",
+			"LAT min", "avg", "max", "tool avg", "ENTRYDIF period(s) (rows)");
 		if (r->cpu_mhz > 0)
 			fprintf(out, "  %9s %9s %9s %10s", "min", "avg", "max", "period");
 		fputc('\n', out);
@@ -137,12 +144,16 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			fprintf(out, "  %8lld %10.1f %8lld  ", (long long)cp->lat_min, cp->lat_avg,
 				(long long)cp->lat_max);
 			cycles_cell(out, cp->tool_avg, 9);
-			if (cp->period_count)
+			if (cp->period2_count)
+				snprintf(per, sizeof(per), "%lld+%lld (%zu+%zu/%zu)",
+					 (long long)cp->period_cycles, (long long)cp->period2_cycles,
+					 cp->period_count, cp->period2_count, cp->ndif);
+			else if (cp->period_count)
 				snprintf(per, sizeof(per), "%lld (%zu/%zu)",
 					 (long long)cp->period_cycles, cp->period_count, cp->ndif);
 			else
 				snprintf(per, sizeof(per), "none (%zu rows)", cp->ndif);
-			fprintf(out, "  %-23s", per);
+			fprintf(out, "  %-31s", per);
 			if (r->cpu_mhz > 0) {
 				fprintf(out, "  %9s", lat_fmt_duration(lat_cycles_to_ns(
 					(double)cp->lat_min, r->cpu_mhz), d, sizeof(d)));

@@ -19,6 +19,9 @@ struct lat_sched_cpu {
 	/* ENTRYDIF's densest cluster (values within 0.1 % of each other) */
 	int64_t period_cycles;		/* its median, 0 when no row has an ENTRYDIF */
 	size_t period_count, ndif;
+	/* the next densest cluster when gaps alternate between two periods, else 0 */
+	int64_t period2_cycles;
+	size_t period2_count;
 };
 
 struct lat_sched_pid {
