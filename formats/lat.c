@@ -29,6 +29,7 @@
 #define LAT_EXPECTED "\"[MARK] [date=]S.US, user= N us, wait= N us\""
 #define LAT_MAX_MARKS 16
 #define LAT_MARK_LEN 8
+#define LAT_JOIN_MAX 512
 
 static int has(const char *s, size_t len, const char *needle)
 {
@@ -84,7 +85,8 @@ static int row_shape(const char *s, size_t len)
 		return 0;
 	u = memmem(s, len, "user=", 5);
 	w = memmem(s, len, "wait=", 5);
-	return u && w && u < w;
+	/* no wait= at all: a row the mailer wrapped, the rest is on the next line */
+	return u && (!w || u < w);
 }
 
 /* "N us" after a "key=" label. */
@@ -241,6 +243,18 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (!l->binary && is_column_header(l->s, l->len))
 			continue;
 		if (l->binary || !parse_row(l->s, l->len, &m, &mlen, row)) {
+			char buf[LAT_JOIN_MAX];
+			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
+
+			/* the marker points into buf: use it before buf goes out of scope */
+			if (n && parse_row(buf, n, &m, &mlen, row)) {
+				s = series_for(b, map, &nmap, m, mlen, 0);
+				if (!s || lat_series_push(s, row, l->lineno))
+					return -LAT_ENOMEM;
+				rows++;
+				i++;
+				continue;
+			}
 			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
 			continue;
 		}
