@@ -7,10 +7,18 @@
 
 #include "latscope/format.h"
 
+extern const struct lat_format lat_format_lat;
+extern const struct lat_format lat_format_lat2;
 extern const struct lat_format lat_format_lat3;
+extern const struct lat_format lat_format_schedcnt;
+extern const struct lat_format lat_format_histogram;
 
 static const struct lat_format *const registry[] = {
+	&lat_format_lat,
+	&lat_format_lat2,
 	&lat_format_lat3,
+	&lat_format_schedcnt,
+	&lat_format_histogram,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)

@@ -48,6 +48,12 @@ static void block_json(struct lat_json *j, const struct lat_block *b)
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_json(j, b);
 		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_json(j, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_json(j, b);
+		break;
 	default:
 		break;
 	}
@@ -101,6 +107,12 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx)
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_text(out, b);
+		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_text(out, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_text(out, b);
 		break;
 	default:
 		break;
