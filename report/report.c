@@ -48,6 +48,9 @@ static void block_json(struct lat_json *j, const struct lat_block *b)
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_json(j, b);
 		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_json(j, b);
+		break;
 	default:
 		break;
 	}
@@ -101,6 +104,9 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx)
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_text(out, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_text(out, b);
 		break;
 	default:
 		break;
