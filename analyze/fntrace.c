@@ -383,31 +383,33 @@ static void off_stretches(const struct lat_fntrace *t, struct lat_fntrace_result
 {
 	for (int w = 0; w < LAT_FN_OFF_N; w++) {
 		struct lat_fn_stretch *best = &r->off[w];
-		size_t start = 0;
+		size_t start = 0, prev = 0;
 		int in = 0;
 
 		for (size_t i = 0; i <= t->n; i++) {
 			const struct lat_fn_entry *e = i < t->n ? &t->e[i] : NULL;
-			int off;
+			int off, cut;
 
 			if (e && (!e->flags_known || e->kind == LAT_FN_STACK))
 				continue;
-			off = e && is_off(e, (enum lat_fn_off_what)w) && !(in && e->gap_before);
+			/* an elision ends a stretch at the entry before it: what was cut is unknown */
+			cut = in && e && e->gap_before;
+			off = e && is_off(e, (enum lat_fn_off_what)w) && !cut;
 			if (!in && off) {
 				in = 1;
 				start = i;
 			} else if (in && (!off || !e)) {
-				size_t last = e ? i : t->n - 1;
+				size_t last = e && !cut ? i : prev;
 				int64_t dur = r->t_ns[last] - r->t_ns[start];
 
 				if (!best->found || dur > best->duration_ns) {
 					best->found = 1;
 					best->first = start;
-					best->end = e ? i : t->n;
+					best->end = e && !cut ? i : prev + 1;
 					best->start_ns = r->t_ns[start];
 					best->end_ns = r->t_ns[last];
 					best->duration_ns = dur;
-					best->open = !e;
+					best->open = !e || cut;
 				}
 				in = 0;
 				if (e && is_off(e, (enum lat_fn_off_what)w)) {
@@ -415,6 +417,7 @@ static void off_stretches(const struct lat_fntrace *t, struct lat_fntrace_result
 					start = i;
 				}
 			}
+			prev = i;
 		}
 	}
 }

@@ -66,7 +66,7 @@ static void stretch_json(struct lat_json *j, const char *key, const struct lat_f
 	lat_json_uint(j, "entries", s->end - s->first);
 	lat_json_bool(j, "open", s->open);
 	entry_ref(j, "from", t, r, s->first);
-	entry_ref(j, "to", t, r, s->end < t->n ? s->end : t->n - 1);
+	entry_ref(j, "to", t, r, s->open ? s->end - 1 : s->end);
 	lat_json_obj_close(j);
 }
 
@@ -254,7 +254,8 @@ void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 			s->open ? ">= " : "", dur(s->duration_ns, d1, sizeof(d1)),
 			t->e[s->first].line);
 		safe(out, lat_fn_entry_label(&t->e[s->first]));
-		fprintf(out, ") to line %u\n", t->e[s->end < t->n ? s->end : t->n - 1].line);
+		fprintf(out, ") to line %u%s\n", t->e[s->open ? s->end - 1 : s->end].line,
+			s->open ? " (still off there)" : "");
 	}
 	if (r->has_wakeup) {
 		fprintf(out, "  wakeup at %s (line %u, ", dur(r->wake_ns, d1, sizeof(d1)),
