@@ -54,6 +54,9 @@ static void block_json(struct lat_json *j, const struct lat_block *b)
 	case LAT_SCHEMA_HISTOGRAM:
 		lat_report_histogram_json(j, b);
 		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_json(j, b);
+		break;
 	default:
 		break;
 	}
@@ -113,6 +116,9 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx)
 		break;
 	case LAT_SCHEMA_HISTOGRAM:
 		lat_report_histogram_text(out, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_text(out, b);
 		break;
 	default:
 		break;
