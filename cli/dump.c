@@ -16,7 +16,7 @@ void usage_dump(FILE *out)
 	fprintf(out,
 		"usage: latscope dump [options] FILE\n\n"
 		"Prints every event of a trace (trace.dat, ...) one per line:\n"
-		"  SECONDS CPU PID COMM TYPE FIELDS\n\n"
+		"  SECONDS CPU PID COMM TYPE FIELDS   (blanks in COMM print as _)\n\n"
 		"  -f, --format NAME   read with this reader\n"
 		"      --buffer NAME   trace.dat: the instance to read\n"
 		"  -n, --count N       stop after N events\n"
@@ -36,8 +36,15 @@ static const char *const type_names[LAT_EV_NTYPES] = {
 
 static void print_event(FILE *o, const struct lat_event *e)
 {
+	char comm[LAT_COMM_LEN];
+
+	/* the comm column stays one word so that the type is always column 5 */
+	snprintf(comm, sizeof(comm), "%s", e->comm[0] ? e->comm : "-");
+	for (char *p = comm; *p; p++)
+		if (*p == ' ' || *p == '\t')
+			*p = '_';
 	fprintf(o, "%" PRIu64 ".%09" PRIu64 " %d %d %s %s", e->ts_ns / 1000000000,
-		e->ts_ns % 1000000000, e->cpu, e->pid, e->comm[0] ? e->comm : "-",
+		e->ts_ns % 1000000000, e->cpu, e->pid, comm,
 		(unsigned)e->type < LAT_EV_NTYPES ? type_names[e->type] : "?");
 	switch (e->type) {
 	case LAT_EV_SWITCH:

@@ -65,6 +65,7 @@ struct td_file {
 	struct tep_handle *tep;
 	/* kallsyms are parsed only when a stack needs a symbol */
 	uint64_t ksyms_off, ksyms_size;	/* v6: data range; v7: section offset (size 0) */
+	uint64_t last_section;		/* v7: the section read last, for messages */
 	int ksyms_state;		/* 0 not loaded, 1 loaded, -1 failed */
 	char *trace_clock;		/* TRACECLOCK option's selected clock */
 	struct td_buffer *bufs;

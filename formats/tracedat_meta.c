@@ -172,6 +172,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 	char *in = NULL, *out = NULL;
 	int ret;
 
+	f->last_section = off;
 	ret = td_pread(f, hdr, sizeof(hdr), off);
 	if (ret < 0)
 		return ret;
@@ -706,8 +707,14 @@ int td_file_open(struct td_file *f, struct lat_diag *d)
 	}
 	return 0;
 bad:
-	lat_diag_at(d, 0, "trace.dat v%d metadata unreadable near offset %llu: %s", f->version,
-		    (unsigned long long)c.pos, lat_strerror(ret));
+	if (f->version >= 7 && f->last_section)
+		lat_diag_at(d, 0, "trace.dat v7 metadata unreadable: section at offset %llu of "
+			    "a %llu-byte file: %s", (unsigned long long)f->last_section,
+			    (unsigned long long)f->fsize, lat_strerror(ret));
+	else
+		lat_diag_at(d, 0, "trace.dat v%d metadata unreadable near offset %llu of a "
+			    "%llu-byte file: %s", f->version, (unsigned long long)c.pos,
+			    (unsigned long long)f->fsize, lat_strerror(ret));
 	return ret;
 }
 
