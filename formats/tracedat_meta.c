@@ -462,6 +462,8 @@ static int parse_buffer_opt(struct td_file *f, const char *p, uint32_t size)
 	return 0;
 }
 
+static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next);
+
 int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag *d)
 {
 	struct td_cur c = { .f = f, .pos = b->section_off, .end = f->fsize };
@@ -470,10 +472,29 @@ int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag 
 
 	if (b->cpus)
 		return 0;
-	/* trace-cmd writes "flyrecord\0" before an instance's cpu table; accept either */
-	if (td_pread(f, tag, 10, c.pos) == 0 && !memcmp(tag, "flyrecord", 10))
-		c.pos += 10;
-	ret = read_cpu_table(&c, b, f->ncpus_sys, 0);
+	/* as after the header's cpu count: [options] then "flyrecord\0" and the table */
+	ret = cur_read(&c, tag, 10);
+	if (!ret && !memcmp(tag, "options  ", 10)) {
+		uint64_t next;
+
+		free(f->pend_overrun);
+		f->pend_overrun = NULL;
+		f->npend_overrun = 0;
+		ret = parse_options(f, &c, &next);
+		if (!ret && f->pend_overrun) {
+			/* this instance's own CPUSTATs */
+			free(b->overrun);
+			b->overrun = f->pend_overrun;
+			b->noverrun = f->npend_overrun;
+			f->pend_overrun = NULL;
+		}
+		if (!ret)
+			ret = cur_read(&c, tag, 10);
+	}
+	if (!ret && memcmp(tag, "flyrecord", 10))
+		ret = -LAT_EFORMAT;
+	if (!ret)
+		ret = read_cpu_table(&c, b, f->ncpus_sys, 0);
 	if (ret < 0)
 		lat_diag_at(d, 0, "buffer \"%s\": cpu table at offset %llu unreadable: %s",
 			    b->name, (unsigned long long)b->section_off, lat_strerror(ret));

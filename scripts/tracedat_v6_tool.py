@@ -5,6 +5,10 @@
   tracedat_v6_tool.py strip IN OUT
       drops the kallsyms (5 MB on a distro kernel) so that a small sample
       stays small; stacks then print as addresses.
+  tracedat_v6_tool.py instance IN OUT NAME
+      adds an instance buffer NAME (a BUFFER option, as trace-cmd record -B
+      writes it) holding a copy of CPU1's pages only, kallsyms dropped too:
+      a multi-buffer file for tests.
   tracedat_v6_tool.py repeat IN OUT N
       writes every CPU's pages N times, shifting each copy's page timestamps
       by the trace's span so that time still runs forward: a long trace for
@@ -72,6 +76,7 @@ def parse(data):
     r.take(r.u32())                 # printk
     r.take(r.u64())                 # cmdlines
     ncpus = r.u32()
+    opt_start = r.p
     tag = r.take(10)
     if tag == b"options  \0":
         while True:
@@ -86,7 +91,7 @@ def parse(data):
         raise SystemExit("flyrecord expected")
     head_end = r.p
     cpus = [(r.u64(), r.u64()) for _ in range(ncpus)]
-    return psize, ks_start, ks_end, head_end, cpus
+    return psize, ks_start, ks_end, opt_start, head_end, cpus
 
 
 def write(out, head, psize, datas):
@@ -115,7 +120,7 @@ def main():
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
     data = open(sys.argv[2], "rb").read()
-    psize, ks_start, ks_end, head_end, cpus = parse(data)
+    psize, ks_start, ks_end, opt_start, head_end, cpus = parse(data)
     head = data[:ks_start] + struct.pack("<I", 0) + data[ks_end:head_end]
     datas = [data[o:o + s] for o, s in cpus]
     if sys.argv[1] == "strip":
@@ -130,8 +135,51 @@ def main():
         span = last - first + 1000000000
         write(sys.argv[3], head, psize,
               [b"".join(page_ts_shift(d, psize, i * span) for i in range(n)) for d in datas])
+    elif sys.argv[1] == "instance":
+        instance(sys.argv[3], data, psize, ks_start, ks_end, opt_start, head_end, cpus,
+                 sys.argv[4].encode())
     else:
         raise SystemExit(__doc__)
+
+
+def instance(out, data, psize, ks_start, ks_end, opt_start, head_end, cpus, name):
+    # options of the input (between "options  \0" and the 0 that ends them)
+    old = data[opt_start:head_end]
+    opts = b""
+    if old.startswith(b"options  \0"):
+        opts = old[10:-12]          # drop the tag, the final u16 0 and "flyrecord\0"
+    bopt_len = 2 + 4 + 8 + len(name) + 1
+    head_len = (ks_start + 4 + (opt_start - ks_end) + 10 + len(opts) + bopt_len + 2 + 10)
+    pages = lambda n: -(-n // psize) * psize
+    top_off = pages(head_len + 16 * len(cpus))
+    top = [data[o:o + s] for o, s in cpus]
+    inst_off = top_off + sum(pages(len(d)) for d in top)
+    inst_data_off = pages(inst_off + 10 + 16 * len(cpus))
+    inst = [b"" for _ in cpus]
+    inst[1] = top[1]
+    bopt = struct.pack("<HIQ", 3, 8 + len(name) + 1, inst_off) + name + b"\0"
+    head = (data[:ks_start] + struct.pack("<I", 0) + data[ks_end:opt_start] +
+            b"options  \0" + opts + bopt + struct.pack("<H", 0) + b"flyrecord\0")
+    assert len(head) == head_len
+
+    def table(base, datas):
+        t = b""
+        off = base
+        for d in datas:
+            t += struct.pack("<QQ", off if d else 0, len(d))
+            off += pages(len(d))
+        return t
+
+    def body(datas):
+        return b"".join(d + b"\0" * (pages(len(d)) - len(d)) for d in datas)
+
+    f = head + table(top_off, top)
+    f += b"\0" * (top_off - len(f)) + body(top)
+    assert len(f) == inst_off
+    f += b"flyrecord\0" + table(inst_data_off, inst)
+    f += b"\0" * (inst_data_off - len(f)) + body(inst)
+    with open(out, "wb") as fp:
+        fp.write(f)
 
 
 main()
