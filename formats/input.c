@@ -48,7 +48,8 @@ static int fail(struct lat_loaded *l, int err, const char *fmt, const char *arg)
 static int load_stream(struct lat_loaded *l, const struct lat_format *f, const char *peek,
 		       size_t peeklen)
 {
-	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen };
+	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen,
+				.buffer = l->buffer };
 	struct lat_event_source *src = NULL;
 	struct lat_block *b;
 	int ret;
@@ -144,6 +145,11 @@ int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *fo
 
 int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
 		FILE *diag_out)
+	return lat_load_buffer(l, path, forced, NULL, diag_out);
+}
+
+int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
+		    const char *buffer, FILE *diag_out)
 {
 	char *peek = NULL;
 	size_t peeklen;
@@ -154,6 +160,8 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 	memset(l, 0, sizeof(*l));
 	l->fp = fp;
 	l->path = strdup(name);
+	l->buffer = buffer;
+	l->path = strdup(path);
 	if (!l->path)
 		return -LAT_ENOMEM;
 	lat_diag_init(&l->diag, l->path, diag_out);

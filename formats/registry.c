@@ -14,6 +14,7 @@ extern const struct lat_format lat_format_schedcnt;
 extern const struct lat_format lat_format_histogram;
 extern const struct lat_format lat_format_rt_lattrace;
 extern const struct lat_format lat_format_ftrace_latency;
+extern const struct lat_format lat_format_tracedat;
 
 static const struct lat_format *const registry[] = {
 	&lat_format_lat,
@@ -23,6 +24,7 @@ static const struct lat_format *const registry[] = {
 	&lat_format_histogram,
 	&lat_format_rt_lattrace,
 	&lat_format_ftrace_latency,
+	&lat_format_tracedat,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)
