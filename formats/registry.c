@@ -8,9 +8,11 @@
 #include "latscope/format.h"
 
 extern const struct lat_format lat_format_lat3;
+extern const struct lat_format lat_format_ftrace_text;
 
 static const struct lat_format *const registry[] = {
 	&lat_format_lat3,
+	&lat_format_ftrace_text,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)
