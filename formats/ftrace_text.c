@@ -72,6 +72,15 @@ static void bad(struct ft_source *s, unsigned long line, const char *expected)
 		lat_diag_at(s->d, line, "expected %s", expected);
 }
 
+static void overlong(struct ft_source *s)
+{
+	s->lines++;
+	s->skipped++;
+	if (s->d)
+		lat_diag_at(s->d, s->lines, "expected a line shorter than %u bytes",
+			    LAT_FT_LINE_MAX);
+}
+
 /* Next raw line of a stream; 1, 0 at the end, or -LAT_EIO. */
 static int stream_line(struct ft_source *s, const char **line, size_t *len)
 {
@@ -87,6 +96,10 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 				s->overlong = 0;
 				continue;
 			}
+			if (nl - p >= LAT_FT_LINE_MAX) {
+				overlong(s);
+				continue;
+			}
 			s->lines++;
 			*line = p;
 			*len = (size_t)(nl - p);
@@ -98,6 +111,10 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 				s->overlong = 0;
 				return 0;
 			}
+			if (avail >= LAT_FT_LINE_MAX) {
+				overlong(s);
+				return 0;
+			}
 			s->lines++;
 			*line = p;
 			*len = avail;
@@ -105,14 +122,8 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 		}
 		if (avail >= LAT_FT_LINE_MAX) {
 			/* report once, then drop everything up to the next newline */
-			if (!s->overlong) {
-				s->lines++;
-				s->skipped++;
-				if (s->d)
-					lat_diag_at(s->d, s->lines,
-						    "expected a line shorter than %u bytes",
-						    LAT_FT_LINE_MAX);
-			}
+			if (!s->overlong)
+				overlong(s);
 			s->overlong = 1;
 			s->pos = s->fill = 0;
 			avail = 0;

@@ -9,13 +9,18 @@ set -eu
 out=${1:?usage: record.sh OUTDIR}
 T=/sys/kernel/tracing
 I=$T/instances/latscope-ftracetext-$$
+L=$T/instances/latscope-ftracetext-lost-$$
 mkdir -p "$out"
 mkdir "$I"
 cleanup() {
-	echo 0 >"$I/tracing_on" 2>/dev/null || true
-	echo '!stacktrace:8' >"$I/events/sched/sched_switch/trigger" 2>/dev/null || true
-	echo >"$I/set_event" 2>/dev/null || true
-	rmdir "$I"
+	# trace-cmd extract -B removes the instance itself once it has read it
+	for d in "$I" "$L"; do
+		[ -d "$d" ] || continue
+		echo 0 >"$d/tracing_on" 2>/dev/null || true
+		echo '!stacktrace:8' >"$d/events/sched/sched_switch/trigger" 2>/dev/null || true
+		echo >"$d/set_event" 2>/dev/null || true
+		rmdir "$d"
+	done
 }
 trap cleanup EXIT
 echo 0 >"$I/tracing_on"
@@ -49,3 +54,16 @@ echo 0 >"$I/options/record-tgid"
 cat "$I/trace" >"$out/kernel-trace-notgid.txt"
 trace-cmd extract -B "latscope-ftracetext-$$" -o "$out/kernel.dat" >/dev/null 2>&1
 trace-cmd report -i "$out/kernel.dat" >"$out/kernel-tracecmd.txt" 2>/dev/null
+
+# trace_pipe of a tiny overwriting buffer read after the fact: "CPU:N [LOST N EVENTS]"
+mkdir "$L"
+echo 8 >"$L/buffer_size_kb"
+echo 1 >"$L/events/sched/enable"
+perf bench sched messaging -g 1 -l 20 >/dev/null 2>&1 || true
+echo 0 >"$L/tracing_on"
+timeout 2 cat "$L/trace_pipe" >"$out/kernel-trace-pipe-lost.txt" || true
+echo 0 >"$L/events/sched/enable"
+rmdir "$L"
+
+# the trace-cmd report sample is the start of the shared fixture's report:
+#   trace-cmd report -i ../shared/fixtures/tracecmd-mixed.dat | head -3000 >tracecmd-report.txt
