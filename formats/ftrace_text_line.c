@@ -240,7 +240,7 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 	ev->u.sw.prev_state = fold_state(st, ste);
 	ev->u.sw.prev_state_raw = state_bits(st, ste, tc);
 	ev->type = LAT_EV_SWITCH;
-	ev->name = "sched_switch";
+	ev->name = "sched:sched_switch";
 	return 1;
 }
 
@@ -291,7 +291,7 @@ static int p_fork(struct cur *c, struct lat_event *ev)
 
 static int p_exec(struct cur *c, struct lat_event *ev)
 {
-	const char *e;
+	const char *e, *b;
 
 	/* the file name may hold blanks: it ends at " pid=" */
 	if (!LIT(c, "filename="))
@@ -299,15 +299,19 @@ static int p_exec(struct cur *c, struct lat_event *ev)
 	e = find(c->p, c->e, " pid=", 5);
 	if (!e)
 		return 0;
+	/* the new comm is the file's basename, as the kernel sets it */
+	b = memrchr(c->p, '/', (size_t)(e - c->p));
+	copy_comm(ev->u.task.comm, b ? b + 1 : c->p, e);
 	c->p = e + 1;
-	memcpy(ev->u.task.comm, ev->comm, LAT_COMM_LEN);
 	ev->u.task.child_pid = -1;
+	ev->u.task.child_comm[0] = '\0';
 	return KV_I32(c, "pid=", &ev->u.task.pid);
 }
 
 static int p_exit(struct cur *c, struct lat_event *ev)
 {
 	ev->u.task.child_pid = -1;
+	ev->u.task.child_comm[0] = '\0';
 	return KV_COMM(c, "comm=", " pid=", ev->u.task.comm) && KV_I32(c, "pid=", &ev->u.task.pid);
 }
 
@@ -335,10 +339,17 @@ static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, 
 
 static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
+	/* the kernel's softirq_to_name[], for text that printed the vector alone */
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+		"HRTIMER", "RCU",
+	};
 	const char *e;
 
 	if (!KV_I32(c, "vec=", &ev->u.irq.irq))
 		return 0;
+	if (ev->u.irq.irq >= 0 && (size_t)ev->u.irq.irq < sizeof(names) / sizeof(names[0]))
+		ev->u.irq.name = names[ev->u.irq.irq];
 	if (LIT(c, "[action=")) {
 		e = memchr(c->p, ']', (size_t)(c->e - c->p));
 		if (!e)
@@ -356,7 +367,7 @@ static void marker(struct cur *c, struct lat_event *ev)
 	while (e > c->p && (is_ws(e[-1]) || e[-1] == '\n' || e[-1] == '\r'))
 		e--;
 	ev->type = LAT_EV_MARKER;
-	ev->name = "print";
+	ev->name = "ftrace:print";
 	ev->u.marker.text = c->p;
 	ev->u.marker.len = (size_t)(e - c->p);
 }
@@ -461,7 +472,10 @@ static int context(struct cur *c, struct lat_event *ev)
 	return 1;
 }
 
-/* Sets the running comm from [s, e): right-aligned, maybe after "instance:". */
+/*
+ * Sets the running comm from [s, e): right-aligned, maybe after "instance:".
+ * "<...>" (the kernel did not know the comm) is kept as the trace.dat reader keeps it.
+ */
 static void set_comm(struct lat_event *ev, const char *s, const char *e)
 {
 	while (s < e && is_ws(*s))
@@ -483,8 +497,6 @@ static void set_comm(struct lat_event *ev, const char *s, const char *e)
 			}
 		}
 	}
-	if (e - s == 5 && !memcmp(s, "<...>", 5))
-		s = e;		/* the kernel did not know the comm */
 	copy_comm(ev->comm, s, e);
 }
 
@@ -601,39 +613,40 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 		    NAME_IS(m, ml, "wakeup_new")) {
 			ev->type = ml == 6 ? (m[4] == 'n' ? LAT_EV_WAKING : LAT_EV_WAKEUP) :
 					     LAT_EV_WAKEUP_NEW;
-			ev->name = ev->type == LAT_EV_WAKING ? "sched_waking" :
-				   ev->type == LAT_EV_WAKEUP ? "sched_wakeup" : "sched_wakeup_new";
+			ev->name = ev->type == LAT_EV_WAKING ? "sched:sched_waking" :
+				   ev->type == LAT_EV_WAKEUP ? "sched:sched_wakeup" :
+							       "sched:sched_wakeup_new";
 			*expected = EXP_WAKE;
 			return p_wake(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 		}
 		if (NAME_IS(m, ml, "migrate_task")) {
 			ev->type = LAT_EV_MIGRATE;
-			ev->name = "sched_migrate_task";
+			ev->name = "sched:sched_migrate_task";
 			*expected = EXP_MIGRATE;
 			return p_migrate(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 		}
 		if (NAME_IS(m, ml, "process_fork")) {
 			ev->type = LAT_EV_FORK;
-			ev->name = "sched_process_fork";
+			ev->name = "sched:sched_process_fork";
 			*expected = EXP_FORK;
 			return p_fork(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 		}
 		if (NAME_IS(m, ml, "process_exec")) {
 			ev->type = LAT_EV_EXEC;
-			ev->name = "sched_process_exec";
+			ev->name = "sched:sched_process_exec";
 			*expected = EXP_EXEC;
 			return p_exec(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 		}
 		if (NAME_IS(m, ml, "process_exit")) {
 			ev->type = LAT_EV_EXIT;
-			ev->name = "sched_process_exit";
+			ev->name = "sched:sched_process_exit";
 			*expected = EXP_EXIT;
 			return p_exit(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 		}
 	} else if (nl > 8 && !memcmp(n, "softirq_", 8)) {
 		if (NAME_IS(n, nl, "softirq_entry") || NAME_IS(n, nl, "softirq_exit")) {
 			ev->type = nl == 13 ? LAT_EV_SOFTIRQ_ENTRY : LAT_EV_SOFTIRQ_EXIT;
-			ev->name = nl == 13 ? "softirq_entry" : "softirq_exit";
+			ev->name = nl == 13 ? "irq:softirq_entry" : "irq:softirq_exit";
 			ev->u.irq.name = NULL;
 			ev->u.irq.ret = 0;
 			*expected = EXP_SOFTIRQ;
@@ -643,7 +656,7 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 		int entry = nl == 17;
 
 		ev->type = entry ? LAT_EV_IRQ_ENTRY : LAT_EV_IRQ_EXIT;
-		ev->name = entry ? "irq_handler_entry" : "irq_handler_exit";
+		ev->name = entry ? "irq:irq_handler_entry" : "irq:irq_handler_exit";
 		ev->u.irq.name = NULL;
 		ev->u.irq.ret = 0;
 		*expected = EXP_IRQ;
@@ -670,11 +683,11 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 	} else if (NAME_IS(n, nl, "kernel_stack")) {
 		/* trace-cmd: "kernel_stack:   <stack trace >" */
 		ev->type = LAT_EV_STACK;
-		ev->name = "kernel_stack";
+		ev->name = "ftrace:kernel_stack";
 		return LAT_FT_STACK;
 	} else if (NAME_IS(n, nl, "user_stack")) {
 		ev->type = LAT_EV_OTHER;
-		ev->name = "user_stack";
+		ev->name = "ftrace:user_stack";
 		return LAT_FT_USTACK;
 	}
 	ev->type = LAT_EV_OTHER;
@@ -723,12 +736,12 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 	if (c.p < c.e && *c.p == '<') {
 		if (LIT(&c, "<stack trace>")) {
 			ev->type = LAT_EV_STACK;
-			ev->name = "kernel_stack";
+			ev->name = "ftrace:kernel_stack";
 			return LAT_FT_STACK;
 		}
 		if (LIT(&c, "<user stack trace>")) {
 			ev->type = LAT_EV_OTHER;
-			ev->name = "user_stack";
+			ev->name = "ftrace:user_stack";
 			return LAT_FT_USTACK;
 		}
 	}

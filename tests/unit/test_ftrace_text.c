@@ -40,7 +40,7 @@ static void test_kernel_switch_tgid_irqinfo(void **state)
 			       "prev_state=R+ ==> next_comm=migration/1 next_pid=21 next_prio=0",
 			       &ev, &strs), LAT_FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SWITCH);
-	assert_string_equal(ev.name, "sched_switch");
+	assert_string_equal(ev.name, "sched:sched_switch");
 	assert_int_equal(ev.ts_ns, 893188645000ULL);
 	assert_int_equal(ev.cpu, 1);
 	assert_int_equal(ev.pid, 11150);
@@ -105,7 +105,7 @@ static void test_comms(void **state)
 	assert_int_equal(ev.u.sw.prev_state_raw, 1);
 	assert_int_equal(parse("           <...>-2576    [000] d..2.   918.173468: sched_waking: "
 			       "comm=a-1 2 pid=7 prio=120 target_cpu=000", &ev, &strs), LAT_FT_EVENT);
-	assert_string_equal(ev.comm, "");
+	assert_string_equal(ev.comm, "<...>");
 	assert_int_equal(ev.pid, 2576);
 	assert_string_equal(ev.u.wake.comm, "a-1 2");
 	assert_int_equal(ev.u.wake.pid, 7);
@@ -189,7 +189,7 @@ static void test_wakeups(void **state)
 			       "sched_waking: comm=record.sh pid=11147 prio=120 target_cpu=001",
 			       &ev, &strs), LAT_FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKING);
-	assert_string_equal(ev.name, "sched_waking");
+	assert_string_equal(ev.name, "sched:sched_waking");
 	assert_string_equal(ev.u.wake.comm, "record.sh");
 	assert_int_equal(ev.u.wake.pid, 11147);
 	assert_int_equal(ev.u.wake.prio, 120);
@@ -231,6 +231,12 @@ static void test_process_and_irq_events(void **state)
 	assert_int_equal(ev.type, LAT_EV_EXEC);
 	assert_int_equal(ev.u.task.pid, 11151);
 	assert_string_equal(ev.u.task.comm, "sleep");
+	/* the new comm comes from the file name, not from the (cmdline) comm column */
+	assert_int_equal(parse("              sh-8869  [000]   994.571467: sched_process_exec:   "
+			       "filename=/usr/bin/hackbench pid=8869 old_pid=8869", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_string_equal(ev.comm, "sh");
+	assert_string_equal(ev.u.task.comm, "hackbench");
 	assert_int_equal(parse("           sleep-11151   (  11151) [001] .....   893.197875: "
 			       "sched_process_exit: comm=sleep pid=11151 prio=120 group_dead=true",
 			       &ev, &strs), LAT_FT_EVENT);
@@ -262,7 +268,7 @@ static void test_process_and_irq_events(void **state)
 			       "vec=9", &ev, &strs), LAT_FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SOFTIRQ_EXIT);
 	assert_int_equal(ev.u.irq.irq, 9);
-	assert_null(ev.u.irq.name);
+	assert_string_equal(ev.u.irq.name, "RCU");	/* the kernel's softirq_to_name[9] */
 	/* an event we do not interpret keeps its name */
 	assert_int_equal(parse("     rcu_preempt-15      [000] d..2.   918.173474: sched_stat_runtime: "
 			       "comm=rcu_preempt pid=15 runtime=12154 [ns]", &ev, &strs),
