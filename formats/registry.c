@@ -15,6 +15,7 @@ extern const struct lat_format lat_format_histogram;
 extern const struct lat_format lat_format_rt_lattrace;
 extern const struct lat_format lat_format_ftrace_latency;
 extern const struct lat_format lat_format_tracedat;
+extern const struct lat_format lat_format_ftrace_text;
 
 static const struct lat_format *const registry[] = {
 	&lat_format_lat,
@@ -25,6 +26,7 @@ static const struct lat_format *const registry[] = {
 	&lat_format_rt_lattrace,
 	&lat_format_ftrace_latency,
 	&lat_format_tracedat,
+	&lat_format_ftrace_text,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)
