@@ -161,7 +161,7 @@ static void tl_slice(struct wk *w, struct wk_worst *x, int32_t cpu, uint64_t sta
 		start = x->ws;
 	if (end > x->we)
 		end = x->we;
-	if (end < start)
+	if (end <= start)
 		return;
 	if (lat_grow(&tl->slices, &x->slcap, tl->nslices + 1, sizeof(*tl->slices))) {
 		w->oom = 1;
