@@ -15,6 +15,7 @@
 #include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
 #include "evarray.h"
+#include "latscope/report.h"
 
 #define MAXEV 1024
 static struct lat_event evs[MAXEV];
@@ -639,6 +640,63 @@ static void test_sort_and_filter(void **state)
 	lat_block_free(b);
 }
 
+static char *report(struct lat_block *b, int json)
+{
+	struct lat_analyze_opts o;
+	struct lat_report_input in = { .path = "mem", .format = "events", .blocks = &b,
+				       .nblocks = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lat_analyze_opts_init(&o);
+	if (json)
+		lat_report_json(f, &in, 1, &o);
+	else
+		lat_report_text(f, &in, 1, &o);
+	fclose(f);
+	return buf;
+}
+
+/* The chain trace reported: the JSON contract's keys and the narrative. */
+static void test_report(void **state)
+{
+	struct lat_block *b;
+	char *js, *tx;
+
+	(void)state;
+	sw(0, 1, 0, "swapper/1", LAT_TS_RUNNING, 50, "hog");
+	sw(5, 0, 30, "T3", LAT_TS_SLEEPING, 0, "swapper/0");
+	irq(15, 0, 0, "swapper/0", LAT_EV_IRQ_ENTRY, 0, "timer");
+	wake(20, 0, 0, "swapper/0", LAT_EV_WAKING, 30, "T3", 0);
+	irq(25, 0, 0, "swapper/0", LAT_EV_IRQ_EXIT, 0, NULL);
+	sw(40, 0, 0, "swapper/0", LAT_TS_RUNNING, 30, "T3");
+	wake(100, 0, 30, "T3", LAT_EV_WAKING, 20, "T2", 1);
+	sw(4000100, 1, 50, "hog", LAT_TS_RUNNING, 20, "T2");
+	b = run();
+	js = report(b, 1);
+	tx = report(b, 0);
+	if (getenv("WK_DUMP"))
+		printf("%s\n%s\n", js, tx);
+	assert_non_null(strstr(js, "\"wakeup\": {"));
+	assert_non_null(strstr(js, "\"lost_events\": 0"));
+	assert_non_null(strstr(js, "\"tasks\": ["));
+	assert_non_null(strstr(js, "\"latency_ns\": 4000000"));
+	assert_non_null(strstr(js, "\"context\": \"irq\""));
+	assert_non_null(strstr(js, "\"on_cpu\": ["));
+	assert_non_null(strstr(js, "\"p99_ns\": "));
+	/* hog held CPU1 for the whole 4 ms wait (100 .. 4000100) */
+	assert_non_null(strstr(tx, "T2/20 waited 4 ms on CPU1"));
+	assert_non_null(strstr(tx, "hog/50 ran 4 ms (100%) at prio 120"));
+	assert_non_null(strstr(tx, "woken by T3/30 on CPU0"));
+	assert_non_null(strstr(tx, "T3/30 itself waited 20 ns on CPU0"));
+	assert_non_null(strstr(tx, "woken by irq 0 (timer) on CPU0"));
+	free(js);
+	free(tx);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -657,6 +715,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stack_blame, reset),
 		cmocka_unit_test_setup(test_markers_and_timeline, reset),
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
+		cmocka_unit_test_setup(test_report, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
