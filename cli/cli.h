@@ -16,6 +16,8 @@ struct lat_command {
 
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *out);
+int cmd_render(int argc, char **argv);
+void usage_render(FILE *out);
 int cmd_formats(int argc, char **argv);
 void usage_formats(FILE *out);
 
