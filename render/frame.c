@@ -104,7 +104,8 @@ static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
 			lat_text(cr, x, yb + 8 + LAT_TICK_PT, 1, a->tick_label[i]);
 	}
 	lat_font(cr, LAT_LABEL_PT, 0);
-	lat_text(cr, c->plot.x + c->plot.w / 2, c->h - LAT_PAD, 1, a->title);
+	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
+		 a->title);
 }
 
 static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)

@@ -186,6 +186,7 @@ struct lat_tl_layout {
 	uint64_t v0, v1;	/* the view, in trace ns; x axis = ns since v0 */
 	int ncpus;
 	double lane_y0, lane_h, lane_gap;	/* lane k spans [y0 + k (h+gap), +h) */
+	double bracket_y;	/* the main bracket's horizontal bar */
 	size_t ntasks;		/* tasks in the legend (palette colours) */
 	int32_t *task_pid;	/* legend order */
 	struct lat_rgb *task_rgb;
