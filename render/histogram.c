@@ -86,13 +86,13 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		return -LAT_EEMPTY;
 	}
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = xlo, .hi = xhi, .log = 1, .unit = LAT_UNIT_NS };
+	/* a margin, not whole decades: the data should fill the width */
+	c->x = (struct lat_axis){ .lo = xlo / 1.4, .hi = xhi * 1.4, .log = 1, .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "latency");
-	lat_axis_nice_range(&c->x, 10);
 	c->y = (struct lat_axis){ .lo = 1, .hi = ymax * 1.5, .log = 1, .unit = LAT_UNIT_COUNT };
 	lat_axis_nice_range(&c->y, 8);
 	/* room above the tallest bar for the percentile labels */
-	if (c->y.hi < ymax * 8)
+	if (c->y.hi < ymax * 3)
 		c->y.hi *= 10;
 	/* zero-count buckets drop to the floor, half a step below a count of 1 */
 	c->y.lo = 0.5;
@@ -196,7 +196,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
 				  last_nonzero(h) };
 		static const char *const what[3] = { "p50", "p99", "max" };
-		double d[] = { 3, 3 }, lastx = -1e9;
+		double d[] = { 3, 3 }, lastx = -1e9, w, tx;
 
 		if (idx[2] == h->nbuckets)
 			continue;
@@ -216,9 +216,13 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			snprintf(buf, sizeof(buf), "%s < %s", what[j],
 				 lat_fmt_dur_chart(bucket_hi(h, idx[j]), d1, sizeof(d1)));
 			/* keep labels of one histogram apart: push right */
-			lastx = fmax(lastx, x + 4);
-			lat_text(cr, lastx, ytxt, 0, buf);
-			lastx += lat_text_width(cr, buf) + 10;
+			w = lat_text_width(cr, buf);
+			tx = fmax(lastx, x + 4);
+			/* near the right edge: write it on the line's left */
+			if (tx + w > c->plot.x + c->plot.w - 2)
+				tx = x - 4 - w;
+			lat_text(cr, tx, ytxt, 0, buf);
+			lastx = tx + w + 10;
 		}
 	}
 }
