@@ -131,6 +131,12 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out)
 {
+	return lat_load_buffer(l, path, forced, NULL, diag_out);
+}
+
+int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
+		    const char *buffer, FILE *diag_out)
+{
 	FILE *fp = open_path(path);
 	int err = errno;
 
@@ -140,16 +146,11 @@ int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *fo
 		snprintf(l->error, sizeof(l->error), "cannot open: %s", strerror(err));
 		return -LAT_EIO;
 	}
-	return lat_load_fp(l, path, fp, forced, diag_out);
+	return lat_load_fp(l, path, fp, forced, buffer, diag_out);
 }
 
 int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
-		FILE *diag_out)
-	return lat_load_buffer(l, path, forced, NULL, diag_out);
-}
-
-int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
-		    const char *buffer, FILE *diag_out)
+		const char *buffer, FILE *diag_out)
 {
 	char *peek = NULL;
 	size_t peeklen;
@@ -159,9 +160,8 @@ int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_for
 
 	memset(l, 0, sizeof(*l));
 	l->fp = fp;
-	l->path = strdup(name);
 	l->buffer = buffer;
-	l->path = strdup(path);
+	l->path = strdup(name);
 	if (!l->path)
 		return -LAT_ENOMEM;
 	lat_diag_init(&l->diag, l->path, diag_out);

@@ -29,9 +29,12 @@ struct lat_loaded {
  */
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out);
-/* The same over an open stream @fp (owned from now on, closed on release); @name for messages. */
+/*
+ * The same over an open stream @fp (owned from now on, closed on release);
+ * @name for messages, @buffer as for lat_load_buffer().
+ */
 int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
-		FILE *diag_out);
+		const char *buffer, FILE *diag_out);
 /* lat_load() with a trace.dat instance to read (@buffer, NULL: the top one). */
 int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 		    const char *buffer, FILE *diag_out);

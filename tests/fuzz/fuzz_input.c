@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lat_analyze_opts_init(&o);
 	memset(&rep, 0, sizeof(rep));
 	rep.path = "fuzz";
-	if (lat_load_fp(&l, "fuzz", fp, forced, NULL) == 0) {
+	if (lat_load_fp(&l, "fuzz", fp, forced, NULL, NULL) == 0) {
 		for (size_t i = 0; i < l.nblocks; i++)
 			lat_analyze_block(l.blocks[i], &o);
 		rep.format = l.format;
