@@ -322,7 +322,8 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 	for (size_t i = 0; i < r->nfn; i++)
 		r->fn[i].share_pct = r->window_ns > 0 ?
 			(double)r->fn[i].self_ns * 100.0 / (double)r->window_ns : 0;
-	qsort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
+	if (r->nfn > 1)
+		qsort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
 	r->by_total = malloc((r->nfn ? r->nfn : 1) * sizeof(*r->by_total));
 	if (!r->by_total) {
 		ret = -LAT_ENOMEM;
@@ -330,7 +331,8 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 	}
 	for (size_t i = 0; i < r->nfn; i++)
 		r->by_total[i] = i;
-	qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
+	if (r->nfn > 1)
+		qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
 out:
 	free(ft.slot);
 	return ret;
@@ -517,7 +519,8 @@ static int repeats(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 		}
 		i += best_p * best_c;
 	}
-	qsort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
+	if (r->nrep > 1)
+		qsort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
 	return 0;
 }
 
