@@ -130,25 +130,28 @@ static void compute_times(const struct lat_fntrace *t, const struct lat_analyze_
 		r->cycles_per_us_min = lo;
 		r->cycles_per_us_max = hi;
 	}
+	/* TSC times first (self_ns is scratch here): the next TSC time of every entry */
+	for (size_t i = t->n; i-- > 0;) {
+		const struct lat_fn_entry *e = &t->e[i];
+
+		if (cpu > 0 && e->has_tsc && e->tsc_cycles >= tsc0)
+			r->self_ns[i] = (int64_t)llround((double)(e->tsc_cycles - tsc0) * 1000.0 /
+							 cpu);
+		else
+			r->self_ns[i] = i + 1 < t->n ? r->self_ns[i + 1] : INT64_MAX;
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct lat_fn_entry *e = &t->e[i];
 		int64_t v = e->time_ns;
 
 		if (cpu > 0 && e->has_tsc && e->tsc_cycles >= tsc0) {
-			v = (int64_t)llround((double)(e->tsc_cycles - tsc0) * 1000.0 / cpu);
+			v = r->self_ns[i];
 		} else if (cpu > 0) {
 			/* printed to the microsecond: keep it between its neighbours on the TSC */
 			if (i && v < r->t_ns[i - 1])
 				v = r->t_ns[i - 1];
-			for (size_t j = i + 1; j < t->n; j++)
-				if (t->e[j].has_tsc && t->e[j].tsc_cycles >= tsc0) {
-					int64_t nx = (int64_t)llround((double)(t->e[j].tsc_cycles -
-								tsc0) * 1000.0 / cpu);
-
-					if (v > nx)
-						v = nx;
-					break;
-				}
+			if (v > r->self_ns[i])
+				v = r->self_ns[i];
 		}
 		r->t_ns[i] = v;
 	}
