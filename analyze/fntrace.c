@@ -397,7 +397,7 @@ static void off_stretches(const struct lat_fntrace *t, struct lat_fntrace_result
 
 			if (e && (!e->flags_known || e->kind == LAT_FN_STACK))
 				continue;
-			/* an elision ends a stretch at the entry before it: what was cut is unknown */
+			/* an elision ends a stretch at the entry before it: the cut is unknown */
 			cut = in && e && e->gap_before;
 			off = e && is_off(e, (enum lat_fn_off_what)w) && !cut;
 			if (!in && off) {
@@ -518,7 +518,7 @@ static int repeats(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 			rp->period = best_p;
 			rp->count = best_c;
 			rp->caller = t->e[i].parent;
-			rp->time_ns = (after < t->n ? r->t_ns[after] : r->t_ns[t->n - 1]) - r->t_ns[i];
+			rp->time_ns = r->t_ns[after < t->n ? after : t->n - 1] - r->t_ns[i];
 		}
 		i += best_p * best_c;
 	}
@@ -612,10 +612,53 @@ static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 	}
 }
 
+/*
+ * "<756f6a6b>" printed for a function: an address with no symbol.  When the
+ * bytes (little endian, as i386 stored them) spell text, the entry is a task
+ * name read as a function call (seed 002's #0 spells "kjou" "rnal").
+ */
+static int addr_text(const char *s, char *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || s[0] != '<' || strlen(s) != 10)
+		return 0;
+	v = strtoul(s + 1, &end, 16);
+	if (*end != '>')
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		unsigned char c = (unsigned char)(v >> (8 * i));
+
+		if (c && (c < 0x20 || c > 0x7e))
+			return 0;
+		out[i] = c ? (char)c : '.';
+	}
+	out[4] = '\0';
+	return 1;
+}
+
+static void garbled(struct lat_block *b, const struct lat_fntrace *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char f[5], p[5];
+
+		if (!addr_text(t->e[i].function, f) || !addr_text(t->e[i].parent, p))
+			continue;
+		lat_block_add_finding(b, "garbled-entry", LAT_SEV_INFO,
+				      "line %u: function %s and parent %s are no kernel addresses "
+				      "but read as text \"%s%s\": probably a task name (the tracer's "
+				      "cmdline record) printed as a call",
+				      t->e[i].line, t->e[i].function, t->e[i].parent, f, p);
+	}
+}
+
 static void findings(struct lat_block *b, const struct lat_fntrace *t,
 		     const struct lat_fntrace_result *r)
 {
 	char d1[32], d2[32];
+
+	garbled(b, t);
 
 	if (r->truncated)
 		lat_block_add_finding(b, "truncated-dump", LAT_SEV_WARN,

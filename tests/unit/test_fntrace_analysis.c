@@ -101,6 +101,18 @@ static void test_seed002(void **state)
 	/* 49 verbose entries, 48 with a next one; #0's "+3971052.610ms" is the only outlier */
 	assert_int_equal(r->delay_checked, 48);
 	assert_int_equal(r->delay_mismatch, 1);
+	/* #0's "<756f6a6b> (<6c616e72>)": 6b 6a 6f 75 72 6e 61 6c = "kjournal" */
+	{
+		int seen = 0;
+
+		for (size_t i = 0; i < l->blocks[0]->nfindings; i++)
+			if (!strcmp(l->blocks[0]->findings[i].kind, "garbled-entry")) {
+				assert_non_null(strstr(l->blocks[0]->findings[i].message,
+						       "\"kjournal\""));
+				seen++;
+			}
+		assert_int_equal(seen, 1);
+	}
 	fnt_free(l);
 }
 
