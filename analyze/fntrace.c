@@ -109,18 +109,26 @@ static int tsc_origin(const struct lat_fntrace *t, uint64_t *tsc0)
 	return 0;
 }
 
-static void compute_times(const struct lat_fntrace *t, const struct lat_analyze_opts *o,
-			  struct lat_fntrace_result *r)
+static void compute_times(struct lat_block *b, const struct lat_fntrace *t,
+			  const struct lat_analyze_opts *o, struct lat_fntrace_result *r)
 {
 	uint64_t tsc0 = 0;
 	double lo = 0, hi = 0, cpu = 0;
 
 	r->time_source = "printed";
 	if (t->verbose && tsc_origin(t, &tsc0)) {
+		int bounded = tsc_bounds(t, &lo, &hi);
+
 		if (o->cpu_mhz > 0) {
+			/* the tracer divided by cpu_khz/1000 + 1: allow that one either way */
+			if (bounded && (o->cpu_mhz + 1 < lo || o->cpu_mhz - 1 > hi))
+				lat_block_add_finding(b, "cpu-mhz-mismatch", LAT_SEV_WARN,
+						      "--cpu-mhz %.1f is outside the %.2f..%.2f cycles/us "
+						      "the dump's own time column allows",
+						      o->cpu_mhz, lo, hi);
 			cpu = o->cpu_mhz;
 			lo = hi = cpu;
-		} else if (tsc_bounds(t, &lo, &hi)) {
+		} else if (bounded) {
 			cpu = (lo + hi) / 2;
 		}
 	}
@@ -718,7 +726,7 @@ int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->self_ns = calloc(t->n ? t->n : 1, sizeof(*r->self_ns));
 	if (!r->t_ns || !r->self_ns)
 		return -LAT_ENOMEM;
-	compute_times(t, o, r);
+	compute_times(b, t, o, r);
 	coverage(t, r);
 	if ((ret = blame(t, r)) < 0)
 		return ret;

@@ -130,6 +130,20 @@ static void test_seed002_cpu_mhz(void **state)
 	/* --cpu-mhz 1000: one cycle is one ns, the span is the raw 15199 cycles */
 	assert_string_equal(r->time_source, "tsc");
 	assert_int_equal(r->span_ns, 15199);
+	/* ... and 1000 is far outside the 1334.64..1338.38 the time column allows */
+	{
+		int seen = 0;
+
+		for (size_t i = 0; i < l->blocks[0]->nfindings; i++)
+			seen += !strcmp(l->blocks[0]->findings[i].kind, "cpu-mhz-mismatch");
+		assert_int_equal(seen, 1);
+	}
+	fnt_free(l);
+	/* 1336 is inside: no finding */
+	o.cpu_mhz = 1336;
+	l = fnt_load(LAT_SAMPLES_DIR "/rt-lattrace/seed002-revell-3402us.txt", NULL, &o, NULL);
+	for (size_t i = 0; i < l->blocks[0]->nfindings; i++)
+		assert_string_not_equal(l->blocks[0]->findings[i].kind, "cpu-mhz-mismatch");
 	fnt_free(l);
 }
 
