@@ -334,7 +334,7 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 		r->fn[i].share_pct = r->window_ns > 0 ?
 			(double)r->fn[i].self_ns * 100.0 / (double)r->window_ns : 0;
 	if (r->nfn > 1)
-		qsort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
+		lat_sort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
 	r->by_total = malloc((r->nfn ? r->nfn : 1) * sizeof(*r->by_total));
 	if (!r->by_total) {
 		ret = -LAT_ENOMEM;
@@ -531,7 +531,7 @@ static int repeats(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 		i += best_p * best_c;
 	}
 	if (r->nrep > 1)
-		qsort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
+		lat_sort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
 	return 0;
 }
 
