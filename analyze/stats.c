@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/base.h"
 #include "latscope/stats.h"
 
 static int cmp_i64(const void *a, const void *b)
