@@ -178,12 +178,12 @@ static int analyze_pids(struct lat_sched_run *run)
 				p->moves++;
 		}
 		p->rows++;
-		if (pr[i].cpu >= 0 && pr[i].cpu < 32)
-			p->cpu_mask |= 1u << pr[i].cpu;
+		if (pr[i].cpu >= 0 && pr[i].cpu < 64)
+			p->cpu_mask |= 1ull << pr[i].cpu;
 	}
 	free(pr);
 	for (size_t i = 0; i < run->npids; i++)
-		if (__builtin_popcount(run->pids[i].cpu_mask) > 1)
+		if (__builtin_popcountll(run->pids[i].cpu_mask) > 1)
 			run->nbouncing++;
 	return 0;
 }
@@ -229,7 +229,7 @@ static void run_findings(struct lat_block *b, const struct lat_sched_run *run)
 	for (size_t i = 0; i < run->npids && len + 64 < sizeof(list); i++) {
 		const struct lat_sched_pid *p = &run->pids[i];
 
-		if (__builtin_popcount(p->cpu_mask) < 2)
+		if (__builtin_popcountll(p->cpu_mask) < 2)
 			continue;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%zu moves)",
 					shown++ ? ", " : "", p->pid, p->moves);

@@ -59,11 +59,11 @@ static void cpu_json(struct lat_json *j, const struct lat_sched_cpu *c, double m
 	lat_json_obj_close(j);
 }
 
-static void mask_json(struct lat_json *j, const char *key, uint32_t mask)
+static void mask_json(struct lat_json *j, const char *key, uint64_t mask)
 {
 	lat_json_arr_open(j, key);
-	for (int c = 0; c < 32; c++)
-		if (mask & (1u << c))
+	for (int c = 0; c < 64; c++)
+		if (mask & (1ull << c))
 			lat_json_int(j, NULL, c);
 	lat_json_arr_close(j);
 }
@@ -90,7 +90,7 @@ void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_arr_close(j);
 		lat_json_arr_open(j, "bouncing_pids");
 		for (size_t p = 0; p < run->npids; p++)
-			if (__builtin_popcount(run->pids[p].cpu_mask) > 1)
+			if (__builtin_popcountll(run->pids[p].cpu_mask) > 1)
 				lat_json_int(j, NULL, run->pids[p].pid);
 		lat_json_arr_close(j);
 		lat_json_arr_open(j, "pids");
@@ -172,10 +172,10 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			const struct lat_sched_pid *pp = &run->pids[p];
 
 			fprintf(out, " %d (", pp->pid);
-			for (int c = 0, n = 0; c < 32; c++)
-				if (pp->cpu_mask & (1u << c))
+			for (int c = 0, n = 0; c < 64; c++)
+				if (pp->cpu_mask & (1ull << c))
 					fprintf(out, "%s%d", n++ ? "," : "", c);
-			fprintf(out, "%s)", __builtin_popcount(pp->cpu_mask) > 1 ? ", bouncing" : "");
+			fprintf(out, "%s)", __builtin_popcountll(pp->cpu_mask) > 1 ? ", bouncing" : "");
 		}
 		fputc('\n', out);
 	}
