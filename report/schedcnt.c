@@ -128,8 +128,9 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 
 		fputs("  ", out);
 		lat_fput_safe(out, run->label, strlen(run->label));
-		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-31s", "cpu", "rows", "of",
-			"LAT min", "avg", "max", "tool avg", "ENTRYDIF period(s) (rows)");
+		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-*s", "cpu", "rows", "of",
+			"LAT min", "avg", "max", "tool avg", r->cpu_mhz > 0 ? 31 : 0,
+			"ENTRYDIF period(s) (rows), cycles");
 		if (r->cpu_mhz > 0)
 			fprintf(out, "  %9s %9s %9s %10s", "min", "avg", "max", "period");
 		fputc('\n', out);
@@ -153,7 +154,7 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 					 (long long)cp->period_cycles, cp->period_count, cp->ndif);
 			else
 				snprintf(per, sizeof(per), "none (%zu rows)", cp->ndif);
-			fprintf(out, "  %-31s", per);
+			fprintf(out, "  %-*s", r->cpu_mhz > 0 ? 31 : 0, per);
 			if (r->cpu_mhz > 0) {
 				fprintf(out, "  %9s", lat_fmt_duration(lat_cycles_to_ns(
 					(double)cp->lat_min, r->cpu_mhz), d, sizeof(d)));
