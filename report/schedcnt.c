@@ -147,8 +147,9 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			cycles_cell(out, cp->tool_avg, 9);
 			if (cp->period2_count)
 				snprintf(per, sizeof(per), "%lld+%lld (%zu+%zu/%zu)",
-					 (long long)cp->period_cycles, (long long)cp->period2_cycles,
-					 cp->period_count, cp->period2_count, cp->ndif);
+					 (long long)cp->period_cycles,
+					 (long long)cp->period2_cycles, cp->period_count,
+					 cp->period2_count, cp->ndif);
 			else if (cp->period_count)
 				snprintf(per, sizeof(per), "%lld (%zu/%zu)",
 					 (long long)cp->period_cycles, cp->period_count, cp->ndif);
@@ -176,7 +177,8 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			for (int c = 0, n = 0; c < 64; c++)
 				if (pp->cpu_mask & (1ull << c))
 					fprintf(out, "%s%d", n++ ? "," : "", c);
-			fprintf(out, "%s)", __builtin_popcountll(pp->cpu_mask) > 1 ? ", bouncing" : "");
+			fprintf(out, "%s)",
+				__builtin_popcountll(pp->cpu_mask) > 1 ? ", bouncing" : "");
 		}
 		fputc('\n', out);
 	}

@@ -156,7 +156,8 @@ static void test_line_kinds(void **state)
 	const struct lat_format *f = lat_format_find("lat");
 	static const char legend[] = "P:-- = process 1 : ./lat 20000000, started at 1.2";
 	static const char hdr[] = "P      system time           time spent           time spent";
-	static const char lat2row[] = "date=1111995134.390, wait=   827 us, user=  50000 us, max=  51";
+	static const char lat2row[] =
+		"date=1111995134.390, wait=   827 us, user=  50000 us, max=  51";
 	static const char prose[] = "The first version (attached below) mesures the time";
 
 	(void)state;
