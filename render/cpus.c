@@ -241,8 +241,8 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
 		double lane = panel_lanes ? avail / (double)panel_lanes : 0;
 
-		if (lane > 60)
-			lane = 60;
+		if (lane > 120)
+			lane = 120;
 		if (lane < 4) {
 			snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
 				 l->nruns, o->height);

@@ -116,7 +116,7 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 
 	c->has_y = 1;
 	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(t1 - t0), .unit = LAT_UNIT_NS };
-	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (%s s)",
+	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
 		 lat_fmt_ts(t0, ts, sizeof(ts)));
 	lat_axis_nice_range(&c->x, 10);
 	c->y = (struct lat_axis){ .lo = (double)minpos, .hi = (double)maxv, .unit = LAT_UNIT_NS };

@@ -296,11 +296,6 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->lane_y0 = c->plot.y + BAND_H;
 	l->bracket_y = c->plot.y + BAND_H - 12;
 	l->lane_h = (c->plot.h - BAND_H - 4 - (ncpus - 1) * l->lane_gap) / ncpus;
-	if (l->lane_h > 110) {
-		/* few CPUs: keep lanes a readable height and pull the axis up under them */
-		l->lane_h = 110;
-		c->plot.h = BAND_H + 4 + ncpus * l->lane_h + (ncpus - 1) * l->lane_gap;
-	}
 	if (l->lane_h < 1) {
 		snprintf(msg, msglen, "%d CPUs do not fit in %d pixels: use --size", ncpus,
 			 o->height);
