@@ -117,7 +117,8 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 {
 	const struct lat_block *b = data;
 	struct lat_cpus_layout *l = calloc(1, sizeof(*l));
-	int64_t span = 1, *lat = NULL;
+	int64_t *lat = NULL;
+	double span = 1;
 	size_t nlat = 0, rows = 0, np = 0, panel_lanes = 0;
 	double y;
 	int ret = 0;
@@ -172,6 +173,8 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		struct pick *p;
 		size_t n = 0;
 
+		if (r->c0 == INT64_MAX)
+			r->c0 = 0;
 		r->ncpus = (int)r->n;
 		panel_lanes += r->n;
 		for (size_t i = r->first; i < r->first + r->n; i++) {
@@ -181,11 +184,14 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
 				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
 				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
-				int64_t end = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ? e + dif :
-					      ex;
+				int64_t end = ex;
 
-				if (end != LAT_VALUE_NONE && end - r->c0 > span)
-					span = end - r->c0;
+				if (dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE &&
+				    __builtin_add_overflow(e, dif, &end))
+					end = LAT_VALUE_NONE;
+
+				if (end != LAT_VALUE_NONE && lat_dsub(end, r->c0) > span)
+					span = lat_dsub(end, r->c0);
 			}
 		}
 		p = run_picks(b, r, &n);
@@ -232,7 +238,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	c->has_y = 0;
 	lat_font(m, LAT_LABEL_PT, 0);
 	c->lane_label_w = lat_text_width(m, "cpu000");
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)span, .unit = LAT_UNIT_CYCLES };
+	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_CYCLES };
 	snprintf(c->x.title, sizeof(c->x.title), "cycle counter since the run's first "
 		 "SCHEDENTRY");
 	lat_axis_nice_range(&c->x, 10);
@@ -318,9 +324,9 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				    pid > INT32_MAX)
 					continue;
 				pi = pid_index(l, (int32_t)pid);
-				x0 = lat_axis_map(&c->x, (double)(ex - r->c0));
+				x0 = lat_axis_map(&c->x, lat_dsub(ex, r->c0));
 				x1 = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ?
-				     lat_axis_map(&c->x, (double)(e + dif - r->c0)) : x0 + 2;
+				     lat_axis_map(&c->x, lat_dsub(e, r->c0) + (double)dif) : x0 + 2;
 				cairo_rectangle(cr, x0, top + 3, fmax(x1 - x0, 1.5), lane - 6);
 				lat_set_rgb(cr, pi >= 0 ? l->rgb[pi] : lat_muted((uint32_t)pid), 1);
 				cairo_fill(cr);
@@ -338,9 +344,9 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				if (p[j].cpu == p[i].cpu)
 					break;
 				lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
-				cairo_move_to(cr, lat_axis_map(&c->x, (double)(p[j].at - r->c0)),
+				cairo_move_to(cr, lat_axis_map(&c->x, lat_dsub(p[j].at, r->c0)),
 					      r->box.y + (p[j].cpu + 0.5) * lane);
-				cairo_line_to(cr, lat_axis_map(&c->x, (double)(p[i].at - r->c0)),
+				cairo_line_to(cr, lat_axis_map(&c->x, lat_dsub(p[i].at, r->c0)),
 					      r->box.y + (p[i].cpu + 0.5) * lane);
 				cairo_stroke(cr);
 				break;

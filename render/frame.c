@@ -320,8 +320,13 @@ cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *da
 	cairo_t *cr;
 	char msg[256];
 
-	if (check_opts(o, msg, sizeof(msg)) || do_layout(ops, data, o, c, msg, sizeof(msg)))
+	if (check_opts(o, msg, sizeof(msg)))
 		return NULL;
+	if (do_layout(ops, data, o, c, msg, sizeof(msg))) {
+		if (ops->release)
+			ops->release(c);
+		return NULL;
+	}
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
 	cr = cairo_create(s);
 	lat_font(cr, LAT_TICK_PT, 0);

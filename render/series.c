@@ -115,7 +115,7 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		minpos = 1;
 
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(t1 - t0), .unit = LAT_UNIT_NS };
+	c->x = (struct lat_axis){ .lo = 0, .hi = lat_dsub(t1, t0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
 		 lat_fmt_ts(t0, ts, sizeof(ts)));
 	lat_axis_nice_range(&c->x, 10);
@@ -195,8 +195,8 @@ static int64_t median_step(const struct lat_series *s)
 
 		if (t == LAT_VALUE_NONE)
 			continue;
-		if (prev != LAT_VALUE_NONE && t > prev)
-			d[n++] = t - prev;
+		if (prev != LAT_VALUE_NONE && t > prev && !__builtin_sub_overflow(t, prev, &d[n]))
+			n++;
 		prev = t;
 	}
 	qsort(d, n, sizeof(*d), cmp_i64);
@@ -210,7 +210,8 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 {
 	double d[] = { 5, 4 };
 	/* no line across a gap in the log: nothing was measured there */
-	int64_t gap = median_step(s) * 5 / 2, prev = LAT_VALUE_NONE;
+	double gap = (double)median_step(s) * 2.5;
+	int64_t prev = LAT_VALUE_NONE;
 	int pen = 0;
 
 	lat_set_rgb(cr, rgb, dashed ? 0.55 : 1);
@@ -225,9 +226,9 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 			pen = 0;
 			continue;
 		}
-		x = lat_axis_map(&c->x, (double)(t - t0));
+		x = lat_axis_map(&c->x, lat_dsub(t, t0));
 		y = lat_axis_map(&c->y, (double)v);
-		if (gap > 0 && prev != LAT_VALUE_NONE && t - prev > gap)
+		if (gap > 0 && prev != LAT_VALUE_NONE && lat_dsub(t, prev) > gap)
 			pen = 0;
 		prev = t;
 		if (pen)
@@ -245,7 +246,7 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 
 		if (t == LAT_VALUE_NONE || v == LAT_VALUE_NONE)
 			continue;
-		cairo_arc(cr, lat_axis_map(&c->x, (double)(t - t0)),
+		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(t, t0)),
 			  lat_axis_map(&c->y, (double)v), dashed ? 2 : 3.2, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
@@ -298,14 +299,14 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {
 		cairo_new_sub_path(cr);
-		cairo_arc(cr, lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0)),
+		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(all[i]->ts_ns, t0)),
 			  lat_axis_map(&c->y, (double)all[i]->duration_ns), 7, 0, 2 * M_PI);
 	}
 	cairo_stroke(cr);
 	/* the longest ones get their duration written, without overlapping labels */
 	lat_font(cr, LAT_TICK_PT, 1);
 	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
-		double x = lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0));
+		double x = lat_axis_map(&c->x, lat_dsub(all[i]->ts_ns, t0));
 		double y = lat_axis_map(&c->y, (double)all[i]->duration_ns);
 		struct placed q;
 
@@ -339,8 +340,8 @@ static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct l
 	for (size_t p = 0; p < r->nprocs; p++) {
 		for (size_t i = 0; i < r->procs[p].nfreezes; i++) {
 			const struct lat_freeze *f = &r->procs[p].freezes[i];
-			double x1 = lat_axis_map(&c->x, (double)(f->ts_ns - t0));
-			double x0 = lat_axis_map(&c->x, (double)(f->ts_ns - t0 - f->duration_ns));
+			double x1 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0));
+			double x0 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0) - (double)f->duration_ns);
 
 			if (f->what != LAT_FREEZE_LOOP || x1 - x0 < 2)
 				continue;

@@ -161,12 +161,14 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->v0 = t->start_ns;
 	l->v1 = t->end_ns;
 	if (o->has_window) {
-		uint64_t a = t->start_ns + (uint64_t)o->window_start_ns;
-		uint64_t b = o->window_end_ns < 0 ? t->end_ns :
-			     t->start_ns + (uint64_t)o->window_end_ns;
+		uint64_t span = t->end_ns - t->start_ns;
+		uint64_t ws = o->window_start_ns > 0 ? (uint64_t)o->window_start_ns : 0;
+		uint64_t we = o->window_end_ns < 0 ? span : (uint64_t)o->window_end_ns;
 
-		l->v0 = a > t->end_ns ? t->end_ns : a;
-		l->v1 = b > t->end_ns ? t->end_ns : b;
+		if (we > span)
+			we = span;
+		l->v0 = t->start_ns + (ws < span ? ws : span);
+		l->v1 = t->start_ns + we;
 		if (!(l->v1 > l->v0)) {
 			snprintf(msg, msglen, "--window is outside the timeline (%s long)",
 				 lat_fmt_dur_chart((double)(t->end_ns - t->start_ns), d1,
@@ -398,7 +400,8 @@ static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
 		const struct lat_tl_slice *s = &t->slices[*si];
 		double x0, x1;
 
-		if (s->pid == 0 || s->end_ns <= l->v0 || s->start_ns >= l->v1)
+		if (s->pid == 0 || s->end_ns <= s->start_ns || s->end_ns <= l->v0 ||
+		    s->start_ns >= l->v1)
 			continue;
 		x0 = ((double)((s->start_ns > l->v0 ? s->start_ns : l->v0) - l->v0)) * scale;
 		x1 = ((double)((s->end_ns < l->v1 ? s->end_ns : l->v1) - l->v0)) * scale;
@@ -459,7 +462,8 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		lr.n = 0;
 		if (lane_rects(c, t, p, &si, cpu, &lr))
 			break;
-		qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+		if (lr.n)
+			qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
 		for (size_t i = 0; i < lr.n; i++) {
 			const struct rect *r = &lr.r[i];
 			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);

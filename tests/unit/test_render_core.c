@@ -177,6 +177,55 @@ static void test_blame(void **state)
 	lat_render_buf_release(&b2);
 }
 
+/* Odd models must give a chart or an error, never a crash or a cairo error state. */
+static void test_odd_inputs(void **state)
+{
+	static const struct lat_column cols[LAT_LOOP_NCOLS] = {
+		{ "ts", LAT_UNIT_TS_NS }, { "wait", LAT_UNIT_NS }, { "loop", LAT_UNIT_NS },
+		{ "max", LAT_UNIT_NS }, { "nbmax", LAT_UNIT_COUNT },
+	};
+	const int64_t rows[][LAT_LOOP_NCOLS] = {
+		{ 5, LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE },
+		{ INT64_MAX, -7, INT64_MAX, 0, 3 },
+		{ INT64_MIN + 1, 0, 0, LAT_VALUE_NONE, LAT_VALUE_NONE },
+	};
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_LOOP);
+	struct lat_series *s = lat_series_new("\xff<odd>", LAT_LOOP_NCOLS, cols);
+	struct lat_tl_slice sl[3] = {
+		{ .start_ns = 50, .end_ns = 10, .cpu = 0, .pid = 1 },	/* ends before it starts */
+		{ .start_ns = 0, .end_ns = UINT64_MAX, .cpu = -3, .pid = 2 },
+		{ .start_ns = 10, .end_ns = 20, .cpu = 4000, .pid = 3 },
+	};
+	struct lat_timeline t = { .start_ns = 0, .end_ns = 100, .ncpus = 1, .slices = sl,
+				  .nslices = 3 };
+	struct lat_render_opts o;
+	struct lat_render_buf out = { 0 };
+	int ret;
+
+	(void)state;
+	lat_render_opts_init(&o);
+	assert_non_null(b);
+	assert_non_null(s);
+	/* one odd series of three rows, and an empty one */
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(rows); i++)
+		assert_int_equal(lat_series_push(s, rows[i], (uint32_t)i + 1), 0);
+	assert_int_equal(lat_block_add_series(b, s), 0);
+	assert_int_equal(lat_block_add_series(b, lat_series_new("e", LAT_LOOP_NCOLS, cols)), 0);
+	assert_int_equal(lat_render_block(b, &o, &out), 0);
+	lat_block_free(b);
+	/* 4001 CPUs do not fit in 900 pixels: an error that says so */
+	ret = lat_render_timeline(&t, &o, &out);
+	assert_int_equal(ret, -LAT_EUSAGE);
+	assert_non_null(strstr(out.msg, "--size"));
+	sl[2].cpu = 1;
+	assert_int_equal(lat_render_timeline(&t, &o, &out), 0);
+	o.has_window = 1;
+	o.window_start_ns = INT64_MAX;
+	o.window_end_ns = -1;
+	assert_int_equal(lat_render_timeline(&t, &o, &out), -LAT_EUSAGE);
+	lat_render_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_log_axis),
 		cmocka_unit_test(test_opts_and_names),
 		cmocka_unit_test(test_blame),
+		cmocka_unit_test(test_odd_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
