@@ -1,10 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Public entry points of the renderer and the per-block dispatcher. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "latscope/an_loop.h"
 #include "render_priv.h"
+
+/*
+ * The wakeup and function-trace analyses are written on other branches; their
+ * results are drawn as soon as their headers are in the tree.
+ */
+#if defined(__has_include)
+#if __has_include("latscope/an_wakeup.h")
+#include "latscope/an_wakeup.h"
+#define LAT_RENDER_HAVE_WAKEUP 1
+#endif
+#if __has_include("latscope/an_fntrace.h")
+#include "latscope/an_fntrace.h"
+#define LAT_RENDER_HAVE_FNTRACE 1
+#endif
+#endif
 
 static const char *const chart_names[LAT_CHART_NKINDS] = {
 	[LAT_CHART_AUTO] = "auto",
@@ -97,6 +113,83 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
 	return lat_chart_run(&lat_blame_ops, &in, o, out);
 }
 
+/* The timeline of the worst wakeup case the analysis captured (the --task's when given). */
+static int render_events(const struct lat_block *b, const struct lat_render_opts *o,
+			 struct lat_render_buf *out)
+{
+#ifdef LAT_RENDER_HAVE_WAKEUP
+	struct lat_timeline *tl = NULL;
+	int ret;
+
+	if (!b->analysis) {
+		snprintf(out->msg, sizeof(out->msg), "the wakeup analysis did not run on this "
+			 "block");
+		return -LAT_EEMPTY;
+	}
+	ret = lat_wakeup_timeline(b, 0, &tl);
+	if (ret == -LAT_EEMPTY) {
+		snprintf(out->msg, sizeof(out->msg), "no wakeup in this trace%s to draw a "
+			 "timeline around", o->task ? " for --task" : "");
+		return ret;
+	}
+	if (ret < 0) {
+		snprintf(out->msg, sizeof(out->msg), "timeline: %s", lat_strerror(ret));
+		return ret;
+	}
+	if (!tl->title[0] && b->title)
+		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
+	ret = lat_render_timeline(tl, o, out);
+	lat_timeline_free(tl);
+	return ret;
+#else
+	(void)b;
+	(void)o;
+	snprintf(out->msg, sizeof(out->msg), "the timeline chart needs the wakeup analysis, "
+		 "which this build does not have");
+	return -LAT_EUSAGE;
+#endif
+}
+
+/* The top functions of a function-trace dump by self time. */
+static int render_fntrace(const struct lat_block *b, const struct lat_render_opts *o,
+			  struct lat_render_buf *out)
+{
+#ifdef LAT_RENDER_HAVE_FNTRACE
+	const struct lat_fntrace_result *r = b->analysis;
+	struct lat_blame_row *rows;
+	size_t n;
+	int ret;
+
+	if (!r || !r->nfn) {
+		snprintf(out->msg, sizeof(out->msg), "the function-trace analysis found no "
+			 "function to blame");
+		return -LAT_EEMPTY;
+	}
+	n = r->top_n > 0 && (size_t)r->top_n < r->nfn ? (size_t)r->top_n : r->nfn;
+	rows = calloc(n, sizeof(*rows));
+	if (!rows) {
+		snprintf(out->msg, sizeof(out->msg), "out of memory");
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[i].name = r->fn[i].function;
+		rows[i].self_ns = r->fn[i].self_ns > 0 ? (uint64_t)r->fn[i].self_ns : 0;
+		rows[i].total_ns = r->fn[i].total_ns > 0 ? (uint64_t)r->fn[i].total_ns : 0;
+		rows[i].calls = r->fn[i].calls;
+	}
+	ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0, b->title,
+			       o, out);
+	free(rows);
+	return ret;
+#else
+	(void)b;
+	(void)o;
+	snprintf(out->msg, sizeof(out->msg), "the blame chart needs the function-trace "
+		 "analysis, which this build does not have");
+	return -LAT_EUSAGE;
+#endif
+}
+
 static const char *schema_name(enum lat_schema s)
 {
 	switch (s) {
@@ -133,21 +226,12 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 			return lat_render_cpus(b, o, out);
 		break;
 	case LAT_CHART_TIMELINE:
-		if (b->schema == LAT_SCHEMA_EVENTS) {
-			/* the wakeup analysis does not hand a struct lat_timeline over yet */
-			snprintf(out->msg, sizeof(out->msg), "the timeline chart needs the "
-				 "timeline from the wakeup analysis, which this build does not "
-				 "produce yet");
-			return -LAT_EUSAGE;
-		}
+		if (b->schema == LAT_SCHEMA_EVENTS)
+			return render_events(b, o, out);
 		break;
 	case LAT_CHART_BLAME:
-		if (b->schema == LAT_SCHEMA_FNTRACE) {
-			snprintf(out->msg, sizeof(out->msg), "the blame chart needs the function "
-				 "trace analysis (top functions), which this build does not "
-				 "produce yet");
-			return -LAT_EUSAGE;
-		}
+		if (b->schema == LAT_SCHEMA_FNTRACE)
+			return render_fntrace(b, o, out);
 		break;
 	default:
 		break;

@@ -85,7 +85,38 @@ static struct task_acc *task_find(const struct task_map *m, int32_t pid)
 struct tl_priv {
 	struct lat_tl_layout pub;	/* first: c->priv points at both */
 	struct task_map tasks;
+	const struct lat_tl_slice *sl;	/* the slices by cpu then start */
+	struct lat_tl_slice *sorted;	/* owned copy when the input was not in that order */
 };
+
+static int cmp_slice(const void *a, const void *b)
+{
+	const struct lat_tl_slice *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The lanes are drawn in one pass over slices sorted by cpu then start. */
+static int sort_slices(struct tl_priv *p, const struct lat_timeline *t)
+{
+	size_t i;
+
+	p->sl = t->slices;
+	for (i = 1; i < t->nslices; i++)
+		if (cmp_slice(&t->slices[i - 1], &t->slices[i]) > 0)
+			break;
+	if (i >= t->nslices)
+		return 0;
+	p->sorted = malloc(t->nslices * sizeof(*p->sorted));
+	if (!p->sorted)
+		return -LAT_ENOMEM;
+	memcpy(p->sorted, t->slices, t->nslices * sizeof(*p->sorted));
+	qsort(p->sorted, t->nslices, sizeof(*p->sorted), cmp_slice);
+	p->sl = p->sorted;
+	return 0;
+}
 
 static void tl_release(struct lat_chart *c)
 {
@@ -95,6 +126,7 @@ static void tl_release(struct lat_chart *c)
 		free(p->pub.task_pid);
 		free(p->pub.task_rgb);
 		free(p->tasks.t);
+		free(p->sorted);
 	}
 	free(p);
 	c->priv = NULL;
@@ -176,8 +208,12 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			return -LAT_EUSAGE;
 		}
 	}
+	if (sort_slices(p, t)) {
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
 	for (k = 0; k < t->nslices; k++) {
-		const struct lat_tl_slice *s = &t->slices[k];
+		const struct lat_tl_slice *s = &p->sl[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
 		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
 		struct task_acc *ta;
@@ -396,8 +432,8 @@ static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
 	struct column cl = { .col = -1 };
 	double colx = 0;
 
-	for (; *si < t->nslices && t->slices[*si].cpu == cpu; (*si)++) {
-		const struct lat_tl_slice *s = &t->slices[*si];
+	for (; *si < t->nslices && p->sl[*si].cpu == cpu; (*si)++) {
+		const struct lat_tl_slice *s = &p->sl[*si];
 		double x0, x1;
 
 		if (s->pid == 0 || s->end_ns <= s->start_ns || s->end_ns <= l->v0 ||
@@ -457,7 +493,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
 
 		/* slices are sorted by cpu, then start: skip lanes' foreign slices */
-		while (si < t->nslices && t->slices[si].cpu < cpu)
+		while (si < t->nslices && p->sl[si].cpu < cpu)
 			si++;
 		lr.n = 0;
 		if (lane_rects(c, t, p, &si, cpu, &lr))
