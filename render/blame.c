@@ -80,7 +80,7 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	if (p->nrows * p->row_h + 12 < c->plot.h)
 		c->plot.h = (double)p->nrows * p->row_h + 12;
 	lat_utf8_clean(in->rows[0].name, (size_t)-1, name, sizeof(name));
-	snprintf(c->subtitle, sizeof(c->subtitle), "%zu of %zu functions \xc2\xb7 whole %s \xc2\xb7 "
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu of %zu rows \xc2\xb7 whole %s \xc2\xb7 "
 		 "first: %s, self %s (%.1f%%)", p->nrows, in->n,
 		 lat_fmt_dur_chart((double)whole, d1, sizeof(d1)), name,
 		 lat_fmt_dur_chart((double)in->rows[0].self_ns, d2, sizeof(d2)),
@@ -129,10 +129,13 @@ static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		lat_font(cr, fmin(LAT_TICK_PT, p->row_h * 0.65), 0);
 		tw = lat_text_width(cr, buf);
 		tx = fmax(xt, xs) + 6;
-		/* no room right of the bar: write it inside, in white */
 		if (tx + tw > c->plot.x + c->plot.w - 4) {
+			/* no room right of the bar: inside it, white on the self bar only */
 			tx = fmax(x0 + 4, fmax(xt, xs) - tw - 6);
-			cairo_set_source_rgb(cr, 1, 1, 1);
+			if (tx < xs)
+				cairo_set_source_rgb(cr, 1, 1, 1);
+			else
+				cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		} else {
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		}

@@ -112,6 +112,69 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
 	return p;
 }
 
+struct pid_run {
+	int32_t pid;
+	size_t idx;		/* in l->pids */
+	double cycles;		/* picked until the next entry, over every run */
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct pid_run *x = a, *y = b;
+
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * Palette colours go to the PIDs that ran longest (the hogs whose bouncing the
+ * chart is about), pale ones to the rest; the legend lists them in that order.
+ */
+static int assign_colours(struct lat_chart *c, const struct lat_block *b,
+			  struct lat_cpus_layout *l)
+{
+	struct pid_run *pr = calloc(l->npids ? l->npids : 1, sizeof(*pr));
+
+	if (!pr)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < l->npids; i++)
+		pr[i] = (struct pid_run){ l->pids[i], i, 0 };
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+
+		for (size_t row = 0; row < s->nrows; row++) {
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+			int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+			int k;
+
+			if (e == LAT_VALUE_NONE || ex == LAT_VALUE_NONE || dif == LAT_VALUE_NONE ||
+			    pid <= 0 || pid > INT32_MAX)
+				continue;
+			k = pid_index(l, (int32_t)pid);
+			if (k >= 0)
+				pr[k].cycles += fmax(0, lat_dsub(e, ex) + (double)dif);
+		}
+	}
+	qsort(pr, l->npids, sizeof(*pr), cmp_run);
+	for (size_t r = 0; r < l->npids; r++) {
+		size_t i = pr[r].idx;
+
+		l->rgb[i] = r < LAT_PALETTE_N ? lat_palette(r) : lat_muted((uint32_t)l->pids[i]);
+		if (c->nlegend < LAT_LEGEND_MAX - 1) {
+			struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
+			it->rgb = l->rgb[i];
+			it->style = LAT_LEG_BOX;
+		}
+	}
+	free(pr);
+	return 0;
+}
+
 static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
@@ -211,20 +274,10 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
 			l->pids[l->npids++] = l->pids[i];
 	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
-	if (!l->rgb)
+	if (!l->rgb || assign_colours(c, b, l))
 		goto nomem;
-	for (size_t i = 0; i < l->npids; i++) {
-		l->rgb[i] = i < LAT_PALETTE_N ? lat_palette(i) : lat_muted((uint32_t)l->pids[i]);
-		if (c->nlegend < LAT_LEGEND_MAX - 1) {
-			struct lat_legend_item *it = &c->legend[c->nlegend++];
-
-			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
-			it->rgb = l->rgb[i];
-			it->style = LAT_LEG_BOX;
-		}
-	}
 	if (l->npids > (size_t)c->nlegend)
-		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs",
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs (pale)",
 			 l->npids - (size_t)c->nlegend);
 
 	qsort(lat, nlat, sizeof(*lat), cmp_i64);

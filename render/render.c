@@ -177,8 +177,14 @@ static int render_fntrace(const struct lat_block *b, const struct lat_render_opt
 		rows[i].total_ns = r->fn[i].total_ns > 0 ? (uint64_t)r->fn[i].total_ns : 0;
 		rows[i].calls = r->fn[i].calls;
 	}
-	ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0, b->title,
-			       o, out);
+	{
+		char title[200];
+
+		snprintf(title, sizeof(title), "%s%stop %zu of %zu functions by self time",
+			 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "", n, r->nfn);
+		ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0,
+				       title, o, out);
+	}
 	free(rows);
 	return ret;
 #else

@@ -627,10 +627,25 @@ static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy)
 	cairo_fill(cr);
 }
 
+struct label_box {
+	double x, y, w, h;
+};
+
+static int label_hits(const struct label_box *b, size_t n, const struct label_box *q)
+{
+	for (size_t i = 0; i < n; i++)
+		if (q->x < b[i].x + b[i].w && b[i].x < q->x + q->w && q->y < b[i].y + b[i].h &&
+		    b[i].y < q->y + q->h)
+			return 1;
+	return 0;
+}
+
 static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
 		       const struct lat_tl_layout *l)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
+	struct label_box placed[16];
+	size_t nplaced = 0;
 
 	lat_font(cr, LAT_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nedges; i++) {
@@ -665,12 +680,24 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_set_line_width(cr, 1);
 		task_label(e->from_comm, e->from_pid, who, sizeof(who));
 		snprintf(buf, sizeof(buf), "%s%s", e->from_irq ? "irq " : "", who);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-		cairo_rectangle(cr, x + 5, y0 - LAT_TICK_PT - 2, lat_text_width(cr, buf) + 4,
-				LAT_TICK_PT + 3);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-		lat_text(cr, x + 7, y0 - 3, 0, buf);
+		{
+			/* the waker's name beside the arrow's tail; step down past other labels */
+			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,
+					       lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+			int k;
+
+			for (k = 0; k < 6 && label_hits(placed, nplaced, &q); k++)
+				q.y += q.h + 1;
+			if (k == 6)
+				continue;
+			if (nplaced < LAT_ARRAY_SIZE(placed))
+				placed[nplaced++] = q;
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
+		}
 	}
 }
 

@@ -157,7 +157,7 @@ static void test_blame(void **state)
 	s = lat_chart_image(&lat_blame_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "blame.png");
-	assert_non_null(strstr(c.subtitle, "3 of 3 functions"));
+	assert_non_null(strstr(c.subtitle, "3 of 3 rows"));
 	assert_non_null(strstr(c.subtitle, "self 4 ms (40.0%)"));
 	/* schedule's row: self bar up to 1 ms, the inclusive bar on to 3 ms */
 	y = c.plot.y + 6 + 1.5 * 30;
