@@ -120,7 +120,7 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		 lat_fmt_ts(t0, ts, sizeof(ts)));
 	lat_axis_nice_range(&c->x, 10);
 	c->y = (struct lat_axis){ .lo = (double)minpos, .hi = (double)maxv, .unit = LAT_UNIT_NS };
-	c->y.log = maxv >= 100 * minpos;
+	c->y.log = (double)maxv >= 100.0 * (double)minpos;
 	if (!c->y.log)
 		c->y.lo = 0, c->y.hi = maxv * 1.05;
 	lat_axis_nice_range(&c->y, 8);
@@ -265,19 +265,50 @@ static int overlaps(const struct placed *p, size_t n, struct placed q)
 	return 0;
 }
 
+struct freeze_at {
+	const struct lat_freeze *f;
+	double v;		/* where the ring goes: the row's plotted value */
+};
+
 static int cmp_dur_desc(const void *a, const void *b)
 {
-	const struct lat_freeze *const *x = a, *const *y = b;
+	const struct freeze_at *x = a, *y = b;
 
-	if ((*x)->duration_ns != (*y)->duration_ns)
-		return (*x)->duration_ns < (*y)->duration_ns ? 1 : -1;
-	return (*x)->ts_ns < (*y)->ts_ns ? -1 : (*x)->ts_ns > (*y)->ts_ns;
+	if (x->f->duration_ns != y->f->duration_ns)
+		return x->f->duration_ns < y->f->duration_ns ? 1 : -1;
+	return x->f->ts_ns < y->f->ts_ns ? -1 : x->f->ts_ns > y->f->ts_ns;
+}
+
+/*
+ * The value drawn for the freeze's row: the wait for a select/wait freeze, the
+ * stall column for a loop freeze.  With a max column that is the freeze's
+ * duration; for lat (no max) the loop time, whose overshoot the duration is.
+ */
+static double freeze_value(const struct lat_loop_proc *p, const struct lat_freeze *f, int col)
+{
+	const struct lat_series *s = p->s;
+	size_t lo = 0, hi = s ? s->nrows : 0;
+
+	if (f->what == LAT_FREEZE_WAIT)
+		col = LAT_LOOP_WAIT;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->line[mid] < f->line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s && lo < s->nrows && s->line[lo] == f->line && s->ncols > col &&
+	    lat_series_at(s, lo, col) != LAT_VALUE_NONE)
+		return (double)lat_series_at(s, lo, col);
+	return (double)f->duration_ns;
 }
 
 static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
-			 int64_t t0, int worst)
+			 int64_t t0, int worst, int col)
 {
-	const struct lat_freeze **all;
+	struct freeze_at *all;
 	struct placed *done;
 	size_t n = 0, ndone = 0;
 	char buf[48];
@@ -292,27 +323,32 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 		goto out;
 	n = 0;
 	for (size_t i = 0; i < r->nprocs; i++)
-		for (size_t f = 0; f < r->procs[i].nfreezes; f++)
-			all[n++] = &r->procs[i].freezes[f];
+		for (size_t f = 0; f < r->procs[i].nfreezes; f++) {
+			all[n].f = &r->procs[i].freezes[f];
+			all[n].v = freeze_value(&r->procs[i], all[n].f, col);
+			n++;
+		}
 	qsort(all, n, sizeof(*all), cmp_dur_desc);
 	lat_set_rgb(cr, lat_alert_rgb, 1);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {
 		cairo_new_sub_path(cr);
-		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(all[i]->ts_ns, t0)),
-			  lat_axis_map(&c->y, (double)all[i]->duration_ns), 7, 0, 2 * M_PI);
+		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0)),
+			  lat_axis_map(&c->y, all[i].v), 7, 0, 2 * M_PI);
 	}
 	cairo_stroke(cr);
 	/* the longest ones get their duration written, without overlapping labels */
 	lat_font(cr, LAT_TICK_PT, 1);
 	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
-		double x = lat_axis_map(&c->x, lat_dsub(all[i]->ts_ns, t0));
-		double y = lat_axis_map(&c->y, (double)all[i]->duration_ns);
+		double x = lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0));
+		double y = lat_axis_map(&c->y, all[i].v);
 		struct placed q;
 
-		lat_fmt_dur_chart((double)all[i]->duration_ns, buf, sizeof(buf));
-		if (all[i]->what == LAT_FREEZE_WAIT)
+		lat_fmt_dur_chart((double)all[i].f->duration_ns, buf, sizeof(buf));
+		if (all[i].f->what == LAT_FREEZE_WAIT)
 			strcat(buf, " asleep");
+		else if (col == LAT_LOOP_LOOP)
+			strcat(buf, " late");
 		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, lat_text_width(cr, buf) + 6,
 				     LAT_TICK_PT + 4 };
 		if (q.x + q.w > c->plot.x + c->plot.w)
@@ -397,7 +433,7 @@ static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data
 		draw_one(cr, c, s, l->stall_col, l->t0_ns, l->rgb[i], 0, dots);
 	}
 	if (in->r)
-		draw_freezes(cr, c, in->r, l->t0_ns, o->worst);
+		draw_freezes(cr, c, in->r, l->t0_ns, o->worst, l->stall_col);
 }
 
 const struct lat_chart_ops lat_series_ops = {
