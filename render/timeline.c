@@ -500,6 +500,10 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			break;
 		if (lr.n)
 			qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+		/* a folded column at the right end may reach a pixel past the plot */
+		cairo_save(cr);
+		cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+		cairo_clip(cr);
 		for (size_t i = 0; i < lr.n; i++) {
 			const struct rect *r = &lr.r[i];
 			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);
@@ -514,6 +518,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 				cairo_fill(cr);
 			}
 		}
+		cairo_restore(cr);
 		l->drawn_rects += lr.n;
 	}
 	free(lr.r);
