@@ -6,6 +6,7 @@
  * freeze threshold as a line and the analysis' freezes as red rings labelled
  * with their duration.  Log y as soon as the values span two decades.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,10 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 	/* no line across a gap in the log: nothing was measured there */
 	double gap = (double)median_step(s) * 2.5;
 	int64_t prev = LAT_VALUE_NONE;
-	int pen = 0;
+	int pen = 0, npx = 0;
+	/* rows sharing a pixel column: one vertical stroke over their range (level of detail) */
+	long col_px = LONG_MIN;
+	double ymin = 0, ymax = 0, ylast = 0;
 
 	lat_set_rgb(cr, rgb, dashed ? 0.55 : 1);
 	cairo_set_line_width(cr, dashed ? 1.2 : 1.8);
@@ -231,11 +235,31 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 		if (gap > 0 && prev != LAT_VALUE_NONE && lat_dsub(t, prev) > gap)
 			pen = 0;
 		prev = t;
+		if (pen && (long)floor(x) == col_px) {
+			ymin = fmin(ymin, y);
+			ymax = fmax(ymax, y);
+			ylast = y;
+			npx++;
+			continue;
+		}
+		if (pen && npx > 1) {
+			cairo_line_to(cr, col_px + 0.5, ymin);
+			cairo_line_to(cr, col_px + 0.5, ymax);
+			cairo_line_to(cr, col_px + 0.5, ylast);
+		}
 		if (pen)
 			cairo_line_to(cr, x, y);
 		else
 			cairo_move_to(cr, x, y);
 		pen = 1;
+		col_px = (long)floor(x);
+		ymin = ymax = ylast = y;
+		npx = 1;
+	}
+	if (pen && npx > 1) {
+		cairo_line_to(cr, col_px + 0.5, ymin);
+		cairo_line_to(cr, col_px + 0.5, ymax);
+		cairo_line_to(cr, col_px + 0.5, ylast);
 	}
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
