@@ -70,7 +70,8 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 struct pick {
-	int64_t at;
+	int64_t at;		/* SCHEDEXIT: the PID starts running */
+	int64_t end;		/* the CPU's next SCHEDENTRY, else at */
 	int32_t pid;
 	int cpu;
 };
@@ -101,15 +102,59 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
 		for (size_t row = 0; row < s->nrows; row++) {
 			int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
 			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+			int64_t end = ex;
 
-			if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0)
+			if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0 ||
+			    pid > INT32_MAX)
 				continue;
-			p[k++] = (struct pick){ ex, (int32_t)pid, (int)(i - r->first) };
+			if (e != LAT_VALUE_NONE && dif != LAT_VALUE_NONE &&
+			    __builtin_add_overflow(e, dif, &end))
+				end = ex;
+			p[k++] = (struct pick){ ex, end, (int32_t)pid, (int)(i - r->first) };
 		}
 	}
 	qsort(p, k, sizeof(*p), cmp_pick);
 	*n = k;
 	return p;
+}
+
+/*
+ * Walks the picks of run @r in time order and calls @cb (when not NULL) for
+ * every PID picked on another CPU than its previous pick; counts them in
+ * *@changes.  Needs l->pids.  Returns 0 or -LAT_ENOMEM.
+ */
+static int cpu_changes(const struct lat_block *b, const struct lat_cpus_layout *l,
+		       const struct lat_cpus_run *r,
+		       void (*cb)(void *arg, const struct pick *from, const struct pick *to),
+		       void *arg, size_t *changes)
+{
+	struct pick *last = calloc(l->npids ? l->npids : 1, sizeof(*last)), *p;
+	size_t n = 0;
+
+	*changes = 0;
+	p = last ? run_picks(b, r, &n) : NULL;
+	if (!p) {
+		free(last);
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int k = pid_index(l, p[i].pid);
+
+		if (k < 0)
+			continue;
+		/* last[k].pid == 0: no earlier pick of this PID in the run */
+		if (last[k].pid && last[k].cpu != p[i].cpu) {
+			(*changes)++;
+			if (cb)
+				cb(arg, &last[k], &p[i]);
+		}
+		last[k] = p[i];
+	}
+	free(p);
+	free(last);
+	return 0;
 }
 
 struct pid_run {
@@ -233,8 +278,6 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	/* the shared x range: the longest run, from its first entry to its last pick's end */
 	for (size_t k = 0; k < l->nruns; k++) {
 		struct lat_cpus_run *r = &l->runs[k];
-		struct pick *p;
-		size_t n = 0;
 
 		if (r->c0 == INT64_MAX)
 			r->c0 = 0;
@@ -257,22 +300,14 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 					span = lat_dsub(end, r->c0);
 			}
 		}
-		p = run_picks(b, r, &n);
-		if (!p)
-			goto nomem;
-		/* a PID picked next on another CPU than last time: a CPU change */
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = i; j-- > 0;)
-				if (p[j].pid == p[i].pid) {
-					r->changes += p[j].cpu != p[i].cpu;
-					break;
-				}
-		free(p);
 	}
 	qsort(l->pids, np, sizeof(*l->pids), cmp_i32);
 	for (size_t i = 0; i < np; i++)
 		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
 			l->pids[l->npids++] = l->pids[i];
+	for (size_t k = 0; k < l->nruns; k++)
+		if (cpu_changes(b, l, &l->runs[k], NULL, NULL, &l->runs[k].changes))
+			goto nomem;
 	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
 	if (!l->rgb || assign_colours(c, b, l))
 		goto nomem;
@@ -327,6 +362,24 @@ nomem:
 	return -LAT_ENOMEM;
 }
 
+struct join_arg {
+	cairo_t *cr;
+	const struct lat_chart *c;
+	const struct lat_cpus_run *r;
+	double lane;
+};
+
+static void join(void *arg, const struct pick *from, const struct pick *to)
+{
+	const struct join_arg *a = arg;
+
+	/* from where the PID stopped on one CPU to where it started on the other */
+	cairo_move_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(from->end, a->r->c0)),
+		      a->r->box.y + (from->cpu + 0.5) * a->lane);
+	cairo_line_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(to->at, a->r->c0)),
+		      a->r->box.y + (to->cpu + 0.5) * a->lane);
+}
+
 static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
@@ -338,8 +391,6 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		const struct lat_cpus_run *r = &l->runs[k];
 		double lane = r->box.h / (r->n ? (double)r->n : 1);
 		const struct lat_series *s0 = b->series[r->first];
-		struct pick *p;
-		size_t n = 0;
 
 		lat_utf8_clean(r->group ? r->group : "run", (size_t)-1, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s \xc2\xb7 %zu CPU change%s", name, r->changes,
@@ -386,26 +437,16 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			}
 		}
 		/* a PID's next pick on another CPU: join the two picks */
-		p = run_picks(b, r, &n);
-		if (!p)
-			continue;
-		cairo_set_line_width(cr, 1.2);
-		for (size_t i = 0; i < n; i++) {
-			for (size_t j = i; j-- > 0;) {
-				if (p[j].pid != p[i].pid)
-					continue;
-				if (p[j].cpu == p[i].cpu)
-					break;
-				lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
-				cairo_move_to(cr, lat_axis_map(&c->x, lat_dsub(p[j].at, r->c0)),
-					      r->box.y + (p[j].cpu + 0.5) * lane);
-				cairo_line_to(cr, lat_axis_map(&c->x, lat_dsub(p[i].at, r->c0)),
-					      r->box.y + (p[i].cpu + 0.5) * lane);
+		{
+			struct join_arg ja = { cr, c, r, lane };
+			size_t n;
+
+			cairo_set_line_width(cr, 1.2);
+			lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
+			if (!cpu_changes(b, l, r, join, &ja, &n))
 				cairo_stroke(cr);
-				break;
-			}
+			cairo_new_path(cr);
 		}
-		free(p);
 	}
 }
 
