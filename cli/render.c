@@ -275,8 +275,12 @@ int cmd_render(int argc, char **argv)
 		ro.block_no = l.nblocks > 1 ? (int)k + 1 : 0;
 		ret = lat_render_block(b, &ro, &buf);
 		if (ret < 0) {
-			fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,
-				k + 1, b->first_line, b->last_line, buf.msg);
+			if (b->last_line)
+				fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,
+					k + 1, b->first_line, b->last_line, buf.msg);
+			else
+				fprintf(stderr, "%s: block %zu: no chart: %s\n", input, k + 1,
+					buf.msg);
 			failed++;
 			continue;
 		}
