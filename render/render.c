@@ -9,7 +9,6 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-
 static const char *const chart_names[LAT_CHART_NKINDS] = {
 	[LAT_CHART_AUTO] = "auto",
 	[LAT_CHART_TIMELINE] = "timeline",
