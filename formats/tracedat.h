@@ -49,6 +49,7 @@ struct td_comm_slot {
 struct td_comms {
 	struct td_comm_slot *slots;
 	size_t cap, n;			/* cap is a power of two */
+	uint32_t gen;			/* bumped on every change: invalidates caches */
 };
 
 struct td_file {

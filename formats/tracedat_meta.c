@@ -813,6 +813,7 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 	}
 	if (!s->comm[0])
 		c->n++;
+	c->gen++;
 	s->pid = pid;
 	memcpy(s->comm, comm, len);
 	s->comm[len] = 0;
