@@ -750,72 +750,45 @@ void td_file_release(struct td_file *f)
 	free(f->bufs);
 	free(f->pend_overrun);
 	free(f->trace_clock);
-	free(f->comms.slots);
+	td_comms_release(&f->comms);
 	if (f->tep)
 		tep_free(f->tep);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }
 
-static size_t comm_hash(int32_t pid, size_t cap)
-{
-	return ((uint32_t)pid * 2654435761u) & (cap - 1);
-}
-
-const char *td_comm_get(const struct td_comms *c, int32_t pid)
-{
-	if (!c->cap)
-		return NULL;
-	for (size_t i = comm_hash(pid, c->cap);; i = (i + 1) & (c->cap - 1)) {
-		const struct td_comm_slot *s = &c->slots[i];
-
-		if (!s->comm[0])
-			return NULL;
-		if (s->pid == pid)
-			return s->comm;
-	}
-}
-
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 {
-	struct td_comm_slot *s;
+	char (*chunk)[LAT_COMM_LEN];
 
 	if (len >= LAT_COMM_LEN)
 		len = LAT_COMM_LEN - 1;
-	if (!len || !comm[0])
+	if (!len || !comm[0] || pid < 0 || pid >= TD_PID_LIMIT)
 		return 0;
-	if ((c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct td_comm_slot *ns;
-
-		if (c->n >= TD_MAX_COMMS)
-			return -LAT_ELIMIT;
-		ns = calloc(ncap, sizeof(*ns));
-		if (!ns)
+	if (!c->chunks) {
+		c->chunks = calloc(TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT, sizeof(*c->chunks));
+		if (!c->chunks)
 			return -LAT_ENOMEM;
-		for (size_t i = 0; i < c->cap; i++) {
-			size_t j;
-
-			if (!c->slots[i].comm[0])
-				continue;
-			for (j = comm_hash(c->slots[i].pid, ncap); ns[j].comm[0]; j = (j + 1) & (ncap - 1))
-				;
-			ns[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = ns;
-		c->cap = ncap;
 	}
-	for (size_t i = comm_hash(pid, c->cap);; i = (i + 1) & (c->cap - 1)) {
-		s = &c->slots[i];
-		if (!s->comm[0] || s->pid == pid)
-			break;
-	}
-	if (!s->comm[0])
+	chunk = c->chunks[pid >> TD_COMM_CHUNK_SHIFT];
+	if (!chunk) {
+		chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
+		if (!chunk)
+			return -LAT_ENOMEM;
+		c->chunks[pid >> TD_COMM_CHUNK_SHIFT] = chunk;
 		c->n++;
+	}
+	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
+	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
 	c->gen++;
-	s->pid = pid;
-	memcpy(s->comm, comm, len);
-	s->comm[len] = 0;
 	return 0;
+}
+
+void td_comms_release(struct td_comms *c)
+{
+	if (c->chunks)
+		for (size_t i = 0; i < TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT; i++)
+			free(c->chunks[i]);
+	free(c->chunks);
+	memset(c, 0, sizeof(*c));
 }
