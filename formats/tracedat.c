@@ -17,7 +17,7 @@
 
 #include "tracedat.h"
 
-#define TD_READ_BYTES (4u << 20)	/* read buffer for all CPUs together (uncompressed data) */
+#define TD_READ_BYTES (256u << 10)	/* read buffers of all CPUs together: stays in cache */
 #define TD_PAD 64		/* zeroed slack after page data: kbuffer may peek past commit */
 #define TD_NFLD 7
 #define TD_LOST_NONE (-2)
