@@ -530,7 +530,7 @@ static int refill(struct td_src *s, struct td_cpu *c)
 				 (unsigned long long)c->end);
 			return 0;
 		}
-		if (td_decompress(s->f.comp, c->cdata, clen, c->data, ulen) < 0) {
+		if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
 			set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
 				 (unsigned long long)c->pos);
 			return 0;

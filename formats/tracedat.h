@@ -64,6 +64,7 @@ struct td_file {
 	int long_size;
 	uint32_t page_size;
 	enum td_comp comp;
+	void *zstd_dctx;		/* one zstd context for every chunk */
 	int ncpus_sys;			/* CPUCOUNT option or the v6 header's count */
 	struct tep_handle *tep;
 	/* kallsyms are parsed only when a stack needs a symbol */
@@ -93,8 +94,8 @@ int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag 
 /* Parses the kallsyms into f->tep on first use; returns 0 or a negative lat_err. */
 int td_load_kallsyms(struct td_file *f);
 
-/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected). */
-int td_decompress(enum td_comp comp, const void *in, size_t clen, void *out, size_t ulen);
+/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with f->comp. */
+int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen);
 
 /* Reads exactly @n bytes at @off; -LAT_ETRUNC when the file ends first. */
 int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off);

@@ -143,10 +143,16 @@ static int expect_tag(struct td_cur *c, const char *tag, size_t len)
 	return memcmp(b, tag, len) ? -LAT_EFORMAT : 0;
 }
 
-int td_decompress(enum td_comp comp, const void *in, size_t clen, void *out, size_t ulen)
+int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen)
 {
+	enum td_comp comp = f->comp;
+
 	if (comp == TD_COMP_ZSTD) {
-		size_t r = ZSTD_decompress(out, ulen, in, clen);
+		size_t r;
+
+		if (!f->zstd_dctx && !(f->zstd_dctx = ZSTD_createDCtx()))
+			return -LAT_ENOMEM;
+		r = ZSTD_decompressDCtx(f->zstd_dctx, out, ulen, in, clen);
 
 		return ZSTD_isError(r) || r != ulen ? -LAT_EFORMAT : 0;
 	}
@@ -204,7 +210,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 	ret = td_pread(f, in, clen, off + 8);
 	if (ret < 0)
 		goto err;
-	ret = td_decompress(f->comp, in, clen, out, ulen);
+	ret = td_decompress(f, in, clen, out, ulen);
 	if (ret < 0)
 		goto err;
 	out[ulen] = 0;
@@ -753,6 +759,7 @@ void td_file_release(struct td_file *f)
 	td_comms_release(&f->comms);
 	if (f->tep)
 		tep_free(f->tep);
+	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }
