@@ -39,6 +39,7 @@ struct td_cpu {
 	uint64_t pos, end;		/* file range still to read */
 	uint64_t data_off;		/* where this CPU's data starts, for messages */
 	uint32_t chunks_left;		/* compressed: chunks not yet read */
+	uint64_t chunk_off;		/* compressed: file offset of the chunk in data */
 	char *data, *cdata;
 	size_t dlen, dpos, dcap, ccap;
 	char *page;
@@ -73,7 +74,7 @@ struct td_src {
 	uint64_t *ips;
 	const char **syms;
 	size_t ips_cap;
-	char stop[256];
+	char stop[512];
 };
 
 static const struct td_known {
@@ -450,12 +451,18 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 static void set_stop(struct td_src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_stop(struct td_src *s, const char *fmt, ...)
 {
+	size_t used = strlen(s->stop);
 	va_list ap;
 
-	if (s->stop[0])
-		return;		/* the first reason is the one that matters */
+	/* every CPU that stopped early is named, the first one first */
+	if (used && used + 3 < sizeof(s->stop)) {
+		memcpy(s->stop + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= sizeof(s->stop))
+		return;
 	va_start(ap, fmt);
-	vsnprintf(s->stop, sizeof(s->stop), fmt, ap);
+	vsnprintf(s->stop + used, sizeof(s->stop) - used, fmt, ap);
 	va_end(ap);
 	s->base.stop_reason = s->stop;
 }
@@ -477,9 +484,9 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
 		if (n > avail) {
 			n = avail - avail % s->psize;
-			set_stop(s, "CPU%d data ends at offset %llu of %llu (file is %llu bytes)",
+			set_stop(s, "CPU%d data ends at offset %llu of %llu (the file ends there)",
 				 c->cpu, (unsigned long long)s->f.fsize,
-				 (unsigned long long)c->end, (unsigned long long)s->f.fsize);
+				 (unsigned long long)c->end);
 			c->end = c->pos + n;
 			if (!n)
 				return 0;
@@ -536,6 +543,7 @@ static int refill(struct td_src *s, struct td_cpu *c)
 			return 0;
 		}
 		memset(c->data + ulen, 0, TD_PAD);
+		c->chunk_off = c->pos;
 		c->pos += 8 + (uint64_t)clen;
 		c->dlen = ulen - ulen % s->psize;
 		return 1;
@@ -616,10 +624,23 @@ static int fast_next(struct td_cpu *c)
 	return 0;
 }
 
+/* Where the current page is, for messages: a file offset, or a chunk and a page in it. */
+static const char *page_where(struct td_src *s, struct td_cpu *c, char *buf, size_t len)
+{
+	if (s->buf->compressed)
+		snprintf(buf, len, "page %zu of the chunk at offset %llu", c->dpos / s->psize - 1,
+			 (unsigned long long)c->chunk_off);
+	else
+		snprintf(buf, len, "the page at offset %llu",
+			 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+	return buf;
+}
+
 static void corrupt_event(struct td_src *s, struct td_cpu *c)
 {
-	set_stop(s, "CPU%d: corrupt event in page at data offset %llu", c->cpu,
-		 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+	char w[96];
+
+	set_stop(s, "CPU%d: corrupt event in %s", c->cpu, page_where(s, c, w, sizeof(w)));
 }
 
 /* Steps @c to its next page holding an event; 1 found, 0 end, <0 error. */
@@ -645,9 +666,10 @@ static int next_page(struct td_src *s, struct td_cpu *c)
 		commit = flags & ((1u << 27) - 1);
 		if (commit > s->psize - hdr ||
 		    (!s->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
-			set_stop(s, "CPU%d: corrupt page (commit %llu) at data offset %llu", c->cpu,
-				 (unsigned long long)commit,
-				 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+			char w[96];
+
+			set_stop(s, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
+				 (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
 			return 0;
 		}
 		if (s->fast) {
@@ -842,6 +864,7 @@ static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct 
 static int init_cpus(struct td_src *s)
 {
 	struct td_buffer *b = s->buf;
+	const char *kb;
 	int maxcpu = -1;
 
 	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
@@ -852,9 +875,9 @@ static int init_cpus(struct td_src *s)
 	if (s->read_pages < 4)
 		s->read_pages = 4;
 	/* the own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1 forces kbuffer */
+	kb = getenv("LATSCOPE_TRACEDAT_KBUFFER");
 	s->fast = !s->f.swap && s->f.long_size == 8 && !tep_is_old_format(s->f.tep) &&
-		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
-		  !getenv("LATSCOPE_TRACEDAT_KBUFFER");
+		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(kb && *kb && strcmp(kb, "0"));
 	s->ips = calloc(s->ips_cap, sizeof(*s->ips));
 	s->syms = calloc(s->ips_cap, sizeof(*s->syms));
 	if (!s->cpus || !s->heap || !s->ips || !s->syms)

@@ -292,17 +292,21 @@ static int parse_event_systems(struct td_file *f, struct td_cur *c)
 	return 0;
 }
 
-static int parse_printk(struct td_file *f, struct td_cur *c)
+static int skip_printk(struct td_cur *c)
 {
 	uint32_t size = 0;
-	char *b;
 	int ret;
 
-	if ((ret = cur_u32(c, &size)) < 0 || (ret = cur_blob(c, size, &b)) < 0)
+	/*
+	 * Only trace_printk (bprint) events need these, and those are passed on
+	 * undecoded; libtraceevent's parser overreads on malformed lines, so the
+	 * block is only checked and skipped.
+	 */
+	if ((ret = cur_u32(c, &size)) < 0)
 		return ret;
-	if (size)
-		tep_parse_printk_formats(f->tep, b);
-	free(b);
+	if (size > TD_MAX_SECTION || size > c->end - c->pos)
+		return size > TD_MAX_SECTION ? -LAT_ELIMIT : -LAT_ETRUNC;
+	c->pos += size;
 	return 0;
 }
 
@@ -573,7 +577,7 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 			else if (id == 18)
 				ret = parse_event_systems(f, &s);
 			else if (id == 20)
-				ret = parse_printk(f, &s);
+				ret = skip_printk(&s);
 			else
 				ret = parse_cmdlines(f, &s);
 			free((char *)s.mem);
@@ -605,7 +609,7 @@ static int open_v6(struct td_file *f, struct td_cur *c, struct lat_diag *d)
 	if (size > c->end - c->pos)
 		return -LAT_ETRUNC;
 	c->pos += size;
-	if ((ret = parse_printk(f, c)) < 0 || (ret = parse_cmdlines(f, c)) < 0 ||
+	if ((ret = skip_printk(c)) < 0 || (ret = parse_cmdlines(f, c)) < 0 ||
 	    (ret = cur_u32(c, &ncpus)) < 0)
 		return ret;
 	if (ncpus > TD_MAX_CPUS)
