@@ -58,6 +58,7 @@ norm_dump() {
 		m["exec"] = "sched_process_exec"; m["exit"] = "sched_process_exit"
 		m["irq_entry"] = "irq_handler_entry"; m["irq_exit"] = "irq_handler_exit"
 		m["softirq_entry"] = "softirq_entry"; m["softirq_exit"] = "softirq_exit"
+		m["marker"] = "print"; m["stack"] = "kernel_stack"
 	}
 	$5 == "lost" { next }
 	{
@@ -150,6 +151,20 @@ if [ -f "$shared/tracecmd-mixed.dat" ]; then
 	"$bin" dump "$shared/tracecmd-mixed-v6.dat" >"$tmp/f6" 2>/dev/null
 	"$bin" dump "$shared/tracecmd-mixed.dat" >"$tmp/f7" 2>/dev/null
 	cmp -s "$tmp/f6" "$tmp/f7" || bad "fixture v6 and v7 dumps differ"
+
+	# A marker and a kernel stack (scripts/tracedat_v6_tool.py inject: one page
+	# appended to CPU0, laid out as the kernel writes them, kallsyms kept):
+	# the symbols must be the ones trace-cmd report prints for that stack.
+	python3 "$repo/scripts/tracedat_v6_tool.py" inject "$shared/tracecmd-mixed-v6.dat" \
+		"$tmp/inj.dat" || bad "inject failed"
+	compare "$tmp/inj.dat"
+	want=$(trace-cmd report "$tmp/inj.dat" 2>/dev/null | awk '/kernel_stack:/ { s = 1; next }
+		s && /^=> / && $2 != "0" { printf "%s%s", n++ ? ";" : "", $2 }')
+	"$bin" dump "$tmp/inj.dat" >"$tmp/dinj" 2>/dev/null
+	got=$(awk '$5 == "stack" { print $7 }' "$tmp/dinj")
+	[ -n "$want" ] && [ "$got" = "$want" ] || bad "stack: got '$got', trace-cmd has '$want'"
+	grep -q "^[0-9.]* 0 4242 [^ ]* marker hello marker$" "$tmp/dinj" ||
+		bad "marker: $(grep marker "$tmp/dinj")"
 else
 	echo "skip: $shared not found"
 fi
