@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/an_wakeup.h"
 #include "latscope/input.h"
 #include "latscope/report.h"
 #include "cli.h"
@@ -18,13 +19,14 @@ void usage_analyze(FILE *out)
 		"  -w, --worst N           critical paths to explain (default 5)\n"
 		"      --top N             rows in blame and per-task tables (default 20)\n"
 		"      --task PID|COMM     only this task\n"
+		"      --sort KEY          wakeup tables: max, avg, p99, count, pid, comm (default max)\n"
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n\n"
 		"exit status: 0 ok, 2 usage error or no input readable\n");
 }
 
-enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE };
+enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT };
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -38,6 +40,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "task", required_argument, NULL, OPT_TASK },
 		{ "buffer", required_argument, NULL, OPT_BUFFER },
 		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
+		{ "sort", required_argument, NULL, OPT_SORT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lat_analyze_opts o;
@@ -94,6 +97,14 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_TASK:
 			o.task = optarg;
 			break;
+		case OPT_SORT:
+			if (lat_wake_sort_parse(optarg, &(enum lat_wake_sort){ 0 })) {
+				fprintf(stderr, "latscope analyze: --sort: expected max, avg, p99, "
+						"count, pid or comm, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			o.sort = optarg;
+			break;
 		case OPT_BUFFER:
 			o.buffer = optarg;
 			break;
@@ -129,7 +140,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	for (int i = 0; i < nin; i++) {
 		struct lat_loaded *l = &loaded[i];
-		int ret = lat_load(l, argv[optind + i], forced, stderr);
+		int ret = lat_load_buffer(l, argv[optind + i], forced, o.buffer, stderr);
 
 		rep[i].path = argv[optind + i];
 		if (ret < 0) {

@@ -25,7 +25,8 @@ void lat_report_cell(FILE *out, const char *s, int width)
 		fputc(' ', out);
 }
 
-static void block_json(struct lat_json *j, const struct lat_block *b)
+static void block_json(struct lat_json *j, const struct lat_block *b,
+		       const struct lat_analyze_opts *o)
 {
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
@@ -47,6 +48,18 @@ static void block_json(struct lat_json *j, const struct lat_block *b)
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_json(j, b);
+		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_json(j, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_json(j, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_json(j, b);
+		break;
+	case LAT_SCHEMA_EVENTS:
+		lat_report_wakeup_json(j, b, o);
 		break;
 	default:
 		break;
@@ -74,7 +87,7 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		lat_json_str(&j, "error", in[i].error);
 		lat_json_arr_open(&j, "blocks");
 		for (size_t k = 0; k < in[i].nblocks; k++)
-			block_json(&j, in[i].blocks[k]);
+			block_json(&j, in[i].blocks[k], o);
 		lat_json_arr_close(&j);
 		lat_json_obj_close(&j);
 	}
@@ -82,7 +95,8 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 	lat_json_obj_close(&j);
 }
 
-static void block_text(FILE *out, const struct lat_block *b, size_t idx)
+static void block_text(FILE *out, const struct lat_block *b, size_t idx,
+		       const struct lat_analyze_opts *o)
 {
 	fprintf(out, "\n== block %zu: %s, lines %u-%u", idx + 1, b->fmt ? b->fmt->name : "?",
 		b->first_line, b->last_line);
@@ -101,6 +115,18 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx)
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_text(out, b);
+		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_text(out, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_text(out, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_text(out, b);
+		break;
+	case LAT_SCHEMA_EVENTS:
+		lat_report_wakeup_text(out, b, o);
 		break;
 	default:
 		break;
@@ -128,7 +154,6 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 				in[i].warnings == 1 ? "" : "s");
 		fputc('\n', out);
 		for (size_t k = 0; k < in[i].nblocks; k++)
-			block_text(out, in[i].blocks[k], k);
+			block_text(out, in[i].blocks[k], k, o);
 	}
-	(void)o;
 }

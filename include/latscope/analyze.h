@@ -22,6 +22,7 @@ struct lat_analyze_opts {
 	const char *task;	/* --task PID or COMM, NULL for all; lent */
 	const char *buffer;	/* trace.dat instance (--buffer), NULL for the top one; lent */
 	enum lat_wake_start wake_start;
+	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */
 };
 
 void lat_analyze_opts_init(struct lat_analyze_opts *o);

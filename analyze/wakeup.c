@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Wakeup latency over a scheduler event stream, in one pass with bounded state.
+ * The rules (docs/wakeup.md): a wait starts at the first sched_waking of a task
+ * that is not on a CPU (sched_wakeup / sched_wakeup_new when no waking was
+ * recorded, or always with LAT_WAKE_START_WAKEUP); a waking of a task still on a
+ * CPU starts nothing; a switch-out with a sleeping state cancels a pending wait;
+ * the wait ends at the sched_switch that puts the task on a CPU.  A switch-out
+ * in state R starts a preemption wait, counted apart.
+ *
+ * The source cannot be rewound (stdin, pipes), so the worst cases are explained
+ * from bounded rings of what ran recently on each CPU, taken when the wait ends.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze_priv.h"
+#include "wakeup_priv.h"
+
+const char *lat_wake_ctx_name(enum lat_wake_ctx c)
+{
+	switch (c) {
+	case LAT_WAKE_CTX_IRQ:
+		return "irq";
+	case LAT_WAKE_CTX_SOFTIRQ:
+		return "softirq";
+	default:
+		return "task";
+	}
+}
+
+const char *lat_wait_kind_name(enum lat_wait_kind k)
+{
+	switch (k) {
+	case LAT_WAIT_PREEMPT:
+		return "preempt";
+	case LAT_WAIT_NEW:
+		return "new";
+	default:
+		return "wakeup";
+	}
+}
+
+int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out)
+{
+	static const char *const keys[] = { "max", "avg", "p99", "count", "pid", "comm" };
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(keys); i++)
+		if (s && !strcmp(s, keys[i])) {
+			*out = (enum lat_wake_sort)i;
+			return 0;
+		}
+	return -LAT_EUSAGE;
+}
+
+static void copy_comm(char *dst, const char *src)
+{
+	if (!src || !src[0])
+		return;
+	memcpy(dst, src, LAT_COMM_LEN - 1);
+	dst[LAT_COMM_LEN - 1] = 0;
+}
+
+static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
+{
+	struct wk_cpu *c;
+
+	if ((size_t)cpu >= w->ncpus) {
+		size_t n = (size_t)cpu + 1;
+		struct wk_cpu **a = realloc(w->cpus, n * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		memset(a + w->ncpus, 0, (n - w->ncpus) * sizeof(*a));
+		w->cpus = a;
+		w->ncpus = n;
+	}
+	if (w->cpus[cpu])
+		return w->cpus[cpu];
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->ring = malloc(WK_RING * sizeof(*c->ring));
+	c->irqs = malloc(WK_IRQ_RING * sizeof(*c->irqs));
+	if (!c->ring || !c->irqs) {
+		free(c->ring);
+		free(c->irqs);
+		free(c);
+		return NULL;
+	}
+	c->cur_pid = -1;
+	w->cpus[cpu] = c;
+	return c;
+}
+
+static int task_matches(const struct wk *w, const struct wk_task *t)
+{
+	if (w->filter_pid >= 0)
+		return t->pid == w->filter_pid;
+	if (w->filter_comm)
+		return !strcmp(t->comm, w->filter_comm);
+	return 1;
+}
+
+static size_t task_slot(const struct wk *w, int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
+
+	while (w->tasks[i] && w->tasks[i]->pid != pid)
+		i = (i + 1) & (w->tcap - 1);
+	return i;
+}
+
+static struct wk_task *find_task(const struct wk *w, int32_t pid)
+{
+	return w->tcap ? w->tasks[task_slot(w, pid)] : NULL;
+}
+
+static int tasks_grow(struct wk *w)
+{
+	size_t ocap = w->tcap, ncap = ocap ? ocap * 2 : 1024;
+	struct wk_task **old = w->tasks;
+
+	w->tasks = calloc(ncap, sizeof(*w->tasks));
+	if (!w->tasks) {
+		w->tasks = old;
+		return -LAT_ENOMEM;
+	}
+	w->tcap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			w->tasks[task_slot(w, old[i]->pid)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* The task @pid (> 0), created on first sight; comm refreshed when known. */
+static struct wk_task *get_task(struct wk *w, int32_t pid, const char *comm)
+{
+	struct wk_task *t;
+	size_t i;
+
+	if ((w->ntasks + 1) * 2 > w->tcap && tasks_grow(w))
+		goto oom;
+	i = task_slot(w, pid);
+	t = w->tasks[i];
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			goto oom;
+		t->pid = pid;
+		t->on_cpu = -1;
+		t->off_stack = -1;
+		w->tasks[i] = t;
+		w->ntasks++;
+		copy_comm(t->comm, comm);
+		t->match = (uint8_t)task_matches(w, t);
+		return t;
+	}
+	if (comm && comm[0] && strncmp(t->comm, comm, LAT_COMM_LEN - 1)) {
+		copy_comm(t->comm, comm);
+		t->match = (uint8_t)task_matches(w, t);
+	}
+	return t;
+oom:
+	w->oom = 1;
+	return NULL;
+}
+
+static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_slice *s)
+{
+	size_t pos;
+
+	if (c->rlen < WK_RING) {
+		pos = (c->rhead + c->rlen++) % WK_RING;
+	} else {
+		pos = c->rhead;
+		c->rhead = (c->rhead + 1) % WK_RING;
+	}
+	c->ring[pos] = *s;
+	if (w->nopen)
+		wk_cap_slice(w, cpu, s);
+}
+
+static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_irq *q)
+{
+	size_t pos;
+
+	if (c->ilen < WK_IRQ_RING) {
+		pos = (c->ihead + c->ilen++) % WK_IRQ_RING;
+	} else {
+		pos = c->ihead;
+		c->ihead = (c->ihead + 1) % WK_IRQ_RING;
+	}
+	c->irqs[pos] = *q;
+	if (w->nopen)
+		wk_cap_irq(w, cpu, q);
+}
+
+/*
+ * Every event names the task running on its CPU: that fixes what the trace's
+ * start (or a gap) left unknown, and a task seen running is not waiting.
+ */
+static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+{
+	struct wk_task *t;
+
+	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
+		return;
+	if (c->cur_known && c->cur_pid > 0) {
+		t = find_task(w, c->cur_pid);
+		if (t && t->on_cpu == cpu)
+			t->on_cpu = -1;
+	}
+	c->cur_known = 1;
+	c->cur_pid = ev->pid;
+	c->cur_prio = -1;
+	c->cur_start = ev->ts_ns;
+	memcpy(c->cur_comm, ev->comm, LAT_COMM_LEN);
+	c->cur_comm[LAT_COMM_LEN - 1] = 0;
+	if (ev->pid == 0)
+		return;
+	t = get_task(w, ev->pid, ev->comm);
+	if (!t)
+		return;
+	if (t->pending) {
+		/* its switch-in was not seen */
+		t->pending = 0;
+		w->r->canceled++;
+	}
+	t->on_cpu = cpu;
+}
+
+static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_event *ev,
+		       struct lat_wake_waker *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->pid = ev->pid;
+	k->cpu = cpu;
+	k->irq = -1;
+	k->stack = -1;
+	memcpy(k->comm, ev->comm, LAT_COMM_LEN);
+	k->comm[LAT_COMM_LEN - 1] = 0;
+	if (c->hard.open) {
+		k->ctx = LAT_WAKE_CTX_IRQ;
+		k->irq = c->hard.irq;
+		memcpy(k->irq_name, c->hard.name, sizeof(k->irq_name));
+	} else if (c->soft.open) {
+		k->ctx = LAT_WAKE_CTX_SOFTIRQ;
+		k->irq = c->soft.irq;
+		memcpy(k->irq_name, c->soft.name, sizeof(k->irq_name));
+	}
+}
+
+static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind, uint64_t ts,
+		       int32_t queued, const struct lat_wake_waker *k)
+{
+	t->pending = 1;
+	t->kind = kind;
+	t->start = ts;
+	t->gaps_at_start = w->ngaps;
+	t->queued_cpu = queued;
+	t->nmigr = 0;
+	t->migr_dropped = 0;
+	t->nchain = 0;
+	if (k) {
+		t->waker = *k;
+	} else {
+		memset(&t->waker, 0, sizeof(t->waker));
+		t->waker.pid = -1;
+		t->waker.cpu = -1;
+		t->waker.irq = -1;
+		t->waker.stack = -1;
+	}
+	/* why the waker was late: its own last wait and the chain behind it */
+	if (k && k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && k->pid != t->pid) {
+		const struct wk_task *wt = find_task(w, k->pid);
+
+		if (wt && wt->nlast) {
+			t->nchain = wt->nlast;
+			memcpy(t->chain, wt->last, wt->nlast * sizeof(t->chain[0]));
+		}
+	}
+}
+
+static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
+		     uint64_t ts)
+{
+	int64_t lat = (int64_t)(ts - t->start);
+	int trusted = t->gaps_at_start == w->ngaps;
+	struct lat_wake_link *l = &t->last[0];
+	struct wk_done *d = &c->done;
+	size_t nl;
+
+	t->pending = 0;
+	/* this wait becomes the first link of any chain through this task */
+	nl = t->nchain < LAT_WAKE_CHAIN_MAX - 1 ? t->nchain : LAT_WAKE_CHAIN_MAX - 1;
+	memmove(&t->last[1], t->chain, nl * sizeof(t->last[0]));
+	t->nlast = (uint8_t)(nl + 1);
+	memset(l, 0, sizeof(*l));
+	l->pid = t->pid;
+	l->cpu = cpu;
+	memcpy(l->comm, t->comm, LAT_COMM_LEN);
+	l->kind = t->kind;
+	l->start_ns = t->start;
+	l->end_ns = ts;
+	l->latency_ns = lat;
+	l->waker = t->waker;
+	wk_top_holder(c, t->start, ts, l);
+
+	if (!trusted) {
+		t->untrusted++;
+		w->r->untrusted++;
+		return;
+	}
+	if (!t->match)
+		return;
+	if (t->kind == LAT_WAIT_PREEMPT) {
+		w->r->preempt_waits++;
+		if (lat_hll_add(&t->preempt, lat) || lat_hll_add(&c->preempt, lat))
+			w->oom = 1;
+	} else {
+		w->r->waits++;
+		if (lat >= t->wake.max || !t->wake.n)
+			t->max_end = ts;
+		if (lat_hll_add(&t->wake, lat) || lat_hll_add(&c->wake, lat) ||
+		    lat_hll_add(&w->all, lat))
+			w->oom = 1;
+	}
+	if (d->valid)
+		wk_finish_done(w, c, cpu);
+	d->candidate = t->kind != LAT_WAIT_PREEMPT && wk_qualifies(w, lat);
+	if (!d->candidate && !w->r->has_stacks)
+		return;
+	d->valid = 1;
+	d->pid = t->pid;
+	d->kind = t->kind;
+	d->start = t->start;
+	d->end = ts;
+	if (!d->candidate)
+		return;
+	memset(&d->c, 0, sizeof(d->c));
+	d->c.pid = t->pid;
+	d->c.prio = t->prio;
+	d->c.cpu = cpu;
+	memcpy(d->c.comm, t->comm, LAT_COMM_LEN);
+	d->c.kind = t->kind;
+	d->c.queued_cpu = t->queued_cpu;
+	d->c.start_ns = t->start;
+	d->c.end_ns = ts;
+	d->c.latency_ns = lat;
+	d->c.waker = t->waker;
+	d->c.nchain = t->nchain;
+	memcpy(d->c.chain, t->chain, t->nchain * sizeof(t->chain[0]));
+	d->c.nmigr = t->nmigr;
+	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
+	d->c.migr_dropped = t->migr_dropped;
+}
+
+static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+{
+	struct wk_slice s = { 0 };
+	struct wk_task *t;
+
+	s.start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
+	s.end = ev->ts_ns;
+	s.pid = ev->u.sw.prev_pid;
+	s.prio = ev->u.sw.prev_prio;
+	s.stack = -1;
+	s.preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
+	memcpy(s.comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
+	s.comm[LAT_COMM_LEN - 1] = 0;
+	push_slice(w, c, cpu, &s);
+	c->stack_kind = WK_STK_SWITCH;
+	c->stack_pid = ev->u.sw.prev_pid;
+
+	if (ev->u.sw.prev_pid > 0 && (t = get_task(w, ev->u.sw.prev_pid, ev->u.sw.prev_comm))) {
+		t->prio = ev->u.sw.prev_prio;
+		if (t->on_cpu == cpu)
+			t->on_cpu = -1;
+		if (t->pending) {
+			/* a wait that started while it still ran (or from a lost view) */
+			t->pending = 0;
+			w->r->canceled++;
+		}
+		t->off = 0;
+		if (ev->u.sw.prev_state == LAT_TS_RUNNING) {
+			start_wait(w, t, LAT_WAIT_PREEMPT, ev->ts_ns, cpu, NULL);
+		} else if (ev->u.sw.prev_state == LAT_TS_SLEEPING || ev->u.sw.prev_state == LAT_TS_DISK) {
+			t->off = 1;
+			t->off_start = ev->ts_ns;
+			t->off_stack = -1;
+		}
+	}
+
+	c->cur_known = 1;
+	c->cur_pid = ev->u.sw.next_pid;
+	c->cur_prio = ev->u.sw.next_prio;
+	c->cur_start = ev->ts_ns;
+	memcpy(c->cur_comm, ev->u.sw.next_comm, LAT_COMM_LEN);
+	c->cur_comm[LAT_COMM_LEN - 1] = 0;
+	if (ev->u.sw.next_pid <= 0 || !(t = get_task(w, ev->u.sw.next_pid, ev->u.sw.next_comm)))
+		return;
+	t->prio = ev->u.sw.next_prio;
+	if (t->pending)
+		end_wait(w, c, cpu, t, ev->ts_ns);
+	if (t->off) {
+		t->off = 0;
+		if (t->off_stack >= 0 && t->match) {
+			struct wk_stack *k = &w->stk[t->off_stack];
+
+			k->off_ns += (int64_t)(ev->ts_ns - t->off_start);
+			k->off_cnt++;
+		}
+	}
+	t->on_cpu = cpu;
+}
+
+static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+{
+	struct wk_task *t = get_task(w, ev->u.wake.pid, ev->u.wake.comm);
+	struct lat_wake_waker k;
+
+	if (!t || ev->u.wake.pid <= 0)
+		return;
+	t->prio = ev->u.wake.prio;
+	if (ev->type == LAT_EV_WAKING) {
+		if (t->on_cpu >= 0 || ev->pid == t->pid) {
+			/* it woke itself (or was woken) before calling schedule() */
+			w->r->self_wakes++;
+			return;
+		}
+		make_waker(c, cpu, ev, &k);
+		if (w->o->wake_start == LAT_WAKE_START_WAKEUP) {
+			t->tent = k;
+			t->has_tent = 1;
+			c->stack_kind = WK_STK_WAKING;
+			c->stack_pid = t->pid;
+			return;
+		}
+		if (t->pending)
+			return;
+		start_wait(w, t, LAT_WAIT_WAKEUP, ev->ts_ns, ev->u.wake.target_cpu, &k);
+		c->stack_kind = WK_STK_WAKING;
+		c->stack_pid = t->pid;
+		return;
+	}
+	/* sched_wakeup / sched_wakeup_new */
+	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
+		t->has_tent = 0;
+		return;
+	}
+	if (t->has_tent) {
+		k = t->tent;
+	} else {
+		make_waker(c, cpu, ev, &k);
+		k.from_wakeup = 1;
+	}
+	t->has_tent = 0;
+	start_wait(w, t, ev->type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
+		   ev->ts_ns, ev->u.wake.target_cpu, &k);
+}
+
+static void on_migrate(struct wk *w, const struct lat_event *ev)
+{
+	struct wk_task *t = find_task(w, ev->u.migrate.pid);
+
+	if (w->nopen)
+		wk_cap_mark(w, LAT_TL_MIGRATE, ev->ts_ns, ev->ts_ns, ev->u.migrate.orig_cpu,
+			    ev->u.migrate.dest_cpu, ev->u.migrate.pid, -1, ev->u.migrate.comm);
+	if (!t || !t->pending)
+		return;
+	if (t->nmigr < LAT_WAKE_MIGR_MAX)
+		t->migr[t->nmigr++] = (struct lat_wake_migr){ ev->ts_ns, ev->u.migrate.orig_cpu,
+							      ev->u.migrate.dest_cpu };
+	else
+		t->migr_dropped++;
+}
+
+static void irq_name(const struct lat_event *ev, int soft, char *buf, size_t len)
+{
+	static const char *const vec[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
+					   "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+
+	if (ev->u.irq.name && ev->u.irq.name[0])
+		snprintf(buf, len, "%s", ev->u.irq.name);
+	else if (soft && ev->u.irq.irq >= 0 && (size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(vec))
+		snprintf(buf, len, "%s", vec[ev->u.irq.irq]);
+	else
+		snprintf(buf, len, "%s%d", soft ? "softirq" : "irq", ev->u.irq.irq);
+}
+
+static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+{
+	int soft = ev->type == LAT_EV_SOFTIRQ_ENTRY || ev->type == LAT_EV_SOFTIRQ_EXIT;
+	struct wk_open_irq *o = soft ? &c->soft : &c->hard;
+	struct wk_irq q;
+
+	if (ev->type == LAT_EV_IRQ_ENTRY || ev->type == LAT_EV_SOFTIRQ_ENTRY) {
+		o->open = 1;
+		o->start = ev->ts_ns;
+		o->irq = ev->u.irq.irq;
+		irq_name(ev, soft, o->name, sizeof(o->name));
+		return;
+	}
+	if (!o->open)
+		return;
+	o->open = 0;
+	q.start = o->start;
+	q.end = ev->ts_ns;
+	q.irq = o->irq;
+	q.soft = (uint8_t)soft;
+	memcpy(q.name, o->name, sizeof(q.name));
+	push_irq(w, c, cpu, &q);
+}
+
+/* latscope's "probe=timer cpu=1 lat_ns=73210" and cyclictest's "hit latency threshold (X > Y)" */
+static int64_t marker_latency(const char *s, size_t len)
+{
+	char buf[128];
+	const char *p;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	p = strstr(buf, "lat_ns=");
+	if (p && isdigit((unsigned char)p[7]))
+		return strtoll(p + 7, NULL, 10);
+	p = strstr(buf, "hit latency threshold (");
+	if (p && isdigit((unsigned char)p[23]))
+		return strtoll(p + 23, NULL, 10) * LAT_NS_PER_US;
+	return -1;
+}
+
+static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
+{
+	struct lat_wake_marker *m;
+	size_t pos, len = ev->u.marker.text ? ev->u.marker.len : 0;
+
+	if (w->mlen < WK_MARK_RING) {
+		pos = (w->mhead + w->mlen++) % WK_MARK_RING;
+	} else {
+		pos = w->mhead;
+		w->mhead = (w->mhead + 1) % WK_MARK_RING;
+	}
+	m = &w->marks[pos];
+	m->ts_ns = ev->ts_ns;
+	m->cpu = cpu;
+	m->pid = ev->pid;
+	if (len >= sizeof(m->text))
+		len = sizeof(m->text) - 1;
+	if (len)
+		memcpy(m->text, ev->u.marker.text, len);
+	m->text[len] = 0;
+	m->lat_ns = len ? marker_latency(ev->u.marker.text, ev->u.marker.len) : -1;
+	if (w->nopen)
+		wk_cap_mark(w, LAT_TL_MARKER, ev->ts_ns, ev->ts_ns, cpu, -1, ev->pid, m->lat_ns,
+			    m->text);
+}
+
+static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+{
+	struct lat_wakeup_result *r = w->r;
+
+	if (r->ngaps < LAT_WAKE_GAPS_MAX) {
+		struct lat_wake_gap *g;
+
+		if (!r->gaps && !(r->gaps = calloc(LAT_WAKE_GAPS_MAX, sizeof(*r->gaps)))) {
+			w->oom = 1;
+			return;
+		}
+		g = &r->gaps[r->ngaps++];
+		g->cpu = cpu;
+		g->from_ns = c->seen ? c->last_ts : r->first_ns;
+		g->to_ns = ev->ts_ns;
+		g->count = ev->u.lost.count;
+	}
+	r->ngaps_total++;
+	c->lost += ev->u.lost.count;
+	/* every wait pending now spans the gap: it is counted as untrusted when it ends */
+	w->ngaps++;
+	c->cur_known = 0;
+	c->hard.open = 0;
+	c->soft.open = 0;
+	if (w->nopen)
+		wk_cap_mark(w, LAT_TL_LOST, ev->ts_ns, ev->ts_ns, cpu, -1, -1,
+			    (int64_t)ev->u.lost.count, "lost events");
+}
+
+static void on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
+{
+	int32_t id;
+	struct wk_task *t;
+
+	w->r->has_stacks = 1;
+	if (c->stack_kind == WK_STK_NONE || !ev->u.stack.ips || !ev->u.stack.depth)
+		return;
+	id = wk_stack_intern(w, ev->u.stack.ips, ev->u.stack.syms, ev->u.stack.depth);
+	if (id < 0)
+		goto out;
+	t = c->stack_pid > 0 ? find_task(w, c->stack_pid) : NULL;
+	if (c->stack_kind == WK_STK_SWITCH) {
+		if (c->rlen) {
+			struct wk_slice *s = &c->ring[(c->rhead + c->rlen - 1) % WK_RING];
+
+			if (s->pid == c->stack_pid)
+				s->stack = id;
+		}
+		if (t && t->off)
+			t->off_stack = id;
+	} else if (t) {
+		if (t->pending)
+			t->waker.stack = id;
+		if (t->has_tent)
+			t->tent.stack = id;
+	}
+out:
+	c->stack_kind = WK_STK_NONE;
+}
+
+static void on_task(struct wk *w, const struct lat_event *ev)
+{
+	if (ev->type == LAT_EV_FORK && ev->u.task.child_pid > 0)
+		get_task(w, ev->u.task.child_pid, ev->u.task.child_comm);
+	else if (ev->type == LAT_EV_EXEC && ev->u.task.pid > 0)
+		get_task(w, ev->u.task.pid, ev->u.task.comm);
+}
+
+static int handle(struct wk *w, const struct lat_event *ev)
+{
+	struct lat_wakeup_result *r = w->r;
+	struct wk_cpu *c;
+	int32_t cpu = ev->cpu;
+
+	if (cpu < 0 || cpu >= WK_MAX_CPUS) {
+		r->skipped_events++;
+		return 0;
+	}
+	c = get_cpu(w, cpu);
+	if (!c)
+		return -LAT_ENOMEM;
+	if (!r->nevents++)
+		r->first_ns = ev->ts_ns;
+	r->last_ns = ev->ts_ns;
+	if (w->nopen)
+		wk_cap_tick(w, ev->ts_ns);
+	if (ev->type != LAT_EV_STACK) {
+		if (c->done.valid)
+			wk_finish_done(w, c, cpu);
+		c->stack_kind = WK_STK_NONE;
+	}
+	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK)
+		note_current(w, c, cpu, ev);
+	switch (ev->type) {
+	case LAT_EV_SWITCH:
+		on_switch(w, c, cpu, ev);
+		break;
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		on_wake(w, c, cpu, ev);
+		break;
+	case LAT_EV_MIGRATE:
+		on_migrate(w, ev);
+		break;
+	case LAT_EV_IRQ_ENTRY:
+	case LAT_EV_IRQ_EXIT:
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		on_irq(w, c, cpu, ev);
+		break;
+	case LAT_EV_MARKER:
+		on_marker(w, cpu, ev);
+		break;
+	case LAT_EV_STACK:
+		on_stack(w, c, ev);
+		break;
+	case LAT_EV_LOST:
+		on_lost(w, c, cpu, ev);
+		break;
+	case LAT_EV_FORK:
+	case LAT_EV_EXEC:
+		on_task(w, ev);
+		break;
+	default:
+		break;
+	}
+	c->seen = 1;
+	c->last_ts = ev->ts_ns;
+	return w->oom ? -LAT_ENOMEM : 0;
+}
+
+/* ---- results ---------------------------------------------------------------------- */
+
+static enum lat_wake_sort g_sort;	/* qsort has no context argument; set just before use */
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct lat_wake_task *x = a, *y = b;
+	int c = 0;
+
+	switch (g_sort) {
+	case LAT_WSORT_AVG:
+		c = (y->wake.avg > x->wake.avg) - (y->wake.avg < x->wake.avg);
+		break;
+	case LAT_WSORT_P99:
+		c = (y->wake.p99 > x->wake.p99) - (y->wake.p99 < x->wake.p99);
+		break;
+	case LAT_WSORT_COUNT:
+		c = (y->wake.n > x->wake.n) - (y->wake.n < x->wake.n);
+		break;
+	case LAT_WSORT_COMM:
+		c = strcmp(x->comm, y->comm);
+		break;
+	case LAT_WSORT_PID:
+		break;
+	case LAT_WSORT_MAX:
+		c = (y->wake.max > x->wake.max) - (y->wake.max < x->wake.max);
+		break;
+	}
+	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int build_results(struct wk *w, const struct lat_event_source *src)
+{
+	struct lat_wakeup_result *r = w->r;
+	size_t n = 0;
+
+	if (w->ntasks && !(r->tasks = calloc(w->ntasks, sizeof(*r->tasks))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->tcap; i++) {
+		const struct wk_task *t = w->tasks[i];
+		struct lat_wake_task *o;
+
+		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
+			continue;
+		o = &r->tasks[n++];
+		o->pid = t->pid;
+		memcpy(o->comm, t->comm, LAT_COMM_LEN);
+		lat_hll_stat(&t->wake, &o->wake);
+		lat_hll_stat(&t->preempt, &o->preempt);
+		o->max_end_ns = t->max_end;
+		o->untrusted = t->untrusted;
+	}
+	r->ntasks = n;
+	if (lat_wake_sort_parse(w->o->sort ? w->o->sort : "max", &g_sort))
+		g_sort = LAT_WSORT_MAX;
+	qsort(r->tasks, n, sizeof(*r->tasks), cmp_task);
+	lat_hll_stat(&w->all, &r->all);
+
+	if (w->ncpus && !(r->cpus = calloc(w->ncpus, sizeof(*r->cpus))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->ncpus; i++) {
+		const struct wk_cpu *c = w->cpus[i];
+		struct lat_wake_cpu *o = &r->cpus[r->ncpus];
+		uint64_t ovr = src->cpu_overrun && (int)i < src->ncpus ? src->cpu_overrun[i] : 0;
+
+		if (!c && !ovr)
+			continue;
+		r->ncpus++;
+		o->cpu = (int32_t)i;
+		o->overrun = ovr;
+		o->lost = c && c->lost > ovr ? c->lost : ovr;
+		r->lost_events += o->lost;
+		if (c) {
+			lat_hll_stat(&c->wake, &o->wake);
+			lat_hll_stat(&c->preempt, &o->preempt);
+		}
+	}
+	/* overrun on CPUs that never produced an event */
+	for (int i = (int)w->ncpus; src->cpu_overrun && i < src->ncpus; i++)
+		r->lost_events += src->cpu_overrun[i];
+
+	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->nworst; i++) {
+		r->worst[i] = w->worst[i]->c;
+		w->worst[i]->c.tl = NULL;	/* moved */
+	}
+	r->nworst = w->nworst;
+	return wk_blame_finish(w);
+}
+
+static void result_free(void *p)
+{
+	struct lat_wakeup_result *r = p;
+
+	if (!r)
+		return;
+	free(r->tasks);
+	free(r->cpus);
+	for (size_t i = 0; i < r->nworst; i++)
+		lat_timeline_free(r->worst[i].tl);
+	free(r->worst);
+	free(r->gaps);
+	for (size_t i = 0; i < r->nstacks; i++) {
+		free(r->stacks[i].folded);
+		free(r->stacks[i].top);
+	}
+	free(r->stacks);
+	free(r->off_stacks);
+	free(r->off_funcs);
+	free(r->run_stacks);
+	free(r->run_funcs);
+	free((char *)r->stop_reason);
+	free(r);
+}
+
+static void wk_release(struct wk *w)
+{
+	for (size_t i = 0; i < w->ncpus; i++) {
+		struct wk_cpu *c = w->cpus[i];
+
+		if (!c)
+			continue;
+		free(c->ring);
+		free(c->irqs);
+		lat_hll_release(&c->wake);
+		lat_hll_release(&c->preempt);
+		free(c);
+	}
+	free(w->cpus);
+	for (size_t i = 0; i < w->tcap; i++) {
+		struct wk_task *t = w->tasks[i];
+
+		if (!t)
+			continue;
+		lat_hll_release(&t->wake);
+		lat_hll_release(&t->preempt);
+		free(t);
+	}
+	free(w->tasks);
+	lat_hll_release(&w->all);
+	for (size_t i = 0; i < w->nworst; i++)
+		wk_worst_free(w->worst[i]);
+	free(w->worst);
+	wk_stacks_free(w);
+}
+
+static void fmt_count(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+static void add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
+			 const struct lat_wakeup_result *r)
+{
+	char t1[40], t2[40], n1[32], d1[32];
+
+	for (size_t i = 0; i < r->ngaps && i < 8; i++) {
+		const struct lat_wake_gap *g = &r->gaps[i];
+
+		fmt_count(g->count, n1, sizeof(n1));
+		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+				      "CPU%d lost %s events between %s and %s", g->cpu,
+				      g->count ? n1 : "some (count unknown)",
+				      lat_fmt_ts((int64_t)g->from_ns, t1, sizeof(t1)),
+				      lat_fmt_ts((int64_t)g->to_ns, t2, sizeof(t2)));
+	}
+	if (r->ngaps_total > 8)
+		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+				      "%llu more gaps with lost events",
+				      (unsigned long long)(r->ngaps_total - 8));
+	for (size_t i = 0; i < r->ncpus; i++) {
+		if (!r->cpus[i].overrun)
+			continue;
+		fmt_count(r->cpus[i].overrun, n1, sizeof(n1));
+		lat_block_add_finding(b, "overrun", LAT_SEV_WARN,
+				      "CPU%d: the ring buffer overran, %s events lost (trace stats)",
+				      r->cpus[i].cpu, n1);
+	}
+	if (r->untrusted)
+		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
+				      "%llu wait%s crossed a lost-events gap: flagged, not counted",
+				      (unsigned long long)r->untrusted, r->untrusted == 1 ? "" : "s");
+	if (r->stop_reason)
+		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
+				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
+				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
+	if (r->skipped_events)
+		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
+				      "%llu events with a CPU number out of range skipped",
+				      (unsigned long long)r->skipped_events);
+	if (r->stacks_dropped)
+		lat_block_add_finding(b, "stacks-dropped", LAT_SEV_WARN,
+				      "more than %d distinct kernel stacks: %llu not interned",
+				      WK_MAX_STACKS, (unsigned long long)r->stacks_dropped);
+	if (r->nworst) {
+		const struct lat_wake_case *c = &r->worst[0];
+
+		lat_block_add_finding(b, "worst-wakeup", c->latency_ns >= 10 * o->threshold_ns ?
+				      LAT_SEV_HIGH : c->latency_ns >= o->threshold_ns ?
+				      LAT_SEV_WARN : LAT_SEV_INFO,
+				      "worst wakeup: %s/%d waited %s on CPU%d (ended at %s)",
+				      c->comm, c->pid, lat_fmt_duration(c->latency_ns, d1, sizeof(d1)),
+				      c->cpu, lat_fmt_ts((int64_t)c->end_ns, t1, sizeof(t1)));
+	}
+}
+
+int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	struct lat_event_source *src = b->events;
+	struct wk w = { 0 };
+	struct lat_event ev;
+	struct lat_wakeup_result *r;
+	int ret;
+
+	if (!src)
+		return -LAT_EEMPTY;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -LAT_ENOMEM;
+	b->analysis = r;
+	b->analysis_free = result_free;
+	r->start = o->wake_start;
+	w.o = o;
+	w.r = r;
+	w.filter_pid = -1;
+	if (o->task && o->task[0]) {
+		char *end;
+		long v = strtol(o->task, &end, 10);
+
+		if (!*end && v >= 0 && v <= INT32_MAX)
+			w.filter_pid = (int32_t)v;
+		else
+			w.filter_comm = o->task;
+	}
+	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
+		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
+				      "unknown sort key '%s': sorted by max", o->sort);
+	w.worst = calloc(o->worst_n > 0 ? (size_t)o->worst_n + 1 : 1, sizeof(*w.worst));
+	if (!w.worst) {
+		ret = -LAT_ENOMEM;
+		goto out;
+	}
+	while ((ret = lat_event_next(src, &ev)) > 0) {
+		ret = handle(&w, &ev);
+		if (ret < 0)
+			goto out;
+	}
+	if (ret < 0) {
+		lat_block_add_finding(b, "read-error", r->nevents ? LAT_SEV_WARN : LAT_SEV_HIGH,
+				      "reading the events failed after %llu events: %s",
+				      (unsigned long long)r->nevents, lat_strerror(ret));
+		if (!r->nevents)
+			goto out;
+	}
+	if (src->stop_reason)
+		r->stop_reason = strdup(src->stop_reason);
+	for (size_t i = 0; i < w.ncpus; i++)
+		if (w.cpus[i] && w.cpus[i]->done.valid)
+			wk_finish_done(&w, w.cpus[i], (int32_t)i);
+	wk_cap_close_all(&w);
+	ret = build_results(&w, src);
+	if (ret)
+		goto out;
+	add_findings(b, o, r);
+	if (!r->nevents)
+		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
+out:
+	wk_release(&w);
+	return ret;
+}

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel stacks: interned (bounded by WK_MAX_STACKS), then blamed for off-CPU
+ * time (the stack a task slept in) and runnable time (the stack of the task
+ * that held the CPU, taken when it left it).  Folded "root;...;leaf" strings
+ * are what FlameGraph's flamegraph.pl reads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wakeup_priv.h"
+
+#define WK_HASH_SLOTS (WK_MAX_STACKS * 2)
+
+/* Frames that say how a task left the CPU, not why: skipped to find the top function. */
+static int sched_frame(const char *s)
+{
+	static const char *const pfx[] = { "__schedule", "schedule", "preempt_schedule",
+					   "io_schedule", "__cond_resched", "_cond_resched",
+					   "__traceiter", "trace_", "__trace", "ftrace",
+					   "stack_trace", "__bpf_trace", "perf_trace" };
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(pfx); i++)
+		if (!strncmp(s, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
+static const char *frame_name(const uint64_t *ips, const char *const *syms, uint32_t i,
+			      char *buf, size_t len)
+{
+	if (syms && syms[i] && syms[i][0])
+		return syms[i];
+	snprintf(buf, len, "0x%llx", (unsigned long long)ips[i]);
+	return buf;
+}
+
+static int build_strings(struct lat_wake_stack *st, const uint64_t *ips,
+			 const char *const *syms, uint32_t depth)
+{
+	size_t len = 0, o = 0;
+	char buf[32];
+	const char *top = NULL;
+
+	for (uint32_t i = 0; i < depth; i++)
+		len += strlen(frame_name(ips, syms, i, buf, sizeof(buf))) + 1;
+	st->folded = malloc(len + 1);
+	if (!st->folded)
+		return -LAT_ENOMEM;
+	/* ftrace lists the innermost frame first; folded stacks start at the root */
+	for (uint32_t i = depth; i-- > 0;) {
+		const char *n = frame_name(ips, syms, i, buf, sizeof(buf));
+
+		if (o)
+			st->folded[o++] = ';';
+		for (; *n; n++)
+			st->folded[o++] = *n == ';' || *n == ' ' ? '_' : *n;
+	}
+	st->folded[o] = 0;
+	for (uint32_t i = 0; i < depth && !top; i++) {
+		const char *n = frame_name(ips, syms, i, buf, sizeof(buf));
+
+		if (!sched_frame(n))
+			top = n;
+	}
+	st->top = strdup(top ? top : frame_name(ips, syms, 0, buf, sizeof(buf)));
+	st->depth = depth;
+	return st->top ? 0 : -LAT_ENOMEM;
+}
+
+int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *syms,
+			uint32_t depth)
+{
+	struct lat_wakeup_result *r = w->r;
+	uint64_t h = 1469598103934665603ull;
+	size_t slot;
+	int32_t id;
+
+	/* ftrace pads with ULONG_MAX */
+	while (depth && ips[depth - 1] == UINT64_MAX)
+		depth--;
+	if (!depth)
+		return -1;
+	for (uint32_t i = 0; i < depth; i++)
+		h = (h ^ ips[i]) * 1099511628211ull;
+	if (!w->stk_hash) {
+		w->stk_hash = malloc(WK_HASH_SLOTS * sizeof(*w->stk_hash));
+		if (!w->stk_hash)
+			goto oom;
+		memset(w->stk_hash, 0xff, WK_HASH_SLOTS * sizeof(*w->stk_hash));
+	}
+	for (slot = h % WK_HASH_SLOTS; (id = w->stk_hash[slot]) >= 0;
+	     slot = (slot + 1) % WK_HASH_SLOTS) {
+		const struct wk_stack *k = &w->stk[id];
+
+		if (k->hash == h && k->depth == depth && !memcmp(k->ips, ips, depth * 8))
+			return id;
+	}
+	if (r->nstacks >= WK_MAX_STACKS) {
+		r->stacks_dropped++;
+		return -1;
+	}
+	if (lat_grow(&r->stacks, &w->rstk_cap, r->nstacks + 1, sizeof(*r->stacks)))
+		goto oom;
+	if (lat_grow(&w->stk, &w->stk_cap, r->nstacks + 1, sizeof(*w->stk)))
+		goto oom;
+	id = (int32_t)r->nstacks;
+	memset(&r->stacks[id], 0, sizeof(r->stacks[id]));
+	memset(&w->stk[id], 0, sizeof(w->stk[id]));
+	w->stk[id].hash = h;
+	w->stk[id].depth = depth;
+	w->stk[id].ips = malloc(depth * sizeof(uint64_t));
+	if (!w->stk[id].ips)
+		goto oom;
+	memcpy(w->stk[id].ips, ips, depth * sizeof(uint64_t));
+	r->nstacks++;
+	if (build_strings(&r->stacks[id], ips, syms, depth))
+		goto oom;
+	w->stk_hash[slot] = id;
+	return id;
+oom:
+	w->oom = 1;
+	return -1;
+}
+
+static int cmp_blame(const void *a, const void *b)
+{
+	const struct lat_wake_blame *x = a, *y = b;
+
+	return (y->ns > x->ns) - (y->ns < x->ns);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct lat_wake_blame *)a)->name,
+		      ((const struct lat_wake_blame *)b)->name);
+}
+
+/* Rows with time, sorted, cut to top_n; then the same per top function. */
+static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_t *nrows,
+		      struct lat_wake_blame **funcs, size_t *nfuncs)
+{
+	struct lat_wakeup_result *r = w->r;
+	size_t n = 0, top = w->o->top_n > 0 ? (size_t)w->o->top_n : 20, nf = 0;
+	struct lat_wake_blame *a = calloc(r->nstacks ? r->nstacks : 1, sizeof(*a));
+	struct lat_wake_blame *f = calloc(r->nstacks ? r->nstacks : 1, sizeof(*f));
+
+	if (!a || !f) {
+		free(a);
+		free(f);
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < r->nstacks; i++) {
+		int64_t ns = run ? w->stk[i].run_ns : w->stk[i].off_ns;
+
+		if (ns <= 0)
+			continue;
+		a[n].stack = (int32_t)i;
+		a[n].name = r->stacks[i].folded;
+		a[n].ns = ns;
+		a[n].count = run ? w->stk[i].run_cnt : w->stk[i].off_cnt;
+		f[n] = a[n];
+		f[n].stack = -1;
+		f[n].name = r->stacks[i].top;
+		n++;
+	}
+	qsort(f, n, sizeof(*f), cmp_name);
+	for (size_t i = 0; i < n; i++) {
+		if (nf && !strcmp(f[nf - 1].name, f[i].name)) {
+			f[nf - 1].ns += f[i].ns;
+			f[nf - 1].count += f[i].count;
+		} else {
+			f[nf++] = f[i];
+		}
+	}
+	qsort(a, n, sizeof(*a), cmp_blame);
+	qsort(f, nf, sizeof(*f), cmp_blame);
+	*rows = a;
+	*nrows = n < top ? n : top;
+	*funcs = f;
+	*nfuncs = nf < top ? nf : top;
+	return 0;
+}
+
+int wk_blame_finish(struct wk *w)
+{
+	struct lat_wakeup_result *r = w->r;
+	int ret;
+
+	if (!r->nstacks)
+		return 0;
+	ret = blame_rows(w, 0, &r->off_stacks, &r->noff_stacks, &r->off_funcs, &r->noff_funcs);
+	if (!ret)
+		ret = blame_rows(w, 1, &r->run_stacks, &r->nrun_stacks, &r->run_funcs,
+				 &r->nrun_funcs);
+	return ret;
+}
+
+void wk_stacks_free(struct wk *w)
+{
+	for (size_t i = 0; w->stk && i < w->r->nstacks; i++)
+		free(w->stk[i].ips);
+	free(w->stk);
+	free(w->stk_hash);
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Results of the wakeup analysis over a scheduler event stream (LAT_SCHEMA_EVENTS):
+ * block->analysis.  Definitions in docs/wakeup.md, JSON keys in docs/json-wakeup.md.
+ * All timestamps are in the trace's clock, in ns; durations in ns.
+ */
+#ifndef LATSCOPE_AN_WAKEUP_H
+#define LATSCOPE_AN_WAKEUP_H
+
+#include "analyze.h"
+#include "event.h"
+#include "model.h"
+#include "timeline.h"
+
+/*
+ * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
+ * two, so a value read back (bucket middle, clamped to [min, max]) is within
+ * 1/256 of the true one.  Rows are allocated on first use.
+ */
+#define LAT_HLL_SUB 128
+#define LAT_HLL_ROWS 58
+
+struct lat_hll {
+	uint64_t n;
+	int64_t min, max;
+	double sum;
+	uint32_t *rows[LAT_HLL_ROWS];
+};
+
+/* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */
+int lat_hll_add(struct lat_hll *h, int64_t v);
+/* Nearest-rank percentile, @pct_milli in thousandths of a percent (99900 = p99.9). */
+int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
+void lat_hll_release(struct lat_hll *h);
+
+struct lat_wake_stat {
+	uint64_t n;
+	int64_t min, max, p50, p90, p99, p999;
+	double avg;
+};
+
+void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st);
+
+enum lat_wake_ctx {
+	LAT_WAKE_CTX_TASK,
+	LAT_WAKE_CTX_IRQ,
+	LAT_WAKE_CTX_SOFTIRQ,
+};
+
+const char *lat_wake_ctx_name(enum lat_wake_ctx c);	/* "task", "irq", "softirq" */
+
+struct lat_wake_waker {
+	int32_t pid;		/* the task running on the waker's CPU (-1 unknown) */
+	int32_t cpu;
+	char comm[LAT_COMM_LEN];
+	enum lat_wake_ctx ctx;
+	int32_t irq;		/* irq number / softirq vector when ctx != TASK, else -1 */
+	char irq_name[24];
+	int32_t stack;		/* stack id (result->stacks) recorded after the waking, or -1 */
+	uint8_t from_wakeup;	/* no sched_waking: taken from sched_wakeup(_new) */
+};
+
+enum lat_wait_kind {
+	LAT_WAIT_WAKEUP,	/* woken from sleep, waiting for a CPU */
+	LAT_WAIT_PREEMPT,	/* switched out runnable (R), waiting to run again */
+	LAT_WAIT_NEW,		/* a new task (sched_wakeup_new) waiting for its first run */
+};
+
+const char *lat_wait_kind_name(enum lat_wait_kind k);	/* "wakeup", "preempt", "new" */
+
+/* One step back along the wakeup edges: why a waker itself was late. */
+struct lat_wake_link {
+	int32_t pid, cpu;
+	char comm[LAT_COMM_LEN];
+	enum lat_wait_kind kind;
+	uint64_t start_ns, end_ns;	/* its last wait before it woke the next task */
+	int64_t latency_ns;
+	struct lat_wake_waker waker;
+	int32_t held_by_pid;		/* who ran most on its CPU during that wait, -1 none */
+	char held_by_comm[LAT_COMM_LEN];
+	int64_t held_ns;
+};
+
+#define LAT_WAKE_CHAIN_MAX 4
+#define LAT_WAKE_ONCPU_MAX 16
+#define LAT_WAKE_IRQS_MAX 8
+#define LAT_WAKE_MIGR_MAX 8
+#define LAT_WAKE_MARKERS_MAX 8
+
+struct lat_wake_oncpu {		/* a task that held the target CPU during the wait */
+	int32_t pid, prio;	/* pid 0: idle */
+	char comm[LAT_COMM_LEN];
+	int64_t ns;
+	uint32_t slices;
+	int32_t stack;		/* stack id at the switch that ended its longest slice, or -1 */
+};
+
+struct lat_wake_irq {
+	uint8_t softirq;
+	int32_t irq;
+	char name[24];
+	int64_t ns;
+	uint32_t count;
+};
+
+struct lat_wake_migr {
+	uint64_t ts_ns;
+	int32_t from_cpu, to_cpu;
+};
+
+struct lat_wake_marker {
+	uint64_t ts_ns;
+	int32_t cpu, pid;
+	int64_t lat_ns;		/* a latscope probe's lat_ns, else -1 */
+	char text[80];
+};
+
+/* One of the worst wakeups, explained. */
+struct lat_wake_case {
+	int32_t pid, prio, cpu;		/* cpu: where it finally ran */
+	char comm[LAT_COMM_LEN];
+	enum lat_wait_kind kind;
+	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
+	uint64_t start_ns, end_ns;
+	int64_t latency_ns;
+	struct lat_wake_waker waker;
+	struct lat_wake_oncpu on_cpu[LAT_WAKE_ONCPU_MAX];	/* by ns, descending */
+	size_t non_cpu;
+	int64_t other_ns;		/* tasks beyond LAT_WAKE_ONCPU_MAX */
+	int64_t unaccounted_ns;		/* not covered by the slices kept (see partial) */
+	uint8_t partial;		/* the slice window did not reach back to start_ns */
+	struct lat_wake_irq irqs[LAT_WAKE_IRQS_MAX];
+	size_t nirqs;
+	struct lat_wake_link chain[LAT_WAKE_CHAIN_MAX];	/* [0]: the waker's last wait */
+	size_t nchain;
+	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
+	size_t nmigr;
+	uint32_t migr_dropped;
+	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
+	size_t nmarkers;
+	struct lat_timeline *tl;	/* owned: the window around the case, or NULL */
+};
+
+struct lat_wake_task {
+	int32_t pid;
+	char comm[LAT_COMM_LEN];
+	struct lat_wake_stat wake;	/* wakeup (and new-task) waits */
+	struct lat_wake_stat preempt;	/* preemption waits */
+	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
+	uint64_t untrusted;		/* waits across a lost-events gap, not counted */
+};
+
+struct lat_wake_cpu {
+	int32_t cpu;
+	struct lat_wake_stat wake, preempt;
+	uint64_t lost;			/* events lost (stream gaps, or overrun when larger) */
+	uint64_t overrun;		/* the source's per-CPU overrun, 0 if unknown */
+};
+
+struct lat_wake_gap {
+	int32_t cpu;
+	uint64_t from_ns, to_ns;	/* last event seen before the gap, the event after it */
+	uint64_t count;			/* 0: the source did not know how many */
+};
+
+struct lat_wake_stack {
+	char *folded;			/* owned: "root;...;leaf" */
+	char *top;			/* owned: first frame outside the scheduler and tracing */
+	uint32_t depth;
+};
+
+/* Time attributed to a stack (or a function), with the number of intervals. */
+struct lat_wake_blame {
+	int32_t stack;			/* stack id, or -1 for a function row */
+	const char *name;		/* folded stack or top function, lent from stacks */
+	int64_t ns;
+	uint64_t count;
+};
+
+enum lat_wake_sort { LAT_WSORT_MAX, LAT_WSORT_AVG, LAT_WSORT_P99, LAT_WSORT_COUNT,
+		     LAT_WSORT_PID, LAT_WSORT_COMM };
+
+struct lat_wakeup_result {
+	enum lat_wake_start start;
+	uint64_t nevents, first_ns, last_ns;
+	uint64_t waits, preempt_waits, untrusted, self_wakes, canceled;
+	struct lat_wake_stat all;		/* every counted wakeup wait */
+	struct lat_wake_task *tasks;		/* sorted, filtered */
+	size_t ntasks;
+	struct lat_wake_cpu *cpus;
+	size_t ncpus;
+	struct lat_wake_case *worst;		/* by latency, descending */
+	size_t nworst;
+	struct lat_wake_gap *gaps;		/* the first LAT_WAKE_GAPS_MAX gaps */
+	size_t ngaps;
+	uint64_t ngaps_total, lost_events;
+	int has_stacks;
+	struct lat_wake_stack *stacks;		/* interned kernel stacks, by id */
+	size_t nstacks;
+	uint64_t stacks_dropped;		/* stacks over the intern limit */
+	/* blame, sorted by ns descending, at most top_n rows each */
+	struct lat_wake_blame *off_stacks, *off_funcs, *run_stacks, *run_funcs;
+	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
+	uint64_t skipped_events;		/* CPU numbers out of range */
+	const char *stop_reason;		/* copy owned, or NULL */
+};
+
+#define LAT_WAKE_GAPS_MAX 64
+
+/* Parses a --sort key (max, avg, p99, count, pid, comm).  Returns 0 or -LAT_EUSAGE. */
+int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out);
+
+/*
+ * The timeline around worst case @idx (0 = the worst): a deep copy the caller
+ * frees with lat_timeline_free().  Returns 0, -LAT_EEMPTY when the block has
+ * no such case or it has no captured window, or -LAT_ENOMEM.
+ */
+int lat_wakeup_timeline(const struct lat_block *b, size_t idx, struct lat_timeline **out);
+
+#endif

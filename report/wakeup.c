@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Wakeup analysis reports: tables, a short narrative per worst case, blame by
+ * kernel stack.  JSON keys: docs/json-wakeup.md.
+ */
+#include <string.h>
+
+#include "latscope/an_wakeup.h"
+#include "report_priv.h"
+
+/* ---- JSON ------------------------------------------------------------------------- */
+
+static void stat_json(struct lat_json *j, const struct lat_wake_stat *s)
+{
+	lat_json_uint(j, "count", s->n);
+	lat_json_int(j, "avg_ns", (int64_t)(s->avg + 0.5));
+	lat_json_int(j, "min_ns", s->min);
+	lat_json_int(j, "p50_ns", s->p50);
+	lat_json_int(j, "p90_ns", s->p90);
+	lat_json_int(j, "p99_ns", s->p99);
+	lat_json_int(j, "p999_ns", s->p999);
+	lat_json_int(j, "max_ns", s->max);
+}
+
+static void stack_json(struct lat_json *j, const char *key, const struct lat_wakeup_result *r,
+		       int32_t id)
+{
+	if (id < 0 || (size_t)id >= r->nstacks)
+		return;
+	lat_json_str(j, key, r->stacks[id].folded);
+}
+
+static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
+		       const struct lat_wake_waker *k)
+{
+	lat_json_obj_open(j, "waker");
+	lat_json_int(j, "pid", k->pid);
+	lat_json_str(j, "comm", k->comm);
+	lat_json_int(j, "cpu", k->cpu);
+	lat_json_str(j, "context", lat_wake_ctx_name(k->ctx));
+	if (k->ctx != LAT_WAKE_CTX_TASK) {
+		lat_json_int(j, "irq", k->irq);
+		lat_json_str(j, "irq_name", k->irq_name);
+	}
+	lat_json_bool(j, "from_wakeup", k->from_wakeup);
+	stack_json(j, "stack", r, k->stack);
+	lat_json_obj_close(j);
+}
+
+static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
+		      const struct lat_wake_case *c)
+{
+	lat_json_obj_open(j, NULL);
+	lat_json_int(j, "pid", c->pid);
+	lat_json_str(j, "comm", c->comm);
+	lat_json_int(j, "prio", c->prio);
+	lat_json_int(j, "cpu", c->cpu);
+	lat_json_int(j, "queued_cpu", c->queued_cpu);
+	lat_json_str(j, "kind", lat_wait_kind_name(c->kind));
+	lat_json_uint(j, "start_ns", c->start_ns);
+	lat_json_uint(j, "end_ns", c->end_ns);
+	lat_json_int(j, "latency_ns", c->latency_ns);
+	waker_json(j, r, &c->waker);
+	lat_json_arr_open(j, "on_cpu");
+	for (size_t i = 0; i < c->non_cpu; i++) {
+		const struct lat_wake_oncpu *o = &c->on_cpu[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "pid", o->pid);
+		lat_json_str(j, "comm", o->comm);
+		lat_json_int(j, "prio", o->prio);
+		lat_json_int(j, "ns", o->ns);
+		lat_json_fixed(j, "share", c->latency_ns ? (double)o->ns / (double)c->latency_ns :
+			       0, 3);
+		lat_json_uint(j, "slices", o->slices);
+		lat_json_bool(j, "idle", o->pid == 0);
+		stack_json(j, "stack", r, o->stack);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_int(j, "other_ns", c->other_ns);
+	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
+	lat_json_bool(j, "partial", c->partial);
+	lat_json_arr_open(j, "irqs");
+	for (size_t i = 0; i < c->nirqs; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "kind", c->irqs[i].softirq ? "softirq" : "irq");
+		lat_json_int(j, "irq", c->irqs[i].irq);
+		lat_json_str(j, "name", c->irqs[i].name);
+		lat_json_int(j, "ns", c->irqs[i].ns);
+		lat_json_uint(j, "count", c->irqs[i].count);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "chain");
+	for (size_t i = 0; i < c->nchain; i++) {
+		const struct lat_wake_link *l = &c->chain[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "pid", l->pid);
+		lat_json_str(j, "comm", l->comm);
+		lat_json_int(j, "cpu", l->cpu);
+		lat_json_str(j, "kind", lat_wait_kind_name(l->kind));
+		lat_json_uint(j, "start_ns", l->start_ns);
+		lat_json_uint(j, "end_ns", l->end_ns);
+		lat_json_int(j, "latency_ns", l->latency_ns);
+		if (l->held_by_pid >= 0) {
+			lat_json_obj_open(j, "held_by");
+			lat_json_int(j, "pid", l->held_by_pid);
+			lat_json_str(j, "comm", l->held_by_comm);
+			lat_json_int(j, "ns", l->held_ns);
+			lat_json_obj_close(j);
+		}
+		waker_json(j, r, &l->waker);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "migrations");
+	for (size_t i = 0; i < c->nmigr; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_uint(j, "ts_ns", c->migr[i].ts_ns);
+		lat_json_int(j, "from_cpu", c->migr[i].from_cpu);
+		lat_json_int(j, "to_cpu", c->migr[i].to_cpu);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "markers");
+	for (size_t i = 0; i < c->nmarkers; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_uint(j, "ts_ns", c->markers[i].ts_ns);
+		lat_json_int(j, "cpu", c->markers[i].cpu);
+		lat_json_int(j, "pid", c->markers[i].pid);
+		lat_json_str(j, "text", c->markers[i].text);
+		if (c->markers[i].lat_ns >= 0)
+			lat_json_int(j, "lat_ns", c->markers[i].lat_ns);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+}
+
+static void blame_json(struct lat_json *j, const char *key, const struct lat_wake_blame *fn,
+		       size_t nfn, const struct lat_wake_blame *st, size_t nst)
+{
+	lat_json_obj_open(j, key);
+	lat_json_arr_open(j, "functions");
+	for (size_t i = 0; i < nfn; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "function", fn[i].name);
+		lat_json_int(j, "ns", fn[i].ns);
+		lat_json_uint(j, "count", fn[i].count);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "stacks");
+	for (size_t i = 0; i < nst; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "stack", st[i].name);
+		lat_json_int(j, "ns", st[i].ns);
+		lat_json_uint(j, "count", st[i].count);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+}
+
+void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
+			    const struct lat_analyze_opts *o)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
+
+	if (!r)
+		return;
+	lat_json_obj_open(j, "wakeup");
+	lat_json_str(j, "start_event", r->start == LAT_WAKE_START_WAKEUP ? "sched_wakeup" :
+		     "sched_waking");
+	lat_json_uint(j, "events", r->nevents);
+	lat_json_uint(j, "first_ns", r->first_ns);
+	lat_json_uint(j, "last_ns", r->last_ns);
+	lat_json_uint(j, "waits", r->waits);
+	lat_json_uint(j, "preempt_waits", r->preempt_waits);
+	lat_json_uint(j, "untrusted", r->untrusted);
+	lat_json_uint(j, "self_wakes", r->self_wakes);
+	lat_json_uint(j, "canceled", r->canceled);
+	lat_json_obj_open(j, "all");
+	stat_json(j, &r->all);
+	lat_json_obj_close(j);
+	lat_json_uint(j, "ntasks", r->ntasks);
+	lat_json_arr_open(j, "tasks");
+	for (size_t i = 0; i < r->ntasks && i < top; i++) {
+		const struct lat_wake_task *t = &r->tasks[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "pid", t->pid);
+		lat_json_str(j, "comm", t->comm);
+		stat_json(j, &t->wake);
+		lat_json_uint(j, "max_end_ns", t->max_end_ns);
+		lat_json_uint(j, "untrusted", t->untrusted);
+		lat_json_obj_open(j, "preempt");
+		stat_json(j, &t->preempt);
+		lat_json_obj_close(j);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "cpus");
+	for (size_t i = 0; i < r->ncpus; i++) {
+		const struct lat_wake_cpu *c = &r->cpus[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "cpu", c->cpu);
+		stat_json(j, &c->wake);
+		lat_json_obj_open(j, "preempt");
+		stat_json(j, &c->preempt);
+		lat_json_obj_close(j);
+		lat_json_uint(j, "lost_events", c->lost);
+		lat_json_uint(j, "overrun", c->overrun);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "worst");
+	for (size_t i = 0; i < r->nworst; i++)
+		case_json(j, r, &r->worst[i]);
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "gaps");
+	for (size_t i = 0; i < r->ngaps; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "cpu", r->gaps[i].cpu);
+		lat_json_uint(j, "from_ns", r->gaps[i].from_ns);
+		lat_json_uint(j, "to_ns", r->gaps[i].to_ns);
+		lat_json_uint(j, "count", r->gaps[i].count);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_uint(j, "gaps_total", r->ngaps_total);
+	lat_json_str(j, "stop_reason", r->stop_reason);
+	lat_json_bool(j, "has_stacks", r->has_stacks);
+	if (r->has_stacks) {
+		lat_json_obj_open(j, "blame");
+		blame_json(j, "off_cpu", r->off_funcs, r->noff_funcs, r->off_stacks,
+			   r->noff_stacks);
+		blame_json(j, "runnable", r->run_funcs, r->nrun_funcs, r->run_stacks,
+			   r->nrun_stacks);
+		lat_json_uint(j, "stacks_dropped", r->stacks_dropped);
+		lat_json_obj_close(j);
+	}
+	lat_json_obj_close(j);
+	lat_json_uint(j, "lost_events", r->lost_events);
+}
+
+/* ---- text ------------------------------------------------------------------------- */
+
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	return lat_fmt_duration(ns, buf, len);
+}
+
+static void stat_row(FILE *out, const struct lat_wake_stat *s)
+{
+	char b[7][32];
+
+	fprintf(out, " %7llu %10s %10s %10s %10s %10s %10s", (unsigned long long)s->n,
+		dur((int64_t)(s->avg + 0.5), b[0], 32), dur(s->p50, b[1], 32),
+		dur(s->p90, b[2], 32), dur(s->p99, b[3], 32), dur(s->p999, b[4], 32),
+		dur(s->max, b[5], 32));
+}
+
+static void who(FILE *out, const char *comm, int32_t pid)
+{
+	if (pid == 0) {
+		fputs("idle", out);
+		return;
+	}
+	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
+	fprintf(out, "/%d", pid);
+}
+
+static void waker_text(FILE *out, const struct lat_wakeup_result *r,
+		       const struct lat_wake_waker *k)
+{
+	if (k->pid < 0 && k->cpu < 0) {
+		fputs("no recorded waker", out);
+		return;
+	}
+	if (k->ctx != LAT_WAKE_CTX_TASK) {
+		fprintf(out, "woken by %s %d (", k->ctx == LAT_WAKE_CTX_IRQ ? "irq" : "softirq",
+			k->irq);
+		lat_fput_safe(out, k->irq_name, strnlen(k->irq_name, sizeof(k->irq_name)));
+		fprintf(out, ") on CPU%d, interrupting ", k->cpu);
+		who(out, k->comm, k->pid);
+	} else {
+		fputs("woken by ", out);
+		who(out, k->comm, k->pid);
+		fprintf(out, " on CPU%d", k->cpu);
+	}
+	if (k->from_wakeup)
+		fputs(" (no sched_waking: from sched_wakeup)", out);
+	if (k->stack >= 0 && (size_t)k->stack < r->nstacks) {
+		fputs(" in ", out);
+		lat_fput_safe(out, r->stacks[k->stack].top, strlen(r->stacks[k->stack].top));
+	}
+}
+
+static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct lat_wake_case *c,
+		      size_t idx)
+{
+	char d1[32], d2[32], t1[40], t2[40];
+
+	fprintf(out, "  %zu. ", idx + 1);
+	who(out, c->comm, c->pid);
+	fprintf(out, "%s waited %s on CPU%d (%s .. %s)", c->kind == LAT_WAIT_NEW ? " (new task)" : "",
+		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
+		lat_fmt_ts((int64_t)c->start_ns, t1, sizeof(t1)),
+		lat_fmt_ts((int64_t)c->end_ns, t2, sizeof(t2)));
+	for (size_t i = 0; i < c->non_cpu && i < 4; i++) {
+		const struct lat_wake_oncpu *o = &c->on_cpu[i];
+		int pct = c->latency_ns ? (int)(100.0 * (double)o->ns / (double)c->latency_ns + 0.5)
+					: 0;
+
+		fputs(i ? ", " : ": ", out);
+		who(out, o->comm, o->pid);
+		if (o->pid == 0)
+			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
+		else
+			fprintf(out, " ran %s (%d%%) at prio %d", dur(o->ns, d1, sizeof(d1)), pct,
+				o->prio);
+		if (o->stack >= 0 && (size_t)o->stack < r->nstacks) {
+			fputs(" in ", out);
+			lat_fput_safe(out, r->stacks[o->stack].top,
+				      strlen(r->stacks[o->stack].top));
+		}
+	}
+	if (c->non_cpu > 4)
+		fprintf(out, ", %zu more", c->non_cpu - 4);
+	if (c->unaccounted_ns)
+		fprintf(out, "; %s not covered by the kept slices%s",
+			dur(c->unaccounted_ns, d1, sizeof(d1)), c->partial ? " (partial)" : "");
+	fputs(";\n     ", out);
+	waker_text(out, r, &c->waker);
+	for (size_t i = 0; i < c->nchain; i++) {
+		const struct lat_wake_link *l = &c->chain[i];
+
+		fputs(";\n     ", out);
+		who(out, l->comm, l->pid);
+		fprintf(out, " itself waited %s on CPU%d%s", dur(l->latency_ns, d1, sizeof(d1)),
+			l->cpu, l->kind == LAT_WAIT_PREEMPT ? " after preemption" : "");
+		if (l->held_by_pid >= 0) {
+			fputs(" (", out);
+			who(out, l->held_by_comm, l->held_by_pid);
+			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
+		}
+		if (l->kind != LAT_WAIT_PREEMPT) {
+			fputs(", ", out);
+			waker_text(out, r, &l->waker);
+		}
+	}
+	if (c->nirqs) {
+		fputs(";\n     irqs on CPU during the wait:", out);
+		for (size_t i = 0; i < c->nirqs; i++) {
+			fprintf(out, " %s", i ? ", " : "");
+			lat_fput_safe(out, c->irqs[i].name, strnlen(c->irqs[i].name, 24));
+			fprintf(out, " %s x%u", dur(c->irqs[i].ns, d1, sizeof(d1)),
+				c->irqs[i].count);
+		}
+	}
+	for (size_t i = 0; i < c->nmigr; i++)
+		fprintf(out, ";\n     migrated CPU%d -> CPU%d at %s", c->migr[i].from_cpu,
+			c->migr[i].to_cpu, lat_fmt_ts((int64_t)c->migr[i].ts_ns, t1, sizeof(t1)));
+	for (size_t i = 0; i < c->nmarkers; i++) {
+		fprintf(out, ";\n     marker on CPU%d at %s: ", c->markers[i].cpu,
+			lat_fmt_ts((int64_t)c->markers[i].ts_ns, t1, sizeof(t1)));
+		lat_fput_safe(out, c->markers[i].text, strlen(c->markers[i].text));
+	}
+	fputs("\n", out);
+}
+
+static void blame_text(FILE *out, const char *title, const struct lat_wake_blame *fn, size_t nfn,
+		       const struct lat_wake_blame *st, size_t nst)
+{
+	char d[32];
+
+	if (!nfn)
+		return;
+	fprintf(out, "  %s, by function:\n", title);
+	for (size_t i = 0; i < nfn; i++) {
+		fprintf(out, "    %10s %7llu  ", dur(fn[i].ns, d, sizeof(d)),
+			(unsigned long long)fn[i].count);
+		lat_fput_safe(out, fn[i].name, strlen(fn[i].name));
+		fputc('\n', out);
+	}
+	fprintf(out, "  %s, folded stacks (ns):\n", title);
+	for (size_t i = 0; i < nst; i++) {
+		fputs("    ", out);
+		lat_fput_safe(out, st[i].name, strlen(st[i].name));
+		fprintf(out, " %lld\n", (long long)st[i].ns);
+	}
+}
+
+void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
+			    const struct lat_analyze_opts *o)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
+
+	if (!r)
+		return;
+	fprintf(out, "  %llu events; %llu wakeup waits (from %s), %llu preemption waits, "
+		"%llu lost events%s\n", (unsigned long long)r->nevents,
+		(unsigned long long)r->waits,
+		r->start == LAT_WAKE_START_WAKEUP ? "sched_wakeup" : "sched_waking",
+		(unsigned long long)r->preempt_waits, (unsigned long long)r->lost_events,
+		r->untrusted ? ", some waits untrusted (see above)" : "");
+	if (r->ntasks) {
+		fprintf(out, "\n  %-16s %7s %7s %10s %10s %10s %10s %10s %10s %8s\n", "task", "pid",
+			"waits", "avg", "p50", "p90", "p99", "p99.9", "max", "preempt");
+		for (size_t i = 0; i < r->ntasks && i < top; i++) {
+			const struct lat_wake_task *t = &r->tasks[i];
+
+			fputs("  ", out);
+			lat_report_cell(out, t->comm, 16);
+			fprintf(out, " %7d", t->pid);
+			stat_row(out, &t->wake);
+			fprintf(out, " %8llu\n", (unsigned long long)t->preempt.n);
+		}
+		if (r->ntasks > top)
+			fprintf(out, "  ... %zu more tasks (--top)\n", r->ntasks - top);
+		fprintf(out, "\n  %-16s %7s %7s %10s %10s %10s %10s %10s %10s %8s\n", "cpu", "",
+			"waits", "avg", "p50", "p90", "p99", "p99.9", "max", "lost");
+		for (size_t i = 0; i < r->ncpus; i++) {
+			fprintf(out, "  CPU%-13d %7s", r->cpus[i].cpu, "");
+			stat_row(out, &r->cpus[i].wake);
+			fprintf(out, " %8llu\n", (unsigned long long)r->cpus[i].lost);
+		}
+	}
+	if (r->nworst) {
+		fprintf(out, "\n  worst wakeups:\n");
+		for (size_t i = 0; i < r->nworst; i++)
+			case_text(out, r, &r->worst[i], i);
+	}
+	if (r->has_stacks) {
+		fputc('\n', out);
+		blame_text(out, "off-CPU time (slept in S/D)", r->off_funcs, r->noff_funcs,
+			   r->off_stacks, r->noff_stacks);
+		blame_text(out, "runnable time behind the task holding the CPU", r->run_funcs,
+			   r->nrun_funcs, r->run_stacks, r->nrun_stacks);
+	}
+}
