@@ -109,18 +109,26 @@ static int tsc_origin(const struct lat_fntrace *t, uint64_t *tsc0)
 	return 0;
 }
 
-static void compute_times(const struct lat_fntrace *t, const struct lat_analyze_opts *o,
-			  struct lat_fntrace_result *r)
+static void compute_times(struct lat_block *b, const struct lat_fntrace *t,
+			  const struct lat_analyze_opts *o, struct lat_fntrace_result *r)
 {
 	uint64_t tsc0 = 0;
 	double lo = 0, hi = 0, cpu = 0;
 
 	r->time_source = "printed";
 	if (t->verbose && tsc_origin(t, &tsc0)) {
+		int bounded = tsc_bounds(t, &lo, &hi);
+
 		if (o->cpu_mhz > 0) {
+			/* the tracer divided by cpu_khz/1000 + 1: allow that one either way */
+			if (bounded && (o->cpu_mhz + 1 < lo || o->cpu_mhz - 1 > hi))
+				lat_block_add_finding(b, "cpu-mhz-mismatch", LAT_SEV_WARN,
+						      "--cpu-mhz %.1f is outside the %.2f..%.2f cycles/us "
+						      "the dump's own time column allows",
+						      o->cpu_mhz, lo, hi);
 			cpu = o->cpu_mhz;
 			lo = hi = cpu;
-		} else if (tsc_bounds(t, &lo, &hi)) {
+		} else if (bounded) {
 			cpu = (lo + hi) / 2;
 		}
 	}
@@ -130,25 +138,28 @@ static void compute_times(const struct lat_fntrace *t, const struct lat_analyze_
 		r->cycles_per_us_min = lo;
 		r->cycles_per_us_max = hi;
 	}
+	/* TSC times first (self_ns is scratch here): the next TSC time of every entry */
+	for (size_t i = t->n; i-- > 0;) {
+		const struct lat_fn_entry *e = &t->e[i];
+
+		if (cpu > 0 && e->has_tsc && e->tsc_cycles >= tsc0)
+			r->self_ns[i] = (int64_t)llround((double)(e->tsc_cycles - tsc0) * 1000.0 /
+							 cpu);
+		else
+			r->self_ns[i] = i + 1 < t->n ? r->self_ns[i + 1] : INT64_MAX;
+	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct lat_fn_entry *e = &t->e[i];
 		int64_t v = e->time_ns;
 
 		if (cpu > 0 && e->has_tsc && e->tsc_cycles >= tsc0) {
-			v = (int64_t)llround((double)(e->tsc_cycles - tsc0) * 1000.0 / cpu);
+			v = r->self_ns[i];
 		} else if (cpu > 0) {
 			/* printed to the microsecond: keep it between its neighbours on the TSC */
 			if (i && v < r->t_ns[i - 1])
 				v = r->t_ns[i - 1];
-			for (size_t j = i + 1; j < t->n; j++)
-				if (t->e[j].has_tsc && t->e[j].tsc_cycles >= tsc0) {
-					int64_t nx = (int64_t)llround((double)(t->e[j].tsc_cycles -
-								tsc0) * 1000.0 / cpu);
-
-					if (v > nx)
-						v = nx;
-					break;
-				}
+			if (v > r->self_ns[i])
+				v = r->self_ns[i];
 		}
 		r->t_ns[i] = v;
 	}
@@ -322,7 +333,8 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 	for (size_t i = 0; i < r->nfn; i++)
 		r->fn[i].share_pct = r->window_ns > 0 ?
 			(double)r->fn[i].self_ns * 100.0 / (double)r->window_ns : 0;
-	qsort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
+	if (r->nfn > 1)
+		lat_sort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
 	r->by_total = malloc((r->nfn ? r->nfn : 1) * sizeof(*r->by_total));
 	if (!r->by_total) {
 		ret = -LAT_ENOMEM;
@@ -330,7 +342,8 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 	}
 	for (size_t i = 0; i < r->nfn; i++)
 		r->by_total[i] = i;
-	qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
+	if (r->nfn > 1)
+		qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
 out:
 	free(ft.slot);
 	return ret;
@@ -392,7 +405,7 @@ static void off_stretches(const struct lat_fntrace *t, struct lat_fntrace_result
 
 			if (e && (!e->flags_known || e->kind == LAT_FN_STACK))
 				continue;
-			/* an elision ends a stretch at the entry before it: what was cut is unknown */
+			/* an elision ends a stretch at the entry before it: the cut is unknown */
 			cut = in && e && e->gap_before;
 			off = e && is_off(e, (enum lat_fn_off_what)w) && !cut;
 			if (!in && off) {
@@ -513,11 +526,12 @@ static int repeats(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 			rp->period = best_p;
 			rp->count = best_c;
 			rp->caller = t->e[i].parent;
-			rp->time_ns = (after < t->n ? r->t_ns[after] : r->t_ns[t->n - 1]) - r->t_ns[i];
+			rp->time_ns = r->t_ns[after < t->n ? after : t->n - 1] - r->t_ns[i];
 		}
 		i += best_p * best_c;
 	}
-	qsort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
+	if (r->nrep > 1)
+		lat_sort(r->rep, r->nrep, sizeof(*r->rep), cmp_rep);
 	return 0;
 }
 
@@ -606,10 +620,53 @@ static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 	}
 }
 
+/*
+ * "<756f6a6b>" printed for a function: an address with no symbol.  When the
+ * bytes (little endian, as i386 stored them) spell text, the entry is a task
+ * name read as a function call (seed 002's #0 spells "kjou" "rnal").
+ */
+static int addr_text(const char *s, char *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || s[0] != '<' || strlen(s) != 10)
+		return 0;
+	v = strtoul(s + 1, &end, 16);
+	if (*end != '>')
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		unsigned char c = (unsigned char)(v >> (8 * i));
+
+		if (c && (c < 0x20 || c > 0x7e))
+			return 0;
+		out[i] = c ? (char)c : '.';
+	}
+	out[4] = '\0';
+	return 1;
+}
+
+static void garbled(struct lat_block *b, const struct lat_fntrace *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char f[5], p[5];
+
+		if (!addr_text(t->e[i].function, f) || !addr_text(t->e[i].parent, p))
+			continue;
+		lat_block_add_finding(b, "garbled-entry", LAT_SEV_INFO,
+				      "line %u: function %s and parent %s are no kernel addresses "
+				      "but read as text \"%s%s\": probably a task name (the tracer's "
+				      "cmdline record) printed as a call",
+				      t->e[i].line, t->e[i].function, t->e[i].parent, f, p);
+	}
+}
+
 static void findings(struct lat_block *b, const struct lat_fntrace *t,
 		     const struct lat_fntrace_result *r)
 {
 	char d1[32], d2[32];
+
+	garbled(b, t);
 
 	if (r->truncated)
 		lat_block_add_finding(b, "truncated-dump", LAT_SEV_WARN,
@@ -669,7 +726,7 @@ int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->self_ns = calloc(t->n ? t->n : 1, sizeof(*r->self_ns));
 	if (!r->t_ns || !r->self_ns)
 		return -LAT_ENOMEM;
-	compute_times(t, o, r);
+	compute_times(b, t, o, r);
 	coverage(t, r);
 	if ((ret = blame(t, r)) < 0)
 		return ret;

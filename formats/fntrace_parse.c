@@ -9,9 +9,11 @@
  *   | task: ksoftirqd/0-2 (uid:0 nice:-10 policy:0 rt_prio:0)
  *   => started at: fn+0x1/0x2 <addr>      => ended at: fn
  * Rows:
- *   (T1/#8) <...> 2576 0 2 00000001 00000008 [0002512920679575] 0.001ms (+0.000ms): f+o/s <a> (p+o/s <a>)
+ *   (T1/#8) <...> 2576 0 2 00000001 00000008 [0002512920679575] 0.001ms (+0.000ms): \
+ *           f+o/s <a> (p+o/s <a>)
  *   (T4/#1) [ =>        kjournald ] 0.000ms (+0.000ms)
- *   [(T3/#4)] <...>-2576 0dn.3    0us : f[+o/s <a>] (parent) | <-parent | <comm-pid> (a b): | (v1 v2 v3)
+ *   [(T3/#4)] <...>-2576 0dn.3    0us : f[+o/s <a>] (parent)
+ *             ... | <-parent | <comm-pid> (a b): | (v1 v2 v3)
  *   [(T6/#7)] <...>-2576 0dn.1    1us < (1)           [(T5/#n)] ... 3us > sys_read (a b c)
  *   <idle>-0       3d..3   15us :      0:120:R ==> [003]   312:100:R kworker/3:1H
  *   bash-1994    1.N.1  104us : <stack trace>       followed by " => frame" lines
@@ -160,7 +162,8 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 	default: return 0;
 	}
 	switch (f[1]) {
-	case 'n': case 'N': case 'p': case 'P': case 'L': case 'B': e->flags |= LAT_FNF_NEED_RESCHED;
+	case 'n': case 'N': case 'p': case 'P': case 'L': case 'B':
+		e->flags |= LAT_FNF_NEED_RESCHED;
 		break;
 	case '.': case 'l': case 'b': break;
 	default: return 0;
@@ -810,9 +813,12 @@ static int copy_line(struct line_buf *b, const struct lat_line *l, const struct 
 	}
 	memcpy(b->s, l->s, l->len);
 	if (l2) {
+		const char *s2 = skip_ws(l2->s);
+		size_t n2 = l2->len - (size_t)(s2 - l2->s);
+
 		b->s[l->len] = ' ';
-		memcpy(b->s + l->len + 1, skip_ws(l2->s), l2->len - (size_t)(skip_ws(l2->s) - l2->s));
-		b->s[l->len + 1 + l2->len - (size_t)(skip_ws(l2->s) - l2->s)] = '\0';
+		memcpy(b->s + l->len + 1, s2, n2);
+		b->s[l->len + 1 + n2] = '\0';
 	} else {
 		b->s[l->len] = '\0';
 	}
@@ -936,6 +942,10 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 	}
 	if (!ft->n && ft->latency_ns < 0)
 		ret = -LAT_EEMPTY;
+	if (ft->tracer && !b->title &&
+	    asprintf(&b->title, "%s latency trace %s on %s", ft->tracer,
+		     ft->version ? ft->version : "?", ft->kernel ? ft->kernel : "?") < 0)
+		b->title = NULL;
 out:
 	free(lb.s);
 	free(lb2.s);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Public entry points of the renderer and the per-block dispatcher. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "latscope/an_fntrace.h"
 #include "latscope/an_loop.h"
+#include "latscope/an_wakeup.h"
+#include "latscope/timeline.h"
 #include "render_priv.h"
 
 static const char *const chart_names[LAT_CHART_NKINDS] = {
@@ -109,6 +113,54 @@ static const char *schema_name(enum lat_schema s)
 	}
 }
 
+/* The window the wakeup analysis kept around its worst case. */
+static int timeline_of_events(const struct lat_block *b, const struct lat_render_opts *o,
+			      struct lat_render_buf *out)
+{
+	struct lat_timeline *tl = NULL;
+	int ret = lat_wakeup_timeline(b, 0, &tl);
+
+	if (ret == -LAT_EEMPTY) {
+		snprintf(out->msg, sizeof(out->msg), "no wakeup to draw: the trace has no "
+			 "complete wakeup wait (or none of the --task asked for)");
+		return -LAT_EUSAGE;
+	}
+	if (ret < 0)
+		return ret;
+	ret = lat_render_timeline(tl, o, out);
+	lat_timeline_free(tl);
+	return ret;
+}
+
+/* Top functions of a latency-tracer dump, by self time as the analysis sorted them. */
+static int blame_of_fntrace(const struct lat_block *b, const struct lat_render_opts *o,
+			    struct lat_render_buf *out)
+{
+	const struct lat_fntrace_result *r = b->analysis;
+	struct lat_blame_row *rows;
+	size_t n;
+	int ret;
+
+	if (!r || !r->nfn) {
+		snprintf(out->msg, sizeof(out->msg), "no function entries to blame");
+		return -LAT_EUSAGE;
+	}
+	n = r->nfn < 20 ? r->nfn : 20;
+	rows = calloc(n, sizeof(*rows));
+	if (!rows)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		rows[i].name = r->fn[i].function;
+		rows[i].self_ns = r->fn[i].self_ns > 0 ? (uint64_t)r->fn[i].self_ns : 0;
+		rows[i].total_ns = r->fn[i].total_ns > 0 ? (uint64_t)r->fn[i].total_ns : 0;
+		rows[i].calls = r->fn[i].calls;
+	}
+	ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0, b->title,
+			       o, out);
+	free(rows);
+	return ret;
+}
+
 int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
@@ -133,21 +185,12 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 			return lat_render_cpus(b, o, out);
 		break;
 	case LAT_CHART_TIMELINE:
-		if (b->schema == LAT_SCHEMA_EVENTS) {
-			/* the wakeup analysis does not hand a struct lat_timeline over yet */
-			snprintf(out->msg, sizeof(out->msg), "the timeline chart needs the "
-				 "timeline from the wakeup analysis, which this build does not "
-				 "produce yet");
-			return -LAT_EUSAGE;
-		}
+		if (b->schema == LAT_SCHEMA_EVENTS)
+			return timeline_of_events(b, o, out);
 		break;
 	case LAT_CHART_BLAME:
-		if (b->schema == LAT_SCHEMA_FNTRACE) {
-			snprintf(out->msg, sizeof(out->msg), "the blame chart needs the function "
-				 "trace analysis (top functions), which this build does not "
-				 "produce yet");
-			return -LAT_EUSAGE;
-		}
+		if (b->schema == LAT_SCHEMA_FNTRACE)
+			return blame_of_fntrace(b, o, out);
 		break;
 	default:
 		break;

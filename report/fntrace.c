@@ -250,7 +250,8 @@ void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 
 		if (!s->found)
 			continue;
-		fprintf(out, "  longest %s: %s%s from line %u (", lat_fn_off_name((enum lat_fn_off_what)w),
+		fprintf(out, "  longest %s: %s%s from line %u (",
+			lat_fn_off_name((enum lat_fn_off_what)w),
 			s->open ? ">= " : "", dur(s->duration_ns, d1, sizeof(d1)),
 			t->e[s->first].line);
 		safe(out, lat_fn_entry_label(&t->e[s->first]));

@@ -24,7 +24,7 @@ enum lat_fn_off_what { LAT_FN_OFF_IRQS, LAT_FN_OFF_PREEMPT, LAT_FN_OFF_EITHER, L
 /* The longest run of entries with interrupts (or preemption, or either) off. */
 struct lat_fn_stretch {
 	int found;
-	size_t first, end;	/* entry indexes: [first, end); end == n when still off at the end */
+	size_t first, end;	/* entry indexes [first, end) */
 	int64_t start_ns, end_ns, duration_ns;
 	int open;		/* still off at the last entry: the stretch is at least this long */
 };
@@ -40,10 +40,10 @@ struct lat_fn_repeat {
 
 struct lat_fntrace_result {
 	/* the clock every time below is on */
-	const char *time_source;	/* "tsc" (raw cycles scaled) or "printed" (the time column) */
+	const char *time_source;	/* "tsc" (cycles scaled) or "printed" */
 	double cycles_per_us, cycles_per_us_min, cycles_per_us_max;	/* 0 unless tsc */
 	int64_t *t_ns;			/* owned: per entry, since the first entry */
-	int64_t *self_ns;		/* owned: per entry, time to the next entry on its CPU; -1 */
+	int64_t *self_ns;		/* owned: per entry, to the next on its CPU; -1 */
 
 	/* coverage of the window */
 	size_t entries_present;
@@ -67,7 +67,7 @@ struct lat_fntrace_result {
 	int has_wakeup;
 	size_t wake_entry;
 	int64_t wake_ns;		/* entry time of the wakeup */
-	int64_t wake_to_end_ns;		/* to the end of the window (header latency, else last entry) */
+	int64_t wake_to_end_ns;		/* to the header latency, else the last entry */
 	int64_t wake_to_last_ns;	/* to the last entry present */
 
 	struct lat_fn_repeat *rep;	/* owned, sorted by entries folded (period * count) */

@@ -17,7 +17,7 @@
 enum lat_fn_kind {
 	LAT_FN_CALL,		/* a traced function call: function and parent (T1) */
 	LAT_FN_SPECIAL,		/* trace_special(): function and three values (T2) */
-	LAT_FN_SPECIAL_PID,	/* trace_special_pid(): wakeup/switch marker "<comm-pid> (a b)" (T3) */
+	LAT_FN_SPECIAL_PID,	/* trace_special_pid(): "<comm-pid> (a b)" marker (T3) */
 	LAT_FN_CMDLINE,		/* "[ => comm ]": a task's name recorded (T4) */
 	LAT_FN_SYSCALL,		/* "> sys_xxx (a b c)" (T5) */
 	LAT_FN_SYSRET,		/* "< (ret)" (T6) */
@@ -39,7 +39,7 @@ enum lat_fn_kind {
 
 struct lat_fn_entry {
 	int64_t time_ns;	/* since the first entry of the trace, as printed (us or ms) */
-	int64_t delay_ns;	/* RT verbose "(+x.xxxms)": the tracer's time to its next entry; -1 */
+	int64_t delay_ns;	/* RT verbose "(+x.xxxms)": time to the next entry; -1 */
 	uint64_t tsc_cycles;	/* RT verbose "[...]": raw rdtsc value; valid if has_tsc */
 	uint32_t line;		/* input line (the first one when a wrapped entry was joined) */
 	int32_t cpu;		/* -1 when not printed */
@@ -53,16 +53,16 @@ struct lat_fn_entry {
 	uint8_t has_tsc;
 	uint8_t gap_before;	/* an elision marker ("etc", "[...]") precedes this entry */
 	uint8_t joined;		/* the entry was wrapped over two lines and joined */
-	char mark;		/* delay marker after the time: ' ', '+', '!', '#', '*', '@', '$'; 0 */
+	char mark;		/* marker after the time: ' ' + ! # * @ $; 0 if none */
 	enum lat_fn_kind kind;
 	char *comm;		/* owned; "<...>" when the tracer did not know it */
 	char *function;		/* owned; without "+off/size" and "<addr>"; NULL for SYSRET */
 	char *parent;		/* owned or NULL */
-	char *text;		/* owned: the rest of the row for SPECIAL/SCHED/EVENT/SYSRET, or NULL */
+	char *text;		/* owned: rest of a SPECIAL/SCHED/EVENT/SYSRET row, or NULL */
 };
 
 struct lat_fntrace {
-	char *tracer;		/* "preemption" (-RT), "irqsoff", "wakeup_rt", ... ; owned or NULL */
+	char *tracer;		/* "preemption" (-RT), "irqsoff", ...; owned or NULL */
 	char *version;		/* "v1.1.4"; owned or NULL */
 	char *kernel;		/* "2.6.12-rc1-RT-V0.7.41-00"; owned or NULL */
 	char *model;		/* "(M:preempt VP:0, ...)": the preemption model "preempt"; owned */
@@ -84,7 +84,7 @@ struct lat_fntrace {
 	size_t nstack, stackcap;
 
 	size_t unknown_types;	/* "(T9/#...)" rows skipped */
-	size_t elisions;	/* "etc", "[ etc ]", "[...]" lines: entries left out by the poster */
+	size_t elisions;	/* "etc", "[...]" lines: entries the poster cut */
 	size_t joined_lines;	/* entries rebuilt from two wrapped lines */
 	size_t quoted_lines;	/* rows that were mail-quoted ("> ") */
 	int verbose;		/* RT verbose layout seen (raw TSC and indexes present) */

@@ -229,6 +229,68 @@ static void test_compact_elision(void **state)
 	fnt_free(l);
 }
 
+/*
+ * Excerpt of Lee Revell's trace5.txt (LKML, 23 Feb 2005, "Re: More latency
+ * regressions with 2.6.11-rc4-RT-V0.7.39-02"): "us" arrived as the Korean
+ * syllable U+D0CE, cmdline (T4) and switch-marker (T3) entries, right-aligned comms.
+ */
+static const char trace5[] =
+	"preemption latency trace v1.1.4 on 2.6.11-rc4-RT-V0.7.39-02\n"
+	"--------------------------------------------------------------------\n"
+	" latency: 197 \xed\x83\x8e, #74/74, CPU#0 | (M:preempt VP:0, KP:1, SP:1 HP:1 #P:1)\n"
+	"    -----------------\n"
+	"    | task: ksoftirqd/0-2 (uid:0 nice:-10 policy:0 rt_prio:0)\n"
+	"    -----------------\n"
+	"\n"
+	"(T1/#0)            dmesg  3249 0 9 00000002 00000000 [0000163455166655] 0.000ms "
+	"(+886841.090ms): <73656d64> (<61700067>)\n"
+	"(T1/#2)            dmesg  3249 0 9 00000002 00000002 [0000163455167105] 0.000ms "
+	"(+0.000ms): __trace_start_sched_wakeup+0x96/0xc0 <c012cbe6> (try_to_wake_up+0x81/0x150 "
+	"<c010f911>)\n"
+	"(T6/#4)    dmesg-3249  0dn.2    2\xed\x83\x8e < (1)\n"
+	"(T4/#67) [ =>            dmesg ] 0.191ms (+0.000ms)\n"
+	"(T1/#68)            <...>     2 0 1 00000002 00000044 [0000163455282330] 0.192ms "
+	"(+0.000ms): __switch_to+0xb/0x1a0 <c0100f5b> (__schedule+0x2bd/0x630 <c027cc6d>)\n"
+	"(T3/#69)    <...>-2     0d..2  193\xed\x83\x8e : __schedule+0x2ea/0x630 <c027cc9a> "
+	"<dmesg-3249> (75 69): \n"
+	"(T1/#73)            <...>     2 0 1 00000001 00000049 [0000163455284627] 0.196ms "
+	"(+0.000ms): trace_stop_sched_switched+0xfe/0x150 <c012cd0e> (finish_task_switch+0x43/0x90 "
+	"<c010fe23>)\n"
+	"\n"
+	"\n"
+	"vim:ft=help\n";
+
+static void test_trace5_korean_micro(void **state)
+{
+	size_t warn;
+	struct lat_loaded *l = fnt_load(NULL, trace5, NULL, &warn);
+	const struct lat_fntrace *t = fnt_only(l, "rt-lattrace");
+
+	(void)state;
+	assert_int_equal(t->latency_ns, 197000);
+	assert_int_equal(t->entries_shown, 74);
+	assert_int_equal(t->n, 7);
+	assert_string_equal(t->e[0].comm, "dmesg");
+	assert_int_equal(t->e[0].pid, 3249);
+	/* flags 9 = irqs off | softirq */
+	assert_int_equal(t->e[0].flags, LAT_FNF_IRQS_OFF | LAT_FNF_SOFTIRQ);
+	assert_int_equal(t->e[2].kind, LAT_FN_SYSRET);
+	assert_int_equal(t->e[2].time_ns, 2000);
+	assert_int_equal(t->e[3].kind, LAT_FN_CMDLINE);
+	assert_string_equal(t->e[3].comm, "dmesg");
+	assert_int_equal(t->e[3].time_ns, 191000);
+	assert_int_equal(t->e[4].pid, 2);
+	assert_int_equal(t->e[4].index, 68);	/* 0x44 */
+	assert_int_equal(t->e[5].kind, LAT_FN_SPECIAL_PID);
+	assert_string_equal(t->e[5].function, "__schedule");
+	assert_string_equal(t->e[5].text, "<dmesg-3249> (75 69):");
+	assert_int_equal(t->e[5].time_ns, 193000);
+	assert_string_equal(t->e[6].parent, "finish_task_switch");
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(warn, 0);
+	fnt_free(l);
+}
+
 static void test_row_errors(void **state)
 {
 	struct lat_fn_entry e;
@@ -265,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_seed002_raw_mail),
 		cmocka_unit_test(test_quoted_wrapped_unknown),
 		cmocka_unit_test(test_compact_elision),
+		cmocka_unit_test(test_trace5_korean_micro),
 		cmocka_unit_test(test_row_errors),
 	};
 
