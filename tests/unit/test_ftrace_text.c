@@ -642,6 +642,18 @@ static void test_tracecmd_report_consistency(void **state)
 	unlink(path);
 }
 
+/*
+ * Under ASan: reading kernel.dat's instance buffer, 2 bytes strdup()ed inside
+ * libtraceevent's tep_parse_event() are never freed although the trace.dat
+ * reader releases its handle with tep_free().  Not this reader's; LeakSanitizer
+ * ignores leaks allocated inside that one function (reported to the lead).
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
 static struct lat_loaded *analyzed(const char *path, const char *buffer)
 {
 	struct lat_loaded *l = calloc(1, sizeof(*l));
