@@ -72,3 +72,16 @@ printf '%-34s %12.0f %12s %7.2fx\n' "wc -l (reading only)" "$wc_lcpu" "-" \
 echo "peak RSS: $(field "$out" peak_rss_kib) KiB on ${big_mb} MiB," \
 	"$(field "$small" peak_rss_kib) KiB on $((one_bytes / 1024)) KiB"
 echo "goal >= 3000000 lines/s on one core (CPU time): $(echo "$ours_cpu >= 3000000" | bc)"
+
+# end to end: `latscope analyze` (reader + wakeup analysis + text report) on the same
+# text; the replicated timestamps make odd wakeups, this is about time and memory
+if [ -x "$build/latscope" ]; then
+	for f in "$tmp/one.txt" "$tmp/big.txt"; do
+		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$build/latscope" analyze \
+			"$f" >/dev/null 2>&1 || true
+		read -r u s m <"$tmp/time"
+		printf 'latscope analyze %5s MiB: %.2f CPU s, %.0f lines/cpu_s, peak RSS %s KiB\n' \
+			$(( $(wc -c <"$f") / 1048576 )) "$(echo "$u + $s" | bc -l)" \
+			"$(echo "$(wc -l <"$f") / ($u + $s + 0.001)" | bc -l)" "$m"
+	done
+fi
