@@ -279,6 +279,52 @@ static void test_process_and_irq_events(void **state)
 	assert_string_equal(ev.name, "sched_stat_runtime");
 }
 
+/*
+ * Old kernels: 2.6.31's "task comm:pid [prio] (S)" event forms and the 2.6.27-31
+ * sched_switch tracer (lines from Documentation/ftrace.txt of 2.6.28).
+ */
+static void test_old_kernels(void **state)
+{
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+
+	(void)state;
+	assert_int_equal(parse("            bash-4251  [01]  10152.583854: sched_switch: task "
+			       "bash:4251 [120] (S) ==> swapper:0 [140]", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_SWITCH);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.ts_ns, 10152583854000ULL);
+	assert_string_equal(ev.u.sw.prev_comm, "bash");
+	assert_int_equal(ev.u.sw.prev_pid, 4251);
+	assert_int_equal(ev.u.sw.prev_state, LAT_TS_SLEEPING);
+	assert_string_equal(ev.u.sw.next_comm, "swapper");
+	assert_int_equal(ev.u.sw.next_prio, 140);
+	assert_int_equal(parse("          <idle>-0     [01]  10152.583860: sched_wakeup: task "
+			       "bash:4251 [120] success=1 [001]", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_WAKEUP);
+	assert_int_equal(ev.u.wake.pid, 4251);
+	assert_int_equal(ev.u.wake.target_cpu, 1);
+	/* the sched_switch tracer: "+" wakes, "==>" switches away from the line's task */
+	assert_int_equal(parse("            bash-3997  [01]   240.132281:   3997:120:R   + [000]  "
+			       "4055:120:R ls", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_WAKEUP);
+	assert_string_equal(ev.u.wake.comm, "ls");
+	assert_int_equal(ev.u.wake.pid, 4055);
+	assert_int_equal(ev.u.wake.prio, 120);
+	assert_int_equal(ev.u.wake.target_cpu, 0);
+	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S ==> [000]  "
+			       "1931:120:R sshd", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_SWITCH);
+	assert_string_equal(ev.u.sw.prev_comm, "ls");
+	assert_int_equal(ev.u.sw.prev_pid, 4055);
+	assert_int_equal(ev.u.sw.prev_state, LAT_TS_SLEEPING);
+	assert_string_equal(ev.u.sw.next_comm, "sshd");
+	assert_int_equal(ev.u.sw.next_pid, 1931);
+	assert_int_equal(ev.ts_ns, 240132360000ULL);
+	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S --> [000]  "
+			       "1931:120:R sshd", &ev, &strs), LAT_FT_BAD);
+}
+
 static void test_markers(void **state)
 {
 	struct lat_event ev;
@@ -729,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_tracecmd_layouts),
 		cmocka_unit_test(test_wakeups),
 		cmocka_unit_test(test_process_and_irq_events),
+		cmocka_unit_test(test_old_kernels),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_stream_stack_lost_bad),
