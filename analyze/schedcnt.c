@@ -178,12 +178,12 @@ static int analyze_pids(struct lat_sched_run *run)
 				p->moves++;
 		}
 		p->rows++;
-		if (pr[i].cpu >= 0 && pr[i].cpu < 32)
-			p->cpu_mask |= 1u << pr[i].cpu;
+		if (pr[i].cpu >= 0 && pr[i].cpu < 64)
+			p->cpu_mask |= 1ull << pr[i].cpu;
 	}
 	free(pr);
 	for (size_t i = 0; i < run->npids; i++)
-		if (__builtin_popcount(run->pids[i].cpu_mask) > 1)
+		if (__builtin_popcountll(run->pids[i].cpu_mask) > 1)
 			run->nbouncing++;
 	return 0;
 }
@@ -212,8 +212,8 @@ static void cpu_findings(struct lat_block *b, const struct lat_sched_run *run,
 				      run->label, name, c->lat_inconsistent);
 	if (c->dif_inconsistent)
 		lat_block_add_finding(b, "inconsistent-rows", LAT_SEV_WARN,
-				      "%s %s: %zu rows where ENTRYDIF != next SCHEDENTRY - SCHEDENTRY",
-				      run->label, name, c->dif_inconsistent);
+				      "%s %s: %zu rows where ENTRYDIF != next SCHEDENTRY - "
+				      "SCHEDENTRY", run->label, name, c->dif_inconsistent);
 }
 
 static void run_findings(struct lat_block *b, const struct lat_sched_run *run)
@@ -229,7 +229,7 @@ static void run_findings(struct lat_block *b, const struct lat_sched_run *run)
 	for (size_t i = 0; i < run->npids && len + 64 < sizeof(list); i++) {
 		const struct lat_sched_pid *p = &run->pids[i];
 
-		if (__builtin_popcount(p->cpu_mask) < 2)
+		if (__builtin_popcountll(p->cpu_mask) < 2)
 			continue;
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%zu moves)",
 					shown++ ? ", " : "", p->pid, p->moves);
@@ -263,6 +263,11 @@ static void summary_finding(struct lat_block *b, const struct lat_sched_result *
 				      "bouncing in %s; none in %s", yes, nn ? no : "no run");
 }
 
+static const char *group_of(const struct lat_series *s)
+{
+	return s->group ? s->group : "N = ?";
+}
+
 int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_sched_result *r = calloc(1, sizeof(*r));
@@ -283,12 +288,11 @@ int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o)
 		return -LAT_ENOMEM;
 	/* consecutive series of one group are one run */
 	for (size_t i = 0; i < b->nseries && !ret;) {
-		const char *label = b->series[i]->group ? b->series[i]->group : "N = ?";
+		const char *label = group_of(b->series[i]);
 		struct lat_sched_run *run;
 		size_t j = i;
 
-		while (j < b->nseries && !strcmp(b->series[j]->group ? b->series[j]->group : "N = ?",
-						 label))
+		while (j < b->nseries && !strcmp(group_of(b->series[j]), label))
 			j++;
 		if (lat_grow(&r->runs, &cap, r->nruns + 1, sizeof(*r->runs))) {
 			ret = -LAT_ENOMEM;

@@ -25,12 +25,14 @@ void usage_render(FILE *out)
 		"  -w, --worst N           freezes / cases labelled on the chart (default 5)\n"
 		"      --size WxH          pixels (SVG: points), default 1600x900\n"
 		"  -f, --format NAME       read with this reader (see `latscope formats`)\n"
-		"  -t, --threshold DUR     freeze threshold drawn on series charts (default 10ms)\n\n"
+		"  -t, --threshold DUR     freeze threshold drawn on series charts (default 10ms)\n"
+		"      --cpu-mhz MHZ, --top N, --buffer NAME, --wakeup-start waking|wakeup\n"
+		"                          passed to the analysis, as for `latscope analyze`\n\n"
 		"exit status: 0 a chart was written for every block, 1 some block had no chart or a\n"
 		"write failed, 2 usage error or no input readable\n");
 }
 
-enum { OPT_WINDOW = 256, OPT_TASK, OPT_SIZE };
+enum { OPT_WINDOW = 256, OPT_TASK, OPT_SIZE, OPT_CPU_MHZ, OPT_TOP, OPT_BUFFER, OPT_WAKE };
 
 static int parse_window(const char *arg, struct lat_render_opts *o)
 {
@@ -113,6 +115,10 @@ int cmd_render(int argc, char **argv)
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "threshold", required_argument, NULL, 't' },
+		{ "cpu-mhz", required_argument, NULL, OPT_CPU_MHZ },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "buffer", required_argument, NULL, OPT_BUFFER },
+		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lat_render_opts ro;
@@ -185,6 +191,39 @@ int cmd_render(int argc, char **argv)
 				return LAT_EXIT_USAGE;
 			}
 			break;
+		case OPT_CPU_MHZ:
+			ao.cpu_mhz = strtod(optarg, &end);
+			if (*end || !(ao.cpu_mhz > 0 && ao.cpu_mhz < 1e6)) {
+				fprintf(stderr, "latscope render: --cpu-mhz: expected a frequency "
+						"in MHz such as 733, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			break;
+		case OPT_TOP: {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 100000) {
+				fprintf(stderr, "latscope render: --top: expected a count from 1 to "
+						"100000, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			ao.top_n = (int)v;
+			break;
+		}
+		case OPT_BUFFER:
+			ao.buffer = optarg;
+			break;
+		case OPT_WAKE:
+			if (!strcmp(optarg, "waking")) {
+				ao.wake_start = LAT_WAKE_START_WAKING;
+			} else if (!strcmp(optarg, "wakeup")) {
+				ao.wake_start = LAT_WAKE_START_WAKEUP;
+			} else {
+				fprintf(stderr, "latscope render: --wakeup-start: expected waking "
+						"or wakeup, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			break;
 		default:
 			usage_render(stderr);
 			return LAT_EXIT_USAGE;
@@ -236,8 +275,12 @@ int cmd_render(int argc, char **argv)
 		ro.block_no = l.nblocks > 1 ? (int)k + 1 : 0;
 		ret = lat_render_block(b, &ro, &buf);
 		if (ret < 0) {
-			fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,
-				k + 1, b->first_line, b->last_line, buf.msg);
+			if (b->last_line)
+				fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,
+					k + 1, b->first_line, b->last_line, buf.msg);
+			else
+				fprintf(stderr, "%s: block %zu: no chart: %s\n", input, k + 1,
+					buf.msg);
 			failed++;
 			continue;
 		}

@@ -65,6 +65,7 @@ static int row_start(struct lat_scan *sc, const char **m, size_t *mlen)
 	uint64_t v;
 	struct lat_scan probe;
 
+	*m = "";
 	*mlen = 0;
 	lat_scan_ws(sc);
 	scan_mark(sc, m, mlen);
@@ -207,7 +208,8 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 		snprintf(name, sizeof(name), "1");
 	s = lat_loop_series(b, name);
 	if (s && *nmap < LAT_MAX_MARKS) {
-		memcpy(map[*nmap].mark, m, mlen);
+		if (mlen)
+			memcpy(map[*nmap].mark, m, mlen);
 		map[*nmap].mark[mlen] = '\0';
 		map[*nmap].s = s;
 		(*nmap)++;

@@ -75,7 +75,8 @@ static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
 	lat_scan_init(&sc, s, len);
 	lat_scan_ws(&sc);
 	scan_proc(&sc, proc);
-	if (!lat_scan_lit(&sc, "date=") || !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
+	if (!lat_scan_lit(&sc, "date=") ||
+	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
 	if (!lat_scan_char(&sc, ',') || !scan_val(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
 	    !lat_scan_char(&sc, ',') || !scan_val(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||

@@ -149,8 +149,14 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD)
 			continue;
 		if (l->binary || !parse_row(l->s, l->len, &proc, &has_proc, row)) {
-			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
-			continue;
+			char buf[512];
+			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
+
+			if (!n || !parse_row(buf, n, &proc, &has_proc, row)) {
+				lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
+				continue;
+			}
+			i++;	/* a row the mailer wrapped onto the next line */
 		}
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)proc);
 		s = lat_loop_series(b, name);

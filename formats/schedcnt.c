@@ -49,6 +49,9 @@ static int numbers(const char *s, size_t len, int64_t *v, int max)
 	while (!lat_scan_eol(&sc)) {
 		uint64_t x;
 
+		/* printf("%llu") never pads: "000123" is some other tool's table */
+		if (sc.end - sc.p > 1 && sc.p[0] == '0' && sc.p[1] >= '0' && sc.p[1] <= '9')
+			return 0;
 		if (!lat_scan_u64(&sc, &x) || x > INT64_MAX)
 			return 0;
 		if (n < max)
@@ -91,8 +94,18 @@ static enum lat_line_kind sched_line_kind(const char *s, size_t len)
 
 	if (is_header(s, len))
 		return LAT_LINE_HEAD;
-	if (numbers(s, len, v, SCHED_MAX_FIELDS) >= 2)
+	/*
+	 * Rows are 4 or 5 numbers, section headers and footers 2; other counts
+	 * are left to the gap rule so that foreign integer tables are not ours.
+	 */
+	switch (numbers(s, len, v, SCHED_MAX_FIELDS)) {
+	case 2:
+	case 4:
+	case 5:
 		return LAT_LINE_ROW;
+	default:
+		break;
+	}
 	/* kept inside a table, but a lone "N = 3" in prose starts nothing */
 	if (run_label(s, len, &k))
 		return LAT_LINE_SOFT;

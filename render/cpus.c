@@ -70,7 +70,8 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 struct pick {
-	int64_t at;
+	int64_t at;		/* SCHEDEXIT: the PID starts running */
+	int64_t end;		/* the CPU's next SCHEDENTRY, else at */
 	int32_t pid;
 	int cpu;
 };
@@ -101,10 +102,17 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
 		for (size_t row = 0; row < s->nrows; row++) {
 			int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
 			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+			int64_t end = ex;
 
-			if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0)
+			if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0 ||
+			    pid > INT32_MAX)
 				continue;
-			p[k++] = (struct pick){ ex, (int32_t)pid, (int)(i - r->first) };
+			if (e != LAT_VALUE_NONE && dif != LAT_VALUE_NONE &&
+			    __builtin_add_overflow(e, dif, &end))
+				end = ex;
+			p[k++] = (struct pick){ ex, end, (int32_t)pid, (int)(i - r->first) };
 		}
 	}
 	qsort(p, k, sizeof(*p), cmp_pick);
@@ -112,12 +120,113 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
 	return p;
 }
 
+/*
+ * Walks the picks of run @r in time order and calls @cb (when not NULL) for
+ * every PID picked on another CPU than its previous pick; counts them in
+ * *@changes.  Needs l->pids.  Returns 0 or -LAT_ENOMEM.
+ */
+static int cpu_changes(const struct lat_block *b, const struct lat_cpus_layout *l,
+		       const struct lat_cpus_run *r,
+		       void (*cb)(void *arg, const struct pick *from, const struct pick *to),
+		       void *arg, size_t *changes)
+{
+	struct pick *last = calloc(l->npids ? l->npids : 1, sizeof(*last)), *p;
+	size_t n = 0;
+
+	*changes = 0;
+	p = last ? run_picks(b, r, &n) : NULL;
+	if (!p) {
+		free(last);
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int k = pid_index(l, p[i].pid);
+
+		if (k < 0)
+			continue;
+		/* last[k].pid == 0: no earlier pick of this PID in the run */
+		if (last[k].pid && last[k].cpu != p[i].cpu) {
+			(*changes)++;
+			if (cb)
+				cb(arg, &last[k], &p[i]);
+		}
+		last[k] = p[i];
+	}
+	free(p);
+	free(last);
+	return 0;
+}
+
+struct pid_run {
+	int32_t pid;
+	size_t idx;		/* in l->pids */
+	double cycles;		/* picked until the next entry, over every run */
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct pid_run *x = a, *y = b;
+
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * Palette colours go to the PIDs that ran longest (the hogs whose bouncing the
+ * chart is about), pale ones to the rest; the legend lists them in that order.
+ */
+static int assign_colours(struct lat_chart *c, const struct lat_block *b,
+			  struct lat_cpus_layout *l)
+{
+	struct pid_run *pr = calloc(l->npids ? l->npids : 1, sizeof(*pr));
+
+	if (!pr)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < l->npids; i++)
+		pr[i] = (struct pid_run){ l->pids[i], i, 0 };
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+
+		for (size_t row = 0; row < s->nrows; row++) {
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+			int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+			int k;
+
+			if (e == LAT_VALUE_NONE || ex == LAT_VALUE_NONE || dif == LAT_VALUE_NONE ||
+			    pid <= 0 || pid > INT32_MAX)
+				continue;
+			k = pid_index(l, (int32_t)pid);
+			if (k >= 0)
+				pr[k].cycles += fmax(0, lat_dsub(e, ex) + (double)dif);
+		}
+	}
+	qsort(pr, l->npids, sizeof(*pr), cmp_run);
+	for (size_t r = 0; r < l->npids; r++) {
+		size_t i = pr[r].idx;
+
+		l->rgb[i] = r < LAT_PALETTE_N ? lat_palette(r) : lat_muted((uint32_t)l->pids[i]);
+		if (c->nlegend < LAT_LEGEND_MAX - 1) {
+			struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
+			it->rgb = l->rgb[i];
+			it->style = LAT_LEG_BOX;
+		}
+	}
+	free(pr);
+	return 0;
+}
+
 static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_block *b = data;
 	struct lat_cpus_layout *l = calloc(1, sizeof(*l));
-	int64_t span = 1, *lat = NULL;
+	int64_t *lat = NULL;
+	double span = 1;
 	size_t nlat = 0, rows = 0, np = 0, panel_lanes = 0;
 	double y;
 	int ret = 0;
@@ -169,9 +278,9 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	/* the shared x range: the longest run, from its first entry to its last pick's end */
 	for (size_t k = 0; k < l->nruns; k++) {
 		struct lat_cpus_run *r = &l->runs[k];
-		struct pick *p;
-		size_t n = 0;
 
+		if (r->c0 == INT64_MAX)
+			r->c0 = 0;
 		r->ncpus = (int)r->n;
 		panel_lanes += r->n;
 		for (size_t i = r->first; i < r->first + r->n; i++) {
@@ -181,44 +290,29 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
 				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
 				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
-				int64_t end = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ? e + dif :
-					      ex;
+				int64_t end = ex;
 
-				if (end != LAT_VALUE_NONE && end - r->c0 > span)
-					span = end - r->c0;
+				if (dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE &&
+				    __builtin_add_overflow(e, dif, &end))
+					end = LAT_VALUE_NONE;
+
+				if (end != LAT_VALUE_NONE && lat_dsub(end, r->c0) > span)
+					span = lat_dsub(end, r->c0);
 			}
 		}
-		p = run_picks(b, r, &n);
-		if (!p)
-			goto nomem;
-		/* a PID picked next on another CPU than last time: a CPU change */
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = i; j-- > 0;)
-				if (p[j].pid == p[i].pid) {
-					r->changes += p[j].cpu != p[i].cpu;
-					break;
-				}
-		free(p);
 	}
 	qsort(l->pids, np, sizeof(*l->pids), cmp_i32);
 	for (size_t i = 0; i < np; i++)
 		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
 			l->pids[l->npids++] = l->pids[i];
+	for (size_t k = 0; k < l->nruns; k++)
+		if (cpu_changes(b, l, &l->runs[k], NULL, NULL, &l->runs[k].changes))
+			goto nomem;
 	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
-	if (!l->rgb)
+	if (!l->rgb || assign_colours(c, b, l))
 		goto nomem;
-	for (size_t i = 0; i < l->npids; i++) {
-		l->rgb[i] = i < LAT_PALETTE_N ? lat_palette(i) : lat_muted((uint32_t)l->pids[i]);
-		if (c->nlegend < LAT_LEGEND_MAX - 1) {
-			struct lat_legend_item *it = &c->legend[c->nlegend++];
-
-			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
-			it->rgb = l->rgb[i];
-			it->style = LAT_LEG_BOX;
-		}
-	}
 	if (l->npids > (size_t)c->nlegend)
-		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs",
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs (pale)",
 			 l->npids - (size_t)c->nlegend);
 
 	qsort(lat, nlat, sizeof(*lat), cmp_i64);
@@ -232,7 +326,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	c->has_y = 0;
 	lat_font(m, LAT_LABEL_PT, 0);
 	c->lane_label_w = lat_text_width(m, "cpu000");
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)span, .unit = LAT_UNIT_CYCLES };
+	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_CYCLES };
 	snprintf(c->x.title, sizeof(c->x.title), "cycle counter since the run's first "
 		 "SCHEDENTRY");
 	lat_axis_nice_range(&c->x, 10);
@@ -241,8 +335,8 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
 		double lane = panel_lanes ? avail / (double)panel_lanes : 0;
 
-		if (lane > 60)
-			lane = 60;
+		if (lane > 120)
+			lane = 120;
 		if (lane < 4) {
 			snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
 				 l->nruns, o->height);
@@ -268,6 +362,24 @@ nomem:
 	return -LAT_ENOMEM;
 }
 
+struct join_arg {
+	cairo_t *cr;
+	const struct lat_chart *c;
+	const struct lat_cpus_run *r;
+	double lane;
+};
+
+static void join(void *arg, const struct pick *from, const struct pick *to)
+{
+	const struct join_arg *a = arg;
+
+	/* from where the PID stopped on one CPU to where it started on the other */
+	cairo_move_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(from->end, a->r->c0)),
+		      a->r->box.y + (from->cpu + 0.5) * a->lane);
+	cairo_line_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(to->at, a->r->c0)),
+		      a->r->box.y + (to->cpu + 0.5) * a->lane);
+}
+
 static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
@@ -279,8 +391,6 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		const struct lat_cpus_run *r = &l->runs[k];
 		double lane = r->box.h / (r->n ? (double)r->n : 1);
 		const struct lat_series *s0 = b->series[r->first];
-		struct pick *p;
-		size_t n = 0;
 
 		lat_utf8_clean(r->group ? r->group : "run", (size_t)-1, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s \xc2\xb7 %zu CPU change%s", name, r->changes,
@@ -318,35 +428,25 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				    pid > INT32_MAX)
 					continue;
 				pi = pid_index(l, (int32_t)pid);
-				x0 = lat_axis_map(&c->x, (double)(ex - r->c0));
+				x0 = lat_axis_map(&c->x, lat_dsub(ex, r->c0));
 				x1 = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ?
-				     lat_axis_map(&c->x, (double)(e + dif - r->c0)) : x0 + 2;
+				     lat_axis_map(&c->x, lat_dsub(e, r->c0) + (double)dif) : x0 + 2;
 				cairo_rectangle(cr, x0, top + 3, fmax(x1 - x0, 1.5), lane - 6);
 				lat_set_rgb(cr, pi >= 0 ? l->rgb[pi] : lat_muted((uint32_t)pid), 1);
 				cairo_fill(cr);
 			}
 		}
 		/* a PID's next pick on another CPU: join the two picks */
-		p = run_picks(b, r, &n);
-		if (!p)
-			continue;
-		cairo_set_line_width(cr, 1.2);
-		for (size_t i = 0; i < n; i++) {
-			for (size_t j = i; j-- > 0;) {
-				if (p[j].pid != p[i].pid)
-					continue;
-				if (p[j].cpu == p[i].cpu)
-					break;
-				lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
-				cairo_move_to(cr, lat_axis_map(&c->x, (double)(p[j].at - r->c0)),
-					      r->box.y + (p[j].cpu + 0.5) * lane);
-				cairo_line_to(cr, lat_axis_map(&c->x, (double)(p[i].at - r->c0)),
-					      r->box.y + (p[i].cpu + 0.5) * lane);
+		{
+			struct join_arg ja = { cr, c, r, lane };
+			size_t n;
+
+			cairo_set_line_width(cr, 1.2);
+			lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
+			if (!cpu_changes(b, l, r, join, &ja, &n))
 				cairo_stroke(cr);
-				break;
-			}
+			cairo_new_path(cr);
 		}
-		free(p);
 	}
 }
 

@@ -7,7 +7,6 @@
 #include "latscope/an_fntrace.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
-#include "latscope/timeline.h"
 #include "render_priv.h"
 
 static const char *const chart_names[LAT_CHART_NKINDS] = {
@@ -101,6 +100,73 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
 	return lat_chart_run(&lat_blame_ops, &in, o, out);
 }
 
+/* The timeline of the worst wakeup case the analysis captured (the --task's when given). */
+static int render_events(const struct lat_block *b, const struct lat_render_opts *o,
+			 struct lat_render_buf *out)
+{
+	struct lat_timeline *tl = NULL;
+	int ret;
+
+	if (!b->analysis) {
+		snprintf(out->msg, sizeof(out->msg), "the wakeup analysis did not run on this "
+			 "block");
+		return -LAT_EEMPTY;
+	}
+	ret = lat_wakeup_timeline(b, 0, &tl);
+	if (ret == -LAT_EEMPTY) {
+		snprintf(out->msg, sizeof(out->msg), "no wakeup in this trace%s to draw a "
+			 "timeline around", o->task ? " for --task" : "");
+		return ret;
+	}
+	if (ret < 0) {
+		snprintf(out->msg, sizeof(out->msg), "timeline: %s", lat_strerror(ret));
+		return ret;
+	}
+	if (!tl->title[0] && b->title)
+		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
+	ret = lat_render_timeline(tl, o, out);
+	lat_timeline_free(tl);
+	return ret;
+}
+
+/* The top functions of a function-trace dump by self time. */
+static int render_fntrace(const struct lat_block *b, const struct lat_render_opts *o,
+			  struct lat_render_buf *out)
+{
+	const struct lat_fntrace_result *r = b->analysis;
+	struct lat_blame_row *rows;
+	size_t n;
+	int ret;
+
+	if (!r || !r->nfn) {
+		snprintf(out->msg, sizeof(out->msg), "the function-trace analysis found no "
+			 "function to blame");
+		return -LAT_EEMPTY;
+	}
+	n = r->top_n > 0 && (size_t)r->top_n < r->nfn ? (size_t)r->top_n : r->nfn;
+	rows = calloc(n, sizeof(*rows));
+	if (!rows) {
+		snprintf(out->msg, sizeof(out->msg), "out of memory");
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[i].name = r->fn[i].function;
+		rows[i].self_ns = r->fn[i].self_ns > 0 ? (uint64_t)r->fn[i].self_ns : 0;
+		rows[i].total_ns = r->fn[i].total_ns > 0 ? (uint64_t)r->fn[i].total_ns : 0;
+		rows[i].calls = r->fn[i].calls;
+	}
+	{
+		char title[200];
+
+		snprintf(title, sizeof(title), "%s%stop %zu of %zu functions by self time",
+			 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "", n, r->nfn);
+		ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0,
+				       title, o, out);
+	}
+	free(rows);
+	return ret;
+}
+
 static const char *schema_name(enum lat_schema s)
 {
 	switch (s) {
@@ -111,54 +177,6 @@ static const char *schema_name(enum lat_schema s)
 	case LAT_SCHEMA_EVENTS: return "event trace";
 	default: return "block";
 	}
-}
-
-/* The window the wakeup analysis kept around its worst case. */
-static int timeline_of_events(const struct lat_block *b, const struct lat_render_opts *o,
-			      struct lat_render_buf *out)
-{
-	struct lat_timeline *tl = NULL;
-	int ret = lat_wakeup_timeline(b, 0, &tl);
-
-	if (ret == -LAT_EEMPTY) {
-		snprintf(out->msg, sizeof(out->msg), "no wakeup to draw: the trace has no "
-			 "complete wakeup wait (or none of the --task asked for)");
-		return -LAT_EUSAGE;
-	}
-	if (ret < 0)
-		return ret;
-	ret = lat_render_timeline(tl, o, out);
-	lat_timeline_free(tl);
-	return ret;
-}
-
-/* Top functions of a latency-tracer dump, by self time as the analysis sorted them. */
-static int blame_of_fntrace(const struct lat_block *b, const struct lat_render_opts *o,
-			    struct lat_render_buf *out)
-{
-	const struct lat_fntrace_result *r = b->analysis;
-	struct lat_blame_row *rows;
-	size_t n;
-	int ret;
-
-	if (!r || !r->nfn) {
-		snprintf(out->msg, sizeof(out->msg), "no function entries to blame");
-		return -LAT_EUSAGE;
-	}
-	n = r->nfn < 20 ? r->nfn : 20;
-	rows = calloc(n, sizeof(*rows));
-	if (!rows)
-		return -LAT_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		rows[i].name = r->fn[i].function;
-		rows[i].self_ns = r->fn[i].self_ns > 0 ? (uint64_t)r->fn[i].self_ns : 0;
-		rows[i].total_ns = r->fn[i].total_ns > 0 ? (uint64_t)r->fn[i].total_ns : 0;
-		rows[i].calls = r->fn[i].calls;
-	}
-	ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0, b->title,
-			       o, out);
-	free(rows);
-	return ret;
 }
 
 int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
@@ -186,11 +204,11 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 		break;
 	case LAT_CHART_TIMELINE:
 		if (b->schema == LAT_SCHEMA_EVENTS)
-			return timeline_of_events(b, o, out);
+			return render_events(b, o, out);
 		break;
 	case LAT_CHART_BLAME:
 		if (b->schema == LAT_SCHEMA_FNTRACE)
-			return blame_of_fntrace(b, o, out);
+			return render_fntrace(b, o, out);
 		break;
 	default:
 		break;

@@ -133,6 +133,16 @@ struct lat_rgb lat_palette(size_t i);
 struct lat_rgb lat_muted(uint32_t key);
 extern const struct lat_rgb lat_alert_rgb;	/* freezes, brackets, thresholds */
 
+/* a - b as a double, without signed overflow for values read from files */
+static inline double lat_dsub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (!__builtin_sub_overflow(a, b, &r))
+		return (double)r;
+	return (double)a - (double)b;
+}
+
 static inline void lat_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
 {
 	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);

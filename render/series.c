@@ -6,6 +6,7 @@
  * freeze threshold as a line and the analysis' freezes as red rings labelled
  * with their duration.  Log y as soon as the values span two decades.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,12 +116,12 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		minpos = 1;
 
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(t1 - t0), .unit = LAT_UNIT_NS };
-	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (%s s)",
+	c->x = (struct lat_axis){ .lo = 0, .hi = lat_dsub(t1, t0), .unit = LAT_UNIT_NS };
+	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
 		 lat_fmt_ts(t0, ts, sizeof(ts)));
 	lat_axis_nice_range(&c->x, 10);
 	c->y = (struct lat_axis){ .lo = (double)minpos, .hi = (double)maxv, .unit = LAT_UNIT_NS };
-	c->y.log = maxv >= 100 * minpos;
+	c->y.log = (double)maxv >= 100.0 * (double)minpos;
 	if (!c->y.log)
 		c->y.lo = 0, c->y.hi = maxv * 1.05;
 	lat_axis_nice_range(&c->y, 8);
@@ -195,8 +196,8 @@ static int64_t median_step(const struct lat_series *s)
 
 		if (t == LAT_VALUE_NONE)
 			continue;
-		if (prev != LAT_VALUE_NONE && t > prev)
-			d[n++] = t - prev;
+		if (prev != LAT_VALUE_NONE && t > prev && !__builtin_sub_overflow(t, prev, &d[n]))
+			n++;
 		prev = t;
 	}
 	qsort(d, n, sizeof(*d), cmp_i64);
@@ -210,8 +211,12 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 {
 	double d[] = { 5, 4 };
 	/* no line across a gap in the log: nothing was measured there */
-	int64_t gap = median_step(s) * 5 / 2, prev = LAT_VALUE_NONE;
-	int pen = 0;
+	double gap = (double)median_step(s) * 2.5;
+	int64_t prev = LAT_VALUE_NONE;
+	int pen = 0, npx = 0;
+	/* rows sharing a pixel column: one vertical stroke over their range (level of detail) */
+	long col_px = LONG_MIN;
+	double ymin = 0, ymax = 0, ylast = 0;
 
 	lat_set_rgb(cr, rgb, dashed ? 0.55 : 1);
 	cairo_set_line_width(cr, dashed ? 1.2 : 1.8);
@@ -225,16 +230,36 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 			pen = 0;
 			continue;
 		}
-		x = lat_axis_map(&c->x, (double)(t - t0));
+		x = lat_axis_map(&c->x, lat_dsub(t, t0));
 		y = lat_axis_map(&c->y, (double)v);
-		if (gap > 0 && prev != LAT_VALUE_NONE && t - prev > gap)
+		if (gap > 0 && prev != LAT_VALUE_NONE && lat_dsub(t, prev) > gap)
 			pen = 0;
 		prev = t;
+		if (pen && (long)floor(x) == col_px) {
+			ymin = fmin(ymin, y);
+			ymax = fmax(ymax, y);
+			ylast = y;
+			npx++;
+			continue;
+		}
+		if (pen && npx > 1) {
+			cairo_line_to(cr, col_px + 0.5, ymin);
+			cairo_line_to(cr, col_px + 0.5, ymax);
+			cairo_line_to(cr, col_px + 0.5, ylast);
+		}
 		if (pen)
 			cairo_line_to(cr, x, y);
 		else
 			cairo_move_to(cr, x, y);
 		pen = 1;
+		col_px = (long)floor(x);
+		ymin = ymax = ylast = y;
+		npx = 1;
+	}
+	if (pen && npx > 1) {
+		cairo_line_to(cr, col_px + 0.5, ymin);
+		cairo_line_to(cr, col_px + 0.5, ymax);
+		cairo_line_to(cr, col_px + 0.5, ylast);
 	}
 	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
@@ -245,7 +270,7 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 
 		if (t == LAT_VALUE_NONE || v == LAT_VALUE_NONE)
 			continue;
-		cairo_arc(cr, lat_axis_map(&c->x, (double)(t - t0)),
+		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(t, t0)),
 			  lat_axis_map(&c->y, (double)v), dashed ? 2 : 3.2, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
@@ -264,19 +289,50 @@ static int overlaps(const struct placed *p, size_t n, struct placed q)
 	return 0;
 }
 
+struct freeze_at {
+	const struct lat_freeze *f;
+	double v;		/* where the ring goes: the row's plotted value */
+};
+
 static int cmp_dur_desc(const void *a, const void *b)
 {
-	const struct lat_freeze *const *x = a, *const *y = b;
+	const struct freeze_at *x = a, *y = b;
 
-	if ((*x)->duration_ns != (*y)->duration_ns)
-		return (*x)->duration_ns < (*y)->duration_ns ? 1 : -1;
-	return (*x)->ts_ns < (*y)->ts_ns ? -1 : (*x)->ts_ns > (*y)->ts_ns;
+	if (x->f->duration_ns != y->f->duration_ns)
+		return x->f->duration_ns < y->f->duration_ns ? 1 : -1;
+	return x->f->ts_ns < y->f->ts_ns ? -1 : x->f->ts_ns > y->f->ts_ns;
+}
+
+/*
+ * The value drawn for the freeze's row: the wait for a select/wait freeze, the
+ * stall column for a loop freeze.  With a max column that is the freeze's
+ * duration; for lat (no max) the loop time, whose overshoot the duration is.
+ */
+static double freeze_value(const struct lat_loop_proc *p, const struct lat_freeze *f, int col)
+{
+	const struct lat_series *s = p->s;
+	size_t lo = 0, hi = s ? s->nrows : 0;
+
+	if (f->what == LAT_FREEZE_WAIT)
+		col = LAT_LOOP_WAIT;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->line[mid] < f->line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s && lo < s->nrows && s->line[lo] == f->line && s->ncols > col &&
+	    lat_series_at(s, lo, col) != LAT_VALUE_NONE)
+		return (double)lat_series_at(s, lo, col);
+	return (double)f->duration_ns;
 }
 
 static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
-			 int64_t t0, int worst)
+			 int64_t t0, int worst, int col)
 {
-	const struct lat_freeze **all;
+	struct freeze_at *all;
 	struct placed *done;
 	size_t n = 0, ndone = 0;
 	char buf[48];
@@ -291,27 +347,32 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 		goto out;
 	n = 0;
 	for (size_t i = 0; i < r->nprocs; i++)
-		for (size_t f = 0; f < r->procs[i].nfreezes; f++)
-			all[n++] = &r->procs[i].freezes[f];
+		for (size_t f = 0; f < r->procs[i].nfreezes; f++) {
+			all[n].f = &r->procs[i].freezes[f];
+			all[n].v = freeze_value(&r->procs[i], all[n].f, col);
+			n++;
+		}
 	qsort(all, n, sizeof(*all), cmp_dur_desc);
 	lat_set_rgb(cr, lat_alert_rgb, 1);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {
 		cairo_new_sub_path(cr);
-		cairo_arc(cr, lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0)),
-			  lat_axis_map(&c->y, (double)all[i]->duration_ns), 7, 0, 2 * M_PI);
+		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0)),
+			  lat_axis_map(&c->y, all[i].v), 7, 0, 2 * M_PI);
 	}
 	cairo_stroke(cr);
 	/* the longest ones get their duration written, without overlapping labels */
 	lat_font(cr, LAT_TICK_PT, 1);
 	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
-		double x = lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0));
-		double y = lat_axis_map(&c->y, (double)all[i]->duration_ns);
+		double x = lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0));
+		double y = lat_axis_map(&c->y, all[i].v);
 		struct placed q;
 
-		lat_fmt_dur_chart((double)all[i]->duration_ns, buf, sizeof(buf));
-		if (all[i]->what == LAT_FREEZE_WAIT)
+		lat_fmt_dur_chart((double)all[i].f->duration_ns, buf, sizeof(buf));
+		if (all[i].f->what == LAT_FREEZE_WAIT)
 			strcat(buf, " asleep");
+		else if (col == LAT_LOOP_LOOP)
+			strcat(buf, " late");
 		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, lat_text_width(cr, buf) + 6,
 				     LAT_TICK_PT + 4 };
 		if (q.x + q.w > c->plot.x + c->plot.w)
@@ -339,8 +400,8 @@ static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct l
 	for (size_t p = 0; p < r->nprocs; p++) {
 		for (size_t i = 0; i < r->procs[p].nfreezes; i++) {
 			const struct lat_freeze *f = &r->procs[p].freezes[i];
-			double x1 = lat_axis_map(&c->x, (double)(f->ts_ns - t0));
-			double x0 = lat_axis_map(&c->x, (double)(f->ts_ns - t0 - f->duration_ns));
+			double x1 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0));
+			double x0 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0) - (double)f->duration_ns);
 
 			if (f->what != LAT_FREEZE_LOOP || x1 - x0 < 2)
 				continue;
@@ -396,7 +457,7 @@ static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data
 		draw_one(cr, c, s, l->stall_col, l->t0_ns, l->rgb[i], 0, dots);
 	}
 	if (in->r)
-		draw_freezes(cr, c, in->r, l->t0_ns, o->worst);
+		draw_freezes(cr, c, in->r, l->t0_ns, o->worst, l->stall_col);
 }
 
 const struct lat_chart_ops lat_series_ops = {

@@ -85,7 +85,38 @@ static struct task_acc *task_find(const struct task_map *m, int32_t pid)
 struct tl_priv {
 	struct lat_tl_layout pub;	/* first: c->priv points at both */
 	struct task_map tasks;
+	const struct lat_tl_slice *sl;	/* the slices by cpu then start */
+	struct lat_tl_slice *sorted;	/* owned copy when the input was not in that order */
 };
+
+static int cmp_slice(const void *a, const void *b)
+{
+	const struct lat_tl_slice *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The lanes are drawn in one pass over slices sorted by cpu then start. */
+static int sort_slices(struct tl_priv *p, const struct lat_timeline *t)
+{
+	size_t i;
+
+	p->sl = t->slices;
+	for (i = 1; i < t->nslices; i++)
+		if (cmp_slice(&t->slices[i - 1], &t->slices[i]) > 0)
+			break;
+	if (i >= t->nslices)
+		return 0;
+	p->sorted = malloc(t->nslices * sizeof(*p->sorted));
+	if (!p->sorted)
+		return -LAT_ENOMEM;
+	memcpy(p->sorted, t->slices, t->nslices * sizeof(*p->sorted));
+	qsort(p->sorted, t->nslices, sizeof(*p->sorted), cmp_slice);
+	p->sl = p->sorted;
+	return 0;
+}
 
 static void tl_release(struct lat_chart *c)
 {
@@ -95,6 +126,7 @@ static void tl_release(struct lat_chart *c)
 		free(p->pub.task_pid);
 		free(p->pub.task_rgb);
 		free(p->tasks.t);
+		free(p->sorted);
 	}
 	free(p);
 	c->priv = NULL;
@@ -161,12 +193,14 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->v0 = t->start_ns;
 	l->v1 = t->end_ns;
 	if (o->has_window) {
-		uint64_t a = t->start_ns + (uint64_t)o->window_start_ns;
-		uint64_t b = o->window_end_ns < 0 ? t->end_ns :
-			     t->start_ns + (uint64_t)o->window_end_ns;
+		uint64_t span = t->end_ns - t->start_ns;
+		uint64_t ws = o->window_start_ns > 0 ? (uint64_t)o->window_start_ns : 0;
+		uint64_t we = o->window_end_ns < 0 ? span : (uint64_t)o->window_end_ns;
 
-		l->v0 = a > t->end_ns ? t->end_ns : a;
-		l->v1 = b > t->end_ns ? t->end_ns : b;
+		if (we > span)
+			we = span;
+		l->v0 = t->start_ns + (ws < span ? ws : span);
+		l->v1 = t->start_ns + we;
 		if (!(l->v1 > l->v0)) {
 			snprintf(msg, msglen, "--window is outside the timeline (%s long)",
 				 lat_fmt_dur_chart((double)(t->end_ns - t->start_ns), d1,
@@ -174,8 +208,12 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			return -LAT_EUSAGE;
 		}
 	}
+	if (sort_slices(p, t)) {
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
 	for (k = 0; k < t->nslices; k++) {
-		const struct lat_tl_slice *s = &t->slices[k];
+		const struct lat_tl_slice *s = &p->sl[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
 		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
 		struct task_acc *ta;
@@ -296,11 +334,6 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->lane_y0 = c->plot.y + BAND_H;
 	l->bracket_y = c->plot.y + BAND_H - 12;
 	l->lane_h = (c->plot.h - BAND_H - 4 - (ncpus - 1) * l->lane_gap) / ncpus;
-	if (l->lane_h > 110) {
-		/* few CPUs: keep lanes a readable height and pull the axis up under them */
-		l->lane_h = 110;
-		c->plot.h = BAND_H + 4 + ncpus * l->lane_h + (ncpus - 1) * l->lane_gap;
-	}
 	if (l->lane_h < 1) {
 		snprintf(msg, msglen, "%d CPUs do not fit in %d pixels: use --size", ncpus,
 			 o->height);
@@ -399,11 +432,12 @@ static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
 	struct column cl = { .col = -1 };
 	double colx = 0;
 
-	for (; *si < t->nslices && t->slices[*si].cpu == cpu; (*si)++) {
-		const struct lat_tl_slice *s = &t->slices[*si];
+	for (; *si < t->nslices && p->sl[*si].cpu == cpu; (*si)++) {
+		const struct lat_tl_slice *s = &p->sl[*si];
 		double x0, x1;
 
-		if (s->pid == 0 || s->end_ns <= l->v0 || s->start_ns >= l->v1)
+		if (s->pid == 0 || s->end_ns <= s->start_ns || s->end_ns <= l->v0 ||
+		    s->start_ns >= l->v1)
 			continue;
 		x0 = ((double)((s->start_ns > l->v0 ? s->start_ns : l->v0) - l->v0)) * scale;
 		x1 = ((double)((s->end_ns < l->v1 ? s->end_ns : l->v1) - l->v0)) * scale;
@@ -459,12 +493,17 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
 
 		/* slices are sorted by cpu, then start: skip lanes' foreign slices */
-		while (si < t->nslices && t->slices[si].cpu < cpu)
+		while (si < t->nslices && p->sl[si].cpu < cpu)
 			si++;
 		lr.n = 0;
 		if (lane_rects(c, t, p, &si, cpu, &lr))
 			break;
-		qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+		if (lr.n)
+			qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+		/* a folded column at the right end may reach a pixel past the plot */
+		cairo_save(cr);
+		cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+		cairo_clip(cr);
 		for (size_t i = 0; i < lr.n; i++) {
 			const struct rect *r = &lr.r[i];
 			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);
@@ -479,6 +518,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 				cairo_fill(cr);
 			}
 		}
+		cairo_restore(cr);
 		l->drawn_rects += lr.n;
 	}
 	free(lr.r);
@@ -592,10 +632,25 @@ static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy)
 	cairo_fill(cr);
 }
 
+struct label_box {
+	double x, y, w, h;
+};
+
+static int label_hits(const struct label_box *b, size_t n, const struct label_box *q)
+{
+	for (size_t i = 0; i < n; i++)
+		if (q->x < b[i].x + b[i].w && b[i].x < q->x + q->w && q->y < b[i].y + b[i].h &&
+		    b[i].y < q->y + q->h)
+			return 1;
+	return 0;
+}
+
 static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
 		       const struct lat_tl_layout *l)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
+	struct label_box placed[16];
+	size_t nplaced = 0;
 
 	lat_font(cr, LAT_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nedges; i++) {
@@ -630,12 +685,24 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_set_line_width(cr, 1);
 		task_label(e->from_comm, e->from_pid, who, sizeof(who));
 		snprintf(buf, sizeof(buf), "%s%s", e->from_irq ? "irq " : "", who);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-		cairo_rectangle(cr, x + 5, y0 - LAT_TICK_PT - 2, lat_text_width(cr, buf) + 4,
-				LAT_TICK_PT + 3);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-		lat_text(cr, x + 7, y0 - 3, 0, buf);
+		{
+			/* the waker's name beside the arrow's tail; step down past other labels */
+			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,
+					       lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+			int k;
+
+			for (k = 0; k < 6 && label_hits(placed, nplaced, &q); k++)
+				q.y += q.h + 1;
+			if (k == 6)
+				continue;
+			if (nplaced < LAT_ARRAY_SIZE(placed))
+				placed[nplaced++] = q;
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
+		}
 	}
 }
 

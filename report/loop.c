@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
 #include <string.h>
 
 #include "latscope/an_loop.h"
@@ -63,10 +64,57 @@ static void dur_cell(FILE *out, int64_t ns, int width)
 	fprintf(out, "%*s", width, lat_fmt_duration(ns, buf, sizeof(buf)));
 }
 
+struct freeze_ref {
+	const struct lat_loop_proc *p;
+	const struct lat_freeze *f;
+};
+
+static int cmp_freeze_desc(const void *a, const void *b)
+{
+	const struct freeze_ref *x = a, *y = b;
+
+	if (x->f->duration_ns != y->f->duration_ns)
+		return x->f->duration_ns < y->f->duration_ns ? 1 : -1;
+	return (x->f->line > y->f->line) - (x->f->line < y->f->line);
+}
+
+#define TEXT_FREEZES 10
+
+/* The longest freezes of every process, longest first; the JSON report has them all. */
+static void print_worst_freezes(FILE *out, const struct lat_loop_result *r)
+{
+	struct freeze_ref *all;
+	size_t n = 0, k = 0;
+	char ts[40], d[32];
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		n += r->procs[i].nfreezes;
+	if (!n)
+		return;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return;
+	for (size_t i = 0; i < r->nprocs; i++)
+		for (size_t f = 0; f < r->procs[i].nfreezes; f++)
+			all[k++] = (struct freeze_ref){ &r->procs[i], &r->procs[i].freezes[f] };
+	lat_sort(all, n, sizeof(*all), cmp_freeze_desc);
+	fprintf(out, "  longest freezes:\n");
+	for (k = 0; k < n && k < TEXT_FREEZES; k++) {
+		const struct lat_freeze *f = all[k].f;
+
+		fprintf(out, "    process %s at %s (line %u): %s %s\n", all[k].p->s->name,
+			lat_fmt_ts(f->ts_ns, ts, sizeof(ts)), f->line,
+			f->what == LAT_FREEZE_WAIT ? "asleep" : "loop stalled",
+			lat_fmt_duration(f->duration_ns, d, sizeof(d)));
+	}
+	if (n > TEXT_FREEZES)
+		fprintf(out, "    ... %zu more (--json lists every freeze)\n", n - TEXT_FREEZES);
+	free(all);
+}
+
 void lat_report_loop_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_loop_result *r = b->analysis;
-	char ts[40], d[32];
 
 	if (!r)
 		return;
@@ -91,13 +139,5 @@ void lat_report_loop_text(FILE *out, const struct lat_block *b)
 		dur_cell(out, p->max_stall_ns, 12);
 		fprintf(out, " %8zu\n", p->nfreezes);
 	}
-	for (size_t i = 0; i < r->nprocs; i++) {
-		const struct lat_loop_proc *p = &r->procs[i];
-
-		for (size_t f = 0; f < p->nfreezes; f++)
-			fprintf(out, "  freeze: process %s at %s (line %u): %s %s\n", p->s->name,
-				lat_fmt_ts(p->freezes[f].ts_ns, ts, sizeof(ts)), p->freezes[f].line,
-				p->freezes[f].what == LAT_FREEZE_WAIT ? "asleep" : "loop stalled",
-				lat_fmt_duration(p->freezes[f].duration_ns, d, sizeof(d)));
-	}
+	print_worst_freezes(out, r);
 }

@@ -59,11 +59,11 @@ static void cpu_json(struct lat_json *j, const struct lat_sched_cpu *c, double m
 	lat_json_obj_close(j);
 }
 
-static void mask_json(struct lat_json *j, const char *key, uint32_t mask)
+static void mask_json(struct lat_json *j, const char *key, uint64_t mask)
 {
 	lat_json_arr_open(j, key);
-	for (int c = 0; c < 32; c++)
-		if (mask & (1u << c))
+	for (int c = 0; c < 64; c++)
+		if (mask & (1ull << c))
 			lat_json_int(j, NULL, c);
 	lat_json_arr_close(j);
 }
@@ -90,7 +90,7 @@ void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_arr_close(j);
 		lat_json_arr_open(j, "bouncing_pids");
 		for (size_t p = 0; p < run->npids; p++)
-			if (__builtin_popcount(run->pids[p].cpu_mask) > 1)
+			if (__builtin_popcountll(run->pids[p].cpu_mask) > 1)
 				lat_json_int(j, NULL, run->pids[p].pid);
 		lat_json_arr_close(j);
 		lat_json_arr_open(j, "pids");
@@ -128,8 +128,9 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 
 		fputs("  ", out);
 		lat_fput_safe(out, run->label, strlen(run->label));
-		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-31s", "cpu", "rows", "of",
-			"LAT min", "avg", "max", "tool avg", "ENTRYDIF period(s) (rows)");
+		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-*s", "cpu", "rows", "of",
+			"LAT min", "avg", "max", "tool avg", r->cpu_mhz > 0 ? 31 : 0,
+			"ENTRYDIF period(s) (rows), cycles");
 		if (r->cpu_mhz > 0)
 			fprintf(out, "  %9s %9s %9s %10s", "min", "avg", "max", "period");
 		fputc('\n', out);
@@ -146,14 +147,15 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			cycles_cell(out, cp->tool_avg, 9);
 			if (cp->period2_count)
 				snprintf(per, sizeof(per), "%lld+%lld (%zu+%zu/%zu)",
-					 (long long)cp->period_cycles, (long long)cp->period2_cycles,
-					 cp->period_count, cp->period2_count, cp->ndif);
+					 (long long)cp->period_cycles,
+					 (long long)cp->period2_cycles, cp->period_count,
+					 cp->period2_count, cp->ndif);
 			else if (cp->period_count)
 				snprintf(per, sizeof(per), "%lld (%zu/%zu)",
 					 (long long)cp->period_cycles, cp->period_count, cp->ndif);
 			else
 				snprintf(per, sizeof(per), "none (%zu rows)", cp->ndif);
-			fprintf(out, "  %-31s", per);
+			fprintf(out, "  %-*s", r->cpu_mhz > 0 ? 31 : 0, per);
 			if (r->cpu_mhz > 0) {
 				fprintf(out, "  %9s", lat_fmt_duration(lat_cycles_to_ns(
 					(double)cp->lat_min, r->cpu_mhz), d, sizeof(d)));
@@ -172,10 +174,11 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			const struct lat_sched_pid *pp = &run->pids[p];
 
 			fprintf(out, " %d (", pp->pid);
-			for (int c = 0, n = 0; c < 32; c++)
-				if (pp->cpu_mask & (1u << c))
+			for (int c = 0, n = 0; c < 64; c++)
+				if (pp->cpu_mask & (1ull << c))
 					fprintf(out, "%s%d", n++ ? "," : "", c);
-			fprintf(out, "%s)", __builtin_popcount(pp->cpu_mask) > 1 ? ", bouncing" : "");
+			fprintf(out, "%s)",
+				__builtin_popcountll(pp->cpu_mask) > 1 ? ", bouncing" : "");
 		}
 		fputc('\n', out);
 	}

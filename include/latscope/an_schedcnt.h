@@ -26,7 +26,7 @@ struct lat_sched_cpu {
 
 struct lat_sched_pid {
 	int32_t pid;
-	uint32_t cpu_mask;		/* bit c: seen on CPU c (c < 32) */
+	uint64_t cpu_mask;		/* bit c: seen on CPU c (c < 64) */
 	size_t moves;			/* CPU changes, rows of all CPUs merged by SCHEDENTRY */
 	size_t rows;
 };

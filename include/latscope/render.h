@@ -30,8 +30,8 @@ enum lat_chart_kind {
 #define LAT_RENDER_DEFAULT_H 900
 #define LAT_RENDER_MIN_W 320
 #define LAT_RENDER_MIN_H 200
-#define LAT_RENDER_MAX_W 16384
-#define LAT_RENDER_MAX_H 16384
+#define LAT_RENDER_MAX_W 8192
+#define LAT_RENDER_MAX_H 8192
 
 struct lat_render_opts {
 	int width, height;		/* pixels (SVG: points) */

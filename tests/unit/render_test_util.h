@@ -46,7 +46,7 @@ static inline void dump_png(cairo_surface_t *s, const char *name)
 
 	if (!dir)
 		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/fixture-%s", dir, name);
 	cairo_surface_write_to_png(s, path);
 }
 

@@ -156,7 +156,8 @@ static void test_line_kinds(void **state)
 	const struct lat_format *f = lat_format_find("lat");
 	static const char legend[] = "P:-- = process 1 : ./lat 20000000, started at 1.2";
 	static const char hdr[] = "P      system time           time spent           time spent";
-	static const char lat2row[] = "date=1111995134.390, wait=   827 us, user=  50000 us, max=  51";
+	static const char lat2row[] =
+		"date=1111995134.390, wait=   827 us, user=  50000 us, max=  51";
 	static const char prose[] = "The first version (attached below) mesures the time";
 
 	(void)state;
@@ -168,6 +169,22 @@ static void test_line_kinds(void **state)
 	assert_int_equal(f->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
 }
 
+/*
+ * Seed 002 line 29 once started a one-line lat3 block ("1.3 ms will cause
+ * xruns" looked like "S.MS select ..."): prose in a mail must not warn.
+ */
+static void test_lat3_prose_is_not_a_row(void **state)
+{
+	const struct lat_format *f = lat_format_find("lat3");
+	static const char prose[] = "1.3 ms will cause xruns at this setting.";
+	static const char garbled[] = "1112008903.368     930  1000x0      52       0";
+
+	(void)state;
+	assert_int_equal(f->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
+	/* a garbled row is still a row, to be reported */
+	assert_int_equal(f->line_kind(garbled, sizeof(garbled) - 1), LAT_LINE_ROW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_plain_quoted_crlf_wrapped),
 		cmocka_unit_test(test_marks_without_legend),
 		cmocka_unit_test(test_line_kinds),
+		cmocka_unit_test(test_lat3_prose_is_not_a_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,7 +92,7 @@ static void test_quoted_malformed_wrapped(void **state)
 		">> date=1111995037.491, wait=       817 us, user=    100000 us, max=\r\n"
 		">> date=1111995037.592, wait=       819 us, user=    100000 us,\r\n"
 		">>  max=     51\r\n"
-		">> 2: date=1111995040.691, wait=       819 us, user=   3098525 us, max=3062425\r\n";
+		">> 2: date=1111995040.691, wait=   819 us, user=   3098525 us, max=3062425\r\n";
 	struct lat_loaded *l = old_logs_load_text(mail, NULL);
 	const struct lat_loop_result *r;
 

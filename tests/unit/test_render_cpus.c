@@ -76,6 +76,15 @@ static struct lat_block *build(void)
 	return b;
 }
 
+static struct lat_rgb pid_rgb(const struct lat_cpus_layout *l, int32_t pid)
+{
+	for (size_t i = 0; i < l->npids; i++)
+		if (l->pids[i] == pid)
+			return l->rgb[i];
+	fail();
+	return (struct lat_rgb){ 0, 0, 0 };
+}
+
 static void test_runs_and_bouncing(void **state)
 {
 	struct lat_block *b = build();
@@ -103,10 +112,32 @@ static void test_runs_and_bouncing(void **state)
 	 * 809 on cpu1, 808 on cpu0, 807 on cpu1: 5 changes (listed in order by hand).
 	 */
 	assert_int_equal(l->runs[1].changes, 5);
-	/* PIDs sorted, legend in that order */
+	/*
+	 * Every PID picked has a legend entry, longest-running first (exit to the next
+	 * entry, summed by hand over the rows above): 807 ~312 Mcycles (110 on cpu0 + 202
+	 * on cpu1), 808 ~258, 809 ~220, 802 ~105 (N = 2), 806 0.06, 2 0.004.
+	 */
 	assert_int_equal(l->npids, 6);
-	assert_string_equal(c.legend[0].text, "pid 2");
-	assert_string_equal(c.legend[5].text, "pid 809");
+	assert_int_equal(c.nlegend, 6);
+	assert_string_equal(c.legend[0].text, "pid 807");
+	assert_string_equal(c.legend[1].text, "pid 808");
+	assert_string_equal(c.legend[2].text, "pid 809");
+	assert_string_equal(c.legend[3].text, "pid 802");
+	assert_string_equal(c.legend[4].text, "pid 806");
+	assert_string_equal(c.legend[5].text, "pid 2");
+	for (size_t i = 0; i < l->npids; i++) {
+		char want[32];
+		int found = 0;
+
+		snprintf(want, sizeof(want), "pid %d", l->pids[i]);
+		for (int k = 0; k < c.nlegend; k++)
+			if (!strcmp(c.legend[k].text, want)) {
+				found = 1;
+				/* the legend swatch is the colour the PID is drawn in */
+				assert_true(rgb_dist(c.legend[k].rgb, l->rgb[i]) < 1e-9);
+			}
+		assert_true(found);
+	}
 
 	/* cpu0 of N = 3 ran 809 from its exit at ...961683 to the next entry ...941684 */
 	r = &l->runs[1];
@@ -115,16 +146,16 @@ static void test_runs_and_bouncing(void **state)
 	x1 = lat_axis_map(&c.x, (double)(470998955117LL + 43986567LL - r->c0));
 	y = r->box.y + lane / 2;
 	assert_true(x1 - x0 > 3);
-	assert_true(rgb_dist(px(s, (x0 + x1) / 2, y), lat_palette(5)) < 0.02);
-	/* and cpu1 at the same time ran 808 (index 4) */
+	assert_true(rgb_dist(px(s, (x0 + x1) / 2, y), pid_rgb(l, 809)) < 0.02);
+	/* and cpu1 at the same time ran 808 */
 	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, (double)(471010000000LL - r->c0)),
-			       y + lane), lat_palette(4)) < 0.02);
+			       y + lane), pid_rgb(l, 808)) < 0.02);
 	/* N = 2: after 802's last pick ends (~116 Mcycles in) nothing is drawn: background */
 	r = &l->runs[0];
 	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 300e6), r->box.y + r->box.h / 2),
 			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
 	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 80e6), r->box.y + r->box.h / 2),
-			     lat_palette(1)) < 0.02);
+			     pid_rgb(l, 802)) < 0.02);
 	cairo_surface_destroy(s);
 	lat_cpus_ops.release(&c);
 	lat_block_free(b);

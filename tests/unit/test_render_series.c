@@ -140,12 +140,59 @@ static void test_mail_blocks_and_svg(void **state)
 	unload(l);
 }
 
+/* 200,000 rows: rows sharing a pixel column fold, so the SVG stays small and well-formed. */
+static void test_dense_rows(void **state)
+{
+	static const struct lat_column cols[LAT_LOOP_NCOLS] = {
+		{ "ts", LAT_UNIT_TS_NS }, { "wait", LAT_UNIT_NS }, { "loop", LAT_UNIT_NS },
+		{ "max", LAT_UNIT_NS }, { "nbmax", LAT_UNIT_COUNT },
+	};
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_LOOP);
+	struct lat_series *s = lat_series_new("1", LAT_LOOP_NCOLS, cols);
+	struct lat_render_opts o;
+	struct lat_render_buf out = { 0 };
+	struct lat_series_input in = { NULL, NULL };
+	struct lat_chart c;
+	cairo_surface_t *img;
+	double x, y;
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(s);
+	for (int64_t i = 0; i < 200000; i++) {
+		/* every 1 ms; 50 us stalls, a 5 ms one at row 100000 */
+		int64_t row[LAT_LOOP_NCOLS] = { i * 1000000, 1000, 1000000,
+						i == 100000 ? 5000000 : 50000, 0 };
+
+		assert_int_equal(lat_series_push(s, row, (uint32_t)i + 1), 0);
+	}
+	assert_int_equal(lat_block_add_series(b, s), 0);
+	lat_render_opts_init(&o);
+	o.format = LAT_RENDER_SVG;
+	assert_int_equal(lat_render_series(b, NULL, &o, &out), 0);
+	assert_true(out.len < 2u << 20);
+	assert_int_equal(xmllint_ok(&out), 0);
+	/* the lone 5 ms spike survives the folding */
+	o.format = LAT_RENDER_PNG;
+	in.b = b;
+	img = lat_chart_image(&lat_series_ops, &in, &o, &c);
+	assert_non_null(img);
+	x = lat_axis_map(&c.x, 100000 * 1e6);
+	y = lat_axis_map(&c.y, 5e6);
+	assert_true(rgb_dist(px(img, floor(x) + 0.5, y + 2), lat_palette(0)) < 0.2);
+	cairo_surface_destroy(img);
+	lat_series_ops.release(&c);
+	lat_render_buf_release(&out);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_freeze_where_the_row_says),
 		cmocka_unit_test(test_two_processes),
 		cmocka_unit_test(test_mail_blocks_and_svg),
+		cmocka_unit_test(test_dense_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

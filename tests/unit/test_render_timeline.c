@@ -211,6 +211,31 @@ static void test_hostile_svg(void **state)
 	tl_free(t);
 }
 
+/* Slices in any order draw the same chart as sorted ones (the analysis sorts, others may not). */
+static void test_unsorted_slices(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	struct lat_render_opts o;
+	struct lat_render_buf a = { 0 }, b = { 0 };
+
+	(void)state;
+	lat_render_opts_init(&o);
+	assert_int_equal(lat_render_timeline(t, &o, &a), 0);
+	for (size_t i = 0; i < t->nslices / 2; i++) {
+		struct lat_tl_slice x = t->slices[i];
+
+		t->slices[i] = t->slices[t->nslices - 1 - i];
+		t->slices[t->nslices - 1 - i] = x;
+	}
+	assert_true(t->slices[0].cpu == 1);
+	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	lat_render_buf_release(&a);
+	lat_render_buf_release(&b);
+	tl_free(t);
+}
+
 /* A million 100 ns slices of two tasks alternating on CPU 0: the folding must keep it small. */
 static void test_million_slices(void **state)
 {
@@ -256,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_hostile_svg),
+		cmocka_unit_test(test_unsorted_slices),
 		cmocka_unit_test(test_million_slices),
 	};
 

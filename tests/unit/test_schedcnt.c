@@ -179,12 +179,37 @@ static void test_missing_footer_and_header(void **state)
 	old_logs_free(l);
 }
 
+static void test_line_kinds(void **state)
+{
+	const struct lat_format *f = lat_format_find("schedcnt");
+	static const struct {
+		const char *s;
+		enum lat_line_kind k;
+	} cases[] = {
+		{ "SCHEDENTRY SCHEDEXIT LAT PID ENTRYDIF", LAT_LINE_HEAD },
+		{ "430018440148 430018446565 6417 0 1049704", LAT_LINE_ROW },
+		{ "433654311212 433654315598 4386 796", LAT_LINE_ROW },
+		{ "0 78", LAT_LINE_ROW },
+		{ "4532 7463", LAT_LINE_ROW },
+		{ "N = 3", LAT_LINE_SOFT },	/* never starts a block */
+		{ "1 2 3", LAT_LINE_NO },
+		/* cyclictest -h rows are zero-padded: not ours */
+		{ "000001 000003 000000 000000 000000", LAT_LINE_NO },
+		{ "with N [1, 2, 3, 4]", LAT_LINE_NO },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(cases); i++)
+		assert_int_equal(f->line_kind(cases[i].s, strlen(cases[i].s)), cases[i].k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed004_runs),
 		cmocka_unit_test(test_mismatches_and_bouncing),
 		cmocka_unit_test(test_missing_footer_and_header),
+		cmocka_unit_test(test_line_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

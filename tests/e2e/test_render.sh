@@ -1,0 +1,59 @@
+#!/bin/sh
+# `latscope render` end to end: PNG and SVG by extension, one numbered chart per
+# block, byte-identical reruns, well-formed SVG with a hostile input name, and
+# the exit status when a chart does not fit.  Usage: test_render.sh BIN REPO
+bin=$1
+repo=$2
+tmp=$(mktemp -d /tmp/latscope-render-e2e.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {
+	if ! eval "$2"; then
+		echo "FAIL: $1"
+		fail=$((fail + 1))
+	fi
+}
+lat3=$repo/samples/lat3/seed000-lat3-vs-shell-loop.txt
+mail=$repo/samples/mail/000-tarreau-2.6.11-sched-latency.txt
+
+"$bin" render "$lat3" -o "$tmp/a.png" >"$tmp/out" 2>&1
+check "lat3 renders" '[ $? -eq 0 ] && [ -s "$tmp/a.png" ]'
+check "PNG magic" '[ "$(head -c 4 "$tmp/a.png" | od -An -c | tr -d " ")" = "211PNG" ]'
+check "PNG well under 1 MiB" '[ "$(wc -c <"$tmp/a.png")" -lt 524288 ]'
+check "says what it wrote" 'grep -q "a.png: series chart of block 1" "$tmp/out"'
+
+"$bin" render "$mail" -o "$tmp/m.svg" >/dev/null 2>&1
+check "mail renders" '[ $? -eq 0 ]'
+for k in 1 2 3; do
+	check "block $k numbered" '[ -s "$tmp/m-$k.svg" ]'
+	check "block $k SVG parses" 'xmllint --noout "$tmp/m-$k.svg"'
+done
+check "no unnumbered file for several blocks" '[ ! -e "$tmp/m.svg" ]'
+"$bin" render "$mail" -o "$tmp/n.svg" >/dev/null 2>&1
+check "same input, same bytes" 'cmp -s "$tmp/m-2.svg" "$tmp/n-2.svg"'
+"$bin" render "$mail" -o "$tmp/n.png" >/dev/null 2>&1
+"$bin" render "$mail" -o "$tmp/o.png" >/dev/null 2>&1
+check "PNG reruns identical" 'cmp -s "$tmp/n-3.png" "$tmp/o-3.png"'
+
+# the input's name is in the title: markup in it must not reach the SVG as markup
+cp "$lat3" "$tmp/<b>&\"x\".txt"
+"$bin" render "$tmp/<b>&\"x\".txt" -o "$tmp/h.svg" >/dev/null 2>&1
+check "hostile name renders" '[ $? -eq 0 ]'
+check "hostile name SVG parses" 'xmllint --noout "$tmp/h.svg"'
+
+"$bin" render "$lat3" --chart histogram -o "$tmp/x.png" >"$tmp/err" 2>&1
+check "chart that does not fit: exit 1" '[ $? -eq 1 ]'
+check "and says why" 'grep -q "histogram chart does not fit a loop log" "$tmp/err"'
+"$bin" render "$lat3" -o "$tmp/x.jpg" >/dev/null 2>&1
+check "unknown extension: exit 2" '[ $? -eq 2 ]'
+"$bin" render "$lat3" --size 10x10 -o "$tmp/x.png" >/dev/null 2>&1
+check "bad size: exit 2" '[ $? -eq 2 ]'
+"$bin" render "$lat3" --window 5ms -o "$tmp/x.png" >/dev/null 2>&1
+check "bad window: exit 2" '[ $? -eq 2 ]'
+"$bin" render "$tmp/missing.txt" -o "$tmp/x.png" >/dev/null 2>&1
+check "missing input: exit 2" '[ $? -eq 2 ]'
+"$bin" render "$lat3" --size 800x450 -o "$tmp/s.png" >/dev/null 2>&1
+check "--size" '[ "$(od -An -tu1 -j16 -N8 "$tmp/s.png" | tr -s " ")" = " 0 0 3 32 0 0 1 194" ]'
+
+[ $fail -eq 0 ] && echo "render e2e: all passed"
+[ $fail -eq 0 ]
