@@ -24,7 +24,11 @@ norm() {
 	       $1 = sprintf("%s.%06d", sec, us); $4 = ""; print }' | sed 's/R(0x100)/R(0x0)/'
 }
 
-"$bin" dump --buffer latscope-ftracetext-11147 "$s/kernel.dat" 2>/dev/null | norm >"$tmp/dat"
+# Under ASan, LeakSanitizer's exit after libtraceevent's own 2-byte leak in
+# tep_parse_event() would drop the dump's last buffered lines: leaks are the unit
+# tests' business (test_ftrace_text suppresses exactly that one), not this comparison's.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$bin" dump --buffer latscope-ftracetext-11147 "$s/kernel.dat" 2>/dev/null | norm >"$tmp/dat"
 n=$(wc -l <"$tmp/dat")
 [ "$n" -eq 2527 ] || { echo "FAIL: kernel.dat gave $n events, not 2527"; fail=1; }
 for f in kernel-trace.txt kernel-trace-noirqinfo.txt kernel-trace-notgid.txt \
