@@ -372,6 +372,13 @@ static void test_frames(void **state)
 	assert_string_equal(sym, "");
 	assert_int_equal(ip, 0xffffffffc0a1b2c3ULL);
 	assert_false(lat_ft_parse_frame(" -> x", 5, sym, sizeof(sym), &ip));
+	/* in a mail, frames belong to a block; an arrow in prose does not */
+	assert_int_equal(lat_format_ftrace_text.line_kind(" => __schedule+0x628/0xf60", 26),
+			 LAT_LINE_ROW);
+	assert_int_equal(lat_format_ftrace_text.line_kind("=> __schedule (ffffffff82265ec8)", 32),
+			 LAT_LINE_ROW);
+	assert_int_equal(lat_format_ftrace_text.line_kind("=> see the trace below", 22),
+			 LAT_LINE_NO);
 }
 
 struct collected {
