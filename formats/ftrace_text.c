@@ -425,6 +425,42 @@ static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
 	return 0;
 }
 
+/*
+ * " => symbol[+0x1c/0x80] [(hex)|<hex>]" and nothing else: prose such as
+ * "=> see below" in a mail is no frame.
+ */
+static int frame_shape(const char *s, size_t len)
+{
+	const char *p = s, *e = s + len, *w;
+
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	p += 2;		/* "=>" */
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	w = p;
+	while (p < e && *p != ' ' && *p != '\t') {
+		char c = *p++;
+
+		if (!(c == '_' || c == '.' || c == '+' || c == '/' || c == '<' || c == '>' ||
+		      (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '[' || c == ']'))
+			return 0;
+	}
+	if (p == w)
+		return 0;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == e)
+		return 1;
+	/* trace-cmd "(ffffffff813abff5)", sym-addr "<ffffffff813abff5>" */
+	if (*p != '(' && *p != '<')
+		return 0;
+	for (p++; p < e && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')); p++)
+		;
+	return p + 1 == e && (*p == ')' || *p == '>');
+}
+
 /* Block reader: how the segmenter sees one dequoted line. */
 static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 {
@@ -441,7 +477,7 @@ static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 	case LAT_FT_BAD:	/* shaped like an event line */
 		return LAT_LINE_ROW;
 	case LAT_FT_FRAME:
-		return len > 3 ? LAT_LINE_ROW : LAT_LINE_NO;
+		return frame_shape(s, len) ? LAT_LINE_ROW : LAT_LINE_NO;
 	case LAT_FT_SKIP:
 		if (len > 9 && !memcmp(s, "# tracer:", 9))
 			return LAT_LINE_HEAD;

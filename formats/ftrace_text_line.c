@@ -64,7 +64,7 @@ static inline int u64(struct cur *c, uint64_t *v)
 	return 1;
 }
 
-static int i32(struct cur *c, int32_t *v)
+static inline int i32(struct cur *c, int32_t *v)
 {
 	int neg = c->p < c->e && *c->p == '-';
 	struct cur save = *c;
@@ -99,15 +99,19 @@ static void copy_str(char *dst, size_t size, const char *s, const char *e)
 	dst[n] = '\0';
 }
 
-static const char *find(const char *p, const char *e, const char *needle, size_t n)
+/* memmem for the short distances of a line: no setup cost, inlined with the needle */
+static inline const char *find(const char *p, const char *e, const char *needle, size_t n)
 {
 	if (e - p < (ptrdiff_t)n)
 		return NULL;
-	return memmem(p, (size_t)(e - p), needle, n);
+	for (const char *last = e - n; p <= last; p++)
+		if (*p == needle[0] && !memcmp(p + 1, needle + 1, n - 1))
+			return p;
+	return NULL;
 }
 
 /* "key=<comm> next_key=": the comm may hold blanks, so it ends at @next. */
-static int kv_comm(struct cur *c, const char *key, size_t klen, const char *next, size_t nlen,
+static inline int kv_comm(struct cur *c, const char *key, size_t klen, const char *next, size_t nlen,
 		   char *dst)
 {
 	const char *q;
@@ -123,7 +127,7 @@ static int kv_comm(struct cur *c, const char *key, size_t klen, const char *next
 }
 
 /* "key=N" then at most one blank. */
-static int kv_i32(struct cur *c, const char *key, size_t klen, int32_t *v)
+static inline int kv_i32(struct cur *c, const char *key, size_t klen, int32_t *v)
 {
 	if (!lit(c, key, klen) || !i32(c, v))
 		return 0;
@@ -219,6 +223,8 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 			return 0;
 		tc = 0;
 	} else {
+		/* trace-cmd's plugin, or 2.6.31's "task comm:pid [prio] (S) ==> comm:pid [prio]" */
+		LIT(c, "task ");
 		if (!comm_pid_prio(c, ev->u.sw.prev_comm, &ev->u.sw.prev_pid,
 				   &ev->u.sw.prev_prio) || !skip_ws(c))
 			return 0;
@@ -227,6 +233,10 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 		if (!arrow)
 			return 0;
 		ste = arrow;
+		if (ste - st >= 3 && *st == '(' && ste[-1] == ')') {
+			st++;
+			ste--;
+		}
 		c->p = arrow + 5;
 		if (!comm_pid_prio(c, ev->u.sw.next_comm, &ev->u.sw.next_pid,
 				   &ev->u.sw.next_prio))
@@ -257,11 +267,15 @@ static int p_wake(struct cur *c, struct lat_event *ev)
 		KV_I32(c, "target_cpu=", &ev->u.wake.target_cpu);
 		return 1;
 	}
+	/* trace-cmd's plugin, or 2.6.31/32's "task comm:pid [prio] success=1 [001]" */
+	LIT(c, "task ");
 	if (!comm_pid_prio(c, ev->u.wake.comm, &ev->u.wake.pid, &ev->u.wake.prio))
 		return 0;
 	skip_ws(c);
 	KV_I32(c, "success=", &success);
 	if (LIT(c, "CPU:") && !i32(c, &ev->u.wake.target_cpu))
+		return 0;
+	if (LIT(c, "[") && (!i32(c, &ev->u.wake.target_cpu) || !LIT(c, "]")))
 		return 0;
 	return 1;
 }
@@ -696,6 +710,64 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 	return LAT_FT_EVENT;
 }
 
+/* "pid:prio:S" of the sched_switch tracer; the state letter at *st. */
+static int pid_prio_state(struct cur *c, int32_t *pid, int32_t *prio, const char **st)
+{
+	if (!i32(c, pid) || !LIT(c, ":") || !i32(c, prio) || !LIT(c, ":") || c->p >= c->e)
+		return 0;
+	*st = c->p++;
+	return 1;
+}
+
+/*
+ * The 2.6.27-2.6.31 `sched_switch` tracer (not an event): "3997:120:R ==> [000]
+ * 4055:120:R ls" is a switch from the line's task, "3997:120:R   + [000] 4055:120:R ls"
+ * a wakeup of ls on CPU 0.
+ */
+static int p_ctxsw(struct cur *c, struct lat_event *ev)
+{
+	int32_t pid, prio, npid, nprio, cpu;
+	const char *st, *nst;
+	int sw;
+
+	if (!pid_prio_state(c, &pid, &prio, &st) || !skip_ws(c))
+		return 0;
+	if (LIT(c, "==>"))
+		sw = 1;
+	else if (LIT(c, "+"))
+		sw = 0;
+	else
+		return 0;
+	skip_ws(c);
+	if (!LIT(c, "[") || !i32(c, &cpu) || !LIT(c, "]") || !skip_ws(c) ||
+	    !pid_prio_state(c, &npid, &nprio, &nst))
+		return 0;
+	skip_ws(c);
+	if (sw) {
+		ev->type = LAT_EV_SWITCH;
+		ev->name = "sched:sched_switch";
+		memcpy(ev->u.sw.prev_comm, ev->comm, LAT_COMM_LEN);
+		ev->u.sw.prev_pid = pid;
+		ev->u.sw.prev_prio = prio;
+		ev->u.sw.prev_state = fold_state(st, st + 1);
+		ev->u.sw.prev_state_raw = state_bits(st, st + 1, 1);
+		copy_comm(ev->u.sw.next_comm, c->p, c->e);
+		ev->u.sw.next_pid = npid;
+		ev->u.sw.next_prio = nprio;
+	} else {
+		ev->type = LAT_EV_WAKEUP;
+		ev->name = "sched:sched_wakeup";
+		copy_comm(ev->u.wake.comm, c->p, c->e);
+		ev->u.wake.pid = npid;
+		ev->u.wake.prio = nprio;
+		ev->u.wake.target_cpu = cpu;
+	}
+	return 1;
+}
+
+static const char EXP_CTXSW[] =
+	"sched_switch tracer fields \"pid:prio:S ==> [cpu] pid:prio:S comm\" or \"... + ...\"";
+
 enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *ev,
 				   struct lat_ft_strs *strs, int *ncpus, const char **expected)
 {
@@ -744,6 +816,10 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 			ev->name = "ftrace:user_stack";
 			return LAT_FT_USTACK;
 		}
+	}
+	if (c.p < c.e && is_digit(*c.p)) {
+		*expected = EXP_CTXSW;
+		return p_ctxsw(&c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
 	}
 	/* "event:" or "func+0x1/0x2:"; a function tracer line is "func <-parent" */
 	n = c.p;

@@ -116,11 +116,16 @@ int main(int argc, char **argv)
 		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 		uint64_t lines = lat_ft_source_lines(l.blocks[0]->events);
 
+		double cpu;
+
 		getrusage(RUSAGE_SELF, &ru);
-		printf("lines %llu events %llu skipped %zu seconds %.3f lines/s %.0f "
-		       "peak_rss_kib %ld\n", (unsigned long long)lines, (unsigned long long)n,
-		       lat_ft_source_skipped(l.blocks[0]->events), s, (double)lines / s,
-		       ru.ru_maxrss);
+		cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		      (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		/* the machine is shared: CPU time is what one core spent on the reading */
+		printf("lines %llu events %llu skipped %zu wall_s %.3f cpu_s %.3f lines/wall_s %.0f "
+		       "lines/cpu_s %.0f peak_rss_kib %ld\n", (unsigned long long)lines,
+		       (unsigned long long)n, lat_ft_source_skipped(l.blocks[0]->events), s, cpu,
+		       (double)lines / s, (double)lines / cpu, ru.ru_maxrss);
 	}
 	lat_loaded_release(&l);
 	return ret < 0 ? 1 : 0;

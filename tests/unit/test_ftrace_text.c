@@ -16,6 +16,8 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include "latscope/an_wakeup.h"
+#include "latscope/analyze.h"
 #include "latscope/input.h"
 #include "ftrace_text.h"
 
@@ -277,6 +279,52 @@ static void test_process_and_irq_events(void **state)
 	assert_string_equal(ev.name, "sched_stat_runtime");
 }
 
+/*
+ * Old kernels: 2.6.31's "task comm:pid [prio] (S)" event forms and the 2.6.27-31
+ * sched_switch tracer (lines from Documentation/ftrace.txt of 2.6.28).
+ */
+static void test_old_kernels(void **state)
+{
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+
+	(void)state;
+	assert_int_equal(parse("            bash-4251  [01]  10152.583854: sched_switch: task "
+			       "bash:4251 [120] (S) ==> swapper:0 [140]", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_SWITCH);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.ts_ns, 10152583854000ULL);
+	assert_string_equal(ev.u.sw.prev_comm, "bash");
+	assert_int_equal(ev.u.sw.prev_pid, 4251);
+	assert_int_equal(ev.u.sw.prev_state, LAT_TS_SLEEPING);
+	assert_string_equal(ev.u.sw.next_comm, "swapper");
+	assert_int_equal(ev.u.sw.next_prio, 140);
+	assert_int_equal(parse("          <idle>-0     [01]  10152.583860: sched_wakeup: task "
+			       "bash:4251 [120] success=1 [001]", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_WAKEUP);
+	assert_int_equal(ev.u.wake.pid, 4251);
+	assert_int_equal(ev.u.wake.target_cpu, 1);
+	/* the sched_switch tracer: "+" wakes, "==>" switches away from the line's task */
+	assert_int_equal(parse("            bash-3997  [01]   240.132281:   3997:120:R   + [000]  "
+			       "4055:120:R ls", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_WAKEUP);
+	assert_string_equal(ev.u.wake.comm, "ls");
+	assert_int_equal(ev.u.wake.pid, 4055);
+	assert_int_equal(ev.u.wake.prio, 120);
+	assert_int_equal(ev.u.wake.target_cpu, 0);
+	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S ==> [000]  "
+			       "1931:120:R sshd", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_SWITCH);
+	assert_string_equal(ev.u.sw.prev_comm, "ls");
+	assert_int_equal(ev.u.sw.prev_pid, 4055);
+	assert_int_equal(ev.u.sw.prev_state, LAT_TS_SLEEPING);
+	assert_string_equal(ev.u.sw.next_comm, "sshd");
+	assert_int_equal(ev.u.sw.next_pid, 1931);
+	assert_int_equal(ev.ts_ns, 240132360000ULL);
+	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S --> [000]  "
+			       "1931:120:R sshd", &ev, &strs), LAT_FT_BAD);
+}
+
 static void test_markers(void **state)
 {
 	struct lat_event ev;
@@ -324,6 +372,13 @@ static void test_frames(void **state)
 	assert_string_equal(sym, "");
 	assert_int_equal(ip, 0xffffffffc0a1b2c3ULL);
 	assert_false(lat_ft_parse_frame(" -> x", 5, sym, sizeof(sym), &ip));
+	/* in a mail, frames belong to a block; an arrow in prose does not */
+	assert_int_equal(lat_format_ftrace_text.line_kind(" => __schedule+0x628/0xf60", 26),
+			 LAT_LINE_ROW);
+	assert_int_equal(lat_format_ftrace_text.line_kind("=> __schedule (ffffffff82265ec8)", 32),
+			 LAT_LINE_ROW);
+	assert_int_equal(lat_format_ftrace_text.line_kind("=> see the trace below", 22),
+			 LAT_LINE_NO);
 }
 
 struct collected {
@@ -592,7 +647,8 @@ static void test_tracecmd_report_consistency(void **state)
 	int fd, ret, checked = 0;
 
 	(void)state;
-	if (system("command -v trace-cmd >/dev/null 2>&1") != 0)
+	if (system("command -v trace-cmd >/dev/null 2>&1") != 0 ||
+	    access(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat", R_OK))
 		skip();
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -639,6 +695,84 @@ static void test_tracecmd_report_consistency(void **state)
 	unlink(path);
 }
 
+/*
+ * Under ASan: reading kernel.dat's instance buffer, 2 bytes strdup()ed inside
+ * libtraceevent's tep_parse_event() are never freed although the trace.dat
+ * reader releases its handle with tep_free().  Not this reader's; LeakSanitizer
+ * ignores leaks allocated inside that one function (reported to the lead).
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
+static struct lat_loaded *analyzed(const char *path, const char *buffer)
+{
+	struct lat_loaded *l = calloc(1, sizeof(*l));
+	struct lat_analyze_opts o;
+
+	assert_non_null(l);
+	lat_analyze_opts_init(&o);
+	assert_int_equal(lat_load_buffer(l, path, NULL, buffer, NULL), 0);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(lat_analyze_block(l->blocks[0], &o), 0);
+	assert_non_null(l->blocks[0]->analysis);
+	return l;
+}
+
+static int64_t diff_ns(int64_t a, int64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * The wakeup analysis on the kernel's text of a ring buffer and on the trace.dat
+ * trace-cmd extracted from the same buffer (samples/ftrace-text/record.sh): the
+ * same waits, the same worst cases and wakers; times differ only by the text's
+ * rounding to the microsecond.  The worst case was checked by hand in
+ * kernel-trace.txt: sched-messaging 11158 woken at 893.402358 by 11194 on CPU1,
+ * switched in on CPU0 at 893.458652: 56.294 ms.
+ */
+static void test_same_analysis_as_tracedat(void **state)
+{
+	struct lat_loaded *t, *d;
+	const struct lat_wakeup_result *rt, *rd;
+
+	(void)state;
+	t = analyzed(LAT_SAMPLES_DIR "/ftrace-text/kernel-trace.txt", NULL);
+	d = analyzed(LAT_SAMPLES_DIR "/ftrace-text/kernel.dat", "latscope-ftracetext-11147");
+	assert_string_equal(t->format, "ftrace-text");
+	assert_string_equal(d->format, "trace.dat");
+	rt = t->blocks[0]->analysis;
+	rd = d->blocks[0]->analysis;
+	assert_int_equal(rt->nevents, 2527);
+	assert_int_equal(rt->nevents, rd->nevents);
+	assert_int_equal(rt->waits, rd->waits);
+	assert_int_equal(rt->preempt_waits, rd->preempt_waits);
+	assert_int_equal(rt->canceled, rd->canceled);
+	assert_int_equal(rt->self_wakes, rd->self_wakes);
+	assert_int_equal(rt->ntasks, rd->ntasks);
+	assert_int_equal(rt->nworst, rd->nworst);
+	assert_true(rt->nworst >= 1);
+	assert_int_equal(rt->worst[0].pid, 11158);
+	assert_int_equal(rt->worst[0].latency_ns, 56294000);
+	assert_int_equal(rt->worst[0].waker.pid, 11194);
+	for (size_t i = 0; i < rt->nworst; i++) {
+		assert_int_equal(rt->worst[i].pid, rd->worst[i].pid);
+		assert_int_equal(rt->worst[i].cpu, rd->worst[i].cpu);
+		assert_int_equal(rt->worst[i].waker.pid, rd->worst[i].waker.pid);
+		assert_int_equal(rt->worst[i].waker.ctx, rd->worst[i].waker.ctx);
+		/* each end rounded to the nearest us: at most 1 us apart */
+		assert_true(diff_ns(rt->worst[i].latency_ns, rd->worst[i].latency_ns) <= 1000);
+	}
+	assert_true(diff_ns(rt->all.max, rd->all.max) <= 1000);
+	lat_loaded_release(t);
+	lat_loaded_release(d);
+	free(t);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -648,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_tracecmd_layouts),
 		cmocka_unit_test(test_wakeups),
 		cmocka_unit_test(test_process_and_irq_events),
+		cmocka_unit_test(test_old_kernels),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_stream_stack_lost_bad),
@@ -655,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_probe_and_mail_block),
 		cmocka_unit_test(test_kernel_layouts_agree),
 		cmocka_unit_test(test_tracecmd_report_consistency),
+		cmocka_unit_test(test_same_analysis_as_tracedat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
