@@ -87,8 +87,6 @@ struct wk_task {
 
 struct wk_stack {
 	uint64_t hash;
-	uint64_t *ips;
-	uint32_t depth;
 	int64_t off_ns, run_ns;
 	uint64_t off_cnt, run_cnt;
 };
@@ -115,7 +113,8 @@ struct wk {
 	struct lat_wake_marker marks[WK_MARK_RING];
 	size_t mhead, mlen;
 	struct wk_stack *stk;		/* parallel to r->stacks */
-	size_t stk_cap, rstk_cap;
+	size_t stk_cap, rstk_cap, fold_cap;
+	char *fold_buf;
 	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;

@@ -542,6 +542,33 @@ static void test_stack_blame(void **state)
 	lat_block_free(b);
 }
 
+/* Text traces give names without addresses: stacks differ by name, not by ips. */
+static void test_stack_by_name(void **state)
+{
+	static const uint64_t zero[3] = { 0, 0, 0 };
+	static const char *const s1[] = { "__schedule", "schedule", "pipe_read" };
+	static const char *const s2[] = { "__schedule", "schedule", "do_nanosleep" };
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(10, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");
+	stack_ev(11, 0, 100, "A", zero, s1, 3);
+	sw(20, 0, 200, "B", LAT_TS_SLEEPING, 0, "swapper/0");
+	stack_ev(21, 0, 200, "B", zero, s2, 3);
+	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");	/* A slept 90 in pipe_read */
+	sw(150, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");	/* B slept 130 in do_nanosleep */
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->nstacks, 2);
+	assert_int_equal(r->noff_funcs, 2);
+	assert_string_equal(r->off_funcs[0].name, "do_nanosleep");
+	assert_int_equal(r->off_funcs[0].ns, 130);
+	assert_string_equal(r->off_funcs[1].name, "pipe_read");
+	assert_int_equal(r->off_funcs[1].ns, 90);
+	lat_block_free(b);
+}
+
 /* Markers inside a wait: a latscope probe and cyclictest's threshold line. */
 static void test_markers_and_timeline(void **state)
 {
@@ -713,6 +740,7 @@ int main(void)
 		cmocka_unit_test_setup(test_percentiles, reset),
 		cmocka_unit_test_setup(test_hist_error, reset),
 		cmocka_unit_test_setup(test_stack_blame, reset),
+		cmocka_unit_test_setup(test_stack_by_name, reset),
 		cmocka_unit_test_setup(test_markers_and_timeline, reset),
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
 		cmocka_unit_test_setup(test_report, reset),
