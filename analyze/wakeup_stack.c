@@ -13,13 +13,20 @@
 
 #define WK_HASH_SLOTS (WK_MAX_STACKS * 2)
 
-/* Frames that say how a task left the CPU, not why: skipped to find the top function. */
+/*
+ * Frames that say how a task left the CPU or how a wakeup is delivered, not
+ * why: skipped to find the top function (the blocking call, the waker's call).
+ */
 static int sched_frame(const char *s)
 {
 	static const char *const pfx[] = { "__schedule", "schedule", "preempt_schedule",
 					   "io_schedule", "__cond_resched", "_cond_resched",
 					   "__traceiter", "trace_", "__trace", "ftrace",
-					   "stack_trace", "__bpf_trace", "perf_trace" };
+					   "stack_trace", "__bpf_trace", "perf_trace",
+					   "try_to_wake_up", "ttwu_", "wake_up", "__wake_up",
+					   "autoremove_wake_function", "default_wake_function",
+					   "woken_wake_function", "swake_up", "wake_q", "pollwake",
+					   "complete" };
 
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(pfx); i++)
 		if (!strncmp(s, pfx[i], strlen(pfx[i])))
