@@ -199,16 +199,19 @@ static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct w
 }
 
 /*
- * Every event names the task running on its CPU: that fixes what the trace's
- * start (or a gap) left unknown, and a task seen running is not waiting.
+ * Every event names the task running on its CPU: where the CPU's current task
+ * is unknown (trace start, after a gap) that fills it in, and a task seen
+ * running is not waiting.  Once a switch was seen, switches alone are trusted:
+ * events recorded inside __schedule() after the switch (its kernel stack,
+ * sched_stat_*) still carry the previous task's pid.
  */
 static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_task *t;
 
-	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
+	if (ev->pid < 0 || c->cur_known)
 		return;
-	if (c->cur_known && c->cur_pid > 0) {
+	if (c->cur_pid > 0 && c->cur_pid != ev->pid) {
 		t = find_task(w, c->cur_pid);
 		if (t && t->on_cpu == cpu)
 			t->on_cpu = -1;
@@ -651,7 +654,7 @@ static int handle(struct wk *w, const struct lat_event *ev)
 			wk_finish_done(w, c, cpu);
 		c->stack_kind = WK_STK_NONE;
 	}
-	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK)
+	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK && ev->type != LAT_EV_OTHER)
 		note_current(w, c, cpu, ev);
 	switch (ev->type) {
 	case LAT_EV_SWITCH:

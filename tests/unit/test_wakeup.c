@@ -224,6 +224,8 @@ static void test_preempt_wait(void **state)
 	(void)state;
 	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
 	sw(1000, 0, 100, "A", LAT_TS_RUNNING, 200, "B");
+	/* recorded inside __schedule() after the switch: still A's pid, A is not running */
+	add(1001, 0, 100, "A", LAT_EV_OTHER);
 	sw(4000, 0, 200, "B", LAT_TS_SLEEPING, 100, "A");
 	b = run();
 	t = task(b, 100);
