@@ -199,18 +199,29 @@ static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct w
 }
 
 /*
- * Every event names the task running on its CPU: where the CPU's current task
- * is unknown (trace start, after a gap) that fills it in, and a task seen
- * running is not waiting.  Once a switch was seen, switches alone are trusted:
- * events recorded inside __schedule() after the switch (its kernel stack,
- * sched_stat_*) still carry the previous task's pid.
+ * Every event names the task running on its CPU.  Where the CPU's current task
+ * is unknown (trace start, after a gap) that fills it in; where it differs from
+ * what the switches said, a switch went missing: the slice so far is closed
+ * there and counted as a switch break.  A task seen running is not waiting.
+ * Switches, stacks and uninterpreted events are not used: events recorded
+ * inside __schedule() after the switch (its kernel stack, sched_stat_*) still
+ * carry the previous task's pid.
  */
 static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_task *t;
 
-	if (ev->pid < 0 || c->cur_known)
+	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
 		return;
+	if (c->cur_known) {
+		struct wk_slice s = { .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
+				      .prio = c->cur_prio, .stack = -1 };
+
+		memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
+		push_slice(w, c, cpu, &s);
+		if (!w->r->switch_breaks++)
+			w->r->first_break_ns = ev->ts_ns;
+	}
 	if (c->cur_pid > 0 && c->cur_pid != ev->pid) {
 		t = find_task(w, c->cur_pid);
 		if (t && t->on_cpu == cpu)
@@ -366,6 +377,13 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	struct wk_slice s = { 0 };
 	struct wk_task *t;
 
+	if (c->cur_known && c->cur_pid != ev->u.sw.prev_pid) {
+		/* the task the switches said was running left unseen */
+		if (!w->r->switch_breaks++)
+			w->r->first_break_ns = ev->ts_ns;
+		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
+			t->on_cpu = -1;
+	}
 	s.start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
 	s.end = ev->ts_ns;
 	s.pid = ev->u.sw.prev_pid;
@@ -654,7 +672,8 @@ static int handle(struct wk *w, const struct lat_event *ev)
 			wk_finish_done(w, c, cpu);
 		c->stack_kind = WK_STK_NONE;
 	}
-	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK && ev->type != LAT_EV_OTHER)
+	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK && ev->type != LAT_EV_OTHER &&
+	    ev->type != LAT_EV_SWITCH)
 		note_current(w, c, cpu, ev);
 	switch (ev->type) {
 	case LAT_EV_SWITCH:
@@ -890,6 +909,13 @@ static void add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
 				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
 				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
+	if (r->switch_breaks)
+		lat_block_add_finding(b, "missing-events", LAT_SEV_WARN,
+				      "%llu sched_switch events switched out a task other than the one "
+				      "the CPU was running (first at %s): events are missing without a "
+				      "lost-events mark; waits around them may be wrong",
+				      (unsigned long long)r->switch_breaks,
+				      lat_fmt_ts((int64_t)r->first_break_ns, t1, sizeof(t1)));
 	if (r->skipped_events)
 		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
 				      "%llu events with a CPU number out of range skipped",

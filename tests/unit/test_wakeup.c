@@ -191,6 +191,7 @@ static void test_self_wake(void **state)
 	b = run();
 	r = b->analysis;
 	assert_int_equal(r->self_wakes, 2);
+	assert_int_equal(r->switch_breaks, 0);
 	assert_int_equal(task(b, 100)->wake.n, 1);
 	assert_int_equal(task(b, 100)->wake.max, 200);
 	lat_block_free(b);
@@ -211,7 +212,30 @@ static void test_sleep_cancels(void **state)
 	r = b->analysis;
 	assert_int_equal(r->canceled, 1);
 	assert_int_equal(r->waits, 0);
+	assert_int_equal(r->switch_breaks, 0);
 	assert_null(task(b, 300));
+	lat_block_free(b);
+}
+
+/* CPU0 runs B after 10, yet the switch at 20 switches out C: a switch went missing. */
+static void test_switch_break(void **state)
+{
+	struct lat_block *b;
+	int found = 0;
+
+	(void)state;
+	sw(10, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");
+	sw(20, 0, 300, "C", LAT_TS_SLEEPING, 100, "A");
+	/* B's switch-out was lost: it is no longer taken as running, so this waking counts */
+	wake(30, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	sw(90, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	b = run();
+	assert_int_equal(((struct lat_wakeup_result *)b->analysis)->switch_breaks, 1);
+	assert_int_equal(task(b, 200)->wake.max, 60);
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, "missing-events"))
+			found = 1;
+	assert_true(found);
 	lat_block_free(b);
 }
 
@@ -733,6 +757,7 @@ int main(void)
 		cmocka_unit_test_setup(test_start_at_wakeup, reset),
 		cmocka_unit_test_setup(test_self_wake, reset),
 		cmocka_unit_test_setup(test_sleep_cancels, reset),
+		cmocka_unit_test_setup(test_switch_break, reset),
 		cmocka_unit_test_setup(test_preempt_wait, reset),
 		cmocka_unit_test_setup(test_new_and_missing_waking, reset),
 		cmocka_unit_test_setup(test_migration, reset),
