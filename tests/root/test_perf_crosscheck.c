@@ -54,6 +54,7 @@ struct newtask {
 
 static struct newtask pnew[4096], lnew[4096];
 static size_t npnew, nlnew, npwaking;
+static int32_t curpid[1024];
 static char dir[64];
 
 static struct ptask *ptask(int32_t pid)
@@ -99,6 +100,11 @@ static void read_perf(const char *path, int waking)
 			int64_t prev = field(line, " prev_pid="), next = field(line, " next_pid=");
 			struct ptask *t;
 
+			/* a switch-out that was not recorded: the CPU's task left unseen */
+			if (cpu >= 0 && cpu < 1024 && curpid[cpu] > 0 && curpid[cpu] != prev)
+				ptask(curpid[cpu])->on = 0;
+			if (cpu >= 0 && cpu < 1024)
+				curpid[cpu] = (int32_t)next;
 			if (prev > 0) {
 				t = ptask((int32_t)prev);
 				t->on = 0;
