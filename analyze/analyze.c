@@ -25,6 +25,15 @@ int lat_analyze_block(struct lat_block *b, const struct lat_analyze_opts *o)
 	case LAT_SCHEMA_LOOP:
 		ret = lat_analyze_loop(b, o);
 		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		ret = lat_analyze_schedcnt(b, o);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		ret = lat_analyze_histogram(b, o);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		ret = lat_analyze_fntrace(b, o);
+		break;
 	case LAT_SCHEMA_EVENTS:
 		ret = lat_analyze_wakeup(b, o);
 		break;

@@ -6,6 +6,9 @@
 #include "latscope/analyze.h"
 
 int lat_analyze_loop(struct lat_block *b, const struct lat_analyze_opts *o);
+int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o);
+int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o);
+int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o);
 int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/base.h"
 #include "latscope/stats.h"
 
 static int cmp_i64(const void *a, const void *b)
@@ -33,7 +34,7 @@ void lat_stat_compute(int64_t *v, size_t n, struct lat_stat *st)
 	memset(st, 0, sizeof(*st));
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), cmp_i64);
+	lat_sort(v, n, sizeof(*v), cmp_i64);
 	for (size_t i = 0; i < n; i++)
 		sum += (double)v[i];
 	st->n = n;

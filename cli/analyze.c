@@ -140,7 +140,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	for (int i = 0; i < nin; i++) {
 		struct lat_loaded *l = &loaded[i];
-		int ret = lat_load(l, argv[optind + i], forced, stderr);
+		int ret = lat_load_buffer(l, argv[optind + i], forced, o.buffer, stderr);
 
 		rep[i].path = argv[optind + i];
 		if (ret < 0) {

@@ -16,8 +16,16 @@ struct lat_command {
 
 int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *out);
+int cmd_dump(int argc, char **argv);
+void usage_dump(FILE *out);
+int cmd_render(int argc, char **argv);
+void usage_render(FILE *out);
 int cmd_formats(int argc, char **argv);
 void usage_formats(FILE *out);
+#ifdef LATSCOPE_HAVE_RECORD
+int cmd_record(int argc, char **argv);
+void usage_record(FILE *out);
+#endif
 
 /* True when argv holds -h / --help before any "--". */
 int cli_wants_help(int argc, char **argv);

@@ -7,7 +7,13 @@
 
 static const struct lat_command commands[] = {
 	{ "analyze", "explain the latency in traces and pasted logs", cmd_analyze, usage_analyze },
+	{ "dump", "print a trace's events one per line (debugging readers)", cmd_dump, usage_dump },
+	{ "render", "draw PNG/SVG charts of traces and pasted logs", cmd_render, usage_render },
 	{ "formats", "list the input formats latscope reads", cmd_formats, usage_formats },
+#ifdef LATSCOPE_HAVE_RECORD
+	{ "record", "record scheduler events and latency probes into trace.dat", cmd_record,
+	  usage_record },
+#endif
 };
 
 static void usage(FILE *out)

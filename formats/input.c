@@ -48,7 +48,8 @@ static int fail(struct lat_loaded *l, int err, const char *fmt, const char *arg)
 static int load_stream(struct lat_loaded *l, const struct lat_format *f, const char *peek,
 		       size_t peeklen)
 {
-	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen };
+	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen,
+				.buffer = l->buffer };
 	struct lat_event_source *src = NULL;
 	struct lat_block *b;
 	int ret;
@@ -130,6 +131,27 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out)
 {
+	return lat_load_buffer(l, path, forced, NULL, diag_out);
+}
+
+int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
+		    const char *buffer, FILE *diag_out)
+{
+	FILE *fp = open_path(path);
+	int err = errno;
+
+	if (!fp) {
+		memset(l, 0, sizeof(*l));
+		l->path = strdup(path);
+		snprintf(l->error, sizeof(l->error), "cannot open: %s", strerror(err));
+		return -LAT_EIO;
+	}
+	return lat_load_fp(l, path, fp, forced, buffer, diag_out);
+}
+
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
+		const char *buffer, FILE *diag_out)
+{
 	char *peek = NULL;
 	size_t peeklen;
 	const struct lat_format *best = NULL;
@@ -137,13 +159,12 @@ int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *fo
 	int score = 0, ret;
 
 	memset(l, 0, sizeof(*l));
-	l->path = strdup(path);
+	l->fp = fp;
+	l->buffer = buffer;
+	l->path = strdup(name);
 	if (!l->path)
 		return -LAT_ENOMEM;
 	lat_diag_init(&l->diag, l->path, diag_out);
-	l->fp = open_path(path);
-	if (!l->fp)
-		return fail(l, -LAT_EIO, "cannot open: %s", strerror(errno));
 	peek = calloc(1, LAT_PEEK_BYTES + LAT_PEEK_PAD);
 	if (!peek)
 		return -LAT_ENOMEM;

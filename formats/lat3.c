@@ -53,7 +53,8 @@ static int row_shape(const char *s, size_t len)
 	lat_scan_ws(&sc);
 	if (!lat_scan_u64(&sc, &v) || !lat_scan_char(&sc, '.') || !lat_scan_u64(&sc, &v))
 		return 0;
-	return lat_scan_ws(&sc) > 0 && !lat_scan_eol(&sc);
+	/* and a number after it: prose such as "1.3 ms will cause" is not a row */
+	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v);
 }
 
 static int parse_row(const char *s, size_t len, uint64_t *proc, int *has_proc, int64_t *row)

@@ -18,6 +18,13 @@ struct lat_series *lat_loop_series(struct lat_block *b, const char *id);
 void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		      const char *expected);
 
+/*
+ * A row the mailer wrapped: lines @i and @i + 1 (< @end) joined by a blank
+ * into @buf (@size bytes).  Returns the joined length, or 0 when there is no
+ * next line to join or the two do not fit.
+ */
+size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
+
 /* Ends a parse: drops series without rows, titles the block from the legends. */
 void lat_loop_finish(struct lat_block *b);
 

@@ -60,3 +60,19 @@ void lat_loop_finish(struct lat_block *b)
 	}
 	b->nseries = keep;
 }
+
+size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size)
+{
+	const struct lat_line *a = &t->lines[i], *b;
+
+	if (i + 1 >= end)
+		return 0;
+	b = &t->lines[i + 1];
+	if (b->binary || lat_line_blank(b) || (size_t)a->len + b->len + 2 > size)
+		return 0;
+	memcpy(buf, a->s, a->len);
+	buf[a->len] = ' ';
+	memcpy(buf + a->len + 1, b->s, b->len);
+	buf[a->len + 1 + b->len] = '\0';
+	return (size_t)a->len + 1 + b->len;
+}

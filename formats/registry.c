@@ -7,10 +7,26 @@
 
 #include "latscope/format.h"
 
+extern const struct lat_format lat_format_lat;
+extern const struct lat_format lat_format_lat2;
 extern const struct lat_format lat_format_lat3;
+extern const struct lat_format lat_format_schedcnt;
+extern const struct lat_format lat_format_histogram;
+extern const struct lat_format lat_format_rt_lattrace;
+extern const struct lat_format lat_format_ftrace_latency;
+extern const struct lat_format lat_format_tracedat;
+extern const struct lat_format lat_format_ftrace_text;
 
 static const struct lat_format *const registry[] = {
+	&lat_format_lat,
+	&lat_format_lat2,
 	&lat_format_lat3,
+	&lat_format_schedcnt,
+	&lat_format_histogram,
+	&lat_format_rt_lattrace,
+	&lat_format_ftrace_latency,
+	&lat_format_tracedat,
+	&lat_format_ftrace_text,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)

@@ -30,10 +30,14 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 {
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
-	lat_json_arr_open(j, "lines");
-	lat_json_uint(j, NULL, b->first_line);
-	lat_json_uint(j, NULL, b->last_line);
-	lat_json_arr_close(j);
+	if (b->first_line) {
+		lat_json_arr_open(j, "lines");
+		lat_json_uint(j, NULL, b->first_line);
+		lat_json_uint(j, NULL, b->last_line);
+		lat_json_arr_close(j);
+	} else {
+		lat_json_null(j, "lines");	/* a whole binary file: no lines */
+	}
 	lat_json_uint(j, "skipped_lines", b->skipped_lines);
 	lat_json_str(j, "title", b->title);
 	lat_json_arr_open(j, "findings");
@@ -48,6 +52,15 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_json(j, b);
+		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_json(j, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_json(j, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_json(j, b);
 		break;
 	case LAT_SCHEMA_EVENTS:
 		lat_report_wakeup_json(j, b, o);
@@ -89,8 +102,9 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		       const struct lat_analyze_opts *o)
 {
-	fprintf(out, "\n== block %zu: %s, lines %u-%u", idx + 1, b->fmt ? b->fmt->name : "?",
-		b->first_line, b->last_line);
+	fprintf(out, "\n== block %zu: %s", idx + 1, b->fmt ? b->fmt->name : "?");
+	if (b->first_line)
+		fprintf(out, ", lines %u-%u", b->first_line, b->last_line);
 	if (b->title) {
 		fputs(": ", out);
 		lat_fput_safe(out, b->title, strlen(b->title));
@@ -106,6 +120,15 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 	switch (b->schema) {
 	case LAT_SCHEMA_LOOP:
 		lat_report_loop_text(out, b);
+		break;
+	case LAT_SCHEMA_SCHEDCNT:
+		lat_report_schedcnt_text(out, b);
+		break;
+	case LAT_SCHEMA_HISTOGRAM:
+		lat_report_histogram_text(out, b);
+		break;
+	case LAT_SCHEMA_FNTRACE:
+		lat_report_fntrace_text(out, b);
 		break;
 	case LAT_SCHEMA_EVENTS:
 		lat_report_wakeup_text(out, b, o);

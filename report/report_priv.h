@@ -8,6 +8,12 @@
 
 void lat_report_loop_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_loop_text(FILE *out, const struct lat_block *b);
+void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_schedcnt_text(FILE *out, const struct lat_block *b);
+void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_histogram_text(FILE *out, const struct lat_block *b);
+void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_fntrace_text(FILE *out, const struct lat_block *b);
 void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 			    const struct lat_analyze_opts *o);
 void lat_report_wakeup_text(FILE *out, const struct lat_block *b,

@@ -17,5 +17,8 @@ echo "== tests (release build) =="
 ctest --test-dir build --output-on-failure || status=1
 echo "== tests (ASan + UBSan build) =="
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
 	ctest --test-dir build-asan --output-on-failure -LE bench || status=1
+echo "== fuzzing (libFuzzer, ${FUZZ_SECONDS:-30}s per harness) =="
+FUZZ_SECONDS=${FUZZ_SECONDS:-30} ./scripts/fuzz.sh || status=1
 exit $status

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define LATSCOPE_VERSION "0.1.0"
 
@@ -62,6 +63,14 @@ char *lat_fmt_ts(int64_t ns, char *buf, size_t len);
 #define LAT_NS_PER_S 1000000000LL
 
 #define LAT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* qsort() that accepts an empty array with a NULL base (qsort's contract does not). */
+static inline void lat_sort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /* Grow *@arr (of @elsize bytes per element) so that it holds at least @need elements. */
 int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize);

@@ -37,6 +37,7 @@ struct lat_input {
 	const char *peek;		/* first peeklen bytes, zero-padded */
 	size_t peeklen;
 	int peek_consumed;		/* fp is past the peek (pipes): readers must start from peek */
+	const char *buffer;		/* trace.dat: instance to read (--buffer), NULL = top; lent */
 };
 
 struct lat_format {

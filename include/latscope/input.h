@@ -16,6 +16,7 @@ struct lat_loaded {
 	size_t nlines, other_lines;
 	struct lat_text text;		/* text inputs: kept while blocks may point into it */
 	FILE *fp;			/* stream inputs: kept open for the event source */
+	const char *buffer;		/* trace.dat instance asked for, or NULL; lent */
 	char error[256];		/* empty when the input was read */
 	struct lat_diag diag;
 };
@@ -28,6 +29,15 @@ struct lat_loaded {
  */
 int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
 	     FILE *diag_out);
+/*
+ * The same over an open stream @fp (owned from now on, closed on release);
+ * @name for messages, @buffer as for lat_load_buffer().
+ */
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
+		const char *buffer, FILE *diag_out);
+/* lat_load() with a trace.dat instance to read (@buffer, NULL: the top one). */
+int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
+		    const char *buffer, FILE *diag_out);
 void lat_loaded_release(struct lat_loaded *l);
 
 #endif

@@ -106,6 +106,9 @@ struct lat_histogram {
 	uint32_t first_line, last_line;
 	/* what the input printed itself, to cross-check: (uint64_t)-1 when absent */
 	uint64_t printed_total;
+	/* the reader's cross-check of the printed cumulative and percent columns */
+	uint32_t cum_mismatches, pct_mismatches;
+	uint32_t first_mismatch_line;	/* 0 when both counts are 0 */
 };
 
 struct lat_fntrace;	/* fntrace.h */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Bucketed latency histograms: total, quantiles as the bucket that holds them,
+ * counts at or above 1/10/100 ms, the largest non-empty bucket, and with two
+ * or more tables in a block, which is better at the median and at the tail.
+ * Definitions: docs/analyses.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/an_histogram.h"
+#include "latscope/analyze.h"
+#include "analyze_priv.h"
+
+const double lat_hist_quantiles[LAT_HQ_N] = { 0.5, 0.9, 0.99, 0.999 };
+const char *const lat_hist_qnames[LAT_HQ_N] = { "p50", "p90", "p99", "p99.9" };
+const int64_t lat_hist_thresholds_ns[LAT_HT_N] = { LAT_NS_PER_MS, 10 * LAT_NS_PER_MS,
+						    100 * LAT_NS_PER_MS };
+const char *const lat_hist_tnames[LAT_HT_N] = { "1ms", "10ms", "100ms" };
+
+/* quantiles as exact fractions: rank = ceil(total * num / den) */
+static const uint64_t q_num[LAT_HQ_N] = { 1, 9, 99, 999 };
+static const uint64_t q_den[LAT_HQ_N] = { 2, 10, 100, 1000 };
+
+static void result_free(void *p)
+{
+	struct lat_hist_result *r = p;
+
+	if (!r)
+		return;
+	free(r->stats);
+	free(r->cmp);
+	free(r);
+}
+
+static uint64_t rank_of(uint64_t total, int qi)
+{
+	uint64_t whole = total / q_den[qi] * q_num[qi];
+	uint64_t rest = total % q_den[qi] * q_num[qi];
+	uint64_t rank = whole + (rest + q_den[qi] - 1) / q_den[qi];
+
+	return rank ? rank : 1;
+}
+
+static void stats_of(const struct lat_histogram *h, struct lat_hist_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->h = h;
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		const struct lat_bucket *bk = &h->b[i];
+
+		st->total += bk->count;
+		for (int t = 0; t < LAT_HT_N; t++)
+			if (bk->lo_ns >= lat_hist_thresholds_ns[t])
+				st->at_or_above[t] += bk->count;
+		if (bk->count) {
+			st->max = (struct lat_hist_q){ 1, bk->lo_ns, bk->hi_ns };
+			st->max_count = bk->count;
+		}
+	}
+	for (int qi = 0; qi < LAT_HQ_N && st->total; qi++) {
+		uint64_t rank = rank_of(st->total, qi), cum = 0;
+
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			cum += h->b[i].count;
+			if (cum >= rank) {
+				st->q[qi] = (struct lat_hist_q){ 1, h->b[i].lo_ns, h->b[i].hi_ns };
+				break;
+			}
+		}
+	}
+}
+
+static int sign(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Shares of slow samples compared without division: a/ta against b/tb. */
+static int share_cmp(uint64_t a, uint64_t ta, uint64_t b, uint64_t tb)
+{
+	long double x = (long double)a * (long double)tb, y = (long double)b * (long double)ta;
+
+	return (x > y) - (x < y);
+}
+
+static void compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
+		    struct lat_hist_cmp *c)
+{
+	for (int qi = 0; qi < LAT_HQ_N; qi++)
+		c->q[qi] = a->q[qi].valid && b->q[qi].valid ? sign(a->q[qi].lo_ns,
+								      b->q[qi].lo_ns) : 0;
+	for (int t = 0; t < LAT_HT_N; t++)
+		c->at_or_above[t] = share_cmp(a->at_or_above[t], a->total, b->at_or_above[t],
+					      b->total);
+	c->max = a->max.valid && b->max.valid ? sign(a->max.lo_ns, b->max.lo_ns) : 0;
+}
+
+/* "[50 us, 56.2 us)" or "[126 ms, +inf)" */
+static char *bucket_str(const struct lat_hist_q *q, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+
+	if (!q->valid) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	lat_fmt_duration(q->lo_ns, lo, sizeof(lo));
+	if (q->hi_ns == INT64_MAX)
+		snprintf(hi, sizeof(hi), "+inf");
+	else
+		lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
+	snprintf(buf, len, "[%s, %s)", lo, hi);
+	return buf;
+}
+
+static const char *name_of(const struct lat_hist_stats *s, size_t idx, char *buf, size_t len)
+{
+	if (s->h->title)
+		return s->h->title;
+	snprintf(buf, len, "histogram %zu", idx + 1);
+	return buf;
+}
+
+static const char *winner(int c, const char *a, const char *b)
+{
+	return c < 0 ? a : c > 0 ? b : "neither";
+}
+
+static void cmp_finding(struct lat_block *b, const struct lat_hist_result *r,
+			const struct lat_hist_cmp *c)
+{
+	const struct lat_hist_stats *x = &r->stats[c->a], *y = &r->stats[c->b];
+	char na[32], nb[32], b1[80], b2[80], tail[600];
+	const char *an = name_of(x, c->a, na, sizeof(na)), *bn = name_of(y, c->b, nb, sizeof(nb));
+	size_t len = 0;
+
+	/* the tail: every quantile above the median and every threshold, said as it is */
+	tail[0] = '\0';
+	for (int qi = LAT_HQ_P90; qi < LAT_HQ_N; qi++)
+		len += (size_t)snprintf(tail + len, sizeof(tail) - len, "%s %s: %s (%s vs %s)",
+					len ? ";" : "", lat_hist_qnames[qi],
+					winner(c->q[qi], an, bn),
+					bucket_str(&x->q[qi], b1, sizeof(b1)),
+					bucket_str(&y->q[qi], b2, sizeof(b2)));
+	for (int t = 0; t < LAT_HT_N && len < sizeof(tail); t++)
+		len += (size_t)snprintf(tail + len, sizeof(tail) - len,
+					"; >= %s: %s (%llu vs %llu of %llu vs %llu)",
+					lat_hist_tnames[t], winner(c->at_or_above[t], an, bn),
+					(unsigned long long)x->at_or_above[t],
+					(unsigned long long)y->at_or_above[t],
+					(unsigned long long)x->total,
+					(unsigned long long)y->total);
+	lat_block_add_finding(b, "comparison", LAT_SEV_INFO,
+			      "median (p50): %s is better (%s vs %s); tail:%s",
+			      winner(c->q[LAT_HQ_P50], an, bn),
+			      bucket_str(&x->q[LAT_HQ_P50], b1, sizeof(b1)),
+			      bucket_str(&y->q[LAT_HQ_P50], b2, sizeof(b2)), tail);
+}
+
+static void hist_findings(struct lat_block *b, const struct lat_hist_stats *s, size_t idx)
+{
+	char nb[32], d[32];
+	const char *name = name_of(s, idx, nb, sizeof(nb));
+	const struct lat_histogram *h = s->h;
+
+	if (h->printed_total != (uint64_t)-1 && h->printed_total != s->total)
+		lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
+				      "%s: the table's cumulative count ends at %llu, its buckets "
+				      "add up to %llu", name, (unsigned long long)h->printed_total,
+				      (unsigned long long)s->total);
+	if (h->cum_mismatches || h->pct_mismatches)
+		lat_block_add_finding(b, "printed-mismatch", LAT_SEV_WARN,
+				      "%s: %u cumulative and %u percent values disagree with the "
+				      "counts (first at line %u)", name, h->cum_mismatches,
+				      h->pct_mismatches, h->first_mismatch_line);
+	if (s->at_or_above[LAT_HT_100MS])
+		lat_block_add_finding(b, "slow-samples", LAT_SEV_HIGH,
+				      "%s: %llu of %llu samples at or above 100 ms; the slowest "
+				      "bucket starts at %s", name,
+				      (unsigned long long)s->at_or_above[LAT_HT_100MS],
+				      (unsigned long long)s->total,
+				      lat_fmt_duration(s->max.lo_ns, d, sizeof(d)));
+	else if (s->at_or_above[LAT_HT_10MS])
+		lat_block_add_finding(b, "slow-samples", LAT_SEV_WARN,
+				      "%s: %llu of %llu samples at or above 10 ms", name,
+				      (unsigned long long)s->at_or_above[LAT_HT_10MS],
+				      (unsigned long long)s->total);
+}
+
+int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	struct lat_hist_result *r = calloc(1, sizeof(*r));
+
+	(void)o;
+	if (!r)
+		return -LAT_ENOMEM;
+	b->analysis = r;
+	b->analysis_free = result_free;
+	r->stats = calloc(b->nhist ? b->nhist : 1, sizeof(*r->stats));
+	r->cmp = calloc(b->nhist ? b->nhist : 1, sizeof(*r->cmp));
+	if (!r->stats || !r->cmp)
+		return -LAT_ENOMEM;
+	r->n = b->nhist;
+	for (size_t i = 0; i < b->nhist; i++)
+		stats_of(b->hist[i], &r->stats[i]);
+	for (size_t i = 1; i < b->nhist; i++) {
+		struct lat_hist_cmp *c = &r->cmp[r->ncmp++];
+
+		c->a = 0;
+		c->b = i;
+		compare(&r->stats[0], &r->stats[i], c);
+	}
+	for (size_t i = 0; i < r->ncmp; i++)
+		cmp_finding(b, r, &r->cmp[i]);
+	for (size_t i = 0; i < r->n; i++)
+		hist_findings(b, &r->stats[i], i);
+	return 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `latscope dump FILE`: one line per event of any stream reader, for
+ * debugging readers and for comparing them with trace-cmd report.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/input.h"
+#include "cli.h"
+
+void usage_dump(FILE *out)
+{
+	fprintf(out,
+		"usage: latscope dump [options] FILE\n\n"
+		"Prints every event of a trace (trace.dat, ...) one per line:\n"
+		"  SECONDS CPU PID COMM TYPE FIELDS   (blanks in COMM print as _)\n\n"
+		"  -f, --format NAME   read with this reader\n"
+		"      --buffer NAME   trace.dat: the instance to read\n"
+		"  -n, --count N       stop after N events\n"
+		"  -s, --stats         print only counts per event type and name\n\n"
+		"exit status: 0 ok (a warning on stderr if the trace ends early),\n"
+		"             2 usage error or input unreadable\n");
+}
+
+static const char *const type_names[LAT_EV_NTYPES] = {
+	[LAT_EV_OTHER] = "other", [LAT_EV_SWITCH] = "switch", [LAT_EV_WAKING] = "waking",
+	[LAT_EV_WAKEUP] = "wakeup", [LAT_EV_WAKEUP_NEW] = "wakeup_new",
+	[LAT_EV_MIGRATE] = "migrate", [LAT_EV_FORK] = "fork", [LAT_EV_EXEC] = "exec",
+	[LAT_EV_EXIT] = "exit", [LAT_EV_IRQ_ENTRY] = "irq_entry", [LAT_EV_IRQ_EXIT] = "irq_exit",
+	[LAT_EV_SOFTIRQ_ENTRY] = "softirq_entry", [LAT_EV_SOFTIRQ_EXIT] = "softirq_exit",
+	[LAT_EV_MARKER] = "marker", [LAT_EV_STACK] = "stack", [LAT_EV_LOST] = "lost",
+};
+
+static void print_event(FILE *o, const struct lat_event *e)
+{
+	char comm[LAT_COMM_LEN];
+
+	/* the comm column stays one word so that the type is always column 5 */
+	snprintf(comm, sizeof(comm), "%s", e->comm[0] ? e->comm : "-");
+	for (char *p = comm; *p; p++)
+		if (*p == ' ' || *p == '\t')
+			*p = '_';
+	fprintf(o, "%" PRIu64 ".%09" PRIu64 " %d %d %s %s", e->ts_ns / 1000000000,
+		e->ts_ns % 1000000000, e->cpu, e->pid, comm,
+		(unsigned)e->type < LAT_EV_NTYPES ? type_names[e->type] : "?");
+	switch (e->type) {
+	case LAT_EV_SWITCH:
+		fprintf(o, " %s:%d [%d] %s(0x%x) ==> %s:%d [%d]", e->u.sw.prev_comm,
+			e->u.sw.prev_pid, e->u.sw.prev_prio,
+			lat_task_state_name(e->u.sw.prev_state), e->u.sw.prev_state_raw,
+			e->u.sw.next_comm, e->u.sw.next_pid, e->u.sw.next_prio);
+		break;
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		fprintf(o, " %s:%d [%d] target=%d", e->u.wake.comm, e->u.wake.pid, e->u.wake.prio,
+			e->u.wake.target_cpu);
+		break;
+	case LAT_EV_MIGRATE:
+		fprintf(o, " %s:%d [%d] %d->%d", e->u.migrate.comm, e->u.migrate.pid,
+			e->u.migrate.prio, e->u.migrate.orig_cpu, e->u.migrate.dest_cpu);
+		break;
+	case LAT_EV_FORK:
+		fprintf(o, " %s:%d child=%s:%d", e->u.task.comm, e->u.task.pid,
+			e->u.task.child_comm, e->u.task.child_pid);
+		break;
+	case LAT_EV_EXEC:
+	case LAT_EV_EXIT:
+		fprintf(o, " %s:%d", e->u.task.comm, e->u.task.pid);
+		break;
+	case LAT_EV_IRQ_ENTRY:
+	case LAT_EV_IRQ_EXIT:
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		fprintf(o, " %d %s", e->u.irq.irq, e->u.irq.name ? e->u.irq.name : "-");
+		if (e->type == LAT_EV_IRQ_EXIT)
+			fprintf(o, " ret=%d", e->u.irq.ret);
+		break;
+	case LAT_EV_MARKER:
+		fputc(' ', o);
+		for (size_t i = 0; i < e->u.marker.len; i++) {
+			unsigned char ch = (unsigned char)e->u.marker.text[i];
+
+			fputc(ch >= 32 && ch < 127 ? ch : '?', o);
+		}
+		break;
+	case LAT_EV_STACK:
+		fprintf(o, " depth=%u", e->u.stack.depth);
+		for (uint32_t i = 0; i < e->u.stack.depth; i++) {
+			const char *sym = e->u.stack.syms ? e->u.stack.syms[i] : NULL;
+
+			if (sym)
+				fprintf(o, "%s%s", i ? ";" : " ", sym);
+			else
+				fprintf(o, "%s0x%" PRIx64, i ? ";" : " ", e->u.stack.ips[i]);
+		}
+		break;
+	case LAT_EV_LOST:
+		fprintf(o, " count=%" PRIu64, e->u.lost.count);
+		break;
+	default:
+		fprintf(o, " %s", e->name ? e->name : "-");
+		break;
+	}
+	fputc('\n', o);
+}
+
+struct dump_count {
+	const char *name;
+	uint64_t n;
+};
+
+static int count_event(struct dump_count **tab, size_t *n, size_t *cap, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*tab)[i].name == name || !strcmp((*tab)[i].name, name)) {
+			(*tab)[i].n++;
+			return 0;
+		}
+	if (lat_grow(tab, cap, *n + 1, sizeof(**tab)) < 0)
+		return -LAT_ENOMEM;
+	/* names of a source live as long as the source */
+	(*tab)[(*n)++] = (struct dump_count){ name, 1 };
+	return 0;
+}
+
+enum { OPT_BUFFER = 256 };
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "buffer", required_argument, NULL, OPT_BUFFER },
+		{ "count", required_argument, NULL, 'n' },
+		{ "stats", no_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct lat_format *forced = NULL;
+	const char *buffer = NULL;
+	struct lat_loaded l;
+	struct lat_event_source *src;
+	struct lat_event ev;
+	struct dump_count *tab = NULL;
+	size_t ntab = 0, cap = 0;
+	uint64_t max = UINT64_MAX, nev = 0;
+	int c, stats = 0, ret, rc = LAT_EXIT_OK;
+	char *end;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:n:s", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			forced = lat_format_find(optarg);
+			if (!forced) {
+				fprintf(stderr, "latscope dump: unknown format '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			break;
+		case OPT_BUFFER:
+			buffer = optarg;
+			break;
+		case 'n':
+			max = strtoull(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "latscope dump: --count: expected a number\n");
+				return LAT_EXIT_USAGE;
+			}
+			break;
+		case 's':
+			stats = 1;
+			break;
+		default:
+			usage_dump(stderr);
+			return LAT_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		usage_dump(stderr);
+		return LAT_EXIT_USAGE;
+	}
+	ret = lat_load_buffer(&l, argv[optind], forced, buffer, stderr);
+	if (ret < 0 || l.nblocks != 1 || !l.blocks[0]->events) {
+		fprintf(stderr, "latscope dump: %s: %s\n", argv[optind],
+			ret < 0 ? l.error : "not an event stream");
+		lat_loaded_release(&l);
+		return LAT_EXIT_USAGE;
+	}
+	src = l.blocks[0]->events;
+	while (nev < max && (ret = lat_event_next(src, &ev)) > 0) {
+		nev++;
+		if (!stats) {
+			print_event(stdout, &ev);
+			continue;
+		}
+		if (count_event(&tab, &ntab, &cap,
+				ev.type == LAT_EV_OTHER && ev.name ? ev.name :
+				type_names[ev.type]) < 0) {
+			ret = -LAT_ENOMEM;
+			break;
+		}
+	}
+	if (ret < 0) {
+		fprintf(stderr, "latscope dump: %s: %s after %" PRIu64 " events\n", argv[optind],
+			lat_strerror(ret), nev);
+		rc = LAT_EXIT_FAIL;
+	}
+	if (stats) {
+		for (size_t i = 0; i < ntab; i++)
+			printf("%-24s %" PRIu64 "\n", tab[i].name, tab[i].n);
+		printf("%-24s %" PRIu64 "\n", "total", nev);
+		if (src->cpu_overrun)
+			for (int i = 0; i < src->ncpus; i++)
+				printf("overrun CPU%d %" PRIu64 "\n", i, src->cpu_overrun[i]);
+	}
+	if (src->stop_reason)
+		fprintf(stderr, "latscope dump: %s: warning: reading stopped early: %s\n",
+			argv[optind], src->stop_reason);
+	free(tab);
+	lat_loaded_release(&l);
+	return rc;
+}

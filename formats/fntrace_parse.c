@@ -1,0 +1,953 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The latency-tracer dump grammar shared by rt-lattrace and ftrace-latency.
+ *
+ * Header (either dialect; ftrace prefixes every header line with "#"):
+ *   [# tracer: irqsoff]
+ *   <tracer> latency trace v1.1.4 on <kernel>
+ *   latency: 3402 us, #4095/20285, CPU#0 | (M:preempt VP:0, KP:1, SP:1 HP:1 #P:1)
+ *   | task: ksoftirqd/0-2 (uid:0 nice:-10 policy:0 rt_prio:0)
+ *   => started at: fn+0x1/0x2 <addr>      => ended at: fn
+ * Rows:
+ *   (T1/#8) <...> 2576 0 2 00000001 00000008 [0002512920679575] 0.001ms (+0.000ms): \
+ *           f+o/s <a> (p+o/s <a>)
+ *   (T4/#1) [ =>        kjournald ] 0.000ms (+0.000ms)
+ *   [(T3/#4)] <...>-2576 0dn.3    0us : f[+o/s <a>] (parent)
+ *             ... | <-parent | <comm-pid> (a b): | (v1 v2 v3)
+ *   [(T6/#7)] <...>-2576 0dn.1    1us < (1)           [(T5/#n)] ... 3us > sys_read (a b c)
+ *   <idle>-0       3d..3   15us :      0:120:R ==> [003]   312:100:R kworker/3:1H
+ *   bash-1994    1.N.1  104us : <stack trace>       followed by " => frame" lines
+ * The verbose columns are comm, pid, cpu, flags (decimal TRACE_FLAG_* bits),
+ * preempt count (%08x), index (%08lx) and the raw TSC (decimal cycles): the
+ * order printed by l_show_fn() of kernel/latency.c, checked against seed 002
+ * where the index column counts up in hex (0000000a follows 00000009).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fntrace_parse.h"
+
+#define ROW_EXPECTED "a latency-trace entry (\"comm-pid CPU+flags time : function (parent)\")"
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (is_blank(*p))
+		p++;
+	return p;
+}
+
+static int starts(const char *p, const char *lit)
+{
+	return !strncmp(p, lit, strlen(lit));
+}
+
+/* Header lines of ftrace start with "#"; returns the text after it (or @p). */
+static const char *strip_hash(const char *p, int *hashed)
+{
+	p = skip_ws(p);
+	*hashed = 0;
+	if (*p == '#') {
+		*hashed = 1;
+		p = skip_ws(p + 1);
+	}
+	return p;
+}
+
+/* Lines a poster puts where entries were cut: "etc", "[ etc ]", "[...]", "<snip>". */
+static int is_elision(const char *p)
+{
+	static const char *const marks[] = { "etc", "etc.", "etc...", "[etc]", "[ etc ]", "[...]",
+					     "[ ... ]", "...", "<snip>", "[snip]", "snip",
+					     "[ snip ]", "[..]", "[ ...]" };
+	size_t n;
+
+	p = skip_ws(p);
+	n = strlen(p);
+	while (n && is_blank(p[n - 1]))
+		n--;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(marks); i++)
+		if (strlen(marks[i]) == n && !strncasecmp(p, marks[i], n))
+			return 1;
+	return 0;
+}
+
+/* "X latency trace v": where the tracer word starts, or NULL. */
+static const char *find_title(const char *p)
+{
+	const char *m = strstr(p, " latency trace v");
+
+	if (!m || m == p)
+		return NULL;
+	return m;
+}
+
+static int is_rt_title(const char *p)
+{
+	const char *m = find_title(p);
+
+	return m && m - p == 10 && starts(p, "preemption");
+}
+
+/* Parses "comm-pid" ending at a blank; comm may contain '-' and (rarely) blanks. */
+static int scan_comm_pid(const char **pp, char **comm, int32_t *pid)
+{
+	const char *p = skip_ws(*pp), *tok_end = p, *dash;
+	int tokens = 0;
+
+	while (tokens < 3) {
+		const char *q;
+
+		while (*tok_end && !is_blank(*tok_end))
+			tok_end++;
+		tokens++;
+		/* the token must end in -digits */
+		q = tok_end;
+		while (q > p && isdigit((unsigned char)q[-1]))
+			q--;
+		if (q < tok_end && q > p && q[-1] == '-') {
+			long v;
+
+			dash = q - 1;
+			v = strtol(q, NULL, 10);
+			if (v < 0 || v > INT32_MAX)
+				return 0;
+			if (comm) {
+				*comm = strndup(p, (size_t)(dash - p));
+				if (!*comm)
+					return 0;
+			}
+			*pid = (int32_t)v;
+			*pp = tok_end;
+			return 1;
+		}
+		if (!is_blank(*tok_end))
+			return 0;
+		tok_end = skip_ws(tok_end);
+	}
+	return 0;
+}
+
+/*
+ * "0dn.3" / "3d..1" / "1dNs2." : CPU digits, irqs-off, need-resched,
+ * hard/softirq, preempt depth (hex or '.'), optional migrate-disable depth.
+ */
+static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct lat_fn_entry *e)
+{
+	const char *p = skip_ws(*pp), *f;
+	size_t nf;
+	long cpu;
+
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	cpu = strtol(p, (char **)&f, 10);
+	if (cpu > 4096)
+		return 0;
+	nf = 0;
+	while (f[nf] && !is_blank(f[nf]))
+		nf++;
+	if (nf < 4 || nf > 5)
+		return 0;
+	e->flags = 0;
+	switch (f[0]) {
+	case 'd': e->flags |= LAT_FNF_IRQS_OFF; break;
+	case 'D': e->flags |= LAT_FNF_IRQS_OFF | LAT_FNF_BH_OFF; break;
+	case 'b': e->flags |= LAT_FNF_BH_OFF; break;
+	case '.': case 'X': break;
+	default: return 0;
+	}
+	switch (f[1]) {
+	case 'n': case 'N': case 'p': case 'P': case 'L': case 'B':
+		e->flags |= LAT_FNF_NEED_RESCHED;
+		break;
+	case '.': case 'l': case 'b': break;
+	default: return 0;
+	}
+	switch (f[2]) {
+	case 'h': e->flags |= LAT_FNF_HARDIRQ; break;
+	case 's': e->flags |= LAT_FNF_SOFTIRQ; break;
+	case 'H': e->flags |= LAT_FNF_HARDIRQ | LAT_FNF_SOFTIRQ; break;
+	case 'z': e->flags |= LAT_FNF_NMI; break;
+	case 'Z': e->flags |= LAT_FNF_NMI | LAT_FNF_HARDIRQ; break;
+	case '.': break;
+	default: return 0;
+	}
+	if (f[3] == '.') {
+		e->preempt_count = 0;
+	} else if (isxdigit((unsigned char)f[3])) {
+		e->preempt_count = (int16_t)strtol((char[]){ f[3], 0 }, NULL, 16);
+	} else {
+		return 0;
+	}
+	if (nf == 5) {
+		if (f[4] != '.' && !isxdigit((unsigned char)f[4]))
+			return 0;
+		if (dialect == LAT_FNT_RT) {
+			/* the -RT tracer prints the whole preempt count in hex: "0d..10" */
+			if (f[4] != '.' && f[3] != '.')
+				e->preempt_count = (int16_t)(e->preempt_count * 16 +
+					strtol((char[]){ f[4], 0 }, NULL, 16));
+			else
+				return 0;
+		} else {
+			e->migrate = f[4] == '.' ? 0 :
+				(int16_t)strtol((char[]){ f[4], 0 }, NULL, 16);
+		}
+	}
+	e->cpu = (int32_t)cpu;
+	e->flags_known = 1;
+	*pp = f + nf;
+	return 1;
+}
+
+/*
+ * A time with its unit: "12us", "12 us", "12ms", or a mangled micro sign (any
+ * run of non-ASCII bytes, optionally followed by 's', means microseconds).
+ */
+static int scan_time(const char **pp, int64_t *ns)
+{
+	const char *p = skip_ws(*pp);
+	int64_t whole = 0, frac = 0, fscale = 1, unit;
+	int digits = 0;
+
+	while (isdigit((unsigned char)*p)) {
+		if (whole > INT64_MAX / 10000000)
+			return 0;
+		whole = whole * 10 + (*p++ - '0');
+		digits++;
+	}
+	if (!digits)
+		return 0;
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			if (fscale < 1000000000) {
+				frac = frac * 10 + (*p - '0');
+				fscale *= 10;
+			}
+			p++;
+		}
+	}
+	if (*p == ' ' && (p[1] == 'u' || p[1] == 'm' || (unsigned char)p[1] >= 0x80))
+		p++;
+	if (starts(p, "us")) {
+		unit = LAT_NS_PER_US;
+		p += 2;
+	} else if (starts(p, "ms")) {
+		unit = LAT_NS_PER_MS;
+		p += 2;
+	} else if ((unsigned char)*p >= 0x80) {
+		while ((unsigned char)*p >= 0x80)
+			p++;
+		if (*p == 's')
+			p++;
+		unit = LAT_NS_PER_US;
+	} else {
+		return 0;
+	}
+	*ns = whole * unit + frac * unit / fscale;
+	*pp = p;
+	return 1;
+}
+
+static char *dup_range(const char *s, const char *e)
+{
+	while (e > s && is_blank(e[-1]))
+		e--;
+	return strndup(s, (size_t)(e - s));
+}
+
+/* "name+0x1e/0x140 <c01104fe>" -> "name"; "<756f6a6b>" stays as is. Ends at blank or @stop. */
+static char *symbol_name(const char **pp, char stop)
+{
+	const char *p = skip_ws(*pp), *s = p, *end;
+
+	while (*p && !is_blank(*p) && *p != stop)
+		p++;
+	end = p;
+	if (*s != '<') {
+		const char *plus = s;
+
+		while (plus < end && !(plus[0] == '+' && plus[1] == '0' && plus[2] == 'x'))
+			plus++;
+		end = plus;
+	}
+	if (end == s)
+		return NULL;
+	/* a verbose symbol is followed by its address: " <c01104fe>" */
+	if (*s != '<') {
+		const char *q = skip_ws(p);
+
+		if (q[0] == '<' && isxdigit((unsigned char)q[1])) {
+			const char *r = q + 1;
+
+			while (isxdigit((unsigned char)*r))
+				r++;
+			if (*r == '>')
+				p = r + 1;
+		}
+	}
+	*pp = p;
+	return strndup(s, (size_t)(end - s));
+}
+
+/* True if @s ends (ignoring blanks) at @end with nothing but @tail. */
+static int rest_is(const char *p, const char *tail)
+{
+	p = skip_ws(p);
+	if (!starts(p, tail))
+		return 0;
+	return !*skip_ws(p + strlen(tail));
+}
+
+/* "0:120:R   + [003]   312:100:R kworker/3:1H": a wakeup or switch line. */
+static int is_sched_payload(const char *p)
+{
+	p = skip_ws(p);
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != ':')
+		return 0;
+	p = skip_ws(p);
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != ':' || !isalpha((unsigned char)*p))
+		return 0;
+	return strstr(p, " + [") || strstr(p, " ==> [");
+}
+
+/* "sched_wakeup: comm=..." */
+static int is_event_payload(const char *p)
+{
+	const char *q = skip_ws(p);
+
+	if (!islower((unsigned char)*q))
+		return 0;
+	while (islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_')
+		q++;
+	return *q == ':' && (q[1] == ' ' || !q[1]);
+}
+
+static void entry_strings_free(struct lat_fn_entry *e)
+{
+	free(e->comm);
+	free(e->function);
+	free(e->parent);
+	free(e->text);
+	e->comm = e->function = e->parent = e->text = NULL;
+}
+
+/* The part after "time:" of a compact row, and the verbose one. */
+static int parse_payload(const char *p, struct lat_fn_entry *e)
+{
+	const char *q;
+
+	p = skip_ws(p);
+	if (rest_is(p, "<stack trace>")) {
+		e->kind = LAT_FN_STACK;
+		return 1;
+	}
+	if (is_sched_payload(p)) {
+		e->kind = LAT_FN_SCHED;
+		e->text = dup_range(p, p + strlen(p));
+		return e->text != NULL;
+	}
+	if (is_event_payload(p)) {
+		q = strchr(p, ':');
+		e->kind = LAT_FN_EVENT;
+		e->function = strndup(p, (size_t)(q - p));
+		e->text = dup_range(skip_ws(q + 1), q + strlen(q));
+		return e->function && e->text;
+	}
+	e->function = symbol_name(&p, '(');
+	if (!e->function)
+		return 0;
+	q = skip_ws(p);
+	if (!*q) {
+		e->kind = e->kind == LAT_FN_SPECIAL ? LAT_FN_SPECIAL : LAT_FN_CALL;
+		return 1;
+	}
+	if (starts(q, "<-")) {
+		q += 2;
+		e->parent = symbol_name(&q, 0);
+		return e->parent && !*skip_ws(q);
+	}
+	if (q[0] == '<' && q[1] != '-') {
+		/* trace_special_pid: "<comm-pid> (v2 v3):" */
+		const char *close = strchr(q, '>');
+
+		while (close && close[1] == '>')
+			close++;
+		if (!close)
+			return 0;
+		e->kind = LAT_FN_SPECIAL_PID;
+		e->text = dup_range(q, q + strlen(q));
+		return e->text != NULL;
+	}
+	if (*q == '(') {
+		const char *close = strrchr(q, ')');
+		const char *inner = q + 1, *sp;
+
+		if (!close || (*skip_ws(close + 1) && !rest_is(close + 1, ":")))
+			return 0;
+		/* "(v1 v2 v3)": hex numbers and blanks only, at least two of them */
+		sp = inner;
+		while (sp < close && (isxdigit((unsigned char)*sp) || is_blank(*sp)))
+			sp++;
+		if ((sp == close && memchr(inner, ' ', (size_t)(close - inner))) ||
+		    e->kind == LAT_FN_SPECIAL) {
+			/* "(v1 v2 v3)": trace_special values */
+			e->kind = LAT_FN_SPECIAL;
+			e->text = dup_range(q, close + 1);
+			return e->text != NULL;
+		}
+		{
+			const char *r = inner;
+
+			e->parent = symbol_name(&r, ')');
+			if (!e->parent)
+				return 0;
+			if (*skip_ws(r) != ')')
+				return 0;
+		}
+		e->kind = LAT_FN_CALL;
+		return 1;
+	}
+	return 0;
+}
+
+/* "0.001ms (+0.000ms):" of the RT verbose and cmdline rows. */
+static int scan_ms_delay(const char **pp, struct lat_fn_entry *e)
+{
+	const char *p = *pp;
+
+	if (!scan_time(&p, &e->time_ns))
+		return 0;
+	p = skip_ws(p);
+	if (!starts(p, "(+"))
+		return 0;
+	p += 2;
+	if (!scan_time(&p, &e->delay_ns) || *p != ')')
+		return 0;
+	*pp = p + 1;
+	return 1;
+}
+
+static int parse_verbose(const char *p, struct lat_fn_entry *e)
+{
+	const char *s = skip_ws(p), *t;
+	char *endp;
+	long pid, cpu, flags;
+	unsigned long pc, idx;
+	unsigned long long tsc;
+
+	t = s;
+	while (*t && !is_blank(*t))
+		t++;
+	if (t == s || !*t)
+		return 0;
+	pid = strtol(t, &endp, 10);
+	if (endp == t || !is_blank(*endp) || pid < 0 || pid > INT32_MAX)
+		return 0;
+	cpu = strtol(endp, &endp, 10);
+	if (!is_blank(*endp) || cpu < 0 || cpu > 4096)
+		return 0;
+	flags = strtol(endp, &endp, 10);
+	if (!is_blank(*endp) || flags < 0 || flags > 255)
+		return 0;
+	pc = strtoul(endp, &endp, 16);
+	if (!is_blank(*endp))
+		return 0;
+	idx = strtoul(endp, &endp, 16);
+	if (!is_blank(*endp) || idx > INT32_MAX)
+		return 0;
+	p = skip_ws(endp);
+	if (*p != '[')
+		return 0;
+	tsc = strtoull(p + 1, &endp, 10);
+	if (*endp != ']' || endp == p + 1)
+		return 0;
+	p = endp + 1;
+	if (!scan_ms_delay(&p, e) || *p != ':')
+		return 0;
+	e->comm = strndup(s, (size_t)(t - s));
+	if (!e->comm)
+		return 0;
+	e->pid = (int32_t)pid;
+	e->cpu = (int32_t)cpu;
+	e->flags = (uint8_t)flags;
+	e->flags_known = 1;
+	e->preempt_count = (int16_t)(pc & 0xff);
+	if (e->index >= 0 && (unsigned long)e->index != idx)
+		return 0;
+	e->index = (int32_t)idx;
+	e->tsc_cycles = tsc;
+	e->has_tsc = 1;
+	e->kind = LAT_FN_CALL;
+	return parse_payload(p + 1, e);
+}
+
+static int parse_cmdline(const char *p, struct lat_fn_entry *e)
+{
+	const char *close;
+
+	p = skip_ws(p);
+	if (!starts(p, "[ =>") && !starts(p, "[=>"))
+		return 0;
+	close = strchr(p, ']');
+	if (!close)
+		return 0;
+	e->kind = LAT_FN_CMDLINE;
+	e->comm = dup_range(skip_ws(strchr(p, '>') + 1), close);
+	if (!e->comm)
+		return 0;
+	p = close + 1;
+	if (!scan_ms_delay(&p, e))
+		return 0;
+	return !*skip_ws(p);
+}
+
+static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
+{
+	if (!scan_comm_pid(&p, &e->comm, &e->pid))
+		return 0;
+	if (!scan_cpu_flags(dialect, &p, e) || !scan_time(&p, &e->time_ns))
+		return 0;
+	/* the delay marker sits right after the unit: "0us+:", "4us : ", "1us <" */
+	e->mark = ' ';
+	if (*p && strchr("+!#*@$", *p))
+		e->mark = *p++;
+	p = skip_ws(p);
+	if (*p == ':')
+		return parse_payload(p + 1, e);
+	if (*p == '<' && p[1] == ' ') {
+		e->kind = LAT_FN_SYSRET;
+		e->text = dup_range(skip_ws(p + 1), p + strlen(p));
+		return e->text && e->text[0] == '(';
+	}
+	if (*p == '>' && p[1] == ' ') {
+		e->kind = LAT_FN_SYSCALL;
+		p = skip_ws(p + 1);
+		e->function = symbol_name(&p, '(');
+		e->text = dup_range(skip_ws(p), p + strlen(p));
+		return e->function && e->text;
+	}
+	return 0;
+}
+
+int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
+{
+	const char *p = skip_ws(s);
+	int ok;
+
+	e->mark = 0;
+	e->kind = LAT_FN_CALL;
+	if (dialect == LAT_FNT_RT && p[0] == '(' && p[1] == 'T' && isdigit((unsigned char)p[2])) {
+		char *endp;
+		long type = strtol(p + 2, &endp, 10), idx;
+
+		if (endp[0] != '/' || endp[1] != '#')
+			return 0;
+		idx = strtol(endp + 2, &endp, 10);
+		if (*endp != ')' || idx < 0 || idx > INT32_MAX)
+			return 0;
+		e->type = (int16_t)(type > 99 ? 99 : type);
+		e->index = (int32_t)idx;
+		p = endp + 1;
+		switch (type) {
+		case 1:
+			ok = parse_verbose(p, e);
+			if (!ok) {
+				entry_strings_free(e);
+				ok = parse_compact(dialect, p, e);
+			}
+			break;
+		case 2:
+			e->kind = LAT_FN_SPECIAL;
+			ok = parse_compact(dialect, p, e);
+			if (ok && e->kind != LAT_FN_SPECIAL)
+				e->kind = LAT_FN_SPECIAL;
+			break;
+		case 3:
+		case 5:
+		case 6:
+			ok = parse_compact(dialect, p, e);
+			break;
+		case 4:
+			ok = parse_cmdline(p, e);
+			break;
+		default:
+			return -1;
+		}
+	} else if (dialect == LAT_FNT_RT && starts(p, "[ =>")) {
+		ok = parse_cmdline(p, e);
+	} else {
+		ok = parse_compact(dialect, p, e);
+	}
+	if (!ok)
+		entry_strings_free(e);
+	return ok;
+}
+
+/* Row shapes, for the segmenter: cheap and without allocation. */
+static int row_shape(enum lat_fnt_dialect dialect, const char *p)
+{
+	struct lat_fn_entry e;
+
+	p = skip_ws(p);
+	if (dialect == LAT_FNT_RT) {
+		if (p[0] == '(' && p[1] == 'T' && isdigit((unsigned char)p[2]) && strstr(p, "/#"))
+			return 1;
+		if (starts(p, "[ =>"))
+			return 1;
+	}
+	memset(&e, 0, sizeof(e));
+	if (!scan_comm_pid(&p, NULL, &e.pid) || !scan_cpu_flags(dialect, &p, &e) ||
+	    !scan_time(&p, &e.time_ns))
+		return 0;
+	if (dialect == LAT_FNT_RT && strstr(p, " <-"))
+		return 0;	/* "<-parent" is ftrace's notation */
+	return 1;
+}
+
+static int is_legend(const char *p)
+{
+	return strstr(p, "=> CPU#") || strstr(p, "=> irqs-off") || strstr(p, "=> need-resched") ||
+	       strstr(p, "=> hardirq/softirq") || strstr(p, "=> preempt-depth") ||
+	       strstr(p, "=> migrate-disable") || (strstr(p, "delay") && strstr(p, "|")) ||
+	       (strstr(p, "cmd") && strstr(p, "pid")) || starts(p, "\\") || starts(p, "|") ||
+	       starts(p, "---") || starts(p, "/") || starts(p, "_") || starts(p, "vim:ft=help") ||
+	       starts(p, "=======>") || starts(p, "========>");
+}
+
+/* Classifies a line held in a NUL-terminated buffer. */
+static enum lat_line_kind classify(enum lat_fnt_dialect dialect, const char *buf)
+{
+	int hashed;
+	const char *p = strip_hash(buf, &hashed);
+
+	if (dialect == LAT_FNT_RT && hashed)
+		return LAT_LINE_NO;
+	if (starts(p, "tracer:"))
+		return dialect == LAT_FNT_FTRACE ? LAT_LINE_HEAD : LAT_LINE_NO;
+	if (find_title(p)) {
+		int rt = is_rt_title(p);
+
+		if (dialect == LAT_FNT_RT)
+			return rt ? LAT_LINE_HEAD : LAT_LINE_NO;
+		return rt ? LAT_LINE_NO : LAT_LINE_HEAD;
+	}
+	if (starts(p, "latency:") || starts(p, "| task:") || starts(p, "=> started at:") ||
+	    starts(p, "=> ended at:") || is_legend(p) || is_elision(p))
+		return LAT_LINE_SOFT;
+	if (hashed)
+		return LAT_LINE_SOFT;	/* comments and the ftrace legend */
+	if (dialect == LAT_FNT_FTRACE && starts(p, "=> "))
+		return LAT_LINE_ROW;	/* a stack frame after "<stack trace>" */
+	return row_shape(dialect, p) ? LAT_LINE_ROW : LAT_LINE_NO;
+}
+
+enum lat_line_kind lat_fnt_line_kind(enum lat_fnt_dialect dialect, const char *s, size_t len)
+{
+	char buf[512];
+	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	lat_fix_micro(buf);
+	return classify(dialect, buf);
+}
+
+/* ---- header ---- */
+
+static char *first_word_sym(const char *p)
+{
+	const char *q = skip_ws(p);
+
+	return symbol_name(&q, 0);
+}
+
+static void parse_latency_line(struct lat_fntrace *t, const char *p)
+{
+	char *endp;
+	const char *q;
+	long long v;
+
+	p = skip_ws(p + strlen("latency:"));
+	v = strtoll(p, &endp, 10);
+	if (endp != p && v >= 0 && v < INT64_MAX / LAT_NS_PER_US)
+		t->latency_ns = v * LAT_NS_PER_US;	/* the tracer always prints microseconds */
+	q = strchr(p, '#');
+	if (q && isdigit((unsigned char)q[1])) {
+		long long a = strtoll(q + 1, &endp, 10);
+
+		if (*endp == '/') {
+			t->entries_shown = a;
+			t->entries_total = strtoll(endp + 1, &endp, 10);
+		}
+	}
+	q = strstr(p, "CPU#");
+	if (q)
+		t->cpu = (int32_t)strtol(q + 4, NULL, 10);
+	q = strstr(p, "(M:");
+	if (q) {
+		const char *e = q + 3;
+
+		while (*e && !is_blank(*e) && *e != ',' && *e != ')')
+			e++;
+		free(t->model);
+		t->model = strndup(q + 3, (size_t)(e - q - 3));
+	}
+	q = strstr(p, "#P:");
+	if (q)
+		t->nr_cpus = (int32_t)strtol(q + 3, NULL, 10);
+}
+
+static int32_t field_after(const char *p, const char *key)
+{
+	const char *q = strstr(p, key);
+
+	return q ? (int32_t)strtol(q + strlen(key), NULL, 10) : LAT_FN_NONE;
+}
+
+static void parse_task_line(struct lat_fntrace *t, const char *p)
+{
+	const char *s = skip_ws(p + strlen("| task:")), *paren = strstr(s, " ("), *dash;
+
+	if (!paren)
+		paren = s + strlen(s);
+	dash = paren;
+	while (dash > s && dash[-1] != '-')
+		dash--;
+	if (dash > s && isdigit((unsigned char)*dash)) {
+		free(t->task_comm);
+		t->task_comm = strndup(s, (size_t)(dash - 1 - s));
+		t->task_pid = (int32_t)strtol(dash, NULL, 10);
+	}
+	t->task_uid = field_after(paren, "uid:");
+	t->task_nice = field_after(paren, "nice:");
+	t->task_policy = field_after(paren, "policy:");
+	t->task_rt_prio = field_after(paren, "rt_prio:");
+}
+
+static void parse_title(struct lat_fntrace *t, const char *p, uint32_t line)
+{
+	const char *m = find_title(p), *v, *on;
+
+	if (!t->tracer)
+		t->tracer = strndup(p, (size_t)(m - p));
+	v = m + strlen(" latency trace ");
+	on = strstr(v, " on ");
+	free(t->version);
+	t->version = on ? strndup(v, (size_t)(on - v)) : dup_range(v, v + strlen(v));
+	if (on) {
+		free(t->kernel);
+		t->kernel = dup_range(skip_ws(on + 4), on + strlen(on));
+	}
+	t->header_line = line;
+}
+
+/* Returns 1 if @p was a header line of the dump. */
+static int header_line(struct lat_fntrace *t, const char *buf, uint32_t line)
+{
+	int hashed;
+	const char *p = strip_hash(buf, &hashed);
+
+	if (starts(p, "tracer:")) {
+		free(t->tracer);
+		t->tracer = dup_range(skip_ws(p + 7), p + strlen(p));
+		return 1;
+	}
+	if (find_title(p)) {
+		parse_title(t, p, line);
+		return 1;
+	}
+	if (starts(p, "latency:")) {
+		parse_latency_line(t, p);
+		return 1;
+	}
+	if (starts(p, "| task:")) {
+		parse_task_line(t, p);
+		return 1;
+	}
+	if (starts(p, "=> started at:")) {
+		free(t->started_at);
+		t->started_at = first_word_sym(p + strlen("=> started at:"));
+		return 1;
+	}
+	if (starts(p, "=> ended at:")) {
+		free(t->ended_at);
+		t->ended_at = first_word_sym(p + strlen("=> ended at:"));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the block ---- */
+
+struct line_buf {
+	char *s;
+	size_t cap;
+};
+
+static int copy_line(struct line_buf *b, const struct lat_line *l, const struct lat_line *l2)
+{
+	size_t need = (size_t)l->len + (l2 ? l2->len + 1u : 0u) + 1;
+
+	if (need > b->cap) {
+		char *n = realloc(b->s, need);
+
+		if (!n)
+			return -LAT_ENOMEM;
+		b->s = n;
+		b->cap = need;
+	}
+	memcpy(b->s, l->s, l->len);
+	if (l2) {
+		const char *s2 = skip_ws(l2->s);
+		size_t n2 = l2->len - (size_t)(s2 - l2->s);
+
+		b->s[l->len] = ' ';
+		memcpy(b->s + l->len + 1, s2, n2);
+		b->s[l->len + 1 + n2] = '\0';
+	} else {
+		b->s[l->len] = '\0';
+	}
+	for (char *c = b->s; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+	lat_fix_micro(b->s);
+	return 0;
+}
+
+static void block_free_fntrace(struct lat_fntrace *t)
+{
+	lat_fntrace_free(t);
+}
+
+static int add_stack_frame(struct lat_fntrace *t, const char *p)
+{
+	char *f;
+
+	p = skip_ws(p);
+	if (starts(p, "=>"))
+		p = skip_ws(p + 2);
+	f = dup_range(p, p + strlen(p));
+	if (!f || lat_grow(&t->stack, &t->stackcap, t->nstack + 1, sizeof(*t->stack))) {
+		free(f);
+		return -LAT_ENOMEM;
+	}
+	t->stack[t->nstack++] = f;
+	return 0;
+}
+
+int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first,
+			size_t end, struct lat_block *b, struct lat_diag *d)
+{
+	struct lat_fntrace *ft = lat_fntrace_new();
+	struct line_buf lb = { 0 }, lb2 = { 0 };
+	int gap = 0, ret = 0, in_stack = 0;
+
+	if (!ft)
+		return -LAT_ENOMEM;
+	b->schema = LAT_SCHEMA_FNTRACE;
+	b->fntrace = ft;
+	b->fntrace_free = block_free_fntrace;
+	for (size_t i = first; i < end; i++) {
+		const struct lat_line *l = &t->lines[i];
+		enum lat_line_kind k;
+		struct lat_fn_entry *e;
+		int r = 0, joined = 0;
+
+		if (lat_line_blank(l))
+			continue;
+		if (l->binary) {
+			b->skipped_lines++;
+			lat_diag_at(d, l->lineno, "expected %s, got binary data", ROW_EXPECTED);
+			continue;
+		}
+		if ((ret = copy_line(&lb, l, NULL)) < 0)
+			goto out;
+		if (header_line(ft, lb.s, l->lineno))
+			continue;
+		if (is_elision(lb.s)) {
+			ft->elisions++;
+			gap = 1;
+			continue;
+		}
+		k = classify(dialect, lb.s);
+		if (k == LAT_LINE_SOFT || k == LAT_LINE_HEAD)
+			continue;
+		if (dialect == LAT_FNT_FTRACE && in_stack && starts(skip_ws(lb.s), "=> ")) {
+			if ((ret = add_stack_frame(ft, lb.s)) < 0)
+				goto out;
+			continue;
+		}
+		if (k != LAT_LINE_ROW) {
+			b->skipped_lines++;
+			lat_diag_at(d, l->lineno, "expected %s", ROW_EXPECTED);
+			continue;
+		}
+		e = lat_fntrace_add(ft);
+		if (!e) {
+			ret = -LAT_ENOMEM;
+			goto out;
+		}
+		/* a row wrapped by the mailer: the next line is foreign, and the join parses */
+		if (i + 1 < end && !lat_line_blank(&t->lines[i + 1])) {
+			if ((ret = copy_line(&lb2, &t->lines[i + 1], NULL)) < 0)
+				goto out;
+			if (classify(dialect, lb2.s) == LAT_LINE_NO && !is_elision(lb2.s)) {
+				if ((ret = copy_line(&lb2, l, &t->lines[i + 1])) < 0)
+					goto out;
+				r = lat_fnt_parse_row(dialect, lb2.s, e);
+				if (r == 1)
+					joined = 1;
+			}
+		}
+		if (!joined)
+			r = lat_fnt_parse_row(dialect, lb.s, e);
+		if (r != 1) {
+			ft->n--;
+			if (r < 0) {
+				ft->unknown_types++;
+				continue;
+			}
+			b->skipped_lines++;
+			lat_diag_at(d, l->lineno, "expected %s", ROW_EXPECTED);
+			continue;
+		}
+		e->line = l->lineno;
+		e->gap_before = (uint8_t)gap;
+		e->joined = (uint8_t)joined;
+		gap = 0;
+		if (l->quote)
+			ft->quoted_lines++;
+		if (e->has_tsc)
+			ft->verbose = 1;
+		in_stack = e->kind == LAT_FN_STACK;
+		if (joined) {
+			ft->joined_lines++;
+			i++;
+		}
+	}
+	if (!ft->n && ft->latency_ns < 0)
+		ret = -LAT_EEMPTY;
+	if (ft->tracer && !b->title &&
+	    asprintf(&b->title, "%s latency trace %s on %s", ft->tracer,
+		     ft->version ? ft->version : "?", ft->kernel ? ft->kernel : "?") < 0)
+		b->title = NULL;
+out:
+	free(lb.s);
+	free(lb2.s);
+	return ret;
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftrace-text: the kernel's `trace` / `trace_pipe` text and `trace-cmd report`
+ * text as a scheduler event stream (include/latscope/event.h).
+ *
+ * A whole file is streamed line by line through a fixed buffer (constant
+ * memory whatever its size); text pasted in a mail is a block whose events
+ * are read from the lines the segmenter found.  Both feed the same state
+ * machine: a "<stack trace>" line opens a stack whose " => " frames follow,
+ * and a "CPU:1 [LOST N EVENTS]" line is held until the next event gives it a
+ * time, so one line may complete up to two events.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftrace_text.h"
+
+#define STREAM_BUF (1u << 20)
+
+struct ft_stack {
+	uint64_t ips[LAT_FT_STACK_MAX];
+	const char *syms[LAT_FT_STACK_MAX];
+	char arena[LAT_FT_SYM_BYTES];
+	size_t used;
+	uint32_t depth;
+};
+
+struct ft_source {
+	struct lat_event_source base;
+	struct lat_diag *d;		/* NULL: count only */
+	size_t skipped;
+	uint64_t lines;
+
+	/* stream: a window of the file */
+	FILE *fp;
+	char *buf;
+	size_t pos, fill;
+	int eof, overlong;
+	/* block: lines of a text */
+	const struct lat_text *t;
+	size_t li, lend;
+	char *join;			/* a wrapped line joined with its continuation */
+
+	struct lat_ft_strs strs;
+	int ncpus;
+
+	/* "<stack trace>" being collected: 1 kernel, 2 user (its frames are dropped) */
+	int in_stack;
+	unsigned long stack_line;
+	struct lat_event stack_ev;
+	struct ft_stack stacks[2];	/* two: the one handed out stays valid while the next fills */
+	int cur;
+	uint32_t dropped_frames;
+
+	int lost_pending;
+	struct lat_event lost_ev;
+	uint64_t last_ts;
+
+	struct lat_event q[3];
+	int qn, qi;
+};
+
+static struct ft_source *ft(struct lat_event_source *s)
+{
+	return (struct ft_source *)s;
+}
+
+static void bad(struct ft_source *s, unsigned long line, const char *expected)
+{
+	s->skipped++;
+	if (s->d)
+		lat_diag_at(s->d, line, "expected %s", expected);
+}
+
+static void overlong(struct ft_source *s)
+{
+	s->lines++;
+	s->skipped++;
+	if (s->d)
+		lat_diag_at(s->d, s->lines, "expected a line shorter than %u bytes",
+			    LAT_FT_LINE_MAX);
+}
+
+/* Next raw line of a stream; 1, 0 at the end, or -LAT_EIO. */
+static int stream_line(struct ft_source *s, const char **line, size_t *len)
+{
+	for (;;) {
+		char *p = s->buf + s->pos;
+		size_t avail = s->fill - s->pos;
+		char *nl = memchr(p, '\n', avail);
+		size_t n;
+
+		if (nl) {
+			s->pos += (size_t)(nl - p) + 1;
+			if (s->overlong) {
+				s->overlong = 0;
+				continue;
+			}
+			if (nl - p >= LAT_FT_LINE_MAX) {
+				overlong(s);
+				continue;
+			}
+			s->lines++;
+			*line = p;
+			*len = (size_t)(nl - p);
+			return 1;
+		}
+		if (s->eof) {
+			s->pos = s->fill;
+			if (!avail || s->overlong) {
+				s->overlong = 0;
+				return 0;
+			}
+			if (avail >= LAT_FT_LINE_MAX) {
+				overlong(s);
+				return 0;
+			}
+			s->lines++;
+			*line = p;
+			*len = avail;
+			return 1;
+		}
+		if (avail >= LAT_FT_LINE_MAX) {
+			/* report once, then drop everything up to the next newline */
+			if (!s->overlong)
+				overlong(s);
+			s->overlong = 1;
+			s->pos = s->fill = 0;
+			avail = 0;
+		}
+		memmove(s->buf, s->buf + s->pos, avail);
+		s->pos = 0;
+		s->fill = avail;
+		n = fread(s->buf + s->fill, 1, STREAM_BUF - s->fill, s->fp);
+		s->fill += n;
+		if (n == 0) {
+			if (ferror(s->fp)) {
+				s->base.stop_reason = "read error";
+				return -LAT_EIO;
+			}
+			s->eof = 1;
+		}
+	}
+}
+
+static int is_cont_kind(enum lat_ft_kind k)
+{
+	return k == LAT_FT_FOREIGN;
+}
+
+/* Next line of a block, joined with its continuation when a mail wrapped it. */
+static int block_line(struct ft_source *s, const char **line, size_t *len, unsigned long *lineno)
+{
+	const struct lat_line *l;
+
+	if (s->li >= s->lend)
+		return 0;
+	l = &s->t->lines[s->li++];
+	s->lines++;
+	*lineno = l->lineno;
+	*line = l->s;
+	*len = l->binary ? 0 : l->len;
+	if (l->binary) {
+		bad(s, l->lineno, "text, not binary data");
+		*line = "";
+		return 1;
+	}
+	/* a bad event line followed by a foreign line: try them as one */
+	if (s->li < s->lend) {
+		const struct lat_line *n = &s->t->lines[s->li];
+		struct lat_event ev;
+		struct lat_ft_strs strs;
+		const char *exp;
+		int nc = 0;
+
+		if (!n->binary && lat_ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp) ==
+					  LAT_FT_BAD &&
+		    is_cont_kind(lat_ft_parse_line(n->s, n->len, &ev, &strs, &nc, &exp))) {
+			size_t jl = (size_t)l->len + 1 + n->len;
+			char *j = realloc(s->join, jl);
+
+			if (!j)
+				return -LAT_ENOMEM;
+			s->join = j;
+			memcpy(j, l->s, l->len);
+			j[l->len] = ' ';
+			memcpy(j + l->len + 1, n->s, n->len);
+			if (lat_ft_parse_line(j, jl, &ev, &strs, &nc, &exp) == LAT_FT_EVENT) {
+				s->li++;
+				s->lines++;
+				*line = j;
+				*len = jl;
+			}
+		}
+	}
+	return 1;
+}
+
+static void push(struct ft_source *s, const struct lat_event *ev)
+{
+	s->q[s->qn++] = *ev;
+}
+
+static void finish_stack(struct ft_source *s)
+{
+	struct ft_stack *st = &s->stacks[s->cur];
+
+	if (s->in_stack == 1) {
+		s->stack_ev.u.stack.ips = st->ips;
+		s->stack_ev.u.stack.syms = st->syms;
+		s->stack_ev.u.stack.depth = st->depth;
+		push(s, &s->stack_ev);
+		s->cur ^= 1;
+	} else if (s->in_stack == 2) {
+		push(s, &s->stack_ev);	/* LAT_EV_OTHER "user_stack": frames not kept */
+	}
+	if (s->dropped_frames) {
+		s->skipped++;
+		if (s->d)
+			lat_diag_at(s->d, s->stack_line,
+				    "expected at most %u frames per stack (%u more dropped)",
+				    LAT_FT_STACK_MAX, s->dropped_frames);
+	}
+	s->in_stack = 0;
+	s->dropped_frames = 0;
+}
+
+static void add_frame(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
+{
+	struct ft_stack *st = &s->stacks[s->cur];
+	char sym[256];
+	uint64_t ip;
+	size_t n;
+
+	if (!s->in_stack) {
+		bad(s, lineno, "a \" => \" frame only after a \"<stack trace>\" line");
+		return;
+	}
+	if (s->in_stack == 2)
+		return;
+	if (!lat_ft_parse_frame(line, len, sym, sizeof(sym), &ip)) {
+		bad(s, lineno, "\" => symbol\"");
+		return;
+	}
+	if (st->depth >= LAT_FT_STACK_MAX) {
+		s->dropped_frames++;
+		return;
+	}
+	n = strlen(sym) + 1;
+	st->ips[st->depth] = ip;
+	if (!sym[0]) {
+		st->syms[st->depth] = NULL;
+	} else if (st->used + n <= sizeof(st->arena)) {
+		memcpy(st->arena + st->used, sym, n);
+		st->syms[st->depth] = st->arena + st->used;
+		st->used += n;
+	} else {
+		st->syms[st->depth] = NULL;	/* out of symbol room: the address stays */
+	}
+	st->depth++;
+}
+
+static void flush_lost(struct ft_source *s, uint64_t ts)
+{
+	if (!s->lost_pending)
+		return;
+	s->lost_ev.ts_ns = ts;
+	push(s, &s->lost_ev);
+	s->lost_pending = 0;
+}
+
+/* Feeds one line; events it completes land in s->q. */
+static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
+{
+	struct lat_event ev;
+	const char *exp;
+	enum lat_ft_kind k;
+
+	k = lat_ft_parse_line(line, len, &ev, &s->strs, &s->ncpus, &exp);
+	if (k == LAT_FT_FRAME) {
+		add_frame(s, line, len, lineno);
+		return;
+	}
+	if (s->in_stack && k != LAT_FT_SKIP)
+		finish_stack(s);
+	switch (k) {
+	case LAT_FT_SKIP:
+		if (s->ncpus > 0)
+			s->base.ncpus = s->ncpus;
+		break;
+	case LAT_FT_EVENT:
+		flush_lost(s, ev.ts_ns);
+		s->last_ts = ev.ts_ns;
+		push(s, &ev);
+		break;
+	case LAT_FT_STACK:
+	case LAT_FT_USTACK:
+		flush_lost(s, ev.ts_ns);
+		s->last_ts = ev.ts_ns;
+		s->stack_ev = ev;
+		s->stack_line = lineno;
+		s->in_stack = k == LAT_FT_STACK ? 1 : 2;
+		s->stacks[s->cur].depth = 0;
+		s->stacks[s->cur].used = 0;
+		break;
+	case LAT_FT_LOST:
+		flush_lost(s, s->last_ts);
+		s->lost_ev = ev;
+		s->lost_pending = 1;
+		break;
+	case LAT_FT_FOREIGN:
+		exp = "\"<comm>-<pid> [cpu] [flags] <sec.usec>: <event>: <fields>\"";
+		/* fall through */
+	case LAT_FT_BAD:
+	default:
+		bad(s, lineno, exp);
+		break;
+	}
+}
+
+static int ft_next(struct lat_event_source *src, struct lat_event *ev)
+{
+	struct ft_source *s = ft(src);
+
+	while (s->qi >= s->qn) {
+		const char *line;
+		size_t len;
+		unsigned long lineno;
+		int ret;
+
+		s->qi = s->qn = 0;
+		if (s->t) {
+			ret = block_line(s, &line, &len, &lineno);
+		} else {
+			ret = stream_line(s, &line, &len);
+			lineno = (unsigned long)s->lines;
+			if (ret > 0 && len && line[0] == '>')
+				lat_line_dequote(&line, &len);
+		}
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			if (s->in_stack)
+				finish_stack(s);
+			flush_lost(s, s->last_ts);
+			if (!s->qn)
+				return 0;
+			break;
+		}
+		feed(s, line, len, lineno);
+	}
+	*ev = s->q[s->qi++];
+	return 1;
+}
+
+static void ft_free(struct lat_event_source *src)
+{
+	struct ft_source *s = ft(src);
+
+	free(s->buf);
+	free(s->join);
+	free(s);
+}
+
+static const struct lat_event_source_ops ft_ops = {
+	.next = ft_next,
+	.free = ft_free,
+};
+
+static struct ft_source *source_new(struct lat_diag *d)
+{
+	struct ft_source *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->base.ops = &ft_ops;
+	s->d = d;
+	return s;
+}
+
+struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t first,
+						 size_t end, struct lat_diag *d)
+{
+	struct ft_source *s = source_new(d);
+
+	if (!s)
+		return NULL;
+	s->t = t;
+	s->li = first;
+	s->lend = end;
+	return &s->base;
+}
+
+size_t lat_ft_source_skipped(const struct lat_event_source *src)
+{
+	return ((const struct ft_source *)src)->skipped;
+}
+
+uint64_t lat_ft_source_lines(const struct lat_event_source *src)
+{
+	return ((const struct ft_source *)src)->lines;
+}
+
+static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
+			  struct lat_diag *d)
+{
+	struct ft_source *s = source_new(d);
+
+	if (!s)
+		return -LAT_ENOMEM;
+	s->buf = malloc(STREAM_BUF);
+	if (!s->buf) {
+		free(s);
+		return -LAT_ENOMEM;
+	}
+	s->fp = in->fp;
+	if (in->peek_consumed) {
+		/* a pipe: the peek is the start of the data */
+		size_t n = in->peeklen < STREAM_BUF ? in->peeklen : STREAM_BUF;
+
+		memcpy(s->buf, in->peek, n);
+		s->fill = n;
+	}
+	*out = &s->base;
+	return 0;
+}
+
+/* Block reader: how the segmenter sees one dequoted line. */
+static enum lat_line_kind ft_line_kind(const char *s, size_t len)
+{
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+	const char *exp;
+	int nc = 0;
+
+	switch (lat_ft_parse_line(s, len, &ev, &strs, &nc, &exp)) {
+	case LAT_FT_EVENT:
+	case LAT_FT_STACK:
+	case LAT_FT_USTACK:
+	case LAT_FT_LOST:
+	case LAT_FT_BAD:	/* shaped like an event line */
+		return LAT_LINE_ROW;
+	case LAT_FT_FRAME:
+		return len > 3 ? LAT_LINE_ROW : LAT_LINE_NO;
+	case LAT_FT_SKIP:
+		if (len > 9 && !memcmp(s, "# tracer:", 9))
+			return LAT_LINE_HEAD;
+		if (len > 5 && !memcmp(s, "cpus=", 5))
+			return LAT_LINE_HEAD;
+		return LAT_LINE_SOFT;	/* comments, "CPU 1 is empty" */
+	default:
+		return LAT_LINE_NO;
+	}
+}
+
+static int ft_parse_block(const struct lat_text *t, size_t first, size_t end,
+			  struct lat_block *b, struct lat_diag *d)
+{
+	struct lat_event_source *src;
+	struct lat_event ev;
+	size_t nev = 0;
+	int ret;
+
+	/* one checking pass reports the bad lines; the block's source then reads quietly */
+	src = lat_ft_text_source_new(t, first, end, d);
+	if (!src)
+		return -LAT_ENOMEM;
+	while ((ret = lat_event_next(src, &ev)) > 0)
+		nev++;
+	b->skipped_lines = lat_ft_source_skipped(src);
+	lat_event_source_free(src);
+	if (ret < 0)
+		return ret;
+	if (!nev)
+		return -LAT_EEMPTY;
+	b->schema = LAT_SCHEMA_EVENTS;
+	b->events = lat_ft_text_source_new(t, first, end, NULL);
+	return b->events ? 0 : -LAT_ENOMEM;
+}
+
+/* Next complete line of the peek, dequoted; 0 at its end. */
+static int peek_line(const char **p, const char *end, const char **s, size_t *len)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return 0;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	if (!nl)
+		return 0;	/* cut by the peek size */
+	*s = *p;
+	*len = (size_t)(nl - *p);
+	*p = nl + 1;
+	return 1;
+}
+
+static int ft_probe(const char *peek, size_t len)
+{
+	const char *p = peek, *end = peek + len, *s;
+	size_t l, n = 0, events = 0, foreign = 0, lines = 0;
+	int tracer = 0, legend = 0, latency = 0, cpus = 0;
+
+	while (peek_line(&p, end, &s, &l) && lines < 400) {
+		struct lat_event ev;
+		struct lat_ft_strs strs;
+		const char *exp;
+		int nc = 0;
+		unsigned q = lat_line_dequote(&s, &l);
+
+		lines++;
+		if (l > 9 && !memcmp(s, "# tracer:", 9) && lines < 3 && !q)
+			tracer = 1;
+		if (l > 2 && s[0] == '#' && memmem(s, l, "TASK-PID", 8) &&
+		    memmem(s, l, "TIMESTAMP", 9))
+			legend = 1;
+		if (l > 10 && !memcmp(s, "# latency:", 10))
+			latency = 1;
+		if (lines == 1 && l > 5 && !memcmp(s, "cpus=", 5) && !q)
+			cpus = 1;
+		switch (lat_ft_parse_line(s, l, &ev, &strs, &nc, &exp)) {
+		case LAT_FT_EVENT:
+		case LAT_FT_STACK:
+		case LAT_FT_USTACK:
+		case LAT_FT_LOST:
+			events++;
+			if (!q && !foreign)
+				n++;	/* events from the start of the file on */
+			break;
+		case LAT_FT_FRAME:
+		case LAT_FT_SKIP:
+			break;
+		default:
+			foreign++;
+			break;
+		}
+	}
+	if (latency)
+		return 0;	/* latency tracers' dumps: the ftrace-latency reader */
+	if (tracer && legend)
+		return 98;
+	if (cpus && n >= 3)
+		return 97;
+	if (n >= 5 && foreign * 20 <= n)
+		return 96;
+	if (events >= 1)
+		return 40 + (events >= 3 ? 10 : 0);
+	return 0;
+}
+
+const struct lat_format lat_format_ftrace_text = {
+	.name = "ftrace-text",
+	.summary = "ftrace text: kernel trace/trace_pipe and trace-cmd report (scheduler events)",
+	.probe = ft_probe,
+	.line_kind = ft_line_kind,
+	.parse_block = ft_parse_block,
+	.open_stream = ft_open_stream,
+};

@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One line of ftrace text into a struct lat_event.  Two families of lines:
+ *
+ *  kernel `trace` / `trace_pipe` (any of the irq-info, record-tgid, sym-offset options):
+ *      <comm>-<pid> [(<tgid>)] [cpu] [flags] sec.usec: event: fields
+ *  `trace-cmd report` (also -l, -t, --ts-diff, instance prefixes "name:"):
+ *      <comm>-<pid> [cpu] sec.usec: event:   fields in its plugins' short forms
+ *
+ * The hot path is a plain left-to-right walk: no allocation, no copies
+ * except the comms into the fixed struct lat_event fields.
+ */
+#include <string.h>
+
+#include "ftrace_text.h"
+
+struct cur {
+	const char *p, *e;
+};
+
+static inline int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int is_ws(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline size_t skip_ws(struct cur *c)
+{
+	const char *p = c->p;
+
+	while (c->p < c->e && is_ws(*c->p))
+		c->p++;
+	return (size_t)(c->p - p);
+}
+
+static inline int lit(struct cur *c, const char *s, size_t n)
+{
+	if ((size_t)(c->e - c->p) < n || memcmp(c->p, s, n))
+		return 0;
+	c->p += n;
+	return 1;
+}
+
+#define LIT(c, s) lit((c), (s), sizeof(s) - 1)
+#define STARTS(c, s) ((size_t)((c)->e - (c)->p) >= sizeof(s) - 1 && \
+		      !memcmp((c)->p, (s), sizeof(s) - 1))
+
+/* Unsigned decimal up to 18 digits (no overflow possible). */
+static inline int u64(struct cur *c, uint64_t *v)
+{
+	const char *p = c->p;
+	uint64_t x = 0;
+
+	while (p < c->e && is_digit(*p) && p - c->p < 18)
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	if (p == c->p || (p < c->e && is_digit(*p)))
+		return 0;
+	c->p = p;
+	*v = x;
+	return 1;
+}
+
+static int i32(struct cur *c, int32_t *v)
+{
+	int neg = c->p < c->e && *c->p == '-';
+	struct cur save = *c;
+	uint64_t x;
+
+	c->p += neg;
+	if (!u64(c, &x) || x > INT32_MAX) {
+		*c = save;
+		return 0;
+	}
+	*v = neg ? -(int32_t)x : (int32_t)x;
+	return 1;
+}
+
+static void copy_comm(char *dst, const char *s, const char *e)
+{
+	size_t n = (size_t)(e - s);
+
+	if (n >= LAT_COMM_LEN)
+		n = LAT_COMM_LEN - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+static void copy_str(char *dst, size_t size, const char *s, const char *e)
+{
+	size_t n = (size_t)(e - s);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+static const char *find(const char *p, const char *e, const char *needle, size_t n)
+{
+	if (e - p < (ptrdiff_t)n)
+		return NULL;
+	return memmem(p, (size_t)(e - p), needle, n);
+}
+
+/* "key=<comm> next_key=": the comm may hold blanks, so it ends at @next. */
+static int kv_comm(struct cur *c, const char *key, size_t klen, const char *next, size_t nlen,
+		   char *dst)
+{
+	const char *q;
+
+	if (!lit(c, key, klen))
+		return 0;
+	q = find(c->p, c->e, next, nlen);
+	if (!q)
+		return 0;
+	copy_comm(dst, c->p, q);
+	c->p = q + 1;		/* the blank before the next key */
+	return 1;
+}
+
+/* "key=N" then at most one blank. */
+static int kv_i32(struct cur *c, const char *key, size_t klen, int32_t *v)
+{
+	if (!lit(c, key, klen) || !i32(c, v))
+		return 0;
+	if (c->p < c->e && is_ws(*c->p))
+		c->p++;
+	return 1;
+}
+
+#define KV_COMM(c, k, n, d) kv_comm((c), k, sizeof(k) - 1, n, sizeof(n) - 1, (d))
+#define KV_I32(c, k, v) kv_i32((c), k, sizeof(k) - 1, (v))
+
+/*
+ * trace-cmd's "comm:pid [prio]": the comm may hold ':' and blanks, so the
+ * first ':' followed by digits, " [", digits and ']' ends it.
+ */
+static int comm_pid_prio(struct cur *c, char *comm, int32_t *pid, int32_t *prio)
+{
+	for (const char *q = c->p; q < c->e; q++) {
+		struct cur t;
+
+		q = memchr(q, ':', (size_t)(c->e - q));
+		if (!q)
+			return 0;
+		t.p = q + 1;
+		t.e = c->e;
+		if (i32(&t, pid) && LIT(&t, " [") && i32(&t, prio) && LIT(&t, "]")) {
+			copy_comm(comm, c->p, q);
+			c->p = t.p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* prev_state letters to the kernel's bits (>= 4.14 layout; '+' is TASK_REPORT_MAX). */
+static uint32_t state_bits(const char *s, const char *e, int tracecmd)
+{
+	/* trace-cmd's sched_switch plugin prints bit i as "SDTtZXxW"[i] */
+	static const char tc[] = "SDTtZXxW";
+	static const char kern[] = "SDTtXZPI";
+	const char *map = tracecmd ? tc : kern;
+	uint32_t bits = 0;
+
+	for (; s < e; s++) {
+		const char *m = *s ? strchr(map, *s) : NULL;
+
+		if (m)
+			bits |= 1u << (m - map);
+		else if (*s == '+')
+			bits |= 0x100;
+	}
+	return bits;
+}
+
+static enum lat_task_state fold_state(const char *s, const char *e)
+{
+	if (s == e)
+		return LAT_TS_OTHER;
+	switch (*s) {
+	case 'R':
+		return LAT_TS_RUNNING;
+	case 'S':
+		return LAT_TS_SLEEPING;
+	case 'D':
+		return LAT_TS_DISK;
+	case 'X':
+	case 'Z':
+		return LAT_TS_DEAD;
+	default:
+		return LAT_TS_OTHER;
+	}
+}
+
+static int p_switch(struct cur *c, struct lat_event *ev)
+{
+	const char *st, *ste, *arrow;
+	int tc;
+
+	if (STARTS(c, "prev_comm=")) {
+		if (!KV_COMM(c, "prev_comm=", " prev_pid=", ev->u.sw.prev_comm) ||
+		    !KV_I32(c, "prev_pid=", &ev->u.sw.prev_pid) ||
+		    !KV_I32(c, "prev_prio=", &ev->u.sw.prev_prio) || !LIT(c, "prev_state="))
+			return 0;
+		st = c->p;
+		arrow = find(st, c->e, " ==> ", 5);
+		if (!arrow)
+			return 0;
+		ste = arrow;
+		c->p = arrow + 5;
+		if (!KV_COMM(c, "next_comm=", " next_pid=", ev->u.sw.next_comm) ||
+		    !KV_I32(c, "next_pid=", &ev->u.sw.next_pid) || !LIT(c, "next_prio=") ||
+		    !i32(c, &ev->u.sw.next_prio))
+			return 0;
+		tc = 0;
+	} else {
+		if (!comm_pid_prio(c, ev->u.sw.prev_comm, &ev->u.sw.prev_pid,
+				   &ev->u.sw.prev_prio) || !skip_ws(c))
+			return 0;
+		st = c->p;
+		arrow = find(st, c->e, " ==> ", 5);
+		if (!arrow)
+			return 0;
+		ste = arrow;
+		c->p = arrow + 5;
+		if (!comm_pid_prio(c, ev->u.sw.next_comm, &ev->u.sw.next_pid,
+				   &ev->u.sw.next_prio))
+			return 0;
+		tc = 1;
+	}
+	while (ste > st && is_ws(ste[-1]))
+		ste--;
+	if (ste == st)
+		return 0;
+	ev->u.sw.prev_state = fold_state(st, ste);
+	ev->u.sw.prev_state_raw = state_bits(st, ste, tc);
+	ev->type = LAT_EV_SWITCH;
+	ev->name = "sched:sched_switch";
+	return 1;
+}
+
+static int p_wake(struct cur *c, struct lat_event *ev)
+{
+	int32_t success;
+
+	ev->u.wake.target_cpu = -1;
+	if (STARTS(c, "comm=")) {
+		if (!KV_COMM(c, "comm=", " pid=", ev->u.wake.comm) ||
+		    !KV_I32(c, "pid=", &ev->u.wake.pid) || !KV_I32(c, "prio=", &ev->u.wake.prio))
+			return 0;
+		KV_I32(c, "success=", &success);
+		KV_I32(c, "target_cpu=", &ev->u.wake.target_cpu);
+		return 1;
+	}
+	if (!comm_pid_prio(c, ev->u.wake.comm, &ev->u.wake.pid, &ev->u.wake.prio))
+		return 0;
+	skip_ws(c);
+	KV_I32(c, "success=", &success);
+	if (LIT(c, "CPU:") && !i32(c, &ev->u.wake.target_cpu))
+		return 0;
+	return 1;
+}
+
+static int p_migrate(struct cur *c, struct lat_event *ev)
+{
+	return KV_COMM(c, "comm=", " pid=", ev->u.migrate.comm) &&
+	       KV_I32(c, "pid=", &ev->u.migrate.pid) && KV_I32(c, "prio=", &ev->u.migrate.prio) &&
+	       KV_I32(c, "orig_cpu=", &ev->u.migrate.orig_cpu) &&
+	       KV_I32(c, "dest_cpu=", &ev->u.migrate.dest_cpu);
+}
+
+static int p_fork(struct cur *c, struct lat_event *ev)
+{
+	const char *e;
+
+	if (!KV_COMM(c, "comm=", " pid=", ev->u.task.comm) || !KV_I32(c, "pid=", &ev->u.task.pid) ||
+	    !LIT(c, "child_comm="))
+		return 0;
+	e = find(c->p, c->e, " child_pid=", 11);
+	if (!e)
+		return 0;
+	copy_comm(ev->u.task.child_comm, c->p, e);
+	c->p = e + 1;
+	return KV_I32(c, "child_pid=", &ev->u.task.child_pid);
+}
+
+static int p_exec(struct cur *c, struct lat_event *ev)
+{
+	const char *e, *b;
+
+	/* the file name may hold blanks: it ends at " pid=" */
+	if (!LIT(c, "filename="))
+		return 0;
+	e = find(c->p, c->e, " pid=", 5);
+	if (!e)
+		return 0;
+	/* the new comm is the file's basename, as the kernel sets it */
+	b = memrchr(c->p, '/', (size_t)(e - c->p));
+	copy_comm(ev->u.task.comm, b ? b + 1 : c->p, e);
+	c->p = e + 1;
+	ev->u.task.child_pid = -1;
+	ev->u.task.child_comm[0] = '\0';
+	return KV_I32(c, "pid=", &ev->u.task.pid);
+}
+
+static int p_exit(struct cur *c, struct lat_event *ev)
+{
+	ev->u.task.child_pid = -1;
+	ev->u.task.child_comm[0] = '\0';
+	return KV_COMM(c, "comm=", " pid=", ev->u.task.comm) && KV_I32(c, "pid=", &ev->u.task.pid);
+}
+
+static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, int entry)
+{
+	if (!KV_I32(c, "irq=", &ev->u.irq.irq))
+		return 0;
+	if (entry) {
+		if (!LIT(c, "name="))
+			return 0;
+		copy_str(strs->irq, sizeof(strs->irq), c->p, c->e);
+		ev->u.irq.name = strs->irq;
+		return 1;
+	}
+	if (!LIT(c, "ret="))
+		return 0;
+	if (LIT(c, "handled"))
+		ev->u.irq.ret = 1;
+	else if (LIT(c, "unhandled"))
+		ev->u.irq.ret = 0;
+	else if (!i32(c, &ev->u.irq.ret))
+		return 0;
+	return 1;
+}
+
+static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
+{
+	/* the kernel's softirq_to_name[], for text that printed the vector alone */
+	static const char *const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+		"HRTIMER", "RCU",
+	};
+	const char *e;
+
+	if (!KV_I32(c, "vec=", &ev->u.irq.irq))
+		return 0;
+	if (ev->u.irq.irq >= 0 && (size_t)ev->u.irq.irq < sizeof(names) / sizeof(names[0]))
+		ev->u.irq.name = names[ev->u.irq.irq];
+	if (LIT(c, "[action=")) {
+		e = memchr(c->p, ']', (size_t)(c->e - c->p));
+		if (!e)
+			return 0;
+		copy_str(strs->irq, sizeof(strs->irq), c->p, e);
+		ev->u.irq.name = strs->irq;
+	}
+	return 1;
+}
+
+static void marker(struct cur *c, struct lat_event *ev)
+{
+	const char *e = c->e;
+
+	while (e > c->p && (is_ws(e[-1]) || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	ev->type = LAT_EV_MARKER;
+	ev->name = "ftrace:print";
+	ev->u.marker.text = c->p;
+	ev->u.marker.len = (size_t)(e - c->p);
+}
+
+/*
+ * "sec.frac:" (any number of fraction digits, to ns) or a bare counter "N:"
+ * for the counter clocks, which is kept as is.
+ */
+static int timestamp(struct cur *c, uint64_t *ts)
+{
+	uint64_t sec, frac = 0;
+	int nd = 0;
+
+	if (!u64(c, &sec))
+		return 0;
+	if (c->p < c->e && *c->p == '.') {
+		c->p++;
+		while (c->p < c->e && is_digit(*c->p)) {
+			if (nd < 9) {
+				frac = frac * 10 + (uint64_t)(*c->p - '0');
+				nd++;
+			}
+			c->p++;
+		}
+		while (nd < 9) {
+			frac *= 10;
+			nd++;
+		}
+		if (sec > UINT64_MAX / 1000000000u - 1)
+			return 0;
+		*ts = sec * 1000000000u + frac;
+	} else {
+		*ts = sec;
+	}
+	return LIT(c, ":");
+}
+
+/* "(  1234)" or "(-------)": the TGID column. */
+static int tgid(struct cur *c)
+{
+	const char *p = c->p + 1;
+
+	while (p < c->e && p - c->p < 16 && (is_ws(*p) || is_digit(*p) || *p == '-'))
+		p++;
+	if (p >= c->e || *p != ')')
+		return 0;
+	c->p = p + 1;
+	return 1;
+}
+
+/*
+ * Everything after "<comm>-": pid, tgid, cpu, flags, timestamp.  @c starts at
+ * the pid; on success it is past the timestamp's ':' and its blanks.
+ */
+static int context(struct cur *c, struct lat_event *ev)
+{
+	uint64_t v, cpu;
+
+	if (!u64(c, &v) || v > INT32_MAX || !skip_ws(c) || c->p >= c->e)
+		return 0;
+	ev->pid = (int32_t)v;
+	if (*c->p == '(') {
+		if (!tgid(c) || !skip_ws(c) || c->p >= c->e)
+			return 0;
+	}
+	if (*c->p == '[') {
+		c->p++;
+		if (!u64(c, &cpu) || cpu > INT32_MAX || !LIT(c, "]"))
+			return 0;
+		skip_ws(c);
+		if (c->p < c->e && !is_digit(*c->p)) {
+			/* irq-info flags: "d..2." */
+			while (c->p < c->e && !is_ws(*c->p))
+				c->p++;
+			if (!skip_ws(c))
+				return 0;
+		}
+	} else if (is_digit(*c->p)) {
+		/* trace-cmd report -l: cpu glued to the flags, "1d..3." */
+		if (!u64(c, &cpu) || cpu > INT32_MAX)
+			return 0;
+		while (c->p < c->e && !is_ws(*c->p))
+			c->p++;
+		if (!skip_ws(c))
+			return 0;
+	} else {
+		return 0;
+	}
+	ev->cpu = (int32_t)cpu;
+	if (!timestamp(c, &ev->ts_ns))
+		return 0;
+	skip_ws(c);
+	/* trace-cmd report --ts-diff: "(+56)" */
+	if (c->p < c->e && *c->p == '(' && c->e - c->p > 2 && (c->p[1] == '+' || c->p[1] == '-')) {
+		const char *q = memchr(c->p, ')', (size_t)(c->e - c->p));
+
+		if (!q)
+			return 0;
+		c->p = q + 1;
+		skip_ws(c);
+	}
+	return 1;
+}
+
+/*
+ * Sets the running comm from [s, e): right-aligned, maybe after "instance:".
+ * "<...>" (the kernel did not know the comm) is kept as the trace.dat reader keeps it.
+ */
+static void set_comm(struct lat_event *ev, const char *s, const char *e)
+{
+	while (s < e && is_ws(*s))
+		s++;
+	while (e > s && is_ws(e[-1]))
+		e--;
+	if (e - s >= LAT_COMM_LEN) {
+		/* trace-cmd report of an instance: "name:   comm" (a comm has < 16 bytes) */
+		for (const char *q = s; q + 1 < e; q++) {
+			if (q[0] == ':' && is_ws(q[1])) {
+				const char *t = q + 1;
+
+				while (t < e && is_ws(*t))
+					t++;
+				if (e - t < LAT_COMM_LEN) {
+					s = t;
+					break;
+				}
+			}
+		}
+	}
+	copy_comm(ev->comm, s, e);
+}
+
+/* Header of an event line; on success @c is at the event name. */
+static int header(struct cur *c, struct lat_event *ev)
+{
+	const char *start = c->p;
+
+	/* the pid follows the last '-' of the comm: try each until the rest parses */
+	for (const char *q = start; q < c->e; q++) {
+		struct cur t;
+
+		q = memchr(q, '-', (size_t)(c->e - q));
+		if (!q)
+			return 0;
+		if (q + 1 >= c->e || !is_digit(q[1]))
+			continue;
+		t.p = q + 1;
+		t.e = c->e;
+		if (context(&t, ev)) {
+			set_comm(ev, start, q);
+			c->p = t.p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static enum lat_ft_kind lost_line(struct cur *c, struct lat_event *ev)
+{
+	uint64_t cpu, n = 0;
+
+	/* "CPU:1 [LOST 1204 EVENTS]" (kernel), "CPU:1 [1204 EVENTS DROPPED]" (trace-cmd) */
+	if (!LIT(c, "CPU:") || !u64(c, &cpu) || cpu > INT32_MAX || !LIT(c, " ["))
+		return LAT_FT_FOREIGN;
+	if (LIT(c, "LOST ")) {
+		if (!u64(c, &n) || !LIT(c, " EVENTS]"))
+			return LAT_FT_BAD;
+	} else if (!LIT(c, "EVENTS DROPPED]")) {
+		if (!u64(c, &n) || !LIT(c, " EVENTS DROPPED]"))
+			return LAT_FT_BAD;
+	}
+	ev->type = LAT_EV_LOST;
+	ev->name = "lost";
+	ev->cpu = (int32_t)cpu;
+	ev->pid = -1;
+	ev->comm[0] = '\0';
+	ev->u.lost.count = n;
+	return LAT_FT_LOST;
+}
+
+static enum lat_ft_kind skip_line(struct cur *c, int *ncpus)
+{
+	uint64_t v;
+	const char *p;
+
+	if (c->p >= c->e)
+		return LAT_FT_SKIP;
+	if (*c->p == '#') {
+		/* "# entries-in-buffer/entries-written: 2527/2527   #P:2" */
+		p = find(c->p, c->e, "#P:", 3);
+		if (p) {
+			struct cur t = { p + 3, c->e };
+
+			if (u64(&t, &v) && v > 0 && v < 65536)
+				*ncpus = (int)v;
+		}
+		return LAT_FT_SKIP;
+	}
+	if (LIT(c, "cpus=")) {
+		if (u64(c, &v) && v > 0 && v < 65536 && c->p == c->e) {
+			*ncpus = (int)v;
+			return LAT_FT_SKIP;
+		}
+		return LAT_FT_BAD;
+	}
+	return LAT_FT_FOREIGN;
+}
+
+static const char EXP_LINE[] =
+	"\"<comm>-<pid> [cpu] [flags] <sec.usec>: <event>: <fields>\" or a \" => symbol\" frame";
+static const char EXP_SWITCH[] =
+	"sched_switch fields \"prev_comm=… prev_pid=N prev_prio=N prev_state=S ==> "
+	"next_comm=… next_pid=N next_prio=N\" or \"comm:pid [prio] S ==> comm:pid [prio]\"";
+static const char EXP_WAKE[] =
+	"wakeup fields \"comm=… pid=N prio=N [target_cpu=N]\" or \"comm:pid [prio] CPU:N\"";
+static const char EXP_MIGRATE[] =
+	"sched_migrate_task fields \"comm=… pid=N prio=N orig_cpu=N dest_cpu=N\"";
+static const char EXP_FORK[] =
+	"sched_process_fork fields \"comm=… pid=N child_comm=… child_pid=N\"";
+static const char EXP_EXEC[] = "sched_process_exec fields \"filename=… pid=N old_pid=N\"";
+static const char EXP_EXIT[] = "sched_process_exit fields \"comm=… pid=N prio=N\"";
+static const char EXP_IRQ[] = "irq fields \"irq=N name=…\" or \"irq=N ret=handled\"";
+static const char EXP_SOFTIRQ[] = "softirq fields \"vec=N [action=NAME]\"";
+static const char EXP_LOST[] = "\"CPU:N [LOST N EVENTS]\" or \"CPU:N [N EVENTS DROPPED]\"";
+static const char EXP_CPUS[] = "\"cpus=N\"";
+
+#define NAME_IS(n, l, s) ((l) == sizeof(s) - 1 && !memcmp((n), (s), sizeof(s) - 1))
+
+static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
+				struct lat_ft_strs *strs, const char **expected)
+{
+	int ok;
+
+	if (nl > 6 && !memcmp(n, "sched_", 6)) {
+		const char *m = n + 6;
+		size_t ml = nl - 6;
+
+		if (NAME_IS(m, ml, "switch")) {
+			*expected = EXP_SWITCH;
+			return p_switch(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+		if (NAME_IS(m, ml, "waking") || NAME_IS(m, ml, "wakeup") ||
+		    NAME_IS(m, ml, "wakeup_new")) {
+			ev->type = ml == 6 ? (m[4] == 'n' ? LAT_EV_WAKING : LAT_EV_WAKEUP) :
+					     LAT_EV_WAKEUP_NEW;
+			ev->name = ev->type == LAT_EV_WAKING ? "sched:sched_waking" :
+				   ev->type == LAT_EV_WAKEUP ? "sched:sched_wakeup" :
+							       "sched:sched_wakeup_new";
+			*expected = EXP_WAKE;
+			return p_wake(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+		if (NAME_IS(m, ml, "migrate_task")) {
+			ev->type = LAT_EV_MIGRATE;
+			ev->name = "sched:sched_migrate_task";
+			*expected = EXP_MIGRATE;
+			return p_migrate(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+		if (NAME_IS(m, ml, "process_fork")) {
+			ev->type = LAT_EV_FORK;
+			ev->name = "sched:sched_process_fork";
+			*expected = EXP_FORK;
+			return p_fork(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+		if (NAME_IS(m, ml, "process_exec")) {
+			ev->type = LAT_EV_EXEC;
+			ev->name = "sched:sched_process_exec";
+			*expected = EXP_EXEC;
+			return p_exec(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+		if (NAME_IS(m, ml, "process_exit")) {
+			ev->type = LAT_EV_EXIT;
+			ev->name = "sched:sched_process_exit";
+			*expected = EXP_EXIT;
+			return p_exit(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+	} else if (nl > 8 && !memcmp(n, "softirq_", 8)) {
+		if (NAME_IS(n, nl, "softirq_entry") || NAME_IS(n, nl, "softirq_exit")) {
+			ev->type = nl == 13 ? LAT_EV_SOFTIRQ_ENTRY : LAT_EV_SOFTIRQ_EXIT;
+			ev->name = nl == 13 ? "irq:softirq_entry" : "irq:softirq_exit";
+			ev->u.irq.name = NULL;
+			ev->u.irq.ret = 0;
+			*expected = EXP_SOFTIRQ;
+			return p_softirq(c, ev, strs) ? LAT_FT_EVENT : LAT_FT_BAD;
+		}
+	} else if (NAME_IS(n, nl, "irq_handler_entry") || NAME_IS(n, nl, "irq_handler_exit")) {
+		int entry = nl == 17;
+
+		ev->type = entry ? LAT_EV_IRQ_ENTRY : LAT_EV_IRQ_EXIT;
+		ev->name = entry ? "irq:irq_handler_entry" : "irq:irq_handler_exit";
+		ev->u.irq.name = NULL;
+		ev->u.irq.ret = 0;
+		*expected = EXP_IRQ;
+		ok = p_irq(c, ev, strs, entry);
+		return ok ? LAT_FT_EVENT : LAT_FT_BAD;
+	} else if (NAME_IS(n, nl, "tracing_mark_write")) {
+		marker(c, ev);
+		return LAT_FT_EVENT;
+	} else if (NAME_IS(n, nl, "print")) {
+		/* trace-cmd: "print:   tracing_mark_write: text" */
+		struct cur t = *c;
+
+		if (LIT(&t, "tracing_mark_write")) {
+			while (t.p < t.e && *t.p != ':' && !is_ws(*t.p))
+				t.p++;	/* "+0x91/0x170" */
+			if (LIT(&t, ":")) {
+				if (t.p < t.e && *t.p == ' ')
+					t.p++;
+				*c = t;
+			}
+		}
+		marker(c, ev);
+		return LAT_FT_EVENT;
+	} else if (NAME_IS(n, nl, "kernel_stack")) {
+		/* trace-cmd: "kernel_stack:   <stack trace >" */
+		ev->type = LAT_EV_STACK;
+		ev->name = "ftrace:kernel_stack";
+		return LAT_FT_STACK;
+	} else if (NAME_IS(n, nl, "user_stack")) {
+		ev->type = LAT_EV_OTHER;
+		ev->name = "ftrace:user_stack";
+		return LAT_FT_USTACK;
+	}
+	ev->type = LAT_EV_OTHER;
+	copy_str(strs->name, sizeof(strs->name), n, n + nl);
+	ev->name = strs->name;
+	return LAT_FT_EVENT;
+}
+
+enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *ev,
+				   struct lat_ft_strs *strs, int *ncpus, const char **expected)
+{
+	struct cur c = { s, s + len };
+	const char *n;
+	size_t nl;
+	enum lat_ft_kind k;
+
+	*expected = EXP_LINE;
+	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
+		c.e--;
+	skip_ws(&c);
+	if (c.p == c.e)
+		return LAT_FT_SKIP;
+	if (c.e - c.p >= 2 && c.p[0] == '=' && c.p[1] == '>')
+		return LAT_FT_FRAME;
+	if (c.p[0] == '#' || (c.e - c.p > 5 && !memcmp(c.p, "cpus=", 5))) {
+		k = skip_line(&c, ncpus);
+		if (k == LAT_FT_BAD)
+			*expected = EXP_CPUS;
+		return k;
+	}
+	if (c.e - c.p > 4 && !memcmp(c.p, "CPU:", 4) && is_digit(c.p[4])) {
+		k = lost_line(&c, ev);
+		if (k == LAT_FT_BAD)
+			*expected = EXP_LOST;
+		if (k != LAT_FT_FOREIGN)
+			return k;
+		c.p = s;
+		skip_ws(&c);
+	}
+	if (!header(&c, ev)) {
+		/* "CPU 1 is empty" and friends from trace-cmd report */
+		if (c.e - c.p > 4 && !memcmp(c.p, "CPU ", 4))
+			return LAT_FT_SKIP;
+		return LAT_FT_FOREIGN;
+	}
+	if (c.p < c.e && *c.p == '<') {
+		if (LIT(&c, "<stack trace>")) {
+			ev->type = LAT_EV_STACK;
+			ev->name = "ftrace:kernel_stack";
+			return LAT_FT_STACK;
+		}
+		if (LIT(&c, "<user stack trace>")) {
+			ev->type = LAT_EV_OTHER;
+			ev->name = "ftrace:user_stack";
+			return LAT_FT_USTACK;
+		}
+	}
+	/* "event:" or "func+0x1/0x2:"; a function tracer line is "func <-parent" */
+	n = c.p;
+	while (c.p < c.e && *c.p != ':' && !is_ws(*c.p))
+		c.p++;
+	if (c.p >= c.e || *c.p != ':') {
+		if (find(c.p, c.e, " <-", 3) == c.p) {
+			ev->type = LAT_EV_OTHER;
+			ev->name = "function";
+			return LAT_FT_EVENT;
+		}
+		return LAT_FT_BAD;
+	}
+	nl = (size_t)(c.p - n);
+	c.p++;
+	for (size_t i = 0; i < nl; i++)
+		if (n[i] == '+') {
+			nl = i;
+			break;
+		}
+	if (!nl)
+		return LAT_FT_BAD;
+	skip_ws(&c);
+	return payload(&c, n, nl, ev, strs, expected);
+}
+
+int lat_ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip)
+{
+	struct cur c = { s, s + len };
+	const char *w, *we;
+
+	skip_ws(&c);
+	if (!LIT(&c, "=>"))
+		return 0;
+	skip_ws(&c);
+	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
+		c.e--;
+	*ip = 0;
+	sym[0] = '\0';
+	w = c.p;
+	while (c.p < c.e && !is_ws(*c.p))
+		c.p++;
+	we = c.p;
+	skip_ws(&c);
+	if (w < we && (*w == '<' || (we - w > 2 && w[0] == '0' && w[1] == 'x'))) {
+		/* an address the kernel could not name: "<ffffffffc0a1b2c3>" or "0x..." */
+		const char *h = w + (*w == '<' ? 1 : 2);
+		uint64_t v = 0;
+
+		for (; h < we && *h != '>'; h++) {
+			char ch = *h;
+			unsigned d = is_digit(ch) ? (unsigned)(ch - '0') :
+				     (ch >= 'a' && ch <= 'f') ? (unsigned)(ch - 'a' + 10) : 16;
+
+			if (d == 16)
+				break;
+			v = v << 4 | d;
+		}
+		*ip = v;
+		return 1;
+	}
+	for (const char *q = w; q < we; q++)
+		if (*q == '+') {
+			we = q;
+			break;
+		}
+	copy_str(sym, symlen, w, we);
+	/* trace-cmd: "sym (ffffffff813abff5)"; sym-addr: "sym <ffffffff813abff5>" */
+	if (c.p < c.e && (*c.p == '(' || *c.p == '<')) {
+		uint64_t v = 0;
+
+		for (c.p++; c.p < c.e; c.p++) {
+			char ch = *c.p;
+			unsigned d = is_digit(ch) ? (unsigned)(ch - '0') :
+				     (ch >= 'a' && ch <= 'f') ? (unsigned)(ch - 'a' + 10) : 16;
+
+			if (d == 16)
+				break;
+			v = v << 4 | d;
+		}
+		*ip = v;
+	}
+	return 1;
+}

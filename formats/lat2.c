@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lat2: the second version of Willy Tarreau's busy-loop logger (seed 000
+ * section [5]).  The loop now runs for a fixed time (argv[1] us) and records
+ * the longest gap between two consecutive gettimeofday() calls:
+ *
+ *	#process1= lat2 50000
+ *	#process2= while : ;do :; done
+ *	date=1111995134.390, wait=       827 us, user=     50000 us, max=     51
+ *
+ * date is the end of the loop (ms), wait the select() sleep plus wakeup (us),
+ * user the loop time (us, the argument unless the loop was stalled), max the
+ * longest gap inside the loop (us).  "#processN=" lines name the processes
+ * that ran; a new legend after rows starts a new block.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "latscope/scan.h"
+#include "loop.h"
+
+#define LAT2_EXPECTED "\"[N: ]date=S.MS, wait= N us, user= N us, max= N\""
+
+/* Optional "N:" process prefix. */
+static int scan_proc(struct lat_scan *sc, uint64_t *id)
+{
+	struct lat_scan save = *sc;
+
+	if (lat_scan_u64(sc, id) && lat_scan_char(sc, ':')) {
+		lat_scan_ws(sc);
+		return 1;
+	}
+	*sc = save;
+	return 0;
+}
+
+/* [N:] "date=" digits '.': shaped like a lat2 row, as long as wait comes before user. */
+static int row_shape(const char *s, size_t len)
+{
+	struct lat_scan sc;
+	uint64_t v;
+	const char *u, *w;
+
+	lat_scan_init(&sc, s, len);
+	lat_scan_ws(&sc);
+	scan_proc(&sc, &v);
+	if (!lat_scan_lit(&sc, "date=") || !lat_scan_u64(&sc, &v) || !lat_scan_char(&sc, '.'))
+		return 0;
+	w = memmem(s, len, "wait=", 5);
+	u = memmem(s, len, "user=", 5);
+	return w && (!u || w < u);
+}
+
+static int scan_val(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns)
+{
+	uint64_t v;
+
+	lat_scan_ws(sc);
+	if (!lat_scan_lit(sc, key))
+		return 0;
+	lat_scan_ws(sc);
+	if (!lat_scan_u64(sc, &v) || v > INT64_MAX / LAT_NS_PER_US)
+		return 0;
+	lat_scan_ws(sc);
+	if (unit_us && !lat_scan_lit(sc, "us"))
+		return 0;
+	*ns = (int64_t)v * LAT_NS_PER_US;
+	return 1;
+}
+
+static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
+{
+	struct lat_scan sc;
+
+	lat_scan_init(&sc, s, len);
+	lat_scan_ws(&sc);
+	scan_proc(&sc, proc);
+	if (!lat_scan_lit(&sc, "date=") || !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
+		return 0;
+	if (!lat_scan_char(&sc, ',') || !scan_val(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
+	    !lat_scan_char(&sc, ',') || !scan_val(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
+	    !lat_scan_char(&sc, ','))
+		return 0;
+	/* max is printed without a unit; it is microseconds like the others */
+	if (!scan_val(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
+		return 0;
+	lat_scan_lit(&sc, "us");
+	lat_scan_ws(&sc);
+	if (!lat_scan_eol(&sc))
+		return 0;
+	row[LAT_LOOP_NBMAX] = LAT_VALUE_NONE;
+	return 1;
+}
+
+static int is_legend(const char *s, size_t len)
+{
+	return len > 8 && !memcmp(s, "#process", 8);
+}
+
+static enum lat_line_kind lat2_line_kind(const char *s, size_t len)
+{
+	if (row_shape(s, len))
+		return LAT_LINE_ROW;
+	/* lat3 claims these too; the segmenter gives the block to whoever has the rows */
+	if (is_legend(s, len))
+		return LAT_LINE_HEAD;
+	if (len && s[0] == '#')
+		return LAT_LINE_SOFT;
+	return LAT_LINE_NO;
+}
+
+static int lat2_probe(const char *peek, size_t len)
+{
+	if (memmem(peek, len, "date=", 5) && memmem(peek, len, "wait=", 5) &&
+	    memmem(peek, len, "user=", 5) && memmem(peek, len, "max=", 4))
+		return 85;
+	return 0;
+}
+
+/* "#process1= lat2 50000" -> note of process 1 */
+static int legend(struct lat_block *b, const struct lat_line *l)
+{
+	struct lat_scan sc;
+	uint64_t id;
+	char name[24];
+	struct lat_series *s;
+
+	lat_scan_init(&sc, l->s, l->len);
+	if (!lat_scan_lit(&sc, "#process") || !lat_scan_u64(&sc, &id) || !lat_scan_char(&sc, '='))
+		return 0;
+	lat_scan_ws(&sc);
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)id);
+	s = lat_loop_series(b, name);
+	if (!s)
+		return -LAT_ENOMEM;
+	if (!s->note && !(s->note = strndup(sc.p, (size_t)(sc.end - sc.p))))
+		return -LAT_ENOMEM;
+	return 0;
+}
+
+static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
+			    struct lat_block *b, struct lat_diag *d)
+{
+	size_t rows = 0;
+
+	b->schema = LAT_SCHEMA_LOOP;
+	for (size_t i = first; i < end; i++) {
+		const struct lat_line *l = &t->lines[i];
+		int64_t row[LAT_LOOP_NCOLS];
+		uint64_t proc = 1;
+		char name[24];
+		struct lat_series *s;
+
+		if (lat_line_blank(l))
+			continue;
+		if (!l->binary && l->s[0] == '#') {
+			if (legend(b, l))
+				return -LAT_ENOMEM;
+			continue;
+		}
+		if (l->binary || !parse_row(l->s, l->len, &proc, row)) {
+			char buf[512];
+			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
+
+			if (!n || !parse_row(buf, n, &proc, row)) {
+				lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
+				continue;
+			}
+			i++;	/* a row the mailer wrapped onto the next line */
+		}
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)proc);
+		s = lat_loop_series(b, name);
+		if (!s || lat_series_push(s, row, l->lineno))
+			return -LAT_ENOMEM;
+		rows++;
+	}
+	lat_loop_finish(b);
+	return rows ? 0 : -LAT_EEMPTY;
+}
+
+const struct lat_format lat_format_lat2 = {
+	.name = "lat2",
+	.summary = "lat2 busy-loop logs: date=S.MS, wait= N us, user= N us, max= N [#processN=]",
+	.probe = lat2_probe,
+	.line_kind = lat2_line_kind,
+	.parse_block = lat2_parse_block,
+};

@@ -1,0 +1,867 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace.dat (trace-cmd v6 / v7) as a lat_event_source.
+ *
+ * Each CPU's ring-buffer pages are walked with kbuffer, one block of pages
+ * (or one decompressed chunk) resident per CPU; the CPUs are merged with a
+ * small heap on (timestamp, cpu), which is the order trace-cmd report uses.
+ * Event fields are read at offsets looked up once per event type.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "tracedat.h"
+
+#define TD_READ_PAGES 32	/* pages per pread for uncompressed data */
+#define TD_PAD 64		/* zeroed slack after page data: kbuffer may peek past commit */
+#define TD_NFLD 7
+#define TD_LOST_NONE (-2)
+
+struct td_fld {
+	uint16_t off, size;
+	uint8_t ok, sign, dyn, rel;
+};
+
+struct td_etype {
+	enum lat_ev_type type;
+	char *name;			/* "system:event" */
+	uint32_t min_size;		/* records shorter than this are not decoded */
+	struct td_fld f[TD_NFLD];
+};
+
+struct td_cpu {
+	int cpu;
+	uint64_t pos, end;		/* file range still to read */
+	uint64_t data_off;		/* where this CPU's data starts, for messages */
+	uint32_t chunks_left;		/* compressed: chunks not yet read */
+	char *data, *cdata;
+	size_t dlen, dpos, dcap, ccap;
+	char *page;
+	struct kbuffer *kbuf;
+	void *rec;
+	unsigned int rec_size;
+	uint64_t ts;
+	int64_t lost;			/* TD_LOST_NONE, -1 (count unknown) or a count */
+};
+
+struct td_src {
+	struct lat_event_source base;
+	struct td_file f;
+	struct td_buffer *buf;
+	uint32_t psize;
+	struct td_etype **types;	/* by event id */
+	size_t ntypes;
+	struct td_fld f_type, f_pid;
+	struct td_cpu *cpus;
+	int ncpu;
+	int *heap;
+	int nheap;
+	int advance;			/* cpu slot to step before the next event, -1 none */
+	uint64_t *overrun;
+	uint64_t *ips;
+	const char **syms;
+	size_t ips_cap;
+	char stop[256];
+};
+
+static const struct td_known {
+	const char *sys, *name;
+	enum lat_ev_type type;
+	const char *f[TD_NFLD];
+} known[] = {
+	{ "sched", "sched_switch", LAT_EV_SWITCH, { "prev_comm", "prev_pid", "prev_prio",
+		"prev_state", "next_comm", "next_pid", "next_prio" } },
+	{ "sched", "sched_waking", LAT_EV_WAKING, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup", LAT_EV_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
+	{ "sched", "sched_wakeup_new", LAT_EV_WAKEUP_NEW, { "comm", "pid", "prio",
+		"target_cpu" } },
+	{ "sched", "sched_migrate_task", LAT_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu",
+		"dest_cpu" } },
+	{ "sched", "sched_process_fork", LAT_EV_FORK, { "parent_comm", "parent_pid",
+		"child_comm", "child_pid" } },
+	{ "sched", "sched_process_exec", LAT_EV_EXEC, { "filename", "pid" } },
+	{ "sched", "sched_process_exit", LAT_EV_EXIT, { "comm", "pid" } },
+	{ "irq", "irq_handler_entry", LAT_EV_IRQ_ENTRY, { "irq", "name" } },
+	{ "irq", "irq_handler_exit", LAT_EV_IRQ_EXIT, { "irq", "ret" } },
+	{ "irq", "softirq_entry", LAT_EV_SOFTIRQ_ENTRY, { "vec" } },
+	{ "irq", "softirq_exit", LAT_EV_SOFTIRQ_EXIT, { "vec" } },
+	{ "ftrace", "print", LAT_EV_MARKER, { "buf" } },
+	{ "ftrace", "kernel_stack", LAT_EV_STACK, { "size", "caller" } },
+};
+
+/* The field that must exist for a known event to be decoded (else it is OTHER). */
+static const int key_field[LAT_EV_NTYPES] = {
+	[LAT_EV_SWITCH] = 5, [LAT_EV_WAKING] = 1, [LAT_EV_WAKEUP] = 1, [LAT_EV_WAKEUP_NEW] = 1,
+	[LAT_EV_MIGRATE] = 4, [LAT_EV_FORK] = 3, [LAT_EV_EXEC] = 1, [LAT_EV_EXIT] = 1,
+	[LAT_EV_IRQ_ENTRY] = 0, [LAT_EV_IRQ_EXIT] = 0, [LAT_EV_SOFTIRQ_ENTRY] = 0,
+	[LAT_EV_SOFTIRQ_EXIT] = 0, [LAT_EV_MARKER] = 0, [LAT_EV_STACK] = 1,
+};
+
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
+	"RCU",
+};
+
+static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t *min_size)
+{
+	if (!f || f->offset < 0 || f->size < 0 || f->offset > 65535 || f->size > 65535)
+		return;
+	d->off = (uint16_t)f->offset;
+	d->size = (uint16_t)f->size;
+	d->sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+	d->dyn = (f->flags & TEP_FIELD_IS_DYNAMIC) != 0;
+	d->rel = (f->flags & TEP_FIELD_IS_RELATIVE) != 0;
+	d->ok = 1;
+	if ((uint32_t)f->offset + (uint32_t)f->size > *min_size)
+		*min_size = (uint32_t)f->offset + (uint32_t)f->size;
+}
+
+static int build_types(struct td_src *s)
+{
+	int n = tep_get_events_count(s->f.tep);
+	uint32_t dummy = 0;
+	int maxid = -1;
+
+	for (int i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(s->f.tep, i);
+
+		if (e && e->id > maxid && e->id <= TD_MAX_EVENT_ID)
+			maxid = e->id;
+	}
+	if (maxid < 0)
+		return -LAT_EFORMAT;
+	s->types = calloc((size_t)maxid + 1, sizeof(*s->types));
+	if (!s->types)
+		return -LAT_ENOMEM;
+	s->ntypes = (size_t)maxid + 1;
+	for (int i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(s->f.tep, i);
+		struct td_etype *t;
+		size_t len;
+
+		if (!e || e->id < 0 || e->id > maxid || s->types[e->id])
+			continue;
+		if (!s->f_type.ok) {
+			set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
+			set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
+		}
+		t = calloc(1, sizeof(*t));
+		len = strlen(e->system ? e->system : "") + strlen(e->name ? e->name : "") + 2;
+		if (!t || !(t->name = malloc(len))) {
+			free(t);
+			return -LAT_ENOMEM;
+		}
+		snprintf(t->name, len, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
+		t->type = LAT_EV_OTHER;
+		s->types[e->id] = t;
+		for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++) {
+			if (!e->system || !e->name || strcmp(e->system, known[k].sys) ||
+			    strcmp(e->name, known[k].name))
+				continue;
+			for (int j = 0; j < TD_NFLD && known[k].f[j]; j++)
+				set_fld(&t->f[j], tep_find_field(e, known[k].f[j]), &t->min_size);
+			t->type = t->f[key_field[known[k].type]].ok ? known[k].type : LAT_EV_OTHER;
+		}
+	}
+	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
+		return -LAT_EFORMAT;
+	return 0;
+}
+
+static inline int64_t rd(const struct td_src *s, const char *d, const struct td_fld *f)
+{
+	const char *p = d + f->off;
+
+	if (!f->ok)
+		return -1;
+	switch (f->size) {
+	case 1:
+		return f->sign ? (int8_t)*p : (uint8_t)*p;
+	case 2:
+		return f->sign ? (int16_t)td_get16(s->f.swap, p) : td_get16(s->f.swap, p);
+	case 4:
+		return f->sign ? (int64_t)(int32_t)td_get32(s->f.swap, p) :
+				 (int64_t)td_get32(s->f.swap, p);
+	case 8:
+		return (int64_t)td_get64(s->f.swap, p);
+	default:
+		return -1;
+	}
+}
+
+/* A __data_loc / __rel_loc string, bounded by the record; NULL when out of bounds. */
+static const char *rd_dyn(const struct td_src *s, const char *d, unsigned int size,
+			  const struct td_fld *f, size_t *len)
+{
+	uint32_t v, off, l;
+
+	if (!f->ok || !f->dyn || f->size != 4)
+		return NULL;
+	v = td_get32(s->f.swap, d + f->off);
+	off = v & 0xffff;
+	l = v >> 16;
+	if (f->rel)
+		off += (uint32_t)f->off + 4;
+	if (off > size || l > size - off)
+		return NULL;
+	*len = strnlen(d + off, l);
+	return d + off;
+}
+
+/* A comm: char[16] in most events, __data_loc char[] in some (6.x sched_migrate_task). */
+static inline void rd_comm(const struct td_src *s, char *dst, const char *d, unsigned int size,
+			   const struct td_fld *f)
+{
+	const char *p = d + f->off;
+	size_t n = f->size < LAT_COMM_LEN - 1 ? f->size : LAT_COMM_LEN - 1;
+
+	if (f->ok && f->dyn)
+		p = rd_dyn(s, d, size, f, &n);
+	if (!f->ok || !p) {
+		dst[0] = 0;
+		return;
+	}
+	n = strnlen(p, n < LAT_COMM_LEN - 1 ? n : LAT_COMM_LEN - 1);
+	memcpy(dst, p, n);
+	dst[n] = 0;
+}
+
+static void comm_of(struct td_src *s, int32_t pid, char *dst)
+{
+	const char *c;
+
+	if (pid == 0) {
+		memcpy(dst, "<idle>", 7);
+		return;
+	}
+	c = td_comm_get(&s->f.comms, pid);
+	if (c)
+		memcpy(dst, c, LAT_COMM_LEN);
+	else
+		memcpy(dst, "<...>", 6);
+}
+
+/* Learns a comm the saved cmdlines did not have (short-lived tasks). */
+static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
+{
+	if (pid > 0 && comm[0] && !td_comm_get(&s->f.comms, pid))
+		td_comm_set(&s->f.comms, pid, comm, strlen(comm));
+}
+
+static void decode_stack(struct td_src *s, const char *d, unsigned int size,
+			 const struct td_etype *t, struct lat_event *ev)
+{
+	int64_t want = rd(s, d, &t->f[0]);
+	uint32_t off = t->f[1].off, depth = 0;
+	unsigned int ls = (unsigned int)s->f.long_size;
+	uint64_t avail = off <= size ? (uint64_t)(size - off) / ls : 0;
+
+	if (want < 0 || (uint64_t)want > avail)
+		want = (int64_t)avail;
+	if ((size_t)want > s->ips_cap)
+		want = (int64_t)s->ips_cap;
+	for (int64_t i = 0; i < want; i++) {
+		const char *p = d + off + (size_t)i * ls;
+		uint64_t ip = ls == 8 ? td_get64(s->f.swap, p) : td_get32(s->f.swap, p);
+
+		/* older kernels end the list with ULONG_MAX */
+		if (ip == (ls == 8 ? UINT64_MAX : UINT32_MAX) || !ip)
+			break;
+		s->ips[depth++] = ip;
+	}
+	ev->u.stack.ips = s->ips;
+	ev->u.stack.depth = depth;
+	ev->u.stack.syms = NULL;
+	if (depth && td_load_kallsyms(&s->f) == 0) {
+		for (uint32_t i = 0; i < depth; i++)
+			s->syms[i] = tep_find_function(s->f.tep, s->ips[i]);
+		ev->u.stack.syms = s->syms;
+	}
+}
+
+static void decode(struct td_src *s, const struct td_cpu *c, struct lat_event *ev)
+{
+	const char *d = c->rec;
+	unsigned int size = c->rec_size;
+	const struct td_etype *t = NULL;
+	size_t len;
+	int64_t id;
+
+	ev->ts_ns = c->ts;
+	ev->cpu = c->cpu;
+	ev->type = LAT_EV_OTHER;
+	ev->name = "unknown";
+	if (size < (uint32_t)s->f_type.off + s->f_type.size) {
+		ev->pid = -1;
+		ev->comm[0] = 0;
+		return;
+	}
+	id = rd(s, d, &s->f_type);
+	ev->pid = (int32_t)(size >= (uint32_t)s->f_pid.off + s->f_pid.size ?
+			    rd(s, d, &s->f_pid) : -1);
+	comm_of(s, ev->pid, ev->comm);
+	if (id >= 0 && (uint64_t)id < s->ntypes)
+		t = s->types[id];
+	if (!t)
+		return;
+	ev->name = t->name;
+	if (size < t->min_size)
+		return;		/* too short for its format: passed on undecoded */
+	ev->type = t->type;
+	switch (t->type) {
+	case LAT_EV_SWITCH: {
+		int64_t st = rd(s, d, &t->f[3]);
+
+		rd_comm(s, ev->u.sw.prev_comm, d, size, &t->f[0]);
+		ev->u.sw.prev_pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.sw.prev_prio = (int32_t)rd(s, d, &t->f[2]);
+		ev->u.sw.prev_state_raw = (uint32_t)st;
+		rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
+		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
+		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
+		/* TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+) */
+		if (!(st & 0xff))
+			ev->u.sw.prev_state = LAT_TS_RUNNING;
+		else if (st & 0x01)
+			ev->u.sw.prev_state = LAT_TS_SLEEPING;
+		else if (st & 0x02)
+			ev->u.sw.prev_state = LAT_TS_DISK;
+		else if (st & 0x30)
+			ev->u.sw.prev_state = LAT_TS_DEAD;
+		else
+			ev->u.sw.prev_state = LAT_TS_OTHER;
+		learn_comm(s, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		break;
+	}
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		rd_comm(s, ev->u.wake.comm, d, size, &t->f[0]);
+		ev->u.wake.pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.wake.prio = (int32_t)rd(s, d, &t->f[2]);
+		ev->u.wake.target_cpu = (int32_t)rd(s, d, &t->f[3]);
+		break;
+	case LAT_EV_MIGRATE:
+		rd_comm(s, ev->u.migrate.comm, d, size, &t->f[0]);
+		ev->u.migrate.pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.migrate.prio = (int32_t)rd(s, d, &t->f[2]);
+		ev->u.migrate.orig_cpu = (int32_t)rd(s, d, &t->f[3]);
+		ev->u.migrate.dest_cpu = (int32_t)rd(s, d, &t->f[4]);
+		break;
+	case LAT_EV_FORK:
+		rd_comm(s, ev->u.task.comm, d, size, &t->f[0]);
+		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
+		rd_comm(s, ev->u.task.child_comm, d, size, &t->f[2]);
+		ev->u.task.child_pid = (int32_t)rd(s, d, &t->f[3]);
+		learn_comm(s, ev->u.task.child_pid, ev->u.task.child_comm);
+		break;
+	case LAT_EV_EXEC: {
+		const char *fn = rd_dyn(s, d, size, &t->f[0], &len), *b;
+
+		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.task.child_pid = -1;
+		ev->u.task.child_comm[0] = 0;
+		ev->u.task.comm[0] = 0;
+		if (fn) {
+			/* the new comm is the file's basename, as the kernel sets it */
+			b = memrchr(fn, '/', len);
+			b = b ? b + 1 : fn;
+			len -= (size_t)(b - fn);
+			if (len > LAT_COMM_LEN - 1)
+				len = LAT_COMM_LEN - 1;
+			memcpy(ev->u.task.comm, b, len);
+			ev->u.task.comm[len] = 0;
+			if (len)
+				td_comm_set(&s->f.comms, ev->u.task.pid, b, len);
+		}
+		break;
+	}
+	case LAT_EV_EXIT:
+		rd_comm(s, ev->u.task.comm, d, size, &t->f[0]);
+		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.task.child_pid = -1;
+		ev->u.task.child_comm[0] = 0;
+		break;
+	case LAT_EV_IRQ_ENTRY:
+	case LAT_EV_IRQ_EXIT:
+		ev->u.irq.irq = (int32_t)rd(s, d, &t->f[0]);
+		ev->u.irq.ret = t->type == LAT_EV_IRQ_EXIT ? (int32_t)rd(s, d, &t->f[1]) : 0;
+		ev->u.irq.name = NULL;
+		if (t->type == LAT_EV_IRQ_ENTRY) {
+			/* the name is NUL-terminated inside the record (checked by rd_dyn) */
+			const char *nm = rd_dyn(s, d, size, &t->f[1], &len);
+
+			if (nm && len < size - (size_t)(nm - d) && !nm[len])
+				ev->u.irq.name = nm;
+		}
+		break;
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		ev->u.irq.irq = (int32_t)rd(s, d, &t->f[0]);
+		ev->u.irq.ret = 0;
+		ev->u.irq.name = ev->u.irq.irq >= 0 &&
+			(size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(softirq_names) ?
+			softirq_names[ev->u.irq.irq] : NULL;
+		break;
+	case LAT_EV_MARKER: {
+		const char *txt = d + t->f[0].off;
+
+		len = strnlen(txt, size - t->f[0].off);
+		while (len && (txt[len - 1] == '\n'))
+			len--;
+		ev->u.marker.text = txt;
+		ev->u.marker.len = len;
+		break;
+	}
+	case LAT_EV_STACK:
+		decode_stack(s, d, size, t, ev);
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_stop(struct td_src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_stop(struct td_src *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->stop[0])
+		return;		/* the first reason is the one that matters */
+	va_start(ap, fmt);
+	vsnprintf(s->stop, sizeof(s->stop), fmt, ap);
+	va_end(ap);
+	s->base.stop_reason = s->stop;
+}
+
+/* Loads the next block of pages (or chunk) of @c; 1 loaded, 0 end, <0 error. */
+static int refill(struct td_src *s, struct td_cpu *c)
+{
+	uint64_t n, avail;
+	int ret;
+
+	c->dpos = 0;
+	c->dlen = 0;
+	if (!s->buf->compressed) {
+		if (c->pos >= c->end)
+			return 0;
+		n = c->end - c->pos;
+		if (n > (uint64_t)TD_READ_PAGES * s->psize)
+			n = (uint64_t)TD_READ_PAGES * s->psize;
+		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
+		if (n > avail) {
+			n = avail - avail % s->psize;
+			set_stop(s, "CPU%d data ends at offset %llu of %llu (file is %llu bytes)",
+				 c->cpu, (unsigned long long)s->f.fsize,
+				 (unsigned long long)c->end, (unsigned long long)s->f.fsize);
+			c->end = c->pos + n;
+			if (!n)
+				return 0;
+		}
+		n -= n % s->psize;
+		if (!n) {
+			set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
+				 (unsigned long long)c->end);
+			return 0;
+		}
+		ret = td_pread(&s->f, c->data, n, c->pos);
+		if (ret < 0) {
+			set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
+				 (unsigned long long)c->pos, lat_strerror(ret));
+			return 0;
+		}
+		c->pos += n;
+		c->dlen = n;
+		return 1;
+	} else {
+		char h[8];
+		uint32_t clen, ulen;
+
+		if (!c->chunks_left)
+			return 0;
+		c->chunks_left--;
+		if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
+			set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)", c->cpu,
+				 (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
+				 (unsigned long long)c->end);
+			return 0;
+		}
+		clen = td_get32(s->f.swap, h);
+		ulen = td_get32(s->f.swap, h + 4);
+		if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
+		    c->pos + 8 + clen > c->end) {
+			set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
+				 (unsigned long long)c->pos, clen, ulen);
+			return 0;
+		}
+		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
+		    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
+			return -LAT_ENOMEM;
+		ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
+		if (ret < 0) {
+			set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
+				 c->cpu, (unsigned long long)s->f.fsize,
+				 (unsigned long long)c->end);
+			return 0;
+		}
+		if (td_decompress(s->f.comp, c->cdata, clen, c->data, ulen) < 0) {
+			set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
+				 (unsigned long long)c->pos);
+			return 0;
+		}
+		memset(c->data + ulen, 0, TD_PAD);
+		c->pos += 8 + (uint64_t)clen;
+		c->dlen = ulen - ulen % s->psize;
+		return 1;
+	}
+}
+
+static int rec_ok(struct td_src *s, struct td_cpu *c)
+{
+	int sz = kbuffer_event_size(c->kbuf);
+	const char *r = c->rec;
+
+	if (sz < 0 || r < c->page || r + sz > c->page + s->psize)
+		return 0;
+	c->rec_size = (unsigned int)sz;
+	return 1;
+}
+
+/* Steps @c to its next page holding an event; 1 found, 0 end, <0 error. */
+static int next_page(struct td_src *s, struct td_cpu *c)
+{
+	unsigned int hdr = 8 + (unsigned int)s->f.long_size;
+	unsigned long long ts;
+
+	for (;;) {
+		uint64_t commit;
+		int ret, missed;
+
+		if (c->dpos + s->psize > c->dlen) {
+			ret = refill(s, c);
+			if (ret <= 0)
+				return ret;
+			continue;
+		}
+		c->page = c->data + c->dpos;
+		c->dpos += s->psize;
+		commit = s->f.long_size == 8 ? td_get64(s->f.swap, c->page + 8) :
+					       td_get32(s->f.swap, c->page + 8);
+		commit &= (1u << 27) - 1;
+		if (commit > s->psize - hdr || kbuffer_load_subbuffer(c->kbuf, c->page) < 0) {
+			set_stop(s, "CPU%d: corrupt page (commit %llu) at data offset %llu", c->cpu,
+				 (unsigned long long)commit,
+				 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+			return 0;
+		}
+		missed = kbuffer_missed_events(c->kbuf);
+		if (missed)
+			c->lost = missed < 0 ? -1 : missed;
+		c->rec = kbuffer_read_event(c->kbuf, &ts);
+		if (!c->rec)
+			continue;
+		if (!rec_ok(s, c)) {
+			set_stop(s, "CPU%d: corrupt event in page at data offset %llu", c->cpu,
+				 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+			return 0;
+		}
+		c->ts = ts;
+		return 1;
+	}
+}
+
+static int step(struct td_src *s, struct td_cpu *c)
+{
+	unsigned long long ts;
+
+	c->rec = kbuffer_next_event(c->kbuf, &ts);
+	if (!c->rec)
+		return next_page(s, c);
+	if (!rec_ok(s, c)) {
+		set_stop(s, "CPU%d: corrupt event in page at data offset %llu", c->cpu,
+			 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+		return 0;
+	}
+	c->ts = ts;
+	return 1;
+}
+
+static inline int heap_less(const struct td_src *s, int a, int b)
+{
+	const struct td_cpu *x = &s->cpus[a], *y = &s->cpus[b];
+
+	return x->ts < y->ts || (x->ts == y->ts && x->cpu < y->cpu);
+}
+
+static void heap_down(struct td_src *s, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (r < s->nheap && heap_less(s, s->heap[r], s->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = t;
+		i = m;
+	}
+}
+
+static void heap_push(struct td_src *s, int slot)
+{
+	int i = s->nheap++;
+
+	s->heap[i] = slot;
+	while (i && heap_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
+		int p = (i - 1) / 2, t = s->heap[p];
+
+		s->heap[p] = s->heap[i];
+		s->heap[i] = t;
+		i = p;
+	}
+}
+
+static int td_next(struct lat_event_source *base, struct lat_event *ev)
+{
+	struct td_src *s = (struct td_src *)base;
+	struct td_cpu *c;
+
+	if (s->advance >= 0) {
+		int ret = step(s, &s->cpus[s->advance]);
+
+		s->advance = -1;
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			s->heap[0] = s->heap[--s->nheap];
+		heap_down(s, 0);
+	}
+	if (!s->nheap)
+		return 0;
+	c = &s->cpus[s->heap[0]];
+	if (c->lost != TD_LOST_NONE) {
+		ev->ts_ns = c->ts;
+		ev->cpu = c->cpu;
+		ev->pid = -1;
+		ev->comm[0] = 0;
+		ev->type = LAT_EV_LOST;
+		ev->name = "lost";
+		ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
+		c->lost = TD_LOST_NONE;
+		return 1;
+	}
+	decode(s, c, ev);
+	s->advance = s->heap[0];
+	return 1;
+}
+
+static void td_free(struct lat_event_source *base)
+{
+	struct td_src *s = (struct td_src *)base;
+
+	for (int i = 0; i < s->ncpu; i++) {
+		free(s->cpus[i].data);
+		free(s->cpus[i].cdata);
+		if (s->cpus[i].kbuf)
+			kbuffer_free(s->cpus[i].kbuf);
+	}
+	for (size_t i = 0; i < s->ntypes; i++) {
+		if (s->types[i])
+			free(s->types[i]->name);
+		free(s->types[i]);
+	}
+	free(s->types);
+	free(s->cpus);
+	free(s->heap);
+	free(s->overrun);
+	free(s->ips);
+	free(s->syms);
+	if (s->f.fd >= 0)
+		close(s->f.fd);
+	td_file_release(&s->f);
+	free(s);
+}
+
+static const struct lat_event_source_ops td_ops = { .next = td_next, .free = td_free };
+
+static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct lat_diag *d)
+{
+	struct td_file *f = &s->f;
+	char list[512] = "";
+	size_t used = 0;
+	struct td_buffer *b = NULL;
+
+	for (int i = 0; i < f->nbufs; i++) {
+		int n = snprintf(list + used, sizeof(list) - used, "%s\"%s\"", i ? ", " : "",
+				 f->bufs[i].name);
+
+		if (n > 0 && (size_t)n < sizeof(list) - used)
+			used += (size_t)n;
+		if (want ? !strcmp(f->bufs[i].name, want) : !b && !f->bufs[i].name[0])
+			b = &f->bufs[i];
+	}
+	if (!want && !b)
+		b = &f->bufs[0];	/* no top buffer recorded: the first instance */
+	if (!b) {
+		lat_diag_at(d, 0, "no buffer \"%s\" in this trace.dat; it holds: %s", want, list);
+		return NULL;
+	}
+	if (f->nbufs > 1 && d->out)
+		fprintf(d->out, "%s: note: buffers in this file: %s; reading \"%s\" (--buffer NAME "
+			"picks another)\n", d->path, list, b->name);
+	return b;
+}
+
+static int init_cpus(struct td_src *s)
+{
+	struct td_buffer *b = s->buf;
+	int maxcpu = -1;
+
+	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
+	s->heap = calloc((size_t)b->ncpus + 1, sizeof(*s->heap));
+	s->ips_cap = s->psize / (unsigned int)s->f.long_size;
+	s->ips = calloc(s->ips_cap, sizeof(*s->ips));
+	s->syms = calloc(s->ips_cap, sizeof(*s->syms));
+	if (!s->cpus || !s->heap || !s->ips || !s->syms)
+		return -LAT_ENOMEM;
+	for (int i = 0; i < b->ncpus; i++) {
+		const struct td_cpu_desc *cd = &b->cpus[i];
+		struct td_cpu *c = &s->cpus[s->ncpu];
+		int ret;
+
+		if (cd->cpu > maxcpu)
+			maxcpu = cd->cpu;
+		if (!cd->size)
+			continue;
+		s->ncpu++;
+		c->cpu = cd->cpu;
+		c->lost = TD_LOST_NONE;
+		c->data_off = cd->off;
+		c->pos = cd->off;
+		c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
+		c->kbuf = kbuffer_alloc(s->f.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					s->f.bigendian ? KBUFFER_ENDIAN_BIG :
+							 KBUFFER_ENDIAN_LITTLE);
+		if (!c->kbuf)
+			return -LAT_ENOMEM;
+		if (tep_is_old_format(s->f.tep))
+			kbuffer_set_old_format(c->kbuf);
+		if (b->compressed) {
+			char h[4];
+
+			if (td_pread(&s->f, h, 4, c->pos) < 0) {
+				set_stop(s, "CPU%d data ends at offset %llu of %llu", c->cpu,
+					 (unsigned long long)s->f.fsize, (unsigned long long)c->end);
+				continue;
+			}
+			c->chunks_left = td_get32(s->f.swap, h);
+			/* the recorded size counts the chunks, not the 4-byte chunk count */
+			c->pos += 4;
+			c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
+		} else {
+			c->dcap = (size_t)TD_READ_PAGES * s->psize + TD_PAD;
+			c->data = calloc(1, c->dcap);
+			if (!c->data)
+				return -LAT_ENOMEM;
+		}
+		ret = next_page(s, c);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			heap_push(s, s->ncpu - 1);
+	}
+	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
+	if (b->overrun && s->base.ncpus > 0) {
+		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));
+		if (!s->overrun)
+			return -LAT_ENOMEM;
+		for (int i = 0; i < b->noverrun && i < s->base.ncpus; i++)
+			s->overrun[i] = b->overrun[i];
+		s->base.cpu_overrun = s->overrun;
+	}
+	return 0;
+}
+
+static int td_probe(const char *peek, size_t len)
+{
+	if (len < 12 || memcmp(peek, "\x17\x08\x44tracing", 10))
+		return 0;
+	/* the version is "6\0" or "7\0"; other versions are ours too, but unreadable */
+	if ((peek[10] == '6' || peek[10] == '7') && !peek[11])
+		return 100;
+	return 60;
+}
+
+static int td_open(struct lat_input *in, struct lat_event_source **out, struct lat_diag *d)
+{
+	struct td_src *s;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -LAT_ENOMEM;
+	s->base.ops = &td_ops;
+	s->advance = -1;
+	s->f.path = in->path;
+	s->f.fd = -1;
+	ret = -LAT_EIO;
+	if (in->peek_consumed || fstat(fileno(in->fp), &st) < 0 || !S_ISREG(st.st_mode)) {
+		lat_diag_at(d, 0, "trace.dat needs a seekable regular file");
+		goto err;
+	}
+	/* our own descriptor: the source may outlive the caller's FILE */
+	s->f.fd = dup(fileno(in->fp));
+	if (s->f.fd < 0)
+		goto err;
+	s->f.fsize = (uint64_t)st.st_size;
+	ret = td_file_open(&s->f, d);
+	if (ret < 0)
+		goto err;
+	ret = -LAT_EUSAGE;
+	s->buf = pick_buffer(s, in->buffer, d);
+	if (!s->buf)
+		goto err;
+	if (s->f.version < 7 && (ret = td_buffer_load_cpus(&s->f, s->buf, d)) < 0)
+		goto err;
+	s->psize = s->buf->page_size;
+	ret = -LAT_ELIMIT;
+	if (s->psize < 64 || s->psize > TD_MAX_PAGE)
+		goto err;
+	s->base.clock = s->buf->clock ? s->buf->clock : s->f.trace_clock;
+	ret = build_types(s);
+	if (ret < 0) {
+		lat_diag_at(d, 0, "trace.dat holds no usable event formats");
+		goto err;
+	}
+	ret = init_cpus(s);
+	if (ret < 0)
+		goto err;
+	if (!s->nheap && s->stop[0]) {
+		lat_diag_at(d, 0, "no event readable: %s", s->stop);
+		ret = -LAT_ETRUNC;
+		goto err;
+	}
+	*out = &s->base;
+	return 0;
+err:
+	td_free(&s->base);
+	return ret;
+}
+
+const struct lat_format lat_format_tracedat = {
+	.name = "trace.dat",
+	.summary = "trace-cmd trace.dat v6 and v7 (zstd/zlib): scheduler event stream",
+	.probe = td_probe,
+	.open_stream = td_open,
+};

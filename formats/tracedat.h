@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace.dat reader internals, shared by tracedat_meta.c (file layout: v6
+ * header, v7 sections, options, compression) and tracedat.c (per-CPU page
+ * streams, event decoding, merge).  Only these two files see libtraceevent.
+ */
+#ifndef LATSCOPE_FORMATS_TRACEDAT_H
+#define LATSCOPE_FORMATS_TRACEDAT_H
+
+#include <traceevent/event-parse.h>
+
+#include "latscope/format.h"
+
+/* Caps on what the file may make us allocate (docs/tracedat.md). */
+#define TD_MAX_CPUS 4096		/* CPUs per buffer */
+#define TD_MAX_SECTION (256u << 20)	/* one metadata block or section, uncompressed */
+#define TD_MAX_CHUNK (64u << 20)	/* one flyrecord chunk, compressed or not */
+#define TD_MAX_PAGE (1u << 20)		/* ring-buffer sub-buffer size */
+#define TD_MAX_BUFFERS 256		/* instances */
+#define TD_MAX_EVENT_ID 65535
+#define TD_MAX_COMMS (1u << 22)		/* pid -> comm entries */
+#define TD_MAX_OPTION_SECTIONS 1024
+
+enum td_comp { TD_COMP_NONE, TD_COMP_ZSTD, TD_COMP_ZLIB };
+
+struct td_cpu_desc {
+	int cpu;
+	uint64_t off, size;
+};
+
+struct td_buffer {
+	char *name;			/* "" for the top instance */
+	char *clock;			/* NULL if not recorded */
+	uint64_t section_off;		/* v7: flyrecord section; v6 instance: its cpu table */
+	uint32_t page_size;
+	int compressed;			/* flyrecord data is in compressed chunks */
+	int ncpus;
+	struct td_cpu_desc *cpus;
+	uint64_t *overrun;		/* [ncpus_all] from CPUSTAT, or NULL */
+	int noverrun;
+};
+
+/* pid -> comm, open addressing; comm[0] == 0 marks a free slot (pid 0 is kept apart) */
+struct td_comm_slot {
+	int32_t pid;
+	char comm[LAT_COMM_LEN];
+};
+
+struct td_comms {
+	struct td_comm_slot *slots;
+	size_t cap, n;			/* cap is a power of two */
+};
+
+struct td_file {
+	int fd;
+	uint64_t fsize;
+	const char *path;
+	int version;
+	int bigendian;			/* file byte order */
+	int swap;			/* file order differs from the host's */
+	int long_size;
+	uint32_t page_size;
+	enum td_comp comp;
+	int ncpus_sys;			/* CPUCOUNT option or the v6 header's count */
+	struct tep_handle *tep;
+	/* kallsyms are parsed only when a stack needs a symbol */
+	uint64_t ksyms_off, ksyms_size;	/* v6: data range; v7: section offset (size 0) */
+	uint64_t last_section;		/* v7: the section read last, for messages */
+	int ksyms_state;		/* 0 not loaded, 1 loaded, -1 failed */
+	char *trace_clock;		/* TRACECLOCK option's selected clock */
+	struct td_buffer *bufs;
+	int nbufs;
+	struct td_comms comms;
+	/* CPUSTAT text seen before the buffer it belongs to (v7) */
+	uint64_t *pend_overrun;
+	int npend_overrun;
+};
+
+/*
+ * Reads the header, the metadata and every options section of @f (fd, fsize
+ * and path set by the caller).  Problems go to @d; returns 0 or a negative
+ * lat_err with the reason already reported.
+ */
+int td_file_open(struct td_file *f, struct lat_diag *d);
+void td_file_release(struct td_file *f);
+
+/* Reads the cpu table of a v6 instance buffer (lazy: only the buffer we read). */
+int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag *d);
+
+/* Parses the kallsyms into f->tep on first use; returns 0 or a negative lat_err. */
+int td_load_kallsyms(struct td_file *f);
+
+/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected). */
+int td_decompress(enum td_comp comp, const void *in, size_t clen, void *out, size_t ulen);
+
+/* Reads exactly @n bytes at @off; -LAT_ETRUNC when the file ends first. */
+int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off);
+
+const char *td_comm_get(const struct td_comms *c, int32_t pid);
+int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len);
+
+static inline uint16_t td_get16(int swap, const void *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t td_get32(int swap, const void *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t td_get64(int swap, const void *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+#endif

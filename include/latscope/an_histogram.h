@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Results of the histogram analysis: block->analysis.  Definitions: docs/analyses.md. */
+#ifndef LATSCOPE_AN_HISTOGRAM_H
+#define LATSCOPE_AN_HISTOGRAM_H
+
+#include "model.h"
+
+/* A quantile as the bucket that holds it: [lo_ns, hi_ns), hi_ns INT64_MAX when open. */
+struct lat_hist_q {
+	int valid;		/* 0 when the histogram is empty */
+	int64_t lo_ns, hi_ns;
+};
+
+enum lat_hist_qi { LAT_HQ_P50, LAT_HQ_P90, LAT_HQ_P99, LAT_HQ_P999, LAT_HQ_N };
+
+enum lat_hist_ti { LAT_HT_1MS, LAT_HT_10MS, LAT_HT_100MS, LAT_HT_N };
+
+struct lat_hist_stats {
+	const struct lat_histogram *h;	/* lent from the block */
+	uint64_t total;
+	struct lat_hist_q q[LAT_HQ_N];
+	/* samples in buckets whose lower bound is at or above 1 / 10 / 100 ms */
+	uint64_t at_or_above[LAT_HT_N];
+	/* the largest non-empty bucket; valid 0 when every bucket is empty */
+	struct lat_hist_q max;
+	uint64_t max_count;
+};
+
+/*
+ * A against B per measure: -1 A is better (lower quantile bucket, smaller share
+ * of slow samples), +1 B is better, 0 the same.
+ */
+struct lat_hist_cmp {
+	size_t a, b;			/* indexes into stats */
+	int q[LAT_HQ_N];
+	int at_or_above[LAT_HT_N];
+	int max;
+};
+
+struct lat_hist_result {
+	struct lat_hist_stats *stats;	/* owned, one per block->hist */
+	size_t n;
+	struct lat_hist_cmp *cmp;	/* owned: the first histogram against each other one */
+	size_t ncmp;
+};
+
+extern const double lat_hist_quantiles[LAT_HQ_N];	/* 0.5, 0.9, 0.99, 0.999 */
+extern const char *const lat_hist_qnames[LAT_HQ_N];	/* "p50", "p90", "p99", "p99.9" */
+extern const int64_t lat_hist_thresholds_ns[LAT_HT_N];	/* 1, 10, 100 ms */
+extern const char *const lat_hist_tnames[LAT_HT_N];	/* "1ms", "10ms", "100ms" */
+
+#endif

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Charts: PNG or SVG drawn with cairo from the model and the analysis results.
+ *
+ * Every chart goes through one code path: a layout pass (text measured with
+ * cairo on a scratch surface, fixed font "DejaVu Sans", unhinted metrics) and
+ * a drawing pass onto an image surface (PNG) or an SVG surface.  Same input,
+ * same bytes out.  Text taken from the input is made valid UTF-8 first and
+ * never reaches the SVG as markup (cairo draws glyph outlines).  docs/render.md.
+ */
+#ifndef LATSCOPE_RENDER_H
+#define LATSCOPE_RENDER_H
+
+#include "model.h"
+#include "timeline.h"
+
+enum lat_render_format { LAT_RENDER_PNG, LAT_RENDER_SVG };
+
+enum lat_chart_kind {
+	LAT_CHART_AUTO,		/* pick per block: see lat_render_pick() */
+	LAT_CHART_TIMELINE,
+	LAT_CHART_HISTOGRAM,
+	LAT_CHART_SERIES,
+	LAT_CHART_BLAME,
+	LAT_CHART_CPUS,
+	LAT_CHART_NKINDS
+};
+
+#define LAT_RENDER_DEFAULT_W 1600
+#define LAT_RENDER_DEFAULT_H 900
+#define LAT_RENDER_MIN_W 320
+#define LAT_RENDER_MIN_H 200
+#define LAT_RENDER_MAX_W 16384
+#define LAT_RENDER_MAX_H 16384
+
+struct lat_render_opts {
+	int width, height;		/* pixels (SVG: points) */
+	enum lat_render_format format;
+	enum lat_chart_kind chart;
+	/* timeline: crop to [window_start_ns, window_end_ns) relative to the timeline start */
+	int has_window;
+	int64_t window_start_ns, window_end_ns;	/* end < 0: to the end */
+	const char *task;		/* timeline: highlight this PID or comm (lent); NULL = none */
+	int worst;			/* freezes / peaks labelled with their value (default 5) */
+	const char *source;		/* input name for the title (lent), NULL = none */
+	int block_no;			/* 1-based block number for the title, 0 = none */
+};
+
+void lat_render_opts_init(struct lat_render_opts *o);
+
+/* A rendered file in memory. */
+struct lat_render_buf {
+	unsigned char *data;		/* owned, free with lat_render_buf_release() */
+	size_t len, cap;
+	char msg[256];			/* why nothing was drawn, when a call fails */
+};
+
+void lat_render_buf_release(struct lat_render_buf *b);
+
+/* The chart names accepted by --chart ("auto", "timeline", ...), and back. */
+const char *lat_chart_name(enum lat_chart_kind k);
+int lat_chart_from_name(const char *name, enum lat_chart_kind *out);
+
+/* The chart `auto` draws for @b (LAT_CHART_AUTO when none fits). */
+enum lat_chart_kind lat_render_pick(const struct lat_block *b);
+
+/*
+ * Draws block @b as chart o->chart (auto: lat_render_pick) into @out, using
+ * b->analysis when the schema's analysis filled it.  Returns 0, or a negative
+ * lat_err with the reason in out->msg: -LAT_EUSAGE when the chart does not fit
+ * the block, -LAT_EEMPTY when the block holds nothing to draw.
+ */
+int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
+		     struct lat_render_buf *out);
+
+/*
+ * Loop logs (LAT_SCHEMA_LOOP): the stall (max column, else loop time) and the
+ * wait of every row over time, one colour per process; the freeze threshold
+ * and the freezes of @r (may be NULL: no freezes drawn).
+ */
+struct lat_loop_result;
+int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
+		      const struct lat_render_opts *o, struct lat_render_buf *out);
+
+/* Histograms overlaid on log-log axes with p50/p99/max marked. */
+int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
+			 const struct lat_render_opts *o, struct lat_render_buf *out);
+
+/* schedcnt (LAT_SCHEMA_SCHEDCNT): per run, which PID each CPU picked over the cycles. */
+int lat_render_cpus(const struct lat_block *b, const struct lat_render_opts *o,
+		    struct lat_render_buf *out);
+
+/* A CPU timeline: lanes per CPU, slices, irqs, markers, the bracket and waker chain. */
+int lat_render_timeline(const struct lat_timeline *t, const struct lat_render_opts *o,
+			struct lat_render_buf *out);
+
+/* One row of a blame table: a function and where its time went. */
+struct lat_blame_row {
+	const char *name;		/* lent */
+	uint64_t self_ns, total_ns, calls;
+};
+
+/* Horizontal bars of the top @n rows (in the given order), % of @whole_ns (0: sum of self). */
+int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
+		     const char *title, const struct lat_render_opts *o,
+		     struct lat_render_buf *out);
+
+#endif

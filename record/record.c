@@ -1,0 +1,931 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * latscope record: a private tracefs instance, one reader thread per CPU splicing raw ring-buffer
+ * pages into per-CPU files, optional probes writing markers, and at the end one trace.dat (v6).
+ * Nothing outside the instance is written (tracefs itself is mounted if it was not, and
+ * unmounted again).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "latscope/base.h"
+#include "latscope/record.h"
+#include "probe.h"
+#include "record_priv.h"
+
+static const char *const default_events[] = {
+	"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
+	"sched:sched_process_exec", "sched:sched_process_exit",
+};
+
+static const char *const irq_events[] = {
+	"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
+};
+
+static const char *const stack_events[] = { "sched/sched_switch", "sched/sched_waking" };
+
+void lat_record_opts_init(struct lat_record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->output = "trace.dat";
+	o->timer_interval_ns = LAT_NS_PER_MS;
+	o->timer_prio = 95;
+	o->gap_threshold_ns = 100 * LAT_NS_PER_US;
+	o->marker_threshold_ns = 50 * LAT_NS_PER_US;
+}
+
+/*
+ * What a signal handler may need to undo on a second SIGINT: plain fds and paths, nothing that
+ * allocates.  Only one recording runs per process.
+ */
+#define EM_MAX_FDS (2 * LAT_REC_MAX_CPUS + 8)
+static struct {
+	volatile sig_atomic_t signals;
+	volatile sig_atomic_t last_signal;
+	int wake_fd;
+	int tracing_on_fd;
+	int fds[EM_MAX_FDS];
+	volatile sig_atomic_t nfds;
+	char inst_path[4096];
+	volatile sig_atomic_t inst_live;
+	char out_path[4096];
+} em = { .wake_fd = -1, .tracing_on_fd = -1 };
+
+static void em_write(const char *s)
+{
+	if (write(STDERR_FILENO, s, strlen(s)) < 0)
+		(void)0;
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig == SIGCHLD) {
+		if (em.wake_fd >= 0 && write(em.wake_fd, "c", 1) < 0)
+			(void)0;
+		errno = saved;
+		return;
+	}
+	em.last_signal = sig;
+	if (++em.signals < 2) {
+		if (em.wake_fd >= 0 && write(em.wake_fd, "i", 1) < 0)
+			(void)0;
+		errno = saved;
+		return;
+	}
+	/* Second signal: stop the kernel side, drop our files, remove the instance, leave. */
+	if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
+		(void)0;
+	for (int i = 0; i < em.nfds; i++)
+		close(em.fds[i]);
+	if (em.inst_live) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		/* Reader threads may hold an fd for a moment longer: retry for up to a second. */
+		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
+			nanosleep(&ts, NULL);
+	}
+	if (em.out_path[0])
+		unlink(em.out_path);
+	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
+	_exit(130);
+}
+
+static void em_add_fd(int fd)
+{
+	if (fd >= 0 && em.nfds < EM_MAX_FDS) {
+		em.fds[em.nfds] = fd;
+		em.nfds = em.nfds + 1;
+	}
+}
+
+struct reader {
+	struct rec *r;
+	int cpu;
+	int raw_fd;
+	struct tracefs_cpu *tcpu;
+	int out_fd;
+	char *path;
+	pthread_t th;
+	bool started;
+	int err;		/* -errno of a write error */
+};
+
+struct rec {
+	const struct lat_record_opts *o;
+	FILE *msg;
+	const char *tdir;
+	bool mounted_here;
+	struct tracefs_instance *inst;
+	char inst_name[64];
+	int ncpus;
+	struct reader *rd;
+	int wake[2];
+	atomic_bool stopping;
+	char **systems;
+	size_t nsystems;
+	char **enabled;		/* "sys/event" paths enabled */
+	size_t nenabled;
+	bool triggers_set;
+	struct lat_probes *probes;
+	struct lat_rec_file file;
+	bool file_open;
+	pid_t child;
+	int child_status;
+	bool child_done;
+	char **stats;		/* per-CPU stats text at the end */
+	char *clock;		/* the instance's trace_clock */
+	char *cmdlines;		/* saved_cmdlines (global, read-only) at the end */
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	int n;
+
+	while (!atomic_load(&rd->r->stopping)) {
+		n = tracefs_cpu_write(rd->tcpu, rd->out_fd, false);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n < 0) {
+			rd->err = -errno;
+			if (write(rd->r->wake[1], "w", 1) < 0)
+				(void)0;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* After tracing stopped: what is left, full pages by splice, then the partial ones by read. */
+static void reader_drain(struct reader *rd)
+{
+	int n;
+
+	if (rd->err || !rd->tcpu)
+		return;
+	do
+		n = tracefs_cpu_write(rd->tcpu, rd->out_fd, true);
+	while (n > 0);
+	if (n < 0 && errno != EAGAIN) {
+		rd->err = -errno;
+		return;
+	}
+	do
+		n = tracefs_cpu_flush_write(rd->tcpu, rd->out_fd);
+	while (n > 0);
+	if (n < 0 && errno != EAGAIN)
+		rd->err = -errno;
+}
+
+static int add_unique(char ***arr, size_t *n, const char *s, size_t len)
+{
+	size_t cap = *n;
+
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*arr)[i]) == len && !strncmp((*arr)[i], s, len))
+			return 0;
+	if (lat_grow(arr, &cap, *n + 1, sizeof(**arr)))
+		return -LAT_ENOMEM;
+	(*arr)[*n] = strndup(s, len);
+	if (!(*arr)[*n])
+		return -LAT_ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* Enables SYSTEM:EVENT (EVENT "*" = the whole system) in our instance only. */
+static int enable_event(struct rec *r, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char file[512];
+	int ret;
+
+	if (!colon || colon == spec || !colon[1] || strchr(colon + 1, '/') || strchr(spec, '/')) {
+		fprintf(r->msg, "latscope: -e %s: expected SYSTEM:EVENT\n", spec);
+		return -LAT_EUSAGE;
+	}
+	if (!strcmp(colon + 1, "*"))
+		snprintf(file, sizeof(file), "events/%.*s/enable", (int)(colon - spec), spec);
+	else
+		snprintf(file, sizeof(file), "events/%.*s/%s/enable", (int)(colon - spec), spec,
+			 colon + 1);
+	if (!tracefs_file_exists(r->inst, file)) {
+		fprintf(r->msg, "latscope: event %s does not exist on this kernel\n", spec);
+		return -LAT_EUSAGE;
+	}
+	if (tracefs_instance_file_write(r->inst, file, "1") < 0) {
+		fprintf(r->msg, "latscope: enabling %s refused: %s\n", spec, strerror(errno));
+		return errno == EACCES || errno == EPERM ? -LAT_EPERM : -LAT_EIO;
+	}
+	ret = add_unique(&r->systems, &r->nsystems, spec, (size_t)(colon - spec));
+	if (!ret)
+		ret = add_unique(&r->enabled, &r->nenabled, file, strlen(file));
+	return ret;
+}
+
+static bool tracefs_mounted(void)
+{
+	char *buf;
+	size_t len;
+	bool yes;
+
+	if (lat_slurp("/proc/mounts", &buf, &len))
+		return false;
+	yes = strstr(buf, " tracefs ") != NULL;
+	free(buf);
+	return yes;
+}
+
+/* Removes instances of earlier latscope runs that died without cleaning up. */
+static void remove_stale_instances(const char *tdir)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/instances", tdir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "latscope-", 9))
+			continue;
+		pid = strtol(de->d_name + 9, &end, 10);
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", tdir, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
+static int setup_instance(struct rec *r)
+{
+	const struct lat_record_opts *o = r->o;
+	int ret = 0;
+
+	if (!tracefs_mounted()) {
+		if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+			fprintf(r->msg, "latscope: tracefs is not mounted and mounting it on "
+				"/sys/kernel/tracing was refused (%s): recording needs root "
+				"(CAP_SYS_ADMIN)\n", strerror(errno));
+			return -LAT_EPERM;
+		}
+		r->mounted_here = true;
+	}
+	r->tdir = tracefs_tracing_dir();
+	if (!r->tdir) {
+		fprintf(r->msg, "latscope: tracefs not found: recording needs tracefs "
+			"(/sys/kernel/tracing) and root\n");
+		return -LAT_EPERM;
+	}
+	remove_stale_instances(r->tdir);
+	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
+	if (tracefs_instance_exists(r->inst_name)) {
+		fprintf(r->msg, "latscope: instance %s already exists\n", r->inst_name);
+		return -LAT_EIO;
+	}
+	r->inst = tracefs_instance_create(r->inst_name);
+	if (!r->inst) {
+		fprintf(r->msg, "latscope: creating tracefs instance %s/instances/%s refused (%s): "
+			"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
+			r->tdir, r->inst_name, strerror(errno));
+		return errno == ENOMEM ? -LAT_ENOMEM : -LAT_EPERM;
+	}
+	snprintf(em.inst_path, sizeof(em.inst_path), "%s/instances/%s", r->tdir, r->inst_name);
+	em.inst_live = 1;
+	/* A new instance traces at once: keep it off until the readers are in place. */
+	if (tracefs_trace_off(r->inst) < 0) {
+		fprintf(r->msg, "latscope: %s/tracing_on refused: %s\n", em.inst_path,
+			strerror(errno));
+		return -LAT_EPERM;
+	}
+	if (o->buffer_kb && tracefs_instance_set_buffer_size(r->inst, o->buffer_kb, -1) < 0) {
+		fprintf(r->msg, "latscope: setting the buffer to %u KB refused: %s\n",
+			o->buffer_kb, strerror(errno));
+		return -LAT_EUSAGE;
+	}
+	/* Streaming readers keep up; the flight recorder must keep the newest events. */
+	if (o->stop_above_ns > 0 &&
+	    tracefs_instance_file_write(r->inst, "options/overwrite", "1") < 0) {
+		fprintf(r->msg, "latscope: overwrite mode refused: %s\n", strerror(errno));
+		return -LAT_EPERM;
+	}
+	for (size_t i = 0; !ret && i < LAT_ARRAY_SIZE(default_events); i++)
+		ret = enable_event(r, default_events[i]);
+	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
+		ret = enable_event(r, irq_events[i]);
+	for (size_t i = 0; !ret && i < o->nevents; i++)
+		ret = enable_event(r, o->events[i]);
+	if (ret)
+		return ret;
+	if (o->stacks) {
+		r->triggers_set = true;
+		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
+			char file[128];
+
+			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
+			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
+				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
+					stack_events[i], strerror(errno));
+				return -LAT_EPERM;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Undoes everything in the instance, then removes it; safe on a half-built setup. */
+static void teardown_instance(struct rec *r)
+{
+	if (!r->inst)
+		return;
+	tracefs_trace_off(r->inst);
+	if (r->triggers_set) {
+		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
+			char file[128];
+
+			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
+			tracefs_instance_file_append(r->inst, file, "!stacktrace");
+		}
+	}
+	for (size_t i = 0; i < r->nenabled; i++)
+		tracefs_instance_file_write(r->inst, r->enabled[i], "0");
+	if (tracefs_instance_destroy(r->inst) < 0)
+		fprintf(r->msg, "latscope: removing instance %s failed: %s\n", r->inst_name,
+			strerror(errno));
+	else
+		em.inst_live = 0;
+	tracefs_instance_free(r->inst);
+	r->inst = NULL;
+	if (r->mounted_here)
+		umount2("/sys/kernel/tracing", MNT_DETACH);
+	r->mounted_here = false;
+}
+
+static int open_readers(struct rec *r, bool threads)
+{
+	int page = (int)sysconf(_SC_PAGESIZE);
+
+	r->rd = calloc((size_t)r->ncpus, sizeof(*r->rd));
+	if (!r->rd)
+		return -LAT_ENOMEM;
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		struct reader *rd = &r->rd[cpu];
+		char file[64];
+
+		rd->r = r;
+		rd->cpu = cpu;
+		rd->raw_fd = rd->out_fd = -1;
+		if (asprintf(&rd->path, "%s.cpu%d", r->o->output, cpu) < 0) {
+			rd->path = NULL;
+			return -LAT_ENOMEM;
+		}
+		rd->out_fd = open(rd->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (rd->out_fd < 0) {
+			fprintf(r->msg, "latscope: %s: %s\n", rd->path, strerror(errno));
+			return -LAT_EIO;
+		}
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC);
+		if (rd->raw_fd < 0)
+			continue;	/* an offline CPU: no data */
+		em_add_fd(rd->raw_fd);
+		rd->tcpu = tracefs_cpu_alloc_fd(rd->raw_fd, page, !threads);
+		if (!rd->tcpu)
+			return -LAT_ENOMEM;
+	}
+	for (int cpu = 0; threads && cpu < r->ncpus; cpu++) {
+		struct reader *rd = &r->rd[cpu];
+
+		if (!rd->tcpu)
+			continue;
+		if (pthread_create(&rd->th, NULL, reader_main, rd))
+			return -LAT_ENOMEM;
+		rd->started = true;
+	}
+	return 0;
+}
+
+static void stop_readers(struct rec *r)
+{
+	atomic_store(&r->stopping, true);
+	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
+		if (r->rd[cpu].tcpu)
+			tracefs_cpu_stop(r->rd[cpu].tcpu);
+	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
+		struct reader *rd = &r->rd[cpu];
+
+		if (rd->started)
+			pthread_join(rd->th, NULL);
+		rd->started = false;
+		reader_drain(rd);
+	}
+}
+
+static void close_readers(struct rec *r)
+{
+	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
+		struct reader *rd = &r->rd[cpu];
+
+		if (rd->tcpu)
+			tracefs_cpu_free_fd(rd->tcpu);
+		rd->tcpu = NULL;
+		if (rd->raw_fd >= 0)
+			close(rd->raw_fd);
+		rd->raw_fd = -1;
+		if (rd->out_fd >= 0)
+			close(rd->out_fd);
+		rd->out_fd = -1;
+	}
+	em.nfds = 0;
+}
+
+static void free_readers(struct rec *r)
+{
+	close_readers(r);
+	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
+		if (r->rd[cpu].path)
+			unlink(r->rd[cpu].path);
+		free(r->rd[cpu].path);
+	}
+	free(r->rd);
+	r->rd = NULL;
+}
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	const char *p = text ? strstr(text, key) : NULL;
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static void read_stats(struct rec *r)
+{
+	r->stats = calloc((size_t)r->ncpus, sizeof(*r->stats));
+	for (int cpu = 0; r->stats && cpu < r->ncpus; cpu++) {
+		char file[64];
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		r->stats[cpu] = tracefs_instance_file_read(r->inst, file, NULL);
+	}
+	r->clock = tracefs_instance_file_read(r->inst, "trace_clock", NULL);
+	r->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+}
+
+/* saved_tgids is only filled with the top-level record-tgid option, which we leave alone. */
+static void append_tgids(FILE *f, const char *cmdlines)
+{
+	const char *p = cmdlines;
+	const char *sep = "";
+
+	fputs("latscope: tgids=", f);
+	while (p && *p) {
+		char path[64], *st = NULL;
+		size_t len;
+		long pid = strtol(p, NULL, 10);
+		const char *tg;
+
+		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+		if (pid > 0 && !lat_slurp(path, &st, &len) && (tg = strstr(st, "\nTgid:"))) {
+			fprintf(f, "%s%ld:%ld", sep, pid, strtol(tg + 6, NULL, 10));
+			sep = ",";
+		}
+		free(st);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
+{
+	fprintf(f, "latscope: version=%s cmdline=\"%s\" events=%s%s", LATSCOPE_VERSION,
+		o->cmdline ? o->cmdline : "", "sched", o->irq ? ",irq" : "");
+	for (size_t i = 0; i < o->nevents; i++)
+		fprintf(f, ",%s", o->events[i]);
+	fprintf(f, " stacks=%d buffer_kb=%u", o->stacks, o->buffer_kb);
+	if (o->probe_timer)
+		fprintf(f, " probe=timer interval_ns=%" PRId64 " prio=%d policy=%s marker_ns=%"
+			PRId64, o->timer_interval_ns, o->timer_prio, fifo ? "fifo" : "other",
+			o->marker_threshold_ns);
+	if (o->probe_gap)
+		fprintf(f, " probe=gap threshold_ns=%" PRId64, o->gap_threshold_ns);
+	if (o->stop_above_ns > 0)
+		fprintf(f, " stop_above_ns=%" PRId64, o->stop_above_ns);
+	fputc('\n', f);
+}
+
+/* Builds the options and writes the rest of the file. */
+static int finish_file(struct rec *r, bool *readable, struct lat_record_result *res)
+{
+	struct lat_tdw_option opts[LAT_REC_MAX_CPUS + 8];
+	char **texts = NULL;
+	char *meta = NULL, *cmdlines = r->cmdlines, *clock = r->clock;
+	size_t nopt = 0, meta_len = 0, cl_len = 0;
+	const char **paths;
+	struct utsname u;
+	char uname_buf[5 * 65 + 8];
+	static const char version[] = "latscope " LATSCOPE_VERSION;
+	FILE *mf;
+	int ret;
+
+	paths = calloc((size_t)r->ncpus, sizeof(*paths));
+	texts = calloc((size_t)r->ncpus, sizeof(*texts));
+	if (!paths || !texts) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	cl_len = cmdlines ? strlen(cmdlines) : 0;
+	if (!uname(&u)) {
+		snprintf(uname_buf, sizeof(uname_buf), "%s %s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.version, u.machine);
+		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_UNAME, uname_buf,
+							(uint32_t)strlen(uname_buf) + 1 };
+	}
+	opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_VERSION, version, sizeof(version) };
+	if (clock)
+		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_TRACECLOCK, clock,
+							(uint32_t)strlen(clock) + 1 };
+	for (int cpu = 0; cpu < r->ncpus; cpu++) {
+		uint64_t over = stat_field(r->stats ? r->stats[cpu] : NULL, "overrun: ");
+		uint64_t drop = stat_field(r->stats ? r->stats[cpu] : NULL, "dropped events: ");
+
+		paths[cpu] = r->rd ? r->rd[cpu].path : NULL;
+		res->events_total += stat_field(r->stats ? r->stats[cpu] : NULL, "read events: ");
+		res->lost_total += over + drop;
+		if (asprintf(&texts[cpu], "CPU: %d\n%s", cpu,
+			     r->stats && r->stats[cpu] ? r->stats[cpu] : "") < 0) {
+			texts[cpu] = NULL;
+			continue;
+		}
+		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, texts[cpu],
+							(uint32_t)strlen(texts[cpu]) + 1 };
+	}
+	/* latscope's own metadata rides in one more CPUSTAT: trace-cmd --stat prints it. */
+	mf = open_memstream(&meta, &meta_len);
+	if (mf) {
+		probes_desc(r->o, mf, lat_probes_fifo(r->probes));
+		lat_probes_summary(r->probes, mf);
+		append_tgids(mf, cmdlines);
+		fclose(mf);
+		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, meta,
+							(uint32_t)meta_len + 1 };
+	}
+	{
+		struct lat_rec_tail t = {
+			.cmdlines = cmdlines ? cmdlines : "", .cmdlines_len = cl_len,
+			.ncpus = (uint32_t)r->ncpus, .opts = opts, .nopts = nopt,
+			.cpu_paths = paths,
+		};
+
+		ret = lat_rec_file_finish(&r->file, &t, readable);
+	}
+out:
+	for (int cpu = 0; texts && cpu < r->ncpus; cpu++)
+		free(texts[cpu]);
+	free(texts);
+	free(paths);
+	free(meta);
+	return ret;
+}
+
+static pid_t start_command(struct rec *r, int *go_fd)
+{
+	int go[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		char c;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(go[1]);
+		/* Wait until tracing is on, so the command's first events are in the file. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(r->o->command[0], r->o->command);
+		fprintf(stderr, "latscope: cannot run %s: %s\n", r->o->command[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	*go_fd = go[1];
+	return pid;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * LAT_NS_PER_S + ts.tv_nsec;
+}
+
+/* Waits for the end: duration, signal, command exit, spike or a reader's write error. */
+static enum lat_record_end wait_for_end(struct rec *r)
+{
+	int64_t deadline = r->o->duration_ns > 0 ? mono_ns() + r->o->duration_ns : 0;
+
+	for (;;) {
+		struct pollfd pfd = { r->wake[0], POLLIN, 0 };
+		int timeout = -1;
+		char c;
+
+		if (em.signals)
+			return LAT_REC_END_SIGNAL;
+		if (r->child > 0 && !r->child_done &&
+		    waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
+			r->child_done = true;
+			return LAT_REC_END_COMMAND;
+		}
+		for (int cpu = 0; cpu < r->ncpus; cpu++)
+			if (r->rd && r->rd[cpu].err)
+				return LAT_REC_END_WRITE_ERROR;
+		if (deadline) {
+			int64_t left = deadline - mono_ns();
+
+			if (left <= 0)
+				return LAT_REC_END_DURATION;
+			timeout = (int)((left + LAT_NS_PER_MS - 1) / LAT_NS_PER_MS);
+		}
+		if (poll(&pfd, 1, timeout) > 0 && read(r->wake[0], &c, 1) == 1 && c == 's')
+			return LAT_REC_END_SPIKE;
+	}
+}
+
+static void print_summary(struct rec *r, const struct lat_record_result *res)
+{
+	for (int cpu = 0; r->stats && cpu < r->ncpus; cpu++) {
+		uint64_t over = stat_field(r->stats[cpu], "overrun: ");
+		uint64_t drop = stat_field(r->stats[cpu], "dropped events: ");
+
+		if (over || drop)
+			fprintf(r->msg, "latscope: CPU%d lost events: overrun %" PRIu64
+				", dropped %" PRIu64 "\n", cpu, over, drop);
+	}
+	if (!res->lost_total)
+		fprintf(r->msg, "latscope: no events lost\n");
+}
+
+static void free_rec(struct rec *r)
+{
+	for (size_t i = 0; i < r->nsystems; i++)
+		free(r->systems[i]);
+	free(r->systems);
+	for (size_t i = 0; i < r->nenabled; i++)
+		free(r->enabled[i]);
+	free(r->enabled);
+	for (int cpu = 0; r->stats && cpu < r->ncpus; cpu++)
+		free(r->stats[cpu]);
+	free(r->stats);
+	free(r->clock);
+	free(r->cmdlines);
+	if (r->wake[0] >= 0)
+		close(r->wake[0]);
+	if (r->wake[1] >= 0)
+		close(r->wake[1]);
+}
+
+static const char *end_name(enum lat_record_end e)
+{
+	switch (e) {
+	case LAT_REC_END_DURATION: return "the duration ended";
+	case LAT_REC_END_SIGNAL: return "stopped by a signal";
+	case LAT_REC_END_COMMAND: return "the command exited";
+	case LAT_REC_END_SPIKE: return "a probe sample crossed --stop-above";
+	case LAT_REC_END_WRITE_ERROR: return "a write error";
+	}
+	return "?";
+}
+
+int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *res)
+{
+	struct rec rr = { .o = o, .wake = { -1, -1 }, .child = -1 };
+	struct rec *r = &rr;
+	struct sigaction sa, old_int, old_term, old_chld;
+	sigset_t block, old_mask;
+	bool flight = o->stop_above_ns > 0, readable = false;
+	int tracing_on_fd = -1, marker_fd = -1, go_fd = -1, ret;
+	char size_kb[32];
+
+	memset(res, 0, sizeof(*res));
+	r->msg = o->msg ? o->msg : stderr;
+	r->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (r->ncpus < 1 || r->ncpus > LAT_REC_MAX_CPUS) {
+		fprintf(r->msg, "latscope: %d CPUs: not supported\n", r->ncpus);
+		return -LAT_ELIMIT;
+	}
+	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -LAT_EIO;
+	em.signals = 0;
+	em.nfds = 0;
+	em.inst_live = 0;
+	em.out_path[0] = 0;
+	em.wake_fd = r->wake[1];
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGCHLD, &sa, &old_chld);
+
+	ret = setup_instance(r);
+	if (ret)
+		goto out;
+	{
+		char *sb = tracefs_instance_file_read(r->inst, "buffer_subbuf_size_kb", NULL);
+
+		snprintf(size_kb, sizeof(size_kb), "%ld", sysconf(_SC_PAGESIZE) / 1024);
+		if (sb && strtol(sb, NULL, 10) * 1024 != sysconf(_SC_PAGESIZE)) {
+			/* trace.dat v6 has one page size for header and data alike. */
+			fprintf(r->msg, "latscope: sub-buffer of %s KB differs from the page size: "
+				"not supported by trace.dat v6\n", sb);
+			free(sb);
+			ret = -LAT_EFORMAT;
+			goto out;
+		}
+		free(sb);
+	}
+	snprintf(em.out_path, sizeof(em.out_path), "%s", o->output);
+	ret = lat_rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
+				 r->nsystems, r->msg);
+	if (ret) {
+		fprintf(r->msg, "latscope: %s: %s\n", o->output, strerror(-ret));
+		em.out_path[0] = 0;
+		res->write_err = ret;
+		ret = -LAT_EIO;
+		goto out;
+	}
+	r->file_open = true;
+	tracing_on_fd = tracefs_instance_file_open(r->inst, "tracing_on", O_WRONLY | O_CLOEXEC);
+	marker_fd = tracefs_instance_file_open(r->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (tracing_on_fd < 0 || marker_fd < 0) {
+		fprintf(r->msg, "latscope: opening tracing_on/trace_marker of %s refused: %s\n",
+			r->inst_name, strerror(errno));
+		ret = -LAT_EPERM;
+		goto out;
+	}
+	em.tracing_on_fd = tracing_on_fd;
+	em_add_fd(tracing_on_fd);
+	em_add_fd(marker_fd);
+
+	/* Worker threads inherit a mask without our signals: only this thread handles them. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+	ret = open_readers(r, !flight);
+	if (!ret && o->command) {
+		r->child = start_command(r, &go_fd);
+		if (r->child < 0) {
+			fprintf(r->msg, "latscope: fork: %s\n", strerror(errno));
+			ret = -LAT_EIO;
+		}
+	}
+	if (!ret && tracefs_trace_on(r->inst) < 0) {
+		fprintf(r->msg, "latscope: turning tracing on refused: %s\n", strerror(errno));
+		ret = -LAT_EPERM;
+	}
+	if (!ret && (o->probe_timer || o->probe_gap)) {
+		struct lat_probe_cfg pc = {
+			.ncpus = r->ncpus, .marker_fd = marker_fd, .tracing_on_fd = tracing_on_fd,
+			.notify_fd = r->wake[1], .timer = o->probe_timer,
+			.timer_interval_ns = o->timer_interval_ns, .timer_prio = o->timer_prio,
+			.timer_marker_ns = o->marker_threshold_ns, .gap = o->probe_gap,
+			.gap_threshold_ns = o->gap_threshold_ns, .stop_above_ns = o->stop_above_ns,
+		};
+
+		ret = lat_probes_start(&pc, &r->probes, r->msg);
+	}
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	if (go_fd >= 0) {
+		if (!ret && write(go_fd, "g", 1) < 0)
+			(void)0;
+		close(go_fd);	/* without a byte the child exits 127 */
+	}
+	if (ret)
+		goto stop;
+	if (r->probes && o->probe_timer) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		/* The threads set their policy as they start; report a fallback once. */
+		nanosleep(&ts, NULL);
+		if (!lat_probes_fifo(r->probes))
+			fprintf(r->msg, "latscope: SCHED_FIFO %d refused, timer probe runs "
+				"SCHED_OTHER\n", o->timer_prio);
+	}
+	fprintf(r->msg, "latscope: recording %d CPUs into %s (instance %s)%s\n", r->ncpus,
+		o->output, r->inst_name, flight ? ", flight recorder" : "");
+	res->end = wait_for_end(r);
+
+stop:
+	/* Stop the kernel first so that what we stop is what the file holds. */
+	if (tracing_on_fd >= 0 && write(tracing_on_fd, "0", 1) < 0)
+		(void)0;
+	lat_probes_stop(r->probes);
+	if (res->end == LAT_REC_END_SPIKE)
+		lat_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
+	if (r->child > 0 && !r->child_done) {
+		/* Stopped for another reason: the command is not part of what we record any more. */
+		kill(r->child, res->end == LAT_REC_END_SIGNAL ? em.last_signal : SIGTERM);
+		if (waitpid(r->child, &r->child_status, 0) == r->child)
+			r->child_done = true;
+	}
+	if (r->child_done)
+		res->cmd_status = r->child_status;
+	if (r->rd)
+		stop_readers(r);
+	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
+		if (r->rd[cpu].err && !res->write_err)
+			res->write_err = r->rd[cpu].err;
+	if (r->inst)
+		read_stats(r);
+	close_readers(r);
+	if (tracing_on_fd >= 0)
+		close(tracing_on_fd);
+	if (marker_fd >= 0)
+		close(marker_fd);
+	em.tracing_on_fd = -1;
+	/* The kernel side is done: remove the instance before the (longer) file assembly. */
+	teardown_instance(r);
+	if (ret) {
+		fprintf(r->msg, "latscope: recording failed: %s\n", lat_strerror(ret));
+		goto out;
+	}
+	{
+		int wret = finish_file(r, &readable, res);
+
+		if (wret && !res->write_err)
+			res->write_err = wret;
+	}
+	if (res->write_err) {
+		res->end = res->end == LAT_REC_END_SPIKE ? res->end : LAT_REC_END_WRITE_ERROR;
+		fprintf(r->msg, "latscope: %s: write error: %s; %s\n", o->output,
+			strerror(-res->write_err), readable ?
+			"the file holds the pages written before it (trace-cmd reads it)" :
+			"no readable file could be written");
+	}
+	fprintf(r->msg, "latscope: stopped: %s; %" PRIu64 " events in %s\n", end_name(res->end),
+		res->events_total, o->output);
+	print_summary(r, res);
+	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
+		char b[32];
+
+		fprintf(r->msg, "latscope: spike: probe=%s cpu=%d lat=%s (lat_ns=%" PRId64
+			") above %s\n", res->spike_probe, res->spike_cpu,
+			lat_fmt_duration(res->spike_ns, b, sizeof(b)), res->spike_ns,
+			lat_fmt_duration(o->stop_above_ns, size_kb, sizeof(size_kb)));
+	}
+	ret = readable ? 0 : -LAT_EIO;
+out:
+	teardown_instance(r);
+	lat_probes_free(r->probes);
+	free_readers(r);
+	if (r->file_open)
+		lat_rec_file_close(&r->file, !readable);
+	em.out_path[0] = 0;
+	em.wake_fd = -1;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	free_rec(r);
+	return ret;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The cpus chart for schedcnt tables: one panel per run ("N = 3"), one lane
+ * per CPU, and along the cycle counter the PID each CPU picked: the row's
+ * SCHEDEXIT until the CPU's next SCHEDENTRY (ENTRYDIF later), coloured per
+ * PID, idle (PID 0) blank.  A thin line joins a PID's consecutive picks on
+ * different CPUs, so tasks bounced between CPUs (seed 004, N odd) show as
+ * zig-zags between the lanes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/stats.h"
+#include "render_priv.h"
+
+#define PANEL_HEAD 22.0
+#define PANEL_GAP 14.0
+
+static void cpus_release(struct lat_chart *c)
+{
+	struct lat_cpus_layout *l = c->priv;
+
+	if (l) {
+		free(l->runs);
+		free(l->pids);
+		free(l->rgb);
+	}
+	free(l);
+	c->priv = NULL;
+}
+
+static int same_group(const struct lat_series *a, const struct lat_series *b)
+{
+	if (!a->group || !b->group)
+		return a->group == b->group;
+	return !strcmp(a->group, b->group);
+}
+
+/* Index of @pid in the sorted l->pids, or -1. */
+static int pid_index(const struct lat_cpus_layout *l, int32_t pid)
+{
+	size_t lo = 0, hi = l->npids;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->pids[mid] == pid)
+			return (int)mid;
+		if (l->pids[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+	const int32_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+struct pick {
+	int64_t at;
+	int32_t pid;
+	int cpu;
+};
+
+static int cmp_pick(const void *a, const void *b)
+{
+	const struct pick *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/* Picks of one run in time order; *n set.  NULL on allocation failure. */
+static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_run *r, size_t *n)
+{
+	size_t total = 0, k = 0;
+	struct pick *p;
+
+	for (size_t i = r->first; i < r->first + r->n; i++)
+		total += b->series[i]->nrows;
+	p = malloc((total ? total : 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	for (size_t i = r->first; i < r->first + r->n; i++) {
+		const struct lat_series *s = b->series[i];
+
+		for (size_t row = 0; row < s->nrows; row++) {
+			int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+
+			if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0)
+				continue;
+			p[k++] = (struct pick){ ex, (int32_t)pid, (int)(i - r->first) };
+		}
+	}
+	qsort(p, k, sizeof(*p), cmp_pick);
+	*n = k;
+	return p;
+}
+
+static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
+		       const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_block *b = data;
+	struct lat_cpus_layout *l = calloc(1, sizeof(*l));
+	int64_t span = 1, *lat = NULL;
+	size_t nlat = 0, rows = 0, np = 0, panel_lanes = 0;
+	double y;
+	int ret = 0;
+
+	if (!l)
+		goto nomem;
+	c->priv = l;
+	for (size_t i = 0; i < b->nseries; i++) {
+		if (b->series[i]->ncols < LAT_SCHED_NCOLS) {
+			snprintf(msg, msglen, "series %zu is not a schedcnt table", i + 1);
+			return -LAT_EFORMAT;
+		}
+		rows += b->series[i]->nrows;
+	}
+	if (!rows) {
+		snprintf(msg, msglen, "the block holds no rows");
+		return -LAT_EEMPTY;
+	}
+	l->runs = calloc(b->nseries, sizeof(*l->runs));
+	l->pids = malloc(rows * sizeof(*l->pids));
+	lat = malloc(rows * sizeof(*lat));
+	if (!l->runs || !l->pids || !lat)
+		goto nomem;
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+		struct lat_cpus_run *r;
+
+		if (!l->nruns || !same_group(b->series[l->runs[l->nruns - 1].first], s)) {
+			r = &l->runs[l->nruns++];
+			r->first = i;
+			r->group = s->group;
+			r->c0 = INT64_MAX;
+		}
+		r = &l->runs[l->nruns - 1];
+		r->n++;
+		for (size_t row = 0; row < s->nrows; row++) {
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t v = lat_series_at(s, row, LAT_SCHED_LAT);
+			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+
+			if (e != LAT_VALUE_NONE && e < r->c0)
+				r->c0 = e;
+			if (v != LAT_VALUE_NONE)
+				lat[nlat++] = v;
+			if (pid != LAT_VALUE_NONE && pid > 0 && pid <= INT32_MAX)
+				l->pids[np++] = (int32_t)pid;
+		}
+	}
+	/* the shared x range: the longest run, from its first entry to its last pick's end */
+	for (size_t k = 0; k < l->nruns; k++) {
+		struct lat_cpus_run *r = &l->runs[k];
+		struct pick *p;
+		size_t n = 0;
+
+		r->ncpus = (int)r->n;
+		panel_lanes += r->n;
+		for (size_t i = r->first; i < r->first + r->n; i++) {
+			const struct lat_series *s = b->series[i];
+
+			for (size_t row = 0; row < s->nrows; row++) {
+				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+				int64_t end = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ? e + dif :
+					      ex;
+
+				if (end != LAT_VALUE_NONE && end - r->c0 > span)
+					span = end - r->c0;
+			}
+		}
+		p = run_picks(b, r, &n);
+		if (!p)
+			goto nomem;
+		/* a PID picked next on another CPU than last time: a CPU change */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i; j-- > 0;)
+				if (p[j].pid == p[i].pid) {
+					r->changes += p[j].cpu != p[i].cpu;
+					break;
+				}
+		free(p);
+	}
+	qsort(l->pids, np, sizeof(*l->pids), cmp_i32);
+	for (size_t i = 0; i < np; i++)
+		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
+			l->pids[l->npids++] = l->pids[i];
+	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
+	if (!l->rgb)
+		goto nomem;
+	for (size_t i = 0; i < l->npids; i++) {
+		l->rgb[i] = i < LAT_PALETTE_N ? lat_palette(i) : lat_muted((uint32_t)l->pids[i]);
+		if (c->nlegend < LAT_LEGEND_MAX - 1) {
+			struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
+			it->rgb = l->rgb[i];
+			it->style = LAT_LEG_BOX;
+		}
+	}
+	if (l->npids > (size_t)c->nlegend)
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs",
+			 l->npids - (size_t)c->nlegend);
+
+	qsort(lat, nlat, sizeof(*lat), cmp_i64);
+	lat_chart_title(c, o, "schedcnt", b->title);
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu run%s, %zu rows \xc2\xb7 scheduler "
+		 "latency (LAT) max %lld, p99 %lld cycles \xc2\xb7 lines: a PID picked next on "
+		 "another CPU", l->nruns, l->nruns == 1 ? "" : "s", rows,
+		 nlat ? (long long)lat[nlat - 1] : 0,
+		 nlat ? (long long)lat_percentile_sorted(lat, nlat, 99) : 0);
+
+	c->has_y = 0;
+	lat_font(m, LAT_LABEL_PT, 0);
+	c->lane_label_w = lat_text_width(m, "cpu000");
+	c->x = (struct lat_axis){ .lo = 0, .hi = (double)span, .unit = LAT_UNIT_CYCLES };
+	snprintf(c->x.title, sizeof(c->x.title), "cycle counter since the run's first "
+		 "SCHEDENTRY");
+	lat_axis_nice_range(&c->x, 10);
+	lat_frame_layout(c, m);
+	{
+		double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
+		double lane = panel_lanes ? avail / (double)panel_lanes : 0;
+
+		if (lane > 60)
+			lane = 60;
+		if (lane < 4) {
+			snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
+				 l->nruns, o->height);
+			ret = -LAT_EUSAGE;
+			goto out;
+		}
+		y = c->plot.y + 6;
+		for (size_t k = 0; k < l->nruns; k++) {
+			struct lat_cpus_run *r = &l->runs[k];
+
+			r->box = (struct lat_rect){ c->plot.x, y + PANEL_HEAD, c->plot.w,
+						    lane * r->n };
+			y += PANEL_HEAD + lane * r->n + PANEL_GAP;
+		}
+		c->plot.h = y - c->plot.y - PANEL_GAP + 6;
+	}
+out:
+	free(lat);
+	return ret;
+nomem:
+	free(lat);
+	snprintf(msg, msglen, "out of memory");
+	return -LAT_ENOMEM;
+}
+
+static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+		      const struct lat_render_opts *o)
+{
+	const struct lat_block *b = data;
+	const struct lat_cpus_layout *l = c->priv;
+	char buf[200], name[64];
+
+	for (size_t k = 0; k < l->nruns; k++) {
+		const struct lat_cpus_run *r = &l->runs[k];
+		double lane = r->box.h / (r->n ? (double)r->n : 1);
+		const struct lat_series *s0 = b->series[r->first];
+		struct pick *p;
+		size_t n = 0;
+
+		lat_utf8_clean(r->group ? r->group : "run", (size_t)-1, name, sizeof(name));
+		snprintf(buf, sizeof(buf), "%s \xc2\xb7 %zu CPU change%s", name, r->changes,
+			 r->changes == 1 ? "" : "s");
+		if (s0->nextra >= 1) {
+			size_t len = strlen(buf);
+
+			snprintf(buf + len, sizeof(buf) - len, " \xc2\xb7 average LAT printed by the "
+				 "tool: %lld cycles", (long long)s0->extra[0]);
+		}
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		lat_font(cr, LAT_LABEL_PT, 1);
+		lat_text(cr, r->box.x + 4, r->box.y - 6, 0, buf);
+		for (size_t i = r->first; i < r->first + r->n; i++) {
+			const struct lat_series *s = b->series[i];
+			double top = r->box.y + (double)(i - r->first) * lane;
+
+			cairo_set_source_rgb(cr, 0.965, 0.965, 0.965);
+			cairo_rectangle(cr, r->box.x, top + 1, r->box.w, lane - 2);
+			cairo_fill(cr);
+			lat_font(cr, fmin(LAT_LABEL_PT, lane * 0.8), 0);
+			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			lat_utf8_clean(s->name, (size_t)-1, name, sizeof(name));
+			lat_text(cr, r->box.x - 8, top + lane / 2 + fmin(LAT_LABEL_PT, lane) * 0.35,
+				 2, name);
+			for (size_t row = 0; row < s->nrows; row++) {
+				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+				int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+				double x0, x1;
+				int pi;
+
+				if (ex == LAT_VALUE_NONE || pid == LAT_VALUE_NONE || pid <= 0 ||
+				    pid > INT32_MAX)
+					continue;
+				pi = pid_index(l, (int32_t)pid);
+				x0 = lat_axis_map(&c->x, (double)(ex - r->c0));
+				x1 = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ?
+				     lat_axis_map(&c->x, (double)(e + dif - r->c0)) : x0 + 2;
+				cairo_rectangle(cr, x0, top + 3, fmax(x1 - x0, 1.5), lane - 6);
+				lat_set_rgb(cr, pi >= 0 ? l->rgb[pi] : lat_muted((uint32_t)pid), 1);
+				cairo_fill(cr);
+			}
+		}
+		/* a PID's next pick on another CPU: join the two picks */
+		p = run_picks(b, r, &n);
+		if (!p)
+			continue;
+		cairo_set_line_width(cr, 1.2);
+		for (size_t i = 0; i < n; i++) {
+			for (size_t j = i; j-- > 0;) {
+				if (p[j].pid != p[i].pid)
+					continue;
+				if (p[j].cpu == p[i].cpu)
+					break;
+				lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
+				cairo_move_to(cr, lat_axis_map(&c->x, (double)(p[j].at - r->c0)),
+					      r->box.y + (p[j].cpu + 0.5) * lane);
+				cairo_line_to(cr, lat_axis_map(&c->x, (double)(p[i].at - r->c0)),
+					      r->box.y + (p[i].cpu + 0.5) * lane);
+				cairo_stroke(cr);
+				break;
+			}
+		}
+		free(p);
+	}
+}
+
+const struct lat_chart_ops lat_cpus_ops = {
+	.name = "cpus",
+	.layout = cpus_layout,
+	.draw = cpus_draw,
+	.release = cpus_release,
+};

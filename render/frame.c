@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The frame every chart shares (title, key numbers, axes, grid, legend) and
+ * the driver: layout on a scratch surface, then the same drawing onto a PNG
+ * image or an SVG stream, collected in memory.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo-svg.h>
+
+#include "render_priv.h"
+
+#define LEG_ROW 20.0
+#define LEG_SWATCH 24.0
+
+void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+		     const char *title)
+{
+	char src[120], t[200], block[32] = "";
+
+	lat_utf8_clean(o->source ? o->source : "", (size_t)-1, src, sizeof(src));
+	lat_utf8_clean(title ? title : "", (size_t)-1, t, sizeof(t));
+	if (o->block_no > 0)
+		snprintf(block, sizeof(block), "block %d", o->block_no);
+	snprintf(c->title, sizeof(c->title), "%s%s%s%s%s%s%s", src, *src && *block ? " \xc2\xb7 " : "",
+		 block, (*src || *block) ? " \xc2\xb7 " : "", kind, *t ? ": " : "", t);
+}
+
+void lat_frame_layout(struct lat_chart *c, cairo_t *m)
+{
+	double top = LAT_PAD + LAT_TITLE_PT + 8 + LAT_SUB_PT + 18;
+	double bottom = c->h - LAT_PAD - LAT_LABEL_PT - 10 - LAT_TICK_PT - 10;
+	double right = c->w - LAT_PAD - 12, left, ylab = 0;
+
+	if (c->nlegend || c->legend_more[0]) {
+		double lw = 0;
+
+		lat_font(m, LAT_TICK_PT, 0);
+		for (int i = 0; i < c->nlegend; i++)
+			lw = fmax(lw, lat_text_width(m, c->legend[i].text));
+		lw = fmax(lw, lat_text_width(m, c->legend_more));
+		lw = fmin(lw + LEG_SWATCH + 8, c->w * 0.26);
+		c->legend_box = (struct lat_rect){ c->w - LAT_PAD - lw, top, lw,
+						   (c->nlegend + !!c->legend_more[0]) * LEG_ROW };
+		right = c->legend_box.x - 20;
+	}
+	if (bottom < top + 40)
+		bottom = top + 40;
+	if (c->has_y) {
+		c->y.vertical = 1;
+		c->y.p0 = bottom;
+		c->y.p1 = top;
+		lat_axis_ticks(&c->y, (int)fmax(2, (bottom - top) / 55));
+		lat_font(m, LAT_TICK_PT, 0);
+		for (int i = 0; i < c->y.nticks; i++)
+			ylab = fmax(ylab, lat_text_width(m, c->y.tick_label[i]));
+		left = LAT_PAD + LAT_LABEL_PT + 12 + ylab + 8;
+	} else {
+		left = LAT_PAD + c->lane_label_w + 8;
+	}
+	if (right < left + 40)
+		right = left + 40;
+	c->plot = (struct lat_rect){ left, top, right - left, bottom - top };
+	c->x.p0 = left;
+	c->x.p1 = right;
+	lat_axis_ticks(&c->x, (int)fmax(2, (right - left) / 120));
+	if (c->legend_box.h > c->plot.h) {
+		/* keep what fits, say how many did not */
+		int fit = (int)(c->plot.h / LEG_ROW) - 1, more;
+
+		if (fit < 0)
+			fit = 0;
+		if (fit < c->nlegend) {
+			more = c->nlegend - fit + atoi(c->legend_more[0] == '+' ?
+						      c->legend_more + 1 : "0");
+			c->nlegend = fit;
+			snprintf(c->legend_more, sizeof(c->legend_more), "+%d more", more);
+		}
+		c->legend_box.h = (c->nlegend + 1) * LEG_ROW;
+	}
+}
+
+static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
+{
+	const struct lat_axis *a = &c->x;
+	double yb = c->plot.y + c->plot.h;
+
+	for (int i = 0; i < a->nticks; i++) {
+		double x = round(lat_axis_map(a, a->tick[i])) + 0.5;
+
+		if (a->tick_major[i]) {
+			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
+			cairo_move_to(cr, x, c->plot.y);
+			cairo_line_to(cr, x, yb);
+			cairo_stroke(cr);
+		}
+		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+		cairo_move_to(cr, x, yb);
+		cairo_line_to(cr, x, yb + (a->tick_major[i] ? 6 : 3));
+		cairo_stroke(cr);
+		if (a->tick_label[i][0])
+			lat_text(cr, x, yb + 8 + LAT_TICK_PT, 1, a->tick_label[i]);
+	}
+	lat_font(cr, LAT_LABEL_PT, 0);
+	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
+		 a->title);
+}
+
+static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)
+{
+	const struct lat_axis *a = &c->y;
+	char buf[160];
+
+	lat_font(cr, LAT_TICK_PT, 0);
+	for (int i = 0; i < a->nticks; i++) {
+		double y = round(lat_axis_map(a, a->tick[i])) + 0.5;
+
+		if (a->tick_major[i]) {
+			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
+			cairo_move_to(cr, c->plot.x, y);
+			cairo_line_to(cr, c->plot.x + c->plot.w, y);
+			cairo_stroke(cr);
+		}
+		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+		cairo_move_to(cr, c->plot.x, y);
+		cairo_line_to(cr, c->plot.x - (a->tick_major[i] ? 6 : 3), y);
+		cairo_stroke(cr);
+		if (a->tick_label[i][0])
+			lat_text(cr, c->plot.x - 9, y + LAT_TICK_PT * 0.35, 2, a->tick_label[i]);
+	}
+	lat_font(cr, LAT_LABEL_PT, 0);
+	lat_text_fit(cr, a->title, c->plot.h, buf, sizeof(buf));
+	cairo_save(cr);
+	cairo_translate(cr, LAT_PAD + LAT_LABEL_PT, c->plot.y + c->plot.h / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	lat_text(cr, 0, 0, 1, buf);
+	cairo_restore(cr);
+}
+
+static void draw_legend(cairo_t *cr, const struct lat_chart *c)
+{
+	const struct lat_rect *b = &c->legend_box;
+	char buf[128];
+
+	lat_font(cr, LAT_TICK_PT, 0);
+	for (int i = 0; i < c->nlegend; i++) {
+		const struct lat_legend_item *it = &c->legend[i];
+		double y = b->y + i * LEG_ROW, cy = y + LEG_ROW / 2;
+
+		lat_set_rgb(cr, it->rgb, 1);
+		switch (it->style) {
+		case LAT_LEG_BOX:
+			cairo_rectangle(cr, b->x, cy - 6, 16, 12);
+			cairo_fill(cr);
+			break;
+		case LAT_LEG_DASH: {
+			double d[] = { 4, 3 };
+
+			cairo_set_dash(cr, d, 2, 0);
+		}
+			/* fall through */
+		case LAT_LEG_LINE:
+			cairo_set_line_width(cr, 2);
+			cairo_move_to(cr, b->x, cy);
+			cairo_line_to(cr, b->x + 18, cy);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_set_line_width(cr, 1);
+			break;
+		case LAT_LEG_RING:
+			cairo_set_line_width(cr, 2);
+			cairo_new_sub_path(cr);
+			cairo_arc(cr, b->x + 9, cy, 5, 0, 2 * M_PI);
+			cairo_stroke(cr);
+			cairo_set_line_width(cr, 1);
+			break;
+		}
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		lat_text_fit(cr, it->text, b->w - LEG_SWATCH, buf, sizeof(buf));
+		lat_text(cr, b->x + LEG_SWATCH, cy + LAT_TICK_PT * 0.35, 0, buf);
+	}
+	if (c->legend_more[0]) {
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		lat_text(cr, b->x + LEG_SWATCH, b->y + c->nlegend * LEG_ROW + LEG_ROW / 2 +
+			 LAT_TICK_PT * 0.35, 0, c->legend_more);
+	}
+}
+
+void lat_frame_draw(cairo_t *cr, const struct lat_chart *c)
+{
+	char buf[sizeof(c->subtitle)];
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_line_width(cr, 1);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	lat_font(cr, LAT_TITLE_PT, 1);
+	lat_text(cr, LAT_PAD, LAT_PAD + LAT_TITLE_PT,
+		 0, lat_text_fit(cr, c->title, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
+	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
+	lat_font(cr, LAT_SUB_PT, 0);
+	lat_text(cr, LAT_PAD, LAT_PAD + LAT_TITLE_PT + 8 + LAT_SUB_PT,
+		 0, lat_text_fit(cr, c->subtitle, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
+	lat_font(cr, LAT_TICK_PT, 0);
+	draw_axis_x(cr, c);
+	if (c->has_y)
+		draw_axis_y(cr, c);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	cairo_rectangle(cr, round(c->plot.x) + 0.5, round(c->plot.y) + 0.5, round(c->plot.w),
+			round(c->plot.h));
+	cairo_stroke(cr);
+	draw_legend(cr, c);
+}
+
+/* --- output ------------------------------------------------------------------ */
+
+void lat_render_buf_release(struct lat_render_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+static cairo_status_t buf_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct lat_render_buf *b = closure;
+
+	if (lat_grow(&b->data, &b->cap, b->len + len, 1))
+		return CAIRO_STATUS_NO_MEMORY;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * cairo numbers SVG surfaces with a process-wide counter ("surface12"), so the
+ * same chart drawn twice in one process would differ; rename to a fixed id.
+ */
+static void svg_fix_ids(struct lat_render_buf *b)
+{
+	static const char key[] = "id=\"surface";
+	size_t klen = sizeof(key) - 1, o = 0;
+
+	for (size_t i = 0; i < b->len;) {
+		if (i + klen <= b->len && !memcmp(b->data + i, key, klen)) {
+			size_t j = i + klen;
+
+			memmove(b->data + o, key, klen);
+			o += klen;
+			while (j < b->len && b->data[j] >= '0' && b->data[j] <= '9')
+				j++;
+			b->data[o++] = '1';
+			i = j;
+			continue;
+		}
+		b->data[o++] = b->data[i++];
+	}
+	b->len = o;
+}
+
+static int do_layout(const struct lat_chart_ops *ops, const void *data,
+		     const struct lat_render_opts *o, struct lat_chart *c, char *msg, size_t msglen)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 4, 4);
+	cairo_t *m = cairo_create(s);
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->w = o->width;
+	c->h = o->height;
+	lat_font(m, LAT_TICK_PT, 0);
+	ret = ops->layout(c, m, data, o, msg, msglen);
+	if (!ret && cairo_status(m) != CAIRO_STATUS_SUCCESS) {
+		snprintf(msg, msglen, "layout: %s", cairo_status_to_string(cairo_status(m)));
+		ret = -LAT_EIO;
+	}
+	cairo_destroy(m);
+	cairo_surface_destroy(s);
+	return ret;
+}
+
+static void do_draw(cairo_t *cr, const struct lat_chart_ops *ops, const void *data,
+		    const struct lat_render_opts *o, const struct lat_chart *c)
+{
+	lat_frame_draw(cr, c);
+	cairo_save(cr);
+	ops->draw(cr, c, data, o);
+	cairo_restore(cr);
+}
+
+static int check_opts(const struct lat_render_opts *o, char *msg, size_t len)
+{
+	if (o->width < LAT_RENDER_MIN_W || o->width > LAT_RENDER_MAX_W ||
+	    o->height < LAT_RENDER_MIN_H || o->height > LAT_RENDER_MAX_H) {
+		snprintf(msg, len, "size %dx%d outside %dx%d .. %dx%d", o->width, o->height,
+			 LAT_RENDER_MIN_W, LAT_RENDER_MIN_H, LAT_RENDER_MAX_W, LAT_RENDER_MAX_H);
+		return -LAT_EUSAGE;
+	}
+	return 0;
+}
+
+cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *data,
+				 const struct lat_render_opts *o, struct lat_chart *c)
+{
+	cairo_surface_t *s;
+	cairo_t *cr;
+	char msg[256];
+
+	if (check_opts(o, msg, sizeof(msg)) || do_layout(ops, data, o, c, msg, sizeof(msg)))
+		return NULL;
+	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+	cr = cairo_create(s);
+	lat_font(cr, LAT_TICK_PT, 0);
+	do_draw(cr, ops, data, o, c);
+	cairo_destroy(cr);
+	cairo_surface_flush(s);
+	return s;
+}
+
+int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
+		  const struct lat_render_opts *o, struct lat_render_buf *out)
+{
+	struct lat_chart c;
+	cairo_surface_t *s;
+	cairo_status_t st;
+	cairo_t *cr;
+	int ret;
+
+	out->len = 0;
+	out->msg[0] = '\0';
+	ret = check_opts(o, out->msg, sizeof(out->msg));
+	if (ret)
+		return ret;
+	ret = do_layout(ops, data, o, &c, out->msg, sizeof(out->msg));
+	if (ret)
+		goto out;
+	if (o->format == LAT_RENDER_SVG) {
+		s = cairo_svg_surface_create_for_stream(buf_write, out, o->width, o->height);
+		cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
+	} else {
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+	}
+	cr = cairo_create(s);
+	lat_font(cr, LAT_TICK_PT, 0);
+	do_draw(cr, ops, data, o, &c);
+	st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (o->format == LAT_RENDER_SVG) {
+		cairo_surface_finish(s);
+	} else if (st == CAIRO_STATUS_SUCCESS) {
+		cairo_surface_flush(s);
+		st = cairo_surface_write_to_png_stream(s, buf_write, out);
+	}
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(out->msg, sizeof(out->msg), "cairo: %s", cairo_status_to_string(st));
+		ret = st == CAIRO_STATUS_NO_MEMORY ? -LAT_ENOMEM : -LAT_EIO;
+		goto out;
+	}
+	if (o->format == LAT_RENDER_SVG)
+		svg_fix_ids(out);
+out:
+	if (ops->release)
+		ops->release(&c);
+	return ret;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The histogram chart: latency distributions on log-log axes (as OSADL's
+ * cyclictest plots), drawn as steps, several overlaid in distinct colours,
+ * with p50 / p99 / max marked.  A bucket only tells a range, so percentiles
+ * are given as the bucket's upper bound ("p99 < 5.62 ms").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_priv.h"
+
+/* Upper end of bucket @i, with the open last bucket as wide as its neighbour in ratio. */
+static double bucket_hi(const struct lat_histogram *h, size_t i)
+{
+	const struct lat_bucket *b = &h->b[i];
+
+	if (b->hi_ns != INT64_MAX)
+		return (double)b->hi_ns;
+	if (i > 0 && h->b[i - 1].lo_ns > 0 && b->lo_ns > h->b[i - 1].lo_ns)
+		return (double)b->lo_ns * ((double)b->lo_ns / (double)h->b[i - 1].lo_ns);
+	return b->lo_ns > 0 ? (double)b->lo_ns * 2 : 1000;
+}
+
+static double bucket_lo(const struct lat_histogram *h, size_t i)
+{
+	double lo = (double)h->b[i].lo_ns;
+
+	/* a first bucket from 0 cannot sit on a log axis: give it its neighbour's ratio */
+	if (lo <= 0)
+		lo = bucket_hi(h, i) / 2;
+	return lo;
+}
+
+/* Index of the bucket holding the nearest-rank @pct percentile, or nbuckets. */
+size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct)
+{
+	uint64_t total = 0, cum = 0, rank;
+
+	for (size_t i = 0; i < h->nbuckets; i++)
+		total += h->b[i].count;
+	if (!total)
+		return h->nbuckets;
+	rank = (uint64_t)ceil(pct / 100.0 * (double)total);
+	if (rank < 1)
+		rank = 1;
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		cum += h->b[i].count;
+		if (cum >= rank)
+			return i;
+	}
+	return h->nbuckets - 1;
+}
+
+static size_t last_nonzero(const struct lat_histogram *h)
+{
+	for (size_t i = h->nbuckets; i > 0; i--)
+		if (h->b[i - 1].count)
+			return i - 1;
+	return h->nbuckets;
+}
+
+static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
+		       const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_hist_input *in = data;
+	double xlo = INFINITY, xhi = 0, ymax = 1;
+	size_t nonempty = 0, n = 0;
+	char d1[32], d2[32], d3[32];
+
+	for (size_t k = 0; k < in->n; k++) {
+		const struct lat_histogram *h = in->h[k];
+
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			if (!h->b[i].count)
+				continue;
+			nonempty++;
+			xlo = fmin(xlo, bucket_lo(h, i));
+			xhi = fmax(xhi, bucket_hi(h, i));
+			ymax = fmax(ymax, (double)h->b[i].count);
+		}
+	}
+	if (!nonempty) {
+		snprintf(msg, msglen, "the histograms hold no samples");
+		return -LAT_EEMPTY;
+	}
+	c->has_y = 1;
+	/* a margin, not whole decades: the data should fill the width */
+	c->x = (struct lat_axis){ .lo = xlo / 1.4, .hi = xhi * 1.4, .log = 1, .unit = LAT_UNIT_NS };
+	snprintf(c->x.title, sizeof(c->x.title), "latency");
+	c->y = (struct lat_axis){ .lo = 1, .hi = ymax * 1.5, .log = 1, .unit = LAT_UNIT_COUNT };
+	lat_axis_nice_range(&c->y, 8);
+	/* room above the tallest bar for the percentile labels */
+	if (c->y.hi < ymax * 3)
+		c->y.hi *= 10;
+	/* zero-count buckets drop to the floor, half a step below a count of 1 */
+	c->y.lo = 0.5;
+	snprintf(c->y.title, sizeof(c->y.title), "samples per bucket");
+
+	lat_chart_title(c, o, "histogram", in->title);
+	for (size_t k = 0; k < in->n; k++) {
+		const struct lat_histogram *h = in->h[k];
+		size_t p50 = lat_hist_pct_bucket(h, 50), p99 = lat_hist_pct_bucket(h, 99);
+		size_t mx = last_nonzero(h), len = strlen(c->subtitle);
+		uint64_t total = 0;
+		char name[64];
+
+		for (size_t i = 0; i < h->nbuckets; i++)
+			total += h->b[i].count;
+		if (h->title)
+			lat_utf8_clean(h->title, (size_t)-1, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "histogram %zu", k + 1);
+		if (c->nlegend < LAT_LEGEND_MAX) {
+			struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+			snprintf(it->text, sizeof(it->text), "%s (%llu samples)", name,
+				 (unsigned long long)total);
+			it->rgb = lat_palette(k);
+			it->style = LAT_LEG_BOX;
+		} else {
+			n++;
+		}
+		if (mx == h->nbuckets)
+			continue;
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
+			 "%s%s: n %llu, p50 < %s, p99 < %s, max < %s", len ? " \xc2\xb7 " : "",
+			 name, (unsigned long long)total,
+			 lat_fmt_dur_chart(bucket_hi(h, p50), d1, sizeof(d1)),
+			 lat_fmt_dur_chart(bucket_hi(h, p99), d2, sizeof(d2)),
+			 lat_fmt_dur_chart(bucket_hi(h, mx), d3, sizeof(d3)));
+	}
+	if (n)
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more", n);
+	lat_frame_layout(c, m);
+	return 0;
+}
+
+static void draw_steps(cairo_t *cr, const struct lat_chart *c, const struct lat_histogram *h,
+		       struct lat_rgb rgb)
+{
+	double floor_y = c->plot.y + c->plot.h;
+	int open = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			double x0 = lat_axis_map(&c->x, bucket_lo(h, i));
+			double x1 = lat_axis_map(&c->x, bucket_hi(h, i));
+			double y = h->b[i].count ? lat_axis_map(&c->y, (double)h->b[i].count) :
+				   floor_y;
+
+			if (!open) {
+				cairo_move_to(cr, x0, floor_y);
+				open = 1;
+			}
+			cairo_line_to(cr, x0, y);
+			cairo_line_to(cr, x1, y);
+			/* a gap between buckets goes down to the floor */
+			if (i + 1 == h->nbuckets || bucket_lo(h, i + 1) > bucket_hi(h, i) * 1.0001) {
+				cairo_line_to(cr, x1, floor_y);
+				if (pass == 0)
+					cairo_close_path(cr);
+				open = 0;
+			}
+		}
+		if (pass == 0) {
+			lat_set_rgb(cr, rgb, 0.14);
+			cairo_fill(cr);
+		} else {
+			lat_set_rgb(cr, rgb, 1);
+			cairo_set_line_width(cr, 1.8);
+			cairo_stroke(cr);
+		}
+		open = 0;
+	}
+}
+
+static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+		      const struct lat_render_opts *o)
+{
+	const struct lat_hist_input *in = data;
+	char buf[64], d1[32];
+
+	cairo_save(cr);
+	cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+	cairo_clip(cr);
+	for (size_t k = 0; k < in->n; k++)
+		draw_steps(cr, c, in->h[k], lat_palette(k));
+	cairo_restore(cr);
+
+	/* percentile marks: a dashed line from the top, labels stacked per histogram */
+	lat_font(cr, LAT_TICK_PT, 0);
+	for (size_t k = 0; k < in->n && k < LAT_LEGEND_MAX; k++) {
+		const struct lat_histogram *h = in->h[k];
+		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
+				  last_nonzero(h) };
+		static const char *const what[3] = { "p50", "p99", "max" };
+		double d[] = { 3, 3 }, lastx = -1e9, w, tx;
+
+		if (idx[2] == h->nbuckets)
+			continue;
+		for (int j = 0; j < 3; j++) {
+			double x = round(lat_axis_map(&c->x, bucket_hi(h, idx[j]))) + 0.5;
+			double ytxt = c->plot.y + 16 + (double)k * (LAT_TICK_PT + 6);
+
+			if (j > 0 && idx[j] == idx[j - 1])
+				continue;
+			lat_set_rgb(cr, lat_palette(k), 0.9);
+			cairo_set_line_width(cr, 1.2);
+			cairo_set_dash(cr, d, 2, 0);
+			cairo_move_to(cr, x, ytxt + 4);
+			cairo_line_to(cr, x, c->plot.y + c->plot.h);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			snprintf(buf, sizeof(buf), "%s < %s", what[j],
+				 lat_fmt_dur_chart(bucket_hi(h, idx[j]), d1, sizeof(d1)));
+			/* keep labels of one histogram apart: push right */
+			w = lat_text_width(cr, buf);
+			tx = fmax(lastx, x + 4);
+			/* near the right edge: write it on the line's left */
+			if (tx + w > c->plot.x + c->plot.w - 2)
+				tx = x - 4 - w;
+			lat_text(cr, tx, ytxt, 0, buf);
+			lastx = tx + w + 10;
+		}
+	}
+}
+
+const struct lat_chart_ops lat_hist_ops = {
+	.name = "histogram",
+	.layout = hist_layout,
+	.draw = hist_draw,
+};

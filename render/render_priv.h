@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the renderer: the layout every chart fills, axes with their
+ * value-to-pixel mapping, text helpers and the driver that runs a chart's
+ * layout and drawing onto a PNG or SVG surface.  Tests use the mapping to
+ * probe pixels where a value must have been drawn.
+ */
+#ifndef LATSCOPE_RENDER_PRIV_H
+#define LATSCOPE_RENDER_PRIV_H
+
+#include <cairo.h>
+
+#include "latscope/render.h"
+
+#define LAT_FONT "DejaVu Sans"
+#define LAT_PAD 16.0
+#define LAT_TITLE_PT 20.0
+#define LAT_SUB_PT 13.0
+#define LAT_TICK_PT 12.0
+#define LAT_LABEL_PT 13.0
+#define LAT_AXIS_MAX_TICKS 128
+
+struct lat_rect {
+	double x, y, w, h;
+};
+
+struct lat_rgb {
+	double r, g, b;
+};
+
+/*
+ * A numeric axis.  unit: LAT_UNIT_NS (durations and times relative to a
+ * start, labelled ns/µs/ms/s), LAT_UNIT_COUNT, LAT_UNIT_CYCLES.
+ */
+struct lat_axis {
+	double lo, hi;		/* data range, in the data's unit */
+	int log;		/* log10 scale; lo must be > 0 */
+	int vertical;
+	double p0, p1;		/* pixel of lo and of hi */
+	enum lat_unit unit;
+	char title[96];		/* quantity, unit appended by lat_axis_ticks for linear axes */
+	int nticks;
+	double tick[LAT_AXIS_MAX_TICKS];
+	char tick_label[LAT_AXIS_MAX_TICKS][24];
+	int tick_major[LAT_AXIS_MAX_TICKS];	/* labelled */
+};
+
+/* Value to pixel.  Values outside the range map outside [p0, p1]; log axes clamp v <= 0 to lo. */
+double lat_axis_map(const struct lat_axis *a, double v);
+/* Fills the ticks and their labels for about @target ticks; fixes the title's unit suffix. */
+void lat_axis_ticks(struct lat_axis *a, int target);
+/* Widens [lo, hi] to the ticks when linear (hi > lo afterwards in every case). */
+void lat_axis_nice_range(struct lat_axis *a, int target);
+
+enum lat_legend_style { LAT_LEG_BOX, LAT_LEG_LINE, LAT_LEG_DASH, LAT_LEG_RING };
+
+struct lat_legend_item {
+	char text[96];		/* sanitised */
+	struct lat_rgb rgb;
+	enum lat_legend_style style;
+};
+
+#define LAT_LEGEND_MAX 24
+
+struct lat_chart {
+	double w, h;
+	char title[400];	/* sanitised, elided to the width at draw time */
+	char subtitle[400];
+	struct lat_rect plot;	/* where data is drawn */
+	struct lat_axis x, y;
+	int has_y;		/* numeric y axis; else the chart draws lane labels itself */
+	double lane_label_w;	/* !has_y: room left of the plot for lane labels */
+	struct lat_legend_item legend[LAT_LEGEND_MAX];
+	int nlegend;
+	char legend_more[64];	/* "+12 other tasks" */
+	struct lat_rect legend_box;
+	void *priv;		/* the chart's own layout, freed by ops->release */
+};
+
+struct lat_chart_ops {
+	const char *name;
+	/* Fills c (title, axes ranges, legend, priv); @m measures text.  0 or -lat_err + msg. */
+	int (*layout)(struct lat_chart *c, cairo_t *m, const void *data,
+		      const struct lat_render_opts *o, char *msg, size_t msglen);
+	/* Draws the data inside c->plot (the frame is already drawn). */
+	void (*draw)(cairo_t *cr, const struct lat_chart *c, const void *data,
+		     const struct lat_render_opts *o);
+	void (*release)(struct lat_chart *c);
+};
+
+/*
+ * Runs layout then draws frame and data onto a PNG or SVG (o->format) held in
+ * @out.  Returns 0 or a negative lat_err with out->msg set.
+ */
+int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
+		  const struct lat_render_opts *o, struct lat_render_buf *out);
+
+/*
+ * For tests: the same layout and drawing onto an RGB24 image surface, returned
+ * (cairo_surface_destroy it), with the layout in @c (ops->release(c) after).
+ * NULL on failure.
+ */
+cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *data,
+				 const struct lat_render_opts *o, struct lat_chart *c);
+
+/*
+ * Frame layout shared by every chart: title rows, legend column on the
+ * right, axis labels; sets c->plot and the axes' pixel ends.  Call after the
+ * axes' ranges, the titles and the legend are known.
+ */
+void lat_frame_layout(struct lat_chart *c, cairo_t *m);
+void lat_frame_draw(cairo_t *cr, const struct lat_chart *c);
+
+/* Selects the chart font at @size points (bold or not) with fixed, unhinted metrics. */
+void lat_font(cairo_t *cr, double size, int bold);
+double lat_text_width(cairo_t *cr, const char *s);
+/* Draws @s (valid UTF-8) with its left end at x (align 0), centre (1) or right end (2). */
+void lat_text(cairo_t *cr, double x, double y, int align, const char *s);
+/* Copies @s into @out elided with "…" to at most @maxw wide; returns out. */
+char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen);
+
+/*
+ * Copies @in (@len bytes, or up to NUL when len == (size_t)-1) into @out as
+ * valid UTF-8: invalid bytes and control characters become U+FFFD.  Always
+ * NUL-terminates, never cuts a character.  Returns out.
+ */
+char *lat_utf8_clean(const char *in, size_t len, char *out, size_t outlen);
+
+/* The @i-th colour of the task palette (stable order, no red: red is for alerts). */
+struct lat_rgb lat_palette(size_t i);
+#define LAT_PALETTE_N 12
+/* A muted colour derived from @key, for tasks past the palette. */
+struct lat_rgb lat_muted(uint32_t key);
+extern const struct lat_rgb lat_alert_rgb;	/* freezes, brackets, thresholds */
+
+static inline void lat_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
+{
+	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
+}
+
+/* "2.51 s", "50 µs" with up to 3 significant digits (µ, not u: charts are UTF-8). */
+char *lat_fmt_dur_chart(double ns, char *buf, size_t len);
+
+/* Index of the bucket holding the nearest-rank @pct percentile (nbuckets when empty). */
+size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
+
+/* Title "source · block N: title" into c->title. */
+void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+		     const char *title);
+
+/* Chart implementations. */
+extern const struct lat_chart_ops lat_series_ops;	/* data: struct lat_series_input */
+extern const struct lat_chart_ops lat_hist_ops;		/* data: struct lat_hist_input */
+extern const struct lat_chart_ops lat_cpus_ops;		/* data: struct lat_block */
+extern const struct lat_chart_ops lat_timeline_ops;	/* data: struct lat_timeline */
+extern const struct lat_chart_ops lat_blame_ops;	/* data: struct lat_blame_input */
+
+struct lat_series_input {
+	const struct lat_block *b;
+	const struct lat_loop_result *r;
+};
+
+struct lat_hist_input {
+	struct lat_histogram *const *h;
+	size_t n;
+	const char *title;
+};
+
+struct lat_blame_input {
+	const struct lat_blame_row *rows;
+	size_t n;
+	uint64_t whole_ns;
+	const char *title;
+};
+
+/* The series chart's own layout (c->priv), for tests. */
+struct lat_series_layout {
+	int stall_col;		/* LAT_LOOP_MAX or LAT_LOOP_LOOP */
+	int64_t t0_ns;		/* x = ts - t0 */
+	size_t nprocs;
+	struct lat_rgb *rgb;	/* per series */
+};
+
+/* The timeline's layout (c->priv), for tests. */
+struct lat_tl_layout {
+	uint64_t v0, v1;	/* the view, in trace ns; x axis = ns since v0 */
+	int ncpus;
+	double lane_y0, lane_h, lane_gap;	/* lane k spans [y0 + k (h+gap), +h) */
+	double bracket_y;	/* the main bracket's horizontal bar */
+	size_t ntasks;		/* tasks in the legend (palette colours) */
+	int32_t *task_pid;	/* legend order */
+	struct lat_rgb *task_rgb;
+	size_t ntasks_all;
+	size_t drawn_rects;	/* slice rectangles after level-of-detail merging */
+	int32_t focus_pid;	/* --task, -1 none */
+};
+
+double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);
+
+/* The cpus chart's layout (c->priv): one panel per run. */
+struct lat_cpus_layout {
+	size_t nruns;
+	struct lat_cpus_run {
+		const char *group;
+		size_t first, n;	/* series indexes of this run */
+		int ncpus;
+		struct lat_rect box;
+		struct lat_axis x;
+		int64_t c0;	/* cycles at x = 0 */
+		size_t changes;	/* consecutive picks of a PID on another CPU */
+	} *runs;
+	size_t npids;
+	int32_t *pids;
+	struct lat_rgb *rgb;
+};
+
+#endif

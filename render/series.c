@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The series chart for loop logs (lat, lat2, lat3): per row, the longest
+ * stall (max column, or the loop time when the tool did not measure gaps)
+ * and the time asleep, over the row's date; one colour per process; the
+ * freeze threshold as a line and the analysis' freezes as red rings labelled
+ * with their duration.  Log y as soon as the values span two decades.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/an_loop.h"
+#include "render_priv.h"
+
+static void series_release(struct lat_chart *c)
+{
+	struct lat_series_layout *l = c->priv;
+
+	if (l)
+		free(l->rgb);
+	free(l);
+	c->priv = NULL;
+}
+
+static int col_present(const struct lat_block *b, int col)
+{
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+
+		if (s->ncols <= col)
+			continue;
+		for (size_t r = 0; r < s->nrows; r++)
+			if (lat_series_at(s, r, col) != LAT_VALUE_NONE)
+				return 1;
+	}
+	return 0;
+}
+
+static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
+			 const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_series_input *in = data;
+	const struct lat_block *b = in->b;
+	const struct lat_loop_result *r = in->r;
+	struct lat_series_layout *l;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, maxv = 0, minpos = INT64_MAX;
+	size_t rows = 0, nfreeze = 0, worst_proc = 0;
+	int64_t worst = -1, worst_ts = 0;
+	uint32_t worst_line = 0;
+	char d1[32], d2[32], ts[40];
+
+	if (b->nseries == 0) {
+		snprintf(msg, msglen, "the block holds no rows");
+		return -LAT_EEMPTY;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l || !(l->rgb = calloc(b->nseries, sizeof(*l->rgb)))) {
+		free(l);
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
+	c->priv = l;
+	l->nprocs = b->nseries;
+	l->stall_col = col_present(b, LAT_LOOP_MAX) ? LAT_LOOP_MAX : LAT_LOOP_LOOP;
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+
+		if (s->ncols < LAT_LOOP_NCOLS)
+			continue;
+		l->rgb[i] = lat_palette(i);
+		for (size_t k = 0; k < s->nrows; k++) {
+			int64_t t = lat_series_at(s, k, LAT_LOOP_TS);
+			int64_t v[2] = { lat_series_at(s, k, l->stall_col),
+					 lat_series_at(s, k, LAT_LOOP_WAIT) };
+
+			if (t == LAT_VALUE_NONE)
+				continue;
+			rows++;
+			t0 = t < t0 ? t : t0;
+			t1 = t > t1 ? t : t1;
+			for (int j = 0; j < 2; j++) {
+				if (v[j] == LAT_VALUE_NONE)
+					continue;
+				maxv = v[j] > maxv ? v[j] : maxv;
+				if (v[j] > 0 && v[j] < minpos)
+					minpos = v[j];
+			}
+			if (v[0] != LAT_VALUE_NONE && v[0] > worst) {
+				worst = v[0];
+				worst_ts = t;
+				worst_line = s->line[k];
+				worst_proc = i;
+			}
+		}
+	}
+	if (!rows) {
+		snprintf(msg, msglen, "the block holds no dated rows");
+		return -LAT_EEMPTY;
+	}
+	l->t0_ns = t0;
+	if (r) {
+		for (size_t i = 0; i < r->nprocs; i++) {
+			nfreeze += r->procs[i].nfreezes;
+			for (size_t f = 0; f < r->procs[i].nfreezes; f++)
+				if (r->procs[i].freezes[f].duration_ns > maxv)
+					maxv = r->procs[i].freezes[f].duration_ns;
+		}
+		if (r->threshold_ns > maxv)
+			maxv = r->threshold_ns;
+		if (r->threshold_ns > 0 && r->threshold_ns < minpos)
+			minpos = r->threshold_ns;
+	}
+	if (minpos == INT64_MAX)
+		minpos = 1;
+
+	c->has_y = 1;
+	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(t1 - t0), .unit = LAT_UNIT_NS };
+	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (%s s)",
+		 lat_fmt_ts(t0, ts, sizeof(ts)));
+	lat_axis_nice_range(&c->x, 10);
+	c->y = (struct lat_axis){ .lo = (double)minpos, .hi = (double)maxv, .unit = LAT_UNIT_NS };
+	c->y.log = maxv >= 100 * minpos;
+	if (!c->y.log)
+		c->y.lo = 0, c->y.hi = maxv * 1.05;
+	lat_axis_nice_range(&c->y, 8);
+	snprintf(c->y.title, sizeof(c->y.title), "%s, and time asleep (dashed)",
+		 l->stall_col == LAT_LOOP_MAX ? "longest stall in the loop (max column)" :
+		 "loop time per row");
+
+	lat_chart_title(c, o, "loop log", b->title);
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu rows, %zu process%s \xc2\xb7 worst %s "
+		 "%s (process %s, line %u)", rows, b->nseries, b->nseries == 1 ? "" : "es",
+		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", lat_fmt_dur_chart(worst, d1,
+		 sizeof(d1)), b->series[worst_proc]->name, worst_line);
+	(void)worst_ts;
+	if (r) {
+		size_t n = strlen(c->subtitle);
+		int64_t p99 = 0;
+
+		for (size_t i = 0; i < r->nprocs; i++) {
+			int64_t v = l->stall_col == LAT_LOOP_MAX ? r->procs[i].max.p99 :
+				    r->procs[i].loop.p99;
+
+			p99 = v > p99 ? v : p99;
+		}
+		snprintf(c->subtitle + n, sizeof(c->subtitle) - n, " \xc2\xb7 p99 %s \xc2\xb7 "
+			 "%zu freeze%s \xe2\x89\xa5 %s", lat_fmt_dur_chart(p99, d2, sizeof(d2)),
+			 nfreeze, nfreeze == 1 ? "" : "s",
+			 lat_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
+	}
+	for (size_t i = 0; i < b->nseries && c->nlegend + 4 <= LAT_LEGEND_MAX; i++) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		snprintf(it->text, sizeof(it->text), "process %s%s%s",
+			 b->series[i]->name, b->series[i]->note ? ": " : "",
+			 b->series[i]->note ? b->series[i]->note : "");
+		lat_utf8_clean(it->text, (size_t)-1, it->text, sizeof(it->text));
+		it->rgb = l->rgb[i];
+		it->style = LAT_LEG_LINE;
+	}
+	if (r) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		snprintf(it->text, sizeof(it->text), "freeze threshold %s",
+			 lat_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
+		it->rgb = lat_alert_rgb;
+		it->style = LAT_LEG_DASH;
+		it = &c->legend[c->nlegend++];
+		snprintf(it->text, sizeof(it->text), "freeze (duration)");
+		it->rgb = lat_alert_rgb;
+		it->style = LAT_LEG_RING;
+	}
+	lat_frame_layout(c, m);
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Median spacing of the rows' dates, 0 when unknown. */
+static int64_t median_step(const struct lat_series *s)
+{
+	int64_t *d = malloc((s->nrows ? s->nrows : 1) * sizeof(*d)), prev = LAT_VALUE_NONE, m;
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	for (size_t k = 0; k < s->nrows; k++) {
+		int64_t t = lat_series_at(s, k, LAT_LOOP_TS);
+
+		if (t == LAT_VALUE_NONE)
+			continue;
+		if (prev != LAT_VALUE_NONE && t > prev)
+			d[n++] = t - prev;
+		prev = t;
+	}
+	qsort(d, n, sizeof(*d), cmp_i64);
+	m = n ? d[n / 2] : 0;
+	free(d);
+	return m;
+}
+
+static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_series *s,
+		     int col, int64_t t0, struct lat_rgb rgb, int dashed, int dots)
+{
+	double d[] = { 5, 4 };
+	/* no line across a gap in the log: nothing was measured there */
+	int64_t gap = median_step(s) * 5 / 2, prev = LAT_VALUE_NONE;
+	int pen = 0;
+
+	lat_set_rgb(cr, rgb, dashed ? 0.55 : 1);
+	cairo_set_line_width(cr, dashed ? 1.2 : 1.8);
+	if (dashed)
+		cairo_set_dash(cr, d, 2, 0);
+	for (size_t k = 0; k < s->nrows; k++) {
+		int64_t t = lat_series_at(s, k, LAT_LOOP_TS), v = lat_series_at(s, k, col);
+		double x, y;
+
+		if (t == LAT_VALUE_NONE || v == LAT_VALUE_NONE) {
+			pen = 0;
+			continue;
+		}
+		x = lat_axis_map(&c->x, (double)(t - t0));
+		y = lat_axis_map(&c->y, (double)v);
+		if (gap > 0 && prev != LAT_VALUE_NONE && t - prev > gap)
+			pen = 0;
+		prev = t;
+		if (pen)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+		pen = 1;
+	}
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	if (!dots)
+		return;
+	for (size_t k = 0; k < s->nrows; k++) {
+		int64_t t = lat_series_at(s, k, LAT_LOOP_TS), v = lat_series_at(s, k, col);
+
+		if (t == LAT_VALUE_NONE || v == LAT_VALUE_NONE)
+			continue;
+		cairo_arc(cr, lat_axis_map(&c->x, (double)(t - t0)),
+			  lat_axis_map(&c->y, (double)v), dashed ? 2 : 3.2, 0, 2 * M_PI);
+		cairo_fill(cr);
+	}
+}
+
+struct placed {
+	double x, y, w, h;
+};
+
+static int overlaps(const struct placed *p, size_t n, struct placed q)
+{
+	for (size_t i = 0; i < n; i++)
+		if (q.x < p[i].x + p[i].w && p[i].x < q.x + q.w && q.y < p[i].y + p[i].h &&
+		    p[i].y < q.y + q.h)
+			return 1;
+	return 0;
+}
+
+static int cmp_dur_desc(const void *a, const void *b)
+{
+	const struct lat_freeze *const *x = a, *const *y = b;
+
+	if ((*x)->duration_ns != (*y)->duration_ns)
+		return (*x)->duration_ns < (*y)->duration_ns ? 1 : -1;
+	return (*x)->ts_ns < (*y)->ts_ns ? -1 : (*x)->ts_ns > (*y)->ts_ns;
+}
+
+static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
+			 int64_t t0, int worst)
+{
+	const struct lat_freeze **all;
+	struct placed *done;
+	size_t n = 0, ndone = 0;
+	char buf[48];
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		n += r->procs[i].nfreezes;
+	if (!n)
+		return;
+	all = calloc(n, sizeof(*all));
+	done = calloc(n, sizeof(*done));
+	if (!all || !done)
+		goto out;
+	n = 0;
+	for (size_t i = 0; i < r->nprocs; i++)
+		for (size_t f = 0; f < r->procs[i].nfreezes; f++)
+			all[n++] = &r->procs[i].freezes[f];
+	qsort(all, n, sizeof(*all), cmp_dur_desc);
+	lat_set_rgb(cr, lat_alert_rgb, 1);
+	cairo_set_line_width(cr, 2);
+	for (size_t i = 0; i < n; i++) {
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0)),
+			  lat_axis_map(&c->y, (double)all[i]->duration_ns), 7, 0, 2 * M_PI);
+	}
+	cairo_stroke(cr);
+	/* the longest ones get their duration written, without overlapping labels */
+	lat_font(cr, LAT_TICK_PT, 1);
+	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
+		double x = lat_axis_map(&c->x, (double)(all[i]->ts_ns - t0));
+		double y = lat_axis_map(&c->y, (double)all[i]->duration_ns);
+		struct placed q;
+
+		lat_fmt_dur_chart((double)all[i]->duration_ns, buf, sizeof(buf));
+		if (all[i]->what == LAT_FREEZE_WAIT)
+			strcat(buf, " asleep");
+		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, lat_text_width(cr, buf) + 6,
+				     LAT_TICK_PT + 4 };
+		if (q.x + q.w > c->plot.x + c->plot.w)
+			q.x = x - 9 - q.w;
+		if (q.y < c->plot.y)
+			q.y = y + 10;
+		if (overlaps(done, ndone, q))
+			continue;
+		done[ndone++] = q;
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, q.x, q.y, q.w, q.h);
+		cairo_fill(cr);
+		lat_set_rgb(cr, lat_alert_rgb, 1);
+		lat_text(cr, q.x + 3, q.y + LAT_TICK_PT, 0, buf);
+	}
+out:
+	free(all);
+	free(done);
+}
+
+/* A loop freeze ends at its row's date: shade the time the process stood still. */
+static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
+			  int64_t t0)
+{
+	for (size_t p = 0; p < r->nprocs; p++) {
+		for (size_t i = 0; i < r->procs[p].nfreezes; i++) {
+			const struct lat_freeze *f = &r->procs[p].freezes[i];
+			double x1 = lat_axis_map(&c->x, (double)(f->ts_ns - t0));
+			double x0 = lat_axis_map(&c->x, (double)(f->ts_ns - t0 - f->duration_ns));
+
+			if (f->what != LAT_FREEZE_LOOP || x1 - x0 < 2)
+				continue;
+			cairo_rectangle(cr, x0, c->plot.y, x1 - x0, c->plot.h);
+			lat_set_rgb(cr, lat_alert_rgb, 0.06);
+			cairo_fill(cr);
+		}
+	}
+}
+
+static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+			const struct lat_render_opts *o)
+{
+	const struct lat_series_input *in = data;
+	const struct lat_series_layout *l = c->priv;
+	const struct lat_block *b = in->b;
+	char buf[64], d1[32];
+
+	cairo_rectangle(cr, c->plot.x, c->plot.y - 1, c->plot.w + 1, c->plot.h + 2);
+	cairo_clip(cr);
+	if (in->r)
+		shade_freezes(cr, c, in->r, l->t0_ns);
+	if (in->r && in->r->threshold_ns > 0) {
+		double y = round(lat_axis_map(&c->y, (double)in->r->threshold_ns)) + 0.5;
+		double d[] = { 8, 5 };
+
+		lat_set_rgb(cr, lat_alert_rgb, 0.8);
+		cairo_set_line_width(cr, 1.2);
+		cairo_set_dash(cr, d, 2, 0);
+		cairo_move_to(cr, c->plot.x, y);
+		cairo_line_to(cr, c->plot.x + c->plot.w, y);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		lat_font(cr, LAT_TICK_PT, 0);
+		snprintf(buf, sizeof(buf), "freeze threshold %s",
+			 lat_fmt_dur_chart((double)in->r->threshold_ns, d1, sizeof(d1)));
+		lat_text(cr, c->plot.x + c->plot.w - 6, y - 5, 2, buf);
+	}
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+		int dots = s->nrows < c->plot.w / 4;
+
+		if (s->ncols < LAT_LOOP_NCOLS)
+			continue;
+		draw_one(cr, c, s, LAT_LOOP_WAIT, l->t0_ns, l->rgb[i], 1, dots);
+	}
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+		int dots = s->nrows < c->plot.w / 4;
+
+		if (s->ncols < LAT_LOOP_NCOLS)
+			continue;
+		draw_one(cr, c, s, l->stall_col, l->t0_ns, l->rgb[i], 0, dots);
+	}
+	if (in->r)
+		draw_freezes(cr, c, in->r, l->t0_ns, o->worst);
+}
+
+const struct lat_chart_ops lat_series_ops = {
+	.name = "series",
+	.layout = series_layout,
+	.draw = series_draw,
+	.release = series_release,
+};

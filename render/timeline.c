@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The timeline chart: one lane per CPU, run slices coloured per task, idle
+ * blank, irq / softirq as thin strips under the slices, probe markers as
+ * ticks with their value, the wakeup being explained as a bracket from waking
+ * to switch-in (labelled with its latency and the task that held the CPU)
+ * and the waker chain as arrows between lanes.
+ *
+ * Level of detail: a slice narrower than a pixel column is folded into that
+ * column, drawn in the colour of the task that ran most of it and as opaque
+ * as the column was busy.  Rectangles are then drawn grouped by colour, one
+ * path each, so a million slices cost a pass over the array and an SVG holds
+ * at most a few thousand rectangles per lane.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_priv.h"
+
+#define BAND_H 46.0		/* above the lanes: the bracket and its label */
+#define LANE_GAP 6.0
+#define NALPHA 4		/* opacity levels of folded columns */
+
+struct task_acc {
+	int32_t pid;
+	int used;
+	uint64_t run_ns;
+	const char *comm;	/* lent from the first slice seen */
+	int idx;		/* legend / palette index, -1 past the palette */
+};
+
+struct task_map {
+	struct task_acc *t;
+	size_t cap, n;
+};
+
+static struct task_acc *task_get(struct task_map *m, int32_t pid)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 64;
+		struct task_acc *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt)
+			return NULL;
+		for (size_t k = 0; k < m->cap; k++) {
+			if (!m->t[k].used)
+				continue;
+			i = ((uint32_t)m->t[k].pid * 2654435761u) & (ncap - 1);
+			while (nt[i].used)
+				i = (i + 1) & (ncap - 1);
+			nt[i] = m->t[k];
+		}
+		free(m->t);
+		m->t = nt;
+		m->cap = ncap;
+	}
+	i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+	while (m->t[i].used && m->t[i].pid != pid)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->t[i].used) {
+		m->t[i] = (struct task_acc){ .pid = pid, .used = 1, .idx = -1 };
+		m->n++;
+	}
+	return &m->t[i];
+}
+
+static struct task_acc *task_find(const struct task_map *m, int32_t pid)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	i = ((uint32_t)pid * 2654435761u) & (m->cap - 1);
+	while (m->t[i].used) {
+		if (m->t[i].pid == pid)
+			return &m->t[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+struct tl_priv {
+	struct lat_tl_layout pub;	/* first: c->priv points at both */
+	struct task_map tasks;
+};
+
+static void tl_release(struct lat_chart *c)
+{
+	struct tl_priv *p = c->priv;
+
+	if (p) {
+		free(p->pub.task_pid);
+		free(p->pub.task_rgb);
+		free(p->tasks.t);
+	}
+	free(p);
+	c->priv = NULL;
+}
+
+double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu)
+{
+	return l->lane_y0 + cpu * (l->lane_h + l->lane_gap);
+}
+
+static int cmp_run_desc(const void *a, const void *b)
+{
+	const struct task_acc *const *x = a, *const *y = b;
+
+	if ((*x)->run_ns != (*y)->run_ns)
+		return (*x)->run_ns < (*y)->run_ns ? 1 : -1;
+	return (*x)->pid < (*y)->pid ? -1 : (*x)->pid > (*y)->pid;
+}
+
+static int32_t focus_pid(const struct lat_timeline *t, const char *task)
+{
+	char *end;
+	long v;
+
+	if (!task || !*task)
+		return -1;
+	v = strtol(task, &end, 10);
+	if (!*end && v >= 0 && v <= INT32_MAX)
+		return (int32_t)v;
+	for (size_t i = 0; i < t->nslices; i++)
+		if (!strncmp(t->slices[i].comm, task, LAT_COMM_LEN))
+			return t->slices[i].pid;
+	return -1;
+}
+
+static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
+{
+	char c[LAT_COMM_LEN * 3 + 4];
+
+	lat_utf8_clean(comm ? comm : "", strnlen(comm ? comm : "", LAT_COMM_LEN), c, sizeof(c));
+	snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
+}
+
+static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
+		     const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_timeline *t = data;
+	struct tl_priv *p = calloc(1, sizeof(*p));
+	struct lat_tl_layout *l = &p->pub;
+	struct task_acc **order = NULL;
+	size_t nirq = 0, nmark = 0, k;
+	int ncpus = t->ncpus, ret = 0;
+	char ts[40], d1[32], who[80], held[80];
+
+	if (!p) {
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
+	c->priv = p;
+	if (!(t->end_ns > t->start_ns)) {
+		snprintf(msg, msglen, "the timeline's window is empty");
+		return -LAT_EEMPTY;
+	}
+	l->v0 = t->start_ns;
+	l->v1 = t->end_ns;
+	if (o->has_window) {
+		uint64_t a = t->start_ns + (uint64_t)o->window_start_ns;
+		uint64_t b = o->window_end_ns < 0 ? t->end_ns :
+			     t->start_ns + (uint64_t)o->window_end_ns;
+
+		l->v0 = a > t->end_ns ? t->end_ns : a;
+		l->v1 = b > t->end_ns ? t->end_ns : b;
+		if (!(l->v1 > l->v0)) {
+			snprintf(msg, msglen, "--window is outside the timeline (%s long)",
+				 lat_fmt_dur_chart((double)(t->end_ns - t->start_ns), d1,
+						   sizeof(d1)));
+			return -LAT_EUSAGE;
+		}
+	}
+	for (k = 0; k < t->nslices; k++) {
+		const struct lat_tl_slice *s = &t->slices[k];
+		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
+		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
+		struct task_acc *ta;
+
+		if (s->cpu >= ncpus && s->cpu < 4096)
+			ncpus = s->cpu + 1;
+		if (s->pid == 0 || b <= a)
+			continue;
+		ta = task_get(&p->tasks, s->pid);
+		if (!ta) {
+			snprintf(msg, msglen, "out of memory");
+			return -LAT_ENOMEM;
+		}
+		if (!ta->comm)
+			ta->comm = s->comm;
+		ta->run_ns += b - a;
+	}
+	for (k = 0; k < t->nmarks; k++) {
+		if (t->marks[k].cpu >= ncpus && t->marks[k].cpu < 4096)
+			ncpus = t->marks[k].cpu + 1;
+		nirq += t->marks[k].kind == LAT_TL_IRQ || t->marks[k].kind == LAT_TL_SOFTIRQ;
+		nmark += t->marks[k].kind == LAT_TL_MARKER;
+	}
+	if (ncpus <= 0) {
+		snprintf(msg, msglen, "the timeline has no CPU");
+		return -LAT_EEMPTY;
+	}
+	l->ncpus = ncpus;
+	l->focus_pid = focus_pid(t, o->task);
+
+	/* legend order: the bracket's task, the one holding the CPU, then by run time */
+	order = calloc(p->tasks.n ? p->tasks.n : 1, sizeof(*order));
+	l->task_pid = calloc(LAT_PALETTE_N, sizeof(*l->task_pid));
+	l->task_rgb = calloc(LAT_PALETTE_N, sizeof(*l->task_rgb));
+	if (!order || !l->task_pid || !l->task_rgb) {
+		snprintf(msg, msglen, "out of memory");
+		ret = -LAT_ENOMEM;
+		goto out;
+	}
+	k = 0;
+	for (size_t i = 0; i < p->tasks.cap; i++)
+		if (p->tasks.t[i].used)
+			order[k++] = &p->tasks.t[i];
+	qsort(order, k, sizeof(*order), cmp_run_desc);
+	l->ntasks_all = k;
+	{
+		int32_t first[3] = { l->focus_pid, t->nbrackets ? t->brackets[0].pid : -1,
+				     t->nbrackets ? t->brackets[0].held_by_pid : -1 };
+
+		for (int f = 0; f < 3; f++) {
+			struct task_acc *ta = first[f] > 0 ? task_find(&p->tasks, first[f]) : NULL;
+
+			if (ta && ta->idx < 0) {
+				ta->idx = (int)l->ntasks;
+				l->task_pid[l->ntasks++] = ta->pid;
+			}
+		}
+	}
+	for (size_t i = 0; i < k && l->ntasks < LAT_PALETTE_N; i++) {
+		if (order[i]->idx >= 0)
+			continue;
+		order[i]->idx = (int)l->ntasks;
+		l->task_pid[l->ntasks++] = order[i]->pid;
+	}
+	for (size_t i = 0; i < l->ntasks; i++) {
+		struct task_acc *ta = task_find(&p->tasks, l->task_pid[i]);
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		l->task_rgb[i] = lat_palette(i);
+		task_label(ta->comm, ta->pid, it->text, sizeof(it->text));
+		it->rgb = l->task_rgb[i];
+		it->style = LAT_LEG_BOX;
+	}
+	if (l->ntasks_all > l->ntasks)
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu other tasks (pale)",
+			 l->ntasks_all - l->ntasks);
+	if (nirq) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		snprintf(it->text, sizeof(it->text), "irq (dark) / softirq (amber)");
+		it->rgb = (struct lat_rgb){ 0.2, 0.2, 0.2 };
+		it->style = LAT_LEG_LINE;
+	}
+	if (t->nbrackets) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		snprintf(it->text, sizeof(it->text), "wakeup latency (waking \xe2\x86\x92 running)");
+		it->rgb = lat_alert_rgb;
+		it->style = LAT_LEG_LINE;
+	}
+
+	lat_chart_title(c, o, "timeline", t->title);
+	if (t->nbrackets) {
+		const struct lat_tl_bracket *b = &t->brackets[0];
+
+		task_label(b->comm, b->pid, who, sizeof(who));
+		if (b->held_by_pid > 0)
+			task_label(b->held_by_comm, b->held_by_pid, held, sizeof(held));
+		else
+			snprintf(held, sizeof(held), "nobody (idle)");
+		snprintf(c->subtitle, sizeof(c->subtitle), "wakeup latency %s: %s on CPU %d, "
+			 "CPU held by %s \xc2\xb7 ", lat_fmt_dur_chart((double)(b->end_ns -
+			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
+	}
+	k = strlen(c->subtitle);
+	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slices, %zu tasks, %d CPUs, "
+		 "%zu irqs, %zu markers \xc2\xb7 window %s", t->nslices, l->ntasks_all, ncpus,
+		 nirq, nmark, lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+
+	c->has_y = 0;
+	lat_font(m, LAT_LABEL_PT, 0);
+	c->lane_label_w = lat_text_width(m, "CPU 0000");
+	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(l->v1 - l->v0), .unit = LAT_UNIT_NS };
+	snprintf(c->x.title, sizeof(c->x.title), "time since the window start (%s s)",
+		 lat_fmt_ts((int64_t)l->v0, ts, sizeof(ts)));
+	lat_frame_layout(c, m);
+	l->lane_gap = ncpus > 32 ? 1 : LANE_GAP;
+	l->lane_y0 = c->plot.y + BAND_H;
+	l->bracket_y = c->plot.y + BAND_H - 12;
+	l->lane_h = (c->plot.h - BAND_H - 4 - (ncpus - 1) * l->lane_gap) / ncpus;
+	if (l->lane_h > 110) {
+		/* few CPUs: keep lanes a readable height and pull the axis up under them */
+		l->lane_h = 110;
+		c->plot.h = BAND_H + 4 + ncpus * l->lane_h + (ncpus - 1) * l->lane_gap;
+	}
+	if (l->lane_h < 1) {
+		snprintf(msg, msglen, "%d CPUs do not fit in %d pixels: use --size", ncpus,
+			 o->height);
+		ret = -LAT_EUSAGE;
+	}
+out:
+	free(order);
+	return ret;
+}
+
+/* --- drawing ------------------------------------------------------------------ */
+
+struct rect {
+	float x0, x1;
+	int16_t colour;		/* palette index, or LAT_PALETTE_N + muted bucket */
+	uint8_t alpha;		/* 0 .. NALPHA-1 */
+};
+
+struct lane_rects {
+	struct rect *r;
+	size_t n, cap;
+};
+
+static int push_rect(struct lane_rects *lr, double x0, double x1, int colour, int alpha)
+{
+	if (lr->n && lr->r[lr->n - 1].colour == colour && lr->r[lr->n - 1].alpha == alpha &&
+	    x0 <= lr->r[lr->n - 1].x1 + 0.01) {
+		if (x1 > lr->r[lr->n - 1].x1)
+			lr->r[lr->n - 1].x1 = (float)x1;
+		return 0;
+	}
+	if (lat_grow(&lr->r, &lr->cap, lr->n + 1, sizeof(*lr->r)))
+		return -LAT_ENOMEM;
+	lr->r[lr->n++] = (struct rect){ (float)x0, (float)x1, (int16_t)colour, (uint8_t)alpha };
+	return 0;
+}
+
+static int cmp_rect(const void *a, const void *b)
+{
+	const struct rect *x = a, *y = b;
+
+	if (x->colour != y->colour)
+		return x->colour - y->colour;
+	if (x->alpha != y->alpha)
+		return x->alpha - y->alpha;
+	return x->x0 < y->x0 ? -1 : x->x0 > y->x0;
+}
+
+#define NMUTED 16
+
+static int colour_of(const struct tl_priv *p, int32_t pid)
+{
+	const struct task_acc *ta = task_find(&p->tasks, pid);
+
+	if (ta && ta->idx >= 0)
+		return ta->idx;
+	return LAT_PALETTE_N + (int)(((uint32_t)pid * 2654435761u) >> 28);
+}
+
+static struct lat_rgb rgb_of(const struct tl_priv *p, int colour)
+{
+	if (colour < LAT_PALETTE_N)
+		return p->pub.task_rgb[colour];
+	return lat_muted((uint32_t)(colour - LAT_PALETTE_N) * 977u + 13u);
+}
+
+/* A folded pixel column being filled. */
+struct column {
+	long col;		/* -1: none */
+	double busy_px;
+	int32_t best_pid;
+	double best_px;
+	int32_t cur_pid;
+	double cur_px;
+};
+
+static int flush_column(const struct tl_priv *p, struct column *cl, double x0,
+			struct lane_rects *lr)
+{
+	int alpha;
+
+	if (cl->col < 0)
+		return 0;
+	if (cl->cur_px > cl->best_px)
+		cl->best_pid = cl->cur_pid;
+	alpha = (int)(fmin(cl->busy_px, 1.0) * (NALPHA - 1) + 0.5);
+	cl->col = -1;
+	return push_rect(lr, x0, x0 + 1, colour_of(p, cl->best_pid), alpha);
+}
+
+static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
+		      const struct tl_priv *p, size_t *si, int cpu, struct lane_rects *lr)
+{
+	const struct lat_tl_layout *l = &p->pub;
+	double scale = c->plot.w / (double)(l->v1 - l->v0);
+	struct column cl = { .col = -1 };
+	double colx = 0;
+
+	for (; *si < t->nslices && t->slices[*si].cpu == cpu; (*si)++) {
+		const struct lat_tl_slice *s = &t->slices[*si];
+		double x0, x1;
+
+		if (s->pid == 0 || s->end_ns <= l->v0 || s->start_ns >= l->v1)
+			continue;
+		x0 = ((double)((s->start_ns > l->v0 ? s->start_ns : l->v0) - l->v0)) * scale;
+		x1 = ((double)((s->end_ns < l->v1 ? s->end_ns : l->v1) - l->v0)) * scale;
+		if (x1 - x0 >= 1) {
+			if (cl.col >= 0 && (long)floor(x0) >= cl.col && flush_column(p, &cl, colx, lr))
+				return -LAT_ENOMEM;
+			if (push_rect(lr, x0, x1, colour_of(p, s->pid), NALPHA - 1))
+				return -LAT_ENOMEM;
+			continue;
+		}
+		if (cl.col >= 0 && (long)floor(x0) != cl.col && flush_column(p, &cl, colx, lr))
+			return -LAT_ENOMEM;
+		if (cl.col < 0) {
+			cl = (struct column){ .col = (long)floor(x0), .best_pid = s->pid,
+					      .cur_pid = s->pid };
+			colx = floor(x0);
+		}
+		cl.busy_px += x1 - x0;
+		if (s->pid != cl.cur_pid) {
+			if (cl.cur_px > cl.best_px) {
+				cl.best_px = cl.cur_px;
+				cl.best_pid = cl.cur_pid;
+			}
+			cl.cur_pid = s->pid;
+			cl.cur_px = 0;
+		}
+		cl.cur_px += x1 - x0;
+	}
+	if (flush_column(p, &cl, colx, lr))
+		return -LAT_ENOMEM;
+	return 0;
+}
+
+static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+		       struct tl_priv *p)
+{
+	struct lat_tl_layout *l = &p->pub;
+	struct lane_rects lr = { 0 };
+	size_t si = 0;
+
+	l->drawn_rects = 0;
+	for (int cpu = 0; cpu < l->ncpus; cpu++) {
+		double top = lat_tl_lane_top(l, cpu), h = l->lane_h;
+		char buf[32];
+
+		/* the lane's background and label */
+		cairo_set_source_rgb(cr, 0.965, 0.965, 0.965);
+		cairo_rectangle(cr, c->plot.x, top, c->plot.w, h);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		lat_font(cr, h >= LAT_LABEL_PT ? LAT_LABEL_PT : fmax(h, 5), 0);
+		snprintf(buf, sizeof(buf), "CPU %d", cpu);
+		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
+
+		/* slices are sorted by cpu, then start: skip lanes' foreign slices */
+		while (si < t->nslices && t->slices[si].cpu < cpu)
+			si++;
+		lr.n = 0;
+		if (lane_rects(c, t, p, &si, cpu, &lr))
+			break;
+		qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+		for (size_t i = 0; i < lr.n; i++) {
+			const struct rect *r = &lr.r[i];
+			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);
+			int32_t pid = r->colour < LAT_PALETTE_N ? l->task_pid[r->colour] : -1;
+
+			if (l->focus_pid >= 0 && pid != l->focus_pid)
+				a *= 0.4;
+			cairo_rectangle(cr, c->plot.x + r->x0, top + 1, r->x1 - r->x0, h - 2);
+			if (i + 1 == lr.n || lr.r[i + 1].colour != r->colour ||
+			    lr.r[i + 1].alpha != r->alpha) {
+				lat_set_rgb(cr, rgb_of(p, r->colour), a);
+				cairo_fill(cr);
+			}
+		}
+		l->drawn_rects += lr.n;
+	}
+	free(lr.r);
+}
+
+static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+		       const struct lat_tl_layout *l)
+{
+	double scale = c->plot.w / (double)(l->v1 - l->v0);
+	double last_label_x[2] = { -1e9, -1e9 };
+
+	/* irqs and softirqs: strips in the lane's lower part, merged per pixel */
+	for (int kind = LAT_TL_IRQ; kind <= LAT_TL_SOFTIRQ; kind++) {
+		for (int cpu = 0; cpu < l->ncpus; cpu++) {
+			double top = lat_tl_lane_top(l, cpu), sh = fmax(2, fmin(5, l->lane_h / 5));
+			double y = top + l->lane_h - sh * (kind == LAT_TL_IRQ ? 1 : 2) - 1;
+			double rx0 = -1, rx1 = -1;
+
+			for (size_t i = 0; i < t->nmarks; i++) {
+				const struct lat_tl_mark *mk = &t->marks[i];
+				double x0, x1;
+
+				if ((int)mk->kind != kind || mk->cpu != cpu || mk->end_ns < l->v0 ||
+				    mk->start_ns >= l->v1)
+					continue;
+				x0 = c->plot.x + (double)((mk->start_ns > l->v0 ? mk->start_ns :
+							  l->v0) - l->v0) * scale;
+				x1 = c->plot.x + (double)((mk->end_ns < l->v1 ? mk->end_ns : l->v1) -
+							  l->v0) * scale;
+				x1 = fmax(x1, x0 + 1);
+				if (rx1 >= 0 && x0 <= rx1 + 0.5) {
+					rx1 = fmax(rx1, x1);
+					continue;
+				}
+				if (rx1 >= 0)
+					cairo_rectangle(cr, rx0, y, rx1 - rx0, sh);
+				rx0 = x0;
+				rx1 = x1;
+			}
+			if (rx1 >= 0)
+				cairo_rectangle(cr, rx0, y, rx1 - rx0, sh);
+			if (kind == LAT_TL_IRQ)
+				cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+			else
+				cairo_set_source_rgb(cr, 0.85, 0.55, 0.05);
+			cairo_fill(cr);
+		}
+	}
+	/* markers: a tick from the lane top, the value written when there is room */
+	lat_font(cr, LAT_TICK_PT - 1, 0);
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+		double x, top;
+		char buf[80], lab[64], d1[32];
+
+		if ((mk->kind != LAT_TL_MARKER && mk->kind != LAT_TL_LOST) || mk->cpu < 0 ||
+		    mk->cpu >= l->ncpus || mk->start_ns < l->v0 || mk->start_ns >= l->v1)
+			continue;
+		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+		top = lat_tl_lane_top(l, mk->cpu);
+		if (mk->kind == LAT_TL_LOST) {
+			lat_set_rgb(cr, lat_alert_rgb, 1);
+			cairo_set_line_width(cr, 2);
+			cairo_move_to(cr, x, top);
+			cairo_line_to(cr, x, top + l->lane_h);
+			cairo_stroke(cr);
+			cairo_set_line_width(cr, 1);
+			snprintf(buf, sizeof(buf), "events lost");
+		} else {
+			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+			cairo_move_to(cr, x - 4, top - 5);
+			cairo_line_to(cr, x + 4, top - 5);
+			cairo_line_to(cr, x, top + 1);
+			cairo_close_path(cr);
+			cairo_fill(cr);
+			cairo_move_to(cr, x, top);
+			cairo_line_to(cr, x, top + l->lane_h * 0.6);
+			cairo_stroke(cr);
+			lat_utf8_clean(mk->label, strnlen(mk->label, sizeof(mk->label)), lab,
+				       sizeof(lab));
+			if (mk->value_ns >= 0)
+				snprintf(buf, sizeof(buf), "%s%s%s", lab, *lab ? " " : "",
+					 lat_fmt_dur_chart((double)mk->value_ns, d1, sizeof(d1)));
+			else
+				snprintf(buf, sizeof(buf), "%s", lab);
+		}
+		if (buf[0] && x > last_label_x[mk->kind == LAT_TL_LOST] && l->lane_h >= 14) {
+			char fit[96];
+
+			lat_text_fit(cr, buf, 160, fit, sizeof(fit));
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			lat_text(cr, x + 3, top + LAT_TICK_PT, 0, fit);
+			last_label_x[mk->kind == LAT_TL_LOST] = x + 6 + lat_text_width(cr, fit);
+		}
+	}
+}
+
+static double lane_mid(const struct lat_tl_layout *l, int cpu)
+{
+	return lat_tl_lane_top(l, cpu) + l->lane_h / 2;
+}
+
+static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy)
+{
+	double n = hypot(dx, dy), ux = n > 0 ? dx / n : 0, uy = n > 0 ? dy / n : 1;
+
+	cairo_move_to(cr, x, y);
+	cairo_line_to(cr, x - 9 * ux + 4.5 * uy, y - 9 * uy - 4.5 * ux);
+	cairo_line_to(cr, x - 9 * ux - 4.5 * uy, y - 9 * uy + 4.5 * ux);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+}
+
+static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+		       const struct lat_tl_layout *l)
+{
+	double scale = c->plot.w / (double)(l->v1 - l->v0);
+
+	lat_font(cr, LAT_TICK_PT - 1, 1);
+	for (size_t i = 0; i < t->nedges; i++) {
+		const struct lat_tl_edge *e = &t->edges[i];
+		double x, y0, y1;
+		char who[80], buf[120];
+
+		if (e->ts_ns < l->v0 || e->ts_ns >= l->v1 || e->from_cpu < 0 || e->to_cpu < 0 ||
+		    e->from_cpu >= l->ncpus || e->to_cpu >= l->ncpus)
+			continue;
+		x = c->plot.x + (double)(e->ts_ns - l->v0) * scale;
+		y0 = lane_mid(l, e->from_cpu);
+		y1 = lane_mid(l, e->to_cpu);
+		cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+		cairo_set_line_width(cr, 1.6);
+		if (e->from_cpu == e->to_cpu) {
+			/* same CPU: a hook from the lane's middle up to its top edge */
+			double top = lat_tl_lane_top(l, e->to_cpu) + 2;
+
+			cairo_move_to(cr, x - 14, y0);
+			cairo_curve_to(cr, x - 14, top, x - 4, top, x, top + 2);
+			cairo_stroke(cr);
+			arrow_head(cr, x, top + 4, 4, 3);
+		} else {
+			cairo_move_to(cr, x, y0);
+			cairo_line_to(cr, x, y1 + (y1 > y0 ? -8 : 8));
+			cairo_stroke(cr);
+			arrow_head(cr, x, y1, 0, y1 - y0);
+		}
+		cairo_arc(cr, x, y0, 3, 0, 2 * M_PI);
+		cairo_fill(cr);
+		cairo_set_line_width(cr, 1);
+		task_label(e->from_comm, e->from_pid, who, sizeof(who));
+		snprintf(buf, sizeof(buf), "%s%s", e->from_irq ? "irq " : "", who);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+		cairo_rectangle(cr, x + 5, y0 - LAT_TICK_PT - 2, lat_text_width(cr, buf) + 4,
+				LAT_TICK_PT + 3);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+		lat_text(cr, x + 7, y0 - 3, 0, buf);
+	}
+}
+
+static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_bracket *b,
+			 const struct lat_tl_layout *l, int main_one)
+{
+	double scale = c->plot.w / (double)(l->v1 - l->v0);
+	double x0, x1, y = l->bracket_y, top, d[] = { 4, 3 };
+	char who[80], held[80], buf[240], d1[32], fit[240];
+
+	if (b->end_ns < l->v0 || b->start_ns >= l->v1 || b->cpu < 0 || b->cpu >= l->ncpus)
+		return;
+	x0 = c->plot.x + (double)((b->start_ns > l->v0 ? b->start_ns : l->v0) - l->v0) * scale;
+	x1 = c->plot.x + (double)((b->end_ns < l->v1 ? b->end_ns : l->v1) - l->v0) * scale;
+	top = lat_tl_lane_top(l, b->cpu);
+	lat_set_rgb(cr, lat_alert_rgb, main_one ? 1 : 0.5);
+	/* the wait, outlined on the wakee's lane */
+	cairo_set_line_width(cr, main_one ? 2 : 1);
+	cairo_rectangle(cr, x0, top, fmax(x1 - x0, 1), l->lane_h);
+	cairo_stroke(cr);
+	if (!main_one)
+		return;
+	cairo_set_dash(cr, d, 2, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, x0, y);
+	cairo_line_to(cr, x0, top);
+	cairo_move_to(cr, x1, y);
+	cairo_line_to(cr, x1, top);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 2.5);
+	cairo_move_to(cr, x0, y - 6);
+	cairo_line_to(cr, x0, y);
+	cairo_line_to(cr, x1, y);
+	cairo_line_to(cr, x1, y - 6);
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 1);
+	task_label(b->comm, b->pid, who, sizeof(who));
+	if (b->held_by_pid > 0)
+		task_label(b->held_by_comm, b->held_by_pid, held, sizeof(held));
+	else
+		snprintf(held, sizeof(held), "idle");
+	snprintf(buf, sizeof(buf), "%s waited %s to run on CPU %d \xe2\x80\x94 CPU held by %s",
+		 who, lat_fmt_dur_chart((double)(b->end_ns - b->start_ns), d1, sizeof(d1)),
+		 b->cpu, held);
+	lat_font(cr, LAT_LABEL_PT, 1);
+	lat_text_fit(cr, buf, c->plot.w - 8, fit, sizeof(fit));
+	{
+		double w = lat_text_width(cr, fit), tx = (x0 + x1) / 2 - w / 2;
+
+		tx = fmax(c->plot.x + 4, fmin(tx, c->plot.x + c->plot.w - 4 - w));
+		lat_text(cr, tx, y - 10, 0, fit);
+	}
+}
+
+static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+		    const struct lat_render_opts *o)
+{
+	const struct lat_timeline *t = data;
+	struct tl_priv *p = c->priv;
+	const struct lat_tl_layout *l = &p->pub;
+	size_t nb = t->nbrackets;
+
+	draw_lanes(cr, c, t, p);
+	cairo_save(cr);
+	cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+	cairo_clip(cr);
+	draw_marks(cr, c, t, l);
+	if (nb > (size_t)o->worst)
+		nb = (size_t)o->worst;
+	for (size_t i = nb; i > 1; i--)
+		draw_bracket(cr, c, &t->brackets[i - 1], l, 0);
+	if (nb)
+		draw_bracket(cr, c, &t->brackets[0], l, 1);
+	draw_edges(cr, c, t, l);
+	cairo_restore(cr);
+}
+
+const struct lat_chart_ops lat_timeline_ops = {
+	.name = "timeline",
+	.layout = tl_layout,
+	.draw = tl_draw,
+	.release = tl_release,
+};

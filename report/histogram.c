@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <string.h>
+
+#include "latscope/an_histogram.h"
+#include "report_priv.h"
+
+/* [lo, hi] in ns; hi is null for the open last bucket, the pair null when empty. */
+static void bucket_json(struct lat_json *j, const char *key, const struct lat_hist_q *q)
+{
+	if (!q->valid) {
+		lat_json_null(j, key);
+		return;
+	}
+	lat_json_arr_open(j, key);
+	lat_json_int(j, NULL, q->lo_ns);
+	if (q->hi_ns == INT64_MAX)
+		lat_json_null(j, NULL);
+	else
+		lat_json_int(j, NULL, q->hi_ns);
+	lat_json_arr_close(j);
+}
+
+static const char *const q_keys[LAT_HQ_N] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
+
+static void verdict(struct lat_json *j, const char *key, int c, const char *a, const char *b)
+{
+	if (c)
+		lat_json_str(j, key, c < 0 ? a : b);
+	else
+		lat_json_null(j, key);
+}
+
+void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
+{
+	const struct lat_hist_result *r = b->analysis;
+
+	if (!r)
+		return;
+	lat_json_arr_open(j, "histograms");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_hist_stats *s = &r->stats[i];
+		const struct lat_histogram *h = s->h;
+
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "title", h->title);
+		lat_json_arr_open(j, "lines");
+		lat_json_uint(j, NULL, h->first_line);
+		lat_json_uint(j, NULL, h->last_line);
+		lat_json_arr_close(j);
+		lat_json_uint(j, "buckets", h->nbuckets);
+		lat_json_uint(j, "total", s->total);
+		if (h->printed_total == (uint64_t)-1)
+			lat_json_null(j, "printed_total");
+		else
+			lat_json_uint(j, "printed_total", h->printed_total);
+		lat_json_uint(j, "printed_mismatches", (uint64_t)h->cum_mismatches +
+			      h->pct_mismatches);
+		for (int q = 0; q < LAT_HQ_N; q++)
+			bucket_json(j, q_keys[q], &s->q[q]);
+		lat_json_obj_open(j, "at_or_above");
+		for (int t = 0; t < LAT_HT_N; t++)
+			lat_json_uint(j, lat_hist_tnames[t], s->at_or_above[t]);
+		lat_json_obj_close(j);
+		bucket_json(j, "max_bucket_ns", &s->max);
+		lat_json_uint(j, "max_bucket_count", s->max_count);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "comparisons");
+	for (size_t i = 0; i < r->ncmp; i++) {
+		const struct lat_hist_cmp *c = &r->cmp[i];
+		const char *a = r->stats[c->a].h->title ? r->stats[c->a].h->title : "?";
+		const char *bb = r->stats[c->b].h->title ? r->stats[c->b].h->title : "?";
+		char key[32];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_arr_open(j, "histograms");
+		lat_json_uint(j, NULL, c->a);
+		lat_json_uint(j, NULL, c->b);
+		lat_json_arr_close(j);
+		lat_json_obj_open(j, "better");
+		verdict(j, "median", c->q[LAT_HQ_P50], a, bb);
+		for (int q = LAT_HQ_P90; q < LAT_HQ_N; q++)
+			verdict(j, lat_hist_qnames[q], c->q[q], a, bb);
+		for (int t = 0; t < LAT_HT_N; t++) {
+			snprintf(key, sizeof(key), "at_or_above_%s", lat_hist_tnames[t]);
+			verdict(j, key, c->at_or_above[t], a, bb);
+		}
+		verdict(j, "max_bucket", c->max, a, bb);
+		lat_json_obj_close(j);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+}
+
+static void bucket_cell(FILE *out, const struct lat_hist_q *q, int width)
+{
+	char lo[32], hi[32], buf[80];
+
+	if (!q->valid) {
+		fprintf(out, "%*s", width, "-");
+		return;
+	}
+	lat_fmt_duration(q->lo_ns, lo, sizeof(lo));
+	if (q->hi_ns == INT64_MAX)
+		snprintf(hi, sizeof(hi), "+inf");
+	else
+		lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
+	snprintf(buf, sizeof(buf), "[%s, %s)", lo, hi);
+	fprintf(out, "%*s", width, buf);
+}
+
+void lat_report_histogram_text(FILE *out, const struct lat_block *b)
+{
+	const struct lat_hist_result *r = b->analysis;
+
+	if (!r)
+		return;
+	fprintf(out, "  %-16s %7s", "histogram", "total");
+	for (int q = 0; q < LAT_HQ_N; q++)
+		fprintf(out, " %22s", lat_hist_qnames[q]);
+	fprintf(out, " %7s %7s %7s %22s\n", ">=1ms", ">=10ms", ">=100ms", "slowest bucket");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_hist_stats *s = &r->stats[i];
+
+		fputs("  ", out);
+		lat_report_cell(out, s->h->title ? s->h->title : "?", 16);
+		fprintf(out, " %7llu", (unsigned long long)s->total);
+		for (int q = 0; q < LAT_HQ_N; q++) {
+			fputc(' ', out);
+			bucket_cell(out, &s->q[q], 22);
+		}
+		for (int t = 0; t < LAT_HT_N; t++)
+			fprintf(out, " %7llu", (unsigned long long)s->at_or_above[t]);
+		fputc(' ', out);
+		bucket_cell(out, &s->max, 22);
+		fputc('\n', out);
+	}
+	fputs("  (a quantile is the bucket [lower, upper) that holds it; bucket values are "
+	      "lower bounds)\n", out);
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Rewrites a trace.dat v6 file (layout: `man 5 trace-cmd.dat.v6`).
+
+  tracedat_v6_tool.py strip IN OUT
+      drops the kallsyms (5 MB on a distro kernel) so that a small sample
+      stays small; stacks then print as addresses.
+  tracedat_v6_tool.py instance IN OUT NAME
+      adds an instance buffer NAME (a BUFFER option, as trace-cmd record -B
+      writes it) holding a copy of CPU1's pages only, kallsyms dropped too:
+      a multi-buffer file for tests.
+  tracedat_v6_tool.py repeat IN OUT N
+      writes every CPU's pages N times, shifting each copy's page timestamps
+      by the trace's span so that time still runs forward: a long trace for
+      bench/ made from a short real one (the events are real, repeated).
+
+Only the top buffer of a little-endian, 64-bit-long file is handled.
+"""
+import struct
+import sys
+
+
+class Reader:
+    def __init__(self, data):
+        self.d = data
+        self.p = 0
+
+    def take(self, n):
+        if self.p + n > len(self.d):
+            raise SystemExit("file ends early")
+        b = self.d[self.p:self.p + n]
+        self.p += n
+        return b
+
+    def u16(self):
+        return struct.unpack("<H", self.take(2))[0]
+
+    def u32(self):
+        return struct.unpack("<I", self.take(4))[0]
+
+    def u64(self):
+        return struct.unpack("<Q", self.take(8))[0]
+
+    def cstr(self):
+        e = self.d.index(b"\0", self.p)
+        s = self.d[self.p:e + 1]
+        self.p = e + 1
+        return s
+
+
+def parse(data):
+    r = Reader(data)
+    if r.take(10) != b"\x17\x08\x44tracing":
+        raise SystemExit("not a trace.dat")
+    if r.cstr() != b"6\0":
+        raise SystemExit("not version 6")
+    endian, lsize = r.take(2)
+    if endian != 0 or lsize != 8:
+        raise SystemExit("only little-endian 64-bit files")
+    psize = r.u32()
+    if r.take(12) != b"header_page\0":
+        raise SystemExit("header_page expected")
+    r.take(r.u64())
+    if r.take(13) != b"header_event\0":
+        raise SystemExit("header_event expected")
+    r.take(r.u64())
+    for _ in range(r.u32()):
+        r.take(r.u64())
+    for _ in range(r.u32()):
+        r.cstr()
+        for _ in range(r.u32()):
+            r.take(r.u64())
+    ks_start = r.p
+    r.take(r.u32())
+    ks_end = r.p
+    r.take(r.u32())                 # printk
+    r.take(r.u64())                 # cmdlines
+    ncpus = r.u32()
+    opt_start = r.p
+    tag = r.take(10)
+    if tag == b"options  \0":
+        while True:
+            oid = r.u16()
+            if oid == 0:
+                break
+            if oid == 3:
+                raise SystemExit("instance buffers are not handled")
+            r.take(r.u32())
+        tag = r.take(10)
+    if tag != b"flyrecord\0":
+        raise SystemExit("flyrecord expected")
+    head_end = r.p
+    cpus = [(r.u64(), r.u64()) for _ in range(ncpus)]
+    return psize, ks_start, ks_end, opt_start, head_end, cpus
+
+
+def write(out, head, psize, datas):
+    table_len = 16 * len(datas)
+    off = -(-(len(head) + table_len) // psize) * psize
+    table = b""
+    body = b""
+    for d in datas:
+        table += struct.pack("<QQ", off + len(body), len(d))
+        body += d
+        body += b"\0" * (-len(body) % psize)
+    pad = off - len(head) - table_len
+    with open(out, "wb") as f:
+        f.write(head + table + b"\0" * pad + body)
+
+
+def page_ts_shift(pages, psize, shift):
+    out = bytearray(pages)
+    for p in range(0, len(out), psize):
+        ts = struct.unpack_from("<Q", out, p)[0]
+        struct.pack_into("<Q", out, p, ts + shift)
+    return bytes(out)
+
+
+def main():
+    if len(sys.argv) < 4:
+        raise SystemExit(__doc__)
+    data = open(sys.argv[2], "rb").read()
+    psize, ks_start, ks_end, opt_start, head_end, cpus = parse(data)
+    head = data[:ks_start] + struct.pack("<I", 0) + data[ks_end:head_end]
+    datas = [data[o:o + s] for o, s in cpus]
+    if sys.argv[1] == "strip":
+        write(sys.argv[3], head, psize, datas)
+    elif sys.argv[1] == "repeat":
+        n = int(sys.argv[4])
+        # span: from the earliest to the latest page timestamp (+1 s of slack
+        # covers the last page's events, which run past its header's ts)
+        first = min(struct.unpack_from("<Q", d, 0)[0] for d in datas if d)
+        last = max(struct.unpack_from("<Q", d, p)[0] for d in datas
+                   for p in range(0, len(d), psize))
+        span = last - first + 1000000000
+        write(sys.argv[3], head, psize,
+              [b"".join(page_ts_shift(d, psize, i * span) for i in range(n)) for d in datas])
+    elif sys.argv[1] == "instance":
+        instance(sys.argv[3], data, psize, ks_start, ks_end, opt_start, head_end, cpus,
+                 sys.argv[4].encode())
+    else:
+        raise SystemExit(__doc__)
+
+
+def instance(out, data, psize, ks_start, ks_end, opt_start, head_end, cpus, name):
+    # options of the input (between "options  \0" and the 0 that ends them)
+    old = data[opt_start:head_end]
+    opts = b""
+    if old.startswith(b"options  \0"):
+        opts = old[10:-12]          # drop the tag, the final u16 0 and "flyrecord\0"
+    bopt_len = 2 + 4 + 8 + len(name) + 1
+    head_len = (ks_start + 4 + (opt_start - ks_end) + 10 + len(opts) + bopt_len + 2 + 10)
+    pages = lambda n: -(-n // psize) * psize
+    top_off = pages(head_len + 16 * len(cpus))
+    top = [data[o:o + s] for o, s in cpus]
+    inst_off = top_off + sum(pages(len(d)) for d in top)
+    inst_data_off = pages(inst_off + 10 + 16 * len(cpus))
+    inst = [b"" for _ in cpus]
+    inst[1] = top[1]
+    bopt = struct.pack("<HIQ", 3, 8 + len(name) + 1, inst_off) + name + b"\0"
+    head = (data[:ks_start] + struct.pack("<I", 0) + data[ks_end:opt_start] +
+            b"options  \0" + opts + bopt + struct.pack("<H", 0) + b"flyrecord\0")
+    assert len(head) == head_len
+
+    def table(base, datas):
+        t = b""
+        off = base
+        for d in datas:
+            t += struct.pack("<QQ", off if d else 0, len(d))
+            off += pages(len(d))
+        return t
+
+    def body(datas):
+        return b"".join(d + b"\0" * (pages(len(d)) - len(d)) for d in datas)
+
+    f = head + table(top_off, top)
+    f += b"\0" * (top_off - len(f)) + body(top)
+    assert len(f) == inst_off
+    f += b"flyrecord\0" + table(inst_data_off, inst)
+    f += b"\0" * (inst_data_off - len(f)) + body(inst)
+    with open(out, "wb") as fp:
+        fp.write(f)
+
+
+main()

@@ -1,0 +1,247 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The trace.dat reader checked against trace-cmd itself (a test dependency):
+# every event's timestamp, CPU, pid, event name and key fields (switch
+# prev/next pid, woken pid, migrated pid and destination) from
+# `latscope dump` must equal what `trace-cmd report -t` prints, for v6, v7+zstd
+# and v7 uncompressed (converted here with `trace-cmd convert`); truncated and
+# corrupt copies must give what is readable plus a reason, or exit 2.
+# Usage: test_tracedat.sh BIN REPO
+bin=$1
+repo=$2
+samples=$repo/samples/tracedat
+shared=$repo/../shared/fixtures
+fail=0
+
+command -v trace-cmd >/dev/null 2>&1 || { echo "FAIL: trace-cmd (a test dependency) missing"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+bad() {
+	echo "FAIL: $*"
+	fail=$((fail + 1))
+}
+
+# trace-cmd report -t -> "ts cpu pid event key"; $2 picks the buffer ("" top)
+norm_report() {
+	trace-cmd report -t "$1" 2>/dev/null | awk -v buf="$2" '
+	buf == "" && /^[^ ]+: / && !/^ *[^ ]+-[0-9]+ +\[/ { next }
+	buf != "" { if (index($0, buf ": ") != 1) next; $0 = substr($0, length(buf) + 3) }
+	match($0, /-[0-9]+ +\[[0-9]+\] +[0-9]+\.[0-9]+: [a-z_0-9]+:/) {
+		split(substr($0, RSTART + 1, RLENGTH - 2), a, / +/)
+		rest = substr($0, RSTART + RLENGTH)
+		cpu = a[2]; gsub(/[\[\]]/, "", cpu); ts = a[3]; sub(/:$/, "", ts)
+		ev = a[4]; key = "-"
+		if (ev == "sched_switch") {
+			n = index(rest, "==>"); l = substr(rest, 1, n - 1); r = substr(rest, n)
+			match(l, /:[0-9]+ \[/); p = substr(l, RSTART + 1, RLENGTH - 3)
+			match(r, /:[0-9]+ \[/); key = p ">" substr(r, RSTART + 1, RLENGTH - 3)
+		} else if (ev == "sched_waking" || ev == "sched_migrate_task") {
+			match(rest, / pid=[0-9]+/); key = substr(rest, RSTART + 5, RLENGTH - 5)
+			if (ev == "sched_migrate_task") {
+				match(rest, /dest_cpu=[0-9]+/); key = key ">" substr(rest, RSTART + 9, RLENGTH - 9)
+			}
+		} else if (ev == "sched_wakeup" || ev == "sched_wakeup_new") {
+			match(rest, /:[0-9]+ \[/); key = substr(rest, RSTART + 1, RLENGTH - 3)
+		}
+		print ts, cpu + 0, a[1], ev, key
+	}'
+}
+
+# latscope dump -> the same columns
+norm_dump() {
+	awk '
+	BEGIN {
+		m["switch"] = "sched_switch"; m["waking"] = "sched_waking"
+		m["wakeup"] = "sched_wakeup"; m["wakeup_new"] = "sched_wakeup_new"
+		m["migrate"] = "sched_migrate_task"; m["fork"] = "sched_process_fork"
+		m["exec"] = "sched_process_exec"; m["exit"] = "sched_process_exit"
+		m["irq_entry"] = "irq_handler_entry"; m["irq_exit"] = "irq_handler_exit"
+		m["softirq_entry"] = "softirq_entry"; m["softirq_exit"] = "softirq_exit"
+	}
+	$5 == "lost" { next }
+	{
+		ev = ($5 in m) ? m[$5] : $6; sub(/^[^:]*:/, "", ev); key = "-"
+		rest = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+/, "", rest)
+		if ($5 == "switch") {
+			n = index(rest, "==>"); l = substr(rest, 1, n - 1); r = substr(rest, n)
+			match(l, /:[0-9]+ \[/); p = substr(l, RSTART + 1, RLENGTH - 3)
+			match(r, /:[0-9]+ \[/); key = p ">" substr(r, RSTART + 1, RLENGTH - 3)
+		} else if ($5 ~ /^(waking|wakeup|wakeup_new|migrate)$/) {
+			match(rest, /:[0-9]+ \[/); key = substr(rest, RSTART + 1, RLENGTH - 3)
+			if ($5 == "migrate") {
+				match(rest, /->[0-9]+$/); key = key ">" substr(rest, RSTART + 2)
+			}
+		}
+		print $1, $2, $3, ev, key
+	}'
+}
+
+# compare FILE [BUFFER]: latscope's events == trace-cmd's, and not trivially (> 500 events)
+compare() {
+	name="$(basename "$1")${2:+ buffer $2}"
+	norm_report "$1" "$2" >"$tmp/want" || bad "$name: trace-cmd report failed"
+	if ! "$bin" dump ${2:+--buffer "$2"} "$1" >"$tmp/dump" 2>"$tmp/err"; then
+		bad "$name: latscope dump failed: $(cat "$tmp/err")"
+		return
+	fi
+	grep -v "note: buffers in this file" "$tmp/err" >"$tmp/err2"
+	[ -s "$tmp/err2" ] && bad "$name: unexpected warning: $(cat "$tmp/err2")"
+	norm_dump <"$tmp/dump" >"$tmp/got"
+	n=$(wc -l <"$tmp/want")
+	[ "$n" -gt 500 ] || bad "$name: trace-cmd report printed only $n events"
+	if ! cmp -s "$tmp/want" "$tmp/got"; then
+		bad "$name: events differ from trace-cmd report (first lines: want / got)"
+		diff "$tmp/want" "$tmp/got" | head -10
+	else
+		echo "ok: $name: $n events equal to trace-cmd report"
+	fi
+	# counts per event type (the summary a reviewer reads first)
+	awk '{ c[$4]++ } END { for (e in c) print e, c[e] }' "$tmp/want" | sort >"$tmp/cw"
+	awk '{ c[$4]++ } END { for (e in c) print e, c[e] }' "$tmp/got" | sort >"$tmp/cg"
+	cmp -s "$tmp/cw" "$tmp/cg" || bad "$name: counts per type differ"
+}
+
+v6=$samples/mixed-3000-v6.dat
+v7=$samples/mixed-3000-v7-zstd.dat
+compare "$v6"
+compare "$v7"
+trace-cmd convert -i "$v6" -o "$tmp/v7none.dat" --file-version 7 --compression none \
+	>/dev/null 2>&1 || bad "trace-cmd convert failed"
+compare "$tmp/v7none.dat"
+
+# v6, v7+zstd and v7 uncompressed: byte-identical dumps
+"$bin" dump "$v6" >"$tmp/d6" 2>/dev/null
+"$bin" dump "$v7" >"$tmp/d7" 2>/dev/null
+"$bin" dump "$tmp/v7none.dat" >"$tmp/d7n" 2>/dev/null
+cmp -s "$tmp/d6" "$tmp/d7" || bad "v6 and v7+zstd dumps differ"
+cmp -s "$tmp/d6" "$tmp/d7n" || bad "v6 and v7 uncompressed dumps differ"
+
+# Instances: a file with the top buffer and "inst1" (CPU1's pages again, made
+# with scripts/tracedat_v6_tool.py instance, then trace-cmd convert to v7);
+# trace-cmd report prints inst1's events with an "inst1: " prefix.  Also as v6,
+# written by trace-cmd convert itself.
+inst=$samples/mixed-inst1-v7-zstd.dat
+compare "$inst"
+compare "$inst" inst1
+trace-cmd convert -i "$inst" -o "$tmp/inst6.dat" --file-version 6 >/dev/null 2>&1 ||
+	bad "trace-cmd convert to v6 failed"
+compare "$tmp/inst6.dat" inst1
+"$bin" dump --buffer inst1 "$inst" 2>"$tmp/err" | awk '$2 != 1' | grep -q . &&
+	bad "inst1 holds only CPU1 pages, but events on other CPUs came out"
+grep -q 'note: buffers in this file: "", "inst1"; reading "inst1"' "$tmp/err" ||
+	bad "the buffers are not listed: $(cat "$tmp/err")"
+
+# the full fixtures when the shared directory is there (CI has it)
+if [ -f "$shared/tracecmd-mixed.dat" ]; then
+	compare "$shared/tracecmd-mixed-v6.dat"
+	compare "$shared/tracecmd-mixed.dat"
+	"$bin" dump "$shared/tracecmd-mixed-v6.dat" >"$tmp/f6" 2>/dev/null
+	"$bin" dump "$shared/tracecmd-mixed.dat" >"$tmp/f7" 2>/dev/null
+	cmp -s "$tmp/f6" "$tmp/f7" || bad "fixture v6 and v7 dumps differ"
+else
+	echo "skip: $shared not found"
+fi
+
+# Truncated v6: cut 10 pages into CPU0's data (its offset from `trace-cmd dump
+# --flyrecord`); what is left of CPU0 must be a prefix of the full CPU0
+# stream, CPU1 (stored after CPU0) is gone, and the reason names CPU0.
+cpu0=$(trace-cmd dump --flyrecord "$v6" 2>/dev/null | awk '/size of cpu 0/ { print $1 }')
+[ -n "$cpu0" ] || bad "trace-cmd dump --flyrecord: no CPU0 offset"
+head -c $((cpu0 + 10 * 4096)) "$v6" >"$tmp/cut6.dat"
+"$bin" dump "$tmp/cut6.dat" >"$tmp/c6" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || bad "truncated v6: exit $rc, want 0"
+grep -q "stopped early: CPU0 data ends at offset" "$tmp/err" || bad "truncated v6: no reason: $(cat "$tmp/err")"
+awk '$2 == 0' "$tmp/d6" >"$tmp/full0"
+awk '$2 == 0' "$tmp/c6" >"$tmp/cut0"
+n=$(wc -l <"$tmp/cut0")
+[ "$n" -gt 100 ] || bad "truncated v6: only $n CPU0 events"
+head -n "$n" "$tmp/full0" | cmp -s - "$tmp/cut0" || bad "truncated v6: CPU0 events are not a prefix"
+[ "$(awk '$2 == 1' "$tmp/c6" | wc -l)" -eq 0 ] || bad "truncated v6: CPU1 events from nowhere"
+
+# Truncated v7+zstd: the BUFFER option (the cpu table) is the last section of
+# the file, so any cut loses it: exit 2 with the reason.
+size=$(wc -c <"$v7")
+head -c $((size / 2)) "$v7" >"$tmp/cut7.dat"
+"$bin" dump "$tmp/cut7.dat" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || bad "truncated v7: exit $rc, want 2"
+grep -q "input ends early" "$tmp/err" || bad "truncated v7: message: $(cat "$tmp/err")"
+
+# A bad v7 chunk: CPU0's second chunk claims 4096 uncompressed bytes (it holds
+# 40960), so it cannot decompress; the first chunk's events still come, then
+# CPU0 stops with the reason, and CPU1 is read in full.  CPU0's data offset
+# from `trace-cmd dump --options`; layout: u32 count, then u32 clen, u32 ulen.
+off=$(trace-cmd dump --options "$v7" 2>/dev/null | awk '/id, data offset/ && $1 == 0 { print $2 }')
+[ -n "$off" ] || bad "trace-cmd dump --options: no CPU0 offset"
+clen=$(od -An -tu4 -j $((off + 4)) -N4 "$v7" | tr -d ' ')
+cp "$v7" "$tmp/chunk.dat"
+printf '\000\020\000\000' | dd of="$tmp/chunk.dat" bs=1 seek=$((off + 4 + 8 + clen + 4)) \
+	conv=notrunc 2>/dev/null
+"$bin" dump "$tmp/chunk.dat" >"$tmp/ck" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || bad "bad chunk: exit $rc"
+grep -q "CPU0: chunk at offset .* does not decompress" "$tmp/err" || bad "bad chunk: $(cat "$tmp/err")"
+awk '$2 == 0' "$tmp/ck" >"$tmp/cutc"
+n=$(wc -l <"$tmp/cutc")
+[ "$n" -gt 100 ] || bad "bad chunk: only $n CPU0 events"
+awk '$2 == 0' "$tmp/d7" | head -n "$n" | cmp -s - "$tmp/cutc" || bad "bad chunk: CPU0 not a prefix"
+[ "$(awk '$2 == 1' "$tmp/ck" | wc -l)" -eq "$(awk '$2 == 1' "$tmp/d7" | wc -l)" ] ||
+	bad "bad chunk on CPU0: CPU1 events lost"
+
+# Cut inside the metadata: exit 2 and a message, no crash
+head -c 3000 "$v6" >"$tmp/meta.dat"
+"$bin" dump "$tmp/meta.dat" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || bad "metadata cut: exit $rc, want 2"
+grep -q "metadata unreadable" "$tmp/err" || bad "metadata cut: message: $(cat "$tmp/err")"
+
+# A corrupt page: CPU0's second page gets a commit size larger than a page
+cp "$v6" "$tmp/corrupt.dat"
+printf '\377\377\000\000' | dd of="$tmp/corrupt.dat" bs=1 seek=$((cpu0 + 4096 + 8)) \
+	conv=notrunc 2>/dev/null
+"$bin" dump "$tmp/corrupt.dat" >"$tmp/cc" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || bad "corrupt page: exit $rc"
+grep -q "CPU0: corrupt page" "$tmp/err" || bad "corrupt page: reason: $(cat "$tmp/err")"
+[ "$(awk '$2 == 1' "$tmp/cc" | wc -l)" -eq "$(awk '$2 == 1' "$tmp/d6" | wc -l)" ] ||
+	bad "corrupt page on CPU0: CPU1 events lost"
+
+# Lost events: mark CPU0's third page "events missed, count stored" (bits 31
+# and 30 of its commit word) and store 1234 after its data, as the kernel does.
+# trace-cmd report then prints "CPU:0 [1234 EVENTS DROPPED]"; latscope must give
+# one lost event with that count on CPU0, just before the page's first event.
+le() { # le FILE OFFSET BYTES VALUE: write VALUE little-endian
+	v=$4 i=0 s=""
+	while [ $i -lt "$3" ]; do
+		s="$s$(printf '\\%03o' $((v & 255)))"
+		v=$((v >> 8)) i=$((i + 1))
+	done
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+page=$((cpu0 + 2 * 4096))
+commit=$(od -An -tu4 -j $((page + 8)) -N4 "$v6" | tr -d ' ')
+cp "$v6" "$tmp/lost.dat"
+le "$tmp/lost.dat" $((page + 8)) 4 $((commit | 0xC0000000))
+le "$tmp/lost.dat" $((page + 16 + commit)) 8 1234
+trace-cmd report "$tmp/lost.dat" 2>/dev/null | grep -q "CPU:0 \[1234 EVENTS DROPPED\]" ||
+	bad "lost: trace-cmd does not see the 1234 dropped events (test setup)"
+"$bin" dump "$tmp/lost.dat" >"$tmp/dl" 2>/dev/null
+grep -c " lost " "$tmp/dl" | grep -qx 1 || bad "lost: want exactly one lost event"
+grep -A1 " lost " "$tmp/dl" | head -1 | grep -q "^[0-9.]* 0 -1 - lost count=1234$" ||
+	bad "lost: $(grep " lost " "$tmp/dl")"
+# the lost event carries the timestamp of the event after it, on the same CPU
+lts=$(awk '$5 == "lost" { print $1 }' "$tmp/dl")
+nts=$(grep -A1 " lost " "$tmp/dl" | tail -1 | awk '{ print $1, $2 }')
+[ "$nts" = "$lts 0" ] || bad "lost: next event is '$nts', want '$lts 0'"
+[ "$(grep -vc " lost " "$tmp/dl")" -eq 3000 ] || bad "lost: events changed"
+
+# --buffer: an unknown instance is a usage error that lists the buffers
+"$bin" dump --buffer nosuch "$v6" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || bad "--buffer nosuch: exit $rc, want 2"
+grep -q 'no buffer "nosuch".*it holds: ""' "$tmp/err" || bad "--buffer nosuch: $(cat "$tmp/err")"
+
+[ "$fail" -eq 0 ] && echo "all passed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftrace-latency reader: the documented examples (Documentation/ftrace.txt of
+ * 2.6.26, Documentation/trace/ftrace.rst's 3.8 output), today's extra
+ * migrate-disable flag column, markers, sched/event rows, quoting and wrapping.
+ * Expected values were read off the sample lines by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fntrace_test_util.h"
+#include "fntrace_parse.h"
+
+static void test_irqsoff_38(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/ftrace-latency/3.8-irqsoff-16us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+	const struct lat_fn_entry *e;
+
+	(void)state;
+	assert_string_equal(t->tracer, "irqsoff");
+	assert_string_equal(t->version, "v1.1.5");
+	assert_string_equal(t->kernel, "3.8.0-test+");
+	assert_int_equal(t->latency_ns, 16000);
+	assert_int_equal(t->entries_shown, 4);
+	assert_int_equal(t->entries_total, 4);
+	assert_int_equal(t->nr_cpus, 4);
+	assert_string_equal(t->task_comm, "swapper/0");
+	assert_int_equal(t->task_pid, 0);
+	assert_string_equal(t->started_at, "run_timer_softirq");
+	assert_string_equal(t->ended_at, "run_timer_softirq");
+	assert_int_equal(t->n, 4);
+	/* "  <idle>-0       0d.s2    0us+: _raw_spin_lock_irq <-run_timer_softirq" */
+	e = &t->e[0];
+	assert_string_equal(e->comm, "<idle>");
+	assert_int_equal(e->pid, 0);
+	assert_int_equal(e->cpu, 0);
+	assert_int_equal(e->flags, LAT_FNF_IRQS_OFF | LAT_FNF_SOFTIRQ);
+	assert_int_equal(e->preempt_count, 2);
+	assert_int_equal(e->migrate, -1);
+	assert_int_equal(e->mark, '+');
+	assert_string_equal(e->function, "_raw_spin_lock_irq");
+	assert_string_equal(e->parent, "run_timer_softirq");
+	/* "0dNs3   17us :" */
+	assert_int_equal(t->e[1].flags, LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED | LAT_FNF_SOFTIRQ);
+	assert_int_equal(t->e[1].time_ns, 17000);
+	assert_int_equal(t->e[3].kind, LAT_FN_STACK);
+	assert_int_equal(t->e[3].time_ns, 25000);
+	assert_int_equal(t->nstack, 14);
+	assert_string_equal(t->stack[0], "_raw_spin_unlock_irq");
+	assert_string_equal(t->stack[13], "x86_64_start_kernel");
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	fnt_free(l);
+}
+
+static void test_preemptirqsoff_2626(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/ftrace-latency/2.6.26-preemptirqsoff-105us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+
+	(void)state;
+	/* "# tracer:" names it; the unhashed title carries the version */
+	assert_string_equal(t->tracer, "preemptirqsoff");
+	assert_string_equal(t->kernel, "2.6.26-rc8");
+	assert_int_equal(t->latency_ns, 105000);
+	assert_int_equal(t->entries_shown, 183);
+	assert_string_equal(t->task_comm, "sshd");
+	assert_string_equal(t->started_at, "write_chan");
+	assert_string_equal(t->ended_at, "__do_softirq");
+	/* 56 entry rows in the sample (counted with grep), 5 "[...]" lines */
+	assert_int_equal(t->n, 56);
+	assert_int_equal(t->elisions, 5);
+	/* "      ls-4473  0.N..    0us : preempt_schedule (write_chan)" */
+	assert_string_equal(t->e[0].comm, "ls");
+	assert_int_equal(t->e[0].flags, LAT_FNF_NEED_RESCHED);
+	assert_int_equal(t->e[0].preempt_count, 0);
+	assert_string_equal(t->e[0].parent, "write_chan");
+	assert_true(t->e[4].gap_before);
+	assert_int_equal(t->e[4].time_ns, 13000);
+	/* "    sshd-4261  0d.H3   46us : idle_cpu (irq_enter)": hardirq inside softirq */
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].time_ns == 46000 && !strcmp(t->e[i].function, "idle_cpu"))
+			assert_int_equal(t->e[i].flags, LAT_FNF_IRQS_OFF | LAT_FNF_HARDIRQ |
+					 LAT_FNF_SOFTIRQ);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	fnt_free(l);
+}
+
+static void test_wakeup_rt_sched_rows(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/ftrace-latency/3.8-wakeup_rt-5us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+
+	(void)state;
+	assert_string_equal(t->tracer, "wakeup_rt");
+	assert_int_equal(t->task_policy, 1);
+	assert_int_equal(t->task_rt_prio, 5);
+	assert_int_equal(t->n, 4);
+	assert_int_equal(t->e[0].kind, LAT_FN_SCHED);
+	assert_string_equal(t->e[0].text, "0:120:R   + [003]  2389: 94:R sleep");
+	assert_string_equal(t->e[1].function, "ttwu_do_activate.constprop.87");
+	assert_int_equal(t->e[3].kind, LAT_FN_SCHED);
+	assert_int_equal(t->e[2].flags, LAT_FNF_IRQS_OFF);
+	assert_int_equal(t->e[2].preempt_count, 3);
+	fnt_free(l);
+}
+
+/* Today's layout: a migrate-disable column after the preempt depth; markers '#' and '!'. */
+static const char modern[] =
+	"# tracer: preemptirqsoff\n"
+	"#\n"
+	"# preemptirqsoff latency trace v1.1.5 on 6.8.0\n"
+	"# --------------------------------------------------------------------\n"
+	"# latency: 2100 us, #5/5, CPU#2 | (M:PREEMPT_DYNAMIC VP:0, KP:0, SP:0 HP:0 #P:8)\n"
+	"#    -----------------\n"
+	"#    | task: kworker/u16:3-1234 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+	"#    -----------------\n"
+	"#  => started at: _raw_spin_lock_irqsave\n"
+	"#  => ended at:   _raw_spin_unlock_irqrestore\n"
+	"#\n"
+	"#                    _------=> CPU#\n"
+	"#                   / _-----=> irqs-off/BH-disabled\n"
+	"#                  | / _----=> need-resched\n"
+	"#                  || / _---=> hardirq/softirq\n"
+	"#                  ||| / _--=> preempt-depth\n"
+	"#                  |||| / _-=> migrate-disable\n"
+	"#                  ||||| /     delay\n"
+	"#  cmd     pid     |||||| time  |   caller\n"
+	"#     \\   /        ||||||  \\    |    /\n"
+	"kworker/-1234      2d..1.    0us!: _raw_spin_lock_irqsave <-some_driver_poll\n"
+	"kworker/-1234      2d..1.  110us#: some_driver_wait\n"
+	"   <-some_driver_poll\n"
+	"kworker/-1234      2dNh2.  2080us : irq_enter_rcu <-sysvec_apic_timer_interrupt\n"
+	"kworker/-1234      2d..11 2095us+: _raw_spin_unlock_irqrestore <-some_driver_poll\n"
+	"kworker/-1234      2...1. 2110us : <stack trace>\n"
+	" => some_driver_poll\n";
+
+static void test_modern_migrate_column(void **state)
+{
+	size_t warn;
+	struct lat_loaded *l = fnt_load(NULL, modern, NULL, &warn);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+
+	(void)state;
+	assert_string_equal(t->model, "PREEMPT_DYNAMIC");
+	assert_int_equal(t->nr_cpus, 8);
+	assert_string_equal(t->task_comm, "kworker/u16:3");
+	assert_int_equal(t->task_pid, 1234);
+	assert_int_equal(t->n, 5);
+	assert_string_equal(t->e[0].comm, "kworker/");
+	assert_int_equal(t->e[0].cpu, 2);
+	assert_int_equal(t->e[0].preempt_count, 1);
+	assert_int_equal(t->e[0].migrate, 0);
+	assert_int_equal(t->e[0].mark, '!');
+	/* wrapped: "<-some_driver_poll" on its own line is joined */
+	assert_int_equal(t->e[1].mark, '#');
+	assert_true(t->e[1].joined);
+	assert_string_equal(t->e[1].parent, "some_driver_poll");
+	assert_int_equal(t->joined_lines, 1);
+	assert_int_equal(t->e[2].flags, LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED | LAT_FNF_HARDIRQ);
+	assert_int_equal(t->e[2].preempt_count, 2);
+	assert_int_equal(t->e[3].migrate, 1);
+	assert_int_equal(t->e[3].time_ns, 2095000);
+	assert_int_equal(t->e[4].kind, LAT_FN_STACK);
+	assert_int_equal(t->nstack, 1);
+	assert_int_equal(warn, 0);
+	fnt_free(l);
+}
+
+static void test_rows_and_probe(void **state)
+{
+	struct lat_fn_entry e;
+	const struct lat_format *f = lat_format_find("ftrace-latency");
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+		"  <idle>-0       2d.h4    1us : sched_wakeup: comm=sleep pid=5882 prio=94", &e), 1);
+	assert_int_equal(e.kind, LAT_FN_EVENT);
+	assert_string_equal(e.function, "sched_wakeup");
+	assert_string_equal(e.text, "comm=sleep pid=5882 prio=94");
+	free(e.comm);
+	free(e.function);
+	free(e.text);
+	memset(&e, 0, sizeof(e));
+	/* flags must be 4 or 5 characters of the known letters */
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0dq.1 1us : a <-b", &e), 0);
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d.1 1us : a <-b", &e), 0);
+	assert_int_equal(f->probe("preemption latency trace v1.1.4 on 2.6.12", 41), 0);
+	assert_int_equal(f->probe("# tracer: wakeup\n# wakeup latency trace v1.1.5 on 3.8", 51), 95);
+	assert_int_equal(f->line_kind("# tracer: irqsoff", 17), LAT_LINE_HEAD);
+	assert_int_equal(f->line_kind("preemption latency trace v1.1.4 on x", 36), LAT_LINE_NO);
+	assert_int_equal(f->line_kind(" => sub_preempt_count", 21), LAT_LINE_ROW);
+	assert_int_equal(f->line_kind("#  => started at: do_IRQ", 24), LAT_LINE_SOFT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_irqsoff_38),
+		cmocka_unit_test(test_preemptirqsoff_2626),
+		cmocka_unit_test(test_wakeup_rt_sched_rows),
+		cmocka_unit_test(test_modern_migrate_column),
+		cmocka_unit_test(test_rows_and_probe),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The histogram chart over seed 003's two delivery-time tables
+ * (samples/mail/003-christiansen-delivery-histograms.txt, "Plain 2.2.10" and
+ * "With Patch"), built by hand until the histogram reader lands: each row's
+ * time is taken as its bucket's lower bound, the next larger row's time as the
+ * upper bound.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "render_test_util.h"
+
+/* bucket lower bounds in ns, ascending, shared by both tables (mail lines 48-118, 121-191) */
+static const int64_t lo_ns[] = {
+	45000, 50000, 56000, 63000, 71000, 79000, 89000, 100000, 112000, 126000, 141000,
+	158000, 178000, 200000, 224000, 251000, 282000, 316000, 355000, 398000, 447000,
+	501000, 562000, 631000, 708000, 794000, 891000, 1000000, 1122000, 1259000, 1413000,
+	1585000, 1778000, 1995000, 2239000, 2512000, 2818000, 3162000, 3548000, 3981000,
+	4467000, 5012000, 5623000, 6310000, 7079000, 7943000, 8913000, 10000000, 11220000,
+	12589000, 14125000, 15849000, 17783000, 19953000, 22387000, 25119000, 28184000,
+	31623000, 35481000, 39811000, 44668000, 50119000, 56234000, 63096000, 70795000,
+	79433000, 89125000, 100000000, 112202000, 125893000, 141254000,
+};
+
+/* counts, same order; the plain table has no 141.254ms row (count 0 here) */
+static const uint64_t plain[] = {
+	0, 2976, 699, 615, 283, 64, 66, 37, 19, 9, 20, 14, 10, 10, 4, 10, 9, 3, 2, 5, 1, 0, 1, 1,
+	1, 0, 1, 1, 1, 1, 2, 1, 5, 0, 0, 5, 3, 6, 12, 13, 31, 48, 4, 3, 0, 0, 0, 1, 0, 0, 0, 1,
+	0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+};
+
+static const uint64_t patched[] = {
+	0, 310, 1346, 287, 279, 111, 131, 564, 1047, 546, 179, 70, 27, 15, 6, 7, 7, 10, 6, 9, 3,
+	2, 4, 1, 1, 0, 2, 2, 1, 0, 1, 0, 1, 2, 2, 1, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 2, 1, 10,
+	0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
+};
+
+static struct lat_histogram *mk(const char *title, const uint64_t *count)
+{
+	struct lat_histogram *h = calloc(1, sizeof(*h));
+	size_t n = LAT_ARRAY_SIZE(lo_ns);
+
+	assert_non_null(h);
+	h->title = strdup(title);
+	h->b = calloc(n, sizeof(*h->b));
+	assert_non_null(h->b);
+	h->nbuckets = n;
+	for (size_t i = 0; i < n; i++) {
+		h->b[i].lo_ns = lo_ns[i];
+		h->b[i].hi_ns = i + 1 < n ? lo_ns[i + 1] : INT64_MAX;
+		h->b[i].count = count[i];
+		h->total += count[i];
+	}
+	h->printed_total = (uint64_t)-1;
+	return h;
+}
+
+static void test_tables_as_printed(void **state)
+{
+	struct lat_histogram *a, *b;
+
+	(void)state;
+	assert_int_equal(LAT_ARRAY_SIZE(plain), LAT_ARRAY_SIZE(lo_ns));
+	assert_int_equal(LAT_ARRAY_SIZE(patched), LAT_ARRAY_SIZE(lo_ns));
+	a = mk("Plain 2.2.10", plain);
+	b = mk("With Patch", patched);
+	/* both tables end at "5000 100.00%" */
+	assert_int_equal(a->total, 5000);
+	assert_int_equal(b->total, 5000);
+	/*
+	 * Nearest rank, checked against the mail's cumulative column (counted from the top):
+	 * plain: 2976 of 5000 below 56 us -> p50 bucket [50, 56) us; 59 samples >= 5.012 ms
+	 * and 11 >= 5.623 ms, so rank 4950 lies in [5.012, 5.623) ms.
+	 * patched: 2536 samples >= 0.100 ms (2464 below), p50 in [100, 112) us; 52 >= 0.398 ms
+	 * and 43 >= 0.447 ms, so p99 in [398, 447) us.
+	 */
+	assert_int_equal(a->b[lat_hist_pct_bucket(a, 50)].lo_ns, 50000);
+	assert_int_equal(a->b[lat_hist_pct_bucket(a, 99)].lo_ns, 5012000);
+	assert_int_equal(b->b[lat_hist_pct_bucket(b, 50)].lo_ns, 100000);
+	assert_int_equal(b->b[lat_hist_pct_bucket(b, 99)].lo_ns, 398000);
+	lat_histogram_free(a);
+	lat_histogram_free(b);
+}
+
+static void test_overlay_geometry(void **state)
+{
+	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
+	struct lat_hist_input in = { h, 2, "delivery times" };
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 };
+	struct lat_chart c;
+	cairo_surface_t *s;
+	double x, y;
+
+	(void)state;
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "histogram.png");
+	assert_true(c.x.log && c.y.log);
+	/* 45 us .. 141 ms fits in the decades 10 us .. 1 s */
+	assert_true(c.x.lo <= 45000 && c.x.hi >= 141254000);
+	assert_int_equal(c.nlegend, 2);
+	assert_string_equal(c.legend[0].text, "Plain 2.2.10 (5000 samples)");
+	assert_string_equal(c.legend[1].text, "With Patch (5000 samples)");
+	assert_non_null(strstr(c.subtitle, "Plain 2.2.10: n 5000, p50 < 56 \xc2\xb5s, "
+				     "p99 < 5.62 ms, max < 126 ms"));
+	/* plain's tallest bucket [50, 56) us: 2976, drawn as its colour's top edge */
+	x = (lat_axis_map(&c.x, 50000) + lat_axis_map(&c.x, 56000)) / 2;
+	y = lat_axis_map(&c.y, 2976);
+	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.15);
+	/* patched's [100, 112) us bucket: 564 (lower than its neighbour 1047) */
+	x = (lat_axis_map(&c.x, 100000) + lat_axis_map(&c.x, 112000)) / 2;
+	y = lat_axis_map(&c.y, 564);
+	assert_true(rgb_dist(px(s, x, y), lat_palette(1)) < 0.15);
+	/* the lone 112 ms sample of the plain kernel is a one-count bar above the floor */
+	x = (lat_axis_map(&c.x, 112202000) + lat_axis_map(&c.x, 125893000)) / 2;
+	y = lat_axis_map(&c.y, 1);
+	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.15);
+	assert_true(y < c.plot.y + c.plot.h - 10);
+	cairo_surface_destroy(s);
+
+	o.format = LAT_RENDER_SVG;
+	assert_int_equal(lat_render_histogram(h, 2, "<delivery> & \"times\"", &o, &b), 0);
+	assert_int_equal(xmllint_ok(&b), 0);
+	lat_render_buf_release(&b);
+	lat_histogram_free(h[0]);
+	lat_histogram_free(h[1]);
+}
+
+static void test_empty(void **state)
+{
+	struct lat_histogram *h = mk("nothing", plain);
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < h->nbuckets; i++)
+		h->b[i].count = 0;
+	lat_render_opts_init(&o);
+	assert_int_equal(lat_render_histogram(&h, 1, NULL, &o, &b), -LAT_EEMPTY);
+	assert_non_null(strstr(b.msg, "no samples"));
+	lat_render_buf_release(&b);
+	lat_histogram_free(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_as_printed),
+		cmocka_unit_test(test_overlay_geometry),
+		cmocka_unit_test(test_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

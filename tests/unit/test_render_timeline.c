@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The timeline chart against a hand-built timeline: the bracket spans the
+ * x-range of its timestamps, slices sit in their CPU's lane in their task's
+ * colour, idle stays blank, the legend names the tasks, hostile task names
+ * keep the SVG well-formed, a million slices fold into a few rectangles.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "render_test_util.h"
+
+#define T0 1000000000ULL	/* window start, 1 s in the trace clock */
+#define MS 1000000ULL
+
+static void add_slice(struct lat_timeline *t, size_t *cap, int cpu, int pid, const char *comm,
+		      uint64_t a, uint64_t b)
+{
+	struct lat_tl_slice *s;
+
+	assert_int_equal(lat_grow(&t->slices, cap, t->nslices + 1, sizeof(*t->slices)), 0);
+	s = &t->slices[t->nslices++];
+	memset(s, 0, sizeof(*s));
+	s->cpu = cpu;
+	s->pid = pid;
+	s->start_ns = a;
+	s->end_ns = b;
+	strncpy(s->comm, comm, LAT_COMM_LEN - 1);
+}
+
+/*
+ * CPU 0: hog:200 runs 0-6.2 ms, rt-task:300 6.2-7 ms, idle after.
+ * CPU 1: kworker/1:1:60 0-3 ms, irq 3.40-3.45 ms, irq/24-eth0:50 3.45-3.6 ms which wakes
+ *        rt-task at 3.5 ms; idle 3.6-10 ms.
+ * rt-task waits from 3.5 ms (waking) to 6.2 ms (switch-in): 2.7 ms, CPU 0 held by hog.
+ */
+static struct lat_timeline *build(const char *hog_comm)
+{
+	struct lat_timeline *t = calloc(1, sizeof(*t));
+	size_t cap = 0;
+
+	assert_non_null(t);
+	t->start_ns = T0;
+	t->end_ns = T0 + 10 * MS;
+	t->ncpus = 2;
+	add_slice(t, &cap, 0, 200, hog_comm, T0, T0 + 6200000);
+	add_slice(t, &cap, 0, 300, "rt-task", T0 + 6200000, T0 + 7 * MS);
+	add_slice(t, &cap, 1, 60, "kworker/1:1", T0, T0 + 3 * MS);
+	add_slice(t, &cap, 1, 50, "irq/24-eth0", T0 + 3450000, T0 + 3600000);
+	t->marks = calloc(2, sizeof(*t->marks));
+	assert_non_null(t->marks);
+	t->nmarks = 2;
+	t->marks[0] = (struct lat_tl_mark){ .kind = LAT_TL_IRQ, .start_ns = T0 + 3400000,
+					    .end_ns = T0 + 3450000, .cpu = 1, .value_ns = -1 };
+	t->marks[1] = (struct lat_tl_mark){ .kind = LAT_TL_MARKER, .start_ns = T0 + 6200000,
+					    .end_ns = T0 + 6200000, .cpu = 0, .pid = 300,
+					    .value_ns = 2700000 };
+	strcpy(t->marks[1].label, "probe");
+	t->edges = calloc(1, sizeof(*t->edges));
+	assert_non_null(t->edges);
+	t->nedges = 1;
+	t->edges[0] = (struct lat_tl_edge){ .ts_ns = T0 + 3500000, .from_cpu = 1, .to_cpu = 0,
+					    .from_pid = 50, .to_pid = 300 };
+	strcpy(t->edges[0].from_comm, "irq/24-eth0");
+	t->brackets = calloc(1, sizeof(*t->brackets));
+	assert_non_null(t->brackets);
+	t->nbrackets = 1;
+	t->brackets[0] = (struct lat_tl_bracket){ .start_ns = T0 + 3500000,
+						  .end_ns = T0 + 6200000, .cpu = 0, .pid = 300,
+						  .held_by_pid = 200 };
+	strcpy(t->brackets[0].comm, "rt-task");
+	strncpy(t->brackets[0].held_by_comm, hog_comm, LAT_COMM_LEN - 1);
+	snprintf(t->title, sizeof(t->title), "hand-built wakeup");
+	return t;
+}
+
+static void tl_free(struct lat_timeline *t)
+{
+	free(t->slices);
+	free(t->marks);
+	free(t->edges);
+	free(t->brackets);
+	free(t);
+}
+
+static double xat(const struct lat_chart *c, uint64_t ts)
+{
+	const struct lat_tl_layout *l = c->priv;
+
+	return lat_axis_map(&c->x, (double)(ts - l->v0));
+}
+
+static void test_geometry(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	struct lat_render_opts o;
+	struct lat_chart c;
+	const struct lat_tl_layout *l;
+	cairo_surface_t *s;
+	double x0, x1, y0mid, y1mid;
+
+	(void)state;
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "timeline.png");
+	l = c.priv;
+	assert_int_equal(l->ncpus, 2);
+
+	/* legend: the waiting task first, the one holding its CPU next, then by run time */
+	assert_string_equal(c.legend[0].text, "rt-task:300");
+	assert_string_equal(c.legend[1].text, "hog:200");
+	assert_string_equal(c.legend[2].text, "kworker/1:1:60");
+	assert_string_equal(c.legend[3].text, "irq/24-eth0:50");
+	assert_int_equal(l->ntasks, 4);
+
+	/* the bracket bar covers exactly [3.5 ms, 6.2 ms] of the axis */
+	x0 = xat(&c, T0 + 3500000);
+	x1 = xat(&c, T0 + 6200000);
+	assert_true(x1 - x0 > 100);	/* 2.7 of 10 ms of a ~1200 px plot */
+	assert_true(is_alert_red(px(s, (x0 + x1) / 2, l->bracket_y)));
+	assert_true(is_alert_red(px(s, x0 + 3, l->bracket_y)));
+	assert_true(is_alert_red(px(s, x1 - 3, l->bracket_y)));
+	assert_false(is_alert_red(px(s, x0 - 6, l->bracket_y)));
+	assert_false(is_alert_red(px(s, x1 + 6, l->bracket_y)));
+
+	/* slices in their lane and colour; idle blank (lane background) */
+	y0mid = lat_tl_lane_top(l, 0) + l->lane_h * 0.75;
+	y1mid = lat_tl_lane_top(l, 1) + l->lane_h * 0.25;
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 2 * MS), y0mid), lat_palette(1)) < 0.02);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 6600000), y0mid), lat_palette(0)) < 0.02);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 1 * MS), y1mid), lat_palette(2)) < 0.02);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 8 * MS), y0mid),
+			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 5 * MS), y1mid),
+			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
+	/* the waker arrow: dark, on the waking instant, between the two lanes */
+	assert_true(px(s, xat(&c, T0 + 3500000),
+		       (lat_tl_lane_top(l, 1) + lat_tl_lane_top(l, 0) + l->lane_h) / 2).r < 0.3);
+
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	tl_free(t);
+}
+
+static void test_window(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 };
+	struct lat_chart c;
+	cairo_surface_t *s;
+	const struct lat_tl_layout *l;
+
+	(void)state;
+	lat_render_opts_init(&o);
+	o.has_window = 1;
+	o.window_start_ns = 3 * MS;
+	o.window_end_ns = 7 * MS;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->v0, T0 + 3 * MS);
+	assert_int_equal(l->v1, T0 + 7 * MS);
+	/* 3.5 ms is an eighth into the 4 ms view */
+	assert_true(fabs(xat(&c, T0 + 3500000) - (c.plot.x + c.plot.w / 8)) < 0.5);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+
+	o.window_start_ns = 20 * MS;
+	o.window_end_ns = -1;
+	assert_int_equal(lat_render_timeline(t, &o, &b), -LAT_EUSAGE);
+	assert_non_null(strstr(b.msg, "--window"));
+	lat_render_buf_release(&b);
+	tl_free(t);
+}
+
+static void test_hostile_svg(void **state)
+{
+	/* markup, quotes, a control character and a byte that is not UTF-8 */
+	struct lat_timeline *t = build("<b>&\"x\x01\xff'");
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 }, b2 = { 0 };
+
+	(void)state;
+	snprintf(t->title, sizeof(t->title), "</svg><script>&amp \xc3\x28");
+	lat_render_opts_init(&o);
+	o.format = LAT_RENDER_SVG;
+	o.source = "<evil>&.dat";
+	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
+	assert_true(b.len > 1000);
+	assert_int_equal(xmllint_ok(&b), 0);
+	/* cairo drew the text as glyphs: no input text leaks into the markup */
+	assert_null(memmem(b.data, b.len, "<script", 7));
+	assert_null(memmem(b.data, b.len, "<evil", 5));
+	/* same input, same bytes, even with cairo's process-wide surface numbering */
+	assert_int_equal(lat_render_timeline(t, &o, &b2), 0);
+	assert_int_equal(b.len, b2.len);
+	assert_memory_equal(b.data, b2.data, b.len);
+	o.format = LAT_RENDER_PNG;
+	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
+	assert_int_equal(lat_render_timeline(t, &o, &b2), 0);
+	assert_int_equal(b.len, b2.len);
+	assert_memory_equal(b.data, b2.data, b.len);
+	assert_memory_equal(b.data, "\x89PNG", 4);
+	lat_render_buf_release(&b);
+	lat_render_buf_release(&b2);
+	tl_free(t);
+}
+
+/* A million 100 ns slices of two tasks alternating on CPU 0: the folding must keep it small. */
+static void test_million_slices(void **state)
+{
+	struct lat_timeline *t = calloc(1, sizeof(*t));
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 };
+	struct lat_chart c;
+	cairo_surface_t *s;
+	const struct lat_tl_layout *l;
+	size_t cap = 0, n = 1000000;
+
+	(void)state;
+	assert_non_null(t);
+	t->start_ns = T0;
+	t->end_ns = T0 + n * 100;
+	t->ncpus = 2;
+	for (size_t i = 0; i < n; i++)
+		add_slice(t, &cap, 0, i % 2 ? 11 : 12, i % 2 ? "odd" : "even", T0 + i * 100,
+			  T0 + i * 100 + 100);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	/* one folded column per pixel at most, merged where neighbours match */
+	assert_true(l->drawn_rects <= (size_t)c.plot.w + 2);
+	assert_int_equal(l->ntasks_all, 2);
+	/* the lane is painted (fully busy columns), not left blank */
+	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2, lat_tl_lane_top(l, 0) + l->lane_h / 2),
+			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) > 0.1);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	o.format = LAT_RENDER_SVG;
+	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
+	assert_true(b.len <= 2u << 20);
+	lat_render_buf_release(&b);
+	free(t->slices);
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_hostile_svg),
+		cmocka_unit_test(test_million_slices),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
