@@ -59,7 +59,8 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 	r->ntasks = n;
 	if (lat_wake_sort_parse(w->o->sort ? w->o->sort : "max", &key))
 		key = LAT_WSORT_MAX;
-	qsort_r(r->tasks, n, sizeof(*r->tasks), cmp_task, &key);
+	if (n)
+		qsort_r(r->tasks, n, sizeof(*r->tasks), cmp_task, &key);
 	lat_hll_stat(&w->all, &r->all);
 
 	if (w->ncpus && !(r->cpus = calloc(w->ncpus, sizeof(*r->cpus))))
