@@ -197,6 +197,33 @@ static void test_self_wake(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * B on CPU1 wakes A at 100 while A is still inside schedule() on CPU0; A blocks
+ * anyway (D at 110) and the kernel completes the wakeup at 120: the wait runs
+ * from that sched_wakeup to the switch-in at 500.
+ */
+static void test_wake_races_schedule(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
+	sw(20, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	wake(100, 1, 200, "B", LAT_EV_WAKING, 100, "A", 0);
+	sw(110, 0, 100, "A", LAT_TS_DISK, 0, "swapper/0");
+	wake(120, 1, 200, "B", LAT_EV_WAKEUP, 100, "A", 0);
+	sw(500, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->self_wakes, 1);
+	assert_int_equal(task(b, 100)->wake.n, 1);
+	assert_int_equal(task(b, 100)->wake.max, 380);
+	assert_int_equal(r->worst[0].waker.pid, 200);
+	assert_int_equal(r->worst[0].waker.from_wakeup, 1);
+	lat_block_free(b);
+}
+
 /* A task never seen running gets a waking, then is switched out sleeping: canceled. */
 static void test_sleep_cancels(void **state)
 {
@@ -756,6 +783,7 @@ int main(void)
 		cmocka_unit_test_setup(test_basic_waking, reset),
 		cmocka_unit_test_setup(test_start_at_wakeup, reset),
 		cmocka_unit_test_setup(test_self_wake, reset),
+		cmocka_unit_test_setup(test_wake_races_schedule, reset),
 		cmocka_unit_test_setup(test_sleep_cancels, reset),
 		cmocka_unit_test_setup(test_switch_break, reset),
 		cmocka_unit_test_setup(test_preempt_wait, reset),
