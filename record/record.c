@@ -66,12 +66,38 @@ static struct {
 	char inst_path[4096];
 	volatile sig_atomic_t inst_live;
 	char out_path[4096];
+	int ncpus;
 } em = { .wake_fd = -1, .tracing_on_fd = -1 };
 
 static void em_write(const char *s)
 {
 	if (write(STDERR_FILENO, s, strlen(s)) < 0)
 		(void)0;
+}
+
+/* Removes "<output>.cpuN" without snprintf (not async-signal-safe). */
+static void em_unlink_cpu_files(void)
+{
+	size_t len = strlen(em.out_path);
+	char path[sizeof(em.out_path) + 16];
+
+	if (len + 12 > sizeof(path))
+		return;
+	memcpy(path, em.out_path, len);
+	memcpy(path + len, ".cpu", 4);
+	for (int cpu = 0; cpu < em.ncpus; cpu++) {
+		char digits[8];
+		int nd = 0, v = cpu;
+
+		do {
+			digits[nd++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		for (int i = 0; i < nd; i++)
+			path[len + 4 + i] = digits[nd - 1 - i];
+		path[len + 4 + nd] = 0;
+		unlink(path);
+	}
 }
 
 static void on_signal(int sig)
@@ -103,8 +129,10 @@ static void on_signal(int sig)
 		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
 			nanosleep(&ts, NULL);
 	}
-	if (em.out_path[0])
+	if (em.out_path[0]) {
 		unlink(em.out_path);
+		em_unlink_cpu_files();
+	}
 	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
 	_exit(130);
 }
@@ -409,7 +437,9 @@ static int open_readers(struct rec *r, bool threads)
 			return -LAT_EIO;
 		}
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC);
+		/* tracefs_cpu_alloc_fd() trusts the fd's own mode for "nonblock". */
+		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC |
+							(threads ? 0 : O_NONBLOCK));
 		if (rd->raw_fd < 0)
 			continue;	/* an offline CPU: no data */
 		em_add_fd(rd->raw_fd);
@@ -757,6 +787,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	em.nfds = 0;
 	em.inst_live = 0;
 	em.out_path[0] = 0;
+	em.ncpus = r->ncpus;
 	em.wake_fd = r->wake[1];
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
