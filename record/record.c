@@ -730,7 +730,10 @@ static void print_summary(struct rec *r, const struct lat_record_result *res)
 				", dropped %" PRIu64 "\n", cpu, over, drop);
 	}
 	if (!res->lost_total)
-		fprintf(r->msg, "latscope: no events lost\n");
+		fprintf(r->msg, "latscope: no events lost in the kernel buffers\n");
+	else if (r->o->stop_above_ns > 0)
+		fprintf(r->msg, "latscope: (flight recorder: overrun = older events overwritten "
+			"on purpose)\n");
 }
 
 static void free_rec(struct rec *r)
@@ -934,8 +937,9 @@ stop:
 			"the file holds the pages written before it (trace-cmd reads it)" :
 			"no readable file could be written");
 	}
-	fprintf(r->msg, "latscope: stopped: %s; %" PRIu64 " events in %s\n", end_name(res->end),
-		res->events_total, o->output);
+	fprintf(r->msg, "latscope: stopped: %s; %" PRIu64 " events read from the buffers%s\n",
+		end_name(res->end), res->events_total, res->write_err ?
+		" (the file keeps only the pages that fit)" : "");
 	print_summary(r, res);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
 		char b[32];
