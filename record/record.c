@@ -329,6 +329,18 @@ static int setup_instance(struct rec *r)
 			"(/sys/kernel/tracing) and root\n");
 		return -LAT_EPERM;
 	}
+	{
+		char inst_dir[4096];
+
+		/* Ask first: a refused tracefs_instance_create() leaks inside libtracefs. */
+		snprintf(inst_dir, sizeof(inst_dir), "%s/instances", r->tdir);
+		if (access(inst_dir, W_OK)) {
+			fprintf(r->msg, "latscope: creating a tracefs instance in %s refused (%s): "
+				"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
+				inst_dir, strerror(errno));
+			return -LAT_EPERM;
+		}
+	}
 	remove_stale_instances(r->tdir);
 	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
 	if (tracefs_instance_exists(r->inst_name)) {
