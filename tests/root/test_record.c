@@ -241,9 +241,10 @@ static unsigned event_lines(const char *rep)
 	 */
 	for (const char *line = rep; line && *line; ) {
 		const char *nl = strchr(line, '\n');
-		const char *b = strchr(line, '[');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *b = memchr(line, '[', len);
 
-		if (b && (!nl || b < nl) && b[1] >= '0' && b[1] <= '9') {
+		if (b && b[1] >= '0' && b[1] <= '9') {
 			const char *e = b + 1;
 
 			while (*e >= '0' && *e <= '9')
