@@ -13,10 +13,14 @@ set -eu
 BIN=$(realpath "$1")
 T=${2:-5}
 LOOPS=${3:-400}
-here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d /tmp/latscope-bench-XXXXXX)
-trap 'rm -rf "$dir"' EXIT
 TD=/sys/kernel/tracing
+TCI=$TD/instances/latscope-bench-tc
+cleanup() {
+	[ -d "$TCI" ] && { echo 0 >"$TCI/tracing_on"; echo >"$TCI/set_event"; rmdir "$TCI"; }
+	rm -rf "$dir"
+}
+trap cleanup EXIT
 grep -q " tracefs " /proc/mounts || { echo "bench: mount tracefs on $TD first" >&2; exit 2; }
 command -v hackbench >/dev/null || { echo "bench: hackbench (rt-tests) missing" >&2; exit 2; }
 
@@ -25,19 +29,24 @@ sched_process_fork sched_process_exec sched_process_exit"
 tc_events=""
 for e in $EVENTS; do tc_events="$tc_events -e sched:$e"; done
 
-python3 "$here/rusage.py" "$dir/ls.cpu" "$BIN" record -o "$dir/ls.dat" -d "$T" \
+/usr/bin/time -o "$dir/ls.cpu" -f "%U %S" "$BIN" record -o "$dir/ls.dat" -d "$T" \
 	2>"$dir/ls.err" &
 ls_pid=$!
+# trace-cmd also writes set_ftrace_* of its -B instance: create it first so that the scratch
+# files can be bind-mounted over those too; trace-cmd then uses it and we remove it afterwards.
+mkdir "$TCI"
 # shellcheck disable=SC2086
 unshare -m sh -c '
 	d=$1; shift
 	echo 1 >"$d/ftrace_enabled"
 	mount --bind "$d/ftrace_enabled" /proc/sys/kernel/ftrace_enabled
 	for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid; do
-		[ -e '"$TD"'/$f ] || continue
-		: >"$d/$f"; mount --bind "$d/$f" '"$TD"'/$f
+		for base in '"$TD"' '"$TCI"'; do
+			[ -e "$base/$f" ] || continue
+			: >"$d/$f.$(basename $base)"; mount --bind "$d/$f.$(basename $base)" "$base/$f"
+		done
 	done
-	exec "$@"' sh "$dir" python3 "$here/rusage.py" "$dir/tc.cpu" \
+	exec "$@"' sh "$dir" /usr/bin/time -o "$dir/tc.cpu" -f "%U %S" \
 	trace-cmd record -q -B latscope-bench-tc $tc_events -o "$dir/tc.dat" sleep "$T" \
 	>"$dir/tc.out" 2>&1 &
 tc_pid=$!
@@ -54,7 +63,9 @@ stat_sum() {
 report_events() {
 	trace-cmd report "$1" 2>/dev/null | grep -c '\[[0-9]*\] *[0-9]*\.[0-9]*:' || true
 }
-ls_cpu=$(cat "$dir/ls.cpu"); tc_cpu=$(cat "$dir/tc.cpu")
+# CPU seconds (user + sys) of each recorder and everything it waited for (GNU time).
+cpu_s() { tail -1 "$1" | awk '{ print $1 + $2 }'; }
+ls_cpu=$(cpu_s "$dir/ls.cpu"); tc_cpu=$(cpu_s "$dir/tc.cpu")
 ls_ev=$(report_events "$dir/ls.dat"); tc_ev=$(report_events "$dir/tc.dat")
 ls_lost=$(( $(stat_sum "$dir/ls.dat" overrun) + $(stat_sum "$dir/ls.dat" "dropped events") ))
 tc_lost=$(( $(stat_sum "$dir/tc.dat" overrun) + $(stat_sum "$dir/tc.dat" "dropped events") ))
@@ -69,4 +80,3 @@ print("%-10s %10.3f %12d %14.1f %8d" % ("latscope", lc, le, lpe, ll))
 print("%-10s %10.3f %12d %14.1f %8d" % ("trace-cmd", tc, te, tpe, tl))
 print("ratio latscope/trace-cmd: cpu per event %.2f, events %.2f" % (lpe / tpe, le / te))
 PY
-ls "$TD/instances"

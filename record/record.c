@@ -537,30 +537,63 @@ static void read_stats(struct rec *r)
 	r->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 }
 
-/* saved_tgids is only filled with the top-level record-tgid option, which we leave alone. */
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * saved_tgids is only filled with the top-level record-tgid option, which we leave alone: the
+ * thread-group ids of the pids in saved_cmdlines come from /proc/TGID/task/TID instead (one
+ * readdir per live process, no file reads; pids that already exited are missing).
+ */
 static void append_tgids(FILE *f, const char *cmdlines)
 {
-	const char *p = cmdlines;
+	long *pids = NULL;
+	size_t n = 0, cap = 0;
 	const char *sep = "";
+	struct dirent *de;
+	DIR *proc;
 
-	fputs("latscope: tgids=", f);
-	while (p && *p) {
-		char path[64], *st = NULL;
-		size_t len;
+	for (const char *p = cmdlines; p && *p; ) {
 		long pid = strtol(p, NULL, 10);
-		const char *tg;
 
-		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-		if (pid > 0 && !lat_slurp(path, &st, &len) && (tg = strstr(st, "\nTgid:"))) {
-			fprintf(f, "%s%ld:%ld", sep, pid, strtol(tg + 6, NULL, 10));
-			sep = ",";
-		}
-		free(st);
+		if (pid > 0 && !lat_grow(&pids, &cap, n + 1, sizeof(*pids)))
+			pids[n++] = pid;
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
+	qsort(pids, n, sizeof(*pids), cmp_long);
+	fputs("latscope: tgids=", f);
+	proc = n ? opendir("/proc") : NULL;
+	while (proc && (de = readdir(proc))) {
+		char path[64];
+		struct dirent *te;
+		long tgid = strtol(de->d_name, NULL, 10);
+		DIR *task;
+
+		if (tgid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
+		task = opendir(path);
+		while (task && (te = readdir(task))) {
+			long tid = strtol(te->d_name, NULL, 10);
+
+			if (tid > 0 && bsearch(&tid, pids, n, sizeof(*pids), cmp_long)) {
+				fprintf(f, "%s%ld:%ld", sep, tid, tgid);
+				sep = ",";
+			}
+		}
+		if (task)
+			closedir(task);
+	}
+	if (proc)
+		closedir(proc);
 	fputc('\n', f);
+	free(pids);
 }
 
 static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
