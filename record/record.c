@@ -367,6 +367,14 @@ static int setup_instance(struct rec *r)
 			o->buffer_kb, strerror(errno));
 		return -LAT_EUSAGE;
 	}
+	/*
+	 * Wake the readers when a fifth of the buffer is full, not half (the default): under a
+	 * load that starves them of CPU the rest of the buffer is what absorbs their wake-up
+	 * latency.  Kernels without the file just keep their default.
+	 */
+	if (o->stop_above_ns <= 0 &&
+	    tracefs_file_exists(r->inst, "buffer_percent"))
+		tracefs_instance_file_write(r->inst, "buffer_percent", "20");
 	/* Streaming readers keep up; the flight recorder must keep the newest events. */
 	if (o->stop_above_ns > 0 &&
 	    tracefs_instance_file_write(r->inst, "options/overwrite", "1") < 0) {
