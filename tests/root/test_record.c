@@ -444,6 +444,60 @@ static void test_not_root(void **state)
 	free(err);
 }
 
+/* A command that cannot run: its status (127) comes back, the file is still readable. */
+static void test_command_fails(void **state)
+{
+	struct ctx *c = *state;
+	char file[128], cmd[512];
+	char *rep;
+
+	snprintf(file, sizeof(file), "%s/fail.dat", c->dir);
+	snprintf(cmd, sizeof(cmd), "%s record -o %s -- /nonexistent/command 2>/dev/null",
+		 LATSCOPE_BIN, file);
+	assert_int_equal(run(cmd), 127);
+	check_clean(c);
+	rep = report(c, file, "");
+	free(rep);
+}
+
+/*
+ * Two signals back to back: either the first already ended the run (exit 0, readable file)
+ * or the second aborted it (exit 130, no file).  Either way no instance and no FILE.cpuN.
+ */
+static void test_second_sigint(void **state)
+{
+	struct ctx *c = *state;
+	char file[128], cmd[512];
+	struct timespec ts = { 0, 500 * 1000 * 1000 };
+	int status;
+	pid_t pid;
+
+	snprintf(file, sizeof(file), "%s/abort.dat", c->dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60", (char *)NULL);
+		_exit(127);
+	}
+	nanosleep(&ts, NULL);
+	kill(pid, SIGINT);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	check_clean(c);
+	snprintf(cmd, sizeof(cmd), "test ! -e %s.cpu0 && test ! -e %s.cpu1", file, file);
+	assert_int_equal(run(cmd), 0);
+	if (WEXITSTATUS(status) == 130) {
+		assert_int_equal(access(file, F_OK), -1);
+	} else {
+		char *rep;
+
+		assert_int_equal(WEXITSTATUS(status), 0);
+		rep = report(c, file, "");
+		free(rep);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +506,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_disk_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_above, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_command_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_second_sigint, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
