@@ -994,6 +994,8 @@ stop:
 		end_name(res->end), res->events_total, res->write_err ?
 		" (the file keeps only the pages that fit)" : "");
 	print_summary(r, res);
+	/* The same per-CPU probe lines the file stores (--stat shows them too). */
+	lat_probes_summary(r->probes, r->msg);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
 		char b[32];
 
