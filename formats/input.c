@@ -45,6 +45,19 @@ static int fail(struct lat_loaded *l, int err, const char *fmt, const char *arg)
 	return err;
 }
 
+/*
+ * Binary data is dense with NUL bytes; a pasted log with a stray one is still
+ * text (that line is skipped and said).  More than 1 NUL in 32 bytes: binary.
+ */
+static int mostly_binary(const char *p, size_t len)
+{
+	size_t nul = 0;
+
+	for (size_t i = 0; i < len; i++)
+		nul += !p[i];
+	return nul * 32 > len;
+}
+
 static int load_stream(struct lat_loaded *l, const struct lat_format *f, const char *peek,
 		       size_t peeklen)
 {
@@ -225,7 +238,7 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 		free(peek);
 		return ret;
 	}
-	if (memchr(peek, '\0', peeklen)) {
+	if (mostly_binary(peek, peeklen)) {
 		free(peek);
 		return fail(l, -LAT_EUNKNOWN, "%s",
 			    "binary data in no format latscope reads (see `latscope formats`)");
