@@ -32,6 +32,7 @@ enum lat_ft_kind {
 struct lat_ft_strs {
 	char name[64];		/* event name of LAT_EV_OTHER */
 	char irq[64];		/* irq handler or softirq action name */
+	char buffer[64];	/* trace-cmd report's "instance:" prefix of the line, or "" */
 };
 
 /*
