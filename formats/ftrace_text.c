@@ -48,7 +48,8 @@ struct ft_source {
 	int in_stack;
 	unsigned long stack_line;
 	struct lat_event stack_ev;
-	struct ft_stack stacks[2];	/* two: the one handed out stays valid while the next fills */
+	/* two: the one handed out stays valid while the next one fills */
+	struct ft_stack stacks[2];
 	int cur;
 	uint32_t dropped_frames;
 

@@ -18,7 +18,7 @@
 #define LAT_FT_SYM_BYTES 8192
 
 enum lat_ft_kind {
-	LAT_FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started ####" */
+	LAT_FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started" */
 	LAT_FT_EVENT,		/* *ev filled */
 	LAT_FT_STACK,		/* "<stack trace>": *ev has the context, frames follow */
 	LAT_FT_USTACK,		/* "<user stack trace>": context in *ev, frames follow */

@@ -111,8 +111,8 @@ static inline const char *find(const char *p, const char *e, const char *needle,
 }
 
 /* "key=<comm> next_key=": the comm may hold blanks, so it ends at @next. */
-static inline int kv_comm(struct cur *c, const char *key, size_t klen, const char *next, size_t nlen,
-		   char *dst)
+static inline int kv_comm(struct cur *c, const char *key, size_t klen, const char *next,
+			  size_t nlen, char *dst)
 {
 	const char *q;
 
