@@ -199,8 +199,13 @@ static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct w
 }
 
 /*
- * Every event names the task running on its CPU: that fixes what the trace's
- * start (or a gap) left unknown, and a task seen running is not waiting.
+ * Every event names the task running on its CPU.  Where the CPU's current task
+ * is unknown (trace start, after a gap) that fills it in; where it differs from
+ * what the switches said, a switch went missing: the slice so far is closed
+ * there and counted as a switch break.  A task seen running is not waiting.
+ * Switches, stacks and uninterpreted events are not used: events recorded
+ * inside __schedule() after the switch (its kernel stack, sched_stat_*) still
+ * carry the previous task's pid.
  */
 static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
@@ -208,7 +213,16 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 
 	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
 		return;
-	if (c->cur_known && c->cur_pid > 0) {
+	if (c->cur_known) {
+		struct wk_slice s = { .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
+				      .prio = c->cur_prio, .stack = -1 };
+
+		memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
+		push_slice(w, c, cpu, &s);
+		if (!w->r->switch_breaks++)
+			w->r->first_break_ns = ev->ts_ns;
+	}
+	if (c->cur_pid > 0 && c->cur_pid != ev->pid) {
 		t = find_task(w, c->cur_pid);
 		if (t && t->on_cpu == cpu)
 			t->on_cpu = -1;
@@ -363,6 +377,13 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	struct wk_slice s = { 0 };
 	struct wk_task *t;
 
+	if (c->cur_known && c->cur_pid != ev->u.sw.prev_pid) {
+		/* the task the switches said was running left unseen */
+		if (!w->r->switch_breaks++)
+			w->r->first_break_ns = ev->ts_ns;
+		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
+			t->on_cpu = -1;
+	}
 	s.start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
 	s.end = ev->ts_ns;
 	s.pid = ev->u.sw.prev_pid;
@@ -651,7 +672,8 @@ static int handle(struct wk *w, const struct lat_event *ev)
 			wk_finish_done(w, c, cpu);
 		c->stack_kind = WK_STK_NONE;
 	}
-	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK)
+	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK && ev->type != LAT_EV_OTHER &&
+	    ev->type != LAT_EV_SWITCH)
 		note_current(w, c, cpu, ev);
 	switch (ev->type) {
 	case LAT_EV_SWITCH:
@@ -692,122 +714,6 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	return w->oom ? -LAT_ENOMEM : 0;
 }
 
-/* ---- results ---------------------------------------------------------------------- */
-
-static enum lat_wake_sort g_sort;	/* qsort has no context argument; set just before use */
-
-static int cmp_task(const void *a, const void *b)
-{
-	const struct lat_wake_task *x = a, *y = b;
-	int c = 0;
-
-	switch (g_sort) {
-	case LAT_WSORT_AVG:
-		c = (y->wake.avg > x->wake.avg) - (y->wake.avg < x->wake.avg);
-		break;
-	case LAT_WSORT_P99:
-		c = (y->wake.p99 > x->wake.p99) - (y->wake.p99 < x->wake.p99);
-		break;
-	case LAT_WSORT_COUNT:
-		c = (y->wake.n > x->wake.n) - (y->wake.n < x->wake.n);
-		break;
-	case LAT_WSORT_COMM:
-		c = strcmp(x->comm, y->comm);
-		break;
-	case LAT_WSORT_PID:
-		break;
-	case LAT_WSORT_MAX:
-		c = (y->wake.max > x->wake.max) - (y->wake.max < x->wake.max);
-		break;
-	}
-	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static int build_results(struct wk *w, const struct lat_event_source *src)
-{
-	struct lat_wakeup_result *r = w->r;
-	size_t n = 0;
-
-	if (w->ntasks && !(r->tasks = calloc(w->ntasks, sizeof(*r->tasks))))
-		return -LAT_ENOMEM;
-	for (size_t i = 0; i < w->tcap; i++) {
-		const struct wk_task *t = w->tasks[i];
-		struct lat_wake_task *o;
-
-		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
-			continue;
-		o = &r->tasks[n++];
-		o->pid = t->pid;
-		memcpy(o->comm, t->comm, LAT_COMM_LEN);
-		lat_hll_stat(&t->wake, &o->wake);
-		lat_hll_stat(&t->preempt, &o->preempt);
-		o->max_end_ns = t->max_end;
-		o->untrusted = t->untrusted;
-	}
-	r->ntasks = n;
-	if (lat_wake_sort_parse(w->o->sort ? w->o->sort : "max", &g_sort))
-		g_sort = LAT_WSORT_MAX;
-	qsort(r->tasks, n, sizeof(*r->tasks), cmp_task);
-	lat_hll_stat(&w->all, &r->all);
-
-	if (w->ncpus && !(r->cpus = calloc(w->ncpus, sizeof(*r->cpus))))
-		return -LAT_ENOMEM;
-	for (size_t i = 0; i < w->ncpus; i++) {
-		const struct wk_cpu *c = w->cpus[i];
-		struct lat_wake_cpu *o = &r->cpus[r->ncpus];
-		uint64_t ovr = src->cpu_overrun && (int)i < src->ncpus ? src->cpu_overrun[i] : 0;
-
-		if (!c && !ovr)
-			continue;
-		r->ncpus++;
-		o->cpu = (int32_t)i;
-		o->overrun = ovr;
-		o->lost = c && c->lost > ovr ? c->lost : ovr;
-		r->lost_events += o->lost;
-		if (c) {
-			lat_hll_stat(&c->wake, &o->wake);
-			lat_hll_stat(&c->preempt, &o->preempt);
-		}
-	}
-	/* overrun on CPUs that never produced an event */
-	for (int i = (int)w->ncpus; src->cpu_overrun && i < src->ncpus; i++)
-		r->lost_events += src->cpu_overrun[i];
-
-	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
-		return -LAT_ENOMEM;
-	for (size_t i = 0; i < w->nworst; i++) {
-		r->worst[i] = w->worst[i]->c;
-		w->worst[i]->c.tl = NULL;	/* moved */
-	}
-	r->nworst = w->nworst;
-	return wk_blame_finish(w);
-}
-
-static void result_free(void *p)
-{
-	struct lat_wakeup_result *r = p;
-
-	if (!r)
-		return;
-	free(r->tasks);
-	free(r->cpus);
-	for (size_t i = 0; i < r->nworst; i++)
-		lat_timeline_free(r->worst[i].tl);
-	free(r->worst);
-	free(r->gaps);
-	for (size_t i = 0; i < r->nstacks; i++) {
-		free(r->stacks[i].folded);
-		free(r->stacks[i].top);
-	}
-	free(r->stacks);
-	free(r->off_stacks);
-	free(r->off_funcs);
-	free(r->run_stacks);
-	free(r->run_funcs);
-	free((char *)r->stop_reason);
-	free(r);
-}
-
 static void wk_release(struct wk *w)
 {
 	for (size_t i = 0; i < w->ncpus; i++) {
@@ -839,74 +745,6 @@ static void wk_release(struct wk *w)
 	wk_stacks_free(w);
 }
 
-static void fmt_count(uint64_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
-
-	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
-}
-
-static void add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
-			 const struct lat_wakeup_result *r)
-{
-	char t1[40], t2[40], n1[32], d1[32];
-
-	for (size_t i = 0; i < r->ngaps && i < 8; i++) {
-		const struct lat_wake_gap *g = &r->gaps[i];
-
-		fmt_count(g->count, n1, sizeof(n1));
-		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
-				      "CPU%d lost %s events between %s and %s", g->cpu,
-				      g->count ? n1 : "some (count unknown)",
-				      lat_fmt_ts((int64_t)g->from_ns, t1, sizeof(t1)),
-				      lat_fmt_ts((int64_t)g->to_ns, t2, sizeof(t2)));
-	}
-	if (r->ngaps_total > 8)
-		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
-				      "%llu more gaps with lost events",
-				      (unsigned long long)(r->ngaps_total - 8));
-	for (size_t i = 0; i < r->ncpus; i++) {
-		if (!r->cpus[i].overrun)
-			continue;
-		fmt_count(r->cpus[i].overrun, n1, sizeof(n1));
-		lat_block_add_finding(b, "overrun", LAT_SEV_WARN,
-				      "CPU%d: the ring buffer overran, %s events lost (trace stats)",
-				      r->cpus[i].cpu, n1);
-	}
-	if (r->untrusted)
-		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
-				      "%llu wait%s crossed a lost-events gap: flagged, not counted",
-				      (unsigned long long)r->untrusted, r->untrusted == 1 ? "" : "s");
-	if (r->stop_reason)
-		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
-				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
-				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
-	if (r->skipped_events)
-		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
-				      "%llu events with a CPU number out of range skipped",
-				      (unsigned long long)r->skipped_events);
-	if (r->stacks_dropped)
-		lat_block_add_finding(b, "stacks-dropped", LAT_SEV_WARN,
-				      "more than %d distinct kernel stacks: %llu not interned",
-				      WK_MAX_STACKS, (unsigned long long)r->stacks_dropped);
-	if (r->nworst) {
-		const struct lat_wake_case *c = &r->worst[0];
-
-		lat_block_add_finding(b, "worst-wakeup", c->latency_ns >= 10 * o->threshold_ns ?
-				      LAT_SEV_HIGH : c->latency_ns >= o->threshold_ns ?
-				      LAT_SEV_WARN : LAT_SEV_INFO,
-				      "worst wakeup: %s/%d waited %s on CPU%d (ended at %s)",
-				      c->comm, c->pid, lat_fmt_duration(c->latency_ns, d1, sizeof(d1)),
-				      c->cpu, lat_fmt_ts((int64_t)c->end_ns, t1, sizeof(t1)));
-	}
-}
-
 int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_event_source *src = b->events;
@@ -921,7 +759,7 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (!r)
 		return -LAT_ENOMEM;
 	b->analysis = r;
-	b->analysis_free = result_free;
+	b->analysis_free = wk_result_free;
 	r->start = o->wake_start;
 	w.o = o;
 	w.r = r;
@@ -961,10 +799,10 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 		if (w.cpus[i] && w.cpus[i]->done.valid)
 			wk_finish_done(&w, w.cpus[i], (int32_t)i);
 	wk_cap_close_all(&w);
-	ret = build_results(&w, src);
+	ret = wk_build_results(&w, src);
 	if (ret)
 		goto out;
-	add_findings(b, o, r);
+	wk_add_findings(b, o, r);
 	if (!r->nevents)
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
 out:

@@ -344,8 +344,9 @@ static void cap_close(struct wk *w, struct wk_worst *x, uint64_t until)
 	if (x->c.tl) {
 		if (until < x->we)
 			x->c.tl->end_ns = until > x->ws ? until : x->ws;
-		qsort(x->c.tl->slices, x->c.tl->nslices, sizeof(*x->c.tl->slices),
-		      cmp_tl_slice);
+		if (x->c.tl->nslices)
+			qsort(x->c.tl->slices, x->c.tl->nslices, sizeof(*x->c.tl->slices),
+			      cmp_tl_slice);
 	}
 	x->open = 0;
 	w->nopen--;

@@ -87,8 +87,6 @@ struct wk_task {
 
 struct wk_stack {
 	uint64_t hash;
-	uint64_t *ips;
-	uint32_t depth;
 	int64_t off_ns, run_ns;
 	uint64_t off_cnt, run_cnt;
 };
@@ -115,7 +113,8 @@ struct wk {
 	struct lat_wake_marker marks[WK_MARK_RING];
 	size_t mhead, mlen;
 	struct wk_stack *stk;		/* parallel to r->stacks */
-	size_t stk_cap, rstk_cap;
+	size_t stk_cap, rstk_cap, fold_cap;
+	char *fold_buf;
 	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
@@ -143,6 +142,11 @@ void wk_cap_mark(struct wk *w, enum lat_tl_mark_kind kind, uint64_t start, uint6
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);
+/* wakeup_result.c */
+int wk_build_results(struct wk *w, const struct lat_event_source *src);
+void wk_result_free(void *p);
+void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
+		     const struct lat_wakeup_result *r);
 /* wakeup_stack.c */
 int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *syms,
 			uint32_t depth);

@@ -7,18 +7,26 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "wakeup_priv.h"
 
 #define WK_HASH_SLOTS (WK_MAX_STACKS * 2)
 
-/* Frames that say how a task left the CPU, not why: skipped to find the top function. */
+/*
+ * Frames that say how a task left the CPU or how a wakeup is delivered, not
+ * why: skipped to find the top function (the blocking call, the waker's call).
+ */
 static int sched_frame(const char *s)
 {
 	static const char *const pfx[] = { "__schedule", "schedule", "preempt_schedule",
 					   "io_schedule", "__cond_resched", "_cond_resched",
 					   "__traceiter", "trace_", "__trace", "ftrace",
-					   "stack_trace", "__bpf_trace", "perf_trace" };
+					   "stack_trace", "__bpf_trace", "perf_trace",
+					   "try_to_wake_up", "ttwu_", "wake_up", "__wake_up",
+					   "autoremove_wake_function", "default_wake_function",
+					   "woken_wake_function", "swake_up", "wake_q", "pollwake",
+					   "complete" };
 
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(pfx); i++)
 		if (!strncmp(s, pfx[i], strlen(pfx[i])))
@@ -35,28 +43,37 @@ static const char *frame_name(const uint64_t *ips, const char *const *syms, uint
 	return buf;
 }
 
-static int build_strings(struct lat_wake_stack *st, const uint64_t *ips,
-			 const char *const *syms, uint32_t depth)
+/* "root;...;leaf" into @buf (grown as needed); returns its length or -LAT_ENOMEM. */
+static ssize_t fold(char **buf, size_t *cap, const uint64_t *ips, const char *const *syms,
+		    uint32_t depth)
 {
-	size_t len = 0, o = 0;
-	char buf[32];
-	const char *top = NULL;
+	size_t len = 1, o = 0;
+	char hex[32];
 
 	for (uint32_t i = 0; i < depth; i++)
-		len += strlen(frame_name(ips, syms, i, buf, sizeof(buf))) + 1;
-	st->folded = malloc(len + 1);
-	if (!st->folded)
+		len += strlen(frame_name(ips, syms, i, hex, sizeof(hex))) + 1;
+	if (lat_grow(buf, cap, len, 1))
 		return -LAT_ENOMEM;
 	/* ftrace lists the innermost frame first; folded stacks start at the root */
 	for (uint32_t i = depth; i-- > 0;) {
-		const char *n = frame_name(ips, syms, i, buf, sizeof(buf));
+		const char *n = frame_name(ips, syms, i, hex, sizeof(hex));
 
 		if (o)
-			st->folded[o++] = ';';
+			(*buf)[o++] = ';';
 		for (; *n; n++)
-			st->folded[o++] = *n == ';' || *n == ' ' ? '_' : *n;
+			(*buf)[o++] = *n == ';' || *n == ' ' ? '_' : *n;
 	}
-	st->folded[o] = 0;
+	(*buf)[o] = 0;
+	return (ssize_t)o;
+}
+
+static int build_strings(struct lat_wake_stack *st, const char *folded, const uint64_t *ips,
+			 const char *const *syms, uint32_t depth)
+{
+	const char *top = NULL;
+	char buf[32];
+
+	st->folded = strdup(folded);
 	for (uint32_t i = 0; i < depth && !top; i++) {
 		const char *n = frame_name(ips, syms, i, buf, sizeof(buf));
 
@@ -65,14 +82,19 @@ static int build_strings(struct lat_wake_stack *st, const uint64_t *ips,
 	}
 	st->top = strdup(top ? top : frame_name(ips, syms, 0, buf, sizeof(buf)));
 	st->depth = depth;
-	return st->top ? 0 : -LAT_ENOMEM;
+	return st->top && st->folded ? 0 : -LAT_ENOMEM;
 }
 
+/*
+ * Text traces have names but no addresses (ips all 0), binary ones may have
+ * addresses but no names: the identity of a stack is its folded text.
+ */
 int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *syms,
 			uint32_t depth)
 {
 	struct lat_wakeup_result *r = w->r;
 	uint64_t h = 1469598103934665603ull;
+	ssize_t len;
 	size_t slot;
 	int32_t id;
 
@@ -81,8 +103,11 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 		depth--;
 	if (!depth)
 		return -1;
-	for (uint32_t i = 0; i < depth; i++)
-		h = (h ^ ips[i]) * 1099511628211ull;
+	len = fold(&w->fold_buf, &w->fold_cap, ips, syms, depth);
+	if (len < 0)
+		goto oom;
+	for (ssize_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)w->fold_buf[i]) * 1099511628211ull;
 	if (!w->stk_hash) {
 		w->stk_hash = malloc(WK_HASH_SLOTS * sizeof(*w->stk_hash));
 		if (!w->stk_hash)
@@ -90,12 +115,9 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 		memset(w->stk_hash, 0xff, WK_HASH_SLOTS * sizeof(*w->stk_hash));
 	}
 	for (slot = h % WK_HASH_SLOTS; (id = w->stk_hash[slot]) >= 0;
-	     slot = (slot + 1) % WK_HASH_SLOTS) {
-		const struct wk_stack *k = &w->stk[id];
-
-		if (k->hash == h && k->depth == depth && !memcmp(k->ips, ips, depth * 8))
+	     slot = (slot + 1) % WK_HASH_SLOTS)
+		if (w->stk[id].hash == h && !strcmp(r->stacks[id].folded, w->fold_buf))
 			return id;
-	}
 	if (r->nstacks >= WK_MAX_STACKS) {
 		r->stacks_dropped++;
 		return -1;
@@ -108,13 +130,8 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 	memset(&r->stacks[id], 0, sizeof(r->stacks[id]));
 	memset(&w->stk[id], 0, sizeof(w->stk[id]));
 	w->stk[id].hash = h;
-	w->stk[id].depth = depth;
-	w->stk[id].ips = malloc(depth * sizeof(uint64_t));
-	if (!w->stk[id].ips)
-		goto oom;
-	memcpy(w->stk[id].ips, ips, depth * sizeof(uint64_t));
 	r->nstacks++;
-	if (build_strings(&r->stacks[id], ips, syms, depth))
+	if (build_strings(&r->stacks[id], w->fold_buf, ips, syms, depth))
 		goto oom;
 	w->stk_hash[slot] = id;
 	return id;
@@ -198,8 +215,7 @@ int wk_blame_finish(struct wk *w)
 
 void wk_stacks_free(struct wk *w)
 {
-	for (size_t i = 0; w->stk && i < w->r->nstacks; i++)
-		free(w->stk[i].ips);
 	free(w->stk);
+	free(w->fold_buf);
 	free(w->stk_hash);
 }

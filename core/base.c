@@ -41,7 +41,9 @@ void lat_diag_init(struct lat_diag *d, const char *path, FILE *out)
 
 void lat_diag_at(struct lat_diag *d, unsigned long line, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
+	int n;
 
 	d->nwarn++;
 	if (!d->out)
@@ -57,8 +59,19 @@ void lat_diag_at(struct lat_diag *d, unsigned long line, const char *fmt, ...)
 	else
 		fprintf(d->out, "%s: ", d->path);
 	va_start(ap, fmt);
-	vfprintf(d->out, fmt, ap);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* messages quote input: no raw control byte may reach the user's terminal */
+	for (const char *p = msg; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(d->out, "\\x%02x", c);
+		else
+			fputc(c, d->out);
+	}
+	if (n >= (int)sizeof(msg))
+		fputs("...", d->out);
 	fputc('\n', d->out);
 }
 

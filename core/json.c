@@ -13,6 +13,23 @@ void lat_json_init(struct lat_json *j, FILE *out, int pretty)
 	j->first[0] = 1;
 }
 
+/* The second byte ranges RFC 3629 allows after lead bytes E0, ED, F0 and F4. */
+static int utf8_second_bad(unsigned char lead, unsigned char second)
+{
+	switch (lead) {
+	case 0xe0:
+		return second < 0xa0;
+	case 0xed:
+		return second > 0x9f;
+	case 0xf0:
+		return second < 0x90;
+	case 0xf4:
+		return second > 0x8f;
+	default:
+		return 0;
+	}
+}
+
 void lat_json_escape(FILE *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -39,7 +56,8 @@ void lat_json_escape(FILE *out, const char *s, size_t len)
 				fprintf(out, "\\u%04x", c);
 			} else if (c >= 0x80) {
 				/* keep valid UTF-8, replace what is not */
-				size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+				size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 :
+					   c >= 0xc2 && c < 0xe0 ? 2 : 0;
 				size_t k;
 
 				if (!n || i + n > len) {
@@ -49,6 +67,9 @@ void lat_json_escape(FILE *out, const char *s, size_t len)
 				for (k = 1; k < n; k++)
 					if (((unsigned char)s[i + k] & 0xc0) != 0x80)
 						break;
+				/* no overlong forms, surrogates or code points past U+10FFFF */
+				if (k == n && utf8_second_bad(c, (unsigned char)s[i + 1]))
+					k = 0;
 				if (k < n) {
 					fputs("\\ufffd", out);
 					break;

@@ -37,6 +37,13 @@ static int split_lines(struct lat_text *t)
 		size_t len = raw;
 		struct lat_line *l;
 
+		if (t->nlines >= LAT_TEXT_MAX_LINES) {
+			/* the index would outgrow the text: keep what is indexed, count the rest */
+			t->cut = LAT_TEXT_CUT_LINES;
+			t->cut_bytes += t->len - pos;
+			t->len = pos;
+			break;
+		}
 		if (lat_grow(&t->lines, &cap, t->nlines + 1, sizeof(*t->lines)))
 			return -LAT_ENOMEM;
 		l = &t->lines[t->nlines++];
@@ -67,29 +74,47 @@ int lat_text_init_mem(struct lat_text *t, const char *data, size_t len)
 	return 0;
 }
 
+/* Counts what is left of @fp without keeping it. */
+static uint64_t drain(FILE *fp)
+{
+	char scratch[1 << 14];
+	uint64_t n = 0;
+	size_t r;
+
+	while ((r = fread(scratch, 1, sizeof(scratch), fp)) > 0)
+		n += r;
+	return n;
+}
+
 int lat_text_init_file(struct lat_text *t, FILE *fp)
 {
 	size_t cap = 1 << 16, len = 0, n;
 	char *buf = malloc(cap + 1), *nb;
+	uint64_t cut = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (!buf)
 		return -LAT_ENOMEM;
 	while ((n = fread(buf + len, 1, cap - len, fp)) > 0) {
 		len += n;
-		if (len == cap) {
-			if (cap >= LAT_TEXT_MAX_BYTES) {
-				free(buf);
-				return -LAT_ELIMIT;
-			}
-			cap *= 2;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				return -LAT_ENOMEM;
-			}
-			buf = nb;
+		if (len < cap)
+			continue;
+		if (cap >= LAT_TEXT_MAX_BYTES) {
+			/* keep whole lines up to the cap; the partial last one is cut too */
+			char *nl = memrchr(buf, '\n', len);
+			size_t keep = nl ? (size_t)(nl - buf) + 1 : len;
+
+			cut = len - keep + drain(fp);
+			len = keep;
+			break;
 		}
+		cap *= 2;
+		nb = realloc(buf, cap + 1);
+		if (!nb) {
+			free(buf);
+			return -LAT_ENOMEM;
+		}
+		buf = nb;
 	}
 	if (ferror(fp)) {
 		free(buf);
@@ -98,6 +123,10 @@ int lat_text_init_file(struct lat_text *t, FILE *fp)
 	buf[len] = '\0';
 	t->buf = buf;
 	t->len = len;
+	if (cut) {
+		t->cut = LAT_TEXT_CUT_BYTES;
+		t->cut_bytes = cut;
+	}
 	if (split_lines(t)) {
 		lat_text_release(t);
 		return -LAT_ENOMEM;
@@ -141,18 +170,31 @@ size_t lat_fix_micro(char *s)
 		"\xef\xbf\xbd" "s",	/* replacement character */
 		"\xb5" "s",		/* µs (latin-1) */
 	};
-	size_t len = strlen(s);
+	char *r = s, *w = s;
 
-	for (size_t b = 0; b < LAT_ARRAY_SIZE(bad); b++) {
-		size_t bl = strlen(bad[b]);
-		char *p;
+	/*
+	 * One pass with a read and a write cursor: linear in the line, however
+	 * many micro signs a hostile line holds.  At each byte the longer
+	 * spellings are tried before their suffixes ("\xc2\xb5s" before "\xb5s").
+	 */
+	while (*r) {
+		size_t b, bl = 0;
 
-		while ((p = strstr(s, bad[b])) != NULL) {
-			p[0] = 'u';
-			p[1] = 's';
-			memmove(p + 2, p + bl, len - (size_t)(p - s) - bl + 1);
-			len -= bl - 2;
+		if ((unsigned char)*r >= 0x80) {
+			for (b = 0; b < LAT_ARRAY_SIZE(bad); b++) {
+				bl = strlen(bad[b]);
+				if (!strncmp(r, bad[b], bl))
+					break;
+			}
+			if (b < LAT_ARRAY_SIZE(bad)) {
+				*w++ = 'u';
+				*w++ = 's';
+				r += bl;
+				continue;
+			}
 		}
+		*w++ = *r++;
 	}
-	return len;
+	*w = '\0';
+	return (size_t)(w - s);
 }

@@ -45,6 +45,19 @@ static int fail(struct lat_loaded *l, int err, const char *fmt, const char *arg)
 	return err;
 }
 
+/*
+ * Binary data is dense with NUL bytes; a pasted log with a stray one is still
+ * text (that line is skipped and said).  More than 1 NUL in 32 bytes: binary.
+ */
+static int mostly_binary(const char *p, size_t len)
+{
+	size_t nul = 0;
+
+	for (size_t i = 0; i < len; i++)
+		nul += !p[i];
+	return nul * 32 > len;
+}
+
 static int load_stream(struct lat_loaded *l, const struct lat_format *f, const char *peek,
 		       size_t peeklen)
 {
@@ -67,12 +80,42 @@ static int load_stream(struct lat_loaded *l, const struct lat_format *f, const c
 	return add_block(l, b);
 }
 
+/*
+ * Says on stderr and as a finding of the last block what a cap left unread
+ * (LAT_TEXT_MAX_BYTES, LAT_TEXT_MAX_LINES, LAT_MAX_BLOCKS): never a silent loss.
+ */
+static void report_cuts(struct lat_loaded *l, size_t nseg, size_t used, uint32_t seg_line)
+{
+	struct lat_block *last = l->nblocks ? l->blocks[l->nblocks - 1] : NULL;
+	unsigned long at = l->text.nlines ? l->text.lines[l->text.nlines - 1].lineno : 0;
+	char what[160];
+
+	if (l->text.cut) {
+		snprintf(what, sizeof(what), "input cut after line %lu: more than %s; the %llu "
+			 "bytes after it were not read", at,
+			 l->text.cut == LAT_TEXT_CUT_LINES ? "16777216 lines (LAT_TEXT_MAX_LINES)" :
+							     "512 MiB of text (LAT_TEXT_MAX_BYTES)",
+			 (unsigned long long)l->text.cut_bytes);
+		lat_diag_at(&l->diag, at, "%s", what);
+		if (last)
+			lat_block_add_finding(last, "input-cut", LAT_SEV_WARN, "%s", what);
+	}
+	if (nseg > used) {
+		snprintf(what, sizeof(what), "%zu more blocks from line %u on were not read: at "
+			 "most %u blocks per input (LAT_MAX_BLOCKS)", nseg - used, seg_line,
+			 LAT_MAX_BLOCKS);
+		lat_diag_at(&l->diag, seg_line, "%s", what);
+		if (last)
+			lat_block_add_finding(last, "blocks-cut", LAT_SEV_WARN, "%s", what);
+	}
+}
+
 static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 {
 	const struct lat_format *const *all;
 	const struct lat_format *one[1];
 	struct lat_segment *seg = NULL;
-	size_t n, claimed = 0;
+	size_t n, claimed = 0, used;
 	int nseg, ret = 0;
 
 	ret = lat_text_init_file(&l->text, l->fp);
@@ -89,7 +132,9 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 	nseg = lat_segment_text(&l->text, all, n, &seg, &l->diag);
 	if (nseg < 0)
 		return fail(l, nseg, "%s", lat_strerror(nseg));
-	for (int i = 0; i < nseg; i++) {
+	/* every block costs an analysis and a report: a hostile mail gets the first ones */
+	used = (size_t)nseg > LAT_MAX_BLOCKS ? LAT_MAX_BLOCKS : (size_t)nseg;
+	for (size_t i = 0; i < used; i++) {
 		const struct lat_format *f = seg[i].fmt;
 		struct lat_block *b = lat_block_new(f, LAT_SCHEMA_NONE);
 
@@ -117,6 +162,9 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 		else if (strcmp(l->format, f->name))
 			l->format = "mail";
 	}
+	if (ret == 0)
+		report_cuts(l, (size_t)nseg, used,
+			    used < (size_t)nseg ? l->text.lines[seg[used].first].lineno : 0);
 	free(seg);
 	l->other_lines = l->nlines - claimed;
 	if (ret < 0)
@@ -190,7 +238,7 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 		free(peek);
 		return ret;
 	}
-	if (memchr(peek, '\0', peeklen)) {
+	if (mostly_binary(peek, peeklen)) {
 		free(peek);
 		return fail(l, -LAT_EUNKNOWN, "%s",
 			    "binary data in no format latscope reads (see `latscope formats`)");

@@ -236,6 +236,8 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			continue;
 		if (!l->binary && parse_legend(l->s, l->len, &lg)) {
 			s = series_for(b, map, &nmap, lg.mark, lg.mlen, lg.id);
+			if (!s && lat_loop_full(b))
+				continue;	/* its rows are skipped and said */
 			if (!s)
 				return -LAT_ENOMEM;
 			if (!s->note && lg.nlen && !(s->note = strndup(lg.note, lg.nlen)))
@@ -251,6 +253,10 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			/* the marker points into buf: use it before buf goes out of scope */
 			if (n && parse_row(buf, n, &m, &mlen, row)) {
 				s = series_for(b, map, &nmap, m, mlen, 0);
+				if (!s && lat_loop_full(b)) {
+					lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+					continue;
+				}
 				if (!s || lat_series_push(s, row, l->lineno))
 					return -LAT_ENOMEM;
 				rows++;
@@ -261,6 +267,10 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			continue;
 		}
 		s = series_for(b, map, &nmap, m, mlen, 0);
+		if (!s && lat_loop_full(b)) {
+			lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+			continue;
+		}
 		if (!s || lat_series_push(s, row, l->lineno))
 			return -LAT_ENOMEM;
 		rows++;

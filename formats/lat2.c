@@ -132,6 +132,8 @@ static int legend(struct lat_block *b, const struct lat_line *l)
 	lat_scan_ws(&sc);
 	snprintf(name, sizeof(name), "%llu", (unsigned long long)id);
 	s = lat_loop_series(b, name);
+	if (!s && lat_loop_full(b))
+		return 0;	/* a legend past the cap: its rows are skipped and said */
 	if (!s)
 		return -LAT_ENOMEM;
 	if (!s->note && !(s->note = strndup(sc.p, (size_t)(sc.end - sc.p))))
@@ -171,6 +173,10 @@ static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)proc);
 		s = lat_loop_series(b, name);
+		if (!s && lat_loop_full(b)) {
+			lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+			continue;
+		}
 		if (!s || lat_series_push(s, row, l->lineno))
 			return -LAT_ENOMEM;
 		rows++;

@@ -160,6 +160,10 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		snprintf(name, sizeof(name), "%llu", (unsigned long long)proc);
 		s = lat_loop_series(b, name);
+		if (!s && lat_loop_full(b)) {
+			lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+			continue;
+		}
 		if (!s || lat_series_push(s, row, l->lineno))
 			return -LAT_ENOMEM;
 		rows++;

@@ -13,6 +13,10 @@ extern const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS];
  * NULL on allocation failure.
  */
 struct lat_series *lat_loop_series(struct lat_block *b, const char *id);
+/* Processes per loop block; lat_loop_series() returns NULL for more (rows skipped). */
+#define LAT_LOOP_MAX_SERIES 256
+#define LAT_LOOP_FULL_EXPECTED "at most 256 processes in one block"
+int lat_loop_full(const struct lat_block *b);
 
 /* Counts and reports one line of a block that is not a row. */
 void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,

@@ -20,10 +20,17 @@ struct lat_series *lat_loop_series(struct lat_block *b, const char *id)
 	for (size_t i = 0; i < b->nseries; i++)
 		if (!strcmp(b->series[i]->name, id))
 			return b->series[i];
+	if (lat_loop_full(b))
+		return NULL;	/* a hostile log with a process per row: linear search stays short */
 	s = lat_series_new(id, LAT_LOOP_NCOLS, lat_loop_columns);
 	if (!s || lat_block_add_series(b, s))
 		return NULL;
 	return s;
+}
+
+int lat_loop_full(const struct lat_block *b)
+{
+	return b->nseries >= LAT_LOOP_MAX_SERIES;
 }
 
 void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,

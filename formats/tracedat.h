@@ -18,7 +18,6 @@
 #define TD_MAX_PAGE (1u << 20)		/* ring-buffer sub-buffer size */
 #define TD_MAX_BUFFERS 256		/* instances */
 #define TD_MAX_EVENT_ID 65535
-#define TD_MAX_COMMS (1u << 22)		/* pid -> comm entries */
 #define TD_MAX_OPTION_SECTIONS 1024
 
 enum td_comp { TD_COMP_NONE, TD_COMP_ZSTD, TD_COMP_ZLIB };
@@ -40,15 +39,19 @@ struct td_buffer {
 	int noverrun;
 };
 
-/* pid -> comm, open addressing; comm[0] == 0 marks a free slot (pid 0 is kept apart) */
-struct td_comm_slot {
-	int32_t pid;
-	char comm[LAT_COMM_LEN];
-};
+/*
+ * pid -> comm as a two-level table indexed by pid (chunks of 4096 pids made
+ * on first use): a lookup per event is two loads.  Pids are below the
+ * kernel's PID_MAX_LIMIT, so the table holds at most 64 MiB, and only
+ * 64 KiB per 4096-pid range actually seen.
+ */
+#define TD_PID_LIMIT (1 << 22)
+#define TD_COMM_CHUNK_SHIFT 12
 
 struct td_comms {
-	struct td_comm_slot *slots;
-	size_t cap, n;			/* cap is a power of two */
+	char (**chunks)[LAT_COMM_LEN];	/* TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT of them */
+	size_t n;			/* chunks made */
+	uint32_t gen;			/* bumped on every change: invalidates caches */
 };
 
 struct td_file {
@@ -61,6 +64,7 @@ struct td_file {
 	int long_size;
 	uint32_t page_size;
 	enum td_comp comp;
+	void *zstd_dctx;		/* one zstd context for every chunk */
 	int ncpus_sys;			/* CPUCOUNT option or the v6 header's count */
 	struct tep_handle *tep;
 	/* kallsyms are parsed only when a stack needs a symbol */
@@ -90,14 +94,24 @@ int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag 
 /* Parses the kallsyms into f->tep on first use; returns 0 or a negative lat_err. */
 int td_load_kallsyms(struct td_file *f);
 
-/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected). */
-int td_decompress(enum td_comp comp, const void *in, size_t clen, void *out, size_t ulen);
+/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with f->comp. */
+int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen);
 
 /* Reads exactly @n bytes at @off; -LAT_ETRUNC when the file ends first. */
 int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off);
 
-const char *td_comm_get(const struct td_comms *c, int32_t pid);
+static inline const char *td_comm_get(const struct td_comms *c, int32_t pid)
+{
+	const char *s;
+
+	if (pid < 0 || pid >= TD_PID_LIMIT || !c->chunks || !c->chunks[pid >> TD_COMM_CHUNK_SHIFT])
+		return NULL;
+	s = c->chunks[pid >> TD_COMM_CHUNK_SHIFT][pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)];
+	return s[0] ? s : NULL;
+}
+
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len);
+void td_comms_release(struct td_comms *c);
 
 static inline uint16_t td_get16(int swap, const void *p)
 {

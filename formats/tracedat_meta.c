@@ -143,10 +143,16 @@ static int expect_tag(struct td_cur *c, const char *tag, size_t len)
 	return memcmp(b, tag, len) ? -LAT_EFORMAT : 0;
 }
 
-int td_decompress(enum td_comp comp, const void *in, size_t clen, void *out, size_t ulen)
+int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen)
 {
+	enum td_comp comp = f->comp;
+
 	if (comp == TD_COMP_ZSTD) {
-		size_t r = ZSTD_decompress(out, ulen, in, clen);
+		size_t r;
+
+		if (!f->zstd_dctx && !(f->zstd_dctx = ZSTD_createDCtx()))
+			return -LAT_ENOMEM;
+		r = ZSTD_decompressDCtx(f->zstd_dctx, out, ulen, in, clen);
 
 		return ZSTD_isError(r) || r != ulen ? -LAT_EFORMAT : 0;
 	}
@@ -204,7 +210,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 	ret = td_pread(f, in, clen, off + 8);
 	if (ret < 0)
 		goto err;
-	ret = td_decompress(f->comp, in, clen, out, ulen);
+	ret = td_decompress(f, in, clen, out, ulen);
 	if (ret < 0)
 		goto err;
 	out[ulen] = 0;
@@ -286,17 +292,21 @@ static int parse_event_systems(struct td_file *f, struct td_cur *c)
 	return 0;
 }
 
-static int parse_printk(struct td_file *f, struct td_cur *c)
+static int skip_printk(struct td_cur *c)
 {
 	uint32_t size = 0;
-	char *b;
 	int ret;
 
-	if ((ret = cur_u32(c, &size)) < 0 || (ret = cur_blob(c, size, &b)) < 0)
+	/*
+	 * Only trace_printk (bprint) events need these, and those are passed on
+	 * undecoded; libtraceevent's parser overreads on malformed lines, so the
+	 * block is only checked and skipped.
+	 */
+	if ((ret = cur_u32(c, &size)) < 0)
 		return ret;
-	if (size)
-		tep_parse_printk_formats(f->tep, b);
-	free(b);
+	if (size > TD_MAX_SECTION || size > c->end - c->pos)
+		return size > TD_MAX_SECTION ? -LAT_ELIMIT : -LAT_ETRUNC;
+	c->pos += size;
 	return 0;
 }
 
@@ -567,7 +577,7 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 			else if (id == 18)
 				ret = parse_event_systems(f, &s);
 			else if (id == 20)
-				ret = parse_printk(f, &s);
+				ret = skip_printk(&s);
 			else
 				ret = parse_cmdlines(f, &s);
 			free((char *)s.mem);
@@ -599,7 +609,7 @@ static int open_v6(struct td_file *f, struct td_cur *c, struct lat_diag *d)
 	if (size > c->end - c->pos)
 		return -LAT_ETRUNC;
 	c->pos += size;
-	if ((ret = parse_printk(f, c)) < 0 || (ret = parse_cmdlines(f, c)) < 0 ||
+	if ((ret = skip_printk(c)) < 0 || (ret = parse_cmdlines(f, c)) < 0 ||
 	    (ret = cur_u32(c, &ncpus)) < 0)
 		return ret;
 	if (ncpus > TD_MAX_CPUS)
@@ -750,71 +760,46 @@ void td_file_release(struct td_file *f)
 	free(f->bufs);
 	free(f->pend_overrun);
 	free(f->trace_clock);
-	free(f->comms.slots);
+	td_comms_release(&f->comms);
 	if (f->tep)
 		tep_free(f->tep);
+	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }
 
-static size_t comm_hash(int32_t pid, size_t cap)
-{
-	return ((uint32_t)pid * 2654435761u) & (cap - 1);
-}
-
-const char *td_comm_get(const struct td_comms *c, int32_t pid)
-{
-	if (!c->cap)
-		return NULL;
-	for (size_t i = comm_hash(pid, c->cap);; i = (i + 1) & (c->cap - 1)) {
-		const struct td_comm_slot *s = &c->slots[i];
-
-		if (!s->comm[0])
-			return NULL;
-		if (s->pid == pid)
-			return s->comm;
-	}
-}
-
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 {
-	struct td_comm_slot *s;
+	char (*chunk)[LAT_COMM_LEN];
 
 	if (len >= LAT_COMM_LEN)
 		len = LAT_COMM_LEN - 1;
-	if (!len || !comm[0])
+	if (!len || !comm[0] || pid < 0 || pid >= TD_PID_LIMIT)
 		return 0;
-	if ((c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 1024;
-		struct td_comm_slot *ns;
-
-		if (c->n >= TD_MAX_COMMS)
-			return -LAT_ELIMIT;
-		ns = calloc(ncap, sizeof(*ns));
-		if (!ns)
+	if (!c->chunks) {
+		c->chunks = calloc(TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT, sizeof(*c->chunks));
+		if (!c->chunks)
 			return -LAT_ENOMEM;
-		for (size_t i = 0; i < c->cap; i++) {
-			size_t j;
-
-			if (!c->slots[i].comm[0])
-				continue;
-			for (j = comm_hash(c->slots[i].pid, ncap); ns[j].comm[0]; j = (j + 1) & (ncap - 1))
-				;
-			ns[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = ns;
-		c->cap = ncap;
 	}
-	for (size_t i = comm_hash(pid, c->cap);; i = (i + 1) & (c->cap - 1)) {
-		s = &c->slots[i];
-		if (!s->comm[0] || s->pid == pid)
-			break;
-	}
-	if (!s->comm[0])
+	chunk = c->chunks[pid >> TD_COMM_CHUNK_SHIFT];
+	if (!chunk) {
+		chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
+		if (!chunk)
+			return -LAT_ENOMEM;
+		c->chunks[pid >> TD_COMM_CHUNK_SHIFT] = chunk;
 		c->n++;
-	s->pid = pid;
-	memcpy(s->comm, comm, len);
-	s->comm[len] = 0;
+	}
+	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
+	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
+	c->gen++;
 	return 0;
+}
+
+void td_comms_release(struct td_comms *c)
+{
+	if (c->chunks)
+		for (size_t i = 0; i < TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT; i++)
+			free(c->chunks[i]);
+	free(c->chunks);
+	memset(c, 0, sizeof(*c));
 }

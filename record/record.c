@@ -66,12 +66,38 @@ static struct {
 	char inst_path[4096];
 	volatile sig_atomic_t inst_live;
 	char out_path[4096];
+	int ncpus;
 } em = { .wake_fd = -1, .tracing_on_fd = -1 };
 
 static void em_write(const char *s)
 {
 	if (write(STDERR_FILENO, s, strlen(s)) < 0)
 		(void)0;
+}
+
+/* Removes "<output>.cpuN" without snprintf (not async-signal-safe). */
+static void em_unlink_cpu_files(void)
+{
+	size_t len = strlen(em.out_path);
+	char path[sizeof(em.out_path) + 16];
+
+	if (len + 12 > sizeof(path))
+		return;
+	memcpy(path, em.out_path, len);
+	memcpy(path + len, ".cpu", 4);
+	for (int cpu = 0; cpu < em.ncpus; cpu++) {
+		char digits[8];
+		int nd = 0, v = cpu;
+
+		do {
+			digits[nd++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		for (int i = 0; i < nd; i++)
+			path[len + 4 + i] = digits[nd - 1 - i];
+		path[len + 4 + nd] = 0;
+		unlink(path);
+	}
 }
 
 static void on_signal(int sig)
@@ -103,8 +129,10 @@ static void on_signal(int sig)
 		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
 			nanosleep(&ts, NULL);
 	}
-	if (em.out_path[0])
+	if (em.out_path[0]) {
 		unlink(em.out_path);
+		em_unlink_cpu_files();
+	}
 	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
 	_exit(130);
 }
@@ -301,6 +329,18 @@ static int setup_instance(struct rec *r)
 			"(/sys/kernel/tracing) and root\n");
 		return -LAT_EPERM;
 	}
+	{
+		char inst_dir[4096];
+
+		/* Ask first: a refused tracefs_instance_create() leaks inside libtracefs. */
+		snprintf(inst_dir, sizeof(inst_dir), "%s/instances", r->tdir);
+		if (access(inst_dir, W_OK)) {
+			fprintf(r->msg, "latscope: creating a tracefs instance in %s refused (%s): "
+				"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
+				inst_dir, strerror(errno));
+			return -LAT_EPERM;
+		}
+	}
 	remove_stale_instances(r->tdir);
 	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
 	if (tracefs_instance_exists(r->inst_name)) {
@@ -327,6 +367,14 @@ static int setup_instance(struct rec *r)
 			o->buffer_kb, strerror(errno));
 		return -LAT_EUSAGE;
 	}
+	/*
+	 * Wake the readers when a fifth of the buffer is full, not half (the default): under a
+	 * load that starves them of CPU the rest of the buffer is what absorbs their wake-up
+	 * latency.  Kernels without the file just keep their default.
+	 */
+	if (o->stop_above_ns <= 0 &&
+	    tracefs_file_exists(r->inst, "buffer_percent"))
+		tracefs_instance_file_write(r->inst, "buffer_percent", "20");
 	/* Streaming readers keep up; the flight recorder must keep the newest events. */
 	if (o->stop_above_ns > 0 &&
 	    tracefs_instance_file_write(r->inst, "options/overwrite", "1") < 0) {
@@ -409,7 +457,9 @@ static int open_readers(struct rec *r, bool threads)
 			return -LAT_EIO;
 		}
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC);
+		/* tracefs_cpu_alloc_fd() trusts the fd's own mode for "nonblock". */
+		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC |
+							(threads ? 0 : O_NONBLOCK));
 		if (rd->raw_fd < 0)
 			continue;	/* an offline CPU: no data */
 		em_add_fd(rd->raw_fd);
@@ -495,30 +545,63 @@ static void read_stats(struct rec *r)
 	r->cmdlines = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 }
 
-/* saved_tgids is only filled with the top-level record-tgid option, which we leave alone. */
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * saved_tgids is only filled with the top-level record-tgid option, which we leave alone: the
+ * thread-group ids of the pids in saved_cmdlines come from /proc/TGID/task/TID instead (one
+ * readdir per live process, no file reads; pids that already exited are missing).
+ */
 static void append_tgids(FILE *f, const char *cmdlines)
 {
-	const char *p = cmdlines;
+	long *pids = NULL;
+	size_t n = 0, cap = 0;
 	const char *sep = "";
+	struct dirent *de;
+	DIR *proc;
 
-	fputs("latscope: tgids=", f);
-	while (p && *p) {
-		char path[64], *st = NULL;
-		size_t len;
+	for (const char *p = cmdlines; p && *p; ) {
 		long pid = strtol(p, NULL, 10);
-		const char *tg;
 
-		snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-		if (pid > 0 && !lat_slurp(path, &st, &len) && (tg = strstr(st, "\nTgid:"))) {
-			fprintf(f, "%s%ld:%ld", sep, pid, strtol(tg + 6, NULL, 10));
-			sep = ",";
-		}
-		free(st);
+		if (pid > 0 && !lat_grow(&pids, &cap, n + 1, sizeof(*pids)))
+			pids[n++] = pid;
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
+	qsort(pids, n, sizeof(*pids), cmp_long);
+	fputs("latscope: tgids=", f);
+	proc = n ? opendir("/proc") : NULL;
+	while (proc && (de = readdir(proc))) {
+		char path[64];
+		struct dirent *te;
+		long tgid = strtol(de->d_name, NULL, 10);
+		DIR *task;
+
+		if (tgid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task", tgid);
+		task = opendir(path);
+		while (task && (te = readdir(task))) {
+			long tid = strtol(te->d_name, NULL, 10);
+
+			if (tid > 0 && bsearch(&tid, pids, n, sizeof(*pids), cmp_long)) {
+				fprintf(f, "%s%ld:%ld", sep, tid, tgid);
+				sep = ",";
+			}
+		}
+		if (task)
+			closedir(task);
+	}
+	if (proc)
+		closedir(proc);
 	fputc('\n', f);
+	free(pids);
 }
 
 static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
@@ -700,7 +783,10 @@ static void print_summary(struct rec *r, const struct lat_record_result *res)
 				", dropped %" PRIu64 "\n", cpu, over, drop);
 	}
 	if (!res->lost_total)
-		fprintf(r->msg, "latscope: no events lost\n");
+		fprintf(r->msg, "latscope: no events lost in the kernel buffers\n");
+	else if (r->o->stop_above_ns > 0)
+		fprintf(r->msg, "latscope: (flight recorder: overrun = older events overwritten "
+			"on purpose)\n");
 }
 
 static void free_rec(struct rec *r)
@@ -757,6 +843,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	em.nfds = 0;
 	em.inst_live = 0;
 	em.out_path[0] = 0;
+	em.ncpus = r->ncpus;
 	em.wake_fd = r->wake[1];
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -903,9 +990,12 @@ stop:
 			"the file holds the pages written before it (trace-cmd reads it)" :
 			"no readable file could be written");
 	}
-	fprintf(r->msg, "latscope: stopped: %s; %" PRIu64 " events in %s\n", end_name(res->end),
-		res->events_total, o->output);
+	fprintf(r->msg, "latscope: stopped: %s; %" PRIu64 " events read from the buffers%s\n",
+		end_name(res->end), res->events_total, res->write_err ?
+		" (the file keeps only the pages that fit)" : "");
 	print_summary(r, res);
+	/* The same per-CPU probe lines the file stores (--stat shows them too). */
+	lat_probes_summary(r->probes, r->msg);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
 		char b[32];
 

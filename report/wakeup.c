@@ -183,6 +183,7 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "untrusted", r->untrusted);
 	lat_json_uint(j, "self_wakes", r->self_wakes);
 	lat_json_uint(j, "canceled", r->canceled);
+	lat_json_uint(j, "switch_breaks", r->switch_breaks);
 	lat_json_obj_open(j, "all");
 	stat_json(j, &r->all);
 	lat_json_obj_close(j);
@@ -330,8 +331,15 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 				      strlen(r->stacks[o->stack].top));
 		}
 	}
-	if (c->non_cpu > 4)
-		fprintf(out, ", %zu more", c->non_cpu - 4);
+	if (c->non_cpu > 4 || c->other_ns) {
+		int64_t rest = c->other_ns;
+
+		for (size_t i = 4; i < c->non_cpu; i++)
+			rest += c->on_cpu[i].ns;
+		fprintf(out, ", %s%zu more tasks %s (%d%%)", c->other_ns ? "over " : "",
+			c->non_cpu > 4 ? c->non_cpu - 4 : 0, dur(rest, d1, sizeof(d1)),
+			c->latency_ns ? (int)(100.0 * (double)rest / (double)c->latency_ns + 0.5) : 0);
+	}
 	if (c->unaccounted_ns)
 		fprintf(out, "; %s not covered by the kept slices%s",
 			dur(c->unaccounted_ns, d1, sizeof(d1)), c->partial ? " (partial)" : "");
@@ -357,7 +365,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	if (c->nirqs) {
 		fputs(";\n     irqs on CPU during the wait:", out);
 		for (size_t i = 0; i < c->nirqs; i++) {
-			fprintf(out, " %s", i ? ", " : "");
+			fputs(i ? ", " : " ", out);
 			lat_fput_safe(out, c->irqs[i].name, strnlen(c->irqs[i].name, 24));
 			fprintf(out, " %s x%u", dur(c->irqs[i].ns, d1, sizeof(d1)),
 				c->irqs[i].count);

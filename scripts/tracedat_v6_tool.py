@@ -9,6 +9,12 @@
       adds an instance buffer NAME (a BUFFER option, as trace-cmd record -B
       writes it) holding a copy of CPU1's pages only, kallsyms dropped too:
       a multi-buffer file for tests.
+  tracedat_v6_tool.py inject IN OUT
+      appends to CPU0 a page, 1 s after the last event, holding a
+      trace_marker write (ftrace:print "hello marker") and a kernel stack
+      (ftrace:kernel_stack) of three functions from the file's kallsyms
+      (schedule, do_nanosleep, hrtimer_nanosleep, or the first three text
+      symbols), laid out as the kernel writes them; kallsyms are kept.
   tracedat_v6_tool.py repeat IN OUT N
       writes every CPU's pages N times, shifting each copy's page timestamps
       by the trace's span so that time still runs forward: a long trace for
@@ -64,8 +70,9 @@ def parse(data):
     if r.take(13) != b"header_event\0":
         raise SystemExit("header_event expected")
     r.take(r.u64())
+    parse.ftrace = []
     for _ in range(r.u32()):
-        r.take(r.u64())
+        parse.ftrace.append(r.take(r.u64()))
     for _ in range(r.u32()):
         r.cstr()
         for _ in range(r.u32()):
@@ -77,6 +84,7 @@ def parse(data):
     r.take(r.u64())                 # cmdlines
     ncpus = r.u32()
     opt_start = r.p
+    parse.kallsyms = data[ks_start + 4:ks_end]
     tag = r.take(10)
     if tag == b"options  \0":
         while True:
@@ -135,11 +143,48 @@ def main():
         span = last - first + 1000000000
         write(sys.argv[3], head, psize,
               [b"".join(page_ts_shift(d, psize, i * span) for i in range(n)) for d in datas])
+    elif sys.argv[1] == "inject":
+        inject(sys.argv[3], data[:head_end], psize, datas)
     elif sys.argv[1] == "instance":
         instance(sys.argv[3], data, psize, ks_start, ks_end, opt_start, head_end, cpus,
                  sys.argv[4].encode())
     else:
         raise SystemExit(__doc__)
+
+
+def event_id(name):
+    import re
+    for f in parse.ftrace:
+        if re.search(rb"^name: %s$" % name, f, re.M):
+            return int(re.search(rb"^ID: (\d+)$", f, re.M).group(1))
+    raise SystemExit("no ftrace:%s format" % name.decode())
+
+
+def inject(out, head, psize, datas):
+    syms = {}
+    for line in parse.kallsyms.split(b"\n"):
+        f = line.split()
+        if len(f) >= 3 and f[1] in (b"T", b"t"):
+            syms.setdefault(f[2], int(f[0], 16))
+    want = [b"schedule", b"do_nanosleep", b"hrtimer_nanosleep"]
+    names = [w for w in want if w in syms] or list(syms)[:3]
+    ips = [syms[n] + 0x10 for n in names[:3]]
+    last = max(struct.unpack_from("<Q", d, p)[0] for d in datas
+               for p in range(0, len(d), psize))
+    pid = 4242
+    text = b"hello marker\n\0"
+    text += b"\0" * (-len(text) % 4)
+    ev1 = struct.pack("<HBBiQ", event_id(b"print"), 0, 0, pid, 0) + text
+    ev2 = struct.pack("<HBBiiI", event_id(b"kernel_stack"), 0, 0, pid, len(ips), 0)
+    ev2 += b"".join(struct.pack("<Q", ip) for ip in ips) + b"\0" * 8 * (8 - len(ips))
+    body = b""
+    for delta, ev in ((1000, ev1), (500, ev2)):
+        assert len(ev) % 4 == 0 and len(ev) <= 112
+        body += struct.pack("<I", (len(ev) // 4) | (delta << 5)) + ev
+    page = struct.pack("<QQ", last + 1000000000, len(body)) + body
+    page += b"\0" * (psize - len(page))
+    datas[0] = datas[0] + page
+    write(out, head, psize, datas)
 
 
 def instance(out, data, psize, ks_start, ks_end, opt_start, head_end, cpus, name):

@@ -202,6 +202,9 @@ struct lat_wakeup_result {
 	struct lat_wake_blame *off_stacks, *off_funcs, *run_stacks, *run_funcs;
 	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
 	uint64_t skipped_events;		/* CPU numbers out of range */
+	/* switches whose prev was not the CPU's current task: events missing unannounced */
+	uint64_t switch_breaks;
+	uint64_t first_break_ns;
 	const char *stop_reason;		/* copy owned, or NULL */
 };
 

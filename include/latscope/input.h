@@ -8,6 +8,12 @@
 
 #include "format.h"
 
+/*
+ * Most blocks read from one text input; later ones are counted, not parsed
+ * (each costs a parse, an analysis and a report section).
+ */
+#define LAT_MAX_BLOCKS 65536u
+
 struct lat_loaded {
 	char *path;			/* owned copy */
 	const char *format;		/* reader name, or "mail" when blocks differ; static */

@@ -23,17 +23,32 @@ struct lat_text {
 	struct lat_line *lines;	/* owned */
 	size_t nlines;
 	size_t nbinary;		/* lines with NUL bytes */
+	/* a hostile or huge input is cut, not refused: what lies past a cap */
+	uint64_t cut_bytes;	/* bytes after the cut, not read into lines */
+	int cut;		/* 0, LAT_TEXT_CUT_BYTES or LAT_TEXT_CUT_LINES */
 };
 
-/* Largest text input read into memory; larger inputs must be streamed. */
+/*
+ * Largest text input read into memory; larger inputs must be streamed.  A
+ * larger file is read up to its last newline before this size and the rest
+ * only counted (cut_bytes).
+ */
 #define LAT_TEXT_MAX_BYTES (512u << 20)
+/* Most lines indexed (24 bytes each: at most 384 MiB of index); the rest only counted. */
+#define LAT_TEXT_MAX_LINES (1u << 24)
+
+enum { LAT_TEXT_CUT_BYTES = 1, LAT_TEXT_CUT_LINES = 2 };
 
 /*
  * Splits @len bytes at @data (copied) into lines.  Returns 0 or -LAT_ENOMEM.
  * Release with lat_text_release().
  */
 int lat_text_init_mem(struct lat_text *t, const char *data, size_t len);
-/* Reads all of @fp (up to LAT_TEXT_MAX_BYTES, else -LAT_ELIMIT). */
+/*
+ * Reads all of @fp: up to LAT_TEXT_MAX_BYTES and LAT_TEXT_MAX_LINES lines;
+ * beyond a cap t->cut says which and t->cut_bytes how much was left unread.
+ * Returns 0, -LAT_ENOMEM or -LAT_EIO.
+ */
 int lat_text_init_file(struct lat_text *t, FILE *fp);
 void lat_text_release(struct lat_text *t);
 

@@ -191,8 +191,36 @@ static void test_self_wake(void **state)
 	b = run();
 	r = b->analysis;
 	assert_int_equal(r->self_wakes, 2);
+	assert_int_equal(r->switch_breaks, 0);
 	assert_int_equal(task(b, 100)->wake.n, 1);
 	assert_int_equal(task(b, 100)->wake.max, 200);
+	lat_block_free(b);
+}
+
+/*
+ * B on CPU1 wakes A at 100 while A is still inside schedule() on CPU0; A blocks
+ * anyway (D at 110) and the kernel completes the wakeup at 120: the wait runs
+ * from that sched_wakeup to the switch-in at 500.
+ */
+static void test_wake_races_schedule(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
+	sw(20, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	wake(100, 1, 200, "B", LAT_EV_WAKING, 100, "A", 0);
+	sw(110, 0, 100, "A", LAT_TS_DISK, 0, "swapper/0");
+	wake(120, 1, 200, "B", LAT_EV_WAKEUP, 100, "A", 0);
+	sw(500, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->self_wakes, 1);
+	assert_int_equal(task(b, 100)->wake.n, 1);
+	assert_int_equal(task(b, 100)->wake.max, 380);
+	assert_int_equal(r->worst[0].waker.pid, 200);
+	assert_int_equal(r->worst[0].waker.from_wakeup, 1);
 	lat_block_free(b);
 }
 
@@ -211,7 +239,30 @@ static void test_sleep_cancels(void **state)
 	r = b->analysis;
 	assert_int_equal(r->canceled, 1);
 	assert_int_equal(r->waits, 0);
+	assert_int_equal(r->switch_breaks, 0);
 	assert_null(task(b, 300));
+	lat_block_free(b);
+}
+
+/* CPU0 runs B after 10, yet the switch at 20 switches out C: a switch went missing. */
+static void test_switch_break(void **state)
+{
+	struct lat_block *b;
+	int found = 0;
+
+	(void)state;
+	sw(10, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");
+	sw(20, 0, 300, "C", LAT_TS_SLEEPING, 100, "A");
+	/* B's switch-out was lost: it is no longer taken as running, so this waking counts */
+	wake(30, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	sw(90, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	b = run();
+	assert_int_equal(((struct lat_wakeup_result *)b->analysis)->switch_breaks, 1);
+	assert_int_equal(task(b, 200)->wake.max, 60);
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, "missing-events"))
+			found = 1;
+	assert_true(found);
 	lat_block_free(b);
 }
 
@@ -224,6 +275,8 @@ static void test_preempt_wait(void **state)
 	(void)state;
 	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
 	sw(1000, 0, 100, "A", LAT_TS_RUNNING, 200, "B");
+	/* recorded inside __schedule() after the switch: still A's pid, A is not running */
+	add(1001, 0, 100, "A", LAT_EV_OTHER);
 	sw(4000, 0, 200, "B", LAT_TS_SLEEPING, 100, "A");
 	b = run();
 	t = task(b, 100);
@@ -542,6 +595,33 @@ static void test_stack_blame(void **state)
 	lat_block_free(b);
 }
 
+/* Text traces give names without addresses: stacks differ by name, not by ips. */
+static void test_stack_by_name(void **state)
+{
+	static const uint64_t zero[3] = { 0, 0, 0 };
+	static const char *const s1[] = { "__schedule", "schedule", "pipe_read" };
+	static const char *const s2[] = { "__schedule", "schedule", "do_nanosleep" };
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(10, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");
+	stack_ev(11, 0, 100, "A", zero, s1, 3);
+	sw(20, 0, 200, "B", LAT_TS_SLEEPING, 0, "swapper/0");
+	stack_ev(21, 0, 200, "B", zero, s2, 3);
+	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");	/* A slept 90 in pipe_read */
+	sw(150, 0, 100, "A", LAT_TS_SLEEPING, 200, "B");	/* B slept 130 in do_nanosleep */
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->nstacks, 2);
+	assert_int_equal(r->noff_funcs, 2);
+	assert_string_equal(r->off_funcs[0].name, "do_nanosleep");
+	assert_int_equal(r->off_funcs[0].ns, 130);
+	assert_string_equal(r->off_funcs[1].name, "pipe_read");
+	assert_int_equal(r->off_funcs[1].ns, 90);
+	lat_block_free(b);
+}
+
 /* Markers inside a wait: a latscope probe and cyclictest's threshold line. */
 static void test_markers_and_timeline(void **state)
 {
@@ -703,7 +783,9 @@ int main(void)
 		cmocka_unit_test_setup(test_basic_waking, reset),
 		cmocka_unit_test_setup(test_start_at_wakeup, reset),
 		cmocka_unit_test_setup(test_self_wake, reset),
+		cmocka_unit_test_setup(test_wake_races_schedule, reset),
 		cmocka_unit_test_setup(test_sleep_cancels, reset),
+		cmocka_unit_test_setup(test_switch_break, reset),
 		cmocka_unit_test_setup(test_preempt_wait, reset),
 		cmocka_unit_test_setup(test_new_and_missing_waking, reset),
 		cmocka_unit_test_setup(test_migration, reset),
@@ -713,6 +795,7 @@ int main(void)
 		cmocka_unit_test_setup(test_percentiles, reset),
 		cmocka_unit_test_setup(test_hist_error, reset),
 		cmocka_unit_test_setup(test_stack_blame, reset),
+		cmocka_unit_test_setup(test_stack_by_name, reset),
 		cmocka_unit_test_setup(test_markers_and_timeline, reset),
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
 		cmocka_unit_test_setup(test_report, reset),

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The wakeup analysis' results: tables out of the working state, and findings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wakeup_priv.h"
+
+/* ---- results ---------------------------------------------------------------------- */
+
+static int cmp_task(const void *a, const void *b, void *arg)
+{
+	const struct lat_wake_task *x = a, *y = b;
+	int c = 0;
+
+	switch (*(const enum lat_wake_sort *)arg) {
+	case LAT_WSORT_AVG:
+		c = (y->wake.avg > x->wake.avg) - (y->wake.avg < x->wake.avg);
+		break;
+	case LAT_WSORT_P99:
+		c = (y->wake.p99 > x->wake.p99) - (y->wake.p99 < x->wake.p99);
+		break;
+	case LAT_WSORT_COUNT:
+		c = (y->wake.n > x->wake.n) - (y->wake.n < x->wake.n);
+		break;
+	case LAT_WSORT_COMM:
+		c = strcmp(x->comm, y->comm);
+		break;
+	case LAT_WSORT_PID:
+		break;
+	case LAT_WSORT_MAX:
+		c = (y->wake.max > x->wake.max) - (y->wake.max < x->wake.max);
+		break;
+	}
+	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int wk_build_results(struct wk *w, const struct lat_event_source *src)
+{
+	struct lat_wakeup_result *r = w->r;
+	enum lat_wake_sort key;
+	size_t n = 0;
+
+	if (w->ntasks && !(r->tasks = calloc(w->ntasks, sizeof(*r->tasks))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->tcap; i++) {
+		const struct wk_task *t = w->tasks[i];
+		struct lat_wake_task *o;
+
+		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
+			continue;
+		o = &r->tasks[n++];
+		o->pid = t->pid;
+		memcpy(o->comm, t->comm, LAT_COMM_LEN);
+		lat_hll_stat(&t->wake, &o->wake);
+		lat_hll_stat(&t->preempt, &o->preempt);
+		o->max_end_ns = t->max_end;
+		o->untrusted = t->untrusted;
+	}
+	r->ntasks = n;
+	if (lat_wake_sort_parse(w->o->sort ? w->o->sort : "max", &key))
+		key = LAT_WSORT_MAX;
+	if (n)
+		qsort_r(r->tasks, n, sizeof(*r->tasks), cmp_task, &key);
+	lat_hll_stat(&w->all, &r->all);
+
+	if (w->ncpus && !(r->cpus = calloc(w->ncpus, sizeof(*r->cpus))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->ncpus; i++) {
+		const struct wk_cpu *c = w->cpus[i];
+		struct lat_wake_cpu *o = &r->cpus[r->ncpus];
+		uint64_t ovr = src->cpu_overrun && (int)i < src->ncpus ? src->cpu_overrun[i] : 0;
+
+		if (!c && !ovr)
+			continue;
+		r->ncpus++;
+		o->cpu = (int32_t)i;
+		o->overrun = ovr;
+		o->lost = c && c->lost > ovr ? c->lost : ovr;
+		r->lost_events += o->lost;
+		if (c) {
+			lat_hll_stat(&c->wake, &o->wake);
+			lat_hll_stat(&c->preempt, &o->preempt);
+		}
+	}
+	/* overrun on CPUs that never produced an event */
+	for (int i = (int)w->ncpus; src->cpu_overrun && i < src->ncpus; i++)
+		r->lost_events += src->cpu_overrun[i];
+
+	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < w->nworst; i++) {
+		r->worst[i] = w->worst[i]->c;
+		w->worst[i]->c.tl = NULL;	/* moved */
+	}
+	r->nworst = w->nworst;
+	return wk_blame_finish(w);
+}
+
+void wk_result_free(void *p)
+{
+	struct lat_wakeup_result *r = p;
+
+	if (!r)
+		return;
+	free(r->tasks);
+	free(r->cpus);
+	for (size_t i = 0; i < r->nworst; i++)
+		lat_timeline_free(r->worst[i].tl);
+	free(r->worst);
+	free(r->gaps);
+	for (size_t i = 0; i < r->nstacks; i++) {
+		free(r->stacks[i].folded);
+		free(r->stacks[i].top);
+	}
+	free(r->stacks);
+	free(r->off_stacks);
+	free(r->off_funcs);
+	free(r->run_stacks);
+	free(r->run_funcs);
+	free((char *)r->stop_reason);
+	free(r);
+}
+
+static void fmt_count(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+}
+
+void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
+			 const struct lat_wakeup_result *r)
+{
+	char t1[40], t2[40], n1[32], d1[32];
+
+	for (size_t i = 0; i < r->ngaps && i < 8; i++) {
+		const struct lat_wake_gap *g = &r->gaps[i];
+
+		fmt_count(g->count, n1, sizeof(n1));
+		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+				      "CPU%d lost %s events between %s and %s", g->cpu,
+				      g->count ? n1 : "some (count unknown)",
+				      lat_fmt_ts((int64_t)g->from_ns, t1, sizeof(t1)),
+				      lat_fmt_ts((int64_t)g->to_ns, t2, sizeof(t2)));
+	}
+	if (r->ngaps_total > 8)
+		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+				      "%llu more gaps with lost events",
+				      (unsigned long long)(r->ngaps_total - 8));
+	for (size_t i = 0; i < r->ncpus; i++) {
+		if (!r->cpus[i].overrun)
+			continue;
+		fmt_count(r->cpus[i].overrun, n1, sizeof(n1));
+		lat_block_add_finding(b, "overrun", LAT_SEV_WARN,
+				      "CPU%d: the ring buffer overran, %s events lost (trace stats)",
+				      r->cpus[i].cpu, n1);
+	}
+	if (r->untrusted)
+		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
+				      "%llu wait%s crossed a lost-events gap: flagged, not counted",
+				      (unsigned long long)r->untrusted, r->untrusted == 1 ? "" : "s");
+	if (r->stop_reason)
+		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
+				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
+				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
+	if (r->switch_breaks)
+		lat_block_add_finding(b, "missing-events", LAT_SEV_WARN,
+				      "%llu sched_switch events switched out a task other than the one "
+				      "the CPU was running (first at %s): events are missing without a "
+				      "lost-events mark; waits around them may be wrong",
+				      (unsigned long long)r->switch_breaks,
+				      lat_fmt_ts((int64_t)r->first_break_ns, t1, sizeof(t1)));
+	if (r->skipped_events)
+		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
+				      "%llu events with a CPU number out of range skipped",
+				      (unsigned long long)r->skipped_events);
+	if (r->stacks_dropped)
+		lat_block_add_finding(b, "stacks-dropped", LAT_SEV_WARN,
+				      "more than %d distinct kernel stacks: %llu not interned",
+				      WK_MAX_STACKS, (unsigned long long)r->stacks_dropped);
+	if (r->nworst) {
+		const struct lat_wake_case *c = &r->worst[0];
+
+		lat_block_add_finding(b, "worst-wakeup", c->latency_ns >= 10 * o->threshold_ns ?
+				      LAT_SEV_HIGH : c->latency_ns >= o->threshold_ns ?
+				      LAT_SEV_WARN : LAT_SEV_INFO,
+				      "worst wakeup: %s/%d waited %s on CPU%d (ended at %s)",
+				      c->comm, c->pid, lat_fmt_duration(c->latency_ns, d1, sizeof(d1)),
+				      c->cpu, lat_fmt_ts((int64_t)c->end_ns, t1, sizeof(t1)));
+	}
+}
+

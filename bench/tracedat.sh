@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/tracedat.sh [BUILD_DIR] [REPEAT] [RUNS]
+#
+# Throughput of latscope's trace.dat reader against two anchors measured in
+# the same run, on the same files:
+#   - libtracecmd: bench/tracedat_libtracecmd.c, tracecmd_iterate_events()
+#     reading one field per event (the field looked up once);
+#   - `trace-cmd report > /dev/null`.
+# latscope's side is bench/tracedat_latscope.c: the same loop over the event
+# source.  Both print a checksum of the field they read; they must agree.
+#
+# The input: the shared fixture (trace-cmd 3.1.6, 67,159 sched/irq events, v6)
+# with every CPU's pages written REPEAT times (default 8: 537k events) by
+# scripts/tracedat_v6_tool.py repeat, page timestamps shifted so time runs
+# forward; `trace-cmd convert` makes the v7+zstd copy.  trace-cmd record does
+# not work on this VM, so this is how a large real trace is made here.
+#
+# Times are CPU time (user + sys, best of RUNS): the machine is shared and
+# wall time measures the neighbours.  Peak RSS from /usr/bin/time.
+set -e
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$repo/build}
+rep=${2:-8}
+runs=${3:-5}
+fixture=${LAT_FIXTURE:-$repo/../shared/fixtures/tracecmd-mixed-v6.dat}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+[ -f "$build/liblatscope_core.a" ] || { echo "build latscope first ($build)"; exit 2; }
+cc -O2 -o "$tmp/latscope_iter" "$repo/bench/tracedat_latscope.c" -I"$repo/include" \
+	"$build/liblatscope_core.a" -Wl,--as-needed \
+	$(pkg-config --libs libtraceevent libzstd zlib cairo) -lm
+cc -O2 -o "$tmp/tracecmd_iter" "$repo/bench/tracedat_libtracecmd.c" \
+	$(pkg-config --cflags --libs libtracecmd)
+
+python3 "$repo/scripts/tracedat_v6_tool.py" repeat "$fixture" "$tmp/v6.dat" "$rep"
+trace-cmd convert -i "$tmp/v6.dat" -o "$tmp/v7.dat" --file-version 7 --compression zstd \
+	>/dev/null 2>&1
+
+# best CPU seconds and peak RSS (KiB) of RUNS runs: "secs rss".  CPU time from
+# perf stat's task-clock (ms resolution) when perf works, else /usr/bin/time.
+use_perf=0
+perf stat -x, -e task-clock true >/dev/null 2>&1 && use_perf=1
+measure() {
+	best=""
+	rss=0
+	i=0
+	while [ $i -lt "$runs" ]; do
+		/usr/bin/time -f "%U %S %M" -o "$tmp/t" "$@" >"$tmp/out" 2>/dev/null
+		t=$(awk '{ printf "%.4f", $1 + $2 }' "$tmp/t")
+		m=$(awk '{ print $3 }' "$tmp/t")
+		if [ $use_perf -eq 1 ]; then
+			perf stat -x, -e task-clock -o "$tmp/p" "$@" >/dev/null 2>&1
+			t=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$tmp/p")
+		fi
+		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" -eq 1 ]; then
+			best=$t
+		fi
+		[ "$m" -gt "$rss" ] && rss=$m
+		i=$((i + 1))
+	done
+	echo "$best $rss"
+}
+
+events=$("$tmp/latscope_iter" "$tmp/v6.dat" | awk '{ print $1 }')
+sum_l=$("$tmp/latscope_iter" "$tmp/v6.dat")
+sum_t=$("$tmp/tracecmd_iter" "$tmp/v6.dat")
+sum_l7=$("$tmp/latscope_iter" "$tmp/v7.dat")
+sum_t7=$("$tmp/tracecmd_iter" "$tmp/v7.dat")
+echo "input: $rep x $(basename "$fixture"): $events events;" \
+	"v6 $(du -k "$tmp/v6.dat" | cut -f1) KiB, v7+zstd $(du -k "$tmp/v7.dat" | cut -f1) KiB"
+echo "latscope:    $sum_l"
+echo "libtracecmd: $sum_t"
+[ "$sum_l" = "$sum_t" ] && [ "$sum_l7" = "$sum_t7" ] && [ "$sum_l" = "$sum_l7" ] ||
+	{ echo "checksums differ: the readers do not see the same events"; exit 1; }
+
+set -- $(measure "$tmp/latscope_iter" "$tmp/v6.dat"); l6=$1 l6m=$2
+set -- $(measure "$tmp/tracecmd_iter" "$tmp/v6.dat"); t6=$1 t6m=$2
+set -- $(measure "$tmp/latscope_iter" "$tmp/v7.dat"); l7=$1 l7m=$2
+set -- $(measure "$tmp/tracecmd_iter" "$tmp/v7.dat"); t7=$1 t7m=$2
+runs_save=$runs
+runs=1
+set -- $(measure sh -c "trace-cmd report '$tmp/v6.dat' >/dev/null"); r6=$1 r6m=$2
+runs=$runs_save
+
+rate() { echo "$events $1" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 / 1e6 : 0) }'; }
+ratio() { echo "$1 $2" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 : 0) }'; }
+printf "%-34s %8s %10s %10s\n" "" "cpu s" "Mevents/s" "peak RSS"
+[ $use_perf -eq 1 ] && echo "(cpu s: perf task-clock, best of $runs)" || echo "(cpu s: user+sys, best of $runs)"
+printf "%-34s %8s %10s %8s K\n" "latscope v6" "$l6" "$(rate "$l6")" "$l6m"
+printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v6" "$t6" "$(rate "$t6")" "$t6m"
+printf "%-34s %8s %10s %8s K\n" "trace-cmd report v6 (1 run)" "$r6" "$(rate "$r6")" "$r6m"
+printf "%-34s %8s %10s %8s K\n" "latscope v7+zstd" "$l7" "$(rate "$l7")" "$l7m"
+printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v7+zstd" "$t7" "$(rate "$t7")" "$t7m"
+echo "ratio v6 vs libtracecmd:       $(ratio "$t6" "$l6")x (goal 5x)"
+echo "ratio v6 vs trace-cmd report:  $(ratio "$r6" "$l6")x (goal 30x)"
+echo "ratio v7+zstd vs libtracecmd:  $(ratio "$t7" "$l7")x"
+
+# Memory does not grow with the trace: 8x more events, same peak RSS
+if [ -n "$RSS_SCALE" ]; then
+	python3 "$repo/scripts/tracedat_v6_tool.py" repeat "$fixture" "$tmp/big.dat" \
+		$((rep * RSS_SCALE))
+	runs=1
+	set -- $(measure "$tmp/latscope_iter" "$tmp/big.dat"); lb=$1 lbm=$2
+	set -- $(measure "$tmp/tracecmd_iter" "$tmp/big.dat"); tb=$1 tbm=$2
+	echo "x$RSS_SCALE events ($((rep * RSS_SCALE)) x fixture): latscope $lb s, $lbm K peak RSS;" \
+		"libtracecmd $tb s, $tbm K"
+fi

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The wakeup analysis over the real trace-cmd fixtures, end to end through the
+ * trace.dat reader (skipped while that reader is not registered).
+ *
+ * Expected values were checked against `trace-cmd report` of the same file:
+ * hackbench:9174's waking at 994.636899 (by hackbench-9154 on CPU1) and its
+ * switch-in at 994.984060 on CPU1 are 347.161 ms apart, and an independent
+ * script applying docs/wakeup.md's rules to the report text counted 18360
+ * wakeup waits, 5220 preemption waits and the same five worst maxima to the
+ * microsecond (18357 waits when starting at sched_wakeup).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "latscope/an_wakeup.h"
+#include "latscope/analyze.h"
+#include "latscope/input.h"
+
+static struct lat_loaded *load(const char *name, enum lat_wake_start start)
+{
+	struct lat_loaded *l = calloc(1, sizeof(*l));
+	struct lat_analyze_opts o;
+
+	assert_non_null(l);
+	lat_analyze_opts_init(&o);
+	o.wake_start = start;
+	assert_int_equal(lat_load(l, name, NULL, NULL), 0);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->schema, LAT_SCHEMA_EVENTS);
+	assert_int_equal(lat_analyze_block(l->blocks[0], &o), 0);
+	return l;
+}
+
+static void check_mixed(const char *path)
+{
+	static const int32_t pids[5] = { 9174, 9072, 8991, 8951, 9182 };
+	static const int64_t max_us[5] = { 347161, 299911, 291756, 256617, 223319 };
+	struct lat_loaded *l = load(path, LAT_WAKE_START_WAKING);
+	const struct lat_wakeup_result *r = l->blocks[0]->analysis;
+	const struct lat_wake_case *c;
+	int64_t sum = 0;
+
+	assert_int_equal(r->nevents, 67159);
+	assert_int_equal(r->waits, 18360);
+	assert_int_equal(r->preempt_waits, 5220);
+	assert_int_equal(r->lost_events, 0);
+	assert_int_equal(r->nworst, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(r->worst[i].pid, pids[i]);
+		/* the report prints microseconds: agree to within one */
+		assert_true(llabs(r->worst[i].latency_ns - max_us[i] * 1000) <= 1000);
+	}
+	c = &r->worst[0];
+	assert_int_equal(c->start_ns, 994636899102LL);
+	assert_int_equal(c->end_ns, 994984059800LL);
+	assert_int_equal(c->cpu, 1);
+	assert_int_equal(c->waker.pid, 9154);
+	assert_int_equal(c->waker.cpu, 1);
+	assert_int_equal(c->waker.ctx, LAT_WAKE_CTX_TASK);
+	/* every ns of the wait is someone's: holders + the rest + what was not covered */
+	for (size_t i = 0; i < c->non_cpu; i++)
+		sum += c->on_cpu[i].ns;
+	assert_int_equal(sum + c->other_ns + c->unaccounted_ns, c->latency_ns);
+	assert_true(c->nchain >= 1);
+	assert_int_equal(c->chain[0].pid, 9154);
+	assert_non_null(c->tl);
+	assert_true(c->tl->nslices > 0);
+	lat_loaded_release(l);
+	free(l);
+}
+
+static int have_reader(void)
+{
+	return lat_format_find("trace.dat") != NULL;
+}
+
+static void test_mixed_v7(void **state)
+{
+	(void)state;
+	if (!have_reader())
+		skip();
+	check_mixed(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat");
+}
+
+static void test_mixed_v6(void **state)
+{
+	(void)state;
+	if (!have_reader())
+		skip();
+	check_mixed(LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat");
+}
+
+static void test_mixed_start_wakeup(void **state)
+{
+	struct lat_loaded *l;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	if (!have_reader())
+		skip();
+	l = load(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat", LAT_WAKE_START_WAKEUP);
+	r = l->blocks[0]->analysis;
+	assert_int_equal(r->waits, 18357);
+	assert_int_equal(r->worst[0].pid, 9174);
+	/* sched_wakeup at 994.636901, two us after the waking */
+	assert_true(llabs(r->worst[0].latency_ns - 347159000) <= 1000);
+	lat_loaded_release(l);
+	free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mixed_v7),
+		cmocka_unit_test(test_mixed_v6),
+		cmocka_unit_test(test_mixed_start_wakeup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
