@@ -48,9 +48,19 @@ struct ft_source {
 	int in_stack;
 	unsigned long stack_line;
 	struct lat_event stack_ev;
-	struct ft_stack stacks[2];	/* two: the one handed out stays valid while the next fills */
+	/* two: the one handed out stays valid while the next one fills */
+	struct ft_stack stacks[2];
 	int cur;
 	uint32_t dropped_frames;
+
+	/*
+	 * trace-cmd report prints every buffer of a file, instance lines prefixed
+	 * "name:"; one stream is one buffer: --buffer's, else the first one seen.
+	 */
+	char want[64];
+	int want_set, chosen;
+	uint64_t other_buffer;
+	char other_name[64];
 
 	int lost_pending;
 	struct lat_event lost_ev;
@@ -213,7 +223,7 @@ static void finish_stack(struct ft_source *s)
 		s->cur ^= 1;
 	} else if (s->in_stack == 2) {
 		push(s, &s->stack_ev);	/* LAT_EV_OTHER "user_stack": frames not kept */
-	}
+	}			/* 3: a stack of another buffer, dropped with its event */
 	if (s->dropped_frames) {
 		s->skipped++;
 		if (s->d)
@@ -236,7 +246,7 @@ static void add_frame(struct ft_source *s, const char *line, size_t len, unsigne
 		bad(s, lineno, "a \" => \" frame only after a \"<stack trace>\" line");
 		return;
 	}
-	if (s->in_stack == 2)
+	if (s->in_stack >= 2)
 		return;
 	if (!lat_ft_parse_frame(line, len, sym, sizeof(sym), &ip)) {
 		bad(s, lineno, "\" => symbol\"");
@@ -269,6 +279,24 @@ static void flush_lost(struct ft_source *s, uint64_t ts)
 	s->lost_pending = 0;
 }
 
+/* Whether the line just parsed belongs to the buffer this source reads. */
+static int own_buffer(struct ft_source *s)
+{
+	const char *b = s->strs.buffer;
+
+	if (!b[0] && !s->want[0] && (s->chosen || s->want_set))
+		return 1;	/* the common case: no buffer names at all */
+	if (!s->want_set && !s->chosen) {
+		snprintf(s->want, sizeof(s->want), "%s", b);
+		s->chosen = 1;
+	}
+	if (!strcmp(b, s->want))
+		return 1;
+	if (!s->other_buffer++)
+		snprintf(s->other_name, sizeof(s->other_name), "%s", b);
+	return 0;
+}
+
 /* Feeds one line; events it completes land in s->q. */
 static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
 {
@@ -283,6 +311,12 @@ static void feed(struct ft_source *s, const char *line, size_t len, unsigned lon
 	}
 	if (s->in_stack && k != LAT_FT_SKIP)
 		finish_stack(s);
+	if ((k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK) &&
+	    !own_buffer(s)) {
+		if (k != LAT_FT_EVENT)
+			s->in_stack = 3;
+		return;
+	}
 	switch (k) {
 	case LAT_FT_SKIP:
 		if (s->ncpus > 0)
@@ -343,6 +377,13 @@ static int ft_next(struct lat_event_source *src, struct lat_event *ev)
 			if (s->in_stack)
 				finish_stack(s);
 			flush_lost(s, s->last_ts);
+			if (s->other_buffer && s->d) {
+				lat_diag_at(s->d, 0, "%llu events of other buffers (first \"%s\") "
+					    "not read: this reads buffer \"%s\"; --buffer NAME "
+					    "picks one", (unsigned long long)s->other_buffer,
+					    s->other_name, s->want);
+				s->other_buffer = 0;
+			}
 			if (!s->qn)
 				return 0;
 			break;
@@ -414,6 +455,10 @@ static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
 		return -LAT_ENOMEM;
 	}
 	s->fp = in->fp;
+	if (in->buffer) {
+		snprintf(s->want, sizeof(s->want), "%s", in->buffer);
+		s->want_set = 1;
+	}
 	if (in->peek_consumed) {
 		/* a pipe: the peek is the start of the data */
 		size_t n = in->peeklen < STREAM_BUF ? in->peeklen : STREAM_BUF;

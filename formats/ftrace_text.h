@@ -18,7 +18,7 @@
 #define LAT_FT_SYM_BYTES 8192
 
 enum lat_ft_kind {
-	LAT_FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started ####" */
+	LAT_FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started" */
 	LAT_FT_EVENT,		/* *ev filled */
 	LAT_FT_STACK,		/* "<stack trace>": *ev has the context, frames follow */
 	LAT_FT_USTACK,		/* "<user stack trace>": context in *ev, frames follow */
@@ -32,6 +32,7 @@ enum lat_ft_kind {
 struct lat_ft_strs {
 	char name[64];		/* event name of LAT_EV_OTHER */
 	char irq[64];		/* irq handler or softirq action name */
+	char buffer[64];	/* trace-cmd report's "instance:" prefix of the line, or "" */
 };
 
 /*

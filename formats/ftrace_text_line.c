@@ -111,8 +111,8 @@ static inline const char *find(const char *p, const char *e, const char *needle,
 }
 
 /* "key=<comm> next_key=": the comm may hold blanks, so it ends at @next. */
-static inline int kv_comm(struct cur *c, const char *key, size_t klen, const char *next, size_t nlen,
-		   char *dst)
+static inline int kv_comm(struct cur *c, const char *key, size_t klen, const char *next,
+			  size_t nlen, char *dst)
 {
 	const char *q;
 
@@ -490,8 +490,10 @@ static int context(struct cur *c, struct lat_event *ev)
  * Sets the running comm from [s, e): right-aligned, maybe after "instance:".
  * "<...>" (the kernel did not know the comm) is kept as the trace.dat reader keeps it.
  */
-static void set_comm(struct lat_event *ev, const char *s, const char *e)
+static void set_comm(struct lat_event *ev, const char *s, const char *e, char *buffer,
+		     size_t buflen)
 {
+	buffer[0] = '\0';
 	while (s < e && is_ws(*s))
 		s++;
 	while (e > s && is_ws(e[-1]))
@@ -505,6 +507,7 @@ static void set_comm(struct lat_event *ev, const char *s, const char *e)
 				while (t < e && is_ws(*t))
 					t++;
 				if (e - t < LAT_COMM_LEN) {
+					copy_str(buffer, buflen, s, q);
 					s = t;
 					break;
 				}
@@ -515,7 +518,7 @@ static void set_comm(struct lat_event *ev, const char *s, const char *e)
 }
 
 /* Header of an event line; on success @c is at the event name. */
-static int header(struct cur *c, struct lat_event *ev)
+static int header(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
 	const char *start = c->p;
 
@@ -531,7 +534,7 @@ static int header(struct cur *c, struct lat_event *ev)
 		t.p = q + 1;
 		t.e = c->e;
 		if (context(&t, ev)) {
-			set_comm(ev, start, q);
+			set_comm(ev, start, q, strs->buffer, sizeof(strs->buffer));
 			c->p = t.p;
 			return 1;
 		}
@@ -799,7 +802,8 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 		c.p = s;
 		skip_ws(&c);
 	}
-	if (!header(&c, ev)) {
+	strs->buffer[0] = '\0';
+	if (!header(&c, ev, strs)) {
 		/* "CPU 1 is empty" and friends from trace-cmd report */
 		if (c.e - c.p > 4 && !memcmp(c.p, "CPU ", 4))
 			return LAT_FT_SKIP;

@@ -485,6 +485,67 @@ static void test_stream_stack_lost_bad(void **state)
 	free(c);
 }
 
+/*
+ * trace-cmd report prints every buffer of a file, instance lines prefixed
+ * "name:".  One stream reads one buffer: --buffer's, else the first one seen;
+ * the others are counted in one message.  (Real lines: kernel-tracecmd.txt's
+ * instance and tracecmd-report.txt's top buffer, interleaved.)
+ */
+static void test_tracecmd_buffers(void **state)
+{
+	static const char text[] =
+		"cpus=2\n"
+		"latscope-ftracetext-11147:        record.sh-11147 [001]   893.188309: "
+		"sched_process_fork:   comm=record.sh pid=11147 child_comm=record.sh child_pid=11150\n"
+		"              sh-8869  [001]   994.571014: sched_waking:         comm=migration/1 "
+		"pid=21 prio=0 target_cpu=001\n"
+		"latscope-ftracetext-11147:        record.sh-11147 [001]   893.188531: kernel_stack:"
+		"         <stack trace >\n"
+		"=> __schedule (ffffffff82265ec8)\n"
+		"              sh-8869  [001]   994.571070: sched_wakeup:         migration/1:21 [0] "
+		"CPU:001\n"
+		"          <idle>-0     [000]   994.571128: kernel_stack:         <stack trace >\n"
+		"=> schedule_idle (ffffffff82266833)\n"
+		"=> do_idle (ffffffff8226db90)\n"
+		"latscope-ftracetext-11147:    Web Content-7-11150 [001]   893.188637: sched_waking:"
+		"         comm=migration/1 pid=21 prio=0 target_cpu=001\n";
+	struct collected *c = calloc(1, sizeof(*c));
+	char *path = write_tmp(text);
+	char *msgs = NULL;
+	size_t msglen = 0;
+	FILE *diag = open_memstream(&msgs, &msglen);
+
+	(void)state;
+	/* no --buffer: the first buffer seen, the instance */
+	assert_int_equal(lat_load(&c->l, path, NULL, diag), 0);
+	collect(c, c->l.blocks[0]->events);
+	assert_int_equal(c->n, 3);
+	assert_int_equal(c->ev[0].type, LAT_EV_FORK);
+	assert_int_equal(c->ev[1].type, LAT_EV_STACK);
+	assert_int_equal(c->ev[1].u.stack.depth, 1);
+	assert_string_equal(c->syms[1][0], "__schedule");
+	assert_int_equal(c->ev[2].type, LAT_EV_WAKING);
+	assert_string_equal(c->ev[2].comm, "Web Content-7");
+	lat_loaded_release(&c->l);
+	fclose(diag);
+	assert_non_null(strstr(msgs, "3 events of other buffers (first \"\") not read"));
+	free(msgs);
+	/* --buffer "": the top buffer, its stack whole */
+	assert_int_equal(lat_load_buffer(&c->l, path, NULL, "", NULL), 0);
+	collect(c, c->l.blocks[0]->events);
+	assert_int_equal(c->n, 3);
+	assert_int_equal(c->ev[0].type, LAT_EV_WAKING);
+	assert_int_equal(c->ev[0].pid, 8869);
+	assert_int_equal(c->ev[1].type, LAT_EV_WAKEUP);
+	assert_int_equal(c->ev[2].type, LAT_EV_STACK);
+	assert_int_equal(c->ev[2].u.stack.depth, 2);
+	assert_string_equal(c->syms[2][1], "do_idle");
+	lat_loaded_release(&c->l);
+	unlink(path);
+	free(path);
+	free(c);
+}
+
 /* An over-long line is reported and skipped in constant memory; the next line reads. */
 static void test_stream_overlong_line(void **state)
 {
@@ -787,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_stream_stack_lost_bad),
 		cmocka_unit_test(test_stream_overlong_line),
+		cmocka_unit_test(test_tracecmd_buffers),
 		cmocka_unit_test(test_probe_and_mail_block),
 		cmocka_unit_test(test_kernel_layouts_agree),
 		cmocka_unit_test(test_tracecmd_report_consistency),
