@@ -62,6 +62,8 @@ struct td_src {
 	int *heap;
 	int nheap;
 	int advance;			/* cpu slot to step before the next event, -1 none */
+	uint32_t read_pages;		/* pages per pread: TD_READ_PAGES, fewer for many CPUs */
+	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	uint64_t *overrun;
 	uint64_t *ips;
 	const char **syms;
@@ -451,8 +453,8 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		if (c->pos >= c->end)
 			return 0;
 		n = c->end - c->pos;
-		if (n > (uint64_t)TD_READ_PAGES * s->psize)
-			n = (uint64_t)TD_READ_PAGES * s->psize;
+		if (n > (uint64_t)s->read_pages * s->psize)
+			n = (uint64_t)s->read_pages * s->psize;
 		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
 		if (n > avail) {
 			n = avail - avail % s->psize;
@@ -497,6 +499,20 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		    c->pos + 8 + clen > c->end) {
 			set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
 				 (unsigned long long)c->pos, clen, ulen);
+			return 0;
+		}
+		/* chunks of every CPU are held at once: a file of tiny bombs stops here */
+		if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
+			set_stop(s, "CPU%d: chunk at offset %llu would hold more than 512 MiB of "
+				 "page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+				 (unsigned long long)c->pos);
+			return 0;
+		}
+		if ((size_t)ulen + TD_PAD > c->dcap &&
+		    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
+			set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more than "
+				 "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+				 (unsigned long long)c->pos, ulen);
 			return 0;
 		}
 		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
@@ -726,6 +742,16 @@ static int init_cpus(struct td_src *s)
 	struct td_buffer *b = s->buf;
 	int maxcpu = -1;
 
+	/* read-ahead shrinks with the CPU count so that all of it fits TD_MAX_RESIDENT */
+	s->read_pages = TD_READ_PAGES;
+	while (s->read_pages > 1 &&
+	       (uint64_t)b->ncpus * s->read_pages * s->psize > TD_MAX_RESIDENT)
+		s->read_pages /= 2;
+	if ((uint64_t)b->ncpus * s->psize > TD_MAX_RESIDENT) {
+		set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap (TD_MAX_RESIDENT)",
+			 b->ncpus, s->psize);
+		return 0;
+	}
 	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
 	s->heap = calloc((size_t)b->ncpus + 1, sizeof(*s->heap));
 	s->ips_cap = s->psize / (unsigned int)s->f.long_size;
@@ -768,7 +794,7 @@ static int init_cpus(struct td_src *s)
 			c->pos += 4;
 			c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
 		} else {
-			c->dcap = (size_t)TD_READ_PAGES * s->psize + TD_PAD;
+			c->dcap = (size_t)s->read_pages * s->psize + TD_PAD;
 			c->data = calloc(1, c->dcap);
 			if (!c->data)
 				return -LAT_ENOMEM;
