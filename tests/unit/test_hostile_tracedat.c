@@ -458,6 +458,47 @@ static void test_pid_two_comms(void **state)
 	free(v.d);
 }
 
+/*
+ * v7 compressed chunks: found by their zstd frame magic with a plausible
+ * (clen, ulen) header before it.  A chunk claiming to inflate to 2 GiB, and
+ * one claiming 64 MiB (the cap) that inflates to less, stop that CPU with a
+ * message; nothing is allocated beyond the caps (ASan's allocator would
+ * report a 2 GiB request in the sanitizer build).
+ */
+static void test_v7_chunks(void **state)
+{
+	struct outcome o = { 0 };
+	size_t len, nchunks = 0;
+	unsigned char *d = slurp(V7, &len), *w = malloc(len);
+
+	(void)state;
+	assert_non_null(w);
+	for (size_t p = 8; p + 4 <= len; p++) {
+		uint32_t clen, ulen;
+
+		if (memcmp(d + p, "\x28\xb5\x2f\xfd", 4))
+			continue;
+		memcpy(&clen, d + p - 8, 4);
+		memcpy(&ulen, d + p - 4, 4);
+		if (!ulen || ulen % 4096 || clen > len - p)
+			continue;	/* a metadata section's frame, not a page chunk */
+		nchunks++;
+		memcpy(w, d, len);
+		ulen = 0x80000000u;
+		memcpy(w + p - 4, &ulen, 4);
+		assert_int_equal(run(w, len, &o, 0), 1);
+		ulen = 64u << 20;
+		memcpy(w + p - 4, &ulen, 4);
+		assert_int_equal(run(w, len, &o, 0), 1);
+	}
+	/* the sample has a chunk per CPU at least (2 CPUs) */
+	assert_true(nchunks >= 2);
+	assert_int_equal(o.truncated, o.analyzed);
+	print_message("v7 chunks: %zu patched twice, %d flagged\n", nchunks, o.truncated);
+	free(w);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_table),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_pid_two_comms),
+		cmocka_unit_test(test_v7_chunks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
