@@ -70,6 +70,7 @@ struct td_src {
 	int advance;			/* cpu slot to step before the next event, -1 none */
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
+	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	uint64_t *overrun;
 	uint64_t *ips;
 	const char **syms;
@@ -527,6 +528,20 @@ static int refill(struct td_src *s, struct td_cpu *c)
 				 (unsigned long long)c->pos, clen, ulen);
 			return 0;
 		}
+		/* chunks of every CPU are held at once: a file of tiny bombs stops here */
+		if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
+			set_stop(s, "CPU%d: chunk at offset %llu would hold more than 512 MiB of "
+				 "page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+				 (unsigned long long)c->pos);
+			return 0;
+		}
+		if ((size_t)ulen + TD_PAD > c->dcap &&
+		    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
+			set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more than "
+				 "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+				 (unsigned long long)c->pos, ulen);
+			return 0;
+		}
 		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
 		    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
 			return -LAT_ENOMEM;
@@ -867,6 +882,12 @@ static int init_cpus(struct td_src *s)
 	const char *kb;
 	int maxcpu = -1;
 
+	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
+	if ((uint64_t)b->ncpus * 4 * s->psize > TD_MAX_RESIDENT) {
+		set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap (TD_MAX_RESIDENT)",
+			 b->ncpus, s->psize);
+		return 0;
+	}
 	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
 	s->heap = calloc((size_t)b->ncpus + 1, sizeof(*s->heap));
 	s->ips_cap = s->psize / (unsigned int)s->f.long_size;

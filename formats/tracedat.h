@@ -19,6 +19,8 @@
 #define TD_MAX_BUFFERS 256		/* instances */
 #define TD_MAX_EVENT_ID 65535
 #define TD_MAX_OPTION_SECTIONS 1024
+/* page data held for all CPUs at once (pages read ahead, decompressed chunks) */
+#define TD_MAX_RESIDENT (512u << 20)
 
 enum td_comp { TD_COMP_NONE, TD_COMP_ZSTD, TD_COMP_ZLIB };
 

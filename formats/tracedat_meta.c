@@ -612,8 +612,11 @@ static int open_v6(struct td_file *f, struct td_cur *c, struct lat_diag *d)
 	if ((ret = skip_printk(c)) < 0 || (ret = parse_cmdlines(f, c)) < 0 ||
 	    (ret = cur_u32(c, &ncpus)) < 0)
 		return ret;
-	if (ncpus > TD_MAX_CPUS)
+	if (ncpus > TD_MAX_CPUS) {
+		lat_diag_at(d, 0, "trace.dat header: %u CPUs, more than the %d latscope reads",
+			    ncpus, TD_MAX_CPUS);
 		return -LAT_ELIMIT;
+	}
 	f->ncpus_sys = (int)ncpus;
 	if ((ret = cur_read(c, tag, 10)) < 0)
 		return ret;
