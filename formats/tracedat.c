@@ -175,6 +175,14 @@ static int build_types(struct td_src *s)
 			for (int j = 0; j < TD_NFLD && known[k].f[j]; j++)
 				set_fld(&t->f[j], tep_find_field(e, known[k].f[j]), &t->min_size);
 			t->type = t->f[key_field[known[k].type]].ok ? known[k].type : LAT_EV_OTHER;
+			/*
+			 * kernel_stack declares caller[8] but records only the frames it has:
+			 * a shallow stack is shorter than the format.  decode_stack() bounds
+			 * the frames by the record size, so only the array's start must fit.
+			 */
+			if (t->type == LAT_EV_STACK && t->f[1].ok)
+				t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
+					      t->f[1].off : t->f[0].off + t->f[0].size;
 		}
 	}
 	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))

@@ -280,6 +280,12 @@ for f in "$v6" "$v7" "$inst" "$shared/tracecmd-mixed.dat"; do
 	[ -s "$tmp/fw" ] && cmp -s "$tmp/fw" "$tmp/kw" || bad "$(basename "$f"): fast and kbuffer walks differ"
 done
 
+# kernel stacks shallower than the format's caller[8] (recorded by latscope record --stacks)
+stk=$samples/record-stacks-v7-zstd.dat
+want=$(trace-cmd report "$stk" 2>/dev/null | grep -c 'kernel_stack:')
+got=$("$bin" dump -s "$stk" 2>/dev/null | awk '$1 == "stack" { print $2 }')
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] || bad "record-stacks: $got stacks, trace-cmd shows $want"
+
 # --buffer: an unknown instance is a usage error that lists the buffers
 "$bin" dump --buffer nosuch "$v6" >/dev/null 2>"$tmp/err"
 rc=$?
