@@ -107,7 +107,7 @@ static int analyze_cpu(const struct lat_series *s, struct lat_sched_cpu *c, int6
 
 		c->avg_mismatch = mine - c->tool_avg > 1 || c->tool_avg - mine > 1;
 	}
-	qsort(tmp, nd, sizeof(*tmp), cmp_i64);
+	lat_sort(tmp, nd, sizeof(*tmp), cmp_i64);
 	c->ndif = nd;
 	at = dominant(tmp, nd, &c->period_cycles, &c->period_count);
 	second(tmp, nd, at, c->period_count, &c->period2_cycles, &c->period2_count);
@@ -160,7 +160,7 @@ static int analyze_pids(struct lat_sched_run *run)
 						    (int32_t)pid, run->cpus[c].cpu };
 		}
 	}
-	qsort(pr, n, sizeof(*pr), cmp_pid_row);
+	lat_sort(pr, n, sizeof(*pr), cmp_pid_row);
 	for (size_t i = 0; i < n; i++) {
 		struct lat_sched_pid *p;
 

@@ -111,7 +111,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 			covered += ov;
 		}
 	}
-	qsort(c->on_cpu, c->non_cpu, sizeof(c->on_cpu[0]), cmp_oncpu);
+	lat_sort(c->on_cpu, c->non_cpu, sizeof(c->on_cpu[0]), cmp_oncpu);
 	c->unaccounted_ns = c->latency_ns - covered;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
@@ -345,7 +345,7 @@ static void cap_close(struct wk *w, struct wk_worst *x, uint64_t until)
 		if (until < x->we)
 			x->c.tl->end_ns = until > x->ws ? until : x->ws;
 		if (x->c.tl->nslices)
-			qsort(x->c.tl->slices, x->c.tl->nslices, sizeof(*x->c.tl->slices),
+			lat_sort(x->c.tl->slices, x->c.tl->nslices, sizeof(*x->c.tl->slices),
 			      cmp_tl_slice);
 	}
 	x->open = 0;

@@ -181,7 +181,7 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 		f[n].name = r->stacks[i].top;
 		n++;
 	}
-	qsort(f, n, sizeof(*f), cmp_name);
+	lat_sort(f, n, sizeof(*f), cmp_name);
 	for (size_t i = 0; i < n; i++) {
 		if (nf && !strcmp(f[nf - 1].name, f[i].name)) {
 			f[nf - 1].ns += f[i].ns;
@@ -190,8 +190,8 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 			f[nf++] = f[i];
 		}
 	}
-	qsort(a, n, sizeof(*a), cmp_blame);
-	qsort(f, nf, sizeof(*f), cmp_blame);
+	lat_sort(a, n, sizeof(*a), cmp_blame);
+	lat_sort(f, nf, sizeof(*f), cmp_blame);
 	*rows = a;
 	*nrows = n < top ? n : top;
 	*funcs = f;

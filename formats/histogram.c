@@ -201,7 +201,7 @@ static int finish(struct lat_block *b, struct raw_row *rows, size_t n, char *tit
 	}
 	h->printed_total = any_full ? printed : (uint64_t)-1;
 	h->total = total;
-	qsort(rows, n, sizeof(*rows), cmp_raw);
+	lat_sort(rows, n, sizeof(*rows), cmp_raw);
 	h->b = calloc(n, sizeof(*h->b));
 	if (!h->b) {
 		lat_histogram_free(h);

@@ -574,7 +574,7 @@ static void append_tgids(FILE *f, const char *cmdlines)
 		if (p)
 			p++;
 	}
-	qsort(pids, n, sizeof(*pids), cmp_long);
+	lat_sort(pids, n, sizeof(*pids), cmp_long);
 	fputs("latscope: tgids=", f);
 	proc = n ? opendir("/proc") : NULL;
 	while (proc && (de = readdir(proc))) {

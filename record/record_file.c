@@ -117,7 +117,7 @@ static int fmt_set_load(struct fmt_set *s, const char *events_dir, const char *s
 		}
 		nn++;
 	}
-	qsort(names, nn, sizeof(*names), cmp_str);
+	lat_sort(names, nn, sizeof(*names), cmp_str);
 	s->f = calloc(nn ? nn : 1, sizeof(*s->f));
 	s->bufs = calloc(nn ? nn : 1, sizeof(*s->bufs));
 	if (!s->f || !s->bufs) {

@@ -115,7 +115,7 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
 			p[k++] = (struct pick){ ex, end, (int32_t)pid, (int)(i - r->first) };
 		}
 	}
-	qsort(p, k, sizeof(*p), cmp_pick);
+	lat_sort(p, k, sizeof(*p), cmp_pick);
 	*n = k;
 	return p;
 }
@@ -203,7 +203,7 @@ static int assign_colours(struct lat_chart *c, const struct lat_block *b,
 				pr[k].cycles += fmax(0, lat_dsub(e, ex) + (double)dif);
 		}
 	}
-	qsort(pr, l->npids, sizeof(*pr), cmp_run);
+	lat_sort(pr, l->npids, sizeof(*pr), cmp_run);
 	for (size_t r = 0; r < l->npids; r++) {
 		size_t i = pr[r].idx;
 
@@ -301,7 +301,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			}
 		}
 	}
-	qsort(l->pids, np, sizeof(*l->pids), cmp_i32);
+	lat_sort(l->pids, np, sizeof(*l->pids), cmp_i32);
 	for (size_t i = 0; i < np; i++)
 		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
 			l->pids[l->npids++] = l->pids[i];
@@ -315,7 +315,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs (pale)",
 			 l->npids - (size_t)c->nlegend);
 
-	qsort(lat, nlat, sizeof(*lat), cmp_i64);
+	lat_sort(lat, nlat, sizeof(*lat), cmp_i64);
 	lat_chart_title(c, o, "schedcnt", b->title);
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu run%s, %zu rows \xc2\xb7 scheduler "
 		 "latency (LAT) max %lld, p99 %lld cycles \xc2\xb7 lines: a PID picked next on "

@@ -200,7 +200,7 @@ static int64_t median_step(const struct lat_series *s)
 			n++;
 		prev = t;
 	}
-	qsort(d, n, sizeof(*d), cmp_i64);
+	lat_sort(d, n, sizeof(*d), cmp_i64);
 	m = n ? d[n / 2] : 0;
 	free(d);
 	return m;
@@ -352,7 +352,7 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 			all[n].v = freeze_value(&r->procs[i], all[n].f, col);
 			n++;
 		}
-	qsort(all, n, sizeof(*all), cmp_dur_desc);
+	lat_sort(all, n, sizeof(*all), cmp_dur_desc);
 	lat_set_rgb(cr, lat_alert_rgb, 1);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {

@@ -113,7 +113,7 @@ static int sort_slices(struct tl_priv *p, const struct lat_timeline *t)
 	if (!p->sorted)
 		return -LAT_ENOMEM;
 	memcpy(p->sorted, t->slices, t->nslices * sizeof(*p->sorted));
-	qsort(p->sorted, t->nslices, sizeof(*p->sorted), cmp_slice);
+	lat_sort(p->sorted, t->nslices, sizeof(*p->sorted), cmp_slice);
 	p->sl = p->sorted;
 	return 0;
 }
@@ -257,7 +257,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	for (size_t i = 0; i < p->tasks.cap; i++)
 		if (p->tasks.t[i].used)
 			order[k++] = &p->tasks.t[i];
-	qsort(order, k, sizeof(*order), cmp_run_desc);
+	lat_sort(order, k, sizeof(*order), cmp_run_desc);
 	l->ntasks_all = k;
 	{
 		int32_t first[3] = { l->focus_pid, t->nbrackets ? t->brackets[0].pid : -1,
@@ -499,7 +499,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		if (lane_rects(c, t, p, &si, cpu, &lr))
 			break;
 		if (lr.n)
-			qsort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
+			lat_sort(lr.r, lr.n, sizeof(*lr.r), cmp_rect);
 		/* a folded column at the right end may reach a pixel past the plot */
 		cairo_save(cr);
 		cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
