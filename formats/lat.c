@@ -222,6 +222,7 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 {
 	struct mark_map map[LAT_MAX_MARKS];
 	size_t nmap = 0, rows = 0;
+	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
 	for (size_t i = first; i < end; i++) {
@@ -252,28 +253,21 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 
 			/* the marker points into buf: use it before buf goes out of scope */
 			if (n && parse_row(buf, n, &m, &mlen, row)) {
-				s = series_for(b, map, &nmap, m, mlen, 0);
-				if (!s && lat_loop_full(b)) {
-					lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
-					continue;
-				}
-				if (!s || lat_series_push(s, row, l->lineno))
-					return -LAT_ENOMEM;
-				rows++;
-				i++;
+				ret = lat_loop_add_row(b, d, l, series_for(b, map, &nmap, m, mlen, 0),
+						       row);
+				if (ret < 0)
+					return ret;
+				rows += (size_t)ret;
+				i++;	/* a row the mailer wrapped onto the next line */
 				continue;
 			}
 			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
 			continue;
 		}
-		s = series_for(b, map, &nmap, m, mlen, 0);
-		if (!s && lat_loop_full(b)) {
-			lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
-			continue;
-		}
-		if (!s || lat_series_push(s, row, l->lineno))
-			return -LAT_ENOMEM;
-		rows++;
+		ret = lat_loop_add_row(b, d, l, series_for(b, map, &nmap, m, mlen, 0), row);
+		if (ret < 0)
+			return ret;
+		rows += (size_t)ret;
 	}
 	lat_loop_finish(b);
 	return rows ? 0 : -LAT_EEMPTY;

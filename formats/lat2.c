@@ -118,46 +118,23 @@ static int lat2_probe(const char *peek, size_t len)
 	return 0;
 }
 
-/* "#process1= lat2 50000" -> note of process 1 */
-static int legend(struct lat_block *b, const struct lat_line *l)
-{
-	struct lat_scan sc;
-	uint64_t id;
-	char name[24];
-	struct lat_series *s;
-
-	lat_scan_init(&sc, l->s, l->len);
-	if (!lat_scan_lit(&sc, "#process") || !lat_scan_u64(&sc, &id) || !lat_scan_char(&sc, '='))
-		return 0;
-	lat_scan_ws(&sc);
-	snprintf(name, sizeof(name), "%llu", (unsigned long long)id);
-	s = lat_loop_series(b, name);
-	if (!s && lat_loop_full(b))
-		return 0;	/* a legend past the cap: its rows are skipped and said */
-	if (!s)
-		return -LAT_ENOMEM;
-	if (!s->note && !(s->note = strndup(sc.p, (size_t)(sc.end - sc.p))))
-		return -LAT_ENOMEM;
-	return 0;
-}
 
 static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
 	size_t rows = 0;
+	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
 	for (size_t i = first; i < end; i++) {
 		const struct lat_line *l = &t->lines[i];
 		int64_t row[LAT_LOOP_NCOLS];
 		uint64_t proc = 1;
-		char name[24];
-		struct lat_series *s;
 
 		if (lat_line_blank(l))
 			continue;
 		if (!l->binary && l->s[0] == '#') {
-			if (legend(b, l))
+			if (lat_loop_legend(b, l))
 				return -LAT_ENOMEM;
 			continue;
 		}
@@ -171,15 +148,10 @@ static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			}
 			i++;	/* a row the mailer wrapped onto the next line */
 		}
-		snprintf(name, sizeof(name), "%llu", (unsigned long long)proc);
-		s = lat_loop_series(b, name);
-		if (!s && lat_loop_full(b)) {
-			lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
-			continue;
-		}
-		if (!s || lat_series_push(s, row, l->lineno))
-			return -LAT_ENOMEM;
-		rows++;
+		ret = lat_loop_add_row(b, d, l, lat_loop_series_num(b, proc), row);
+		if (ret < 0)
+			return ret;
+		rows += (size_t)ret;
 	}
 	lat_loop_finish(b);
 	return rows ? 0 : -LAT_EEMPTY;

@@ -29,6 +29,25 @@ void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_
  */
 size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
 
+/*
+ * Appends @row (read from line @l) to series @s, the row's process as
+ * lat_loop_series() returned it.  Returns 1 when added; 0 when @s is NULL because
+ * the block is full (the row is reported and counted as skipped); -LAT_ENOMEM.
+ */
+int lat_loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+		     struct lat_series *s, const int64_t *row);
+
+/* lat_loop_series() for a numeric process id (lat2's #processN, lat3's "N:"). */
+struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id);
+
+/*
+ * "#process1= lat2 50000": the legend that names a process in lat2/lat3 logs
+ * becomes the note of that process' series.  Returns 0 (also for lines that are
+ * not a legend, and past the process cap: its rows are skipped and said) or
+ * -LAT_ENOMEM.
+ */
+int lat_loop_legend(struct lat_block *b, const struct lat_line *l);
+
 /* Ends a parse: drops series without rows, titles the block from the legends. */
 void lat_loop_finish(struct lat_block *b);
 

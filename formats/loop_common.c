@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/scan.h"
 #include "loop.h"
 
 const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS] = {
@@ -82,4 +83,44 @@ size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, 
 	memcpy(buf + a->len + 1, b->s, b->len);
 	buf[a->len + 1 + b->len] = '\0';
 	return (size_t)a->len + 1 + b->len;
+}
+
+int lat_loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+		     struct lat_series *s, const int64_t *row)
+{
+	if (!s && lat_loop_full(b)) {
+		lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+		return 0;
+	}
+	if (!s || lat_series_push(s, row, l->lineno))
+		return -LAT_ENOMEM;
+	return 1;
+}
+
+struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id)
+{
+	char name[24];
+
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)id);
+	return lat_loop_series(b, name);
+}
+
+int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
+{
+	struct lat_scan sc;
+	uint64_t id;
+	struct lat_series *s;
+
+	lat_scan_init(&sc, l->s, l->len);
+	if (!lat_scan_lit(&sc, "#process") || !lat_scan_u64(&sc, &id) || !lat_scan_char(&sc, '='))
+		return 0;
+	lat_scan_ws(&sc);
+	s = lat_loop_series_num(b, id);
+	if (!s && lat_loop_full(b))
+		return 0;	/* a legend past the cap: its rows are skipped and said */
+	if (!s)
+		return -LAT_ENOMEM;
+	if (!s->note && !(s->note = strndup(sc.p, (size_t)(sc.end - sc.p))))
+		return -LAT_ENOMEM;
+	return 0;
 }
