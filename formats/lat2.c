@@ -138,15 +138,9 @@ static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 				return -LAT_ENOMEM;
 			continue;
 		}
-		if (l->binary || !parse_row(l->s, l->len, &proc, row)) {
-			char buf[512];
-			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
-
-			if (!n || !parse_row(buf, n, &proc, row)) {
-				lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
-				continue;
-			}
-			i++;	/* a row the mailer wrapped onto the next line */
+		if (!lat_loop_read_row(t, &i, end, parse_row, &proc, row)) {
+			lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
+			continue;
 		}
 		ret = lat_loop_add_row(b, d, l, lat_loop_series_num(b, proc), row);
 		if (ret < 0)

@@ -57,14 +57,14 @@ static int row_shape(const char *s, size_t len)
 	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v);
 }
 
-static int parse_row(const char *s, size_t len, uint64_t *proc, int *has_proc, int64_t *row)
+static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
 {
 	struct lat_scan sc;
 	uint64_t sel, loop, max, nb;
 
 	lat_scan_init(&sc, s, len);
 	lat_scan_ws(&sc);
-	*has_proc = scan_proc(&sc, proc);
+	scan_proc(&sc, proc);	/* absent: the caller's default, process 1 */
 	lat_scan_ws(&sc);
 	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
@@ -120,7 +120,6 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		const struct lat_line *l = &t->lines[i];
 		int64_t row[LAT_LOOP_NCOLS];
 		uint64_t proc = 1;
-		int has_proc;
 
 		if (lat_line_blank(l))
 			continue;
@@ -131,15 +130,9 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		if (lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD)
 			continue;
-		if (l->binary || !parse_row(l->s, l->len, &proc, &has_proc, row)) {
-			char buf[512];
-			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
-
-			if (!n || !parse_row(buf, n, &proc, &has_proc, row)) {
-				lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
-				continue;
-			}
-			i++;	/* a row the mailer wrapped onto the next line */
+		if (!lat_loop_read_row(t, &i, end, parse_row, &proc, row)) {
+			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
+			continue;
 		}
 		ret = lat_loop_add_row(b, d, l, lat_loop_series_num(b, proc), row);
 		if (ret < 0)

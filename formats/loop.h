@@ -29,6 +29,17 @@ void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_
  */
 size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
 
+/* Parses one row of a numbered-process log: returns 1 with *proc and row[] filled. */
+typedef int (*lat_loop_parse_fn)(const char *s, size_t len, uint64_t *proc, int64_t *row);
+
+/*
+ * Reads line *@i with @parse; when it fails, tries it joined with the next line
+ * (a row the mailer wrapped) and then steps *@i past both.  Returns 1 with the
+ * row parsed, 0 when neither reads (the caller reports line *@i).
+ */
+int lat_loop_read_row(const struct lat_text *t, size_t *i, size_t end, lat_loop_parse_fn parse,
+		      uint64_t *proc, int64_t *row);
+
 /*
  * Appends @row (read from line @l) to series @s, the row's process as
  * lat_loop_series() returned it.  Returns 1 when added; 0 when @s is NULL because

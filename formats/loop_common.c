@@ -124,3 +124,21 @@ int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
 		return -LAT_ENOMEM;
 	return 0;
 }
+
+int lat_loop_read_row(const struct lat_text *t, size_t *i, size_t end, lat_loop_parse_fn parse,
+		      uint64_t *proc, int64_t *row)
+{
+	const struct lat_line *l = &t->lines[*i];
+	char buf[512];
+	size_t n;
+
+	if (l->binary)
+		return 0;
+	if (parse(l->s, l->len, proc, row))
+		return 1;
+	n = lat_loop_join(t, *i, end, buf, sizeof(buf));
+	if (!n || !parse(buf, n, proc, row))
+		return 0;
+	(*i)++;
+	return 1;
+}
