@@ -321,7 +321,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	l->end_ns = ts;
 	l->latency_ns = lat;
 	l->waker = t->waker;
-	wk_top_holder(c, t->start, ts, l);
+	l->held_by_pid = WK_HELD_LAZY;
 
 	if (!trusted) {
 		t->untrusted++;
@@ -367,6 +367,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.waker = t->waker;
 	d->c.nchain = t->nchain;
 	memcpy(d->c.chain, t->chain, t->nchain * sizeof(t->chain[0]));
+	for (size_t i = 0; i < t->nchain; i++)
+		wk_resolve_link(w, &d->c.chain[i]);
 	d->c.nmigr = t->nmigr;
 	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
 	d->c.migr_dropped = t->migr_dropped;

@@ -23,21 +23,35 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? (int64_t)(hi - lo) : 0;
 }
 
-void wk_top_holder(const struct wk_cpu *c, uint64_t start, uint64_t end, struct lat_wake_link *l)
+/*
+ * Who ran most on the link's CPU during its wait.  Worked out only for a case's
+ * chain (for every wait it would cost a scan of every slice each wait spans):
+ * the ring still holds the window unless the CPU switched WK_RING times since.
+ */
+void wk_resolve_link(const struct wk *w, struct lat_wake_link *l)
 {
 	struct holder { int32_t pid; int64_t ns; const char *comm; } acc[8];
+	const struct wk_cpu *c;
 	size_t n = 0, best = 0;
 
+	if (l->held_by_pid != WK_HELD_LAZY)
+		return;
 	l->held_by_pid = -1;
 	l->held_ns = 0;
+	if (l->cpu < 0 || (size_t)l->cpu >= w->ncpus || !(c = w->cpus[l->cpu]))
+		return;
+	if (c->rlen == WK_RING && wk_ring_at(c, 0)->end > l->start_ns) {
+		l->held_unknown = 1;
+		return;
+	}
 	for (size_t i = c->rlen; i-- > 0;) {
 		const struct wk_slice *s = wk_ring_at(c, i);
 		int64_t ov;
 		size_t k;
 
-		if (s->end <= start)
+		if (s->end <= l->start_ns)
 			break;
-		ov = overlap(s->start, s->end, start, end);
+		ov = overlap(s->start, s->end, l->start_ns, l->end_ns);
 		if (!ov)
 			continue;
 		for (k = 0; k < n && acc[k].pid != s->pid; k++)

@@ -16,6 +16,7 @@
 #define WK_MARK_RING 256
 #define WK_MAX_CPUS 4096
 #define WK_MAX_STACKS 16384
+#define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
 
 struct wk_slice {
 	uint64_t start, end;
@@ -133,7 +134,7 @@ static inline const struct wk_irq *wk_irq_at(const struct wk_cpu *c, size_t i)
 
 /* wakeup_case.c */
 int wk_qualifies(const struct wk *w, int64_t lat);
-void wk_top_holder(const struct wk_cpu *c, uint64_t start, uint64_t end, struct lat_wake_link *l);
+void wk_resolve_link(const struct wk *w, struct lat_wake_link *l);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_slice(struct wk *w, int32_t cpu, const struct wk_slice *s);
 void wk_cap_irq(struct wk *w, int32_t cpu, const struct wk_irq *q);

@@ -110,6 +110,8 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 			lat_json_str(j, "comm", l->held_by_comm);
 			lat_json_int(j, "ns", l->held_ns);
 			lat_json_obj_close(j);
+		} else if (l->held_unknown) {
+			lat_json_bool(j, "held_by_unknown", 1);
 		}
 		waker_json(j, r, &l->waker);
 		lat_json_obj_close(j);
@@ -356,6 +358,8 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			fputs(" (", out);
 			who(out, l->held_by_comm, l->held_by_pid);
 			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
+		} else if (l->held_unknown) {
+			fputs(" (who held that CPU is older than the slices kept)", out);
 		}
 		if (l->kind != LAT_WAIT_PREEMPT) {
 			fputs(", ", out);

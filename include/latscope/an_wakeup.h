@@ -79,6 +79,7 @@ struct lat_wake_link {
 	int32_t held_by_pid;		/* who ran most on its CPU during that wait, -1 none */
 	char held_by_comm[LAT_COMM_LEN];
 	int64_t held_ns;
+	uint8_t held_unknown;		/* that wait is older than the slices kept */
 };
 
 #define LAT_WAKE_CHAIN_MAX 4
