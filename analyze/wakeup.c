@@ -158,7 +158,8 @@ static struct wk_task *get_task(struct wk *w, int32_t pid, const char *comm)
 		t->match = (uint8_t)task_matches(w, t);
 		return t;
 	}
-	if (comm && comm[0] && strncmp(t->comm, comm, LAT_COMM_LEN - 1)) {
+	/* bytes past the NUL may differ: then the same name is copied again, no harm */
+	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1)) {
 		copy_comm(t->comm, comm);
 		t->match = (uint8_t)task_matches(w, t);
 	}
@@ -179,8 +180,6 @@ static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct
 		c->rhead = (c->rhead + 1) % WK_RING;
 	}
 	c->ring[pos] = *s;
-	if (w->nopen)
-		wk_cap_slice(w, cpu, s);
 }
 
 static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_irq *q)
@@ -194,8 +193,6 @@ static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct w
 		c->ihead = (c->ihead + 1) % WK_IRQ_RING;
 	}
 	c->irqs[pos] = *q;
-	if (w->nopen)
-		wk_cap_irq(w, cpu, q);
 }
 
 /*
@@ -277,7 +274,7 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	t->queued_cpu = queued;
 	t->nmigr = 0;
 	t->migr_dropped = 0;
-	t->nchain = 0;
+	t->chain_ref = 0;
 	if (k) {
 		t->waker = *k;
 	} else {
@@ -291,10 +288,8 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	if (k && k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && k->pid != t->pid) {
 		const struct wk_task *wt = find_task(w, k->pid);
 
-		if (wt && wt->nlast) {
-			t->nchain = wt->nlast;
-			memcpy(t->chain, wt->last, wt->nlast * sizeof(t->chain[0]));
-		}
+		if (wt)
+			t->chain_ref = wt->last_ref;
 	}
 }
 
@@ -303,16 +298,21 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 {
 	int64_t lat = (int64_t)(ts - t->start);
 	int trusted = t->gaps_at_start == w->ngaps;
-	struct lat_wake_link *l = &t->last[0];
 	struct wk_done *d = &c->done;
-	size_t nl;
+	struct lat_wake_link *l;
+	struct wk_node *nd;
 
 	t->pending = 0;
 	/* this wait becomes the first link of any chain through this task */
-	nl = t->nchain < LAT_WAKE_CHAIN_MAX - 1 ? t->nchain : LAT_WAKE_CHAIN_MAX - 1;
-	memmove(&t->last[1], t->chain, nl * sizeof(t->last[0]));
-	t->nlast = (uint8_t)(nl + 1);
-	memset(l, 0, sizeof(*l));
+	if (!w->nodes && !(w->nodes = calloc(WK_NODES, sizeof(*w->nodes)))) {
+		w->oom = 1;
+		return;
+	}
+	nd = &w->nodes[++w->nseq & (WK_NODES - 1)];
+	nd->seq = w->nseq;
+	nd->parent = t->chain_ref;
+	t->last_ref = w->nseq;
+	l = &nd->l;
 	l->pid = t->pid;
 	l->cpu = cpu;
 	memcpy(l->comm, t->comm, LAT_COMM_LEN);
@@ -322,6 +322,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	l->latency_ns = lat;
 	l->waker = t->waker;
 	l->held_by_pid = WK_HELD_LAZY;
+	l->held_ns = 0;
+	l->held_unknown = 0;
 
 	if (!trusted) {
 		t->untrusted++;
@@ -365,10 +367,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.end_ns = ts;
 	d->c.latency_ns = lat;
 	d->c.waker = t->waker;
-	d->c.nchain = t->nchain;
-	memcpy(d->c.chain, t->chain, t->nchain * sizeof(t->chain[0]));
-	for (size_t i = 0; i < t->nchain; i++)
-		wk_resolve_link(w, &d->c.chain[i]);
+	wk_chain(w, t->chain_ref, &d->c);
 	d->c.nmigr = t->nmigr;
 	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
 	d->c.migr_dropped = t->migr_dropped;
@@ -489,9 +488,20 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 {
 	struct wk_task *t = find_task(w, ev->u.migrate.pid);
 
-	if (w->nopen)
-		wk_cap_mark(w, LAT_TL_MIGRATE, ev->ts_ns, ev->ts_ns, ev->u.migrate.orig_cpu,
-			    ev->u.migrate.dest_cpu, ev->u.migrate.pid, -1, ev->u.migrate.comm);
+	struct wk_mig *m;
+
+	if (w->nmig < WK_MIG_RING) {
+		m = &w->migs[(w->mighead + w->nmig++) % WK_MIG_RING];
+	} else {
+		m = &w->migs[w->mighead];
+		w->mighead = (w->mighead + 1) % WK_MIG_RING;
+	}
+	m->ts_ns = ev->ts_ns;
+	m->from_cpu = ev->u.migrate.orig_cpu;
+	m->to_cpu = ev->u.migrate.dest_cpu;
+	m->pid = ev->u.migrate.pid;
+	memcpy(m->comm, ev->u.migrate.comm, LAT_COMM_LEN);
+	m->comm[LAT_COMM_LEN - 1] = 0;
 	if (!t || !t->pending)
 		return;
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
@@ -501,17 +511,22 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 		t->migr_dropped++;
 }
 
+/* The handler's name into @buf (@len bytes, NUL-padded); no printf: one per irq entry. */
 static void irq_name(const struct lat_event *ev, int soft, char *buf, size_t len)
 {
 	static const char *const vec[] = { "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK",
 					   "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU" };
+	const char *s = ev->u.irq.name;
 
-	if (ev->u.irq.name && ev->u.irq.name[0])
-		snprintf(buf, len, "%s", ev->u.irq.name);
-	else if (soft && ev->u.irq.irq >= 0 && (size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(vec))
-		snprintf(buf, len, "%s", vec[ev->u.irq.irq]);
-	else
+	if ((!s || !s[0]) && soft && ev->u.irq.irq >= 0 &&
+	    (size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(vec))
+		s = vec[ev->u.irq.irq];
+	if (s && s[0]) {
+		strncpy(buf, s, len - 1);
+		buf[len - 1] = 0;
+	} else {
 		snprintf(buf, len, "%s%d", soft ? "softirq" : "irq", ev->u.irq.irq);
+	}
 }
 
 static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
@@ -578,27 +593,27 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 		memcpy(m->text, ev->u.marker.text, len);
 	m->text[len] = 0;
 	m->lat_ns = len ? marker_latency(ev->u.marker.text, ev->u.marker.len) : -1;
-	if (w->nopen)
-		wk_cap_mark(w, LAT_TL_MARKER, ev->ts_ns, ev->ts_ns, cpu, -1, ev->pid, m->lat_ns,
-			    m->text);
 }
 
 static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct lat_wakeup_result *r = w->r;
+	struct lat_wake_gap g = { .cpu = cpu, .from_ns = c->seen ? c->last_ts : r->first_ns,
+				  .to_ns = ev->ts_ns, .count = ev->u.lost.count };
 
 	if (r->ngaps < LAT_WAKE_GAPS_MAX) {
-		struct lat_wake_gap *g;
-
 		if (!r->gaps && !(r->gaps = calloc(LAT_WAKE_GAPS_MAX, sizeof(*r->gaps)))) {
 			w->oom = 1;
 			return;
 		}
-		g = &r->gaps[r->ngaps++];
-		g->cpu = cpu;
-		g->from_ns = c->seen ? c->last_ts : r->first_ns;
-		g->to_ns = ev->ts_ns;
-		g->count = ev->u.lost.count;
+		r->gaps[r->ngaps++] = g;
+	}
+	/* the recent ones again, for the timelines built later */
+	if (w->ngap < WK_GAP_RING) {
+		w->rgaps[(w->gaphead + w->ngap++) % WK_GAP_RING] = g;
+	} else {
+		w->rgaps[w->gaphead] = g;
+		w->gaphead = (w->gaphead + 1) % WK_GAP_RING;
 	}
 	r->ngaps_total++;
 	c->lost += ev->u.lost.count;
@@ -607,9 +622,6 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	c->cur_known = 0;
 	c->hard.open = 0;
 	c->soft.open = 0;
-	if (w->nopen)
-		wk_cap_mark(w, LAT_TL_LOST, ev->ts_ns, ev->ts_ns, cpu, -1, -1,
-			    (int64_t)ev->u.lost.count, "lost events");
 }
 
 static void on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
@@ -744,6 +756,7 @@ static void wk_release(struct wk *w)
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
+	free(w->nodes);
 	wk_stacks_free(w);
 }
 

@@ -36,21 +36,43 @@ static int64_t hll_value(unsigned row, unsigned col)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
+/* Makes row @row part of the block; 0 or -LAT_ENOMEM. */
+static int hll_cover(struct lat_hll *h, unsigned row)
+{
+	unsigned lo = h->nrows ? h->lo : row, hi = h->nrows ? h->lo + h->nrows - 1u : row;
+	uint32_t *c;
+
+	if (row < lo)
+		lo = row;
+	if (row > hi)
+		hi = row;
+	c = calloc((size_t)(hi - lo + 1) * LAT_HLL_SUB, sizeof(*c));
+	if (!c)
+		return -LAT_ENOMEM;
+	if (h->nrows)
+		memcpy(c + (size_t)(h->lo - lo) * LAT_HLL_SUB, h->counts,
+		       (size_t)h->nrows * LAT_HLL_SUB * sizeof(*c));
+	free(h->counts);
+	h->counts = c;
+	h->lo = (uint8_t)lo;
+	h->nrows = (uint8_t)(hi - lo + 1);
+	return 0;
+}
+
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
 	unsigned row, col;
+	uint32_t *b;
 
 	if (v < 0)
 		v = 0;
 	hll_index((uint64_t)v, &row, &col);
-	if (!h->rows[row]) {
-		h->rows[row] = calloc(LAT_HLL_SUB, sizeof(uint32_t));
-		if (!h->rows[row])
-			return -LAT_ENOMEM;
-	}
+	if ((row < h->lo || row >= (unsigned)h->lo + h->nrows) && hll_cover(h, row))
+		return -LAT_ENOMEM;
+	b = &h->counts[(size_t)(row - h->lo) * LAT_HLL_SUB + col];
 	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
-	if (h->rows[row][col] != UINT32_MAX)
-		h->rows[row][col]++;
+	if (*b != UINT32_MAX)
+		(*b)++;
 	if (!h->n || v < h->min)
 		h->min = v;
 	if (!h->n || v > h->max)
@@ -72,16 +94,16 @@ int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli)
 		rank = 1;
 	if (rank >= h->n)
 		return h->max;
-	for (unsigned r = 0; r < LAT_HLL_ROWS; r++) {
-		if (!h->rows[r])
-			continue;
+	for (unsigned r = 0; r < h->nrows; r++) {
+		const uint32_t *row = &h->counts[(size_t)r * LAT_HLL_SUB];
+
 		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
 			int64_t v;
 
-			seen += h->rows[r][c];
+			seen += row[c];
 			if (seen < rank)
 				continue;
-			v = hll_value(r, c);
+			v = hll_value(h->lo + r, c);
 			if (v < h->min)
 				v = h->min;
 			if (v > h->max)
@@ -109,9 +131,9 @@ void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 
 void lat_hll_release(struct lat_hll *h)
 {
-	for (unsigned r = 0; r < LAT_HLL_ROWS; r++) {
-		free(h->rows[r]);
-		h->rows[r] = NULL;
-	}
+	free(h->counts);
+	h->counts = NULL;
+	h->nrows = 0;
+	h->lo = 0;
 	h->n = 0;
 }

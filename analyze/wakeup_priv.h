@@ -14,9 +14,12 @@
 #define WK_RING 4096		/* slices kept per CPU: explains waits up to that many switches */
 #define WK_IRQ_RING 2048
 #define WK_MARK_RING 256
+#define WK_MIG_RING 256
+#define WK_GAP_RING 64
 #define WK_MAX_CPUS 4096
 #define WK_MAX_STACKS 16384
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
+#define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
 
 struct wk_slice {
 	uint64_t start, end;
@@ -67,23 +70,41 @@ struct wk_cpu {
 	uint64_t lost;
 };
 
+/*
+ * An ended wait, as a link of the chains through it.  Chains are shared, not
+ * copied: a wait points at its waker's last ended wait (parent), which stays
+ * what it was, so following parents gives the chain as it was at each waking.
+ * Nodes live in a ring of WK_NODES; seq tells whether a slot was reused.
+ */
+struct wk_node {
+	uint64_t seq, parent;		/* parent: seq of the waker's last wait, 0 none */
+	struct lat_wake_link l;
+};
+
+/* Hot fields first: a switch touches pid..start and the histogram. */
 struct wk_task {
 	int32_t pid, prio;
-	char comm[LAT_COMM_LEN];
 	int32_t on_cpu;
-	uint8_t pending, match, has_tent, off, nchain, nlast, nmigr;
+	uint8_t pending, match, has_tent, off, nmigr;
 	enum lat_wait_kind kind;
 	uint64_t start, gaps_at_start;
+	uint64_t chain_ref;		/* the waker's last wait at the waking (a node), 0 none */
+	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
+	char comm[LAT_COMM_LEN];
 	int32_t queued_cpu;
 	uint32_t migr_dropped;
-	struct lat_wake_waker waker, tent;
-	struct lat_wake_link chain[LAT_WAKE_CHAIN_MAX];	/* the waker's chain at the waking */
-	struct lat_wake_link last[LAT_WAKE_CHAIN_MAX];	/* [0] its own last wait, then its chain */
-	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
-	uint64_t off_start;
-	int32_t off_stack;
 	struct lat_hll wake, preempt;
 	uint64_t untrusted, max_end;
+	uint64_t off_start;
+	int32_t off_stack;
+	struct lat_wake_waker waker, tent;
+	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
+};
+
+struct wk_mig {
+	uint64_t ts_ns;
+	int32_t from_cpu, to_cpu, pid;
+	char comm[LAT_COMM_LEN];
 };
 
 struct wk_stack {
@@ -92,7 +113,7 @@ struct wk_stack {
 	uint64_t off_cnt, run_cnt;
 };
 
-/* A worst case plus the window its timeline is still collecting. */
+/* A worst case; open until its window [ws, we] has passed and it is built. */
 struct wk_worst {
 	struct lat_wake_case c;
 	uint64_t ws, we;
@@ -113,10 +134,16 @@ struct wk {
 	uint64_t ngaps;
 	struct lat_wake_marker marks[WK_MARK_RING];
 	size_t mhead, mlen;
+	struct wk_mig migs[WK_MIG_RING];	/* recent migrations, for the timelines */
+	size_t mighead, nmig;
+	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */
+	size_t gaphead, ngap;
 	struct wk_stack *stk;		/* parallel to r->stacks */
 	size_t stk_cap, rstk_cap, fold_cap;
 	char *fold_buf;
 	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
+	struct wk_node *nodes;		/* WK_NODES, allocated at the first ended wait */
+	uint64_t nseq;			/* seq of the newest node */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
 	int oom;
@@ -135,11 +162,8 @@ static inline const struct wk_irq *wk_irq_at(const struct wk_cpu *c, size_t i)
 /* wakeup_case.c */
 int wk_qualifies(const struct wk *w, int64_t lat);
 void wk_resolve_link(const struct wk *w, struct lat_wake_link *l);
+void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
-void wk_cap_slice(struct wk *w, int32_t cpu, const struct wk_slice *s);
-void wk_cap_irq(struct wk *w, int32_t cpu, const struct wk_irq *q);
-void wk_cap_mark(struct wk *w, enum lat_tl_mark_kind kind, uint64_t start, uint64_t end,
-		 int32_t cpu, int32_t other, int32_t pid, int64_t value, const char *label);
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tracedat.sh [BUILD_DIR] [REPEAT] [RUNS]
 #
-# Throughput of latscope's trace.dat reader against two anchors measured in
-# the same run, on the same files:
+# Throughput of `latscope analyze` (the whole job: read, wakeup analysis, worst
+# cases, report) and of its trace.dat reader alone, against two anchors measured
+# in the same run, on the same files:
 #   - libtracecmd: bench/tracedat_libtracecmd.c, tracecmd_iterate_events()
 #     reading one field per event (the field looked up once);
 #   - `trace-cmd report > /dev/null`.
-# latscope's side is bench/tracedat_latscope.c: the same loop over the event
+# The reader alone is bench/tracedat_latscope.c: the same loop over the event
 # source.  Both print a checksum of the field they read; they must agree.
 #
 # The input: the shared fixture (trace-cmd 3.1.6, 67,159 sched/irq events, v6)
@@ -77,7 +78,9 @@ echo "libtracecmd: $sum_t"
 
 set -- $(measure "$tmp/latscope_iter" "$tmp/v6.dat"); l6=$1 l6m=$2
 set -- $(measure "$tmp/tracecmd_iter" "$tmp/v6.dat"); t6=$1 t6m=$2
+set -- $(measure "$build/latscope" analyze "$tmp/v6.dat"); a6=$1 a6m=$2
 set -- $(measure "$tmp/latscope_iter" "$tmp/v7.dat"); l7=$1 l7m=$2
+set -- $(measure "$build/latscope" analyze "$tmp/v7.dat"); a7=$1 a7m=$2
 set -- $(measure "$tmp/tracecmd_iter" "$tmp/v7.dat"); t7=$1 t7m=$2
 runs_save=$runs
 runs=1
@@ -88,14 +91,18 @@ rate() { echo "$events $1" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 / 1e6 : 0) 
 ratio() { echo "$1 $2" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 : 0) }'; }
 printf "%-34s %8s %10s %10s\n" "" "cpu s" "Mevents/s" "peak RSS"
 [ $use_perf -eq 1 ] && echo "(cpu s: perf task-clock, best of $runs)" || echo "(cpu s: user+sys, best of $runs)"
-printf "%-34s %8s %10s %8s K\n" "latscope v6" "$l6" "$(rate "$l6")" "$l6m"
+printf "%-34s %8s %10s %8s K\n" "latscope analyze v6 (whole job)" "$a6" "$(rate "$a6")" "$a6m"
+printf "%-34s %8s %10s %8s K\n" "latscope reader only v6" "$l6" "$(rate "$l6")" "$l6m"
 printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v6" "$t6" "$(rate "$t6")" "$t6m"
 printf "%-34s %8s %10s %8s K\n" "trace-cmd report v6 (1 run)" "$r6" "$(rate "$r6")" "$r6m"
-printf "%-34s %8s %10s %8s K\n" "latscope v7+zstd" "$l7" "$(rate "$l7")" "$l7m"
+printf "%-34s %8s %10s %8s K\n" "latscope analyze v7+zstd" "$a7" "$(rate "$a7")" "$a7m"
+printf "%-34s %8s %10s %8s K\n" "latscope reader only v7+zstd" "$l7" "$(rate "$l7")" "$l7m"
 printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v7+zstd" "$t7" "$(rate "$t7")" "$t7m"
-echo "ratio v6 vs libtracecmd:       $(ratio "$t6" "$l6")x (goal 5x)"
-echo "ratio v6 vs trace-cmd report:  $(ratio "$r6" "$l6")x (goal 30x)"
-echo "ratio v7+zstd vs libtracecmd:  $(ratio "$t7" "$l7")x"
+echo "analysis v6 vs libtracecmd:       $(ratio "$t6" "$a6")x (goal 5x)"
+echo "analysis v6 vs trace-cmd report:  $(ratio "$r6" "$a6")x (goal 30x)"
+echo "analysis v7+zstd vs libtracecmd:  $(ratio "$t7" "$a7")x"
+echo "reader v6 vs libtracecmd:         $(ratio "$t6" "$l6")x"
+echo "reader v7+zstd vs libtracecmd:    $(ratio "$t7" "$l7")x"
 
 # Memory does not grow with the trace: 8x more events, same peak RSS
 if [ -n "$RSS_SCALE" ]; then
@@ -103,7 +110,9 @@ if [ -n "$RSS_SCALE" ]; then
 		$((rep * RSS_SCALE))
 	runs=1
 	set -- $(measure "$tmp/latscope_iter" "$tmp/big.dat"); lb=$1 lbm=$2
+	set -- $(measure "$build/latscope" analyze "$tmp/big.dat"); ab=$1 abm=$2
 	set -- $(measure "$tmp/tracecmd_iter" "$tmp/big.dat"); tb=$1 tbm=$2
-	echo "x$RSS_SCALE events ($((rep * RSS_SCALE)) x fixture): latscope $lb s, $lbm K peak RSS;" \
+	echo "x$RSS_SCALE events ($((rep * RSS_SCALE)) x fixture): latscope analyze $ab s," \
+		"$abm K peak RSS; reader only $lb s, $lbm K;" \
 		"libtracecmd $tb s, $tbm K"
 fi

@@ -117,6 +117,8 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	if (c->chain_cut)
+		lat_json_bool(j, "chain_cut", 1);
 	lat_json_arr_open(j, "migrations");
 	for (size_t i = 0; i < c->nmigr; i++) {
 		lat_json_obj_open(j, NULL);
@@ -366,6 +368,8 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			waker_text(out, r, &l->waker);
 		}
 	}
+	if (c->chain_cut)
+		fputs(" (the chain goes on, but its older waits are no longer kept)", out);
 	if (c->nirqs) {
 		fputs(";\n     irqs on CPU during the wait:", out);
 		for (size_t i = 0; i < c->nirqs; i++) {

@@ -15,7 +15,9 @@
 /*
  * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
  * two, so a value read back (bucket middle, clamped to [min, max]) is within
- * 1/256 of the true one.  Rows are allocated on first use.
+ * 1/256 of the true one.  The rows between the lowest and the highest used
+ * are held in one block, grown on demand: an add touches the header and one
+ * counter, which matters with a histogram per task.
  */
 #define LAT_HLL_SUB 128
 #define LAT_HLL_ROWS 58
@@ -24,7 +26,8 @@ struct lat_hll {
 	uint64_t n;
 	int64_t min, max;
 	double sum;
-	uint32_t *rows[LAT_HLL_ROWS];
+	uint32_t *counts;		/* rows lo .. lo + nrows - 1, LAT_HLL_SUB each */
+	uint8_t lo, nrows;
 };
 
 /* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */
@@ -134,6 +137,7 @@ struct lat_wake_case {
 	size_t nirqs;
 	struct lat_wake_link chain[LAT_WAKE_CHAIN_MAX];	/* [0]: the waker's last wait */
 	size_t nchain;
+	uint8_t chain_cut;		/* older links were no longer kept (WK_NODES waits ago) */
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
 	size_t nmigr;
 	uint32_t migr_dropped;
