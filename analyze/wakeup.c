@@ -135,38 +135,54 @@ static int tasks_grow(struct wk *w)
 	return 0;
 }
 
-/* The task @pid (> 0), created on first sight; comm refreshed when known. */
-static struct wk_task *get_task(struct wk *w, int32_t pid, const char *comm)
+/* A task seen for the first time (the slow path of get_task). */
+static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t pid,
+							  const char *comm)
 {
 	struct wk_task *t;
-	size_t i;
 
 	if ((w->ntasks + 1) * 2 > w->tcap && tasks_grow(w))
 		goto oom;
-	i = task_slot(w, pid);
-	t = w->tasks[i];
-	if (!t) {
-		t = calloc(1, sizeof(*t));
-		if (!t)
-			goto oom;
-		t->pid = pid;
-		t->on_cpu = -1;
-		t->off_stack = -1;
-		w->tasks[i] = t;
-		w->ntasks++;
-		copy_comm(t->comm, comm);
-		t->match = (uint8_t)task_matches(w, t);
-		return t;
-	}
-	/* bytes past the NUL may differ: then the same name is copied again, no harm */
-	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1)) {
-		copy_comm(t->comm, comm);
-		t->match = (uint8_t)task_matches(w, t);
-	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto oom;
+	t->pid = pid;
+	t->on_cpu = -1;
+	t->off_stack = -1;
+	w->tasks[task_slot(w, pid)] = t;
+	w->ntasks++;
+	copy_comm(t->comm, comm);
+	t->match = (uint8_t)task_matches(w, t);
 	return t;
 oom:
 	w->oom = 1;
 	return NULL;
+}
+
+static __attribute__((noinline)) void rename_task(const struct wk *w, struct wk_task *t,
+						  const char *comm)
+{
+	copy_comm(t->comm, comm);
+	t->match = (uint8_t)task_matches(w, t);
+}
+
+/* The task @pid (> 0), created on first sight; comm refreshed when known. */
+static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *comm)
+{
+	struct wk_task *t;
+	size_t i;
+
+	if (!w->tcap)
+		return new_task(w, pid, comm);
+	i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
+	while ((t = w->tasks[i]) && t->pid != pid)
+		i = (i + 1) & (w->tcap - 1);
+	if (!t)
+		return new_task(w, pid, comm);
+	/* bytes past the NUL may differ: then the same name is copied again, no harm */
+	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1))
+		rename_task(w, t, comm);
+	return t;
 }
 
 static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_slice *s)

@@ -36,43 +36,21 @@ static int64_t hll_value(unsigned row, unsigned col)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
-/* Makes row @row part of the block; 0 or -LAT_ENOMEM. */
-static int hll_cover(struct lat_hll *h, unsigned row)
-{
-	unsigned lo = h->nrows ? h->lo : row, hi = h->nrows ? h->lo + h->nrows - 1u : row;
-	uint32_t *c;
-
-	if (row < lo)
-		lo = row;
-	if (row > hi)
-		hi = row;
-	c = calloc((size_t)(hi - lo + 1) * LAT_HLL_SUB, sizeof(*c));
-	if (!c)
-		return -LAT_ENOMEM;
-	if (h->nrows)
-		memcpy(c + (size_t)(h->lo - lo) * LAT_HLL_SUB, h->counts,
-		       (size_t)h->nrows * LAT_HLL_SUB * sizeof(*c));
-	free(h->counts);
-	h->counts = c;
-	h->lo = (uint8_t)lo;
-	h->nrows = (uint8_t)(hi - lo + 1);
-	return 0;
-}
-
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
 	unsigned row, col;
-	uint32_t *b;
 
 	if (v < 0)
 		v = 0;
 	hll_index((uint64_t)v, &row, &col);
-	if ((row < h->lo || row >= (unsigned)h->lo + h->nrows) && hll_cover(h, row))
-		return -LAT_ENOMEM;
-	b = &h->counts[(size_t)(row - h->lo) * LAT_HLL_SUB + col];
+	if (!h->rows[row]) {
+		h->rows[row] = calloc(LAT_HLL_SUB, sizeof(uint32_t));
+		if (!h->rows[row])
+			return -LAT_ENOMEM;
+	}
 	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
-	if (*b != UINT32_MAX)
-		(*b)++;
+	if (h->rows[row][col] != UINT32_MAX)
+		h->rows[row][col]++;
 	if (!h->n || v < h->min)
 		h->min = v;
 	if (!h->n || v > h->max)
@@ -82,40 +60,68 @@ int lat_hll_add(struct lat_hll *h, int64_t v)
 	return 0;
 }
 
-int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli)
+/*
+ * Nearest-rank percentiles of @n sorted requests @pct_milli (thousandths of a
+ * percent, ascending) into @out, in one walk of the buckets.
+ */
+static void hll_percentiles(const struct lat_hll *h, const uint32_t *pct_milli, size_t n,
+			    int64_t *out)
 {
-	uint64_t rank, seen = 0;
+	uint64_t seen = 0, rank[8];
+	size_t k = 0;
 
-	if (!h->n)
-		return 0;
-	/* nearest rank: the smallest value with at least pct of the values at or below it */
-	rank = (h->n * pct_milli + 99999) / 100000;
-	if (rank < 1)
-		rank = 1;
-	if (rank >= h->n)
-		return h->max;
-	for (unsigned r = 0; r < h->nrows; r++) {
-		const uint32_t *row = &h->counts[(size_t)r * LAT_HLL_SUB];
+	if (n > LAT_ARRAY_SIZE(rank))
+		n = LAT_ARRAY_SIZE(rank);
+	for (size_t i = 0; i < n; i++) {
+		/* the smallest value with at least pct of the values at or below it */
+		rank[i] = (h->n * pct_milli[i] + 99999) / 100000;
+		if (rank[i] < 1)
+			rank[i] = 1;
+		out[i] = h->max;
+	}
+	while (k < n && rank[k] >= h->n)
+		k++;	/* only possible at the end: ranks ascend */
+	for (unsigned r = 0; r < LAT_HLL_ROWS && k < n; r++) {
+		const uint32_t *row = h->rows[r];
 
-		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+		if (!row)
+			continue;
+		for (unsigned c = 0; c < LAT_HLL_SUB && k < n; c++) {
 			int64_t v;
 
-			seen += row[c];
-			if (seen < rank)
+			if (!row[c])
 				continue;
-			v = hll_value(h->lo + r, c);
+			seen += row[c];
+			if (seen < rank[k])
+				continue;
+			v = hll_value(r, c);
 			if (v < h->min)
 				v = h->min;
 			if (v > h->max)
 				v = h->max;
-			return v;
+			while (k < n && seen >= rank[k] && rank[k] < h->n)
+				out[k++] = v;
+			while (k < n && rank[k] >= h->n)
+				k++;
 		}
 	}
-	return h->max;
+}
+
+int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli)
+{
+	int64_t v;
+
+	if (!h->n)
+		return 0;
+	hll_percentiles(h, &pct_milli, 1, &v);
+	return v;
 }
 
 void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 {
+	static const uint32_t pct[4] = { 50000, 90000, 99000, 99900 };
+	int64_t v[4];
+
 	memset(st, 0, sizeof(*st));
 	if (!h->n)
 		return;
@@ -123,17 +129,18 @@ void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 	st->min = h->min;
 	st->max = h->max;
 	st->avg = h->sum / (double)h->n;
-	st->p50 = lat_hll_percentile(h, 50000);
-	st->p90 = lat_hll_percentile(h, 90000);
-	st->p99 = lat_hll_percentile(h, 99000);
-	st->p999 = lat_hll_percentile(h, 99900);
+	hll_percentiles(h, pct, 4, v);
+	st->p50 = v[0];
+	st->p90 = v[1];
+	st->p99 = v[2];
+	st->p999 = v[3];
 }
 
 void lat_hll_release(struct lat_hll *h)
 {
-	free(h->counts);
-	h->counts = NULL;
-	h->nrows = 0;
-	h->lo = 0;
+	for (unsigned r = 0; r < LAT_HLL_ROWS; r++) {
+		free(h->rows[r]);
+		h->rows[r] = NULL;
+	}
 	h->n = 0;
 }

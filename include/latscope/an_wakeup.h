@@ -15,9 +15,8 @@
 /*
  * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
  * two, so a value read back (bucket middle, clamped to [min, max]) is within
- * 1/256 of the true one.  The rows between the lowest and the highest used
- * are held in one block, grown on demand: an add touches the header and one
- * counter, which matters with a histogram per task.
+ * 1/256 of the true one.  Rows are allocated on first use: a task's waits
+ * spread over many powers of two, mostly sparsely.
  */
 #define LAT_HLL_SUB 128
 #define LAT_HLL_ROWS 58
@@ -26,8 +25,7 @@ struct lat_hll {
 	uint64_t n;
 	int64_t min, max;
 	double sum;
-	uint32_t *counts;		/* rows lo .. lo + nrows - 1, LAT_HLL_SUB each */
-	uint8_t lo, nrows;
+	uint32_t *rows[LAT_HLL_ROWS];
 };
 
 /* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */
