@@ -78,18 +78,16 @@ static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
 	}
 	if (w->cpus[cpu])
 		return w->cpus[cpu];
-	c = calloc(1, sizeof(*c));
+	c = lat_arena_alloc(&w->arena, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->ring = malloc(WK_RING * sizeof(*c->ring));
-	c->irqs = malloc(WK_IRQ_RING * sizeof(*c->irqs));
-	if (!c->ring || !c->irqs) {
-		free(c->ring);
-		free(c->irqs);
-		free(c);
+	c->ring = lat_arena_alloc(&w->arena, WK_RING * sizeof(*c->ring));
+	c->irqs = lat_arena_alloc(&w->arena, WK_IRQ_RING * sizeof(*c->irqs));
+	if (!c->ring || !c->irqs)
 		return NULL;
-	}
 	c->cur_pid = -1;
+	c->wake.arena = &w->arena;
+	c->preempt.arena = &w->arena;
 	w->cpus[cpu] = c;
 	return c;
 }
@@ -143,9 +141,11 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 
 	if ((w->ntasks + 1) * 2 > w->tcap && tasks_grow(w))
 		goto oom;
-	t = calloc(1, sizeof(*t));
+	t = lat_arena_alloc(&w->arena, sizeof(*t));
 	if (!t)
 		goto oom;
+	t->wake.arena = &w->arena;
+	t->preempt.arena = &w->arena;
 	t->pid = pid;
 	t->on_cpu = -1;
 	t->off_stack = -1;
@@ -320,7 +320,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 
 	t->pending = 0;
 	/* this wait becomes the first link of any chain through this task */
-	if (!w->nodes && !(w->nodes = calloc(WK_NODES, sizeof(*w->nodes)))) {
+	if (!w->nodes && !(w->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*w->nodes)))) {
 		w->oom = 1;
 		return;
 	}
@@ -746,34 +746,15 @@ static int handle(struct wk *w, const struct lat_event *ev)
 
 static void wk_release(struct wk *w)
 {
-	for (size_t i = 0; i < w->ncpus; i++) {
-		struct wk_cpu *c = w->cpus[i];
-
-		if (!c)
-			continue;
-		free(c->ring);
-		free(c->irqs);
-		lat_hll_release(&c->wake);
-		lat_hll_release(&c->preempt);
-		free(c);
-	}
+	/* CPUs, tasks, their histogram rows and the nodes live in the arena */
 	free(w->cpus);
-	for (size_t i = 0; i < w->tcap; i++) {
-		struct wk_task *t = w->tasks[i];
-
-		if (!t)
-			continue;
-		lat_hll_release(&t->wake);
-		lat_hll_release(&t->preempt);
-		free(t);
-	}
 	free(w->tasks);
-	lat_hll_release(&w->all);
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
-	free(w->nodes);
+	lat_bigmap_free(w->spare_map, w->spare_maplen);
 	wk_stacks_free(w);
+	lat_arena_release(&w->arena);
 }
 
 int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
@@ -794,6 +775,7 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->start = o->wake_start;
 	w.o = o;
 	w.r = r;
+	w.all.arena = &w.arena;
 	w.filter_pid = -1;
 	if (o->task && o->task[0]) {
 		char *end;

@@ -188,7 +188,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
  * fixture x8), and those cost nothing but their header.
  */
 
-static struct lat_tl_slice *tl_slice(struct wk *w, struct wk_worst *x, int32_t cpu,
+static struct lat_tl_slice *tl_slice(struct wk_worst *x, int32_t cpu,
 				     uint64_t start, uint64_t end, int32_t pid, int32_t prio,
 				     const char *comm, int preempted)
 {
@@ -201,11 +201,8 @@ static struct lat_tl_slice *tl_slice(struct wk *w, struct wk_worst *x, int32_t c
 		end = tl->end_ns;
 	if (end <= start)
 		return NULL;
-	if (tl->nslices == x->slcap &&
-	    lat_grow(&tl->slices, &x->slcap, tl->nslices + 1, sizeof(*tl->slices))) {
-		w->oom = 1;
-		return NULL;
-	}
+	if (tl->nslices == x->slcap)
+		return NULL;	/* sized by tl_slices(): cannot happen */
 	s = &tl->slices[tl->nslices++];
 	s->start_ns = start;
 	s->end_ns = end;
@@ -276,30 +273,64 @@ static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t 
 		memcpy(b->held_by_comm, held_comm, LAT_COMM_LEN);
 }
 
+/* The index of the first slice of @cpu's ring that ends after @ts. */
+static size_t ring_from(const struct wk_cpu *cpu, uint64_t ts)
+{
+	size_t k;
+
+	for (k = cpu->rlen; k > 0 && wk_ring_at(cpu, k - 1)->end > ts; k--)
+		;
+	return k;
+}
+
 /* The slices of every CPU in [tl->start_ns, until], then what each CPU runs at @until. */
 static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
 {
 	struct lat_timeline *tl = x->c.tl;
+	size_t need = 0;
 
+	/*
+	 * Sized once, in a huge-page mapping reused from a case pushed out: a
+	 * 4 KiB page fault costs ~10 us on a VM, and a window of a long wait holds
+	 * thousands of slices.
+	 */
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i])
+			need += w->cpus[i]->rlen - ring_from(w->cpus[i], tl->start_ns) + 1;
+	if (!need)
+		return;
+	if (w->spare && w->spare_cap >= need) {
+		tl->slices = w->spare;
+		x->slcap = w->spare_cap;
+		x->slmap = w->spare_map;
+		x->slmaplen = w->spare_maplen;
+		w->spare = NULL;
+		w->spare_map = NULL;
+	} else {
+		tl->slices = lat_bigmap(need * sizeof(*tl->slices), &x->slmap, &x->slmaplen);
+		if (!tl->slices) {
+			w->oom = 1;
+			return;
+		}
+		x->slcap = (x->slmaplen - LAT_BIGMAP_UNIT) / sizeof(*tl->slices);
+	}
 	for (size_t i = 0; i < w->ncpus; i++) {
 		const struct wk_cpu *cpu = w->cpus[i];
 		size_t k;
 
 		if (!cpu)
 			continue;
-		for (k = cpu->rlen; k > 0 && wk_ring_at(cpu, k - 1)->end > tl->start_ns; k--)
-			;
-		for (; k < cpu->rlen; k++) {
+		for (k = ring_from(cpu, tl->start_ns); k < cpu->rlen; k++) {
 			const struct wk_slice *s = wk_ring_at(cpu, k);
 
 			if (s->start >= tl->end_ns)
 				break;
-			tl_slice(w, x, (int32_t)i, s->start, s->end, s->pid, s->prio, s->comm,
+			tl_slice(x, (int32_t)i, s->start, s->end, s->pid, s->prio, s->comm,
 				 s->preempted);
 		}
 		/* the slice still running at @until (only the end of the trace can cut it) */
 		if (cpu->cur_known && cpu->cur_start < tl->end_ns && (k == cpu->rlen))
-			tl_slice(w, x, (int32_t)i, cpu->cur_start, until, cpu->cur_pid,
+			tl_slice(x, (int32_t)i, cpu->cur_start, until, cpu->cur_pid,
 				 cpu->cur_prio, cpu->cur_comm, 0);
 		for (k = cpu->ilen; k > 0 && wk_irq_at(cpu, k - 1)->end > tl->start_ns; k--)
 			;
@@ -426,8 +457,28 @@ void wk_worst_free(struct wk_worst *x)
 {
 	if (!x)
 		return;
+	if (x->slmap) {
+		if (x->c.tl)
+			x->c.tl->slices = NULL;
+		lat_bigmap_free(x->slmap, x->slmaplen);
+	}
 	lat_timeline_free(x->c.tl);
 	free(x);
+}
+
+/* Moves @x's case into @out; its timeline takes the slices' mapping along. */
+int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out)
+{
+	struct lat_timeline *tl = x->c.tl;
+
+	if (tl && x->slmap) {
+		tl->slices_map = x->slmap;
+		tl->slices_maplen = x->slmaplen;
+		x->slmap = NULL;
+	}
+	*out = x->c;
+	x->c.tl = NULL;
+	return 0;
 }
 
 static void insert_worst(struct wk *w, const struct lat_wake_case *c)
@@ -450,6 +501,16 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 
 		if (last->open)
 			w->nopen--;
+		if (last->slmap && (!w->spare || last->slcap > w->spare_cap)) {
+			lat_bigmap_free(w->spare_map, w->spare_maplen);
+			w->spare = last->c.tl->slices;
+			w->spare_cap = last->slcap;
+			w->spare_map = last->slmap;
+			w->spare_maplen = last->slmaplen;
+			/* stale slices stay in it: every user writes what it reads */
+			last->c.tl->slices = NULL;
+			last->slmap = NULL;
+		}
 		wk_worst_free(last);
 	}
 	for (pos = w->nworst; pos > 0 && w->worst[pos - 1]->c.latency_ns < c->latency_ns; pos--)
@@ -504,6 +565,7 @@ int lat_wakeup_timeline(const struct lat_block *b, size_t idx, struct lat_timeli
 	if (!t)
 		return -LAT_ENOMEM;
 	*t = *s;
+	t->slices_map = NULL;	/* the copy's slices are its own */
 	t->slices = malloc((s->nslices ? s->nslices : 1) * sizeof(*t->slices));
 	t->marks = malloc((s->nmarks ? s->nmarks : 1) * sizeof(*t->marks));
 	t->edges = malloc((s->nedges ? s->nedges : 1) * sizeof(*t->edges));

@@ -44,7 +44,8 @@ int lat_hll_add(struct lat_hll *h, int64_t v)
 		v = 0;
 	hll_index((uint64_t)v, &row, &col);
 	if (!h->rows[row]) {
-		h->rows[row] = calloc(LAT_HLL_SUB, sizeof(uint32_t));
+		h->rows[row] = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_SUB * sizeof(uint32_t)) :
+					  calloc(LAT_HLL_SUB, sizeof(uint32_t));
 		if (!h->rows[row])
 			return -LAT_ENOMEM;
 	}
@@ -139,7 +140,8 @@ void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 void lat_hll_release(struct lat_hll *h)
 {
 	for (unsigned r = 0; r < LAT_HLL_ROWS; r++) {
-		free(h->rows[r]);
+		if (!h->arena)
+			free(h->rows[r]);
 		h->rows[r] = NULL;
 	}
 	h->n = 0;

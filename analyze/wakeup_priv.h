@@ -118,6 +118,8 @@ struct wk_worst {
 	struct lat_wake_case c;
 	uint64_t ws, we;
 	size_t slcap, mkcap;
+	void *slmap;			/* tl->slices is a lat_bigmap() mapping: this, slmaplen */
+	size_t slmaplen;
 	uint8_t open;
 };
 
@@ -146,6 +148,10 @@ struct wk {
 	uint64_t nseq;			/* seq of the newest node */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
+	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
+	struct lat_tl_slice *spare;	/* a pushed-out case's timeline slices, for reuse */
+	size_t spare_cap, spare_maplen;
+	void *spare_map;
 	int oom;
 };
 
@@ -167,6 +173,7 @@ void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);
+int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
 /* wakeup_result.c */
 int wk_build_results(struct wk *w, const struct lat_event_source *src);
 void wk_result_free(void *p);

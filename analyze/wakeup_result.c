@@ -89,10 +89,10 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
 		return -LAT_ENOMEM;
 	for (size_t i = 0; i < w->nworst; i++) {
-		r->worst[i] = w->worst[i]->c;
-		w->worst[i]->c.tl = NULL;	/* moved */
+		if (wk_worst_take(w->worst[i], &r->worst[r->nworst]))
+			return -LAT_ENOMEM;
+		r->nworst++;
 	}
-	r->nworst = w->nworst;
 	return wk_blame_finish(w);
 }
 

@@ -189,13 +189,17 @@ enum lat_task_state lat_task_state_from_str(const char *s)
 	}
 }
 
+#include "latscope/arena.h"
 #include "latscope/timeline.h"
 
 void lat_timeline_free(struct lat_timeline *t)
 {
 	if (!t)
 		return;
-	free(t->slices);
+	if (t->slices_map)
+		lat_bigmap_free(t->slices_map, t->slices_maplen);
+	else
+		free(t->slices);
 	free(t->marks);
 	free(t->edges);
 	free(t->brackets);

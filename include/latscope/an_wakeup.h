@@ -8,6 +8,7 @@
 #define LATSCOPE_AN_WAKEUP_H
 
 #include "analyze.h"
+#include "arena.h"
 #include "event.h"
 #include "model.h"
 #include "timeline.h"
@@ -26,6 +27,7 @@ struct lat_hll {
 	int64_t min, max;
 	double sum;
 	uint32_t *rows[LAT_HLL_ROWS];
+	struct lat_arena *arena;	/* where rows come from; NULL: malloc */
 };
 
 /* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */

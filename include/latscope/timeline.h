@@ -57,6 +57,8 @@ struct lat_timeline {
 	int ncpus;
 	struct lat_tl_slice *slices;	/* owned, sorted by cpu then start */
 	size_t nslices;
+	void *slices_map;		/* slices is in this lat_bigmap() mapping, else malloc()ed */
+	size_t slices_maplen;
 	struct lat_tl_mark *marks;	/* owned */
 	size_t nmarks;
 	struct lat_tl_edge *edges;	/* owned: the waker chain of the bracket */
