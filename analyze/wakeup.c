@@ -144,8 +144,12 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t = lat_arena_alloc(&w->arena, sizeof(*t));
 	if (!t)
 		goto oom;
+	if (lat_grow(&w->by_idx, &w->by_idx_cap, w->ntasks + 1, sizeof(*w->by_idx)))
+		goto oom;
 	t->wake.arena = &w->arena;
 	t->preempt.arena = &w->arena;
+	t->idx = (uint32_t)w->ntasks;
+	w->by_idx[t->idx] = t;
 	t->pid = pid;
 	t->on_cpu = -1;
 	t->off_stack = -1;
@@ -350,14 +354,15 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 		return;
 	if (t->kind == LAT_WAIT_PREEMPT) {
 		w->r->preempt_waits++;
-		if (lat_hll_add(&t->preempt, lat) || lat_hll_add(&c->preempt, lat))
+		wk_pend_add(w, t, 1, lat);
+		if (lat_hll_add(&c->preempt, lat))
 			w->oom = 1;
 	} else {
 		w->r->waits++;
 		if (lat >= t->wake.max || !t->wake.n)
 			t->max_end = ts;
-		if (lat_hll_add(&t->wake, lat) || lat_hll_add(&c->wake, lat) ||
-		    lat_hll_add(&w->all, lat))
+		wk_pend_add(w, t, 0, lat);
+		if (lat_hll_add(&c->wake, lat) || lat_hll_add(&w->all, lat))
 			w->oom = 1;
 	}
 	if (d->valid)
@@ -749,6 +754,8 @@ static void wk_release(struct wk *w)
 	/* CPUs, tasks, their histogram rows and the nodes live in the arena */
 	free(w->cpus);
 	free(w->tasks);
+	free(w->by_idx);
+	free(w->pend_count);
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
@@ -812,7 +819,8 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 		if (w.cpus[i] && w.cpus[i]->done.valid)
 			wk_finish_done(&w, w.cpus[i], (int32_t)i);
 	wk_cap_close_all(&w);
-	ret = wk_build_results(&w, src);
+	wk_pend_flush(&w);
+	ret = w.oom ? -LAT_ENOMEM : wk_build_results(&w, src);
 	if (ret)
 		goto out;
 	wk_add_findings(b, o, r);

@@ -20,6 +20,7 @@
 #define WK_MAX_STACKS 16384
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
 #define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
+#define WK_PEND 8192		/* per-task histogram buckets batched before they are added */
 
 struct wk_slice {
 	uint64_t start, end;
@@ -81,9 +82,17 @@ struct wk_node {
 	struct lat_wake_link l;
 };
 
+/* A task's wait whose histogram bucket is still to be added (see wk_pend_flush). */
+struct wk_pend {
+	uint32_t idx;			/* the task */
+	uint32_t preempt;		/* 1: its preemption histogram */
+	int64_t lat;
+};
+
 /* Hot fields first: a switch touches pid..start and the histogram. */
 struct wk_task {
 	int32_t pid, prio;
+	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	int32_t on_cpu;
 	uint8_t pending, match, has_tent, off, nmigr;
 	enum lat_wait_kind kind;
@@ -149,6 +158,12 @@ struct wk {
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
+	struct wk_pend *pend, *pend_sorted;	/* WK_PEND each */
+	size_t npend;
+	struct wk_task **by_idx;	/* tasks by idx */
+	size_t by_idx_cap;
+	uint32_t *pend_count;		/* counting sort by task, ntasks + 1 */
+	size_t pend_count_cap;
 	struct lat_tl_slice *spare;	/* a pushed-out case's timeline slices, for reuse */
 	size_t spare_cap, spare_maplen;
 	void *spare_map;
@@ -174,6 +189,9 @@ void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);
 int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
+/* wakeup_hist.c */
+void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat);
+void wk_pend_flush(struct wk *w);
 /* wakeup_result.c */
 int wk_build_results(struct wk *w, const struct lat_event_source *src);
 void wk_result_free(void *p);

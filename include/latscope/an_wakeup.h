@@ -32,6 +32,13 @@ struct lat_hll {
 
 /* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */
 int lat_hll_add(struct lat_hll *h, int64_t v);
+/*
+ * lat_hll_add() in two halves, for a caller that batches the second: the count,
+ * sum, min and max at once (cheap, the header), the bucket later.  Percentiles
+ * are right once every noted value's bucket is in.
+ */
+void lat_hll_note(struct lat_hll *h, int64_t v);
+int lat_hll_bucket(struct lat_hll *h, int64_t v);
 /* Nearest-rank percentile, @pct_milli in thousandths of a percent (99900 = p99.9). */
 int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
 void lat_hll_release(struct lat_hll *h);
