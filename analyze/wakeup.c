@@ -759,7 +759,7 @@ static void wk_release(struct wk *w)
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
-	lat_bigmap_free(w->spare_map, w->spare_maplen);
+	wk_spares_free(w);
 	wk_stacks_free(w);
 	lat_arena_release(&w->arena);
 }

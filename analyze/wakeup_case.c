@@ -299,15 +299,23 @@ static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
 			need += w->cpus[i]->rlen - ring_from(w->cpus[i], tl->start_ns) + 1;
 	if (!need)
 		return;
-	if (w->spare && w->spare_cap >= need) {
-		tl->slices = w->spare;
-		x->slcap = w->spare_cap;
-		x->slmap = w->spare_map;
-		x->slmaplen = w->spare_maplen;
-		w->spare = NULL;
-		w->spare_map = NULL;
-	} else {
-		tl->slices = lat_bigmap(need * sizeof(*tl->slices), &x->slmap, &x->slmaplen);
+	for (size_t i = 0; i < WK_SPARES; i++) {
+		struct wk_spare *sp = &w->spares[i];
+
+		/* the smallest that fits */
+		if (sp->p && sp->cap >= need && (!tl->slices || sp->cap < x->slcap)) {
+			tl->slices = sp->p;
+			x->slcap = sp->cap;
+			x->slmap = sp->map;
+			x->slmaplen = sp->maplen;
+		}
+	}
+	for (size_t i = 0; tl->slices && i < WK_SPARES; i++)
+		if (w->spares[i].p == tl->slices)
+			w->spares[i].p = NULL;
+	if (!tl->slices) {
+		/* room to grow: the windows of the worst cases grow as the trace goes on */
+		tl->slices = lat_bigmap(2 * need * sizeof(*tl->slices), &x->slmap, &x->slmaplen);
 		if (!tl->slices) {
 			w->oom = 1;
 			return;
@@ -481,6 +489,36 @@ int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out)
 	return 0;
 }
 
+/* Keeps @x's slice buffer for reuse in place of the smallest spare (or frees it). */
+static void keep_spare(struct wk *w, struct wk_worst *x)
+{
+	struct wk_spare *min = &w->spares[0];
+
+	for (size_t i = 0; i < WK_SPARES; i++) {
+		if (!w->spares[i].p) {
+			min = &w->spares[i];
+			break;
+		}
+		if (w->spares[i].cap < min->cap)
+			min = &w->spares[i];
+	}
+	if (min->p && min->cap >= x->slcap)
+		return;		/* wk_worst_free() unmaps it */
+	if (min->p)
+		lat_bigmap_free(min->map, min->maplen);
+	/* stale slices stay in it: every user writes what it reads */
+	*min = (struct wk_spare){ x->c.tl->slices, x->slcap, x->slmaplen, x->slmap };
+	x->c.tl->slices = NULL;
+	x->slmap = NULL;
+}
+
+void wk_spares_free(struct wk *w)
+{
+	for (size_t i = 0; i < WK_SPARES; i++)
+		if (w->spares[i].p)
+			lat_bigmap_free(w->spares[i].map, w->spares[i].maplen);
+}
+
 static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 {
 	struct wk_worst *x = calloc(1, sizeof(*x));
@@ -501,16 +539,8 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 
 		if (last->open)
 			w->nopen--;
-		if (last->slmap && (!w->spare || last->slcap > w->spare_cap)) {
-			lat_bigmap_free(w->spare_map, w->spare_maplen);
-			w->spare = last->c.tl->slices;
-			w->spare_cap = last->slcap;
-			w->spare_map = last->slmap;
-			w->spare_maplen = last->slmaplen;
-			/* stale slices stay in it: every user writes what it reads */
-			last->c.tl->slices = NULL;
-			last->slmap = NULL;
-		}
+		if (last->slmap)
+			keep_spare(w, last);
 		wk_worst_free(last);
 	}
 	for (pos = w->nworst; pos > 0 && w->worst[pos - 1]->c.latency_ns < c->latency_ns; pos--)

@@ -20,6 +20,7 @@
 #define WK_MAX_STACKS 16384
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
 #define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
+#define WK_SPARES 4		/* timeline slice buffers kept for reuse */
 #define WK_PEND 8192		/* per-task histogram buckets batched before they are added */
 
 struct wk_slice {
@@ -110,6 +111,13 @@ struct wk_task {
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
 };
 
+/* A lat_bigmap() buffer of timeline slices kept for the next case. */
+struct wk_spare {
+	struct lat_tl_slice *p;		/* NULL: empty slot */
+	size_t cap, maplen;
+	void *map;
+};
+
 struct wk_mig {
 	uint64_t ts_ns;
 	int32_t from_cpu, to_cpu, pid;
@@ -164,9 +172,7 @@ struct wk {
 	size_t by_idx_cap;
 	uint32_t *pend_count;		/* counting sort by task, ntasks + 1 */
 	size_t pend_count_cap;
-	struct lat_tl_slice *spare;	/* a pushed-out case's timeline slices, for reuse */
-	size_t spare_cap, spare_maplen;
-	void *spare_map;
+	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
 	int oom;
 };
 
@@ -188,6 +194,7 @@ void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);
+void wk_spares_free(struct wk *w);
 int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
 /* wakeup_hist.c */
 void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat);
