@@ -21,7 +21,7 @@
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
 #define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
 #define WK_SPARES 4		/* timeline slice buffers kept for reuse */
-#define WK_PEND 8192		/* per-task histogram buckets batched before they are added */
+#define WK_PEND 65536		/* per-task histogram buckets batched before they are added */
 
 struct wk_slice {
 	uint64_t start, end;
