@@ -105,20 +105,20 @@ static size_t task_slot(const struct wk *w, int32_t pid)
 {
 	size_t i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
 
-	while (w->tasks[i] && w->tasks[i]->pid != pid)
+	while (w->tasks[i].t && w->tasks[i].pid != pid)
 		i = (i + 1) & (w->tcap - 1);
 	return i;
 }
 
 static struct wk_task *find_task(const struct wk *w, int32_t pid)
 {
-	return w->tcap ? w->tasks[task_slot(w, pid)] : NULL;
+	return w->tcap ? w->tasks[task_slot(w, pid)].t : NULL;
 }
 
 static int tasks_grow(struct wk *w)
 {
 	size_t ocap = w->tcap, ncap = ocap ? ocap * 2 : 1024;
-	struct wk_task **old = w->tasks;
+	struct wk_slot *old = w->tasks;
 
 	w->tasks = calloc(ncap, sizeof(*w->tasks));
 	if (!w->tasks) {
@@ -127,8 +127,8 @@ static int tasks_grow(struct wk *w)
 	}
 	w->tcap = ncap;
 	for (size_t i = 0; i < ocap; i++)
-		if (old[i])
-			w->tasks[task_slot(w, old[i]->pid)] = old[i];
+		if (old[i].t)
+			w->tasks[task_slot(w, old[i].pid)] = old[i];
 	free(old);
 	return 0;
 }
@@ -153,7 +153,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->pid = pid;
 	t->on_cpu = -1;
 	t->off_stack = -1;
-	w->tasks[task_slot(w, pid)] = t;
+	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
@@ -179,8 +179,9 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	if (!w->tcap)
 		return new_task(w, pid, comm);
 	i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
-	while ((t = w->tasks[i]) && t->pid != pid)
+	while (w->tasks[i].t && w->tasks[i].pid != pid)
 		i = (i + 1) & (w->tcap - 1);
+	t = w->tasks[i].t;
 	if (!t)
 		return new_task(w, pid, comm);
 	/* bytes past the NUL may differ: then the same name is copied again, no harm */
@@ -288,7 +289,7 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 		       int32_t queued, const struct lat_wake_waker *k)
 {
 	t->pending = 1;
-	t->kind = kind;
+	t->kind = (uint8_t)kind;
 	t->start = ts;
 	t->gaps_at_start = w->ngaps;
 	t->queued_cpu = queued;
@@ -336,7 +337,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	l->pid = t->pid;
 	l->cpu = cpu;
 	memcpy(l->comm, t->comm, LAT_COMM_LEN);
-	l->kind = t->kind;
+	l->kind = (enum lat_wait_kind)t->kind;
 	l->start_ns = t->start;
 	l->end_ns = ts;
 	l->latency_ns = lat;
@@ -372,7 +373,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 		return;
 	d->valid = 1;
 	d->pid = t->pid;
-	d->kind = t->kind;
+	d->kind = (enum lat_wait_kind)t->kind;
 	d->start = t->start;
 	d->end = ts;
 	if (!d->candidate)
@@ -382,7 +383,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.prio = t->prio;
 	d->c.cpu = cpu;
 	memcpy(d->c.comm, t->comm, LAT_COMM_LEN);
-	d->c.kind = t->kind;
+	d->c.kind = (enum lat_wait_kind)t->kind;
 	d->c.queued_cpu = t->queued_cpu;
 	d->c.start_ns = t->start;
 	d->c.end_ns = ts;

@@ -83,6 +83,12 @@ struct wk_node {
 	struct lat_wake_link l;
 };
 
+/* The pid beside the pointer: a probe past other pids does not load their tasks. */
+struct wk_slot {
+	int32_t pid;
+	struct wk_task *t;		/* NULL: empty */
+};
+
 /* A task's wait whose histogram bucket is still to be added (see wk_pend_flush). */
 struct wk_pend {
 	uint32_t idx;			/* the task */
@@ -90,23 +96,26 @@ struct wk_pend {
 	int64_t lat;
 };
 
-/* Hot fields first: a switch touches pid..start and the histogram. */
+/*
+ * The first 64 bytes are what every event about the task touches (the arena
+ * aligns it to 64): lookup, the comm check, and the start of a wait.
+ */
 struct wk_task {
 	int32_t pid, prio;
-	uint32_t idx;			/* creation order, for batching its histogram buckets */
-	int32_t on_cpu;
-	uint8_t pending, match, has_tent, off, nmigr;
-	enum lat_wait_kind kind;
-	uint64_t start, gaps_at_start;
+	int32_t on_cpu, queued_cpu;
+	uint64_t start;
 	uint64_t chain_ref;		/* the waker's last wait at the waking (a node), 0 none */
-	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
 	char comm[LAT_COMM_LEN];
-	int32_t queued_cpu;
+	uint64_t gaps_at_start;
+	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
+	/* then what a wait's end and the rarer events touch */
+	uint32_t idx;			/* creation order, for batching its histogram buckets */
+	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
 	uint32_t migr_dropped;
-	struct lat_hll wake, preempt;
+	int32_t off_stack;
 	uint64_t untrusted, max_end;
 	uint64_t off_start;
-	int32_t off_stack;
+	struct lat_hll wake, preempt;
 	struct lat_wake_waker waker, tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
 };
@@ -147,7 +156,7 @@ struct wk {
 	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;
-	struct wk_task **tasks;		/* open addressing by pid */
+	struct wk_slot *tasks;		/* open addressing by pid */
 	size_t tcap, ntasks;
 	struct lat_hll all;
 	uint64_t ngaps;

@@ -43,7 +43,7 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 	if (w->ntasks && !(r->tasks = calloc(w->ntasks, sizeof(*r->tasks))))
 		return -LAT_ENOMEM;
 	for (size_t i = 0; i < w->tcap; i++) {
-		const struct wk_task *t = w->tasks[i];
+		const struct wk_task *t = w->tasks[i].t;
 		struct lat_wake_task *o;
 
 		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
