@@ -69,26 +69,9 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
-	unsigned row, col;
-
-	if (v < 0)
-		v = 0;
-	hll_index((uint64_t)v, &row, &col);
-	if (!h->rows[row]) {
-		h->rows[row] = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_SUB * sizeof(uint32_t)) :
-					  calloc(LAT_HLL_SUB, sizeof(uint32_t));
-		if (!h->rows[row])
-			return -LAT_ENOMEM;
-	}
-	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
-	if (h->rows[row][col] != UINT32_MAX)
-		h->rows[row][col]++;
-	if (!h->n || v < h->min)
-		h->min = v;
-	if (!h->n || v > h->max)
-		h->max = v;
-	h->n++;
-	h->sum += (double)v;
+	if (lat_hll_bucket(h, v))
+		return -LAT_ENOMEM;
+	lat_hll_note(h, v);
 	return 0;
 }
 

@@ -12,55 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "latscope/an_wakeup.h"
-#include "latscope/analyze.h"
-#include "evarray.h"
 #include "latscope/report.h"
-
-#define MAXEV 1024
-static struct lat_event evs[MAXEV];
-static size_t nev;
-
-static struct lat_event *add(uint64_t ts, int cpu, int cur, const char *curcomm,
-			     enum lat_ev_type type)
-{
-	struct lat_event *e;
-
-	assert_true(nev < MAXEV);
-	e = &evs[nev++];
-	memset(e, 0, sizeof(*e));
-	e->ts_ns = ts;
-	e->cpu = cpu;
-	e->pid = cur;
-	snprintf(e->comm, sizeof(e->comm), "%s", curcomm);
-	e->type = type;
-	return e;
-}
-
-static void sw(uint64_t ts, int cpu, int prev, const char *pc, enum lat_task_state st, int next,
-	       const char *nc)
-{
-	struct lat_event *e = add(ts, cpu, prev, pc, LAT_EV_SWITCH);
-
-	e->u.sw.prev_pid = prev;
-	e->u.sw.prev_prio = 120;
-	e->u.sw.prev_state = st;
-	snprintf(e->u.sw.prev_comm, LAT_COMM_LEN, "%s", pc);
-	e->u.sw.next_pid = next;
-	e->u.sw.next_prio = 120;
-	snprintf(e->u.sw.next_comm, LAT_COMM_LEN, "%s", nc);
-}
-
-static void wake(uint64_t ts, int cpu, int cur, const char *cc, enum lat_ev_type type, int pid,
-		 const char *comm, int target)
-{
-	struct lat_event *e = add(ts, cpu, cur, cc, type);
-
-	e->u.wake.pid = pid;
-	e->u.wake.prio = 120;
-	e->u.wake.target_cpu = target;
-	snprintf(e->u.wake.comm, LAT_COMM_LEN, "%s", comm);
-}
+#include "wakeup_test_util.h"
 
 static void irq(uint64_t ts, int cpu, int cur, const char *cc, enum lat_ev_type type, int nr,
 		const char *name)
@@ -71,25 +24,6 @@ static void irq(uint64_t ts, int cpu, int cur, const char *cc, enum lat_ev_type 
 	e->u.irq.name = name;
 }
 
-static struct lat_block *run_opts(struct lat_analyze_opts *o)
-{
-	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
-
-	assert_non_null(b);
-	b->events = lat_evarray_new(evs, nev, 2);
-	assert_non_null(b->events);
-	assert_int_equal(lat_analyze_block(b, o), 0);
-	return b;
-}
-
-static struct lat_block *run(void)
-{
-	struct lat_analyze_opts o;
-
-	lat_analyze_opts_init(&o);
-	return run_opts(&o);
-}
-
 static const struct lat_wake_task *task(const struct lat_block *b, int pid)
 {
 	const struct lat_wakeup_result *r = b->analysis;
@@ -98,13 +32,6 @@ static const struct lat_wake_task *task(const struct lat_block *b, int pid)
 		if (r->tasks[i].pid == pid)
 			return &r->tasks[i];
 	return NULL;
-}
-
-static int reset(void **state)
-{
-	(void)state;
-	nev = 0;
-	return 0;
 }
 
 /* A sleeps on CPU0, B on CPU1 wakes it at 5000, CPU0 runs it at 8000: 3000 ns (2500 from wakeup). */
@@ -801,5 +728,5 @@ int main(void)
 		cmocka_unit_test_setup(test_report, reset),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, release_events);
 }

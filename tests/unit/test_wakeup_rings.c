@@ -15,57 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "latscope/an_wakeup.h"
-#include "latscope/analyze.h"
-#include "evarray.h"
-
-static struct lat_event *evs;
-static size_t nev, cap;
-
-static struct lat_event *add(uint64_t ts, int cpu, int cur, const char *curcomm,
-			     enum lat_ev_type type)
-{
-	struct lat_event *e;
-
-	if (nev == cap) {
-		cap = cap ? cap * 2 : 1024;
-		evs = realloc(evs, cap * sizeof(*evs));
-		assert_non_null(evs);
-	}
-	e = &evs[nev++];
-	memset(e, 0, sizeof(*e));
-	e->ts_ns = ts;
-	e->cpu = cpu;
-	e->pid = cur;
-	snprintf(e->comm, sizeof(e->comm), "%s", curcomm);
-	e->type = type;
-	return e;
-}
-
-static void sw(uint64_t ts, int cpu, int prev, const char *pc, enum lat_task_state st, int next,
-	       const char *nc)
-{
-	struct lat_event *e = add(ts, cpu, prev, pc, LAT_EV_SWITCH);
-
-	e->u.sw.prev_pid = prev;
-	e->u.sw.prev_prio = 120;
-	e->u.sw.prev_state = st;
-	snprintf(e->u.sw.prev_comm, LAT_COMM_LEN, "%s", pc);
-	e->u.sw.next_pid = next;
-	e->u.sw.next_prio = 120;
-	snprintf(e->u.sw.next_comm, LAT_COMM_LEN, "%s", nc);
-}
-
-static void waking(uint64_t ts, int cpu, int cur, const char *cc, int pid, const char *comm,
-		   int target)
-{
-	struct lat_event *e = add(ts, cpu, cur, cc, LAT_EV_WAKING);
-
-	e->u.wake.pid = pid;
-	e->u.wake.prio = 120;
-	e->u.wake.target_cpu = target;
-	snprintf(e->u.wake.comm, LAT_COMM_LEN, "%s", comm);
-}
+#include "wakeup_test_util.h"
 
 static void migrate(uint64_t ts, int cpu, int cur, const char *cc, int pid, const char *comm,
 		    int from, int to)
@@ -77,35 +27,6 @@ static void migrate(uint64_t ts, int cpu, int cur, const char *cc, int pid, cons
 	e->u.migrate.orig_cpu = from;
 	e->u.migrate.dest_cpu = to;
 	snprintf(e->u.migrate.comm, LAT_COMM_LEN, "%s", comm);
-}
-
-static struct lat_block *run(void)
-{
-	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
-	struct lat_analyze_opts o;
-
-	assert_non_null(b);
-	lat_analyze_opts_init(&o);
-	b->events = lat_evarray_new(evs, nev, 2);
-	assert_non_null(b->events);
-	assert_int_equal(lat_analyze_block(b, &o), 0);
-	return b;
-}
-
-static int reset(void **state)
-{
-	(void)state;
-	nev = 0;
-	return 0;
-}
-
-static int release(void **state)
-{
-	(void)state;
-	free(evs);
-	evs = NULL;
-	cap = nev = 0;
-	return 0;
 }
 
 /*
@@ -122,9 +43,9 @@ static void waker_then_pingpong(size_t pingpong, uint64_t v_end)
 	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 400, "X");
 	sw(20, 1, 0, "swapper/1", LAT_TS_RUNNING, 300, "W");
 	sw(100, 1, 300, "W", LAT_TS_SLEEPING, 500, "Y");
-	waking(150, 0, 400, "X", 300, "W", 1);
+	wake(150, 0, 400, "X", LAT_EV_WAKING, 300, "W", 1);
 	sw(400, 1, 500, "Y", LAT_TS_RUNNING, 300, "W");
-	waking(500, 1, 300, "W", 600, "V", 0);
+	wake(500, 1, 300, "W", LAT_EV_WAKING, 600, "V", 0);
 	sw(600, 1, 300, "W", LAT_TS_SLEEPING, 500, "Y");
 	for (size_t i = 0; i < pingpong; i++, t += 1000) {
 		if (i % 2)
@@ -221,9 +142,9 @@ static void test_timeline_after_the_fact(void **state)
 	sw(30, 0, 400, "X", LAT_TS_SLEEPING, 0, "swapper/0");
 	sw(40, 0, 0, "swapper/0", LAT_TS_RUNNING, 400, "X");
 	migrate(50, 1, 500, "Y", 800, "M", 1, 0);		/* before the window */
-	waking(300000, 1, 500, "Y", 400, "X", 0);		/* X is running: nothing */
+	wake(300000, 1, 500, "Y", LAT_EV_WAKING, 400, "X", 0);		/* X is running: nothing */
 	sw(400000, 0, 400, "X", LAT_TS_SLEEPING, 0, "swapper/0");
-	waking(500000, 1, 500, "Y", 400, "X", 0);		/* wait 500000 .. 900000 */
+	wake(500000, 1, 500, "Y", LAT_EV_WAKING, 400, "X", 0);		/* wait 500000 .. 900000 */
 	migrate(600000, 1, 500, "Y", 801, "M1", 1, 0);		/* inside */
 	sw(900000, 0, 0, "swapper/0", LAT_TS_RUNNING, 400, "X");	/* 400 us */
 	migrate(1000000, 1, 500, "Y", 802, "M2", 0, 1);	/* inside the 200 us margin */
@@ -266,8 +187,8 @@ int main(void)
 		cmocka_unit_test_setup(test_link_held_by, reset),
 		cmocka_unit_test_setup(test_link_older_than_ring, reset),
 		cmocka_unit_test_setup(test_chain_cut, reset),
-		cmocka_unit_test_setup_teardown(test_timeline_after_the_fact, reset, release),
+		cmocka_unit_test_setup(test_timeline_after_the_fact, reset),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, release_events);
 }
