@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Internals shared by record/record.c (the session) and record/record_file.c (the file). */
+/* Internals shared by the recorder's session (record*.c) and record/record_file.c (the file). */
 #ifndef LATSCOPE_RECORD_PRIV_H
 #define LATSCOPE_RECORD_PRIV_H
 
