@@ -371,8 +371,14 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 		free(sb);
 	}
 	lat_rec_em_output(o->output);
+	/*
+	 * kallsyms (5 MB here, and reading it is most of a short recording's CPU) only turns
+	 * kernel addresses into names: kernel stacks, the ip of our probes' markers, and
+	 * whatever an extra -e event prints with %pS.  The scheduler and irq events carry none.
+	 */
 	ret = lat_rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
-				 r->nsystems, r->msg);
+				 r->nsystems, o->stacks || o->probe_timer || o->probe_gap ||
+				 o->nevents > 0, r->msg);
 	if (ret) {
 		fprintf(r->msg, "latscope: %s: %s\n", o->output, strerror(-ret));
 		lat_rec_em_output(NULL);
