@@ -15,8 +15,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,18 +26,7 @@
 #include "latscope/record.h"
 #include "probe.h"
 #include "record_priv.h"
-
-static const char *const default_events[] = {
-	"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
-	"sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_process_fork",
-	"sched:sched_process_exec", "sched:sched_process_exit",
-};
-
-static const char *const irq_events[] = {
-	"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
-};
-
-static const char *const stack_events[] = { "sched/sched_switch", "sched/sched_waking" };
+#include "record_session.h"
 
 void lat_record_opts_init(struct lat_record_opts *o)
 {
@@ -49,480 +36,6 @@ void lat_record_opts_init(struct lat_record_opts *o)
 	o->timer_prio = 95;
 	o->gap_threshold_ns = 100 * LAT_NS_PER_US;
 	o->marker_threshold_ns = 50 * LAT_NS_PER_US;
-}
-
-/*
- * What a signal handler may need to undo on a second SIGINT: plain fds and paths, nothing that
- * allocates.  Only one recording runs per process.
- */
-#define EM_MAX_FDS (2 * LAT_REC_MAX_CPUS + 8)
-static struct {
-	volatile sig_atomic_t signals;
-	volatile sig_atomic_t last_signal;
-	int wake_fd;
-	int tracing_on_fd;
-	int fds[EM_MAX_FDS];
-	volatile sig_atomic_t nfds;
-	char inst_path[4096];
-	volatile sig_atomic_t inst_live;
-	char out_path[4096];
-	int ncpus;
-} em = { .wake_fd = -1, .tracing_on_fd = -1 };
-
-static void em_write(const char *s)
-{
-	if (write(STDERR_FILENO, s, strlen(s)) < 0)
-		(void)0;
-}
-
-/* Removes "<output>.cpuN" without snprintf (not async-signal-safe). */
-static void em_unlink_cpu_files(void)
-{
-	size_t len = strlen(em.out_path);
-	char path[sizeof(em.out_path) + 16];
-
-	if (len + 12 > sizeof(path))
-		return;
-	memcpy(path, em.out_path, len);
-	memcpy(path + len, ".cpu", 4);
-	for (int cpu = 0; cpu < em.ncpus; cpu++) {
-		char digits[8];
-		int nd = 0, v = cpu;
-
-		do {
-			digits[nd++] = (char)('0' + v % 10);
-			v /= 10;
-		} while (v);
-		for (int i = 0; i < nd; i++)
-			path[len + 4 + i] = digits[nd - 1 - i];
-		path[len + 4 + nd] = 0;
-		unlink(path);
-	}
-}
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	if (sig == SIGCHLD) {
-		if (em.wake_fd >= 0 && write(em.wake_fd, "c", 1) < 0)
-			(void)0;
-		errno = saved;
-		return;
-	}
-	em.last_signal = sig;
-	if (++em.signals < 2) {
-		if (em.wake_fd >= 0 && write(em.wake_fd, "i", 1) < 0)
-			(void)0;
-		errno = saved;
-		return;
-	}
-	/* Second signal: stop the kernel side, drop our files, remove the instance, leave. */
-	if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
-		(void)0;
-	for (int i = 0; i < em.nfds; i++)
-		close(em.fds[i]);
-	if (em.inst_live) {
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		/* Reader threads may hold an fd for a moment longer: retry for up to a second. */
-		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
-			nanosleep(&ts, NULL);
-	}
-	if (em.out_path[0]) {
-		unlink(em.out_path);
-		em_unlink_cpu_files();
-	}
-	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
-	_exit(130);
-}
-
-static void em_add_fd(int fd)
-{
-	if (fd >= 0 && em.nfds < EM_MAX_FDS) {
-		em.fds[em.nfds] = fd;
-		em.nfds = em.nfds + 1;
-	}
-}
-
-struct reader {
-	struct rec *r;
-	int cpu;
-	int raw_fd;
-	struct tracefs_cpu *tcpu;
-	int out_fd;
-	char *path;
-	pthread_t th;
-	bool started;
-	int err;		/* -errno of a write error */
-};
-
-struct rec {
-	const struct lat_record_opts *o;
-	FILE *msg;
-	const char *tdir;
-	bool mounted_here;
-	struct tracefs_instance *inst;
-	char inst_name[64];
-	int ncpus;
-	struct reader *rd;
-	int wake[2];
-	atomic_bool stopping;
-	char **systems;
-	size_t nsystems;
-	char **enabled;		/* "sys/event" paths enabled */
-	size_t nenabled;
-	bool triggers_set;
-	struct lat_probes *probes;
-	struct lat_rec_file file;
-	bool file_open;
-	pid_t child;
-	int child_status;
-	bool child_done;
-	char **stats;		/* per-CPU stats text at the end */
-	char *clock;		/* the instance's trace_clock */
-	char *cmdlines;		/* saved_cmdlines (global, read-only) at the end */
-};
-
-static void *reader_main(void *arg)
-{
-	struct reader *rd = arg;
-	int n;
-
-	while (!atomic_load(&rd->r->stopping)) {
-		n = tracefs_cpu_write(rd->tcpu, rd->out_fd, false);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n < 0) {
-			rd->err = -errno;
-			if (write(rd->r->wake[1], "w", 1) < 0)
-				(void)0;
-			return NULL;
-		}
-	}
-	return NULL;
-}
-
-/* After tracing stopped: what is left, full pages by splice, then the partial ones by read. */
-static void reader_drain(struct reader *rd)
-{
-	int n;
-
-	if (rd->err || !rd->tcpu)
-		return;
-	do
-		n = tracefs_cpu_write(rd->tcpu, rd->out_fd, true);
-	while (n > 0);
-	if (n < 0 && errno != EAGAIN) {
-		rd->err = -errno;
-		return;
-	}
-	do
-		n = tracefs_cpu_flush_write(rd->tcpu, rd->out_fd);
-	while (n > 0);
-	if (n < 0 && errno != EAGAIN)
-		rd->err = -errno;
-}
-
-static int add_unique(char ***arr, size_t *n, const char *s, size_t len)
-{
-	size_t cap = *n;
-
-	for (size_t i = 0; i < *n; i++)
-		if (strlen((*arr)[i]) == len && !strncmp((*arr)[i], s, len))
-			return 0;
-	if (lat_grow(arr, &cap, *n + 1, sizeof(**arr)))
-		return -LAT_ENOMEM;
-	(*arr)[*n] = strndup(s, len);
-	if (!(*arr)[*n])
-		return -LAT_ENOMEM;
-	(*n)++;
-	return 0;
-}
-
-/* Enables SYSTEM:EVENT (EVENT "*" = the whole system) in our instance only. */
-static int enable_event(struct rec *r, const char *spec)
-{
-	const char *colon = strchr(spec, ':');
-	char file[512];
-	int ret;
-
-	if (!colon || colon == spec || !colon[1] || strchr(colon + 1, '/') || strchr(spec, '/')) {
-		fprintf(r->msg, "latscope: -e %s: expected SYSTEM:EVENT\n", spec);
-		return -LAT_EUSAGE;
-	}
-	if (!strcmp(colon + 1, "*"))
-		snprintf(file, sizeof(file), "events/%.*s/enable", (int)(colon - spec), spec);
-	else
-		snprintf(file, sizeof(file), "events/%.*s/%s/enable", (int)(colon - spec), spec,
-			 colon + 1);
-	if (!tracefs_file_exists(r->inst, file)) {
-		fprintf(r->msg, "latscope: event %s does not exist on this kernel\n", spec);
-		return -LAT_EUSAGE;
-	}
-	if (tracefs_instance_file_write(r->inst, file, "1") < 0) {
-		fprintf(r->msg, "latscope: enabling %s refused: %s\n", spec, strerror(errno));
-		return errno == EACCES || errno == EPERM ? -LAT_EPERM : -LAT_EIO;
-	}
-	ret = add_unique(&r->systems, &r->nsystems, spec, (size_t)(colon - spec));
-	if (!ret)
-		ret = add_unique(&r->enabled, &r->nenabled, file, strlen(file));
-	return ret;
-}
-
-static bool tracefs_mounted(void)
-{
-	char *buf;
-	size_t len;
-	bool yes;
-
-	if (lat_slurp("/proc/mounts", &buf, &len))
-		return false;
-	yes = strstr(buf, " tracefs ") != NULL;
-	free(buf);
-	return yes;
-}
-
-/* Removes instances of earlier latscope runs that died without cleaning up. */
-static void remove_stale_instances(const char *tdir)
-{
-	char path[4096];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/instances", tdir);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char *end;
-		long pid;
-
-		if (strncmp(de->d_name, "latscope-", 9))
-			continue;
-		pid = strtol(de->d_name + 9, &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		snprintf(path, sizeof(path), "%s/instances/%s", tdir, de->d_name);
-		rmdir(path);
-	}
-	closedir(d);
-}
-
-static int setup_instance(struct rec *r)
-{
-	const struct lat_record_opts *o = r->o;
-	int ret = 0;
-
-	if (!tracefs_mounted()) {
-		if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
-			fprintf(r->msg, "latscope: tracefs is not mounted and mounting it on "
-				"/sys/kernel/tracing was refused (%s): recording needs root "
-				"(CAP_SYS_ADMIN)\n", strerror(errno));
-			return -LAT_EPERM;
-		}
-		r->mounted_here = true;
-	}
-	r->tdir = tracefs_tracing_dir();
-	if (!r->tdir) {
-		fprintf(r->msg, "latscope: tracefs not found: recording needs tracefs "
-			"(/sys/kernel/tracing) and root\n");
-		return -LAT_EPERM;
-	}
-	{
-		char inst_dir[4096];
-
-		/* Ask first: a refused tracefs_instance_create() leaks inside libtracefs. */
-		snprintf(inst_dir, sizeof(inst_dir), "%s/instances", r->tdir);
-		if (access(inst_dir, W_OK)) {
-			fprintf(r->msg, "latscope: creating a tracefs instance in %s refused (%s): "
-				"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
-				inst_dir, strerror(errno));
-			return -LAT_EPERM;
-		}
-	}
-	remove_stale_instances(r->tdir);
-	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
-	if (tracefs_instance_exists(r->inst_name)) {
-		fprintf(r->msg, "latscope: instance %s already exists\n", r->inst_name);
-		return -LAT_EIO;
-	}
-	r->inst = tracefs_instance_create(r->inst_name);
-	if (!r->inst) {
-		fprintf(r->msg, "latscope: creating tracefs instance %s/instances/%s refused (%s): "
-			"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
-			r->tdir, r->inst_name, strerror(errno));
-		return errno == ENOMEM ? -LAT_ENOMEM : -LAT_EPERM;
-	}
-	snprintf(em.inst_path, sizeof(em.inst_path), "%s/instances/%s", r->tdir, r->inst_name);
-	em.inst_live = 1;
-	/* A new instance traces at once: keep it off until the readers are in place. */
-	if (tracefs_trace_off(r->inst) < 0) {
-		fprintf(r->msg, "latscope: %s/tracing_on refused: %s\n", em.inst_path,
-			strerror(errno));
-		return -LAT_EPERM;
-	}
-	if (o->buffer_kb && tracefs_instance_set_buffer_size(r->inst, o->buffer_kb, -1) < 0) {
-		fprintf(r->msg, "latscope: setting the buffer to %u KB refused: %s\n",
-			o->buffer_kb, strerror(errno));
-		return -LAT_EUSAGE;
-	}
-	/*
-	 * Wake the readers when a fifth of the buffer is full, not half (the default): under a
-	 * load that starves them of CPU the rest of the buffer is what absorbs their wake-up
-	 * latency.  Kernels without the file just keep their default.
-	 */
-	if (o->stop_above_ns <= 0 &&
-	    tracefs_file_exists(r->inst, "buffer_percent"))
-		tracefs_instance_file_write(r->inst, "buffer_percent", "20");
-	/* Streaming readers keep up; the flight recorder must keep the newest events. */
-	if (o->stop_above_ns > 0 &&
-	    tracefs_instance_file_write(r->inst, "options/overwrite", "1") < 0) {
-		fprintf(r->msg, "latscope: overwrite mode refused: %s\n", strerror(errno));
-		return -LAT_EPERM;
-	}
-	for (size_t i = 0; !ret && i < LAT_ARRAY_SIZE(default_events); i++)
-		ret = enable_event(r, default_events[i]);
-	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
-		ret = enable_event(r, irq_events[i]);
-	for (size_t i = 0; !ret && i < o->nevents; i++)
-		ret = enable_event(r, o->events[i]);
-	if (ret)
-		return ret;
-	if (o->stacks) {
-		r->triggers_set = true;
-		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
-			char file[128];
-
-			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
-			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
-				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
-					stack_events[i], strerror(errno));
-				return -LAT_EPERM;
-			}
-		}
-	}
-	return 0;
-}
-
-/* Undoes everything in the instance, then removes it; safe on a half-built setup. */
-static void teardown_instance(struct rec *r)
-{
-	if (!r->inst)
-		return;
-	tracefs_trace_off(r->inst);
-	if (r->triggers_set) {
-		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
-			char file[128];
-
-			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
-			tracefs_instance_file_append(r->inst, file, "!stacktrace");
-		}
-	}
-	for (size_t i = 0; i < r->nenabled; i++)
-		tracefs_instance_file_write(r->inst, r->enabled[i], "0");
-	if (tracefs_instance_destroy(r->inst) < 0)
-		fprintf(r->msg, "latscope: removing instance %s failed: %s\n", r->inst_name,
-			strerror(errno));
-	else
-		em.inst_live = 0;
-	tracefs_instance_free(r->inst);
-	r->inst = NULL;
-	if (r->mounted_here)
-		umount2("/sys/kernel/tracing", MNT_DETACH);
-	r->mounted_here = false;
-}
-
-static int open_readers(struct rec *r, bool threads)
-{
-	int page = (int)sysconf(_SC_PAGESIZE);
-
-	r->rd = calloc((size_t)r->ncpus, sizeof(*r->rd));
-	if (!r->rd)
-		return -LAT_ENOMEM;
-	for (int cpu = 0; cpu < r->ncpus; cpu++) {
-		struct reader *rd = &r->rd[cpu];
-		char file[64];
-
-		rd->r = r;
-		rd->cpu = cpu;
-		rd->raw_fd = rd->out_fd = -1;
-		if (asprintf(&rd->path, "%s.cpu%d", r->o->output, cpu) < 0) {
-			rd->path = NULL;
-			return -LAT_ENOMEM;
-		}
-		rd->out_fd = open(rd->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (rd->out_fd < 0) {
-			fprintf(r->msg, "latscope: %s: %s\n", rd->path, strerror(errno));
-			return -LAT_EIO;
-		}
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		/* tracefs_cpu_alloc_fd() trusts the fd's own mode for "nonblock". */
-		rd->raw_fd = tracefs_instance_file_open(r->inst, file, O_RDONLY | O_CLOEXEC |
-							(threads ? 0 : O_NONBLOCK));
-		if (rd->raw_fd < 0)
-			continue;	/* an offline CPU: no data */
-		em_add_fd(rd->raw_fd);
-		rd->tcpu = tracefs_cpu_alloc_fd(rd->raw_fd, page, !threads);
-		if (!rd->tcpu)
-			return -LAT_ENOMEM;
-	}
-	for (int cpu = 0; threads && cpu < r->ncpus; cpu++) {
-		struct reader *rd = &r->rd[cpu];
-
-		if (!rd->tcpu)
-			continue;
-		if (pthread_create(&rd->th, NULL, reader_main, rd))
-			return -LAT_ENOMEM;
-		rd->started = true;
-	}
-	return 0;
-}
-
-static void stop_readers(struct rec *r)
-{
-	atomic_store(&r->stopping, true);
-	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
-		if (r->rd[cpu].tcpu)
-			tracefs_cpu_stop(r->rd[cpu].tcpu);
-	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
-		struct reader *rd = &r->rd[cpu];
-
-		if (rd->started)
-			pthread_join(rd->th, NULL);
-		rd->started = false;
-		reader_drain(rd);
-	}
-}
-
-static void close_readers(struct rec *r)
-{
-	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
-		struct reader *rd = &r->rd[cpu];
-
-		if (rd->tcpu)
-			tracefs_cpu_free_fd(rd->tcpu);
-		rd->tcpu = NULL;
-		if (rd->raw_fd >= 0)
-			close(rd->raw_fd);
-		rd->raw_fd = -1;
-		if (rd->out_fd >= 0)
-			close(rd->out_fd);
-		rd->out_fd = -1;
-	}
-	em.nfds = 0;
-}
-
-static void free_readers(struct rec *r)
-{
-	close_readers(r);
-	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
-		if (r->rd[cpu].path)
-			unlink(r->rd[cpu].path);
-		free(r->rd[cpu].path);
-	}
-	free(r->rd);
-	r->rd = NULL;
 }
 
 static uint64_t stat_field(const char *text, const char *key)
@@ -750,7 +263,7 @@ static enum lat_record_end wait_for_end(struct rec *r)
 		int timeout = -1;
 		char c;
 
-		if (em.signals)
+		if (lat_rec_em_signals())
 			return LAT_REC_END_SIGNAL;
 		if (r->child > 0 && !r->child_done &&
 		    waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
@@ -824,7 +337,6 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 {
 	struct rec rr = { .o = o, .wake = { -1, -1 }, .child = -1 };
 	struct rec *r = &rr;
-	struct sigaction sa, old_int, old_term, old_chld;
 	sigset_t block, old_mask;
 	bool flight = o->stop_above_ns > 0, readable = false;
 	int tracing_on_fd = -1, marker_fd = -1, go_fd = -1, ret;
@@ -839,21 +351,9 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	}
 	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -LAT_EIO;
-	em.signals = 0;
-	em.nfds = 0;
-	em.inst_live = 0;
-	em.out_path[0] = 0;
-	em.ncpus = r->ncpus;
-	em.wake_fd = r->wake[1];
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGCHLD, &sa, &old_chld);
+	lat_rec_em_begin(r->ncpus, r->wake[1]);
 
-	ret = setup_instance(r);
+	ret = lat_rec_setup_instance(r);
 	if (ret)
 		goto out;
 	{
@@ -870,12 +370,18 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 		}
 		free(sb);
 	}
-	snprintf(em.out_path, sizeof(em.out_path), "%s", o->output);
+	lat_rec_em_output(o->output);
+	/*
+	 * kallsyms (5 MB here, and reading it is most of a short recording's CPU) only turns
+	 * kernel addresses into names: kernel stacks, the ip of our probes' markers, and
+	 * whatever an extra -e event prints with %pS.  The scheduler and irq events carry none.
+	 */
 	ret = lat_rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
-				 r->nsystems, r->msg);
+				 r->nsystems, o->stacks || o->probe_timer || o->probe_gap ||
+				 o->nevents > 0, r->msg);
 	if (ret) {
 		fprintf(r->msg, "latscope: %s: %s\n", o->output, strerror(-ret));
-		em.out_path[0] = 0;
+		lat_rec_em_output(NULL);
 		res->write_err = ret;
 		ret = -LAT_EIO;
 		goto out;
@@ -889,9 +395,9 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 		ret = -LAT_EPERM;
 		goto out;
 	}
-	em.tracing_on_fd = tracing_on_fd;
-	em_add_fd(tracing_on_fd);
-	em_add_fd(marker_fd);
+	lat_rec_em_tracing_on(tracing_on_fd);
+	lat_rec_em_add_fd(tracing_on_fd);
+	lat_rec_em_add_fd(marker_fd);
 
 	/* Worker threads inherit a mask without our signals: only this thread handles them. */
 	sigemptyset(&block);
@@ -899,7 +405,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	ret = open_readers(r, !flight);
+	ret = lat_rec_open_readers(r, !flight);
 	if (!ret && o->command) {
 		r->child = start_command(r, &go_fd);
 		if (r->child < 0) {
@@ -952,27 +458,27 @@ stop:
 		lat_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
 	if (r->child > 0 && !r->child_done) {
 		/* Stopped for another reason: the command is not part of what we record any more. */
-		kill(r->child, res->end == LAT_REC_END_SIGNAL ? em.last_signal : SIGTERM);
+		kill(r->child, res->end == LAT_REC_END_SIGNAL ? lat_rec_em_last_signal() : SIGTERM);
 		if (waitpid(r->child, &r->child_status, 0) == r->child)
 			r->child_done = true;
 	}
 	if (r->child_done)
 		res->cmd_status = r->child_status;
 	if (r->rd)
-		stop_readers(r);
+		lat_rec_stop_readers(r);
 	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
 		if (r->rd[cpu].err && !res->write_err)
 			res->write_err = r->rd[cpu].err;
 	if (r->inst)
 		read_stats(r);
-	close_readers(r);
+	lat_rec_close_readers(r);
 	if (tracing_on_fd >= 0)
 		close(tracing_on_fd);
 	if (marker_fd >= 0)
 		close(marker_fd);
-	em.tracing_on_fd = -1;
+	lat_rec_em_tracing_on(-1);
 	/* The kernel side is done: remove the instance before the (longer) file assembly. */
-	teardown_instance(r);
+	lat_rec_teardown_instance(r);
 	if (ret) {
 		fprintf(r->msg, "latscope: recording failed: %s\n", lat_strerror(ret));
 		goto out;
@@ -1006,16 +512,12 @@ stop:
 	}
 	ret = readable ? 0 : -LAT_EIO;
 out:
-	teardown_instance(r);
+	lat_rec_teardown_instance(r);
 	lat_probes_free(r->probes);
-	free_readers(r);
+	lat_rec_free_readers(r);
 	if (r->file_open)
 		lat_rec_file_close(&r->file, !readable);
-	em.out_path[0] = 0;
-	em.wake_fd = -1;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGCHLD, &old_chld, NULL);
+	lat_rec_em_end();
 	free_rec(r);
 	return ret;
 }

@@ -146,12 +146,12 @@ static int write_prefix(struct lat_rec_file *f, const char *tdir, const char *co
 			size_t nsys, bool kallsyms)
 {
 	char path[4096];
-	char *hp = NULL, *he = NULL, *ks = NULL, *pk = NULL;
-	size_t hpl = 0, hel = 0, ksl = 0, pkl = 0;
+	char *hp = NULL, *he = NULL, *pk = NULL;
+	size_t hpl = 0, hel = 0, pkl = 0;
 	struct fmt_set ftrace = { 0 }, *sets = NULL;
 	struct lat_tdw_system *sys = NULL;
-	struct lat_blob bhp, bhe, bks, bpk;
-	int ret;
+	struct lat_blob bhp, bhe, bpk, none = { "", 0 };
+	int ks_fd = -1, ret;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", tdir);
 	ret = lat_slurp(path, &hp, &hpl);
@@ -179,21 +179,26 @@ static int write_prefix(struct lat_rec_file *f, const char *tdir, const char *co
 		sys[i].formats = sets[i].f;
 		sys[i].nformats = sets[i].n;
 	}
-	/* kallsyms only resolves stack addresses; a recording never fails for it. */
-	if (kallsyms && lat_slurp("/proc/kallsyms", &ks, &ksl))
-		ksl = 0;
+	/*
+	 * kallsyms only names kernel addresses; a recording never fails for it.  It is streamed
+	 * into the file: slurping 5 MB first cost as much again as generating it.
+	 */
+	if (kallsyms)
+		ks_fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "%s/printk_formats", tdir);
 	if (lat_slurp(path, &pk, &pkl))
 		pkl = 0;
 	bhp = (struct lat_blob){ hp, hpl };
 	bhe = (struct lat_blob){ he, hel };
-	bks = (struct lat_blob){ ks, ksl };
 	bpk = (struct lat_blob){ pk, pkl };
 	lat_tdw_write_initial(&f->w, (uint32_t)sysconf(_SC_PAGESIZE));
 	lat_tdw_write_headers(&f->w, &bhp, &bhe);
 	lat_tdw_write_ftrace(&f->w, ftrace.f, ftrace.n);
 	lat_tdw_write_systems(&f->w, sys, (uint32_t)nsys);
-	lat_tdw_write_kallsyms(&f->w, &bks);
+	if (ks_fd >= 0)
+		lat_tdw_write_kallsyms_fd(&f->w, ks_fd);
+	else
+		lat_tdw_write_kallsyms(&f->w, &none);
 	ret = lat_tdw_write_printk(&f->w, &bpk);
 	if (!ret && !kallsyms)
 		f->kallsyms_left_out = true;
@@ -205,13 +210,14 @@ out:
 	free(sys);
 	free(hp);
 	free(he);
-	free(ks);
+	if (ks_fd >= 0)
+		close(ks_fd);
 	free(pk);
 	return ret;
 }
 
 int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tracing_dir,
-		       const char *const *systems, size_t nsystems, FILE *msg)
+		       const char *const *systems, size_t nsystems, bool kallsyms, FILE *msg)
 {
 	int ret;
 
@@ -228,8 +234,8 @@ int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tra
 		return ret;
 	}
 	lat_tdw_init(&f->w, f->fd, NULL);
-	ret = write_prefix(f, tracing_dir, systems, nsystems, true);
-	if (ret == -ENOSPC || ret == -EDQUOT || ret == -EFBIG) {
+	ret = write_prefix(f, tracing_dir, systems, nsystems, kallsyms);
+	if (kallsyms && (ret == -ENOSPC || ret == -EDQUOT || ret == -EFBIG)) {
 		/* kallsyms is most of the header; without it stacks show addresses only. */
 		if (ftruncate(f->fd, 0) == 0 && lseek(f->fd, 0, SEEK_SET) == 0) {
 			lat_tdw_init(&f->w, f->fd, NULL);

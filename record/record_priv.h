@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Internals shared by record/record.c (the session) and record/record_file.c (the file). */
+/* Internals shared by the recorder's session (record*.c) and record/record_file.c (the file). */
 #ifndef LATSCOPE_RECORD_PRIV_H
 #define LATSCOPE_RECORD_PRIV_H
 
@@ -23,12 +23,13 @@ struct lat_rec_file {
 
 /*
  * Creates @path and writes initial format, headers, the ftrace formats, the formats of
- * @systems (names of event systems under @tracing_dir/events), kallsyms and printk formats;
- * then reserves room for the rest of the header.  On ENOSPC it retries without kallsyms.
- * Returns 0 or -errno; on error the file is removed.
+ * @systems (names of event systems under @tracing_dir/events), with @kallsyms kallsyms (else
+ * an empty kallsyms section) and printk formats; then reserves room for the rest of the
+ * header.  On ENOSPC it retries without kallsyms.  Returns 0 or -errno; on error the file is
+ * removed.
  */
 int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tracing_dir,
-		       const char *const *systems, size_t nsystems, FILE *msg);
+		       const char *const *systems, size_t nsystems, bool kallsyms, FILE *msg);
 
 struct lat_rec_tail {
 	const char *cmdlines;

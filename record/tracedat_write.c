@@ -157,6 +157,49 @@ int lat_tdw_write_kallsyms(struct lat_tdw *w, const struct lat_blob *b)
 	return put_blob32(w, b);
 }
 
+int lat_tdw_write_kallsyms_fd(struct lat_tdw *w, int fd)
+{
+	enum { CHUNK = 64 * 1024 };
+	uint64_t size_pos = w->pos, len = 0;
+	unsigned char b[4];
+	ssize_t n;
+	char *buf;
+
+	if (put32(w, 0))
+		return w->err;
+	buf = malloc(CHUNK);
+	if (!buf)
+		return w->err = -ENOMEM;
+	while (!w->err) {
+		n = read(fd, buf, CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			/* Half a symbol table is worse than none: go back to an empty section. */
+			if (ftruncate(w->fd, (off_t)(size_pos + 4)) < 0 ||
+			    lseek(w->fd, (off_t)(size_pos + 4), SEEK_SET) < 0)
+				w->err = -errno;
+			w->pos = size_pos + 4;
+			len = 0;
+			break;
+		}
+		if (!n)
+			break;
+		if (len + (uint64_t)n > UINT32_MAX)
+			w->err = -EFBIG;
+		else if (!put(w, buf, (size_t)n))
+			len += (uint64_t)n;
+	}
+	free(buf);
+	if (w->err)
+		return w->err;
+	lat_put32(b, (uint32_t)len);
+	n = pwrite(w->fd, b, 4, (off_t)size_pos);
+	if (n != 4)
+		return w->err = n < 0 ? -errno : -ENOSPC;
+	return 0;
+}
+
 int lat_tdw_write_printk(struct lat_tdw *w, const struct lat_blob *b)
 {
 	return put_blob32(w, b);

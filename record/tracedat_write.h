@@ -69,6 +69,12 @@ int lat_tdw_write_ftrace(struct lat_tdw *w, const struct lat_blob *formats, uint
 int lat_tdw_write_systems(struct lat_tdw *w, const struct lat_tdw_system *sys, uint32_t n);
 /* kallsyms and printk formats carry 32-bit sizes; an empty blob is allowed. */
 int lat_tdw_write_kallsyms(struct lat_tdw *w, const struct lat_blob *b);
+/*
+ * The same section read from @fd to its end in chunks (no whole-file buffer): the size is
+ * written as 0 and patched in place (pwrite) once known.  A read error stores an empty
+ * section.  Returns 0 or the writer's error (-EFBIG above 4 GB).
+ */
+int lat_tdw_write_kallsyms_fd(struct lat_tdw *w, int fd);
 int lat_tdw_write_printk(struct lat_tdw *w, const struct lat_blob *b);
 /* saved_cmdlines, 64-bit size. */
 int lat_tdw_write_cmdlines(struct lat_tdw *w, const struct lat_blob *b);

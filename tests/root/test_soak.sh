@@ -25,6 +25,11 @@ state() {
 	grep -H . "$t"/events/sched/*/enable "$t"/events/irq/*/enable 2>/dev/null
 }
 state >"$tmp/before"
+# Job control: without it bash starts background jobs with SIGINT ignored, so a SIGINT that
+# lands before latscope installs its handler (the first milliseconds) was lost and the
+# recorder (no -d) ran on forever, its instance breaking every later root test.  With it
+# that SIGINT ends the recorder before it created anything, as Ctrl-C in a shell does.
+set -m
 status=0
 read_files=0
 for i in $(seq 1 "$cycles"); do

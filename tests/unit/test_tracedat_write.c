@@ -296,6 +296,54 @@ static void test_enospc_cut(void **state)
 	unlink(b.path);
 }
 
+/*
+ * kallsyms streamed from an fd: a 150,000-byte symbol text (more than two of the writer's
+ * 64 KB chunks) must land behind its 32-bit size exactly, and the next section (printk, 3
+ * bytes) right after it.  The expected bytes are the generator's own output.
+ */
+static void test_kallsyms_fd(void **state)
+{
+	enum { KS_LEN = 150000 };
+	char src_path[] = "/tmp/test_tdw_ks_XXXXXX", out_path[] = "/tmp/test_tdw_XXXXXX";
+	struct lat_blob pk = { "a\n", 3 };
+	unsigned char *f;
+	char *ks;
+	struct lat_tdw w;
+	size_t len;
+	int src, out;
+
+	(void)state;
+	ks = malloc(KS_LEN);
+	assert_non_null(ks);
+	for (size_t i = 0; i < KS_LEN; i++)
+		ks[i] = i % 50 == 49 ? '\n' : (char)('a' + i % 26);
+	src = mkstemp(src_path);
+	assert_true(src >= 0);
+	assert_int_equal(write(src, ks, KS_LEN), KS_LEN);
+	assert_int_equal(lseek(src, 0, SEEK_SET), 0);
+	out = mkstemp(out_path);
+	assert_true(out >= 0);
+	lat_tdw_init(&w, out, NULL);
+	assert_int_equal(lat_tdw_write_initial(&w, PAGE), 0);
+	assert_int_equal(lat_tdw_write_kallsyms_fd(&w, src), 0);
+	assert_int_equal(lat_tdw_write_printk(&w, &pk), 0);
+	/* initial part: 10 magic + "6\0" + 2 flags + 4 page size = 18 bytes */
+	assert_int_equal(w.pos, 18 + 4 + KS_LEN + 4 + 3);
+	f = slurp(out_path, &len);
+	assert_int_equal(len, w.pos);
+	assert_int_equal(get(f + 18, 4), KS_LEN);
+	assert_memory_equal(f + 22, ks, KS_LEN);
+	assert_int_equal(get(f + 22 + KS_LEN, 4), 3);
+	assert_memory_equal(f + 26 + KS_LEN, "a\n", 3);
+	free(f);
+	free(ks);
+	close(src);
+	close(out);
+	unlink(src_path);
+	unlink(out_path);
+	lat_tdw_release(&w);
+}
+
 /* The oracle: the real trace-cmd reads the file and shows both hand-built events. */
 static void test_trace_cmd_reads_it(void **state)
 {
@@ -337,6 +385,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_enospc_cut),
+		cmocka_unit_test(test_kallsyms_fd),
 		cmocka_unit_test(test_trace_cmd_reads_it),
 	};
 

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One recording session, shared by record/record.c (lifecycle and file assembly),
+ * record_instance.c (the tracefs instance), record_capture.c (the per-CPU readers) and
+ * record_signal.c (what a signal handler may undo).
+ */
+#ifndef LATSCOPE_RECORD_SESSION_H
+#define LATSCOPE_RECORD_SESSION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "record_priv.h"
+
+struct lat_record_opts;
+struct lat_probes;
+struct tracefs_cpu;
+struct tracefs_instance;
+
+struct reader {
+	struct rec *r;
+	int cpu;
+	int raw_fd;
+	struct tracefs_cpu *tcpu;
+	int out_fd;
+	char *path;
+	pthread_t th;
+	bool started;
+	int err;		/* -errno of a write error */
+};
+
+struct rec {
+	const struct lat_record_opts *o;
+	FILE *msg;
+	const char *tdir;
+	bool mounted_here;
+	struct tracefs_instance *inst;
+	char inst_name[64];
+	int ncpus;
+	struct reader *rd;
+	int wake[2];
+	atomic_bool stopping;
+	char **systems;
+	size_t nsystems;
+	char **enabled;		/* "sys/event" paths enabled */
+	size_t nenabled;
+	bool triggers_set;
+	struct lat_probes *probes;
+	struct lat_rec_file file;
+	bool file_open;
+	pid_t child;
+	int child_status;
+	bool child_done;
+	char **stats;		/* per-CPU stats text at the end */
+	char *clock;		/* the instance's trace_clock */
+	char *cmdlines;		/* saved_cmdlines (global, read-only) at the end */
+};
+
+/*
+ * record_instance.c.  Mounts tracefs if needed, creates the instance latscope-PID (tracing
+ * off), sets its buffer and enables the events and triggers of r->o.  Returns 0, -LAT_EPERM
+ * (a one-line reason was printed), -LAT_EUSAGE for a bad or unknown event, or another
+ * negative lat_err.  What it did is undone by lat_rec_teardown_instance().
+ */
+int lat_rec_setup_instance(struct rec *r);
+/* Undoes everything in the instance, then removes it; safe on a half-built setup. */
+void lat_rec_teardown_instance(struct rec *r);
+
+/*
+ * record_capture.c.  Creates the per-CPU files "<output>.cpuN" and opens the CPUs' raw
+ * buffers; with @threads starts one reader thread per CPU (without, the flight recorder reads
+ * everything at the end).  Returns 0 or a negative lat_err; lat_rec_free_readers() undoes it.
+ */
+int lat_rec_open_readers(struct rec *r, bool threads);
+/* Stops and joins the reader threads, then drains what is left in the buffers. */
+void lat_rec_stop_readers(struct rec *r);
+/* Closes the buffers and the per-CPU files (their paths stay for the file assembly). */
+void lat_rec_close_readers(struct rec *r);
+/* Closes, removes the per-CPU files and frees r->rd. */
+void lat_rec_free_readers(struct rec *r);
+
+/*
+ * record_signal.c: the state a second SIGINT/SIGTERM needs to undo the recording from inside
+ * the handler (plain fds and paths).  Only one recording runs per process.
+ */
+/* Resets the state and installs the handlers for SIGINT, SIGTERM and SIGCHLD. */
+void lat_rec_em_begin(int ncpus, int wake_fd);
+/* Forgets the output and the wake fd and restores the handlers lat_rec_em_begin() replaced. */
+void lat_rec_em_end(void);
+/* The instance directory to remove on a second signal; NULL: it is gone. */
+void lat_rec_em_instance(const char *path);
+/* The output file (and its .cpuN files) to remove on a second signal; NULL: none. */
+void lat_rec_em_output(const char *path);
+/* The instance's open tracing_on, or -1. */
+void lat_rec_em_tracing_on(int fd);
+/* An fd to close on a second signal (ignored when the table is full). */
+void lat_rec_em_add_fd(int fd);
+/* Forgets the fds added so far (they are closed). */
+void lat_rec_em_forget_fds(void);
+/* How many SIGINT/SIGTERM arrived, and the last one's number. */
+int lat_rec_em_signals(void);
+int lat_rec_em_last_signal(void);
+
+#endif

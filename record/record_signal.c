@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The recorder's signal handling: the first SIGINT/SIGTERM asks the session to stop, SIGCHLD
+ * wakes it, a second SIGINT/SIGTERM undoes what it can from the handler itself and exits.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "latscope/base.h"
+#include "latscope/record.h"
+#include "record_session.h"
+
+/*
+ * What a signal handler may need to undo on a second SIGINT: plain fds and paths, nothing that
+ * allocates.  Only one recording runs per process.
+ */
+#define EM_MAX_FDS (2 * LAT_REC_MAX_CPUS + 8)
+static struct {
+	volatile sig_atomic_t signals;
+	volatile sig_atomic_t last_signal;
+	int wake_fd;
+	int tracing_on_fd;
+	int fds[EM_MAX_FDS];
+	volatile sig_atomic_t nfds;
+	char inst_path[4096];
+	volatile sig_atomic_t inst_live;
+	char out_path[4096];
+	int ncpus;
+} em = { .wake_fd = -1, .tracing_on_fd = -1 };
+
+static void em_write(const char *s)
+{
+	if (write(STDERR_FILENO, s, strlen(s)) < 0)
+		(void)0;
+}
+
+/* Removes "<output>.cpuN" without snprintf (not async-signal-safe). */
+static void em_unlink_cpu_files(void)
+{
+	size_t len = strlen(em.out_path);
+	char path[sizeof(em.out_path) + 16];
+
+	if (len + 12 > sizeof(path))
+		return;
+	memcpy(path, em.out_path, len);
+	memcpy(path + len, ".cpu", 4);
+	for (int cpu = 0; cpu < em.ncpus; cpu++) {
+		char digits[8];
+		int nd = 0, v = cpu;
+
+		do {
+			digits[nd++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		for (int i = 0; i < nd; i++)
+			path[len + 4 + i] = digits[nd - 1 - i];
+		path[len + 4 + nd] = 0;
+		unlink(path);
+	}
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	if (sig == SIGCHLD) {
+		if (em.wake_fd >= 0 && write(em.wake_fd, "c", 1) < 0)
+			(void)0;
+		errno = saved;
+		return;
+	}
+	em.last_signal = sig;
+	if (++em.signals < 2) {
+		if (em.wake_fd >= 0 && write(em.wake_fd, "i", 1) < 0)
+			(void)0;
+		errno = saved;
+		return;
+	}
+	/* Second signal: stop the kernel side, drop our files, remove the instance, leave. */
+	if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
+		(void)0;
+	for (int i = 0; i < em.nfds; i++)
+		close(em.fds[i]);
+	if (em.inst_live) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		/* Reader threads may hold an fd for a moment longer: retry for up to a second. */
+		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
+			nanosleep(&ts, NULL);
+	}
+	if (em.out_path[0]) {
+		unlink(em.out_path);
+		em_unlink_cpu_files();
+	}
+	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
+	_exit(130);
+}
+
+void lat_rec_em_add_fd(int fd)
+{
+	if (fd >= 0 && em.nfds < EM_MAX_FDS) {
+		em.fds[em.nfds] = fd;
+		em.nfds = em.nfds + 1;
+	}
+}
+
+static struct sigaction old_int, old_term, old_chld;
+
+void lat_rec_em_begin(int ncpus, int wake_fd)
+{
+	struct sigaction sa;
+
+	em.signals = 0;
+	em.nfds = 0;
+	em.inst_live = 0;
+	em.out_path[0] = 0;
+	em.ncpus = ncpus;
+	em.wake_fd = wake_fd;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGCHLD, &sa, &old_chld);
+}
+
+void lat_rec_em_end(void)
+{
+	em.out_path[0] = 0;
+	em.wake_fd = -1;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+}
+
+void lat_rec_em_instance(const char *path)
+{
+	if (!path) {
+		em.inst_live = 0;
+		return;
+	}
+	snprintf(em.inst_path, sizeof(em.inst_path), "%s", path);
+	em.inst_live = 1;
+}
+
+void lat_rec_em_output(const char *path)
+{
+	if (!path) {
+		em.out_path[0] = 0;
+		return;
+	}
+	snprintf(em.out_path, sizeof(em.out_path), "%s", path);
+}
+
+void lat_rec_em_tracing_on(int fd)
+{
+	em.tracing_on_fd = fd;
+}
+
+void lat_rec_em_forget_fds(void)
+{
+	em.nfds = 0;
+}
+
+int lat_rec_em_signals(void)
+{
+	return em.signals;
+}
+
+int lat_rec_em_last_signal(void)
+{
+	return em.last_signal;
+}
