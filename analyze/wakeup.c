@@ -488,10 +488,25 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 static void on_migrate(struct wk *w, const struct lat_event *ev)
 {
 	struct wk_task *t = find_task(w, ev->u.migrate.pid);
+	struct wk_migr *g;
 
 	if (w->nopen)
 		wk_cap_mark(w, LAT_TL_MIGRATE, ev->ts_ns, ev->ts_ns, ev->u.migrate.orig_cpu,
 			    ev->u.migrate.dest_cpu, ev->u.migrate.pid, -1, ev->u.migrate.comm);
+	if (!w->migrs && !(w->migrs = calloc(WK_MIGR_RING, sizeof(*w->migrs)))) {
+		w->oom = 1;
+		goto own;
+	}
+	if (w->glen < WK_MIGR_RING) {
+		g = &w->migrs[(w->ghead + w->glen++) % WK_MIGR_RING];
+	} else {
+		g = &w->migrs[w->ghead];
+		w->ghead = (w->ghead + 1) % WK_MIGR_RING;
+	}
+	*g = (struct wk_migr){ ev->ts_ns, ev->u.migrate.orig_cpu, ev->u.migrate.dest_cpu,
+			       ev->u.migrate.pid, { 0 } };
+	memcpy(g->comm, ev->u.migrate.comm, sizeof(g->comm) - 1);
+own:
 	if (!t || !t->pending)
 		return;
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
@@ -744,6 +759,7 @@ static void wk_release(struct wk *w)
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
+	free(w->migrs);
 	wk_stacks_free(w);
 }
 

@@ -254,6 +254,7 @@ static void cap_start(struct wk *w, struct wk_worst *x)
 	uint64_t margin = (uint64_t)c->latency_ns / 2;
 	struct lat_timeline *tl;
 	char d[32];
+	size_t g0;
 
 	if (margin < 100 * LAT_NS_PER_US)
 		margin = 100 * LAT_NS_PER_US;
@@ -305,9 +306,22 @@ static void cap_start(struct wk *w, struct wk_worst *x)
 			tl_mark(w, x, LAT_TL_MARKER, m->ts_ns, m->ts_ns, m->cpu, -1, m->pid,
 				m->lat_ns, m->text);
 	}
+	/* back from the newest to the window's start, then forward in time order */
+	for (g0 = w->glen; g0 > 0 && w->migrs[(w->ghead + g0 - 1) % WK_MIGR_RING].ts_ns >= x->ws;
+	     g0--)
+		;
+	for (size_t k = g0; k < w->glen; k++) {
+		const struct wk_migr *g = &w->migrs[(w->ghead + k) % WK_MIGR_RING];
+
+		if (g->ts_ns <= x->we)
+			tl_mark(w, x, LAT_TL_MIGRATE, g->ts_ns, g->ts_ns, g->from_cpu, g->to_cpu,
+				g->pid, -1, g->comm);
+	}
+	/* the case's own migrations older than the ring (every migration enters it) */
 	for (size_t i = 0; i < c->nmigr; i++)
-		tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
-			c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
+		if (!w->glen || c->migr[i].ts_ns < w->migrs[w->ghead].ts_ns)
+			tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
+				c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
 	for (size_t i = 0; i < w->r->ngaps; i++) {
 		const struct lat_wake_gap *g = &w->r->gaps[i];
 

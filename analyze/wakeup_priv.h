@@ -14,6 +14,7 @@
 #define WK_RING 4096		/* slices kept per CPU: explains waits up to that many switches */
 #define WK_IRQ_RING 2048
 #define WK_MARK_RING 256
+#define WK_MIGR_RING 4096	/* migrations of every task kept for the timelines */
 #define WK_MAX_CPUS 4096
 #define WK_MAX_STACKS 16384
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
@@ -113,6 +114,16 @@ struct wk {
 	uint64_t ngaps;
 	struct lat_wake_marker marks[WK_MARK_RING];
 	size_t mhead, mlen;
+	/*
+	 * A case's window opens when the case ends: what other tasks' migrations
+	 * did before then comes from here, as slices come from the CPU rings.
+	 */
+	struct wk_migr {
+		uint64_t ts_ns;
+		int32_t from_cpu, to_cpu, pid;
+		char comm[LAT_COMM_LEN];
+	} *migrs;			/* WK_MIGR_RING, allocated at the first migration */
+	size_t ghead, glen;
 	struct wk_stack *stk;		/* parallel to r->stacks */
 	size_t stk_cap, rstk_cap, fold_cap;
 	char *fold_buf;
