@@ -28,8 +28,9 @@ void usage_record(FILE *out);
 #endif
 
 /*
- * The render module's table, loaded on first use (cli/render_module.c); NULL
- * after printing "latscope: charts need PATH: why" when it cannot be loaded.
+ * Loads the render module and returns its table (cli/render_module.c); call
+ * once.  NULL after printing "latscope: charts need PATH: why" when it cannot
+ * be loaded.
  */
 struct lat_render_api;
 const struct lat_render_api *cli_render_api(void);

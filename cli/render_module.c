@@ -54,14 +54,11 @@ static int beside_exe(char *buf, size_t len)
 
 const struct lat_render_api *cli_render_api(void)
 {
-	static const struct lat_render_api *api;
 	const char *env = getenv("LATSCOPE_RENDER_MODULE");
 	char path[PATH_MAX + sizeof(LAT_RENDER_MODULE_NAME) + 1];
 	const struct lat_render_api *t;
 	void *h;
 
-	if (api)
-		return api;
 	if (env && *env)
 		snprintf(path, sizeof(path), "%s", env);
 	else if (beside_exe(path, sizeof(path)) || access(path, F_OK))
@@ -85,8 +82,7 @@ const struct lat_render_api *cli_render_api(void)
 		goto fail;
 	}
 	/* never dlclose()d: cairo's caches live until exit, as when it was linked in */
-	api = t;
-	return api;
+	return t;
 fail:
 	dlclose(h);
 	return NULL;
