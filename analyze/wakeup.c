@@ -81,7 +81,8 @@ static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
 	c = lat_arena_alloc(&w->arena, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->ring = lat_arena_alloc(&w->arena, WK_RING * sizeof(*c->ring));
+	c->rcap = w->ring_cap;
+	c->ring = lat_arena_alloc(&w->arena, c->rcap * sizeof(*c->ring));
 	c->irqs = lat_arena_alloc(&w->arena, WK_IRQ_RING * sizeof(*c->irqs));
 	if (!c->ring || !c->irqs)
 		return NULL;
@@ -194,11 +195,11 @@ static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct
 {
 	size_t pos;
 
-	if (c->rlen < WK_RING) {
-		pos = (c->rhead + c->rlen++) % WK_RING;
+	if (c->rlen < c->rcap) {
+		pos = (c->rhead + c->rlen++) & (c->rcap - 1);
 	} else {
 		pos = c->rhead;
-		c->rhead = (c->rhead + 1) % WK_RING;
+		c->rhead = (c->rhead + 1) & (c->rcap - 1);
 	}
 	c->ring[pos] = *s;
 }
@@ -509,21 +510,24 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 static void on_migrate(struct wk *w, const struct lat_event *ev)
 {
 	struct wk_task *t = find_task(w, ev->u.migrate.pid);
+	struct wk_mig *m = NULL;
 
-	struct wk_mig *m;
-
-	if (w->nmig < WK_MIG_RING) {
+	if (!w->migs && !(w->migs = lat_arena_alloc(&w->arena, WK_MIG_RING * sizeof(*w->migs))))
+		w->oom = 1;
+	else if (w->nmig < WK_MIG_RING) {
 		m = &w->migs[(w->mighead + w->nmig++) % WK_MIG_RING];
 	} else {
 		m = &w->migs[w->mighead];
 		w->mighead = (w->mighead + 1) % WK_MIG_RING;
 	}
-	m->ts_ns = ev->ts_ns;
-	m->from_cpu = ev->u.migrate.orig_cpu;
-	m->to_cpu = ev->u.migrate.dest_cpu;
-	m->pid = ev->u.migrate.pid;
-	memcpy(m->comm, ev->u.migrate.comm, LAT_COMM_LEN);
-	m->comm[LAT_COMM_LEN - 1] = 0;
+	if (m) {
+		m->ts_ns = ev->ts_ns;
+		m->from_cpu = ev->u.migrate.orig_cpu;
+		m->to_cpu = ev->u.migrate.dest_cpu;
+		m->pid = ev->u.migrate.pid;
+		memcpy(m->comm, ev->u.migrate.comm, LAT_COMM_LEN);
+		m->comm[LAT_COMM_LEN - 1] = 0;
+	}
 	if (!t || !t->pending)
 		return;
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
@@ -660,7 +664,7 @@ static void on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
 	t = c->stack_pid > 0 ? find_task(w, c->stack_pid) : NULL;
 	if (c->stack_kind == WK_STK_SWITCH) {
 		if (c->rlen) {
-			struct wk_slice *s = &c->ring[(c->rhead + c->rlen - 1) % WK_RING];
+			struct wk_slice *s = &c->ring[(c->rhead + c->rlen - 1) & (c->rcap - 1)];
 
 			if (s->pid == c->stack_pid)
 				s->stack = id;
@@ -783,6 +787,12 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->start = o->wake_start;
 	w.o = o;
 	w.r = r;
+	/* as many slices per CPU as WK_RING_BYTES allows, within [WK_RING_MIN, WK_RING_MAX] */
+	w.ring_cap = WK_RING_MAX;
+	while (w.ring_cap > WK_RING_MIN &&
+	       w.ring_cap * sizeof(struct wk_slice) * (size_t)(src->ncpus > 0 ? src->ncpus : 8) >
+	       WK_RING_BYTES)
+		w.ring_cap /= 2;
 	w.all.arena = &w.arena;
 	w.filter_pid = -1;
 	if (o->task && o->task[0]) {

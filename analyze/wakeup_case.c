@@ -26,7 +26,7 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 /*
  * Who ran most on the link's CPU during its wait.  Worked out only for a case's
  * chain (for every wait it would cost a scan of every slice each wait spans):
- * the ring still holds the window unless the CPU switched WK_RING times since.
+ * the ring still holds the window unless the CPU switched rcap times since.
  */
 void wk_resolve_link(const struct wk *w, struct lat_wake_link *l)
 {
@@ -40,7 +40,7 @@ void wk_resolve_link(const struct wk *w, struct lat_wake_link *l)
 	l->held_ns = 0;
 	if (l->cpu < 0 || (size_t)l->cpu >= w->ncpus || !(c = w->cpus[l->cpu]))
 		return;
-	if (c->rlen == WK_RING && wk_ring_at(c, 0)->end > l->start_ns) {
+	if (c->rlen == c->rcap && wk_ring_at(c, 0)->end > l->start_ns) {
 		l->held_unknown = 1;
 		return;
 	}
@@ -146,7 +146,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
 	/* the ring ran out before the wait's start: say so rather than guess */
-	c->partial = i == (size_t)-1 && cpu->rlen == WK_RING && c->unaccounted_ns > 0;
+	c->partial = i == (size_t)-1 && cpu->rlen == cpu->rcap && c->unaccounted_ns > 0;
 
 	for (i = cpu->ilen; i-- > 0;) {
 		const struct wk_irq *q = wk_irq_at(cpu, i);
@@ -359,7 +359,7 @@ static uint64_t tl_kept_from(const struct wk *w, uint64_t ws)
 	for (size_t i = 0; i < w->ncpus; i++) {
 		const struct wk_cpu *cpu = w->cpus[i];
 
-		if (cpu && cpu->rlen == WK_RING && wk_ring_at(cpu, 0)->start > ws)
+		if (cpu && cpu->rlen == cpu->rcap && wk_ring_at(cpu, 0)->start > ws)
 			ws = wk_ring_at(cpu, 0)->start;
 	}
 	return ws;
@@ -395,18 +395,18 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 			tl_mark(w, x, LAT_TL_MARKER, m->ts_ns, m->ts_ns, m->cpu, -1, m->pid,
 				m->lat_ns, m->text);
 	}
-	/* the task's own migrations, then the others' the ring still has */
-	for (size_t i = 0; i < c->nmigr; i++)
-		tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
-			c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
+	/* every migration the ring still has, then the case's own older than the ring */
 	for (size_t i = 0; i < w->nmig; i++) {
 		const struct wk_mig *m = &w->migs[(w->mighead + i) % WK_MIG_RING];
 
-		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns &&
-		    (m->pid != c->pid || m->ts_ns < c->start_ns || m->ts_ns > c->end_ns))
+		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
 			tl_mark(w, x, LAT_TL_MIGRATE, m->ts_ns, m->ts_ns, m->from_cpu, m->to_cpu,
 				m->pid, -1, m->comm);
 	}
+	for (size_t i = 0; i < c->nmigr; i++)
+		if (!w->nmig || c->migr[i].ts_ns < w->migs[w->mighead].ts_ns)
+			tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
+				c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
 	for (size_t i = 0; i < w->ngap; i++) {
 		const struct lat_wake_gap *g = &w->rgaps[(w->gaphead + i) % WK_GAP_RING];
 

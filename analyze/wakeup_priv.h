@@ -11,10 +11,12 @@
 #include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
 
-#define WK_RING 4096		/* slices kept per CPU: explains waits up to that many switches */
+#define WK_RING_MIN 4096	/* slices kept per CPU: explains waits up to that many switches, */
+#define WK_RING_MAX 32768	/* ... more where the CPUs are few: */
+#define WK_RING_BYTES ((size_t)24 << 20)	/* all CPUs' slice rings together */
 #define WK_IRQ_RING 2048
 #define WK_MARK_RING 256
-#define WK_MIG_RING 256
+#define WK_MIG_RING 4096	/* migrations of all CPUs, for the timelines */
 #define WK_GAP_RING 64
 #define WK_MAX_CPUS 4096
 #define WK_MAX_STACKS 16384
@@ -61,7 +63,7 @@ struct wk_cpu {
 	uint64_t cur_start, last_ts;
 	uint8_t cur_known, seen;
 	struct wk_slice *ring;
-	size_t rhead, rlen;
+	size_t rhead, rlen, rcap;	/* rcap: a power of two */
 	struct wk_irq *irqs;
 	size_t ihead, ilen;
 	struct wk_open_irq hard, soft;
@@ -156,13 +158,14 @@ struct wk {
 	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;
+	size_t ring_cap;		/* slices per CPU ring */
 	struct wk_slot *tasks;		/* open addressing by pid */
 	size_t tcap, ntasks;
 	struct lat_hll all;
 	uint64_t ngaps;
 	struct lat_wake_marker marks[WK_MARK_RING];
 	size_t mhead, mlen;
-	struct wk_mig migs[WK_MIG_RING];	/* recent migrations, for the timelines */
+	struct wk_mig *migs;		/* WK_MIG_RING recent migrations, at the first one */
 	size_t mighead, nmig;
 	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */
 	size_t gaphead, ngap;
@@ -187,7 +190,7 @@ struct wk {
 
 static inline const struct wk_slice *wk_ring_at(const struct wk_cpu *c, size_t i)
 {
-	return &c->ring[(c->rhead + i) % WK_RING];
+	return &c->ring[(c->rhead + i) & (c->rcap - 1)];
 }
 
 static inline const struct wk_irq *wk_irq_at(const struct wk_cpu *c, size_t i)

@@ -27,6 +27,14 @@ int cmd_record(int argc, char **argv);
 void usage_record(FILE *out);
 #endif
 
+/*
+ * Loads the render module and returns its table (cli/render_module.c); call
+ * once.  NULL after printing "latscope: charts need PATH: why" when it cannot
+ * be loaded.
+ */
+struct lat_render_api;
+const struct lat_render_api *cli_render_api(void);
+
 /* True when argv holds -h / --help before any "--". */
 int cli_wants_help(int argc, char **argv);
 

@@ -28,8 +28,9 @@ void usage_render(FILE *out)
 		"  -t, --threshold DUR     freeze threshold drawn on series charts (default 10ms)\n"
 		"      --cpu-mhz MHZ, --top N, --buffer NAME, --wakeup-start waking|wakeup\n"
 		"                          passed to the analysis, as for `latscope analyze`\n\n"
-		"exit status: 0 a chart was written for every block, 1 some block had no chart or a\n"
-		"write failed, 2 usage error or no input readable\n");
+		"exit status: 0 a chart was written for every block, 1 some block had no chart, a\n"
+		"write failed or the render module (" LAT_RENDER_MODULE_NAME ") could not be\n"
+		"loaded, 2 usage error or no input readable\n");
 }
 
 enum { OPT_WINDOW = 256, OPT_TASK, OPT_SIZE, OPT_CPU_MHZ, OPT_TOP, OPT_BUFFER, OPT_WAKE };
@@ -125,6 +126,7 @@ int cmd_render(int argc, char **argv)
 	struct lat_analyze_opts ao;
 	const struct lat_format *forced = NULL;
 	struct lat_render_buf buf = { 0 };
+	const struct lat_render_api *api;
 	struct lat_loaded l;
 	const char *out = NULL, *input;
 	char *defout = NULL, path[4096];
@@ -257,6 +259,12 @@ int cmd_render(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	}
 
+	/* before reading the input: a missing module is known without the work */
+	api = cli_render_api();
+	if (!api) {
+		free(defout);
+		return LAT_EXIT_FAIL;
+	}
 	ret = lat_load(&l, input, forced, stderr);
 	if (ret < 0) {
 		fprintf(stderr, "%s: error: %s\n", input, l.error);
@@ -273,7 +281,7 @@ int cmd_render(int argc, char **argv)
 			fprintf(stderr, "%s: block %zu: analysis stopped: %s\n", input, k + 1,
 				lat_strerror(ret));
 		ro.block_no = l.nblocks > 1 ? (int)k + 1 : 0;
-		ret = lat_render_block(b, &ro, &buf);
+		ret = api->render_block(b, &ro, &buf);
 		if (ret < 0) {
 			if (b->last_line)
 				fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,

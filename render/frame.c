@@ -228,13 +228,6 @@ void lat_frame_draw(cairo_t *cr, const struct lat_chart *c)
 
 /* --- output ------------------------------------------------------------------ */
 
-void lat_render_buf_release(struct lat_render_buf *b)
-{
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
-}
-
 static cairo_status_t buf_write(void *closure, const unsigned char *data, unsigned int len)
 {
 	struct lat_render_buf *b = closure;

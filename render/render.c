@@ -9,60 +9,6 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-static const char *const chart_names[LAT_CHART_NKINDS] = {
-	[LAT_CHART_AUTO] = "auto",
-	[LAT_CHART_TIMELINE] = "timeline",
-	[LAT_CHART_HISTOGRAM] = "histogram",
-	[LAT_CHART_SERIES] = "series",
-	[LAT_CHART_BLAME] = "blame",
-	[LAT_CHART_CPUS] = "cpus",
-};
-
-void lat_render_opts_init(struct lat_render_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->width = LAT_RENDER_DEFAULT_W;
-	o->height = LAT_RENDER_DEFAULT_H;
-	o->format = LAT_RENDER_PNG;
-	o->chart = LAT_CHART_AUTO;
-	o->window_end_ns = -1;
-	o->worst = 5;
-}
-
-const char *lat_chart_name(enum lat_chart_kind k)
-{
-	return (unsigned)k < LAT_CHART_NKINDS ? chart_names[k] : "?";
-}
-
-int lat_chart_from_name(const char *name, enum lat_chart_kind *out)
-{
-	for (int k = 0; k < LAT_CHART_NKINDS; k++) {
-		if (!strcmp(name, chart_names[k])) {
-			*out = (enum lat_chart_kind)k;
-			return 0;
-		}
-	}
-	return -LAT_EUSAGE;
-}
-
-enum lat_chart_kind lat_render_pick(const struct lat_block *b)
-{
-	switch (b->schema) {
-	case LAT_SCHEMA_LOOP:
-		return LAT_CHART_SERIES;
-	case LAT_SCHEMA_HISTOGRAM:
-		return LAT_CHART_HISTOGRAM;
-	case LAT_SCHEMA_SCHEDCNT:
-		return LAT_CHART_CPUS;
-	case LAT_SCHEMA_FNTRACE:
-		return LAT_CHART_BLAME;
-	case LAT_SCHEMA_EVENTS:
-		return LAT_CHART_TIMELINE;
-	default:
-		return LAT_CHART_AUTO;
-	}
-}
-
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
 		      const struct lat_render_opts *o, struct lat_render_buf *out)
 {

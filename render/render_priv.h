@@ -203,9 +203,16 @@ struct lat_tl_layout {
 	size_t ntasks_all;
 	size_t drawn_rects;	/* slice rectangles after level-of-detail merging */
 	int32_t focus_pid;	/* --task, -1 none */
+	int32_t own_pid;	/* the case's task (bracket 0, else --task): its migrations stand out */
+	size_t nmigr;		/* migrations in the view between two drawn lanes (duplicates once) */
+	size_t drawn_migr;	/* arrows drawn: others' sharing a pixel column and CPU pair fold */
+	size_t drawn_own_migr;	/* of which the own task's (never folded) */
 };
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);
+
+/* Migration arrows: the case's own task's, and every other task's. */
+extern const struct lat_rgb lat_tl_migr_own_rgb, lat_tl_migr_rgb;
 
 /* The cpus chart's layout (c->priv): one panel per run. */
 struct lat_cpus_layout {

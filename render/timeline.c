@@ -3,8 +3,10 @@
  * The timeline chart: one lane per CPU, run slices coloured per task, idle
  * blank, irq / softirq as thin strips under the slices, probe markers as
  * ticks with their value, the wakeup being explained as a bracket from waking
- * to switch-in (labelled with its latency and the task that held the CPU)
- * and the waker chain as arrows between lanes.
+ * to switch-in (labelled with its latency and the task that held the CPU),
+ * the waker chain as arrows between lanes, and task migrations as violet
+ * arrows from the origin CPU's lane to the destination's (the case's own task
+ * bold and always labelled, others thin and folded per pixel column).
  *
  * Level of detail: a slice narrower than a pixel column is folded into that
  * column, drawn in the colour of the task that ran most of it and as opaque
@@ -87,7 +89,11 @@ struct tl_priv {
 	struct task_map tasks;
 	const struct lat_tl_slice *sl;	/* the slices by cpu then start */
 	struct lat_tl_slice *sorted;	/* owned copy when the input was not in that order */
+	const struct lat_tl_mark **migr;	/* owned array: migrations to draw, by CPU pair */
 };
+
+const struct lat_rgb lat_tl_migr_own_rgb = { 0.50, 0.10, 0.75 };
+const struct lat_rgb lat_tl_migr_rgb = { 0.62, 0.52, 0.78 };
 
 static int cmp_slice(const void *a, const void *b)
 {
@@ -127,6 +133,7 @@ static void tl_release(struct lat_chart *c)
 		free(p->pub.task_rgb);
 		free(p->tasks.t);
 		free(p->sorted);
+		free(p->migr);
 	}
 	free(p);
 	c->priv = NULL;
@@ -170,6 +177,63 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 	snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
 }
 
+static int cmp_migr(const void *a, const void *b)
+{
+	const struct lat_tl_mark *x = *(const struct lat_tl_mark *const *)a;
+	const struct lat_tl_mark *y = *(const struct lat_tl_mark *const *)b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->other_cpu != y->other_cpu)
+		return x->other_cpu < y->other_cpu ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * The migrations in the view between two lanes, sorted by CPU pair then time
+ * (the drawing folds a pair's arrows per pixel column), each once: the
+ * analysis records the case's own migrations with the case and may also have
+ * captured them live.  Returns how many are the own task's, or -LAT_ENOMEM.
+ */
+static long collect_migr(struct tl_priv *p, const struct lat_timeline *t)
+{
+	struct lat_tl_layout *l = &p->pub;
+	size_t n = 0, k = 0;
+	long own = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < t->nmarks; i++) {
+			const struct lat_tl_mark *mk = &t->marks[i];
+
+			if (mk->kind != LAT_TL_MIGRATE || mk->start_ns < l->v0 ||
+			    mk->start_ns >= l->v1 || mk->cpu < 0 || mk->cpu >= l->ncpus ||
+			    mk->other_cpu < 0 || mk->other_cpu >= l->ncpus ||
+			    mk->cpu == mk->other_cpu)
+				continue;
+			if (pass)
+				p->migr[k++] = mk;
+			else
+				n++;
+		}
+		if (!n)
+			return 0;
+		if (!pass && !(p->migr = malloc(n * sizeof(*p->migr))))
+			return -LAT_ENOMEM;
+	}
+	lat_sort(p->migr, n, sizeof(*p->migr), cmp_migr);
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && !cmp_migr(&p->migr[k - 1], &p->migr[i]))
+			continue;
+		p->migr[k++] = p->migr[i];
+		own += l->own_pid > 0 && p->migr[i]->pid == l->own_pid;
+	}
+	l->nmigr = k;
+	return own;
+}
+
 static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		     const struct lat_render_opts *o, char *msg, size_t msglen)
 {
@@ -179,6 +243,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	struct task_acc **order = NULL;
 	size_t nirq = 0, nmark = 0, k;
 	int ncpus = t->ncpus, ret = 0;
+	long nown;
 	char ts[40], d1[32], who[80], held[80];
 
 	if (!p) {
@@ -243,6 +308,12 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	}
 	l->ncpus = ncpus;
 	l->focus_pid = focus_pid(t, o->task);
+	l->own_pid = t->nbrackets ? t->brackets[0].pid : l->focus_pid;
+	nown = collect_migr(p, t);
+	if (nown < 0) {
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
 
 	/* legend order: the bracket's task, the one holding the CPU, then by run time */
 	order = calloc(p->tasks.n ? p->tasks.n : 1, sizeof(*order));
@@ -304,6 +375,23 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		it->rgb = lat_alert_rgb;
 		it->style = LAT_LEG_LINE;
 	}
+	if (nown) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+		const char *comm = t->nbrackets ? t->brackets[0].comm : NULL;
+		struct task_acc *ta = comm ? NULL : task_find(&p->tasks, l->own_pid);
+
+		task_label(comm ? comm : ta ? ta->comm : "", l->own_pid, who, sizeof(who));
+		snprintf(it->text, sizeof(it->text), "migration of %s", who);
+		it->rgb = lat_tl_migr_own_rgb;
+		it->style = LAT_LEG_LINE;
+	}
+	if (l->nmigr > (size_t)nown) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		snprintf(it->text, sizeof(it->text), "migration of another task");
+		it->rgb = lat_tl_migr_rgb;
+		it->style = LAT_LEG_LINE;
+	}
 
 	lat_chart_title(c, o, "timeline", t->title);
 	if (t->nbrackets) {
@@ -320,8 +408,9 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	}
 	k = strlen(c->subtitle);
 	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slices, %zu tasks, %d CPUs, "
-		 "%zu irqs, %zu markers \xc2\xb7 window %s", t->nslices, l->ntasks_all, ncpus,
-		 nirq, nmark, lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+		 "%zu irqs, %zu markers, %zu migrations \xc2\xb7 window %s", t->nslices,
+		 l->ntasks_all, ncpus, nirq, nmark, l->nmigr,
+		 lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
 
 	c->has_y = 0;
 	lat_font(m, LAT_LABEL_PT, 0);
@@ -645,12 +734,30 @@ static int label_hits(const struct label_box *b, size_t n, const struct label_bo
 	return 0;
 }
 
+/* The labels of the waker chain and the migrations, kept apart. */
+struct placed_labels {
+	struct label_box box[32];
+	size_t n;
+};
+
+/* Puts @q at the first of @tries places stepping down that hits no placed label; 0 if none. */
+static int place_label(struct placed_labels *pl, struct label_box *q, int tries)
+{
+	int k;
+
+	for (k = 0; k < tries && label_hits(pl->box, pl->n, q); k++)
+		q->y += q->h + 1;
+	if (k == tries)
+		return 0;
+	if (pl->n < LAT_ARRAY_SIZE(pl->box))
+		pl->box[pl->n++] = *q;
+	return 1;
+}
+
 static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-		       const struct lat_tl_layout *l)
+		       const struct lat_tl_layout *l, struct placed_labels *pl)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
-	struct label_box placed[16];
-	size_t nplaced = 0;
 
 	lat_font(cr, LAT_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nedges; i++) {
@@ -689,18 +796,90 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			/* the waker's name beside the arrow's tail; step down past other labels */
 			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,
 					       lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
-			int k;
 
-			for (k = 0; k < 6 && label_hits(placed, nplaced, &q); k++)
-				q.y += q.h + 1;
-			if (k == 6)
+			if (!place_label(pl, &q, 6))
 				continue;
-			if (nplaced < LAT_ARRAY_SIZE(placed))
-				placed[nplaced++] = q;
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
+		}
+	}
+}
+
+/*
+ * Migrations: a line from a ring on the origin CPU's lane to an arrow head on
+ * the destination's, at the migration instant.  Other tasks' arrows are thin
+ * and pale, one per pixel column and CPU pair, labelled with the task where a
+ * label fits; the case's own task's are bold, drawn last, each one, labelled
+ * with the move.
+ */
+static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_priv *p,
+			    struct placed_labels *pl)
+{
+	struct lat_tl_layout *l = &p->pub;
+	double scale = c->plot.w / (double)(l->v1 - l->v0);
+
+	l->drawn_migr = l->drawn_own_migr = 0;
+	lat_font(cr, LAT_TICK_PT - 1, 0);
+	for (int own = 0; own < 2; own++) {
+		long last_col = -1;
+		int32_t last_from = -1, last_to = -1;
+
+		for (size_t i = 0; i < l->nmigr; i++) {
+			const struct lat_tl_mark *mk = p->migr[i];
+			double x, y0, y1, dir;
+			char who[80], buf[120];
+			struct label_box q;
+			long col;
+
+			if ((l->own_pid > 0 && mk->pid == l->own_pid) != own)
+				continue;
+			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+			col = (long)floor(x);
+			if (!own && col == last_col && mk->cpu == last_from &&
+			    mk->other_cpu == last_to)
+				continue;
+			last_col = col;
+			last_from = mk->cpu;
+			last_to = mk->other_cpu;
+			y0 = lane_mid(l, mk->cpu);
+			y1 = lane_mid(l, mk->other_cpu);
+			dir = y1 > y0 ? 1 : -1;
+			lat_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
+			cairo_set_line_width(cr, own ? 2.5 : 1.2);
+			cairo_new_path(cr);	/* text leaves a current point the arc would join */
+			cairo_arc(cr, x, y0, 3.5, 0, 2 * M_PI);
+			cairo_stroke(cr);
+			cairo_move_to(cr, x, y0 + 3.5 * dir);
+			cairo_line_to(cr, x, y1 - 8 * dir);
+			cairo_stroke(cr);
+			arrow_head(cr, x, y1, 0, y1 - y0);
+			cairo_set_line_width(cr, 1);
+			l->drawn_migr++;
+			l->drawn_own_migr += own;
+			if (l->lane_h < 14)
+				continue;
+			task_label(mk->label, mk->pid, who, sizeof(who));
+			if (own)
+				snprintf(buf, sizeof(buf), "%s CPU %d \xe2\x86\x92 %d", who, mk->cpu,
+					 mk->other_cpu);
+			else
+				snprintf(buf, sizeof(buf), "%s", who);
+			/* beside the head, inside the destination lane */
+			q = (struct label_box){ x + 5, y1 - (dir > 0 ? LAT_TICK_PT + 3 : -2),
+						lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+			if (q.x + q.w > c->plot.x + c->plot.w)
+				q.x = x - 5 - q.w;
+			if (!place_label(pl, &q, own ? 6 : 1))
+				continue;
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
+			cairo_fill(cr);
+			lat_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
+			if (!own)
+				cairo_set_source_rgb(cr, 0.35, 0.28, 0.45);
 			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
 		}
 	}
@@ -764,6 +943,7 @@ static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	const struct lat_timeline *t = data;
 	struct tl_priv *p = c->priv;
 	const struct lat_tl_layout *l = &p->pub;
+	struct placed_labels pl = { .n = 0 };
 	size_t nb = t->nbrackets;
 
 	draw_lanes(cr, c, t, p);
@@ -777,7 +957,8 @@ static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		draw_bracket(cr, c, &t->brackets[i - 1], l, 0);
 	if (nb)
 		draw_bracket(cr, c, &t->brackets[0], l, 1);
-	draw_edges(cr, c, t, l);
+	draw_edges(cr, c, t, l, &pl);
+	draw_migrations(cr, c, p, &pl);
 	cairo_restore(cr);
 }
 

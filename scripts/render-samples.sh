@@ -32,7 +32,7 @@ for f in $(find samples -path samples/charts -prune -o -type f -print | sort); d
 	fi
 done
 rm -f "$out/.log"
-for t in hist cpus timeline core; do
+for t in hist cpus timeline migrate core; do
 	LAT_RENDER_DUMP=$out "$build/tests/test_render_$t" >/dev/null 2>&1 ||
 		echo "  test_render_$t failed" >&2
 done

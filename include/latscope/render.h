@@ -11,6 +11,8 @@
 #ifndef LATSCOPE_RENDER_H
 #define LATSCOPE_RENDER_H
 
+#include <string.h>
+
 #include "model.h"
 #include "timeline.h"
 
@@ -104,5 +106,56 @@ struct lat_blame_row {
 int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
 		     const char *title, const struct lat_render_opts *o,
 		     struct lat_render_buf *out);
+
+/*
+ * The render module.  The drawing code and cairo (with the ~18 libraries it
+ * loads: pixman, fontconfig, freetype, png, xcb, X11...) are built as the
+ * module latscope-render.so, which the latscope executable dlopen()s only when
+ * it draws a chart: analysis runs never pay cairo's start-up.  The module
+ * exports one symbol, LAT_RENDER_API_SYMBOL, a table of the drawing entry
+ * points above.  The options, chart names and lat_render_pick() are not in it:
+ * they need no cairo and live in latscope_core.  A new, incompatible table gets
+ * a new symbol (_v2); version and struct sizes catch a module from another
+ * build whose structs differ.  docs/render.md.
+ */
+#define LAT_RENDER_API_SYMBOL "lat_render_api_v1"
+#define LAT_RENDER_MODULE_NAME "latscope-render.so"
+
+struct lat_render_api {
+	const char *version;		/* LATSCOPE_VERSION of the module's build */
+	size_t api_size;		/* sizeof(struct lat_render_api) */
+	size_t block_size;		/* sizeof(struct lat_block) */
+	size_t opts_size;		/* sizeof(struct lat_render_opts) */
+	size_t timeline_size;		/* sizeof(struct lat_timeline) */
+	int (*render_block)(const struct lat_block *b, const struct lat_render_opts *o,
+			    struct lat_render_buf *out);
+	int (*render_series)(const struct lat_block *b, const struct lat_loop_result *r,
+			     const struct lat_render_opts *o, struct lat_render_buf *out);
+	int (*render_histogram)(struct lat_histogram *const *h, size_t n, const char *title,
+				const struct lat_render_opts *o, struct lat_render_buf *out);
+	int (*render_cpus)(const struct lat_block *b, const struct lat_render_opts *o,
+			   struct lat_render_buf *out);
+	int (*render_timeline)(const struct lat_timeline *t, const struct lat_render_opts *o,
+			       struct lat_render_buf *out);
+	int (*render_blame)(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
+			    const char *title, const struct lat_render_opts *o,
+			    struct lat_render_buf *out);
+};
+
+/* The table the module exports (and latscope_render, for programs linking it statically). */
+extern const struct lat_render_api lat_render_api_v1;
+
+/*
+ * True when @api (from a module) was built from the same headers as the caller:
+ * same version and the same sizes of the structs passed across.
+ */
+static inline int lat_render_api_compatible(const struct lat_render_api *api)
+{
+	return api && api->version && !strcmp(api->version, LATSCOPE_VERSION) &&
+	       api->api_size == sizeof(struct lat_render_api) &&
+	       api->block_size == sizeof(struct lat_block) &&
+	       api->opts_size == sizeof(struct lat_render_opts) &&
+	       api->timeline_size == sizeof(struct lat_timeline);
+}
 
 #endif

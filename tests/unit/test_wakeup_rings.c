@@ -33,10 +33,11 @@ static void migrate(uint64_t ts, int cpu, int cur, const char *cc, int pid, cons
  * W (300) sleeps on CPU1 at 100 while Y (500) runs there, X (400) on CPU0
  * wakes it at 150, it runs at 400: a 250 ns wait, all of it Y's.  W then wakes
  * V (600) at 500, and V only runs on CPU0 at @v_end.  Between the two, Y and Z
- * (700) preempt each other @pingpong times on CPU1, 1000 ns apart from 1000 on:
- * every switch pushes a slice and ends a preemption wait.
+ * (700) take turns @pingpong times on CPU1, 1000 ns apart from 1000 on, leaving
+ * in state @st: every switch pushes a slice, and in R it also ends a preemption
+ * wait (one more node for chains).
  */
-static void waker_then_pingpong(size_t pingpong, uint64_t v_end)
+static void waker_then_pingpong(size_t pingpong, enum lat_task_state st, uint64_t v_end)
 {
 	uint64_t t = 1000;
 
@@ -49,9 +50,9 @@ static void waker_then_pingpong(size_t pingpong, uint64_t v_end)
 	sw(600, 1, 300, "W", LAT_TS_SLEEPING, 500, "Y");
 	for (size_t i = 0; i < pingpong; i++, t += 1000) {
 		if (i % 2)
-			sw(t, 1, 700, "Z", LAT_TS_RUNNING, 500, "Y");
+			sw(t, 1, 700, "Z", st, 500, "Y");
 		else
-			sw(t, 1, 500, "Y", LAT_TS_RUNNING, 700, "Z");
+			sw(t, 1, 500, "Y", st, 700, "Z");
 	}
 	assert_true(t < v_end);
 	sw(v_end, 0, 400, "X", LAT_TS_RUNNING, 600, "V");
@@ -65,7 +66,7 @@ static void test_link_held_by(void **state)
 	const struct lat_wake_case *c;
 
 	(void)state;
-	waker_then_pingpong(100, 200000);
+	waker_then_pingpong(100, LAT_TS_RUNNING, 200000);
 	b = run();
 	r = b->analysis;
 	c = &r->worst[0];
@@ -82,7 +83,10 @@ static void test_link_held_by(void **state)
 	lat_block_free(b);
 }
 
-/* 5000 switches on CPU1 since: its ring (4096 slices) no longer reaches W's wait. */
+/*
+ * 40000 switches on CPU1 since, none ending a wait: its ring (32768 slices with
+ * two CPUs) no longer reaches W's wait, the ended waits still do.
+ */
 static void test_link_older_than_ring(void **state)
 {
 	struct lat_block *b;
@@ -90,7 +94,7 @@ static void test_link_older_than_ring(void **state)
 	const struct lat_wake_case *c;
 
 	(void)state;
-	waker_then_pingpong(5000, 6000000);
+	waker_then_pingpong(40000, LAT_TS_SLEEPING, 50000000);
 	b = run();
 	r = b->analysis;
 	c = &r->worst[0];
@@ -112,7 +116,7 @@ static void test_chain_cut(void **state)
 	const struct lat_wake_case *c;
 
 	(void)state;
-	waker_then_pingpong(40000, 50000000);
+	waker_then_pingpong(40000, LAT_TS_RUNNING, 50000000);
 	b = run();
 	r = b->analysis;
 	/* every ping-pong switch but the first ends one, and Y's at 600 */
