@@ -21,6 +21,8 @@ struct td_etype {
 	enum lat_ev_type type;
 	char *name;			/* "system:event" */
 	uint32_t min_size;		/* records shorter than this are not decoded */
+	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
+	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test in decode() */
 	struct td_fld f[TD_NFLD];
 };
 
@@ -76,6 +78,44 @@ static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t
 		*min_size = (uint32_t)f->offset + (uint32_t)f->size;
 }
 
+static int shape_int(const struct td_fld *f)
+{
+	return f->ok && !f->dyn && f->size == 4;
+}
+
+static int shape_comm(const struct td_fld *f)
+{
+	return f->ok && !f->dyn && f->size >= LAT_COMM_LEN;
+}
+
+/*
+ * Whether the hot decoders may read @t's fields by direct loads: file in the
+ * host's byte order, 4-byte ints, char[16] (or longer) comms, and a
+ * prev_state of 4 bytes, or of 8 on a little-endian host (only its low bits
+ * are used).  Other shapes (old kernels, dynamic comms) take rd().
+ */
+static int hot_shape(const struct td_src *s, const struct td_etype *t)
+{
+	const struct td_fld *f = t->f;
+
+	if (s->f.swap)
+		return 0;
+	switch (t->type) {
+	case LAT_EV_SWITCH:
+		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) && f[3].ok &&
+		       !f[3].dyn && (f[3].size == 4 || (f[3].size == 8 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) && shape_comm(&f[4]) &&
+		       shape_int(&f[5]) && shape_int(&f[6]);
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) &&
+		       shape_int(&f[3]);
+	default:
+		return 0;
+	}
+}
+
 static int build_types(struct td_src *s)
 {
 	int n = tep_get_events_count(s->f.tep);
@@ -113,6 +153,7 @@ static int build_types(struct td_src *s)
 		}
 		snprintf(t->name, len, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
 		t->type = LAT_EV_OTHER;
+		t->hot_min = UINT32_MAX;
 		s->types[e->id] = t;
 		for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++) {
 			if (!e->system || !e->name || strcmp(e->system, known[k].sys) ||
@@ -129,8 +170,16 @@ static int build_types(struct td_src *s)
 			if (t->type == LAT_EV_STACK && t->f[1].ok)
 				t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
 					      t->f[1].off : t->f[0].off + t->f[0].size;
+			t->hot = hot_shape(s, t);
+			t->hot_min = t->hot ? t->min_size : UINT32_MAX;
 		}
 	}
+	/* the common header read by direct loads: u16 type, s32 pid, host order */
+	s->hot_hdr = !s->f.swap && s->f_type.ok && s->f_type.size == 2 && s->f_pid.ok &&
+		     s->f_pid.size == 4;
+	s->hdr_end = (uint32_t)s->f_type.off + s->f_type.size;
+	if ((uint32_t)s->f_pid.off + s->f_pid.size > s->hdr_end)
+		s->hdr_end = (uint32_t)s->f_pid.off + s->f_pid.size;
 	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
 		return -LAT_EFORMAT;
 	return 0;
@@ -200,27 +249,26 @@ static inline void rd_comm(const struct td_src *s, char *dst, const char *d, uns
 	dst[n] = 0;
 }
 
-/* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
-static void comm_of(struct td_src *s, struct td_cpu *cpu, int32_t pid, char *dst)
-{
-	const char *c;
+static const char comm_idle[LAT_COMM_LEN] = "<idle>", comm_unknown[LAT_COMM_LEN] = "<...>";
 
-	if (pid == cpu->cpid && cpu->cgen == s->f.comms.gen) {
-		memcpy(dst, cpu->ccomm, LAT_COMM_LEN);
-		return;
-	}
-	if (pid == 0) {
-		memcpy(dst, "<idle>", 7);
-	} else {
-		c = td_comm_get(&s->f.comms, pid);
-		if (c)
-			memcpy(dst, c, LAT_COMM_LEN);
-		else
-			memcpy(dst, "<...>", 6);
-	}
+/*
+ * Points @cpu's one-entry comm cache at @pid's comm: its table entry @c
+ * (LAT_COMM_LEN bytes, NUL inside, stable until the table is released) or one
+ * of the two fixed names.
+ */
+static void comm_cache_fill(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *c)
+{
+	cpu->ccomm = pid == 0 ? comm_idle : c ? c : comm_unknown;
 	cpu->cpid = pid;
 	cpu->cgen = s->f.comms.gen;
-	memcpy(cpu->ccomm, dst, LAT_COMM_LEN);
+}
+
+/* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
+static inline void comm_of(struct td_src *s, struct td_cpu *cpu, int32_t pid, char *dst)
+{
+	if (pid != cpu->cpid || cpu->cgen != s->f.comms.gen)
+		comm_cache_fill(s, cpu, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
+	memcpy(dst, cpu->ccomm, LAT_COMM_LEN);
 }
 
 /* Learns a comm the saved cmdlines did not have (short-lived tasks). */
@@ -228,6 +276,70 @@ static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
 {
 	if (pid > 0 && comm[0] && !td_comm_get(&s->f.comms, pid))
 		td_comm_set(&s->f.comms, pid, comm, strlen(comm));
+}
+
+/*
+ * A switch to @pid on @cpu: learns its comm as learn_comm() does and, with
+ * the same table lookup, fills the CPU's comm cache with it, since the events
+ * that follow on this CPU are that task's.
+ */
+static void switch_in(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *comm)
+{
+	const char *c = NULL;
+
+	if (pid > 0) {
+		c = td_comm_get(&s->f.comms, pid);
+		if (!c && comm[0] && td_comm_set(&s->f.comms, pid, comm, strlen(comm)) == 0)
+			c = td_comm_get(&s->f.comms, pid);
+	}
+	if (pid >= 0)
+		comm_cache_fill(s, cpu, pid, c);
+}
+
+/* prev_state of a switch; TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+). */
+static inline enum lat_task_state fold_state(uint32_t st)
+{
+	if (!(st & 0xff))
+		return LAT_TS_RUNNING;
+	if (st & 0x01)
+		return LAT_TS_SLEEPING;
+	if (st & 0x02)
+		return LAT_TS_DISK;
+	if (st & 0x30)
+		return LAT_TS_DEAD;
+	return LAT_TS_OTHER;
+}
+
+static inline int32_t ld_s32(const char *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* A char[16]-or-longer comm: 16 bytes copied at once, the last one made the NUL. */
+static inline void ld_comm(char *dst, const char *p)
+{
+	memcpy(dst, p, LAT_COMM_LEN);
+	dst[LAT_COMM_LEN - 1] = 0;
+}
+
+/* sched_switch with hot_shape(): the record holds every field (min_size checked). */
+static inline void decode_switch_hot(struct td_src *s, struct td_cpu *c, const char *d,
+				     const struct td_etype *t, struct lat_event *ev)
+{
+	uint32_t st = (uint32_t)ld_s32(d + t->f[3].off);
+
+	ld_comm(ev->u.sw.prev_comm, d + t->f[0].off);
+	ev->u.sw.prev_pid = ld_s32(d + t->f[1].off);
+	ev->u.sw.prev_prio = ld_s32(d + t->f[2].off);
+	ev->u.sw.prev_state_raw = st;
+	ev->u.sw.prev_state = fold_state(st);
+	ld_comm(ev->u.sw.next_comm, d + t->f[4].off);
+	ev->u.sw.next_pid = ld_s32(d + t->f[5].off);
+	ev->u.sw.next_prio = ld_s32(d + t->f[6].off);
+	switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
 }
 
 static void decode_stack(struct td_src *s, const char *d, unsigned int size,
@@ -261,7 +373,18 @@ static void decode_stack(struct td_src *s, const char *d, unsigned int size,
 	}
 }
 
-static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
+/* sched_waking / sched_wakeup / sched_wakeup_new with hot_shape(). */
+static inline void decode_wake_hot(const char *d, const struct td_etype *t, struct lat_event *ev)
+{
+	ld_comm(ev->u.wake.comm, d + t->f[0].off);
+	ev->u.wake.pid = ld_s32(d + t->f[1].off);
+	ev->u.wake.prio = ld_s32(d + t->f[2].off);
+	ev->u.wake.target_cpu = ld_s32(d + t->f[3].off);
+}
+
+/* Any record, any layout: the common fields by rd(), then the event's own. */
+static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cpu *c,
+						  struct lat_event *ev)
 {
 	const char *d = c->rec;
 	unsigned int size = c->rec_size;
@@ -290,6 +413,13 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 	if (size < t->min_size)
 		return;		/* too short for its format: passed on undecoded */
 	ev->type = t->type;
+	if (t->hot) {
+		if (t->type == LAT_EV_SWITCH)
+			decode_switch_hot(s, c, d, t, ev);
+		else
+			decode_wake_hot(d, t, ev);
+		return;
+	}
 	switch (t->type) {
 	case LAT_EV_SWITCH: {
 		int64_t st = rd(s, d, &t->f[3]);
@@ -301,18 +431,8 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 		rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
 		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
 		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
-		/* TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+) */
-		if (!(st & 0xff))
-			ev->u.sw.prev_state = LAT_TS_RUNNING;
-		else if (st & 0x01)
-			ev->u.sw.prev_state = LAT_TS_SLEEPING;
-		else if (st & 0x02)
-			ev->u.sw.prev_state = LAT_TS_DISK;
-		else if (st & 0x30)
-			ev->u.sw.prev_state = LAT_TS_DEAD;
-		else
-			ev->u.sw.prev_state = LAT_TS_OTHER;
-		learn_comm(s, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		ev->u.sw.prev_state = fold_state((uint32_t)st);
+		switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	}
 	case LAT_EV_WAKING:
@@ -403,39 +523,129 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 	}
 }
 
-
-static int td_next(struct lat_event_source *base, struct lat_event *ev)
+/*
+ * The hot case inline: a switch or wakeup (hot_shape()) whose record holds
+ * its common fields and its format (min_size), read by direct loads; all
+ * else goes to decode_full(), which gives the same result for these too.
+ */
+static inline void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 {
-	struct td_src *s = (struct td_src *)base;
+	const char *d = c->rec;
+	unsigned int size = c->rec_size;
+	const struct td_etype *t;
+	uint16_t id;
+
+	if (!s->hot_hdr || size < s->hdr_end) {
+		decode_full(s, c, ev);
+		return;
+	}
+	memcpy(&id, d + s->f_type.off, 2);
+	if (id >= s->ntypes || !(t = s->types[id]) || size < t->hot_min) {
+		decode_full(s, c, ev);
+		return;
+	}
+	ev->ts_ns = c->ts;
+	ev->cpu = c->cpu;
+	ev->pid = ld_s32(d + s->f_pid.off);
+	comm_of(s, c, ev->pid, ev->comm);
+	ev->type = t->type;
+	ev->name = t->name;
+	if (t->type == LAT_EV_SWITCH)
+		decode_switch_hot(s, c, d, t, ev);
+	else
+		decode_wake_hot(d, t, ev);
+}
+
+
+/* The top CPU @c has a lost-events mark before its current record: returned first. */
+static __attribute__((noinline)) int emit_lost(struct td_src *s, struct td_cpu *c,
+					       struct lat_event *ev)
+{
+	s->advance = -1;
+	s->hot = NULL;
+	ev->ts_ns = c->ts;
+	ev->cpu = c->cpu;
+	ev->pid = -1;
+	ev->comm[0] = 0;
+	ev->type = LAT_EV_LOST;
+	ev->name = "lost";
+	ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
+	c->lost = TD_LOST_NONE;
+	return 1;
+}
+
+static __attribute__((noinline)) int td_next_slow(struct td_src *s, struct lat_event *ev)
+{
 	struct td_cpu *c;
 
+	s->hot = NULL;
 	if (s->advance >= 0) {
-		int ret = td_step(s, &s->cpus[s->advance]);
+		int ret;
 
+		c = &s->cpus[s->advance];
 		s->advance = -1;
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			s->heap[0] = s->heap[--s->nheap];
-		td_heap_down(s, 0);
+		ret = s->fast ? td_step_fast(s, c) : td_step(s, c);
+		/* the heap is only touched when the top CPU ended or another one is earlier */
+		if (ret <= 0 || s->lim_ts < c->ts || (s->lim_ts == c->ts && s->lim_cpu < c->cpu)) {
+			ret = td_merge_fix(s, ret);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	if (!s->nheap)
 		return 0;
 	c = &s->cpus[s->heap[0]];
-	if (c->lost != TD_LOST_NONE) {
-		ev->ts_ns = c->ts;
-		ev->cpu = c->cpu;
-		ev->pid = -1;
-		ev->comm[0] = 0;
-		ev->type = LAT_EV_LOST;
-		ev->name = "lost";
-		ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
-		c->lost = TD_LOST_NONE;
-		return 1;
-	}
+	if (c->lost != TD_LOST_NONE)
+		return emit_lost(s, c, ev);
 	decode(s, c, ev);
 	s->advance = s->heap[0];
+	if (s->fast)
+		s->hot = c;
 	return 1;
+}
+
+/*
+ * The next event: stepped in place when the top CPU's next record is a plain
+ * data event in the same page (no lost mark can be pending on that CPU:
+ * next_page() sets those, and they are returned before the page's first
+ * record); when that makes another CPU the earliest, the merge is fixed and
+ * that CPU's pending record (or its lost mark) comes next.  td_next_slow()
+ * for everything else.
+ */
+static int td_next(struct lat_event_source *base, struct lat_event *ev)
+{
+	struct td_src *s = (struct td_src *)base;
+	struct td_cpu *c = s->hot;
+
+	if (c) {
+		/* as td_step_fast(), but nothing changes unless the event is taken */
+		uint32_t left = c->psz - c->pcur, h, tl;
+		const char *p = c->pdata + c->pcur;
+		uint64_t ts;
+
+		if (left >= 4) {
+			memcpy(&h, p, 4);
+			tl = h & 31;
+			ts = c->ts + (h >> 5);
+			if (tl - 1 < 28 && tl * 4 <= left - 4) {
+				c->ts = ts;
+				c->rec = (void *)(p + 4);
+				c->rec_size = tl * 4;
+				c->pcur += 4 + tl * 4;
+				if (s->lim_ts < ts || (s->lim_ts == ts && s->lim_cpu < c->cpu)) {
+					td_merge_fix(s, 1);
+					c = &s->cpus[s->heap[0]];
+					s->advance = s->heap[0];
+					s->hot = c;
+					if (c->lost != TD_LOST_NONE)
+						return emit_lost(s, c, ev);
+				}
+				decode(s, c, ev);
+				return 1;
+			}
+		}
+	}
+	return td_next_slow(s, ev);
 }
 
 static void td_free(struct lat_event_source *base)
@@ -535,6 +745,7 @@ static int init_cpus(struct td_src *s)
 		c->cpu = cd->cpu;
 		c->lost = TD_LOST_NONE;
 		c->cpid = -2;
+		c->ccomm = comm_unknown;
 		c->data_off = cd->off;
 		c->pos = cd->off;
 		c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
@@ -569,6 +780,7 @@ static int init_cpus(struct td_src *s)
 		if (ret)
 			td_heap_push(s, s->ncpu - 1);
 	}
+	td_merge_limit(s);
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
 		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));

@@ -5,6 +5,7 @@
  * own loop where the layout is the host's, and the CPUs are merged with a
  * small heap on (timestamp, cpu), the order trace-cmd report uses.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -307,21 +308,14 @@ int td_step(struct td_src *s, struct td_cpu *c)
 	return 1;
 }
 
-static inline int heap_less(const struct td_src *s, int a, int b)
-{
-	const struct td_cpu *x = &s->cpus[a], *y = &s->cpus[b];
-
-	return x->ts < y->ts || (x->ts == y->ts && x->cpu < y->cpu);
-}
-
 void td_heap_down(struct td_src *s, int i)
 {
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i, t;
 
-		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
+		if (l < s->nheap && td_heap_less(s, s->heap[l], s->heap[m]))
 			m = l;
-		if (r < s->nheap && heap_less(s, s->heap[r], s->heap[m]))
+		if (r < s->nheap && td_heap_less(s, s->heap[r], s->heap[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -337,11 +331,47 @@ void td_heap_push(struct td_src *s, int slot)
 	int i = s->nheap++;
 
 	s->heap[i] = slot;
-	while (i && heap_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
+	while (i && td_heap_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
 		int p = (i - 1) / 2, t = s->heap[p];
 
 		s->heap[p] = s->heap[i];
 		s->heap[i] = t;
 		i = p;
 	}
+}
+
+void td_merge_limit(struct td_src *s)
+{
+	s->lim_ts = UINT64_MAX;
+	s->lim_cpu = INT_MAX;
+	/* the earliest after the top is one of its two children */
+	for (int i = 1; i < 3 && i < s->nheap; i++) {
+		const struct td_cpu *c = &s->cpus[s->heap[i]];
+
+		if (c->ts < s->lim_ts || (c->ts == s->lim_ts && c->cpu < s->lim_cpu)) {
+			s->lim_ts = c->ts;
+			s->lim_cpu = c->cpu;
+		}
+	}
+}
+
+int td_merge_fix(struct td_src *s, int ret)
+{
+	if (ret < 0)
+		return ret;
+	if (ret && s->nheap == 2) {
+		/* two CPUs, the other one now earlier: they trade places */
+		const struct td_cpu *c = &s->cpus[s->heap[0]];
+
+		s->heap[0] = s->heap[1];
+		s->heap[1] = (int)(c - s->cpus);
+		s->lim_ts = c->ts;
+		s->lim_cpu = c->cpu;
+		return 0;
+	}
+	if (!ret)
+		s->heap[0] = s->heap[--s->nheap];
+	td_heap_down(s, 0);
+	td_merge_limit(s);
+	return 0;
 }
