@@ -22,7 +22,7 @@ struct td_etype {
 	char *name;			/* "system:event" */
 	uint32_t min_size;		/* records shorter than this are not decoded */
 	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
-	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test in decode() */
+	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test */
 	struct td_fld f[TD_NFLD];
 };
 
@@ -713,8 +713,8 @@ static int init_cpus(struct td_src *s)
 
 	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
 	if ((uint64_t)b->ncpus * 4 * s->psize > TD_MAX_RESIDENT) {
-		td_set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap (TD_MAX_RESIDENT)",
-			 b->ncpus, s->psize);
+		td_set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
+			    "(TD_MAX_RESIDENT)", b->ncpus, s->psize);
 		return 0;
 	}
 	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
@@ -724,7 +724,7 @@ static int init_cpus(struct td_src *s)
 	s->read_pages = TD_READ_BYTES / s->psize / (uint32_t)(b->ncpus ? b->ncpus : 1);
 	if (s->read_pages < 4)
 		s->read_pages = 4;
-	/* the own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1 forces kbuffer */
+	/* our own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1: kbuffer */
 	kb = getenv("LATSCOPE_TRACEDAT_KBUFFER");
 	s->fast = !s->f.swap && s->f.long_size == 8 && !tep_is_old_format(s->f.tep) &&
 		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(kb && *kb && strcmp(kb, "0"));
@@ -761,7 +761,8 @@ static int init_cpus(struct td_src *s)
 
 			if (td_pread(&s->f, h, 4, c->pos) < 0) {
 				td_set_stop(s, "CPU%d data ends at offset %llu of %llu", c->cpu,
-					 (unsigned long long)s->f.fsize, (unsigned long long)c->end);
+					    (unsigned long long)s->f.fsize,
+					    (unsigned long long)c->end);
 				continue;
 			}
 			c->chunks_left = td_get32(s->f.swap, h);

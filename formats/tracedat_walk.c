@@ -47,9 +47,9 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
 		if (n > avail) {
 			n = avail - avail % s->psize;
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (the file ends there)",
-				 c->cpu, (unsigned long long)s->f.fsize,
-				 (unsigned long long)c->end);
+			td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
+				    "(the file ends there)", c->cpu, (unsigned long long)s->f.fsize,
+				    (unsigned long long)c->end);
 			c->end = c->pos + n;
 			if (!n)
 				return 0;
@@ -57,13 +57,13 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		n -= n % s->psize;
 		if (!n) {
 			td_set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
-				 (unsigned long long)c->end);
+				    (unsigned long long)c->end);
 			return 0;
 		}
 		ret = td_pread(&s->f, c->data, n, c->pos);
 		if (ret < 0) {
 			td_set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
-				 (unsigned long long)c->pos, lat_strerror(ret));
+				    (unsigned long long)c->pos, lat_strerror(ret));
 			return 0;
 		}
 		c->pos += n;
@@ -77,9 +77,10 @@ static int refill(struct td_src *s, struct td_cpu *c)
 			return 0;
 		c->chunks_left--;
 		if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)", c->cpu,
-				 (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
-				 (unsigned long long)c->end);
+			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)",
+				    c->cpu,
+				    (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
+				    (unsigned long long)c->end);
 			return 0;
 		}
 		clen = td_get32(s->f.swap, h);
@@ -87,21 +88,21 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
 		    c->pos + 8 + clen > c->end) {
 			td_set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
-				 (unsigned long long)c->pos, clen, ulen);
+				    (unsigned long long)c->pos, clen, ulen);
 			return 0;
 		}
 		/* chunks of every CPU are held at once: a file of tiny bombs stops here */
 		if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
-			td_set_stop(s, "CPU%d: chunk at offset %llu would hold more than 512 MiB of "
-				 "page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
-				 (unsigned long long)c->pos);
+			td_set_stop(s, "CPU%d: chunk at offset %llu would hold more than "
+				    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+				    (unsigned long long)c->pos);
 			return 0;
 		}
 		if ((size_t)ulen + TD_PAD > c->dcap &&
 		    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
-			td_set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more than "
-				 "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
-				 (unsigned long long)c->pos, ulen);
+			td_set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
+				    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
+				    c->cpu, (unsigned long long)c->pos, ulen);
 			return 0;
 		}
 		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
@@ -110,13 +111,13 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
 		if (ret < 0) {
 			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
-				 c->cpu, (unsigned long long)s->f.fsize,
-				 (unsigned long long)c->end);
+				    c->cpu, (unsigned long long)s->f.fsize,
+				    (unsigned long long)c->end);
 			return 0;
 		}
 		if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
 			td_set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
-				 (unsigned long long)c->pos);
+				    (unsigned long long)c->pos);
 			return 0;
 		}
 		memset(c->data + ulen, 0, TD_PAD);
@@ -246,7 +247,7 @@ int td_next_page(struct td_src *s, struct td_cpu *c)
 			char w[96];
 
 			td_set_stop(s, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
-				 (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
+				    (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
 			return 0;
 		}
 		if (s->fast) {
