@@ -4,78 +4,26 @@
  *
  * Each CPU's ring-buffer pages are walked with kbuffer, one block of pages
  * (or one decompressed chunk) resident per CPU; the CPUs are merged with a
- * small heap on (timestamp, cpu), which is the order trace-cmd report uses.
- * Event fields are read at offsets looked up once per event type.
+ * small heap on (timestamp, cpu), which is the order trace-cmd report uses
+ * (tracedat_walk.c).  Event fields are read at offsets looked up once per
+ * event type (here).
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <traceevent/kbuffer.h>
+#include "tracedat_walk.h"
 
-#include "tracedat.h"
-
-#define TD_READ_BYTES (256u << 10)	/* read buffers of all CPUs together: stays in cache */
-#define TD_PAD 64		/* zeroed slack after page data: kbuffer may peek past commit */
 #define TD_NFLD 7
-#define TD_LOST_NONE (-2)
-
-struct td_fld {
-	uint16_t off, size;
-	uint8_t ok, sign, dyn, rel;
-};
 
 struct td_etype {
 	enum lat_ev_type type;
 	char *name;			/* "system:event" */
 	uint32_t min_size;		/* records shorter than this are not decoded */
+	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
+	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test */
 	struct td_fld f[TD_NFLD];
-};
-
-struct td_cpu {
-	int cpu;
-	uint64_t pos, end;		/* file range still to read */
-	uint64_t data_off;		/* where this CPU's data starts, for messages */
-	uint32_t chunks_left;		/* compressed: chunks not yet read */
-	uint64_t chunk_off;		/* compressed: file offset of the chunk in data */
-	char *data, *cdata;
-	size_t dlen, dpos, dcap, ccap;
-	char *page;
-	struct kbuffer *kbuf;		/* the portable walk */
-	const char *pdata;		/* the fast walk: page data, commit size, offset */
-	uint32_t psz, pcur;
-	void *rec;
-	unsigned int rec_size;
-	int32_t cpid;			/* comm cache: pid, its comm, comms.gen when filled */
-	uint32_t cgen;
-	char ccomm[LAT_COMM_LEN];
-	uint64_t ts;
-	int64_t lost;			/* TD_LOST_NONE, -1 (count unknown) or a count */
-};
-
-struct td_src {
-	struct lat_event_source base;
-	struct td_file f;
-	struct td_buffer *buf;
-	uint32_t psize;
-	struct td_etype **types;	/* by event id */
-	size_t ntypes;
-	struct td_fld f_type, f_pid;
-	struct td_cpu *cpus;
-	int ncpu;
-	int *heap;
-	int nheap;
-	int advance;			/* cpu slot to step before the next event, -1 none */
-	int fast;			/* our own page walk instead of kbuffer's */
-	uint32_t read_pages;		/* pages per pread (uncompressed data) */
-	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
-	uint64_t *overrun;
-	uint64_t *ips;
-	const char **syms;
-	size_t ips_cap;
-	char stop[512];
 };
 
 static const struct td_known {
@@ -130,6 +78,44 @@ static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t
 		*min_size = (uint32_t)f->offset + (uint32_t)f->size;
 }
 
+static int shape_int(const struct td_fld *f)
+{
+	return f->ok && !f->dyn && f->size == 4;
+}
+
+static int shape_comm(const struct td_fld *f)
+{
+	return f->ok && !f->dyn && f->size >= LAT_COMM_LEN;
+}
+
+/*
+ * Whether the hot decoders may read @t's fields by direct loads: file in the
+ * host's byte order, 4-byte ints, char[16] (or longer) comms, and a
+ * prev_state of 4 bytes, or of 8 on a little-endian host (only its low bits
+ * are used).  Other shapes (old kernels, dynamic comms) take rd().
+ */
+static int hot_shape(const struct td_src *s, const struct td_etype *t)
+{
+	const struct td_fld *f = t->f;
+
+	if (s->f.swap)
+		return 0;
+	switch (t->type) {
+	case LAT_EV_SWITCH:
+		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) && f[3].ok &&
+		       !f[3].dyn && (f[3].size == 4 || (f[3].size == 8 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) && shape_comm(&f[4]) &&
+		       shape_int(&f[5]) && shape_int(&f[6]);
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) &&
+		       shape_int(&f[3]);
+	default:
+		return 0;
+	}
+}
+
 static int build_types(struct td_src *s)
 {
 	int n = tep_get_events_count(s->f.tep);
@@ -167,6 +153,7 @@ static int build_types(struct td_src *s)
 		}
 		snprintf(t->name, len, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
 		t->type = LAT_EV_OTHER;
+		t->hot_min = UINT32_MAX;
 		s->types[e->id] = t;
 		for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++) {
 			if (!e->system || !e->name || strcmp(e->system, known[k].sys) ||
@@ -183,8 +170,16 @@ static int build_types(struct td_src *s)
 			if (t->type == LAT_EV_STACK && t->f[1].ok)
 				t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
 					      t->f[1].off : t->f[0].off + t->f[0].size;
+			t->hot = hot_shape(s, t);
+			t->hot_min = t->hot ? t->min_size : UINT32_MAX;
 		}
 	}
+	/* the common header read by direct loads: u16 type, s32 pid, host order */
+	s->hot_hdr = !s->f.swap && s->f_type.ok && s->f_type.size == 2 && s->f_pid.ok &&
+		     s->f_pid.size == 4;
+	s->hdr_end = (uint32_t)s->f_type.off + s->f_type.size;
+	if ((uint32_t)s->f_pid.off + s->f_pid.size > s->hdr_end)
+		s->hdr_end = (uint32_t)s->f_pid.off + s->f_pid.size;
 	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
 		return -LAT_EFORMAT;
 	return 0;
@@ -254,27 +249,26 @@ static inline void rd_comm(const struct td_src *s, char *dst, const char *d, uns
 	dst[n] = 0;
 }
 
-/* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
-static void comm_of(struct td_src *s, struct td_cpu *cpu, int32_t pid, char *dst)
-{
-	const char *c;
+static const char comm_idle[LAT_COMM_LEN] = "<idle>", comm_unknown[LAT_COMM_LEN] = "<...>";
 
-	if (pid == cpu->cpid && cpu->cgen == s->f.comms.gen) {
-		memcpy(dst, cpu->ccomm, LAT_COMM_LEN);
-		return;
-	}
-	if (pid == 0) {
-		memcpy(dst, "<idle>", 7);
-	} else {
-		c = td_comm_get(&s->f.comms, pid);
-		if (c)
-			memcpy(dst, c, LAT_COMM_LEN);
-		else
-			memcpy(dst, "<...>", 6);
-	}
+/*
+ * Points @cpu's one-entry comm cache at @pid's comm: its table entry @c
+ * (LAT_COMM_LEN bytes, NUL inside, stable until the table is released) or one
+ * of the two fixed names.
+ */
+static void comm_cache_fill(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *c)
+{
+	cpu->ccomm = pid == 0 ? comm_idle : c ? c : comm_unknown;
 	cpu->cpid = pid;
 	cpu->cgen = s->f.comms.gen;
-	memcpy(cpu->ccomm, dst, LAT_COMM_LEN);
+}
+
+/* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
+static inline void comm_of(struct td_src *s, struct td_cpu *cpu, int32_t pid, char *dst)
+{
+	if (pid != cpu->cpid || cpu->cgen != s->f.comms.gen)
+		comm_cache_fill(s, cpu, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
+	memcpy(dst, cpu->ccomm, LAT_COMM_LEN);
 }
 
 /* Learns a comm the saved cmdlines did not have (short-lived tasks). */
@@ -282,6 +276,70 @@ static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
 {
 	if (pid > 0 && comm[0] && !td_comm_get(&s->f.comms, pid))
 		td_comm_set(&s->f.comms, pid, comm, strlen(comm));
+}
+
+/*
+ * A switch to @pid on @cpu: learns its comm as learn_comm() does and, with
+ * the same table lookup, fills the CPU's comm cache with it, since the events
+ * that follow on this CPU are that task's.
+ */
+static void switch_in(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *comm)
+{
+	const char *c = NULL;
+
+	if (pid > 0) {
+		c = td_comm_get(&s->f.comms, pid);
+		if (!c && comm[0] && td_comm_set(&s->f.comms, pid, comm, strlen(comm)) == 0)
+			c = td_comm_get(&s->f.comms, pid);
+	}
+	if (pid >= 0)
+		comm_cache_fill(s, cpu, pid, c);
+}
+
+/* prev_state of a switch; TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+). */
+static inline enum lat_task_state fold_state(uint32_t st)
+{
+	if (!(st & 0xff))
+		return LAT_TS_RUNNING;
+	if (st & 0x01)
+		return LAT_TS_SLEEPING;
+	if (st & 0x02)
+		return LAT_TS_DISK;
+	if (st & 0x30)
+		return LAT_TS_DEAD;
+	return LAT_TS_OTHER;
+}
+
+static inline int32_t ld_s32(const char *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* A char[16]-or-longer comm: 16 bytes copied at once, the last one made the NUL. */
+static inline void ld_comm(char *dst, const char *p)
+{
+	memcpy(dst, p, LAT_COMM_LEN);
+	dst[LAT_COMM_LEN - 1] = 0;
+}
+
+/* sched_switch with hot_shape(): the record holds every field (min_size checked). */
+static inline void decode_switch_hot(struct td_src *s, struct td_cpu *c, const char *d,
+				     const struct td_etype *t, struct lat_event *ev)
+{
+	uint32_t st = (uint32_t)ld_s32(d + t->f[3].off);
+
+	ld_comm(ev->u.sw.prev_comm, d + t->f[0].off);
+	ev->u.sw.prev_pid = ld_s32(d + t->f[1].off);
+	ev->u.sw.prev_prio = ld_s32(d + t->f[2].off);
+	ev->u.sw.prev_state_raw = st;
+	ev->u.sw.prev_state = fold_state(st);
+	ld_comm(ev->u.sw.next_comm, d + t->f[4].off);
+	ev->u.sw.next_pid = ld_s32(d + t->f[5].off);
+	ev->u.sw.next_prio = ld_s32(d + t->f[6].off);
+	switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
 }
 
 static void decode_stack(struct td_src *s, const char *d, unsigned int size,
@@ -315,7 +373,18 @@ static void decode_stack(struct td_src *s, const char *d, unsigned int size,
 	}
 }
 
-static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
+/* sched_waking / sched_wakeup / sched_wakeup_new with hot_shape(). */
+static inline void decode_wake_hot(const char *d, const struct td_etype *t, struct lat_event *ev)
+{
+	ld_comm(ev->u.wake.comm, d + t->f[0].off);
+	ev->u.wake.pid = ld_s32(d + t->f[1].off);
+	ev->u.wake.prio = ld_s32(d + t->f[2].off);
+	ev->u.wake.target_cpu = ld_s32(d + t->f[3].off);
+}
+
+/* Any record, any layout: the common fields by rd(), then the event's own. */
+static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cpu *c,
+						  struct lat_event *ev)
 {
 	const char *d = c->rec;
 	unsigned int size = c->rec_size;
@@ -344,6 +413,13 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 	if (size < t->min_size)
 		return;		/* too short for its format: passed on undecoded */
 	ev->type = t->type;
+	if (t->hot) {
+		if (t->type == LAT_EV_SWITCH)
+			decode_switch_hot(s, c, d, t, ev);
+		else
+			decode_wake_hot(d, t, ev);
+		return;
+	}
 	switch (t->type) {
 	case LAT_EV_SWITCH: {
 		int64_t st = rd(s, d, &t->f[3]);
@@ -355,18 +431,8 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 		rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
 		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
 		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
-		/* TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+) */
-		if (!(st & 0xff))
-			ev->u.sw.prev_state = LAT_TS_RUNNING;
-		else if (st & 0x01)
-			ev->u.sw.prev_state = LAT_TS_SLEEPING;
-		else if (st & 0x02)
-			ev->u.sw.prev_state = LAT_TS_DISK;
-		else if (st & 0x30)
-			ev->u.sw.prev_state = LAT_TS_DEAD;
-		else
-			ev->u.sw.prev_state = LAT_TS_OTHER;
-		learn_comm(s, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		ev->u.sw.prev_state = fold_state((uint32_t)st);
+		switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	}
 	case LAT_EV_WAKING:
@@ -457,374 +523,129 @@ static void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 	}
 }
 
-static void set_stop(struct td_src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_stop(struct td_src *s, const char *fmt, ...)
-{
-	size_t used = strlen(s->stop);
-	va_list ap;
-
-	/* every CPU that stopped early is named, the first one first */
-	if (used && used + 3 < sizeof(s->stop)) {
-		memcpy(s->stop + used, "; ", 3);
-		used += 2;
-	}
-	if (used + 1 >= sizeof(s->stop))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(s->stop + used, sizeof(s->stop) - used, fmt, ap);
-	va_end(ap);
-	s->base.stop_reason = s->stop;
-}
-
-/* Loads the next block of pages (or chunk) of @c; 1 loaded, 0 end, <0 error. */
-static int refill(struct td_src *s, struct td_cpu *c)
-{
-	uint64_t n, avail;
-	int ret;
-
-	c->dpos = 0;
-	c->dlen = 0;
-	if (!s->buf->compressed) {
-		if (c->pos >= c->end)
-			return 0;
-		n = c->end - c->pos;
-		if (n > (uint64_t)s->read_pages * s->psize)
-			n = (uint64_t)s->read_pages * s->psize;
-		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
-		if (n > avail) {
-			n = avail - avail % s->psize;
-			set_stop(s, "CPU%d data ends at offset %llu of %llu (the file ends there)",
-				 c->cpu, (unsigned long long)s->f.fsize,
-				 (unsigned long long)c->end);
-			c->end = c->pos + n;
-			if (!n)
-				return 0;
-		}
-		n -= n % s->psize;
-		if (!n) {
-			set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
-				 (unsigned long long)c->end);
-			return 0;
-		}
-		ret = td_pread(&s->f, c->data, n, c->pos);
-		if (ret < 0) {
-			set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
-				 (unsigned long long)c->pos, lat_strerror(ret));
-			return 0;
-		}
-		c->pos += n;
-		c->dlen = n;
-		return 1;
-	} else {
-		char h[8];
-		uint32_t clen, ulen;
-
-		if (!c->chunks_left)
-			return 0;
-		c->chunks_left--;
-		if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
-			set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)", c->cpu,
-				 (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
-				 (unsigned long long)c->end);
-			return 0;
-		}
-		clen = td_get32(s->f.swap, h);
-		ulen = td_get32(s->f.swap, h + 4);
-		if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
-		    c->pos + 8 + clen > c->end) {
-			set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
-				 (unsigned long long)c->pos, clen, ulen);
-			return 0;
-		}
-		/* chunks of every CPU are held at once: a file of tiny bombs stops here */
-		if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
-			set_stop(s, "CPU%d: chunk at offset %llu would hold more than 512 MiB of "
-				 "page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
-				 (unsigned long long)c->pos);
-			return 0;
-		}
-		if ((size_t)ulen + TD_PAD > c->dcap &&
-		    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
-			set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more than "
-				 "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
-				 (unsigned long long)c->pos, ulen);
-			return 0;
-		}
-		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
-		    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
-			return -LAT_ENOMEM;
-		ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
-		if (ret < 0) {
-			set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
-				 c->cpu, (unsigned long long)s->f.fsize,
-				 (unsigned long long)c->end);
-			return 0;
-		}
-		if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
-			set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
-				 (unsigned long long)c->pos);
-			return 0;
-		}
-		memset(c->data + ulen, 0, TD_PAD);
-		c->chunk_off = c->pos;
-		c->pos += 8 + (uint64_t)clen;
-		c->dlen = ulen - ulen % s->psize;
-		return 1;
-	}
-}
-
-static int rec_ok(struct td_src *s, struct td_cpu *c)
-{
-	int sz = kbuffer_event_size(c->kbuf);
-	const char *r = c->rec;
-
-	if (sz < 0 || r < c->page || r + sz > c->page + s->psize)
-		return 0;
-	c->rec_size = (unsigned int)sz;
-	return 1;
-}
-
 /*
- * The fast page walk (little-endian host and file, 8-byte longs, the ring
- * buffer format since 2.6.31), written from the kernel's ring-buffer event
- * layout: a 32-bit header with type_len in bits 0-4 and a time delta in bits
- * 5-31; type_len 1..28 is a data event of type_len * 4 bytes, 0 one whose
- * length (plus 4) is the next word, 29 padding, 30 a time extend (next word
- * << 27 added to the delta), 31 an absolute time stamp.  It gives the same
- * events and timestamps as kbuffer (checked in tests/e2e/test_tracedat.sh by
- * comparing both walks) without a call per event.  Every event is bounded by
- * the page's commit size.  Returns 1 with c->rec set, 0 at the end of the
- * page, -1 on a corrupt event.
+ * The hot case inline: a switch or wakeup (hot_shape()) whose record holds
+ * its common fields and its format (min_size), read by direct loads; all
+ * else goes to decode_full(), which gives the same result for these too.
  */
-static int fast_next(struct td_cpu *c)
+static inline void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
 {
-	while (c->pcur < c->psz) {
-		const char *p = c->pdata + c->pcur;
-		uint32_t h, tl, len, w;
+	const char *d = c->rec;
+	unsigned int size = c->rec_size;
+	const struct td_etype *t;
+	uint16_t id;
 
-		memcpy(&h, p, 4);
-		tl = h & 31;
-		if (tl != 31)
-			c->ts += h >> 5;
-		if (tl >= 1 && tl <= 28) {
-			len = tl * 4;
-			if (len > c->psz - c->pcur - 4)
-				return -1;
-			c->rec = (void *)(p + 4);
-			c->rec_size = len;
-			c->pcur += 4 + len;
-			return 1;
-		}
-		if (c->psz - c->pcur < 8)
-			return -1;
-		memcpy(&w, p + 4, 4);
-		switch (tl) {
-		case 0:
-			if (w < 4)
-				return -1;
-			len = (w - 4 + 3) & ~3u;
-			if (len > c->psz - c->pcur - 8)
-				return -1;
-			c->rec = (void *)(p + 8);
-			c->rec_size = len;
-			c->pcur += 8 + len;
-			return 1;
-		case 29:	/* padding: the word is its length after the header */
-			if (w > c->psz - c->pcur - 4)
-				return 0;
-			c->pcur += 4 + w;
-			break;
-		case 30:
-			c->ts += (uint64_t)w << 27;
-			c->pcur += 8;
-			break;
-		default:	/* 31: absolute, keeping the top 5 bits of the clock */
-			c->ts = ((((uint64_t)w << 27) + (h >> 5)) | (c->ts & (0xf8ull << 56)));
-			c->pcur += 8;
-			break;
-		}
+	if (!s->hot_hdr || size < s->hdr_end) {
+		decode_full(s, c, ev);
+		return;
 	}
-	return 0;
-}
-
-/* Where the current page is, for messages: a file offset, or a chunk and a page in it. */
-static const char *page_where(struct td_src *s, struct td_cpu *c, char *buf, size_t len)
-{
-	if (s->buf->compressed)
-		snprintf(buf, len, "page %zu of the chunk at offset %llu", c->dpos / s->psize - 1,
-			 (unsigned long long)c->chunk_off);
+	memcpy(&id, d + s->f_type.off, 2);
+	if (id >= s->ntypes || !(t = s->types[id]) || size < t->hot_min) {
+		decode_full(s, c, ev);
+		return;
+	}
+	ev->ts_ns = c->ts;
+	ev->cpu = c->cpu;
+	ev->pid = ld_s32(d + s->f_pid.off);
+	comm_of(s, c, ev->pid, ev->comm);
+	ev->type = t->type;
+	ev->name = t->name;
+	if (t->type == LAT_EV_SWITCH)
+		decode_switch_hot(s, c, d, t, ev);
 	else
-		snprintf(buf, len, "the page at offset %llu",
-			 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
-	return buf;
+		decode_wake_hot(d, t, ev);
 }
 
-static void corrupt_event(struct td_src *s, struct td_cpu *c)
+
+/* The top CPU @c has a lost-events mark before its current record: returned first. */
+static __attribute__((noinline)) int emit_lost(struct td_src *s, struct td_cpu *c,
+					       struct lat_event *ev)
 {
-	char w[96];
-
-	set_stop(s, "CPU%d: corrupt event in %s", c->cpu, page_where(s, c, w, sizeof(w)));
-}
-
-/* Steps @c to its next page holding an event; 1 found, 0 end, <0 error. */
-static int next_page(struct td_src *s, struct td_cpu *c)
-{
-	unsigned int hdr = 8 + (unsigned int)s->f.long_size;
-	unsigned long long ts;
-
-	for (;;) {
-		uint64_t commit, flags;
-		int ret, missed;
-
-		if (c->dpos + s->psize > c->dlen) {
-			ret = refill(s, c);
-			if (ret <= 0)
-				return ret;
-			continue;
-		}
-		c->page = c->data + c->dpos;
-		c->dpos += s->psize;
-		flags = s->f.long_size == 8 ? td_get64(s->f.swap, c->page + 8) :
-					      td_get32(s->f.swap, c->page + 8);
-		commit = flags & ((1u << 27) - 1);
-		if (commit > s->psize - hdr ||
-		    (!s->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
-			char w[96];
-
-			set_stop(s, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
-				 (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
-			return 0;
-		}
-		if (s->fast) {
-			c->pdata = c->page + hdr;
-			c->psz = (uint32_t)commit;
-			c->pcur = 0;
-			c->ts = td_get64(0, c->page);
-			/* bit 31: events were lost before this page; bit 30: count after data */
-			if (flags & (1u << 31))
-				c->lost = (flags & (1u << 30)) && commit + 8 <= s->psize - hdr ?
-					(int64_t)td_get64(0, c->pdata + commit) : -1;
-			ret = fast_next(c);
-			if (ret < 0) {
-				corrupt_event(s, c);
-				return 0;
-			}
-			if (ret)
-				return 1;
-			continue;
-		}
-		missed = kbuffer_missed_events(c->kbuf);
-		if (missed)
-			c->lost = missed < 0 ? -1 : missed;
-		c->rec = kbuffer_read_event(c->kbuf, &ts);
-		if (!c->rec)
-			continue;
-		if (!rec_ok(s, c)) {
-			corrupt_event(s, c);
-			return 0;
-		}
-		c->ts = ts;
-		return 1;
-	}
-}
-
-static int step(struct td_src *s, struct td_cpu *c)
-{
-	unsigned long long ts;
-	int ret;
-
-	if (s->fast) {
-		ret = fast_next(c);
-		if (ret > 0)
-			return 1;
-		if (ret < 0) {
-			corrupt_event(s, c);
-			return 0;
-		}
-		return next_page(s, c);
-	}
-	c->rec = kbuffer_next_event(c->kbuf, &ts);
-	if (!c->rec)
-		return next_page(s, c);
-	if (!rec_ok(s, c)) {
-		corrupt_event(s, c);
-		return 0;
-	}
-	c->ts = ts;
+	s->advance = -1;
+	s->hot = NULL;
+	ev->ts_ns = c->ts;
+	ev->cpu = c->cpu;
+	ev->pid = -1;
+	ev->comm[0] = 0;
+	ev->type = LAT_EV_LOST;
+	ev->name = "lost";
+	ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
+	c->lost = TD_LOST_NONE;
 	return 1;
 }
 
-static inline int heap_less(const struct td_src *s, int a, int b)
+static __attribute__((noinline)) int td_next_slow(struct td_src *s, struct lat_event *ev)
 {
-	const struct td_cpu *x = &s->cpus[a], *y = &s->cpus[b];
-
-	return x->ts < y->ts || (x->ts == y->ts && x->cpu < y->cpu);
-}
-
-static void heap_down(struct td_src *s, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < s->nheap && heap_less(s, s->heap[l], s->heap[m]))
-			m = l;
-		if (r < s->nheap && heap_less(s, s->heap[r], s->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = t;
-		i = m;
-	}
-}
-
-static void heap_push(struct td_src *s, int slot)
-{
-	int i = s->nheap++;
-
-	s->heap[i] = slot;
-	while (i && heap_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
-		int p = (i - 1) / 2, t = s->heap[p];
-
-		s->heap[p] = s->heap[i];
-		s->heap[i] = t;
-		i = p;
-	}
-}
-
-static int td_next(struct lat_event_source *base, struct lat_event *ev)
-{
-	struct td_src *s = (struct td_src *)base;
 	struct td_cpu *c;
 
+	s->hot = NULL;
 	if (s->advance >= 0) {
-		int ret = step(s, &s->cpus[s->advance]);
+		int ret;
 
+		c = &s->cpus[s->advance];
 		s->advance = -1;
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			s->heap[0] = s->heap[--s->nheap];
-		heap_down(s, 0);
+		ret = s->fast ? td_step_fast(s, c) : td_step(s, c);
+		/* the heap is only touched when the top CPU ended or another one is earlier */
+		if (ret <= 0 || s->lim_ts < c->ts || (s->lim_ts == c->ts && s->lim_cpu < c->cpu)) {
+			ret = td_merge_fix(s, ret);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	if (!s->nheap)
 		return 0;
 	c = &s->cpus[s->heap[0]];
-	if (c->lost != TD_LOST_NONE) {
-		ev->ts_ns = c->ts;
-		ev->cpu = c->cpu;
-		ev->pid = -1;
-		ev->comm[0] = 0;
-		ev->type = LAT_EV_LOST;
-		ev->name = "lost";
-		ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
-		c->lost = TD_LOST_NONE;
-		return 1;
-	}
+	if (c->lost != TD_LOST_NONE)
+		return emit_lost(s, c, ev);
 	decode(s, c, ev);
 	s->advance = s->heap[0];
+	if (s->fast)
+		s->hot = c;
 	return 1;
+}
+
+/*
+ * The next event: stepped in place when the top CPU's next record is a plain
+ * data event in the same page (no lost mark can be pending on that CPU:
+ * next_page() sets those, and they are returned before the page's first
+ * record); when that makes another CPU the earliest, the merge is fixed and
+ * that CPU's pending record (or its lost mark) comes next.  td_next_slow()
+ * for everything else.
+ */
+static int td_next(struct lat_event_source *base, struct lat_event *ev)
+{
+	struct td_src *s = (struct td_src *)base;
+	struct td_cpu *c = s->hot;
+
+	if (c) {
+		/* as td_step_fast(), but nothing changes unless the event is taken */
+		uint32_t left = c->psz - c->pcur, h, tl;
+		const char *p = c->pdata + c->pcur;
+		uint64_t ts;
+
+		if (left >= 4) {
+			memcpy(&h, p, 4);
+			tl = h & 31;
+			ts = c->ts + (h >> 5);
+			if (tl - 1 < 28 && tl * 4 <= left - 4) {
+				c->ts = ts;
+				c->rec = (void *)(p + 4);
+				c->rec_size = tl * 4;
+				c->pcur += 4 + tl * 4;
+				if (s->lim_ts < ts || (s->lim_ts == ts && s->lim_cpu < c->cpu)) {
+					td_merge_fix(s, 1);
+					c = &s->cpus[s->heap[0]];
+					s->advance = s->heap[0];
+					s->hot = c;
+					if (c->lost != TD_LOST_NONE)
+						return emit_lost(s, c, ev);
+				}
+				decode(s, c, ev);
+				return 1;
+			}
+		}
+	}
+	return td_next_slow(s, ev);
 }
 
 static void td_free(struct lat_event_source *base)
@@ -892,8 +713,8 @@ static int init_cpus(struct td_src *s)
 
 	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
 	if ((uint64_t)b->ncpus * 4 * s->psize > TD_MAX_RESIDENT) {
-		set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap (TD_MAX_RESIDENT)",
-			 b->ncpus, s->psize);
+		td_set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
+			    "(TD_MAX_RESIDENT)", b->ncpus, s->psize);
 		return 0;
 	}
 	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
@@ -903,7 +724,7 @@ static int init_cpus(struct td_src *s)
 	s->read_pages = TD_READ_BYTES / s->psize / (uint32_t)(b->ncpus ? b->ncpus : 1);
 	if (s->read_pages < 4)
 		s->read_pages = 4;
-	/* the own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1 forces kbuffer */
+	/* our own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1: kbuffer */
 	kb = getenv("LATSCOPE_TRACEDAT_KBUFFER");
 	s->fast = !s->f.swap && s->f.long_size == 8 && !tep_is_old_format(s->f.tep) &&
 		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(kb && *kb && strcmp(kb, "0"));
@@ -924,6 +745,7 @@ static int init_cpus(struct td_src *s)
 		c->cpu = cd->cpu;
 		c->lost = TD_LOST_NONE;
 		c->cpid = -2;
+		c->ccomm = comm_unknown;
 		c->data_off = cd->off;
 		c->pos = cd->off;
 		c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
@@ -938,8 +760,9 @@ static int init_cpus(struct td_src *s)
 			char h[4];
 
 			if (td_pread(&s->f, h, 4, c->pos) < 0) {
-				set_stop(s, "CPU%d data ends at offset %llu of %llu", c->cpu,
-					 (unsigned long long)s->f.fsize, (unsigned long long)c->end);
+				td_set_stop(s, "CPU%d data ends at offset %llu of %llu", c->cpu,
+					    (unsigned long long)s->f.fsize,
+					    (unsigned long long)c->end);
 				continue;
 			}
 			c->chunks_left = td_get32(s->f.swap, h);
@@ -952,12 +775,13 @@ static int init_cpus(struct td_src *s)
 			if (!c->data)
 				return -LAT_ENOMEM;
 		}
-		ret = next_page(s, c);
+		ret = td_next_page(s, c);
 		if (ret < 0)
 			return ret;
 		if (ret)
-			heap_push(s, s->ncpu - 1);
+			td_heap_push(s, s->ncpu - 1);
 	}
+	td_merge_limit(s);
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
 		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));
