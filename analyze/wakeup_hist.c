@@ -55,6 +55,12 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 	if (v < 0)
 		v = 0;
 	hll_index((uint64_t)v, &row, &col);
+	if (!h->rows) {
+		h->rows = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_ROWS * sizeof(*h->rows)) :
+				     calloc(LAT_HLL_ROWS, sizeof(*h->rows));
+		if (!h->rows)
+			return -LAT_ENOMEM;
+	}
 	if (!h->rows[row]) {
 		h->rows[row] = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_SUB * sizeof(uint32_t)) :
 					  calloc(LAT_HLL_SUB, sizeof(uint32_t));
@@ -96,7 +102,7 @@ static void hll_percentiles(const struct lat_hll *h, const uint32_t *pct_milli, 
 	}
 	while (k < n && rank[k] >= h->n)
 		k++;	/* only possible at the end: ranks ascend */
-	for (unsigned r = 0; r < LAT_HLL_ROWS && k < n; r++) {
+	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS && k < n; r++) {
 		const uint32_t *row = h->rows[r];
 
 		if (!row)
@@ -153,11 +159,12 @@ void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 
 void lat_hll_release(struct lat_hll *h)
 {
-	for (unsigned r = 0; r < LAT_HLL_ROWS; r++) {
-		if (!h->arena)
+	if (h->rows && !h->arena) {
+		for (unsigned r = 0; r < LAT_HLL_ROWS; r++)
 			free(h->rows[r]);
-		h->rows[r] = NULL;
+		free(h->rows);
 	}
+	h->rows = NULL;
 	h->n = 0;
 }
 

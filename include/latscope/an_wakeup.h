@@ -17,7 +17,8 @@
  * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
  * two, so a value read back (bucket middle, clamped to [min, max]) is within
  * 1/256 of the true one.  Rows are allocated on first use: a task's waits
- * spread over many powers of two, mostly sparsely.
+ * spread over many powers of two, mostly sparsely.  The row table itself is
+ * apart too, so a histogram per task keeps the task record small.
  */
 #define LAT_HLL_SUB 128
 #define LAT_HLL_ROWS 58
@@ -26,7 +27,7 @@ struct lat_hll {
 	uint64_t n;
 	int64_t min, max;
 	double sum;
-	uint32_t *rows[LAT_HLL_ROWS];
+	uint32_t **rows;		/* LAT_HLL_ROWS row pointers, NULL until the first bucket */
 	struct lat_arena *arena;	/* where rows come from; NULL: malloc */
 };
 
