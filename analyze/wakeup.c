@@ -102,7 +102,7 @@ static int task_matches(const struct wk *w, const struct wk_task *t)
 	return 1;
 }
 
-static size_t task_slot(const struct wk *w, int32_t pid)
+static inline size_t task_slot(const struct wk *w, int32_t pid)
 {
 	size_t i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
 
@@ -179,9 +179,7 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 
 	if (!w->tcap)
 		return new_task(w, pid, comm);
-	i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
-	while (w->tasks[i].t && w->tasks[i].pid != pid)
-		i = (i + 1) & (w->tcap - 1);
+	i = task_slot(w, pid);
 	t = w->tasks[i].t;
 	if (!t)
 		return new_task(w, pid, comm);
@@ -191,7 +189,7 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	return t;
 }
 
-static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_slice *s)
+static void push_slice(struct wk_cpu *c, const struct wk_slice *s)
 {
 	size_t pos;
 
@@ -204,7 +202,7 @@ static void push_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct
 	c->ring[pos] = *s;
 }
 
-static void push_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_irq *q)
+static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 {
 	size_t pos;
 
@@ -237,7 +235,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 				      .prio = c->cur_prio, .stack = -1 };
 
 		memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
-		push_slice(w, c, cpu, &s);
+		push_slice(c, &s);
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
 	}
@@ -416,7 +414,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	s.preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
 	memcpy(s.comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
 	s.comm[LAT_COMM_LEN - 1] = 0;
-	push_slice(w, c, cpu, &s);
+	push_slice(c, &s);
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
 
@@ -576,7 +574,7 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	q.irq = o->irq;
 	q.soft = (uint8_t)soft;
 	memcpy(q.name, o->name, sizeof(q.name));
-	push_irq(w, c, cpu, &q);
+	push_irq(c, &q);
 }
 
 /* latscope's "probe=timer cpu=1 lat_ns=73210" and cyclictest's "hit latency threshold (X > Y)" */
