@@ -2,11 +2,27 @@
 /*
  * Bump allocation from 2 MiB-aligned anonymous mappings (see arena.h for why).
  * A request larger than a chunk gets a mapping of its own.
+ *
+ * Under AddressSanitizer every request is its own calloc() instead, so that an
+ * overrun of one block into the next is caught: ASan does not see inside mmap.
  */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "latscope/arena.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_MALLOC 1
+#endif
+#endif
+#ifndef ARENA_MALLOC
+#define ARENA_MALLOC 0
+#endif
 
 #define ARENA_CHUNK LAT_BIGMAP_UNIT
 #define ARENA_ALIGN 64
@@ -26,6 +42,11 @@ void *lat_bigmap(size_t len, void **map, size_t *maplen)
 		return NULL;
 	len = (len + ARENA_CHUNK - 1) & ~(ARENA_CHUNK - 1);
 	*maplen = len + ARENA_CHUNK;
+	if (ARENA_MALLOC) {
+		/* the same usable length, so callers' capacities are the same */
+		*map = calloc(1, len);
+		return *map;
+	}
 	m = mmap(NULL, *maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
@@ -40,7 +61,9 @@ void *lat_bigmap(size_t len, void **map, size_t *maplen)
 
 void lat_bigmap_free(void *map, size_t maplen)
 {
-	if (map)
+	if (map && ARENA_MALLOC)
+		free(map);
+	else if (map)
 		munmap(map, maplen);
 }
 
@@ -72,6 +95,19 @@ void *lat_arena_alloc(struct lat_arena *a, size_t size)
 	if (size > SIZE_MAX / 2)
 		return NULL;
 	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (ARENA_MALLOC) {
+		struct lat_arena_chunk *c = aligned_alloc(ARENA_ALIGN, hdr + size);
+
+		if (!c)
+			return NULL;
+		memset(c, 0, hdr + size);
+		c->map = c;
+		c->maplen = hdr + size;
+		c->next = a->chunks;
+		a->chunks = c;
+		a->mapped += hdr + size;
+		return (char *)c + hdr;
+	}
 	if (size > ARENA_CHUNK - hdr) {
 		/* its own mapping; the current chunk goes on serving small requests */
 		size_t len = (hdr + size + ARENA_CHUNK - 1) & ~(ARENA_CHUNK - 1);
@@ -107,4 +143,9 @@ void lat_arena_release(struct lat_arena *a)
 	a->cur = NULL;
 	a->left = 0;
 	a->mapped = 0;
+}
+
+int lat_arena_mapped_in_chunks(void)
+{
+	return !ARENA_MALLOC;
 }

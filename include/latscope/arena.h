@@ -24,6 +24,8 @@ struct lat_arena {
 
 /* @size zeroed bytes, 64-byte aligned, or NULL; lives until lat_arena_release(). */
 void *lat_arena_alloc(struct lat_arena *a, size_t size);
+/* 0 when built with AddressSanitizer: then every request is a calloc() of its own. */
+int lat_arena_mapped_in_chunks(void);
 /* Unmaps everything; the arena is empty and usable again. */
 void lat_arena_release(struct lat_arena *a);
 
