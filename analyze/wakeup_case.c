@@ -431,8 +431,12 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 	}
 }
 
-/* Explains @x from the rings as they are at @until (its window's end, or the trace's). */
-static void build(struct wk *w, struct wk_worst *x, uint64_t until)
+/*
+ * Explains @x, at @rank in the worst list, from the rings as they are at @until
+ * (its window's end, or the trace's).  A case only moves down the list once
+ * there, so one ranked past the timelines asked for never needs one.
+ */
+static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
 {
 	struct wk_cpu *cpu = x->c.cpu >= 0 && (size_t)x->c.cpu < w->ncpus ? w->cpus[x->c.cpu] :
 			     NULL;
@@ -443,21 +447,22 @@ static void build(struct wk *w, struct wk_worst *x, uint64_t until)
 		build_case(w, cpu, &x->c);
 	for (size_t i = 0; i < x->c.nchain; i++)
 		wk_resolve_link(w, &x->c.chain[i]);
-	build_timeline(w, x, until);
+	if (rank < (size_t)(w->o->timelines > 0 ? w->o->timelines : 0))
+		build_timeline(w, x, until);
 }
 
 void wk_cap_tick(struct wk *w, uint64_t ts)
 {
 	for (size_t i = 0; i < w->nworst && w->nopen; i++)
 		if (w->worst[i]->open && ts > w->worst[i]->we)
-			build(w, w->worst[i], w->worst[i]->we);
+			build(w, w->worst[i], i, w->worst[i]->we);
 }
 
 void wk_cap_close_all(struct wk *w)
 {
 	for (size_t i = 0; i < w->nworst; i++)
 		if (w->worst[i]->open)
-			build(w, w->worst[i], w->r->last_ns < w->worst[i]->we ? w->r->last_ns :
+			build(w, w->worst[i], i, w->r->last_ns < w->worst[i]->we ? w->r->last_ns :
 			      w->worst[i]->we);
 }
 

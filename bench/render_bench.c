@@ -182,6 +182,7 @@ int main(int argc, char **argv)
 		s->n = ne;
 		b->events = &s->base;
 		lat_analyze_opts_init(&ao);
+		ao.timelines = 1;	/* as `latscope render` */
 		t0 = now();
 		ret = lat_analyze_block(b, &ao);
 		t_an = now() - t0;

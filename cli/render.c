@@ -135,6 +135,7 @@ int cmd_render(int argc, char **argv)
 
 	lat_render_opts_init(&ro);
 	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;	/* the timeline chart draws the worst case */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:c:w:f:t:", longopts, NULL)) != -1) {
 		switch (c) {

@@ -23,6 +23,12 @@ struct lat_analyze_opts {
 	const char *buffer;	/* trace.dat instance (--buffer), NULL for the top one; lent */
 	enum lat_wake_start wake_start;
 	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */
+	/*
+	 * Worst cases, from the worst, whose timeline (every CPU's slices around
+	 * the wait) is kept for a chart: `latscope render` asks for 1, the text
+	 * and JSON reports for none.  Default 0.
+	 */
+	int timelines;
 };
 
 void lat_analyze_opts_init(struct lat_analyze_opts *o);

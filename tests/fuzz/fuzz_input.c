@@ -52,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	devnull = fopen("/dev/null", "w");
 	lat_analyze_opts_init(&o);
+	o.timelines = o.worst_n;	/* the timeline code is fuzzed too */
 	memset(&rep, 0, sizeof(rep));
 	rep.path = "fuzz";
 	if (lat_load_fp(&l, "fuzz", fp, forced, NULL, NULL) == 0) {

@@ -203,6 +203,7 @@ static void test_recorded(void **state)
 
 	(void)state;
 	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;
 	ao.task = "3125";
 	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat",
 				  NULL, NULL), 0);
@@ -272,6 +273,7 @@ static void test_fixture(void **state)
 	if (access(LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat", R_OK))
 		skip();
 	lat_analyze_opts_init(&ao);
+	ao.timelines = 2;
 	lat_render_opts_init(&o);
 	assert_int_equal(lat_load(&ld, LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat", NULL,
 				  NULL), 0);

@@ -549,6 +549,57 @@ static void test_stack_by_name(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * Timelines only for the cases asked (--timelines, 1 for `latscope render`): a
+ * case ranked past them when its window closes never gets one.  By hand: A
+ * waits 1000..401000 (400 us, window to 601000, closed at 700000 while it is
+ * the worst), then 700000..800000 (100 us, window to 900000, closed at 1000000
+ * as the second worst).
+ */
+static void test_timelines_asked(void **state)
+{
+	struct lat_analyze_opts o;
+	struct lat_timeline *tl = NULL;
+
+	(void)state;
+	for (int asked = 0; asked <= 2; asked++) {
+		struct lat_block *b;
+		const struct lat_wakeup_result *r;
+
+		nev = 0;
+		sw(10, 0, 100, "A", LAT_TS_SLEEPING, 300, "kworker/0:2");
+		sw(20, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+		wake(1000, 1, 200, "B", LAT_EV_WAKING, 100, "A", 0);
+		sw(401000, 0, 300, "kworker/0:2", LAT_TS_RUNNING, 100, "A");
+		sw(402000, 0, 100, "A", LAT_TS_SLEEPING, 300, "kworker/0:2");
+		wake(700000, 1, 200, "B", LAT_EV_WAKING, 100, "A", 0);
+		sw(800000, 0, 300, "kworker/0:2", LAT_TS_RUNNING, 100, "A");
+		sw(1000000, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+		lat_analyze_opts_init(&o);
+		assert_int_equal(o.timelines, 0);
+		o.timelines = asked;
+		b = run_opts(&o);
+		r = b->analysis;
+		assert_int_equal(r->nworst, 2);
+		assert_int_equal(r->worst[0].latency_ns, 400000);
+		assert_int_equal(r->worst[1].latency_ns, 100000);
+		/* the explanation is there either way */
+		assert_int_equal(r->worst[1].on_cpu[0].pid, 300);
+		assert_int_equal(r->worst[1].on_cpu[0].ns, 100000);
+		for (size_t k = 0; k < 2; k++) {
+			int want = (int)k < asked ? 0 : -LAT_EEMPTY;
+
+			assert_int_equal(lat_wakeup_timeline(b, k, &tl), want);
+			if (!want) {
+				assert_int_equal(tl->brackets[0].end_ns, k ? 800000 : 401000);
+				lat_timeline_free(tl);
+				tl = NULL;
+			}
+		}
+		lat_block_free(b);
+	}
+}
+
 /* Markers inside a wait: a latscope probe and cyclictest's threshold line. */
 static void test_markers_and_timeline(void **state)
 {
@@ -724,6 +775,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stack_blame, reset),
 		cmocka_unit_test_setup(test_stack_by_name, reset),
 		cmocka_unit_test_setup(test_markers_and_timeline, reset),
+		cmocka_unit_test_setup(test_timelines_asked, reset),
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
 		cmocka_unit_test_setup(test_report, reset),
 	};
