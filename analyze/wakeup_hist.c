@@ -24,6 +24,17 @@ static void hll_index(uint64_t v, unsigned *row, unsigned *col)
 	*col = (unsigned)((v >> shift) - LAT_HLL_SUB);
 }
 
+/*
+ * The row table: LAT_HLL_ROWS row pointers, then each row's count, so that a
+ * percentile walk reads the few rows its ranks fall in, not every bucket.
+ */
+#define HLL_TABLE_BYTES (LAT_HLL_ROWS * (sizeof(uint32_t *) + sizeof(uint64_t)))
+
+static inline uint64_t *hll_row_counts(uint32_t **rows)
+{
+	return (uint64_t *)(void *)(rows + LAT_HLL_ROWS);
+}
+
 /* The middle of bucket (row, col). */
 static int64_t hll_value(unsigned row, unsigned col)
 {
@@ -56,8 +67,8 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 		v = 0;
 	hll_index((uint64_t)v, &row, &col);
 	if (!h->rows) {
-		h->rows = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_ROWS * sizeof(*h->rows)) :
-				     calloc(LAT_HLL_ROWS, sizeof(*h->rows));
+		h->rows = h->arena ? lat_arena_alloc(h->arena, HLL_TABLE_BYTES) :
+				     calloc(1, HLL_TABLE_BYTES);
 		if (!h->rows)
 			return -LAT_ENOMEM;
 	}
@@ -68,8 +79,10 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 			return -LAT_ENOMEM;
 	}
 	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
-	if (h->rows[row][col] != UINT32_MAX)
+	if (h->rows[row][col] != UINT32_MAX) {
 		h->rows[row][col]++;
+		hll_row_counts(h->rows)[row]++;
+	}
 	return 0;
 }
 
@@ -104,9 +117,14 @@ static void hll_percentiles(const struct lat_hll *h, const uint32_t *pct_milli, 
 		k++;	/* only possible at the end: ranks ascend */
 	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS && k < n; r++) {
 		const uint32_t *row = h->rows[r];
+		uint64_t rc = hll_row_counts(h->rows)[r];
 
-		if (!row)
+		if (!row || !rc)
 			continue;
+		if (seen + rc < rank[k]) {
+			seen += rc;	/* no rank falls in this row */
+			continue;
+		}
 		for (unsigned c = 0; c < LAT_HLL_SUB && k < n; c++) {
 			int64_t v;
 

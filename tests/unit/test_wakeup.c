@@ -442,6 +442,50 @@ static void test_percentiles(void **state)
 	lat_block_free(b);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Percentiles against the sorted values themselves: nearest rank (the value
+ * at 1-based rank ceil(n * p)), read back within 1/256 (+1 ns of rounding).
+ * Sets of 1 to 4000 values, spread over 1 ns .. 1000 s, clustered or not.
+ */
+static void test_percentiles_exact(void **state)
+{
+	static const uint32_t pct[] = { 100, 1000, 25000, 50000, 90000, 99000, 99900, 99990,
+					100000 };
+	static int64_t v[4000];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (int round = 0; round < 60; round++) {
+		struct lat_hll h = { 0 };
+		size_t n = 1 + (size_t)(round * 67) % LAT_ARRAY_SIZE(v);
+
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v[i] = round % 3 == 0 ? (int64_t)(x % 1000) + 50000 :	/* one row or two */
+			       (int64_t)((x >> 20) % 1000000000000ull) >> (x % 40);
+			assert_int_equal(lat_hll_add(&h, v[i]), 0);
+		}
+		qsort(v, n, sizeof(v[0]), cmp_i64);
+		for (size_t k = 0; k < LAT_ARRAY_SIZE(pct); k++) {
+			uint64_t rank = (n * pct[k] + 99999) / 100000;
+			int64_t want = v[(rank ? rank : 1) - 1];
+			int64_t got = lat_hll_percentile(&h, pct[k]);
+
+			assert_true(llabs(got - want) <= want / 256 + 1);
+		}
+		lat_hll_release(&h);
+	}
+}
+
 /* Any single value read back from among others stays within 1%. */
 static void test_hist_error(void **state)
 {
@@ -771,6 +815,7 @@ int main(void)
 		cmocka_unit_test_setup(test_chain, reset),
 		cmocka_unit_test_setup(test_lost_across_wait, reset),
 		cmocka_unit_test_setup(test_percentiles, reset),
+		cmocka_unit_test_setup(test_percentiles_exact, reset),
 		cmocka_unit_test_setup(test_hist_error, reset),
 		cmocka_unit_test_setup(test_stack_blame, reset),
 		cmocka_unit_test_setup(test_stack_by_name, reset),
