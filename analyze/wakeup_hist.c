@@ -59,13 +59,9 @@ void lat_hll_note(struct lat_hll *h, int64_t v)
 	h->sum += (double)v;
 }
 
-int lat_hll_bucket(struct lat_hll *h, int64_t v)
+/* The bucket (@row, @col) of @h, one more. */
+static int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 {
-	unsigned row, col;
-
-	if (v < 0)
-		v = 0;
-	hll_index((uint64_t)v, &row, &col);
 	if (!h->rows) {
 		h->rows = h->arena ? lat_arena_alloc(h->arena, HLL_TABLE_BYTES) :
 				     calloc(1, HLL_TABLE_BYTES);
@@ -84,6 +80,14 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 		hll_row_counts(h->rows)[row]++;
 	}
 	return 0;
+}
+
+int lat_hll_bucket(struct lat_hll *h, int64_t v)
+{
+	unsigned row, col;
+
+	hll_index(v < 0 ? 0 : (uint64_t)v, &row, &col);
+	return hll_bump(h, row, col);
 }
 
 int lat_hll_add(struct lat_hll *h, int64_t v)
@@ -197,6 +201,7 @@ void lat_hll_release(struct lat_hll *h)
 void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat)
 {
 	struct wk_pend *p;
+	unsigned row, col;
 
 	lat_hll_note(preempt ? &t->preempt : &t->wake, lat);
 	if (!w->pend) {
@@ -207,10 +212,12 @@ void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat)
 		}
 		w->pend_sorted = w->pend + WK_PEND;
 	}
+	hll_index(lat < 0 ? 0 : (uint64_t)lat, &row, &col);
 	p = &w->pend[w->npend++];
 	p->idx = t->idx;
-	p->preempt = (uint32_t)preempt;
-	p->lat = lat;
+	p->row = (uint8_t)row;
+	p->col = (uint8_t)col;
+	p->preempt = (uint8_t)preempt;
 	if (w->npend == WK_PEND)
 		wk_pend_flush(w);
 }
@@ -219,7 +226,7 @@ static void pend_apply(struct wk *w, const struct wk_pend *p)
 {
 	struct wk_task *t = w->by_idx[p->idx];
 
-	if (lat_hll_bucket(p->preempt ? &t->preempt : &t->wake, p->lat))
+	if (hll_bump(p->preempt ? &t->preempt : &t->wake, p->row, p->col))
 		w->oom = 1;
 }
 

@@ -94,8 +94,8 @@ struct wk_slot {
 /* A task's wait whose histogram bucket is still to be added (see wk_pend_flush). */
 struct wk_pend {
 	uint32_t idx;			/* the task */
-	uint32_t preempt;		/* 1: its preemption histogram */
-	int64_t lat;
+	uint8_t row, col;		/* the bucket */
+	uint8_t preempt;		/* 1: its preemption histogram */
 };
 
 /*
