@@ -189,7 +189,8 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	return t;
 }
 
-static void push_slice(struct wk_cpu *c, const struct wk_slice *s)
+/* The ring's next slot, the oldest slice's once the ring is full: the caller fills it. */
+static inline struct wk_slice *next_slice(struct wk_cpu *c)
 {
 	size_t pos;
 
@@ -199,7 +200,12 @@ static void push_slice(struct wk_cpu *c, const struct wk_slice *s)
 		pos = c->rhead;
 		c->rhead = (c->rhead + 1) & (c->rcap - 1);
 	}
-	c->ring[pos] = *s;
+	return &c->ring[pos];
+}
+
+static void push_slice(struct wk_cpu *c, const struct wk_slice *s)
+{
+	*next_slice(c) = *s;
 }
 
 static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
@@ -263,14 +269,17 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	t->on_cpu = cpu;
 }
 
+/* Who woke: the running task, or the irq it was in.  Every field is written (no memset). */
 static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_event *ev,
 		       struct lat_wake_waker *k)
 {
-	memset(k, 0, sizeof(*k));
 	k->pid = ev->pid;
 	k->cpu = cpu;
+	k->ctx = LAT_WAKE_CTX_TASK;
 	k->irq = -1;
+	k->irq_name[0] = 0;
 	k->stack = -1;
+	k->from_wakeup = 0;
 	memcpy(k->comm, ev->comm, LAT_COMM_LEN);
 	k->comm[LAT_COMM_LEN - 1] = 0;
 	if (c->hard.open) {
@@ -296,7 +305,8 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	t->migr_dropped = 0;
 	t->chain_ref = 0;
 	if (k) {
-		t->waker = *k;
+		if (k != &t->waker)
+			t->waker = *k;
 	} else {
 		memset(&t->waker, 0, sizeof(t->waker));
 		t->waker.pid = -1;
@@ -396,7 +406,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 
 static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
-	struct wk_slice s = { 0 };
+	struct wk_slice *s;
 	struct wk_task *t;
 
 	if (c->cur_known && c->cur_pid != ev->u.sw.prev_pid) {
@@ -406,15 +416,16 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
 			t->on_cpu = -1;
 	}
-	s.start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
-	s.end = ev->ts_ns;
-	s.pid = ev->u.sw.prev_pid;
-	s.prio = ev->u.sw.prev_prio;
-	s.stack = -1;
-	s.preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
-	memcpy(s.comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
-	s.comm[LAT_COMM_LEN - 1] = 0;
-	push_slice(c, &s);
+	/* written in place: a slice is written at every switch, read for a few cases */
+	s = next_slice(c);
+	s->start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
+	s->end = ev->ts_ns;
+	s->pid = ev->u.sw.prev_pid;
+	s->prio = ev->u.sw.prev_prio;
+	s->stack = -1;
+	s->preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
+	memcpy(s->comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
+	s->comm[LAT_COMM_LEN - 1] = 0;
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
 
@@ -474,9 +485,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 			w->r->self_wakes++;
 			return;
 		}
-		make_waker(c, cpu, ev, &k);
 		if (w->o->wake_start == LAT_WAKE_START_WAKEUP) {
-			t->tent = k;
+			make_waker(c, cpu, ev, &t->tent);
 			t->has_tent = 1;
 			c->stack_kind = WK_STK_WAKING;
 			c->stack_pid = t->pid;
@@ -484,7 +494,9 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		}
 		if (t->pending)
 			return;
-		start_wait(w, t, LAT_WAIT_WAKEUP, ev->ts_ns, ev->u.wake.target_cpu, &k);
+		/* made in place: a waker is 76 bytes, one per wait */
+		make_waker(c, cpu, ev, &t->waker);
+		start_wait(w, t, LAT_WAIT_WAKEUP, ev->ts_ns, ev->u.wake.target_cpu, &t->waker);
 		c->stack_kind = WK_STK_WAKING;
 		c->stack_pid = t->pid;
 		return;
@@ -703,7 +715,7 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	if (!r->nevents++)
 		r->first_ns = ev->ts_ns;
 	r->last_ns = ev->ts_ns;
-	if (w->nopen)
+	if (ev->ts_ns > w->next_we)
 		wk_cap_tick(w, ev->ts_ns);
 	if (ev->type != LAT_EV_STACK) {
 		if (c->done.valid)
@@ -792,6 +804,7 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	       WK_RING_BYTES)
 		w.ring_cap /= 2;
 	w.all.arena = &w.arena;
+	w.next_we = UINT64_MAX;
 	w.filter_pid = -1;
 	if (o->task && o->task[0]) {
 		char *end;

@@ -9,13 +9,6 @@
 
 #include "wakeup_priv.h"
 
-int wk_qualifies(const struct wk *w, int64_t lat)
-{
-	if (w->o->worst_n <= 0)
-		return 0;
-	return w->nworst < (size_t)w->o->worst_n || lat > w->worst[w->nworst - 1]->c.latency_ns;
-}
-
 static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 {
 	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
@@ -451,11 +444,22 @@ static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
 		build_timeline(w, x, until);
 }
 
+/* Builds the open cases whose window ended before @ts; notes when the next one ends. */
 void wk_cap_tick(struct wk *w, uint64_t ts)
 {
-	for (size_t i = 0; i < w->nworst && w->nopen; i++)
-		if (w->worst[i]->open && ts > w->worst[i]->we)
-			build(w, w->worst[i], i, w->worst[i]->we);
+	uint64_t next = UINT64_MAX;
+
+	for (size_t i = 0; i < w->nworst && w->nopen; i++) {
+		struct wk_worst *x = w->worst[i];
+
+		if (!x->open)
+			continue;
+		if (ts > x->we)
+			build(w, x, i, x->we);
+		else if (x->we < next)
+			next = x->we;
+	}
+	w->next_we = next;
 }
 
 void wk_cap_close_all(struct wk *w)
@@ -555,6 +559,8 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 	w->nworst++;
 	x->open = 1;
 	w->nopen++;
+	if (x->we < w->next_we)
+		w->next_we = x->we;
 }
 
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu)

@@ -177,6 +177,7 @@ struct wk {
 	uint64_t nseq;			/* seq of the newest node */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
+	uint64_t next_we;		/* no open case's window ends before this */
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
 	struct wk_pend *pend, *pend_sorted;	/* WK_PEND each */
 	size_t npend;
@@ -198,8 +199,15 @@ static inline const struct wk_irq *wk_irq_at(const struct wk_cpu *c, size_t i)
 	return &c->irqs[(c->ihead + i) % WK_IRQ_RING];
 }
 
+/* Whether a wait of @lat enters the worst N. */
+static inline int wk_qualifies(const struct wk *w, int64_t lat)
+{
+	if (w->o->worst_n <= 0)
+		return 0;
+	return w->nworst < (size_t)w->o->worst_n || lat > w->worst[w->nworst - 1]->c.latency_ns;
+}
+
 /* wakeup_case.c */
-int wk_qualifies(const struct wk *w, int64_t lat);
 void wk_resolve_link(const struct wk *w, struct lat_wake_link *l);
 void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
