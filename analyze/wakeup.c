@@ -372,7 +372,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 		if (lat >= t->wake.max || !t->wake.n)
 			t->max_end = ts;
 		wk_pend_add(w, t, 0, lat);
-		if (lat_hll_add(&c->wake, lat) || lat_hll_add(&w->all, lat))
+		/* w->all is the CPUs' histograms merged at the end */
+		if (lat_hll_add(&c->wake, lat))
 			w->oom = 1;
 	}
 	if (d->valid)

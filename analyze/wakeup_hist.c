@@ -90,6 +90,39 @@ int lat_hll_bucket(struct lat_hll *h, int64_t v)
 	return hll_bump(h, row, col);
 }
 
+int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src)
+{
+	if (!src->n)
+		return 0;
+	for (unsigned r = 0; src->rows && r < LAT_HLL_ROWS; r++) {
+		const uint32_t *row = src->rows[r];
+
+		if (!row || !hll_row_counts(src->rows)[r])
+			continue;
+		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+			uint64_t sum;
+
+			if (!row[c])
+				continue;
+			if (hll_bump(dst, r, c))
+				return -LAT_ENOMEM;
+			/* the one bump made the row; the rest of the count goes straight in */
+			sum = (uint64_t)dst->rows[r][c] + row[c] - 1;
+			if (sum > UINT32_MAX)
+				sum = UINT32_MAX;
+			hll_row_counts(dst->rows)[r] += sum - dst->rows[r][c];
+			dst->rows[r][c] = (uint32_t)sum;
+		}
+	}
+	if (!dst->n || src->min < dst->min)
+		dst->min = src->min;
+	if (!dst->n || src->max > dst->max)
+		dst->max = src->max;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	return 0;
+}
+
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
 	if (lat_hll_bucket(h, v))

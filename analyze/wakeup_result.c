@@ -61,6 +61,10 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 		key = LAT_WSORT_MAX;
 	if (n)
 		qsort_r(r->tasks, n, sizeof(*r->tasks), cmp_task, &key);
+	/* every counted wakeup wait went into its CPU's histogram, and only there */
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i] && lat_hll_merge(&w->all, &w->cpus[i]->wake))
+			return -LAT_ENOMEM;
 	lat_hll_stat(&w->all, &r->all);
 
 	if (w->ncpus && !(r->cpus = calloc(w->ncpus, sizeof(*r->cpus))))

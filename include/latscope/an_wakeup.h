@@ -40,6 +40,8 @@ int lat_hll_add(struct lat_hll *h, int64_t v);
  */
 void lat_hll_note(struct lat_hll *h, int64_t v);
 int lat_hll_bucket(struct lat_hll *h, int64_t v);
+/* Adds every value of @src to @dst.  Returns 0 or -LAT_ENOMEM. */
+int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src);
 /* Nearest-rank percentile, @pct_milli in thousandths of a percent (99900 = p99.9). */
 int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
 void lat_hll_release(struct lat_hll *h);

@@ -486,6 +486,40 @@ static void test_percentiles_exact(void **state)
 	}
 }
 
+/* Two histograms merged read back like one that got every value (n, min, max, sum, percentiles). */
+static void test_hist_merge(void **state)
+{
+	static const uint32_t pct[] = { 1000, 50000, 90000, 99000, 99900 };
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	(void)state;
+	for (int round = 0; round < 20; round++) {
+		struct lat_hll a = { 0 }, b = { 0 }, all = { 0 };
+
+		for (int i = 0; i < 3000; i++) {
+			int64_t v;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = (int64_t)((x >> 24) % 100000000000ull) >> (x % 30);
+			/* round 0: b stays empty; round 1: a does */
+			assert_int_equal(lat_hll_add(round == 1 || (round && i % 3 == 0) ? &b : &a, v), 0);
+			assert_int_equal(lat_hll_add(&all, v), 0);
+		}
+		assert_int_equal(lat_hll_merge(&a, &b), 0);
+		assert_int_equal(a.n, all.n);
+		assert_int_equal(a.min, all.min);
+		assert_int_equal(a.max, all.max);
+		assert_true(a.sum == all.sum);	/* integers below 2^53: exact */
+		for (size_t k = 0; k < LAT_ARRAY_SIZE(pct); k++)
+			assert_int_equal(lat_hll_percentile(&a, pct[k]), lat_hll_percentile(&all, pct[k]));
+		lat_hll_release(&a);
+		lat_hll_release(&b);
+		lat_hll_release(&all);
+	}
+}
+
 /* Any single value read back from among others stays within 1%. */
 static void test_hist_error(void **state)
 {
@@ -816,6 +850,7 @@ int main(void)
 		cmocka_unit_test_setup(test_lost_across_wait, reset),
 		cmocka_unit_test_setup(test_percentiles, reset),
 		cmocka_unit_test_setup(test_percentiles_exact, reset),
+		cmocka_unit_test_setup(test_hist_merge, reset),
 		cmocka_unit_test_setup(test_hist_error, reset),
 		cmocka_unit_test_setup(test_stack_blame, reset),
 		cmocka_unit_test_setup(test_stack_by_name, reset),
