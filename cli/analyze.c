@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +23,15 @@ void usage_analyze(FILE *out)
 		"      --sort KEY          wakeup tables: max, avg, p99, count, pid, comm (default max)\n"
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
-		"                          where a wakeup wait starts (default waking)\n\n"
+		"                          where a wakeup wait starts (default waking)\n"
+		"      --folded off|runnable\n"
+		"                          instead of the report, every kernel stack with its\n"
+		"                          off-CPU or runnable time in ns, as FlameGraph reads\n"
+		"                          (flamegraph.pl --countname ns)\n\n"
 		"exit status: 0 ok, 2 usage error or no input readable\n");
 }
 
-enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT };
+enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT, OPT_FOLDED };
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -41,13 +46,14 @@ int cmd_analyze(int argc, char **argv)
 		{ "buffer", required_argument, NULL, OPT_BUFFER },
 		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
 		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "folded", required_argument, NULL, OPT_FOLDED },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lat_analyze_opts o;
 	const struct lat_format *forced = NULL;
 	struct lat_loaded *loaded;
 	struct lat_report_input *rep;
-	int json = 0, c, nin, ok = 0;
+	int json = 0, folded = -1, c, nin, ok = 0;
 	char *end;
 
 	lat_analyze_opts_init(&o);
@@ -119,11 +125,28 @@ int cmd_analyze(int argc, char **argv)
 				return LAT_EXIT_USAGE;
 			}
 			break;
+		case OPT_FOLDED:
+			if (!strcmp(optarg, "off")) {
+				folded = 0;
+			} else if (!strcmp(optarg, "runnable")) {
+				folded = 1;
+			} else {
+				fprintf(stderr, "latscope analyze: --folded: expected off or "
+						"runnable, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			break;
 		default:
 			usage_analyze(stderr);
 			return LAT_EXIT_USAGE;
 		}
 	}
+	if (folded >= 0 && json) {
+		fprintf(stderr, "latscope analyze: --folded and --json: choose one\n");
+		return LAT_EXIT_USAGE;
+	}
+	if (folded >= 0)
+		o.top_n = INT_MAX;	/* every stack: a flame graph of the top 20 would lie */
 	nin = argc - optind;
 	if (nin < 1) {
 		fprintf(stderr, "latscope analyze: no input file\n");
@@ -162,10 +185,16 @@ int cmd_analyze(int argc, char **argv)
 		rep[i].warnings = l->diag.nwarn;
 		ok++;
 	}
-	if (json)
+	if (folded >= 0) {
+		if (!lat_report_folded(stdout, rep, (size_t)nin, folded) && ok)
+			fprintf(stderr, "latscope analyze: --folded: no kernel stacks in the input "
+					"(record them with `latscope record --stacks` or "
+					"`trace-cmd record -T`)\n");
+	} else if (json) {
 		lat_report_json(stdout, rep, (size_t)nin, &o);
-	else
+	} else {
 		lat_report_text(stdout, rep, (size_t)nin, &o);
+	}
 	for (int i = 0; i < nin; i++)
 		lat_loaded_release(&loaded[i]);
 	free(loaded);

@@ -461,3 +461,36 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			   r->nrun_funcs, r->run_stacks, r->nrun_stacks);
 	}
 }
+
+/*
+ * FlameGraph's folded format, "root;...;leaf ns", one line per stack with off-CPU
+ * (or runnable) time, every block of every input.  Returns the number of blocks
+ * that had kernel stacks at all.
+ */
+size_t lat_report_folded(FILE *out, const struct lat_report_input *in, size_t n, int runnable)
+{
+	size_t with_stacks = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < in[i].nblocks; k++) {
+			const struct lat_block *b = in[i].blocks[k];
+			const struct lat_wakeup_result *r;
+			const struct lat_wake_blame *st;
+			size_t nst;
+
+			if (b->schema != LAT_SCHEMA_EVENTS || !b->analysis)
+				continue;
+			r = b->analysis;
+			if (!r->has_stacks)
+				continue;
+			with_stacks++;
+			st = runnable ? r->run_stacks : r->off_stacks;
+			nst = runnable ? r->nrun_stacks : r->noff_stacks;
+			for (size_t s = 0; s < nst; s++) {
+				lat_fput_safe(out, st[s].name, strlen(st[s].name));
+				fprintf(out, " %lld\n", (long long)st[s].ns);
+			}
+		}
+	}
+	return with_stacks;
+}

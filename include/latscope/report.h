@@ -23,6 +23,13 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		     const struct lat_analyze_opts *o);
 
+/*
+ * Every off-CPU (@runnable 0) or runnable (1) stack of the wakeup analyses, in
+ * FlameGraph's folded format ("root;...;leaf ns").  Returns how many blocks had
+ * kernel stacks; the rows are all there only with o->top_n at least the stacks.
+ */
+size_t lat_report_folded(FILE *out, const struct lat_report_input *in, size_t n, int runnable);
+
 /* Writes @len bytes of untrusted text with control characters shown as \xNN. */
 void lat_fput_safe(FILE *out, const char *s, size_t len);
 
