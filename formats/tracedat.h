@@ -42,17 +42,22 @@ struct td_buffer {
 };
 
 /*
- * pid -> comm as a two-level table indexed by pid (chunks of 4096 pids made
+ * pid -> comm as a two-level table indexed by pid (chunks of 256 pids made
  * on first use): a lookup per event is two loads.  Pids are below the
- * kernel's PID_MAX_LIMIT, so the table holds at most 64 MiB, and only
- * 64 KiB per 4096-pid range actually seen.
+ * kernel's PID_MAX_LIMIT.  Every page a process touches first costs a page
+ * fault, ~10 us on the VMs we measured (as much as copying ~50 KiB), so the
+ * chunks are one page each (4 KiB: a fixture's 1,443 saved cmdlines fill 17
+ * of them, where 64 KiB chunks made 48 pages), the 128 KiB pointer table is
+ * left to the kernel's zero pages until a range is used, and the chunks made
+ * are listed so that freeing them does not walk the table.
  */
 #define TD_PID_LIMIT (1 << 22)
-#define TD_COMM_CHUNK_SHIFT 12
+#define TD_COMM_CHUNK_SHIFT 8
 
 struct td_comms {
 	char (**chunks)[LAT_COMM_LEN];	/* TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT of them */
-	size_t n;			/* chunks made */
+	void **made;			/* the chunks made, for freeing */
+	size_t n, cap;			/* chunks made, room in made */
 	uint32_t gen;			/* bumped on every change: invalidates caches */
 };
 

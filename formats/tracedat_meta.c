@@ -780,17 +780,20 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 	if (!len || !comm[0] || pid < 0 || pid >= TD_PID_LIMIT)
 		return 0;
 	if (!c->chunks) {
+		/* 128 KiB: mmap'ed by malloc, untouched pages stay unfaulted */
 		c->chunks = calloc(TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT, sizeof(*c->chunks));
 		if (!c->chunks)
 			return -LAT_ENOMEM;
 	}
 	chunk = c->chunks[pid >> TD_COMM_CHUNK_SHIFT];
 	if (!chunk) {
+		if (lat_grow(&c->made, &c->cap, c->n + 1, sizeof(*c->made)) < 0)
+			return -LAT_ENOMEM;
 		chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
 		if (!chunk)
 			return -LAT_ENOMEM;
 		c->chunks[pid >> TD_COMM_CHUNK_SHIFT] = chunk;
-		c->n++;
+		c->made[c->n++] = chunk;
 	}
 	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
 	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
@@ -800,9 +803,9 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 
 void td_comms_release(struct td_comms *c)
 {
-	if (c->chunks)
-		for (size_t i = 0; i < TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT; i++)
-			free(c->chunks[i]);
+	for (size_t i = 0; i < c->n; i++)
+		free(c->made[i]);
+	free(c->made);
 	free(c->chunks);
 	memset(c, 0, sizeof(*c));
 }
