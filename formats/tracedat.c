@@ -116,12 +116,75 @@ static int hot_shape(const struct td_src *s, const struct td_etype *t)
 	}
 }
 
-static int build_types(struct td_src *s)
+/* The common header's fields, from the first event (by id) that has common_type. */
+static void common_fields(struct td_src *s, struct tep_event *e)
 {
-	int n = tep_get_events_count(s->f.tep);
 	uint32_t dummy = 0;
-	int maxid = -1;
 
+	if (s->f_type.ok)
+		return;
+	set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
+	set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
+}
+
+static const struct td_known *find_known(const char *sys, const char *name)
+{
+	for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++)
+		if (!strcmp(sys, known[k].sys) && !strcmp(name, known[k].name))
+			return &known[k];
+	return NULL;
+}
+
+/* The type of event @id, "@sys:@name"; a known event's fields from @e (parsed). */
+static int add_type(struct td_src *s, int id, const char *sys, const char *name,
+		    struct tep_event *e)
+{
+	const struct td_known *k = e && sys && name ? find_known(sys, name) : NULL;
+	struct td_etype *t = calloc(1, sizeof(*t));
+	size_t len;
+
+	sys = sys ? sys : "";
+	name = name ? name : "";
+	len = strlen(sys) + strlen(name) + 2;
+	if (!t || !(t->name = malloc(len))) {
+		free(t);
+		return -LAT_ENOMEM;
+	}
+	snprintf(t->name, len, "%s:%s", sys, name);
+	t->type = LAT_EV_OTHER;
+	t->hot_min = UINT32_MAX;
+	s->types[id] = t;
+	if (!k)
+		return 0;
+	for (int j = 0; j < TD_NFLD && k->f[j]; j++)
+		set_fld(&t->f[j], tep_find_field(e, k->f[j]), &t->min_size);
+	t->type = t->f[key_field[k->type]].ok ? k->type : LAT_EV_OTHER;
+	/*
+	 * kernel_stack declares caller[8] but records only the frames it has:
+	 * a shallow stack is shorter than the format.  decode_stack() bounds
+	 * the frames by the record size, so only the array's start must fit.
+	 */
+	if (t->type == LAT_EV_STACK && t->f[1].ok)
+		t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
+			      t->f[1].off : t->f[0].off + t->f[0].size;
+	t->hot = hot_shape(s, t);
+	t->hot_min = t->hot ? t->min_size : UINT32_MAX;
+	return 0;
+}
+
+/*
+ * Every format parsed, in file order, and the types taken from what
+ * libtraceevent holds: for formats whose first lines are not of the plain
+ * form (damaged files) or that share an id.
+ */
+static int types_from_tep(struct td_src *s)
+{
+	int n, maxid = -1, ret;
+
+	for (size_t i = 0; i < s->f.nfmts; i++)
+		if ((ret = td_fmt_parse(&s->f, &s->f.fmts[i])) < 0)
+			return ret;
+	n = tep_get_events_count(s->f.tep);
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(s->f.tep, i);
 
@@ -136,44 +199,107 @@ static int build_types(struct td_src *s)
 	s->ntypes = (size_t)maxid + 1;
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(s->f.tep, i);
-		struct td_etype *t;
-		size_t len;
 
 		if (!e || e->id < 0 || e->id > maxid || s->types[e->id])
 			continue;
-		if (!s->f_type.ok) {
-			set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
-			set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
-		}
-		t = calloc(1, sizeof(*t));
-		len = strlen(e->system ? e->system : "") + strlen(e->name ? e->name : "") + 2;
-		if (!t || !(t->name = malloc(len))) {
-			free(t);
-			return -LAT_ENOMEM;
-		}
-		snprintf(t->name, len, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
-		t->type = LAT_EV_OTHER;
-		t->hot_min = UINT32_MAX;
-		s->types[e->id] = t;
-		for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++) {
-			if (!e->system || !e->name || strcmp(e->system, known[k].sys) ||
-			    strcmp(e->name, known[k].name))
-				continue;
-			for (int j = 0; j < TD_NFLD && known[k].f[j]; j++)
-				set_fld(&t->f[j], tep_find_field(e, known[k].f[j]), &t->min_size);
-			t->type = t->f[key_field[known[k].type]].ok ? known[k].type : LAT_EV_OTHER;
-			/*
-			 * kernel_stack declares caller[8] but records only the frames it has:
-			 * a shallow stack is shorter than the format.  decode_stack() bounds
-			 * the frames by the record size, so only the array's start must fit.
-			 */
-			if (t->type == LAT_EV_STACK && t->f[1].ok)
-				t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
-					      t->f[1].off : t->f[0].off + t->f[0].size;
-			t->hot = hot_shape(s, t);
-			t->hot_min = t->hot ? t->min_size : UINT32_MAX;
-		}
+		common_fields(s, e);
+		if ((ret = add_type(s, e->id, e->system, e->name, e)) < 0)
+			return ret;
 	}
+	return 0;
+}
+
+static int cmp_fmt_id(const void *a, const void *b)
+{
+	const struct td_fmt *x = *(const struct td_fmt *const *)a;
+	const struct td_fmt *y = *(const struct td_fmt *const *)b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The types without parsing every format: each one's name and id from its
+ * first lines; libtraceevent parses only the known events and, for the
+ * common header, the lowest ids until one has common_type -- the same
+ * types, fields and header types_from_tep() finds, since libtraceevent
+ * keeps every format whose name and id it reads, however the rest of it
+ * fares.  1 done, 0 when the formats need types_from_tep(), <0 error.
+ */
+static int types_lazy(struct td_src *s)
+{
+	struct td_file *f = &s->f;
+	const struct td_fmt **by_id;
+	int maxid = -1, ret = 0;
+
+	if (!f->nfmts)
+		return 0;
+	for (size_t i = 0; i < f->nfmts; i++) {
+		if (f->fmts[i].id < 0)
+			return 0;
+		if (f->fmts[i].id > maxid)
+			maxid = f->fmts[i].id;
+	}
+	by_id = malloc(f->nfmts * sizeof(*by_id));
+	if (!by_id)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < f->nfmts; i++)
+		by_id[i] = &f->fmts[i];
+	qsort(by_id, f->nfmts, sizeof(*by_id), cmp_fmt_id);
+	for (size_t i = 1; i < f->nfmts; i++)
+		if (by_id[i]->id == by_id[i - 1]->id)
+			goto out;	/* which one libtraceevent lists first: parse all */
+	ret = -LAT_ENOMEM;
+	s->types = calloc((size_t)maxid + 1, sizeof(*s->types));
+	if (!s->types)
+		goto out;
+	s->ntypes = (size_t)maxid + 1;
+	for (size_t i = 0; i < f->nfmts; i++) {
+		const struct td_fmt *m = &f->fmts[i];
+		struct tep_event *e = NULL;
+
+		if (find_known(m->sys, m->name)) {
+			if ((ret = td_fmt_parse(f, m)) < 0)
+				goto out;
+			e = tep_find_event(f->tep, m->id);
+		}
+		if ((ret = add_type(s, m->id, m->sys, m->name, e)) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < f->nfmts && !s->f_type.ok; i++) {
+		struct tep_event *e = tep_find_event(f->tep, by_id[i]->id);
+
+		if (!e) {
+			if ((ret = td_fmt_parse(f, by_id[i])) < 0)
+				goto out;
+			e = tep_find_event(f->tep, by_id[i]->id);
+		}
+		if (e)
+			common_fields(s, e);
+	}
+	ret = 1;
+out:
+	free(by_id);
+	return ret;
+}
+
+static int build_types(struct td_src *s)
+{
+	int ret = types_lazy(s);
+
+	if (!ret) {
+		/* drop what the lazy pass made: types_from_tep() starts over */
+		for (size_t i = 0; i < s->ntypes; i++) {
+			if (s->types[i])
+				free(s->types[i]->name);
+			free(s->types[i]);
+		}
+		free(s->types);
+		s->types = NULL;
+		s->ntypes = 0;
+		ret = types_from_tep(s);
+	}
+	if (ret < 0)
+		return ret;
 	/* the common header read by direct loads: u16 type, s32 pid, host order */
 	s->hot_hdr = !s->f.swap && s->f_type.ok && s->f_type.size == 2 && s->f_pid.ok &&
 		     s->f_pid.size == 4;
@@ -828,6 +954,8 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	if (s->f.fd < 0)
 		goto err;
 	s->f.fsize = (uint64_t)st.st_size;
+	s->f.peek = in->peek;
+	s->f.peeklen = in->peek ? in->peeklen : 0;
 	ret = td_file_open(&s->f, d);
 	if (ret < 0)
 		goto err;
@@ -850,6 +978,8 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	ret = init_cpus(s);
 	if (ret < 0)
 		goto err;
+	/* the peek is the caller's: gone once we return */
+	s->f.peek = NULL;
 	if (!s->nheap && s->stop[0]) {
 		lat_diag_at(d, 0, "no event readable: %s", s->stop);
 		ret = -LAT_ETRUNC;
@@ -858,6 +988,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	*out = &s->base;
 	return 0;
 err:
+	s->f.peek = NULL;
 	td_free(&s->base);
 	return ret;
 }

@@ -61,10 +61,34 @@ struct td_comms {
 	uint32_t gen;			/* bumped on every change: invalidates caches */
 };
 
+/*
+ * An event format file noted while the metadata is read and parsed by
+ * libtraceevent only when the reader needs its fields (td_fmt_parse()): a
+ * trace holds tens to hundreds of formats, of which a dozen are decoded, and
+ * parsing one costs ~200k instructions and heap pages.  The name and id are
+ * read from its first two lines when they have the kernel's exact form
+ * "name: NAME\nID: N\n", which libtraceevent reads the same way.
+ */
+struct td_fmt {
+	const char *sys;		/* its system, lent by the td_file */
+	const char *mem;		/* the v7 section holding it, or NULL: the file */
+	uint64_t off;			/* in mem or in the file */
+	uint32_t size;
+	int id;				/* -1: the first lines are not of that form */
+	char name[64];
+};
+
 struct td_file {
 	int fd;
 	uint64_t fsize;
 	const char *path;
+	/* the file's first peeklen bytes (the reader's probe peek), valid while opening */
+	const char *peek;
+	size_t peeklen;
+	struct td_fmt *fmts;		/* in file order */
+	size_t nfmts, fmts_cap;
+	char **keep;			/* system names and v7 sections the fmts point into */
+	size_t nkeep, keep_cap;
 	int version;
 	int bigendian;			/* file byte order */
 	int swap;			/* file order differs from the host's */
@@ -103,6 +127,13 @@ int td_load_kallsyms(struct td_file *f);
 
 /* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with f->comp. */
 int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen);
+
+/*
+ * Parses the noted format @m into f->tep (a format libtraceevent rejects is
+ * left out, as when all were parsed up front).  Returns 0 or a negative
+ * lat_err (memory, I/O).
+ */
+int td_fmt_parse(struct td_file *f, const struct td_fmt *m);
 
 /* Reads exactly @n bytes at @off; -LAT_ETRUNC when the file ends first. */
 int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off);

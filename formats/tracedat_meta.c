@@ -26,6 +26,11 @@ int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off)
 
 	if (off > f->fsize || n > f->fsize - off)
 		return -LAT_ETRUNC;
+	/* the v6 header is read in pieces of a few bytes: from the peek, no syscall each */
+	if (f->peek && off <= f->peeklen && n <= f->peeklen - off) {
+		memcpy(buf, f->peek + off, n);
+		return 0;
+	}
 	while (n) {
 		ssize_t r = pread(f->fd, p, n, (off_t)off);
 
@@ -246,21 +251,106 @@ static int parse_headers(struct td_file *f, struct td_cur *c)
 	return 0;
 }
 
-/* @count event format files, each with an 8-byte size, for @sys. */
+/* Keeps @p (malloc'ed) until the file is released; frees it on failure. */
+static int keep(struct td_file *f, void *p)
+{
+	if (lat_grow(&f->keep, &f->keep_cap, f->nkeep + 1, sizeof(*f->keep)) < 0) {
+		free(p);
+		return -LAT_ENOMEM;
+	}
+	f->keep[f->nkeep++] = p;
+	return 0;
+}
+
+/*
+ * The id of a format whose first lines are exactly "name: NAME\nID: N\n"
+ * (NAME of [A-Za-z0-9_], N decimal without leading zeros, <= TD_MAX_EVENT_ID),
+ * NAME copied to @name; -1 for anything else.  libtraceevent reads such lines
+ * as the same name and id (its tokens: words of alphanumerics and '_', and
+ * strtoul() in base 0, which is decimal without a leading 0).
+ */
+static int fmt_header(const char *h, size_t len, char *name, size_t cap)
+{
+	size_t i = 6, n = 0, d0;
+	uint32_t id = 0;
+
+	if (len < 6 || memcmp(h, "name: ", 6))
+		return -1;
+	while (i < len && ((h[i] >= 'a' && h[i] <= 'z') || (h[i] >= 'A' && h[i] <= 'Z') ||
+			   (h[i] >= '0' && h[i] <= '9') || h[i] == '_')) {
+		if (n + 1 >= cap)
+			return -1;
+		name[n++] = h[i++];
+	}
+	if (!n || len - i < 5 || memcmp(h + i, "\nID: ", 5))
+		return -1;
+	i += 5;
+	d0 = i;
+	while (i < len && i - d0 < 6 && h[i] >= '0' && h[i] <= '9')
+		id = id * 10 + (uint32_t)(h[i++] - '0');
+	if (i == d0 || i >= len || h[i] != '\n' || (i - d0 > 1 && h[d0] == '0') ||
+	    id > TD_MAX_EVENT_ID)
+		return -1;
+	name[n] = 0;
+	return (int)id;
+}
+
+/*
+ * @count event format files, each with an 8-byte size, for @sys (lent for
+ * the file's life): noted, not parsed (struct td_fmt).
+ */
 static int parse_formats(struct td_file *f, struct td_cur *c, const char *sys, uint32_t count)
 {
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t size = 0;
-		char *b;
+		struct td_fmt *m;
+		char h[96];
+		size_t hl;
 		int ret;
 
-		if ((ret = cur_u64(c, &size)) < 0 || (ret = cur_blob(c, size, &b)) < 0)
+		/* the checks cur_blob() made when every format was read and parsed here */
+		if ((ret = cur_u64(c, &size)) < 0)
 			return ret;
-		/* an event libtraceevent cannot parse is left out, not fatal */
-		tep_parse_event(f->tep, b, size, sys);
-		free(b);
+		if (size > TD_MAX_SECTION)
+			return -LAT_ELIMIT;
+		if (c->pos > c->end || size > c->end - c->pos)
+			return -LAT_ETRUNC;
+		if (lat_grow(&f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts)) < 0)
+			return -LAT_ENOMEM;
+		m = &f->fmts[f->nfmts];
+		m->sys = sys;
+		m->mem = c->mem;
+		m->off = c->pos;
+		m->size = (uint32_t)size;
+		hl = size < sizeof(h) ? size : sizeof(h);
+		if (c->mem)
+			memcpy(h, c->mem + c->pos, hl);
+		else if ((ret = td_pread(f, h, hl, c->pos)) < 0)
+			return ret;
+		m->id = fmt_header(h, hl, m->name, sizeof(m->name));
+		f->nfmts++;
+		c->pos += size;
 	}
 	return 0;
+}
+
+int td_fmt_parse(struct td_file *f, const struct td_fmt *m)
+{
+	char *b = malloc((size_t)m->size + 1);
+	int ret = 0;
+
+	if (!b)
+		return -LAT_ENOMEM;
+	if (m->mem)
+		memcpy(b, m->mem + m->off, m->size);
+	else
+		ret = td_pread(f, b, m->size, m->off);
+	b[m->size] = 0;
+	/* an event libtraceevent cannot parse is left out, not fatal */
+	if (!ret)
+		tep_parse_event(f->tep, b, m->size, m->sys);
+	free(b);
+	return ret;
 }
 
 static int parse_ftrace_events(struct td_file *f, struct td_cur *c)
@@ -280,12 +370,11 @@ static int parse_event_systems(struct td_file *f, struct td_cur *c)
 	if ((ret = cur_u32(c, &nsys)) < 0)
 		return ret;
 	for (uint32_t i = 0; i < nsys; i++) {
-		if ((ret = cur_str(c, &sys, 256)) < 0)
+		if ((ret = cur_str(c, &sys, 256)) < 0 || (ret = keep(f, sys)) < 0)
 			return ret;
 		ret = cur_u32(c, &n);
 		if (!ret)
 			ret = parse_formats(f, c, sys, n);
-		free(sys);
 		if (ret < 0)
 			return ret;
 	}
@@ -580,7 +669,15 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 				ret = skip_printk(&s);
 			else
 				ret = parse_cmdlines(f, &s);
-			free((char *)s.mem);
+			/* the formats noted in it are parsed later, from it */
+			if (id == 17 || id == 18) {
+				if (!ret)
+					ret = keep(f, (char *)s.mem);
+				else
+					free((char *)s.mem);
+			} else {
+				free((char *)s.mem);
+			}
 			break;
 		}
 		default:
@@ -761,6 +858,10 @@ void td_file_release(struct td_file *f)
 		free(f->bufs[i].overrun);
 	}
 	free(f->bufs);
+	free(f->fmts);
+	for (size_t i = 0; i < f->nkeep; i++)
+		free(f->keep[i]);
+	free(f->keep);
 	free(f->pend_overrun);
 	free(f->trace_clock);
 	td_comms_release(&f->comms);
