@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace.dat reader internals, shared by tracedat_meta.c (file layout: v6
- * header, v7 sections, options, compression) and tracedat.c (per-CPU page
- * streams, event decoding, merge).  Only these two files see libtraceevent.
+ * header, v7 sections, options, compression), tracedat_types.c (event
+ * types), tracedat.c and tracedat_walk.c (per-CPU page streams, event
+ * decoding, merge).  Only these files see libtraceevent.
  */
 #ifndef LATSCOPE_FORMATS_TRACEDAT_H
 #define LATSCOPE_FORMATS_TRACEDAT_H

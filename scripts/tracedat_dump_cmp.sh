@@ -6,7 +6,10 @@
 # stderr and exit status, both page walks) of BASE_BIN and NEW_BIN must be
 # byte-identical on every trace.dat in samples/, on EXTRA files, and on the
 # damaged copies tests/e2e/test_tracedat_corrupt.sh makes (same recipe), and
-# with --buffer inst1 on the files that have that instance.
+# with --buffer inst1 on the files that have that instance.  With
+# LAT_CMP_FORMATS=1 also on copies of the v6 samples with one byte of their
+# first 24 KiB (header and event formats) set to 0, '0', '9', LF, '_' or 0xff
+# at every 53rd offset (~2,800 copies, ~2 minutes).
 base=$1
 new=$2
 repo=$3
@@ -68,5 +71,28 @@ for f in "$repo"/samples/tracedat/*.dat; do
 		i=$((i + 1))
 	done
 done
+if [ -n "$LAT_CMP_FORMATS" ]; then
+	for f in "$repo"/samples/tracedat/*-v6.dat; do
+		off=0
+		while [ $off -lt 24576 ]; do
+			for val in 0 48 57 10 95 255; do
+				cp "$f" "$tmp/c.dat"
+				printf "$(printf '\\%03o' $val)" |
+					dd of="$tmp/c.dat" bs=1 seek=$off conv=notrunc 2>/dev/null
+				"$base" dump "$tmp/c.dat" >"$tmp/b.out" 2>"$tmp/b.err"
+				echo "rc $?" >>"$tmp/b.err"
+				"$new" dump "$tmp/c.dat" >"$tmp/n.out" 2>"$tmp/n.err"
+				echo "rc $?" >>"$tmp/n.err"
+				runs=$((runs + 1))
+				if ! cmp -s "$tmp/b.out" "$tmp/n.out" ||
+				   ! cmp -s "$tmp/b.err" "$tmp/n.err"; then
+					echo "DIFF: $(basename "$f") byte $off = $val"
+					fail=$((fail + 1))
+				fi
+			done
+			off=$((off + 53))
+		done
+	done
+fi
 echo "$runs comparisons, $fail differ"
 [ "$fail" -eq 0 ]
