@@ -77,6 +77,8 @@ struct td_src {
 	struct td_cpu *hot;		/* that slot when td_next() may step it in place */
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
+	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
+	size_t rbuf_len;
 	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	uint64_t *overrun;
 	uint64_t *ips;
