@@ -489,7 +489,7 @@ static void td_free(struct lat_event_source *base)
 	struct td_src *s = (struct td_src *)base;
 
 	for (int i = 0; i < s->ncpu; i++) {
-		if (!s->rbuf)
+		if (!s->rbuf && !s->rbuf_arena)
 			free(s->cpus[i].data);
 		free(s->cpus[i].cdata);
 		if (s->cpus[i].kbuf)
@@ -602,7 +602,9 @@ static int init_cpus(struct td_src *s)
 		return -LAT_ENOMEM;
 	/* each CPU's buffer: read_pages pages and the pad, 64-byte aligned */
 	stride = ((size_t)s->read_pages * s->psize + TD_PAD + 63) & ~(size_t)63;
-	if (!b->compressed)
+	if (!b->compressed && s->f.arena && (size_t)b->ncpus * stride <= s->f.arena_len / 2)
+		s->rbuf_arena = s->f.arena + s->f.arena_len / 2;
+	else if (!b->compressed)
 		map_read_bufs(s, stride);
 	for (int i = 0; i < b->ncpus; i++) {
 		const struct td_cpu_desc *cd = &b->cpus[i];
@@ -643,7 +645,8 @@ static int init_cpus(struct td_src *s)
 			c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
 		} else {
 			c->dcap = (size_t)s->read_pages * s->psize + TD_PAD;
-			c->data = s->rbuf ? s->rbuf + (size_t)(s->ncpu - 1) * stride :
+			c->data = s->rbuf_arena ? s->rbuf_arena + (size_t)(s->ncpu - 1) * stride :
+				  s->rbuf ? s->rbuf + (size_t)(s->ncpu - 1) * stride :
 					    calloc(1, c->dcap);
 			if (!c->data)
 				return -LAT_ENOMEM;
@@ -703,6 +706,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	s->f.fsize = (uint64_t)st.st_size;
 	s->f.peek = in->peek;
 	s->f.peeklen = in->peek ? in->peeklen : 0;
+	td_arena_init(&s->f);
 	ret = td_file_open(&s->f, d);
 	if (ret < 0)
 		goto err;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -865,11 +866,47 @@ void td_file_release(struct td_file *f)
 	free(f->pend_overrun);
 	free(f->trace_clock);
 	td_comms_release(&f->comms);
+	if (f->arena)
+		munmap(f->arena, f->arena_len);
 	if (f->tep)
 		tep_free(f->tep);
 	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
+}
+
+void td_arena_init(struct td_file *f)
+{
+#ifndef __SANITIZE_ADDRESS__
+	const size_t huge = 2u << 20;
+	char mode[64] = "";
+	FILE *fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char *p, *a;
+	size_t head;
+
+	/* without THP the arena's pages would fault one by one: not worth it */
+	if (fp) {
+		if (!fgets(mode, sizeof(mode), fp))
+			mode[0] = 0;
+		fclose(fp);
+	}
+	if (!strstr(mode, "[always]") && !strstr(mode, "[madvise]"))
+		return;
+	p = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	/* a huge page needs a 2 MiB-aligned range: trim the mapping to one */
+	a = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	munmap(a + huge, huge - head);
+	madvise(a, huge, MADV_HUGEPAGE);
+	f->arena = a;
+	f->arena_len = huge;
+	f->comms.pool = a;
+	f->comms.pool_left = huge / 2;
+#endif
 }
 
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
@@ -881,20 +918,37 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 	if (!len || !comm[0] || pid < 0 || pid >= TD_PID_LIMIT)
 		return 0;
 	if (!c->chunks) {
-		/* 128 KiB: mmap'ed by malloc, untouched pages stay unfaulted */
-		c->chunks = calloc(TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT, sizeof(*c->chunks));
-		if (!c->chunks)
-			return -LAT_ENOMEM;
+		size_t tl = (TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT) * sizeof(*c->chunks);
+
+		if (c->pool_left >= tl) {
+			c->chunks = (void *)c->pool;
+			c->pool += tl;
+			c->pool_left -= tl;
+		} else {
+			/* 128 KiB: mmap'ed by malloc, untouched pages stay unfaulted */
+			c->chunks = calloc(1, tl);
+			if (!c->chunks)
+				return -LAT_ENOMEM;
+			c->made_table = 1;
+		}
 	}
 	chunk = c->chunks[pid >> TD_COMM_CHUNK_SHIFT];
 	if (!chunk) {
-		if (lat_grow(&c->made, &c->cap, c->n + 1, sizeof(*c->made)) < 0)
-			return -LAT_ENOMEM;
-		chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
-		if (!chunk)
-			return -LAT_ENOMEM;
+		size_t cl = (size_t)LAT_COMM_LEN << TD_COMM_CHUNK_SHIFT;
+
+		if (c->pool_left >= cl) {
+			chunk = (void *)c->pool;
+			c->pool += cl;
+			c->pool_left -= cl;
+		} else {
+			if (lat_grow(&c->made, &c->cap, c->n + 1, sizeof(*c->made)) < 0)
+				return -LAT_ENOMEM;
+			chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
+			if (!chunk)
+				return -LAT_ENOMEM;
+			c->made[c->n++] = chunk;
+		}
 		c->chunks[pid >> TD_COMM_CHUNK_SHIFT] = chunk;
-		c->made[c->n++] = chunk;
 	}
 	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
 	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
@@ -907,6 +961,7 @@ void td_comms_release(struct td_comms *c)
 	for (size_t i = 0; i < c->n; i++)
 		free(c->made[i]);
 	free(c->made);
-	free(c->chunks);
+	if (c->made_table)
+		free(c->chunks);
 	memset(c, 0, sizeof(*c));
 }

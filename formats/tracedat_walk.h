@@ -78,6 +78,7 @@ struct td_src {
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
 	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
+	char *rbuf_arena;		/* or in the second half of f.arena */
 	size_t rbuf_len;
 	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	uint64_t *overrun;
