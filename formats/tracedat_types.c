@@ -203,15 +203,18 @@ static int cmp_fmt_id(const void *a, const void *b)
  * common header, the lowest ids until one has common_type -- the same
  * types, fields and header types_from_tep() finds, since libtraceevent
  * keeps every format whose name and id it reads, however the rest of it
- * fares.  1 done, 0 when the formats need types_from_tep(), <0 error.
+ * fares (LATSCOPE_TRACEDAT_EAGER=1 takes types_from_tep() always, so that
+ * tests/e2e/test_tracedat.sh compares both).  1 done, 0 when the formats
+ * need types_from_tep(), <0 error.
  */
 static int types_lazy(struct td_src *s)
 {
 	struct td_file *f = &s->f;
 	const struct td_fmt **by_id;
+	const char *eager = getenv("LATSCOPE_TRACEDAT_EAGER");
 	int maxid = -1, ret = 0;
 
-	if (!f->nfmts)
+	if (!f->nfmts || (eager && *eager && strcmp(eager, "0")))
 		return 0;
 	for (size_t i = 0; i < f->nfmts; i++) {
 		if (f->fmts[i].id < 0)
