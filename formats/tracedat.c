@@ -5,185 +5,21 @@
  * Each CPU's ring-buffer pages are walked with kbuffer, one block of pages
  * (or one decompressed chunk) resident per CPU; the CPUs are merged with a
  * small heap on (timestamp, cpu), which is the order trace-cmd report uses
- * (tracedat_walk.c).  Event fields are read at offsets looked up once per
- * event type (here).
+ * (tracedat_walk.c).  Event fields are read (here) at offsets looked up once
+ * per event type (tracedat_types.c).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracedat_walk.h"
 
-#define TD_NFLD 7
-
-struct td_etype {
-	enum lat_ev_type type;
-	char *name;			/* "system:event" */
-	uint32_t min_size;		/* records shorter than this are not decoded */
-	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
-	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test */
-	struct td_fld f[TD_NFLD];
-};
-
-static const struct td_known {
-	const char *sys, *name;
-	enum lat_ev_type type;
-	const char *f[TD_NFLD];
-} known[] = {
-	{ "sched", "sched_switch", LAT_EV_SWITCH, { "prev_comm", "prev_pid", "prev_prio",
-		"prev_state", "next_comm", "next_pid", "next_prio" } },
-	{ "sched", "sched_waking", LAT_EV_WAKING, { "comm", "pid", "prio", "target_cpu" } },
-	{ "sched", "sched_wakeup", LAT_EV_WAKEUP, { "comm", "pid", "prio", "target_cpu" } },
-	{ "sched", "sched_wakeup_new", LAT_EV_WAKEUP_NEW, { "comm", "pid", "prio",
-		"target_cpu" } },
-	{ "sched", "sched_migrate_task", LAT_EV_MIGRATE, { "comm", "pid", "prio", "orig_cpu",
-		"dest_cpu" } },
-	{ "sched", "sched_process_fork", LAT_EV_FORK, { "parent_comm", "parent_pid",
-		"child_comm", "child_pid" } },
-	{ "sched", "sched_process_exec", LAT_EV_EXEC, { "filename", "pid" } },
-	{ "sched", "sched_process_exit", LAT_EV_EXIT, { "comm", "pid" } },
-	{ "irq", "irq_handler_entry", LAT_EV_IRQ_ENTRY, { "irq", "name" } },
-	{ "irq", "irq_handler_exit", LAT_EV_IRQ_EXIT, { "irq", "ret" } },
-	{ "irq", "softirq_entry", LAT_EV_SOFTIRQ_ENTRY, { "vec" } },
-	{ "irq", "softirq_exit", LAT_EV_SOFTIRQ_EXIT, { "vec" } },
-	{ "ftrace", "print", LAT_EV_MARKER, { "buf" } },
-	{ "ftrace", "kernel_stack", LAT_EV_STACK, { "size", "caller" } },
-};
-
-/* The field that must exist for a known event to be decoded (else it is OTHER). */
-static const int key_field[LAT_EV_NTYPES] = {
-	[LAT_EV_SWITCH] = 5, [LAT_EV_WAKING] = 1, [LAT_EV_WAKEUP] = 1, [LAT_EV_WAKEUP_NEW] = 1,
-	[LAT_EV_MIGRATE] = 4, [LAT_EV_FORK] = 3, [LAT_EV_EXEC] = 1, [LAT_EV_EXIT] = 1,
-	[LAT_EV_IRQ_ENTRY] = 0, [LAT_EV_IRQ_EXIT] = 0, [LAT_EV_SOFTIRQ_ENTRY] = 0,
-	[LAT_EV_SOFTIRQ_EXIT] = 0, [LAT_EV_MARKER] = 0, [LAT_EV_STACK] = 1,
-};
-
 static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
 	"RCU",
 };
-
-static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t *min_size)
-{
-	if (!f || f->offset < 0 || f->size < 0 || f->offset > 65535 || f->size > 65535)
-		return;
-	d->off = (uint16_t)f->offset;
-	d->size = (uint16_t)f->size;
-	d->sign = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
-	d->dyn = (f->flags & TEP_FIELD_IS_DYNAMIC) != 0;
-	d->rel = (f->flags & TEP_FIELD_IS_RELATIVE) != 0;
-	d->ok = 1;
-	if ((uint32_t)f->offset + (uint32_t)f->size > *min_size)
-		*min_size = (uint32_t)f->offset + (uint32_t)f->size;
-}
-
-static int shape_int(const struct td_fld *f)
-{
-	return f->ok && !f->dyn && f->size == 4;
-}
-
-static int shape_comm(const struct td_fld *f)
-{
-	return f->ok && !f->dyn && f->size >= LAT_COMM_LEN;
-}
-
-/*
- * Whether the hot decoders may read @t's fields by direct loads: file in the
- * host's byte order, 4-byte ints, char[16] (or longer) comms, and a
- * prev_state of 4 bytes, or of 8 on a little-endian host (only its low bits
- * are used).  Other shapes (old kernels, dynamic comms) take rd().
- */
-static int hot_shape(const struct td_src *s, const struct td_etype *t)
-{
-	const struct td_fld *f = t->f;
-
-	if (s->f.swap)
-		return 0;
-	switch (t->type) {
-	case LAT_EV_SWITCH:
-		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) && f[3].ok &&
-		       !f[3].dyn && (f[3].size == 4 || (f[3].size == 8 &&
-		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) && shape_comm(&f[4]) &&
-		       shape_int(&f[5]) && shape_int(&f[6]);
-	case LAT_EV_WAKING:
-	case LAT_EV_WAKEUP:
-	case LAT_EV_WAKEUP_NEW:
-		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) &&
-		       shape_int(&f[3]);
-	default:
-		return 0;
-	}
-}
-
-static int build_types(struct td_src *s)
-{
-	int n = tep_get_events_count(s->f.tep);
-	uint32_t dummy = 0;
-	int maxid = -1;
-
-	for (int i = 0; i < n; i++) {
-		struct tep_event *e = tep_get_event(s->f.tep, i);
-
-		if (e && e->id > maxid && e->id <= TD_MAX_EVENT_ID)
-			maxid = e->id;
-	}
-	if (maxid < 0)
-		return -LAT_EFORMAT;
-	s->types = calloc((size_t)maxid + 1, sizeof(*s->types));
-	if (!s->types)
-		return -LAT_ENOMEM;
-	s->ntypes = (size_t)maxid + 1;
-	for (int i = 0; i < n; i++) {
-		struct tep_event *e = tep_get_event(s->f.tep, i);
-		struct td_etype *t;
-		size_t len;
-
-		if (!e || e->id < 0 || e->id > maxid || s->types[e->id])
-			continue;
-		if (!s->f_type.ok) {
-			set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
-			set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
-		}
-		t = calloc(1, sizeof(*t));
-		len = strlen(e->system ? e->system : "") + strlen(e->name ? e->name : "") + 2;
-		if (!t || !(t->name = malloc(len))) {
-			free(t);
-			return -LAT_ENOMEM;
-		}
-		snprintf(t->name, len, "%s:%s", e->system ? e->system : "", e->name ? e->name : "");
-		t->type = LAT_EV_OTHER;
-		t->hot_min = UINT32_MAX;
-		s->types[e->id] = t;
-		for (size_t k = 0; k < LAT_ARRAY_SIZE(known); k++) {
-			if (!e->system || !e->name || strcmp(e->system, known[k].sys) ||
-			    strcmp(e->name, known[k].name))
-				continue;
-			for (int j = 0; j < TD_NFLD && known[k].f[j]; j++)
-				set_fld(&t->f[j], tep_find_field(e, known[k].f[j]), &t->min_size);
-			t->type = t->f[key_field[known[k].type]].ok ? known[k].type : LAT_EV_OTHER;
-			/*
-			 * kernel_stack declares caller[8] but records only the frames it has:
-			 * a shallow stack is shorter than the format.  decode_stack() bounds
-			 * the frames by the record size, so only the array's start must fit.
-			 */
-			if (t->type == LAT_EV_STACK && t->f[1].ok)
-				t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
-					      t->f[1].off : t->f[0].off + t->f[0].size;
-			t->hot = hot_shape(s, t);
-			t->hot_min = t->hot ? t->min_size : UINT32_MAX;
-		}
-	}
-	/* the common header read by direct loads: u16 type, s32 pid, host order */
-	s->hot_hdr = !s->f.swap && s->f_type.ok && s->f_type.size == 2 && s->f_pid.ok &&
-		     s->f_pid.size == 4;
-	s->hdr_end = (uint32_t)s->f_type.off + s->f_type.size;
-	if ((uint32_t)s->f_pid.off + s->f_pid.size > s->hdr_end)
-		s->hdr_end = (uint32_t)s->f_pid.off + s->f_pid.size;
-	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
-		return -LAT_EFORMAT;
-	return 0;
-}
 
 static inline int64_t rd(const struct td_src *s, const char *d, const struct td_fld *f)
 {
@@ -653,7 +489,8 @@ static void td_free(struct lat_event_source *base)
 	struct td_src *s = (struct td_src *)base;
 
 	for (int i = 0; i < s->ncpu; i++) {
-		free(s->cpus[i].data);
+		if (!s->rbuf && !s->rbuf_arena)
+			free(s->cpus[i].data);
 		free(s->cpus[i].cdata);
 		if (s->cpus[i].kbuf)
 			kbuffer_free(s->cpus[i].kbuf);
@@ -664,6 +501,8 @@ static void td_free(struct lat_event_source *base)
 		free(s->types[i]);
 	}
 	free(s->types);
+	if (s->rbuf)
+		munmap(s->rbuf, s->rbuf_len);
 	free(s->cpus);
 	free(s->heap);
 	free(s->overrun);
@@ -705,10 +544,39 @@ static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct 
 	return b;
 }
 
+/*
+ * The read buffers of all CPUs (uncompressed data) in one mapping populated
+ * up front: each page a process touches first costs a page fault (~8-17 us
+ * on the VMs we measured), and MAP_POPULATE makes the 64 pages of two CPUs'
+ * buffers in one call at about half that per page.  Zeroed, as calloc()
+ * gave them (the TD_PAD slack stays zero).  Under AddressSanitizer, and if
+ * the mapping fails, each CPU callocs its own, which ASan bounds.
+ */
+static void map_read_bufs(struct td_src *s, size_t stride)
+{
+#ifndef __SANITIZE_ADDRESS__
+	size_t n = 0, len;
+	void *p;
+
+	for (int i = 0; i < s->buf->ncpus; i++)
+		n += s->buf->cpus[i].size != 0;
+	if (!n || stride > SIZE_MAX / n)
+		return;
+	len = n * stride;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	s->rbuf = p;
+	s->rbuf_len = len;
+#endif
+}
+
 static int init_cpus(struct td_src *s)
 {
 	struct td_buffer *b = s->buf;
 	const char *kb;
+	size_t stride;
 	int maxcpu = -1;
 
 	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
@@ -732,6 +600,12 @@ static int init_cpus(struct td_src *s)
 	s->syms = calloc(s->ips_cap, sizeof(*s->syms));
 	if (!s->cpus || !s->heap || !s->ips || !s->syms)
 		return -LAT_ENOMEM;
+	/* each CPU's buffer: read_pages pages and the pad, 64-byte aligned */
+	stride = ((size_t)s->read_pages * s->psize + TD_PAD + 63) & ~(size_t)63;
+	if (!b->compressed && s->f.arena && (size_t)b->ncpus * stride <= s->f.arena_len / 2)
+		s->rbuf_arena = s->f.arena + s->f.arena_len / 2;
+	else if (!b->compressed)
+		map_read_bufs(s, stride);
 	for (int i = 0; i < b->ncpus; i++) {
 		const struct td_cpu_desc *cd = &b->cpus[i];
 		struct td_cpu *c = &s->cpus[s->ncpu];
@@ -771,7 +645,9 @@ static int init_cpus(struct td_src *s)
 			c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
 		} else {
 			c->dcap = (size_t)s->read_pages * s->psize + TD_PAD;
-			c->data = calloc(1, c->dcap);
+			c->data = s->rbuf_arena ? s->rbuf_arena + (size_t)(s->ncpu - 1) * stride :
+				  s->rbuf ? s->rbuf + (size_t)(s->ncpu - 1) * stride :
+					    calloc(1, c->dcap);
 			if (!c->data)
 				return -LAT_ENOMEM;
 		}
@@ -828,6 +704,9 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	if (s->f.fd < 0)
 		goto err;
 	s->f.fsize = (uint64_t)st.st_size;
+	s->f.peek = in->peek;
+	s->f.peeklen = in->peek ? in->peeklen : 0;
+	td_arena_init(&s->f);
 	ret = td_file_open(&s->f, d);
 	if (ret < 0)
 		goto err;
@@ -842,7 +721,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	if (s->psize < 64 || s->psize > TD_MAX_PAGE)
 		goto err;
 	s->base.clock = s->buf->clock ? s->buf->clock : s->f.trace_clock;
-	ret = build_types(s);
+	ret = td_build_types(s);
 	if (ret < 0) {
 		lat_diag_at(d, 0, "trace.dat holds no usable event formats");
 		goto err;
@@ -850,6 +729,8 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	ret = init_cpus(s);
 	if (ret < 0)
 		goto err;
+	/* the peek is the caller's: gone once we return */
+	s->f.peek = NULL;
 	if (!s->nheap && s->stop[0]) {
 		lat_diag_at(d, 0, "no event readable: %s", s->stop);
 		ret = -LAT_ETRUNC;
@@ -858,6 +739,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	*out = &s->base;
 	return 0;
 err:
+	s->f.peek = NULL;
 	td_free(&s->base);
 	return ret;
 }

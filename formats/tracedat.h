@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace.dat reader internals, shared by tracedat_meta.c (file layout: v6
- * header, v7 sections, options, compression) and tracedat.c (per-CPU page
- * streams, event decoding, merge).  Only these two files see libtraceevent.
+ * header, v7 sections, options, compression), tracedat_types.c (event
+ * types), tracedat.c and tracedat_walk.c (per-CPU page streams, event
+ * decoding, merge).  Only these files see libtraceevent.
  */
 #ifndef LATSCOPE_FORMATS_TRACEDAT_H
 #define LATSCOPE_FORMATS_TRACEDAT_H
@@ -42,24 +43,56 @@ struct td_buffer {
 };
 
 /*
- * pid -> comm as a two-level table indexed by pid (chunks of 4096 pids made
+ * pid -> comm as a two-level table indexed by pid (chunks of 256 pids made
  * on first use): a lookup per event is two loads.  Pids are below the
- * kernel's PID_MAX_LIMIT, so the table holds at most 64 MiB, and only
- * 64 KiB per 4096-pid range actually seen.
+ * kernel's PID_MAX_LIMIT.  Every page a process touches first costs a page
+ * fault, ~10 us on the VMs we measured (as much as copying ~50 KiB), so the
+ * chunks are one page each (4 KiB: a fixture's 1,443 saved cmdlines fill 17
+ * of them, where 64 KiB chunks made 48 pages), the 128 KiB pointer table is
+ * left to the kernel's zero pages until a range is used, and the chunks made
+ * are listed so that freeing them does not walk the table.
  */
 #define TD_PID_LIMIT (1 << 22)
-#define TD_COMM_CHUNK_SHIFT 12
+#define TD_COMM_CHUNK_SHIFT 8
 
 struct td_comms {
 	char (**chunks)[LAT_COMM_LEN];	/* TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT of them */
-	size_t n;			/* chunks made */
+	void **made;			/* the chunks made, for freeing */
+	size_t n, cap;			/* chunks made, room in made */
+	char *pool;			/* zeroed memory to take the table and chunks from */
+	size_t pool_left;		/* (the file's arena), or 0 */
+	int made_table;			/* chunks was calloc'ed */
 	uint32_t gen;			/* bumped on every change: invalidates caches */
+};
+
+/*
+ * An event format file noted while the metadata is read and parsed by
+ * libtraceevent only when the reader needs its fields (td_fmt_parse()): a
+ * trace holds tens to hundreds of formats, of which a dozen are decoded, and
+ * parsing one costs ~200k instructions and heap pages.  The name and id are
+ * read from its first two lines when they have the kernel's exact form
+ * "name: NAME\nID: N\n", which libtraceevent reads the same way.
+ */
+struct td_fmt {
+	const char *sys;		/* its system, lent by the td_file */
+	const char *mem;		/* the v7 section holding it, or NULL: the file */
+	uint64_t off;			/* in mem or in the file */
+	uint32_t size;
+	int id;				/* -1: the first lines are not of that form */
+	char name[64];
 };
 
 struct td_file {
 	int fd;
 	uint64_t fsize;
 	const char *path;
+	/* the file's first peeklen bytes (the reader's probe peek), valid while opening */
+	const char *peek;
+	size_t peeklen;
+	struct td_fmt *fmts;		/* in file order */
+	size_t nfmts, fmts_cap;
+	char **keep;			/* system names and v7 sections the fmts point into */
+	size_t nkeep, keep_cap;
 	int version;
 	int bigendian;			/* file byte order */
 	int swap;			/* file order differs from the host's */
@@ -77,6 +110,14 @@ struct td_file {
 	struct td_buffer *bufs;
 	int nbufs;
 	struct td_comms comms;
+	/*
+	 * 2 MiB in one transparent huge page, made on first touch (NULL when
+	 * THP is off): ~0.35 ms for the page, where the ~80 pages of read
+	 * buffers and comm table it holds cost ~13 us each as 4 KiB faults.
+	 * The first half is the comms' pool, the second the read buffers'.
+	 */
+	char *arena;
+	size_t arena_len;
 	/* CPUSTAT text seen before the buffer it belongs to (v7) */
 	uint64_t *pend_overrun;
 	int npend_overrun;
@@ -88,6 +129,9 @@ struct td_file {
  * lat_err with the reason already reported.
  */
 int td_file_open(struct td_file *f, struct lat_diag *d);
+
+/* Makes f->arena when transparent huge pages can back it (not under ASan). */
+void td_arena_init(struct td_file *f);
 void td_file_release(struct td_file *f);
 
 /* Reads the cpu table of a v6 instance buffer (lazy: only the buffer we read). */
@@ -98,6 +142,13 @@ int td_load_kallsyms(struct td_file *f);
 
 /* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with f->comp. */
 int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen);
+
+/*
+ * Parses the noted format @m into f->tep (a format libtraceevent rejects is
+ * left out, as when all were parsed up front).  Returns 0 or a negative
+ * lat_err (memory, I/O).
+ */
+int td_fmt_parse(struct td_file *f, const struct td_fmt *m);
 
 /* Reads exactly @n bytes at @off; -LAT_ETRUNC when the file ends first. */
 int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off);

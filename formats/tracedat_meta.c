@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -26,6 +27,11 @@ int td_pread(struct td_file *f, void *buf, size_t n, uint64_t off)
 
 	if (off > f->fsize || n > f->fsize - off)
 		return -LAT_ETRUNC;
+	/* the v6 header is read in pieces of a few bytes: from the peek, no syscall each */
+	if (f->peek && off <= f->peeklen && n <= f->peeklen - off) {
+		memcpy(buf, f->peek + off, n);
+		return 0;
+	}
 	while (n) {
 		ssize_t r = pread(f->fd, p, n, (off_t)off);
 
@@ -246,21 +252,106 @@ static int parse_headers(struct td_file *f, struct td_cur *c)
 	return 0;
 }
 
-/* @count event format files, each with an 8-byte size, for @sys. */
+/* Keeps @p (malloc'ed) until the file is released; frees it on failure. */
+static int keep(struct td_file *f, void *p)
+{
+	if (lat_grow(&f->keep, &f->keep_cap, f->nkeep + 1, sizeof(*f->keep)) < 0) {
+		free(p);
+		return -LAT_ENOMEM;
+	}
+	f->keep[f->nkeep++] = p;
+	return 0;
+}
+
+/*
+ * The id of a format whose first lines are exactly "name: NAME\nID: N\n"
+ * (NAME of [A-Za-z0-9_], N decimal without leading zeros, <= TD_MAX_EVENT_ID),
+ * NAME copied to @name; -1 for anything else.  libtraceevent reads such lines
+ * as the same name and id (its tokens: words of alphanumerics and '_', and
+ * strtoul() in base 0, which is decimal without a leading 0).
+ */
+static int fmt_header(const char *h, size_t len, char *name, size_t cap)
+{
+	size_t i = 6, n = 0, d0;
+	uint32_t id = 0;
+
+	if (len < 6 || memcmp(h, "name: ", 6))
+		return -1;
+	while (i < len && ((h[i] >= 'a' && h[i] <= 'z') || (h[i] >= 'A' && h[i] <= 'Z') ||
+			   (h[i] >= '0' && h[i] <= '9') || h[i] == '_')) {
+		if (n + 1 >= cap)
+			return -1;
+		name[n++] = h[i++];
+	}
+	if (!n || len - i < 5 || memcmp(h + i, "\nID: ", 5))
+		return -1;
+	i += 5;
+	d0 = i;
+	while (i < len && i - d0 < 6 && h[i] >= '0' && h[i] <= '9')
+		id = id * 10 + (uint32_t)(h[i++] - '0');
+	if (i == d0 || i >= len || h[i] != '\n' || (i - d0 > 1 && h[d0] == '0') ||
+	    id > TD_MAX_EVENT_ID)
+		return -1;
+	name[n] = 0;
+	return (int)id;
+}
+
+/*
+ * @count event format files, each with an 8-byte size, for @sys (lent for
+ * the file's life): noted, not parsed (struct td_fmt).
+ */
 static int parse_formats(struct td_file *f, struct td_cur *c, const char *sys, uint32_t count)
 {
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t size = 0;
-		char *b;
+		struct td_fmt *m;
+		char h[96];
+		size_t hl;
 		int ret;
 
-		if ((ret = cur_u64(c, &size)) < 0 || (ret = cur_blob(c, size, &b)) < 0)
+		/* the checks cur_blob() made when every format was read and parsed here */
+		if ((ret = cur_u64(c, &size)) < 0)
 			return ret;
-		/* an event libtraceevent cannot parse is left out, not fatal */
-		tep_parse_event(f->tep, b, size, sys);
-		free(b);
+		if (size > TD_MAX_SECTION)
+			return -LAT_ELIMIT;
+		if (c->pos > c->end || size > c->end - c->pos)
+			return -LAT_ETRUNC;
+		if (lat_grow(&f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts)) < 0)
+			return -LAT_ENOMEM;
+		m = &f->fmts[f->nfmts];
+		m->sys = sys;
+		m->mem = c->mem;
+		m->off = c->pos;
+		m->size = (uint32_t)size;
+		hl = size < sizeof(h) ? size : sizeof(h);
+		if (c->mem)
+			memcpy(h, c->mem + c->pos, hl);
+		else if ((ret = td_pread(f, h, hl, c->pos)) < 0)
+			return ret;
+		m->id = fmt_header(h, hl, m->name, sizeof(m->name));
+		f->nfmts++;
+		c->pos += size;
 	}
 	return 0;
+}
+
+int td_fmt_parse(struct td_file *f, const struct td_fmt *m)
+{
+	char *b = malloc((size_t)m->size + 1);
+	int ret = 0;
+
+	if (!b)
+		return -LAT_ENOMEM;
+	if (m->mem)
+		memcpy(b, m->mem + m->off, m->size);
+	else
+		ret = td_pread(f, b, m->size, m->off);
+	b[m->size] = 0;
+	/* an event libtraceevent cannot parse is left out, not fatal */
+	if (!ret)
+		tep_parse_event(f->tep, b, m->size, m->sys);
+	free(b);
+	return ret;
 }
 
 static int parse_ftrace_events(struct td_file *f, struct td_cur *c)
@@ -280,12 +371,11 @@ static int parse_event_systems(struct td_file *f, struct td_cur *c)
 	if ((ret = cur_u32(c, &nsys)) < 0)
 		return ret;
 	for (uint32_t i = 0; i < nsys; i++) {
-		if ((ret = cur_str(c, &sys, 256)) < 0)
+		if ((ret = cur_str(c, &sys, 256)) < 0 || (ret = keep(f, sys)) < 0)
 			return ret;
 		ret = cur_u32(c, &n);
 		if (!ret)
 			ret = parse_formats(f, c, sys, n);
-		free(sys);
 		if (ret < 0)
 			return ret;
 	}
@@ -580,7 +670,15 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 				ret = skip_printk(&s);
 			else
 				ret = parse_cmdlines(f, &s);
-			free((char *)s.mem);
+			/* the formats noted in it are parsed later, from it */
+			if (id == 17 || id == 18) {
+				if (!ret)
+					ret = keep(f, (char *)s.mem);
+				else
+					free((char *)s.mem);
+			} else {
+				free((char *)s.mem);
+			}
 			break;
 		}
 		default:
@@ -761,14 +859,54 @@ void td_file_release(struct td_file *f)
 		free(f->bufs[i].overrun);
 	}
 	free(f->bufs);
+	free(f->fmts);
+	for (size_t i = 0; i < f->nkeep; i++)
+		free(f->keep[i]);
+	free(f->keep);
 	free(f->pend_overrun);
 	free(f->trace_clock);
 	td_comms_release(&f->comms);
+	if (f->arena)
+		munmap(f->arena, f->arena_len);
 	if (f->tep)
 		tep_free(f->tep);
 	ZSTD_freeDCtx(f->zstd_dctx);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
+}
+
+void td_arena_init(struct td_file *f)
+{
+#ifndef __SANITIZE_ADDRESS__
+	const size_t huge = 2u << 20;
+	char mode[64] = "";
+	FILE *fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char *p, *a;
+	size_t head;
+
+	/* without THP the arena's pages would fault one by one: not worth it */
+	if (fp) {
+		if (!fgets(mode, sizeof(mode), fp))
+			mode[0] = 0;
+		fclose(fp);
+	}
+	if (!strstr(mode, "[always]") && !strstr(mode, "[madvise]"))
+		return;
+	p = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	/* a huge page needs a 2 MiB-aligned range: trim the mapping to one */
+	a = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	munmap(a + huge, huge - head);
+	madvise(a, huge, MADV_HUGEPAGE);
+	f->arena = a;
+	f->arena_len = huge;
+	f->comms.pool = a;
+	f->comms.pool_left = huge / 2;
+#endif
 }
 
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
@@ -780,17 +918,37 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 	if (!len || !comm[0] || pid < 0 || pid >= TD_PID_LIMIT)
 		return 0;
 	if (!c->chunks) {
-		c->chunks = calloc(TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT, sizeof(*c->chunks));
-		if (!c->chunks)
-			return -LAT_ENOMEM;
+		size_t tl = (TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT) * sizeof(*c->chunks);
+
+		if (c->pool_left >= tl) {
+			c->chunks = (void *)c->pool;
+			c->pool += tl;
+			c->pool_left -= tl;
+		} else {
+			/* 128 KiB: mmap'ed by malloc, untouched pages stay unfaulted */
+			c->chunks = calloc(1, tl);
+			if (!c->chunks)
+				return -LAT_ENOMEM;
+			c->made_table = 1;
+		}
 	}
 	chunk = c->chunks[pid >> TD_COMM_CHUNK_SHIFT];
 	if (!chunk) {
-		chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
-		if (!chunk)
-			return -LAT_ENOMEM;
+		size_t cl = (size_t)LAT_COMM_LEN << TD_COMM_CHUNK_SHIFT;
+
+		if (c->pool_left >= cl) {
+			chunk = (void *)c->pool;
+			c->pool += cl;
+			c->pool_left -= cl;
+		} else {
+			if (lat_grow(&c->made, &c->cap, c->n + 1, sizeof(*c->made)) < 0)
+				return -LAT_ENOMEM;
+			chunk = calloc(1 << TD_COMM_CHUNK_SHIFT, LAT_COMM_LEN);
+			if (!chunk)
+				return -LAT_ENOMEM;
+			c->made[c->n++] = chunk;
+		}
 		c->chunks[pid >> TD_COMM_CHUNK_SHIFT] = chunk;
-		c->n++;
 	}
 	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
 	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
@@ -800,9 +958,10 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 
 void td_comms_release(struct td_comms *c)
 {
-	if (c->chunks)
-		for (size_t i = 0; i < TD_PID_LIMIT >> TD_COMM_CHUNK_SHIFT; i++)
-			free(c->chunks[i]);
-	free(c->chunks);
+	for (size_t i = 0; i < c->n; i++)
+		free(c->made[i]);
+	free(c->made);
+	if (c->made_table)
+		free(c->chunks);
 	memset(c, 0, sizeof(*c));
 }

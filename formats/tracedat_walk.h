@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * trace.dat reader, private to tracedat.c (event types, decoding, open) and
- * tracedat_walk.c (per-CPU page blocks and chunks, the page walks, the merge
- * heap).
+ * trace.dat reader, private to tracedat.c (decoding, open), tracedat_types.c
+ * (event types) and tracedat_walk.c (per-CPU page blocks and chunks, the
+ * page walks, the merge heap).
  */
 #ifndef LATSCOPE_FORMATS_TRACEDAT_WALK_H
 #define LATSCOPE_FORMATS_TRACEDAT_WALK_H
@@ -18,6 +18,17 @@
 struct td_fld {
 	uint16_t off, size;
 	uint8_t ok, sign, dyn, rel;
+};
+
+#define TD_NFLD 7		/* fields read of one event type */
+
+struct td_etype {
+	enum lat_ev_type type;
+	char *name;			/* "system:event" */
+	uint32_t min_size;		/* records shorter than this are not decoded */
+	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
+	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test */
+	struct td_fld f[TD_NFLD];
 };
 
 struct td_cpu {
@@ -66,6 +77,9 @@ struct td_src {
 	struct td_cpu *hot;		/* that slot when td_next() may step it in place */
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
+	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
+	char *rbuf_arena;		/* or in the second half of f.arena */
+	size_t rbuf_len;
 	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	uint64_t *overrun;
 	uint64_t *ips;
@@ -73,6 +87,12 @@ struct td_src {
 	size_t ips_cap;
 	char stop[512];
 };
+
+/*
+ * Fills s->types (by event id) and the common header fields from the file's
+ * formats (tracedat_types.c); 0 or a negative lat_err.
+ */
+int td_build_types(struct td_src *s);
 
 /* Appends "where and why" to the stop reason (every CPU that stopped early is named). */
 void td_set_stop(struct td_src *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
