@@ -11,13 +11,7 @@ bin=$1
 repo=$2
 tmp=$(mktemp -d /tmp/latscope-folded-e2e.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-	if ! eval "$2"; then
-		echo "FAIL: $1"
-		fail=$((fail + 1))
-	fi
-}
+. "$repo/tests/e2e/check.sh"
 stacks=$repo/samples/tracedat/record-stacks-v7-zstd.dat
 plain=$repo/samples/tracedat/mixed-3000-v6.dat
 sum() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }

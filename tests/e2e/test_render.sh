@@ -6,13 +6,7 @@ bin=$1
 repo=$2
 tmp=$(mktemp -d /tmp/latscope-render-e2e.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-	if ! eval "$2"; then
-		echo "FAIL: $1"
-		fail=$((fail + 1))
-	fi
-}
+. "$repo/tests/e2e/check.sh"
 lat3=$repo/samples/lat3/seed000-lat3-vs-shell-loop.txt
 mail=$repo/samples/mail/000-tarreau-2.6.11-sched-latency.txt
 

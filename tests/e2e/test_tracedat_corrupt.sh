@@ -27,31 +27,11 @@ try() {
 	done
 }
 
+. "$repo/tests/e2e/tracedat_damage.sh"
 for f in "$repo"/samples/tracedat/*.dat; do
-	size=$(wc -c <"$f")
-	i=1
-	while [ $i -le 24 ]; do
-		cp "$f" "$tmp/c.dat"
-		n=$((i % 8 + 1))
-		j=0
-		while [ $j -lt $n ]; do
-			# a multiplicative walk over the file; values 0, 0xff and others
-			off=$(((i * 7919 + j * 104729) * 2654435761 % size))
-			val=$(((i * 37 + j * 11) % 256))
-			[ $((i % 3)) -eq 0 ] && val=255
-			[ $((i % 5)) -eq 0 ] && val=0
-			printf "$(printf '\\%03o' $val)" |
-				dd of="$tmp/c.dat" bs=1 seek=$off conv=notrunc 2>/dev/null
-			j=$((j + 1))
-		done
-		try "$tmp/c.dat" "$(basename "$f") bytes #$i"
-		i=$((i + 1))
-	done
-	i=1
-	while [ $i -le 8 ]; do
-		head -c $((size * i / 9)) "$f" >"$tmp/c.dat"
-		try "$tmp/c.dat" "$(basename "$f") cut $i/9"
-		i=$((i + 1))
+	tracedat_damaged "$f" "$tmp/d" || exit 1
+	for c in "$tmp"/d/bytes-*.dat "$tmp"/d/cut-*.dat; do
+		try "$c" "$(basename "$f") $(basename "$c" .dat)"
 	done
 done
 echo "$runs runs, $fail failed"
