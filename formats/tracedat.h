@@ -116,8 +116,10 @@ struct td_file {
 	 * buffers and comm table it holds cost ~13 us each as 4 KiB faults.
 	 * The first half is the comms' pool, the second the read buffers'.
 	 */
-	char *arena;
+	char *arena;			/* lat_bigmap(): arena_map, arena_maplen to free */
 	size_t arena_len;
+	void *arena_map;
+	size_t arena_maplen;
 	/* CPUSTAT text seen before the buffer it belongs to (v7) */
 	uint64_t *pend_overrun;
 	int npend_overrun;

@@ -7,11 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "latscope/arena.h"
 #include "tracedat.h"
 
 /* A read position over either the file (v6 header) or a section in memory (v7). */
@@ -866,8 +866,7 @@ void td_file_release(struct td_file *f)
 	free(f->pend_overrun);
 	free(f->trace_clock);
 	td_comms_release(&f->comms);
-	if (f->arena)
-		munmap(f->arena, f->arena_len);
+	lat_bigmap_free(f->arena_map, f->arena_maplen);
 	if (f->tep)
 		tep_free(f->tep);
 	ZSTD_freeDCtx(f->zstd_dctx);
@@ -877,14 +876,14 @@ void td_file_release(struct td_file *f)
 
 void td_arena_init(struct td_file *f)
 {
-#ifndef __SANITIZE_ADDRESS__
-	const size_t huge = 2u << 20;
 	char mode[64] = "";
-	FILE *fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	char *p, *a;
-	size_t head;
+	FILE *fp;
 
+	/* under ASan one block would hide overruns between its parts: separate callocs */
+	if (!lat_arena_mapped_in_chunks())
+		return;
 	/* without THP the arena's pages would fault one by one: not worth it */
+	fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
 	if (fp) {
 		if (!fgets(mode, sizeof(mode), fp))
 			mode[0] = 0;
@@ -892,21 +891,12 @@ void td_arena_init(struct td_file *f)
 	}
 	if (!strstr(mode, "[always]") && !strstr(mode, "[madvise]"))
 		return;
-	p = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	f->arena = lat_bigmap(LAT_BIGMAP_UNIT, &f->arena_map, &f->arena_maplen);
+	if (!f->arena)
 		return;
-	/* a huge page needs a 2 MiB-aligned range: trim the mapping to one */
-	a = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
-	head = (size_t)(a - p);
-	if (head)
-		munmap(p, head);
-	munmap(a + huge, huge - head);
-	madvise(a, huge, MADV_HUGEPAGE);
-	f->arena = a;
-	f->arena_len = huge;
-	f->comms.pool = a;
-	f->comms.pool_left = huge / 2;
-#endif
+	f->arena_len = LAT_BIGMAP_UNIT;
+	f->comms.pool = f->arena;
+	f->comms.pool_left = f->arena_len / 2;
 }
 
 int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
