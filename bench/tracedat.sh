@@ -10,6 +10,11 @@
 #   - `trace-cmd report > /dev/null`.
 # The reader alone is bench/tracedat_latscope.c: the same loop over the event
 # source.  Both print a checksum of the field they read; they must agree.
+# The floors are bench/tracedat_floor.c: each CPU's pages read (pread, and
+# mmap) and their event headers walked, one field read per event, nothing
+# else: no reader can do less.  And the least wakeup analysis: the same pread
+# walk with the CPUs merged by timestamp, and a wait's start and end per task
+# (count, sum, max): no analysis can do less.
 #
 # The input: the shared fixture (trace-cmd 3.1.6, 67,159 sched/irq events, v6)
 # with every CPU's pages written REPEAT times (default 8: 537k events) by
@@ -34,6 +39,7 @@ cc -O2 -o "$tmp/latscope_iter" "$repo/bench/tracedat_latscope.c" -I"$repo/includ
 	$(pkg-config --libs libtraceevent libzstd zlib cairo) -lm
 cc -O2 -o "$tmp/tracecmd_iter" "$repo/bench/tracedat_libtracecmd.c" \
 	$(pkg-config --cflags --libs libtracecmd)
+cc -O2 -o "$tmp/floor" "$repo/bench/tracedat_floor.c"
 
 python3 "$repo/scripts/tracedat_v6_tool.py" repeat "$fixture" "$tmp/v6.dat" "$rep"
 trace-cmd convert -i "$tmp/v6.dat" -o "$tmp/v7.dat" --file-version 7 --compression zstd \
@@ -65,6 +71,13 @@ measure() {
 }
 
 events=$("$tmp/latscope_iter" "$tmp/v6.dat" | awk '{ print $1 }')
+ranges=$(python3 "$repo/scripts/tracedat_v6_tool.py" cpus "$tmp/v6.dat" | grep -v -- --)
+fields=$(python3 "$repo/scripts/tracedat_v6_tool.py" cpus "$tmp/v6.dat" | grep -- --)
+for how in pread mmap wakeup; do
+	f=; [ $how = wakeup ] && f=$fields
+	n=$("$tmp/floor" $how "$tmp/v6.dat" $f $ranges | awk 'NR == 1 { print $1 }')
+	[ "$n" = "$events" ] || { echo "floor ($how) saw $n events, the reader $events"; exit 1; }
+done
 sum_l=$("$tmp/latscope_iter" "$tmp/v6.dat")
 sum_t=$("$tmp/tracecmd_iter" "$tmp/v6.dat")
 sum_l7=$("$tmp/latscope_iter" "$tmp/v7.dat")
@@ -79,6 +92,9 @@ echo "libtracecmd: $sum_t"
 set -- $(measure "$tmp/latscope_iter" "$tmp/v6.dat"); l6=$1 l6m=$2
 set -- $(measure "$tmp/tracecmd_iter" "$tmp/v6.dat"); t6=$1 t6m=$2
 set -- $(measure "$build/latscope" analyze "$tmp/v6.dat"); a6=$1 a6m=$2
+set -- $(measure "$tmp/floor" pread "$tmp/v6.dat" $ranges); fp=$1 fpm=$2
+set -- $(measure "$tmp/floor" mmap "$tmp/v6.dat" $ranges); fm=$1 fmm=$2
+set -- $(measure "$tmp/floor" wakeup "$tmp/v6.dat" $fields $ranges); fw=$1 fwm=$2
 set -- $(measure "$tmp/latscope_iter" "$tmp/v7.dat"); l7=$1 l7m=$2
 set -- $(measure "$build/latscope" analyze "$tmp/v7.dat"); a7=$1 a7m=$2
 set -- $(measure "$tmp/tracecmd_iter" "$tmp/v7.dat"); t7=$1 t7m=$2
@@ -95,6 +111,9 @@ printf "%-34s %8s %10s %8s K\n" "latscope analyze v6 (whole job)" "$a6" "$(rate 
 printf "%-34s %8s %10s %8s K\n" "latscope reader only v6" "$l6" "$(rate "$l6")" "$l6m"
 printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v6" "$t6" "$(rate "$t6")" "$t6m"
 printf "%-34s %8s %10s %8s K\n" "trace-cmd report v6 (1 run)" "$r6" "$(rate "$r6")" "$r6m"
+printf "%-34s %8s %10s %8s K\n" "floor v6: pread + walk" "$fp" "$(rate "$fp")" "$fpm"
+printf "%-34s %8s %10s %8s K\n" "floor v6: mmap + walk" "$fm" "$(rate "$fm")" "$fmm"
+printf "%-34s %8s %10s %8s K\n" "floor v6: least wakeup analysis" "$fw" "$(rate "$fw")" "$fwm"
 printf "%-34s %8s %10s %8s K\n" "latscope analyze v7+zstd" "$a7" "$(rate "$a7")" "$a7m"
 printf "%-34s %8s %10s %8s K\n" "latscope reader only v7+zstd" "$l7" "$(rate "$l7")" "$l7m"
 printf "%-34s %8s %10s %8s K\n" "libtracecmd iterate v7+zstd" "$t7" "$(rate "$t7")" "$t7m"
@@ -103,6 +122,9 @@ echo "analysis v6 vs trace-cmd report:  $(ratio "$r6" "$a6")x (goal 30x)"
 echo "analysis v7+zstd vs libtracecmd:  $(ratio "$t7" "$a7")x"
 echo "reader v6 vs libtracecmd:         $(ratio "$t6" "$l6")x"
 echo "reader v7+zstd vs libtracecmd:    $(ratio "$t7" "$l7")x"
+fl=$(echo "$fp $fm" | awk '{ print ($1 < $2 ? $1 : $2) }')
+echo "floor v6 vs libtracecmd:          $(ratio "$t6" "$fl")x (the most any reader can reach)"
+echo "least wakeup analysis vs libtracecmd: $(ratio "$t6" "$fw")x (the most any analysis can reach)"
 
 # Memory does not grow with the trace: 8x more events, same peak RSS
 if [ -n "$RSS_SCALE" ]; then

@@ -19,6 +19,11 @@
       writes every CPU's pages N times, shifting each copy's page timestamps
       by the trace's span so that time still runs forward: a long trace for
       bench/ made from a short real one (the events are real, repeated).
+  tracedat_v6_tool.py cpus IN
+      prints each CPU's page range, OFFSET:SIZE, one per line, then the
+      sched_switch and sched_waking ids and field offsets as
+      tracedat_floor's options: --sw ID,PREV_PID,PREV_STATE,NEXT_PID
+      --wk ID,PID (for bench/tracedat_floor.c).
 
 Only the top buffer of a little-endian, 64-bit-long file is handled.
 """
@@ -73,10 +78,11 @@ def parse(data):
     parse.ftrace = []
     for _ in range(r.u32()):
         parse.ftrace.append(r.take(r.u64()))
+    parse.events = []
     for _ in range(r.u32()):
         r.cstr()
         for _ in range(r.u32()):
-            r.take(r.u64())
+            parse.events.append(r.take(r.u64()))
     ks_start = r.p
     r.take(r.u32())
     ks_end = r.p
@@ -125,6 +131,13 @@ def page_ts_shift(pages, psize, shift):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "cpus":
+        for off, size in parse(open(sys.argv[2], "rb").read())[5]:
+            print("%d:%d" % (off, size))
+        sw = sched_format(b"sched_switch", (b"prev_pid", b"prev_state", b"next_pid"))
+        wk = sched_format(b"sched_waking", (b"pid",))
+        print("--sw %s --wk %s" % (",".join(map(str, sw)), ",".join(map(str, wk))))
+        return
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
     data = open(sys.argv[2], "rb").read()
@@ -150,6 +163,21 @@ def main():
                  sys.argv[4].encode())
     else:
         raise SystemExit(__doc__)
+
+
+def sched_format(name, fields):
+    """[id, offset of each field] of sched:NAME, from the file's format."""
+    import re
+    for f in parse.events:
+        if re.search(rb"^name: %s$" % name, f, re.M):
+            out = [int(re.search(rb"^ID: (\d+)$", f, re.M).group(1))]
+            for fld in fields:
+                m = re.search(rb"field:[^;]*[ *]%s(\[\d+\])?;\s*offset:(\d+);" % fld, f)
+                if not m:
+                    raise SystemExit("sched:%s has no field %s" % (name.decode(), fld.decode()))
+                out.append(int(m.group(2)))
+            return out
+    raise SystemExit("no sched:%s format" % name.decode())
 
 
 def event_id(name):
