@@ -777,6 +777,8 @@ static void wk_release(struct wk *w)
 	free(w->worst);
 	wk_spares_free(w);
 	wk_stacks_free(w);
+	free(w->hold);
+	free(w->hold_ix);
 	lat_arena_release(&w->arena);
 }
 

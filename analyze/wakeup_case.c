@@ -16,16 +16,126 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? (int64_t)(hi - lo) : 0;
 }
 
+/* Empties the grouping scratch (w->hold, w->hold_ix); -1 (and w->oom) without memory. */
+static int hold_reset(struct wk *w)
+{
+	if (!w->hold_ix) {
+		w->hold_hcap = 256;
+		w->hold_ix = malloc(w->hold_hcap * sizeof(*w->hold_ix));
+		if (!w->hold_ix) {
+			w->oom = 1;
+			return -1;
+		}
+	}
+	memset(w->hold_ix, 0xff, w->hold_hcap * sizeof(*w->hold_ix));
+	w->nhold = 0;
+	return 0;
+}
+
+static size_t hold_slot(const struct wk *w, int64_t key)
+{
+	size_t i = (size_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 32) & (w->hold_hcap - 1);
+
+	while (w->hold_ix[i] >= 0 && w->hold[w->hold_ix[i]].key != key)
+		i = (i + 1) & (w->hold_hcap - 1);
+	return i;
+}
+
+/*
+ * Adds an entry (a slice, or an irq) at ring position @idx to its key's group:
+ * time summed, count, the first idx seen (entries come newest first) and the
+ * longest one with a stack (@longest >= 0), the newest of equal ones.
+ */
+static void hold_add(struct wk *w, int64_t key, uint32_t idx, int64_t ns, int64_t longest)
+{
+	size_t i = hold_slot(w, key);
+	struct wk_hold *g;
+
+	if (w->hold_ix[i] < 0) {
+		if (lat_grow(&w->hold, &w->hold_cap, w->nhold + 1, sizeof(*w->hold)) < 0) {
+			w->oom = 1;
+			return;
+		}
+		if ((w->nhold + 1) * 2 > w->hold_hcap) {
+			int32_t *ix = malloc(2 * w->hold_hcap * sizeof(*ix));
+
+			if (!ix) {
+				w->oom = 1;
+				return;
+			}
+			free(w->hold_ix);
+			w->hold_ix = ix;
+			w->hold_hcap *= 2;
+			memset(ix, 0xff, w->hold_hcap * sizeof(*ix));
+			for (size_t k = 0; k < w->nhold; k++)
+				ix[hold_slot(w, w->hold[k].key)] = (int32_t)k;
+			i = hold_slot(w, key);
+		}
+		w->hold_ix[i] = (int32_t)w->nhold;
+		w->hold[w->nhold++] = (struct wk_hold){ .key = key, .idx = idx, .longest = -1 };
+	}
+	g = &w->hold[w->hold_ix[i]];
+	g->ns += ns;
+	g->n++;
+	if (longest > g->longest) {
+		g->longest = longest;
+		g->longest_idx = idx;
+	}
+}
+
+/* By time, the longest first; at equal time the newest first. */
+static int cmp_hold_ns(const void *a, const void *b)
+{
+	const struct wk_hold *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return (y->idx > x->idx) - (y->idx < x->idx);
+}
+
+/*
+ * Groups @c's slices that overlap [start, end) by task, into w->hold sorted
+ * by time (every task counts, however many shared the window); their number.
+ * *covered gets the time they cover; *stop the position below the oldest one
+ * looked at, (size_t)-1 when the ring ran out first.
+ */
+static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, uint64_t end,
+			  int64_t *covered, size_t *stop)
+{
+	size_t i;
+
+	*covered = 0;
+	*stop = (size_t)-1;
+	if (hold_reset(w))
+		return 0;
+	for (i = c->rlen; i-- > 0;) {
+		const struct wk_slice *s = wk_ring_at(c, i);
+		int64_t ov;
+
+		if (s->end <= start)
+			break;
+		ov = overlap(s->start, s->end, start, end);
+		if (!ov)
+			continue;
+		hold_add(w, s->pid, (uint32_t)i, ov, s->stack >= 0 ? ov : -1);
+		*covered += ov;
+	}
+	*stop = i;
+	lat_sort(w->hold, w->nhold, sizeof(*w->hold), cmp_hold_ns);
+	return w->nhold;
+}
+
 /*
  * Who ran most on the link's CPU during its wait.  Worked out only for a case's
  * chain (for every wait it would cost a scan of every slice each wait spans):
  * the ring still holds the window unless the CPU switched rcap times since.
  */
-void wk_resolve_link(const struct wk *w, struct lat_wake_link *l)
+void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 {
-	struct holder { int32_t pid; int64_t ns; const char *comm; } acc[8];
 	const struct wk_cpu *c;
-	size_t n = 0, best = 0;
+	const struct wk_slice *s;
+	int64_t covered;
+	size_t n, stop;
 
 	if (l->held_by_pid != WK_HELD_LAZY)
 		return;
@@ -37,33 +147,13 @@ void wk_resolve_link(const struct wk *w, struct lat_wake_link *l)
 		l->held_unknown = 1;
 		return;
 	}
-	for (size_t i = c->rlen; i-- > 0;) {
-		const struct wk_slice *s = wk_ring_at(c, i);
-		int64_t ov;
-		size_t k;
-
-		if (s->end <= l->start_ns)
-			break;
-		ov = overlap(s->start, s->end, l->start_ns, l->end_ns);
-		if (!ov)
-			continue;
-		for (k = 0; k < n && acc[k].pid != s->pid; k++)
-			;
-		if (k == n) {
-			if (n == LAT_ARRAY_SIZE(acc))
-				continue;
-			acc[n++] = (struct holder){ s->pid, 0, s->comm };
-		}
-		acc[k].ns += ov;
-	}
+	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
 	if (!n)
 		return;
-	for (size_t k = 1; k < n; k++)
-		if (acc[k].ns > acc[best].ns)
-			best = k;
-	l->held_by_pid = acc[best].pid;
-	l->held_ns = acc[best].ns;
-	memcpy(l->held_by_comm, acc[best].comm, LAT_COMM_LEN);
+	s = wk_ring_at(c, w->hold[0].idx);
+	l->held_by_pid = s->pid;
+	l->held_ns = w->hold[0].ns;
+	memcpy(l->held_by_comm, s->comm, LAT_COMM_LEN);
 }
 
 /* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
@@ -82,87 +172,73 @@ void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c)
 	}
 }
 
-static void add_oncpu(struct lat_wake_case *c, const struct wk_slice *s, int64_t ns,
-		      int64_t *longest)
-{
-	size_t k;
-
-	for (k = 0; k < c->non_cpu && c->on_cpu[k].pid != s->pid; k++)
-		;
-	if (k == c->non_cpu) {
-		if (k == LAT_WAKE_ONCPU_MAX) {
-			c->other_ns += ns;
-			return;
-		}
-		memset(&c->on_cpu[k], 0, sizeof(c->on_cpu[k]));
-		c->on_cpu[k].pid = s->pid;
-		c->on_cpu[k].prio = s->prio;
-		c->on_cpu[k].stack = -1;
-		memcpy(c->on_cpu[k].comm, s->comm, LAT_COMM_LEN);
-		longest[k] = 0;
-		c->non_cpu++;
-	}
-	c->on_cpu[k].ns += ns;
-	c->on_cpu[k].slices++;
-	if (ns > longest[k] && s->stack >= 0) {
-		longest[k] = ns;
-		c->on_cpu[k].stack = s->stack;
-	}
-}
-
-static int cmp_oncpu(const void *a, const void *b)
-{
-	const struct lat_wake_oncpu *x = a, *y = b;
-
-	return (y->ns > x->ns) - (y->ns < x->ns);
-}
-
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
-	int64_t covered = 0, longest[LAT_WAKE_ONCPU_MAX];
-	size_t i;
+	int64_t covered;
+	size_t g, i;
 
-	for (i = cpu->rlen; i-- > 0;) {
-		const struct wk_slice *s = wk_ring_at(cpu, i);
-		int64_t ov;
+	/* who held the CPU: every task in the window, the longest named */
+	g = hold_slices(w, cpu, c->start_ns, c->end_ns, &covered, &i);
+	c->non_cpu = 0;
+	c->other_ns = 0;
+	c->other_tasks = 0;
+	for (size_t k = 0; k < g; k++) {
+		const struct wk_hold *e = &w->hold[k];
+		const struct wk_slice *s = wk_ring_at(cpu, e->idx);
+		struct lat_wake_oncpu *o;
 
-		if (s->end <= c->start_ns)
-			break;
-		ov = overlap(s->start, s->end, c->start_ns, c->end_ns);
-		if (ov) {
-			add_oncpu(c, s, ov, longest);
-			covered += ov;
+		if (k >= LAT_WAKE_ONCPU_MAX) {
+			c->other_ns += e->ns;
+			c->other_tasks++;
+			continue;
 		}
+		o = &c->on_cpu[c->non_cpu++];
+		memset(o, 0, sizeof(*o));
+		o->pid = s->pid;
+		o->prio = s->prio;
+		memcpy(o->comm, s->comm, LAT_COMM_LEN);
+		o->ns = e->ns;
+		o->slices = e->n;
+		o->stack = e->longest >= 0 ? wk_ring_at(cpu, e->longest_idx)->stack : -1;
 	}
-	lat_sort(c->on_cpu, c->non_cpu, sizeof(c->on_cpu[0]), cmp_oncpu);
 	c->unaccounted_ns = c->latency_ns - covered;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
 	/* the ring ran out before the wait's start: say so rather than guess */
 	c->partial = i == (size_t)-1 && cpu->rlen == cpu->rcap && c->unaccounted_ns > 0;
 
-	for (i = cpu->ilen; i-- > 0;) {
-		const struct wk_irq *q = wk_irq_at(cpu, i);
-		int64_t ov;
-		size_t k;
+	/* irq and softirq handlers in the window, likewise */
+	g = 0;
+	if (!hold_reset(w)) {
+		for (i = cpu->ilen; i-- > 0;) {
+			const struct wk_irq *q = wk_irq_at(cpu, i);
+			int64_t ov;
 
-		if (q->end <= c->start_ns)
-			break;
-		ov = overlap(q->start, q->end, c->start_ns, c->end_ns);
-		if (!ov)
-			continue;
-		for (k = 0; k < c->nirqs; k++)
-			if (c->irqs[k].irq == q->irq && c->irqs[k].softirq == q->soft)
+			if (q->end <= c->start_ns)
 				break;
-		if (k == c->nirqs) {
-			if (k == LAT_WAKE_IRQS_MAX)
-				continue;
-			c->irqs[k] = (struct lat_wake_irq){ .softirq = q->soft, .irq = q->irq };
-			memcpy(c->irqs[k].name, q->name, sizeof(c->irqs[k].name));
-			c->nirqs++;
+			ov = overlap(q->start, q->end, c->start_ns, c->end_ns);
+			if (ov)
+				hold_add(w, (int64_t)q->irq * 2 + q->soft, (uint32_t)i, ov, -1);
 		}
-		c->irqs[k].ns += ov;
-		c->irqs[k].count++;
+		g = w->nhold;
+		lat_sort(w->hold, g, sizeof(*w->hold), cmp_hold_ns);
+	}
+	c->nirqs = 0;
+	c->other_irq_ns = 0;
+	c->other_irqs = 0;
+	for (size_t k = 0; k < g; k++) {
+		const struct wk_hold *e = &w->hold[k];
+		const struct wk_irq *q = wk_irq_at(cpu, e->idx);
+
+		if (k >= LAT_WAKE_IRQS_MAX) {
+			c->other_irq_ns += e->ns;
+			c->other_irqs++;
+			continue;
+		}
+		c->irqs[c->nirqs] = (struct lat_wake_irq){ .softirq = q->soft, .irq = q->irq,
+							   .ns = e->ns, .count = e->n };
+		memcpy(c->irqs[c->nirqs].name, q->name, sizeof(c->irqs[0].name));
+		c->nirqs++;
 	}
 	for (i = 0; i < w->mlen && c->nmarkers < LAT_WAKE_MARKERS_MAX; i++) {
 		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % WK_MARK_RING];

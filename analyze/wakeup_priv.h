@@ -32,6 +32,16 @@ struct wk_slice {
 	uint8_t preempted;
 };
 
+/* A task (or irq) in a case's window: its slices (or runs) summed. */
+struct wk_hold {
+	int64_t key;			/* pid, or irq number * 2 + softirq */
+	uint32_t idx;			/* ring position of its newest */
+	uint32_t n;			/* how many */
+	int64_t ns;			/* overlap with the window, summed */
+	int64_t longest;		/* its longest slice with a stack, -1 none */
+	uint32_t longest_idx;
+};
+
 struct wk_irq {
 	uint64_t start, end;
 	int32_t irq;
@@ -186,6 +196,10 @@ struct wk {
 	uint32_t *pend_count;		/* counting sort by task, ntasks + 1 */
 	size_t pend_count_cap;
 	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
+	struct wk_hold *hold;		/* scratch: a window's tasks or irqs (hold_slices()) */
+	size_t hold_cap, nhold;
+	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
+	size_t hold_hcap;
 	int oom;
 };
 
@@ -208,7 +222,7 @@ static inline int wk_qualifies(const struct wk *w, int64_t lat)
 }
 
 /* wakeup_case.c */
-void wk_resolve_link(const struct wk *w, struct lat_wake_link *l);
+void wk_resolve_link(struct wk *w, struct lat_wake_link *l);
 void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_tick(struct wk *w, uint64_t ts);

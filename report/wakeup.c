@@ -79,6 +79,7 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	}
 	lat_json_arr_close(j);
 	lat_json_int(j, "other_ns", c->other_ns);
+	lat_json_uint(j, "other_tasks", c->other_tasks);
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
 	lat_json_bool(j, "partial", c->partial);
 	lat_json_arr_open(j, "irqs");
@@ -92,6 +93,8 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	lat_json_int(j, "other_irq_ns", c->other_irq_ns);
+	lat_json_uint(j, "other_irqs", c->other_irqs);
 	lat_json_arr_open(j, "chain");
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
@@ -335,13 +338,14 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 				      strlen(r->stacks[o->stack].top));
 		}
 	}
-	if (c->non_cpu > 4 || c->other_ns) {
+	if (c->non_cpu > 4 || c->other_tasks) {
 		int64_t rest = c->other_ns;
+		size_t more = (c->non_cpu > 4 ? c->non_cpu - 4 : 0) + c->other_tasks;
 
 		for (size_t i = 4; i < c->non_cpu; i++)
 			rest += c->on_cpu[i].ns;
-		fprintf(out, ", %s%zu more tasks %s (%d%%)", c->other_ns ? "over " : "",
-			c->non_cpu > 4 ? c->non_cpu - 4 : 0, dur(rest, d1, sizeof(d1)),
+		fprintf(out, ", %zu more task%s %s (%d%%)", more, more == 1 ? "" : "s",
+			dur(rest, d1, sizeof(d1)),
 			c->latency_ns ? (int)(100.0 * (double)rest / (double)c->latency_ns + 0.5) : 0);
 	}
 	if (c->unaccounted_ns)
@@ -378,6 +382,9 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			fprintf(out, " %s x%u", dur(c->irqs[i].ns, d1, sizeof(d1)),
 				c->irqs[i].count);
 		}
+		if (c->other_irqs)
+			fprintf(out, ", %zu more %s", c->other_irqs,
+				dur(c->other_irq_ns, d1, sizeof(d1)));
 	}
 	for (size_t i = 0; i < c->nmigr; i++)
 		fprintf(out, ";\n     migrated CPU%d -> CPU%d at %s", c->migr[i].from_cpu,

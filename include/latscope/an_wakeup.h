@@ -140,11 +140,14 @@ struct lat_wake_case {
 	struct lat_wake_waker waker;
 	struct lat_wake_oncpu on_cpu[LAT_WAKE_ONCPU_MAX];	/* by ns, descending */
 	size_t non_cpu;
-	int64_t other_ns;		/* tasks beyond LAT_WAKE_ONCPU_MAX */
+	int64_t other_ns;		/* tasks beyond the LAT_WAKE_ONCPU_MAX longest */
+	size_t other_tasks;		/* how many */
 	int64_t unaccounted_ns;		/* not covered by the slices kept (see partial) */
 	uint8_t partial;		/* the slice window did not reach back to start_ns */
-	struct lat_wake_irq irqs[LAT_WAKE_IRQS_MAX];
+	struct lat_wake_irq irqs[LAT_WAKE_IRQS_MAX];	/* by ns, descending */
 	size_t nirqs;
+	int64_t other_irq_ns;		/* irqs beyond the LAT_WAKE_IRQS_MAX longest */
+	size_t other_irqs;		/* how many (distinct irqs and softirq vectors) */
 	struct lat_wake_link chain[LAT_WAKE_CHAIN_MAX];	/* [0]: the waker's last wait */
 	size_t nchain;
 	uint8_t chain_cut;		/* older links were no longer kept (WK_NODES waits ago) */

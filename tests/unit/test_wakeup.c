@@ -795,6 +795,109 @@ static char *report(struct lat_block *b, int json)
 	return buf;
 }
 
+/*
+ * More tasks held the CPU than a case names, the longest of them first in
+ * time (found last when the slices are walked back from the wait's end):
+ *   CPU1: W (300) sleeps at 500, T wakes it at 600; 400 runs 500..1600 (1000
+ *         ns of W's wait), then 401..409 100 ns each; W runs at 2500 and wakes
+ *         T at 2600.
+ *   CPU0: T (100) sleeps at 1000; 200 runs 1000..3600 (1000 ns of T's wait,
+ *         2600..3600), then 201..219, 201+k-1 running 10k ns; T runs at
+ *         3600 + 10 * (1 + ... + 19) = 5500: T waited 2900 ns.  irq 30 runs
+ *         2700..2900 (200 ns), irqs 31..39 10 ns each, at 3000 + 20 j.
+ * T's case names 200 (1000 ns) and 219..205 (190..50 ns): 16; the other 4
+ * (201..204) ran 10 + 20 + 30 + 40 = 100 ns.  irqs: 30 first, then 39..33;
+ * 31 and 32 are the other 2 (20 ns).  W's wait (600..2500): held by 400 for
+ * 1000 ns, not by one of the 9 that ran after it.
+ */
+static void test_many_holders(void **state)
+{
+	static const char *const inames[] = { "i31", "i32", "i33", "i34", "i35", "i36", "i37",
+					       "i38", "i39" };
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	char comm[16], prev[16];
+	uint64_t t = 3600;
+	char *txt, *js;
+
+	(void)state;
+	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "T");
+	sw(100, 1, 0, "swapper/1", LAT_TS_RUNNING, 300, "W");
+	sw(500, 1, 300, "W", LAT_TS_SLEEPING, 400, "t400");
+	wake(600, 0, 100, "T", LAT_EV_WAKING, 300, "W", 1);
+	sw(1000, 0, 100, "T", LAT_TS_SLEEPING, 200, "t200");
+	for (int k = 1; k <= 9; k++) {
+		snprintf(prev, sizeof(prev), "t%d", 399 + k);
+		snprintf(comm, sizeof(comm), "t%d", 400 + k);
+		sw(1500 + 100 * (uint64_t)k, 1, 399 + k, prev, LAT_TS_RUNNING, 400 + k, comm);
+	}
+	sw(2500, 1, 409, "t409", LAT_TS_RUNNING, 300, "W");
+	wake(2600, 1, 300, "W", LAT_EV_WAKING, 100, "T", 0);
+	irq(2700, 0, 200, "t200", LAT_EV_IRQ_ENTRY, 30, "i30");
+	irq(2900, 0, 200, "t200", LAT_EV_IRQ_EXIT, 30, NULL);
+	for (int j = 1; j <= 9; j++) {
+		irq(3000 + 20 * (uint64_t)j, 0, 200, "t200", LAT_EV_IRQ_ENTRY, 30 + j,
+		    inames[j - 1]);
+		irq(3010 + 20 * (uint64_t)j, 0, 200, "t200", LAT_EV_IRQ_EXIT, 30 + j, NULL);
+	}
+	for (int k = 1; k <= 20; k++) {
+		snprintf(prev, sizeof(prev), "t%d", 199 + k);
+		snprintf(comm, sizeof(comm), "t%d", 200 + k);
+		if (k == 20)
+			sw(t, 0, 219, "t219", LAT_TS_RUNNING, 100, "T");
+		else
+			sw(t, 0, 199 + k, prev, LAT_TS_RUNNING, 200 + k, comm);
+		t += 10 * (uint64_t)k;
+	}
+	b = run();
+	r = b->analysis;
+	assert_true(r->nworst >= 2);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->latency_ns, 2900);
+	assert_int_equal(c->non_cpu, LAT_WAKE_ONCPU_MAX);
+	assert_int_equal(c->on_cpu[0].pid, 200);
+	assert_int_equal(c->on_cpu[0].ns, 1000);
+	for (int i = 1; i < LAT_WAKE_ONCPU_MAX; i++) {
+		assert_int_equal(c->on_cpu[i].pid, 220 - i);		/* 219, 218, ... 205 */
+		assert_int_equal(c->on_cpu[i].ns, 10 * (20 - i));
+		assert_int_equal(c->on_cpu[i].slices, 1);
+	}
+	assert_int_equal(c->other_tasks, 4);
+	assert_int_equal(c->other_ns, 100);
+	assert_int_equal(c->unaccounted_ns, 0);
+	assert_int_equal(c->nirqs, LAT_WAKE_IRQS_MAX);
+	assert_int_equal(c->irqs[0].irq, 30);
+	assert_int_equal(c->irqs[0].ns, 200);
+	assert_string_equal(c->irqs[0].name, "i30");
+	for (int i = 1; i < LAT_WAKE_IRQS_MAX; i++) {
+		assert_int_equal(c->irqs[i].irq, 40 - i);		/* 39, 38, ... 33 */
+		assert_int_equal(c->irqs[i].ns, 10);
+	}
+	assert_int_equal(c->other_irqs, 2);
+	assert_int_equal(c->other_irq_ns, 20);
+	/* the waker's wait, 600..2500 on CPU1 */
+	assert_true(c->nchain >= 1);
+	assert_int_equal(c->chain[0].pid, 300);
+	assert_int_equal(c->chain[0].latency_ns, 1900);
+	assert_int_equal(c->chain[0].held_by_pid, 400);
+	assert_int_equal(c->chain[0].held_ns, 1000);
+	txt = report(b, 0);
+	assert_non_null(strstr(txt, "t200/200 ran 1 us (34%) at prio 120, t219/219 ran 190 ns"));
+	/* 160 + 150 + ... + 50 named past the first four, 100 not named: 1360 of 2900 */
+	assert_non_null(strstr(txt, ", 16 more tasks 1.36 us (47%)"));
+	assert_non_null(strstr(txt, "(t400/400 1 us)"));
+	assert_non_null(strstr(txt, "i30 200 ns x1, i39 10 ns x1"));
+	assert_non_null(strstr(txt, ", 2 more 20 ns"));
+	js = report(b, 1);
+	assert_non_null(strstr(js, "\"other_tasks\": 4"));
+	assert_non_null(strstr(js, "\"other_irqs\": 2"));
+	free(txt);
+	free(js);
+	lat_block_free(b);
+}
+
 /* The chain trace reported: the JSON contract's keys and the narrative. */
 static void test_report(void **state)
 {
@@ -858,6 +961,7 @@ int main(void)
 		cmocka_unit_test_setup(test_timelines_asked, reset),
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
 		cmocka_unit_test_setup(test_report, reset),
+		cmocka_unit_test_setup(test_many_holders, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
