@@ -240,11 +240,16 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 		memcpy(c->irqs[c->nirqs].name, q->name, sizeof(c->irqs[0].name));
 		c->nirqs++;
 	}
-	for (i = 0; i < w->mlen && c->nmarkers < LAT_WAKE_MARKERS_MAX; i++) {
+	c->markers_dropped = 0;
+	for (i = 0; i < w->mlen; i++) {
 		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % WK_MARK_RING];
 
-		if (m->ts_ns >= c->start_ns && m->ts_ns <= c->end_ns)
+		if (m->ts_ns < c->start_ns || m->ts_ns > c->end_ns)
+			continue;
+		if (c->nmarkers < LAT_WAKE_MARKERS_MAX)
 			c->markers[c->nmarkers++] = *m;
+		else
+			c->markers_dropped++;
 	}
 }
 

@@ -131,6 +131,7 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	lat_json_uint(j, "migrations_dropped", c->migr_dropped);
 	lat_json_arr_open(j, "markers");
 	for (size_t i = 0; i < c->nmarkers; i++) {
 		lat_json_obj_open(j, NULL);
@@ -143,6 +144,7 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	lat_json_uint(j, "markers_dropped", c->markers_dropped);
 	lat_json_obj_close(j);
 }
 
@@ -389,11 +391,15 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	for (size_t i = 0; i < c->nmigr; i++)
 		fprintf(out, ";\n     migrated CPU%d -> CPU%d at %s", c->migr[i].from_cpu,
 			c->migr[i].to_cpu, lat_fmt_ts((int64_t)c->migr[i].ts_ns, t1, sizeof(t1)));
+	if (c->migr_dropped)
+		fprintf(out, ";\n     %u more migrations", c->migr_dropped);
 	for (size_t i = 0; i < c->nmarkers; i++) {
 		fprintf(out, ";\n     marker on CPU%d at %s: ", c->markers[i].cpu,
 			lat_fmt_ts((int64_t)c->markers[i].ts_ns, t1, sizeof(t1)));
 		lat_fput_safe(out, c->markers[i].text, strlen(c->markers[i].text));
 	}
+	if (c->markers_dropped)
+		fprintf(out, ";\n     %u more markers", c->markers_dropped);
 	fputs("\n", out);
 }
 

@@ -156,6 +156,7 @@ struct lat_wake_case {
 	uint32_t migr_dropped;
 	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
 	size_t nmarkers;
+	uint32_t markers_dropped;	/* markers in the wait past LAT_WAKE_MARKERS_MAX */
 	struct lat_timeline *tl;	/* owned: the window around the case, or NULL */
 };
 

@@ -807,7 +807,8 @@ static char *report(struct lat_block *b, int json)
  *         2700..2900 (200 ns), irqs 31..39 10 ns each, at 3000 + 20 j.
  * T's case names 200 (1000 ns) and 219..205 (190..50 ns): 16; the other 4
  * (201..204) ran 10 + 20 + 30 + 40 = 100 ns.  irqs: 30 first, then 39..33;
- * 31 and 32 are the other 2 (20 ns).  W's wait (600..2500): held by 400 for
+ * 31 and 32 are the other 2 (20 ns).  10 markers and 10 migrations of T in
+ * its wait: 8 of each listed, 2 counted.  W's wait (600..2500): held by 400 for
  * 1000 ns, not by one of the 9 that ran after it.
  */
 static void test_many_holders(void **state)
@@ -834,6 +835,18 @@ static void test_many_holders(void **state)
 	}
 	sw(2500, 1, 409, "t409", LAT_TS_RUNNING, 300, "W");
 	wake(2600, 1, 300, "W", LAT_EV_WAKING, 100, "T", 0);
+	/* 10 markers and 10 migrations of T inside its wait: 8 of each listed */
+	for (int k = 0; k < 10; k++) {
+		struct lat_event *e = add(2610 + 5 * (uint64_t)k, 1, 300, "W", LAT_EV_MARKER);
+
+		e->u.marker.text = "mark";
+		e->u.marker.len = 4;
+		e = add(2660 + 5 * (uint64_t)k, 1, 300, "W", LAT_EV_MIGRATE);
+		e->u.migrate.pid = 100;
+		e->u.migrate.orig_cpu = k % 2;
+		e->u.migrate.dest_cpu = 1 - k % 2;
+		snprintf(e->u.migrate.comm, LAT_COMM_LEN, "T");
+	}
 	irq(2700, 0, 200, "t200", LAT_EV_IRQ_ENTRY, 30, "i30");
 	irq(2900, 0, 200, "t200", LAT_EV_IRQ_EXIT, 30, NULL);
 	for (int j = 1; j <= 9; j++) {
@@ -877,6 +890,10 @@ static void test_many_holders(void **state)
 	}
 	assert_int_equal(c->other_irqs, 2);
 	assert_int_equal(c->other_irq_ns, 20);
+	assert_int_equal(c->nmarkers, LAT_WAKE_MARKERS_MAX);
+	assert_int_equal(c->markers_dropped, 10 - LAT_WAKE_MARKERS_MAX);
+	assert_int_equal(c->nmigr, LAT_WAKE_MIGR_MAX);
+	assert_int_equal(c->migr_dropped, 10 - LAT_WAKE_MIGR_MAX);
 	/* the waker's wait, 600..2500 on CPU1 */
 	assert_true(c->nchain >= 1);
 	assert_int_equal(c->chain[0].pid, 300);
@@ -890,9 +907,13 @@ static void test_many_holders(void **state)
 	assert_non_null(strstr(txt, "(t400/400 1 us)"));
 	assert_non_null(strstr(txt, "i30 200 ns x1, i39 10 ns x1"));
 	assert_non_null(strstr(txt, ", 2 more 20 ns"));
+	assert_non_null(strstr(txt, "     2 more migrations;\n"));
+	assert_non_null(strstr(txt, "     2 more markers\n"));
 	js = report(b, 1);
 	assert_non_null(strstr(js, "\"other_tasks\": 4"));
 	assert_non_null(strstr(js, "\"other_irqs\": 2"));
+	assert_non_null(strstr(js, "\"migrations_dropped\": 2"));
+	assert_non_null(strstr(js, "\"markers_dropped\": 2"));
 	free(txt);
 	free(js);
 	lat_block_free(b);
