@@ -158,17 +158,19 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	w->ntasks++;
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
+	w->any_match |= t->match;
 	return t;
 oom:
 	w->oom = 1;
 	return NULL;
 }
 
-static __attribute__((noinline)) void rename_task(const struct wk *w, struct wk_task *t,
+static __attribute__((noinline)) void rename_task(struct wk *w, struct wk_task *t,
 						  const char *comm)
 {
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
+	w->any_match |= t->match;
 }
 
 /* The task @pid (> 0), created on first sight; comm refreshed when known. */
@@ -849,6 +851,10 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (ret)
 		goto out;
 	wk_add_findings(b, o, r);
+	if ((w.filter_pid >= 0 || w.filter_comm) && !w.any_match)
+		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
+				      "no task in the trace has the %s '%s' (--task): nothing to show",
+				      w.filter_pid >= 0 ? "pid" : "comm", o->task);
 	if (!r->nevents)
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
 out:

@@ -332,7 +332,8 @@ static void tl_edge(struct lat_timeline *tl, uint64_t ts, const struct lat_wake_
 }
 
 static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t cpu, int32_t pid,
-		       const char *comm, int32_t held_pid, const char *held_comm)
+		       const char *comm, int32_t held_pid, const char *held_comm, int64_t held_ns,
+		       size_t held_tasks)
 {
 	struct lat_tl_bracket *b = &tl->brackets[tl->nbrackets++];
 
@@ -343,6 +344,8 @@ static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t 
 	b->pid = pid;
 	memcpy(b->comm, comm, LAT_COMM_LEN);
 	b->held_by_pid = held_pid;
+	b->held_ns = held_ns;
+	b->held_tasks = held_tasks;
 	if (held_comm)
 		memcpy(b->held_by_comm, held_comm, LAT_COMM_LEN);
 }
@@ -493,7 +496,8 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 			c->pid);
 	tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
 		   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].pid : -1,
-		   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].comm : NULL);
+		   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].comm : NULL,
+		   c->non_cpu ? c->on_cpu[0].ns : 0, c->non_cpu + c->other_tasks);
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
 
@@ -501,7 +505,7 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 			tl_edge(tl, l->start_ns, &l->waker, l->cpu, l->pid);
 		tl_bracket(tl, l->start_ns, l->end_ns, l->cpu, l->pid, l->comm,
 			   l->held_by_pid > 0 ? l->held_by_pid : -1,
-			   l->held_by_pid > 0 ? l->held_by_comm : NULL);
+			   l->held_by_pid > 0 ? l->held_by_comm : NULL, l->held_ns, 0);
 	}
 }
 

@@ -200,6 +200,7 @@ struct wk {
 	size_t hold_cap, nhold;
 	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
 	size_t hold_hcap;
+	uint8_t any_match;		/* some task matched --task */
 	int oom;
 };
 

@@ -175,9 +175,10 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
 	if (r->switch_breaks)
 		lat_block_add_finding(b, "missing-events", LAT_SEV_WARN,
-				      "%llu sched_switch events switched out a task other than the one "
-				      "the CPU was running (first at %s): events are missing without a "
-				      "lost-events mark; waits around them may be wrong",
+				      "%llu events showed a task other than the one the CPU was "
+				      "running after its last sched_switch (first at %s): events are "
+				      "missing without a lost-events mark; waits around them may be "
+				      "wrong",
 				      (unsigned long long)r->switch_breaks,
 				      lat_fmt_ts((int64_t)r->first_break_ns, t1, sizeof(t1)));
 	if (r->skipped_events)

@@ -220,5 +220,9 @@ int cmd_dump(int argc, char **argv)
 			argv[optind], src->stop_reason);
 	free(tab);
 	lat_loaded_release(&l);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "latscope dump: cannot write the dump\n");
+		return LAT_EXIT_FAIL;
+	}
 	return rc;
 }

@@ -162,7 +162,7 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 	if (k == LAT_CHART_AUTO)
 		snprintf(out->msg, sizeof(out->msg), "no chart for a %s", schema_name(b->schema));
 	else
-		snprintf(out->msg, sizeof(out->msg), "a %s chart does not fit a %s",
+		snprintf(out->msg, sizeof(out->msg), "a %s chart does not fit this block (%s)",
 			 lat_chart_name(k), schema_name(b->schema));
 	return -LAT_EUSAGE;
 }

@@ -177,6 +177,31 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 	snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
 }
 
+/*
+ * Who held the CPU during a bracket's wait: "CPU held by X (97%)" when one
+ * task ran most of it, "CPU shared by N tasks, most by X (3%)" when none did,
+ * "CPU idle" when nobody ran.
+ */
+static void held_phrase(const struct lat_tl_bracket *b, char *buf, size_t len)
+{
+	uint64_t wait = b->end_ns > b->start_ns ? b->end_ns - b->start_ns : 0;
+	int pct = wait ? (int)(100.0 * (double)b->held_ns / (double)wait + 0.5) : 0;
+	char who[LAT_COMM_LEN * 3 + 16];
+
+	if (b->held_by_pid <= 0) {
+		snprintf(buf, len, "CPU idle");
+		return;
+	}
+	task_label(b->held_by_comm, b->held_by_pid, who, sizeof(who));
+	if (pct >= 50)
+		snprintf(buf, len, "CPU held by %s (%d%%)", who, pct);
+	else if (b->held_tasks > 1)
+		snprintf(buf, len, "CPU shared by %zu tasks, most by %s (%d%%)", b->held_tasks, who,
+			 pct);
+	else
+		snprintf(buf, len, "CPU held most by %s (%d%%)", who, pct);
+}
+
 static int cmp_migr(const void *a, const void *b)
 {
 	const struct lat_tl_mark *x = *(const struct lat_tl_mark *const *)a;
@@ -244,7 +269,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	size_t nirq = 0, nmark = 0, k;
 	int ncpus = t->ncpus, ret = 0;
 	long nown;
-	char ts[40], d1[32], who[80], held[80];
+	char ts[40], d1[32], who[80], held[160];
 
 	if (!p) {
 		snprintf(msg, msglen, "out of memory");
@@ -398,12 +423,9 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		const struct lat_tl_bracket *b = &t->brackets[0];
 
 		task_label(b->comm, b->pid, who, sizeof(who));
-		if (b->held_by_pid > 0)
-			task_label(b->held_by_comm, b->held_by_pid, held, sizeof(held));
-		else
-			snprintf(held, sizeof(held), "nobody (idle)");
+		held_phrase(b, held, sizeof(held));
 		snprintf(c->subtitle, sizeof(c->subtitle), "wakeup latency %s: %s on CPU %d, "
-			 "CPU held by %s \xc2\xb7 ", lat_fmt_dur_chart((double)(b->end_ns -
+			 "%s \xc2\xb7 ", lat_fmt_dur_chart((double)(b->end_ns -
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
@@ -890,7 +912,7 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 	double x0, x1, y = l->bracket_y, top, d[] = { 4, 3 };
-	char who[80], held[80], buf[240], d1[32], fit[240];
+	char who[80], held[160], buf[320], d1[32], fit[320];
 
 	if (b->end_ns < l->v0 || b->start_ns >= l->v1 || b->cpu < 0 || b->cpu >= l->ncpus)
 		return;
@@ -920,11 +942,8 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 	cairo_stroke(cr);
 	cairo_set_line_width(cr, 1);
 	task_label(b->comm, b->pid, who, sizeof(who));
-	if (b->held_by_pid > 0)
-		task_label(b->held_by_comm, b->held_by_pid, held, sizeof(held));
-	else
-		snprintf(held, sizeof(held), "idle");
-	snprintf(buf, sizeof(buf), "%s waited %s to run on CPU %d \xe2\x80\x94 CPU held by %s",
+	held_phrase(b, held, sizeof(held));
+	snprintf(buf, sizeof(buf), "%s waited %s to run on CPU %d \xe2\x80\x94 %s",
 		 who, lat_fmt_dur_chart((double)(b->end_ns - b->start_ns), d1, sizeof(d1)),
 		 b->cpu, held);
 	lat_font(cr, LAT_LABEL_PT, 1);

@@ -50,6 +50,8 @@ struct lat_tl_bracket {
 	char comm[LAT_COMM_LEN];
 	int32_t held_by_pid;	/* the task that ran most during the wait, -1 if none/idle */
 	char held_by_comm[LAT_COMM_LEN];
+	int64_t held_ns;	/* how long it ran then */
+	size_t held_tasks;	/* how many tasks ran then, 0 if not known */
 };
 
 struct lat_timeline {

@@ -37,7 +37,7 @@ check "hostile name SVG parses" 'xmllint --noout "$tmp/h.svg"'
 
 "$bin" render "$lat3" --chart histogram -o "$tmp/x.png" >"$tmp/err" 2>&1
 check "chart that does not fit: exit 1" '[ $? -eq 1 ]'
-check "and says why" 'grep -q "histogram chart does not fit a loop log" "$tmp/err"'
+check "and says why" 'grep -q "histogram chart does not fit this block (loop log)" "$tmp/err"'
 "$bin" render "$lat3" -o "$tmp/x.jpg" >/dev/null 2>&1
 check "unknown extension: exit 2" '[ $? -eq 2 ]'
 "$bin" render "$lat3" --size 10x10 -o "$tmp/x.png" >/dev/null 2>&1

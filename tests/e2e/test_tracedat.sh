@@ -334,5 +334,17 @@ rc=$?
 [ "$rc" -eq 2 ] || bad "--buffer nosuch: exit $rc, want 2"
 grep -q 'no buffer "nosuch".*it holds: ""' "$tmp/err" || bad "--buffer nosuch: $(cat "$tmp/err")"
 
+# a dump (and a report) that cannot be written fails, and says so
+if [ -w /dev/full ]; then
+	"$bin" dump "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q "cannot write the dump" "$tmp/err" ||
+		bad "dump > /dev/full: exit $rc, $(cat "$tmp/err")"
+	"$bin" analyze "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q "cannot write the report" "$tmp/err" ||
+		bad "analyze > /dev/full: exit $rc, $(cat "$tmp/err")"
+fi
+
 [ "$fail" -eq 0 ] && echo "all passed"
 [ "$fail" -eq 0 ]

@@ -70,7 +70,8 @@ static struct lat_timeline *build(const char *hog_comm)
 	t->nbrackets = 1;
 	t->brackets[0] = (struct lat_tl_bracket){ .start_ns = T0 + 3500000,
 						  .end_ns = T0 + 6200000, .cpu = 0, .pid = 300,
-						  .held_by_pid = 200 };
+						  .held_by_pid = 200, .held_ns = 2700000,
+						  .held_tasks = 1 };
 	strcpy(t->brackets[0].comm, "rt-task");
 	strncpy(t->brackets[0].held_by_comm, hog_comm, LAT_COMM_LEN - 1);
 	snprintf(t->title, sizeof(t->title), "hand-built wakeup");
@@ -116,6 +117,8 @@ static void test_geometry(void **state)
 	assert_string_equal(c.legend[2].text, "kworker/1:1:60");
 	assert_string_equal(c.legend[3].text, "irq/24-eth0:50");
 	assert_int_equal(l->ntasks, 4);
+	/* hog ran the whole 2.7 ms wait */
+	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, CPU held by hog:200 (100%)"));
 
 	/* the bracket bar covers exactly [3.5 ms, 6.2 ms] of the axis */
 	x0 = xat(&c, T0 + 3500000);
@@ -141,6 +144,32 @@ static void test_geometry(void **state)
 	assert_true(px(s, xat(&c, T0 + 3500000),
 		       (lat_tl_lane_top(l, 1) + lat_tl_lane_top(l, 0) + l->lane_h) / 2).r < 0.3);
 
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	tl_free(t);
+}
+
+/* No task ran most of the wait: the headline says the CPU was shared. */
+static void test_shared_cpu(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+
+	(void)state;
+	t->brackets[0].held_ns = 270000;	/* 10% of 2.7 ms */
+	t->brackets[0].held_tasks = 301;
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	assert_non_null(strstr(c.subtitle, "CPU shared by 301 tasks, most by hog:200 (10%)"));
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	t->brackets[0].held_tasks = 0;		/* a chain link: how many is not known */
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	assert_non_null(strstr(c.subtitle, "CPU held most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
 	tl_free(t);
@@ -279,6 +308,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_geometry),
+		cmocka_unit_test(test_shared_cpu),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_hostile_svg),
 		cmocka_unit_test(test_unsorted_slices),
