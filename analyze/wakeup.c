@@ -712,6 +712,19 @@ static int handle(struct wk *w, const struct lat_event *ev)
 		r->skipped_events++;
 		return 0;
 	}
+	/*
+	 * Sources give events in time order; one earlier than the last analyzed
+	 * has a corrupt timestamp, and would make waits of negative or absurd
+	 * length: counted and skipped.
+	 */
+	if (ev->ts_ns < r->last_ns && r->nevents) {
+		if (!r->backwards++) {
+			r->first_back_ns = ev->ts_ns;
+			r->first_back_from_ns = r->last_ns;
+			r->first_back_cpu = cpu;
+		}
+		return 0;
+	}
 	c = get_cpu(w, cpu);
 	if (!c)
 		return -LAT_ENOMEM;
@@ -842,6 +855,8 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	}
 	if (src->stop_reason)
 		r->stop_reason = strdup(src->stop_reason);
+	if (src->skip_reason)
+		r->skip_reason = strdup(src->skip_reason);
 	for (size_t i = 0; i < w.ncpus; i++)
 		if (w.cpus[i] && w.cpus[i]->done.valid)
 			wk_finish_done(&w, w.cpus[i], (int32_t)i);

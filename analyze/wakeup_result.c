@@ -122,6 +122,7 @@ void wk_result_free(void *p)
 	free(r->run_stacks);
 	free(r->run_funcs);
 	free((char *)r->stop_reason);
+	free((char *)r->skip_reason);
 	free(r);
 }
 
@@ -173,6 +174,10 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
 				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
 				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
+	if (r->skip_reason)
+		lat_block_add_finding(b, "damaged-data", LAT_SEV_WARN,
+				      "reading went on past damaged data: %s; waits across it are "
+				      "flagged as for lost events", r->skip_reason);
 	if (r->switch_breaks)
 		lat_block_add_finding(b, "missing-events", LAT_SEV_WARN,
 				      "%llu events showed a task other than the one the CPU was "
@@ -181,6 +186,14 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "wrong",
 				      (unsigned long long)r->switch_breaks,
 				      lat_fmt_ts((int64_t)r->first_break_ns, t1, sizeof(t1)));
+	if (r->backwards)
+		lat_block_add_finding(b, "time-backwards", LAT_SEV_WARN,
+				      "%llu event%s earlier than one already analyzed (corrupt "
+				      "timestamps) skipped; the first on CPU%d at %s, after %s",
+				      (unsigned long long)r->backwards, r->backwards == 1 ? "" : "s",
+				      r->first_back_cpu, lat_fmt_ts((int64_t)r->first_back_ns, t1,
+				      sizeof(t1)), lat_fmt_ts((int64_t)r->first_back_from_ns, t2,
+				      sizeof(t2)));
 	if (r->skipped_events)
 		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
 				      "%llu events with a CPU number out of range skipped",

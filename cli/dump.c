@@ -218,6 +218,8 @@ int cmd_dump(int argc, char **argv)
 	if (src->stop_reason)
 		fprintf(stderr, "latscope dump: %s: warning: reading stopped early: %s\n",
 			argv[optind], src->stop_reason);
+	if (src->skip_reason)
+		fprintf(stderr, "latscope dump: %s: warning: %s\n", argv[optind], src->skip_reason);
 	free(tab);
 	lat_loaded_release(&l);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -30,6 +30,28 @@ void td_set_stop(struct td_src *s, const char *fmt, ...)
 	s->base.stop_reason = s->stop;
 }
 
+/*
+ * A damaged page (or the rest of one) is skipped, not the rest of the CPU: it
+ * is counted in the source's skip_reason (the first one described), and the
+ * CPU's next event is preceded by a lost-events mark of unknown count, so that
+ * the analysis treats the hole as a gap.
+ */
+static void __attribute__((format(printf, 3, 4))) skip(struct td_src *s, struct td_cpu *c,
+						       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->skipped++) {
+		va_start(ap, fmt);
+		vsnprintf(s->skip_first, sizeof(s->skip_first), fmt, ap);
+		va_end(ap);
+	}
+	snprintf(s->skip, sizeof(s->skip), "%llu damaged page%s skipped, the first: %s",
+		 (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s", s->skip_first);
+	s->base.skip_reason = s->skip;
+	c->lost = -1;
+}
+
 /* Loads the next block of pages (or chunk) of @c; 1 loaded, 0 end, <0 error. */
 static int refill(struct td_src *s, struct td_cpu *c)
 {
@@ -214,11 +236,35 @@ static const char *page_where(struct td_src *s, struct td_cpu *c, char *buf, siz
 	return buf;
 }
 
+/* An event runs past its page's commit: the rest of the page is skipped. */
 static void corrupt_event(struct td_src *s, struct td_cpu *c)
 {
 	char w[96];
 
-	td_set_stop(s, "CPU%d: corrupt event in %s", c->cpu, page_where(s, c, w, sizeof(w)));
+	skip(s, c, "CPU%d: corrupt event in %s", c->cpu, page_where(s, c, w, sizeof(w)));
+}
+
+/*
+ * Whether the page just taken (c->page, its header's time stamp @pts) is out
+ * of the CPU's time order.  Pages of one CPU are written in time order, so a
+ * page is out of order when it starts before the CPU's last event, or after
+ * the next page when that one is in order and the page after it does not
+ * agree with this one (one page stamped in the far future, not the next one
+ * stamped in the past).  Only pages already read are looked at.
+ */
+static int page_out_of_order(const struct td_src *s, const struct td_cpu *c, uint64_t pts)
+{
+	uint64_t nts;
+
+	if (pts < c->ts)
+		return 1;
+	if (c->dpos + s->psize > c->dlen)
+		return 0;
+	nts = td_get64(s->f.swap, c->data + c->dpos);
+	if (pts <= nts || nts < c->ts)
+		return 0;
+	return c->dpos + 2 * (size_t)s->psize > c->dlen ||
+	       pts > td_get64(s->f.swap, c->data + c->dpos + s->psize);
 }
 
 /* Steps @c to its next page holding an event; 1 found, 0 end, <0 error. */
@@ -228,7 +274,8 @@ int td_next_page(struct td_src *s, struct td_cpu *c)
 	unsigned long long ts;
 
 	for (;;) {
-		uint64_t commit, flags;
+		uint64_t commit, flags, pts;
+		char w[96];
 		int ret, missed;
 
 		if (c->dpos + s->psize > c->dlen) {
@@ -242,41 +289,47 @@ int td_next_page(struct td_src *s, struct td_cpu *c)
 		flags = s->f.long_size == 8 ? td_get64(s->f.swap, c->page + 8) :
 					      td_get32(s->f.swap, c->page + 8);
 		commit = flags & ((1u << 27) - 1);
+		pts = td_get64(s->f.swap, c->page);
 		if (commit > s->psize - hdr ||
 		    (!s->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
-			char w[96];
+			skip(s, c, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
+			     (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
+			continue;
+		}
+		if (page_out_of_order(s, c, pts)) {
+			char t1[40], t2[40];
 
-			td_set_stop(s, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
-				    (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
-			return 0;
+			skip(s, c, "CPU%d: page stamped %s, out of time order after %s: %s",
+			     c->cpu, lat_fmt_ts((int64_t)(pts & INT64_MAX), t1, sizeof(t1)),
+			     lat_fmt_ts((int64_t)(c->ts & INT64_MAX), t2, sizeof(t2)),
+			     page_where(s, c, w, sizeof(w)));
+			continue;
 		}
 		if (s->fast) {
 			c->pdata = c->page + hdr;
 			c->psz = (uint32_t)commit;
 			c->pcur = 0;
-			c->ts = td_get64(0, c->page);
+			c->ts = pts;
 			/* bit 31: events were lost before this page; bit 30: count after data */
-			if (flags & (1u << 31))
+			if ((flags & (1u << 31)) && c->lost != -1)
 				c->lost = (flags & (1u << 30)) && commit + 8 <= s->psize - hdr ?
 					(int64_t)td_get64(0, c->pdata + commit) : -1;
 			ret = fast_next(c);
-			if (ret < 0) {
+			if (ret < 0)
 				corrupt_event(s, c);
-				return 0;
-			}
-			if (ret)
+			if (ret > 0)
 				return 1;
 			continue;
 		}
 		missed = kbuffer_missed_events(c->kbuf);
-		if (missed)
+		if (missed && c->lost != -1)
 			c->lost = missed < 0 ? -1 : missed;
 		c->rec = kbuffer_read_event(c->kbuf, &ts);
 		if (!c->rec)
 			continue;
 		if (!rec_ok(s, c)) {
 			corrupt_event(s, c);
-			return 0;
+			continue;
 		}
 		c->ts = ts;
 		return 1;
@@ -292,10 +345,8 @@ int td_step(struct td_src *s, struct td_cpu *c)
 		ret = fast_next(c);
 		if (ret > 0)
 			return 1;
-		if (ret < 0) {
+		if (ret < 0)
 			corrupt_event(s, c);
-			return 0;
-		}
 		return td_next_page(s, c);
 	}
 	c->rec = kbuffer_next_event(c->kbuf, &ts);
@@ -303,7 +354,7 @@ int td_step(struct td_src *s, struct td_cpu *c)
 		return td_next_page(s, c);
 	if (!rec_ok(s, c)) {
 		corrupt_event(s, c);
-		return 0;
+		return td_next_page(s, c);
 	}
 	c->ts = ts;
 	return 1;

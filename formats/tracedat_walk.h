@@ -86,6 +86,9 @@ struct td_src {
 	const char **syms;
 	size_t ips_cap;
 	char stop[512];
+	uint64_t skipped;		/* pages (or their rest) skipped as damaged */
+	char skip_first[256];		/* the first one: where and why */
+	char skip[320];			/* base.skip_reason */
 };
 
 /*

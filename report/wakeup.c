@@ -193,6 +193,7 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "self_wakes", r->self_wakes);
 	lat_json_uint(j, "canceled", r->canceled);
 	lat_json_uint(j, "switch_breaks", r->switch_breaks);
+	lat_json_uint(j, "backwards", r->backwards);
 	lat_json_obj_open(j, "all");
 	stat_json(j, &r->all);
 	lat_json_obj_close(j);

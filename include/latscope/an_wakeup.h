@@ -221,10 +221,15 @@ struct lat_wakeup_result {
 	struct lat_wake_blame *off_stacks, *off_funcs, *run_stacks, *run_funcs;
 	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
 	uint64_t skipped_events;		/* CPU numbers out of range */
+	/* events earlier than one already analyzed (a corrupt timestamp): skipped */
+	uint64_t backwards;
+	uint64_t first_back_ns, first_back_from_ns;	/* the first: its time, the time before */
+	int32_t first_back_cpu;
 	/* switches whose prev was not the CPU's current task: events missing unannounced */
 	uint64_t switch_breaks;
 	uint64_t first_break_ns;
 	const char *stop_reason;		/* copy owned, or NULL */
+	const char *skip_reason;		/* damaged data skipped: copy owned, or NULL */
 };
 
 #define LAT_WAKE_GAPS_MAX 64

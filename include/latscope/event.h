@@ -106,6 +106,8 @@ struct lat_event_source {
 	const uint64_t *cpu_overrun;
 	/* set by the source when it stopped early: where and why (lent) */
 	const char *stop_reason;
+	/* set by the source when it skipped damaged data and went on (lent) */
+	const char *skip_reason;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)

@@ -81,6 +81,45 @@ static void test_basic_waking(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * An event earlier than one already analyzed (a corrupt timestamp) is skipped
+ * and counted: the switch-in "at 100" after 8000 would end A's wait at a
+ * negative latency, or start a 7.9 us one; A's wait stays 3000 ns.
+ */
+static void test_time_backwards(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	int found = 0;
+
+	(void)state;
+	sw(1000, 0, 100, "A", LAT_TS_SLEEPING, 0, "swapper/0");
+	sw(1200, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	wake(5000, 1, 200, "B", LAT_EV_WAKING, 100, "A", 0);
+	sw(8000, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "A");
+	sw(100, 1, 200, "B", LAT_TS_SLEEPING, 300, "C");	/* back in time */
+	wake(8100, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	sw(9000, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->backwards, 1);
+	assert_int_equal(r->first_back_ns, 100);
+	assert_int_equal(r->first_back_from_ns, 8000);
+	assert_int_equal(r->first_back_cpu, 1);
+	assert_int_equal(r->nevents, 6);
+	assert_int_equal(r->waits, 1);
+	assert_int_equal(task(b, 100)->wake.max, 3000);
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, "time-backwards")) {
+			found = 1;
+			assert_non_null(strstr(b->findings[i].message, "1 event earlier than one "
+					"already analyzed (corrupt timestamps) skipped; the first on "
+					"CPU1 at 0.0000001, after 0.000008"));
+		}
+	assert_true(found);
+	lat_block_free(b);
+}
+
 static void test_start_at_wakeup(void **state)
 {
 	struct lat_analyze_opts o;
@@ -837,11 +876,14 @@ static void test_many_holders(void **state)
 	wake(2600, 1, 300, "W", LAT_EV_WAKING, 100, "T", 0);
 	/* 10 markers and 10 migrations of T inside its wait: 8 of each listed */
 	for (int k = 0; k < 10; k++) {
-		struct lat_event *e = add(2610 + 5 * (uint64_t)k, 1, 300, "W", LAT_EV_MARKER);
+		struct lat_event *e = add(2610 + 4 * (uint64_t)k, 1, 300, "W", LAT_EV_MARKER);
 
 		e->u.marker.text = "mark";
 		e->u.marker.len = 4;
-		e = add(2660 + 5 * (uint64_t)k, 1, 300, "W", LAT_EV_MIGRATE);
+	}
+	for (int k = 0; k < 10; k++) {
+		struct lat_event *e = add(2650 + 4 * (uint64_t)k, 1, 300, "W", LAT_EV_MIGRATE);
+
 		e->u.migrate.pid = 100;
 		e->u.migrate.orig_cpu = k % 2;
 		e->u.migrate.dest_cpu = 1 - k % 2;
@@ -983,6 +1025,7 @@ int main(void)
 		cmocka_unit_test_setup(test_sort_and_filter, reset),
 		cmocka_unit_test_setup(test_report, reset),
 		cmocka_unit_test_setup(test_many_holders, reset),
+		cmocka_unit_test_setup(test_time_backwards, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
