@@ -108,6 +108,15 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 	*stop = (size_t)-1;
 	if (hold_reset(w))
 		return 0;
+	/* the task on the CPU now: its slice is not in the ring yet (idx rlen) */
+	if (c->cur_known) {
+		int64_t ov = overlap(c->cur_start, end, start, end);
+
+		if (ov) {
+			hold_add(w, c->cur_pid, (uint32_t)c->rlen, ov, -1);
+			*covered += ov;
+		}
+	}
 	for (i = c->rlen; i-- > 0;) {
 		const struct wk_slice *s = wk_ring_at(c, i);
 		int64_t ov;
@@ -150,10 +159,15 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
 	if (!n)
 		return;
-	s = wk_ring_at(c, w->hold[0].idx);
-	l->held_by_pid = s->pid;
+	if (w->hold[0].idx == c->rlen) {
+		l->held_by_pid = c->cur_pid;
+		memcpy(l->held_by_comm, c->cur_comm, LAT_COMM_LEN);
+	} else {
+		s = wk_ring_at(c, w->hold[0].idx);
+		l->held_by_pid = s->pid;
+		memcpy(l->held_by_comm, s->comm, LAT_COMM_LEN);
+	}
 	l->held_ns = w->hold[0].ns;
-	memcpy(l->held_by_comm, s->comm, LAT_COMM_LEN);
 }
 
 /* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
@@ -172,11 +186,68 @@ void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c)
 	}
 }
 
+/* Fills @o from hold group @e of @cpu's ring (idx rlen: the task on the CPU now). */
+static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
+		       struct lat_wake_oncpu *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (e->idx == cpu->rlen) {
+		o->pid = cpu->cur_pid;
+		o->prio = cpu->cur_prio;
+		memcpy(o->comm, cpu->cur_comm, LAT_COMM_LEN);
+	} else {
+		const struct wk_slice *s = wk_ring_at(cpu, e->idx);
+
+		o->pid = s->pid;
+		o->prio = s->prio;
+		memcpy(o->comm, s->comm, LAT_COMM_LEN);
+	}
+	o->ns = e->ns;
+	o->slices = e->n;
+	o->stack = e->longest >= 0 ? wk_ring_at(cpu, e->longest_idx)->stack : -1;
+}
+
+/*
+ * A task queued on one CPU and run on another: who ran on the CPU it was
+ * queued on, from the waking until it was migrated off it.  That CPU, not
+ * the one it ran on (often idle, which pulled it), is why it waited.
+ */
+static void queued_case(struct wk *w, struct lat_wake_case *c)
+{
+	const struct wk_cpu *q;
+	int64_t covered;
+	size_t g, stop;
+
+	c->nqueued_on = 0;
+	c->queued_other_ns = 0;
+	c->queued_other_tasks = 0;
+	c->queued_until_ns = 0;
+	if (c->queued_cpu < 0 || c->queued_cpu == c->cpu || (size_t)c->queued_cpu >= w->ncpus ||
+	    !(q = w->cpus[c->queued_cpu]))
+		return;
+	c->queued_until_ns = c->end_ns;
+	for (size_t k = 0; k < c->nmigr; k++)
+		if (c->migr[k].from_cpu == c->queued_cpu) {
+			c->queued_until_ns = c->migr[k].ts_ns;
+			break;
+		}
+	g = hold_slices(w, q, c->start_ns, c->queued_until_ns, &covered, &stop);
+	for (size_t k = 0; k < g; k++) {
+		if (k < LAT_WAKE_QUEUED_MAX) {
+			oncpu_from(q, &w->hold[k], &c->queued_on[c->nqueued_on++]);
+		} else {
+			c->queued_other_ns += w->hold[k].ns;
+			c->queued_other_tasks++;
+		}
+	}
+}
+
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
 	int64_t covered;
 	size_t g, i;
 
+	queued_case(w, c);
 	/* who held the CPU: every task in the window, the longest named */
 	g = hold_slices(w, cpu, c->start_ns, c->end_ns, &covered, &i);
 	c->non_cpu = 0;
@@ -184,22 +255,13 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	c->other_tasks = 0;
 	for (size_t k = 0; k < g; k++) {
 		const struct wk_hold *e = &w->hold[k];
-		const struct wk_slice *s = wk_ring_at(cpu, e->idx);
-		struct lat_wake_oncpu *o;
 
 		if (k >= LAT_WAKE_ONCPU_MAX) {
 			c->other_ns += e->ns;
 			c->other_tasks++;
 			continue;
 		}
-		o = &c->on_cpu[c->non_cpu++];
-		memset(o, 0, sizeof(*o));
-		o->pid = s->pid;
-		o->prio = s->prio;
-		memcpy(o->comm, s->comm, LAT_COMM_LEN);
-		o->ns = e->ns;
-		o->slices = e->n;
-		o->stack = e->longest >= 0 ? wk_ring_at(cpu, e->longest_idx)->stack : -1;
+		oncpu_from(cpu, e, &c->on_cpu[c->non_cpu++]);
 	}
 	c->unaccounted_ns = c->latency_ns - covered;
 	if (c->unaccounted_ns < 0)

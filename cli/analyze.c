@@ -28,7 +28,8 @@ void usage_analyze(FILE *out)
 		"                          instead of the report, every kernel stack with its\n"
 		"                          off-CPU or runnable time in ns, as FlameGraph reads\n"
 		"                          (flamegraph.pl --countname ns)\n\n"
-		"exit status: 0 ok, 2 usage error or no input readable\n");
+		"exit status: 0 ok, 1 the report could not be written,\n"
+		"             2 usage error or no input readable\n");
 }
 
 enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT, OPT_FOLDED };

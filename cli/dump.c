@@ -21,7 +21,9 @@ void usage_dump(FILE *out)
 		"      --buffer NAME   trace.dat: the instance to read\n"
 		"  -n, --count N       stop after N events\n"
 		"  -s, --stats         print only counts per event type and name\n\n"
-		"exit status: 0 ok (a warning on stderr if the trace ends early),\n"
+		"exit status: 0 ok (a warning on stderr if the trace ends early or\n"
+		"             damaged data was skipped), 1 reading failed midway or the\n"
+		"             dump could not be written,\n"
 		"             2 usage error or input unreadable\n");
 }
 

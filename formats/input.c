@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "latscope/input.h"
 
@@ -12,8 +13,18 @@ static FILE *open_path(const char *path)
 	char buf[1 << 16];
 	size_t n;
 
-	if (strcmp(path, "-"))
-		return fopen(path, "rb");
+	if (strcmp(path, "-")) {
+		struct stat st;
+
+		in = fopen(path, "rb");
+		/* a directory opens, and then reads as empty */
+		if (in && fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
+			fclose(in);
+			errno = EISDIR;
+			return NULL;
+		}
+		return in;
+	}
 	in = stdin;
 	tmp = tmpfile();
 	if (!tmp)

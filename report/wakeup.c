@@ -80,6 +80,28 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_arr_close(j);
 	lat_json_int(j, "other_ns", c->other_ns);
 	lat_json_uint(j, "other_tasks", c->other_tasks);
+	if (c->queued_until_ns) {
+		lat_json_obj_open(j, "queued");
+		lat_json_int(j, "cpu", c->queued_cpu);
+		lat_json_uint(j, "until_ns", c->queued_until_ns);
+		lat_json_arr_open(j, "on_cpu");
+		for (size_t i = 0; i < c->nqueued_on; i++) {
+			const struct lat_wake_oncpu *o = &c->queued_on[i];
+
+			lat_json_obj_open(j, NULL);
+			lat_json_int(j, "pid", o->pid);
+			lat_json_str(j, "comm", o->comm);
+			lat_json_int(j, "prio", o->prio);
+			lat_json_int(j, "ns", o->ns);
+			lat_json_uint(j, "slices", o->slices);
+			stack_json(j, "stack", r, o->stack);
+			lat_json_obj_close(j);
+		}
+		lat_json_arr_close(j);
+		lat_json_int(j, "other_ns", c->queued_other_ns);
+		lat_json_uint(j, "other_tasks", c->queued_other_tasks);
+		lat_json_obj_close(j);
+	}
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
 	lat_json_bool(j, "partial", c->partial);
 	lat_json_arr_open(j, "irqs");
@@ -286,8 +308,47 @@ static void who(FILE *out, const char *comm, int32_t pid)
 	fprintf(out, "/%d", pid);
 }
 
+/*
+ * ": X ran 3.9 ms (93%) at prio 120 in fn, ..., N more tasks T (P%)": the
+ * first four of @n holders (longest first), the rest summed; shares of @total.
+ */
+static void holders_text(FILE *out, const struct lat_wakeup_result *r,
+			 const struct lat_wake_oncpu *h, size_t n, size_t other_tasks,
+			 int64_t other_ns, int64_t total)
+{
+	char d1[32];
+
+	for (size_t i = 0; i < n && i < 4; i++) {
+		const struct lat_wake_oncpu *o = &h[i];
+		int pct = total ? (int)(100.0 * (double)o->ns / (double)total + 0.5) : 0;
+
+		fputs(i ? ", " : ": ", out);
+		who(out, o->comm, o->pid);
+		if (o->pid == 0)
+			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
+		else
+			fprintf(out, " ran %s (%d%%) at prio %d", dur(o->ns, d1, sizeof(d1)), pct,
+				o->prio);
+		if (o->stack >= 0 && (size_t)o->stack < r->nstacks) {
+			fputs(" in ", out);
+			lat_fput_safe(out, r->stacks[o->stack].top,
+				      strlen(r->stacks[o->stack].top));
+		}
+	}
+	if (n > 4 || other_tasks) {
+		int64_t rest = other_ns;
+		size_t more = (n > 4 ? n - 4 : 0) + other_tasks;
+
+		for (size_t i = 4; i < n; i++)
+			rest += h[i].ns;
+		fprintf(out, ", %zu more task%s %s (%d%%)", more, more == 1 ? "" : "s",
+			dur(rest, d1, sizeof(d1)),
+			total ? (int)(100.0 * (double)rest / (double)total + 0.5) : 0);
+	}
+}
+
 static void waker_text(FILE *out, const struct lat_wakeup_result *r,
-		       const struct lat_wake_waker *k)
+		       const struct lat_wake_waker *k, enum lat_wait_kind kind)
 {
 	if (k->pid < 0 && k->cpu < 0) {
 		fputs("no recorded waker", out);
@@ -304,8 +365,10 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 		who(out, k->comm, k->pid);
 		fprintf(out, " on CPU%d", k->cpu);
 	}
+	/* a new task has no sched_waking: sched_wakeup_new is where its wait starts */
 	if (k->from_wakeup)
-		fputs(" (no sched_waking: from sched_wakeup)", out);
+		fputs(kind == LAT_WAIT_NEW ? " (at its fork)" :
+		      " (no sched_waking: from sched_wakeup)", out);
 	if (k->stack >= 0 && (size_t)k->stack < r->nstacks) {
 		fputs(" in ", out);
 		lat_fput_safe(out, r->stacks[k->stack].top, strlen(r->stacks[k->stack].top));
@@ -323,39 +386,23 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
 		lat_fmt_ts((int64_t)c->start_ns, t1, sizeof(t1)),
 		lat_fmt_ts((int64_t)c->end_ns, t2, sizeof(t2)));
-	for (size_t i = 0; i < c->non_cpu && i < 4; i++) {
-		const struct lat_wake_oncpu *o = &c->on_cpu[i];
-		int pct = c->latency_ns ? (int)(100.0 * (double)o->ns / (double)c->latency_ns + 0.5)
-					: 0;
-
-		fputs(i ? ", " : ": ", out);
-		who(out, o->comm, o->pid);
-		if (o->pid == 0)
-			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
-		else
-			fprintf(out, " ran %s (%d%%) at prio %d", dur(o->ns, d1, sizeof(d1)), pct,
-				o->prio);
-		if (o->stack >= 0 && (size_t)o->stack < r->nstacks) {
-			fputs(" in ", out);
-			lat_fput_safe(out, r->stacks[o->stack].top,
-				      strlen(r->stacks[o->stack].top));
-		}
-	}
-	if (c->non_cpu > 4 || c->other_tasks) {
-		int64_t rest = c->other_ns;
-		size_t more = (c->non_cpu > 4 ? c->non_cpu - 4 : 0) + c->other_tasks;
-
-		for (size_t i = 4; i < c->non_cpu; i++)
-			rest += c->on_cpu[i].ns;
-		fprintf(out, ", %zu more task%s %s (%d%%)", more, more == 1 ? "" : "s",
-			dur(rest, d1, sizeof(d1)),
-			c->latency_ns ? (int)(100.0 * (double)rest / (double)c->latency_ns + 0.5) : 0);
-	}
+	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_tasks, c->other_ns, c->latency_ns);
 	if (c->unaccounted_ns)
 		fprintf(out, "; %s not covered by the kept slices%s",
 			dur(c->unaccounted_ns, d1, sizeof(d1)), c->partial ? " (partial)" : "");
+	if (c->queued_until_ns) {
+		int64_t q = (int64_t)(c->queued_until_ns - c->start_ns);
+
+		fprintf(out, ";\n     queued first on CPU%d for %s", c->queued_cpu,
+			dur(q, d1, sizeof(d1)));
+		if (c->queued_until_ns < c->end_ns)
+			fprintf(out, " (migrated at %s)",
+				lat_fmt_ts((int64_t)c->queued_until_ns, t1, sizeof(t1)));
+		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_tasks,
+			     c->queued_other_ns, q);
+	}
 	fputs(";\n     ", out);
-	waker_text(out, r, &c->waker);
+	waker_text(out, r, &c->waker, c->kind);
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
 
@@ -372,7 +419,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		}
 		if (l->kind != LAT_WAIT_PREEMPT) {
 			fputs(", ", out);
-			waker_text(out, r, &l->waker);
+			waker_text(out, r, &l->waker, l->kind);
 		}
 	}
 	if (c->chain_cut)

@@ -98,6 +98,7 @@ struct lat_wake_link {
 #define LAT_WAKE_CHAIN_MAX 4
 #define LAT_WAKE_ONCPU_MAX 16
 #define LAT_WAKE_IRQS_MAX 8
+#define LAT_WAKE_QUEUED_MAX 4
 #define LAT_WAKE_MIGR_MAX 8
 #define LAT_WAKE_MARKERS_MAX 8
 
@@ -144,6 +145,16 @@ struct lat_wake_case {
 	size_t other_tasks;		/* how many */
 	int64_t unaccounted_ns;		/* not covered by the slices kept (see partial) */
 	uint8_t partial;		/* the slice window did not reach back to start_ns */
+	/*
+	 * When it was queued on another CPU first (queued_cpu != cpu): who ran
+	 * there from the start of the wait until it was migrated away (the first
+	 * migration off that CPU, or the wait's end), the longest first.
+	 */
+	uint64_t queued_until_ns;
+	struct lat_wake_oncpu queued_on[LAT_WAKE_QUEUED_MAX];
+	size_t nqueued_on;
+	int64_t queued_other_ns;	/* tasks beyond those */
+	size_t queued_other_tasks;
 	struct lat_wake_irq irqs[LAT_WAKE_IRQS_MAX];	/* by ns, descending */
 	size_t nirqs;
 	int64_t other_irq_ns;		/* irqs beyond the LAT_WAKE_IRQS_MAX longest */

@@ -140,6 +140,10 @@ static void test_empty_and_binary(void **state)
 	lat_loaded_release(&l);
 	assert_int_equal(lat_load(&l, "/nonexistent/file", NULL, NULL), -LAT_EIO);
 	lat_loaded_release(&l);
+	/* a directory opens and reads as empty: said for what it is */
+	assert_int_equal(lat_load(&l, "/", NULL, NULL), -LAT_EIO);
+	assert_string_equal(l.error, "cannot open: Is a directory");
+	lat_loaded_release(&l);
 }
 
 int main(void)

@@ -120,6 +120,56 @@ static void test_time_backwards(void **state)
 	lat_block_free(b);
 }
 
+static char *report(struct lat_block *b, int json);
+
+/*
+ * T is woken at 1000 onto CPU1, where hog runs; the idle CPU0 pulls it at 4000
+ * and runs it at 4100: a 3100 ns wait on CPU0, all idle there; the 3000 ns it
+ * sat queued on CPU1 (1000..4000) were hog's.
+ */
+static void test_queued_elsewhere(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_event *e;
+	char *txt;
+
+	(void)state;
+	sw(100, 0, 100, "T", LAT_TS_SLEEPING, 0, "swapper/0");
+	sw(100, 1, 0, "swapper/1", LAT_TS_RUNNING, 500, "hog");
+	wake(1000, 1, 500, "hog", LAT_EV_WAKING, 100, "T", 1);
+	e = add(4000, 0, 0, "swapper/0", LAT_EV_MIGRATE);
+	e->u.migrate.pid = 100;
+	e->u.migrate.orig_cpu = 1;
+	e->u.migrate.dest_cpu = 0;
+	snprintf(e->u.migrate.comm, LAT_COMM_LEN, "T");
+	sw(4100, 0, 0, "swapper/0", LAT_TS_RUNNING, 100, "T");
+	b = run();
+	r = b->analysis;
+	assert_int_equal(r->nworst, 1);
+	c = &r->worst[0];
+	assert_int_equal(c->latency_ns, 3100);
+	assert_int_equal(c->cpu, 0);
+	assert_int_equal(c->non_cpu, 1);
+	assert_int_equal(c->on_cpu[0].pid, 0);
+	assert_int_equal(c->queued_cpu, 1);
+	assert_int_equal(c->queued_until_ns, 4000);
+	assert_int_equal(c->nqueued_on, 1);
+	assert_int_equal(c->queued_on[0].pid, 500);
+	assert_int_equal(c->queued_on[0].ns, 3000);
+	assert_int_equal(c->queued_other_tasks, 0);
+	txt = report(b, 0);
+	assert_non_null(strstr(txt, "queued first on CPU1 for 3 us (migrated at 0.000004): "
+				    "hog/500 ran 3 us (100%) at prio 120;"));
+	free(txt);
+	txt = report(b, 1);
+	assert_non_null(strstr(txt, "\"queued\": {"));
+	assert_non_null(strstr(txt, "\"until_ns\": 4000"));
+	free(txt);
+	lat_block_free(b);
+}
+
 static void test_start_at_wakeup(void **state)
 {
 	struct lat_analyze_opts o;
@@ -1026,6 +1076,7 @@ int main(void)
 		cmocka_unit_test_setup(test_report, reset),
 		cmocka_unit_test_setup(test_many_holders, reset),
 		cmocka_unit_test_setup(test_time_backwards, reset),
+		cmocka_unit_test_setup(test_queued_elsewhere, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
