@@ -151,8 +151,8 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
 				      "CPU%d lost %s events between %s and %s", g->cpu,
 				      g->count ? n1 : "some (count unknown)",
-				      lat_fmt_ts((int64_t)g->from_ns, t1, sizeof(t1)),
-				      lat_fmt_ts((int64_t)g->to_ns, t2, sizeof(t2)));
+				      lat_fmt_trace_ts(g->from_ns, t1, sizeof(t1)),
+				      lat_fmt_trace_ts(g->to_ns, t2, sizeof(t2)));
 	}
 	if (r->ngaps_total > 8)
 		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
@@ -173,7 +173,7 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 	if (r->stop_reason)
 		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
 				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
-				      lat_fmt_ts((int64_t)r->last_ns, t1, sizeof(t1)));
+				      lat_fmt_trace_ts(r->last_ns, t1, sizeof(t1)));
 	if (r->skip_reason)
 		lat_block_add_finding(b, "damaged-data", LAT_SEV_WARN,
 				      "reading went on past damaged data: %s; waits across it are "
@@ -185,14 +185,14 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "missing without a lost-events mark; waits around them may be "
 				      "wrong",
 				      (unsigned long long)r->switch_breaks,
-				      lat_fmt_ts((int64_t)r->first_break_ns, t1, sizeof(t1)));
+				      lat_fmt_trace_ts(r->first_break_ns, t1, sizeof(t1)));
 	if (r->backwards)
 		lat_block_add_finding(b, "time-backwards", LAT_SEV_WARN,
 				      "%llu event%s earlier than one already analyzed (corrupt "
 				      "timestamps) skipped; the first on CPU%d at %s, after %s",
 				      (unsigned long long)r->backwards, r->backwards == 1 ? "" : "s",
-				      r->first_back_cpu, lat_fmt_ts((int64_t)r->first_back_ns, t1,
-				      sizeof(t1)), lat_fmt_ts((int64_t)r->first_back_from_ns, t2,
+				      r->first_back_cpu, lat_fmt_trace_ts(r->first_back_ns, t1,
+				      sizeof(t1)), lat_fmt_trace_ts(r->first_back_from_ns, t2,
 				      sizeof(t2)));
 	if (r->skipped_events)
 		lat_block_add_finding(b, "skipped-events", LAT_SEV_WARN,
@@ -210,7 +210,7 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      LAT_SEV_WARN : LAT_SEV_INFO,
 				      "worst wakeup: %s/%d waited %s on CPU%d (ended at %s)",
 				      c->comm, c->pid, lat_fmt_duration(c->latency_ns, d1, sizeof(d1)),
-				      c->cpu, lat_fmt_ts((int64_t)c->end_ns, t1, sizeof(t1)));
+				      c->cpu, lat_fmt_trace_ts(c->end_ns, t1, sizeof(t1)));
 	}
 }
 

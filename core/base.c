@@ -147,6 +147,12 @@ int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize)
 	return 0;
 }
 
+char *lat_fmt_trace_ts(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+	return buf;
+}
+
 char *lat_fmt_ts(int64_t ns, char *buf, size_t len)
 {
 	const char *sign = ns < 0 ? "-" : "";

@@ -300,8 +300,8 @@ int td_next_page(struct td_src *s, struct td_cpu *c)
 			char t1[40], t2[40];
 
 			skip(s, c, "CPU%d: page stamped %s, out of time order after %s: %s",
-			     c->cpu, lat_fmt_ts((int64_t)(pts & INT64_MAX), t1, sizeof(t1)),
-			     lat_fmt_ts((int64_t)(c->ts & INT64_MAX), t2, sizeof(t2)),
+			     c->cpu, lat_fmt_trace_ts(pts, t1, sizeof(t1)),
+			     lat_fmt_trace_ts(c->ts, t2, sizeof(t2)),
 			     page_where(s, c, w, sizeof(w)));
 			continue;
 		}

@@ -439,7 +439,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	c->lane_label_w = lat_text_width(m, "CPU 0000");
 	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(l->v1 - l->v0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the window start (%s s)",
-		 lat_fmt_ts((int64_t)l->v0, ts, sizeof(ts)));
+		 lat_fmt_trace_ts(l->v0, ts, sizeof(ts)));
 	lat_frame_layout(c, m);
 	l->lane_gap = ncpus > 32 ? 1 : LANE_GAP;
 	l->lane_y0 = c->plot.y + BAND_H;

@@ -384,8 +384,8 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	who(out, c->comm, c->pid);
 	fprintf(out, "%s waited %s on CPU%d (%s .. %s)", c->kind == LAT_WAIT_NEW ? " (new task)" : "",
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
-		lat_fmt_ts((int64_t)c->start_ns, t1, sizeof(t1)),
-		lat_fmt_ts((int64_t)c->end_ns, t2, sizeof(t2)));
+		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
+		lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
 	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_tasks, c->other_ns, c->latency_ns);
 	if (c->unaccounted_ns)
 		fprintf(out, "; %s not covered by the kept slices%s",
@@ -397,7 +397,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			dur(q, d1, sizeof(d1)));
 		if (c->queued_until_ns < c->end_ns)
 			fprintf(out, " (migrated at %s)",
-				lat_fmt_ts((int64_t)c->queued_until_ns, t1, sizeof(t1)));
+				lat_fmt_trace_ts(c->queued_until_ns, t1, sizeof(t1)));
 		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_tasks,
 			     c->queued_other_ns, q);
 	}
@@ -438,12 +438,12 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	}
 	for (size_t i = 0; i < c->nmigr; i++)
 		fprintf(out, ";\n     migrated CPU%d -> CPU%d at %s", c->migr[i].from_cpu,
-			c->migr[i].to_cpu, lat_fmt_ts((int64_t)c->migr[i].ts_ns, t1, sizeof(t1)));
+			c->migr[i].to_cpu, lat_fmt_trace_ts(c->migr[i].ts_ns, t1, sizeof(t1)));
 	if (c->migr_dropped)
 		fprintf(out, ";\n     %u more migrations", c->migr_dropped);
 	for (size_t i = 0; i < c->nmarkers; i++) {
 		fprintf(out, ";\n     marker on CPU%d at %s: ", c->markers[i].cpu,
-			lat_fmt_ts((int64_t)c->markers[i].ts_ns, t1, sizeof(t1)));
+			lat_fmt_trace_ts(c->markers[i].ts_ns, t1, sizeof(t1)));
 		lat_fput_safe(out, c->markers[i].text, strlen(c->markers[i].text));
 	}
 	if (c->markers_dropped)

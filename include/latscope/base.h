@@ -57,6 +57,9 @@ char *lat_fmt_duration(int64_t ns, char *buf, size_t len);
  * ("1112008906.469"), the way logs print their clocks.  Returns buf.
  */
 char *lat_fmt_ts(int64_t ns, char *buf, size_t len);
+/* A trace timestamp in ns as seconds with nine decimals, as `trace-cmd report -t`
+ * prints it ("994.984059800").  Returns buf. */
+char *lat_fmt_trace_ts(uint64_t ns, char *buf, size_t len);
 
 #define LAT_NS_PER_US 1000LL
 #define LAT_NS_PER_MS 1000000LL

@@ -114,7 +114,7 @@ static void test_time_backwards(void **state)
 			found = 1;
 			assert_non_null(strstr(b->findings[i].message, "1 event earlier than one "
 					"already analyzed (corrupt timestamps) skipped; the first on "
-					"CPU1 at 0.0000001, after 0.000008"));
+					"CPU1 at 0.000000100, after 0.000008000"));
 		}
 	assert_true(found);
 	lat_block_free(b);
@@ -160,7 +160,7 @@ static void test_queued_elsewhere(void **state)
 	assert_int_equal(c->queued_on[0].ns, 3000);
 	assert_int_equal(c->queued_other_tasks, 0);
 	txt = report(b, 0);
-	assert_non_null(strstr(txt, "queued first on CPU1 for 3 us (migrated at 0.000004): "
+	assert_non_null(strstr(txt, "queued first on CPU1 for 3 us (migrated at 0.000004000): "
 				    "hog/500 ran 3 us (100%) at prio 120;"));
 	free(txt);
 	txt = report(b, 1);
@@ -479,7 +479,7 @@ static void test_lost_across_wait(void **state)
 		for (size_t i = 0; i < b->nfindings; i++) {
 			if (!strcmp(b->findings[i].kind, "lost-events")) {
 				assert_non_null(strstr(b->findings[i].message, "CPU1 lost 50 events "
-							"between 0.00000001 and 0.0000002"));
+							"between 0.000000010 and 0.000000200"));
 				found |= 1;
 			}
 			if (!strcmp(b->findings[i].kind, "truncated"))
