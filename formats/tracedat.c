@@ -516,6 +516,20 @@ static void td_free(struct lat_event_source *base)
 
 static const struct lat_event_source_ops td_ops = { .next = td_next, .free = td_free };
 
+/* Bytes of page data @b holds (its cpu table read if need be, quietly); 0 if none. */
+static uint64_t buffer_bytes(struct td_src *s, struct td_buffer *b, const struct lat_diag *d)
+{
+	struct lat_diag quiet;
+	uint64_t n = 0;
+
+	lat_diag_init(&quiet, d->path, NULL);
+	if (s->f.version < 7 && td_buffer_load_cpus(&s->f, b, &quiet) < 0)
+		return 0;
+	for (int i = 0; i < b->ncpus; i++)
+		n += b->cpus[i].size;
+	return n;
+}
+
 static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct lat_diag *d)
 {
 	struct td_file *f = &s->f;
@@ -538,6 +552,16 @@ static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct 
 		lat_diag_at(d, 0, "no buffer \"%s\" in this trace.dat; it holds: %s", want, list);
 		return NULL;
 	}
+	/* an empty top buffer beside instances that hold events: the first of those */
+	if (!want && f->nbufs > 1 && !b->name[0] && !buffer_bytes(s, b, d))
+		for (int i = 0; i < f->nbufs; i++)
+			if (f->bufs[i].name[0] && buffer_bytes(s, &f->bufs[i], d)) {
+				if (d->out)
+					fprintf(d->out, "%s: note: the top buffer holds no events; "
+						"reading \"%s\"\n", d->path, f->bufs[i].name);
+				b = &f->bufs[i];
+				break;
+			}
 	if (f->nbufs > 1 && d->out)
 		fprintf(d->out, "%s: note: buffers in this file: %s; reading \"%s\" (--buffer NAME "
 			"picks another)\n", d->path, list, b->name);

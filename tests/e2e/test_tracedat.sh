@@ -359,6 +359,18 @@ rc=$?
 [ "$rc" -eq 2 ] || bad "--buffer nosuch: exit $rc, want 2"
 grep -q 'no buffer "nosuch".*it holds: ""' "$tmp/err" || bad "--buffer nosuch: $(cat "$tmp/err")"
 
+# An empty top buffer beside an instance that holds the events (what
+# latscope record wrote for samples/ftrace-text/kernel.dat): the instance is
+# read, as trace-cmd report shows it, and a note says so
+"$bin" analyze "$repo/samples/ftrace-text/kernel.dat" >"$tmp/kd" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || bad "empty top buffer: exit $rc"
+grep -q 'note: the top buffer holds no events; reading "latscope-ftracetext-11147"' "$tmp/err" ||
+	bad "empty top buffer: no note: $(cat "$tmp/err")"
+grep -q "^  2527 events; 326 wakeup waits" "$tmp/kd" || bad "empty top buffer: $(grep events "$tmp/kd")"
+"$bin" analyze --buffer "" "$repo/samples/ftrace-text/kernel.dat" 2>/dev/null |
+	grep -q "^  0 events" || bad "--buffer '' no longer reads the top buffer"
+
 # a dump (and a report) that cannot be written fails, and says so
 if [ -w /dev/full ]; then
 	"$bin" dump "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
