@@ -10,7 +10,7 @@
 struct lat_command {
 	const char *name;
 	const char *summary;
-	int (*run)(int argc, char **argv);	/* argv[0] is the command name */
+	int (*run)(int argc, char **argv);	/* argv[0] is "latscope NAME" */
 	void (*usage)(FILE *out);
 };
 

@@ -38,6 +38,8 @@ int cli_wants_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	static char prog[64];
+
 	if (argc < 2) {
 		usage(stderr);
 		return LAT_EXIT_USAGE;
@@ -57,6 +59,9 @@ int main(int argc, char **argv)
 			commands[i].usage(stdout);
 			return LAT_EXIT_OK;
 		}
+		/* getopt names the program by argv[0]: "latscope analyze: unrecognized option" */
+		snprintf(prog, sizeof(prog), "latscope %s", commands[i].name);
+		argv[1] = prog;
 		return commands[i].run(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "latscope: unknown command '%s'\n", argv[1]);

@@ -69,9 +69,17 @@ static int refill(struct td_src *s, struct td_cpu *c)
 		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
 		if (n > avail) {
 			n = avail - avail % s->psize;
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
-				    "(the file ends there)", c->cpu, (unsigned long long)s->f.fsize,
-				    (unsigned long long)c->end);
+			if (s->f.fsize <= c->data_off)
+				td_set_stop(s, "CPU%d data (offsets %llu to %llu) is past the "
+					    "file's end at %llu", c->cpu,
+					    (unsigned long long)c->data_off,
+					    (unsigned long long)c->end,
+					    (unsigned long long)s->f.fsize);
+			else
+				td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
+					    "(the file ends there)", c->cpu,
+					    (unsigned long long)s->f.fsize,
+					    (unsigned long long)c->end);
 			c->end = c->pos + n;
 			if (!n)
 				return 0;

@@ -180,6 +180,8 @@ head -c $((cpu0 + 10 * 4096)) "$v6" >"$tmp/cut6.dat"
 rc=$?
 [ "$rc" -eq 0 ] || bad "truncated v6: exit $rc, want 0"
 grep -q "stopped early: CPU0 data ends at offset" "$tmp/err" || bad "truncated v6: no reason: $(cat "$tmp/err")"
+grep -q "; CPU1 data (offsets [0-9]* to [0-9]*) is past the file's end at $((cpu0 + 10 * 4096))" \
+	"$tmp/err" || bad "truncated v6: CPU1 not said to be past the end: $(cat "$tmp/err")"
 awk '$2 == 0' "$tmp/d6" >"$tmp/full0"
 awk '$2 == 0' "$tmp/c6" >"$tmp/cut0"
 n=$(wc -l <"$tmp/cut0")
