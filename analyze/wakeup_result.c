@@ -148,11 +148,17 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		const struct lat_wake_gap *g = &r->gaps[i];
 
 		fmt_count(g->count, n1, sizeof(n1));
-		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
-				      "CPU%d lost %s events between %s and %s", g->cpu,
-				      g->count ? n1 : "some (count unknown)",
-				      lat_fmt_trace_ts(g->from_ns, t1, sizeof(t1)),
-				      lat_fmt_trace_ts(g->to_ns, t2, sizeof(t2)));
+		if (g->from_ns >= g->to_ns)	/* at the start of the trace */
+			lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+					      "CPU%d lost %s events before %s, where the trace "
+					      "starts", g->cpu, g->count ? n1 : "some (count unknown)",
+					      lat_fmt_trace_ts(g->to_ns, t1, sizeof(t1)));
+		else
+			lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
+					      "CPU%d lost %s events between %s and %s", g->cpu,
+					      g->count ? n1 : "some (count unknown)",
+					      lat_fmt_trace_ts(g->from_ns, t1, sizeof(t1)),
+					      lat_fmt_trace_ts(g->to_ns, t2, sizeof(t2)));
 	}
 	if (r->ngaps_total > 8)
 		lat_block_add_finding(b, "lost-events", LAT_SEV_WARN,
