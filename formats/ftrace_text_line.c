@@ -201,6 +201,20 @@ static enum lat_task_state fold_state(const char *s, const char *e)
 	}
 }
 
+/* prev_state as the kernel's TASK_REPORT bits (trace-cmd report -R), as the trace.dat reader folds it */
+static enum lat_task_state fold_bits(uint32_t st)
+{
+	if (!(st & 0xff))
+		return LAT_TS_RUNNING;
+	if (st & 0x01)
+		return LAT_TS_SLEEPING;
+	if (st & 0x02)
+		return LAT_TS_DISK;
+	if (st & 0x30)
+		return LAT_TS_DEAD;
+	return LAT_TS_OTHER;
+}
+
 static int p_switch(struct cur *c, struct lat_event *ev)
 {
 	const char *st, *ste, *arrow;
@@ -213,8 +227,30 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 			return 0;
 		st = c->p;
 		arrow = find(st, c->e, " ==> ", 5);
-		if (!arrow)
-			return 0;
+		if (!arrow) {
+			/* trace-cmd report -R: "prev_state=256 next_comm=...", the state's bits */
+			uint64_t bits = 0;
+			const char *p;
+
+			arrow = find(st, c->e, " next_comm=", 11);
+			if (!arrow || arrow == st || arrow - st > 10)
+				return 0;
+			for (p = st; p < arrow; p++) {
+				if (*p < '0' || *p > '9')
+					return 0;
+				bits = bits * 10 + (uint64_t)(*p - '0');
+			}
+			c->p = arrow + 1;
+			if (!KV_COMM(c, "next_comm=", " next_pid=", ev->u.sw.next_comm) ||
+			    !KV_I32(c, "next_pid=", &ev->u.sw.next_pid) ||
+			    !LIT(c, "next_prio=") || !i32(c, &ev->u.sw.next_prio))
+				return 0;
+			ev->u.sw.prev_state = fold_bits((uint32_t)bits);
+			ev->u.sw.prev_state_raw = (uint32_t)bits;
+			ev->type = LAT_EV_SWITCH;
+			ev->name = "sched:sched_switch";
+			return 1;
+		}
 		ste = arrow;
 		c->p = arrow + 5;
 		if (!KV_COMM(c, "next_comm=", " next_pid=", ev->u.sw.next_comm) ||
@@ -292,8 +328,16 @@ static int p_fork(struct cur *c, struct lat_event *ev)
 {
 	const char *e;
 
-	if (!KV_COMM(c, "comm=", " pid=", ev->u.task.comm) || !KV_I32(c, "pid=", &ev->u.task.pid) ||
-	    !LIT(c, "child_comm="))
+	/* trace-cmd report -R prints the fields' own names: parent_comm=, parent_pid= */
+	if (STARTS(c, "parent_comm=")) {
+		if (!KV_COMM(c, "parent_comm=", " parent_pid=", ev->u.task.comm) ||
+		    !KV_I32(c, "parent_pid=", &ev->u.task.pid))
+			return 0;
+	} else if (!KV_COMM(c, "comm=", " pid=", ev->u.task.comm) ||
+		   !KV_I32(c, "pid=", &ev->u.task.pid)) {
+		return 0;
+	}
+	if (!LIT(c, "child_comm="))
 		return 0;
 	e = find(c->p, c->e, " child_pid=", 11);
 	if (!e)

@@ -373,6 +373,16 @@ grep -q "^  2527 events; 326 wakeup waits" "$tmp/kd" || bad "empty top buffer: $
 "$bin" analyze --buffer "" "$repo/samples/ftrace-text/kernel.dat" 2>/dev/null |
 	grep -q "^  0 events" || bad "--buffer '' no longer reads the top buffer"
 
+# trace-cmd report -R (raw fields: numeric prev_state, no "==>", parent_comm=)
+# gives the same waits as the trace.dat it was printed from (to the us)
+trace-cmd report -R "$v6" >"$tmp/raw.txt" 2>/dev/null
+"$bin" analyze "$tmp/raw.txt" >"$tmp/rawa" 2>"$tmp/err"
+"$bin" analyze "$v6" >"$tmp/v6a" 2>/dev/null
+[ -s "$tmp/err" ] && bad "report -R: lines skipped: $(head -2 "$tmp/err")"
+w=$(grep "wakeup waits" "$tmp/v6a")
+[ -n "$w" ] && [ "$(grep "wakeup waits" "$tmp/rawa")" = "$w" ] ||
+	bad "report -R: $(grep "wakeup waits" "$tmp/rawa") vs $w"
+
 # a dump (and a report) that cannot be written fails, and says so
 if [ -w /dev/full ]; then
 	"$bin" dump "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
