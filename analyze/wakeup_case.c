@@ -556,10 +556,21 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 	if (c->waker.cpu >= 0)
 		tl_edge(tl, c->start_ns, &c->waker, c->queued_cpu >= 0 ? c->queued_cpu : c->cpu,
 			c->pid);
-	tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
-		   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].pid : -1,
-		   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].comm : NULL,
-		   c->non_cpu ? c->on_cpu[0].ns : 0, c->non_cpu + c->other_tasks);
+	if (c->queued_until_ns) {
+		/* the CPU it was queued on is why it waited (queued_case()) */
+		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
+			   c->nqueued_on && c->queued_on[0].pid > 0 ? c->queued_on[0].pid : -1,
+			   c->nqueued_on && c->queued_on[0].pid > 0 ? c->queued_on[0].comm : NULL,
+			   c->nqueued_on ? c->queued_on[0].ns : 0,
+			   c->nqueued_on + c->queued_other_tasks);
+		tl->brackets[tl->nbrackets - 1].queued_cpu = c->queued_cpu;
+		tl->brackets[tl->nbrackets - 1].queued_until_ns = c->queued_until_ns;
+	} else {
+		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
+			   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].pid : -1,
+			   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].comm : NULL,
+			   c->non_cpu ? c->on_cpu[0].ns : 0, c->non_cpu + c->other_tasks);
+	}
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
 

@@ -184,22 +184,26 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
  */
 static void held_phrase(const struct lat_tl_bracket *b, char *buf, size_t len)
 {
-	uint64_t wait = b->end_ns > b->start_ns ? b->end_ns - b->start_ns : 0;
+	uint64_t end = b->queued_until_ns ? b->queued_until_ns : b->end_ns;
+	uint64_t wait = end > b->start_ns ? end - b->start_ns : 0;
 	int pct = wait ? (int)(100.0 * (double)b->held_ns / (double)wait + 0.5) : 0;
-	char who[LAT_COMM_LEN * 3 + 16];
+	char who[LAT_COMM_LEN * 3 + 16], cpu[32] = "CPU";
 
+	/* queued on another CPU first: that CPU is named, and who ran there */
+	if (b->queued_until_ns)
+		snprintf(cpu, sizeof(cpu), "queued on CPU %d,", b->queued_cpu);
 	if (b->held_by_pid <= 0) {
-		snprintf(buf, len, "CPU idle");
+		snprintf(buf, len, "%s idle", cpu);
 		return;
 	}
 	task_label(b->held_by_comm, b->held_by_pid, who, sizeof(who));
 	if (pct >= 50)
-		snprintf(buf, len, "CPU held by %s (%d%%)", who, pct);
+		snprintf(buf, len, "%s held by %s (%d%%)", cpu, who, pct);
 	else if (b->held_tasks > 1)
-		snprintf(buf, len, "CPU shared by %zu tasks, most by %s (%d%%)", b->held_tasks, who,
-			 pct);
+		snprintf(buf, len, "%s shared by %zu tasks, most by %s (%d%%)", cpu, b->held_tasks,
+			 who, pct);
 	else
-		snprintf(buf, len, "CPU held most by %s (%d%%)", who, pct);
+		snprintf(buf, len, "%s held most by %s (%d%%)", cpu, who, pct);
 }
 
 static int cmp_migr(const void *a, const void *b)

@@ -52,6 +52,12 @@ struct lat_tl_bracket {
 	char held_by_comm[LAT_COMM_LEN];
 	int64_t held_ns;	/* how long it ran then */
 	size_t held_tasks;	/* how many tasks ran then, 0 if not known */
+	/*
+	 * Queued on another CPU first (queued_until_ns != 0): held_* then say who
+	 * ran there from start_ns until queued_until_ns.
+	 */
+	int32_t queued_cpu;
+	uint64_t queued_until_ns;
 };
 
 struct lat_timeline {

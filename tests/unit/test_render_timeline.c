@@ -172,6 +172,17 @@ static void test_shared_cpu(void **state)
 	assert_non_null(strstr(c.subtitle, "CPU held most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
+	/* queued on CPU 1 for the first 0.54 ms of the wait, hog there all along */
+	t->brackets[0].queued_cpu = 1;
+	t->brackets[0].queued_until_ns = t->brackets[0].start_ns + 540000;
+	t->brackets[0].held_ns = 540000;
+	t->brackets[0].held_tasks = 1;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, queued on CPU 1, held by "
+					   "hog:200 (100%)"));
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
 	tl_free(t);
 }
 
