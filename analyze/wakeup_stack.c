@@ -34,6 +34,25 @@ static int sched_frame(const char *s)
 	return 0;
 }
 
+/*
+ * Frames of the tracing that took the stack (the sched_switch tracepoint,
+ * the stacktrace trigger): at the leaf of every recorded stack, they say
+ * nothing about the task and are dropped, as perf's off-CPU stacks do.
+ */
+static int trace_frame(const char *s)
+{
+	static const char *const pfx[] = { "__traceiter_", "trace_event_raw_event_",
+					   "perf_trace_", "__bpf_trace_", "trace_call_bpf",
+					   "stack_trace_", "__ftrace_trace_stack", "__trace_stack",
+					   "ftrace_", "event_triggers_call", "trace_event_buffer_",
+					   "trace_buffer_" };
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(pfx); i++)
+		if (!strncmp(s, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
 static const char *frame_name(const uint64_t *ips, const char *const *syms, uint32_t i,
 			      char *buf, size_t len)
 {
@@ -103,6 +122,12 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 		depth--;
 	if (!depth)
 		return -1;
+	/* the tracing's own frames at the leaf (innermost first); one frame at least stays */
+	while (depth > 1 && syms && syms[0] && trace_frame(syms[0])) {
+		ips++;
+		syms++;
+		depth--;
+	}
 	len = fold(&w->fold_buf, &w->fold_cap, ips, syms, depth);
 	if (len < 0)
 		goto oom;

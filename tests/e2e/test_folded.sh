@@ -24,6 +24,9 @@ check "off: every line is frame;...;frame ns" \
 check "off: the futex stack first, 1809285662 ns" \
 	'head -1 "$tmp/off" | grep -q "futex_do_wait;schedule;.* 1809285662\$"'
 check "off: 6369396174 ns in all" '[ "$(sum "$tmp/off")" = 6369396174 ]'
+check "off: the tracing's own frames are not the leaves" \
+	'! grep -Eq "(__traceiter_|trace_event_raw_event_)[^;]* [0-9]+\$" "$tmp/off" &&
+	 head -1 "$tmp/off" | grep -q ";futex_do_wait;schedule;__schedule 1809285662\$"'
 check "off: nothing on stderr" '[ ! -s "$tmp/off.err" ]'
 
 "$bin" analyze --folded runnable "$stacks" >"$tmp/run" 2>/dev/null
