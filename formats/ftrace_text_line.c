@@ -201,20 +201,6 @@ static enum lat_task_state fold_state(const char *s, const char *e)
 	}
 }
 
-/* prev_state as the kernel's TASK_REPORT bits (trace-cmd report -R), as the trace.dat reader folds it */
-static enum lat_task_state fold_bits(uint32_t st)
-{
-	if (!(st & 0xff))
-		return LAT_TS_RUNNING;
-	if (st & 0x01)
-		return LAT_TS_SLEEPING;
-	if (st & 0x02)
-		return LAT_TS_DISK;
-	if (st & 0x30)
-		return LAT_TS_DEAD;
-	return LAT_TS_OTHER;
-}
-
 static int p_switch(struct cur *c, struct lat_event *ev)
 {
 	const char *st, *ste, *arrow;
@@ -245,7 +231,7 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 			    !KV_I32(c, "next_pid=", &ev->u.sw.next_pid) ||
 			    !LIT(c, "next_prio=") || !i32(c, &ev->u.sw.next_prio))
 				return 0;
-			ev->u.sw.prev_state = fold_bits((uint32_t)bits);
+			ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)bits);
 			ev->u.sw.prev_state_raw = (uint32_t)bits;
 			ev->type = LAT_EV_SWITCH;
 			ev->name = "sched:sched_switch";

@@ -132,19 +132,6 @@ static void switch_in(struct td_src *s, struct td_cpu *cpu, int32_t pid, const c
 		comm_cache_fill(s, cpu, pid, c);
 }
 
-/* prev_state of a switch; TASK_REPORT bits since 4.14: 0 = R, 0x100 = preempted (R+). */
-static inline enum lat_task_state fold_state(uint32_t st)
-{
-	if (!(st & 0xff))
-		return LAT_TS_RUNNING;
-	if (st & 0x01)
-		return LAT_TS_SLEEPING;
-	if (st & 0x02)
-		return LAT_TS_DISK;
-	if (st & 0x30)
-		return LAT_TS_DEAD;
-	return LAT_TS_OTHER;
-}
 
 static inline int32_t ld_s32(const char *p)
 {
@@ -171,7 +158,7 @@ static inline void decode_switch_hot(struct td_src *s, struct td_cpu *c, const c
 	ev->u.sw.prev_pid = ld_s32(d + t->f[1].off);
 	ev->u.sw.prev_prio = ld_s32(d + t->f[2].off);
 	ev->u.sw.prev_state_raw = st;
-	ev->u.sw.prev_state = fold_state(st);
+	ev->u.sw.prev_state = lat_task_state_from_bits(st);
 	ld_comm(ev->u.sw.next_comm, d + t->f[4].off);
 	ev->u.sw.next_pid = ld_s32(d + t->f[5].off);
 	ev->u.sw.next_prio = ld_s32(d + t->f[6].off);
@@ -267,7 +254,7 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
 		rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
 		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
 		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
-		ev->u.sw.prev_state = fold_state((uint32_t)st);
+		ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)st);
 		switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	}

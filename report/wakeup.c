@@ -47,6 +47,31 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_obj_close(j);
 }
 
+
+/* "on_cpu": who held a CPU (longest first, shares of @total), "other_ns", "other_tasks". */
+static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
+			 const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
+			 size_t other_tasks, int64_t total)
+{
+	lat_json_arr_open(j, "on_cpu");
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_wake_oncpu *o = &h[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "pid", o->pid);
+		lat_json_str(j, "comm", o->comm);
+		lat_json_int(j, "prio", o->prio);
+		lat_json_int(j, "ns", o->ns);
+		lat_json_fixed(j, "share", total ? (double)o->ns / (double)total : 0, 3);
+		lat_json_uint(j, "slices", o->slices);
+		lat_json_bool(j, "idle", o->pid == 0);
+		stack_json(j, "stack", r, o->stack);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_int(j, "other_ns", other_ns);
+	lat_json_uint(j, "other_tasks", other_tasks);
+}
 static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		      const struct lat_wake_case *c)
 {
@@ -61,45 +86,13 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "end_ns", c->end_ns);
 	lat_json_int(j, "latency_ns", c->latency_ns);
 	waker_json(j, r, &c->waker);
-	lat_json_arr_open(j, "on_cpu");
-	for (size_t i = 0; i < c->non_cpu; i++) {
-		const struct lat_wake_oncpu *o = &c->on_cpu[i];
-
-		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", o->pid);
-		lat_json_str(j, "comm", o->comm);
-		lat_json_int(j, "prio", o->prio);
-		lat_json_int(j, "ns", o->ns);
-		lat_json_fixed(j, "share", c->latency_ns ? (double)o->ns / (double)c->latency_ns :
-			       0, 3);
-		lat_json_uint(j, "slices", o->slices);
-		lat_json_bool(j, "idle", o->pid == 0);
-		stack_json(j, "stack", r, o->stack);
-		lat_json_obj_close(j);
-	}
-	lat_json_arr_close(j);
-	lat_json_int(j, "other_ns", c->other_ns);
-	lat_json_uint(j, "other_tasks", c->other_tasks);
+	holders_json(j, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->queued_until_ns) {
 		lat_json_obj_open(j, "queued");
 		lat_json_int(j, "cpu", c->queued_cpu);
 		lat_json_uint(j, "until_ns", c->queued_until_ns);
-		lat_json_arr_open(j, "on_cpu");
-		for (size_t i = 0; i < c->nqueued_on; i++) {
-			const struct lat_wake_oncpu *o = &c->queued_on[i];
-
-			lat_json_obj_open(j, NULL);
-			lat_json_int(j, "pid", o->pid);
-			lat_json_str(j, "comm", o->comm);
-			lat_json_int(j, "prio", o->prio);
-			lat_json_int(j, "ns", o->ns);
-			lat_json_uint(j, "slices", o->slices);
-			stack_json(j, "stack", r, o->stack);
-			lat_json_obj_close(j);
-		}
-		lat_json_arr_close(j);
-		lat_json_int(j, "other_ns", c->queued_other_ns);
-		lat_json_uint(j, "other_tasks", c->queued_other_tasks);
+		holders_json(j, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
+			     c->queued_other_tasks, (int64_t)(c->queued_until_ns - c->start_ns));
 		lat_json_obj_close(j);
 	}
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);

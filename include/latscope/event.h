@@ -126,4 +126,21 @@ const char *lat_task_state_name(enum lat_task_state st);
 /* Folds a kernel prev_state letter string ("R+", "S", "D|W", "X") to the enum. */
 enum lat_task_state lat_task_state_from_str(const char *s);
 
+/*
+ * Folds a kernel prev_state value (TASK_REPORT bits since 4.14: 0 = R,
+ * 0x100 = preempted R+, 0x01 S, 0x02 D, 0x10/0x20 X/Z) to the enum.
+ */
+static inline enum lat_task_state lat_task_state_from_bits(uint32_t st)
+{
+	if (!(st & 0xff))
+		return LAT_TS_RUNNING;
+	if (st & 0x01)
+		return LAT_TS_SLEEPING;
+	if (st & 0x02)
+		return LAT_TS_DISK;
+	if (st & 0x30)
+		return LAT_TS_DEAD;
+	return LAT_TS_OTHER;
+}
+
 #endif
