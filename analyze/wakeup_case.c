@@ -94,8 +94,42 @@ static int cmp_hold_ns(const void *a, const void *b)
 }
 
 /*
- * Groups @c's slices that overlap [start, end) by task, into w->hold sorted
- * by time (every task counts, however many shared the window); their number.
+ * Moves the @k (at most LAT_WAKE_ONCPU_MAX) longest of the w->nhold groups to
+ * the front of w->hold, longest first, and returns how many that is; *rest
+ * gets the others' time summed.  One compare for most groups: no full sort.
+ */
+static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
+{
+	struct wk_hold top[LAT_WAKE_ONCPU_MAX];
+	size_t n = 0;
+	int64_t all = 0, kept = 0;
+
+	if (k > LAT_WAKE_ONCPU_MAX)
+		k = LAT_WAKE_ONCPU_MAX;
+	for (size_t i = 0; i < w->nhold && k; i++) {
+		const struct wk_hold *e = &w->hold[i];
+		size_t p;
+
+		all += e->ns;
+		if (n == k && cmp_hold_ns(e, &top[k - 1]) >= 0)
+			continue;
+		p = n < k ? n++ : k - 1;
+		for (; p > 0 && cmp_hold_ns(e, &top[p - 1]) < 0; p--)
+			top[p] = top[p - 1];
+		top[p] = *e;
+	}
+	for (size_t i = 0; i < n; i++) {
+		w->hold[i] = top[i];
+		kept += top[i].ns;
+	}
+	*rest = all - kept;
+	return n;
+}
+
+/*
+ * Groups @c's slices that overlap [start, end) by task, into w->hold (every
+ * task counts, however many shared the window; hold_top() finds the longest);
+ * their number.
  * *covered gets the time they cover; *stop the position below the oldest one
  * looked at, (size_t)-1 when the ring ran out first.
  */
@@ -130,7 +164,6 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 		*covered += ov;
 	}
 	*stop = i;
-	lat_sort(w->hold, w->nhold, sizeof(*w->hold), cmp_hold_ns);
 	return w->nhold;
 }
 
@@ -157,7 +190,7 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 		return;
 	}
 	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
-	if (!n)
+	if (!n || !hold_top(w, 1, &covered))
 		return;
 	if (w->hold[0].idx == c->rlen) {
 		l->held_by_pid = c->cur_pid;
@@ -232,37 +265,24 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
 			break;
 		}
 	g = hold_slices(w, q, c->start_ns, c->queued_until_ns, &covered, &stop);
-	for (size_t k = 0; k < g; k++) {
-		if (k < LAT_WAKE_QUEUED_MAX) {
-			oncpu_from(q, &w->hold[k], &c->queued_on[c->nqueued_on++]);
-		} else {
-			c->queued_other_ns += w->hold[k].ns;
-			c->queued_other_tasks++;
-		}
-	}
+	c->nqueued_on = hold_top(w, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
+	c->queued_other_tasks = g - c->nqueued_on;
+	for (size_t k = 0; k < c->nqueued_on; k++)
+		oncpu_from(q, &w->hold[k], &c->queued_on[k]);
 }
 
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
 	int64_t covered;
-	size_t g, i;
+	size_t g, i, n;
 
 	queued_case(w, c);
 	/* who held the CPU: every task in the window, the longest named */
 	g = hold_slices(w, cpu, c->start_ns, c->end_ns, &covered, &i);
-	c->non_cpu = 0;
-	c->other_ns = 0;
-	c->other_tasks = 0;
-	for (size_t k = 0; k < g; k++) {
-		const struct wk_hold *e = &w->hold[k];
-
-		if (k >= LAT_WAKE_ONCPU_MAX) {
-			c->other_ns += e->ns;
-			c->other_tasks++;
-			continue;
-		}
-		oncpu_from(cpu, e, &c->on_cpu[c->non_cpu++]);
-	}
+	c->non_cpu = hold_top(w, LAT_WAKE_ONCPU_MAX, &c->other_ns);
+	c->other_tasks = g - c->non_cpu;
+	for (size_t k = 0; k < c->non_cpu; k++)
+		oncpu_from(cpu, &w->hold[k], &c->on_cpu[k]);
 	c->unaccounted_ns = c->latency_ns - covered;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
@@ -283,20 +303,15 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 				hold_add(w, (int64_t)q->irq * 2 + q->soft, (uint32_t)i, ov, -1);
 		}
 		g = w->nhold;
-		lat_sort(w->hold, g, sizeof(*w->hold), cmp_hold_ns);
 	}
 	c->nirqs = 0;
 	c->other_irq_ns = 0;
-	c->other_irqs = 0;
-	for (size_t k = 0; k < g; k++) {
+	n = g ? hold_top(w, LAT_WAKE_IRQS_MAX, &c->other_irq_ns) : 0;
+	c->other_irqs = g - n;
+	for (size_t k = 0; k < n; k++) {
 		const struct wk_hold *e = &w->hold[k];
 		const struct wk_irq *q = wk_irq_at(cpu, e->idx);
 
-		if (k >= LAT_WAKE_IRQS_MAX) {
-			c->other_irq_ns += e->ns;
-			c->other_irqs++;
-			continue;
-		}
 		c->irqs[c->nirqs] = (struct lat_wake_irq){ .softirq = q->soft, .irq = q->irq,
 							   .ns = e->ns, .count = e->n };
 		memcpy(c->irqs[c->nirqs].name, q->name, sizeof(c->irqs[0].name));
