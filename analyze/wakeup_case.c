@@ -167,58 +167,6 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 	return w->nhold;
 }
 
-/*
- * Who ran most on the link's CPU during its wait.  Worked out only for a case's
- * chain (for every wait it would cost a scan of every slice each wait spans):
- * the ring still holds the window unless the CPU switched rcap times since.
- */
-void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
-{
-	const struct wk_cpu *c;
-	const struct wk_slice *s;
-	int64_t covered;
-	size_t n, stop;
-
-	if (l->held_by_pid != WK_HELD_LAZY)
-		return;
-	l->held_by_pid = -1;
-	l->held_ns = 0;
-	if (l->cpu < 0 || (size_t)l->cpu >= w->ncpus || !(c = w->cpus[l->cpu]))
-		return;
-	if (c->rlen == c->rcap && wk_ring_at(c, 0)->end > l->start_ns) {
-		l->held_unknown = 1;
-		return;
-	}
-	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
-	if (!n || !hold_top(w, 1, &covered))
-		return;
-	if (w->hold[0].idx == c->rlen) {
-		l->held_by_pid = c->cur_pid;
-		memcpy(l->held_by_comm, c->cur_comm, LAT_COMM_LEN);
-	} else {
-		s = wk_ring_at(c, w->hold[0].idx);
-		l->held_by_pid = s->pid;
-		memcpy(l->held_by_comm, s->comm, LAT_COMM_LEN);
-	}
-	l->held_ns = w->hold[0].ns;
-}
-
-/* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
-void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c)
-{
-	c->nchain = 0;
-	while (ref && c->nchain < LAT_WAKE_CHAIN_MAX) {
-		const struct wk_node *nd = &w->nodes[ref & (WK_NODES - 1)];
-
-		if (nd->seq != ref) {
-			c->chain_cut = 1;	/* WK_NODES waits ended since: the ring moved on */
-			return;
-		}
-		c->chain[c->nchain++] = nd->l;
-		ref = nd->parent;
-	}
-}
-
 /* Fills @o from hold group @e of @cpu's ring (idx rlen: the task on the CPU now). */
 static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
 		       struct lat_wake_oncpu *o)
@@ -238,6 +186,53 @@ static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
 	o->ns = e->ns;
 	o->slices = e->n;
 	o->stack = e->longest >= 0 ? wk_ring_at(cpu, e->longest_idx)->stack : -1;
+}
+
+/*
+ * Who ran most on the link's CPU during its wait.  Worked out only for a case's
+ * chain (for every wait it would cost a scan of every slice each wait spans):
+ * the ring still holds the window unless the CPU switched rcap times since.
+ */
+void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
+{
+	const struct wk_cpu *c;
+	struct lat_wake_oncpu o;
+	int64_t covered, rest;
+	size_t n, stop;
+
+	if (l->held_by_pid != WK_HELD_LAZY)
+		return;
+	l->held_by_pid = -1;
+	l->held_ns = 0;
+	if (l->cpu < 0 || (size_t)l->cpu >= w->ncpus || !(c = w->cpus[l->cpu]))
+		return;
+	if (c->rlen == c->rcap && wk_ring_at(c, 0)->end > l->start_ns) {
+		l->held_unknown = 1;
+		return;
+	}
+	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
+	if (!n || !hold_top(w, 1, &rest))
+		return;
+	oncpu_from(c, &w->hold[0], &o);
+	l->held_by_pid = o.pid;
+	l->held_ns = o.ns;
+	memcpy(l->held_by_comm, o.comm, LAT_COMM_LEN);
+}
+
+/* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
+void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c)
+{
+	c->nchain = 0;
+	while (ref && c->nchain < LAT_WAKE_CHAIN_MAX) {
+		const struct wk_node *nd = &w->nodes[ref & (WK_NODES - 1)];
+
+		if (nd->seq != ref) {
+			c->chain_cut = 1;	/* WK_NODES waits ended since: the ring moved on */
+			return;
+		}
+		c->chain[c->nchain++] = nd->l;
+		ref = nd->parent;
+	}
 }
 
 /*
