@@ -204,7 +204,7 @@ static enum lat_task_state fold_state(const char *s, const char *e)
 static int p_switch(struct cur *c, struct lat_event *ev)
 {
 	const char *st, *ste, *arrow;
-	int tc;
+	int tc, raw = 0;
 
 	if (STARTS(c, "prev_comm=")) {
 		if (!KV_COMM(c, "prev_comm=", " prev_pid=", ev->u.sw.prev_comm) ||
@@ -213,32 +213,12 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 			return 0;
 		st = c->p;
 		arrow = find(st, c->e, " ==> ", 5);
-		if (!arrow) {
-			/* trace-cmd report -R: "prev_state=256 next_comm=...", the state's bits */
-			uint64_t bits = 0;
-			const char *p;
-
-			arrow = find(st, c->e, " next_comm=", 11);
-			if (!arrow || arrow == st || arrow - st > 10)
-				return 0;
-			for (p = st; p < arrow; p++) {
-				if (*p < '0' || *p > '9')
-					return 0;
-				bits = bits * 10 + (uint64_t)(*p - '0');
-			}
-			c->p = arrow + 1;
-			if (!KV_COMM(c, "next_comm=", " next_pid=", ev->u.sw.next_comm) ||
-			    !KV_I32(c, "next_pid=", &ev->u.sw.next_pid) ||
-			    !LIT(c, "next_prio=") || !i32(c, &ev->u.sw.next_prio))
-				return 0;
-			ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)bits);
-			ev->u.sw.prev_state_raw = (uint32_t)bits;
-			ev->type = LAT_EV_SWITCH;
-			ev->name = "sched:sched_switch";
-			return 1;
-		}
+		/* trace-cmd report -R: "prev_state=256 next_comm=...", the state's bits */
+		raw = !arrow;
+		if (raw && !(arrow = find(st, c->e, " next_comm=", 11)))
+			return 0;
 		ste = arrow;
-		c->p = arrow + 5;
+		c->p = arrow + (raw ? 1 : 5);
 		if (!KV_COMM(c, "next_comm=", " next_pid=", ev->u.sw.next_comm) ||
 		    !KV_I32(c, "next_pid=", &ev->u.sw.next_pid) || !LIT(c, "next_prio=") ||
 		    !i32(c, &ev->u.sw.next_prio))
@@ -269,8 +249,20 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 		ste--;
 	if (ste == st)
 		return 0;
-	ev->u.sw.prev_state = fold_state(st, ste);
-	ev->u.sw.prev_state_raw = state_bits(st, ste, tc);
+	if (raw) {
+		uint64_t bits = 0;
+
+		for (const char *p = st; p < ste; p++) {
+			if (*p < '0' || *p > '9' || bits > UINT32_MAX / 10)
+				return 0;
+			bits = bits * 10 + (uint64_t)(*p - '0');
+		}
+		ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)bits);
+		ev->u.sw.prev_state_raw = (uint32_t)bits;
+	} else {
+		ev->u.sw.prev_state = fold_state(st, ste);
+		ev->u.sw.prev_state_raw = state_bits(st, ste, tc);
+	}
 	ev->type = LAT_EV_SWITCH;
 	ev->name = "sched:sched_switch";
 	return 1;
