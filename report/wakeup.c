@@ -306,8 +306,8 @@ static void who(FILE *out, const char *comm, int32_t pid)
  * first four of @n holders (longest first), the rest summed; shares of @total.
  */
 static void holders_text(FILE *out, const struct lat_wakeup_result *r,
-			 const struct lat_wake_oncpu *h, size_t n, size_t other_tasks,
-			 int64_t other_ns, int64_t total)
+			 const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
+			 size_t other_tasks, int64_t total)
 {
 	char d1[32];
 
@@ -379,7 +379,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
 		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
 		lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
-	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_tasks, c->other_ns, c->latency_ns);
+	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->unaccounted_ns)
 		fprintf(out, "; %s not covered by the kept slices%s",
 			dur(c->unaccounted_ns, d1, sizeof(d1)), c->partial ? " (partial)" : "");
@@ -391,8 +391,8 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		if (c->queued_until_ns < c->end_ns)
 			fprintf(out, " (migrated at %s)",
 				lat_fmt_trace_ts(c->queued_until_ns, t1, sizeof(t1)));
-		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_tasks,
-			     c->queued_other_ns, q);
+		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
+			     c->queued_other_tasks, q);
 	}
 	fputs(";\n     ", out);
 	waker_text(out, r, &c->waker, c->kind);
