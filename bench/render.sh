@@ -12,7 +12,7 @@ cc -O2 -std=gnu11 -I"$repo/include" -I"$repo/render" "$repo/bench/render_bench.c
 	"$build/liblatscope_render.a" "$build/liblatscope_core.a" $(pkg-config --cflags --libs cairo libtraceevent libzstd zlib) \
 	-lm -o "$out/render_bench"
 "$out/render_bench" "$n" "$out/tl"
-fixture=$repo/../shared/fixtures/tracecmd-mixed-v6.dat
+fixture=$build/fixtures/tracecmd-mixed-v6.dat
 if command -v trace-cmd >/dev/null && [ -r "$fixture" ]; then
 	start=$(date +%s.%N)
 	events=$(trace-cmd report "$fixture" 2>/dev/null | wc -l)

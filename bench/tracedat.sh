@@ -16,7 +16,7 @@
 # walk with the CPUs merged by timestamp, and a wait's start and end per task
 # (count, sum, max): no analysis can do less.
 #
-# The input: the shared fixture (trace-cmd 3.1.6, 67,159 sched/irq events, v6)
+# The input: the trace-cmd fixture (tests/fixtures) (trace-cmd 3.1.6, 67,159 sched/irq events, v6)
 # with every CPU's pages written REPEAT times (default 8: 537k events) by
 # scripts/tracedat_v6_tool.py repeat, page timestamps shifted so time runs
 # forward; `trace-cmd convert` makes the v7+zstd copy.  trace-cmd record does
@@ -29,7 +29,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
 rep=${2:-8}
 runs=${3:-5}
-fixture=${LAT_FIXTURE:-$repo/../shared/fixtures/tracecmd-mixed-v6.dat}
+fixture=${LAT_FIXTURE:-$build/fixtures/tracecmd-mixed-v6.dat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

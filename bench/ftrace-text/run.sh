@@ -1,7 +1,7 @@
 #!/bin/sh
 # ftrace-text reader throughput against `trace-cmd report` producing the same text.
 #   bench/ftrace-text/run.sh [BUILD_DIR]     (default build; SIZE_MB=1024 sets the text size)
-# The text is the report of ../shared/fixtures/tracecmd-mixed.dat replicated to
+# The text is the report of tests/fixtures/tracecmd-mixed.dat replicated to
 # SIZE_MB; it is generated here under $TMPDIR and removed at the end.
 # Everything runs pinned to CPU 0.  The machine is shared, so the rates are given
 # per CPU second (task-clock, what the one core spent) and per wall second.
@@ -9,7 +9,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$repo/build}
 size_mb=${SIZE_MB:-1024}
-fixture=${FIXTURE:-$repo/../shared/fixtures/tracecmd-mixed.dat}
+fixture=${FIXTURE:-$repo/tests/fixtures/tracecmd-mixed.dat}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/latscope-ftbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

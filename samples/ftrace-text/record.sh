@@ -65,5 +65,5 @@ timeout 2 cat "$L/trace_pipe" >"$out/kernel-trace-pipe-lost.txt" || true
 echo 0 >"$L/events/sched/enable"
 rmdir "$L"
 
-# the trace-cmd report sample is the start of the shared fixture's report:
-#   trace-cmd report -i ../shared/fixtures/tracecmd-mixed.dat | head -3000 >tracecmd-report.txt
+# the trace-cmd report sample is the start of the trace-cmd fixture (tests/fixtures)'s report:
+#   trace-cmd report -i ../../tests/fixtures/tracecmd-mixed.dat | head -3000 >tracecmd-report.txt

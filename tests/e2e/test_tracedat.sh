@@ -10,7 +10,9 @@
 bin=$1
 repo=$2
 samples=$repo/samples/tracedat
-shared=$repo/../shared/fixtures
+# the trace-cmd fixtures (tests/fixtures; the v6 copy is unpacked by the build)
+fx7=${LAT_FIXTURE_V7:-$repo/tests/fixtures/tracecmd-mixed.dat}
+fx6=${LAT_FIXTURE_V6:-$(dirname "$bin")/fixtures/tracecmd-mixed-v6.dat}
 fail=0
 
 command -v trace-cmd >/dev/null 2>&1 || { echo "FAIL: trace-cmd (a test dependency) missing"; exit 1; }
@@ -145,18 +147,19 @@ for b in "" inst1; do
 		bad "v7 zlib buffer '$b' differs from v7 zstd"
 done
 
-# the full fixtures when the shared directory is there (CI has it)
-if [ -f "$shared/tracecmd-mixed.dat" ]; then
-	compare "$shared/tracecmd-mixed-v6.dat"
-	compare "$shared/tracecmd-mixed.dat"
-	"$bin" dump "$shared/tracecmd-mixed-v6.dat" >"$tmp/f6" 2>/dev/null
-	"$bin" dump "$shared/tracecmd-mixed.dat" >"$tmp/f7" 2>/dev/null
+# the full fixtures
+[ -f "$fx7" ] && [ -f "$fx6" ] || bad "fixtures missing: $fx7 $fx6 (build the lat_fixtures target)"
+{
+	compare "$fx6"
+	compare "$fx7"
+	"$bin" dump "$fx6" >"$tmp/f6" 2>/dev/null
+	"$bin" dump "$fx7" >"$tmp/f7" 2>/dev/null
 	cmp -s "$tmp/f6" "$tmp/f7" || bad "fixture v6 and v7 dumps differ"
 
 	# A marker and a kernel stack (scripts/tracedat_v6_tool.py inject: one page
 	# appended to CPU0, laid out as the kernel writes them, kallsyms kept):
 	# the symbols must be the ones trace-cmd report prints for that stack.
-	python3 "$repo/scripts/tracedat_v6_tool.py" inject "$shared/tracecmd-mixed-v6.dat" \
+	python3 "$repo/scripts/tracedat_v6_tool.py" inject "$fx6" \
 		"$tmp/inj.dat" || bad "inject failed"
 	compare "$tmp/inj.dat"
 	want=$(trace-cmd report "$tmp/inj.dat" 2>/dev/null | awk '/kernel_stack:/ { s = 1; next }
@@ -166,9 +169,7 @@ if [ -f "$shared/tracecmd-mixed.dat" ]; then
 	[ -n "$want" ] && [ "$got" = "$want" ] || bad "stack: got '$got', trace-cmd has '$want'"
 	grep -q "^[0-9.]* 0 4242 [^ ]* marker hello marker$" "$tmp/dinj" ||
 		bad "marker: $(grep marker "$tmp/dinj")"
-else
-	echo "skip: $shared not found"
-fi
+}
 
 # Truncated v6: cut 10 pages into CPU0's data (its offset from `trace-cmd dump
 # --flyrecord`); what is left of CPU0 must be a prefix of the full CPU0
@@ -301,7 +302,7 @@ LATSCOPE_TRACEDAT_KBUFFER=1 "$bin" dump "$tmp/lost.dat" 2>/dev/null | cmp -s - "
 
 # Our own page walk and kbuffer's give the same events (LATSCOPE_TRACEDAT_KBUFFER=1
 # makes the reader walk pages with kbuffer)
-for f in "$v6" "$v7" "$inst" "$shared/tracecmd-mixed.dat"; do
+for f in "$v6" "$v7" "$inst" "$fx7"; do
 	[ -f "$f" ] || continue
 	"$bin" dump "$f" >"$tmp/fw" 2>/dev/null
 	LATSCOPE_TRACEDAT_KBUFFER=1 "$bin" dump "$f" >"$tmp/kw" 2>/dev/null
@@ -315,7 +316,7 @@ done
 # fallback to parsing all when a format's first lines are damaged.  Leak checks
 # off: libtraceevent leaks a token on some damaged formats, which only the
 # eager parse reads (docs/robustness.md).
-for f in "$v6" "$v7" "$inst" "$stk0" "$shared/tracecmd-mixed-v6.dat"; do
+for f in "$v6" "$v7" "$inst" "$stk0" "$fx6"; do
 	[ -f "$f" ] || continue
 	ASAN_OPTIONS=detect_leaks=0 "$bin" dump "$f" >"$tmp/lz" 2>&1
 	LATSCOPE_TRACEDAT_EAGER=1 ASAN_OPTIONS=detect_leaks=0 "$bin" dump "$f" >"$tmp/eg" 2>&1

@@ -2,7 +2,7 @@
 /*
  * ftrace-text reader.  The lines below are copied from real output: the kernel's
  * `trace` file of an instance recorded on 6.18 (samples/ftrace-text/record.sh),
- * `trace-cmd report` (3.1.6) of ../shared/fixtures/tracecmd-mixed.dat with and
+ * `trace-cmd report` (3.1.6) of tests/fixtures/tracecmd-mixed.dat with and
  * without -l / -t / --ts-diff, and a trace_pipe read that lost events.  Every
  * expected value was read off the line by eye (columns counted by hand).
  */
@@ -678,7 +678,7 @@ static size_t grep_count(const char *file, const char *pattern)
 }
 
 /*
- * trace-cmd report of the shared fixture, generated here: our per-type counts
+ * trace-cmd report of the trace-cmd fixture (tests/fixtures), generated here: our per-type counts
  * equal grep's over the same text, and a few lines checked by eye.
  */
 static void test_tracecmd_report_consistency(void **state)
@@ -709,13 +709,13 @@ static void test_tracecmd_report_consistency(void **state)
 
 	(void)state;
 	if (system("command -v trace-cmd >/dev/null 2>&1") != 0 ||
-	    access(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat", R_OK))
+	    access(LAT_FIXTURE_V7, R_OK))
 		skip();
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s/fixtures/tracecmd-mixed.dat "
-		 ">%s 2>/dev/null", LAT_SHARED_DIR, path);
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s "
+		 ">%s 2>/dev/null", LAT_FIXTURE_V7, path);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(lat_load(&l, path, NULL, NULL), 0);
 	assert_int_equal(l.text.nlines, 0);	/* streamed */

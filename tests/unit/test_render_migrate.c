@@ -270,12 +270,11 @@ static void test_fixture(void **state)
 	cairo_surface_t *s;
 
 	(void)state;
-	if (access(LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat", R_OK))
-		skip();
+	assert_int_equal(access(LAT_FIXTURE_V6, R_OK), 0);
 	lat_analyze_opts_init(&ao);
 	ao.timelines = 2;
 	lat_render_opts_init(&o);
-	assert_int_equal(lat_load(&ld, LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat", NULL,
+	assert_int_equal(lat_load(&ld, LAT_FIXTURE_V6, NULL,
 				  NULL), 0);
 	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
 	for (size_t k = 0; k < 2; k++) {

@@ -87,7 +87,7 @@ static void test_mixed_v7(void **state)
 	(void)state;
 	if (!have_reader())
 		skip();
-	check_mixed(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat");
+	check_mixed(LAT_FIXTURE_V7);
 }
 
 static void test_mixed_v6(void **state)
@@ -95,7 +95,7 @@ static void test_mixed_v6(void **state)
 	(void)state;
 	if (!have_reader())
 		skip();
-	check_mixed(LAT_SHARED_DIR "/fixtures/tracecmd-mixed-v6.dat");
+	check_mixed(LAT_FIXTURE_V6);
 }
 
 static void test_mixed_start_wakeup(void **state)
@@ -106,7 +106,7 @@ static void test_mixed_start_wakeup(void **state)
 	(void)state;
 	if (!have_reader())
 		skip();
-	l = load(LAT_SHARED_DIR "/fixtures/tracecmd-mixed.dat", LAT_WAKE_START_WAKEUP);
+	l = load(LAT_FIXTURE_V7, LAT_WAKE_START_WAKEUP);
 	r = l->blocks[0]->analysis;
 	assert_int_equal(r->waits, 18357);
 	assert_int_equal(r->worst[0].pid, 9174);
