@@ -75,23 +75,19 @@ static size_t top(const struct lat_fntrace_result *r, size_t n)
 	return n < (size_t)r->top_n ? n : (size_t)r->top_n;
 }
 
-void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
+static void clock_json(struct lat_json *j, const struct lat_fntrace_result *r)
 {
-	const struct lat_fntrace *t = b->fntrace;
-	const struct lat_fntrace_result *r = b->analysis;
-
-	if (!t)
-		return;
-	header_json(j, t);
-	if (!r)
-		return;
 	lat_json_obj_open(j, "clock");
 	lat_json_str(j, "time_source", r->time_source);
 	lat_json_fixed(j, "tsc_cycles_per_us", r->cycles_per_us, 2);
 	lat_json_fixed(j, "tsc_cycles_per_us_min", r->cycles_per_us_min, 2);
 	lat_json_fixed(j, "tsc_cycles_per_us_max", r->cycles_per_us_max, 2);
 	lat_json_obj_close(j);
+}
 
+static void coverage_json(struct lat_json *j, const struct lat_fntrace *t,
+			  const struct lat_fntrace_result *r)
+{
 	lat_json_obj_open(j, "coverage");
 	lat_json_int(j, "span_ns", r->span_ns);
 	lat_json_int(j, "covered_ns", r->covered_ns);
@@ -108,7 +104,11 @@ void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 	lat_json_uint(j, "quoted_lines", t->quoted_lines);
 	lat_json_int(j, "window_ns", r->window_ns);
 	lat_json_obj_close(j);
+}
 
+/* "functions", then "blame" by self time and "blame_inclusive" by total time. */
+static void blame_json(struct lat_json *j, const struct lat_fntrace_result *r)
+{
 	lat_json_uint(j, "functions", r->nfn);
 	lat_json_arr_open(j, "blame");
 	for (size_t i = 0; i < top(r, r->nfn); i++) {
@@ -135,7 +135,11 @@ void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+}
 
+static void critical_path_json(struct lat_json *j, const struct lat_fntrace *t,
+			       const struct lat_fntrace_result *r)
+{
 	lat_json_obj_open(j, "critical_path");
 	stretch_json(j, "irqs_off", t, r, &r->off[LAT_FN_OFF_IRQS]);
 	stretch_json(j, "preempt_off", t, r, &r->off[LAT_FN_OFF_PREEMPT]);
@@ -150,7 +154,11 @@ void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_null(j, "wakeup");
 	}
 	lat_json_obj_close(j);
+}
 
+static void repeats_json(struct lat_json *j, const struct lat_fntrace *t,
+			 const struct lat_fntrace_result *r)
+{
 	lat_json_arr_open(j, "repeats");
 	for (size_t i = 0; i < top(r, r->nrep); i++) {
 		const struct lat_fn_repeat *rp = &r->rep[i];
@@ -170,18 +178,43 @@ void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+}
 
+static void cross_checks_json(struct lat_json *j, const struct lat_fntrace_result *r)
+{
 	lat_json_obj_open(j, "cross_checks");
 	lat_json_uint(j, "delays_checked", r->delay_checked);
 	lat_json_uint(j, "delays_disagreeing", r->delay_mismatch);
 	lat_json_uint(j, "markers_checked", r->mark_checked);
 	lat_json_uint(j, "markers_disagreeing", r->mark_mismatch);
 	lat_json_obj_close(j);
+}
 
+static void stack_json(struct lat_json *j, const struct lat_fntrace *t)
+{
 	lat_json_arr_open(j, "stack");
 	for (size_t i = 0; i < t->nstack; i++)
 		lat_json_str(j, NULL, t->stack[i]);
 	lat_json_arr_close(j);
+}
+
+void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
+{
+	const struct lat_fntrace *t = b->fntrace;
+	const struct lat_fntrace_result *r = b->analysis;
+
+	if (!t)
+		return;
+	header_json(j, t);
+	if (!r)
+		return;
+	clock_json(j, r);
+	coverage_json(j, t, r);
+	blame_json(j, r);
+	critical_path_json(j, t, r);
+	repeats_json(j, t, r);
+	cross_checks_json(j, r);
+	stack_json(j, t);
 }
 
 static const char *dur(int64_t ns, char *buf, size_t len)
