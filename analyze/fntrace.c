@@ -25,6 +25,7 @@ const char *lat_fn_entry_label(const struct lat_fn_entry *e)
 	case LAT_FN_CMDLINE: return "[cmdline]";
 	case LAT_FN_SCHED: return "[sched]";
 	case LAT_FN_STACK: return "[stack trace]";
+	case LAT_FN_SPECIAL: return "[special]";
 	default: return "[?]";
 	}
 }
@@ -554,32 +555,87 @@ static void mark_bounds(char m, double *lo, double *hi)
 	}
 }
 
+/*
+ * Compares every printed (+delay) with the time between entry i and its
+ * neighbour: the next entry (@since_prev 0) or the previous one (1).
+ * Returns the disagreements; *checked and *first (first disagreeing entry).
+ */
+static size_t delay_check(const struct lat_fntrace *t, const struct lat_fntrace_result *r,
+			  int since_prev, size_t *checked, size_t *first)
+{
+	size_t bad = 0;
+
+	*checked = 0;
+	*first = SIZE_MAX;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct lat_fn_entry *e = &t->e[i];
+		size_t a = since_prev ? i - 1 : i, b = since_prev ? i : i + 1;
+		int64_t dt, slack;
+
+		if (e->delay_ns < 0 || (since_prev && !i) || b >= t->n || t->e[b].gap_before)
+			continue;
+		dt = r->t_ns[b] - r->t_ns[a];
+		/* the column is truncated to the microsecond; the TSC is finer */
+		slack = LAT_NS_PER_US + (r->t_ns[b] == t->e[b].time_ns ? LAT_NS_PER_US : 0);
+		(*checked)++;
+		if (llabs(e->delay_ns - dt) > slack) {
+			bad++;
+			if (*first == SIZE_MAX)
+				*first = i;
+		}
+	}
+	return bad;
+}
+
+static void delay_finding(struct lat_block *b, const struct lat_fntrace *t,
+			  const struct lat_fntrace_result *r, size_t first)
+{
+	size_t o = r->delay_since_prev ? first - 1 : first + 1;
+	const struct lat_fn_entry *e = &t->e[first], *nx = &t->e[o];
+	char d1[32], d2[32], idx[32] = "", nidx[32] = "";
+
+	if (e->index >= 0)
+		snprintf(idx, sizeof(idx), "entry #%d ", e->index);
+	if (nx->index >= 0)
+		snprintf(nidx, sizeof(nidx), "#%d, ", nx->index);
+	lat_block_add_finding(b, "delay-mismatch", LAT_SEV_WARN,
+			      "%zu of %zu printed delays disagree with the %s entry's time; "
+			      "first at line %u: %ssays +%s, the %s entry present "
+			      "(%sline %u) is %s %s%s",
+			      r->delay_mismatch, r->delay_checked,
+			      r->delay_since_prev ? "previous" : "next", e->line, idx,
+			      lat_fmt_duration(e->delay_ns, d1, sizeof(d1)),
+			      r->delay_since_prev ? "previous" : "next", nidx, nx->line,
+			      lat_fmt_duration(llabs(r->t_ns[o] - r->t_ns[first]), d2, sizeof(d2)),
+			      r->delay_since_prev ? "earlier" : "later",
+			      !r->delay_since_prev && e->index >= 0 && nx->index > e->index + 1 ?
+			      " (the entries between them are missing from the dump, and the "
+			      "delay was measured to them)" : "");
+}
+
 static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 			 struct lat_fntrace_result *r)
 {
-	size_t first_delay = SIZE_MAX, first_mark = SIZE_MAX;
-	char d1[32], d2[32];
+	size_t first_delay, first_mark = SIZE_MAX, checked_prev, first_prev, bad_prev;
+	char d1[32];
 
+	r->delay_mismatch = delay_check(t, r, 0, &r->delay_checked, &first_delay);
+	/* the early -RT tracers printed the delay since the previous entry: take the reading
+	 * that agrees with the times better */
+	bad_prev = delay_check(t, r, 1, &checked_prev, &first_prev);
+	if (checked_prev && bad_prev < r->delay_mismatch) {
+		r->delay_since_prev = 1;
+		r->delay_mismatch = bad_prev;
+		r->delay_checked = checked_prev;
+		first_delay = first_prev;
+	}
 	for (size_t i = 0; i + 1 < t->n; i++) {
 		const struct lat_fn_entry *e = &t->e[i], *nx = &t->e[i + 1];
-		/* the tracer measured to the next entry of its buffer */
-		int adjacent = !nx->gap_before;
 		int64_t dt = r->t_ns[i + 1] - r->t_ns[i];
 
-		if (!adjacent)
+		/* the tracer measured to the next entry of its buffer */
+		if (nx->gap_before)
 			continue;
-		if (e->delay_ns >= 0) {
-			/* the column is truncated to the microsecond; the TSC is finer */
-			int64_t slack = LAT_NS_PER_US + (r->t_ns[i + 1] == nx->time_ns ?
-							 LAT_NS_PER_US : 0);
-
-			r->delay_checked++;
-			if (llabs(e->delay_ns - dt) > slack) {
-				r->delay_mismatch++;
-				if (first_delay == SIZE_MAX)
-					first_delay = i;
-			}
-		}
 		if (e->mark && (e->index < 0 || nx->index == e->index + 1)) {
 			double lo, hi, us = (double)dt / LAT_NS_PER_US;
 
@@ -593,21 +649,8 @@ static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 			}
 		}
 	}
-	if (r->delay_mismatch) {
-		const struct lat_fn_entry *e = &t->e[first_delay], *nx = &t->e[first_delay + 1];
-
-		lat_block_add_finding(b, "delay-mismatch", LAT_SEV_WARN,
-				      "%zu of %zu printed delays disagree with the next entry's time; "
-				      "first at line %u: entry #%d says +%s, the next entry present "
-				      "(#%d, line %u) is %s later%s",
-				      r->delay_mismatch, r->delay_checked, e->line, e->index,
-				      lat_fmt_duration(e->delay_ns, d1, sizeof(d1)), nx->index,
-				      nx->line, lat_fmt_duration(r->t_ns[first_delay + 1] -
-				      r->t_ns[first_delay], d2, sizeof(d2)),
-				      nx->index > e->index + 1 ?
-				      " (the entries between them are missing from the dump, and the "
-				      "delay was measured to them)" : "");
-	}
+	if (r->delay_mismatch)
+		delay_finding(b, t, r, first_delay);
 	if (r->mark_mismatch) {
 		const struct lat_fn_entry *e = &t->e[first_mark];
 

@@ -516,6 +516,130 @@ static int parse_cmdline(const char *p, struct lat_fn_entry *e)
 	return !*skip_ws(p);
 }
 
+/*
+ * The v1.0.x / v1.1.1 preempt-count column "80010004": the raw preempt_count
+ * (low byte the preempt depth, 0xff00 the softirq count, 0xff0000 the hardirq
+ * count; the -RT patches set bit 31 when irqs were off).  "........" = not known.
+ */
+static int scan_preempt_word(const char *s, size_t n, struct lat_fn_entry *e)
+{
+	unsigned long v = 0;
+
+	if (n != 8)
+		return 0;
+	if (!strncmp(s, "........", 8))
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+		v = v * 16 + (unsigned long)(isdigit((unsigned char)s[i]) ? s[i] - '0' :
+			(tolower((unsigned char)s[i]) - 'a' + 10));
+	}
+	e->flags = 0;
+	if (v & 0x80000000ul)
+		e->flags |= LAT_FNF_IRQS_OFF;
+	if (v & 0x00ff0000ul)
+		e->flags |= LAT_FNF_HARDIRQ;
+	if (v & 0x0000ff00ul)
+		e->flags |= LAT_FNF_SOFTIRQ;
+	e->preempt_count = (int16_t)(v & 0xff);
+	e->flags_known = 1;
+	return 1;
+}
+
+/* Payload of a v1.0.x row: "f (parent)", "(1) ((98))", "-> comm-pid [ a b ]: f", "f: [ a b c ]". */
+static int parse_v10_payload(const char *p, struct lat_fn_entry *e)
+{
+	const char *colon;
+
+	p = skip_ws(p);
+	if (*p == '(' || starts(p, "->")) {
+		e->kind = LAT_FN_SPECIAL;
+		e->text = dup_range(p, p + strlen(p));
+		return e->text != NULL;
+	}
+	colon = strchr(p, ':');
+	if (colon && starts(skip_ws(colon + 1), "[") && !memchr(p, ' ', (size_t)(colon - p))) {
+		e->kind = LAT_FN_SPECIAL;
+		e->function = strndup(p, (size_t)(colon - p));
+		e->text = dup_range(skip_ws(colon + 1), colon + strlen(colon));
+		return e->function && e->text;
+	}
+	e->kind = LAT_FN_CALL;
+	return parse_payload(p, e);
+}
+
+/*
+ * The RT tracer's v1.0 - v1.1.1 rows (2004):
+ *   " 0.000ms (+0.000ms): page_address (kmap_high)"              v1.0
+ *   "00010001 0.002ms (+0.002ms): generic_redirect_hardirq (do_IRQ)"   v1.0.2 - v1.0.7
+ *   "    5 80010004 0.000ms (+0.000ms): f (parent)"              pid column (-RT V0.7)
+ *   "cpu_dela-8656  ........ 0.000ms (+0.000ms): (0): [ 0 0 0 ]"   v1.1.1
+ * Everything before the "T.TTTms (+D.DDDms):" time is an optional task
+ * (pid or comm-pid) and an optional preempt-count word.
+ */
+static int parse_v10(const char *p, struct lat_fn_entry *e)
+{
+	const char *s = skip_ws(p), *tm = NULL, *q, *w;
+
+	e->flags_known = 0;
+	e->preempt_count = -1;
+	for (q = s; *q; q++) {
+		const char *r = q;
+
+		if (q != s && !is_blank(q[-1]))
+			continue;
+		while (isdigit((unsigned char)*r))
+			r++;
+		if (r > q && *r == '.' && isdigit((unsigned char)r[1])) {
+			const char *u = r + 1;
+
+			while (isdigit((unsigned char)*u))
+				u++;
+			if (starts(u, "ms") && starts(skip_ws(u + 2), "(+")) {
+				tm = q;
+				break;
+			}
+		}
+	}
+	if (!tm)
+		return 0;
+	/* the preempt word: the last token before the time, 8 characters */
+	w = tm;
+	while (w > s && is_blank(w[-1]))
+		w--;
+	q = w;
+	while (q > s && !is_blank(q[-1]))
+		q--;
+	if (w > s && (size_t)(w - q) == 8 && scan_preempt_word(q, 8, e)) {
+		w = q;
+		while (w > s && is_blank(w[-1]))
+			w--;
+	} else if (w > s && (size_t)(w - q) == 8) {
+		return 0;
+	}
+	if (w > s) {
+		char *task = strndup(s, (size_t)(w - s)), *end;
+		const char *tp = task;
+		long pid;
+
+		if (!task)
+			return 0;
+		pid = strtol(task, &end, 10);
+		if (end != task && !*end && pid >= 0 && pid <= INT32_MAX) {
+			e->pid = (int32_t)pid;
+		} else if (!scan_comm_pid(&tp, &e->comm, &e->pid) || *skip_ws(tp)) {
+			free(task);
+			return 0;
+		}
+		free(task);
+	}
+	q = tm;
+	if (!scan_ms_delay(&q, e) || *q != ':')
+		return 0;
+	return parse_v10_payload(q + 1, e);
+}
+
 static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
 {
 	if (!scan_comm_pid(&p, &e->comm, &e->pid))
@@ -592,6 +716,10 @@ int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn
 		ok = parse_cmdline(p, e);
 	} else {
 		ok = parse_compact(dialect, p, e);
+		if (!ok && dialect == LAT_FNT_RT) {
+			entry_strings_free(e);
+			ok = parse_v10(p, e);
+		}
 	}
 	if (!ok)
 		entry_strings_free(e);
@@ -611,6 +739,14 @@ static int row_shape(enum lat_fnt_dialect dialect, const char *p)
 			return 1;
 	}
 	memset(&e, 0, sizeof(e));
+	if (dialect == LAT_FNT_RT && strstr(p, "ms (+")) {
+		int ok = parse_v10(p, &e);
+
+		entry_strings_free(&e);
+		if (ok)
+			return 1;
+		memset(&e, 0, sizeof(e));
+	}
 	if (!scan_comm_pid(&p, NULL, &e.pid) || !scan_cpu_flags(dialect, &p, &e) ||
 	    !scan_time(&p, &e.time_ns))
 		return 0;
@@ -647,6 +783,7 @@ static enum lat_line_kind classify(enum lat_fnt_dialect dialect, const char *buf
 		return rt ? LAT_LINE_NO : LAT_LINE_HEAD;
 	}
 	if (starts(p, "latency:") || starts(p, "| task:") || starts(p, "=> started at:") ||
+	    (dialect == LAT_FNT_RT && (starts(p, "process:") || starts(p, "nice:"))) ||
 	    starts(p, "=> ended at:") || is_legend(p) || is_elision(p))
 		return LAT_LINE_SOFT;
 	if (hashed)
@@ -695,6 +832,20 @@ static void parse_latency_line(struct lat_fntrace *t, const char *p)
 			t->entries_total = strtoll(endp + 1, &endp, 10);
 		}
 	}
+	q = strstr(p, "entries:");
+	if (q) {
+		/* v1.0.x - v1.1.1: "entries: 22 (22)", "entries: 1(1)" */
+		long long a = strtoll(q + 8, &endp, 10);
+		const char *o = skip_ws(endp);
+
+		if (endp != q + 8 && *o == '(') {
+			t->entries_shown = a;
+			t->entries_total = strtoll(o + 1, &endp, 10);
+		}
+	}
+	q = strstr(p, "#CPUS:");
+	if (q)
+		t->nr_cpus = (int32_t)strtol(q + 6, NULL, 10);
 	q = strstr(p, "CPU#");
 	if (q)
 		t->cpu = (int32_t)strtol(q + 4, NULL, 10);
@@ -719,24 +870,55 @@ static int32_t field_after(const char *p, const char *key)
 	return q ? (int32_t)strtol(q + strlen(key), NULL, 10) : LAT_FN_NONE;
 }
 
+/*
+ * "comm-pid" (v1.1.x, ftrace) or "comm/pid" (v1.0.x: "IRQ 8/13", "ksoftirqd/0/4":
+ * the pid follows the last separator) ending at @end.
+ */
+static void task_comm_pid(struct lat_fntrace *t, const char *s, const char *end, char sep)
+{
+	const char *d = end;
+
+	while (d > s && d[-1] != sep)
+		d--;
+	if (d > s + 1 && isdigit((unsigned char)*d)) {
+		free(t->task_comm);
+		t->task_comm = strndup(s, (size_t)(d - 1 - s));
+		t->task_pid = (int32_t)strtol(d, NULL, 10);
+	}
+}
+
 static void parse_task_line(struct lat_fntrace *t, const char *p)
 {
-	const char *s = skip_ws(p + strlen("| task:")), *paren = strstr(s, " ("), *dash;
+	const char *s = skip_ws(p + strlen("| task:")), *paren = strstr(s, " ("), *comma;
 
-	if (!paren)
-		paren = s + strlen(s);
-	dash = paren;
-	while (dash > s && dash[-1] != '-')
-		dash--;
-	if (dash > s && isdigit((unsigned char)*dash)) {
-		free(t->task_comm);
-		t->task_comm = strndup(s, (size_t)(dash - 1 - s));
-		t->task_pid = (int32_t)strtol(dash, NULL, 10);
+	comma = strstr(s, ", uid:");
+	if (!paren && comma) {
+		task_comm_pid(t, s, comma, '/');
+		paren = comma;
+	} else {
+		if (!paren)
+			paren = s + strlen(s);
+		task_comm_pid(t, s, paren, '-');
 	}
 	t->task_uid = field_after(paren, "uid:");
 	t->task_nice = field_after(paren, "nice:");
 	t->task_policy = field_after(paren, "policy:");
 	t->task_rt_prio = field_after(paren, "rt_prio:");
+}
+
+/* v1.0: "process: default.hotplug/1470, uid: 0" and "nice: -10, policy: 0, rt_priority: 0" */
+static void parse_process_lines(struct lat_fntrace *t, const char *p)
+{
+	if (starts(p, "process:")) {
+		const char *s = skip_ws(p + strlen("process:")), *comma = strchr(s, ',');
+
+		task_comm_pid(t, s, comma ? comma : s + strlen(s), '/');
+		t->task_uid = field_after(s, "uid:");
+		return;
+	}
+	t->task_nice = field_after(p, "nice:");
+	t->task_policy = field_after(p, "policy:");
+	t->task_rt_prio = field_after(p, "rt_priority:");
 }
 
 static void parse_title(struct lat_fntrace *t, const char *p, uint32_t line)
@@ -777,6 +959,10 @@ static int header_line(struct lat_fntrace *t, const char *buf, uint32_t line)
 	}
 	if (starts(p, "| task:")) {
 		parse_task_line(t, p);
+		return 1;
+	}
+	if (!hashed && (starts(p, "process:") || starts(p, "nice:")) && t->header_line) {
+		parse_process_lines(t, p);
 		return 1;
 	}
 	if (starts(p, "=> started at:")) {

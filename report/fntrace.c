@@ -185,6 +185,7 @@ static void cross_checks_json(struct lat_json *j, const struct lat_fntrace_resul
 	lat_json_obj_open(j, "cross_checks");
 	lat_json_uint(j, "delays_checked", r->delay_checked);
 	lat_json_uint(j, "delays_disagreeing", r->delay_mismatch);
+	lat_json_str(j, "delay_column", r->delay_since_prev ? "since-previous" : "to-next");
 	lat_json_uint(j, "markers_checked", r->mark_checked);
 	lat_json_uint(j, "markers_disagreeing", r->mark_mismatch);
 	lat_json_obj_close(j);

@@ -75,6 +75,8 @@ struct lat_fntrace_result {
 
 	/* cross-checks of the tracer's own delay column and markers */
 	size_t delay_checked, delay_mismatch;
+	int delay_since_prev;		/* the (+delay) column reads as time since the previous
+					 * entry (RT v1.0 - v1.0.5), not to the next one */
 	size_t mark_checked, mark_mismatch;
 };
 
