@@ -704,12 +704,58 @@ static void garbled(struct lat_block *b, const struct lat_fntrace *t)
 	}
 }
 
+/* Appends "; what (where)" to @buf. */
+static void gap_add(char *buf, size_t len, const char *what, const char *where, uint32_t line)
+{
+	size_t n = strlen(buf);
+
+	if (n >= len - 1)
+		return;
+	if (line)
+		snprintf(buf + n, len - n, "%s%s (line %u: %s)", n ? "; " : "", what, line, where);
+	else
+		snprintf(buf + n, len - n, "%s%s (%s)", n ? "; " : "", what, where);
+}
+
+/*
+ * The header facts the dump did not give: the latency, the entry counts, the
+ * CPU and the task, each with the line that should have said it.
+ */
+static void header_gaps(struct lat_block *b, const struct lat_fntrace *t)
+{
+	char buf[640] = "";
+	uint32_t ll = t->latency_line;
+
+	if (!t->header_line && !ll && !t->task_line) {
+		lat_block_add_finding(b, "header-missing", LAT_SEV_WARN,
+				      "entries without a tracer header (from line %u): the latency, "
+				      "entry counts, CPU and task are unknown",
+				      t->n ? t->e[0].line : 0);
+		return;
+	}
+	if (t->latency_ns < 0)
+		gap_add(buf, sizeof(buf), "latency", ll ? "no number after \"latency:\"" :
+			"no \"latency:\" line", ll);
+	if (t->entries_shown < 0)
+		gap_add(buf, sizeof(buf), "entries announced", ll ?
+			"neither \"#A/B\" nor \"entries: A (B)\"" : "no \"latency:\" line", ll);
+	if (t->cpu < 0)
+		gap_add(buf, sizeof(buf), "CPU", ll ? "no \"CPU#n\" on it" : "no \"latency:\" line", ll);
+	if (!t->task_comm || t->task_pid < 0)
+		gap_add(buf, sizeof(buf), "task", t->task_line ? "no \"comm-pid\" or "
+			"\"comm/pid\"" : "no \"| task:\" line", t->task_line);
+	if (buf[0])
+		lat_block_add_finding(b, "header-unknown", LAT_SEV_INFO,
+				      "header facts unknown: %s", buf);
+}
+
 static void findings(struct lat_block *b, const struct lat_fntrace *t,
 		     const struct lat_fntrace_result *r)
 {
 	char d1[32], d2[32];
 
 	garbled(b, t);
+	header_gaps(b, t);
 
 	if (r->truncated)
 		lat_block_add_finding(b, "truncated-dump", LAT_SEV_WARN,

@@ -955,14 +955,18 @@ static int header_line(struct lat_fntrace *t, const char *buf, uint32_t line)
 	}
 	if (starts(p, "latency:")) {
 		parse_latency_line(t, p);
+		t->latency_line = line;
 		return 1;
 	}
 	if (starts(p, "| task:")) {
 		parse_task_line(t, p);
+		t->task_line = line;
 		return 1;
 	}
 	if (!hashed && (starts(p, "process:") || starts(p, "nice:")) && t->header_line) {
 		parse_process_lines(t, p);
+		if (starts(p, "process:"))
+			t->task_line = line;
 		return 1;
 	}
 	if (starts(p, "=> started at:")) {
@@ -1129,8 +1133,9 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 	if (!ft->n && ft->latency_ns < 0)
 		ret = -LAT_EEMPTY;
 	if (ft->tracer && !b->title &&
-	    asprintf(&b->title, "%s latency trace %s on %s", ft->tracer,
-		     ft->version ? ft->version : "?", ft->kernel ? ft->kernel : "?") < 0)
+	    asprintf(&b->title, "%s latency trace %s%s%s", ft->tracer,
+		     ft->version ? ft->version : "(version unknown)", ft->kernel ? " on " : "",
+		     ft->kernel ? ft->kernel : "") < 0)
 		b->title = NULL;
 out:
 	free(lb.s);

@@ -231,34 +231,70 @@ static void safe(FILE *out, const char *s)
 		fputs("?", out);
 }
 
+static void safe_or_unknown(FILE *out, const char *s)
+{
+	if (s)
+		lat_fput_safe(out, s, strlen(s));
+	else
+		fputs("unknown", out);
+}
+
+/* "%d" of @v, or "unknown" when it is @none. */
+static const char *num_or_unknown(int64_t v, int64_t none, char *buf, size_t len)
+{
+	if (v == none)
+		return "unknown";
+	snprintf(buf, len, "%lld", (long long)v);
+	return buf;
+}
+
+static void header_text(FILE *out, const struct lat_fntrace *t)
+{
+	char d1[32], n1[24], n2[24], n3[24];
+
+	fputs("  tracer ", out);
+	if (!t->tracer && !t->version) {
+		fputs("unknown (no header)", out);
+	} else {
+		safe_or_unknown(out, t->tracer);
+		fputs(" ", out);
+		safe_or_unknown(out, t->version);
+		fputs(" on ", out);
+		safe_or_unknown(out, t->kernel);
+	}
+	fprintf(out, ": latency %s, CPU %s, task ", t->latency_ns >= 0 ?
+		dur(t->latency_ns, d1, sizeof(d1)) : "unknown",
+		num_or_unknown(t->cpu, -1, n1, sizeof(n1)));
+	if (!t->task_comm && t->task_pid < 0) {
+		fputs("unknown", out);
+	} else {
+		safe_or_unknown(out, t->task_comm);
+		fprintf(out, " (pid %s)", num_or_unknown(t->task_pid, -1, n1, sizeof(n1)));
+	}
+	fprintf(out, " (policy %s, rt_prio %s)\n",
+		num_or_unknown(t->task_policy, LAT_FN_NONE, n2, sizeof(n2)),
+		num_or_unknown(t->task_rt_prio, LAT_FN_NONE, n3, sizeof(n3)));
+	if (t->started_at || t->ended_at) {
+		fputs("  started at ", out);
+		safe_or_unknown(out, t->started_at);
+		fputs(", ended at ", out);
+		safe_or_unknown(out, t->ended_at);
+		fputc('\n', out);
+	}
+}
+
 void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_fntrace *t = b->fntrace;
 	const struct lat_fntrace_result *r = b->analysis;
-	char d1[32], d2[32];
+	char d1[32], d2[32], n1[24], n2[24];
 
 	if (!t || !r)
 		return;
-	fputs("  tracer ", out);
-	safe(out, t->tracer);
-	fputs(" ", out);
-	safe(out, t->version);
-	fputs(" on ", out);
-	safe(out, t->kernel);
-	fprintf(out, ": latency %s, CPU#%d, task ", t->latency_ns >= 0 ?
-		dur(t->latency_ns, d1, sizeof(d1)) : "?", t->cpu);
-	safe(out, t->task_comm);
-	fprintf(out, "-%d (policy %d, rt_prio %d)\n", t->task_pid, t->task_policy,
-		t->task_rt_prio);
-	if (t->started_at || t->ended_at) {
-		fputs("  started at ", out);
-		safe(out, t->started_at);
-		fputs(", ended at ", out);
-		safe(out, t->ended_at);
-		fputc('\n', out);
-	}
-	fprintf(out, "  entries: %zu present of %lld announced (%lld logged); they cover %s",
-		t->n, (long long)t->entries_shown, (long long)t->entries_total,
+	header_text(out, t);
+	fprintf(out, "  entries: %zu present of %s announced (%s logged); they cover %s",
+		t->n, num_or_unknown(t->entries_shown, -1, n1, sizeof(n1)),
+		num_or_unknown(t->entries_total, -1, n2, sizeof(n2)),
 		dur(r->covered_ns, d1, sizeof(d1)));
 	if (r->covered_pct >= 0)
 		fprintf(out, " = %.1f%% of the latency", r->covered_pct);

@@ -77,6 +77,8 @@ struct lat_fntrace {
 	char *started_at;	/* "=> started at: X" without +off/size; owned or NULL */
 	char *ended_at;
 	uint32_t header_line;	/* line of "... latency trace v..." */
+	uint32_t latency_line;	/* line of "latency: ..."; 0 when absent */
+	uint32_t task_line;	/* line of "| task: ..." / "process: ..."; 0 when absent */
 
 	struct lat_fn_entry *e;	/* owned, input order */
 	size_t n, cap;
