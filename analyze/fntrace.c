@@ -449,6 +449,7 @@ static int is_wakeup(const struct lat_fn_entry *e)
 		return 0;
 	return !strcmp(e->function, "try_to_wake_up") ||
 	       !strcmp(e->function, "__trace_start_sched_wakeup") ||
+	       !strcmp(e->function, "trace_start_sched_wakeup") ||
 	       !strncmp(e->function, "ttwu_", 5);
 }
 

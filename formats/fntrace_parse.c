@@ -134,6 +134,34 @@ static int scan_comm_pid(const char **pp, char **comm, int32_t *pid)
 }
 
 /*
+ * v1.1.3 (Dec 2004): "0-h.3" = CPU, irqs-off, hardirq, softirq, preempt depth
+ * (its legend).  Both public v1.1.3 dumps print '-' in the irqs-off column on
+ * every row, so the column says nothing we can read: irqs-off stays unset.
+ */
+static int scan_flags_v113(const char *f, struct lat_fn_entry *e, long cpu, const char **pp)
+{
+	e->flags = 0;
+	if (f[1] == 'h')
+		e->flags |= LAT_FNF_HARDIRQ;
+	else if (f[1] != '.')
+		return 0;
+	if (f[2] == 's')
+		e->flags |= LAT_FNF_SOFTIRQ;
+	else if (f[2] != '.')
+		return 0;
+	if (f[3] == '.')
+		e->preempt_count = 0;
+	else if (isxdigit((unsigned char)f[3]))
+		e->preempt_count = (int16_t)strtol((char[]){ f[3], 0 }, NULL, 16);
+	else
+		return 0;
+	e->cpu = (int32_t)cpu;
+	e->flags_known = 1;
+	*pp = f + 4;
+	return 1;
+}
+
+/*
  * "0dn.3" / "3d..1" / "1dNs2." : CPU digits, irqs-off, need-resched,
  * hard/softirq, preempt depth (hex or '.'), optional migrate-disable depth.
  */
@@ -151,8 +179,16 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 	nf = 0;
 	while (f[nf] && !is_blank(f[nf]))
 		nf++;
+	if (nf == 0 && dialect == LAT_FNT_RT) {
+		/* v1.1.3 special rows print the CPU alone: "0        2us : f <comm-pid> (0 1):" */
+		e->cpu = (int32_t)cpu;
+		*pp = f;
+		return 1;
+	}
 	if (nf < 4 || nf > 5)
 		return 0;
+	if (dialect == LAT_FNT_RT && f[0] == '-' && nf == 4)
+		return scan_flags_v113(f, e, cpu, pp);
 	e->flags = 0;
 	switch (f[0]) {
 	case 'd': e->flags |= LAT_FNF_IRQS_OFF; break;
