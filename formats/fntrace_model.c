@@ -63,6 +63,7 @@ struct lat_fn_entry *lat_fntrace_add(struct lat_fntrace *t)
 	e->type = -1;
 	e->preempt_count = -1;
 	e->migrate = -1;
+	e->lazy_depth = -1;
 	return e;
 }
 
@@ -81,4 +82,17 @@ const char *lat_fn_kind_name(enum lat_fn_kind k)
 	};
 
 	return (unsigned)k < LAT_FN_NKINDS ? names[k] : "?";
+}
+
+const char *lat_fn_layout_name(enum lat_fn_layout l)
+{
+	static const char *const names[LAT_FNL_N] = {
+		[LAT_FNL_PREEMPT_WORD] = "preempt-word",
+		[LAT_FNL_V113] = "v1.1.3",
+		[LAT_FNL_4] = "4",
+		[LAT_FNL_5] = "5-migrate",
+		[LAT_FNL_RT_LAZY7] = "7-rt-lazy",
+	};
+
+	return (unsigned)l < LAT_FNL_N ? names[l] : NULL;
 }

@@ -157,7 +157,99 @@ static int scan_flags_v113(const char *f, struct lat_fn_entry *e, long cpu, cons
 		return 0;
 	e->cpu = (int32_t)cpu;
 	e->flags_known = 1;
+	e->layout = LAT_FNL_V113;
 	*pp = f + 4;
+	return 1;
+}
+
+/* The irqs-off column: 'D' irqs and bottom halves off, 'd', 'b' BH off, 'X' no support. */
+static int irqs_char(char c, struct lat_fn_entry *e)
+{
+	e->flags = 0;
+	switch (c) {
+	case 'd': e->flags |= LAT_FNF_IRQS_OFF; break;
+	case 'D': e->flags |= LAT_FNF_IRQS_OFF | LAT_FNF_BH_OFF; break;
+	case 'b': e->flags |= LAT_FNF_BH_OFF; break;
+	case '.': case 'X': break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/*
+ * The need-resched column (trace_print_lat_fmt()): 'n' TIF_NEED_RESCHED, 'p'
+ * PREEMPT_NEED_RESCHED, 'N' both; with PREEMPT_LAZY (6.12+) also 'l' lazy,
+ * 'L' lazy + preempt, 'b' need + lazy, 'B' all three.
+ */
+static int resched_char(char c, struct lat_fn_entry *e)
+{
+	switch (c) {
+	case 'n': case 'N': case 'p':
+		e->flags |= LAT_FNF_NEED_RESCHED;
+		break;
+	case 'L':
+		e->flags |= LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY;
+		break;
+	case 'b': case 'B':
+		e->flags |= LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY;
+		break;
+	case 'l':
+		e->flags |= LAT_FNF_RESCHED_LAZY;
+		break;
+	case '.': break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/* hardirq/softirq: 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq in softirq, 'h', 's'. */
+static int irq_ctx_char(char c, struct lat_fn_entry *e)
+{
+	switch (c) {
+	case 'h': e->flags |= LAT_FNF_HARDIRQ; break;
+	case 's': e->flags |= LAT_FNF_SOFTIRQ; break;
+	case 'H': e->flags |= LAT_FNF_HARDIRQ | LAT_FNF_SOFTIRQ; break;
+	case 'z': e->flags |= LAT_FNF_NMI; break;
+	case 'Z': e->flags |= LAT_FNF_NMI | LAT_FNF_HARDIRQ; break;
+	case '.': break;
+	default: return 0;
+	}
+	return 1;
+}
+
+/* A depth column: one hex digit, '.' for 0. */
+static int depth_char(char c, int16_t *v)
+{
+	if (c == '.')
+		*v = 0;
+	else if (isxdigit((unsigned char)c))
+		*v = (int16_t)strtol((char[]){ c, 0 }, NULL, 16);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * The PREEMPT_RT lazy-preemption patch (its print_lat_help_header(), until
+ * 6.x-rt dropped it): "0dn.h5.." = CPU, irqs-off, need-resched ('n' 'N' 'p'),
+ * need-resched-lazy ('L'), hardirq/softirq, preempt-depth, preempt-lazy-depth,
+ * migrate-disable.
+ */
+static int scan_flags_rt_lazy(const char *f, struct lat_fn_entry *e, long cpu, const char **pp)
+{
+	if (!irqs_char(f[0], e) || !resched_char(f[1], e))
+		return 0;
+	if (f[2] == 'L')
+		e->flags |= LAT_FNF_RESCHED_LAZY;
+	else if (f[2] != '.')
+		return 0;
+	if (!irq_ctx_char(f[3], e) || !depth_char(f[4], &e->preempt_count) ||
+	    !depth_char(f[5], &e->lazy_depth) || !depth_char(f[6], &e->migrate))
+		return 0;
+	e->cpu = (int32_t)cpu;
+	e->flags_known = 1;
+	e->layout = LAT_FNL_RT_LAZY7;
+	*pp = f + 7;
 	return 1;
 }
 
@@ -185,41 +277,17 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 		*pp = f;
 		return 1;
 	}
+	if (nf == 7 && dialect == LAT_FNT_FTRACE)
+		return scan_flags_rt_lazy(f, e, cpu, pp);
 	if (nf < 4 || nf > 5)
 		return 0;
 	if (dialect == LAT_FNT_RT && f[0] == '-' && nf == 4)
 		return scan_flags_v113(f, e, cpu, pp);
-	e->flags = 0;
-	switch (f[0]) {
-	case 'd': e->flags |= LAT_FNF_IRQS_OFF; break;
-	case 'D': e->flags |= LAT_FNF_IRQS_OFF | LAT_FNF_BH_OFF; break;
-	case 'b': e->flags |= LAT_FNF_BH_OFF; break;
-	case '.': case 'X': break;
-	default: return 0;
-	}
-	switch (f[1]) {
-	case 'n': case 'N': case 'p': case 'P': case 'L': case 'B':
-		e->flags |= LAT_FNF_NEED_RESCHED;
-		break;
-	case '.': case 'l': case 'b': break;
-	default: return 0;
-	}
-	switch (f[2]) {
-	case 'h': e->flags |= LAT_FNF_HARDIRQ; break;
-	case 's': e->flags |= LAT_FNF_SOFTIRQ; break;
-	case 'H': e->flags |= LAT_FNF_HARDIRQ | LAT_FNF_SOFTIRQ; break;
-	case 'z': e->flags |= LAT_FNF_NMI; break;
-	case 'Z': e->flags |= LAT_FNF_NMI | LAT_FNF_HARDIRQ; break;
-	case '.': break;
-	default: return 0;
-	}
-	if (f[3] == '.') {
-		e->preempt_count = 0;
-	} else if (isxdigit((unsigned char)f[3])) {
-		e->preempt_count = (int16_t)strtol((char[]){ f[3], 0 }, NULL, 16);
-	} else {
+	if (!irqs_char(f[0], e) || !resched_char(f[1], e) || !irq_ctx_char(f[2], e))
 		return 0;
-	}
+	if (!depth_char(f[3], &e->preempt_count))
+		return 0;
+	e->layout = LAT_FNL_4;
 	if (nf == 5) {
 		if (f[4] != '.' && !isxdigit((unsigned char)f[4]))
 			return 0;
@@ -231,8 +299,8 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 			else
 				return 0;
 		} else {
-			e->migrate = f[4] == '.' ? 0 :
-				(int16_t)strtol((char[]){ f[4], 0 }, NULL, 16);
+			depth_char(f[4], &e->migrate);
+			e->layout = LAT_FNL_5;
 		}
 	}
 	e->cpu = (int32_t)cpu;
@@ -580,6 +648,7 @@ static int scan_preempt_word(const char *s, size_t n, struct lat_fn_entry *e)
 		e->flags |= LAT_FNF_SOFTIRQ;
 	e->preempt_count = (int16_t)(v & 0xff);
 	e->flags_known = 1;
+	e->layout = LAT_FNL_PREEMPT_WORD;
 	return 1;
 }
 
@@ -795,7 +864,7 @@ static int is_legend(const char *p)
 {
 	return strstr(p, "=> CPU#") || strstr(p, "=> irqs-off") || strstr(p, "=> need-resched") ||
 	       strstr(p, "=> hardirq/softirq") || strstr(p, "=> preempt-depth") ||
-	       strstr(p, "=> migrate-disable") || (strstr(p, "delay") && strstr(p, "|")) ||
+	       strstr(p, "=> migrate-disable") || strstr(p, "=> preempt-lazy-depth") || (strstr(p, "delay") && strstr(p, "|")) ||
 	       (strstr(p, "cmd") && strstr(p, "pid")) || starts(p, "\\") || starts(p, "|") ||
 	       starts(p, "---") || starts(p, "/") || starts(p, "_") || starts(p, "vim:ft=help") ||
 	       starts(p, "=======>") || starts(p, "========>");
@@ -1160,6 +1229,8 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 			ft->quoted_lines++;
 		if (e->has_tsc)
 			ft->verbose = 1;
+		if (!ft->layout && e->layout)
+			ft->layout = (enum lat_fn_layout)e->layout;
 		in_stack = e->kind == LAT_FN_STACK;
 		if (joined) {
 			ft->joined_lines++;

@@ -34,6 +34,7 @@ static void header_json(struct lat_json *j, const struct lat_fntrace *t)
 	int_or_null(j, "policy", t->task_policy, LAT_FN_NONE);
 	int_or_null(j, "rt_prio", t->task_rt_prio, LAT_FN_NONE);
 	lat_json_obj_close(j);
+	lat_json_str(j, "flags_layout", lat_fn_layout_name(t->layout));
 	lat_json_str(j, "started_at", t->started_at);
 	lat_json_str(j, "ended_at", t->ended_at);
 	lat_json_uint(j, "line", t->header_line);

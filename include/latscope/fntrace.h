@@ -34,6 +34,19 @@ enum lat_fn_kind {
 #define LAT_FNF_SOFTIRQ		0x08u	/* 's', 'H' */
 #define LAT_FNF_NMI		0x10u	/* 'z' / 'Z' (modern ftrace) */
 #define LAT_FNF_BH_OFF		0x20u	/* 'b' / 'D' (modern ftrace: bottom halves off) */
+#define LAT_FNF_RESCHED_LAZY	0x40u	/* need-resched-lazy: 'L' column (-rt), 'l' 'L' 'b' 'B' (6.12+) */
+
+/* How a row printed its flags (docs/fntrace.md, "Flag columns"). */
+enum lat_fn_layout {
+	LAT_FNL_NONE,		/* no flags on the row */
+	LAT_FNL_PREEMPT_WORD,	/* RT v1.0.2 - v1.1.1: the preempt count "80010004" in hex */
+	LAT_FNL_V113,		/* RT v1.1.3: "0-h.3" CPU, '-', hardirq, softirq, depth */
+	LAT_FNL_4,		/* "0dn.3": irqs-off, need-resched, hard/softirq, depth */
+	LAT_FNL_5,		/* "0d..1.": ... and migrate-disable (4.x+ ftrace) */
+	LAT_FNL_RT_LAZY7,	/* "0dn.h5..": PREEMPT_RT lazy patch: irqs-off, need-resched,
+				 * need-resched-lazy, hard/softirq, depth, lazy depth, migrate */
+	LAT_FNL_N
+};
 
 #define LAT_FN_NONE (-1)
 
@@ -48,6 +61,8 @@ struct lat_fn_entry {
 	int16_t type;		/* RT "Tn" type number; -1 */
 	int16_t preempt_count;	/* preempt depth; -1 when unknown */
 	int16_t migrate;	/* modern ftrace migrate-disable depth; -1 when not printed */
+	int16_t lazy_depth;	/* -rt preempt-lazy-depth; -1 when not printed */
+	uint8_t layout;		/* enum lat_fn_layout */
 	uint8_t flags;		/* LAT_FNF_* */
 	uint8_t flags_known;	/* the row printed its irq/preempt flags */
 	uint8_t has_tsc;
@@ -90,6 +105,7 @@ struct lat_fntrace {
 	size_t joined_lines;	/* entries rebuilt from two wrapped lines */
 	size_t quoted_lines;	/* rows that were mail-quoted ("> ") */
 	int verbose;		/* RT verbose layout seen (raw TSC and indexes present) */
+	enum lat_fn_layout layout;	/* flag columns of the first row that had flags */
 };
 
 struct lat_fntrace *lat_fntrace_new(void);
@@ -97,6 +113,9 @@ struct lat_fntrace *lat_fntrace_new(void);
 void lat_fntrace_free(struct lat_fntrace *t);
 /* Appends a zeroed entry (cpu, pid, index, type, counts set to -1); NULL on ENOMEM. */
 struct lat_fn_entry *lat_fntrace_add(struct lat_fntrace *t);
+
+/* "preempt-word", "v1.1.3", "4", "5-migrate", "7-rt-lazy"; NULL for LAT_FNL_NONE. */
+const char *lat_fn_layout_name(enum lat_fn_layout l);
 
 /* "call", "special", "wakeup-marker", ... static. */
 const char *lat_fn_kind_name(enum lat_fn_kind k);
