@@ -26,6 +26,7 @@ const char *lat_fn_entry_label(const struct lat_fn_entry *e)
 	case LAT_FN_SCHED: return "[sched]";
 	case LAT_FN_STACK: return "[stack trace]";
 	case LAT_FN_SPECIAL: return "[special]";
+	case LAT_FN_CALL: return e->graph == LAT_FNG_CLOSE ? "[return]" : "[?]";
 	default: return "[?]";
 	}
 }
@@ -263,6 +264,24 @@ static int cmp_total(const void *a, const void *b, void *arg)
 	return strcmp(x->function, y->function);
 }
 
+/* share of the window, the order by self time, and the order by total time */
+static int blame_finish(struct lat_fntrace_result *r)
+{
+	for (size_t i = 0; i < r->nfn; i++)
+		r->fn[i].share_pct = r->window_ns > 0 ?
+			(double)r->fn[i].self_ns * 100.0 / (double)r->window_ns : 0;
+	if (r->nfn > 1)
+		lat_sort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
+	r->by_total = malloc((r->nfn ? r->nfn : 1) * sizeof(*r->by_total));
+	if (!r->by_total)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < r->nfn; i++)
+		r->by_total[i] = i;
+	if (r->nfn > 1)
+		qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
+	return 0;
+}
+
 static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 {
 	struct fn_table ft = { 0 };
@@ -331,20 +350,135 @@ static int blame(const struct lat_fntrace *t, struct lat_fntrace_result *r)
 			b->total_ns += self;
 		}
 	}
-	for (size_t i = 0; i < r->nfn; i++)
-		r->fn[i].share_pct = r->window_ns > 0 ?
-			(double)r->fn[i].self_ns * 100.0 / (double)r->window_ns : 0;
-	if (r->nfn > 1)
-		lat_sort(r->fn, r->nfn, sizeof(*r->fn), cmp_self);
-	r->by_total = malloc((r->nfn ? r->nfn : 1) * sizeof(*r->by_total));
-	if (!r->by_total) {
-		ret = -LAT_ENOMEM;
-		goto out;
+	ret = blame_finish(r);
+out:
+	free(ft.slot);
+	return ret;
+}
+
+/* ---- blame of display-graph rows: the tracer's own call durations ---- */
+
+struct gframe {
+	const char *fn;
+	int depth;
+	int64_t child_ns;	/* durations of its direct children */
+};
+
+struct gstack {
+	struct gframe f[MAX_DEPTH];
+	int n;
+};
+
+/* Drops frames deeper than @depth (their "}" is not in the dump). */
+static void gstack_unwind(struct gstack *st, int depth, struct lat_fntrace_result *r)
+{
+	while (st->n && st->f[st->n - 1].depth > depth) {
+		st->n--;
+		r->graph_unclosed++;
 	}
-	for (size_t i = 0; i < r->nfn; i++)
-		r->by_total[i] = i;
-	if (r->nfn > 1)
-		qsort_r(r->by_total, r->nfn, sizeof(*r->by_total), cmp_total, r->fn);
+}
+
+/* Charges @ns to the innermost open frame above @depth (the caller of that row). */
+static void gstack_child(struct gstack *st, int depth, int64_t ns)
+{
+	if (st->n && st->f[st->n - 1].depth < depth)
+		st->f[st->n - 1].child_ns += ns;
+}
+
+static int graph_row(struct fn_table *ft, struct lat_fntrace_result *r, size_t *cap,
+		     struct gstack *st, const struct lat_fn_entry *e)
+{
+	struct lat_fn_blame *b;
+	int64_t d = e->dur_ns;
+
+	gstack_unwind(st, e->depth, r);
+	if (e->graph == LAT_FNG_CLOSE) {
+		struct gframe *f = st->n ? &st->f[st->n - 1] : NULL;
+
+		if (!f || f->depth != e->depth) {
+			/* the call began before the dump: no self time without its children */
+			r->graph_unmatched++;
+			if (!e->function || d < 0)
+				return 0;
+			b = fn_get(ft, r, cap, e->function);
+			if (!b)
+				return -LAT_ENOMEM;
+			b->total_ns += d;
+			gstack_child(st, e->depth, d);
+			return 0;
+		}
+		st->n--;
+		if (d < 0)
+			return 0;
+		b = fn_get(ft, r, cap, f->fn);
+		if (!b)
+			return -LAT_ENOMEM;
+		b->total_ns += d;
+		b->self_ns += d > f->child_ns ? d - f->child_ns : 0;
+		gstack_child(st, e->depth, d);
+		return 0;
+	}
+	b = fn_get(ft, r, cap, lat_fn_entry_label(e));
+	if (!b)
+		return -LAT_ENOMEM;
+	b->calls++;
+	if (e->graph == LAT_FNG_OPEN) {
+		if (st->n < MAX_DEPTH)
+			st->f[st->n++] = (struct gframe){ b->function, e->depth, 0 };
+		return 0;
+	}
+	if (e->graph == LAT_FNG_LEAF && d >= 0) {
+		b->self_ns += d;
+		b->total_ns += d;
+		gstack_child(st, e->depth, d);
+	}
+	return 0;
+}
+
+/*
+ * display-graph dumps carry each call's duration: a leaf "f();" is its own
+ * self and total time; "f() {" ... "}" is total time at the "}", self time
+ * being that minus the durations of its direct children.  Rows without a
+ * duration (the stack trace) only count as calls.
+ */
+static int blame_graph(const struct lat_fntrace *t, struct lat_fntrace_result *r)
+{
+	struct fn_table ft = { 0 };
+	struct gstack st = { .n = 0 };
+	size_t cap = 0;
+	int ret = 0;
+	int32_t cpu = t->n ? t->e[0].cpu : -1;
+
+	ft.nslot = 64;
+	while (ft.nslot < 2 * (t->n + 2))
+		ft.nslot *= 2;
+	ft.slot = calloc(ft.nslot, sizeof(*ft.slot));
+	if (!ft.slot)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct lat_fn_entry *e = &t->e[i];
+
+		r->self_ns[i] = -1;
+		if (e->gap_before || e->cpu != cpu) {
+			/* an elision or another CPU: the open calls end out of sight */
+			gstack_unwind(&st, -1, r);
+			cpu = e->cpu;
+		}
+		if (!e->graph) {
+			struct lat_fn_blame *b = fn_get(&ft, r, &cap, lat_fn_entry_label(e));
+
+			if (!b) {
+				ret = -LAT_ENOMEM;
+				goto out;
+			}
+			b->calls++;
+			continue;
+		}
+		if ((ret = graph_row(&ft, r, &cap, &st, e)) < 0)
+			goto out;
+	}
+	gstack_unwind(&st, -1, r);
+	ret = blame_finish(r);
 out:
 	free(ft.slot);
 	return ret;
@@ -784,6 +918,13 @@ static void findings(struct lat_block *b, const struct lat_fntrace *t,
 		lat_block_add_finding(b, "missing-entries", LAT_SEV_INFO,
 				      "%zu entry index%s skipped between entries present",
 				      r->missing_indexes, r->missing_indexes == 1 ? "" : "es");
+	if (r->graph_unclosed || r->graph_unmatched)
+		lat_block_add_finding(b, "graph-incomplete", LAT_SEV_INFO,
+				      "%zu call%s opened (\"f() {\") without their \"}\" in the dump "
+				      "and %zu \"}\" without their call: no duration for those, their "
+				      "time is in no function's self time",
+				      r->graph_unclosed, r->graph_unclosed == 1 ? "" : "s",
+				      r->graph_unmatched);
 	if (t->joined_lines)
 		lat_block_add_finding(b, "wrapped-lines", LAT_SEV_INFO,
 				      "%zu entr%s wrapped over two lines and joined", t->joined_lines,
@@ -818,7 +959,7 @@ int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
 		return -LAT_ENOMEM;
 	compute_times(b, t, o, r);
 	coverage(t, r);
-	if ((ret = blame(t, r)) < 0)
+	if ((ret = t->graph ? blame_graph(t, r) : blame(t, r)) < 0)
 		return ret;
 	off_stretches(t, r);
 	wakeup(t, r);

@@ -64,6 +64,8 @@ struct lat_fn_entry *lat_fntrace_add(struct lat_fntrace *t)
 	e->preempt_count = -1;
 	e->migrate = -1;
 	e->lazy_depth = -1;
+	e->depth = -1;
+	e->dur_ns = -1;
 	return e;
 }
 

@@ -257,6 +257,36 @@ static int scan_flags_rt_lazy(const char *f, struct lat_fn_entry *e, long cpu, c
  * "0dn.3" / "3d..1" / "1dNs2." : CPU digits, irqs-off, need-resched,
  * hard/softirq, preempt depth (hex or '.'), optional migrate-disable depth.
  */
+/* The 4 or 5 flag characters after the CPU (or between the bars of a graph row). */
+static int flag_field(enum lat_fnt_dialect dialect, const char *f, size_t nf,
+		      struct lat_fn_entry *e)
+{
+	if (nf < 4 || nf > 5)
+		return 0;
+	if (!irqs_char(f[0], e) || !resched_char(f[1], e) || !irq_ctx_char(f[2], e))
+		return 0;
+	if (!depth_char(f[3], &e->preempt_count))
+		return 0;
+	e->layout = LAT_FNL_4;
+	if (nf == 5) {
+		if (f[4] != '.' && !isxdigit((unsigned char)f[4]))
+			return 0;
+		if (dialect == LAT_FNT_RT) {
+			/* the -RT tracer prints the whole preempt count in hex: "0d..10" */
+			if (f[4] != '.' && f[3] != '.')
+				e->preempt_count = (int16_t)(e->preempt_count * 16 +
+					strtol((char[]){ f[4], 0 }, NULL, 16));
+			else
+				return 0;
+		} else {
+			depth_char(f[4], &e->migrate);
+			e->layout = LAT_FNL_5;
+		}
+	}
+	e->flags_known = 1;
+	return 1;
+}
+
 static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct lat_fn_entry *e)
 {
 	const char *p = skip_ws(*pp), *f;
@@ -279,32 +309,11 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 	}
 	if (nf == 7 && dialect == LAT_FNT_FTRACE)
 		return scan_flags_rt_lazy(f, e, cpu, pp);
-	if (nf < 4 || nf > 5)
-		return 0;
 	if (dialect == LAT_FNT_RT && f[0] == '-' && nf == 4)
 		return scan_flags_v113(f, e, cpu, pp);
-	if (!irqs_char(f[0], e) || !resched_char(f[1], e) || !irq_ctx_char(f[2], e))
+	if (!flag_field(dialect, f, nf, e))
 		return 0;
-	if (!depth_char(f[3], &e->preempt_count))
-		return 0;
-	e->layout = LAT_FNL_4;
-	if (nf == 5) {
-		if (f[4] != '.' && !isxdigit((unsigned char)f[4]))
-			return 0;
-		if (dialect == LAT_FNT_RT) {
-			/* the -RT tracer prints the whole preempt count in hex: "0d..10" */
-			if (f[4] != '.' && f[3] != '.')
-				e->preempt_count = (int16_t)(e->preempt_count * 16 +
-					strtol((char[]){ f[4], 0 }, NULL, 16));
-			else
-				return 0;
-		} else {
-			depth_char(f[4], &e->migrate);
-			e->layout = LAT_FNL_5;
-		}
-	}
 	e->cpu = (int32_t)cpu;
-	e->flags_known = 1;
 	*pp = f + nf;
 	return 1;
 }
@@ -745,6 +754,130 @@ static int parse_v10(const char *p, struct lat_fn_entry *e)
 	return parse_v10_payload(q + 1, e);
 }
 
+/* Up to the next '|' of a graph row: the field [*pp, bar), *pp moved past the bar. */
+static int graph_field(const char **pp, const char **s, size_t *n)
+{
+	const char *p = *pp, *bar = strchr(p, '|');
+
+	if (!bar)
+		return 0;
+	p = skip_ws(p);
+	*s = p;
+	*n = (size_t)(bar - p);
+	while (*n && is_blank(p[*n - 1]))
+		(*n)--;
+	*pp = bar + 1;
+	return 1;
+}
+
+/* The DURATION field: blank, or "[+!#*@$ ]N.NNN us". */
+static int graph_duration(const char *s, size_t n, struct lat_fn_entry *e)
+{
+	char buf[48];
+	const char *p = buf;
+
+	e->dur_ns = -1;
+	if (!n)
+		return 1;
+	if (n >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (strchr("+!#*@$", *p)) {
+		e->mark = *p;
+		p++;
+	}
+	if (!scan_time(&p, &e->dur_ns) || *skip_ws(p))
+		return 0;
+	return 1;
+}
+
+/* "f();", "f() {", "}" or "} (comment f)" after the indentation (two blanks per level). */
+static int graph_call(const char *p, struct lat_fn_entry *e)
+{
+	const char *s = p, *end;
+	size_t indent;
+
+	while (*s == ' ')
+		s++;
+	indent = (size_t)(s - p);
+	e->depth = (int16_t)(indent >= 2 ? (indent - 2) / 2 : 0);
+	end = s + strlen(s);
+	while (end > s && is_blank(end[-1]))
+		end--;
+	if (*s == '}') {
+		const char *c = skip_ws(s + 1);
+
+		e->graph = LAT_FNG_CLOSE;
+		if (starts(c, "/*")) {
+			const char *q = skip_ws(c + 2), *close = strstr(q, "*/");
+
+			if (!close)
+				return 0;
+			e->function = dup_range(q, close);
+			return e->function != NULL;
+		}
+		return c == end;
+	}
+	if (end - s > 3 && !strncmp(end - 3, "();", 3)) {
+		e->graph = LAT_FNG_LEAF;
+		e->function = strndup(s, (size_t)(end - 3 - s));
+	} else if (end - s > 4 && !strncmp(end - 4, "() {", 4)) {
+		e->graph = LAT_FNG_OPEN;
+		e->function = strndup(s, (size_t)(end - 4 - s));
+	} else {
+		return 0;
+	}
+	return e->function && !strpbrk(e->function, " \t(");
+}
+
+/*
+ * A display-graph row of a latency tracer (options/display-graph, 4.x+):
+ *   "  0 us |   0)   bash-1507    |  d..1 |   0.378 us    |    do_raw_spin_trylock();"
+ * REL TIME (us since the first entry), CPU, task, flags, DURATION, the call.
+ */
+static int parse_graph(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
+{
+	const char *s = skip_ws(p), *f;
+	char *endp;
+	size_t n;
+	long long rel;
+	long cpu;
+
+	rel = strtoll(s, &endp, 10);
+	if (endp == s || rel < 0 || rel > INT64_MAX / LAT_NS_PER_US || !starts(endp, " us"))
+		return 0;
+	s = skip_ws(endp + 3);
+	if (*s++ != '|')
+		return 0;
+	s = skip_ws(s);
+	cpu = strtol(s, &endp, 10);
+	if (endp == s || *endp != ')' || cpu < 0 || cpu > 4096)
+		return 0;
+	s = endp + 1;
+	if (!graph_field(&s, &f, &n) || !n)
+		return 0;
+	{
+		char task[64];
+		const char *tp = task;
+
+		if (n >= sizeof(task))
+			return 0;
+		memcpy(task, f, n);
+		task[n] = '\0';
+		if (!scan_comm_pid(&tp, &e->comm, &e->pid) || *skip_ws(tp))
+			return 0;
+	}
+	if (!graph_field(&s, &f, &n) || !flag_field(dialect, f, n, e))
+		return 0;
+	if (!graph_field(&s, &f, &n) || !graph_duration(f, n, e))
+		return 0;
+	e->time_ns = rel * LAT_NS_PER_US;
+	e->cpu = (int32_t)cpu;
+	e->kind = LAT_FN_CALL;
+	return graph_call(s, e);
+}
+
 static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
 {
 	if (!scan_comm_pid(&p, &e->comm, &e->pid))
@@ -824,6 +957,10 @@ int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn
 		if (!ok && dialect == LAT_FNT_RT) {
 			entry_strings_free(e);
 			ok = parse_v10(p, e);
+		} else if (!ok && isdigit((unsigned char)*p) && strstr(p, " us |")) {
+			entry_strings_free(e);
+			e->mark = 0;
+			ok = parse_graph(dialect, p, e);
 		}
 	}
 	if (!ok)
@@ -846,6 +983,14 @@ static int row_shape(enum lat_fnt_dialect dialect, const char *p)
 	memset(&e, 0, sizeof(e));
 	if (dialect == LAT_FNT_RT && strstr(p, "ms (+")) {
 		int ok = parse_v10(p, &e);
+
+		entry_strings_free(&e);
+		if (ok)
+			return 1;
+		memset(&e, 0, sizeof(e));
+	}
+	if (dialect == LAT_FNT_FTRACE && isdigit((unsigned char)*p) && strstr(p, " us |")) {
+		int ok = parse_graph(dialect, p, &e);
 
 		entry_strings_free(&e);
 		if (ok)
@@ -1231,6 +1376,8 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 			ft->verbose = 1;
 		if (!ft->layout && e->layout)
 			ft->layout = (enum lat_fn_layout)e->layout;
+		if (e->graph)
+			ft->graph = 1;
 		in_stack = e->kind == LAT_FN_STACK;
 		if (joined) {
 			ft->joined_lines++;

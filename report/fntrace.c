@@ -103,6 +103,8 @@ static void coverage_json(struct lat_json *j, const struct lat_fntrace *t,
 	lat_json_uint(j, "unknown_types", t->unknown_types);
 	lat_json_uint(j, "joined_lines", t->joined_lines);
 	lat_json_uint(j, "quoted_lines", t->quoted_lines);
+	lat_json_uint(j, "graph_unclosed", r->graph_unclosed);
+	lat_json_uint(j, "graph_unmatched", r->graph_unmatched);
 	lat_json_int(j, "window_ns", r->window_ns);
 	lat_json_obj_close(j);
 }

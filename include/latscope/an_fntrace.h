@@ -74,6 +74,10 @@ struct lat_fntrace_result {
 	size_t nrep;
 
 	/* cross-checks of the tracer's own delay column and markers */
+	/* display-graph: blame comes from the DURATION column */
+	size_t graph_unclosed;		/* "f() {" never closed in the dump (cut, or trace end) */
+	size_t graph_unmatched;		/* "}" whose "f() {" is not in the dump */
+
 	size_t delay_checked, delay_mismatch;
 	int delay_since_prev;		/* the (+delay) column reads as time since the previous
 					 * entry (RT v1.0 - v1.0.5), not to the next one */

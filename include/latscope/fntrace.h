@@ -36,6 +36,14 @@ enum lat_fn_kind {
 #define LAT_FNF_BH_OFF		0x20u	/* 'b' / 'D' (modern ftrace: bottom halves off) */
 #define LAT_FNF_RESCHED_LAZY	0x40u	/* need-resched-lazy: 'L' column (-rt), 'l' 'L' 'b' 'B' (6.12+) */
 
+/* display-graph rows: "f();" with its duration, "f() {", "}" with the duration of the call. */
+enum lat_fn_graph {
+	LAT_FNG_NONE,
+	LAT_FNG_LEAF,
+	LAT_FNG_OPEN,
+	LAT_FNG_CLOSE,
+};
+
 /* How a row printed its flags (docs/fntrace.md, "Flag columns"). */
 enum lat_fn_layout {
 	LAT_FNL_NONE,		/* no flags on the row */
@@ -63,6 +71,9 @@ struct lat_fn_entry {
 	int16_t migrate;	/* modern ftrace migrate-disable depth; -1 when not printed */
 	int16_t lazy_depth;	/* -rt preempt-lazy-depth; -1 when not printed */
 	uint8_t layout;		/* enum lat_fn_layout */
+	uint8_t graph;		/* enum lat_fn_graph: a display-graph (function_graph) row */
+	int16_t depth;		/* display-graph call depth (indent / 2); -1 */
+	int64_t dur_ns;		/* display-graph DURATION column; -1 when blank */
 	uint8_t flags;		/* LAT_FNF_* */
 	uint8_t flags_known;	/* the row printed its irq/preempt flags */
 	uint8_t has_tsc;
@@ -106,6 +117,7 @@ struct lat_fntrace {
 	size_t quoted_lines;	/* rows that were mail-quoted ("> ") */
 	int verbose;		/* RT verbose layout seen (raw TSC and indexes present) */
 	enum lat_fn_layout layout;	/* flag columns of the first row that had flags */
+	int graph;		/* display-graph rows seen: blame from their DURATION column */
 };
 
 struct lat_fntrace *lat_fntrace_new(void);
