@@ -12,6 +12,8 @@
 
 #include "fntrace_test_util.h"
 #include "fntrace_parse.h"
+#include "latscope/report.h"
+#include "latscope/an_fntrace.h"
 
 static void check_seed002(const struct lat_fntrace *t, uint32_t first_line)
 {
@@ -320,6 +322,254 @@ static void test_row_errors(void **state)
 		"# tracer: irqsoff\n# irqsoff latency trace v1.1.5 on 3.8", 50), 0);
 }
 
+/* The block of @l whose title line is @line. */
+static const struct lat_block *block_at(const struct lat_loaded *l, uint32_t line)
+{
+	for (size_t i = 0; i < l->nblocks; i++)
+		if (l->blocks[i]->fntrace && l->blocks[i]->fntrace->header_line == line)
+			return l->blocks[i];
+	fail_msg("no block with its title at line %u", line);
+	return NULL;
+}
+
+static int has_finding(const struct lat_block *b, const char *kind, const char *text)
+{
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, kind) &&
+		    (!text || strstr(b->findings[i].message, text)))
+			return 1;
+	return 0;
+}
+
+/*
+ * Mail 005 (Charbonnel, LKML 2004-08-31): a quoted 4-row fragment (lines 48-51),
+ * then two v1.0.2 traces (titles at lines 61 and 107) with prose between.
+ */
+static void test_v102_two_traces(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
+					NULL, NULL, NULL);
+	const struct lat_block *b;
+	const struct lat_fntrace *t;
+	const struct lat_fntrace_result *r;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 3);
+	/* the quoted fragment: rows without a header */
+	b = l->blocks[0];
+	assert_int_equal(b->fntrace->n, 4);
+	assert_int_equal(b->fntrace->e[0].line, 48);
+	assert_true(has_finding(b, "header-missing", "from line 48"));
+
+	b = block_at(l, 61);
+	t = b->fntrace;
+	r = b->analysis;
+	assert_string_equal(t->version, "v1.0.2");
+	assert_null(t->kernel);
+	assert_string_equal(b->title, "preemption latency trace v1.0.2");
+	/* " latency: 567 us, entries: 35 (35)" */
+	assert_int_equal(t->latency_ns, 567000);
+	assert_int_equal(t->entries_shown, 35);
+	assert_int_equal(t->entries_total, 35);
+	assert_int_equal(t->cpu, -1);
+	assert_int_equal(t->latency_line, 63);
+	/* "| task: swapper/0, uid:0 nice:0 policy:0 rt_prio:0" */
+	assert_string_equal(t->task_comm, "swapper");
+	assert_int_equal(t->task_pid, 0);
+	assert_int_equal(t->task_nice, 0);
+	assert_int_equal(t->task_policy, 0);
+	assert_int_equal(t->n, 35);
+	assert_int_equal(t->joined_lines, 1);
+	assert_int_equal(t->layout, LAT_FNL_PREEMPT_WORD);
+	/* line 70 "00010000 0.000ms (+0.000ms): do_IRQ (common_interrupt)": hardirq, depth 0 */
+	assert_int_equal(t->e[0].line, 70);
+	assert_int_equal(t->e[0].flags, LAT_FNF_HARDIRQ);
+	assert_int_equal(t->e[0].preempt_count, 0);
+	assert_string_equal(t->e[0].function, "do_IRQ");
+	assert_string_equal(t->e[0].parent, "common_interrupt");
+	/* line 77 "00010001 0.562ms (+0.559ms): do_timer (timer_interrupt)" */
+	assert_int_equal(t->e[7].line, 77);
+	assert_int_equal(t->e[7].preempt_count, 1);
+	assert_int_equal(t->e[7].time_ns, 562000);
+	assert_int_equal(t->e[7].delay_ns, 559000);
+	/* the delay is the time since the previous row: all 34 agree that way */
+	assert_true(r->delay_since_prev);
+	assert_int_equal(r->delay_checked, 34);
+	assert_int_equal(r->delay_mismatch, 0);
+	/* mark_offset_tsc 0.003 -> do_timer 0.562 */
+	assert_string_equal(r->fn[0].function, "mark_offset_tsc");
+	assert_int_equal(r->fn[0].self_ns, 559000);
+	assert_true(has_finding(b, "header-unknown", "CPU (line 63"));
+
+	b = block_at(l, 107);
+	assert_int_equal(b->fntrace->latency_ns, 624000);
+	/* mask_and_ack_8259A 0.000 -> generic_redirect_hardirq 0.613 */
+	r = b->analysis;
+	assert_string_equal(r->fn[0].function, "mask_and_ack_8259A");
+	assert_int_equal(r->fn[0].self_ns, 613000);
+	fnt_free(l);
+}
+
+/* Schmidt, LKML 2004-11-16: v1.0.7 with a pid column and "(1) ((98))" special rows. */
+static void test_v107_pid_column(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/rt-lattrace/v1.0.7-schmidt-pid-column-63us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "rt-lattrace");
+	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+
+	(void)state;
+	assert_string_equal(t->kernel, "2.6.10-rc2-mm1-RT-V0.7.27-10");
+	assert_int_equal(t->nr_cpus, 1);
+	assert_string_equal(t->task_comm, "IRQ 8");
+	assert_int_equal(t->task_pid, 13);
+	assert_int_equal(t->task_nice, -5);
+	assert_int_equal(t->task_rt_prio, 98);
+	assert_int_equal(t->n, 22);
+	/* "    5 80010004 0.000ms (+0.000ms): trace_start_sched_wakeup (try_to_wake_up)" */
+	assert_int_equal(t->e[0].pid, 5);
+	assert_null(t->e[0].comm);
+	assert_int_equal(t->e[0].flags, LAT_FNF_IRQS_OFF | LAT_FNF_HARDIRQ);
+	assert_int_equal(t->e[0].preempt_count, 4);
+	/* "    5 80010003 0.000ms (+0.000ms): (1) ((98))" */
+	assert_int_equal(t->e[1].kind, LAT_FN_SPECIAL);
+	assert_string_equal(t->e[1].text, "(1) ((98))");
+	/* "    5 00000000 0.062ms (+0.000ms): preempt_schedule (_mmx_memcpy)": irqs on */
+	assert_int_equal(t->e[11].flags, 0);
+	assert_int_equal(t->e[15].pid, 13);
+	/* __do_softirq 0.001 (+0.061) -> 0.062: the delay is to the next row here */
+	assert_false(r->delay_since_prev);
+	assert_int_equal(r->delay_mismatch, 0);
+	assert_string_equal(r->fn[0].function, "__do_softirq");
+	assert_int_equal(r->fn[0].self_ns, 61000);
+	/* irqs off (bit 31) from the first row to preempt_schedule at 0.062 ms */
+	assert_int_equal(r->off[LAT_FN_OFF_IRQS].duration_ns, 62000);
+	assert_int_equal(r->off[LAT_FN_OFF_IRQS].end, 11);
+	assert_true(r->has_wakeup);
+	assert_int_equal(r->wake_entry, 0);
+	fnt_free(l);
+}
+
+/* Molnar's v1.0 announcement (LKML 2004-08-13): no preempt-count column, process:/nice:. */
+static void test_v10_no_count_column(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/rt-lattrace/v1.0-molnar-announce-121us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "rt-lattrace");
+
+	(void)state;
+	assert_string_equal(t->version, "v1.0");
+	assert_int_equal(t->latency_ns, 121000);
+	assert_int_equal(t->entries_shown, 1032);
+	assert_string_equal(t->task_comm, "default.hotplug");
+	assert_int_equal(t->task_pid, 1470);
+	assert_int_equal(t->task_uid, 0);
+	assert_int_equal(t->task_nice, -10);
+	assert_int_equal(t->task_policy, 0);
+	assert_int_equal(t->task_rt_prio, 0);
+	assert_int_equal(t->n, 6);
+	assert_int_equal(t->elisions, 1);
+	assert_false(t->e[0].flags_known);
+	assert_string_equal(t->e[0].function, "page_address");
+	assert_string_equal(t->e[0].parent, "kmap_high");
+	/* "  [...]" before "0.118ms (+0.000ms): page_slot (set_page_address)" */
+	assert_true(t->e[4].gap_before);
+	assert_int_equal(t->e[4].time_ns, 118000);
+	assert_int_equal(t->layout, LAT_FNL_NONE);
+	fnt_free(l);
+}
+
+/* v1.1.1 (Johnson, 2004-12-01) and v1.1.3 (Foley, 2004-12-07, a MIME attachment). */
+static void test_v111_v113(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/rt-lattrace/v1.1.1-johnson-one-entry-102us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "rt-lattrace");
+	const struct lat_fn_entry *e;
+
+	(void)state;
+	/* " latency: 102 us, entries: 1(1)    |   [VP:0 KP:1 SP:1 HP:1 #CPUS:2]" */
+	assert_int_equal(t->entries_shown, 1);
+	assert_int_equal(t->entries_total, 1);
+	assert_int_equal(t->nr_cpus, 2);
+	assert_string_equal(t->task_comm, "cat");
+	assert_int_equal(t->task_pid, 9789);
+	/* "<unknown-9789 80000000 0.000ms (+0.000ms): buffered_rmqueue (__alloc_pages)" */
+	assert_int_equal(t->n, 1);
+	assert_string_equal(t->e[0].comm, "<unknown");
+	assert_int_equal(t->e[0].pid, 9789);
+	assert_int_equal(t->e[0].flags, LAT_FNF_IRQS_OFF);
+	assert_int_equal(t->e[0].preempt_count, 0);
+	fnt_free(l);
+
+	l = fnt_load(LAT_SAMPLES_DIR "/rt-lattrace/v1.1.3-foley-mime-39us.txt", NULL, NULL, NULL);
+	t = fnt_only(l, "rt-lattrace");
+	/* " latency: 39 us, #42/42 | (M:rt VP:0, KP:1, SP:1 HP:1 #P:2)": no CPU# */
+	assert_int_equal(t->latency_ns, 39000);
+	assert_int_equal(t->entries_shown, 42);
+	assert_int_equal(t->cpu, -1);
+	assert_int_equal(t->nr_cpus, 2);
+	assert_string_equal(t->model, "rt");
+	assert_string_equal(t->task_comm, "IRQ 8");
+	assert_int_equal(t->task_pid, 677);
+	assert_int_equal(t->n, 39);
+	assert_int_equal(t->layout, LAT_FNL_V113);
+	/* "   amlat-4973  0-h.3    0탎 : __trace_start_sched_wakeup (try_to_wake_up)" */
+	e = &t->e[0];
+	assert_string_equal(e->comm, "amlat");
+	assert_int_equal(e->cpu, 0);
+	assert_int_equal(e->flags, LAT_FNF_HARDIRQ);
+	assert_int_equal(e->preempt_count, 3);
+	/* "   amlat-4973  0        2탎 : wake_up_process <IRQ 8-677> (0 1): " */
+	e = &t->e[3];
+	assert_int_equal(e->kind, LAT_FN_SPECIAL_PID);
+	assert_false(e->flags_known);
+	assert_int_equal(e->cpu, 0);
+	assert_int_equal(e->time_ns, 2000);
+	/* "   IRQ 8-677   0-..1   43탎 : trace_stop_sched_switched (finish_task_switch)" */
+	e = &t->e[38];
+	assert_string_equal(e->comm, "IRQ 8");
+	assert_int_equal(e->time_ns, 43000);
+	assert_int_equal(e->flags, 0);
+	assert_int_equal(((const struct lat_fntrace_result *)l->blocks[0]->analysis)->mark_checked,
+			 38);
+	fnt_free(l);
+}
+
+/* Facts the header did not give read "unknown" in the text report, never -1 or "?". */
+static void test_unknown_text(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
+					NULL, NULL, NULL);
+	struct lat_report_input in = { 0 };
+	struct lat_analyze_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	lat_analyze_opts_init(&o);
+	in.path = "005";
+	in.format = "rt-lattrace";
+	in.blocks = l->blocks;
+	in.nblocks = l->nblocks;
+	lat_report_text(out, &in, 1, &o);
+	fclose(out);
+	assert_null(strstr(buf, "CPU#-1"));
+	assert_null(strstr(buf, "--1"));
+	assert_null(strstr(buf, "-1 announced"));
+	assert_null(strstr(buf, "on ?"));
+	assert_non_null(strstr(buf, "tracer unknown (no header): latency unknown, CPU unknown, "
+				    "task unknown"));
+	assert_non_null(strstr(buf, "4 present of unknown announced (unknown logged)"));
+	assert_non_null(strstr(buf, "latency 567 us, CPU unknown, task swapper (pid 0)"));
+	free(buf);
+	fnt_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +579,11 @@ int main(void)
 		cmocka_unit_test(test_compact_elision),
 		cmocka_unit_test(test_trace5_korean_micro),
 		cmocka_unit_test(test_row_errors),
+		cmocka_unit_test(test_v102_two_traces),
+		cmocka_unit_test(test_v107_pid_column),
+		cmocka_unit_test(test_v10_no_count_column),
+		cmocka_unit_test(test_v111_v113),
+		cmocka_unit_test(test_unknown_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
