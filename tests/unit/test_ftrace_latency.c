@@ -13,6 +13,7 @@
 
 #include "fntrace_test_util.h"
 #include "fntrace_parse.h"
+#include "latscope/an_fntrace.h"
 
 static void test_irqsoff_38(void **state)
 {
@@ -201,6 +202,191 @@ static void test_rows_and_probe(void **state)
 	assert_int_equal(f->line_kind("#  => started at: do_IRQ", 24), LAT_LINE_SOFT);
 }
 
+static const struct lat_fn_blame *blame_of(const struct lat_fntrace_result *r, const char *fn)
+{
+	for (size_t i = 0; i < r->nfn; i++)
+		if (!strcmp(r->fn[i].function, fn))
+			return &r->fn[i];
+	fail_msg("%s not in the blame table", fn);
+	return NULL;
+}
+
+/*
+ * Galbraith, LKML 2023-05-21, 6.4-rt wakeup_RT (QP-decoded): the PREEMPT_RT
+ * lazy patch's CPU + 7 flag columns "0dn.h5..".
+ */
+static void test_rt_lazy_columns(void **state)
+{
+	size_t warn;
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/ftrace-latency/6.4-rt-wakeup_RT-lazy-160us.txt",
+					NULL, NULL, &warn);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+	const struct lat_fn_entry *e;
+
+	(void)state;
+	assert_string_equal(t->tracer, "wakeup_RT");
+	assert_string_equal(t->model, "preempt_rt");
+	assert_int_equal(t->latency_ns, 160000);
+	assert_int_equal(t->entries_shown, 116);
+	assert_int_equal(t->cpu, 0);
+	assert_int_equal(t->nr_cpus, 8);
+	assert_int_equal(t->n, 116);
+	assert_int_equal(t->layout, LAT_FNL_RT_LAZY7);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(warn, 0);
+	/* line 21 "  <idle>-0         0dn.h5..    0us :        0:120:R   + [000] ..." */
+	e = &t->e[0];
+	assert_int_equal(e->line, 21);
+	assert_int_equal(e->kind, LAT_FN_SCHED);
+	assert_int_equal(e->flags, LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED | LAT_FNF_HARDIRQ);
+	assert_int_equal(e->preempt_count, 5);
+	assert_int_equal(e->lazy_depth, 0);
+	assert_int_equal(e->migrate, 0);
+	/* "  <idle>-0         0dn..1..    4us : idle_cpu <-irq_exit_rcu" */
+	e = &t->e[21];
+	assert_string_equal(e->function, "idle_cpu");
+	assert_int_equal(e->flags, LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED);
+	assert_int_equal(e->preempt_count, 1);
+	/* the last row "0d...3..  160us :        0:120:R ==> [000] ..." */
+	e = &t->e[115];
+	assert_int_equal(e->kind, LAT_FN_SCHED);
+	assert_int_equal(e->flags, LAT_FNF_IRQS_OFF);
+	assert_int_equal(e->preempt_count, 3);
+	/* rtl8169_interrupt 6 us -> napi_schedule_prep 81 us */
+	assert_string_equal(r->fn[0].function, "rtl8169_interrupt");
+	assert_int_equal(r->fn[0].self_ns, 75000);
+	/* preempt_count_add: 82 -> 110 and 110 -> 149 us, and 2 us over its other rows */
+	assert_int_equal(blame_of(r, "preempt_count_add")->self_ns, 69000);
+	assert_true(r->has_wakeup);
+	assert_int_equal(r->wake_entry, 0);
+	assert_int_equal(r->mark_mismatch, 0);
+	fnt_free(l);
+}
+
+/*
+ * Not from a real dump (none found with PREEMPT_LAZY, 6.12+): the need-resched
+ * letters of trace_print_lat_fmt() once lazy preemption is in mainline:
+ * 'l' lazy, 'L' lazy + preempt, 'b' need + lazy, 'B' all three.
+ */
+static void test_lazy_letters(void **state)
+{
+	static const struct {
+		const char *row;
+		unsigned flags;
+	} rows[] = {
+		{ "  bash-1 0.l.1. 1us : a <-b", LAT_FNF_RESCHED_LAZY },
+		{ "  bash-1 0.L.1. 1us : a <-b", LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY },
+		{ "  bash-1 0db.1. 1us : a <-b",
+		  LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY },
+		{ "  bash-1 0DB.1. 1us : a <-b", LAT_FNF_IRQS_OFF | LAT_FNF_BH_OFF |
+		  LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY },
+		{ "  bash-1 0.pZ1. 1us : a <-b", LAT_FNF_NEED_RESCHED | LAT_FNF_NMI | LAT_FNF_HARDIRQ },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(rows); i++) {
+		struct lat_fn_entry e;
+
+		memset(&e, 0, sizeof(e));
+		assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, rows[i].row, &e), 1);
+		assert_int_equal(e.flags, rows[i].flags);
+		free(e.comm);
+		free(e.function);
+		free(e.parent);
+	}
+}
+
+/* ftrace.rst (4.20): irqsoff with options/display-graph. */
+static void test_display_graph(void **state)
+{
+	size_t warn;
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/ftrace-latency/4.20-irqsoff-display-graph-3751us.txt",
+					NULL, NULL, &warn);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+	const struct lat_fn_blame *f;
+
+	(void)state;
+	assert_int_equal(t->latency_ns, 3751000);
+	assert_int_equal(t->entries_shown, 274);
+	assert_string_equal(t->task_comm, "bash");
+	assert_true(t->graph);
+	assert_int_equal(t->n, 13);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(warn, 0);
+	/* "     0 us |   0)   bash-1507    |  d..1 |   0.378 us    |    do_raw_spin_trylock();" */
+	assert_int_equal(t->e[1].graph, LAT_FNG_LEAF);
+	assert_int_equal(t->e[1].depth, 1);
+	assert_int_equal(t->e[1].dur_ns, 378);
+	assert_int_equal(t->e[1].preempt_count, 1);
+	assert_int_equal(t->e[1].flags, LAT_FNF_IRQS_OFF);
+	assert_string_equal(t->e[1].comm, "bash");
+	assert_int_equal(t->e[2].graph, LAT_FNG_OPEN);
+	assert_string_equal(t->e[2].function, "set_track");
+	/* "     4 us | ... |   1.107 us    |            }" closes get_stack_info (depth 5) */
+	assert_int_equal(t->e[8].graph, LAT_FNG_CLOSE);
+	assert_int_equal(t->e[8].depth, 5);
+	assert_int_equal(t->e[8].time_ns, 4000);
+	assert_true(t->e[9].gap_before);
+	assert_int_equal(t->e[12].kind, LAT_FN_STACK);
+	assert_int_equal(t->e[12].time_ns, 3792000);
+	assert_int_equal(t->nstack, 14);
+	/* get_stack_info: 1.107 us, of which in_task_stack 0.351 us */
+	f = blame_of(r, "get_stack_info");
+	assert_int_equal(f->total_ns, 1107);
+	assert_int_equal(f->self_ns, 756);
+	assert_int_equal(blame_of(r, "do_raw_spin_unlock")->self_ns, 516);
+	/* set_track, save_stack_trace, __save_stack_trace, __unwind_start: cut by "[...]" */
+	assert_int_equal(r->graph_unclosed, 4);
+	assert_int_equal(r->graph_unmatched, 0);
+	assert_int_equal(blame_of(r, "set_track")->total_ns, 0);
+	fnt_free(l);
+}
+
+#define GRAPH_HDR "# tracer: irqsoff\n" \
+	"# irqsoff latency trace v1.1.5 on 5.10.0\n" \
+	"# latency: 20 us, #7/7, CPU#1 | (M:desktop VP:0, KP:0, SP:0 HP:0 #P:4)\n" \
+	"#    | task: bash-100 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+
+/* Constructed (documented layout): nesting, markers, an unmatched "} (comment f)". */
+static void test_graph_nesting(void **state)
+{
+	static const char text[] = GRAPH_HDR
+		"   0 us |   1)   bash-100    |  d..1 |               |  outer() {\n"
+		"   1 us |   1)   bash-100    |  d..1 |   2.000 us    |    a();\n"
+		"   3 us |   1)   bash-100    |  d..1 |               |    b() {\n"
+		"   4 us |   1)   bash-100    |  d..1 |   1.500 us    |      c();\n"
+		"  16 us |   1)   bash-100    |  d..1 | + 12.500 us   |    }\n"
+		"  16 us |   1)   bash-100    |  d..1 | + 16.250 us   |  }\n"
+		"  17 us |   1)   bash-100    |  d..1 |   5.000 us    |  } /* early */\n";
+	struct lat_loaded *l = fnt_load(NULL, text, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+	const struct lat_fn_blame *f;
+
+	(void)state;
+	assert_int_equal(t->n, 7);
+	assert_int_equal(t->e[4].mark, '+');
+	assert_int_equal(t->e[4].dur_ns, 12500);
+	f = blame_of(r, "outer");
+	assert_int_equal(f->total_ns, 16250);
+	assert_int_equal(f->self_ns, 16250 - 2000 - 12500);
+	f = blame_of(r, "b");
+	assert_int_equal(f->total_ns, 12500);
+	assert_int_equal(f->self_ns, 11000);
+	assert_int_equal(blame_of(r, "c")->self_ns, 1500);
+	f = blame_of(r, "early");
+	assert_int_equal(f->total_ns, 5000);
+	assert_int_equal(f->self_ns, 0);
+	assert_int_equal(f->calls, 0);
+	assert_int_equal(r->graph_unmatched, 1);
+	assert_int_equal(r->graph_unclosed, 0);
+	assert_string_equal(r->fn[0].function, "b");
+	fnt_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +395,10 @@ int main(void)
 		cmocka_unit_test(test_wakeup_rt_sched_rows),
 		cmocka_unit_test(test_modern_migrate_column),
 		cmocka_unit_test(test_rows_and_probe),
+		cmocka_unit_test(test_rt_lazy_columns),
+		cmocka_unit_test(test_lazy_letters),
+		cmocka_unit_test(test_display_graph),
+		cmocka_unit_test(test_graph_nesting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
