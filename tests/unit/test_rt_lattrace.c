@@ -479,6 +479,26 @@ static void test_v10_no_count_column(void **state)
 	assert_int_equal(t->e[4].time_ns, 118000);
 	assert_int_equal(t->layout, LAT_FNL_NONE);
 	fnt_free(l);
+
+	/* Revell, 2004-08-19: v1.0.1, the v1.0.2 header with v1.0 rows */
+	l = fnt_load(LAT_SAMPLES_DIR "/rt-lattrace/v1.0.1-revell-no-count-74us.txt", NULL, NULL,
+		     NULL);
+	t = fnt_only(l, "rt-lattrace");
+	assert_string_equal(t->task_comm, "XFree86");
+	assert_int_equal(t->task_pid, 493);
+	assert_int_equal(t->n, 9);
+	assert_int_equal(t->e[7].delay_ns, 67000);
+	assert_int_equal(t->e[7].time_ns, 72000);
+	{
+		const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+
+		assert_true(r->delay_since_prev);
+		assert_int_equal(r->delay_checked, 8);
+		assert_int_equal(r->delay_mismatch, 0);
+		assert_string_equal(r->fn[0].function, "__switch_to");
+		assert_int_equal(r->fn[0].self_ns, 68000);
+	}
+	fnt_free(l);
 }
 
 /* v1.1.1 (Johnson, 2004-12-01) and v1.1.3 (Foley, 2004-12-07, a MIME attachment). */
