@@ -248,6 +248,83 @@ static void test_wakeup_rt(void **state)
 	fnt_free(l);
 }
 
+static const char *finding_msg(const struct lat_block *b, const char *kind)
+{
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, kind))
+			return b->findings[i].message;
+	return NULL;
+}
+
+/*
+ * The (+delay) column read both ways: constructed v1.0.2-style rows whose
+ * delays are the time since the previous row, then the same times with the
+ * delays moved one row up (time to the next row).
+ */
+static void test_delay_direction(void **state)
+{
+	static const char since[] =
+		"preemption latency trace v1.0.2\n"
+		" latency: 30 us, entries: 4 (4)\n"
+		"    | task: bash/7, uid:0 nice:0 policy:0 rt_prio:0\n"
+		"=======>\n"
+		"00000001 0.000ms (+0.000ms): a (x)\n"
+		"00000001 0.010ms (+0.010ms): b (x)\n"
+		"00000001 0.012ms (+0.002ms): c (x)\n"
+		"00000001 0.030ms (+0.018ms): d (x)\n";
+	static const char next[] =
+		"preemption latency trace v1.0.7\n"
+		" latency: 30 us, entries: 4 (4)\n"
+		"    | task: bash/7, uid:0 nice:0 policy:0 rt_prio:0\n"
+		"=======>\n"
+		"00000001 0.000ms (+0.010ms): a (x)\n"
+		"00000001 0.010ms (+0.002ms): b (x)\n"
+		"00000001 0.012ms (+0.018ms): c (x)\n"
+		"00000001 0.030ms (+0.000ms): d (x)\n";
+	struct lat_loaded *l = fnt_load(NULL, since, NULL, NULL);
+	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
+
+	(void)state;
+	/* since-previous: rows 2-4 agree (3 checked, row 1 has no previous) */
+	assert_true(r->delay_since_prev);
+	assert_int_equal(r->delay_checked, 3);
+	assert_int_equal(r->delay_mismatch, 0);
+	/* the blame does not depend on it: a 10 us, b 2 us, c 18 us */
+	assert_int_equal(find_fn(r, "c")->self_ns, 18000);
+	assert_int_equal(find_fn(r, "a")->self_ns, 10000);
+	fnt_free(l);
+
+	l = fnt_load(NULL, next, NULL, NULL);
+	r = l->blocks[0]->analysis;
+	assert_false(r->delay_since_prev);
+	assert_int_equal(r->delay_checked, 3);
+	assert_int_equal(r->delay_mismatch, 0);
+	fnt_free(l);
+}
+
+/* A header cut by the poster: the facts it lost are named, with their line. */
+static void test_header_unknown(void **state)
+{
+	static const char text[] =
+		"# tracer: irqsoff\n"
+		"# irqsoff latency trace v1.1.5 on 3.8.0\n"
+		"# latency: 16 us, #4/4 | (M:preempt VP:0, KP:0, SP:0 HP:0 #P:4)\n"
+		"  <idle>-0       0d.s2    0us+: _raw_spin_lock_irq <-run_timer_softirq\n"
+		"  <idle>-0       0dNs3   17us : _raw_spin_unlock_irq <-run_timer_softirq\n";
+	struct lat_loaded *l = fnt_load(NULL, text, NULL, NULL);
+	const struct lat_block *b = l->blocks[0];
+	const char *m = finding_msg(b, "header-unknown");
+
+	(void)state;
+	assert_int_equal(b->fntrace->cpu, -1);
+	assert_non_null(m);
+	assert_non_null(strstr(m, "CPU (line 3: no \"CPU#n\" on it)"));
+	assert_non_null(strstr(m, "task (no \"| task:\" line)"));
+	assert_null(strstr(m, "latency"));
+	assert_null(finding_msg(b, "header-missing"));
+	fnt_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_constructed_blame),
 		cmocka_unit_test(test_constructed_elision),
 		cmocka_unit_test(test_wakeup_rt),
+		cmocka_unit_test(test_delay_direction),
+		cmocka_unit_test(test_header_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
