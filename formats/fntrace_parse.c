@@ -1009,7 +1009,8 @@ static int is_legend(const char *p)
 {
 	return strstr(p, "=> CPU#") || strstr(p, "=> irqs-off") || strstr(p, "=> need-resched") ||
 	       strstr(p, "=> hardirq/softirq") || strstr(p, "=> preempt-depth") ||
-	       strstr(p, "=> migrate-disable") || strstr(p, "=> preempt-lazy-depth") || (strstr(p, "delay") && strstr(p, "|")) ||
+	       strstr(p, "=> migrate-disable") || strstr(p, "=> preempt-lazy-depth") ||
+	       (strstr(p, "delay") && strstr(p, "|")) ||
 	       (strstr(p, "cmd") && strstr(p, "pid")) || starts(p, "\\") || starts(p, "|") ||
 	       starts(p, "---") || starts(p, "/") || starts(p, "_") || starts(p, "vim:ft=help") ||
 	       starts(p, "=======>") || starts(p, "========>");

@@ -34,7 +34,7 @@ enum lat_fn_kind {
 #define LAT_FNF_SOFTIRQ		0x08u	/* 's', 'H' */
 #define LAT_FNF_NMI		0x10u	/* 'z' / 'Z' (modern ftrace) */
 #define LAT_FNF_BH_OFF		0x20u	/* 'b' / 'D' (modern ftrace: bottom halves off) */
-#define LAT_FNF_RESCHED_LAZY	0x40u	/* need-resched-lazy: 'L' column (-rt), 'l' 'L' 'b' 'B' (6.12+) */
+#define LAT_FNF_RESCHED_LAZY	0x40u	/* need-resched-lazy: -rt 'L' column; 'l' 'L' 'b' 'B' */
 
 /* display-graph rows: "f();" with its duration, "f() {", "}" with the duration of the call. */
 enum lat_fn_graph {

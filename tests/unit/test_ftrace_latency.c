@@ -218,7 +218,8 @@ static const struct lat_fn_blame *blame_of(const struct lat_fntrace_result *r, c
 static void test_rt_lazy_columns(void **state)
 {
 	size_t warn;
-	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/ftrace-latency/6.4-rt-wakeup_RT-lazy-160us.txt",
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/ftrace-latency/6.4-rt-wakeup_RT-lazy-160us.txt",
 					NULL, NULL, &warn);
 	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
 	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
@@ -281,7 +282,8 @@ static void test_lazy_letters(void **state)
 		  LAT_FNF_IRQS_OFF | LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY },
 		{ "  bash-1 0DB.1. 1us : a <-b", LAT_FNF_IRQS_OFF | LAT_FNF_BH_OFF |
 		  LAT_FNF_NEED_RESCHED | LAT_FNF_RESCHED_LAZY },
-		{ "  bash-1 0.pZ1. 1us : a <-b", LAT_FNF_NEED_RESCHED | LAT_FNF_NMI | LAT_FNF_HARDIRQ },
+		{ "  bash-1 0.pZ1. 1us : a <-b",
+		  LAT_FNF_NEED_RESCHED | LAT_FNF_NMI | LAT_FNF_HARDIRQ },
 	};
 
 	(void)state;

@@ -347,7 +347,8 @@ static int has_finding(const struct lat_block *b, const char *kind, const char *
  */
 static void test_v102_two_traces(void **state)
 {
-	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
 					NULL, NULL, NULL);
 	const struct lat_block *b;
 	const struct lat_fntrace *t;
@@ -562,7 +563,8 @@ static void test_v111_v113(void **state)
 /* Facts the header did not give read "unknown" in the text report, never -1 or "?". */
 static void test_unknown_text(void **state)
 {
-	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/mail/005-charbonnel-vp-1.0.2-two-traces.txt",
 					NULL, NULL, NULL);
 	struct lat_report_input in = { 0 };
 	struct lat_analyze_opts o;
