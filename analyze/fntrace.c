@@ -748,10 +748,31 @@ static void delay_finding(struct lat_block *b, const struct lat_fntrace *t,
 			      "delay was measured to them)" : "");
 }
 
+/*
+ * What the marker of entry @i measures: the time to the next entry of the
+ * buffer, or on a display-graph row the call's duration.  -1: nothing to check.
+ */
+static int64_t mark_span(const struct lat_fntrace *t, const struct lat_fntrace_result *r,
+			 size_t i)
+{
+	const struct lat_fn_entry *e = &t->e[i];
+
+	if (!e->mark)
+		return -1;
+	if (e->graph)
+		return e->dur_ns;
+	/* the tracer measured to the next entry of its buffer */
+	if (i + 1 >= t->n || t->e[i + 1].gap_before ||
+	    (e->index >= 0 && t->e[i + 1].index != e->index + 1))
+		return -1;
+	return r->t_ns[i + 1] - r->t_ns[i];
+}
+
 static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 			 struct lat_fntrace_result *r)
 {
 	size_t first_delay, first_mark = SIZE_MAX, checked_prev, first_prev, bad_prev;
+	int64_t first_span = 0;
 	char d1[32];
 
 	r->delay_mismatch = delay_check(t, r, 0, &r->delay_checked, &first_delay);
@@ -764,23 +785,21 @@ static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 		r->delay_checked = checked_prev;
 		first_delay = first_prev;
 	}
-	for (size_t i = 0; i + 1 < t->n; i++) {
-		const struct lat_fn_entry *e = &t->e[i], *nx = &t->e[i + 1];
-		int64_t dt = r->t_ns[i + 1] - r->t_ns[i];
+	for (size_t i = 0; i < t->n; i++) {
+		const struct lat_fn_entry *e = &t->e[i];
+		int64_t dt = mark_span(t, r, i);
+		double lo, hi, us = (double)dt / LAT_NS_PER_US;
 
-		/* the tracer measured to the next entry of its buffer */
-		if (nx->gap_before)
+		if (dt < 0)
 			continue;
-		if (e->mark && (e->index < 0 || nx->index == e->index + 1)) {
-			double lo, hi, us = (double)dt / LAT_NS_PER_US;
-
-			mark_bounds(e->mark, &lo, &hi);
-			r->mark_checked++;
-			/* printed times are whole microseconds: allow one either way */
-			if (us + 1 <= lo || us - 1 > hi) {
-				r->mark_mismatch++;
-				if (first_mark == SIZE_MAX)
-					first_mark = i;
+		mark_bounds(e->mark, &lo, &hi);
+		r->mark_checked++;
+		/* printed times are whole microseconds: allow one either way */
+		if (us + 1 <= lo || us - 1 > hi) {
+			r->mark_mismatch++;
+			if (first_mark == SIZE_MAX) {
+				first_mark = i;
+				first_span = dt;
 			}
 		}
 	}
@@ -791,10 +810,10 @@ static void cross_checks(struct lat_block *b, const struct lat_fntrace *t,
 
 		lat_block_add_finding(b, "marker-mismatch", LAT_SEV_WARN,
 				      "%zu of %zu delay markers disagree with the time to the next "
-				      "entry; first at line %u: '%c' but %s",
+				      "entry (the call's duration on display-graph rows); first at "
+				      "line %u: '%c' but %s",
 				      r->mark_mismatch, r->mark_checked, e->line, e->mark,
-				      lat_fmt_duration(r->t_ns[first_mark + 1] - r->t_ns[first_mark],
-						       d1, sizeof(d1)));
+				      lat_fmt_duration(first_span, d1, sizeof(d1)));
 	}
 }
 

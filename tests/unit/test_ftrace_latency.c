@@ -352,7 +352,7 @@ static void test_display_graph(void **state)
 	"# latency: 20 us, #7/7, CPU#1 | (M:desktop VP:0, KP:0, SP:0 HP:0 #P:4)\n" \
 	"#    | task: bash-100 (uid:0 nice:0 policy:0 rt_prio:0)\n"
 
-/* Constructed (documented layout): nesting, markers, an unmatched "} (comment f)". */
+/* Constructed (documented layout): nesting, markers, an unmatched "}" naming its function. */
 static void test_graph_nesting(void **state)
 {
 	static const char text[] = GRAPH_HDR
@@ -362,7 +362,7 @@ static void test_graph_nesting(void **state)
 		"   4 us |   1)   bash-100    |  d..1 |   1.500 us    |      c();\n"
 		"  16 us |   1)   bash-100    |  d..1 | + 12.500 us   |    }\n"
 		"  16 us |   1)   bash-100    |  d..1 | + 16.250 us   |  }\n"
-		"  17 us |   1)   bash-100    |  d..1 |   5.000 us    |  } /* early */\n";
+		"  17 us |   1)   bash-100    |  d..1 | ! 5.000 us    |  } /* early */\n";
 	struct lat_loaded *l = fnt_load(NULL, text, NULL, NULL);
 	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
 	const struct lat_fntrace_result *r = l->blocks[0]->analysis;
@@ -386,6 +386,9 @@ static void test_graph_nesting(void **state)
 	assert_int_equal(r->graph_unmatched, 1);
 	assert_int_equal(r->graph_unclosed, 0);
 	assert_string_equal(r->fn[0].function, "b");
+	/* markers are checked against the durations: '+' 12.5 and 16.25 us agree, '!' 5 us not */
+	assert_int_equal(r->mark_checked, 3);
+	assert_int_equal(r->mark_mismatch, 1);
 	fnt_free(l);
 }
 
