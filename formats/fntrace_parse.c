@@ -17,6 +17,10 @@
  *   [(T6/#7)] <...>-2576 0dn.1    1us < (1)           [(T5/#n)] ... 3us > sys_read (a b c)
  *   <idle>-0       3d..3   15us :      0:120:R ==> [003]   312:100:R kworker/3:1H
  *   bash-1994    1.N.1  104us : <stack trace>       followed by " => frame" lines
+ * Older RT rows (v1.0 - v1.1.1, parse_v10):
+ *   [pid | comm-pid] [80010004 | ........] 0.002ms (+0.002ms): f (parent)
+ * ftrace display-graph rows (parse_graph):
+ *   "   1 us |   0)   bash-1507    |  d..2 |   0.351 us    |    f();"
  * The verbose columns are comm, pid, cpu, flags (decimal TRACE_FLAG_* bits),
  * preempt count (%08x), index (%08lx) and the raw TSC (decimal cycles): the
  * order printed by l_show_fn() of kernel/latency.c, checked against seed 002

@@ -12,7 +12,9 @@
  *
  * and the 2.6.26-2.6.28 layout, whose header lines have no "#" and whose
  * parent is in parentheses: "ls-4860  0d...    0us!: trace_hardirqs_off_thunk (apic_timer_interrupt)".
- * Today's kernels add a migrate-disable column to the flags ("0d.s2.").
+ * Today's kernels add a migrate-disable column to the flags ("0d.s2."), PREEMPT_RT
+ * kernels with the lazy patch print 7 flag columns ("0dn.h5.."), and
+ * options/display-graph prints function_graph rows with a REL TIME column.
  */
 #include <string.h>
 
@@ -47,7 +49,7 @@ static int ft_parse_block(const struct lat_text *t, size_t first, size_t end,
 const struct lat_format lat_format_ftrace_latency = {
 	.name = "ftrace-latency",
 	.summary = "ftrace latency-tracer output: \"# tracer: irqsoff|preemptoff|wakeup...\", "
-		   "\"# latency: N us, #A/B, CPU#n\" and its entries",
+		   "\"# latency: N us, #A/B, CPU#n\" and its entries (function or display-graph)",
 	.probe = ft_probe,
 	.line_kind = ft_line_kind,
 	.parse_block = ft_parse_block,
