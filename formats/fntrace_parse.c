@@ -1274,6 +1274,20 @@ static int copy_line(struct line_buf *b, const struct lat_line *l, const struct 
 	return 0;
 }
 
+/* A line that is only a call's parent: "(finish_task_switch)" or "<-irq_exit". */
+static int is_parent_only(const char *p)
+{
+	size_t n;
+
+	p = skip_ws(p);
+	n = strlen(p);
+	while (n && is_blank(p[n - 1]))
+		n--;
+	if (starts(p, "<-"))
+		return n > 2 && !memchr(p, ' ', n);
+	return n > 2 && p[0] == '(' && p[n - 1] == ')' && !memchr(p, ' ', n);
+}
+
 static void block_free_fntrace(struct lat_fntrace *t)
 {
 	lat_fntrace_free(t);
@@ -1347,11 +1361,17 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 			ret = -LAT_ENOMEM;
 			goto out;
 		}
-		/* a row wrapped by the mailer: the next line is foreign, and the join parses */
-		if (i + 1 < end && !lat_line_blank(&t->lines[i + 1])) {
+		/*
+		 * a row wrapped by the mailer: the next line is foreign, and the join
+		 * parses.  The block's last row may have its parent on the line after
+		 * the block ("(finish_task_switch)"): joined when it is only that.
+		 */
+		if (i + 1 < t->nlines && i + 1 <= end &&
+		    !lat_line_blank(&t->lines[i + 1]) && !t->lines[i + 1].binary) {
 			if ((ret = copy_line(&lb2, &t->lines[i + 1], NULL)) < 0)
 				goto out;
-			if (classify(dialect, lb2.s) == LAT_LINE_NO && !is_elision(lb2.s)) {
+			if (classify(dialect, lb2.s) == LAT_LINE_NO && !is_elision(lb2.s) &&
+			    (i + 1 < end || is_parent_only(lb2.s))) {
 				if ((ret = copy_line(&lb2, l, &t->lines[i + 1])) < 0)
 					goto out;
 				r = lat_fnt_parse_row(dialect, lb2.s, e);

@@ -592,6 +592,40 @@ static void test_unknown_text(void **state)
 	fnt_free(l);
 }
 
+/*
+ * Heskett, LKML 2004-12-07: the same v1.1.3 trace twice, prose between, three
+ * rows wrapped by KMail; the last one's "(finish_task_switch)" is the line
+ * right after the block.
+ */
+static void test_v113_wrapped_last_row(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/mail/006-heskett-v1.1.3-two-traces.txt",
+					NULL, NULL, NULL);
+
+	(void)state;
+	assert_int_equal(l->nblocks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct lat_fntrace *t = l->blocks[i]->fntrace;
+		const struct lat_fn_entry *e = &t->e[t->n - 1];
+
+		assert_int_equal(t->latency_ns, 5000);
+		assert_int_equal(t->entries_shown, 22);
+		assert_string_equal(t->task_comm, "X");
+		assert_int_equal(t->task_pid, 3215);
+		assert_int_equal(t->task_nice, -1);
+		assert_int_equal(t->n, 19);
+		assert_int_equal(t->joined_lines, 3);
+		assert_string_equal(t->e[0].function, "__trace_start_sched_wakeup");
+		assert_string_equal(t->e[0].parent, "try_to_wake_up");
+		assert_string_equal(e->function, "trace_stop_sched_switched");
+		assert_string_equal(e->parent, "finish_task_switch");
+		assert_int_equal(e->time_ns, 6000);
+		assert_int_equal(l->blocks[i]->skipped_lines, 0);
+	}
+	assert_int_equal(l->blocks[0]->fntrace->e[18].line, 79);
+	fnt_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -606,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_v10_no_count_column),
 		cmocka_unit_test(test_v111_v113),
 		cmocka_unit_test(test_unknown_text),
+		cmocka_unit_test(test_v113_wrapped_last_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
