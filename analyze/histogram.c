@@ -85,8 +85,8 @@ static int share_cmp(uint64_t a, uint64_t ta, uint64_t b, uint64_t tb)
 	return (x > y) - (x < y);
 }
 
-static void compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
-		    struct lat_hist_cmp *c)
+void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
+		      struct lat_hist_cmp *c)
 {
 	for (int qi = 0; qi < LAT_HQ_N; qi++)
 		c->q[qi] = a->q[qi].valid && b->q[qi].valid ? sign(a->q[qi].lo_ns,
@@ -128,35 +128,84 @@ static const char *winner(int c, const char *a, const char *b)
 	return c < 0 ? a : c > 0 ? b : "neither";
 }
 
-static void cmp_finding(struct lat_block *b, const struct lat_hist_result *r,
-			const struct lat_hist_cmp *c)
+int lat_hist_cmp_message(char *buf, size_t len, const char *an, const struct lat_hist_stats *x,
+			 const char *bn, const struct lat_hist_stats *y,
+			 const struct lat_hist_cmp *c)
 {
-	const struct lat_hist_stats *x = &r->stats[c->a], *y = &r->stats[c->b];
-	char na[32], nb[32], b1[80], b2[80], tail[600];
-	const char *an = name_of(x, c->a, na, sizeof(na)), *bn = name_of(y, c->b, nb, sizeof(nb));
-	size_t len = 0;
+	char b1[80], b2[80], tail[600];
+	size_t n = 0;
 
 	/* the tail: every quantile above the median and every threshold, said as it is */
 	tail[0] = '\0';
 	for (int qi = LAT_HQ_P90; qi < LAT_HQ_N; qi++)
-		len += (size_t)snprintf(tail + len, sizeof(tail) - len, "%s %s: %s (%s vs %s)",
-					len ? ";" : "", lat_hist_qnames[qi],
-					winner(c->q[qi], an, bn),
-					bucket_str(&x->q[qi], b1, sizeof(b1)),
-					bucket_str(&y->q[qi], b2, sizeof(b2)));
-	for (int t = 0; t < LAT_HT_N && len < sizeof(tail); t++)
-		len += (size_t)snprintf(tail + len, sizeof(tail) - len,
-					"; >= %s: %s (%llu vs %llu of %llu vs %llu)",
-					lat_hist_tnames[t], winner(c->at_or_above[t], an, bn),
-					(unsigned long long)x->at_or_above[t],
-					(unsigned long long)y->at_or_above[t],
-					(unsigned long long)x->total,
-					(unsigned long long)y->total);
-	lat_block_add_finding(b, "comparison", LAT_SEV_INFO,
-			      "median (p50): %s is better (%s vs %s); tail:%s",
-			      winner(c->q[LAT_HQ_P50], an, bn),
-			      bucket_str(&x->q[LAT_HQ_P50], b1, sizeof(b1)),
-			      bucket_str(&y->q[LAT_HQ_P50], b2, sizeof(b2)), tail);
+		n += (size_t)snprintf(tail + n, sizeof(tail) - n, "%s %s: %s (%s vs %s)",
+				      n ? ";" : "", lat_hist_qnames[qi],
+				      winner(c->q[qi], an, bn),
+				      bucket_str(&x->q[qi], b1, sizeof(b1)),
+				      bucket_str(&y->q[qi], b2, sizeof(b2)));
+	for (int t = 0; t < LAT_HT_N && n < sizeof(tail); t++)
+		n += (size_t)snprintf(tail + n, sizeof(tail) - n,
+				      "; >= %s: %s (%llu vs %llu of %llu vs %llu)",
+				      lat_hist_tnames[t], winner(c->at_or_above[t], an, bn),
+				      (unsigned long long)x->at_or_above[t],
+				      (unsigned long long)y->at_or_above[t],
+				      (unsigned long long)x->total,
+				      (unsigned long long)y->total);
+	return snprintf(buf, len, "median (p50): %s is better (%s vs %s); tail:%s",
+			winner(c->q[LAT_HQ_P50], an, bn),
+			bucket_str(&x->q[LAT_HQ_P50], b1, sizeof(b1)),
+			bucket_str(&y->q[LAT_HQ_P50], b2, sizeof(b2)), tail);
+}
+
+static void cmp_finding(struct lat_block *b, const struct lat_hist_result *r,
+			const struct lat_hist_cmp *c)
+{
+	const struct lat_hist_stats *x = &r->stats[c->a], *y = &r->stats[c->b];
+	char na[32], nb[32], msg[1200];
+	const char *an = name_of(x, c->a, na, sizeof(na)), *bn = name_of(y, c->b, nb, sizeof(nb));
+
+	lat_hist_cmp_message(msg, sizeof(msg), an, x, bn, y, c);
+	lat_block_add_finding(b, "comparison", LAT_SEV_INFO, "%s", msg);
+}
+
+/* Is @ns inside @bk? */
+static int in_bucket(int64_t ns, const struct lat_bucket *bk)
+{
+	return ns >= bk->lo_ns && (bk->hi_ns == INT64_MAX || ns < bk->hi_ns);
+}
+
+/*
+ * The tool's own count, minimum and maximum against the buckets: the minimum
+ * must fall in the lowest non-empty bucket, the maximum in the highest.
+ */
+static void printed_check(struct lat_block *b, const struct lat_hist_stats *s, const char *name)
+{
+	const struct lat_histogram *h = s->h;
+	const struct lat_hist_printed *p = &h->printed;
+	const struct lat_bucket *lo = NULL, *hi = NULL;
+	char d[32];
+
+	if (!h->has_printed || !s->total)
+		return;
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		if (!h->b[i].count)
+			continue;
+		if (!lo)
+			lo = &h->b[i];
+		hi = &h->b[i];
+	}
+	if (p->count != LAT_VALUE_NONE && (uint64_t)p->count != s->total)
+		lat_block_add_finding(b, "printed-stats", LAT_SEV_WARN,
+				      "%s: the tool counted %lld samples, the histogram holds %llu",
+				      name, (long long)p->count, (unsigned long long)s->total);
+	if (p->min_ns != LAT_VALUE_NONE && !in_bucket(p->min_ns, lo))
+		lat_block_add_finding(b, "printed-stats", LAT_SEV_WARN,
+				      "%s: the tool's minimum %s is not in the lowest non-empty "
+				      "bucket", name, lat_fmt_duration(p->min_ns, d, sizeof(d)));
+	if (p->max_ns != LAT_VALUE_NONE && !in_bucket(p->max_ns, hi))
+		lat_block_add_finding(b, "printed-stats", LAT_SEV_WARN,
+				      "%s: the tool's maximum %s is not in the highest non-empty "
+				      "bucket", name, lat_fmt_duration(p->max_ns, d, sizeof(d)));
 }
 
 static void hist_findings(struct lat_block *b, const struct lat_hist_stats *s, size_t idx)
@@ -175,6 +224,7 @@ static void hist_findings(struct lat_block *b, const struct lat_hist_stats *s, s
 				      "%s: %u cumulative and %u percent values disagree with the "
 				      "counts (first at line %u)", name, h->cum_mismatches,
 				      h->pct_mismatches, h->first_mismatch_line);
+	printed_check(b, s, name);
 	if (s->at_or_above[LAT_HT_100MS])
 		lat_block_add_finding(b, "slow-samples", LAT_SEV_HIGH,
 				      "%s: %llu of %llu samples at or above 100 ms; the slowest "
@@ -192,6 +242,7 @@ static void hist_findings(struct lat_block *b, const struct lat_hist_stats *s, s
 int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_hist_result *r = calloc(1, sizeof(*r));
+	size_t ref = SIZE_MAX;
 
 	(void)o;
 	if (!r)
@@ -205,12 +256,20 @@ int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->n = b->nhist;
 	for (size_t i = 0; i < b->nhist; i++)
 		stats_of(b->hist[i], &r->stats[i]);
-	for (size_t i = 1; i < b->nhist; i++) {
-		struct lat_hist_cmp *c = &r->cmp[r->ncmp++];
+	/* the first histogram with samples against each later one (a tool's summary has none) */
+	for (size_t i = 0; i < b->nhist; i++) {
+		struct lat_hist_cmp *c = &r->cmp[r->ncmp];
 
-		c->a = 0;
+		if (!r->stats[i].total)
+			continue;
+		if (ref == SIZE_MAX) {
+			ref = i;
+			continue;
+		}
+		r->ncmp++;
+		c->a = ref;
 		c->b = i;
-		compare(&r->stats[0], &r->stats[i], c);
+		lat_hist_compare(&r->stats[ref], &r->stats[i], c);
 	}
 	for (size_t i = 0; i < r->ncmp; i++)
 		cmp_finding(b, r, &r->cmp[i]);

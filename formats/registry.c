@@ -16,6 +16,9 @@ extern const struct lat_format lat_format_rt_lattrace;
 extern const struct lat_format lat_format_ftrace_latency;
 extern const struct lat_format lat_format_tracedat;
 extern const struct lat_format lat_format_ftrace_text;
+extern const struct lat_format lat_format_cyclictest;
+extern const struct lat_format lat_format_rtla;
+extern const struct lat_format lat_format_perf_sched;
 
 static const struct lat_format *const registry[] = {
 	&lat_format_lat,
@@ -27,6 +30,9 @@ static const struct lat_format *const registry[] = {
 	&lat_format_ftrace_latency,
 	&lat_format_tracedat,
 	&lat_format_ftrace_text,
+	&lat_format_cyclictest,
+	//R	&lat_format_rtla,
+	//P	&lat_format_perf_sched,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)

@@ -20,6 +20,25 @@ static void bucket_json(struct lat_json *j, const char *key, const struct lat_hi
 	lat_json_arr_close(j);
 }
 
+static void value_json(struct lat_json *j, const char *key, int64_t v)
+{
+	if (v == LAT_VALUE_NONE)
+		lat_json_null(j, key);
+	else
+		lat_json_int(j, key, v);
+}
+
+/* Present only for readers of tools that print their own summary. */
+static void printed_json(struct lat_json *j, const struct lat_hist_printed *p)
+{
+	lat_json_obj_open(j, "printed");
+	value_json(j, "count", p->count);
+	value_json(j, "min_ns", p->min_ns);
+	value_json(j, "avg_ns", p->avg_ns);
+	value_json(j, "max_ns", p->max_ns);
+	lat_json_obj_close(j);
+}
+
 static const char *const q_keys[LAT_HQ_N] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
 
 static void verdict(struct lat_json *j, const char *key, int c, const char *a, const char *b)
@@ -63,6 +82,8 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_obj_close(j);
 		bucket_json(j, "max_bucket_ns", &s->max);
 		lat_json_uint(j, "max_bucket_count", s->max_count);
+		if (h->has_printed)
+			printed_json(j, &h->printed);
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
@@ -110,19 +131,64 @@ static void bucket_cell(FILE *out, const struct lat_hist_q *q, int width)
 	fprintf(out, "%*s", width, buf);
 }
 
+static void value_cell(FILE *out, int64_t v, int width)
+{
+	char d[32];
+
+	if (v == LAT_VALUE_NONE)
+		fprintf(out, " %*s", width, "-");
+	else
+		fprintf(out, " %*s", width, lat_fmt_duration(v, d, sizeof(d)));
+}
+
+/* The tools' own count/min/avg/max (cyclictest, rtla, perf sched), as printed. */
+static void printed_text(FILE *out, const struct lat_hist_result *r)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_histogram *h = r->stats[i].h;
+		const struct lat_hist_printed *p = &h->printed;
+
+		if (!h->has_printed)
+			continue;
+		if (!any++)
+			fprintf(out, "  %-24s %9s %10s %10s %10s   (as the tool printed them)\n",
+				"summary", "count", "min", "avg", "max");
+		fputs("  ", out);
+		lat_report_cell(out, h->title ? h->title : "?", 24);
+		if (p->count == LAT_VALUE_NONE)
+			fprintf(out, " %9s", "-");
+		else
+			fprintf(out, " %9lld", (long long)p->count);
+		value_cell(out, p->min_ns, 10);
+		value_cell(out, p->avg_ns, 10);
+		value_cell(out, p->max_ns, 10);
+		fputc('\n', out);
+	}
+}
+
 void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_hist_result *r = b->analysis;
+	int any = 0;
 
 	if (!r)
 		return;
-	fprintf(out, "  %-16s %7s", "histogram", "total");
-	for (int q = 0; q < LAT_HQ_N; q++)
-		fprintf(out, " %22s", lat_hist_qnames[q]);
-	fprintf(out, " %7s %7s %7s %22s\n", ">=1ms", ">=10ms", ">=100ms", "slowest bucket");
+	for (size_t i = 0; i < r->n; i++)
+		any |= r->stats[i].h->nbuckets > 0;
+	if (any) {
+		fprintf(out, "  %-16s %7s", "histogram", "total");
+		for (int q = 0; q < LAT_HQ_N; q++)
+			fprintf(out, " %22s", lat_hist_qnames[q]);
+		fprintf(out, " %7s %7s %7s %22s\n", ">=1ms", ">=10ms", ">=100ms",
+			"slowest bucket");
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lat_hist_stats *s = &r->stats[i];
 
+		if (!s->h->nbuckets)
+			continue;
 		fputs("  ", out);
 		lat_report_cell(out, s->h->title ? s->h->title : "?", 16);
 		fprintf(out, " %7llu", (unsigned long long)s->total);
@@ -136,6 +202,8 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 		bucket_cell(out, &s->max, 22);
 		fputc('\n', out);
 	}
-	fputs("  (a quantile is the bucket [lower, upper) that holds it; bucket values are "
-	      "lower bounds)\n", out);
+	if (any)
+		fputs("  (a quantile is the bucket [lower, upper) that holds it; bucket values are "
+		      "lower bounds)\n", out);
+	printed_text(out, r);
 }

@@ -49,4 +49,12 @@ extern const char *const lat_hist_qnames[LAT_HQ_N];	/* "p50", "p90", "p99", "p99
 extern const int64_t lat_hist_thresholds_ns[LAT_HT_N];	/* 1, 10, 100 ms */
 extern const char *const lat_hist_tnames[LAT_HT_N];	/* "1ms", "10ms", "100ms" */
 
+/* Compares A with B measure by measure (c->a and c->b are left to the caller). */
+void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
+		      struct lat_hist_cmp *c);
+/* The comparison said in words ("median (p50): A is better (...); tail: ..."); snprintf's return. */
+int lat_hist_cmp_message(char *buf, size_t len, const char *an, const struct lat_hist_stats *a,
+			 const char *bn, const struct lat_hist_stats *b,
+			 const struct lat_hist_cmp *c);
+
 #endif

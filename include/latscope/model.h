@@ -98,6 +98,12 @@ struct lat_bucket {
 	uint64_t count;
 };
 
+/* What a tool printed about the samples of a histogram (cyclictest, rtla, perf sched). */
+struct lat_hist_printed {
+	int64_t count;		/* samples (cycles, switches), or LAT_VALUE_NONE */
+	int64_t min_ns, avg_ns, max_ns;	/* each LAT_VALUE_NONE when not printed */
+};
+
 struct lat_histogram {
 	char *title;		/* owned, may be NULL */
 	size_t nbuckets;
@@ -109,6 +115,9 @@ struct lat_histogram {
 	/* the reader's cross-check of the printed cumulative and percent columns */
 	uint32_t cum_mismatches, pct_mismatches;
 	uint32_t first_mismatch_line;	/* 0 when both counts are 0 */
+	/* the tool's own summary; has_printed 0 when it printed none (nbuckets may be 0) */
+	int has_printed;
+	struct lat_hist_printed printed;
 };
 
 struct lat_fntrace;	/* fntrace.h */

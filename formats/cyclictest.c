@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cyclictest (rt-tests): every output it writes.
+ *
+ *   T: 0 ( 8049) P:80 I:200 C:   2000 Min:     13 Act:   52 Avg:   69 Max:    3170
+ *                                    <- summary (-q, or the last refresh of the default mode)
+ *   # Histogram                      <- -h N / --histfile: one row per microsecond,
+ *   000010 000001	000001               one count column per thread
+ *   # Total: 000001987 000001989      <- trailers, one value per thread
+ *   # Min Latencies: 00010 00010
+ *   # Avg Latencies: 00070 00063
+ *   # Max Latencies: 02137 02026      (older versions: "Max Latencys")
+ *   # Histogram Overflows: 00013 00011
+ *   # Histogram Overflow at cycle number:
+ *   # Thread 0: 01389 01434 ...  [# 00265 others]
+ *   Thread 0 Interval: 700           <- -v: "thread: cycle: latency" per sample
+ *          0:       0:      51
+ *   "rt_test_version:": "2.40", ... <- --json=FILE (rt-tests 2.x)
+ *
+ * Every thread becomes one histogram titled "thread N": buckets of 1 us
+ * ([i, i+1) us: cyclictest truncates to whole microseconds), the overflows in
+ * the open bucket [N us, +inf) where N is one past the largest printed row,
+ * -v samples bucketed the same way, and the tool's own count/min/avg/max as
+ * printed.  Layout and checks: docs/formats.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/format.h"
+#include "import_hist.h"
+
+#define CT_LINE_MAX 4096
+#define CT_MAX_THREADS 4096
+#define CT_EXPECTED_SUM "\"T: N ( TID) P:N I:N C:N Min:N Act:N Avg:N Max:N\""
+#define CT_EXPECTED_ROW "a histogram row \"BUCKET COUNT...\" or a \"# Name: values\" trailer"
+
+enum ct_trailer {
+	CT_TOTAL, CT_MIN, CT_AVG, CT_MAX, CT_OVERFLOWS, CT_NTRAILERS
+};
+
+struct ct_thread {
+	int id;
+	int64_t prio, interval;			/* LAT_VALUE_NONE when not printed */
+	int64_t cycles, min, avg, max;		/* summary or JSON, ns */
+	int64_t trailer[CT_NTRAILERS];		/* -h trailers (Total and Overflows are counts) */
+	int64_t listed_overflows, others;	/* cycle numbers listed / "# N others" */
+	struct lat_hist_build hb;
+	int64_t hist_top;			/* one past the largest bucket row, ns; 0 none */
+	uint64_t hist_sum;
+	int has_summary, has_hist, has_json_hist;
+};
+
+struct ct_state {
+	struct ct_thread *th;
+	size_t n, cap;
+	int kinds;			/* bit per output kind seen, for the title */
+	int64_t unit;			/* ns per printed unit: 1000, JSON "resolution_in_ns" 1 */
+	int json_threads, json_thread, json_hist, json_other;
+	char *cmdline;
+	uint64_t refreshes;		/* summary lines that replaced an earlier one */
+};
+
+enum { CT_K_SUMMARY = 1, CT_K_HIST = 2, CT_K_VERBOSE = 4, CT_K_JSON = 8 };
+
+/* ---- line shapes ---- */
+
+/* "000010 000001	000001": zero-padded numbers only, the first at least 6 digits */
+static int is_hist_row(const char *s, size_t len)
+{
+	size_t i = 0, first = 0, ntok = 0;
+
+	lat_imp_trim(&s, &len);
+	while (i < len) {
+		size_t st = i;
+
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == st)
+			return 0;
+		if (!ntok++)
+			first = i - st;
+		if (i < len && s[i] != ' ' && s[i] != '\t')
+			return 0;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	return ntok >= 2 && first >= 6;
+}
+
+/* "       0:       0:      51" */
+static int is_verbose_row(const char *s, size_t len)
+{
+	int ncolon = 0;
+
+	lat_imp_trim(&s, &len);
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == ':')
+			ncolon++;
+		else if (s[i] != ' ' && s[i] != '-' && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	}
+	return ncolon == 2 && s[0] >= '0' && s[0] <= '9' && s[len - 1] >= '0' && s[len - 1] <= '9';
+}
+
+static const char *const trailer_names[] = {
+	"# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
+	"# Max Latencys:", "# Histogram Overflows:", "# Histogram Overflow at cycle number:",
+	"# Thread ",
+};
+
+static int is_trailer(const char *s, size_t len)
+{
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(trailer_names); i++)
+		if (lat_imp_starts(s, len, trailer_names[i]))
+			return 1;
+	return 0;
+}
+
+/* rt-tests' --json keys, top level and per thread */
+static const char *const json_heads[] = { "\"file_version\":" };
+static const char *const json_soft[] = {
+	"\"cmdline:\":", "\"rt_test_version:\":", "\"start_time\":", "\"end_time\":",
+	"\"return_code\":", "\"sysinfo\":", "\"sysname\":", "\"nodename\":", "\"release\":",
+	"\"version\":", "\"machine\":", "\"realtime\":", "\"num_threads\":",
+	"\"resolution_in_ns\":", "\"thread\":",
+};
+static const char *const json_rows[] = {
+	"\"histogram\":", "\"cycles\":", "\"min\":", "\"max\":", "\"avg\":", "\"cpu\":",
+	"\"node\":",
+};
+
+static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lat_imp_starts(s, len, tab[i]))
+			return 1;
+	return 0;
+}
+
+/* "\"11\": 2," or "\"0\": {" */
+static int is_json_numkey(const char *s, size_t len)
+{
+	size_t i = 1;
+
+	lat_imp_trim(&s, &len);
+	if (len < 4 || s[0] != '"')
+		return 0;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > 1 && i + 1 < len && s[i] == '"' && s[i + 1] == ':';
+}
+
+static int is_brace(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	return (len == 1 && (s[0] == '{' || s[0] == '}')) || (len == 2 && !memcmp(s, "},", 2));
+}
+
+/* A summary line: "T:" then a thread number */
+static int is_summary(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	return len > 3 && !memcmp(s, "T:", 2) && memmem(s, len, "Max:", 4);
+}
+
+/* The default mode's refresh line, after the cursor-up escape: "\e[3Apolicy: fifo: ..." */
+static int is_policy(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	if (len && s[0] == '\033') {
+		const char *p = memchr(s, 'A', len);
+
+		if (!p)
+			return 0;
+		len -= (size_t)(p + 1 - s);
+		s = p + 1;
+	}
+	return len >= 7 && !memcmp(s, "policy:", 7);
+}
+
+static enum lat_line_kind ct_line_kind(const char *s, size_t len)
+{
+	if (is_summary(s, len) || is_hist_row(s, len) || is_trailer(s, len) ||
+	    is_verbose_row(s, len))
+		return LAT_LINE_ROW;
+	if (lat_imp_starts(s, len, "# Histogram") || lat_imp_starts(s, len, "Thread ") ||
+	    starts_any(s, len, json_heads, LAT_ARRAY_SIZE(json_heads)))
+		return LAT_LINE_HEAD;
+	if (starts_any(s, len, json_rows, LAT_ARRAY_SIZE(json_rows)) || is_json_numkey(s, len))
+		return LAT_LINE_ROW;
+	if (starts_any(s, len, json_soft, LAT_ARRAY_SIZE(json_soft)) || is_brace(s, len) ||
+	    is_policy(s, len) || lat_imp_starts(s, len, "# /dev/cpu_dma_latency") ||
+	    lat_imp_starts(s, len, "Max CPUs =") || lat_imp_starts(s, len, "Online CPUs ="))
+		return LAT_LINE_SOFT;
+	return LAT_LINE_NO;
+}
+
+static int ct_probe(const char *peek, size_t len)
+{
+	if (memmem(peek, len, "\"rt_test_version:\"", 18))
+		return 95;
+	if (memmem(peek, len, "# Histogram", 11) &&
+	    (memmem(peek, len, "# Total:", 8) || memmem(peek, len, "# Min Latencies:", 16)))
+		return 90;
+	if (memmem(peek, len, "T: 0 (", 6) && memmem(peek, len, " C:", 3) &&
+	    memmem(peek, len, " Max:", 5))
+		return 90;
+	if (memmem(peek, len, "Thread 0 Interval:", 18))
+		return 80;
+	return 0;
+}
+
+/* ---- threads ---- */
+
+static struct ct_thread *thread_of(struct ct_state *st, int64_t id, int *err)
+{
+	struct ct_thread *t;
+
+	for (size_t i = 0; i < st->n; i++)
+		if (st->th[i].id == id)
+			return &st->th[i];
+	if (id < 0 || id >= CT_MAX_THREADS || st->n >= CT_MAX_THREADS)
+		return NULL;
+	if (lat_grow(&st->th, &st->cap, st->n + 1, sizeof(*st->th))) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	t = &st->th[st->n];
+	memset(t, 0, sizeof(*t));
+	t->id = (int)id;
+	t->prio = t->interval = t->cycles = t->min = t->avg = t->max = LAT_VALUE_NONE;
+	for (int k = 0; k < CT_NTRAILERS; k++)
+		t->trailer[k] = LAT_VALUE_NONE;
+	t->listed_overflows = 0;
+	t->others = 0;
+	if (lat_hist_build_init(&t->hb, NULL)) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	st->n++;
+	return t;
+}
+
+/* ---- summaries ---- */
+
+/* "T: 0 ( 8049) P:80 I:200 C:   2000 Min:     13 Act:   52 Avg:   69 Max:    3170" */
+static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, int *err)
+{
+	struct lat_scan sc;
+	struct ct_thread *t;
+	int64_t id, tid, v[7];
+	static const char *const keys[] = { "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:" };
+	int seen = 0;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_lit(&sc, "T:") || (lat_scan_ws(&sc), !lat_scan_i64(&sc, &id)))
+		return 0;
+	lat_scan_ws(&sc);
+	if (!lat_scan_char(&sc, '(') || (lat_scan_ws(&sc), !lat_scan_i64(&sc, &tid)) ||
+	    (lat_scan_ws(&sc), !lat_scan_char(&sc, ')')))
+		return 0;
+	for (int k = 0; k < 7; k++)
+		v[k] = LAT_VALUE_NONE;
+	while (lat_scan_ws(&sc), !lat_scan_eol(&sc)) {
+		const char *w;
+		size_t wl;
+		int k;
+
+		for (k = 0; k < 7; k++)
+			if (lat_scan_lit(&sc, keys[k]))
+				break;
+		if (k < 7) {
+			lat_scan_ws(&sc);
+			if (!lat_scan_i64(&sc, &v[k]))
+				return 0;
+			seen |= 1 << k;
+			continue;
+		}
+		/* a field this version adds (SMI:, ...): a word "KEY:" and a value */
+		if (!lat_scan_word(&sc, &w, &wl) || w[wl - 1] != ':')
+			return 0;
+		lat_scan_ws(&sc);
+		if (!lat_scan_word(&sc, &w, &wl))
+			return 0;
+	}
+	/* C, Min, Avg and Max are what the summary is for */
+	if ((seen & 0x6c) != 0x6c)
+		return 0;
+	t = thread_of(st, id, err);
+	if (!t)
+		return *err ? 0 : -1;
+	if (t->has_summary)
+		st->refreshes++;
+	t->has_summary = 1;
+	t->prio = v[0];
+	t->interval = v[1];
+	t->cycles = v[2];
+	/* the default mode's first refresh has no sample yet: Min:1000000 C:0 */
+	t->min = v[2] ? v[3] * st->unit : LAT_VALUE_NONE;
+	t->avg = v[2] ? v[5] * st->unit : LAT_VALUE_NONE;
+	t->max = v[2] ? v[6] * st->unit : LAT_VALUE_NONE;
+	(void)line;
+	st->kinds |= CT_K_SUMMARY;
+	return 1;
+}
+
+/* ---- histograms ---- */
+
+static int parse_hist_row(struct ct_state *st, const char *buf, uint32_t line, int *err)
+{
+	struct lat_scan sc;
+	uint64_t idx, c;
+	int col = 0;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_u64(&sc, &idx) || idx > (uint64_t)INT64_MAX / 1000000)
+		return 0;
+	while (lat_scan_ws(&sc), !lat_scan_eol(&sc)) {
+		struct ct_thread *t;
+
+		if (!lat_scan_u64(&sc, &c))
+			return 0;
+		t = thread_of(st, col++, err);
+		if (!t)
+			return *err ? 0 : -1;
+		if (lat_hist_build_bucket(&t->hb, (int64_t)idx * st->unit,
+					  (int64_t)(idx + 1) * st->unit, c, line)) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		t->has_hist = 1;
+		t->hist_sum += c;
+		if ((int64_t)(idx + 1) * st->unit > t->hist_top)
+			t->hist_top = (int64_t)(idx + 1) * st->unit;
+	}
+	st->kinds |= CT_K_HIST;
+	return col > 0;
+}
+
+/* "# Max Latencies: 02137 02026": one value per thread, in thread order */
+static int parse_trailer(struct ct_state *st, const char *buf, int *err)
+{
+	static const struct {
+		const char *name;
+		int k;
+	} tab[] = {
+		{ "# Total:", CT_TOTAL }, { "# Min Latencies:", CT_MIN },
+		{ "# Avg Latencies:", CT_AVG }, { "# Max Latencies:", CT_MAX },
+		{ "# Max Latencys:", CT_MAX }, { "# Histogram Overflows:", CT_OVERFLOWS },
+	};
+	struct lat_scan sc;
+	int col = 0;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (lat_scan_lit(&sc, "# Histogram Overflow at cycle number:")) {
+		lat_scan_ws(&sc);
+		return lat_scan_eol(&sc);
+	}
+	if (lat_scan_lit(&sc, "# Thread ")) {
+		/* "# Thread 0: 01389 01434 ... [# 00265 others]" */
+		int64_t id, v;
+		struct ct_thread *t;
+
+		if (!lat_scan_i64(&sc, &id) || !lat_scan_char(&sc, ':'))
+			return 0;
+		t = thread_of(st, id, err);
+		if (!t)
+			return *err ? 0 : -1;
+		while (lat_scan_ws(&sc), !lat_scan_eol(&sc)) {
+			if (lat_scan_char(&sc, '#')) {
+				lat_scan_ws(&sc);
+				if (!lat_scan_i64(&sc, &v) || (lat_scan_ws(&sc),
+				    !lat_scan_lit(&sc, "others")))
+					return 0;
+				t->others = v;
+				continue;
+			}
+			if (!lat_scan_i64(&sc, &v))
+				return 0;
+			t->listed_overflows++;
+		}
+		return 1;
+	}
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(tab); i++) {
+		if (!lat_scan_lit(&sc, tab[i].name))
+			continue;
+		while (lat_scan_ws(&sc), !lat_scan_eol(&sc)) {
+			struct ct_thread *t;
+			int64_t v;
+
+			/* Avg may have decimals in some versions: keep ns */
+			if (!lat_scan_fixed(&sc, st->unit, &v, NULL))
+				return 0;
+			t = thread_of(st, col++, err);
+			if (!t)
+				return *err ? 0 : -1;
+			if (tab[i].k == CT_TOTAL || tab[i].k == CT_OVERFLOWS)
+				v /= st->unit;
+			t->trailer[tab[i].k] = v;
+		}
+		return col > 0;
+	}
+	return 0;
+}
+
+/* ---- -v ---- */
+
+static int parse_verbose(struct ct_state *st, const char *buf, uint32_t line, int *err)
+{
+	struct lat_scan sc;
+	int64_t id, cycle, lat;
+	struct ct_thread *t;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_i64(&sc, &id) || !lat_scan_char(&sc, ':') || (lat_scan_ws(&sc),
+	    !lat_scan_i64(&sc, &cycle)) || !lat_scan_char(&sc, ':') || (lat_scan_ws(&sc),
+	    !lat_scan_i64(&sc, &lat)) || (lat_scan_ws(&sc), !lat_scan_eol(&sc)))
+		return 0;
+	if (lat > INT64_MAX / 1000000 || lat < -INT64_MAX / 1000000)
+		return 0;
+	t = thread_of(st, id, err);
+	if (!t)
+		return *err ? 0 : -1;
+	if (lat_hist_build_value(&t->hb, lat * st->unit, line)) {
+		*err = -LAT_ENOMEM;
+		return 0;
+	}
+	st->kinds |= CT_K_VERBOSE;
+	return 1;
+}
+
+/* ---- --json ---- */
+
+static int json_value(struct lat_scan *sc, const char *key, int64_t unit, int64_t *v)
+{
+	lat_scan_ws(sc);
+	if (!lat_scan_lit(sc, key))
+		return 0;
+	lat_scan_ws(sc);
+	if (!lat_scan_fixed(sc, unit, v, NULL))
+		return -1;
+	lat_scan_ws(sc);
+	lat_scan_char(sc, ',');
+	lat_scan_ws(sc);
+	return lat_scan_eol(sc) ? 1 : -1;
+}
+
+static char *json_string(const char *buf)
+{
+	const char *q = strstr(buf, "\":");
+	const char *a, *z;
+
+	if (!q)
+		return NULL;
+	a = strchr(q + 2, '"');
+	z = a ? strrchr(a + 1, '"') : NULL;
+	if (!a || !z)
+		return NULL;
+	return strndup(a + 1, (size_t)(z - a - 1));
+}
+
+static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *err)
+{
+	static const char *const fields[] = { "\"cycles\":", "\"min\":", "\"max\":", "\"avg\":",
+					      "\"cpu\":", "\"node\":" };
+	const char *s = buf;
+	size_t len = strlen(buf);
+	struct lat_scan sc;
+	int64_t v;
+	struct ct_thread *t;
+
+	lat_imp_trim(&s, &len);
+	st->kinds |= CT_K_JSON;
+	if (lat_imp_starts(s, len, "\"cmdline:\":")) {
+		free(st->cmdline);
+		st->cmdline = json_string(s);
+		return 1;
+	}
+	if (starts_any(s, len, json_heads, LAT_ARRAY_SIZE(json_heads)))
+		return 1;
+	lat_scan_init(&sc, s, len);
+	if (json_value(&sc, "\"resolution_in_ns\":", 1, &v) == 1) {
+		st->unit = v ? 1 : 1000;
+		return 1;
+	}
+	if (is_brace(s, len)) {
+		if (s[0] != '}')
+			return 1;
+		if (st->json_hist)
+			st->json_hist = 0;
+		else if (st->json_thread >= 0)
+			st->json_thread = -1;
+		else if (st->json_other)
+			st->json_other = 0;
+		else
+			st->json_threads = 0;
+		return 1;
+	}
+	if (lat_imp_starts(s, len, "\"thread\":")) {
+		st->json_threads = 1;
+		return 1;
+	}
+	if (lat_imp_starts(s, len, "\"sysinfo\":")) {
+		st->json_other = !memchr(s, '}', len);
+		return 1;
+	}
+	if (starts_any(s, len, json_soft, LAT_ARRAY_SIZE(json_soft)))
+		return 1;
+	if (st->json_threads && st->json_thread < 0 && is_json_numkey(s, len)) {
+		lat_scan_char(&sc, '"');
+		if (!lat_scan_i64(&sc, &v) || !(t = thread_of(st, v, err)))
+			return *err ? 0 : -1;
+		st->json_thread = (int)v;
+		return 1;
+	}
+	if (st->json_thread < 0)
+		return 0;
+	t = thread_of(st, st->json_thread, err);
+	if (!t)
+		return *err ? 0 : -1;
+	if (lat_imp_starts(s, len, "\"histogram\":")) {
+		/* "histogram": {      },  is an empty one on one line */
+		st->json_hist = !memchr(s, '}', len);
+		t->has_json_hist = 1;
+		return 1;
+	}
+	if (st->json_hist) {
+		uint64_t idx, c;
+
+		if (!lat_scan_char(&sc, '"') || !lat_scan_u64(&sc, &idx) ||
+		    !lat_scan_lit(&sc, "\":") || (lat_scan_ws(&sc), !lat_scan_u64(&sc, &c)) ||
+		    idx > (uint64_t)INT64_MAX / 1000000)
+			return 0;
+		if (lat_hist_build_bucket(&t->hb, (int64_t)idx * st->unit,
+					  (int64_t)(idx + 1) * st->unit, c, line)) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		t->has_hist = 1;
+		t->hist_sum += c;
+		if ((int64_t)(idx + 1) * st->unit > t->hist_top)
+			t->hist_top = (int64_t)(idx + 1) * st->unit;
+		return 1;
+	}
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(fields); i++) {
+		int r;
+
+		lat_scan_init(&sc, s, len);
+		r = json_value(&sc, fields[i], i < 4 && i ? st->unit : 1, &v);
+		if (!r)
+			continue;
+		if (r < 0)
+			return 0;
+		t->has_summary = 1;
+		if (i == 0)
+			t->cycles = v;
+		else if (i == 1)
+			t->min = v;
+		else if (i == 2)
+			t->max = v;
+		else if (i == 3)
+			t->avg = v;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the block ---- */
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct ct_thread *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_block *b)
+{
+	struct lat_histogram *h = t->hb.h;
+	struct lat_hist_printed *p = &h->printed;
+	int64_t ovf = LAT_VALUE_NONE;
+	char title[64];
+
+	snprintf(title, sizeof(title), "thread %d", t->id);
+	h->title = strdup(title);
+	if (!h->title)
+		return -LAT_ENOMEM;
+	if (t->has_summary) {
+		*p = (struct lat_hist_printed){ t->cycles, t->min, t->avg, t->max };
+	} else if (t->trailer[CT_MIN] != LAT_VALUE_NONE || t->trailer[CT_MAX] != LAT_VALUE_NONE) {
+		*p = (struct lat_hist_printed){ LAT_VALUE_NONE, t->trailer[CT_MIN],
+						t->trailer[CT_AVG], t->trailer[CT_MAX] };
+	}
+	h->has_printed = t->has_summary || p->min_ns != LAT_VALUE_NONE ||
+			 p->max_ns != LAT_VALUE_NONE;
+	if (t->trailer[CT_OVERFLOWS] != LAT_VALUE_NONE) {
+		ovf = t->trailer[CT_OVERFLOWS];
+		if (t->trailer[CT_TOTAL] != LAT_VALUE_NONE)
+			h->printed_total = (uint64_t)(t->trailer[CT_TOTAL] + ovf);
+	} else if (t->has_json_hist && t->cycles != LAT_VALUE_NONE && t->has_hist &&
+		   (uint64_t)t->cycles > t->hist_sum) {
+		/* --json has no overflow count: the cycles the histogram does not hold */
+		ovf = t->cycles - (int64_t)t->hist_sum;
+		lat_block_add_finding(b, "overflow-inferred", LAT_SEV_INFO,
+				      "thread %d: %lld of %lld cycles are not in the JSON histogram: "
+				      "counted as overflows at or above %lld us", t->id,
+				      (long long)ovf, (long long)t->cycles,
+				      (long long)(t->hist_top / 1000));
+	}
+	if (ovf > 0 && t->has_hist &&
+	    lat_hist_build_bucket(&t->hb, t->hist_top, INT64_MAX, (uint64_t)ovf, 0))
+		return -LAT_ENOMEM;
+	if (t->listed_overflows && t->trailer[CT_OVERFLOWS] != LAT_VALUE_NONE &&
+	    t->listed_overflows + t->others != t->trailer[CT_OVERFLOWS])
+		lat_block_add_finding(b, "overflow-cycles", LAT_SEV_WARN,
+				      "thread %d: %lld overflow cycles listed and %lld others, but "
+				      "%lld overflows counted", t->id,
+				      (long long)t->listed_overflows, (long long)t->others,
+				      (long long)t->trailer[CT_OVERFLOWS]);
+	return lat_hist_build_finish(&t->hb, st->unit, b);
+}
+
+static char *block_title(const struct ct_state *st)
+{
+	char buf[512];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "cyclictest");
+	if (st->kinds & CT_K_JSON)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --json");
+	if (st->kinds & CT_K_SUMMARY)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " summary");
+	if (st->kinds & CT_K_HIST)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " histogram");
+	if (st->kinds & CT_K_VERBOSE)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " -v samples");
+	if (st->cmdline && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ": %s", st->cmdline);
+	return strdup(buf);
+}
+
+static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t lineno,
+		      int *err)
+{
+	if (is_summary(buf, len))
+		return parse_summary(st, buf, lineno, err);
+	if (is_hist_row(buf, len))
+		return parse_hist_row(st, buf, lineno, err);
+	if (is_trailer(buf, len))
+		return parse_trailer(st, buf, err);
+	if (is_verbose_row(buf, len))
+		return parse_verbose(st, buf, lineno, err);
+	return parse_json(st, buf, lineno, err);
+}
+
+static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
+			  struct lat_block *b, struct lat_diag *d)
+{
+	struct ct_state st = { .unit = 1000, .json_thread = -1 };
+	char *buf = malloc(CT_LINE_MAX);
+	int ret = 0, err = 0;
+
+	b->schema = LAT_SCHEMA_HISTOGRAM;
+	if (!buf)
+		return -LAT_ENOMEM;
+	for (size_t i = first; i < end && !ret; i++) {
+		const struct lat_line *l = &t->lines[i];
+		enum lat_line_kind k;
+		int r;
+
+		if (lat_line_blank(l))
+			continue;
+		k = l->binary ? LAT_LINE_NO : ct_line_kind(l->s, l->len);
+		if (k == LAT_LINE_SOFT && !starts_any(l->s, l->len, json_soft,
+						      LAT_ARRAY_SIZE(json_soft)) &&
+		    !is_brace(l->s, l->len))
+			continue;
+		if (k == LAT_LINE_HEAD && !starts_any(l->s, l->len, json_heads,
+						      LAT_ARRAY_SIZE(json_heads)))
+			continue;
+		r = 0;
+		if (k != LAT_LINE_NO && lat_imp_copy(l->s, l->len, buf, CT_LINE_MAX))
+			r = parse_line(&st, buf, strlen(buf), l->lineno, &err);
+		if (err) {
+			ret = err;
+			break;
+		}
+		if (r > 0)
+			continue;
+		b->skipped_lines++;
+		if (r < 0)
+			lat_diag_at(d, l->lineno, "expected a thread number from 0 to %d",
+				    CT_MAX_THREADS - 1);
+		else
+			lat_diag_at(d, l->lineno, "expected %s, %s, a -v row "
+				    "\"THREAD: CYCLE: LATENCY\" or an rt-tests --json line",
+				    CT_EXPECTED_SUM, CT_EXPECTED_ROW);
+	}
+	free(buf);
+	lat_sort(st.th, st.n, sizeof(*st.th), cmp_thread);
+	for (size_t i = 0; i < st.n && !ret; i++)
+		ret = finish_thread(&st, &st.th[i], b);
+	for (size_t i = 0; i < st.n; i++)
+		lat_hist_build_drop(&st.th[i].hb);
+	if (!ret && st.refreshes)
+		ret = lat_block_add_finding(b, "refreshes", LAT_SEV_INFO,
+					    "%llu summary lines were refreshes of an earlier one: "
+					    "the last of each thread is kept",
+					    (unsigned long long)st.refreshes);
+	if (!ret && (b->title = block_title(&st)) == NULL)
+		ret = -LAT_ENOMEM;
+	free(st.th);
+	free(st.cmdline);
+	if (ret)
+		return ret;
+	return b->nhist ? 0 : -LAT_EEMPTY;
+}
+
+const struct lat_format lat_format_cyclictest = {
+	.name = "cyclictest",
+	.summary = "cyclictest (rt-tests): summaries (-q and the default refresh), -h/--histfile "
+		   "histograms with their trailers, -v samples, --json",
+	.probe = ct_probe,
+	.line_kind = ct_line_kind,
+	.parse_block = ct_parse_block,
+};

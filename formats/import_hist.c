@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Histogram builders shared by the cyclictest, rtla and perf-sched readers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/base.h"
+#include "latscope/text.h"
+#include "import_hist.h"
+
+int lat_hist_build_init(struct lat_hist_build *hb, const char *title)
+{
+	memset(hb, 0, sizeof(*hb));
+	hb->h = calloc(1, sizeof(*hb->h));
+	if (!hb->h)
+		return -LAT_ENOMEM;
+	hb->h->printed_total = (uint64_t)-1;
+	hb->h->printed = (struct lat_hist_printed){ LAT_VALUE_NONE, LAT_VALUE_NONE,
+						    LAT_VALUE_NONE, LAT_VALUE_NONE };
+	if (title && !(hb->h->title = strdup(title))) {
+		lat_hist_build_drop(hb);
+		return -LAT_ENOMEM;
+	}
+	return 0;
+}
+
+static void note_line(struct lat_histogram *h, uint32_t line)
+{
+	if (!line)
+		return;
+	if (!h->first_line || line < h->first_line)
+		h->first_line = line;
+	if (line > h->last_line)
+		h->last_line = line;
+}
+
+int lat_hist_build_bucket(struct lat_hist_build *hb, int64_t lo_ns, int64_t hi_ns,
+			  uint64_t count, uint32_t line)
+{
+	struct lat_histogram *h = hb->h;
+
+	if (lat_grow(&h->b, &hb->cap, h->nbuckets + 1, sizeof(*h->b)))
+		return -LAT_ENOMEM;
+	h->b[h->nbuckets++] = (struct lat_bucket){ lo_ns, hi_ns, count };
+	note_line(h, line);
+	return 0;
+}
+
+int lat_hist_build_value(struct lat_hist_build *hb, int64_t ns, uint32_t line)
+{
+	if (lat_grow(&hb->v, &hb->vcap, hb->nv + 1, sizeof(*hb->v)))
+		return -LAT_ENOMEM;
+	hb->v[hb->nv++] = ns;
+	note_line(hb->h, line);
+	return 0;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const struct lat_bucket *x = a, *y = b;
+
+	return (x->lo_ns > y->lo_ns) - (x->lo_ns < y->lo_ns);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* floor(ns / w) * w, also for negative samples */
+static int64_t bucket_lo(int64_t ns, int64_t w)
+{
+	int64_t k = ns / w;
+
+	if (ns % w && ns < 0)
+		k--;
+	return k * w;
+}
+
+static int values_to_buckets(struct lat_hist_build *hb, int64_t w)
+{
+	size_t i = 0;
+
+	lat_sort(hb->v, hb->nv, sizeof(*hb->v), cmp_i64);
+	while (i < hb->nv) {
+		int64_t lo = bucket_lo(hb->v[i], w);
+		uint64_t n = 0;
+		size_t cap = hb->cap;
+
+		while (i < hb->nv && bucket_lo(hb->v[i], w) == lo) {
+			n++;
+			i++;
+		}
+		if (lat_grow(&hb->h->b, &cap, hb->h->nbuckets + 1, sizeof(*hb->h->b)))
+			return -LAT_ENOMEM;
+		hb->cap = cap;
+		hb->h->b[hb->h->nbuckets++] = (struct lat_bucket){ lo, lo + w, n };
+	}
+	return 0;
+}
+
+int lat_hist_build_finish(struct lat_hist_build *hb, int64_t width_ns, struct lat_block *b)
+{
+	struct lat_histogram *h = hb->h;
+	int ret = 0;
+
+	if (hb->nv && width_ns > 0)
+		ret = values_to_buckets(hb, width_ns);
+	if (ret) {
+		lat_hist_build_drop(hb);
+		return ret;
+	}
+	lat_sort(h->b, h->nbuckets, sizeof(*h->b), cmp_bucket);
+	h->total = 0;
+	for (size_t i = 0; i < h->nbuckets; i++)
+		h->total += h->b[i].count;
+	free(hb->v);
+	memset(hb, 0, sizeof(*hb));
+	return lat_block_add_hist(b, h);
+}
+
+void lat_hist_build_drop(struct lat_hist_build *hb)
+{
+	lat_histogram_free(hb->h);
+	free(hb->v);
+	memset(hb, 0, sizeof(*hb));
+}
+
+void lat_imp_trim(const char **s, size_t *len)
+{
+	while (*len && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
+		(*len)--;
+}
+
+int lat_imp_starts(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	lat_imp_trim(&s, &len);
+	return len >= n && !memcmp(s, lit, n);
+}
+
+int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap)
+{
+	if (len >= cap)
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	lat_fix_micro(buf);
+	return 1;
+}
