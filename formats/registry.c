@@ -32,7 +32,7 @@ static const struct lat_format *const registry[] = {
 	&lat_format_ftrace_text,
 	&lat_format_cyclictest,
 	//R	&lat_format_rtla,
-	//P	&lat_format_perf_sched,
+	&lat_format_perf_sched,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)

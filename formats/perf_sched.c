@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * perf-sched: the text of `perf sched latency` and `perf sched timehist`.
+ *
+ * latency (one row per task or per comm with -p off):
+ *   Task          |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start ...
+ *   sleep:8651    |      9.026 ms |        2 | avg:  12.002 ms | max:  24.003 ms | max start: ... s | ...
+ *   TOTAL:        |   2121.176 ms |      628 |
+ * Older perf prints "Average delay ms | Maximum delay ms | Maximum delay at" and "max at: T s".
+ * Each task is a histogram without buckets holding what perf printed: count =
+ * Switches, avg and max delay; the TOTAL row cross-checks the switches.
+ *
+ * timehist (one row per context switch):
+ *          time    cpu  task name     wait time  sch delay   run time
+ *    225.421695 [0000]  migration/0[18]   0.000      0.004      0.017
+ * The "sch delay" column (runnable to running, ms with µs resolution) becomes
+ * one histogram per CPU with 1 µs buckets.  Details: docs/formats.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/format.h"
+#include "import_hist.h"
+
+#define PS_LINE_MAX 1024
+#define PS_MAX_CPUS 8192
+
+static int is_lat_header(const char *s, size_t len)
+{
+	return memmem(s, len, "Task", 4) && memmem(s, len, "Switches", 8) &&
+	       memmem(s, len, "delay", 5);
+}
+
+static int is_th_header(const char *s, size_t len)
+{
+	return memmem(s, len, "sch delay", 9) && memmem(s, len, "wait time", 9);
+}
+
+static int is_dashes(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	lat_imp_trim(&s, &len);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '-')
+			n++;
+		else if (s[i] != ' ')
+			return 0;
+	}
+	return n >= 10;
+}
+
+/* "NAME:PID | R ms | N | avg: A ms | max: M ms | ..." */
+static int is_lat_row(const char *s, size_t len)
+{
+	int bars = 0;
+
+	for (size_t i = 0; i < len; i++)
+		bars += s[i] == '|';
+	return bars >= 2 && memmem(s, len, " ms", 3) && !is_lat_header(s, len);
+}
+
+/* "   225.421678 [0000]  task[tid] ..." */
+static int is_th_row(const char *s, size_t len)
+{
+	size_t i = 0;
+	int dot = 0, digits = 0;
+
+	lat_imp_trim(&s, &len);
+	while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')) {
+		dot += s[i] == '.';
+		digits++;
+		i++;
+	}
+	if (dot != 1 || digits < 3)
+		return 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	return i < len && s[i] == '[';
+}
+
+static enum lat_line_kind ps_line_kind(const char *s, size_t len)
+{
+	if (is_lat_header(s, len) || is_th_header(s, len))
+		return LAT_LINE_HEAD;
+	/* "INFO: 26.316% context switch bugs (5 out of 19)" closes the latency table */
+	if (is_lat_row(s, len) || is_th_row(s, len) ||
+	    (lat_imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
+		return LAT_LINE_ROW;
+	if (is_dashes(s, len) || lat_imp_starts(s, len, "INFO:") ||
+	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)))
+		return LAT_LINE_SOFT;
+	return LAT_LINE_NO;
+}
+
+static int ps_probe(const char *peek, size_t len)
+{
+	if (memmem(peek, len, "Switches", 8) && memmem(peek, len, "max:", 4) &&
+	    memmem(peek, len, "Runtime ms", 10))
+		return 90;
+	if (memmem(peek, len, "sch delay", 9) && memmem(peek, len, "wait time", 9) &&
+	    memmem(peek, len, "run time", 8))
+		return 90;
+	return 0;
+}
+
+/* ---- latency ---- */
+
+/* "  avg:  12.002 ms " after the label: the value in ns */
+static int field_ms(const char *f, const char *label, int64_t *ns)
+{
+	struct lat_scan sc;
+
+	lat_scan_init(&sc, f, strlen(f));
+	lat_scan_ws(&sc);
+	if (label && !lat_scan_lit(&sc, label))
+		return 0;
+	lat_scan_ws(&sc);
+	if (!lat_scan_fixed(&sc, LAT_NS_PER_MS, ns, NULL))
+		return 0;
+	lat_scan_ws(&sc);
+	if (!lat_scan_lit(&sc, "ms"))
+		return 0;
+	lat_scan_ws(&sc);
+	return lat_scan_eol(&sc);
+}
+
+static int field_u64(const char *f, uint64_t *v)
+{
+	struct lat_scan sc;
+
+	lat_scan_init(&sc, f, strlen(f));
+	lat_scan_ws(&sc);
+	if (!lat_scan_u64(&sc, v))
+		return 0;
+	lat_scan_ws(&sc);
+	return lat_scan_eol(&sc);
+}
+
+/* Splits @buf at '|' in place: up to @max fields.  Returns the count. */
+static int split_bars(char *buf, char **f, int max)
+{
+	int n = 0;
+	char *p = buf;
+
+	while (n < max) {
+		char *bar = strchr(p, '|');
+
+		f[n++] = p;
+		if (!bar)
+			break;
+		*bar = '\0';
+		p = bar + 1;
+	}
+	return n;
+}
+
+struct ps_lat {
+	uint64_t switches, total_switches;
+	int has_total;
+};
+
+static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct ps_lat *pl)
+{
+	char *f[8], *name;
+	int n = split_bars(buf, f, 8);
+	size_t nlen;
+	int64_t runtime, avg, max;
+	uint64_t sw;
+	struct lat_hist_build hb;
+	int ret;
+
+	if (n < 3)
+		return 0;
+	name = f[0];
+	nlen = strlen(name);
+	lat_imp_trim((const char **)&name, &nlen);
+	if (!nlen || !field_ms(f[1], NULL, &runtime) || !field_u64(f[2], &sw))
+		return 0;
+	if (nlen == 6 && !memcmp(name, "TOTAL:", 6)) {
+		pl->total_switches = sw;
+		pl->has_total = 1;
+		return 1;
+	}
+	if (n < 5 || !field_ms(f[3], "avg:", &avg) || !field_ms(f[4], "max:", &max))
+		return 0;
+	name[nlen] = '\0';
+	ret = lat_hist_build_init(&hb, name);
+	if (ret)
+		return ret;
+	hb.h->has_printed = 1;
+	hb.h->printed = (struct lat_hist_printed){ (int64_t)sw, LAT_VALUE_NONE, avg, max };
+	hb.h->first_line = hb.h->last_line = line;
+	pl->switches += sw;
+	ret = lat_hist_build_finish(&hb, 0, b);
+	return ret ? ret : 1;
+}
+
+/* ---- timehist ---- */
+
+struct ps_cpu {
+	int64_t cpu;
+	struct lat_hist_build hb;
+};
+
+struct ps_th {
+	struct ps_cpu *c;
+	size_t n, cap;
+	uint64_t idle;
+};
+
+static int is_num(const char *s, size_t len)
+{
+	int dot = 0;
+
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.')
+			dot++;
+		else if (s[i] < '0' || s[i] > '9')
+			return 0;
+	}
+	return dot <= 1;
+}
+
+/* The start of the last whitespace-separated word of [s, s+*len); *len cut before it. */
+static const char *last_word(const char *s, size_t *len, size_t *wl)
+{
+	size_t e = *len, a;
+
+	while (e && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	a = e;
+	while (a && s[a - 1] != ' ' && s[a - 1] != '\t')
+		a--;
+	*wl = e - a;
+	*len = a;
+	return s + a;
+}
+
+static int parse_th_row(const char *buf, uint32_t line, struct ps_th *th, int *err)
+{
+	struct lat_scan sc;
+	int64_t ts, cpu, sch;
+	size_t len = strlen(buf), wl;
+	const char *w[3], *task, *tend;
+	struct ps_cpu *c = NULL;
+
+	lat_scan_init(&sc, buf, len);
+	lat_scan_ws(&sc);
+	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &ts, NULL) || (lat_scan_ws(&sc),
+	    !lat_scan_char(&sc, '[')) || !lat_scan_i64(&sc, &cpu) || !lat_scan_char(&sc, ']'))
+		return 0;
+	/* from the end: [state] run time, sch delay, wait time */
+	w[2] = last_word(buf, &len, &wl);
+	if (!is_num(w[2], wl) && wl <= 2)
+		w[2] = last_word(buf, &len, &wl);
+	for (int k = 2; k >= 0; k--) {
+		if (k < 2)
+			w[k] = last_word(buf, &len, &wl);
+		if (!is_num(w[k], wl) || (size_t)(w[k] - buf) < (size_t)(sc.p - buf))
+			return 0;
+	}
+	task = sc.p;
+	tend = buf + len;
+	while (task < tend && (*task == ' ' || *task == '\t'))
+		task++;
+	if (task >= tend)
+		return 0;
+	if (tend - task >= 6 && !memcmp(task, "<idle>", 6)) {
+		th->idle++;
+		return 1;
+	}
+	lat_scan_init(&sc, w[1], strlen(w[1]));
+	if (!lat_scan_fixed(&sc, LAT_NS_PER_MS, &sch, NULL))
+		return 0;
+	if (cpu < 0 || cpu >= PS_MAX_CPUS)
+		return 0;
+	for (size_t i = 0; i < th->n; i++)
+		if (th->c[i].cpu == cpu)
+			c = &th->c[i];
+	if (!c) {
+		char title[48];
+
+		if (lat_grow(&th->c, &th->cap, th->n + 1, sizeof(*th->c))) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		c = &th->c[th->n];
+		c->cpu = cpu;
+		snprintf(title, sizeof(title), "cpu%lld sch delay", (long long)cpu);
+		if (lat_hist_build_init(&c->hb, title)) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		th->n++;
+	}
+	if (lat_hist_build_value(&c->hb, sch, line)) {
+		*err = -LAT_ENOMEM;
+		return 0;
+	}
+	return 1;
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct ps_cpu *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
+			  struct lat_block *b, struct lat_diag *d)
+{
+	struct ps_lat pl = { 0 };
+	struct ps_th th = { 0 };
+	char buf[PS_LINE_MAX];
+	int ret = 0, err = 0, nlat = 0, nth = 0;
+
+	b->schema = LAT_SCHEMA_HISTOGRAM;
+	for (size_t i = first; i < end && !ret; i++) {
+		const struct lat_line *l = &t->lines[i];
+		enum lat_line_kind k;
+		int r = 0;
+
+		if (lat_line_blank(l))
+			continue;
+		k = l->binary ? LAT_LINE_NO : ps_line_kind(l->s, l->len);
+		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !lat_imp_starts(l->s, l->len,
+										 "INFO:")))
+			continue;
+		if (k != LAT_LINE_NO && lat_imp_starts(l->s, l->len, "INFO:")) {
+			ret = lat_block_add_finding(b, "perf-info", LAT_SEV_INFO, "line %u: %.*s",
+						    l->lineno, (int)l->len, l->s);
+			continue;
+		}
+		if (k == LAT_LINE_ROW && lat_imp_copy(l->s, l->len, buf, sizeof(buf))) {
+			if (is_th_row(buf, strlen(buf))) {
+				r = parse_th_row(buf, l->lineno, &th, &err);
+				nth += r > 0;
+			} else {
+				r = parse_lat_row(buf, l->lineno, b, &pl);
+				nlat += r > 0;
+			}
+		}
+		if (err || r < 0) {
+			ret = err ? err : r;
+			break;
+		}
+		if (r > 0)
+			continue;
+		b->skipped_lines++;
+		lat_diag_at(d, l->lineno, "expected a perf sched latency row \"TASK | R ms | N | "
+			    "avg: A ms | max: M ms | ...\" or a timehist row \"TIME [CPU] TASK "
+			    "WAIT SCH RUN\"");
+	}
+	lat_sort(th.c, th.n, sizeof(*th.c), cmp_cpu);
+	for (size_t i = 0; i < th.n; i++) {
+		if (!ret)
+			ret = lat_hist_build_finish(&th.c[i].hb, LAT_NS_PER_US, b);
+		lat_hist_build_drop(&th.c[i].hb);
+	}
+	free(th.c);
+	if (!ret && pl.has_total && pl.total_switches != pl.switches)
+		ret = lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
+					    "the TOTAL row counts %llu switches, the tasks add up "
+					    "to %llu", (unsigned long long)pl.total_switches,
+					    (unsigned long long)pl.switches);
+	if (!ret && th.idle)
+		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
+					    "%llu <idle> rows not counted: the idle task has no "
+					    "scheduling delay", (unsigned long long)th.idle);
+	if (!ret)
+		b->title = strdup(nlat && nth ? "perf sched latency and timehist" :
+				  nth ? "perf sched timehist: sch delay per CPU" :
+				  "perf sched latency: per task, as perf printed it");
+	if (ret)
+		return ret;
+	return b->nhist ? 0 : -LAT_EEMPTY;
+}
+
+const struct lat_format lat_format_perf_sched = {
+	.name = "perf-sched",
+	.summary = "perf sched latency (per-task switches, avg and max delay) and perf sched "
+		   "timehist (sch delay per CPU)",
+	.probe = ps_probe,
+	.line_kind = ps_line_kind,
+	.parse_block = ps_parse_block,
+};
