@@ -31,7 +31,7 @@ static const struct lat_format *const registry[] = {
 	&lat_format_tracedat,
 	&lat_format_ftrace_text,
 	&lat_format_cyclictest,
-	//R	&lat_format_rtla,
+	&lat_format_rtla,
 	&lat_format_perf_sched,
 };
 

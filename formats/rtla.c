@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtla: the text of `rtla timerlat hist|top` and `rtla osnoise hist|top`,
+ * with timerlat's auto-analysis (-a, --aa-only).  Examples:
+ * Documentation/tools/rtla/rtla-*.rst.
+ *
+ *   # RTLA timerlat histogram            <- hist
+ *   # Time unit is microseconds (us)
+ *   Index   IRQ-000   Thr-000   ...      <- one column per (context, CPU)
+ *   0        276489         0   ...      <- bucket lower bound, counts
+ *   over:         0         0            <- above the last bucket
+ *   count: / min: / avg: / max:          <- rtla's own summary per column
+ *   ALL:        IRQ       Thr            <- newer rtla: the summary of all CPUs
+ *
+ *     0 00:00:12   |          IRQ Timer Latency (us)        |  Thread Timer Latency (us)
+ *   CPU COUNT      |      cur       min       avg       max |  cur  min  avg  max
+ *     1 #12322     |        0         0         1        15 |   10    3    9   31  <- top
+ *
+ *   CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single ...  <- osnoise top
+ *
+ * hist columns become histograms (bucket width: the greatest common divisor
+ * of the printed indexes; rows rtla left out are empty), "over:" the open
+ * bucket above the last printed one; top rows and the ALL summary become
+ * histograms without buckets holding rtla's count/min/avg/max; osnoise top
+ * rows and the auto-analysis become findings.  docs/formats.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/format.h"
+#include "import_hist.h"
+
+#define RT_LINE_MAX 4096
+#define RT_MAX_COLS 1024
+#define RT_NAME_MAX 24
+
+/* labels of timerlat's auto-analysis that carry a value */
+static const char *const aa_labels[] = {
+	"IRQ handler delay:", "IRQ latency:", "Timerlat IRQ duration:", "Blocking thread:",
+	"Thread latency:", "Max timerlat IRQ latency from idle:", "Previous IRQ interference:",
+	"IRQ interference", "Softirq interference", "Thread interference",
+	"Thread dispatch latency:", "Kernel IRQ", "Max timerlat thread latency",
+};
+
+static const char *const soft_lines[] = {
+	"# Duration:", "# Time unit is", "rtla timerlat hit stop tracing",
+	"rtla osnoise hit stop tracing", "Saving trace to", "The system has exit from idle",
+	"Blocking thread stacktrace", "-> ", "Timer Latency", "Operating System Noise",
+	"duration:", "CPU COUNT",
+};
+
+static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lat_imp_starts(s, len, tab[i]))
+			return 1;
+	return 0;
+}
+
+static int is_hist_header(const char *s, size_t len)
+{
+	return lat_imp_starts(s, len, "Index") &&
+	       (memmem(s, len, "IRQ-", 4) || memmem(s, len, "Thr-", 4) ||
+		memmem(s, len, "CPU-", 4) || memmem(s, len, "Usr-", 4));
+}
+
+static int is_top_header(const char *s, size_t len)
+{
+	return (memmem(s, len, "Timer Latency (", 15) && memchr(s, '|', len)) ||
+	       (lat_imp_starts(s, len, "CPU Period") && memmem(s, len, "Max Single", 10));
+}
+
+/* "over:", "count:", "min:", "avg:", "max:" then numbers, or "ALL:" and names */
+static int is_summary_row(const char *s, size_t len)
+{
+	static const char *const keys[] = { "over:", "count:", "min:", "avg:", "max:", "ALL:" };
+
+	return starts_any(s, len, keys, LAT_ARRAY_SIZE(keys));
+}
+
+/* Only numbers (a hist bucket row): at least 2 */
+static int is_number_row(const char *s, size_t len)
+{
+	size_t n = 0, i = 0;
+
+	lat_imp_trim(&s, &len);
+	while (i < len) {
+		size_t st = i;
+
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == st || (i < len && s[i] != ' ' && s[i] != '\t'))
+			return 0;
+		n++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	return n >= 2;
+}
+
+/* "  1 #12322     |  ..." (timerlat top) or "  0 #59   53100000 ..." (osnoise top) */
+static int is_top_row(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	lat_imp_trim(&s, &len);
+	if (len > 3 && !memcmp(s, "ALL", 3))
+		i = 3;
+	else
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+	if (!i)
+		return 0;
+	while (i < len && s[i] == ' ')
+		i++;
+	return i + 1 < len && s[i] == '#' && s[i + 1] >= '0' && s[i + 1] <= '9';
+}
+
+static int is_dashes(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != '-')
+			return 0;
+	return len >= 10;
+}
+
+/* "objtool:49256     3.79 us": the auto-analysis names a task and its time */
+static int ends_with_time(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	if (len < 5 || (memcmp(s + len - 3, " us", 3) && memcmp(s + len - 3, " ns", 3)))
+		return 0;
+	return s[len - 4] >= '0' && s[len - 4] <= '9';
+}
+
+static enum lat_line_kind rt_line_kind(const char *s, size_t len)
+{
+	if (lat_imp_starts(s, len, "# RTLA ") || is_hist_header(s, len) || is_top_header(s, len))
+		return LAT_LINE_HEAD;
+	if (is_summary_row(s, len) || is_top_row(s, len) || is_number_row(s, len) ||
+	    (lat_imp_starts(s, len, "## CPU ") && memmem(s, len, "hit stop tracing", 16)) ||
+	    (starts_any(s, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)) && memmem(s, len, "s", 1)))
+		return LAT_LINE_ROW;
+	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
+	    ends_with_time(s, len))
+		return LAT_LINE_SOFT;
+	return LAT_LINE_NO;
+}
+
+static int rt_probe(const char *peek, size_t len)
+{
+	if (memmem(peek, len, "# RTLA timerlat histogram", 25) ||
+	    memmem(peek, len, "# RTLA osnoise histogram", 24))
+		return 95;
+	if (memmem(peek, len, "Timer Latency (", 15) && memmem(peek, len, "CPU COUNT", 9))
+		return 90;
+	if (memmem(peek, len, "Operating System Noise", 22) && memmem(peek, len, "Max Single", 10))
+		return 90;
+	return 0;
+}
+
+/* ---- state ---- */
+
+struct rt_col {
+	char name[RT_NAME_MAX];		/* "IRQ-000", "Thr-001", "CPU-002", "IRQ cpu1" */
+	struct lat_hist_build hb;
+	int64_t over;
+	int has_over;
+};
+
+struct rt_row {
+	int64_t idx;
+	uint32_t line;
+	uint64_t *c;			/* ncols counts */
+};
+
+struct rt_state {
+	int64_t unit;			/* ns per printed unit */
+	struct rt_col *cols;		/* the hist columns */
+	size_t ncols, ccap;
+	struct rt_row *rows;
+	size_t nrows, rcap;
+	/* the ALL summary and the top rows: histograms without buckets */
+	struct rt_col *sum;
+	size_t nsum, scap;
+	char groups[3][RT_NAME_MAX];	/* timerlat top: "IRQ", "Thread", "User" */
+	int ngroups;
+	char allnames[3][RT_NAME_MAX];	/* the ALL: columns */
+	int nall, in_all;
+	char *aa;			/* the auto-analysis, gathered for one finding */
+	size_t aalen;
+	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
+};
+
+static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
+{
+	struct rt_col *c;
+
+	for (size_t i = 0; i < st->nsum; i++)
+		if (!strcmp(st->sum[i].name, name))
+			return &st->sum[i];
+	if (st->nsum >= RT_MAX_COLS)
+		return NULL;
+	if (lat_grow(&st->sum, &st->scap, st->nsum + 1, sizeof(*st->sum))) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	c = &st->sum[st->nsum];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	if (lat_hist_build_init(&c->hb, name)) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	c->hb.h->has_printed = 1;
+	st->nsum++;
+	return c;
+}
+
+/* ---- hist ---- */
+
+static int parse_hist_header(struct rt_state *st, const char *buf, int *err)
+{
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+
+	if (st->ncols)		/* a second table: keep the first one's columns */
+		return 0;
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_lit(&sc, "Index"))
+		return 0;
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+		struct rt_col *c;
+
+		if (st->ncols >= RT_MAX_COLS || wl >= RT_NAME_MAX)
+			return 0;
+		if (lat_grow(&st->cols, &st->ccap, st->ncols + 1, sizeof(*st->cols))) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		c = &st->cols[st->ncols];
+		memset(c, 0, sizeof(*c));
+		memcpy(c->name, w, wl);
+		if (lat_hist_build_init(&c->hb, NULL)) {
+			*err = -LAT_ENOMEM;
+			return 0;
+		}
+		c->hb.h->printed = (struct lat_hist_printed){ LAT_VALUE_NONE, LAT_VALUE_NONE,
+							      LAT_VALUE_NONE, LAT_VALUE_NONE };
+		st->ncols++;
+	}
+	st->kinds |= 1;
+	st->in_all = 0;
+	return st->ncols > 0;
+}
+
+static int parse_number_row(struct rt_state *st, const char *buf, uint32_t line, int *err)
+{
+	struct lat_scan sc;
+	struct rt_row *r;
+	uint64_t idx;
+
+	if (!st->ncols || st->in_all)
+		return 0;
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_u64(&sc, &idx) || idx > INT64_MAX / LAT_NS_PER_S)
+		return 0;
+	if (lat_grow(&st->rows, &st->rcap, st->nrows + 1, sizeof(*st->rows)) ||
+	    !(st->rows[st->nrows].c = calloc(st->ncols, sizeof(uint64_t)))) {
+		*err = -LAT_ENOMEM;
+		return 0;
+	}
+	r = &st->rows[st->nrows++];
+	r->idx = (int64_t)idx;
+	r->line = line;
+	for (size_t i = 0; i < st->ncols; i++) {
+		lat_scan_ws(&sc);
+		if (!lat_scan_u64(&sc, &r->c[i])) {
+			free(r->c);
+			st->nrows--;
+			return 0;
+		}
+	}
+	lat_scan_ws(&sc);
+	if (!lat_scan_eol(&sc)) {
+		free(r->c);
+		st->nrows--;
+		return 0;
+	}
+	return 1;
+}
+
+/* "count:  600002  600002 ..." for the hist columns or, after "ALL:", the ALL columns */
+static int parse_summary_row(struct rt_state *st, const char *buf, int *err)
+{
+	static const char *const keys[] = { "over:", "count:", "min:", "avg:", "max:" };
+	struct lat_scan sc;
+	size_t k, n;
+	const char *w;
+	size_t wl;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (lat_scan_lit(&sc, "ALL:")) {
+		st->nall = 0;
+		while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+			if (st->nall >= 3 || wl + 4 >= RT_NAME_MAX)
+				return 0;
+			snprintf(st->allnames[st->nall++], RT_NAME_MAX, "ALL %.*s", (int)wl, w);
+		}
+		st->in_all = 1;
+		return st->nall > 0;
+	}
+	for (k = 0; k < LAT_ARRAY_SIZE(keys); k++)
+		if (lat_scan_lit(&sc, keys[k]))
+			break;
+	if (k == LAT_ARRAY_SIZE(keys))
+		return 0;
+	n = st->in_all ? (size_t)st->nall : st->ncols;
+	for (size_t i = 0; i < n; i++) {
+		struct rt_col *c = st->in_all ? sum_col(st, st->allnames[i], err) : &st->cols[i];
+		struct lat_hist_printed *p;
+		int64_t v;
+
+		if (!c)
+			return 0;
+		p = &c->hb.h->printed;
+		lat_scan_ws(&sc);
+		/* "avg:" may have decimals in newer rtla; a CPU without samples prints "-" */
+		if (lat_scan_char(&sc, '-'))
+			continue;
+		if (!lat_scan_fixed(&sc, st->unit, &v, NULL))
+			return 0;
+		c->hb.h->has_printed |= k > 0;
+		if (k == 0) {
+			c->over = v / st->unit;
+			c->has_over = 1;
+		} else if (k == 1) {
+			p->count = v / st->unit;
+		} else if (k == 2) {
+			p->min_ns = v;
+		} else if (k == 3) {
+			p->avg_ns = v;
+		} else {
+			p->max_ns = v;
+		}
+	}
+	lat_scan_ws(&sc);
+	return lat_scan_eol(&sc);
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* "IRQ-000" -> "IRQ cpu0", "CPU-002" -> "cpu2" */
+static void col_title(const char *name, char *out, size_t len)
+{
+	const char *dash = strrchr(name, '-');
+	long cpu = dash ? strtol(dash + 1, NULL, 10) : -1;
+
+	if (!dash || cpu < 0)
+		snprintf(out, len, "%s", name);
+	else if (!strncmp(name, "CPU-", 4))
+		snprintf(out, len, "cpu%ld", cpu);
+	else
+		snprintf(out, len, "%.*s cpu%ld", (int)(dash - name), name, cpu);
+}
+
+static int finish_hist(struct rt_state *st, struct lat_block *b)
+{
+	int64_t w = 0, top = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < st->nrows; i++) {
+		w = gcd64(w, st->rows[i].idx);
+		if (st->rows[i].idx > top)
+			top = st->rows[i].idx;
+	}
+	if (!w)
+		w = 1;
+	for (size_t c = 0; c < st->ncols && !ret; c++) {
+		struct rt_col *col = &st->cols[c];
+		char title[RT_NAME_MAX + 8];
+
+		col_title(col->name, title, sizeof(title));
+		col->hb.h->title = strdup(title);
+		if (!col->hb.h->title)
+			return -LAT_ENOMEM;
+		for (size_t i = 0; i < st->nrows && !ret; i++)
+			ret = lat_hist_build_bucket(&col->hb, st->rows[i].idx * st->unit,
+						    (st->rows[i].idx + w) * st->unit,
+						    st->rows[i].c[c], st->rows[i].line);
+		if (!ret && col->has_over && st->nrows)
+			ret = lat_hist_build_bucket(&col->hb, (top + w) * st->unit, INT64_MAX,
+						    (uint64_t)col->over, 0);
+		if (!ret)
+			ret = lat_hist_build_finish(&col->hb, 0, b);
+	}
+	return ret;
+}
+
+/* ---- top ---- */
+
+static int parse_top_header(struct rt_state *st, const char *buf)
+{
+	const char *p = buf;
+
+	if (strstr(buf, "Max Single")) {
+		st->kinds |= 4;
+		return 1;
+	}
+	st->ngroups = 0;
+	st->unit = strstr(buf, "(ns)") ? 1 : 1000;
+	/* "|          IRQ Timer Latency (us)        |         Thread Timer Latency (us)" */
+	while ((p = strchr(p, '|')) && st->ngroups < 3) {
+		const char *a = p + 1, *z;
+
+		while (*a == ' ')
+			a++;
+		z = a;
+		while (*z && *z != ' ')
+			z++;
+		if (z == a || z - a >= RT_NAME_MAX)
+			return 0;
+		snprintf(st->groups[st->ngroups++], RT_NAME_MAX, "%.*s", (int)(z - a), a);
+		p++;
+	}
+	st->kinds |= 2;
+	return st->ngroups > 0;
+}
+
+static int parse_timerlat_top_row(struct rt_state *st, const char *buf, int *err)
+{
+	struct lat_scan sc;
+	int64_t cpu = -1, count;
+	char cpuname[32];
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (lat_scan_lit(&sc, "ALL"))
+		snprintf(cpuname, sizeof(cpuname), "all");
+	else if (lat_scan_i64(&sc, &cpu) && cpu >= 0)
+		snprintf(cpuname, sizeof(cpuname), "cpu%lld", (long long)cpu);
+	else
+		return 0;
+	lat_scan_ws(&sc);
+	if (!lat_scan_char(&sc, '#') || !lat_scan_i64(&sc, &count))
+		return 0;
+	for (int g = 0; g < st->ngroups; g++) {
+		int64_t v[4];
+		char name[2 * RT_NAME_MAX];
+		struct rt_col *c;
+
+		lat_scan_ws(&sc);
+		if (!lat_scan_char(&sc, '|'))
+			return 0;
+		for (int k = 0; k < 4; k++) {
+			lat_scan_ws(&sc);
+			if (!lat_scan_fixed(&sc, st->unit, &v[k], NULL))
+				return 0;
+		}
+		snprintf(name, sizeof(name), "%s %s", st->groups[g], cpuname);
+		c = sum_col(st, name, err);
+		if (!c)
+			return 0;
+		c->hb.h->printed = (struct lat_hist_printed){ count, v[1], v[2], v[3] };
+	}
+	lat_scan_ws(&sc);
+	lat_scan_char(&sc, '|');
+	lat_scan_ws(&sc);
+	return lat_scan_eol(&sc);
+}
+
+/* osnoise top: one finding per CPU with every column, the longest single noise as max */
+static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct lat_block *b,
+				 int *err)
+{
+	static const char *const names[] = { "runtime", "noise", "% CPU available", "max noise",
+					     "max single", "HW", "NMI", "IRQ", "softirq",
+					     "thread" };
+	struct lat_scan sc;
+	int64_t cpu, periods, v[10];
+	char name[32], msg[512];
+	size_t n = 0;
+	struct rt_col *c;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	lat_scan_ws(&sc);
+	if (!lat_scan_i64(&sc, &cpu) || (lat_scan_ws(&sc), !lat_scan_char(&sc, '#')) ||
+	    !lat_scan_i64(&sc, &periods))
+		return 0;
+	for (int k = 0; k < 10; k++) {
+		lat_scan_ws(&sc);
+		if (!lat_scan_fixed(&sc, k == 2 ? 100000 : 1, &v[k], NULL))
+			return 0;
+	}
+	lat_scan_ws(&sc);
+	if (!lat_scan_eol(&sc))
+		return 0;
+	snprintf(name, sizeof(name), "cpu%lld", (long long)cpu);
+	c = sum_col(st, name, err);
+	if (!c)
+		return 0;
+	c->hb.h->printed.max_ns = v[4] * st->unit;
+	n += (size_t)snprintf(msg, sizeof(msg), "cpu%lld: %lld periods", (long long)cpu,
+			      (long long)periods);
+	for (int k = 0; k < 10 && n < sizeof(msg); k++) {
+		if (k == 2)
+			n += (size_t)snprintf(msg + n, sizeof(msg) - n, ", %s %lld.%05lld",
+					      names[k], (long long)(v[k] / 100000),
+					      (long long)(v[k] % 100000));
+		else
+			n += (size_t)snprintf(msg + n, sizeof(msg) - n, ", %s %lld%s", names[k],
+					      (long long)v[k], k < 5 ? " us" : "");
+	}
+	*err = lat_block_add_finding(b, "osnoise", LAT_SEV_INFO, "%s", msg);
+	return !*err;
+}
+
+/* ---- auto-analysis ---- */
+
+static int aa_add(struct rt_state *st, const char *s)
+{
+	size_t n = strlen(s), cap = st->aalen + n + 3;
+	char *p = realloc(st->aa, cap);
+
+	if (!p)
+		return -LAT_ENOMEM;
+	st->aa = p;
+	if (st->aalen)
+		st->aa[st->aalen++] = ';';
+	if (st->aalen)
+		st->aa[st->aalen++] = ' ';
+	memcpy(st->aa + st->aalen, s, n + 1);
+	st->aalen += n;
+	return 0;
+}
+
+/* "IRQ handler delay:    27.49 us (65.52 %)" -> "IRQ handler delay: 27.49 us (65.52 %)" */
+static int parse_aa(struct rt_state *st, char *buf)
+{
+	const char *s = buf;
+	size_t len = strlen(buf);
+	char out[RT_LINE_MAX];
+	size_t o = 0;
+	int space = 0;
+
+	lat_imp_trim(&s, &len);
+	for (size_t i = 0; i < len && o + 1 < sizeof(out); i++) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			space = 1;
+			continue;
+		}
+		if (space && o)
+			out[o++] = ' ';
+		space = 0;
+		if (o + 1 < sizeof(out))
+			out[o++] = s[i];
+	}
+	out[o] = '\0';
+	return aa_add(st, out) ? -LAT_ENOMEM : 1;
+}
+
+static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
+		      struct lat_block *b, int *err)
+{
+	size_t len = strlen(buf);
+
+	if (lat_imp_starts(buf, len, "# Time unit is")) {
+		st->unit = strstr(buf, "(ns)") ? 1 : 1000;
+		return 1;
+	}
+	if (lat_imp_starts(buf, len, "duration:") && strstr(buf, "time is in")) {
+		st->unit = strstr(buf, "in ns") ? 1 : 1000;
+		return 1;
+	}
+	if (lat_imp_starts(buf, len, "# RTLA "))
+		return 1;
+	if (is_hist_header(buf, len))
+		return parse_hist_header(st, buf, err);
+	if (is_top_header(buf, len))
+		return parse_top_header(st, buf);
+	if (is_summary_row(buf, len))
+		return parse_summary_row(st, buf, err);
+	if (is_top_row(buf, len))
+		return st->kinds & 4 && !(st->kinds & 2) ?
+		       parse_osnoise_top_row(st, buf, b, err) :
+		       parse_timerlat_top_row(st, buf, err);
+	if (is_number_row(buf, len))
+		return parse_number_row(st, buf, l->lineno, err);
+	if (lat_imp_starts(buf, len, "## CPU ") ||
+	    starts_any(buf, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)) ||
+	    (st->aa && (strstr(buf, " us") || strstr(buf, " ns")) &&
+	     !lat_imp_starts(buf, len, "-> ")))
+		return parse_aa(st, buf);
+	return -2;	/* a soft line without data */
+}
+
+static void free_state(struct rt_state *st)
+{
+	for (size_t i = 0; i < st->ncols; i++)
+		lat_hist_build_drop(&st->cols[i].hb);
+	for (size_t i = 0; i < st->nsum; i++)
+		lat_hist_build_drop(&st->sum[i].hb);
+	for (size_t i = 0; i < st->nrows; i++)
+		free(st->rows[i].c);
+	free(st->cols);
+	free(st->sum);
+	free(st->rows);
+	free(st->aa);
+}
+
+static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
+			  struct lat_block *b, struct lat_diag *d)
+{
+	struct rt_state st = { .unit = 1000 };
+	char *buf = malloc(RT_LINE_MAX);
+	int ret = 0, err = 0;
+
+	b->schema = LAT_SCHEMA_HISTOGRAM;
+	if (!buf)
+		return -LAT_ENOMEM;
+	for (size_t i = first; i < end && !ret; i++) {
+		const struct lat_line *l = &t->lines[i];
+		int r = 0;
+
+		if (lat_line_blank(l))
+			continue;
+		if (!l->binary && lat_imp_copy(l->s, l->len, buf, RT_LINE_MAX))
+			r = parse_line(&st, l, buf, b, &err);
+		if (err) {
+			ret = err;
+			break;
+		}
+		if (r == -2) {
+			if (rt_line_kind(l->s, l->len) == LAT_LINE_SOFT)
+				continue;
+			r = 0;
+		}
+		if (r > 0)
+			continue;
+		b->skipped_lines++;
+		lat_diag_at(d, l->lineno, "expected an rtla hist row \"INDEX COUNT...\", a "
+			    "count:/min:/avg:/max:/over: row, a top row \"CPU #COUNT | cur min avg "
+			    "max | ...\" or an auto-analysis line");
+	}
+	free(buf);
+	if (!ret && st.ncols)
+		ret = finish_hist(&st, b);
+	for (size_t i = 0; i < st.nsum && !ret; i++)
+		ret = lat_hist_build_finish(&st.sum[i].hb, 0, b);
+	if (!ret && st.aa)
+		ret = lat_block_add_finding(b, "rtla-auto-analysis", LAT_SEV_INFO, "%s", st.aa);
+	if (!ret)
+		b->title = strdup(st.kinds & 1 ? "rtla hist" : st.kinds & 2 ? "rtla timerlat top" :
+				  st.kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis");
+	free_state(&st);
+	if (ret)
+		return ret;
+	return b->nhist || b->nfindings ? 0 : -LAT_EEMPTY;
+}
+
+const struct lat_format lat_format_rtla = {
+	.name = "rtla",
+	.summary = "rtla timerlat/osnoise hist and top text, with timerlat's auto-analysis (-a)",
+	.probe = rt_probe,
+	.line_kind = rt_line_kind,
+	.parse_block = rt_parse_block,
+};
