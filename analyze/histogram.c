@@ -72,9 +72,20 @@ static void stats_of(const struct lat_histogram *h, struct lat_hist_stats *st)
 	}
 }
 
-static int sign(int64_t a, int64_t b)
+/*
+ * -1 when bucket A lies wholly below bucket B, +1 the reverse, 0 when they
+ * overlap (the same bucket, or an open overflow bucket [N, +inf) against a
+ * bucket above N: histograms of different tables or files need not share edges).
+ */
+static int below(const struct lat_hist_q *a, const struct lat_hist_q *b)
 {
-	return (a > b) - (a < b);
+	if (!a->valid || !b->valid)
+		return 0;
+	if (a->hi_ns <= b->lo_ns)
+		return -1;
+	if (b->hi_ns <= a->lo_ns)
+		return 1;
+	return 0;
 }
 
 /* Shares of slow samples compared without division: a/ta against b/tb. */
@@ -89,12 +100,11 @@ void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stat
 		      struct lat_hist_cmp *c)
 {
 	for (int qi = 0; qi < LAT_HQ_N; qi++)
-		c->q[qi] = a->q[qi].valid && b->q[qi].valid ? sign(a->q[qi].lo_ns,
-								      b->q[qi].lo_ns) : 0;
+		c->q[qi] = below(&a->q[qi], &b->q[qi]);
 	for (int t = 0; t < LAT_HT_N; t++)
 		c->at_or_above[t] = share_cmp(a->at_or_above[t], a->total, b->at_or_above[t],
 					      b->total);
-	c->max = a->max.valid && b->max.valid ? sign(a->max.lo_ns, b->max.lo_ns) : 0;
+	c->max = below(&a->max, &b->max);
 }
 
 /* "[50 us, 56.2 us)" or "[126 ms, +inf)" */

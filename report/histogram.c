@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "latscope/an_histogram.h"
+#include "latscope/report.h"
 #include "report_priv.h"
 
 /* [lo, hi] in ns; hi is null for the open last bucket, the pair null when empty. */
@@ -206,4 +207,160 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 		fputs("  (a quantile is the bucket [lower, upper) that holds it; bucket values are "
 		      "lower bounds)\n", out);
 	printed_text(out, r);
+}
+
+/*
+ * Histograms across blocks (and files): the first block of histograms with
+ * samples is the reference; its k-th histogram with samples is compared with
+ * the k-th of every later block (thread 0 with thread 0, cpu1 with cpu1).
+ */
+struct hx_ref {
+	size_t input, block, hist;
+	const struct lat_hist_stats *s;
+};
+
+typedef void (*hx_fn)(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
+		      const struct hx_ref *b, const struct lat_hist_cmp *c);
+
+static const struct lat_hist_result *sampled(const struct lat_block *b)
+{
+	const struct lat_hist_result *r = b->analysis;
+
+	if (b->schema != LAT_SCHEMA_HISTOGRAM || !r)
+		return NULL;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->stats[i].total)
+			return r;
+	return NULL;
+}
+
+/* The @k-th histogram with samples of @r, or SIZE_MAX. */
+static size_t nth_sampled(const struct lat_hist_result *r, size_t k)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->stats[i].total && !k--)
+			return i;
+	return SIZE_MAX;
+}
+
+static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, void *ctx)
+{
+	const struct lat_hist_result *ref = NULL;
+	size_t ri = 0, rb = 0, count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < in[i].nblocks; k++) {
+			const struct lat_hist_result *r = sampled(in[i].blocks[k]);
+
+			if (!r)
+				continue;
+			if (!ref) {
+				ref = r;
+				ri = i;
+				rb = k;
+				continue;
+			}
+			for (size_t h = 0;; h++) {
+				size_t x = nth_sampled(ref, h), y = nth_sampled(r, h);
+				struct hx_ref a = { ri, rb, x, NULL }, b = { i, k, y, NULL };
+				struct lat_hist_cmp c = { x, y, { 0 }, { 0 }, 0 };
+
+				if (x == SIZE_MAX || y == SIZE_MAX)
+					break;
+				a.s = &ref->stats[x];
+				b.s = &r->stats[y];
+				lat_hist_compare(a.s, b.s, &c);
+				if (fn)
+					fn(ctx, in, &a, &b, &c);
+				count++;
+			}
+		}
+	}
+	return count;
+}
+
+static void hx_name(const struct lat_report_input *in, const struct hx_ref *r, char *buf,
+		    size_t len)
+{
+	const char *t = r->s->h->title;
+
+	snprintf(buf, len, "%s#%zu %s", in[r->input].path, r->block + 1, t ? t : "?");
+}
+
+static void hx_side_json(struct lat_json *j, const char *key, const struct lat_report_input *in,
+			 const struct hx_ref *r)
+{
+	lat_json_obj_open(j, key);
+	lat_json_str(j, "path", in[r->input].path);
+	lat_json_uint(j, "input", r->input);
+	lat_json_uint(j, "block", r->block);
+	lat_json_uint(j, "histogram", r->hist);
+	lat_json_str(j, "title", r->s->h->title);
+	lat_json_obj_close(j);
+}
+
+static void hx_json(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
+		    const struct hx_ref *b, const struct lat_hist_cmp *c)
+{
+	struct lat_json *j = ctx;
+	char an[300], bn[300], key[32];
+
+	hx_name(in, a, an, sizeof(an));
+	hx_name(in, b, bn, sizeof(bn));
+	lat_json_obj_open(j, NULL);
+	hx_side_json(j, "a", in, a);
+	hx_side_json(j, "b", in, b);
+	lat_json_obj_open(j, "better");
+	verdict(j, "median", c->q[LAT_HQ_P50], "a", "b");
+	for (int q = LAT_HQ_P90; q < LAT_HQ_N; q++)
+		verdict(j, lat_hist_qnames[q], c->q[q], "a", "b");
+	for (int t = 0; t < LAT_HT_N; t++) {
+		snprintf(key, sizeof(key), "at_or_above_%s", lat_hist_tnames[t]);
+		verdict(j, key, c->at_or_above[t], "a", "b");
+	}
+	verdict(j, "max_bucket", c->max, "a", "b");
+	lat_json_obj_close(j);
+	for (int q = 0; q < LAT_HQ_N; q++) {
+		snprintf(key, sizeof(key), "a_%s", q_keys[q]);
+		bucket_json(j, key, &a->s->q[q]);
+		snprintf(key, sizeof(key), "b_%s", q_keys[q]);
+		bucket_json(j, key, &b->s->q[q]);
+	}
+	lat_json_obj_close(j);
+}
+
+void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n)
+{
+	if (!hx_walk(in, n, NULL, NULL))
+		return;
+	lat_json_arr_open(j, "histogram_comparisons");
+	hx_walk(in, n, hx_json, j);
+	lat_json_arr_close(j);
+}
+
+static void hx_text(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
+		    const struct hx_ref *b, const struct lat_hist_cmp *c)
+{
+	FILE *out = ctx;
+	char an[300], bn[300], msg[2048];
+
+	hx_name(in, a, an, sizeof(an));
+	hx_name(in, b, bn, sizeof(bn));
+	lat_hist_cmp_message(msg, sizeof(msg), an, a->s, bn, b->s, c);
+	fputs("  ", out);
+	lat_fput_safe(out, an, strlen(an));
+	fputs(" vs ", out);
+	lat_fput_safe(out, bn, strlen(bn));
+	fputs(":\n    ", out);
+	lat_fput_safe(out, msg, strlen(msg));
+	fputc('\n', out);
+}
+
+void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n)
+{
+	if (!hx_walk(in, n, NULL, NULL))
+		return;
+	fputs("\n== histograms across blocks (the first block's k-th histogram against the k-th "
+	      "of each later block) ==\n", out);
+	hx_walk(in, n, hx_text, out);
 }

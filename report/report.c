@@ -96,6 +96,7 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		lat_json_obj_close(&j);
 	}
 	lat_json_arr_close(&j);
+	lat_report_hist_across_json(&j, in, n);
 	lat_json_obj_close(&j);
 }
 
@@ -161,4 +162,5 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			block_text(out, in[i].blocks[k], k, o);
 	}
+	lat_report_hist_across_text(out, in, n);
 }

@@ -12,6 +12,10 @@ void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_schedcnt_text(FILE *out, const struct lat_block *b);
 void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_histogram_text(FILE *out, const struct lat_block *b);
+struct lat_report_input;
+/* Histograms of different blocks and files compared (nothing when fewer than two blocks). */
+void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n);
+void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n);
 void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_fntrace_text(FILE *out, const struct lat_block *b);
 void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
