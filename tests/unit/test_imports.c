@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The readers of the real-time tools' outputs: cyclictest, rtla, perf-sched,
+ * on the outputs kept in samples/ (samples/README-imports.md says how each
+ * expected number was found with awk/grep).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "latscope/an_histogram.h"
+#include "old_logs_util.h"
+
+#define S(x) LAT_SAMPLES_DIR "/" x
+
+static const struct lat_block *one_block(struct lat_loaded *l, const char *fmt)
+{
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->fmt->name, fmt);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	return l->blocks[0];
+}
+
+static void assert_bucket(const struct lat_hist_q *q, int64_t lo, int64_t hi)
+{
+	assert_true(q->valid);
+	assert_int_equal(q->lo_ns, lo);
+	assert_int_equal(q->hi_ns, hi);
+}
+
+static void assert_printed(const struct lat_histogram *h, int64_t n, int64_t min, int64_t avg,
+			   int64_t max)
+{
+	assert_true(h->has_printed);
+	assert_int_equal(h->printed.count, n);
+	assert_int_equal(h->printed.min_ns, min);
+	assert_int_equal(h->printed.avg_ns, avg);
+	assert_int_equal(h->printed.max_ns, max);
+}
+
+#define NONE LAT_VALUE_NONE
+
+static void test_cyclictest_quiet(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/quiet.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+
+	(void)state;
+	/* T: 0 ( 8049) P:80 I:200 C:   2000 Min:     13 Act:   52 Avg:   69 Max:    3170 */
+	assert_int_equal(b->nhist, 1);
+	assert_string_equal(b->hist[0]->title, "thread 0");
+	assert_int_equal(b->hist[0]->nbuckets, 0);
+	assert_printed(b->hist[0], 2000, 13000, 69000, 3170000);
+	old_logs_free(l);
+}
+
+static void test_cyclictest_default_refreshes(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/default.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+
+	(void)state;
+	/* the last of 39 refreshes: C: 2000 Min: 11 Avg: 72 Max: 1436 */
+	assert_int_equal(b->nhist, 1);
+	assert_printed(b->hist[0], 2000, 11000, 72000, 1436000);
+	assert_non_null(old_logs_finding(b, "refreshes"));
+	old_logs_free(l);
+}
+
+static void test_cyclictest_hist(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/hist.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	assert_int_equal(b->nhist, 2);
+	/* 200 rows of 1 us and the overflow bucket [200 us, +inf) */
+	assert_int_equal(b->hist[0]->nbuckets, 201);
+	assert_int_equal(b->hist[0]->b[200].lo_ns, 200000);
+	assert_int_equal(b->hist[0]->b[200].hi_ns, INT64_MAX);
+	assert_int_equal(b->hist[0]->b[200].count, 13);
+	/* # Total: 1987 + # Histogram Overflows: 13 */
+	assert_int_equal(b->hist[0]->printed_total, 2000);
+	assert_int_equal(b->hist[1]->printed_total, 2000);
+	assert_printed(b->hist[0], NONE, 10000, 70000, 2137000);
+	assert_printed(b->hist[1], NONE, 10000, 63000, 2026000);
+	assert_int_equal(r->stats[0].total, 2000);
+	/* ranks 1000, 1800, 1980 reached at rows 64, 92, 162; 1998 only in the overflow */
+	assert_bucket(&r->stats[0].q[LAT_HQ_P50], 64000, 65000);
+	assert_bucket(&r->stats[0].q[LAT_HQ_P90], 92000, 93000);
+	assert_bucket(&r->stats[0].q[LAT_HQ_P99], 162000, 163000);
+	assert_bucket(&r->stats[0].q[LAT_HQ_P999], 200000, INT64_MAX);
+	assert_bucket(&r->stats[1].q[LAT_HQ_P50], 57000, 58000);
+	assert_bucket(&r->stats[1].q[LAT_HQ_P99], 136000, 137000);
+	/* printed min 10 and max 2137 agree with the buckets: no printed-stats warning */
+	assert_null(old_logs_finding(b, "printed-stats"));
+	assert_null(old_logs_finding(b, "overflow-cycles"));
+	old_logs_free(l);
+}
+
+static void test_cyclictest_verbose(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/verbose.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	/* 200 "0: N: LAT" rows, the largest latency 597 us */
+	assert_int_equal(b->nhist, 1);
+	assert_int_equal(r->stats[0].total, 200);
+	assert_bucket(&r->stats[0].max, 597000, 598000);
+	old_logs_free(l);
+}
+
+static void test_cyclictest_json(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/hist-run.json"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	assert_int_equal(b->nhist, 2);
+	/* "cycles": 2000, "min": 11, "max": 1987, "avg": 80.50 */
+	assert_printed(b->hist[0], 2000, 11000, 80500, 1987000);
+	/* the histogram holds 1635 (as "# Total:" in hist-json.txt), 365 inferred overflows */
+	assert_int_equal(r->stats[0].total, 2000);
+	assert_int_equal(b->hist[0]->b[b->hist[0]->nbuckets - 1].lo_ns, 100000);
+	assert_int_equal(b->hist[0]->b[b->hist[0]->nbuckets - 1].count, 365);
+	assert_int_equal(r->stats[1].total, 1977);
+	assert_non_null(old_logs_finding(b, "overflow-inferred"));
+	old_logs_free(l);
+}
+
+static void test_perf_latency(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("perf-sched/latency.txt"), NULL);
+	const struct lat_block *b = one_block(l, "perf-sched");
+
+	(void)state;
+	/* 24 task rows; their switches add up to TOTAL's 628 */
+	assert_int_equal(b->nhist, 24);
+	assert_string_equal(b->hist[0]->title, "sleep:8651");
+	assert_printed(b->hist[0], 2, NONE, 12002000, 24003000);
+	assert_string_equal(b->hist[2]->title, "cc1:(8)");
+	assert_printed(b->hist[2], 485, NONE, 8452000, 41168000);
+	assert_null(old_logs_finding(b, "total-mismatch"));
+	assert_non_null(old_logs_finding(b, "perf-info"));
+	old_logs_free(l);
+}
+
+static void test_perf_timehist(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("perf-sched/timehist.txt"), NULL);
+	const struct lat_block *b = one_block(l, "perf-sched");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	/* rows per CPU 443 and 509; the largest sch delay 15.651 and 22.539 ms */
+	assert_int_equal(b->nhist, 2);
+	assert_string_equal(b->hist[0]->title, "cpu0 sch delay");
+	assert_int_equal(r->stats[0].total, 443);
+	assert_int_equal(r->stats[1].total, 509);
+	assert_bucket(&r->stats[0].max, 15651000, 15652000);
+	assert_bucket(&r->stats[1].max, 22539000, 22540000);
+	old_logs_free(l);
+}
+
+static void test_rtla_timerlat_hist(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-hist.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	assert_int_equal(b->nhist, 10);
+	assert_string_equal(b->hist[1]->title, "Thr cpu0");
+	/* every column adds up to its count: 600002 */
+	for (size_t i = 0; i < 10; i++) {
+		assert_int_equal(r->stats[i].total, 600002);
+		assert_int_equal(b->hist[i]->printed.count, 600002);
+	}
+	/* Thr-000: cumulative 331965 >= 300001 at row 6, 586495 >= 540002 at row 8 */
+	assert_bucket(&r->stats[1].q[LAT_HQ_P50], 6000, 7000);
+	assert_bucket(&r->stats[1].q[LAT_HQ_P90], 8000, 9000);
+	assert_printed(b->hist[1], 600002, 1000, 5000, 36000);
+	assert_bucket(&r->stats[1].max, 36000, 37000);
+	assert_null(old_logs_finding(b, "printed-stats"));
+	old_logs_free(l);
+}
+
+static void test_rtla_osnoise_hist(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/osnoise-hist.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	/* -b 10: rows 0, 10, ..., 50 are buckets of 10 us */
+	assert_int_equal(b->nhist, 12);
+	assert_string_equal(b->hist[0]->title, "cpu0");
+	assert_int_equal(b->hist[0]->b[1].lo_ns, 10000);
+	assert_int_equal(b->hist[0]->b[1].hi_ns, 20000);
+	assert_int_equal(r->stats[0].total, 55215);
+	assert_bucket(&r->stats[0].max, 30000, 40000);
+	old_logs_free(l);
+}
+
+static void test_rtla_timerlat_top_aa(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-aa.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+	const struct lat_finding *aa;
+
+	(void)state;
+	/* CPUs 1-23, IRQ and Thread each */
+	assert_int_equal(b->nhist, 46);
+	assert_string_equal(b->hist[44]->title, "IRQ cpu23");
+	assert_printed(b->hist[44], 12320, 0, 1000, 28000);
+	assert_printed(b->hist[45], 12320, 3000, 11000, 41000);
+	aa = old_logs_finding(b, "rtla-auto-analysis");
+	assert_non_null(aa);
+	assert_non_null(strstr(aa->message, "IRQ handler delay: 27.49 us (65.52 %)"));
+	assert_non_null(strstr(aa->message, "Thread latency: 41.96 us (100%)"));
+	old_logs_free(l);
+}
+
+static void test_line_kinds(void **state)
+{
+	const struct lat_format *ct = lat_format_find("cyclictest");
+	const struct lat_format *rt = lat_format_find("rtla");
+	const struct lat_format *ps = lat_format_find("perf-sched");
+	static const char sum[] = "T: 0 ( 1234) P:80 I:200 C:   5000 Min:      3 Act:    5 "
+				  "Avg:    6 Max:      37";
+	static const char prose[] = "The latency was 37 us: T: is the thread.";
+
+	(void)state;
+	assert_int_equal(ct->line_kind(sum, sizeof(sum) - 1), LAT_LINE_ROW);
+	assert_int_equal(ct->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
+	assert_int_equal(rt->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
+	assert_int_equal(ps->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
+}
+
+static void test_broken_rows(void **state)
+{
+	struct lat_loaded *l = old_logs_load_text(
+		"# Histogram\n000000 000001\n000001 00000x\n000002 000003\n"
+		"# Total: 000000004\n# Min Latencies: 00000\n# Max Latencies: 00002\n"
+		"# Histogram Overflows: 00000\n", NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	/* the broken row is reported and counted, the others kept */
+	assert_int_equal(b->skipped_lines, 1);
+	assert_int_equal(b->hist[0]->total, 4);
+	old_logs_free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cyclictest_quiet),
+		cmocka_unit_test(test_cyclictest_default_refreshes),
+		cmocka_unit_test(test_cyclictest_hist),
+		cmocka_unit_test(test_cyclictest_verbose),
+		cmocka_unit_test(test_cyclictest_json),
+		cmocka_unit_test(test_perf_latency),
+		cmocka_unit_test(test_perf_timehist),
+		cmocka_unit_test(test_rtla_timerlat_hist),
+		cmocka_unit_test(test_rtla_osnoise_hist),
+		cmocka_unit_test(test_rtla_timerlat_top_aa),
+		cmocka_unit_test(test_line_kinds),
+		cmocka_unit_test(test_broken_rows),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
