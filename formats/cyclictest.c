@@ -244,6 +244,14 @@ static struct ct_thread *thread_of(struct ct_state *st, int64_t id, int *err)
 	return t;
 }
 
+static void note_line(struct lat_histogram *h, uint32_t line)
+{
+	if (!h->first_line || line < h->first_line)
+		h->first_line = line;
+	if (line > h->last_line)
+		h->last_line = line;
+}
+
 /* ---- summaries ---- */
 
 /* "T: 0 ( 8049) P:80 I:200 C:   2000 Min:     13 Act:   52 Avg:   69 Max:    3170" */
@@ -303,7 +311,7 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	t->min = v[2] ? v[3] * st->unit : LAT_VALUE_NONE;
 	t->avg = v[2] ? v[5] * st->unit : LAT_VALUE_NONE;
 	t->max = v[2] ? v[6] * st->unit : LAT_VALUE_NONE;
-	(void)line;
+	note_line(t->hb.h, line);
 	st->kinds |= CT_K_SUMMARY;
 	return 1;
 }
@@ -559,6 +567,7 @@ static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *
 		if (r < 0)
 			return 0;
 		t->has_summary = 1;
+		note_line(t->hb.h, line);
 		if (i == 0)
 			t->cycles = v;
 		else if (i == 1)

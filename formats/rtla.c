@@ -442,7 +442,8 @@ static int parse_top_header(struct rt_state *st, const char *buf)
 	return st->ngroups > 0;
 }
 
-static int parse_timerlat_top_row(struct rt_state *st, const char *buf, int *err)
+static int parse_timerlat_top_row(struct rt_state *st, const char *buf, uint32_t line,
+				  int *err)
 {
 	struct lat_scan sc;
 	int64_t cpu = -1, count;
@@ -477,6 +478,7 @@ static int parse_timerlat_top_row(struct rt_state *st, const char *buf, int *err
 		if (!c)
 			return 0;
 		c->hb.h->printed = (struct lat_hist_printed){ count, v[1], v[2], v[3] };
+		c->hb.h->first_line = c->hb.h->last_line = line;
 	}
 	lat_scan_ws(&sc);
 	lat_scan_char(&sc, '|');
@@ -598,7 +600,7 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 	if (is_top_row(buf, len))
 		return st->kinds & 4 && !(st->kinds & 2) ?
 		       parse_osnoise_top_row(st, buf, b, err) :
-		       parse_timerlat_top_row(st, buf, err);
+		       parse_timerlat_top_row(st, buf, l->lineno, err);
 	if (is_number_row(buf, len))
 		return parse_number_row(st, buf, l->lineno, err);
 	if (lat_imp_starts(buf, len, "## CPU ") ||
