@@ -53,6 +53,29 @@ size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct)
 	return h->nbuckets - 1;
 }
 
+/*
+ * "p99 < 163 µs", or for the open overflow bucket, which has no upper bound,
+ * "p99 ≥ 200 µs" (cyclictest's -h N, rtla's over:): nothing is invented.
+ */
+static void mark_label(const struct lat_histogram *h, size_t i, const char *what, char *buf,
+		       size_t len)
+{
+	char d[32];
+
+	if (h->b[i].hi_ns == INT64_MAX)
+		snprintf(buf, len, "%s \xe2\x89\xa5 %s", what,
+			 lat_fmt_dur_chart((double)h->b[i].lo_ns, d, sizeof(d)));
+	else
+		snprintf(buf, len, "%s < %s", what, lat_fmt_dur_chart(bucket_hi(h, i), d,
+								      sizeof(d)));
+}
+
+/* Where a mark sits: the bucket's upper bound, the open bucket's lower one. */
+static double mark_x(const struct lat_histogram *h, size_t i)
+{
+	return h->b[i].hi_ns == INT64_MAX ? bucket_lo(h, i) : bucket_hi(h, i);
+}
+
 static size_t last_nonzero(const struct lat_histogram *h)
 {
 	for (size_t i = h->nbuckets; i > 0; i--)
@@ -67,7 +90,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	const struct lat_hist_input *in = data;
 	double xlo = INFINITY, xhi = 0, ymax = 1;
 	size_t nonempty = 0, n = 0;
-	char d1[32], d2[32], d3[32];
+	char d1[48], d2[48], d3[48];
 
 	for (size_t k = 0; k < in->n; k++) {
 		const struct lat_histogram *h = in->h[k];
@@ -124,12 +147,19 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		}
 		if (mx == h->nbuckets)
 			continue;
+		mark_label(h, p50, "p50", d1, sizeof(d1));
+		mark_label(h, p99, "p99", d2, sizeof(d2));
+		mark_label(h, mx, "max", d3, sizeof(d3));
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
-			 "%s%s: n %llu, p50 < %s, p99 < %s, max < %s", len ? " \xc2\xb7 " : "",
-			 name, (unsigned long long)total,
-			 lat_fmt_dur_chart(bucket_hi(h, p50), d1, sizeof(d1)),
-			 lat_fmt_dur_chart(bucket_hi(h, p99), d2, sizeof(d2)),
-			 lat_fmt_dur_chart(bucket_hi(h, mx), d3, sizeof(d3)));
+			 "%s%s: n %llu, %s, %s, %s", len ? " \xc2\xb7 " : "",
+			 name, (unsigned long long)total, d1, d2, d3);
+		/* the tool's own maximum says what the open bucket cannot */
+		if (h->has_printed && h->printed.max_ns != LAT_VALUE_NONE &&
+		    h->b[mx].hi_ns == INT64_MAX) {
+			len = strlen(c->subtitle);
+			snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " (printed max %s)",
+				 lat_fmt_dur_chart((double)h->printed.max_ns, d3, sizeof(d3)));
+		}
 	}
 	if (n)
 		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more", n);
@@ -180,7 +210,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
 	const struct lat_hist_input *in = data;
-	char buf[64], d1[32];
+	char buf[64];
 
 	cairo_save(cr);
 	cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
@@ -201,7 +231,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		if (idx[2] == h->nbuckets)
 			continue;
 		for (int j = 0; j < 3; j++) {
-			double x = round(lat_axis_map(&c->x, bucket_hi(h, idx[j]))) + 0.5;
+			double x = round(lat_axis_map(&c->x, mark_x(h, idx[j]))) + 0.5;
 			double ytxt = c->plot.y + 16 + (double)k * (LAT_TICK_PT + 6);
 
 			if (j > 0 && idx[j] == idx[j - 1])
@@ -213,8 +243,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			cairo_line_to(cr, x, c->plot.y + c->plot.h);
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
-			snprintf(buf, sizeof(buf), "%s < %s", what[j],
-				 lat_fmt_dur_chart(bucket_hi(h, idx[j]), d1, sizeof(d1)));
+			mark_label(h, idx[j], what[j], buf, sizeof(buf));
 			/* keep labels of one histogram apart: push right */
 			w = lat_text_width(cr, buf);
 			tx = fmax(lastx, x + 4);
