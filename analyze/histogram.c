@@ -107,8 +107,22 @@ void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stat
 	c->max = below(&a->max, &b->max);
 }
 
-/* "[50 us, 56.2 us)" or "[126 ms, +inf)" */
-static char *bucket_str(const struct lat_hist_q *q, char *buf, size_t len)
+/* @ns in the unit lat_fmt_duration() picks for @ref, with the decimals @ns needs. */
+static void fmt_exact(int64_t ns, int64_t ref, char *buf, size_t len)
+{
+	static const struct {
+		int64_t div;
+		const char *u;
+		int dec_ns, dec_us;	/* decimals for ns and for whole-us values */
+	} units[] = { { 1000, "us", 3, 0 }, { 1000000, "ms", 6, 3 }, { 1000000000, "s", 9, 6 } };
+	size_t k = ref < 1000000 ? 0 : ref < 1000000000 ? 1 : 2;
+
+	snprintf(buf, len, "%.*f %s", ns % 1000 ? units[k].dec_ns : units[k].dec_us,
+		 (double)ns / (double)units[k].div, units[k].u);
+}
+
+/* "[50 us, 56.2 us)" or "[126 ms, +inf)"; "[2.150 ms, 2.151 ms)" where 3 digits would merge them */
+char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len)
 {
 	char lo[32], hi[32];
 
@@ -117,12 +131,22 @@ static char *bucket_str(const struct lat_hist_q *q, char *buf, size_t len)
 		return buf;
 	}
 	lat_fmt_duration(q->lo_ns, lo, sizeof(lo));
-	if (q->hi_ns == INT64_MAX)
+	if (q->hi_ns == INT64_MAX) {
 		snprintf(hi, sizeof(hi), "+inf");
-	else
+	} else {
 		lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
+		if (!strcmp(lo, hi) && q->lo_ns >= 1000) {
+			fmt_exact(q->lo_ns, q->lo_ns, lo, sizeof(lo));
+			fmt_exact(q->hi_ns, q->lo_ns, hi, sizeof(hi));
+		}
+	}
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 	return buf;
+}
+
+static char *bucket_str(const struct lat_hist_q *q, char *buf, size_t len)
+{
+	return lat_hist_bucket_fmt(q, buf, len);
 }
 
 static const char *name_of(const struct lat_hist_stats *s, size_t idx, char *buf, size_t len)

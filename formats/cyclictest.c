@@ -9,7 +9,7 @@
  *   # Total: 000001987 000001989      <- trailers, one value per thread
  *   # Min Latencies: 00010 00010
  *   # Avg Latencies: 00070 00063
- *   # Max Latencies: 02137 02026      (older versions: "Max Latencys")
+ *   # Max Latencies: 02137 02026      (-H: a last "all threads" column, not in Min/Avg)
  *   # Histogram Overflows: 00013 00011
  *   # Histogram Overflow at cycle number:
  *   # Thread 0: 01389 01434 ...  [# 00265 others]
@@ -59,6 +59,9 @@ struct ct_state {
 	int json_threads, json_thread, json_hist, json_other;
 	char *cmdline;
 	uint64_t refreshes;		/* summary lines that replaced an earlier one */
+	int nmin;			/* values in "# Min Latencies:": the threads, without -H's sum */
+	int nsecs;			/* summaries printed by -N (ns): Act and Avg 8 wide */
+	char *notes;			/* "# Max Latency:" (old rt-tests) and "# SMIs:" lines */
 };
 
 enum { CT_K_SUMMARY = 1, CT_K_HIST = 2, CT_K_VERBOSE = 4, CT_K_JSON = 8 };
@@ -107,8 +110,8 @@ static int is_verbose_row(const char *s, size_t len)
 
 static const char *const trailer_names[] = {
 	"# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
-	"# Max Latencys:", "# Histogram Overflows:", "# Histogram Overflow at cycle number:",
-	"# Thread ",
+	"# Histogram Overflows:", "# Histogram Overflow at cycle number:", "# Thread ",
+	"# Max Latency:", "# SMIs:",
 };
 
 static int is_trailer(const char *s, size_t len)
@@ -178,7 +181,11 @@ static int is_policy(const char *s, size_t len)
 		len -= (size_t)(p + 1 - s);
 		s = p + 1;
 	}
-	return len >= 7 && !memcmp(s, "policy:", 7);
+	if (len >= 7 && !memcmp(s, "policy:", 7))
+		return 1;
+	/* before "policy:" was added: the bare /proc/loadavg, "0.97 1.02 1.18 4/545 3576" */
+	return len >= 15 && s[0] >= '0' && s[0] <= '9' && s[1] == '.' && memchr(s, '/', len) &&
+	       !memchr(s, ':', len);
 }
 
 static enum lat_line_kind ct_line_kind(const char *s, size_t len)
@@ -259,9 +266,9 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 {
 	struct lat_scan sc;
 	struct ct_thread *t;
-	int64_t id, tid, v[7];
+	int64_t id, tid, v[7], unit;
 	static const char *const keys[] = { "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:" };
-	int seen = 0;
+	int seen = 0, wide = 0;
 
 	lat_scan_init(&sc, buf, strlen(buf));
 	lat_scan_ws(&sc);
@@ -282,10 +289,15 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 			if (lat_scan_lit(&sc, keys[k]))
 				break;
 		if (k < 7) {
+			const char *f = sc.p;
+
 			lat_scan_ws(&sc);
 			if (!lat_scan_i64(&sc, &v[k]))
 				return 0;
 			seen |= 1 << k;
+			/* -N prints Act and Avg 8 wide (ns), the default 5 wide (us) */
+			if (k == 4 || k == 5)
+				wide += sc.p - f >= 8;
 			continue;
 		}
 		/* a field this version adds (SMI:, ...): a word "KEY:" and a value */
@@ -307,10 +319,12 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	t->prio = v[0];
 	t->interval = v[1];
 	t->cycles = v[2];
+	unit = wide == 2 ? 1 : st->unit;
+	st->nsecs |= wide == 2;
 	/* the default mode's first refresh has no sample yet: Min:1000000 C:0 */
-	t->min = v[2] ? v[3] * st->unit : LAT_VALUE_NONE;
-	t->avg = v[2] ? v[5] * st->unit : LAT_VALUE_NONE;
-	t->max = v[2] ? v[6] * st->unit : LAT_VALUE_NONE;
+	t->min = v[2] ? v[3] * unit : LAT_VALUE_NONE;
+	t->avg = v[2] ? v[5] * unit : LAT_VALUE_NONE;
+	t->max = v[2] ? v[6] * unit : LAT_VALUE_NONE;
 	note_line(t->hb.h, line);
 	st->kinds |= CT_K_SUMMARY;
 	return 1;
@@ -350,6 +364,23 @@ static int parse_hist_row(struct ct_state *st, const char *buf, uint32_t line, i
 	return col > 0;
 }
 
+/* Keeps a trailer line latscope has no model for, to show it as a finding. */
+static int add_note(struct ct_state *st, const char *buf, int *err)
+{
+	size_t have = st->notes ? strlen(st->notes) : 0, n = strlen(buf);
+	char *p = realloc(st->notes, have + n + 3);
+
+	if (!p) {
+		*err = -LAT_ENOMEM;
+		return 0;
+	}
+	st->notes = p;
+	if (have)
+		memcpy(p + have, "; ", 2), have += 2;
+	memcpy(p + have, buf, n + 1);
+	return 1;
+}
+
 /* "# Max Latencies: 02137 02026": one value per thread, in thread order */
 static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 {
@@ -359,7 +390,7 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 	} tab[] = {
 		{ "# Total:", CT_TOTAL }, { "# Min Latencies:", CT_MIN },
 		{ "# Avg Latencies:", CT_AVG }, { "# Max Latencies:", CT_MAX },
-		{ "# Max Latencys:", CT_MAX }, { "# Histogram Overflows:", CT_OVERFLOWS },
+		{ "# Histogram Overflows:", CT_OVERFLOWS },
 	};
 	struct lat_scan sc;
 	int col = 0;
@@ -370,6 +401,9 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 		lat_scan_ws(&sc);
 		return lat_scan_eol(&sc);
 	}
+	if (lat_imp_starts(buf, strlen(buf), "# Max Latency:") ||
+	    lat_imp_starts(buf, strlen(buf), "# SMIs:"))
+		return add_note(st, buf, err);
 	if (lat_scan_lit(&sc, "# Thread ")) {
 		/* "# Thread 0: 01389 01434 ... [# 00265 others]" */
 		int64_t id, v;
@@ -408,6 +442,8 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 			t = thread_of(st, col++, err);
 			if (!t)
 				return *err ? 0 : -1;
+			if (tab[i].k == CT_MIN)
+				st->nmin = col;
 			if (tab[i].k == CT_TOTAL || tab[i].k == CT_OVERFLOWS)
 				v /= st->unit;
 			t->trailer[tab[i].k] = v;
@@ -597,7 +633,11 @@ static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_bl
 	int64_t ovf = LAT_VALUE_NONE;
 	char title[64];
 
-	snprintf(title, sizeof(title), "thread %d", t->id);
+	/* -H: one more column than threads (the Min line has one value per thread) */
+	if (st->nmin && t->id == st->nmin && t->has_hist && !t->has_summary)
+		snprintf(title, sizeof(title), "all threads");
+	else
+		snprintf(title, sizeof(title), "thread %d", t->id);
 	h->title = strdup(title);
 	if (!h->title)
 		return -LAT_ENOMEM;
@@ -723,10 +763,17 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "%llu summary lines were refreshes of an earlier one: "
 					    "the last of each thread is kept",
 					    (unsigned long long)st.refreshes);
+	if (!ret && st.nsecs)
+		ret = lat_block_add_finding(b, "nanoseconds", LAT_SEV_INFO,
+					    "the summaries print Act and Avg 8 wide: cyclictest -N, "
+					    "their values are read as ns");
+	if (!ret && st.notes)
+		ret = lat_block_add_finding(b, "trailer", LAT_SEV_INFO, "%s", st.notes);
 	if (!ret && (b->title = block_title(&st)) == NULL)
 		ret = -LAT_ENOMEM;
 	free(st.th);
 	free(st.cmdline);
+	free(st.notes);
 	if (ret)
 		return ret;
 	return b->nhist ? 0 : -LAT_EEMPTY;

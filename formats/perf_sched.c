@@ -208,6 +208,7 @@ struct ps_th {
 	struct ps_cpu *c;
 	size_t n, cap;
 	uint64_t idle;
+	uint64_t events;	/* -w "awakened:" and -M "migrated:" rows */
 };
 
 static int is_num(const char *s, size_t len)
@@ -253,6 +254,11 @@ static int parse_th_row(const char *buf, uint32_t line, struct ps_th *th, int *e
 	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &ts, NULL) || (lat_scan_ws(&sc),
 	    !lat_scan_char(&sc, '[')) || !lat_scan_i64(&sc, &cpu) || !lat_scan_char(&sc, ']'))
 		return 0;
+	/* -w and -M add event rows: "... task[tid]   awakened: other[tid]" */
+	if (strstr(sc.p, " awakened: ") || strstr(sc.p, " migrated: ")) {
+		th->events++;
+		return 1;
+	}
 	/* from the end: [state] run time, sch delay, wait time */
 	w[2] = last_word(buf, &len, &wl);
 	if (!is_num(w[2], wl) && wl <= 2)
@@ -368,6 +374,10 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "the TOTAL row counts %llu switches, the tasks add up "
 					    "to %llu", (unsigned long long)pl.total_switches,
 					    (unsigned long long)pl.switches);
+	if (!ret && th.events)
+		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
+					    "%llu awakened/migrated rows (timehist -w, -M) are events, "
+					    "not switches: not counted", (unsigned long long)th.events);
 	if (!ret && th.idle)
 		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
 					    "%llu <idle> rows not counted: the idle task has no "

@@ -117,19 +117,13 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 
 static void bucket_cell(FILE *out, const struct lat_hist_q *q, int width)
 {
-	char lo[32], hi[32], buf[80];
+	char buf[80];
 
 	if (!q->valid) {
 		fprintf(out, "%*s", width, "-");
 		return;
 	}
-	lat_fmt_duration(q->lo_ns, lo, sizeof(lo));
-	if (q->hi_ns == INT64_MAX)
-		snprintf(hi, sizeof(hi), "+inf");
-	else
-		lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
-	snprintf(buf, sizeof(buf), "[%s, %s)", lo, hi);
-	fprintf(out, "%*s", width, buf);
+	fprintf(out, "%*s", width, lat_hist_bucket_fmt(q, buf, sizeof(buf)));
 }
 
 static void value_cell(FILE *out, int64_t v, int width)

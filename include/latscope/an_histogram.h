@@ -49,6 +49,8 @@ extern const char *const lat_hist_qnames[LAT_HQ_N];	/* "p50", "p90", "p99", "p99
 extern const int64_t lat_hist_thresholds_ns[LAT_HT_N];	/* 1, 10, 100 ms */
 extern const char *const lat_hist_tnames[LAT_HT_N];	/* "1ms", "10ms", "100ms" */
 
+/* "[50 us, 56.2 us)", "[126 ms, +inf)", "none"; more digits when 3 would print lo = hi. */
+char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len);
 /* Compares A with B measure by measure (c->a and c->b are left to the caller). */
 void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
 		      struct lat_hist_cmp *c);

@@ -135,6 +135,63 @@ static void test_cyclictest_json(void **state)
 	old_logs_free(l);
 }
 
+static void test_cyclictest_histofall(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/histofall.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	/* -H: two threads and the sum column, which has no Min/Avg of its own */
+	assert_int_equal(b->nhist, 3);
+	assert_string_equal(b->hist[2]->title, "all threads");
+	assert_int_equal(r->stats[0].total, 2000);
+	assert_int_equal(r->stats[1].total, 1955);
+	assert_int_equal(r->stats[2].total, 3955);
+	assert_int_equal(b->hist[2]->printed_total, 3955);
+	assert_printed(b->hist[2], NONE, NONE, NONE, 9446000);
+	old_logs_free(l);
+}
+
+static void test_cyclictest_nsecs(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/nsecs.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+
+	(void)state;
+	/* Min:  11006 Act:   61694 Avg:  107127 Max:16822590, in ns (-N) */
+	assert_printed(b->hist[0], 2000, 11006, 107127, 16822590);
+	assert_non_null(old_logs_finding(b, "nanoseconds"));
+	old_logs_free(l);
+}
+
+static void test_perf_timehist_variants(void **state)
+{
+	static const char *const files[] = { "perf-sched/timehist-w.txt",
+					     "perf-sched/timehist-M.txt",
+					     "perf-sched/timehist-V.txt",
+					     "perf-sched/timehist-state.txt" };
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		char path[512];
+		struct lat_loaded *l;
+		const struct lat_block *b;
+		const struct lat_hist_result *r;
+
+		snprintf(path, sizeof(path), "%s/%s", LAT_SAMPLES_DIR, files[i]);
+		l = old_logs_load(path, NULL);
+		b = one_block(l, "perf-sched");
+		r = b->analysis;
+		/* the same 1088 switches (timehist -s) whatever the columns: 872 + 216 */
+		assert_int_equal(r->stats[0].total, 872);
+		assert_int_equal(r->stats[1].total, 216);
+		if (i < 2)
+			assert_non_null(old_logs_finding(b, "event-rows"));
+		old_logs_free(l);
+	}
+}
+
 static void test_perf_latency(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("perf-sched/latency.txt"), NULL);
@@ -269,6 +326,9 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_hist),
 		cmocka_unit_test(test_cyclictest_verbose),
 		cmocka_unit_test(test_cyclictest_json),
+		cmocka_unit_test(test_cyclictest_histofall),
+		cmocka_unit_test(test_cyclictest_nsecs),
+		cmocka_unit_test(test_perf_timehist_variants),
 		cmocka_unit_test(test_perf_latency),
 		cmocka_unit_test(test_perf_timehist),
 		cmocka_unit_test(test_rtla_timerlat_hist),
