@@ -29,15 +29,21 @@ static void value_json(struct lat_json *j, const char *key, int64_t v)
 		lat_json_int(j, key, v);
 }
 
-/* Present only for readers of tools that print their own summary. */
-static void printed_json(struct lat_json *j, const struct lat_hist_printed *p)
+static void printed_json_key(struct lat_json *j, const char *key,
+			     const struct lat_hist_printed *p)
 {
-	lat_json_obj_open(j, "printed");
+	lat_json_obj_open(j, key);
 	value_json(j, "count", p->count);
 	value_json(j, "min_ns", p->min_ns);
 	value_json(j, "avg_ns", p->avg_ns);
 	value_json(j, "max_ns", p->max_ns);
 	lat_json_obj_close(j);
+}
+
+/* Present only for readers of tools that print their own summary. */
+static void printed_json(struct lat_json *j, const struct lat_hist_printed *p)
+{
+	printed_json_key(j, "printed", p);
 }
 
 static const char *const q_keys[LAT_HQ_N] = { "p50_ns", "p90_ns", "p99_ns", "p99_9_ns" };
@@ -204,47 +210,88 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 }
 
 /*
- * Histograms across blocks (and files): the first block of histograms with
- * samples is the reference; its k-th histogram with samples is compared with
- * the k-th of every later block (thread 0 with thread 0, cpu1 with cpu1).
+ * Histograms across blocks (and files).  Two kinds of pairs:
+ *  - "buckets": the first block of histograms with samples is the reference;
+ *    its k-th histogram with samples is compared with the k-th of every later
+ *    block (thread 0 with thread 0, cpu1 with cpu1), as inside a block;
+ *  - "printed": the same for histograms that hold only what a tool printed
+ *    (cyclictest -q, rtla top, perf sched latency): min, avg and max compared.
  */
+enum hx_kind { HX_BUCKETS, HX_PRINTED };
+
 struct hx_ref {
 	size_t input, block, hist;
 	const struct lat_hist_stats *s;
 };
 
-typedef void (*hx_fn)(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
-		      const struct hx_ref *b, const struct lat_hist_cmp *c);
+struct hx_pair {
+	enum hx_kind kind;
+	struct hx_ref a, b;
+	struct lat_hist_cmp c;		/* HX_BUCKETS */
+	int p[3];			/* HX_PRINTED: min, avg, max; -1 a lower, +1 b lower */
+};
 
-static const struct lat_hist_result *sampled(const struct lat_block *b)
+typedef void (*hx_fn)(void *ctx, const struct lat_report_input *in, const struct hx_pair *p);
+
+static int is_of(const struct lat_hist_stats *s, enum hx_kind kind)
+{
+	if (kind == HX_BUCKETS)
+		return s->total > 0;
+	return !s->h->nbuckets && s->h->has_printed;
+}
+
+static const struct lat_hist_result *result_of(const struct lat_block *b, enum hx_kind kind)
 {
 	const struct lat_hist_result *r = b->analysis;
 
 	if (b->schema != LAT_SCHEMA_HISTOGRAM || !r)
 		return NULL;
 	for (size_t i = 0; i < r->n; i++)
-		if (r->stats[i].total)
+		if (is_of(&r->stats[i], kind))
 			return r;
 	return NULL;
 }
 
-/* The @k-th histogram with samples of @r, or SIZE_MAX. */
-static size_t nth_sampled(const struct lat_hist_result *r, size_t k)
+/* The @k-th histogram of @kind in @r, or SIZE_MAX. */
+static size_t nth_of(const struct lat_hist_result *r, size_t k, enum hx_kind kind)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->stats[i].total && !k--)
+		if (is_of(&r->stats[i], kind) && !k--)
 			return i;
 	return SIZE_MAX;
 }
 
-static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, void *ctx)
+static int lower(int64_t a, int64_t b)
+{
+	if (a == LAT_VALUE_NONE || b == LAT_VALUE_NONE)
+		return 0;
+	return (a > b) - (a < b);
+}
+
+static void pair_fill(struct hx_pair *p)
+{
+	const struct lat_hist_printed *x = &p->a.s->h->printed, *y = &p->b.s->h->printed;
+
+	if (p->kind == HX_BUCKETS) {
+		p->c.a = p->a.hist;
+		p->c.b = p->b.hist;
+		lat_hist_compare(p->a.s, p->b.s, &p->c);
+		return;
+	}
+	p->p[0] = lower(x->min_ns, y->min_ns);
+	p->p[1] = lower(x->avg_ns, y->avg_ns);
+	p->p[2] = lower(x->max_ns, y->max_ns);
+}
+
+static size_t hx_walk_kind(const struct lat_report_input *in, size_t n, enum hx_kind kind,
+			   hx_fn fn, void *ctx)
 {
 	const struct lat_hist_result *ref = NULL;
 	size_t ri = 0, rb = 0, count = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < in[i].nblocks; k++) {
-			const struct lat_hist_result *r = sampled(in[i].blocks[k]);
+			const struct lat_hist_result *r = result_of(in[i].blocks[k], kind);
 
 			if (!r)
 				continue;
@@ -255,22 +302,28 @@ static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, voi
 				continue;
 			}
 			for (size_t h = 0;; h++) {
-				size_t x = nth_sampled(ref, h), y = nth_sampled(r, h);
-				struct hx_ref a = { ri, rb, x, NULL }, b = { i, k, y, NULL };
-				struct lat_hist_cmp c = { x, y, { 0 }, { 0 }, 0 };
+				size_t x = nth_of(ref, h, kind), y = nth_of(r, h, kind);
+				struct hx_pair p;
 
 				if (x == SIZE_MAX || y == SIZE_MAX)
 					break;
-				a.s = &ref->stats[x];
-				b.s = &r->stats[y];
-				lat_hist_compare(a.s, b.s, &c);
+				memset(&p, 0, sizeof(p));
+				p.kind = kind;
+				p.a = (struct hx_ref){ ri, rb, x, &ref->stats[x] };
+				p.b = (struct hx_ref){ i, k, y, &r->stats[y] };
+				pair_fill(&p);
 				if (fn)
-					fn(ctx, in, &a, &b, &c);
+					fn(ctx, in, &p);
 				count++;
 			}
 		}
 	}
 	return count;
+}
+
+static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, void *ctx)
+{
+	return hx_walk_kind(in, n, HX_BUCKETS, fn, ctx) + hx_walk_kind(in, n, HX_PRINTED, fn, ctx);
 }
 
 static void hx_name(const struct lat_report_input *in, const struct hx_ref *r, char *buf,
@@ -293,18 +346,28 @@ static void hx_side_json(struct lat_json *j, const char *key, const struct lat_r
 	lat_json_obj_close(j);
 }
 
-static void hx_json(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
-		    const struct hx_ref *b, const struct lat_hist_cmp *c)
+static const char *const p_names[3] = { "min", "avg", "max" };
+
+static void hx_json(void *ctx, const struct lat_report_input *in, const struct hx_pair *p)
 {
 	struct lat_json *j = ctx;
-	char an[300], bn[300], key[32];
+	const struct lat_hist_cmp *c = &p->c;
+	char key[32];
 
-	hx_name(in, a, an, sizeof(an));
-	hx_name(in, b, bn, sizeof(bn));
 	lat_json_obj_open(j, NULL);
-	hx_side_json(j, "a", in, a);
-	hx_side_json(j, "b", in, b);
+	lat_json_str(j, "kind", p->kind == HX_BUCKETS ? "buckets" : "printed");
+	hx_side_json(j, "a", in, &p->a);
+	hx_side_json(j, "b", in, &p->b);
 	lat_json_obj_open(j, "better");
+	if (p->kind == HX_PRINTED) {
+		for (int k = 0; k < 3; k++)
+			verdict(j, p_names[k], p->p[k], "a", "b");
+		lat_json_obj_close(j);
+		printed_json_key(j, "a_printed", &p->a.s->h->printed);
+		printed_json_key(j, "b_printed", &p->b.s->h->printed);
+		lat_json_obj_close(j);
+		return;
+	}
 	verdict(j, "median", c->q[LAT_HQ_P50], "a", "b");
 	for (int q = LAT_HQ_P90; q < LAT_HQ_N; q++)
 		verdict(j, lat_hist_qnames[q], c->q[q], "a", "b");
@@ -316,9 +379,9 @@ static void hx_json(void *ctx, const struct lat_report_input *in, const struct h
 	lat_json_obj_close(j);
 	for (int q = 0; q < LAT_HQ_N; q++) {
 		snprintf(key, sizeof(key), "a_%s", q_keys[q]);
-		bucket_json(j, key, &a->s->q[q]);
+		bucket_json(j, key, &p->a.s->q[q]);
 		snprintf(key, sizeof(key), "b_%s", q_keys[q]);
-		bucket_json(j, key, &b->s->q[q]);
+		bucket_json(j, key, &p->b.s->q[q]);
 	}
 	lat_json_obj_close(j);
 }
@@ -332,20 +395,47 @@ void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_inp
 	lat_json_arr_close(j);
 }
 
-static void hx_text(void *ctx, const struct lat_report_input *in, const struct hx_ref *a,
-		    const struct hx_ref *b, const struct lat_hist_cmp *c)
+/* "max: a (271 us vs 2.81 ms)" for each printed value both have */
+static void printed_msg(const struct hx_pair *p, const char *an, const char *bn, char *buf,
+			size_t len)
+{
+	const struct lat_hist_printed *x = &p->a.s->h->printed, *y = &p->b.s->h->printed;
+	const int64_t xv[3] = { x->min_ns, x->avg_ns, x->max_ns };
+	const int64_t yv[3] = { y->min_ns, y->avg_ns, y->max_ns };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 2; k >= 0 && n < len; k--) {
+		char d1[32], d2[32];
+
+		if (xv[k] == LAT_VALUE_NONE || yv[k] == LAT_VALUE_NONE)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s is lower (%s vs %s)",
+				      n ? "; " : "", p_names[k],
+				      p->p[k] < 0 ? an : p->p[k] > 0 ? bn : "neither",
+				      lat_fmt_duration(xv[k], d1, sizeof(d1)),
+				      lat_fmt_duration(yv[k], d2, sizeof(d2)));
+	}
+	if (!n)
+		snprintf(buf, len, "no printed value in common");
+}
+
+static void hx_text(void *ctx, const struct lat_report_input *in, const struct hx_pair *p)
 {
 	FILE *out = ctx;
 	char an[300], bn[300], msg[2048];
 
-	hx_name(in, a, an, sizeof(an));
-	hx_name(in, b, bn, sizeof(bn));
-	lat_hist_cmp_message(msg, sizeof(msg), an, a->s, bn, b->s, c);
-	fputs("  ", out);
+	hx_name(in, &p->a, an, sizeof(an));
+	hx_name(in, &p->b, bn, sizeof(bn));
+	if (p->kind == HX_BUCKETS)
+		lat_hist_cmp_message(msg, sizeof(msg), "a", p->a.s, "b", p->b.s, &p->c);
+	else
+		printed_msg(p, "a", "b", msg, sizeof(msg));
+	fputs("  a = ", out);
 	lat_fput_safe(out, an, strlen(an));
-	fputs(" vs ", out);
+	fputs(", b = ", out);
 	lat_fput_safe(out, bn, strlen(bn));
-	fputs(":\n    ", out);
+	fputs(p->kind == HX_BUCKETS ? ":\n    " : " (as the tool printed them):\n    ", out);
 	lat_fput_safe(out, msg, strlen(msg));
 	fputc('\n', out);
 }
