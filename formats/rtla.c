@@ -192,6 +192,7 @@ struct rt_state {
 	char *aa;			/* the auto-analysis, gathered for one finding */
 	size_t aalen;
 	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
+	int64_t cmd_bucket;		/* -b of the command line above the block, 0 none */
 };
 
 static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
@@ -379,18 +380,73 @@ static void col_title(const char *name, char *out, size_t len)
 		snprintf(out, len, "%.*s cpu%ld", (int)(dash - name), name, cpu);
 }
 
+/*
+ * "-b 10" or "--bucket-size 10" / "=10" on the command line pasted just above
+ * the block (up to 4 lines, a wrapped command included); 0 when none.
+ */
+static int64_t cmdline_bucket(const struct lat_text *t, size_t first)
+{
+	for (size_t k = first; k-- > 0 && first - k <= 4;) {
+		const struct lat_line *l = &t->lines[k];
+		char buf[RT_LINE_MAX];
+		const char *p;
+
+		if (l->binary || !lat_imp_copy(l->s, l->len, buf, sizeof(buf)))
+			continue;
+		p = strstr(buf, " -b ");
+		if (p) {
+			p += 4;
+		} else if ((p = strstr(buf, "--bucket-size"))) {
+			p += 13;
+			if (*p != '=' && *p != ' ')
+				continue;
+			p++;
+		} else {
+			continue;
+		}
+		if (*p >= '1' && *p <= '9') {
+			long v = strtol(p, NULL, 10);
+
+			return v > 0 && v < 1000000 ? v : 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The bucket width: the command line's -b, else the greatest common divisor
+ * of the printed indexes when at least 3 rows show it (rtla leaves empty rows
+ * out: 2 rows "6" and "21" say nothing), else rtla's default 1.
+ */
+static int64_t bucket_width(struct rt_state *st, struct lat_block *b, int *err)
+{
+	int64_t w = 0;
+
+	if (st->cmd_bucket)
+		return st->cmd_bucket;
+	for (size_t i = 0; i < st->nrows; i++)
+		w = gcd64(w, st->rows[i].idx);
+	if (st->nrows >= 3 && w > 1)
+		return w;
+	if (w > 1)
+		*err = lat_block_add_finding(b, "bucket-width", LAT_SEV_INFO,
+					     "%zu rows do not show the bucket width: rtla's "
+					     "default 1 is assumed (give the command line with -b)",
+					     st->nrows);
+	return 1;
+}
+
 static int finish_hist(struct rt_state *st, struct lat_block *b)
 {
-	int64_t w = 0, top = 0;
+	int64_t w, top = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < st->nrows; i++) {
-		w = gcd64(w, st->rows[i].idx);
+	for (size_t i = 0; i < st->nrows; i++)
 		if (st->rows[i].idx > top)
 			top = st->rows[i].idx;
-	}
-	if (!w)
-		w = 1;
+	w = bucket_width(st, b, &ret);
+	if (ret)
+		return ret;
 	for (size_t c = 0; c < st->ncols && !ret; c++) {
 		struct rt_col *col = &st->cols[c];
 		char title[RT_NAME_MAX + 8];
@@ -635,6 +691,7 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	b->schema = LAT_SCHEMA_HISTOGRAM;
 	if (!buf)
 		return -LAT_ENOMEM;
+	st.cmd_bucket = cmdline_bucket(t, first);
 	for (size_t i = first; i < end && !ret; i++) {
 		const struct lat_line *l = &t->lines[i];
 		int r = 0;

@@ -266,6 +266,43 @@ static void test_rtla_osnoise_hist(void **state)
 	old_logs_free(l);
 }
 
+static void test_rtla_all_and_overflow(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-hist-all.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+	const struct lat_hist_result *r = b->analysis;
+
+	(void)state;
+	/* 4 columns + ALL IRQ, ALL Thr */
+	assert_int_equal(b->nhist, 6);
+	assert_string_equal(b->hist[4]->title, "ALL IRQ");
+	assert_printed(b->hist[4], 20002, 6000, 140000, 428000);
+	/* rows 28 + over 9973 = 10001; -E 20: the open bucket starts at 20 us */
+	assert_int_equal(r->stats[0].total, 10001);
+	assert_bucket(&r->stats[0].q[LAT_HQ_P50], 20000, INT64_MAX);
+	assert_int_equal(b->hist[0]->b[b->hist[0]->nbuckets - 1].count, 9973);
+	assert_null(old_logs_finding(b, "printed-stats"));
+	old_logs_free(l);
+}
+
+static void test_rtla_two_rows(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-hist-usr-lkml.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	/* the rtla block, then one ftrace-text line of the saved trace */
+	assert_int_equal(l->nblocks, 2);
+	b = l->blocks[0];
+	assert_string_equal(b->fmt->name, "rtla");
+	assert_non_null(old_logs_finding(b, "bucket-width"));
+	assert_int_equal(b->hist[1]->b[b->hist[1]->nbuckets - 2].lo_ns, 21000);
+	assert_int_equal(b->hist[1]->b[b->hist[1]->nbuckets - 2].hi_ns, 22000);
+	/* Usr-000: count 0, min/avg/max "-" */
+	assert_printed(b->hist[2], 0, NONE, NONE, NONE);
+	old_logs_free(l);
+}
+
 static void test_rtla_timerlat_top_aa(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-aa.txt"), NULL);
@@ -333,6 +370,8 @@ int main(void)
 		cmocka_unit_test(test_perf_timehist),
 		cmocka_unit_test(test_rtla_timerlat_hist),
 		cmocka_unit_test(test_rtla_osnoise_hist),
+		cmocka_unit_test(test_rtla_all_and_overflow),
+		cmocka_unit_test(test_rtla_two_rows),
 		cmocka_unit_test(test_rtla_timerlat_top_aa),
 		cmocka_unit_test(test_line_kinds),
 		cmocka_unit_test(test_broken_rows),
