@@ -355,6 +355,64 @@ static void test_broken_rows(void **state)
 	old_logs_free(l);
 }
 
+static void test_hostile(void **state)
+{
+	struct lat_loaded *l;
+	const struct lat_block *b;
+
+	(void)state;
+	/* rtla: a row with one count too few is reported; the counts disagree with count: */
+	l = old_logs_load_text("# RTLA timerlat histogram\n# Time unit is microseconds (us)\n"
+			       "Index   IRQ-000   Thr-000\n0  5  3\n1  2\n2  1  1\n"
+			       "over:  0  0\ncount:  8  4\nmin:  0  0\navg:  0  0\n"
+			       "max:  2  2\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 1);
+	assert_int_equal(b->hist[0]->total, 6);
+	assert_non_null(old_logs_finding(b, "printed-stats"));
+	old_logs_free(l);
+
+	/* cyclictest: a thread number out of range and a count that overflows 64 bits */
+	l = old_logs_load_text("# Histogram\n000000 000001\n000001 99999999999999999999999\n"
+			       "000002 000002\n# Total: 000000003\n# Histogram Overflows: 00000\n"
+			       "T: 99999 ( 1234) P:80 I:200 C:   5000 Min:      3 Act:    5 Avg:    6 "
+			       "Max:      37\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 2);
+	assert_int_equal(b->hist[0]->total, 3);
+	old_logs_free(l);
+
+	/* --json cut in the middle of a thread: what was read is kept */
+	l = old_logs_load_text("{\n  \"file_version\": 1,\n  \"rt_test_version:\": \"2.40\",\n"
+			       "  \"num_threads\": 1,\n  \"resolution_in_ns\": 0,\n"
+			       "  \"thread\": {\n    \"0\": {\n      \"histogram\": {\n"
+			       "        \"5\": 2,\n        \"7\": 1\n      },\n"
+			       "      \"cycles\": 3,\n      \"min\": 5,\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->hist[0]->total, 3);
+	assert_int_equal(b->hist[0]->printed.min_ns, 5000);
+	assert_int_equal(b->hist[0]->printed.max_ns, NONE);
+	old_logs_free(l);
+
+	/* perf sched latency: a row without its max delay is reported, the TOTAL disagrees */
+	l = old_logs_load_text("  Task                  |   Runtime ms  | Switches | Avg delay ms    "
+			       "| Max delay ms    |\n"
+			       "  a:1                   |      1.000 ms |        2 | avg:   0.500 ms "
+			       "| max:   0.900 ms |\n"
+			       "  b:2                   |      1.000 ms |        3 | avg:   0.500 ms "
+			       "|\n"
+			       "  TOTAL:                |      2.000 ms |        5 |\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 1);
+	assert_int_equal(b->nhist, 1);
+	assert_non_null(old_logs_finding(b, "total-mismatch"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_rtla_timerlat_top_aa),
 		cmocka_unit_test(test_line_kinds),
 		cmocka_unit_test(test_broken_rows),
+		cmocka_unit_test(test_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
