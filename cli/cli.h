@@ -35,6 +35,18 @@ void usage_record(FILE *out);
 struct lat_render_api;
 const struct lat_render_api *cli_render_api(void);
 
+/* Writes a rendered chart to @path.  0 or -1. */
+struct lat_render_buf;
+int cli_write_file(const char *path, const struct lat_render_buf *b);
+
+/* `latscope render A B ...`: every input's histograms with samples in one chart (@out). */
+struct lat_format;
+struct lat_render_opts;
+struct lat_analyze_opts;
+int cli_render_many(char **inputs, int n, const char *out, const struct lat_format *forced,
+		    struct lat_render_opts *ro, const struct lat_analyze_opts *ao,
+		    const struct lat_render_api *api);
+
 /* True when argv holds -h / --help before any "--". */
 int cli_wants_help(int argc, char **argv);
 

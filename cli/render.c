@@ -13,7 +13,9 @@
 void usage_render(FILE *out)
 {
 	fprintf(out,
-		"usage: latscope render [options] INPUT   (INPUT - is stdin)\n\n"
+		"usage: latscope render [options] INPUT   (INPUT - is stdin)\n"
+		"       latscope render -o OUT.png INPUT INPUT...   the histograms of every input in\n"
+		"                          one chart (cyclictest runs, rtla, perf sched timehist)\n\n"
 		"  -o, --output FILE       OUT.png or OUT.svg (default: INPUT's name + .png);\n"
 		"                          several blocks give OUT-1.png, OUT-2.png, ... (block number)\n"
 		"  -c, --chart KIND        auto|timeline|histogram|series|blame|cpus (default auto:\n"
@@ -93,7 +95,7 @@ static void numbered(const char *out, int no, char *buf, size_t len)
 		snprintf(buf, len, "%.*s-%d%s", (int)stem, out, no, dot ? dot : "");
 }
 
-static int write_file(const char *path, const struct lat_render_buf *b)
+int cli_write_file(const char *path, const struct lat_render_buf *b)
 {
 	FILE *f = fopen(path, "wb");
 	int bad;
@@ -232,10 +234,22 @@ int cmd_render(int argc, char **argv)
 			return LAT_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "latscope render: expected one input file\n");
+	if (argc - optind < 1) {
+		fprintf(stderr, "latscope render: expected an input file\n");
 		usage_render(stderr);
 		return LAT_EXIT_USAGE;
+	}
+	if (argc - optind > 1) {
+		if (!out || (!has_suffix(out, ".png") && !has_suffix(out, ".svg"))) {
+			fprintf(stderr, "latscope render: several inputs: give -o OUT.png or "
+					"OUT.svg (one histogram chart of them all)\n");
+			return LAT_EXIT_USAGE;
+		}
+		ro.format = has_suffix(out, ".svg") ? LAT_RENDER_SVG : ro.format;
+		api = cli_render_api();
+		if (!api)
+			return LAT_EXIT_FAIL;
+		return cli_render_many(argv + optind, argc - optind, out, forced, &ro, &ao, api);
 	}
 	input = argv[optind];
 	if (!out) {
@@ -294,7 +308,7 @@ int cmd_render(int argc, char **argv)
 			continue;
 		}
 		numbered(out, ro.block_no, path, sizeof(path));
-		if (write_file(path, &buf)) {
+		if (cli_write_file(path, &buf)) {
 			fprintf(stderr, "latscope render: cannot write %s\n", path);
 			failed++;
 			continue;

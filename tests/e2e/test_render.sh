@@ -1,7 +1,7 @@
 #!/bin/sh
 # `latscope render` end to end: PNG and SVG by extension, one numbered chart per
-# block, byte-identical reruns, well-formed SVG with a hostile input name, and
-# the exit status when a chart does not fit.  Usage: test_render.sh BIN REPO
+# block, byte-identical reruns, well-formed SVG with a hostile input name, the
+# exit status when a chart does not fit, several inputs in one histogram chart.  Usage: test_render.sh BIN REPO
 bin=$1
 repo=$2
 tmp=$(mktemp -d /tmp/latscope-render-e2e.XXXXXX) || exit 2
@@ -48,6 +48,16 @@ check "bad window: exit 2" '[ $? -eq 2 ]'
 check "missing input: exit 2" '[ $? -eq 2 ]'
 "$bin" render "$lat3" --size 800x450 -o "$tmp/s.png" >/dev/null 2>&1
 check "--size" '[ "$(od -An -tu1 -j16 -N8 "$tmp/s.png" | tr -s " ")" = " 0 0 3 32 0 0 1 194" ]'
+
+# several inputs: their histograms in one chart
+ct=$repo/samples/cyclictest
+"$bin" render -o "$tmp/many.svg" "$ct/hist.txt" "$ct/hist-json.txt" "$ct/quiet.txt" >"$tmp/out" 2>&1
+check "several inputs: one chart" '[ $? -eq 0 ] && xmllint --noout "$tmp/many.svg"'
+check "of the 4 histograms with samples" 'grep -q "chart of 4 histograms from 3 inputs" "$tmp/out"'
+"$bin" render "$ct/hist.txt" "$ct/hist-json.txt" >/dev/null 2>&1
+check "several inputs without -o: exit 2" '[ $? -eq 2 ]'
+"$bin" render -o "$tmp/none.png" "$ct/quiet.txt" "$lat3" >"$tmp/err" 2>&1
+check "several inputs, no histogram with samples: exit 1" '[ $? -eq 1 ]'
 
 [ $fail -eq 0 ] && echo "render e2e: all passed"
 [ $fail -eq 0 ]
