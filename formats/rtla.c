@@ -33,7 +33,7 @@
 
 #define RT_LINE_MAX 4096
 #define RT_MAX_COLS 1024
-#define RT_NAME_MAX 24
+#define RT_NAME_MAX 48
 
 /* labels of timerlat's auto-analysis that carry a value */
 static const char *const aa_labels[] = {
@@ -164,7 +164,7 @@ static int rt_probe(const char *peek, size_t len)
 /* ---- state ---- */
 
 struct rt_col {
-	char name[RT_NAME_MAX];		/* "IRQ-000", "Thr-001", "CPU-002", "IRQ cpu1" */
+	char name[RT_NAME_MAX + 32];		/* "IRQ-000", "Thr-001", "CPU-002", "IRQ cpu1" */
 	struct lat_hist_build hb;
 	int64_t over;
 	int has_over;
@@ -449,7 +449,7 @@ static int finish_hist(struct rt_state *st, struct lat_block *b)
 		return ret;
 	for (size_t c = 0; c < st->ncols && !ret; c++) {
 		struct rt_col *col = &st->cols[c];
-		char title[RT_NAME_MAX + 8];
+		char title[RT_NAME_MAX + 56];
 
 		col_title(col->name, title, sizeof(title));
 		col->hb.h->title = strdup(title);
@@ -518,7 +518,7 @@ static int parse_timerlat_top_row(struct rt_state *st, const char *buf, uint32_t
 		return 0;
 	for (int g = 0; g < st->ngroups; g++) {
 		int64_t v[4];
-		char name[2 * RT_NAME_MAX];
+		char name[RT_NAME_MAX + 32];
 		struct rt_col *c;
 
 		lat_scan_ws(&sc);
