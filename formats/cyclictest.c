@@ -68,10 +68,13 @@ enum { CT_K_SUMMARY = 1, CT_K_HIST = 2, CT_K_VERBOSE = 4, CT_K_JSON = 8 };
 
 /* ---- line shapes ---- */
 
-/* "000010 000001	000001": zero-padded numbers only, the first at least 6 digits */
+/*
+ * "000010 000001	000001": numbers only, each zero-padded to 6 digits at least
+ * (rt-tests prints "%06d" and "%06lu"), so that schedcnt's rows are not mine.
+ */
 static int is_hist_row(const char *s, size_t len)
 {
-	size_t i = 0, first = 0, ntok = 0;
+	size_t i = 0, ntok = 0;
 
 	lat_imp_trim(&s, &len);
 	while (i < len) {
@@ -79,33 +82,41 @@ static int is_hist_row(const char *s, size_t len)
 
 		while (i < len && s[i] >= '0' && s[i] <= '9')
 			i++;
-		if (i == st)
+		if (i - st < 6)
 			return 0;
-		if (!ntok++)
-			first = i - st;
+		ntok++;
 		if (i < len && s[i] != ' ' && s[i] != '\t')
 			return 0;
 		while (i < len && (s[i] == ' ' || s[i] == '\t'))
 			i++;
 	}
-	return ntok >= 2 && first >= 6;
+	return ntok >= 2;
 }
 
-/* "       0:       0:      51" */
+/*
+ * "       0:       0:      51": rt-tests prints "%8d:%8lu:%8ld", three fields
+ * of 8 characters at least, so that a time of day "10:15:32" is not mine.
+ */
 static int is_verbose_row(const char *s, size_t len)
 {
-	int ncolon = 0;
+	size_t field = 0, nfield = 0;
 
-	lat_imp_trim(&s, &len);
-	if (!len)
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (!len || s[len - 1] < '0' || s[len - 1] > '9')
 		return 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == ':')
-			ncolon++;
-		else if (s[i] != ' ' && s[i] != '-' && (s[i] < '0' || s[i] > '9'))
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || s[i] == ':') {
+			if (field < 8 || ++nfield > 3)
+				return 0;
+			field = 0;
+			continue;
+		}
+		if (s[i] != ' ' && s[i] != '-' && (s[i] < '0' || s[i] > '9'))
 			return 0;
+		field++;
 	}
-	return ncolon == 2 && s[0] >= '0' && s[0] <= '9' && s[len - 1] >= '0' && s[len - 1] <= '9';
+	return nfield == 3;
 }
 
 static const char *const trailer_names[] = {

@@ -135,16 +135,40 @@ static int ends_with_time(const char *s, size_t len)
 	return s[len - 4] >= '0' && s[len - 4] <= '9';
 }
 
+/* "IRQ latency:      28.13 us" or "... 27.49 us (65.52 %)": a label, a time, a share */
+static int is_aa_value(const char *s, size_t len)
+{
+	const char *c;
+	size_t i, d = 0;
+
+	if (!starts_any(s, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)))
+		return 0;
+	c = memchr(s, ':', len);
+	if (!c)
+		return 0;
+	i = (size_t)(c - s) + 1;
+	while (i < len && s[i] == ' ')
+		i++;
+	while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+		i++, d++;
+	return d && i + 3 <= len && (!memcmp(s + i, " us", 3) || !memcmp(s + i, " ns", 3));
+}
+
 static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 {
 	if (lat_imp_starts(s, len, "# RTLA ") || is_hist_header(s, len) || is_top_header(s, len))
 		return LAT_LINE_HEAD;
-	if (is_summary_row(s, len) || is_top_row(s, len) || is_number_row(s, len) ||
+	if (is_summary_row(s, len) || is_top_row(s, len) ||
 	    (lat_imp_starts(s, len, "## CPU ") && memmem(s, len, "hit stop tracing", 16)) ||
-	    (starts_any(s, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)) && memmem(s, len, "s", 1)))
+	    is_aa_value(s, len))
 		return LAT_LINE_ROW;
+	/*
+	 * Bucket rows are bare numbers, as schedcnt's and many a table's: soft, so
+	 * they never start a block; inside one (after "# RTLA" or "Index") they are
+	 * read, up to the over:/count: rows.
+	 */
 	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
-	    ends_with_time(s, len))
+	    ends_with_time(s, len) || is_number_row(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }

@@ -331,8 +331,26 @@ static void test_line_kinds(void **state)
 				  "Avg:    6 Max:      37";
 	static const char prose[] = "The latency was 37 us: T: is the thread.";
 
+	static const char sched[] = "430018440148 430018446565 6417 0 1049704";
+	static const char clock[] = "   10:15:32";
+	static const char vrow[] = "       0:     197:      76";
+	static const char aa[] = "IRQ latency: it was bad yesterday, 28 us.";
+	struct lat_loaded *l;
+
 	(void)state;
 	assert_int_equal(ct->line_kind(sum, sizeof(sum) - 1), LAT_LINE_ROW);
+	/* schedcnt's rows, a time of day and prose are not cyclictest's or rtla's */
+	assert_int_equal(ct->line_kind(sched, sizeof(sched) - 1), LAT_LINE_NO);
+	assert_int_equal(ct->line_kind(clock, sizeof(clock) - 1), LAT_LINE_NO);
+	assert_int_equal(ct->line_kind(vrow, sizeof(vrow) - 1), LAT_LINE_ROW);
+	assert_int_equal(rt->line_kind(sched, sizeof(sched) - 1), LAT_LINE_SOFT);
+	assert_int_equal(rt->line_kind(aa, sizeof(aa) - 1), LAT_LINE_NO);
+	l = old_logs_load_text("Some prose.\n\n0 3\n430018440148 430018446565 6417 0 1049704\n"
+			       "430019489852 430019496122 6270 0 1049704\n"
+			       "433654311212 433654315598 4386 796\n4532 7463\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->fmt->name, "schedcnt");
+	old_logs_free(l);
 	assert_int_equal(ct->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
 	assert_int_equal(rt->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
 	assert_int_equal(ps->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
