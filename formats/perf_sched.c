@@ -58,7 +58,11 @@ static int is_lat_row(const char *s, size_t len)
 
 	for (size_t i = 0; i < len; i++)
 		bars += s[i] == '|';
-	return bars >= 2 && memmem(s, len, " ms", 3) && !is_lat_header(s, len);
+	if (bars < 2 || !memmem(s, len, " ms", 3) || is_lat_header(s, len))
+		return 0;
+	/* a task row says avg: and max:, the total starts with TOTAL: */
+	return (memmem(s, len, "avg:", 4) && memmem(s, len, "max:", 4)) ||
+	       lat_imp_starts(s, len, "TOTAL:");
 }
 
 /* "   225.421678 [0000]  task[tid] ..." */
