@@ -34,6 +34,7 @@
 #define RT_LINE_MAX 4096
 #define RT_MAX_COLS 1024
 #define RT_NAME_MAX 48
+#define RT_SOFT (-100)		/* parse_line(): a soft line, nothing to read */
 
 /* labels of timerlat's auto-analysis that carry a value */
 static const char *const aa_labels[] = {
@@ -217,6 +218,7 @@ struct rt_state {
 	size_t aalen;
 	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
 	int64_t cmd_bucket;		/* -b of the command line above the block, 0 none */
+	int in_stack;			/* the last auto-analysis line was a "-> fn" */
 };
 
 static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
@@ -656,6 +658,28 @@ static int parse_aa(struct rt_state *st, char *buf)
 	return aa_add(st, out) ? -LAT_ENOMEM : 1;
 }
 
+/* "-> timerlat_irq": the blocking thread's stack, innermost first, joined on one line */
+static int parse_stack(struct rt_state *st, char *buf)
+{
+	const char *s = buf;
+	size_t len = strlen(buf), cap;
+	char *p;
+
+	lat_imp_trim(&s, &len);
+	s += 3;
+	len -= 3;
+	lat_imp_trim(&s, &len);
+	cap = st->aalen + len + 16;
+	p = realloc(st->aa, cap);
+	if (!p)
+		return -LAT_ENOMEM;
+	st->aa = p;
+	st->aalen += (size_t)snprintf(p + st->aalen, cap - st->aalen, "%s%.*s",
+				      st->in_stack ? " <- " : "; stack: ", (int)len, s);
+	st->in_stack = 1;
+	return 1;
+}
+
 static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		      struct lat_block *b, int *err)
 {
@@ -683,12 +707,14 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		       parse_timerlat_top_row(st, buf, l->lineno, err);
 	if (is_number_row(buf, len))
 		return parse_number_row(st, buf, l->lineno, err);
+	if (st->aa && lat_imp_starts(buf, len, "-> "))
+		return parse_stack(st, buf);
+	st->in_stack = 0;
 	if (lat_imp_starts(buf, len, "## CPU ") ||
 	    starts_any(buf, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)) ||
-	    (st->aa && (strstr(buf, " us") || strstr(buf, " ns")) &&
-	     !lat_imp_starts(buf, len, "-> ")))
+	    (st->aa && (strstr(buf, " us") || strstr(buf, " ns"))))
 		return parse_aa(st, buf);
-	return -2;	/* a soft line without data */
+	return RT_SOFT;	/* a soft line without data */
 }
 
 static void free_state(struct rt_state *st)
@@ -728,7 +754,11 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			ret = err;
 			break;
 		}
-		if (r == -2) {
+		if (r == -LAT_ENOMEM) {
+			ret = r;
+			break;
+		}
+		if (r == RT_SOFT) {
 			if (rt_line_kind(l->s, l->len) == LAT_LINE_SOFT)
 				continue;
 			r = 0;

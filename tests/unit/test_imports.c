@@ -319,6 +319,9 @@ static void test_rtla_timerlat_top_aa(void **state)
 	assert_non_null(aa);
 	assert_non_null(strstr(aa->message, "IRQ handler delay: 27.49 us (65.52 %)"));
 	assert_non_null(strstr(aa->message, "Thread latency: 41.96 us (100%)"));
+	/* the blocking thread's 19-frame stack, innermost first */
+	assert_non_null(strstr(aa->message, "stack: timerlat_irq <- __hrtimer_run_queues <- "));
+	assert_non_null(strstr(aa->message, "<- entry_SYSCALL_64_after_hwframe; Thread"));
 	old_logs_free(l);
 }
 
