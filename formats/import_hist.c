@@ -127,11 +127,31 @@ void lat_hist_build_drop(struct lat_hist_build *hb)
 	memset(hb, 0, sizeof(*hb));
 }
 
+/* Skips a terminal control sequence "ESC [ params letter" at *s (rtla, cyclictest). */
+static int skip_csi(const char **s, size_t *len)
+{
+	size_t i = 2;
+
+	if (*len < 3 || (*s)[0] != '\033' || (*s)[1] != '[')
+		return 0;
+	while (i < *len && (((*s)[i] >= '0' && (*s)[i] <= '9') || (*s)[i] == ';'))
+		i++;
+	if (i >= *len || !(((*s)[i] >= 'A' && (*s)[i] <= 'Z') || ((*s)[i] >= 'a' && (*s)[i] <= 'z')))
+		return 0;
+	*s += i + 1;
+	*len -= i + 1;
+	return 1;
+}
+
 void lat_imp_trim(const char **s, size_t *len)
 {
-	while (*len && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*len)--;
+	for (;;) {
+		if (*len && (**s == ' ' || **s == '\t')) {
+			(*s)++;
+			(*len)--;
+		} else if (!skip_csi(s, len)) {
+			break;
+		}
 	}
 	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
 		(*len)--;

@@ -506,16 +506,14 @@ static int parse_top_header(struct rt_state *st, const char *buf)
 	}
 	st->ngroups = 0;
 	st->unit = strstr(buf, "(ns)") ? 1 : 1000;
-	/* "|          IRQ Timer Latency (us)        |         Thread Timer Latency (us)" */
+	/* "|   IRQ Timer Latency (us)   |   Thread Timer Latency (us)   |   Ret user Timer ..." */
 	while ((p = strchr(p, '|')) && st->ngroups < 3) {
 		const char *a = p + 1, *z;
 
 		while (*a == ' ')
 			a++;
-		z = a;
-		while (*z && *z != ' ')
-			z++;
-		if (z == a || z - a >= RT_NAME_MAX)
+		z = strstr(a, " Timer Latency");
+		if (!z || z == a || z - a >= RT_NAME_MAX)
 			return 0;
 		snprintf(st->groups[st->ngroups++], RT_NAME_MAX, "%.*s", (int)(z - a), a);
 		p++;
@@ -552,14 +550,18 @@ static int parse_timerlat_top_row(struct rt_state *st, const char *buf, uint32_t
 			return 0;
 		for (int k = 0; k < 4; k++) {
 			lat_scan_ws(&sc);
-			if (!lat_scan_fixed(&sc, st->unit, &v[k], NULL))
+			/* a context without samples on this CPU prints "-" four times */
+			if (lat_scan_char(&sc, '-'))
+				v[k] = LAT_VALUE_NONE;
+			else if (!lat_scan_fixed(&sc, st->unit, &v[k], NULL))
 				return 0;
 		}
 		snprintf(name, sizeof(name), "%s %s", st->groups[g], cpuname);
 		c = sum_col(st, name, err);
 		if (!c)
 			return 0;
-		c->hb.h->printed = (struct lat_hist_printed){ count, v[1], v[2], v[3] };
+		c->hb.h->printed = (struct lat_hist_printed){ v[3] == LAT_VALUE_NONE ? 0 : count,
+							      v[1], v[2], v[3] };
 		c->hb.h->first_line = c->hb.h->last_line = line;
 	}
 	lat_scan_ws(&sc);

@@ -303,6 +303,41 @@ static void test_rtla_two_rows(void **state)
 	old_logs_free(l);
 }
 
+static void test_rtla_top_user(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-u-lkml.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+
+	(void)state;
+	/* CPUs 1-7, IRQ, Thread and "Ret user" each */
+	assert_int_equal(b->nhist, 21);
+	assert_string_equal(b->hist[2]->title, "Ret user cpu1");
+	/* "1 #60003 | 1 1 6 41 | 11 7 18 367 | 14 10 22 372" */
+	assert_printed(b->hist[1], 60003, 7000, 18000, 367000);
+	assert_printed(b->hist[2], 60003, 10000, 22000, 372000);
+	old_logs_free(l);
+
+	/*
+	 * Built from rtla's timerlat_top.c format strings (a capture to a file keeps
+	 * the colour escapes; a context without samples prints "-"): not a sample.
+	 */
+	l = old_logs_load_text("\033[2;37;40m                                     Timer Latency"
+			       "\033[0;0;0m\n"
+			       "  0 00:00:05   |          IRQ Timer Latency (us)        |         "
+			       "Thread Timer Latency (us)      |    Ret user Timer Latency (us)\n"
+			       "\033[2;30;47mCPU COUNT      |      cur       min       avg       max |"
+			       "      cur       min       avg       max |      cur       min       avg"
+			       "       max\033[0;0;0m\n"
+			       "  0 #5000      |        1         0         1        10 |        3   "
+			       "      2         4        20 |        -         -         -         -\n",
+			       NULL);
+	b = one_block(l, "rtla");
+	assert_int_equal(b->nhist, 3);
+	assert_printed(b->hist[1], 5000, 2000, 4000, 20000);
+	assert_printed(b->hist[2], 0, NONE, NONE, NONE);
+	old_logs_free(l);
+}
+
 static void test_rtla_timerlat_top_aa(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-aa.txt"), NULL);
@@ -451,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_rtla_osnoise_hist),
 		cmocka_unit_test(test_rtla_all_and_overflow),
 		cmocka_unit_test(test_rtla_two_rows),
+		cmocka_unit_test(test_rtla_top_user),
 		cmocka_unit_test(test_rtla_timerlat_top_aa),
 		cmocka_unit_test(test_line_kinds),
 		cmocka_unit_test(test_broken_rows),
