@@ -14,8 +14,9 @@ void usage_render(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope render [options] INPUT   (INPUT - is stdin)\n"
-		"       latscope render -o OUT.png INPUT INPUT...   the histograms of every input in\n"
-		"                          one chart (cyclictest runs, rtla, perf sched timehist)\n\n"
+		"       latscope render -o OUT.png INPUT INPUT...\n"
+		"                          the histograms of every input in one chart\n"
+		"                          (cyclictest runs, rtla, perf sched timehist)\n\n"
 		"  -o, --output FILE       OUT.png or OUT.svg (default: INPUT's name + .png);\n"
 		"                          several blocks give OUT-1.png, OUT-2.png, ... (block number)\n"
 		"  -c, --chart KIND        auto|timeline|histogram|series|blame|cpus (default auto:\n"

@@ -83,8 +83,8 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_form
 		}
 	}
 	if (ret == LAT_EXIT_OK && !m.n) {
-		fprintf(stderr, "latscope render: no histogram with samples in these inputs (several "
-				"inputs are drawn as one histogram chart)\n");
+		fprintf(stderr, "latscope render: no histogram with samples in these inputs "
+				"(several inputs are drawn as one histogram chart)\n");
 		ret = LAT_EXIT_FAIL;
 	}
 	if (ret == LAT_EXIT_OK) {
@@ -97,8 +97,8 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_form
 			fprintf(stderr, "latscope render: cannot write %s\n", out);
 			ret = LAT_EXIT_FAIL;
 		} else {
-			printf("%s: histogram chart of %zu histograms from %d inputs (%zu bytes)\n", out,
-			       m.n, n, buf.len);
+			printf("%s: histogram chart of %zu histograms from %d inputs (%zu bytes)\n",
+			       out, m.n, n, buf.len);
 		}
 	}
 	lat_render_buf_release(&buf);

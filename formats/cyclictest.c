@@ -59,7 +59,7 @@ struct ct_state {
 	int json_threads, json_thread, json_hist, json_other;
 	char *cmdline;
 	uint64_t refreshes;		/* summary lines that replaced an earlier one */
-	int nmin;			/* values in "# Min Latencies:": the threads, without -H's sum */
+	int nmin;			/* values in "# Min Latencies:": threads, not -H's sum */
 	int nsecs;			/* summaries printed by -N (ns): Act and Avg 8 wide */
 	char *notes;			/* "# Max Latency:" (old rt-tests) and "# SMIs:" lines */
 };
@@ -669,8 +669,8 @@ static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_bl
 		/* --json has no overflow count: the cycles the histogram does not hold */
 		ovf = t->cycles - (int64_t)t->hist_sum;
 		lat_block_add_finding(b, "overflow-inferred", LAT_SEV_INFO,
-				      "thread %d: %lld of %lld cycles are not in the JSON histogram: "
-				      "counted as overflows at or above %lld us", t->id,
+				      "thread %d: %lld of %lld cycles are not in the JSON "
+				      "histogram: counted as overflows at or above %lld us", t->id,
 				      (long long)ovf, (long long)t->cycles,
 				      (long long)(t->hist_top / 1000));
 	}
@@ -776,8 +776,8 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    (unsigned long long)st.refreshes);
 	if (!ret && st.nsecs)
 		ret = lat_block_add_finding(b, "nanoseconds", LAT_SEV_INFO,
-					    "the summaries print Act and Avg 8 wide: cyclictest -N, "
-					    "their values are read as ns");
+					    "the summaries print Act and Avg 8 wide: "
+					    "cyclictest -N, their values are read as ns");
 	if (!ret && st.notes)
 		ret = lat_block_add_finding(b, "trailer", LAT_SEV_INFO, "%s", st.notes);
 	if (!ret && (b->title = block_title(&st)) == NULL)

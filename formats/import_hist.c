@@ -136,7 +136,9 @@ static int skip_csi(const char **s, size_t *len)
 		return 0;
 	while (i < *len && (((*s)[i] >= '0' && (*s)[i] <= '9') || (*s)[i] == ';'))
 		i++;
-	if (i >= *len || !(((*s)[i] >= 'A' && (*s)[i] <= 'Z') || ((*s)[i] >= 'a' && (*s)[i] <= 'z')))
+	if (i >= *len)
+		return 0;
+	if (!(((*s)[i] >= 'A' && (*s)[i] <= 'Z') || ((*s)[i] >= 'a' && (*s)[i] <= 'z')))
 		return 0;
 	*s += i + 1;
 	*len -= i + 1;

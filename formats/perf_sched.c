@@ -3,8 +3,8 @@
  * perf-sched: the text of `perf sched latency` and `perf sched timehist`.
  *
  * latency (one row per task or per comm with -p off):
- *   Task          |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    | Max delay start ...
- *   sleep:8651    |      9.026 ms |        2 | avg:  12.002 ms | max:  24.003 ms | max start: ... s | ...
+ *   Task        | Runtime ms | Switches | Avg delay ms    | Max delay ms    | Max delay start ...
+ *   sleep:8651  |   9.026 ms |        2 | avg:  12.002 ms | max:  24.003 ms | max start: ...
  *   TOTAL:        |   2121.176 ms |      628 |
  * Older perf prints "Average delay ms | Maximum delay ms | Maximum delay at" and "max at: T s".
  * Each task is a histogram without buckets holding what perf printed: count =
@@ -380,8 +380,9 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    (unsigned long long)pl.switches);
 	if (!ret && th.events)
 		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
-					    "%llu awakened/migrated rows (timehist -w, -M) are events, "
-					    "not switches: not counted", (unsigned long long)th.events);
+					    "%llu awakened/migrated rows (timehist -w, -M) are "
+					    "events, not switches: not counted",
+					    (unsigned long long)th.events);
 	if (!ret && th.idle)
 		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
 					    "%llu <idle> rows not counted: the idle task has no "

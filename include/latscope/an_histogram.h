@@ -54,7 +54,7 @@ char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len);
 /* Compares A with B measure by measure (c->a and c->b are left to the caller). */
 void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
 		      struct lat_hist_cmp *c);
-/* The comparison said in words ("median (p50): A is better (...); tail: ..."); snprintf's return. */
+/* The comparison in words ("median (p50): A is better (...); tail: ..."); as snprintf. */
 int lat_hist_cmp_message(char *buf, size_t len, const char *an, const struct lat_hist_stats *a,
 			 const char *bn, const struct lat_hist_stats *b,
 			 const struct lat_hist_cmp *c);

@@ -303,6 +303,16 @@ static void test_rtla_two_rows(void **state)
 	old_logs_free(l);
 }
 
+static const char top_esc[] =
+	"\033[2;37;40m                                     Timer Latency\033[0;0;0m\n"
+	"  0 00:00:05   |          IRQ Timer Latency (us)        |         "
+	"Thread Timer Latency (us)      |    Ret user Timer Latency (us)\n"
+	"\033[2;30;47mCPU COUNT      |      cur       min       avg       max |"
+	"      cur       min       avg       max |      cur       min       avg"
+	"       max\033[0;0;0m\n"
+	"  0 #5000      |        1         0         1        10 |        3   "
+	"      2         4        20 |        -         -         -         -\n";
+
 static void test_rtla_top_user(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-u-lkml.txt"), NULL);
@@ -321,16 +331,7 @@ static void test_rtla_top_user(void **state)
 	 * Built from rtla's timerlat_top.c format strings (a capture to a file keeps
 	 * the colour escapes; a context without samples prints "-"): not a sample.
 	 */
-	l = old_logs_load_text("\033[2;37;40m                                     Timer Latency"
-			       "\033[0;0;0m\n"
-			       "  0 00:00:05   |          IRQ Timer Latency (us)        |         "
-			       "Thread Timer Latency (us)      |    Ret user Timer Latency (us)\n"
-			       "\033[2;30;47mCPU COUNT      |      cur       min       avg       max |"
-			       "      cur       min       avg       max |      cur       min       avg"
-			       "       max\033[0;0;0m\n"
-			       "  0 #5000      |        1         0         1        10 |        3   "
-			       "      2         4        20 |        -         -         -         -\n",
-			       NULL);
+	l = old_logs_load_text(top_esc, NULL);
 	b = one_block(l, "rtla");
 	assert_int_equal(b->nhist, 3);
 	assert_printed(b->hist[1], 5000, 2000, 4000, 20000);
@@ -411,6 +412,24 @@ static void test_broken_rows(void **state)
 	old_logs_free(l);
 }
 
+static const char ct_bad[] =
+	"# Histogram\n000000 000001\n000001 99999999999999999999999\n"
+	"000002 000002\n# Total: 000000003\n# Histogram Overflows: 00000\n"
+	"T: 99999 ( 1234) P:80 I:200 C:   5000 Min:      3 Act:    5 Avg:    6 Max:      37\n";
+
+static const char json_cut[] =
+	"{\n  \"file_version\": 1,\n  \"rt_test_version:\": \"2.40\",\n"
+	"  \"num_threads\": 1,\n  \"resolution_in_ns\": 0,\n"
+	"  \"thread\": {\n    \"0\": {\n      \"histogram\": {\n"
+	"        \"5\": 2,\n        \"7\": 1\n      },\n"
+	"      \"cycles\": 3,\n      \"min\": 5,\n";
+
+static const char lat_bad[] =
+	"  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms    |\n"
+	"  a:1                   |      1.000 ms |        2 | avg:   0.500 ms | max:   0.900 ms |\n"
+	"  b:2                   |      1.000 ms |        3 | avg:   0.500 ms |\n"
+	"  TOTAL:                |      2.000 ms |        5 |\n";
+
 static void test_hostile(void **state)
 {
 	struct lat_loaded *l;
@@ -430,10 +449,7 @@ static void test_hostile(void **state)
 	old_logs_free(l);
 
 	/* cyclictest: a thread number out of range and a count that overflows 64 bits */
-	l = old_logs_load_text("# Histogram\n000000 000001\n000001 99999999999999999999999\n"
-			       "000002 000002\n# Total: 000000003\n# Histogram Overflows: 00000\n"
-			       "T: 99999 ( 1234) P:80 I:200 C:   5000 Min:      3 Act:    5 Avg:    6 "
-			       "Max:      37\n", NULL);
+	l = old_logs_load_text(ct_bad, NULL);
 	assert_int_equal(l->nblocks, 1);
 	b = l->blocks[0];
 	assert_int_equal(b->skipped_lines, 2);
@@ -441,11 +457,7 @@ static void test_hostile(void **state)
 	old_logs_free(l);
 
 	/* --json cut in the middle of a thread: what was read is kept */
-	l = old_logs_load_text("{\n  \"file_version\": 1,\n  \"rt_test_version:\": \"2.40\",\n"
-			       "  \"num_threads\": 1,\n  \"resolution_in_ns\": 0,\n"
-			       "  \"thread\": {\n    \"0\": {\n      \"histogram\": {\n"
-			       "        \"5\": 2,\n        \"7\": 1\n      },\n"
-			       "      \"cycles\": 3,\n      \"min\": 5,\n", NULL);
+	l = old_logs_load_text(json_cut, NULL);
 	assert_int_equal(l->nblocks, 1);
 	b = l->blocks[0];
 	assert_int_equal(b->hist[0]->total, 3);
@@ -454,13 +466,7 @@ static void test_hostile(void **state)
 	old_logs_free(l);
 
 	/* perf sched latency: a row without its max delay is reported, the TOTAL disagrees */
-	l = old_logs_load_text("  Task                  |   Runtime ms  | Switches | Avg delay ms    "
-			       "| Max delay ms    |\n"
-			       "  a:1                   |      1.000 ms |        2 | avg:   0.500 ms "
-			       "| max:   0.900 ms |\n"
-			       "  b:2                   |      1.000 ms |        3 | avg:   0.500 ms "
-			       "|\n"
-			       "  TOTAL:                |      2.000 ms |        5 |\n", NULL);
+	l = old_logs_load_text(lat_bad, NULL);
 	assert_int_equal(l->nblocks, 1);
 	b = l->blocks[0];
 	assert_int_equal(b->skipped_lines, 1);
