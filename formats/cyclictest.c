@@ -41,6 +41,7 @@ enum ct_trailer {
 
 struct ct_thread {
 	int id;
+	int64_t tid;				/* the summary's "( 8049)", or NONE */
 	int64_t prio, interval;			/* LAT_VALUE_NONE when not printed */
 	int64_t cycles, min, avg, max;		/* summary or JSON, ns */
 	int64_t trailer[CT_NTRAILERS];		/* -h trailers (Total and Overflows are counts) */
@@ -61,6 +62,7 @@ struct ct_state {
 	uint64_t refreshes;		/* summary lines that replaced an earlier one */
 	int nmin;			/* values in "# Min Latencies:": threads, not -H's sum */
 	int nsecs;			/* summaries printed by -N (ns): Act and Avg 8 wide */
+	int64_t break_tid, break_value;	/* -b: "# Break thread:", "# Break value:" (or NONE) */
 	char *notes;			/* "# Max Latency:" (old rt-tests) and "# SMIs:" lines */
 };
 
@@ -122,7 +124,7 @@ static int is_verbose_row(const char *s, size_t len)
 static const char *const trailer_names[] = {
 	"# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
 	"# Histogram Overflows:", "# Histogram Overflow at cycle number:", "# Thread ",
-	"# Max Latency:", "# SMIs:",
+	"# Max Latency:", "# SMIs:", "# Thread Ids:", "# Break thread:", "# Break value:",
 };
 
 static int is_trailer(const char *s, size_t len)
@@ -250,6 +252,7 @@ static struct ct_thread *thread_of(struct ct_state *st, int64_t id, int *err)
 	memset(t, 0, sizeof(*t));
 	t->id = (int)id;
 	t->prio = t->interval = t->cycles = t->min = t->avg = t->max = LAT_VALUE_NONE;
+	t->tid = LAT_VALUE_NONE;
 	for (int k = 0; k < CT_NTRAILERS; k++)
 		t->trailer[k] = LAT_VALUE_NONE;
 	t->listed_overflows = 0;
@@ -327,6 +330,7 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	if (t->has_summary)
 		st->refreshes++;
 	t->has_summary = 1;
+	t->tid = tid;
 	t->prio = v[0];
 	t->interval = v[1];
 	t->cycles = v[2];
@@ -415,6 +419,30 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 	if (lat_imp_starts(buf, strlen(buf), "# Max Latency:") ||
 	    lat_imp_starts(buf, strlen(buf), "# SMIs:"))
 		return add_note(st, buf, err);
+	/* -b: "# Thread Ids: 28842", "# Break thread: 28842", "# Break value: 513" */
+	if (lat_scan_lit(&sc, "# Thread Ids:")) {
+		int64_t v;
+
+		while (lat_scan_ws(&sc), !lat_scan_eol(&sc))
+			if (!lat_scan_i64(&sc, &v))
+				return 0;
+		return 1;
+	}
+	if (lat_scan_lit(&sc, "# Break ")) {
+		int value = lat_scan_lit(&sc, "value:");
+		int64_t v;
+
+		if (!value && !lat_scan_lit(&sc, "thread:"))
+			return 0;
+		lat_scan_ws(&sc);
+		if (!lat_scan_i64(&sc, &v) || (lat_scan_ws(&sc), !lat_scan_eol(&sc)))
+			return 0;
+		if (value)
+			st->break_value = v * st->unit;
+		else
+			st->break_tid = v;
+		return 1;
+	}
 	if (lat_scan_lit(&sc, "# Thread ")) {
 		/* "# Thread 0: 01389 01434 ... [# 00265 others]" */
 		int64_t id, v;
@@ -687,6 +715,30 @@ static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_bl
 	return lat_hist_build_finish(&t->hb, st->unit, b);
 }
 
+/* -b stopped the run: which thread, at what latency, and whether its summary agrees. */
+static int break_finding(const struct ct_state *st, struct lat_block *b)
+{
+	const struct ct_thread *t = NULL;
+	char d[32];
+
+	for (size_t i = 0; i < st->n; i++)
+		if (st->th[i].tid == st->break_tid)
+			t = &st->th[i];
+	lat_fmt_duration(st->break_value, d, sizeof(d));
+	if (t && t->max != LAT_VALUE_NONE && t->max != st->break_value)
+		return lat_block_add_finding(b, "breaktrace", LAT_SEV_WARN,
+					     "-b stopped the run at %s on thread %d (tid %lld), but "
+					     "its summary's Max differs", d, t->id,
+					     (long long)st->break_tid);
+	if (t)
+		return lat_block_add_finding(b, "breaktrace", LAT_SEV_INFO,
+					     "-b stopped the run: thread %d (tid %lld) woke %s late "
+					     "(its Max)", t->id, (long long)st->break_tid, d);
+	return lat_block_add_finding(b, "breaktrace", LAT_SEV_INFO,
+				     "-b stopped the run: tid %lld woke %s late",
+				     (long long)st->break_tid, d);
+}
+
 static char *block_title(const struct ct_state *st)
 {
 	char buf[512];
@@ -723,7 +775,8 @@ static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t
 static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
-	struct ct_state st = { .unit = 1000, .json_thread = -1 };
+	struct ct_state st = { .unit = 1000, .json_thread = -1, .break_tid = LAT_VALUE_NONE,
+			       .break_value = LAT_VALUE_NONE };
 	char *buf = malloc(CT_LINE_MAX);
 	int ret = 0, err = 0;
 
@@ -778,6 +831,8 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 		ret = lat_block_add_finding(b, "nanoseconds", LAT_SEV_INFO,
 					    "the summaries print Act and Avg 8 wide: "
 					    "cyclictest -N, their values are read as ns");
+	if (!ret && st.break_value != LAT_VALUE_NONE)
+		ret = break_finding(&st, b);
 	if (!ret && st.notes)
 		ret = lat_block_add_finding(b, "trailer", LAT_SEV_INFO, "%s", st.notes);
 	if (!ret && (b->title = block_title(&st)) == NULL)

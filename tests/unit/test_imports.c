@@ -165,6 +165,22 @@ static void test_cyclictest_nsecs(void **state)
 	old_logs_free(l);
 }
 
+static void test_cyclictest_breaktrace(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/breaktrace.txt"), NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_finding *f;
+
+	(void)state;
+	/* -b 300: stopped after 40 cycles; "# Break thread: 28842", "# Break value: 513" */
+	assert_printed(b->hist[0], 40, 47000, 92000, 513000);
+	f = old_logs_finding(b, "breaktrace");
+	assert_non_null(f);
+	assert_int_equal(f->sev, LAT_SEV_INFO);
+	assert_non_null(strstr(f->message, "thread 0 (tid 28842) woke 513 us late"));
+	old_logs_free(l);
+}
+
 static void test_perf_timehist_variants(void **state)
 {
 	static const char *const files[] = { "perf-sched/timehist-w.txt",
@@ -485,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_json),
 		cmocka_unit_test(test_cyclictest_histofall),
 		cmocka_unit_test(test_cyclictest_nsecs),
+		cmocka_unit_test(test_cyclictest_breaktrace),
 		cmocka_unit_test(test_perf_timehist_variants),
 		cmocka_unit_test(test_perf_latency),
 		cmocka_unit_test(test_perf_timehist),
