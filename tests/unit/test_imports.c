@@ -446,6 +446,32 @@ static const char lat_bad[] =
 	"  b:2                   |      1.000 ms |        3 | avg:   0.500 ms |\n"
 	"  TOTAL:                |      2.000 ms |        5 |\n";
 
+/*
+ * Older perf (builtin-sched.c "| avg:%9.3f ms | max:%9.3f ms | max at: %13.6f s"),
+ * built from its format string: not a sample.
+ */
+static const char lat_old[] =
+	" -----------------------------------------------------------------------------------\n"
+	"  Task                  |   Runtime ms  | Switches | Average delay ms | "
+	"Maximum delay ms | Maximum delay at     |\n"
+	" -----------------------------------------------------------------------------------\n"
+	"  kworker/0:1:42        |      0.120 ms |        3 | avg:    0.013 ms | "
+	"max:    0.020 ms | max at:   1234.567890 s\n"
+	"  TOTAL:                |      0.120 ms |        3 |\n";
+
+static void test_perf_latency_old(void **state)
+{
+	struct lat_loaded *l = old_logs_load_text(lat_old, NULL);
+	const struct lat_block *b = one_block(l, "perf-sched");
+
+	(void)state;
+	assert_int_equal(b->nhist, 1);
+	assert_string_equal(b->hist[0]->title, "kworker/0:1:42");
+	assert_printed(b->hist[0], 3, NONE, 13000, 20000);
+	assert_null(old_logs_finding(b, "total-mismatch"));
+	old_logs_free(l);
+}
+
 static void test_hostile(void **state)
 {
 	struct lat_loaded *l;
@@ -513,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_rtla_timerlat_top_aa),
 		cmocka_unit_test(test_line_kinds),
 		cmocka_unit_test(test_broken_rows),
+		cmocka_unit_test(test_perf_latency_old),
 		cmocka_unit_test(test_hostile),
 	};
 
