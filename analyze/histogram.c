@@ -273,10 +273,25 @@ static void hist_findings(struct lat_block *b, const struct lat_hist_stats *s, s
 				      (unsigned long long)s->total);
 }
 
+static int same_group(const struct lat_histogram *x, const struct lat_histogram *y)
+{
+	if (!x->group || !y->group)
+		return !x->group && !y->group;
+	return !strcmp(x->group, y->group);
+}
+
+/* The first histogram with samples of @i's group (@i itself when it is the first). */
+static size_t first_of_group(const struct lat_block *b, const struct lat_hist_result *r, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (r->stats[k].total && same_group(b->hist[k], b->hist[i]))
+			return k;
+	return i;
+}
+
 int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_hist_result *r = calloc(1, sizeof(*r));
-	size_t ref = SIZE_MAX;
 
 	(void)o;
 	if (!r)
@@ -290,16 +305,17 @@ int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->n = b->nhist;
 	for (size_t i = 0; i < b->nhist; i++)
 		stats_of(b->hist[i], &r->stats[i]);
-	/* the first histogram with samples against each later one (a tool's summary has none) */
+	/*
+	 * The first histogram with samples of a group against each later one of
+	 * that group (a tool's summary has no samples; most readers have no groups)
+	 */
 	for (size_t i = 0; i < b->nhist; i++) {
 		struct lat_hist_cmp *c = &r->cmp[r->ncmp];
 
-		if (!r->stats[i].total)
+		size_t ref = first_of_group(b, r, i);
+
+		if (!r->stats[i].total || ref == i)
 			continue;
-		if (ref == SIZE_MAX) {
-			ref = i;
-			continue;
-		}
 		r->ncmp++;
 		c->a = ref;
 		c->b = i;

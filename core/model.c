@@ -136,6 +136,7 @@ void lat_histogram_free(struct lat_histogram *h)
 	if (!h)
 		return;
 	free(h->title);
+	free(h->group);
 	free(h->b);
 	free(h);
 }

@@ -481,6 +481,11 @@ static int finish_hist(struct rt_state *st, struct lat_block *b)
 		col->hb.h->title = strdup(title);
 		if (!col->hb.h->title)
 			return -LAT_ENOMEM;
+		/* IRQ columns are compared with IRQ columns, Thr with Thr */
+		if (strncmp(col->name, "CPU-", 4) && strchr(col->name, '-') &&
+		    !(col->hb.h->group = strndup(col->name, (size_t)(strchr(col->name, '-') -
+								   col->name))))
+			return -LAT_ENOMEM;
 		for (size_t i = 0; i < st->nrows && !ret; i++)
 			ret = lat_hist_build_bucket(&col->hb, st->rows[i].idx * st->unit,
 						    (st->rows[i].idx + w) * st->unit,

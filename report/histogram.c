@@ -69,6 +69,8 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 
 		lat_json_obj_open(j, NULL);
 		lat_json_str(j, "title", h->title);
+		if (h->group)
+			lat_json_str(j, "group", h->group);
 		lat_json_arr_open(j, "lines");
 		lat_json_uint(j, NULL, h->first_line);
 		lat_json_uint(j, NULL, h->last_line);

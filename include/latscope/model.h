@@ -106,6 +106,8 @@ struct lat_hist_printed {
 
 struct lat_histogram {
 	char *title;		/* owned, may be NULL */
+	/* owned or NULL: histograms are compared within their group (rtla: "IRQ", "Thr") */
+	char *group;
 	size_t nbuckets;
 	struct lat_bucket *b;	/* owned, ascending lo_ns */
 	uint64_t total;

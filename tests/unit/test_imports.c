@@ -260,6 +260,18 @@ static void test_rtla_timerlat_hist(void **state)
 	assert_bucket(&r->stats[1].q[LAT_HQ_P50], 6000, 7000);
 	assert_bucket(&r->stats[1].q[LAT_HQ_P90], 8000, 9000);
 	assert_printed(b->hist[1], 600002, 1000, 5000, 36000);
+	/* IRQ columns compared with IRQ cpu0, Thr columns with Thr cpu0: 4 + 4 */
+	assert_string_equal(b->hist[0]->group, "IRQ");
+	assert_string_equal(b->hist[1]->group, "Thr");
+	assert_int_equal(r->ncmp, 8);
+	assert_int_equal(r->cmp[0].a, 0);
+	assert_int_equal(r->cmp[0].b, 2);
+	assert_int_equal(r->cmp[1].a, 1);
+	assert_int_equal(r->cmp[1].b, 3);
+	/* Thr-002 reaches 300001 at row 5: better at the median than Thr-000 (row 6) */
+	assert_bucket(&r->stats[5].q[LAT_HQ_P50], 5000, 6000);
+	assert_int_equal(r->cmp[3].b, 5);
+	assert_int_equal(r->cmp[3].q[LAT_HQ_P50], 1);
 	assert_bucket(&r->stats[1].max, 36000, 37000);
 	assert_null(old_logs_finding(b, "printed-stats"));
 	old_logs_free(l);
