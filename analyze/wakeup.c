@@ -25,9 +25,18 @@ const char *lat_wake_ctx_name(enum lat_wake_ctx c)
 		return "irq";
 	case LAT_WAKE_CTX_SOFTIRQ:
 		return "softirq";
+	case LAT_WAKE_CTX_NMI:
+		return "nmi";
 	default:
 		return "task";
 	}
+}
+
+const char *lat_wake_irq_label(const struct lat_wake_waker *k)
+{
+	if (k->timer_fn[0])
+		return k->timer_fn;
+	return k->irq_name;
 }
 
 const char *lat_wait_kind_name(enum lat_wait_kind k)
@@ -271,28 +280,51 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	t->on_cpu = cpu;
 }
 
-/* Who woke: the running task, or the irq it was in.  Every field is written (no memset). */
+/*
+ * Who woke: the running task, or the irq it was in.  The event's own context
+ * (common_flags, or the text's irq-info column) says whether it fired inside a
+ * hard irq, softirq or NMI even when no irq events were recorded; the open
+ * irq, softirq and hrtimer callback name it.  Without the context, an open
+ * irq or softirq says it.  Every field is written (no memset).
+ */
 static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_event *ev,
 		       struct lat_wake_waker *k)
 {
+	const struct wk_open_irq *o = NULL;
+
 	k->pid = ev->pid;
 	k->cpu = cpu;
 	k->ctx = LAT_WAKE_CTX_TASK;
 	k->irq = -1;
 	k->irq_name[0] = 0;
+	k->timer_fn[0] = 0;
 	k->stack = -1;
 	k->from_wakeup = 0;
 	memcpy(k->comm, ev->comm, LAT_COMM_LEN);
 	k->comm[LAT_COMM_LEN - 1] = 0;
-	if (c->hard.open) {
+	if (ev->flags & LAT_EVF_KNOWN) {
+		if (ev->flags & LAT_EVF_NMI) {
+			k->ctx = LAT_WAKE_CTX_NMI;
+		} else if (ev->flags & LAT_EVF_HARDIRQ) {
+			k->ctx = LAT_WAKE_CTX_IRQ;
+			o = c->hard.open ? &c->hard : NULL;
+		} else if (ev->flags & LAT_EVF_SOFTIRQ) {
+			k->ctx = LAT_WAKE_CTX_SOFTIRQ;
+			o = c->soft.open ? &c->soft : NULL;
+		}
+	} else if (c->hard.open) {
 		k->ctx = LAT_WAKE_CTX_IRQ;
-		k->irq = c->hard.irq;
-		memcpy(k->irq_name, c->hard.name, sizeof(k->irq_name));
+		o = &c->hard;
 	} else if (c->soft.open) {
 		k->ctx = LAT_WAKE_CTX_SOFTIRQ;
-		k->irq = c->soft.irq;
-		memcpy(k->irq_name, c->soft.name, sizeof(k->irq_name));
+		o = &c->soft;
 	}
+	if (o) {
+		k->irq = o->irq;
+		memcpy(k->irq_name, o->name, sizeof(k->irq_name));
+	}
+	if (k->ctx != LAT_WAKE_CTX_TASK && c->timer.open)
+		memcpy(k->timer_fn, c->timer.name, sizeof(k->timer_fn));
 }
 
 static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind, uint64_t ts,
@@ -568,6 +600,23 @@ static void irq_name(const struct lat_event *ev, int soft, char *buf, size_t len
 	}
 }
 
+/* An hrtimer callback: open from its entry to its exit, it names a waking inside it. */
+static void on_timer(struct wk_cpu *c, const struct lat_event *ev)
+{
+	if (ev->type == LAT_EV_TIMER_EXIT) {
+		c->timer.open = 0;
+		return;
+	}
+	c->timer.open = 1;
+	c->timer.start = ev->ts_ns;
+	c->timer.irq = -1;
+	memset(c->timer.name, 0, sizeof(c->timer.name));
+	if (ev->u.irq.name && ev->u.irq.name[0])
+		strncpy(c->timer.name, ev->u.irq.name, sizeof(c->timer.name) - 1);
+	else
+		memcpy(c->timer.name, "hrtimer", sizeof("hrtimer"));
+}
+
 static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	int soft = ev->type == LAT_EV_SOFTIRQ_ENTRY || ev->type == LAT_EV_SOFTIRQ_EXIT;
@@ -661,6 +710,7 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	c->cur_known = 0;
 	c->hard.open = 0;
 	c->soft.open = 0;
+	c->timer.open = 0;
 }
 
 static void on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
@@ -758,6 +808,10 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	case LAT_EV_SOFTIRQ_ENTRY:
 	case LAT_EV_SOFTIRQ_EXIT:
 		on_irq(w, c, cpu, ev);
+		break;
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
+		on_timer(c, ev);
 		break;
 	case LAT_EV_MARKER:
 		on_marker(w, cpu, ev);

@@ -4,6 +4,7 @@
  * who held the CPU (slices, irqs), markers inside the wait, and a timeline
  * window that keeps collecting events until its end.  Bounded by worst_n.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -398,7 +399,11 @@ static void tl_edge(struct lat_timeline *tl, uint64_t ts, const struct lat_wake_
 	e->to_cpu = to_cpu;
 	e->from_pid = k->pid;
 	e->to_pid = to_pid;
-	memcpy(e->from_comm, k->ctx == LAT_WAKE_CTX_TASK ? k->comm : k->irq_name, LAT_COMM_LEN);
+	if (k->ctx == LAT_WAKE_CTX_TASK)
+		memcpy(e->from_comm, k->comm, LAT_COMM_LEN);
+	else
+		snprintf(e->from_comm, LAT_COMM_LEN, "%s",
+			 lat_wake_irq_label(k)[0] ? lat_wake_irq_label(k) : lat_wake_ctx_name(k->ctx));
 	e->from_comm[LAT_COMM_LEN - 1] = 0;
 	e->from_irq = k->ctx != LAT_WAKE_CTX_TASK;
 }

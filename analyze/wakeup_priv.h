@@ -76,7 +76,7 @@ struct wk_cpu {
 	size_t rhead, rlen, rcap;	/* rcap: a power of two */
 	struct wk_irq *irqs;
 	size_t ihead, ilen;
-	struct wk_open_irq hard, soft;
+	struct wk_open_irq hard, soft, timer;	/* timer: an hrtimer callback running */
 	enum wk_stack_kind stack_kind;
 	int32_t stack_pid;
 	struct wk_done done;

@@ -34,6 +34,7 @@ static const char *const type_names[LAT_EV_NTYPES] = {
 	[LAT_EV_EXIT] = "exit", [LAT_EV_IRQ_ENTRY] = "irq_entry", [LAT_EV_IRQ_EXIT] = "irq_exit",
 	[LAT_EV_SOFTIRQ_ENTRY] = "softirq_entry", [LAT_EV_SOFTIRQ_EXIT] = "softirq_exit",
 	[LAT_EV_MARKER] = "marker", [LAT_EV_STACK] = "stack", [LAT_EV_LOST] = "lost",
+	[LAT_EV_TIMER_ENTRY] = "timer_entry", [LAT_EV_TIMER_EXIT] = "timer_exit",
 };
 
 static void print_event(FILE *o, const struct lat_event *e)
@@ -77,6 +78,8 @@ static void print_event(FILE *o, const struct lat_event *e)
 	case LAT_EV_IRQ_EXIT:
 	case LAT_EV_SOFTIRQ_ENTRY:
 	case LAT_EV_SOFTIRQ_EXIT:
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
 		fprintf(o, " %d %s", e->u.irq.irq, e->u.irq.name ? e->u.irq.name : "-");
 		if (e->type == LAT_EV_IRQ_EXIT)
 			fprintf(o, " ret=%d", e->u.irq.ret);

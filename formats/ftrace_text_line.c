@@ -373,6 +373,29 @@ static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, 
 	return 1;
 }
 
+/* "hrtimer=00000000a5f3 function=hrtimer_wakeup now=123" (entry), "hrtimer=..." (exit) */
+static int p_timer(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, int entry)
+{
+	const char *e;
+
+	if (!LIT(c, "hrtimer="))
+		return 0;
+	while (c->p < c->e && !is_ws(*c->p))
+		c->p++;
+	if (!entry)
+		return 1;
+	skip_ws(c);
+	if (!LIT(c, "function="))
+		return 0;
+	for (e = c->p; e < c->e && !is_ws(*e); e++)
+		;
+	if (e == c->p)
+		return 0;
+	copy_str(strs->irq, sizeof(strs->irq), c->p, e);
+	ev->u.irq.name = strs->irq;
+	return 1;
+}
+
 static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
 	/* the kernel's softirq_to_name[], for text that printed the vector alone */
@@ -455,6 +478,39 @@ static int tgid(struct cur *c)
 }
 
 /*
+ * The irq-info column ("d.h2." / "dNs1"): its third letter is the context the
+ * event fired in (kernel/trace/trace_output.c: h hardirq, s softirq, H both,
+ * z NMI, Z NMI in hardirq, '.' task).  Anything else leaves the context unknown.
+ */
+static void irq_info(const char *s, const char *e, struct lat_event *ev)
+{
+	if (e - s < 4)
+		return;
+	switch (s[2]) {
+	case '.':
+		ev->flags = LAT_EVF_KNOWN;
+		break;
+	case 'h':
+		ev->flags = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ;
+		break;
+	case 's':
+		ev->flags = LAT_EVF_KNOWN | LAT_EVF_SOFTIRQ;
+		break;
+	case 'H':
+		ev->flags = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ | LAT_EVF_SOFTIRQ;
+		break;
+	case 'z':
+		ev->flags = LAT_EVF_KNOWN | LAT_EVF_NMI;
+		break;
+	case 'Z':
+		ev->flags = LAT_EVF_KNOWN | LAT_EVF_NMI | LAT_EVF_HARDIRQ;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * Everything after "<comm>-": pid, tgid, cpu, flags, timestamp.  @c starts at
  * the pid; on success it is past the timestamp's ':' and its blanks.
  */
@@ -476,17 +532,24 @@ static int context(struct cur *c, struct lat_event *ev)
 		skip_ws(c);
 		if (c->p < c->e && !is_digit(*c->p)) {
 			/* irq-info flags: "d..2." */
+			const char *f = c->p;
+
 			while (c->p < c->e && !is_ws(*c->p))
 				c->p++;
+			irq_info(f, c->p, ev);
 			if (!skip_ws(c))
 				return 0;
 		}
 	} else if (is_digit(*c->p)) {
 		/* trace-cmd report -l: cpu glued to the flags, "1d..3." */
+		const char *f;
+
 		if (!u64(c, &cpu) || cpu > INT32_MAX)
 			return 0;
+		f = c->p;
 		while (c->p < c->e && !is_ws(*c->p))
 			c->p++;
+		irq_info(f, c->p, ev);
 		if (!skip_ws(c))
 			return 0;
 	} else {
@@ -630,6 +693,8 @@ static const char EXP_EXEC[] = "sched_process_exec fields \"filename=… pid=N o
 static const char EXP_EXIT[] = "sched_process_exit fields \"comm=… pid=N prio=N\"";
 static const char EXP_IRQ[] = "irq fields \"irq=N name=…\" or \"irq=N ret=handled\"";
 static const char EXP_SOFTIRQ[] = "softirq fields \"vec=N [action=NAME]\"";
+static const char EXP_TIMER[] =
+	"hrtimer fields \"hrtimer=P function=NAME now=N\" or \"hrtimer=P\"";
 static const char EXP_LOST[] = "\"CPU:N [LOST N EVENTS]\" or \"CPU:N [N EVENTS DROPPED]\"";
 static const char EXP_CPUS[] = "\"cpus=N\"";
 
@@ -701,6 +766,17 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 		*expected = EXP_IRQ;
 		ok = p_irq(c, ev, strs, entry);
 		return ok ? LAT_FT_EVENT : LAT_FT_BAD;
+	} else if (NAME_IS(n, nl, "hrtimer_expire_entry") ||
+		   NAME_IS(n, nl, "hrtimer_expire_exit")) {
+		int entry = nl == 20;
+
+		ev->type = entry ? LAT_EV_TIMER_ENTRY : LAT_EV_TIMER_EXIT;
+		ev->name = entry ? "timer:hrtimer_expire_entry" : "timer:hrtimer_expire_exit";
+		ev->u.irq.irq = -1;
+		ev->u.irq.ret = 0;
+		ev->u.irq.name = NULL;
+		*expected = EXP_TIMER;
+		return p_timer(c, ev, strs, entry) ? LAT_FT_EVENT : LAT_FT_BAD;
 	} else if (NAME_IS(n, nl, "tracing_mark_write")) {
 		marker(c, ev);
 		return LAT_FT_EVENT;
@@ -802,6 +878,7 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 	enum lat_ft_kind k;
 
 	*expected = EXP_LINE;
+	ev->flags = 0;
 	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
 		c.e--;
 	skip_ws(&c);

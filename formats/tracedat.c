@@ -219,11 +219,14 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
 	ev->cpu = c->cpu;
 	ev->type = LAT_EV_OTHER;
 	ev->name = "unknown";
+	ev->flags = 0;
 	if (size < (uint32_t)s->f_type.off + s->f_type.size) {
 		ev->pid = -1;
 		ev->comm[0] = 0;
 		return;
 	}
+	if (s->f_flags.ok && size > s->f_flags.off)
+		ev->flags = lat_evf_from_common_flags((uint8_t)d[s->f_flags.off]);
 	id = rd(s, d, &s->f_type);
 	ev->pid = (int32_t)(size >= (uint32_t)s->f_pid.off + s->f_pid.size ?
 			    rd(s, d, &s->f_pid) : -1);
@@ -328,6 +331,17 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
 			(size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(softirq_names) ?
 			softirq_names[ev->u.irq.irq] : NULL;
 		break;
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
+		ev->u.irq.irq = -1;
+		ev->u.irq.ret = 0;
+		ev->u.irq.name = NULL;
+		/* the callback's address, named from the file's kallsyms */
+		if (t->type == LAT_EV_TIMER_ENTRY && !t->f[0].dyn &&
+		    t->f[0].size == (uint16_t)s->f.long_size && td_load_kallsyms(&s->f) == 0)
+			ev->u.irq.name = tep_find_function(s->f.tep,
+							   (unsigned long long)rd(s, d, &t->f[0]));
+		break;
 	case LAT_EV_MARKER: {
 		const char *txt = d + t->f[0].off;
 
@@ -370,6 +384,7 @@ static inline void decode(struct td_src *s, struct td_cpu *c, struct lat_event *
 	ev->ts_ns = c->ts;
 	ev->cpu = c->cpu;
 	ev->pid = ld_s32(d + s->f_pid.off);
+	ev->flags = s->f_flags.ok ? lat_evf_from_common_flags((uint8_t)d[s->f_flags.off]) : 0;
 	comm_of(s, c, ev->pid, ev->comm);
 	ev->type = t->type;
 	ev->name = t->name;

@@ -32,6 +32,8 @@ static const struct td_known {
 	{ "irq", "irq_handler_exit", LAT_EV_IRQ_EXIT, { "irq", "ret" } },
 	{ "irq", "softirq_entry", LAT_EV_SOFTIRQ_ENTRY, { "vec" } },
 	{ "irq", "softirq_exit", LAT_EV_SOFTIRQ_EXIT, { "vec" } },
+	{ "timer", "hrtimer_expire_entry", LAT_EV_TIMER_ENTRY, { "function", "hrtimer" } },
+	{ "timer", "hrtimer_expire_exit", LAT_EV_TIMER_EXIT, { "hrtimer" } },
 	{ "ftrace", "print", LAT_EV_MARKER, { "buf" } },
 	{ "ftrace", "kernel_stack", LAT_EV_STACK, { "size", "caller" } },
 };
@@ -42,6 +44,7 @@ static const int key_field[LAT_EV_NTYPES] = {
 	[LAT_EV_MIGRATE] = 4, [LAT_EV_FORK] = 3, [LAT_EV_EXEC] = 1, [LAT_EV_EXIT] = 1,
 	[LAT_EV_IRQ_ENTRY] = 0, [LAT_EV_IRQ_EXIT] = 0, [LAT_EV_SOFTIRQ_ENTRY] = 0,
 	[LAT_EV_SOFTIRQ_EXIT] = 0, [LAT_EV_MARKER] = 0, [LAT_EV_STACK] = 1,
+	[LAT_EV_TIMER_ENTRY] = 0, [LAT_EV_TIMER_EXIT] = 0,
 };
 
 static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t *min_size)
@@ -105,6 +108,9 @@ static void common_fields(struct td_src *s, struct tep_event *e)
 		return;
 	set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
 	set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
+	set_fld(&s->f_flags, tep_find_common_field(e, "common_flags"), &dummy);
+	if (s->f_flags.ok && (s->f_flags.size != 1 || s->f_flags.dyn))
+		s->f_flags.ok = 0;
 }
 
 static const struct td_known *find_known(const char *sys, const char *name)
@@ -289,6 +295,8 @@ int td_build_types(struct td_src *s)
 	s->hdr_end = (uint32_t)s->f_type.off + s->f_type.size;
 	if ((uint32_t)s->f_pid.off + s->f_pid.size > s->hdr_end)
 		s->hdr_end = (uint32_t)s->f_pid.off + s->f_pid.size;
+	if (s->f_flags.ok && (uint32_t)s->f_flags.off + 1 > s->hdr_end)
+		s->hdr_end = (uint32_t)s->f_flags.off + 1;
 	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
 		return -LAT_EFORMAT;
 	return 0;

@@ -59,7 +59,7 @@ struct td_src {
 	uint32_t psize;
 	struct td_etype **types;	/* by event id */
 	size_t ntypes;
-	struct td_fld f_type, f_pid;
+	struct td_fld f_type, f_pid, f_flags;	/* f_flags: common_flags, 1 byte */
 	int hot_hdr;			/* common_type / common_pid read by direct loads */
 	uint32_t hdr_end;		/* records at least this long hold both */
 	struct td_cpu *cpus;

@@ -41,6 +41,9 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	if (k->ctx != LAT_WAKE_CTX_TASK) {
 		lat_json_int(j, "irq", k->irq);
 		lat_json_str(j, "irq_name", k->irq_name);
+		if (k->timer_fn[0])
+			lat_json_str(j, "hrtimer", k->timer_fn);
+		lat_json_str(j, "name", lat_wake_irq_label(k));
 	}
 	lat_json_bool(j, "from_wakeup", k->from_wakeup);
 	stack_json(j, "stack", r, k->stack);
@@ -348,10 +351,23 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 		return;
 	}
 	if (k->ctx != LAT_WAKE_CTX_TASK) {
-		fprintf(out, "woken by %s %d (", k->ctx == LAT_WAKE_CTX_IRQ ? "irq" : "softirq",
-			k->irq);
-		lat_fput_safe(out, k->irq_name, strnlen(k->irq_name, sizeof(k->irq_name)));
-		fprintf(out, ") on CPU%d, interrupting ", k->cpu);
+		static const char *const ctx[] = { "task", "irq", "softirq", "NMI" };
+		const char *name = lat_wake_irq_label(k);
+
+		fprintf(out, "woken by %s", ctx[k->ctx]);
+		if (k->irq >= 0)
+			fprintf(out, " %d", k->irq);
+		if (k->timer_fn[0])
+			fputs(" (hrtimer ", out);
+		else if (name[0])
+			fputs(" (", out);
+		if (name[0]) {
+			lat_fput_safe(out, name, strnlen(name, sizeof(k->irq_name)));
+			fputc(')', out);
+		} else if (k->irq < 0) {
+			fputs(" (no irq events recorded to name it)", out);
+		}
+		fprintf(out, " on CPU%d, interrupting ", k->cpu);
 		who(out, k->comm, k->pid);
 	} else {
 		fputs("woken by ", out);

@@ -58,20 +58,25 @@ enum lat_wake_ctx {
 	LAT_WAKE_CTX_TASK,
 	LAT_WAKE_CTX_IRQ,
 	LAT_WAKE_CTX_SOFTIRQ,
+	LAT_WAKE_CTX_NMI,
 };
 
-const char *lat_wake_ctx_name(enum lat_wake_ctx c);	/* "task", "irq", "softirq" */
+const char *lat_wake_ctx_name(enum lat_wake_ctx c);	/* "task", "irq", "softirq", "nmi" */
 
 struct lat_wake_waker {
 	int32_t pid;		/* the task running on the waker's CPU (-1 unknown) */
 	int32_t cpu;
 	char comm[LAT_COMM_LEN];
 	enum lat_wake_ctx ctx;
-	int32_t irq;		/* irq number / softirq vector when ctx != TASK, else -1 */
-	char irq_name[24];
+	int32_t irq;		/* irq number / softirq vector when known and ctx != TASK, else -1 */
+	char irq_name[24];	/* its handler / vector name, "" unknown */
+	char timer_fn[24];	/* the hrtimer callback that ran the waking, "" none seen */
 	int32_t stack;		/* stack id (result->stacks) recorded after the waking, or -1 */
 	uint8_t from_wakeup;	/* no sched_waking: taken from sched_wakeup(_new) */
 };
+
+/* What ran a waking in irq context: its hrtimer callback, else its irq's name, else "". */
+const char *lat_wake_irq_label(const struct lat_wake_waker *k);
 
 enum lat_wait_kind {
 	LAT_WAIT_WAKEUP,	/* woken from sleep, waiting for a CPU */

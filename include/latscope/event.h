@@ -28,6 +28,8 @@ enum lat_ev_type {
 	LAT_EV_MARKER,		/* trace_marker text (print / tracing_mark_write) */
 	LAT_EV_STACK,		/* kernel stack of the preceding event on this CPU */
 	LAT_EV_LOST,		/* the source lost u.lost.count events on this CPU before ts */
+	LAT_EV_TIMER_ENTRY,	/* hrtimer callback start (timer:hrtimer_expire_entry), u.irq.name */
+	LAT_EV_TIMER_EXIT,	/* its end (timer:hrtimer_expire_exit) */
 	LAT_EV_NTYPES
 };
 
@@ -40,12 +42,29 @@ enum lat_task_state {
 	LAT_TS_OTHER,		/* T, t, I, P, ... */
 };
 
+/*
+ * The context an event fired in, from the kernel's common_flags (trace.dat) or
+ * the irq-info column of text ("d.h2."): LAT_EVF_KNOWN says the source had it.
+ */
+#define LAT_EVF_KNOWN	0x01
+#define LAT_EVF_HARDIRQ	0x02
+#define LAT_EVF_SOFTIRQ	0x04	/* serving a softirq (not merely bh disabled) */
+#define LAT_EVF_NMI	0x08
+
+/* The kernel's TRACE_FLAG_* bits of common_flags (kernel/trace/trace.h) to LAT_EVF_*. */
+static inline uint8_t lat_evf_from_common_flags(uint8_t f)
+{
+	return (uint8_t)(LAT_EVF_KNOWN | (f & 0x08 ? LAT_EVF_HARDIRQ : 0) |
+			 (f & 0x10 ? LAT_EVF_SOFTIRQ : 0) | (f & 0x40 ? LAT_EVF_NMI : 0));
+}
+
 struct lat_event {
 	uint64_t ts_ns;
 	int32_t cpu;
 	int32_t pid;			/* the task running when the event fired, -1 if unknown */
 	char comm[LAT_COMM_LEN];	/* its comm, "" if unknown */
 	enum lat_ev_type type;
+	uint8_t flags;			/* LAT_EVF_*, 0: context unknown */
 	const char *name;		/* "system:event" or "event", lent until the next call */
 	union {
 		struct {
@@ -70,7 +89,7 @@ struct lat_event {
 			int32_t child_pid;
 			char child_comm[LAT_COMM_LEN];
 		} task;
-		struct {	/* IRQ_* (irq, name) and SOFTIRQ_* (vec) */
+		struct {	/* IRQ_* (irq, name), SOFTIRQ_* (vec), TIMER_* (irq -1, function) */
 			int32_t irq;		/* irq number or softirq vector */
 			int32_t ret;		/* irq_handler_exit */
 			const char *name;	/* handler or vector name, lent */
