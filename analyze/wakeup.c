@@ -96,6 +96,7 @@ static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
 	if (!c->ring || !c->irqs)
 		return NULL;
 	c->cur_pid = -1;
+	c->id = cpu;
 	c->wake.arena = &w->arena;
 	c->preempt.arena = &w->arena;
 	w->cpus[cpu] = c;
@@ -163,6 +164,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->pid = pid;
 	t->on_cpu = -1;
 	t->off_stack = -1;
+	t->owed_cpu = -1;
 	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
 	copy_comm(t->comm, comm);
@@ -232,6 +234,8 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 	c->irqs[pos] = *q;
 }
 
+static void owe_release(struct wk *w, struct wk_task *t);
+
 /*
  * Every event names the task running on its CPU.  Where the CPU's current task
  * is unknown (trace start, after a gap) that fills it in; where it differs from
@@ -276,6 +280,8 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 		/* its switch-in was not seen */
 		t->pending = 0;
 		w->r->canceled++;
+		if (t->owed_cpu >= 0)
+			owe_release(w, t);
 	}
 	t->on_cpu = cpu;
 }
@@ -327,6 +333,53 @@ static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_eve
 		memcpy(k->timer_fn, c->timer.name, sizeof(k->timer_fn));
 }
 
+static void owe_clear(struct wk *w, struct wk_cpu *c)
+{
+	if (!c->owed_since)
+		return;
+	c->owed_since = 0;
+	w->nowed--;
+}
+
+/*
+ * A task woken for CPU @queued that should run there at once: the CPU is idle,
+ * or the task is real-time (prio < 100) and above the one running.  Until the
+ * CPU's next switch, a silence on it is a stall (docs/wakeup.md).
+ */
+static void owe_release(struct wk *w, struct wk_task *t)
+{
+	struct wk_cpu *c;
+
+	if (t->owed_cpu < 0)
+		return;
+	c = w->cpus[t->owed_cpu];
+	if (c->owed_pid == t->pid)
+		owe_clear(w, c);
+	t->owed_cpu = -1;
+}
+
+/*
+ * The CPU is the waking's target_cpu (the task's last CPU), then sched_wakeup's
+ * (the one chosen), then a migration's destination: each moves the debt.
+ */
+static void owe(struct wk *w, struct wk_task *t, int32_t queued, uint64_t ts)
+{
+	struct wk_cpu *c;
+
+	owe_release(w, t);
+	if (queued < 0 || (size_t)queued >= w->ncpus || !(c = w->cpus[queued]) || !c->cur_known ||
+	    c->owed_since)
+		return;
+	if (c->cur_pid != 0 && !(t->prio >= 0 && t->prio < 100 && c->cur_prio >= 0 &&
+				 t->prio < c->cur_prio))
+		return;
+	c->owed_since = ts;
+	c->owed_pid = t->pid;
+	memcpy(c->owed_comm, t->comm, LAT_COMM_LEN);
+	t->owed_cpu = queued;
+	w->nowed++;
+}
+
 static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind, uint64_t ts,
 		       int32_t queued, const struct lat_wake_waker *k)
 {
@@ -338,6 +391,8 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	t->nmigr = 0;
 	t->migr_dropped = 0;
 	t->chain_ref = 0;
+	if (kind != LAT_WAIT_PREEMPT && w->ncpus)
+		owe(w, t, queued, ts);
 	if (k) {
 		if (k != &t->waker)
 			t->waker = *k;
@@ -367,6 +422,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	struct wk_node *nd;
 
 	t->pending = 0;
+	if (t->owed_cpu >= 0)
+		owe_release(w, t);
 	/* this wait becomes the first link of any chain through this task */
 	if (!w->nodes && !(w->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*w->nodes)))) {
 		w->oom = 1;
@@ -451,6 +508,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
 			t->on_cpu = -1;
 	}
+	owe_clear(w, c);
 	/* written in place: a slice is written at every switch, read for a few cases */
 	s = next_slice(c);
 	s->start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
@@ -472,6 +530,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 			/* a wait that started while it still ran (or from a lost view) */
 			t->pending = 0;
 			w->r->canceled++;
+			if (t->owed_cpu >= 0)
+				owe_release(w, t);
 		}
 		t->off = 0;
 		if (ev->u.sw.prev_state == LAT_TS_RUNNING) {
@@ -537,6 +597,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		return;
 	}
 	/* sched_wakeup / sched_wakeup_new */
+	if (t->pending && t->kind != LAT_WAIT_PREEMPT && w->ncpus)
+		owe(w, t, ev->u.wake.target_cpu, t->start);	/* the CPU chosen */
 	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
 		t->has_tent = 0;
 		return;
@@ -575,6 +637,8 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 	}
 	if (!t || !t->pending)
 		return;
+	if (t->owed_cpu >= 0)
+		owe(w, t, ev->u.migrate.dest_cpu, ev->ts_ns);
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
 		t->migr[t->nmigr++] = (struct lat_wake_migr){ ev->ts_ns, ev->u.migrate.orig_cpu,
 							      ev->u.migrate.dest_cpu };
@@ -711,6 +775,7 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	c->hard.open = 0;
 	c->soft.open = 0;
 	c->timer.open = 0;
+	owe_clear(w, c);
 }
 
 static void on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
@@ -752,6 +817,77 @@ static void on_task(struct wk *w, const struct lat_event *ev)
 		get_task(w, ev->u.task.pid, ev->u.task.comm);
 }
 
+static void add_stall(struct wk *w, const struct lat_wake_stall *s)
+{
+	struct lat_wakeup_result *r = w->r;
+
+	if (r->nstalls < LAT_WAKE_STALLS_MAX) {
+		if (!r->stalls && !(r->stalls = calloc(LAT_WAKE_STALLS_MAX, sizeof(*r->stalls)))) {
+			w->oom = 1;
+			return;
+		}
+		r->stalls[r->nstalls++] = *s;
+	}
+	if (w->nstall < WK_STALL_RING) {
+		w->rstalls[(w->stallhead + w->nstall++) % WK_STALL_RING] = *s;
+	} else {
+		w->rstalls[w->stallhead] = *s;
+		w->stallhead = (w->stallhead + 1) % WK_STALL_RING;
+	}
+	r->nstalls_total++;
+	r->stall_ns_total += (int64_t)(s->to_ns - s->from_ns);
+}
+
+/* The newest stall, or NULL. */
+static const struct lat_wake_stall *last_stall(const struct wk *w)
+{
+	return w->nstall ? &w->rstalls[(w->stallhead + w->nstall - 1) % WK_STALL_RING] : NULL;
+}
+
+/*
+ * Silences (docs/wakeup.md, "Stalls"), checked before event @ev at @ts on @c:
+ * every CPU silent for LAT_WAKE_STALL_NS while one owed a switch, or @c silent
+ * that long while it owed one.  A CPU's silence inside an every-CPU stall
+ * already recorded is that stall.  An event that shows the owed task running
+ * (its switch-in went missing) proves nothing: it may have run all along.
+ */
+static void check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
+{
+	const struct lat_wake_stall *ls;
+	struct lat_wake_stall s;
+	uint64_t from, ts = ev->ts_ns;
+
+	if (c->owed_since && ev->type != LAT_EV_SWITCH && ev->pid == c->owed_pid)
+		return;
+	if (w->nowed && ts - w->r->last_ns >= LAT_WAKE_STALL_NS) {
+		s = (struct lat_wake_stall){ .cpu = -1, .from_ns = w->r->last_ns, .to_ns = ts,
+					     .pid = -1, .waiting_pid = -1 };
+		for (size_t i = 0; i < w->ncpus; i++)
+			if (w->cpus[i] && w->cpus[i]->owed_since) {
+				s.waiting_pid = w->cpus[i]->owed_pid;
+				memcpy(s.waiting_comm, w->cpus[i]->owed_comm, LAT_COMM_LEN);
+				break;
+			}
+		add_stall(w, &s);
+	}
+	if (!c->owed_since || !c->seen)
+		return;
+	from = c->last_ts > c->owed_since ? c->last_ts : c->owed_since;
+	if (ts < from || ts - from < LAT_WAKE_STALL_NS)
+		return;
+	ls = last_stall(w);
+	if (ls && ls->cpu < 0 && ls->from_ns <= from + LAT_WAKE_STALL_NS / 2 &&
+	    ls->to_ns + LAT_WAKE_STALL_NS / 2 >= ts)
+		return;
+	s = (struct lat_wake_stall){ .cpu = c->id, .from_ns = from, .to_ns = ts,
+				     .pid = c->cur_pid, .waiting_pid = c->owed_pid };
+	memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
+	memcpy(s.waiting_comm, c->owed_comm, LAT_COMM_LEN);
+	add_stall(w, &s);
+	/* the CPU is owed the switch still, but this silence is counted */
+	c->owed_since = ts;
+}
+
 static int handle(struct wk *w, const struct lat_event *ev)
 {
 	struct lat_wakeup_result *r = w->r;
@@ -778,6 +914,8 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	c = get_cpu(w, cpu);
 	if (!c)
 		return -LAT_ENOMEM;
+	if (w->nowed && ev->type != LAT_EV_LOST)
+		check_stall(w, c, ev);
 	if (!r->nevents++)
 		r->first_ns = ev->ts_ns;
 	r->last_ns = ev->ts_ns;

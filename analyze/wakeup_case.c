@@ -128,6 +128,55 @@ static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
 }
 
 /*
+ * The part of [a, b) inside the stalls of @cpu (and of every CPU) still kept:
+ * their union (an every-CPU stall lies inside a CPU's longer one).
+ */
+int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b)
+{
+	uint64_t lo[WK_STALL_RING], hi[WK_STALL_RING], cur0 = 0, cur1 = 0;
+	size_t n = 0;
+	int64_t ns = 0;
+
+	for (size_t i = 0; i < w->nstall; i++) {
+		const struct lat_wake_stall *s = &w->rstalls[(w->stallhead + i) % WK_STALL_RING];
+		size_t k;
+
+		if ((s->cpu >= 0 && s->cpu != cpu) || !overlap(s->from_ns, s->to_ns, a, b))
+			continue;
+		/* insertion by start: a handful at most */
+		for (k = n; k > 0 && lo[k - 1] > (s->from_ns > a ? s->from_ns : a); k--) {
+			lo[k] = lo[k - 1];
+			hi[k] = hi[k - 1];
+		}
+		lo[k] = s->from_ns > a ? s->from_ns : a;
+		hi[k] = s->to_ns < b ? s->to_ns : b;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i && lo[i] <= cur1) {
+			if (hi[i] > cur1)
+				cur1 = hi[i];
+			continue;
+		}
+		ns += (int64_t)(cur1 - cur0);
+		cur0 = lo[i];
+		cur1 = hi[i];
+	}
+	return ns + (int64_t)(cur1 - cur0);
+}
+
+/* The slice [s0, s1)'s time inside [start, end), less what fell inside a stall. */
+static int64_t slice_ns(const struct wk *w, const struct wk_cpu *c, uint64_t s0, uint64_t s1,
+			uint64_t start, uint64_t end)
+{
+	int64_t ov = overlap(s0, s1, start, end);
+
+	if (ov && w->nstall)
+		ov -= wk_stall_overlap(w, c->id, s0 > start ? s0 : start, s1 < end ? s1 : end);
+	return ov;
+}
+
+/*
  * Groups @c's slices that overlap [start, end) by task, into w->hold (every
  * task counts, however many shared the window; hold_top() finds the longest);
  * their number.
@@ -145,7 +194,7 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 		return 0;
 	/* the task on the CPU now: its slice is not in the ring yet (idx rlen) */
 	if (c->cur_known) {
-		int64_t ov = overlap(c->cur_start, end, start, end);
+		int64_t ov = slice_ns(w, c, c->cur_start, end, start, end);
 
 		if (ov) {
 			hold_add(w, c->cur_pid, (uint32_t)c->rlen, ov, -1);
@@ -158,8 +207,8 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 
 		if (s->end <= start)
 			break;
-		ov = overlap(s->start, s->end, start, end);
-		if (!ov)
+		ov = slice_ns(w, c, s->start, s->end, start, end);
+		if (ov <= 0)
 			continue;
 		hold_add(w, s->pid, (uint32_t)i, ov, s->stack >= 0 ? ov : -1);
 		*covered += ov;
@@ -279,7 +328,16 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	c->other_tasks = g - c->non_cpu;
 	for (size_t k = 0; k < c->non_cpu; k++)
 		oncpu_from(cpu, &w->hold[k], &c->on_cpu[k]);
-	c->unaccounted_ns = c->latency_ns - covered;
+	c->stall_ns = w->nstall ? wk_stall_overlap(w, cpu->id, c->start_ns, c->end_ns) : 0;
+	c->nstalls = 0;
+	for (size_t k = 0; k < w->nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
+		const struct lat_wake_stall *s = &w->rstalls[(w->stallhead + k) % WK_STALL_RING];
+
+		if ((s->cpu < 0 || s->cpu == cpu->id || s->cpu == c->queued_cpu) &&
+		    overlap(s->from_ns, s->to_ns, c->start_ns, c->end_ns))
+			c->stalls[c->nstalls++] = *s;
+	}
+	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
 	/* the ring ran out before the wait's start: say so rather than guess */

@@ -18,6 +18,7 @@
 #define WK_MARK_RING 256
 #define WK_MIG_RING 4096	/* migrations of all CPUs, for the timelines */
 #define WK_GAP_RING 64
+#define WK_STALL_RING 64	/* recent stalls, for the cases built later */
 #define WK_MAX_CPUS 4096
 #define WK_MAX_STACKS 16384
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
@@ -68,7 +69,11 @@ struct wk_done {
 };
 
 struct wk_cpu {
+	int32_t id;
 	int32_t cur_pid, cur_prio;
+	uint64_t owed_since;		/* a task woken for it should run at once: since, 0 none */
+	int32_t owed_pid;
+	char owed_comm[LAT_COMM_LEN];
 	char cur_comm[LAT_COMM_LEN];
 	uint64_t cur_start, last_ts;
 	uint8_t cur_known, seen;
@@ -125,6 +130,7 @@ struct wk_task {
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
 	uint32_t migr_dropped;
 	int32_t off_stack;
+	int32_t owed_cpu;		/* the CPU that owes it a switch (owe()), -1 none */
 	uint64_t untrusted, max_end;
 	uint64_t off_start;
 	struct lat_hll wake, preempt;
@@ -179,6 +185,9 @@ struct wk {
 	size_t mighead, nmig;
 	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */
 	size_t gaphead, ngap;
+	struct lat_wake_stall rstalls[WK_STALL_RING];	/* recent stalls, likewise */
+	size_t stallhead, nstall;
+	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stack *stk;		/* parallel to r->stacks */
 	size_t stk_cap, rstk_cap, fold_cap;
 	char *fold_buf;
@@ -223,6 +232,7 @@ static inline int wk_qualifies(const struct wk *w, int64_t lat)
 }
 
 /* wakeup_case.c */
+int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b);
 void wk_resolve_link(struct wk *w, struct lat_wake_link *l);
 void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The wakeup analysis' results: tables out of the working state, and findings. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,7 @@ void wk_result_free(void *p)
 		lat_timeline_free(r->worst[i].tl);
 	free(r->worst);
 	free(r->gaps);
+	free(r->stalls);
 	for (size_t i = 0; i < r->nstacks; i++) {
 		free(r->stacks[i].folded);
 		free(r->stacks[i].top);
@@ -172,6 +174,29 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "CPU%d: the ring buffer overran, %s events lost (trace stats)",
 				      r->cpus[i].cpu, n1);
 	}
+	for (size_t i = 0; i < r->nstalls && i < 8; i++) {
+		const struct lat_wake_stall *s = &r->stalls[i];
+		char who[64] = "";
+
+		if (s->waiting_pid >= 0)
+			snprintf(who, sizeof(who), " while %.15s/%d should have run",
+				 s->waiting_comm, s->waiting_pid);
+		if (s->cpu < 0)
+			snprintf(n1, sizeof(n1), "every CPU");
+		else
+			snprintf(n1, sizeof(n1), "CPU%d", s->cpu);
+		lat_block_add_finding(b, "stall", LAT_SEV_WARN,
+				      "%s logged nothing for %s (%s .. %s)%s: stall? (the host "
+				      "not running the vCPU%s, or a non-preemptible section); no "
+				      "run time is charged inside it", n1,
+				      lat_fmt_duration((int64_t)(s->to_ns - s->from_ns), d1, sizeof(d1)),
+				      lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
+				      lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)), who,
+				      s->cpu < 0 ? "s" : "");
+	}
+	if (r->nstalls_total > 8)
+		lat_block_add_finding(b, "stall", LAT_SEV_WARN, "%llu more stalls",
+				      (unsigned long long)(r->nstalls_total - 8));
 	if (r->untrusted)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s crossed a lost-events gap: flagged, not counted",

@@ -51,6 +51,24 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 
+static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
+{
+	lat_json_obj_open(j, NULL);
+	lat_json_int(j, "cpu", s->cpu);
+	lat_json_uint(j, "from_ns", s->from_ns);
+	lat_json_uint(j, "to_ns", s->to_ns);
+	lat_json_int(j, "ns", (int64_t)(s->to_ns - s->from_ns));
+	if (s->pid >= 0) {
+		lat_json_int(j, "pid", s->pid);
+		lat_json_str(j, "comm", s->comm);
+	}
+	if (s->waiting_pid >= 0) {
+		lat_json_int(j, "waiting_pid", s->waiting_pid);
+		lat_json_str(j, "waiting_comm", s->waiting_comm);
+	}
+	lat_json_obj_close(j);
+}
+
 /* "on_cpu": who held a CPU (longest first, shares of @total), "other_ns", "other_tasks". */
 static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 			 const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
@@ -163,6 +181,11 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	}
 	lat_json_arr_close(j);
 	lat_json_uint(j, "markers_dropped", c->markers_dropped);
+	lat_json_int(j, "stall_ns", c->stall_ns);
+	lat_json_arr_open(j, "stalls");
+	for (size_t i = 0; i < c->nstalls; i++)
+		stall_json(j, &c->stalls[i]);
+	lat_json_arr_close(j);
 	lat_json_obj_close(j);
 }
 
@@ -262,6 +285,13 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	}
 	lat_json_arr_close(j);
 	lat_json_uint(j, "gaps_total", r->ngaps_total);
+	lat_json_int(j, "stall_threshold_ns", LAT_WAKE_STALL_NS);
+	lat_json_arr_open(j, "stalls");
+	for (size_t i = 0; i < r->nstalls; i++)
+		stall_json(j, &r->stalls[i]);
+	lat_json_arr_close(j);
+	lat_json_uint(j, "stalls_total", r->nstalls_total);
+	lat_json_int(j, "stall_ns_total", r->stall_ns_total);
 	lat_json_str(j, "stop_reason", r->stop_reason);
 	lat_json_bool(j, "has_stacks", r->has_stacks);
 	if (r->has_stacks) {
@@ -396,9 +426,25 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
 		lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
 	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
+	if (c->stall_ns)
+		fprintf(out, ", no events: stall? %s (%d%%)", dur(c->stall_ns, d1, sizeof(d1)),
+			(int)(100.0 * (double)c->stall_ns / (double)c->latency_ns + 0.5));
 	if (c->unaccounted_ns)
-		fprintf(out, "; %s not covered by the kept slices%s",
-			dur(c->unaccounted_ns, d1, sizeof(d1)), c->partial ? " (partial)" : "");
+		fprintf(out, "; %s unknown (%s)", dur(c->unaccounted_ns, d1, sizeof(d1)),
+			c->partial ? "older than the switches kept in memory" :
+			"before the trace showed who ran");
+	for (size_t i = 0; i < c->nstalls; i++) {
+		const struct lat_wake_stall *s = &c->stalls[i];
+
+		if (s->cpu < 0)
+			fputs(";\n     every CPU", out);
+		else
+			fprintf(out, ";\n     CPU%d", s->cpu);
+		fprintf(out, " logged nothing for %s (%s .. %s): stall?",
+			dur((int64_t)(s->to_ns - s->from_ns), d1, sizeof(d1)),
+			lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
+			lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)));
+	}
 	if (c->queued_until_ns) {
 		int64_t q = (int64_t)(c->queued_until_ns - c->start_ns);
 

@@ -100,6 +100,25 @@ struct lat_wake_link {
 	uint8_t held_unknown;		/* that wait is older than the slices kept */
 };
 
+/*
+ * A stall: a CPU (or every CPU: cpu -1) logged nothing for at least
+ * LAT_WAKE_STALL_NS while it owed a switch (a task woken for it that should run
+ * at once: it was idle, or the woken task is real-time and above the running
+ * one).  The host not running the vCPU, or the kernel not preemptible there.
+ */
+#define LAT_WAKE_STALL_NS 2000000
+#define LAT_WAKE_STALLS_MAX 64
+#define LAT_WAKE_CASE_STALLS 4
+
+struct lat_wake_stall {
+	int32_t cpu;			/* -1: every CPU was silent */
+	uint64_t from_ns, to_ns;	/* the last event before the silence, the first after */
+	int32_t pid;			/* on that CPU (per-CPU stalls), -1 unknown / every CPU */
+	char comm[LAT_COMM_LEN];
+	int32_t waiting_pid;		/* the task that should have run, -1 unknown */
+	char waiting_comm[LAT_COMM_LEN];
+};
+
 #define LAT_WAKE_CHAIN_MAX 4
 #define LAT_WAKE_ONCPU_MAX 16
 #define LAT_WAKE_IRQS_MAX 8
@@ -172,6 +191,9 @@ struct lat_wake_case {
 	uint32_t migr_dropped;
 	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
 	size_t nmarkers;
+	int64_t stall_ns;		/* of the wait, on its CPU, inside stalls: charged to no one */
+	struct lat_wake_stall stalls[LAT_WAKE_CASE_STALLS];	/* the stalls it overlaps */
+	size_t nstalls;
 	uint32_t markers_dropped;	/* markers in the wait past LAT_WAKE_MARKERS_MAX */
 	struct lat_timeline *tl;	/* owned: the window around the case, or NULL */
 };
@@ -226,6 +248,10 @@ struct lat_wakeup_result {
 	size_t ncpus;
 	struct lat_wake_case *worst;		/* by latency, descending */
 	size_t nworst;
+	struct lat_wake_stall *stalls;		/* the first LAT_WAKE_STALLS_MAX stalls */
+	size_t nstalls;
+	uint64_t nstalls_total;
+	int64_t stall_ns_total;			/* their length summed (all of them) */
 	struct lat_wake_gap *gaps;		/* the first LAT_WAKE_GAPS_MAX gaps */
 	size_t ngaps;
 	uint64_t ngaps_total, lost_events;

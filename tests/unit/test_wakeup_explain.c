@@ -152,6 +152,94 @@ static void test_waker_flags_over_stale_irq(void **state)
 	lat_block_free(b);
 }
 
+#define MS 1000000ull
+
+/*
+ * A FIFO task (prio 19) woken at 1 ms for idle CPU1, which logs nothing until
+ * its switch at 4 ms: a CPU1 stall of 3 ms.  CPU0 logs at 2 and 3 ms, so the
+ * machine was never silent for 2 ms.  The wait (3 ms) is all stall: idle is
+ * charged nothing.
+ */
+static void test_stall_cpu(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1 * MS, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	evs[nev - 1].u.wake.prio = 19;
+	add(2 * MS, 0, 50, "hog", LAT_EV_MARKER);
+	add(3 * MS, 0, 50, "hog", LAT_EV_MARKER);
+	sw(4 * MS, 1, 0, "swapper/1", LAT_TS_RUNNING, 100, "A");
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nstalls, 1);
+	assert_int_equal(r->stalls[0].cpu, 1);
+	assert_int_equal(r->stalls[0].from_ns, 1 * MS);
+	assert_int_equal(r->stalls[0].to_ns, 4 * MS);
+	assert_int_equal(r->stalls[0].waiting_pid, 100);
+	c = &r->worst[0];
+	assert_int_equal(c->latency_ns, 3 * MS);
+	assert_int_equal(c->stall_ns, 3 * MS);
+	assert_int_equal(c->nstalls, 1);
+	assert_int_equal(c->non_cpu, 0);		/* idle is charged nothing */
+	assert_int_equal(c->unaccounted_ns, 0);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "no events: stall? 3 ms (100%)"));
+	assert_non_null(strstr(txt, "CPU1 logged nothing for 3 ms"));
+	free(txt);
+	lat_block_free(b);
+}
+
+/*
+ * Both CPUs run CFS hogs; a FIFO task is woken for CPU1 at 1 ms and nothing is
+ * logged anywhere until its switch at 6 ms: one every-CPU stall of 5 ms (CPU1's
+ * own silence is that stall, not a second one).  hog2 is charged nothing.
+ * A longer silence after a CFS waking (no switch owed) is no stall.
+ */
+static void test_stall_all(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	wake(1 * MS, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	evs[nev - 1].u.wake.prio = 19;
+	sw(6 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	sw(6 * MS + 10, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	wake(7 * MS, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);	/* prio 120 */
+	sw(13 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nstalls, 1);
+	assert_int_equal(r->stalls[0].cpu, -1);
+	assert_int_equal(r->stalls[0].from_ns, 1 * MS);
+	assert_int_equal(r->stalls[0].to_ns, 6 * MS);
+	assert_int_equal(r->nworst, 2);
+	/* the CFS wait 7..13 ms: hog2 ran, no stall */
+	c = &r->worst[0];
+	assert_int_equal(c->latency_ns, 6 * MS);
+	assert_int_equal(c->start_ns, 7 * MS);
+	assert_int_equal(c->stall_ns, 0);
+	assert_int_equal(c->on_cpu[0].pid, 60);
+	assert_int_equal(c->on_cpu[0].ns, 6 * MS);
+	/* the FIFO wait 1..6 ms: all stall */
+	c = &r->worst[1];
+	assert_int_equal(c->start_ns, 1 * MS);
+	assert_int_equal(c->stall_ns, 5 * MS);
+	assert_int_equal(c->non_cpu, 0);
+	lat_block_free(b);
+}
+
 /* The text's irq-info column and hrtimer lines (lines as the kernel prints them). */
 static void test_text_context(void **state)
 {
@@ -193,6 +281,8 @@ int main(void)
 		cmocka_unit_test_setup(test_waker_hrtimer, reset),
 		cmocka_unit_test_setup(test_waker_flags_over_stale_irq, reset),
 		cmocka_unit_test(test_text_context),
+		cmocka_unit_test_setup(test_stall_cpu, reset),
+		cmocka_unit_test_setup(test_stall_all, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
