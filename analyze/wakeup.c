@@ -237,6 +237,21 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 static void owe_release(struct wk *w, struct wk_task *t);
 
 /*
+ * The pending wait of @t is over although no switch showed it run: an event
+ * proved it ran (and maybe slept again) meanwhile.  Its length is unknown:
+ * untrusted, kept out of the statistics and the worst cases.
+ */
+static void phantom(struct wk *w, struct wk_task *t, uint64_t ts)
+{
+	t->pending = 0;
+	t->untrusted++;
+	if (!w->r->untrusted_waits++)
+		w->r->first_untrusted_ns = ts;
+	if (t->owed_cpu >= 0)
+		owe_release(w, t);
+}
+
+/*
  * Every event names the task running on its CPU.  Where the CPU's current task
  * is unknown (trace start, after a gap) that fills it in; where it differs from
  * what the switches said, a switch went missing: the slice so far is closed
@@ -276,13 +291,8 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	t = get_task(w, ev->pid, ev->comm);
 	if (!t)
 		return;
-	if (t->pending) {
-		/* its switch-in was not seen */
-		t->pending = 0;
-		w->r->canceled++;
-		if (t->owed_cpu >= 0)
-			owe_release(w, t);
-	}
+	if (t->pending)
+		phantom(w, t, ev->ts_ns);	/* it runs: its switch-in was not seen */
 	t->on_cpu = cpu;
 }
 
@@ -384,6 +394,7 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 		       int32_t queued, const struct lat_wake_waker *k)
 {
 	t->pending = 1;
+	t->at_wakeup = 0;
 	t->kind = (uint8_t)kind;
 	t->start = ts;
 	t->gaps_at_start = w->ngaps;
@@ -580,6 +591,9 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 			w->r->self_wakes++;
 			return;
 		}
+		/* the kernel traces a waking only of a sleeping task: it ran and slept since */
+		if (t->pending)
+			phantom(w, t, ev->ts_ns);
 		if (w->o->wake_start == LAT_WAKE_START_WAKEUP) {
 			make_waker(c, cpu, ev, &t->tent);
 			t->has_tent = 1;
@@ -597,6 +611,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		return;
 	}
 	/* sched_wakeup / sched_wakeup_new */
+	if (t->pending && t->at_wakeup && t->on_cpu < 0 && ev->pid != t->pid)
+		phantom(w, t, ev->ts_ns);	/* a second wakeup: likewise */
 	if (t->pending && t->kind != LAT_WAIT_PREEMPT && w->ncpus)
 		owe(w, t, ev->u.wake.target_cpu, t->start);	/* the CPU chosen */
 	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
@@ -612,6 +628,7 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	t->has_tent = 0;
 	start_wait(w, t, ev->type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
 		   ev->ts_ns, ev->u.wake.target_cpu, &k);
+	t->at_wakeup = 1;
 }
 
 static void on_migrate(struct wk *w, const struct lat_event *ev)

@@ -125,6 +125,7 @@ struct wk_task {
 	char comm[LAT_COMM_LEN];
 	uint64_t gaps_at_start;
 	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
+	uint8_t at_wakeup;		/* the pending wait started at a sched_wakeup(_new) */
 	/* then what a wait's end and the rarer events touch */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */

@@ -197,6 +197,14 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 	if (r->nstalls_total > 8)
 		lat_block_add_finding(b, "stall", LAT_SEV_WARN, "%llu more stalls",
 				      (unsigned long long)(r->nstalls_total - 8));
+	if (r->untrusted_waits)
+		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
+				      "%llu wait%s ended with proof that the task ran meanwhile "
+				      "without a recorded switch (a second sched_waking of it, or an "
+				      "event it ran; first at %s): not counted, their length is "
+				      "unknown", (unsigned long long)r->untrusted_waits,
+				      r->untrusted_waits == 1 ? "" : "s",
+				      lat_fmt_trace_ts(r->first_untrusted_ns, t1, sizeof(t1)));
 	if (r->untrusted)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s crossed a lost-events gap: flagged, not counted",

@@ -231,6 +231,7 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "waits", r->waits);
 	lat_json_uint(j, "preempt_waits", r->preempt_waits);
 	lat_json_uint(j, "untrusted", r->untrusted);
+	lat_json_uint(j, "untrusted_waits", r->untrusted_waits);
 	lat_json_uint(j, "self_wakes", r->self_wakes);
 	lat_json_uint(j, "canceled", r->canceled);
 	lat_json_uint(j, "switch_breaks", r->switch_breaks);

@@ -204,7 +204,7 @@ struct lat_wake_task {
 	struct lat_wake_stat wake;	/* wakeup (and new-task) waits */
 	struct lat_wake_stat preempt;	/* preemption waits */
 	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
-	uint64_t untrusted;		/* waits across a lost-events gap, not counted */
+	uint64_t untrusted;		/* waits across a lost-events gap, or phantom, not counted */
 };
 
 struct lat_wake_cpu {
@@ -241,6 +241,13 @@ struct lat_wakeup_result {
 	enum lat_wake_start start;
 	uint64_t nevents, first_ns, last_ns;
 	uint64_t waits, preempt_waits, untrusted, self_wakes, canceled;
+	/*
+	 * Waits ended by proof that the task ran meanwhile although no switch
+	 * showed it (a second sched_waking of it, or an event it ran): not
+	 * counted, not ranked; the first such proof's time.
+	 */
+	uint64_t untrusted_waits;
+	uint64_t first_untrusted_ns;
 	struct lat_wake_stat all;		/* every counted wakeup wait */
 	struct lat_wake_task *tasks;		/* sorted, filtered */
 	size_t ntasks;

@@ -240,6 +240,48 @@ static void test_stall_all(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * The idle machine's "waited 8.594 s": A is woken at 1000, 2000 and 3000 with
+ * no switch of it between (the kernel traces a waking only of a sleeping task:
+ * it ran twice unseen), and runs at 3500.  Two waits are untrusted and not
+ * counted; the one wait counted is 3000..3500 (500), not 2500.  B, woken at
+ * 4000, is seen running at 4200 (a marker under its pid): untrusted as well.
+ * C has only sched_wakeup events: a second one at 6000 ends the first.
+ */
+static void test_phantom(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(5, 0, 100, "A", LAT_TS_SLEEPING, 50, "hog");
+	sw(6, 1, 200, "B", LAT_TS_SLEEPING, 300, "C");
+	sw(7, 1, 300, "C", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	wake(2000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	wake(3000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	sw(3500, 0, 50, "hog", LAT_TS_RUNNING, 100, "A");
+	wake(4000, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	add(4200, 1, 200, "B", LAT_EV_MARKER);
+	sw(4300, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(5000, 0, 100, "A", LAT_EV_WAKEUP, 300, "C", 1);
+	wake(6000, 0, 100, "A", LAT_EV_WAKEUP, 300, "C", 1);
+	sw(6100, 1, 0, "swapper/1", LAT_TS_RUNNING, 300, "C");
+	b = run();
+	r = res(b);
+	assert_int_equal(r->untrusted_waits, 4);	/* A twice, B, C */
+	assert_int_equal(r->first_untrusted_ns, 2000);
+	assert_int_equal(r->waits, 2);			/* A 3000..3500, C 6000..6100 */
+	assert_int_equal(r->all.max, 500);
+	assert_int_equal(r->nworst, 2);
+	assert_int_equal(r->worst[0].pid, 100);
+	assert_int_equal(r->worst[0].start_ns, 3000);
+	assert_int_equal(r->worst[1].pid, 300);
+	assert_int_equal(r->worst[1].latency_ns, 100);
+	assert_int_equal(r->canceled, 0);
+	lat_block_free(b);
+}
+
 /* The text's irq-info column and hrtimer lines (lines as the kernel prints them). */
 static void test_text_context(void **state)
 {
@@ -283,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_text_context),
 		cmocka_unit_test_setup(test_stall_cpu, reset),
 		cmocka_unit_test_setup(test_stall_all, reset),
+		cmocka_unit_test_setup(test_phantom, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
