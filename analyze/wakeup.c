@@ -39,6 +39,46 @@ const char *lat_wake_irq_label(const struct lat_wake_waker *k)
 	return k->irq_name;
 }
 
+enum lat_sched_policy lat_sched_policy_of(int32_t prio)
+{
+	if (prio < 0)
+		return prio == -1 ? LAT_POL_DEADLINE : LAT_POL_UNKNOWN;
+	if (prio < 100)
+		return LAT_POL_RT;
+	if (prio < 140)
+		return LAT_POL_FAIR;
+	return LAT_POL_UNKNOWN;
+}
+
+const char *lat_sched_policy_name(int32_t prio)
+{
+	switch (lat_sched_policy_of(prio)) {
+	case LAT_POL_DEADLINE:
+		return "SCHED_DEADLINE";
+	case LAT_POL_RT:
+		return "SCHED_FIFO";
+	case LAT_POL_FAIR:
+		return "SCHED_OTHER";
+	default:
+		return "";
+	}
+}
+
+void lat_sched_class_fmt(int32_t prio, char *buf, size_t len)
+{
+	switch (lat_sched_policy_of(prio)) {
+	case LAT_POL_RT:
+		snprintf(buf, len, "SCHED_FIFO %d", 99 - prio);
+		break;
+	case LAT_POL_FAIR:
+		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
+		break;
+	default:
+		snprintf(buf, len, "%s", lat_sched_policy_name(prio));
+		break;
+	}
+}
+
 const char *lat_wait_kind_name(enum lat_wait_kind k)
 {
 	switch (k) {

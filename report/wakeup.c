@@ -51,6 +51,20 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 
+/* "policy", "rt_priority" or "nice" (docs/json-wakeup.md), beside a "prio". */
+static void sched_json(struct lat_json *j, int32_t prio)
+{
+	enum lat_sched_policy p = lat_sched_policy_of(prio);
+
+	if (p == LAT_POL_UNKNOWN)
+		return;
+	lat_json_str(j, "policy", lat_sched_policy_name(prio));
+	if (p == LAT_POL_RT)
+		lat_json_int(j, "rt_priority", 99 - prio);
+	else if (p == LAT_POL_FAIR)
+		lat_json_int(j, "nice", prio - 120);
+}
+
 static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 {
 	lat_json_obj_open(j, NULL);
@@ -82,6 +96,8 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_int(j, "pid", o->pid);
 		lat_json_str(j, "comm", o->comm);
 		lat_json_int(j, "prio", o->prio);
+		if (o->pid != 0)
+			sched_json(j, o->prio);
 		lat_json_int(j, "ns", o->ns);
 		lat_json_fixed(j, "share", total ? (double)o->ns / (double)total : 0, 3);
 		lat_json_uint(j, "slices", o->slices);
@@ -100,6 +116,7 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_int(j, "pid", c->pid);
 	lat_json_str(j, "comm", c->comm);
 	lat_json_int(j, "prio", c->prio);
+	sched_json(j, c->prio);
 	lat_json_int(j, "cpu", c->cpu);
 	lat_json_int(j, "queued_cpu", c->queued_cpu);
 	lat_json_str(j, "kind", lat_wait_kind_name(c->kind));
@@ -335,8 +352,20 @@ static void who(FILE *out, const char *comm, int32_t pid)
 	fprintf(out, "/%d", pid);
 }
 
+/* "@pre" "SCHED_FIFO 80" (the class inferred from the kernel prio), or "@pre" "prio N". */
+static void sched_text(FILE *out, const char *pre, int32_t prio)
+{
+	char buf[40];
+
+	lat_sched_class_fmt(prio, buf, sizeof(buf));
+	if (buf[0])
+		fprintf(out, "%s%s", pre, buf);
+	else if (prio != -1)
+		fprintf(out, "%sprio %d", pre, prio);
+}
+
 /*
- * ": X ran 3.9 ms (93%) at prio 120 in fn, ..., N more tasks T (P%)": the
+ * ": X ran 3.9 ms (93%) at SCHED_OTHER nice 0 in fn, ..., N more tasks T (P%)": the
  * first four of @n holders (longest first), the rest summed; shares of @total.
  */
 static void holders_text(FILE *out, const struct lat_wakeup_result *r,
@@ -351,11 +380,12 @@ static void holders_text(FILE *out, const struct lat_wakeup_result *r,
 
 		fputs(i ? ", " : ": ", out);
 		who(out, o->comm, o->pid);
-		if (o->pid == 0)
+		if (o->pid == 0) {
 			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
-		else
-			fprintf(out, " ran %s (%d%%) at prio %d", dur(o->ns, d1, sizeof(d1)), pct,
-				o->prio);
+		} else {
+			fprintf(out, " ran %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
+			sched_text(out, " at ", o->prio);
+		}
 		if (o->stack >= 0 && (size_t)o->stack < r->nstacks) {
 			fputs(" in ", out);
 			lat_fput_safe(out, r->stacks[o->stack].top,
@@ -422,6 +452,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 
 	fprintf(out, "  %zu. ", idx + 1);
 	who(out, c->comm, c->pid);
+	sched_text(out, " ", c->prio);
 	fprintf(out, "%s waited %s on CPU%d (%s .. %s)", c->kind == LAT_WAIT_NEW ? " (new task)" : "",
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
 		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
@@ -566,7 +597,8 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		}
 	}
 	if (r->nworst) {
-		fprintf(out, "\n  worst wakeups:\n");
+		fprintf(out, "\n  worst wakeups (scheduling classes inferred from the kernel prio: "
+			"SCHED_FIFO may be SCHED_RR, SCHED_OTHER may be SCHED_BATCH):\n");
 		for (size_t i = 0; i < r->nworst; i++)
 			case_text(out, r, &r->worst[i], i);
 	}

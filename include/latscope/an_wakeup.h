@@ -78,6 +78,20 @@ struct lat_wake_waker {
 /* What ran a waking in irq context: its hrtimer callback, else its irq's name, else "". */
 const char *lat_wake_irq_label(const struct lat_wake_waker *k);
 
+/*
+ * The scheduling class as users know it, from the kernel's prio (the `prio`
+ * of sched_switch / sched_waking): < 0 SCHED_DEADLINE, 0..98 real-time
+ * priority 99 - prio ("SCHED_FIFO 80"), 100..139 nice prio - 120
+ * ("SCHED_OTHER nice -10").  Inferred: FIFO and RR, OTHER and BATCH look the
+ * same, and a priority-inheritance boost shows the donor's.  Writes "" for a
+ * prio out of range.
+ */
+enum lat_sched_policy { LAT_POL_UNKNOWN, LAT_POL_DEADLINE, LAT_POL_RT, LAT_POL_FAIR };
+
+enum lat_sched_policy lat_sched_policy_of(int32_t prio);
+const char *lat_sched_policy_name(int32_t prio);	/* "SCHED_FIFO", ..., "" unknown */
+void lat_sched_class_fmt(int32_t prio, char *buf, size_t len);
+
 enum lat_wait_kind {
 	LAT_WAIT_WAKEUP,	/* woken from sleep, waiting for a CPU */
 	LAT_WAIT_PREEMPT,	/* switched out runnable (R), waiting to run again */

@@ -161,7 +161,7 @@ static void test_queued_elsewhere(void **state)
 	assert_int_equal(c->queued_other_tasks, 0);
 	txt = report(b, 0);
 	assert_non_null(strstr(txt, "queued first on CPU1 for 3 us (migrated at 0.000004000): "
-				    "hog/500 ran 3 us (100%) at prio 120;"));
+				    "hog/500 ran 3 us (100%) at SCHED_OTHER nice 0;"));
 	free(txt);
 	txt = report(b, 1);
 	assert_non_null(strstr(txt, "\"queued\": {"));
@@ -993,7 +993,7 @@ static void test_many_holders(void **state)
 	assert_int_equal(c->chain[0].held_by_pid, 400);
 	assert_int_equal(c->chain[0].held_ns, 1000);
 	txt = report(b, 0);
-	assert_non_null(strstr(txt, "t200/200 ran 1 us (34%) at prio 120, t219/219 ran 190 ns"));
+	assert_non_null(strstr(txt, "t200/200 ran 1 us (34%) at SCHED_OTHER nice 0, t219/219 ran 190 ns"));
 	/* 160 + 150 + ... + 50 named past the first four, 100 not named: 1360 of 2900 */
 	assert_non_null(strstr(txt, ", 16 more tasks 1.36 us (47%)"));
 	assert_non_null(strstr(txt, "(t400/400 1 us)"));
@@ -1040,7 +1040,7 @@ static void test_report(void **state)
 	assert_non_null(strstr(js, "\"p99_ns\": "));
 	/* hog held CPU1 for the whole 4 ms wait (100 .. 4000100) */
 	assert_non_null(strstr(tx, "T2/20 waited 4 ms on CPU1"));
-	assert_non_null(strstr(tx, "hog/50 ran 4 ms (100%) at prio 120"));
+	assert_non_null(strstr(tx, "hog/50 ran 4 ms (100%) at SCHED_OTHER nice 0"));
 	assert_non_null(strstr(tx, "woken by T3/30 on CPU0"));
 	assert_non_null(strstr(tx, "T3/30 itself waited 20 ns on CPU0"));
 	assert_non_null(strstr(tx, "woken by irq 0 (timer) on CPU0"));

@@ -282,6 +282,26 @@ static void test_phantom(void **state)
 	lat_block_free(b);
 }
 
+/* The kernel prio in words (include/linux/sched/prio.h: MAX_RT_PRIO 100, nice 0 = 120). */
+static void test_sched_class(void **state)
+{
+	static const struct {
+		int32_t prio;
+		const char *s;
+	} t[] = {
+		{ 19, "SCHED_FIFO 80" }, { 0, "SCHED_FIFO 99" }, { 98, "SCHED_FIFO 1" },
+		{ 110, "SCHED_OTHER nice -10" }, { 120, "SCHED_OTHER nice 0" },
+		{ 139, "SCHED_OTHER nice 19" }, { -1, "SCHED_DEADLINE" }, { 140, "" }, { -5, "" },
+	};
+	char buf[40];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		lat_sched_class_fmt(t[i].prio, buf, sizeof(buf));
+		assert_string_equal(buf, t[i].s);
+	}
+}
+
 /* The text's irq-info column and hrtimer lines (lines as the kernel prints them). */
 static void test_text_context(void **state)
 {
@@ -326,6 +346,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stall_cpu, reset),
 		cmocka_unit_test_setup(test_stall_all, reset),
 		cmocka_unit_test_setup(test_phantom, reset),
+		cmocka_unit_test(test_sched_class),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
