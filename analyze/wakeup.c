@@ -79,6 +79,21 @@ void lat_sched_class_fmt(int32_t prio, char *buf, size_t len)
 	}
 }
 
+int lat_sched_policy_parse(const char *s, enum lat_sched_policy *out)
+{
+	if (!s)
+		return -LAT_EUSAGE;
+	if (!strcmp(s, "rt"))
+		*out = LAT_POL_RT;
+	else if (!strcmp(s, "fair"))
+		*out = LAT_POL_FAIR;
+	else if (!strcmp(s, "dl"))
+		*out = LAT_POL_DEADLINE;
+	else
+		return -LAT_EUSAGE;
+	return 0;
+}
+
 const char *lat_wait_kind_name(enum lat_wait_kind k)
 {
 	switch (k) {
@@ -150,6 +165,16 @@ static int task_matches(const struct wk *w, const struct wk_task *t)
 	if (w->filter_comm)
 		return !strcmp(t->comm, w->filter_comm);
 	return 1;
+}
+
+/* --policy / --min-prio, on the prio the task has when its wait ends. */
+static int class_ok(const struct wk *w, int32_t prio)
+{
+	enum lat_sched_policy p = lat_sched_policy_of(prio);
+
+	if (w->filter_pol != LAT_POL_UNKNOWN && p != w->filter_pol)
+		return 0;
+	return !w->min_prio || (p == LAT_POL_RT && 99 - prio >= w->min_prio);
 }
 
 static inline size_t task_slot(const struct wk *w, int32_t pid)
@@ -497,13 +522,19 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	l->held_ns = 0;
 	l->held_unknown = 0;
 
+	if (!t->match || ((w->filter_pol || w->min_prio) && !class_ok(w, t->prio))) {
+		if (!trusted) {
+			t->untrusted++;
+			w->r->untrusted++;
+		}
+		return;
+	}
+	t->sel = 1;
 	if (!trusted) {
 		t->untrusted++;
 		w->r->untrusted++;
 		return;
 	}
-	if (!t->match)
-		return;
 	if (t->kind == LAT_WAIT_PREEMPT) {
 		w->r->preempt_waits++;
 		wk_pend_add(w, t, 1, lat);
@@ -1082,6 +1113,12 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 		else
 			w.filter_comm = o->task;
 	}
+	if (o->policy && lat_sched_policy_parse(o->policy, &w.filter_pol))
+		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
+				      "unknown policy '%s' (rt, fair or dl): every class kept", o->policy);
+	if (o->min_prio > 0 && o->min_prio < 100)
+		w.min_prio = o->min_prio;
+	r->selecting = w.filter_pid >= 0 || w.filter_comm || w.filter_pol || w.min_prio;
 	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown sort key '%s': sorted by max", o->sort);
@@ -1115,6 +1152,10 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (ret)
 		goto out;
 	wk_add_findings(b, o, r);
+	if (r->selecting && w.any_match && !r->selected)
+		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
+				      "no wait of a task that matched --task passed --policy / "
+				      "--min-prio: nothing to show");
 	if ((w.filter_pid >= 0 || w.filter_comm) && !w.any_match)
 		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
 				      "no task in the trace has the %s '%s' (--task): nothing to show",

@@ -126,6 +126,7 @@ struct wk_task {
 	uint64_t gaps_at_start;
 	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
 	uint8_t at_wakeup;		/* the pending wait started at a sched_wakeup(_new) */
+	uint8_t sel;			/* a wait of it passed --policy / --min-prio */
 	/* then what a wait's end and the rarer events touch */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
@@ -172,6 +173,8 @@ struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
 	int32_t filter_pid;		/* -1: by comm (filter_comm) or no filter */
+	enum lat_sched_policy filter_pol;	/* LAT_POL_UNKNOWN: any */
+	int min_prio;			/* real-time priority at least, 0 any */
 	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;

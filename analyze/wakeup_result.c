@@ -49,6 +49,10 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 
 		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
 			continue;
+		if ((w->filter_pol || w->min_prio) && !t->sel)
+			continue;
+		if (t->sel)
+			r->selected++;
 		o = &r->tasks[n++];
 		o->pid = t->pid;
 		memcpy(o->comm, t->comm, LAT_COMM_LEN);

@@ -19,7 +19,9 @@ void usage_analyze(FILE *out)
 		"      --cpu-mhz MHZ       schedcnt: convert cycles to time\n"
 		"  -w, --worst N           critical paths to explain (default 5)\n"
 		"      --top N             rows in blame and per-task tables (default 20)\n"
-		"      --task PID|COMM     only this task\n"
+		"      --task PID|COMM     only this task (a COMM: every thread with it)\n"
+		"      --policy rt|fair|dl only tasks of this scheduling class\n"
+		"      --min-prio N        only real-time tasks of priority N (1-99) or above\n"
 		"      --sort KEY          wakeup tables: max, avg, p99, count, pid, comm (default max)\n"
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
@@ -32,7 +34,8 @@ void usage_analyze(FILE *out)
 		"             2 usage error or no input readable\n");
 }
 
-enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT, OPT_FOLDED };
+enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT, OPT_FOLDED,
+       OPT_POLICY, OPT_MIN_PRIO };
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -48,6 +51,8 @@ int cmd_analyze(int argc, char **argv)
 		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
 		{ "sort", required_argument, NULL, OPT_SORT },
 		{ "folded", required_argument, NULL, OPT_FOLDED },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "min-prio", required_argument, NULL, OPT_MIN_PRIO },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lat_analyze_opts o;
@@ -104,6 +109,25 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_TASK:
 			o.task = optarg;
 			break;
+		case OPT_POLICY:
+			if (lat_sched_policy_parse(optarg, &(enum lat_sched_policy){ 0 })) {
+				fprintf(stderr, "latscope analyze: --policy: expected rt, fair or "
+						"dl, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			o.policy = optarg;
+			break;
+		case OPT_MIN_PRIO: {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 99) {
+				fprintf(stderr, "latscope analyze: --min-prio: expected a real-time "
+						"priority from 1 to 99, got '%s'\n", optarg);
+				return LAT_EXIT_USAGE;
+			}
+			o.min_prio = (int)v;
+			break;
+		}
 		case OPT_SORT:
 			if (lat_wake_sort_parse(optarg, &(enum lat_wake_sort){ 0 })) {
 				fprintf(stderr, "latscope analyze: --sort: expected max, avg, p99, "

@@ -249,6 +249,19 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "preempt_waits", r->preempt_waits);
 	lat_json_uint(j, "untrusted", r->untrusted);
 	lat_json_uint(j, "untrusted_waits", r->untrusted_waits);
+	if (r->selecting) {
+		lat_json_obj_open(j, "selection");
+		if (o && o->task)
+			lat_json_str(j, "task", o->task);
+		if (o && o->policy)
+			lat_json_str(j, "policy", o->policy);
+		if (o && o->min_prio > 0)
+			lat_json_int(j, "min_prio", o->min_prio);
+		lat_json_uint(j, "threads", r->selected);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "selection");
+	}
 	lat_json_uint(j, "self_wakes", r->self_wakes);
 	lat_json_uint(j, "canceled", r->canceled);
 	lat_json_uint(j, "switch_breaks", r->switch_breaks);
@@ -574,6 +587,21 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		r->start == LAT_WAKE_START_WAKEUP ? "sched_wakeup" : "sched_waking",
 		(unsigned long long)r->preempt_waits, (unsigned long long)r->lost_events,
 		r->untrusted ? ", some waits untrusted (see above)" : "");
+	if (r->selecting) {
+		fputs("  selected:", out);
+		if (o && o->task) {
+			fputs(" --task ", out);
+			lat_fput_safe(out, o->task, strlen(o->task));
+		}
+		if (o && o->policy) {
+			fputs(" --policy ", out);
+			lat_fput_safe(out, o->policy, strlen(o->policy));
+		}
+		if (o && o->min_prio > 0)
+			fprintf(out, " --min-prio %d", o->min_prio);
+		fprintf(out, ": %zu thread%s with waits matched (the statistics over all: "
+			"the \"all\" row of the JSON)\n", r->selected, r->selected == 1 ? "" : "s");
+	}
 	if (r->ntasks) {
 		fprintf(out, "\n  %-16s %7s %7s %10s %10s %10s %10s %10s %10s %8s\n", "task", "pid",
 			"waits", "avg", "p50", "p90", "p99", "p99.9", "max", "preempt");

@@ -262,6 +262,9 @@ struct lat_wakeup_result {
 	 */
 	uint64_t untrusted_waits;
 	uint64_t first_untrusted_ns;
+	/* --task / --policy / --min-prio: how many threads had waits that passed them */
+	int selecting;
+	size_t selected;
 	struct lat_wake_stat all;		/* every counted wakeup wait */
 	struct lat_wake_task *tasks;		/* sorted, filtered */
 	size_t ntasks;
@@ -296,6 +299,9 @@ struct lat_wakeup_result {
 };
 
 #define LAT_WAKE_GAPS_MAX 64
+
+/* Parses a --policy name (rt, fair, dl).  Returns 0 or -LAT_EUSAGE. */
+int lat_sched_policy_parse(const char *s, enum lat_sched_policy *out);
 
 /* Parses a --sort key (max, avg, p99, count, pid, comm).  Returns 0 or -LAT_EUSAGE. */
 int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out);

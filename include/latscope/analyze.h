@@ -19,7 +19,9 @@ struct lat_analyze_opts {
 	double cpu_mhz;		/* schedcnt: cycles to time (--cpu-mhz), 0 = unknown */
 	int worst_n;		/* critical paths to explain (--worst), default 5 */
 	int top_n;		/* rows in blame and per-task tables (--top), default 20 */
-	const char *task;	/* --task PID or COMM, NULL for all; lent */
+	const char *task;	/* --task PID or COMM (every thread with it), NULL for all; lent */
+	const char *policy;	/* --policy rt|fair|dl: only tasks of that class, NULL all; lent */
+	int min_prio;		/* --min-prio N: only real-time tasks of priority >= N, 0 all */
 	const char *buffer;	/* trace.dat instance (--buffer), NULL for the top one; lent */
 	enum lat_wake_start wake_start;
 	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */

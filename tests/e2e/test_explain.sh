@@ -23,5 +23,23 @@ check "cyclictest: stall findings, CPU0 and every CPU" \
 	 grep -q "stall: every CPU logged nothing for 4.1 ms (450.845894091 .. 450.849989769)" "$tmp/cyc"'
 check "cyclictest: no chain behind an irq waker" \
 	'! grep -A4 "^  1\. cyclictest/20718" "$tmp/cyc" | grep -q "itself waited"'
+"$bin" analyze --task cyclictest --worst 1 "$cyc" >"$tmp/all" 2>&1
+check "--task cyclictest: both threads" \
+	'grep -q "selected: --task cyclictest: 2 threads with waits matched" "$tmp/all"'
+"$bin" analyze --task cyclictest --policy rt --worst 1 --json "$cyc" >"$tmp/rt.json" 2>&1
+check "--task cyclictest --policy rt: the FIFO thread only" \
+	'grep -q "\"threads\": 1" "$tmp/rt.json" && grep -q "\"rt_priority\": 80" "$tmp/rt.json" &&
+	 ! grep -q "\"pid\": 20717" "$tmp/rt.json"'
+"$bin" analyze --policy sideways "$cyc" >/dev/null 2>"$tmp/bad.err"
+check "--policy sideways: usage error" '[ $? -eq 2 ] && grep -q "expected rt, fair or dl" "$tmp/bad.err"'
+
+quiet=$repo/samples/tracedat/quiet-shared-v7-zstd.dat
+"$bin" analyze --json "$quiet" >"$tmp/quiet.json" 2>&1
+check "quiet: 17 untrusted waits, not counted" \
+	'grep -q "\"untrusted_waits\": 17" "$tmp/quiet.json" && grep -q "\"waits\": 1352" "$tmp/quiet.json"'
+check "quiet: the worst wait is gmake/18015, 20.2 ms" \
+	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"pid\": 18015" &&
+	 grep -q "\"latency_ns\": 20208401" "$tmp/quiet.json"'
+
 [ $fail -eq 0 ] && echo "test_explain: all passed"
 exit $((fail > 0))

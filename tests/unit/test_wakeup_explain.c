@@ -282,6 +282,76 @@ static void test_phantom(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * cyclictest's threads share the comm: the main thread (10, SCHED_OTHER) waits
+ * 1000..3000 (2000), the measuring thread (11, prio 19 = SCHED_FIFO 80) waits
+ * 4000..4500 (500); x (12) is not cyclictest.  --task cyclictest selects both
+ * (the main thread's wait is the worst), --policy rt only the FIFO thread,
+ * --min-prio 81 none of them.
+ */
+static void selection_events(void)
+{
+	sw(5, 0, 10, "cyclictest", LAT_TS_SLEEPING, 12, "x");
+	sw(6, 1, 11, "cyclictest", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 10, "cyclictest", 0);
+	sw(3000, 0, 12, "x", LAT_TS_SLEEPING, 10, "cyclictest");
+	sw(3100, 0, 10, "cyclictest", LAT_TS_SLEEPING, 12, "x");
+	wake(4000, 1, 0, "swapper/1", LAT_EV_WAKING, 11, "cyclictest", 0);
+	evs[nev - 1].u.wake.prio = 19;
+	sw(4500, 0, 12, "x", LAT_TS_RUNNING, 11, "cyclictest");
+	evs[nev - 1].u.sw.next_prio = 19;
+}
+
+static void test_select_threads(void **state)
+{
+	struct lat_analyze_opts o;
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	char *txt;
+
+	(void)state;
+	selection_events();
+	lat_analyze_opts_init(&o);
+	o.task = "cyclictest";
+	b = run_opts(&o);
+	r = res(b);
+	assert_true(r->selecting);
+	assert_int_equal(r->selected, 2);
+	assert_int_equal(r->waits, 2);
+	assert_int_equal(r->worst[0].pid, 10);
+	assert_int_equal(r->worst[0].latency_ns, 2000);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "selected: --task cyclictest: 2 threads with waits matched"));
+	free(txt);
+	lat_block_free(b);
+
+	o.policy = "rt";
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->selected, 1);
+	assert_int_equal(r->ntasks, 1);
+	assert_int_equal(r->waits, 1);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].pid, 11);
+	assert_int_equal(r->worst[0].latency_ns, 500);
+	assert_int_equal(r->all.max, 500);
+	lat_block_free(b);
+
+	o.min_prio = 81;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->selected, 0);
+	assert_int_equal(r->nworst, 0);
+	{
+		int found = 0;
+
+		for (size_t i = 0; i < b->nfindings; i++)
+			found |= !strcmp(b->findings[i].kind, "no-such-task");
+		assert_true(found);
+	}
+	lat_block_free(b);
+}
+
 /* The kernel prio in words (include/linux/sched/prio.h: MAX_RT_PRIO 100, nice 0 = 120). */
 static void test_sched_class(void **state)
 {
@@ -347,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stall_all, reset),
 		cmocka_unit_test_setup(test_phantom, reset),
 		cmocka_unit_test(test_sched_class),
+		cmocka_unit_test_setup(test_select_threads, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
