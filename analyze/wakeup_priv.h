@@ -245,6 +245,8 @@ void wk_cap_close_all(struct wk *w);
 void wk_worst_free(struct wk_worst *x);
 void wk_spares_free(struct wk *w);
 int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
+/* wakeup_verdict.c */
+void wk_verdict(struct lat_wake_case *c);
 /* wakeup_hist.c */
 void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat);
 void wk_pend_flush(struct wk *w);

@@ -123,6 +123,11 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "start_ns", c->start_ns);
 	lat_json_uint(j, "end_ns", c->end_ns);
 	lat_json_int(j, "latency_ns", c->latency_ns);
+	lat_json_obj_open(j, "verdict");
+	lat_json_str(j, "kind", lat_verdict_name(c->verdict.kind));
+	lat_json_fixed(j, "share", c->verdict.share, 3);
+	lat_json_str(j, "evidence", c->verdict.evidence);
+	lat_json_obj_close(j);
 	waker_json(j, r, &c->waker);
 	holders_json(j, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->queued_until_ns) {
@@ -301,6 +306,15 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	lat_json_obj_open(j, "verdicts");	/* over the worst N */
+	for (int k = 1; k < LAT_VERDICT_N; k++) {
+		uint64_t n = 0;
+
+		for (size_t i = 0; i < r->nworst; i++)
+			n += r->worst[i].verdict.kind == (enum lat_verdict_kind)k;
+		lat_json_uint(j, lat_verdict_name((enum lat_verdict_kind)k), n);
+	}
+	lat_json_obj_close(j);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
 		case_json(j, r, &r->worst[i]);
@@ -463,7 +477,11 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 {
 	char d1[32], d2[32], t1[40], t2[40];
 
-	fprintf(out, "  %zu. ", idx + 1);
+	fprintf(out, "  %zu. %s (%d%%): ", idx + 1, lat_verdict_name(c->verdict.kind),
+		(int)(100.0 * c->verdict.share + 0.5));
+	lat_fput_safe(out, c->verdict.evidence, strnlen(c->verdict.evidence,
+							sizeof(c->verdict.evidence)));
+	fputs("\n     ", out);
 	who(out, c->comm, c->pid);
 	sched_text(out, " ", c->prio);
 	fprintf(out, "%s waited %s on CPU%d (%s .. %s)", c->kind == LAT_WAIT_NEW ? " (new task)" : "",
@@ -625,6 +643,20 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		}
 	}
 	if (r->nworst) {
+		size_t cnt[LAT_VERDICT_N] = { 0 };
+		int first = 1;
+
+		for (size_t i = 0; i < r->nworst; i++)
+			cnt[(unsigned)r->worst[i].verdict.kind < LAT_VERDICT_N ?
+			    r->worst[i].verdict.kind : LAT_VERDICT_NONE]++;
+		fprintf(out, "\n  verdicts of the %zu worst:", r->nworst);
+		for (int k = 0; k < LAT_VERDICT_N; k++)
+			if (cnt[k]) {
+				fprintf(out, "%s %s %zu", first ? "" : ",",
+					lat_verdict_name((enum lat_verdict_kind)k), cnt[k]);
+				first = 0;
+			}
+		fputc('\n', out);
 		fprintf(out, "\n  worst wakeups (scheduling classes inferred from the kernel prio: "
 			"SCHED_FIFO may be SCHED_RR, SCHED_OTHER may be SCHED_BATCH):\n");
 		for (size_t i = 0; i < r->nworst; i++)

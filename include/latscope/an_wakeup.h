@@ -168,6 +168,31 @@ struct lat_wake_marker {
 	char text[80];
 };
 
+/*
+ * Why a worst case waited, in one word (docs/wakeup.md, "Verdicts"): what took
+ * the largest part of the wait on the CPU it waited for.
+ */
+enum lat_verdict_kind {
+	LAT_VERDICT_NONE,
+	LAT_VERDICT_CPU_SATURATED,	/* tasks of its class shared the CPU */
+	LAT_VERDICT_HIGHER_PRIORITY,	/* tasks of a higher class or RT priority ran */
+	LAT_VERDICT_NOT_PREEMPTIBLE,	/* a lower-priority task kept the CPU from an RT/DL one */
+	LAT_VERDICT_IRQ,		/* irq and softirq handlers */
+	LAT_VERDICT_STALL,		/* no events: stall? */
+	LAT_VERDICT_QUEUED,		/* queued on a busy CPU until migrated */
+	LAT_VERDICT_IDLE,		/* the CPU stayed idle: idle exit, IPI, or a missed switch */
+	LAT_VERDICT_UNTRUSTED,		/* who ran is unknown (events missing or not kept) */
+	LAT_VERDICT_N
+};
+
+const char *lat_verdict_name(enum lat_verdict_kind k);	/* "cpu-saturated", ... */
+
+struct lat_wake_verdict {
+	enum lat_verdict_kind kind;
+	double share;			/* of the wait */
+	char evidence[160];
+};
+
 /* One of the worst wakeups, explained. */
 struct lat_wake_case {
 	int32_t pid, prio, cpu;		/* cpu: where it finally ran */
@@ -205,6 +230,7 @@ struct lat_wake_case {
 	uint32_t migr_dropped;
 	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
 	size_t nmarkers;
+	struct lat_wake_verdict verdict;
 	int64_t stall_ns;		/* of the wait, on its CPU, inside stalls: charged to no one */
 	struct lat_wake_stall stalls[LAT_WAKE_CASE_STALLS];	/* the stalls it overlaps */
 	size_t nstalls;

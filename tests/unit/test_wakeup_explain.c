@@ -192,6 +192,8 @@ static void test_stall_cpu(void **state)
 	assert_int_equal(c->unaccounted_ns, 0);
 	txt = report_text(b, &o);
 	assert_non_null(strstr(txt, "no events: stall? 3 ms (100%)"));
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_STALL);
+	assert_non_null(strstr(txt, "  1. stall (100%): no events on CPU1 for 3 ms of the wait"));
 	assert_non_null(strstr(txt, "CPU1 logged nothing for 3 ms"));
 	free(txt);
 	lat_block_free(b);
@@ -352,6 +354,77 @@ static void test_select_threads(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * One verdict per cause, each wait alone on CPU0 (times in ns, shares exact):
+ * A (fair) behind hog (fair) 1000..2000: cpu-saturated 100%;
+ * B (fair) behind rt (prio 49 = FIFO 50) 3000..3400: higher-priority 100%;
+ * C (prio 9 = FIFO 90) behind hog 5000..5200: not-preemptible 100%;
+ * D (fair) behind hog 7000..8000 with irq 30 running 7100..7700: irq-softirq 60%.
+ */
+static void test_verdicts(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 1, 101, "A", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(6, 1, 0, "swapper/1", LAT_TS_RUNNING, 102, "B");
+	sw(7, 1, 102, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(8, 1, 0, "swapper/1", LAT_TS_RUNNING, 103, "C");
+	sw(9, 1, 103, "C", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(10, 1, 0, "swapper/1", LAT_TS_RUNNING, 104, "D");
+	sw(11, 1, 104, "D", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(12, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	wake(1000, 0, 50, "hog", LAT_EV_WAKING, 101, "A", 0);
+	sw(2000, 0, 50, "hog", LAT_TS_RUNNING, 101, "A");
+	sw(2100, 0, 101, "A", LAT_TS_SLEEPING, 60, "rt");
+	evs[nev - 1].u.sw.next_prio = 49;
+	wake(3000, 0, 60, "rt", LAT_EV_WAKING, 102, "B", 0);
+	sw(3400, 0, 60, "rt", LAT_TS_SLEEPING, 102, "B");
+	evs[nev - 1].u.sw.prev_prio = 49;
+	sw(3500, 0, 102, "B", LAT_TS_SLEEPING, 50, "hog");
+	wake(5000, 0, 50, "hog", LAT_EV_WAKING, 103, "C", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(5200, 0, 50, "hog", LAT_TS_RUNNING, 103, "C");
+	evs[nev - 1].u.sw.next_prio = 9;
+	sw(5300, 0, 103, "C", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(7000, 0, 50, "hog", LAT_EV_WAKING, 104, "D", 0);
+	irq(7100, 0, 50, "hog", LAT_EV_IRQ_ENTRY, 30, "nvme");
+	irq(7700, 0, 50, "hog", LAT_EV_IRQ_EXIT, 30, NULL);
+	sw(8000, 0, 50, "hog", LAT_TS_RUNNING, 104, "D");
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 4);
+	c = &r->worst[0];	/* A or D: both 1000; A ended first */
+	assert_int_equal(c->pid, 101);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	assert_true(c->verdict.share == 1.0);
+	assert_non_null(strstr(c->verdict.evidence, "1 task of its class shared CPU0"));
+	c = &r->worst[1];
+	assert_int_equal(c->pid, 104);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_IRQ);
+	assert_true(c->verdict.share > 0.599 && c->verdict.share < 0.601);
+	c = &r->worst[2];
+	assert_int_equal(c->pid, 102);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_HIGHER_PRIORITY);
+	assert_non_null(strstr(c->verdict.evidence, "rt/60 SCHED_FIFO 50 ran 400 ns"));
+	c = &r->worst[3];
+	assert_int_equal(c->pid, 103);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_NOT_PREEMPTIBLE);
+	assert_non_null(strstr(c->verdict.evidence, "hog/50 SCHED_OTHER nice 0 ran 200 ns"));
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "verdicts of the 4 worst: cpu-saturated 1, higher-priority 1, "
+				    "not-preemptible 1, irq-softirq 1\n"));
+	assert_non_null(strstr(txt, "  1. cpu-saturated (100%): 1 task of its class shared CPU0"));
+	free(txt);
+	lat_block_free(b);
+}
+
 /* The kernel prio in words (include/linux/sched/prio.h: MAX_RT_PRIO 100, nice 0 = 120). */
 static void test_sched_class(void **state)
 {
@@ -417,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stall_all, reset),
 		cmocka_unit_test_setup(test_phantom, reset),
 		cmocka_unit_test(test_sched_class),
+		cmocka_unit_test_setup(test_verdicts, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
 

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A verdict per worst case: which cause took the largest part of the wait
+ * (docs/wakeup.md, "Verdicts"), with its share and one line of evidence.
+ * Everything comes from the case as built (holders, irqs, stalls, queued).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "wakeup_priv.h"
+
+const char *lat_verdict_name(enum lat_verdict_kind k)
+{
+	static const char *const names[LAT_VERDICT_N] = {
+		[LAT_VERDICT_NONE] = "none",
+		[LAT_VERDICT_CPU_SATURATED] = "cpu-saturated",
+		[LAT_VERDICT_HIGHER_PRIORITY] = "higher-priority",
+		[LAT_VERDICT_NOT_PREEMPTIBLE] = "not-preemptible",
+		[LAT_VERDICT_IRQ] = "irq-softirq",
+		[LAT_VERDICT_STALL] = "stall",
+		[LAT_VERDICT_QUEUED] = "queued-elsewhere",
+		[LAT_VERDICT_IDLE] = "idle",
+		[LAT_VERDICT_UNTRUSTED] = "untrusted",
+	};
+
+	return (unsigned)k < LAT_VERDICT_N ? names[k] : "none";
+}
+
+/*
+ * Holder @h of a CPU against the waiting task's @prio: 1 higher priority
+ * (a higher class, or a higher real-time priority), -1 lower priority than a
+ * real-time or deadline waiter (it should have been preempted at once), 0
+ * the same footing (fair sharing, or an equal real-time priority).
+ */
+static int rank(int32_t prio, int32_t hprio)
+{
+	enum lat_sched_policy wp = lat_sched_policy_of(prio), hp = lat_sched_policy_of(hprio);
+
+	if (wp == LAT_POL_UNKNOWN || hp == LAT_POL_UNKNOWN)
+		return 0;
+	if (hp != wp)
+		return hp == LAT_POL_DEADLINE || (hp == LAT_POL_RT && wp == LAT_POL_FAIR) ? 1 : -1;
+	if (wp == LAT_POL_RT && hprio != prio)
+		return hprio < prio ? 1 : -1;
+	return 0;
+}
+
+/* "comm/pid SCHED_X N ran T" of @h into @buf. */
+static void holder(const struct lat_wake_oncpu *h, char *buf, size_t len)
+{
+	char cls[40], d[32];
+
+	lat_sched_class_fmt(h->prio, cls, sizeof(cls));
+	snprintf(buf, len, "%.15s/%d%s%s ran %s", h->comm, h->pid, cls[0] ? " " : "", cls,
+		 lat_fmt_duration(h->ns, d, sizeof(d)));
+}
+
+void wk_verdict(struct lat_wake_case *c)
+{
+	int64_t part[LAT_VERDICT_N] = { 0 }, lat = c->latency_ns > 0 ? c->latency_ns : 1;
+	const struct lat_wake_oncpu *top[LAT_VERDICT_N] = { NULL };
+	struct lat_wake_verdict *v = &c->verdict;
+	enum lat_verdict_kind k = LAT_VERDICT_NONE;
+	size_t ntasks = c->other_tasks;
+	char who[96], d1[32];
+	int64_t irq = c->other_irq_ns;
+
+	for (size_t i = 0; i < c->non_cpu; i++) {
+		const struct lat_wake_oncpu *h = &c->on_cpu[i];
+		enum lat_verdict_kind hk;
+
+		if (h->pid == 0) {
+			hk = LAT_VERDICT_IDLE;
+		} else {
+			int rk = rank(c->prio, h->prio);
+
+			hk = rk > 0 ? LAT_VERDICT_HIGHER_PRIORITY : rk < 0 ?
+			     LAT_VERDICT_NOT_PREEMPTIBLE : LAT_VERDICT_CPU_SATURATED;
+			ntasks++;
+		}
+		part[hk] += h->ns;
+		if (!top[hk])
+			top[hk] = h;	/* longest first */
+	}
+	/* the tasks past the ones named: counted as sharing (their class is not kept) */
+	part[LAT_VERDICT_CPU_SATURATED] += c->other_ns;
+	for (size_t i = 0; i < c->nirqs; i++)
+		irq += c->irqs[i].ns;
+	part[LAT_VERDICT_IRQ] = irq;	/* inside the holders' time: wins only over half */
+	part[LAT_VERDICT_STALL] = c->stall_ns;
+	part[LAT_VERDICT_UNTRUSTED] = c->unaccounted_ns;
+	if (c->queued_until_ns > c->start_ns)
+		part[LAT_VERDICT_QUEUED] = (int64_t)(c->queued_until_ns - c->start_ns);
+
+	if (part[LAT_VERDICT_IRQ] * 2 > lat) {
+		k = LAT_VERDICT_IRQ;
+	} else if (part[LAT_VERDICT_QUEUED] * 2 > lat && c->nqueued_on &&
+		   c->queued_on[0].pid != 0) {
+		k = LAT_VERDICT_QUEUED;
+	} else {
+		for (int i = LAT_VERDICT_CPU_SATURATED; i < LAT_VERDICT_N; i++)
+			if (i != LAT_VERDICT_IRQ && i != LAT_VERDICT_QUEUED &&
+			    (k == LAT_VERDICT_NONE || part[i] > part[k]))
+				k = (enum lat_verdict_kind)i;
+		if (!part[k])
+			k = LAT_VERDICT_NONE;
+	}
+	memset(v, 0, sizeof(*v));
+	v->kind = k;
+	v->share = (double)part[k] / (double)lat;
+	if (v->share > 1)
+		v->share = 1;
+	who[0] = 0;
+	if (k < LAT_VERDICT_N && top[k])
+		holder(top[k], who, sizeof(who));
+	lat_fmt_duration(part[k], d1, sizeof(d1));
+	switch (k) {
+	case LAT_VERDICT_CPU_SATURATED:
+		snprintf(v->evidence, sizeof(v->evidence), "%zu task%s of its class shared CPU%d "
+			 "for %s (fair sharing)%s%s", ntasks, ntasks == 1 ? "" : "s", c->cpu, d1,
+			 who[0] ? ": " : "", who);
+		break;
+	case LAT_VERDICT_HIGHER_PRIORITY:
+		snprintf(v->evidence, sizeof(v->evidence), "higher-priority tasks ran %s: %s", d1,
+			 who);
+		break;
+	case LAT_VERDICT_NOT_PREEMPTIBLE:
+		snprintf(v->evidence, sizeof(v->evidence), "%s while it should have been "
+			 "preempted: priority inversion or a non-preemptible kernel section", who);
+		break;
+	case LAT_VERDICT_IRQ:
+		snprintf(v->evidence, sizeof(v->evidence), "irq and softirq handlers ran %s on "
+			 "CPU%d%s%.24s", d1, c->cpu, c->nirqs ? ", mostly " : "",
+			 c->nirqs ? c->irqs[0].name : "");
+		break;
+	case LAT_VERDICT_STALL:
+		snprintf(v->evidence, sizeof(v->evidence), "no events on CPU%d for %s of the wait "
+			 "(the host not running the vCPU, or a non-preemptible section)", c->cpu, d1);
+		break;
+	case LAT_VERDICT_QUEUED:
+		holder(&c->queued_on[0], who, sizeof(who));
+		snprintf(v->evidence, sizeof(v->evidence), "queued on CPU%d for %s until migrated: "
+			 "%s there", c->queued_cpu, d1, who);
+		break;
+	case LAT_VERDICT_IDLE:
+		snprintf(v->evidence, sizeof(v->evidence), "CPU%d stayed idle %s: waking an idle "
+			 "CPU (IPI, idle exit) or a switch that was not recorded", c->cpu, d1);
+		break;
+	case LAT_VERDICT_UNTRUSTED:
+		snprintf(v->evidence, sizeof(v->evidence), "who ran on CPU%d for %s is unknown "
+			 "(before the trace showed it, or older than the switches kept)", c->cpu, d1);
+		break;
+	default:
+		snprintf(v->evidence, sizeof(v->evidence), "nothing recorded explains it");
+		break;
+	}
+}
