@@ -230,6 +230,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->on_cpu = -1;
 	t->off_stack = -1;
 	t->owed_cpu = -1;
+	t->wait_prio = INT32_MAX;
 	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
 	copy_comm(t->comm, comm);
@@ -542,6 +543,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 			w->oom = 1;
 	} else {
 		w->r->waits++;
+		if (t->prio >= -1 && t->prio < t->wait_prio)
+			t->wait_prio = t->prio;
 		if (lat >= t->wake.max || !t->wake.n)
 			t->max_end = ts;
 		wk_pend_add(w, t, 0, lat);
@@ -576,6 +579,37 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.nmigr = t->nmigr;
 	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
 	d->c.migr_dropped = t->migr_dropped;
+}
+
+/*
+ * A real-time or deadline task's wait that ends with a lower-priority task
+ * (@s, not idle) leaving the CPU: a priority inversion, or a section of that
+ * task the kernel could not preempt (docs/wakeup.md, "Real-time tasks").
+ */
+static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
+			    const struct wk_slice *s, int32_t prio, uint64_t ts)
+{
+	struct lat_wake_inversion *v = &w->r->worst_inversion;
+	int64_t lat = (int64_t)(ts - t->start);
+
+	if (t->kind == LAT_WAIT_PREEMPT || lat < LAT_WAKE_PI_NS || s->pid <= 0 ||
+	    t->gaps_at_start != w->ngaps || lat_sched_policy_of(prio) == LAT_POL_FAIR ||
+	    wk_rank(prio, s->prio) >= 0 || !t->match ||
+	    ((w->filter_pol || w->min_prio) && !class_ok(w, prio)))
+		return;
+	if (w->nstall && wk_stall_overlap(w, cpu, t->start, ts) * 2 >= lat)
+		return;
+	if (!w->r->inversions++ || lat > (int64_t)(v->end_ns - v->start_ns)) {
+		v->pid = t->pid;
+		v->prio = prio;
+		memcpy(v->comm, t->comm, LAT_COMM_LEN);
+		v->holder_pid = s->pid;
+		v->holder_prio = s->prio;
+		memcpy(v->holder_comm, s->comm, LAT_COMM_LEN);
+		v->cpu = cpu;
+		v->start_ns = t->start;
+		v->end_ns = ts;
+	}
 }
 
 static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
@@ -634,8 +668,10 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	if (ev->u.sw.next_pid <= 0 || !(t = get_task(w, ev->u.sw.next_pid, ev->u.sw.next_comm)))
 		return;
 	t->prio = ev->u.sw.next_prio;
-	if (t->pending)
+	if (t->pending) {
+		check_inversion(w, cpu, t, s, ev->u.sw.next_prio, ev->ts_ns);
 		end_wait(w, c, cpu, t, ev->ts_ns);
+	}
 	if (t->off) {
 		t->off = 0;
 		if (t->off_stack >= 0 && t->match) {

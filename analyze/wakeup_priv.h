@@ -133,6 +133,9 @@ struct wk_task {
 	uint32_t migr_dropped;
 	int32_t off_stack;
 	int32_t owed_cpu;		/* the CPU that owes it a switch (owe()), -1 none */
+	int32_t wait_prio;		/* the highest priority (lowest prio) its counted waits ended
+					   at, INT32_MAX none: a thread that drops its class at exit
+					   is still shown as it was measured */
 	uint64_t untrusted, max_end;
 	uint64_t off_start;
 	struct lat_hll wake, preempt;
@@ -246,6 +249,7 @@ void wk_worst_free(struct wk_worst *x);
 void wk_spares_free(struct wk *w);
 int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
 /* wakeup_verdict.c */
+int wk_rank(int32_t prio, int32_t hprio);
 void wk_verdict(struct lat_wake_case *c);
 /* wakeup_hist.c */
 void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat);

@@ -55,6 +55,7 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 			r->selected++;
 		o = &r->tasks[n++];
 		o->pid = t->pid;
+		o->prio = t->wait_prio != INT32_MAX ? t->wait_prio : t->prio;
 		memcpy(o->comm, t->comm, LAT_COMM_LEN);
 		lat_hll_stat(&t->wake, &o->wake);
 		lat_hll_stat(&t->preempt, &o->preempt);
@@ -201,6 +202,23 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 	if (r->nstalls_total > 8)
 		lat_block_add_finding(b, "stall", LAT_SEV_WARN, "%llu more stalls",
 				      (unsigned long long)(r->nstalls_total - 8));
+	if (r->inversions) {
+		const struct lat_wake_inversion *v = &r->worst_inversion;
+		char c1[40], c2[40];
+
+		lat_sched_class_fmt(v->prio, c1, sizeof(c1));
+		lat_sched_class_fmt(v->holder_prio, c2, sizeof(c2));
+		lat_block_add_finding(b, "priority-inversion", LAT_SEV_WARN,
+				      "%llu wait%s of real-time tasks ended behind a lower-priority "
+				      "task (priority inversion or a non-preemptible section); the "
+				      "longest: %.15s/%d %s waited %s on CPU%d (ended at %s) while "
+				      "%.15s/%d %s held it", (unsigned long long)r->inversions,
+				      r->inversions == 1 ? "" : "s", v->comm, v->pid, c1,
+				      lat_fmt_duration((int64_t)(v->end_ns - v->start_ns), d1,
+						       sizeof(d1)), v->cpu,
+				      lat_fmt_trace_ts(v->end_ns, t1, sizeof(t1)), v->holder_comm,
+				      v->holder_pid, c2);
+	}
 	if (r->untrusted_waits)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s ended with proof that the task ran meanwhile "

@@ -32,7 +32,7 @@ const char *lat_verdict_name(enum lat_verdict_kind k)
  * real-time or deadline waiter (it should have been preempted at once), 0
  * the same footing (fair sharing, or an equal real-time priority).
  */
-static int rank(int32_t prio, int32_t hprio)
+int wk_rank(int32_t prio, int32_t hprio)
 {
 	enum lat_sched_policy wp = lat_sched_policy_of(prio), hp = lat_sched_policy_of(hprio);
 
@@ -72,7 +72,7 @@ void wk_verdict(struct lat_wake_case *c)
 		if (h->pid == 0) {
 			hk = LAT_VERDICT_IDLE;
 		} else {
-			int rk = rank(c->prio, h->prio);
+			int rk = wk_rank(c->prio, h->prio);
 
 			hk = rk > 0 ? LAT_VERDICT_HIGHER_PRIORITY : rk < 0 ?
 			     LAT_VERDICT_NOT_PREEMPTIBLE : LAT_VERDICT_CPU_SATURATED;

@@ -306,6 +306,26 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
+	/* real-time threads first: every one, not cut by --top */
+	lat_json_arr_open(j, "rt");
+	for (size_t i = 0; i < r->ntasks; i++) {
+		const struct lat_wake_task *t = &r->tasks[i];
+
+		if (lat_sched_policy_of(t->prio) == LAT_POL_FAIR ||
+		    lat_sched_policy_of(t->prio) == LAT_POL_UNKNOWN || !t->wake.n)
+			continue;
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "pid", t->pid);
+		lat_json_str(j, "comm", t->comm);
+		lat_json_int(j, "prio", t->prio);
+		sched_json(j, t->prio);
+		lat_json_uint(j, "count", t->wake.n);
+		lat_json_int(j, "p99_ns", t->wake.p99);
+		lat_json_int(j, "max_ns", t->wake.max);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_uint(j, "priority_inversions", r->inversions);
 	lat_json_obj_open(j, "verdicts");	/* over the worst N */
 	for (int k = 1; k < LAT_VERDICT_N; k++) {
 		uint64_t n = 0;
@@ -533,7 +553,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			who(out, l->held_by_comm, l->held_by_pid);
 			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
 		} else if (l->held_unknown) {
-			fputs(" (who held that CPU is older than the slices kept)", out);
+			fputs(" (who held that CPU is unknown: older than the switches latscope keeps per CPU)", out);
 		}
 		if (l->kind != LAT_WAIT_PREEMPT) {
 			fputs(", ", out);
@@ -541,7 +561,7 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		}
 	}
 	if (c->chain_cut)
-		fputs(" (the chain goes on, but its older waits are no longer kept)", out);
+		fputs(" (the chain goes on, but its older waits are too old to be remembered)", out);
 	if (c->nirqs) {
 		fputs(";\n     irqs on CPU during the wait:", out);
 		for (size_t i = 0; i < c->nirqs; i++) {
@@ -591,6 +611,34 @@ static void blame_text(FILE *out, const char *title, const struct lat_wake_blame
 	}
 }
 
+/* Real-time threads first, every one (not cut by --top): max and p99 of their wakeup waits. */
+static void rt_text(FILE *out, const struct lat_wakeup_result *r)
+{
+	char d1[32], d2[32], cls[40];
+	int first = 1;
+
+	for (size_t i = 0; i < r->ntasks; i++) {
+		const struct lat_wake_task *t = &r->tasks[i];
+		enum lat_sched_policy p = lat_sched_policy_of(t->prio);
+
+		if (p == LAT_POL_FAIR || p == LAT_POL_UNKNOWN || !t->wake.n)
+			continue;
+		if (first)
+			fputs("\n  real-time threads (wakeup waits):\n", out);
+		first = 0;
+		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
+		fputs("    ", out);
+		who(out, t->comm, t->pid);
+		fprintf(out, " %s: max %s, p99 %s over %llu waits\n", cls,
+			dur(t->wake.max, d1, sizeof(d1)), dur(t->wake.p99, d2, sizeof(d2)),
+			(unsigned long long)t->wake.n);
+	}
+	if (!first && r->inversions)
+		fprintf(out, "    %llu wait%s ended behind a lower-priority task (see the "
+			"priority-inversion finding)\n", (unsigned long long)r->inversions,
+			r->inversions == 1 ? "" : "s");
+}
+
 void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o)
 {
@@ -620,6 +668,7 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		fprintf(out, ": %zu thread%s with waits matched (the statistics over all: "
 			"the \"all\" row of the JSON)\n", r->selected, r->selected == 1 ? "" : "s");
 	}
+	rt_text(out, r);
 	if (r->ntasks) {
 		fprintf(out, "\n  %-16s %7s %7s %10s %10s %10s %10s %10s %10s %8s\n", "task", "pid",
 			"waits", "avg", "p50", "p90", "p99", "p99.9", "max", "preempt");

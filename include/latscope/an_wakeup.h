@@ -122,6 +122,7 @@ struct lat_wake_link {
  */
 #define LAT_WAKE_STALL_NS 2000000
 #define LAT_WAKE_STALLS_MAX 64
+#define LAT_WAKE_PI_NS 100000		/* an RT wait behind a lower task: from 100 us */
 #define LAT_WAKE_CASE_STALLS 4
 
 struct lat_wake_stall {
@@ -240,6 +241,7 @@ struct lat_wake_case {
 
 struct lat_wake_task {
 	int32_t pid;
+	int32_t prio;			/* the highest its wakeup waits ended at, else the last seen */
 	char comm[LAT_COMM_LEN];
 	struct lat_wake_stat wake;	/* wakeup (and new-task) waits */
 	struct lat_wake_stat preempt;	/* preemption waits */
@@ -288,6 +290,18 @@ struct lat_wakeup_result {
 	 */
 	uint64_t untrusted_waits;
 	uint64_t first_untrusted_ns;
+	/*
+	 * Waits of real-time / deadline tasks of at least LAT_WAKE_PI_NS that ended
+	 * with a lower-priority task (not idle) on the CPU, less than half of them
+	 * inside a stall: priority inversions (or non-preemptible sections); the
+	 * longest, with the task that held the CPU at its end.
+	 */
+	uint64_t inversions;
+	struct lat_wake_inversion {
+		int32_t pid, prio, holder_pid, holder_prio, cpu;
+		char comm[LAT_COMM_LEN], holder_comm[LAT_COMM_LEN];
+		uint64_t start_ns, end_ns;
+	} worst_inversion;
 	/* --task / --policy / --min-prio: how many threads had waits that passed them */
 	int selecting;
 	size_t selected;

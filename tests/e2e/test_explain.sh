@@ -27,6 +27,11 @@ check "cyclictest: stall findings, CPU0 and every CPU" \
 	 grep -q "stall: every CPU logged nothing for 4.1 ms (450.845894091 .. 450.849989769)" "$tmp/cyc"'
 check "cyclictest: no chain behind an irq waker" \
 	'! grep -A5 "^  1\. " "$tmp/cyc" | grep -q "itself waited"'
+check "cyclictest: real-time threads first" \
+	'grep -A1 "^  real-time threads (wakeup waits):" "$tmp/cyc" |
+	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 472 us over 1991 waits"'
+check "cyclictest: 514 priority inversions, the longest 583 us behind test_hostile_te" \
+	'grep -q "priority-inversion: 514 waits of real-time tasks .* cyclictest/20718 SCHED_FIFO 80 waited 583 us on CPU0 (ended at 452.062052581) while test_hostile_te/20537 SCHED_OTHER nice 19 held it" "$tmp/cyc"'
 "$bin" analyze --task cyclictest --worst 1 "$cyc" >"$tmp/all" 2>&1
 check "--task cyclictest: both threads" \
 	'grep -q "selected: --task cyclictest: 2 threads with waits matched" "$tmp/all"'

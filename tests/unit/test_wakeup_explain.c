@@ -425,6 +425,51 @@ static void test_verdicts(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * R (prio 9 = FIFO 90) is woken at 1000 and again at 10000 while hog (fair)
+ * runs on CPU0; hog leaves the CPU at 1500 (500 ns: under 100 us, nothing) and
+ * at 160000 (150 us: a priority inversion).  R's last switch-out is at
+ * SCHED_OTHER (it dropped its class at exit): it is still a real-time thread.
+ */
+static void test_inversion(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(1500, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+	sw(1600, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+	sw(160100, 0, 200, "R", LAT_TS_DEAD, 50, "hog");	/* prio 120 at exit */
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->inversions, 1);
+	assert_int_equal(r->worst_inversion.pid, 200);
+	assert_int_equal(r->worst_inversion.holder_pid, 50);
+	assert_int_equal(r->worst_inversion.start_ns, 10000);
+	assert_int_equal(r->worst_inversion.end_ns, 160000);
+	assert_int_equal(r->ntasks, 2);		/* R, and hog with its preemption waits */
+	assert_int_equal(r->tasks[0].pid, 200);
+	assert_int_equal(r->tasks[0].prio, 9);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "real-time threads (wakeup waits):\n    R/200 SCHED_FIFO 90: "
+				    "max 150 us, p99 150 us over 2 waits\n"));
+	free(txt);
+	lat_block_free(b);
+}
+
 /* The kernel prio in words (include/linux/sched/prio.h: MAX_RT_PRIO 100, nice 0 = 120). */
 static void test_sched_class(void **state)
 {
@@ -491,6 +536,7 @@ int main(void)
 		cmocka_unit_test_setup(test_phantom, reset),
 		cmocka_unit_test(test_sched_class),
 		cmocka_unit_test_setup(test_verdicts, reset),
+		cmocka_unit_test_setup(test_inversion, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
 
