@@ -230,6 +230,8 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->on_cpu = -1;
 	t->off_stack = -1;
 	t->owed_cpu = -1;
+	t->qcpu = -1;
+	t->area_cpu = -1;
 	t->wait_prio = INT32_MAX;
 	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
@@ -302,6 +304,26 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 
 static void owe_release(struct wk *w, struct wk_task *t);
 
+/* The run queue of @c gains (or loses) a waiting task at @ts. */
+static void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
+{
+	if (ts > c->area_ts) {
+		c->area += (uint64_t)c->nq * (ts - c->area_ts);
+		c->area_ts = ts;
+	}
+	if (delta < 0 && !c->nq)
+		return;
+	c->nq = (uint32_t)((int64_t)c->nq + delta);
+}
+
+/* @t stops waiting in its run queue. */
+static void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
+{
+	if (t->qcpu >= 0 && (size_t)t->qcpu < w->ncpus && w->cpus[t->qcpu])
+		rq_add(w->cpus[t->qcpu], ts, -1);
+	t->qcpu = -1;
+}
+
 /*
  * The pending wait of @t is over although no switch showed it run: an event
  * proved it ran (and maybe slept again) meanwhile.  Its length is unknown:
@@ -310,6 +332,7 @@ static void owe_release(struct wk *w, struct wk_task *t);
 static void phantom(struct wk *w, struct wk_task *t, uint64_t ts)
 {
 	t->pending = 0;
+	rq_leave(w, t, ts);
 	t->untrusted++;
 	if (!w->r->untrusted_waits++)
 		w->r->first_untrusted_ns = ts;
@@ -465,6 +488,18 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	t->start = ts;
 	t->gaps_at_start = w->ngaps;
 	t->queued_cpu = queued;
+	t->rq_wake = -1;
+	t->area_cpu = -1;
+	if (queued >= 0 && (size_t)queued < w->ncpus && w->cpus[queued]) {
+		struct wk_cpu *qc = w->cpus[queued];
+
+		rq_add(qc, ts, 0);
+		t->rq_wake = (int32_t)qc->nq + (qc->cur_known && qc->cur_pid > 0);
+		t->area0 = qc->area;
+		t->area_cpu = queued;
+		rq_add(qc, ts, 1);
+		t->qcpu = queued;
+	}
 	t->nmigr = 0;
 	t->migr_dropped = 0;
 	t->chain_ref = 0;
@@ -501,6 +536,7 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	t->pending = 0;
 	if (t->owed_cpu >= 0)
 		owe_release(w, t);
+	rq_leave(w, t, ts);
 	/* this wait becomes the first link of any chain through this task */
 	if (!w->nodes && !(w->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*w->nodes)))) {
 		w->oom = 1;
@@ -574,6 +610,10 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.start_ns = t->start;
 	d->c.end_ns = ts;
 	d->c.latency_ns = lat;
+	d->c.rq_at_wake = t->rq_wake;
+	d->c.rq_avg = -1;
+	if (t->area_cpu == cpu && lat > 0)
+		d->c.rq_avg = (double)(c->area - t->area0) / (double)lat;
 	d->c.waker = t->waker;
 	wk_chain(w, t->chain_ref, &d->c);
 	d->c.nmigr = t->nmigr;
@@ -648,6 +688,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 			w->r->canceled++;
 			if (t->owed_cpu >= 0)
 				owe_release(w, t);
+			rq_leave(w, t, ev->ts_ns);
 		}
 		t->off = 0;
 		if (ev->u.sw.prev_state == LAT_TS_RUNNING) {
@@ -763,6 +804,18 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 		return;
 	if (t->owed_cpu >= 0)
 		owe(w, t, ev->u.migrate.dest_cpu, ev->ts_ns);
+	if (t->qcpu >= 0) {
+		struct wk_cpu *dc = ev->u.migrate.dest_cpu >= 0 &&
+				    (size_t)ev->u.migrate.dest_cpu < w->ncpus ?
+				    w->cpus[ev->u.migrate.dest_cpu] : NULL;
+
+		rq_leave(w, t, ev->ts_ns);
+		if (dc) {
+			rq_add(dc, ev->ts_ns, 1);
+			t->qcpu = ev->u.migrate.dest_cpu;
+		}
+		t->area_cpu = -1;	/* moved: no average over one CPU */
+	}
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
 		t->migr[t->nmigr++] = (struct lat_wake_migr){ ev->ts_ns, ev->u.migrate.orig_cpu,
 							      ev->u.migrate.dest_cpu };

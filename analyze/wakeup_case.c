@@ -316,6 +316,52 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
 		oncpu_from(q, &w->hold[k], &c->queued_on[k]);
 }
 
+/*
+ * Each CPU's time in [start, end): running a task, idle, in a stall (charged
+ * to neither), unknown (older than its ring, or before its first switch); and
+ * the irq time inside that.
+ */
+static void cpu_shares(struct wk *w, struct lat_wake_case *c)
+{
+	uint64_t start = c->start_ns, end = c->end_ns;
+
+	c->ncpushare = 0;
+	for (size_t k = 0; k < w->ncpus && c->ncpushare < LAT_WAKE_CPUSHARE_MAX; k++) {
+		const struct wk_cpu *cp = w->cpus[k];
+		struct lat_wake_cpushare *s;
+		int64_t ov;
+
+		if (!cp)
+			continue;
+		s = &c->cpushare[c->ncpushare++];
+		memset(s, 0, sizeof(*s));
+		s->cpu = (int32_t)k;
+		if (cp->cur_known) {
+			ov = slice_ns(w, cp, cp->cur_start, end, start, end);
+			*(cp->cur_pid == 0 ? &s->idle_ns : &s->busy_ns) += ov > 0 ? ov : 0;
+		}
+		for (size_t i = cp->rlen; i-- > 0;) {
+			const struct wk_slice *sl = wk_ring_at(cp, i);
+
+			if (sl->end <= start)
+				break;
+			ov = slice_ns(w, cp, sl->start, sl->end, start, end);
+			*(sl->pid == 0 ? &s->idle_ns : &s->busy_ns) += ov > 0 ? ov : 0;
+		}
+		for (size_t i = cp->ilen; i-- > 0;) {
+			const struct wk_irq *q = wk_irq_at(cp, i);
+
+			if (q->end <= start)
+				break;
+			s->irq_ns += overlap(q->start, q->end, start, end);
+		}
+		s->stall_ns = w->nstall ? wk_stall_overlap(w, (int32_t)k, start, end) : 0;
+		s->unknown_ns = c->latency_ns - s->busy_ns - s->idle_ns - s->stall_ns;
+		if (s->unknown_ns < 0)
+			s->unknown_ns = 0;
+	}
+}
+
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
 	int64_t covered;
@@ -337,6 +383,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 		    overlap(s->from_ns, s->to_ns, c->start_ns, c->end_ns))
 			c->stalls[c->nstalls++] = *s;
 	}
+	cpu_shares(w, c);
 	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;

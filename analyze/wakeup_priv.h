@@ -71,6 +71,8 @@ struct wk_done {
 struct wk_cpu {
 	int32_t id;
 	int32_t cur_pid, cur_prio;
+	uint32_t nq;			/* tasks waiting for it (pending waits queued on it) */
+	uint64_t area, area_ts;		/* nq integrated over time (ns), up to area_ts */
 	uint64_t owed_since;		/* a task woken for it should run at once: since, 0 none */
 	int32_t owed_pid;
 	char owed_comm[LAT_COMM_LEN];
@@ -133,6 +135,9 @@ struct wk_task {
 	uint32_t migr_dropped;
 	int32_t off_stack;
 	int32_t owed_cpu;		/* the CPU that owes it a switch (owe()), -1 none */
+	int32_t qcpu;			/* the CPU whose run queue it waits in, -1 none */
+	int32_t rq_wake, area_cpu;	/* run-queue depth at the waking; area0's CPU */
+	uint64_t area0;			/* that CPU's area at the start of the wait */
 	int32_t wait_prio;		/* the highest priority (lowest prio) its counted waits ended
 					   at, INT32_MAX none: a thread that drops its class at exit
 					   is still shown as it was measured */

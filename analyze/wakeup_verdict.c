@@ -116,9 +116,15 @@ void wk_verdict(struct lat_wake_case *c)
 	lat_fmt_duration(part[k], d1, sizeof(d1));
 	switch (k) {
 	case LAT_VERDICT_CPU_SATURATED:
-		snprintf(v->evidence, sizeof(v->evidence), "%zu task%s of its class shared CPU%d "
-			 "for %s (fair sharing)%s%s", ntasks, ntasks == 1 ? "" : "s", c->cpu, d1,
-			 who[0] ? ": " : "", who);
+		if (c->rq_avg >= 0)
+			snprintf(v->evidence, sizeof(v->evidence), "CPU%d saturated: %.1f waiting on "
+				 "average, %zu task%s of its class ran %s (fair sharing)%s%s", c->cpu,
+				 c->rq_avg, ntasks, ntasks == 1 ? "" : "s", d1, who[0] ? ": " : "",
+				 who);
+		else
+			snprintf(v->evidence, sizeof(v->evidence), "%zu task%s of its class shared "
+				 "CPU%d for %s (fair sharing)%s%s", ntasks, ntasks == 1 ? "" : "s",
+				 c->cpu, d1, who[0] ? ": " : "", who);
 		break;
 	case LAT_VERDICT_HIGHER_PRIORITY:
 		snprintf(v->evidence, sizeof(v->evidence), "higher-priority tasks ran %s: %s", d1,

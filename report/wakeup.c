@@ -203,6 +203,25 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	}
 	lat_json_arr_close(j);
 	lat_json_uint(j, "markers_dropped", c->markers_dropped);
+	lat_json_int(j, "rq_at_wake", c->rq_at_wake);
+	if (c->rq_avg >= 0)
+		lat_json_fixed(j, "rq_avg", c->rq_avg, 2);
+	else
+		lat_json_null(j, "rq_avg");
+	lat_json_arr_open(j, "cpus");
+	for (size_t i = 0; i < c->ncpushare; i++) {
+		const struct lat_wake_cpushare *s = &c->cpushare[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_int(j, "cpu", s->cpu);
+		lat_json_int(j, "busy_ns", s->busy_ns);
+		lat_json_int(j, "idle_ns", s->idle_ns);
+		lat_json_int(j, "irq_ns", s->irq_ns);
+		lat_json_int(j, "stall_ns", s->stall_ns);
+		lat_json_int(j, "unknown_ns", s->unknown_ns);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
 	lat_json_int(j, "stall_ns", c->stall_ns);
 	lat_json_arr_open(j, "stalls");
 	for (size_t i = 0; i < c->nstalls; i++)
@@ -538,6 +557,25 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 				lat_fmt_trace_ts(c->queued_until_ns, t1, sizeof(t1)));
 		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
 			     c->queued_other_tasks, q);
+	}
+	if (c->rq_at_wake >= 0) {
+		fprintf(out, ";\n     run queue of CPU%d at the waking: %d task%s", c->queued_cpu,
+			c->rq_at_wake, c->rq_at_wake == 1 ? "" : "s");
+		if (c->rq_avg >= 0)
+			fprintf(out, "; waiting on average during the wait: %.1f", c->rq_avg);
+	}
+	for (size_t i = 0; i < c->ncpushare; i++) {
+		const struct lat_wake_cpushare *s = &c->cpushare[i];
+		double l = c->latency_ns > 0 ? (double)c->latency_ns : 1;
+
+		fprintf(out, "%sCPU%d busy %d%%, idle %d%%, irq %d%%", i ? "; " : ";\n     ",
+			s->cpu, (int)(100.0 * (double)s->busy_ns / l + 0.5),
+			(int)(100.0 * (double)s->idle_ns / l + 0.5),
+			(int)(100.0 * (double)s->irq_ns / l + 0.5));
+		if ((int)(100.0 * (double)s->stall_ns / l + 0.5))
+			fprintf(out, ", no events %d%%", (int)(100.0 * (double)s->stall_ns / l + 0.5));
+		if ((int)(100.0 * (double)s->unknown_ns / l + 0.5))
+			fprintf(out, ", unknown %d%%", (int)(100.0 * (double)s->unknown_ns / l + 0.5));
 	}
 	fputs(";\n     ", out);
 	waker_text(out, r, &c->waker, c->kind);

@@ -135,6 +135,7 @@ struct lat_wake_stall {
 };
 
 #define LAT_WAKE_CHAIN_MAX 4
+#define LAT_WAKE_CPUSHARE_MAX 16
 #define LAT_WAKE_ONCPU_MAX 16
 #define LAT_WAKE_IRQS_MAX 8
 #define LAT_WAKE_QUEUED_MAX 4
@@ -232,6 +233,19 @@ struct lat_wake_case {
 	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
 	size_t nmarkers;
 	struct lat_wake_verdict verdict;
+	/*
+	 * Run-queue depth: tasks waiting for the CPU it was queued on at the
+	 * waking (itself not counted) plus 1 if a task ran there, and the average
+	 * number of tasks waiting (itself included) on the CPU it ran on over the
+	 * wait, -1 when it moved between CPUs.  Then each CPU's time in the wait.
+	 */
+	int32_t rq_at_wake;
+	double rq_avg;
+	struct lat_wake_cpushare {
+		int32_t cpu;
+		int64_t busy_ns, idle_ns, irq_ns, stall_ns, unknown_ns;
+	} cpushare[LAT_WAKE_CPUSHARE_MAX];
+	size_t ncpushare;
 	int64_t stall_ns;		/* of the wait, on its CPU, inside stalls: charged to no one */
 	struct lat_wake_stall stalls[LAT_WAKE_CASE_STALLS];	/* the stalls it overlaps */
 	size_t nstalls;

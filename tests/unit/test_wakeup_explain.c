@@ -404,7 +404,8 @@ static void test_verdicts(void **state)
 	assert_int_equal(c->pid, 101);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
 	assert_true(c->verdict.share == 1.0);
-	assert_non_null(strstr(c->verdict.evidence, "1 task of its class shared CPU0"));
+	assert_non_null(strstr(c->verdict.evidence, "CPU0 saturated: 1.0 waiting on average, "
+				    "1 task of its class ran 1 us"));
 	c = &r->worst[1];
 	assert_int_equal(c->pid, 104);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_IRQ);
@@ -420,7 +421,7 @@ static void test_verdicts(void **state)
 	txt = report_text(b, &o);
 	assert_non_null(strstr(txt, "verdicts of the 4 worst: cpu-saturated 1, higher-priority 1, "
 				    "not-preemptible 1, irq-softirq 1\n"));
-	assert_non_null(strstr(txt, "  1. cpu-saturated (100%): 1 task of its class shared CPU0"));
+	assert_non_null(strstr(txt, "  1. cpu-saturated (100%): CPU0 saturated: 1.0 waiting"));
 	free(txt);
 	lat_block_free(b);
 }
@@ -467,6 +468,47 @@ static void test_inversion(void **state)
 	assert_non_null(strstr(txt, "real-time threads (wakeup waits):\n    R/200 SCHED_FIFO 90: "
 				    "max 150 us, p99 150 us over 2 waits\n"));
 	free(txt);
+	lat_block_free(b);
+}
+
+/*
+ * Run-queue depth: hog runs on CPU0; A is woken for it at 1000 (nobody waits,
+ * hog runs: 1), B at 2000 (A waits, hog runs: 2).  A runs at 3000: 1000..2000
+ * one waiting (A), 2000..3000 two: 3000 / 2000 = 1.5 on average.  B runs at
+ * 4000: 2000..3000 two (A, B), 3000..4000 two (B, and hog, preempted at 3000):
+ * 2.0.  CPU1 is idle all along.
+ */
+static void test_runqueue(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(5, 0, 101, "A", LAT_TS_SLEEPING, 50, "hog");
+	sw(6, 1, 102, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 101, "A", 0);
+	wake(2000, 1, 0, "swapper/1", LAT_EV_WAKING, 102, "B", 0);
+	sw(3000, 0, 50, "hog", LAT_TS_RUNNING, 101, "A");
+	sw(4000, 0, 101, "A", LAT_TS_SLEEPING, 102, "B");
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nworst, 2);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 101);
+	assert_int_equal(c->rq_at_wake, 1);
+	assert_true(c->rq_avg > 1.499 && c->rq_avg < 1.501);
+	assert_int_equal(c->ncpushare, 2);
+	assert_int_equal(c->cpushare[0].busy_ns, 2000);
+	assert_int_equal(c->cpushare[1].idle_ns, 2000);
+	c = &r->worst[1];
+	assert_int_equal(c->pid, 102);
+	assert_int_equal(c->rq_at_wake, 2);
+	assert_true(c->rq_avg > 1.999 && c->rq_avg < 2.001);
+	/* B's holders: hog 2000..3000, A 3000..4000 */
+	assert_int_equal(c->cpushare[0].busy_ns, 2000);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	assert_non_null(strstr(c->verdict.evidence, "CPU0 saturated: 2.0 waiting on average"));
 	lat_block_free(b);
 }
 
@@ -537,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_sched_class),
 		cmocka_unit_test_setup(test_verdicts, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
+		cmocka_unit_test_setup(test_runqueue, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
 
