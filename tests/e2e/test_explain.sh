@@ -11,6 +11,8 @@ cyc=$repo/samples/tracedat/cyclictest-stress-v7-zstd.dat
 
 "$bin" analyze --worst 3 "$cyc" >"$tmp/cyc" 2>"$tmp/cyc.err"
 check "cyclictest: exit 0" '[ $? -eq 0 ]'
+# the worst case's lines
+sed -n '/^  1\. /,/^  2\. /p' "$tmp/cyc" | sed '$d' >"$tmp/case1"
 check "cyclictest: the worst case's first line is its verdict: a stall" \
 	'grep -q "^  1\. stall (97%): no events on CPU0 for 5.53 ms of the wait" "$tmp/cyc"'
 check "cyclictest: verdicts of the 3 worst" \
@@ -18,7 +20,7 @@ check "cyclictest: verdicts of the 3 worst" \
 check "cyclictest: the worst case is the FIFO thread, 5.71 ms" \
 	'grep -A1 "^  1\. " "$tmp/cyc" | grep -q "^     cyclictest/20718 SCHED_FIFO 80 waited 5.71 ms on CPU0"'
 check "cyclictest: its waker is the hrtimer irq, not the interrupted task" \
-	'grep -A5 "^  1\. " "$tmp/cyc" |
+	'cat "$tmp/case1" |
 	 grep -q "woken by irq (hrtimer hrtimer_wakeup) on CPU0, interrupting test_hostile_te/20537"'
 check "cyclictest: the silence of CPU0 is a stall, charged to no one" \
 	'grep -q "^     cyclictest/20718 .*test_hostile_te/20537 ran 190 us (3%) at SCHED_OTHER nice 19, no events: stall? 5.53 ms (97%)" "$tmp/cyc"'
@@ -26,7 +28,7 @@ check "cyclictest: stall findings, CPU0 and every CPU" \
 	'grep -q "stall: CPU0 logged nothing for 5.53 ms (450.844464766 .. 450.849989769)" "$tmp/cyc" &&
 	 grep -q "stall: every CPU logged nothing for 4.1 ms (450.845894091 .. 450.849989769)" "$tmp/cyc"'
 check "cyclictest: no chain behind an irq waker" \
-	'! grep -A5 "^  1\. " "$tmp/cyc" | grep -q "itself waited"'
+	'[ -s "$tmp/case1" ] && ! grep -q "itself waited" "$tmp/case1"'
 check "cyclictest: real-time threads first" \
 	'grep -A1 "^  real-time threads (wakeup waits):" "$tmp/cyc" |
 	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 472 us over 1991 waits"'
