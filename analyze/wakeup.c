@@ -34,8 +34,6 @@ const char *lat_wake_ctx_name(enum lat_wake_ctx c)
 
 const char *lat_wake_irq_label(const struct lat_wake_waker *k)
 {
-	if (k->timer_fn[0])
-		return k->timer_fn;
 	return k->irq_name;
 }
 
@@ -305,7 +303,7 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 static void owe_release(struct wk *w, struct wk_task *t);
 
 /* The run queue of @c gains (or loses) a waiting task at @ts. */
-static void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
+static inline void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
 {
 	if (ts > c->area_ts) {
 		c->area += (uint64_t)c->nq * (ts - c->area_ts);
@@ -317,7 +315,7 @@ static void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
 }
 
 /* @t stops waiting in its run queue. */
-static void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
+static inline void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
 {
 	if (t->qcpu >= 0 && (size_t)t->qcpu < w->ncpus && w->cpus[t->qcpu])
 		rq_add(w->cpus[t->qcpu], ts, -1);
@@ -402,7 +400,7 @@ static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_eve
 	k->ctx = LAT_WAKE_CTX_TASK;
 	k->irq = -1;
 	k->irq_name[0] = 0;
-	k->timer_fn[0] = 0;
+	k->timer = 0;
 	k->stack = -1;
 	k->from_wakeup = 0;
 	memcpy(k->comm, ev->comm, LAT_COMM_LEN);
@@ -428,8 +426,10 @@ static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_eve
 		k->irq = o->irq;
 		memcpy(k->irq_name, o->name, sizeof(k->irq_name));
 	}
-	if (k->ctx != LAT_WAKE_CTX_TASK && c->timer.open)
-		memcpy(k->timer_fn, c->timer.name, sizeof(k->timer_fn));
+	if (k->ctx != LAT_WAKE_CTX_TASK && c->timer.open) {
+		memcpy(k->irq_name, c->timer.name, sizeof(k->irq_name));
+		k->timer = 1;
+	}
 }
 
 static void owe_clear(struct wk *w, struct wk_cpu *c)
@@ -461,16 +461,29 @@ static void owe_release(struct wk *w, struct wk_task *t)
  * The CPU is the waking's target_cpu (the task's last CPU), then sched_wakeup's
  * (the one chosen), then a migration's destination: each moves the debt.
  */
+static inline int owes(const struct wk_cpu *c, const struct wk_task *t)
+{
+	return c->cur_known && !c->owed_since &&
+	       (c->cur_pid == 0 || (t->prio >= 0 && t->prio < 100 && c->cur_prio >= 0 &&
+				    t->prio < c->cur_prio));
+}
+
+static __attribute__((noinline)) void owe_set(struct wk *w, struct wk_task *t, struct wk_cpu *c,
+					       int32_t queued, uint64_t ts)
+{
+	c->owed_since = ts;
+	c->owed_pid = t->pid;
+	memcpy(c->owed_comm, t->comm, LAT_COMM_LEN);
+	t->owed_cpu = queued;
+	w->nowed++;
+}
+
 static void owe(struct wk *w, struct wk_task *t, int32_t queued, uint64_t ts)
 {
 	struct wk_cpu *c;
 
 	owe_release(w, t);
-	if (queued < 0 || (size_t)queued >= w->ncpus || !(c = w->cpus[queued]) || !c->cur_known ||
-	    c->owed_since)
-		return;
-	if (c->cur_pid != 0 && !(t->prio >= 0 && t->prio < 100 && c->cur_prio >= 0 &&
-				 t->prio < c->cur_prio))
+	if (queued < 0 || (size_t)queued >= w->ncpus || !(c = w->cpus[queued]) || !owes(c, t))
 		return;
 	c->owed_since = ts;
 	c->owed_pid = t->pid;
@@ -490,21 +503,26 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	t->queued_cpu = queued;
 	t->rq_wake = -1;
 	t->area_cpu = -1;
+	if (t->owed_cpu >= 0)
+		owe_release(w, t);
 	if (queued >= 0 && (size_t)queued < w->ncpus && w->cpus[queued]) {
 		struct wk_cpu *qc = w->cpus[queued];
 
-		rq_add(qc, ts, 0);
+		if (ts > qc->area_ts) {
+			qc->area += (uint64_t)qc->nq * (ts - qc->area_ts);
+			qc->area_ts = ts;
+		}
 		t->rq_wake = (int32_t)qc->nq + (qc->cur_known && qc->cur_pid > 0);
 		t->area0 = qc->area;
 		t->area_cpu = queued;
-		rq_add(qc, ts, 1);
+		qc->nq++;
 		t->qcpu = queued;
+		if (kind != LAT_WAIT_PREEMPT && owes(qc, t))
+			owe_set(w, t, qc, queued, ts);
 	}
 	t->nmigr = 0;
 	t->migr_dropped = 0;
 	t->chain_ref = 0;
-	if (kind != LAT_WAIT_PREEMPT && w->ncpus)
-		owe(w, t, queued, ts);
 	if (k) {
 		if (k != &t->waker)
 			t->waker = *k;
@@ -761,8 +779,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	/* sched_wakeup / sched_wakeup_new */
 	if (t->pending && t->at_wakeup && t->on_cpu < 0 && ev->pid != t->pid)
 		phantom(w, t, ev->ts_ns);	/* a second wakeup: likewise */
-	if (t->pending && t->kind != LAT_WAIT_PREEMPT && w->ncpus)
-		owe(w, t, ev->u.wake.target_cpu, t->start);	/* the CPU chosen */
+	if (t->pending && t->kind != LAT_WAIT_PREEMPT && ev->u.wake.target_cpu != t->queued_cpu)
+		owe(w, t, ev->u.wake.target_cpu, t->start);	/* another CPU chosen */
 	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
 		t->has_tent = 0;
 		return;
@@ -1091,7 +1109,10 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	c = get_cpu(w, cpu);
 	if (!c)
 		return -LAT_ENOMEM;
-	if (w->nowed && ev->type != LAT_EV_LOST)
+	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here, while a switch is owed */
+	if (w->nowed && (ev->ts_ns - r->last_ns >= LAT_WAKE_STALL_NS ||
+			 (c->owed_since && ev->ts_ns - c->last_ts >= LAT_WAKE_STALL_NS)) &&
+	    ev->type != LAT_EV_LOST)
 		check_stall(w, c, ev);
 	if (!r->nevents++)
 		r->first_ns = ev->ts_ns;

@@ -41,9 +41,7 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	if (k->ctx != LAT_WAKE_CTX_TASK) {
 		lat_json_int(j, "irq", k->irq);
 		lat_json_str(j, "irq_name", k->irq_name);
-		if (k->timer_fn[0])
-			lat_json_str(j, "hrtimer", k->timer_fn);
-		lat_json_str(j, "name", lat_wake_irq_label(k));
+		lat_json_bool(j, "hrtimer", k->timer);
 	}
 	lat_json_bool(j, "from_wakeup", k->from_wakeup);
 	stack_json(j, "stack", r, k->stack);
@@ -484,7 +482,7 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 		fprintf(out, "woken by %s", ctx[k->ctx]);
 		if (k->irq >= 0)
 			fprintf(out, " %d", k->irq);
-		if (k->timer_fn[0])
+		if (k->timer)
 			fputs(" (hrtimer ", out);
 		else if (name[0])
 			fputs(" (", out);

@@ -69,13 +69,13 @@ struct lat_wake_waker {
 	char comm[LAT_COMM_LEN];
 	enum lat_wake_ctx ctx;
 	int32_t irq;		/* irq number / softirq vector when known and ctx != TASK, else -1 */
-	char irq_name[24];	/* its handler / vector name, "" unknown */
-	char timer_fn[24];	/* the hrtimer callback that ran the waking, "" none seen */
+	char irq_name[24];	/* its handler / vector name, or the hrtimer callback, "" unknown */
+	uint8_t timer;		/* irq_name is the hrtimer callback that ran the waking */
 	int32_t stack;		/* stack id (result->stacks) recorded after the waking, or -1 */
 	uint8_t from_wakeup;	/* no sched_waking: taken from sched_wakeup(_new) */
 };
 
-/* What ran a waking in irq context: its hrtimer callback, else its irq's name, else "". */
+/* What ran a waking in irq context: its hrtimer callback or its irq's name, else "". */
 const char *lat_wake_irq_label(const struct lat_wake_waker *k);
 
 /*

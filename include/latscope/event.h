@@ -46,16 +46,16 @@ enum lat_task_state {
  * The context an event fired in, from the kernel's common_flags (trace.dat) or
  * the irq-info column of text ("d.h2."): LAT_EVF_KNOWN says the source had it.
  */
-#define LAT_EVF_KNOWN	0x01
-#define LAT_EVF_HARDIRQ	0x02
-#define LAT_EVF_SOFTIRQ	0x04	/* serving a softirq (not merely bh disabled) */
-#define LAT_EVF_NMI	0x08
+/* The low byte is the kernel's TRACE_FLAG_* bits of common_flags (kernel/trace/trace.h). */
+#define LAT_EVF_KNOWN	0x100
+#define LAT_EVF_HARDIRQ	0x08
+#define LAT_EVF_SOFTIRQ	0x10	/* serving a softirq (not merely bh disabled) */
+#define LAT_EVF_NMI	0x40
 
-/* The kernel's TRACE_FLAG_* bits of common_flags (kernel/trace/trace.h) to LAT_EVF_*. */
-static inline uint8_t lat_evf_from_common_flags(uint8_t f)
+/* common_flags as read from a trace.dat record, to ev->flags. */
+static inline uint16_t lat_evf_from_common_flags(uint8_t f)
 {
-	return (uint8_t)(LAT_EVF_KNOWN | (f & 0x08 ? LAT_EVF_HARDIRQ : 0) |
-			 (f & 0x10 ? LAT_EVF_SOFTIRQ : 0) | (f & 0x40 ? LAT_EVF_NMI : 0));
+	return (uint16_t)(LAT_EVF_KNOWN | f);
 }
 
 struct lat_event {
@@ -64,7 +64,7 @@ struct lat_event {
 	int32_t pid;			/* the task running when the event fired, -1 if unknown */
 	char comm[LAT_COMM_LEN];	/* its comm, "" if unknown */
 	enum lat_ev_type type;
-	uint8_t flags;			/* LAT_EVF_*, 0: context unknown */
+	uint16_t flags;			/* LAT_EVF_*, 0: context unknown */
 	const char *name;		/* "system:event" or "event", lent until the next call */
 	union {
 		struct {

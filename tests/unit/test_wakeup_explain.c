@@ -111,7 +111,8 @@ static void test_waker_hrtimer(void **state)
 	c = &res(b)->worst[0];
 	assert_int_equal(c->latency_ns, 300);
 	assert_int_equal(c->waker.ctx, LAT_WAKE_CTX_IRQ);
-	assert_string_equal(c->waker.timer_fn, "hrtimer_wakeup");
+	assert_int_equal(c->waker.timer, 1);
+	assert_string_equal(c->waker.irq_name, "hrtimer_wakeup");
 	assert_string_equal(lat_wake_irq_label(&c->waker), "hrtimer_wakeup");
 	txt = report_text(b, &o);
 	assert_non_null(strstr(txt, "woken by irq (hrtimer hrtimer_wakeup) on CPU1, "
