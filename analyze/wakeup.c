@@ -1225,7 +1225,8 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	}
 	if (o->policy && lat_sched_policy_parse(o->policy, &w.filter_pol))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
-				      "unknown policy '%s' (rt, fair or dl): every class kept", o->policy);
+				      "unknown policy '%s' (rt, fair or dl): every class kept",
+				      o->policy);
 	if (o->min_prio > 0 && o->min_prio < 100)
 		w.min_prio = o->min_prio;
 	r->selecting = w.filter_pid >= 0 || w.filter_comm || w.filter_pol || w.min_prio;

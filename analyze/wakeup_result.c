@@ -194,7 +194,8 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "%s logged nothing for %s (%s .. %s)%s: stall? (the host "
 				      "not running the vCPU%s, or a non-preemptible section); no "
 				      "run time is charged inside it", n1,
-				      lat_fmt_duration((int64_t)(s->to_ns - s->from_ns), d1, sizeof(d1)),
+				      lat_fmt_duration((int64_t)(s->to_ns - s->from_ns), d1,
+						       sizeof(d1)),
 				      lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
 				      lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)), who,
 				      s->cpu < 0 ? "s" : "");

@@ -589,7 +589,8 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			who(out, l->held_by_comm, l->held_by_pid);
 			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
 		} else if (l->held_unknown) {
-			fputs(" (who held that CPU is unknown: older than the switches latscope keeps per CPU)", out);
+			fputs(" (who held that CPU is unknown: older than the switches kept per CPU)",
+			      out);
 		}
 		if (l->kind != LAT_WAIT_PREEMPT) {
 			fputs(", ", out);

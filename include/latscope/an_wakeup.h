@@ -68,7 +68,7 @@ struct lat_wake_waker {
 	int32_t cpu;
 	char comm[LAT_COMM_LEN];
 	enum lat_wake_ctx ctx;
-	int32_t irq;		/* irq number / softirq vector when known and ctx != TASK, else -1 */
+	int32_t irq;		/* irq number / softirq vector when recorded (not TASK), else -1 */
 	char irq_name[24];	/* its handler / vector name, or the hrtimer callback, "" unknown */
 	uint8_t timer;		/* irq_name is the hrtimer callback that ran the waking */
 	int32_t stack;		/* stack id (result->stacks) recorded after the waking, or -1 */
@@ -246,7 +246,7 @@ struct lat_wake_case {
 		int64_t busy_ns, idle_ns, irq_ns, stall_ns, unknown_ns;
 	} cpushare[LAT_WAKE_CPUSHARE_MAX];
 	size_t ncpushare;
-	int64_t stall_ns;		/* of the wait, on its CPU, inside stalls: charged to no one */
+	int64_t stall_ns;		/* of the wait, on its CPU, in stalls: charged to no one */
 	struct lat_wake_stall stalls[LAT_WAKE_CASE_STALLS];	/* the stalls it overlaps */
 	size_t nstalls;
 	uint32_t markers_dropped;	/* markers in the wait past LAT_WAKE_MARKERS_MAX */
@@ -255,12 +255,12 @@ struct lat_wake_case {
 
 struct lat_wake_task {
 	int32_t pid;
-	int32_t prio;			/* the highest its wakeup waits ended at, else the last seen */
+	int32_t prio;			/* the highest its wakeup waits ended at, else the last */
 	char comm[LAT_COMM_LEN];
 	struct lat_wake_stat wake;	/* wakeup (and new-task) waits */
 	struct lat_wake_stat preempt;	/* preemption waits */
 	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
-	uint64_t untrusted;		/* waits across a lost-events gap, or phantom, not counted */
+	uint64_t untrusted;		/* waits across a lost-events gap, or phantom: not counted */
 };
 
 struct lat_wake_cpu {

@@ -28,7 +28,7 @@ enum lat_ev_type {
 	LAT_EV_MARKER,		/* trace_marker text (print / tracing_mark_write) */
 	LAT_EV_STACK,		/* kernel stack of the preceding event on this CPU */
 	LAT_EV_LOST,		/* the source lost u.lost.count events on this CPU before ts */
-	LAT_EV_TIMER_ENTRY,	/* hrtimer callback start (timer:hrtimer_expire_entry), u.irq.name */
+	LAT_EV_TIMER_ENTRY,	/* timer:hrtimer_expire_entry, the callback in u.irq.name */
 	LAT_EV_TIMER_EXIT,	/* its end (timer:hrtimer_expire_exit) */
 	LAT_EV_NTYPES
 };

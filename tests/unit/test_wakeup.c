@@ -993,7 +993,8 @@ static void test_many_holders(void **state)
 	assert_int_equal(c->chain[0].held_by_pid, 400);
 	assert_int_equal(c->chain[0].held_ns, 1000);
 	txt = report(b, 0);
-	assert_non_null(strstr(txt, "t200/200 ran 1 us (34%) at SCHED_OTHER nice 0, t219/219 ran 190 ns"));
+	assert_non_null(strstr(txt, "t200/200 ran 1 us (34%) at SCHED_OTHER nice 0, "
+				    "t219/219 ran 190 ns"));
 	/* 160 + 150 + ... + 50 named past the first four, 100 not named: 1360 of 2900 */
 	assert_non_null(strstr(txt, ", 16 more tasks 1.36 us (47%)"));
 	assert_non_null(strstr(txt, "(t400/400 1 us)"));
