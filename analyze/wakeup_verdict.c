@@ -4,6 +4,7 @@
  * (docs/wakeup.md, "Verdicts"), with its share and one line of evidence.
  * Everything comes from the case as built (holders, irqs, stalls, queued).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,8 +52,20 @@ static void holder(const struct lat_wake_oncpu *h, char *buf, size_t len)
 	char cls[40], d[32];
 
 	lat_sched_class_fmt(h->prio, cls, sizeof(cls));
-	snprintf(buf, len, "%.15s/%d%s%s ran %s", h->comm, h->pid, cls[0] ? " " : "", cls,
-		 lat_fmt_duration(h->ns, d, sizeof(d)));
+	if (snprintf(buf, len, "%.15s/%d%s%s ran %s", h->comm, h->pid, cls[0] ? " " : "", cls,
+		     lat_fmt_duration(h->ns, d, sizeof(d))) >= (int)len)
+		buf[len - 1] = 0;	/* cut */
+}
+
+/* The evidence line, cut to its buffer (a long comm or class is cut, not overrun). */
+static __attribute__((format(printf, 2, 3))) void evidence(struct lat_wake_verdict *v,
+							   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->evidence, sizeof(v->evidence), fmt, ap);
+	va_end(ap);
 }
 
 void wk_verdict(struct lat_wake_case *c)
@@ -117,47 +130,47 @@ void wk_verdict(struct lat_wake_case *c)
 	switch (k) {
 	case LAT_VERDICT_CPU_SATURATED:
 		if (c->rq_avg >= 0)
-			snprintf(v->evidence, sizeof(v->evidence), "CPU%d saturated: %.1f waiting on "
+			evidence(v, "CPU%d saturated: %.1f waiting on "
 				 "average, %zu task%s of its class ran %s (fair sharing)%s%s", c->cpu,
 				 c->rq_avg, ntasks, ntasks == 1 ? "" : "s", d1, who[0] ? ": " : "",
 				 who);
 		else
-			snprintf(v->evidence, sizeof(v->evidence), "%zu task%s of its class shared "
+			evidence(v, "%zu task%s of its class shared "
 				 "CPU%d for %s (fair sharing)%s%s", ntasks, ntasks == 1 ? "" : "s",
 				 c->cpu, d1, who[0] ? ": " : "", who);
 		break;
 	case LAT_VERDICT_HIGHER_PRIORITY:
-		snprintf(v->evidence, sizeof(v->evidence), "higher-priority tasks ran %s: %s", d1,
+		evidence(v, "higher-priority tasks ran %s: %s", d1,
 			 who);
 		break;
 	case LAT_VERDICT_NOT_PREEMPTIBLE:
-		snprintf(v->evidence, sizeof(v->evidence), "%s while it should have been "
+		evidence(v, "%s while it should have been "
 			 "preempted: priority inversion or a non-preemptible kernel section", who);
 		break;
 	case LAT_VERDICT_IRQ:
-		snprintf(v->evidence, sizeof(v->evidence), "irq and softirq handlers ran %s on "
+		evidence(v, "irq and softirq handlers ran %s on "
 			 "CPU%d%s%.24s", d1, c->cpu, c->nirqs ? ", mostly " : "",
 			 c->nirqs ? c->irqs[0].name : "");
 		break;
 	case LAT_VERDICT_STALL:
-		snprintf(v->evidence, sizeof(v->evidence), "no events on CPU%d for %s of the wait "
+		evidence(v, "no events on CPU%d for %s of the wait "
 			 "(the host not running the vCPU, or a non-preemptible section)", c->cpu, d1);
 		break;
 	case LAT_VERDICT_QUEUED:
 		holder(&c->queued_on[0], who, sizeof(who));
-		snprintf(v->evidence, sizeof(v->evidence), "queued on CPU%d for %s until migrated: "
+		evidence(v, "queued on CPU%d for %s until migrated: "
 			 "%s there", c->queued_cpu, d1, who);
 		break;
 	case LAT_VERDICT_IDLE:
-		snprintf(v->evidence, sizeof(v->evidence), "CPU%d stayed idle %s: waking an idle "
+		evidence(v, "CPU%d stayed idle %s: waking an idle "
 			 "CPU (IPI, idle exit) or a switch that was not recorded", c->cpu, d1);
 		break;
 	case LAT_VERDICT_UNTRUSTED:
-		snprintf(v->evidence, sizeof(v->evidence), "who ran on CPU%d for %s is unknown "
+		evidence(v, "who ran on CPU%d for %s is unknown "
 			 "(before the trace showed it, or older than the switches kept)", c->cpu, d1);
 		break;
 	default:
-		snprintf(v->evidence, sizeof(v->evidence), "nothing recorded explains it");
+		evidence(v, "nothing recorded explains it");
 		break;
 	}
 }
