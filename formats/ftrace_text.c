@@ -476,7 +476,7 @@ static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
  */
 static int frame_shape(const char *s, size_t len)
 {
-	const char *p = s, *e = s + len, *w;
+	const char *p = s + lat_ft_console_prefix(s, len), *e = s + len, *w;
 
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
@@ -506,6 +506,18 @@ static int frame_shape(const char *s, size_t len)
 	return p + 1 == e && (*p == ')' || *p == '>');
 }
 
+/* "Dumping ftrace buffer:", after any console prefix: a console dump starts. */
+static int is_dump_start(const char *s, size_t len)
+{
+	size_t k = lat_ft_console_prefix(s, len);
+
+	s += k;
+	len -= k;
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	return len >= 22 && !memcmp(s, "Dumping ftrace buffer:", 22);
+}
+
 /* Block reader: how the segmenter sees one dequoted line. */
 static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 {
@@ -524,6 +536,8 @@ static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 	case LAT_FT_FRAME:
 		return frame_shape(s, len) ? LAT_LINE_ROW : LAT_LINE_NO;
 	case LAT_FT_SKIP:
+		if (is_dump_start(s, len))
+			return LAT_LINE_HEAD;
 		if (len > 9 && !memcmp(s, "# tracer:", 9))
 			return LAT_LINE_HEAD;
 		if (len > 5 && !memcmp(s, "cpus=", 5))
@@ -579,7 +593,7 @@ static int ft_probe(const char *peek, size_t len)
 {
 	const char *p = peek, *end = peek + len, *s;
 	size_t l, n = 0, events = 0, foreign = 0, lines = 0;
-	int tracer = 0, legend = 0, latency = 0, cpus = 0;
+	int tracer = 0, legend = 0, latency = 0, cpus = 0, console = 0;
 
 	while (peek_line(&p, end, &s, &l) && lines < 400) {
 		struct lat_event ev;
@@ -589,6 +603,8 @@ static int ft_probe(const char *peek, size_t len)
 		unsigned q = lat_line_dequote(&s, &l);
 
 		lines++;
+		if (is_dump_start(s, l) || (l && lat_ft_console_prefix(s, l)))
+			console = 1;
 		if (l > 9 && !memcmp(s, "# tracer:", 9) && lines < 3 && !q)
 			tracer = 1;
 		if (l > 2 && s[0] == '#' && memmem(s, l, "TASK-PID", 8) &&
@@ -617,6 +633,12 @@ static int ft_probe(const char *peek, size_t len)
 	}
 	if (latency)
 		return 0;	/* latency tracers' dumps: the ftrace-latency reader */
+	/*
+	 * A console or syslog capture (ftrace_dump_on_oops, sysrq-z) holds other
+	 * kernel messages around the dump: the segmenter cuts the dump out.
+	 */
+	if (console && events >= 1)
+		return events >= 3 ? 60 : 45;
 	if (tracer && legend)
 		return 98;
 	if (cpus && n >= 3)

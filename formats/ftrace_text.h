@@ -45,6 +45,13 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 				   struct lat_ft_strs *strs, int *ncpus, const char **expected);
 
 /*
+ * Bytes in front of @s that a console or syslog capture added to an ftrace line:
+ * a syslog "... host kernel: " prefix, a "<4>" log level, the printk time
+ * "[  123.456789]" and caller id "[ T123]", or a "| " paste bar.  0 if none.
+ */
+size_t lat_ft_console_prefix(const char *s, size_t len);
+
+/*
  * One stack frame line: symbol (offset "+0x1c/0x80" dropped) into @sym (NUL-
  * terminated, cut to @symlen - 1) and the address when printed, else 0.
  * Returns 1, or 0 when the line is no frame.

@@ -442,6 +442,21 @@ static int timestamp(struct cur *c, uint64_t *ts)
 
 	if (!u64(c, &sec))
 		return 0;
+	if (STARTS(c, "us")) {
+		/*
+		 * latency format (ftrace_dump_on_oops, sysrq-z): " %4lldus%c: ", µs and the
+		 * delay mark (' ', '+', '!', '#', '*', '@', '$') before the colon
+		 */
+		c->p += 2;
+		if (sec > UINT64_MAX / 1000u || c->p >= c->e)
+			return 0;
+		*ts = sec * 1000u;
+		if (*c->p != ':' && (!*c->p || !strchr(" +!#*@$", *c->p)))
+			return 0;
+		if (*c->p != ':')
+			c->p++;
+		return LIT(c, ":");
+	}
 	if (c->p < c->e && *c->p == '.') {
 		c->p++;
 		while (c->p < c->e && is_digit(*c->p)) {
@@ -462,6 +477,77 @@ static int timestamp(struct cur *c, uint64_t *ts)
 		*ts = sec;
 	}
 	return LIT(c, ":");
+}
+
+static inline int is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* "[  123.456789]" (printk time) or "[ T1234]" / "[   C1]" (printk caller id) at @p. */
+static const char *bracket_stamp(const char *p, const char *e)
+{
+	const char *q = p + 1;
+	int digits = 0;
+
+	while (q < e && *q == ' ')
+		q++;
+	if (q < e && (*q == 'T' || *q == 'C')) {
+		for (q++; q < e && is_digit(*q); q++)
+			digits++;
+	} else {
+		for (; q < e && is_digit(*q); q++)
+			digits++;
+		if (q >= e || *q++ != '.')
+			return NULL;
+		for (; q < e && is_digit(*q); q++)
+			digits++;
+	}
+	return digits && q < e && *q == ']' ? q + 1 : NULL;
+}
+
+/* "Oct  8 15:34:57 host kernel: " or "2024-10-08T15:34:57.5+02:00 host kernel: " */
+static const char *syslog_prefix(const char *s, const char *e)
+{
+	const char *t = NULL, *k;
+
+	if (e - s < 20 || !(is_alpha(s[0]) || is_digit(s[0])))
+		return NULL;
+	for (const char *p = s; p + 6 <= e && p - s < 32; p++)
+		if (p[0] == ':' && is_digit(p[1]) && is_digit(p[2]) && p[3] == ':' &&
+		    is_digit(p[4]) && is_digit(p[5])) {
+			t = p + 6;
+			break;
+		}
+	if (!t)
+		return NULL;
+	k = find(t, e - t > 96 ? t + 96 : e, " kernel: ", 9);
+	if (!k) {
+		k = find(t, e - t > 96 ? t + 96 : e, " kernel:", 8);
+		return k && k + 8 == e ? e : NULL;
+	}
+	return k + 9;
+}
+
+size_t lat_ft_console_prefix(const char *s, size_t len)
+{
+	const char *p = s, *e = s + len, *q;
+
+	if (p < e && *p == '|' && (p + 1 == e || is_ws(p[1])))
+		return 1;	/* "|  trace line": a paste marked off with bars */
+	q = syslog_prefix(p, e);
+	if (q)
+		p = q;
+	if (e - p >= 3 && p[0] == '<' && is_digit(p[1])) {
+		/* "<4>" log level (dmesg -r) */
+		for (q = p + 1; q < e && q - p < 5 && is_digit(*q); q++)
+			;
+		if (q < e && *q == '>')
+			p = q + 1;
+	}
+	while (p < e && *p == '[' && (q = bracket_stamp(p, e)))
+		p = q;
+	return (size_t)(p - s);
 }
 
 /* "(  1234)" or "(-------)": the TGID column. */
@@ -698,6 +784,22 @@ static const char EXP_TIMER[] =
 static const char EXP_LOST[] = "\"CPU:N [LOST N EVENTS]\" or \"CPU:N [N EVENTS DROPPED]\"";
 static const char EXP_CPUS[] = "\"cpus=N\"";
 
+/*
+ * The frame ftrace_dump() prints around a dump on the console: "Dumping ftrace
+ * buffer:", a rule of dashes before and after, "(ftrace buffer empty)".
+ */
+static int is_console_frame(const char *p, const char *e)
+{
+	const char *q = p;
+
+	if (STARTS(&((struct cur){ p, e }), "Dumping ftrace buffer:") ||
+	    STARTS(&((struct cur){ p, e }), "(ftrace buffer empty)"))
+		return 1;
+	while (q < e && *q == '-')
+		q++;
+	return q == e && e - p >= 8;
+}
+
 #define NAME_IS(n, l, s) ((l) == sizeof(s) - 1 && !memcmp((n), (s), sizeof(s) - 1))
 
 static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
@@ -881,6 +983,8 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 	ev->flags = 0;
 	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
 		c.e--;
+	c.p += lat_ft_console_prefix(c.p, (size_t)(c.e - c.p));
+	s = c.p;
 	skip_ws(&c);
 	if (c.p == c.e)
 		return LAT_FT_SKIP;
@@ -892,6 +996,8 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 			*expected = EXP_CPUS;
 		return k;
 	}
+	if (is_console_frame(c.p, c.e))
+		return LAT_FT_SKIP;
 	if (c.e - c.p > 4 && !memcmp(c.p, "CPU:", 4) && is_digit(c.p[4])) {
 		k = lost_line(&c, ev);
 		if (k == LAT_FT_BAD)
@@ -954,6 +1060,7 @@ int lat_ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint
 	struct cur c = { s, s + len };
 	const char *w, *we;
 
+	c.p += lat_ft_console_prefix(s, len);
 	skip_ws(&c);
 	if (!LIT(&c, "=>"))
 		return 0;

@@ -84,8 +84,9 @@ struct lat_segment {
 /*
  * Cuts @t into blocks using @fmts (n of them, block readers only).  Fills a
  * malloc'ed array in *out (caller frees) and returns the count, or a negative
- * lat_err.  Ambiguous blocks (two readers claim the same lines equally) are
- * reported through @d and skipped.
+ * lat_err.  Where readers claim the same lines equally the tie-break of
+ * docs/formats.md picks one (its probe over the block, then registry order);
+ * no block is dropped.
  */
 int lat_segment_text(const struct lat_text *t, const struct lat_format *const *fmts, size_t n,
 		     struct lat_segment **out, struct lat_diag *d);
