@@ -28,11 +28,34 @@ enum lat_ft_kind {
 	LAT_FT_FOREIGN,		/* not ftrace text at all (prose in a mail) */
 };
 
+/*
+ * The irq-info flags column of one line, decoded (docs/ftrace-text.md "Flags").
+ * The layout follows from the width: 4 columns (irqs-off, need-resched,
+ * hardirq/softirq, preempt-depth), 5 (and migrate-disable, 5.13+), 7 (PREEMPT_RT
+ * with lazy preemption: irqs-off, need-resched, need-resched-lazy,
+ * hardirq/softirq, preempt-depth, preempt-lazy-depth, migrate-disable).
+ */
+struct lat_ft_flags {
+	uint8_t ncols;		/* characters printed; 0: the line has no flags column */
+	uint8_t decoded;	/* 1: a known width and every column valid */
+	char irqs;		/* 'd' irqs off, 'D' irqs and BH off, 'b' BH off, 'X' no support, '.' */
+	char resched;		/* 'N' 'n' 'p' '.', 6.13+ lazy: 'L' 'l' 'B' 'b' */
+	char lazy;		/* -RT need-resched-lazy 'L' or '.'; 0 when not printed */
+	char ctx;		/* 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq in softirq, 'h', 's', '.' */
+	int8_t preempt;		/* preempt-depth 0..15, -1 when not decoded */
+	int8_t lazy_depth;	/* -RT preempt-lazy-depth, -1 when not printed */
+	int8_t migrate;		/* migrate-disable depth, -1 when not printed */
+};
+
+/* Decodes @n flag characters into @f; returns f->decoded. */
+int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f);
+
 /* Strings an event lends, NUL-terminated copies owned by the caller's parser. */
 struct lat_ft_strs {
 	char name[64];		/* event name of LAT_EV_OTHER */
 	char irq[64];		/* irq handler or softirq action name */
 	char buffer[64];	/* trace-cmd report's "instance:" prefix of the line, or "" */
+	struct lat_ft_flags flags;	/* the line's irq-info column */
 };
 
 /*

@@ -563,16 +563,78 @@ static int tgid(struct cur *c)
 	return 1;
 }
 
+/* A depth column: '.' is 0, else one hex digit; -1 if neither. */
+static int depth_col(char c)
+{
+	if (c == '.')
+		return 0;
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
+{
+	int rt = n == 7, pd, ld = -1, md = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->ncols = n > 255 ? 255 : (uint8_t)n;
+	f->preempt = f->lazy_depth = f->migrate = -1;
+	if (n != 4 && n != 5 && n != 7)
+		return 0;
+	if (!strchr("dDbX.", s[0]) || !strchr("NnpLlBb.", s[1]) ||
+	    (rt && !strchr("L.", s[2])) || !strchr("ZzHhs.", s[2 + rt]))
+		return 0;
+	pd = depth_col(s[3 + rt]);
+	if (rt)
+		ld = depth_col(s[5]);
+	if (n > 4)
+		md = depth_col(s[n - 1]);
+	if (pd < 0 || (rt && ld < 0) || (n > 4 && md < 0))
+		return 0;
+	f->irqs = s[0];
+	f->resched = s[1];
+	f->lazy = rt ? s[2] : 0;
+	f->ctx = s[2 + rt];
+	f->preempt = (int8_t)pd;
+	f->lazy_depth = (int8_t)ld;
+	f->migrate = (int8_t)md;
+	f->decoded = 1;
+	return 1;
+}
+
+/* The flags token [s, e): decoded into @f (a NUL in it is no flag). */
+static void flags_token(const char *s, const char *e, struct lat_ft_flags *f)
+{
+	if (memchr(s, '\0', (size_t)(e - s))) {
+		memset(f, 0, sizeof(*f));
+		f->ncols = 1;
+		f->preempt = f->lazy_depth = f->migrate = -1;
+		return;
+	}
+	lat_ft_flags_decode(s, (size_t)(e - s), f);
+}
+
 /*
- * The irq-info column ("d.h2." / "dNs1"): its third letter is the context the
+ * The irq-info column ("d.h2." / "dNs1"): its context letter (the third, the
+ * fourth in -RT's 7 columns: @fl when decoded) is the context the
  * event fired in (kernel/trace/trace_output.c: h hardirq, s softirq, H both,
  * z NMI, Z NMI in hardirq, '.' task).  Anything else leaves the context unknown.
  */
-static void irq_info(const char *s, const char *e, struct lat_event *ev)
+static void irq_info(const char *s, const char *e, const struct lat_ft_flags *fl,
+		     struct lat_event *ev)
 {
-	if (e - s < 4)
+	char ctx;
+
+	if (fl->decoded)
+		ctx = fl->ctx;	/* the layout's own context column (-RT: the 4th) */
+	else if (e - s >= 4)
+		ctx = s[2];
+	else
 		return;
-	switch (s[2]) {
+	switch (ctx) {
 	case '.':
 		ev->flags = LAT_EVF_KNOWN;
 		break;
@@ -600,9 +662,10 @@ static void irq_info(const char *s, const char *e, struct lat_event *ev)
  * Everything after "<comm>-": pid, tgid, cpu, flags, timestamp.  @c starts at
  * the pid; on success it is past the timestamp's ':' and its blanks.
  */
-static int context(struct cur *c, struct lat_event *ev)
+static int context(struct cur *c, struct lat_event *ev, struct lat_ft_flags *fl)
 {
 	uint64_t v, cpu;
+	const char *f;
 
 	if (!u64(c, &v) || v > INT32_MAX || !skip_ws(c) || c->p >= c->e)
 		return 0;
@@ -618,24 +681,21 @@ static int context(struct cur *c, struct lat_event *ev)
 		skip_ws(c);
 		if (c->p < c->e && !is_digit(*c->p)) {
 			/* irq-info flags: "d..2." */
-			const char *f = c->p;
-
-			while (c->p < c->e && !is_ws(*c->p))
-				c->p++;
-			irq_info(f, c->p, ev);
+			for (f = c->p; c->p < c->e && !is_ws(*c->p); c->p++)
+				;
+			flags_token(f, c->p, fl);
+			irq_info(f, c->p, fl, ev);
 			if (!skip_ws(c))
 				return 0;
 		}
 	} else if (is_digit(*c->p)) {
-		/* trace-cmd report -l: cpu glued to the flags, "1d..3." */
-		const char *f;
-
+		/* latency format, trace-cmd report -l: cpu glued to the flags, "1d..3." */
 		if (!u64(c, &cpu) || cpu > INT32_MAX)
 			return 0;
-		f = c->p;
-		while (c->p < c->e && !is_ws(*c->p))
-			c->p++;
-		irq_info(f, c->p, ev);
+		for (f = c->p; c->p < c->e && !is_ws(*c->p); c->p++)
+			;
+		flags_token(f, c->p, fl);
+		irq_info(f, c->p, fl, ev);
 		if (!skip_ws(c))
 			return 0;
 	} else {
@@ -704,7 +764,9 @@ static int header(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 			continue;
 		t.p = q + 1;
 		t.e = c->e;
-		if (context(&t, ev)) {
+		memset(&strs->flags, 0, sizeof(strs->flags));
+		strs->flags.preempt = strs->flags.lazy_depth = strs->flags.migrate = -1;
+		if (context(&t, ev, &strs->flags)) {
 			set_comm(ev, start, q, strs->buffer, sizeof(strs->buffer));
 			c->p = t.p;
 			return 1;
