@@ -834,6 +834,276 @@ static void test_same_analysis_as_tracedat(void **state)
 	free(d);
 }
 
+/*
+ * Console dumps (ftrace_dump_on_oops, sysrq-z): lines copied from Paul McKenney's
+ * rcutorture mail (samples/ftrace-text/lkml-2024-rcutorture-ftrace-dump.txt,
+ * lines 124-125 and 527), latency format behind the printk time.
+ */
+static void test_console_lines(void **state)
+{
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+
+	(void)state;
+	assert_int_equal(parse("[10611.835048] CPU:1 [LOST 16689746 EVENTS]", &ev, &strs),
+			 LAT_FT_LOST);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.u.lost.count, 16689746);
+	assert_int_equal(parse("[10611.835048] rcu_tort-70        1dNh3. 10607789211us : "
+			       "sched_wakeup: comm=rcu_torture_fak pid=65 prio=139 target_cpu=001",
+			       &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_WAKEUP);
+	assert_int_equal(ev.ts_ns, 10607789211000ULL);	/* µs to ns */
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.pid, 70);
+	assert_string_equal(ev.comm, "rcu_tort");	/* %8.8s in the latency format */
+	assert_string_equal(ev.u.wake.comm, "rcu_torture_fak");
+	assert_int_equal(ev.u.wake.pid, 65);
+	assert_int_equal(ev.u.wake.target_cpu, 1);
+	/* "1dNh3.": cpu 1, then irqs off, need-resched, hardirq, preempt 3, no migrate-disable */
+	assert_int_equal(strs.flags.ncols, 5);
+	assert_int_equal(strs.flags.decoded, 1);
+	assert_int_equal(strs.flags.irqs, 'd');
+	assert_int_equal(strs.flags.resched, 'N');
+	assert_int_equal(strs.flags.ctx, 'h');
+	assert_int_equal(strs.flags.preempt, 3);
+	assert_int_equal(strs.flags.migrate, 0);
+	assert_int_equal(strs.flags.lazy_depth, -1);
+	/* a CPU of two digits, kworker's cut comm */
+	assert_int_equal(parse("[10612.531532] kworker/-19499     3d..3. 10612107775us : "
+			       "sched_wakeup: comm=rcu_torture_wri pid=63 prio=120 target_cpu=003",
+			       &ev, &strs), LAT_FT_EVENT);
+	assert_string_equal(ev.comm, "kworker/");
+	assert_int_equal(ev.pid, 19499);
+	/* the frame of the dump and a function line */
+	assert_int_equal(parse("[10611.834143] Dumping ftrace buffer:", &ev, &strs), LAT_FT_SKIP);
+	assert_int_equal(parse("[10611.834561] ---------------------------------", &ev, &strs),
+			 LAT_FT_SKIP);
+	assert_int_equal(parse("[10612.548418]    (ftrace buffer empty)", &ev, &strs), LAT_FT_SKIP);
+	assert_int_equal(parse("[10612.526079] rcu_tort-19668     2d..3. 10612107772us : "
+			       "dl_server_start <-enqueue_task_fair", &ev, &strs), LAT_FT_EVENT);
+	assert_string_equal(ev.name, "function");
+	assert_int_equal(ev.cpu, 2);
+	/* the delay marks of the latency format: "1us+:", "19us#:" */
+	assert_int_equal(parse("  <idle>-0         0d..2.    19us#: sched_switch: prev_comm=swapper/0 "
+			       "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=5 "
+			       "next_prio=120", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.ts_ns, 19000);
+	assert_int_equal(parse("  <idle>-0         0d..2.    19us%: sched_switch: prev_comm=s "
+			       "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=5 "
+			       "next_prio=120", &ev, &strs), LAT_FT_FOREIGN);
+}
+
+/* What console and syslog captures put in front of a line. */
+static void test_console_prefixes(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t skip;
+	} cases[] = {
+		{ "[10611.835048] CPU:1 [LOST 1 EVENTS]", 14 },
+		{ "[    5.689457][    T1] x", 22 },	/* CONFIG_PRINTK_CALLER */
+		{ "[   46.123589][  C0] x", 20 },
+		{ "<4>[  123.000001] x", 17 },		/* dmesg -r */
+		{ "Oct  8 15:34:57 paulmck kernel: [10611.835048] x", 46 },
+		{ "2024-10-08T15:34:57.123456-07:00 host kernel: [ 1.5] x", 52 },
+		{ "|     ksoftirqd/7-54      [007] .....13    46.299750: x", 1 },
+		{ "          <idle>-0       [007] d...2..    46.299728: x", 0 },
+		{ "[001] not a printk time", 0 },
+		{ "kworker/0:1-12    [000] ....  1.5: x", 0 },
+		{ "<idle>-0 [000] 1.0: x", 0 },
+	};
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(lat_ft_console_prefix(cases[i].s, strlen(cases[i].s)),
+				 cases[i].skip);
+	assert_int_equal(parse("Oct  8 15:34:57 paulmck kernel: [10611.835048] "
+			       "rcu_tort-70        1d..2. 10607789214us : sched_switch: "
+			       "prev_comm=rcu_torture_rea prev_pid=70 prev_prio=139 prev_state=R+ ==> "
+			       "next_comm=rcu_torture_fak next_pid=65 next_prio=139", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_int_equal(ev.u.sw.next_pid, 65);
+	/* a bar-marked paste (Sebastian Siewior, LKML 2020): the comm is not "|  <idle>" */
+	assert_int_equal(parse("|          <idle>-0       [007] dN.h4..    46.299705: sched_wakeup: "
+			       "comm=rcuc/7 pid=53 prio=98 target_cpu=007", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_string_equal(ev.comm, "<idle>");
+	assert_int_equal(ev.pid, 0);
+	/* 7 -RT columns: irqs off, need-resched, no lazy, hardirq, preempt 4 */
+	assert_int_equal(strs.flags.ncols, 7);
+	assert_int_equal(strs.flags.decoded, 1);
+	assert_int_equal(strs.flags.irqs, 'd');
+	assert_int_equal(strs.flags.resched, 'N');
+	assert_int_equal(strs.flags.lazy, '.');
+	assert_int_equal(strs.flags.ctx, 'h');
+	assert_int_equal(strs.flags.preempt, 4);
+	assert_int_equal(strs.flags.lazy_depth, 0);
+	assert_int_equal(strs.flags.migrate, 0);
+	assert_int_equal(parse("|     ksoftirqd/7-54      [007] d...213    46.299750: sched_waking: "
+			       "comm=rcu_preempt pid=11 prio=98 target_cpu=007", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_int_equal(strs.flags.preempt, 2);
+	assert_int_equal(strs.flags.lazy_depth, 1);
+	assert_int_equal(strs.flags.migrate, 3);
+	assert_int_equal(ev.type, LAT_EV_WAKING);
+}
+
+/* Every flags layout, column by column (kernel/trace/trace_output.c of each era). */
+static void test_flags_layouts(void **state)
+{
+	struct lat_ft_flags f;
+
+	(void)state;
+	/* 2.6.x - 5.12: irqs-off, need-resched, hardirq/softirq, preempt-depth */
+	assert_int_equal(lat_ft_flags_decode("dNs1", 4, &f), 1);
+	assert_int_equal(f.irqs, 'd');
+	assert_int_equal(f.resched, 'N');
+	assert_int_equal(f.ctx, 's');
+	assert_int_equal(f.preempt, 1);
+	assert_int_equal(f.migrate, -1);
+	assert_int_equal(f.lazy, 0);
+	/* 5.13+: migrate-disable; 6.13+ lazy need-resched letters; BH-disabled 'D' */
+	assert_int_equal(lat_ft_flags_decode("DLHf2", 5, &f), 1);
+	assert_int_equal(f.irqs, 'D');
+	assert_int_equal(f.resched, 'L');
+	assert_int_equal(f.ctx, 'H');
+	assert_int_equal(f.preempt, 15);
+	assert_int_equal(f.migrate, 2);
+	assert_int_equal(lat_ft_flags_decode("bBz..", 5, &f), 1);
+	assert_int_equal(f.irqs, 'b');
+	assert_int_equal(f.resched, 'B');
+	assert_int_equal(f.ctx, 'z');
+	assert_int_equal(f.preempt, 0);
+	/* PREEMPT_RT with lazy preemption (the TH1520 wakeup_rt trace's "dn.h413" after CPU 0) */
+	assert_int_equal(lat_ft_flags_decode("dn.h413", 7, &f), 1);
+	assert_int_equal(f.resched, 'n');
+	assert_int_equal(f.lazy, '.');
+	assert_int_equal(f.ctx, 'h');
+	assert_int_equal(f.preempt, 4);
+	assert_int_equal(f.lazy_depth, 1);
+	assert_int_equal(f.migrate, 3);
+	assert_int_equal(lat_ft_flags_decode(".NL.1..", 7, &f), 1);
+	assert_int_equal(f.lazy, 'L');
+	/* unknown widths and letters: kept, not decoded */
+	assert_int_equal(lat_ft_flags_decode("d..2..", 6, &f), 0);
+	assert_int_equal(f.ncols, 6);
+	assert_int_equal(f.preempt, -1);
+	assert_int_equal(lat_ft_flags_decode("q..2.", 5, &f), 0);
+	assert_int_equal(lat_ft_flags_decode("d.x2.", 5, &f), 0);
+	assert_int_equal(lat_ft_flags_decode("d..g.", 5, &f), 0);
+	assert_int_equal(lat_ft_flags_decode("d.Ah2..", 7, &f), 0);
+}
+
+/*
+ * The whole rcutorture mail: a console capture, so it is cut by the segmenter,
+ * not streamed; the dump is one ftrace-text block (not an ftrace-latency one)
+ * and its LOST lines are per-CPU lost events.  Counts by grep (samples/README.md).
+ */
+static void test_console_dump_sample(void **state)
+{
+	struct lat_loaded l;
+	struct lat_event ev;
+	uint64_t lost[4] = { 0 };
+	int n = 0, nlost = 0, ret;
+
+	(void)state;
+	assert_int_equal(lat_load(&l, LAT_SAMPLES_DIR "/ftrace-text/lkml-2024-rcutorture-ftrace-dump.txt",
+				  NULL, NULL), 0);
+	assert_string_equal(l.format, "ftrace-text");
+	assert_int_equal(l.nblocks, 1);
+	assert_int_equal(l.blocks[0]->first_line, 122);	/* "Dumping ftrace buffer:" */
+	assert_int_equal(l.blocks[0]->last_line, 572);
+	assert_int_equal(l.blocks[0]->skipped_lines, 0);
+	assert_int_equal(l.diag.nwarn, 0);
+	while ((ret = lat_event_next(l.blocks[0]->events, &ev)) > 0) {
+		n++;
+		if (ev.type == LAT_EV_LOST) {
+			assert_true(ev.cpu >= 0 && ev.cpu < 4);
+			lost[ev.cpu] += ev.u.lost.count;
+			nlost++;
+		}
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 445 + 4);
+	assert_int_equal(nlost, 4);
+	assert_int_equal(lost[0], 41556131);
+	assert_int_equal(lost[1], 16689746);
+	assert_int_equal(lost[2], 16225065);
+	assert_int_equal(lost[3], 16631447);
+	lat_loaded_release(&l);
+}
+
+/* Two fake block readers claiming the same lines: rows "x ..." for both. */
+static int probe_score_a, probe_score_b;
+
+static enum lat_line_kind x_rows(const char *s, size_t len)
+{
+	return len && s[0] == 'x' ? LAT_LINE_ROW : LAT_LINE_NO;
+}
+
+static int probe_a(const char *peek, size_t len)
+{
+	(void)peek;
+	(void)len;
+	return probe_score_a;
+}
+
+static int probe_b(const char *peek, size_t len)
+{
+	/* sees the block's own lines, NUL-terminated */
+	assert_int_equal(strlen(peek), len);
+	assert_memory_equal(peek, "x 1\nx 2\n", 8);
+	return probe_score_b;
+}
+
+static void test_segment_tie_break(void **state)
+{
+	static const char text[] = "prose\nx 1\nx 2\nmore prose\n";
+	const struct lat_format a = { .name = "a", .probe = probe_a, .line_kind = x_rows };
+	const struct lat_format b = { .name = "b", .probe = probe_b, .line_kind = x_rows };
+	const struct lat_format *fmts[] = { &a, &b };
+	struct lat_segment *seg;
+	struct lat_text t;
+	struct lat_diag d;
+
+	(void)state;
+	assert_int_equal(lat_text_init_mem(&t, text, sizeof(text) - 1), 0);
+	/* the probe over the block decides: b */
+	lat_diag_init(&d, "tie", NULL);
+	probe_score_a = 10;
+	probe_score_b = 40;
+	assert_int_equal(lat_segment_text(&t, fmts, 2, &seg, &d), 1);
+	assert_ptr_equal(seg[0].fmt, &b);
+	assert_int_equal(seg[0].first, 1);
+	assert_int_equal(seg[0].end, 3);
+	assert_int_equal(d.nwarn, 0);
+	free(seg);
+	/* equal probes: the reader listed first, and it is said */
+	probe_score_b = 10;
+	assert_int_equal(lat_segment_text(&t, fmts, 2, &seg, &d), 1);
+	assert_ptr_equal(seg[0].fmt, &a);
+	assert_int_equal(d.nwarn, 1);
+	free(seg);
+	lat_text_release(&t);
+}
+
+/* A latency-tracer trace is ftrace-text-shaped too: the tie goes to ftrace-latency. */
+static void test_latency_trace_tie(void **state)
+{
+	struct lat_loaded l;
+
+	(void)state;
+	assert_int_equal(lat_load(&l, LAT_SAMPLES_DIR "/ftrace-latency/3.8-irqsoff-16us.txt", NULL,
+				  NULL), 0);
+	assert_string_equal(l.format, "ftrace-latency");
+	assert_int_equal(l.nblocks, 1);
+	assert_int_equal(l.diag.nwarn, 0);
+	lat_loaded_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -853,6 +1123,12 @@ int main(void)
 		cmocka_unit_test(test_kernel_layouts_agree),
 		cmocka_unit_test(test_tracecmd_report_consistency),
 		cmocka_unit_test(test_same_analysis_as_tracedat),
+		cmocka_unit_test(test_console_lines),
+		cmocka_unit_test(test_console_prefixes),
+		cmocka_unit_test(test_flags_layouts),
+		cmocka_unit_test(test_console_dump_sample),
+		cmocka_unit_test(test_segment_tie_break),
+		cmocka_unit_test(test_latency_trace_tie),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
