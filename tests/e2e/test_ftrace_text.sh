@@ -42,4 +42,39 @@ for f in kernel-trace.txt kernel-trace-noirqinfo.txt kernel-trace-notgid.txt \
 		echo "ok: $f: the $n events of kernel.dat"
 	fi
 done
+# A console dump (ftrace_dump_on_oops) in a mail: latency-format lines behind the
+# printk time.  What `latscope dump` prints (time, cpu, pid; lost counts) must be
+# what awk reads off the text: µs times to ns, the cpu glued to the flags, a LOST
+# line taking the time of the next event.  The same dump as `dmesg -t` prints it
+# (no printk time) and as syslog stores it ("host kernel: " in front) must give
+# the same events.
+m=$s/lkml-2024-rcutorture-ftrace-dump.txt
+sed -n '122,575p' "$m" | sed 's/^\[[^]]*\] //' | awk '
+	/^CPU:[0-9]+ \[LOST [0-9]+ EVENTS\]$/ { split($1, c, ":"); n = $3; lost[++nl] = c[2] " -1 - lost count=" n; next }
+	/us : / { sub(/^ +/, ""); split($0, f, " +");
+		  pid = f[1]; sub(/.*-/, "", pid); cpu = f[2]; sub(/[^0-9].*/, "", cpu);
+		  ts = f[3]; sub(/us$/, "", ts);
+		  for (i = 1; i <= nl; i++) print ts "000", lost[i]; nl = 0;
+		  print ts "000", cpu, pid }' | awk '{ sec = substr($1, 1, length($1) - 9); print sec "." substr($1, length($1) - 8), $2, $3, ($5 == "lost" ? $5 " " $6 : "") }' |
+	sed 's/ $//' >"$tmp/want"
+"$bin" dump "$m" 2>"$tmp/err" | awk '{ print $1, $2, $3, ($5 == "lost" ? $5 " " $6 : "") }' | sed 's/ $//' >"$tmp/got"
+n=$(wc -l <"$tmp/want")
+if [ "$n" -ne 449 ] || [ -s "$tmp/err" ] || ! diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then
+	echo "FAIL: console dump: $n events expected (449), dump differs or warned"
+	head -20 "$tmp/diff" "$tmp/err"; fail=$((fail + 1))
+else
+	echo "ok: console dump: 445 events and 4 lost-event marks as awk reads them"
+fi
+sed -n '122,575p' "$m" | sed 's/^\[[^]]*\] //' >"$tmp/dmesg-t.txt"
+sed -n '122,575p' "$m" | sed 's/^/Oct  8 15:34:57 paulmck-laptop kernel: /' >"$tmp/syslog.txt"
+"$bin" dump "$m" 2>/dev/null >"$tmp/mail.dump"
+for v in dmesg-t syslog; do
+	if ! "$bin" dump "$tmp/$v.txt" 2>"$tmp/err" | diff -u "$tmp/mail.dump" - >"$tmp/diff" ||
+	   [ -s "$tmp/err" ]; then
+		echo "FAIL: console dump as $v differs"; head -10 "$tmp/diff" "$tmp/err"
+		fail=$((fail + 1))
+	else
+		echo "ok: console dump as $v: same events"
+	fi
+done
 exit $((fail != 0))
