@@ -503,7 +503,33 @@ static const char *bracket_stamp(const char *p, const char *e)
 		for (; q < e && is_digit(*q); q++)
 			digits++;
 	}
+	if (!digits && q < e && is_alpha(*q)) {
+		/* dmesg -T: "[Tue Oct  8 15:34:57 2024]" */
+		const char *r = memchr(q, ']', (size_t)(e - q) < 32 ? (size_t)(e - q) : 32);
+		const char *t = r ? find(q, r, ":", 1) : NULL;
+
+		return t && t + 6 < r && is_digit(t[1]) && is_digit(t[2]) && t[3] == ':' &&
+		       is_digit(t[4]) && is_digit(t[5]) ? r + 1 : NULL;
+	}
 	return digits && q < e && *q == ']' ? q + 1 : NULL;
+}
+
+/* dmesg -x: "kern  :warn  : " (facility and level, padded) */
+static const char *dmesg_level(const char *p, const char *e)
+{
+	for (int field = 0; field < 2; field++) {
+		const char *w = p;
+
+		while (p < e && *p >= 'a' && *p <= 'z')
+			p++;
+		if (p == w || p - w > 8)
+			return NULL;
+		while (p < e && *p == ' ')
+			p++;
+		if (p >= e || *p++ != ':')
+			return NULL;
+	}
+	return p < e && *p == ' ' ? p + 1 : NULL;
 }
 
 /* "Oct  8 15:34:57 host kernel: " or "2024-10-08T15:34:57.5+02:00 host kernel: " */
@@ -536,6 +562,9 @@ size_t lat_ft_console_prefix(const char *s, size_t len)
 	if (p < e && *p == '|' && (p + 1 == e || is_ws(p[1])))
 		return 1;	/* "|  trace line": a paste marked off with bars */
 	q = syslog_prefix(p, e);
+	if (q)
+		p = q;
+	q = dmesg_level(p, e);
 	if (q)
 		p = q;
 	if (e - p >= 3 && p[0] == '<' && is_digit(p[1])) {

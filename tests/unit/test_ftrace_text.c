@@ -908,6 +908,10 @@ static void test_console_prefixes(void **state)
 		{ "Oct  8 15:34:57 paulmck kernel: [10611.835048] x", 46 },
 		{ "2024-10-08T15:34:57.123456-07:00 host kernel: [ 1.5] x", 52 },
 		{ "|     ksoftirqd/7-54      [007] .....13    46.299750: x", 1 },
+		{ "kern  :warn  : [  516.125674] x", 29 },	/* dmesg -x */
+		{ "[Tue Oct  8 15:34:57 2024] x", 26 },	/* dmesg -T */
+		{ "[Tue Oct  8 2024] x", 0 },
+		{ "kern:x", 0 },
 		{ "          <idle>-0       [007] d...2..    46.299728: x", 0 },
 		{ "[001] not a printk time", 0 },
 		{ "kworker/0:1-12    [000] ....  1.5: x", 0 },
