@@ -62,6 +62,13 @@ struct ft_source {
 	uint64_t other_buffer;
 	char other_name[64];
 
+	/* the flag columns the last legend announced (enum lat_ft_col, 0-ended) */
+	uint8_t layout[9];
+	int nlayout, legend_open;
+	unsigned long legend_line, mismatch_line;
+	uint64_t mismatch, flags_decoded, flags_undecoded;
+	int mismatch_width;
+
 	int lost_pending;
 	struct lat_event lost_ev;
 	uint64_t last_ts;
@@ -297,6 +304,52 @@ static int own_buffer(struct ft_source *s)
 	return 0;
 }
 
+/* A "#" line: a column of a flags legend, or the end of one. */
+static void legend(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
+{
+	int col;
+
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	col = lat_ft_legend_col(line, len);
+	if (!col) {
+		s->legend_open = 0;
+		return;
+	}
+	if (!s->legend_open) {
+		s->legend_open = 1;
+		s->nlayout = 0;
+		s->legend_line = lineno;
+	}
+	if (col != LAT_FT_COL_CPU && s->nlayout < (int)sizeof(s->layout) - 1)
+		s->layout[s->nlayout++] = (uint8_t)col;
+	s->layout[s->nlayout] = 0;
+}
+
+/* The flags of an event line: by the legend's columns when one was read. */
+static void flags(struct ft_source *s, unsigned long lineno)
+{
+	struct lat_ft_flags *f = &s->strs.flags;
+
+	if (!f->ncols)
+		return;
+	if (s->nlayout && f->text) {
+		if (f->ncols == s->nlayout) {
+			lat_ft_flags_decode_layout(f->text, f->ncols, s->layout, f);
+		} else {
+			f->decoded = 0;
+			if (!s->mismatch++) {
+				s->mismatch_line = lineno;
+				s->mismatch_width = f->ncols;
+			}
+		}
+	}
+	if (f->decoded)
+		s->flags_decoded++;
+	else
+		s->flags_undecoded++;
+}
+
 /* Feeds one line; events it completes land in s->q. */
 static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
 {
@@ -317,10 +370,15 @@ static void feed(struct ft_source *s, const char *line, size_t len, unsigned lon
 			s->in_stack = 3;
 		return;
 	}
+	if (k != LAT_FT_SKIP)
+		s->legend_open = 0;
+	if (k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK)
+		flags(s, lineno);
 	switch (k) {
 	case LAT_FT_SKIP:
 		if (s->ncpus > 0)
 			s->base.ncpus = s->ncpus;
+		legend(s, line, len, lineno);
 		break;
 	case LAT_FT_EVENT:
 		flush_lost(s, ev.ts_ns);
@@ -377,6 +435,14 @@ static int ft_next(struct lat_event_source *src, struct lat_event *ev)
 			if (s->in_stack)
 				finish_stack(s);
 			flush_lost(s, s->last_ts);
+			if (s->mismatch && s->d) {
+				lat_diag_at(s->d, s->mismatch_line,
+					    "expected %d irq-info flag columns, as the legend of "
+					    "line %lu announces, not %d (%llu lines; their flags "
+					    "are not decoded)", s->nlayout, s->legend_line,
+					    s->mismatch_width, (unsigned long long)s->mismatch);
+				s->mismatch = 0;
+			}
 			if (s->other_buffer && s->d) {
 				lat_diag_at(s->d, 0, "%llu events of other buffers (first \"%s\") "
 					    "not read: this reads buffer \"%s\"; --buffer NAME "
@@ -435,6 +501,15 @@ struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t
 size_t lat_ft_source_skipped(const struct lat_event_source *src)
 {
 	return ((const struct ft_source *)src)->skipped;
+}
+
+void lat_ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
+			 uint64_t *undecoded)
+{
+	const struct ft_source *s = (const struct ft_source *)src;
+
+	*decoded = s->flags_decoded;
+	*undecoded = s->flags_undecoded;
 }
 
 uint64_t lat_ft_source_lines(const struct lat_event_source *src)

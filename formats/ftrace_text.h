@@ -45,10 +45,28 @@ struct lat_ft_flags {
 	int8_t preempt;		/* preempt-depth 0..15, -1 when not decoded */
 	int8_t lazy_depth;	/* -RT preempt-lazy-depth, -1 when not printed */
 	int8_t migrate;		/* migrate-disable depth, -1 when not printed */
+	const char *text;	/* the characters, lent while the line is */
 };
 
-/* Decodes @n flag characters into @f; returns f->decoded. */
+/* Flag columns, as a legend names them ("#  / _----=> need-resched"). */
+enum lat_ft_col {
+	LAT_FT_COL_IRQS = 1,	/* irqs-off, irqs-off/BH-disabled */
+	LAT_FT_COL_RESCHED,	/* need-resched */
+	LAT_FT_COL_LAZY,	/* need-resched-lazy (-RT) */
+	LAT_FT_COL_CTX,		/* hardirq/softirq */
+	LAT_FT_COL_PREEMPT,	/* preempt-depth */
+	LAT_FT_COL_LAZY_DEPTH,	/* preempt-lazy-depth (-RT) */
+	LAT_FT_COL_MIGRATE,	/* migrate-disable */
+	LAT_FT_COL_CPU,		/* CPU# (latency format: the cpu glued in front) */
+};
+
+/* Decodes @n flag characters by their width (4, 5 or 7) into @f; returns f->decoded. */
 int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f);
+/* The same with the columns a legend announced (@layout: enum lat_ft_col, 0-ended). */
+int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
+			       struct lat_ft_flags *f);
+/* The column a legend line names, or 0 when the line is no legend line. */
+int lat_ft_legend_col(const char *s, size_t len);
 
 /* Strings an event lends, NUL-terminated copies owned by the caller's parser. */
 struct lat_ft_strs {
@@ -90,6 +108,12 @@ struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t
 
 /* Lines skipped as malformed so far by a source of this reader. */
 size_t lat_ft_source_skipped(const struct lat_event_source *src);
+/*
+ * Event lines of a source whose irq-info flags were decoded / printed but not
+ * decoded (unknown width or letters, or a width other than the legend's).
+ */
+void lat_ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
+			 uint64_t *undecoded);
 /* Lines read so far by a source of this reader. */
 uint64_t lat_ft_source_lines(const struct lat_event_source *src);
 

@@ -604,34 +604,105 @@ static int depth_col(char c)
 	return -1;
 }
 
-int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
+int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
+			       struct lat_ft_flags *f)
 {
-	int rt = n == 7, pd, ld = -1, md = -1;
+	size_t i;
 
 	memset(f, 0, sizeof(*f));
 	f->ncols = n > 255 ? 255 : (uint8_t)n;
 	f->preempt = f->lazy_depth = f->migrate = -1;
-	if (n != 4 && n != 5 && n != 7)
-		return 0;
-	if (!strchr("dDbX.", s[0]) || !strchr("NnpLlBb.", s[1]) ||
-	    (rt && !strchr("L.", s[2])) || !strchr("ZzHhs.", s[2 + rt]))
-		return 0;
-	pd = depth_col(s[3 + rt]);
-	if (rt)
-		ld = depth_col(s[5]);
-	if (n > 4)
-		md = depth_col(s[n - 1]);
-	if (pd < 0 || (rt && ld < 0) || (n > 4 && md < 0))
-		return 0;
-	f->irqs = s[0];
-	f->resched = s[1];
-	f->lazy = rt ? s[2] : 0;
-	f->ctx = s[2 + rt];
-	f->preempt = (int8_t)pd;
-	f->lazy_depth = (int8_t)ld;
-	f->migrate = (int8_t)md;
+	for (i = 0; i < n && layout[i]; i++) {
+		char c = s[i];
+		int v;
+
+		switch (layout[i]) {
+		case LAT_FT_COL_IRQS:
+			if (!c || !strchr("dDbX.", c))
+				return 0;
+			f->irqs = c;
+			break;
+		case LAT_FT_COL_RESCHED:
+			if (!c || !strchr("NnpLlBb.", c))
+				return 0;
+			f->resched = c;
+			break;
+		case LAT_FT_COL_LAZY:
+			if (c != 'L' && c != '.')
+				return 0;
+			f->lazy = c;
+			break;
+		case LAT_FT_COL_CTX:
+			if (!c || !strchr("ZzHhs.", c))
+				return 0;
+			f->ctx = c;
+			break;
+		default:
+			v = depth_col(c);
+			if (v < 0)
+				return 0;
+			if (layout[i] == LAT_FT_COL_PREEMPT)
+				f->preempt = (int8_t)v;
+			else if (layout[i] == LAT_FT_COL_LAZY_DEPTH)
+				f->lazy_depth = (int8_t)v;
+			else
+				f->migrate = (int8_t)v;
+			break;
+		}
+	}
+	if (i != n || layout[i])
+		return 0;	/* the widths differ */
 	f->decoded = 1;
 	return 1;
+}
+
+int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
+{
+	static const uint8_t four[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_CTX,
+					LAT_FT_COL_PREEMPT, 0 };
+	static const uint8_t five[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_CTX,
+					LAT_FT_COL_PREEMPT, LAT_FT_COL_MIGRATE, 0 };
+	static const uint8_t rt[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_LAZY,
+				      LAT_FT_COL_CTX, LAT_FT_COL_PREEMPT, LAT_FT_COL_LAZY_DEPTH,
+				      LAT_FT_COL_MIGRATE, 0 };
+	static const uint8_t none[] = { 0 };
+
+	return lat_ft_flags_decode_layout(s, n, n == 4 ? four : n == 5 ? five : n == 7 ? rt : none,
+					  f);
+}
+
+int lat_ft_legend_col(const char *s, size_t len)
+{
+	static const struct {
+		const char *name;
+		int col;
+	} names[] = {
+		/* longest first: "need-resched-lazy" before "need-resched" */
+		{ "irqs-off", LAT_FT_COL_IRQS },
+		{ "need-resched-lazy", LAT_FT_COL_LAZY },
+		{ "need-resched_lazy", LAT_FT_COL_LAZY },
+		{ "need-resched", LAT_FT_COL_RESCHED },
+		{ "hardirq/softirq", LAT_FT_COL_CTX },
+		{ "preempt-lazy-depth", LAT_FT_COL_LAZY_DEPTH },
+		{ "preempt-depth", LAT_FT_COL_PREEMPT },
+		{ "migrate-disable", LAT_FT_COL_MIGRATE },
+		{ "CPU#", LAT_FT_COL_CPU },
+	};
+	const char *e = s + len, *a;
+
+	if (!len || s[0] != '#')
+		return 0;
+	a = find(s, e, "=> ", 3);
+	if (!a)
+		return 0;
+	a += 3;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i].name);
+
+		if ((size_t)(e - a) >= n && !memcmp(a, names[i].name, n))
+			return names[i].col;
+	}
+	return 0;
 }
 
 /* The flags token [s, e): decoded into @f (a NUL in it is no flag). */
@@ -644,6 +715,7 @@ static void flags_token(const char *s, const char *e, struct lat_ft_flags *f)
 		return;
 	}
 	lat_ft_flags_decode(s, (size_t)(e - s), f);
+	f->text = s;
 }
 
 /*

@@ -1108,6 +1108,62 @@ static void test_latency_trace_tie(void **state)
 	lat_loaded_release(&l);
 }
 
+/*
+ * A legend names the flag columns: the -RT one of a 6.x-rt `trace` file (its
+ * header as print_func_help_header_irq() prints it) over lines of the 5.10-rt
+ * mail; a 5-column line under a 7-column legend is counted and said, not decoded.
+ */
+static void test_flags_legend(void **state)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"#\n"
+		"#                                _-------=> irqs-off/BH-disabled\n"
+		"#                               / _------=> need-resched\n"
+		"#                              | / _-----=> need-resched-lazy\n"
+		"#                              || / _----=> hardirq/softirq\n"
+		"#                              ||| / _---=> preempt-depth\n"
+		"#                              |||| / _--=> preempt-lazy-depth\n"
+		"#                              ||||| / _-=> migrate-disable\n"
+		"#                              |||||| /     delay\n"
+		"#           TASK-PID     CPU#  |||||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||||      |         |\n"
+		"          <idle>-0       [007] dN.h4..    46.299705: sched_wakeup: comm=rcuc/7 "
+		"pid=53 prio=98 target_cpu=007\n"
+		"          <idle>-0       [007] d...2..    46.299728: sched_switch: prev_comm=swapper/7 "
+		"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=rcuc/7 next_pid=53 next_prio=98\n"
+		"     ksoftirqd/7-54      [007] d...213    46.299750: sched_waking: comm=rcu_preempt "
+		"pid=11 prio=98 target_cpu=007\n"
+		"     ksoftirqd/7-54      [007] d..2.    46.299751: sched_waking: comm=rcu_preempt "
+		"pid=11 prio=98 target_cpu=007\n";
+	struct collected *c = calloc(1, sizeof(*c));
+	char *path = write_tmp(text);
+	FILE *diag = tmpfile();
+	char msg[512] = "";
+	uint64_t dec, undec;
+
+	(void)state;
+	assert_int_equal(lat_ft_legend_col("#  / _------=> need-resched", 27), LAT_FT_COL_RESCHED);
+	assert_int_equal(lat_ft_legend_col("#  | / _-----=> need-resched-lazy", 33), LAT_FT_COL_LAZY);
+	assert_int_equal(lat_ft_legend_col("#  |||| /     delay", 19), 0);
+	assert_int_equal(lat_load(&c->l, path, lat_format_find("ftrace-text"), diag), 0);
+	collect(c, c->l.blocks[0]->events);
+	assert_int_equal(c->n, 4);
+	lat_ft_source_flags(c->l.blocks[0]->events, &dec, &undec);
+	assert_int_equal(dec, 3);
+	assert_int_equal(undec, 1);
+	assert_int_equal(c->l.diag.nwarn, 1);
+	rewind(diag);
+	assert_non_null(fgets(msg, sizeof(msg), diag));
+	assert_non_null(strstr(msg, ":16: expected 7 irq-info flag columns, as the legend of line 3 "
+				    "announces, not 5 (1 lines"));
+	fclose(diag);
+	lat_loaded_release(&c->l);
+	unlink(path);
+	free(path);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1130,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_console_lines),
 		cmocka_unit_test(test_console_prefixes),
 		cmocka_unit_test(test_flags_layouts),
+		cmocka_unit_test(test_flags_legend),
 		cmocka_unit_test(test_console_dump_sample),
 		cmocka_unit_test(test_segment_tie_break),
 		cmocka_unit_test(test_latency_trace_tie),
