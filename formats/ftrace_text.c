@@ -307,8 +307,11 @@ static int own_buffer(struct ft_source *s)
 /* A "#" line: a column of a flags legend, or the end of one. */
 static void legend(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
 {
+	size_t k = lat_ft_console_prefix(line, len);
 	int col;
 
+	line += k;
+	len -= k;
 	while (len && (*line == ' ' || *line == '\t'))
 		line++, len--;
 	col = lat_ft_legend_col(line, len);
