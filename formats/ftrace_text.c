@@ -730,7 +730,8 @@ static int ft_probe(const char *peek, size_t len)
 
 const struct lat_format lat_format_ftrace_text = {
 	.name = "ftrace-text",
-	.summary = "ftrace text: kernel trace/trace_pipe and trace-cmd report (scheduler events)",
+	.summary = "ftrace text: kernel trace/trace_pipe, console dumps (ftrace_dump_on_oops) and "
+		   "trace-cmd report (scheduler events)",
 	.probe = ft_probe,
 	.line_kind = ft_line_kind,
 	.parse_block = ft_parse_block,
