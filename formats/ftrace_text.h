@@ -38,10 +38,10 @@ enum lat_ft_kind {
 struct lat_ft_flags {
 	uint8_t ncols;		/* characters printed; 0: the line has no flags column */
 	uint8_t decoded;	/* 1: a known width and every column valid */
-	char irqs;		/* 'd' irqs off, 'D' irqs and BH off, 'b' BH off, 'X' no support, '.' */
+	char irqs;		/* 'd' irqs off, 'D' +BH off, 'b' BH off, 'X' unsupported, '.' */
 	char resched;		/* 'N' 'n' 'p' '.', 6.13+ lazy: 'L' 'l' 'B' 'b' */
 	char lazy;		/* -RT need-resched-lazy 'L' or '.'; 0 when not printed */
-	char ctx;		/* 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq in softirq, 'h', 's', '.' */
+	char ctx;		/* 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq+softirq, 'h' 's' '.' */
 	int8_t preempt;		/* preempt-depth 0..15, -1 when not decoded */
 	int8_t lazy_depth;	/* -RT preempt-lazy-depth, -1 when not printed */
 	int8_t migrate;		/* migrate-disable depth, -1 when not printed */

@@ -133,8 +133,8 @@ static int tie_break(const struct lat_text *t, struct cand *c, size_t nc, size_t
 				other = c[k].f;
 
 		lat_diag_at(d, t->lines[i].lineno,
-			    "lines %u-%u: %s and %s read them equally (%zu rows, probe %d); read as "
-			    "%s, the reader listed first; --format picks another",
+			    "lines %u-%u: %s and %s read them equally (%zu rows, probe %d); "
+			    "read as %s, the reader listed first; --format picks another",
 			    t->lines[i].lineno, t->lines[c[w].end - 1].lineno, c[w].f->name,
 			    other->name, c[w].rows, c[w].score, c[w].f->name);
 	}
@@ -167,7 +167,7 @@ int lat_segment_text(const struct lat_text *t, const struct lat_format *const *f
 				continue;
 			end = extent(t, fmts[f], i, &rows);
 			if (!rows) {
-				/* headers with no rows: a later start inside them finds none either */
+				/* headers without rows: a later start inside finds none either */
 				if (end > norow_end)
 					norow_end = end;
 				continue;
@@ -181,7 +181,8 @@ int lat_segment_text(const struct lat_text *t, const struct lat_format *const *f
 			} else if (rows < best_rows || head != best_head) {
 				continue;
 			}
-			cand[nc++] = (struct cand){ .f = fmts[f], .rows = rows, .end = end, .head = head };
+			cand[nc++] = (struct cand){ .f = fmts[f], .rows = rows, .end = end,
+						    .head = head };
 		}
 		if (!nc) {
 			i = norow_end;
