@@ -182,7 +182,7 @@ static int irqs_char(char c, struct lat_fn_entry *e)
 
 /*
  * The need-resched column (trace_print_lat_fmt()): 'n' TIF_NEED_RESCHED, 'p'
- * PREEMPT_NEED_RESCHED, 'N' both; with PREEMPT_LAZY (6.12+) also 'l' lazy,
+ * PREEMPT_NEED_RESCHED, 'N' both; with PREEMPT_LAZY (6.13+) also 'l' lazy,
  * 'L' lazy + preempt, 'b' need + lazy, 'B' all three.
  */
 static int resched_char(char c, struct lat_fn_entry *e)
