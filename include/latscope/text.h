@@ -3,6 +3,19 @@
  * Text as users paste it: whole files split into lines with mail quoting
  * ("> ", ">> "), CR line ends and trailing blanks removed.  The original line
  * numbers are kept so that every diagnostic can point into the user's file.
+ *
+ * Mail and paste damage is undone here, before any reader sees a line
+ * (docs/formats.md, "Mail and paste damage"):
+ *  - quoted-printable bodies are decoded: declared by the mail's own
+ *    Content-Transfer-Encoding (per MIME part), or, where no header says
+ *    anything, recognised by their pattern (lines ending in a soft break "=",
+ *    "=3D"/"=20" escapes, every "=" an escape).  A line joined across soft
+ *    breaks keeps the number of its first input line;
+ *  - no-break and other Unicode spaces (UTF-8 or a Latin-1 0xA0) become plain
+ *    spaces, zero-width ones are dropped;
+ *  - an ftrace latency header line wrapped by a mailer (the continuation at
+ *    column 0 without "#") is joined again, and a header rule merged with the
+ *    line after it ("# -----...----- # latency: ...") is split again.
  */
 #ifndef LATSCOPE_TEXT_H
 #define LATSCOPE_TEXT_H
@@ -15,6 +28,21 @@ struct lat_line {
 	uint32_t lineno;	/* 1-based line number in the input */
 	uint8_t quote;		/* mail quote depth that was stripped */
 	uint8_t binary;		/* the line held NUL or other non-text bytes */
+	uint16_t joined;	/* input lines after @lineno joined into this one */
+};
+
+/* What lat_text undid; every count is of input lines or characters. */
+struct lat_text_repairs {
+	uint32_t qp_first, qp_last;	/* input lines decoded as quoted-printable, 0: none */
+	uint32_t qp_lines;		/* how many input lines were decoded */
+	uint32_t qp_header_line;	/* the Content-Transfer-Encoding line, 0: by pattern */
+	uint32_t qp_soft_breaks;	/* "=" line ends removed */
+	uint32_t spaces;		/* no-break / Unicode spaces made plain (or dropped) */
+	uint32_t first_space_line;
+	uint32_t rejoined;		/* wrapped header continuations joined back */
+	uint32_t first_rejoined_line;
+	uint32_t split;			/* merged header lines split */
+	uint32_t first_split_line;
 };
 
 struct lat_text {
@@ -23,6 +51,8 @@ struct lat_text {
 	struct lat_line *lines;	/* owned */
 	size_t nlines;
 	size_t nbinary;		/* lines with NUL bytes */
+	uint32_t nraw;		/* input lines (before soft breaks and wraps were joined) */
+	struct lat_text_repairs fix;
 	/* a hostile or huge input is cut, not refused: what lies past a cap */
 	uint64_t cut_bytes;	/* bytes after the cut, not read into lines */
 	int cut;		/* 0, LAT_TEXT_CUT_BYTES or LAT_TEXT_CUT_LINES */
