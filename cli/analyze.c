@@ -207,6 +207,7 @@ int cmd_analyze(int argc, char **argv)
 		rep[i].nblocks = l->nblocks;
 		rep[i].nlines = l->nlines;
 		rep[i].other_lines = l->other_lines;
+		rep[i].repairs = &l->text.fix;
 		rep[i].warnings = l->diag.nwarn;
 		ok++;
 	}

@@ -98,7 +98,7 @@ static int load_stream(struct lat_loaded *l, const struct lat_format *f, const c
 static void report_cuts(struct lat_loaded *l, size_t nseg, size_t used, uint32_t seg_line)
 {
 	struct lat_block *last = l->nblocks ? l->blocks[l->nblocks - 1] : NULL;
-	unsigned long at = l->text.nlines ? l->text.lines[l->text.nlines - 1].lineno : 0;
+	unsigned long at = l->text.nraw;
 	char what[160];
 
 	if (l->text.cut) {
@@ -127,12 +127,13 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 	const struct lat_format *one[1];
 	struct lat_segment *seg = NULL;
 	size_t n, claimed = 0, used;
+	uint32_t claimed_to = 0;
 	int nseg, ret = 0;
 
 	ret = lat_text_init_file(&l->text, l->fp);
 	if (ret < 0)
 		return fail(l, ret, "cannot read the text: %s", lat_strerror(ret));
-	l->nlines = l->text.nlines;
+	l->nlines = l->text.nraw;
 	if (forced) {
 		one[0] = forced;
 		all = one;
@@ -154,8 +155,16 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 			break;
 		}
 		b->first_line = l->text.lines[seg[i].first].lineno;
-		b->last_line = l->text.lines[seg[i].end - 1].lineno;
-		claimed += seg[i].end - seg[i].first;
+		/* a line joined from several input lines (soft breaks, a wrap) ends on its last */
+		b->last_line = l->text.lines[seg[i].end - 1].lineno +
+			       l->text.lines[seg[i].end - 1].joined;
+		/* input lines, each once (two blocks may share one a mailer merged) */
+		if (b->last_line > claimed_to) {
+			uint32_t from = b->first_line > claimed_to ? b->first_line : claimed_to + 1;
+
+			claimed += b->last_line - from + 1;
+			claimed_to = b->last_line;
+		}
 		ret = f->parse_block(&l->text, seg[i].first, seg[i].end, b, &l->diag);
 		if (ret < 0) {
 			lat_diag_at(&l->diag, b->first_line, "%s block (lines %u-%u) unusable: %s",

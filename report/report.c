@@ -71,6 +71,74 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_obj_close(j);
 }
 
+static int repaired(const struct lat_text_repairs *r)
+{
+	return r && (r->qp_lines || r->spaces || r->rejoined || r->split);
+}
+
+/* What the text layer undid (docs/json.md "repairs"); absent when nothing. */
+static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
+{
+	if (!repaired(r))
+		return;
+	lat_json_obj_open(j, "repairs");
+	if (r->qp_lines) {
+		lat_json_obj_open(j, "quoted_printable");
+		lat_json_arr_open(j, "lines");
+		lat_json_uint(j, NULL, r->qp_first);
+		lat_json_uint(j, NULL, r->qp_last);
+		lat_json_arr_close(j);
+		lat_json_uint(j, "input_lines", r->qp_lines);
+		lat_json_uint(j, "soft_breaks", r->qp_soft_breaks);
+		if (r->qp_header_line)
+			lat_json_uint(j, "declared_at_line", r->qp_header_line);
+		else
+			lat_json_null(j, "declared_at_line");
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "quoted_printable");
+	}
+	lat_json_uint(j, "unicode_spaces", r->spaces);
+	lat_json_uint(j, "first_unicode_space_line", r->first_space_line);
+	lat_json_uint(j, "header_lines_rejoined", r->rejoined);
+	lat_json_uint(j, "first_rejoined_line", r->first_rejoined_line);
+	lat_json_uint(j, "header_lines_split", r->split);
+	lat_json_uint(j, "first_split_line", r->first_split_line);
+	lat_json_obj_close(j);
+}
+
+static void repairs_text(FILE *out, const struct lat_text_repairs *r)
+{
+	const char *sep = "";
+
+	if (!repaired(r))
+		return;
+	fputs("  repaired:", out);
+	if (r->qp_lines) {
+		fprintf(out, " quoted-printable decoded in lines %u-%u (", r->qp_first, r->qp_last);
+		if (r->qp_header_line)
+			fprintf(out, "Content-Transfer-Encoding at line %u", r->qp_header_line);
+		else
+			fputs("no header: recognised by its escapes", out);
+		fprintf(out, "; %u soft line breaks joined)", r->qp_soft_breaks);
+		sep = ";";
+	}
+	if (r->spaces) {
+		fprintf(out, "%s %u no-break/Unicode space%s made plain (first at line %u)", sep,
+			r->spaces, r->spaces == 1 ? "" : "s", r->first_space_line);
+		sep = ";";
+	}
+	if (r->rejoined) {
+		fprintf(out, "%s %u wrapped header line%s joined back (first at line %u)", sep,
+			r->rejoined, r->rejoined == 1 ? "" : "s", r->first_rejoined_line);
+		sep = ";";
+	}
+	if (r->split)
+		fprintf(out, "%s %u merged header line%s split (first at line %u)", sep, r->split,
+			r->split == 1 ? "" : "s", r->first_split_line);
+	fputc('\n', out);
+}
+
 void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		     const struct lat_analyze_opts *o)
 {
@@ -89,6 +157,7 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		lat_json_uint(&j, "other_lines", in[i].other_lines);
 		lat_json_uint(&j, "warnings", in[i].warnings);
 		lat_json_str(&j, "error", in[i].error);
+		repairs_json(&j, in[i].repairs);
 		lat_json_arr_open(&j, "blocks");
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			block_json(&j, in[i].blocks[k], o);
@@ -159,6 +228,7 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 			fprintf(out, ", %zu warning%s", in[i].warnings,
 				in[i].warnings == 1 ? "" : "s");
 		fputc('\n', out);
+		repairs_text(out, in[i].repairs);
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			block_text(out, in[i].blocks[k], k, o);
 	}

@@ -6,6 +6,7 @@
 #define LATSCOPE_REPORT_H
 
 #include "analyze.h"
+#include "text.h"
 
 struct lat_report_input {
 	const char *path;		/* lent */
@@ -16,6 +17,7 @@ struct lat_report_input {
 	size_t other_lines;		/* lines outside every block: prose, code, signatures */
 	size_t warnings;		/* diagnostics printed while reading */
 	const char *error;		/* why the input could not be read, or NULL; lent */
+	const struct lat_text_repairs *repairs;	/* mail and paste damage undone, or NULL; lent */
 };
 
 void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
