@@ -92,7 +92,26 @@ void lat_series_free(struct lat_series *s)
 	free(s->note);
 	free(s->v);
 	free(s->line);
+	for (size_t i = 0; i < s->nnotes; i++)
+		free(s->notes[i].text);
+	free(s->notes);
 	free(s);
+}
+
+int lat_series_note_last(struct lat_series *s, const char *text, size_t len)
+{
+	char *t;
+
+	if (!s->nrows)
+		return 0;
+	if (lat_grow(&s->notes, &s->notecap, s->nnotes + 1, sizeof(*s->notes)))
+		return -LAT_ENOMEM;
+	t = strndup(text, len);
+	if (!t)
+		return -LAT_ENOMEM;
+	s->notes[s->nnotes].row = s->nrows - 1;
+	s->notes[s->nnotes++].text = t;
+	return 0;
 }
 
 int lat_series_col(const struct lat_series *s, const char *name)

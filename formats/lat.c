@@ -108,7 +108,8 @@ static int scan_us(struct lat_scan *sc, const char *key, int64_t *ns)
 	return 1;
 }
 
-static int parse_row(const char *s, size_t len, const char **m, size_t *mlen, int64_t *row)
+static int parse_row(const char *s, size_t len, const char **m, size_t *mlen, int64_t *row,
+		     size_t *used)
 {
 	struct lat_scan sc;
 
@@ -118,9 +119,9 @@ static int parse_row(const char *s, size_t len, const char **m, size_t *mlen, in
 	if (!lat_scan_char(&sc, ',') || !scan_us(&sc, "user=", &row[LAT_LOOP_LOOP]) ||
 	    !lat_scan_char(&sc, ',') || !scan_us(&sc, "wait=", &row[LAT_LOOP_WAIT]))
 		return 0;
-	lat_scan_ws(&sc);
-	if (!lat_scan_eol(&sc))
+	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
 		return 0;
+	*used = (size_t)(sc.p - s);
 	row[LAT_LOOP_MAX] = LAT_VALUE_NONE;
 	row[LAT_LOOP_NBMAX] = LAT_VALUE_NONE;
 	return 1;
@@ -217,21 +218,78 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 	return s;
 }
 
+/*
+ * One row at @s and what follows it: more rows (*rest, *rn), a note (*note,
+ * *nlen) or nothing.  Returns 0 when @s is not that.
+ */
+static int one_row(const char *s, size_t n, const char **m, size_t *mlen, int64_t *row,
+		   const char **rest, size_t *rn, const char **note, size_t *nlen)
+{
+	int64_t next[LAT_LOOP_NCOLS];
+	const char *nm;
+	size_t used, nml;
+
+	*nlen = 0;
+	if (!parse_row(s, n, m, mlen, row, &used))
+		return 0;
+	s += used;
+	n -= used;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	*rest = s;
+	*rn = n;
+	if (!n || parse_row(s, n, &nm, &nml, next, &used))
+		return 1;
+	*nlen = lat_loop_note(s, n, note);
+	*rn = 0;
+	return *nlen > 0;
+}
+
+/* The rows (rows a mailer joined, the last one maybe with a note) of @s on line @l. */
+static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+		     const char *s, size_t n, struct mark_map *map, size_t *nmap)
+{
+	const char *rest = s, *note, *m;
+	size_t rn = n, nlen, mlen, k = 0;
+	int64_t row[LAT_LOOP_NCOLS];
+	int ret;
+
+	do {
+		if (!one_row(rest, rn, &m, &mlen, row, &rest, &rn, &note, &nlen))
+			return 0;
+	} while (rn && ++k < LAT_LOOP_MAX_JOINED);
+	if (rn) {
+		lat_loop_bad_row(b, d, l, "at most 8 rows on one line");
+		return 1;
+	}
+	rest = s;
+	rn = n;
+	do {
+		struct lat_series *ser;
+
+		one_row(rest, rn, &m, &mlen, row, &rest, &rn, &note, &nlen);
+		ser = series_for(b, map, nmap, m, mlen, 0);
+		ret = lat_loop_add_row(b, d, l, ser, row);
+		if (ret < 0)
+			return ret;
+		if (ret && nlen && lat_series_note_last(ser, note, nlen))
+			return -LAT_ENOMEM;
+	} while (rn);
+	return 1;
+}
+
 static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			   struct lat_block *b, struct lat_diag *d)
 {
 	struct mark_map map[LAT_MAX_MARKS];
-	size_t nmap = 0, rows = 0;
+	size_t nmap = 0, rows;
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
 	for (size_t i = first; i < end; i++) {
 		const struct lat_line *l = &t->lines[i];
-		int64_t row[LAT_LOOP_NCOLS];
 		struct legend lg;
 		struct lat_series *s;
-		const char *m;
-		size_t mlen;
 
 		if (lat_line_blank(l))
 			continue;
@@ -247,28 +305,25 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		if (!l->binary && is_column_header(l->s, l->len))
 			continue;
-		if (l->binary || !parse_row(l->s, l->len, &m, &mlen, row)) {
-			char buf[LAT_JOIN_MAX];
-			size_t n = l->binary ? 0 : lat_loop_join(t, i, end, buf, sizeof(buf));
-
-			/* the marker points into buf: use it before buf goes out of scope */
-			if (n && parse_row(buf, n, &m, &mlen, row)) {
-				ret = lat_loop_add_row(b, d, l, series_for(b, map, &nmap, m, mlen, 0),
-						       row);
-				if (ret < 0)
-					return ret;
-				rows += (size_t)ret;
-				i++;	/* a row the mailer wrapped onto the next line */
-				continue;
-			}
+		if (l->binary) {
 			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
 			continue;
 		}
-		ret = lat_loop_add_row(b, d, l, series_for(b, map, &nmap, m, mlen, 0), row);
+		ret = take_rows(b, d, l, l->s, l->len, map, &nmap);
+		if (!ret) {
+			char buf[LAT_JOIN_MAX];
+			size_t n = lat_loop_join(t, i, end, buf, sizeof(buf));
+
+			/* a row the mailer wrapped onto the next line */
+			ret = n ? take_rows(b, d, l, buf, n, map, &nmap) : 0;
+			i += ret > 0;
+		}
 		if (ret < 0)
 			return ret;
-		rows += (size_t)ret;
+		if (!ret)
+			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
 	}
+	rows = lat_loop_rows(b);
 	lat_loop_finish(b);
 	return rows ? 0 : -LAT_EEMPTY;
 }

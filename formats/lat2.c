@@ -68,7 +68,7 @@ static int scan_val(struct lat_scan *sc, const char *key, int unit_us, int64_t *
 	return 1;
 }
 
-static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
+static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row, size_t *used)
 {
 	struct lat_scan sc;
 
@@ -86,9 +86,9 @@ static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
 	if (!scan_val(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
 		return 0;
 	lat_scan_lit(&sc, "us");
-	lat_scan_ws(&sc);
-	if (!lat_scan_eol(&sc))
+	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
 		return 0;
+	*used = (size_t)(sc.p - s);
 	row[LAT_LOOP_NBMAX] = LAT_VALUE_NONE;
 	return 1;
 }
@@ -122,14 +122,12 @@ static int lat2_probe(const char *peek, size_t len)
 static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	size_t rows = 0;
+	size_t rows;
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
 	for (size_t i = first; i < end; i++) {
 		const struct lat_line *l = &t->lines[i];
-		int64_t row[LAT_LOOP_NCOLS];
-		uint64_t proc = 1;
 
 		if (lat_line_blank(l))
 			continue;
@@ -138,15 +136,13 @@ static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 				return -LAT_ENOMEM;
 			continue;
 		}
-		if (!lat_loop_read_row(t, &i, end, parse_row, &proc, row)) {
-			lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
-			continue;
-		}
-		ret = lat_loop_add_row(b, d, l, lat_loop_series_num(b, proc), row);
+		ret = lat_loop_take_row(b, d, t, &i, end, parse_row);
 		if (ret < 0)
 			return ret;
-		rows += (size_t)ret;
+		if (!ret)
+			lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
 	}
+	rows = lat_loop_rows(b);
 	lat_loop_finish(b);
 	return rows ? 0 : -LAT_EEMPTY;
 }

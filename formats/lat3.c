@@ -57,7 +57,7 @@ static int row_shape(const char *s, size_t len)
 	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v);
 }
 
-static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
+static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row, size_t *used)
 {
 	struct lat_scan sc;
 	uint64_t sel, loop, max, nb;
@@ -72,9 +72,10 @@ static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row)
 	    !lat_scan_u64(&sc, &loop) || !lat_scan_ws(&sc) || !lat_scan_u64(&sc, &max) ||
 	    !lat_scan_ws(&sc) || !lat_scan_u64(&sc, &nb))
 		return 0;
-	lat_scan_ws(&sc);
-	if (!lat_scan_eol(&sc))
+	/* a number runs into no letter: "26=>" is not a row, "26  => note" is */
+	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
 		return 0;
+	*used = (size_t)(sc.p - s);
 	if (sel > INT64_MAX / 1000 || loop > INT64_MAX / 1000 || max > INT64_MAX / 1000 ||
 	    nb > INT64_MAX)
 		return 0;
@@ -112,14 +113,12 @@ static int lat3_probe(const char *peek, size_t len)
 static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	size_t rows = 0;
+	size_t rows;
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
 	for (size_t i = first; i < end; i++) {
 		const struct lat_line *l = &t->lines[i];
-		int64_t row[LAT_LOOP_NCOLS];
-		uint64_t proc = 1;
 
 		if (lat_line_blank(l))
 			continue;
@@ -130,15 +129,13 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		if (lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD)
 			continue;
-		if (!lat_loop_read_row(t, &i, end, parse_row, &proc, row)) {
-			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
-			continue;
-		}
-		ret = lat_loop_add_row(b, d, l, lat_loop_series_num(b, proc), row);
+		ret = lat_loop_take_row(b, d, t, &i, end, parse_row);
 		if (ret < 0)
 			return ret;
-		rows += (size_t)ret;
+		if (!ret)
+			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
 	}
+	rows = lat_loop_rows(b);
 	lat_loop_finish(b);
 	return rows ? 0 : -LAT_EEMPTY;
 }

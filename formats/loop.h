@@ -29,16 +29,38 @@ void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_
  */
 size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
 
-/* Parses one row of a numbered-process log: returns 1 with *proc and row[] filled. */
-typedef int (*lat_loop_parse_fn)(const char *s, size_t len, uint64_t *proc, int64_t *row);
+/*
+ * Parses one row of a numbered-process log at the start of @s: returns 1 with
+ * *proc (left alone when the row has no process prefix), row[] and *used (the
+ * bytes read, blanks after the row included) filled.  What follows the row is
+ * the caller's: a note, another row, or junk.
+ */
+typedef int (*lat_loop_parse_fn)(const char *s, size_t len, uint64_t *proc, int64_t *row,
+				 size_t *used);
 
 /*
- * Reads line *@i with @parse; when it fails, tries it joined with the next line
- * (a row the mailer wrapped) and then steps *@i past both.  Returns 1 with the
- * row parsed, 0 when neither reads (the caller reports line *@i).
+ * The note someone typed after a row's numbers ("=> process2 sleeps", "<-- here"):
+ * @s with its blanks trimmed, when it has a letter and does not start with a
+ * digit (a seventh number is junk, not a note).  Returns its length (0: not a note).
  */
-int lat_loop_read_row(const struct lat_text *t, size_t *i, size_t end, lat_loop_parse_fn parse,
-		      uint64_t *proc, int64_t *row);
+size_t lat_loop_note(const char *s, size_t len, const char **note);
+
+/* Rows one line may hold (a mailer that joined lines: "... 0 1: 1112015223.380 ..."). */
+#define LAT_LOOP_MAX_JOINED 8
+
+/*
+ * Reads line *@i as one or more rows (rows a mailer joined, each maybe with a
+ * note) and adds them to @b, process 1 unless a row says otherwise; when that
+ * fails, tries the line joined with the next (a row the mailer wrapped) and
+ * then steps *@i past both.  Returns 1 when read (rows past the process cap
+ * are reported and skipped), 0 when not a row (the caller reports line *@i),
+ * -LAT_ENOMEM.
+ */
+int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
+		      size_t *i, size_t end, lat_loop_parse_fn parse);
+
+/* Rows read into the series of @b. */
+size_t lat_loop_rows(const struct lat_block *b);
 
 /*
  * Appends @row (read from line @l) to series @s, the row's process as

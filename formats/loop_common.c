@@ -125,20 +125,114 @@ int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
 	return 0;
 }
 
-int lat_loop_read_row(const struct lat_text *t, size_t *i, size_t end, lat_loop_parse_fn parse,
-		      uint64_t *proc, int64_t *row)
+size_t lat_loop_note(const char *s, size_t len, const char **note)
+{
+	int letter = 0;
+
+	while (len && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (!len || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (size_t k = 0; k < len && !letter; k++)
+		letter = (s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z');
+	if (!letter)
+		return 0;
+	*note = s;
+	return len;
+}
+
+/*
+ * One row at @s: its values, and after it either more rows (*more), a note
+ * (*note, *nlen) or nothing.  Returns 0 when @s is not that.
+ */
+static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, uint64_t *proc,
+		   int64_t *row, const char **rest, size_t *rn, const char **note, size_t *nlen)
+{
+	int64_t next[LAT_LOOP_NCOLS];
+	uint64_t nproc = 1;
+	size_t used;
+
+	*proc = 1;
+	*nlen = 0;
+	if (!parse(s, n, proc, row, &used))
+		return 0;
+	s += used;
+	n -= used;
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	*rest = s;
+	*rn = n;
+	if (!n || parse(s, n, &nproc, next, &used))
+		return 1;
+	*nlen = lat_loop_note(s, n, note);
+	*rn = 0;
+	return *nlen > 0;
+}
+
+/* The rows of @s (@n bytes) on line @l: returns 1 when @s was rows, 0, or an error. */
+static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+		     const char *s, size_t n, lat_loop_parse_fn parse)
+{
+	const char *rest = s, *note;
+	size_t rn = n, nlen, k = 0;
+	int64_t row[LAT_LOOP_NCOLS];
+	uint64_t proc;
+	int ret;
+
+	/* all of it or nothing: a line is not half rows */
+	do {
+		if (!one_row(rest, rn, parse, &proc, row, &rest, &rn, &note, &nlen))
+			return 0;
+	} while (rn && ++k < LAT_LOOP_MAX_JOINED);
+	if (rn) {
+		lat_loop_bad_row(b, d, l, "at most 8 rows on one line");
+		return 1;
+	}
+	rest = s;
+	rn = n;
+	do {
+		struct lat_series *ser;
+
+		one_row(rest, rn, parse, &proc, row, &rest, &rn, &note, &nlen);
+		ser = lat_loop_series_num(b, proc);
+		ret = lat_loop_add_row(b, d, l, ser, row);
+		if (ret < 0)
+			return ret;
+		if (ret && nlen && lat_series_note_last(ser, note, nlen))
+			return -LAT_ENOMEM;
+	} while (rn);
+	return 1;
+}
+
+int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
+		      size_t *i, size_t end, lat_loop_parse_fn parse)
 {
 	const struct lat_line *l = &t->lines[*i];
 	char buf[512];
 	size_t n;
+	int ret;
 
 	if (l->binary)
 		return 0;
-	if (parse(l->s, l->len, proc, row))
-		return 1;
+	ret = take_rows(b, d, l, l->s, l->len, parse);
+	if (ret)
+		return ret;
 	n = lat_loop_join(t, *i, end, buf, sizeof(buf));
-	if (!n || !parse(buf, n, proc, row))
+	if (!n)
 		return 0;
-	(*i)++;
-	return 1;
+	ret = take_rows(b, d, l, buf, n, parse);
+	if (ret > 0)
+		(*i)++;
+	return ret;
+}
+
+size_t lat_loop_rows(const struct lat_block *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nseries; i++)
+		n += b->series[i]->nrows;
+	return n;
 }

@@ -42,6 +42,18 @@ void lat_report_loop_json(struct lat_json *j, const struct lat_block *b)
 			stat_json(j, "max", &p->max);
 		if (p->has_nbmax)
 			lat_json_uint(j, "nbmax_sum", p->nbmax_sum);
+		lat_json_arr_open(j, "notes");
+		for (size_t k = 0; k < p->s->nnotes; k++) {
+			const struct lat_row_note *nt = &p->s->notes[k];
+
+			lat_json_obj_open(j, NULL);
+			lat_json_raw_number(j, "ts", lat_fmt_ts(lat_series_at(p->s, nt->row,
+						LAT_LOOP_TS), ts, sizeof(ts)));
+			lat_json_uint(j, "line", p->s->line[nt->row]);
+			lat_json_str(j, "text", nt->text);
+			lat_json_obj_close(j);
+		}
+		lat_json_arr_close(j);
 		lat_json_arr_open(j, "freezes");
 		for (size_t f = 0; f < p->nfreezes; f++) {
 			lat_json_obj_open(j, NULL);
@@ -112,6 +124,36 @@ static void print_worst_freezes(FILE *out, const struct lat_loop_result *r)
 	free(all);
 }
 
+#define TEXT_NOTES 10
+
+/* The notes someone typed after rows, in input order. */
+static void print_notes(FILE *out, const struct lat_loop_result *r)
+{
+	size_t shown = 0, all = 0;
+	char ts[40];
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		all += r->procs[i].s->nnotes;
+	if (!all)
+		return;
+	fputs("  notes after rows:\n", out);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct lat_series *s = r->procs[i].s;
+
+		for (size_t k = 0; k < s->nnotes && shown < TEXT_NOTES; k++, shown++) {
+			const struct lat_row_note *nt = &s->notes[k];
+
+			fprintf(out, "    process %s at %s (line %u): ", s->name,
+				lat_fmt_ts(lat_series_at(s, nt->row, LAT_LOOP_TS), ts, sizeof(ts)),
+				s->line[nt->row]);
+			lat_fput_safe(out, nt->text, strlen(nt->text));
+			fputc('\n', out);
+		}
+	}
+	if (all > shown)
+		fprintf(out, "    ... %zu more (--json lists every note)\n", all - shown);
+}
+
 void lat_report_loop_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_loop_result *r = b->analysis;
@@ -140,4 +182,5 @@ void lat_report_loop_text(FILE *out, const struct lat_block *b)
 		fprintf(out, " %8zu\n", p->nfreezes);
 	}
 	print_worst_freezes(out, r);
+	print_notes(out, r);
 }

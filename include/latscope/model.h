@@ -44,6 +44,12 @@ struct lat_column {
 	enum lat_unit unit;
 };
 
+/* A note someone typed after a row's numbers ("=> process2 sleeps"). */
+struct lat_row_note {
+	size_t row;		/* the row it follows */
+	char *text;		/* owned, as written (blanks trimmed) */
+};
+
 /* A table of int64 values, row-major, with the input line of every row. */
 struct lat_series {
 	char *name;		/* owned: "1", "process 1", "cpu0" */
@@ -57,6 +63,8 @@ struct lat_series {
 	/* free-form numbers a tool printed about this series (schedcnt's footer) */
 	int64_t extra[4];
 	int nextra;
+	struct lat_row_note *notes;	/* owned, in row order */
+	size_t nnotes, notecap;
 };
 
 static inline int64_t lat_series_at(const struct lat_series *s, size_t row, int col)
@@ -170,6 +178,8 @@ struct lat_series *lat_series_new(const char *name, int ncols, const struct lat_
 void lat_series_free(struct lat_series *s);
 /* Appends one row of ncols values.  Returns 0 or -LAT_ENOMEM. */
 int lat_series_push(struct lat_series *s, const int64_t *row, uint32_t line);
+/* Keeps @len bytes of @text as the note of the last row of @s.  0 or -LAT_ENOMEM. */
+int lat_series_note_last(struct lat_series *s, const char *text, size_t len);
 /* Adopts @s into @b (freed with the block).  Returns 0 or -LAT_ENOMEM (s freed). */
 int lat_block_add_series(struct lat_block *b, struct lat_series *s);
 int lat_block_add_hist(struct lat_block *b, struct lat_histogram *h);
