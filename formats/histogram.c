@@ -24,6 +24,7 @@
 
 #define HIST_EXPECTED "\"VALUE UNIT COUNT [PCT% CUMCOUNT CUMPCT%]\" (unit ns, us, ms or s)"
 #define HIST_LINE_MAX 256
+#define HIST_NO_TITLE "title unknown"
 #define HIST_TITLE_MAX 100
 /* printed percentages have two decimals: allow half a unit of the last one */
 #define HIST_PCT_TOL 50	/* in 1/10000 % */
@@ -302,13 +303,21 @@ static int hist_parse_block(const struct lat_text *t, size_t first, size_t end,
 	free(rows);
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < b->nhist; i++)
-		tlen += (b->hist[i]->title ? strlen(b->hist[i]->title) : 1) + 4;
+	for (size_t i = 0; i < b->nhist; i++) {
+		const struct lat_histogram *h = b->hist[i];
+
+		tlen += (h->title ? strlen(h->title) : strlen(HIST_NO_TITLE)) + 4;
+		if (!h->title && lat_block_add_finding(b, "header-missing", LAT_SEV_INFO,
+						       "the table at lines %u-%u has no title line "
+						       "above it: its title is unknown",
+						       h->first_line, h->last_line))
+			return -LAT_ENOMEM;
+	}
 	if (tlen && (b->title = calloc(1, tlen + 1))) {
 		for (size_t i = 0; i < b->nhist; i++) {
 			if (i)
 				strcat(b->title, " vs ");
-			strcat(b->title, b->hist[i]->title ? b->hist[i]->title : "?");
+			strcat(b->title, b->hist[i]->title ? b->hist[i]->title : HIST_NO_TITLE);
 		}
 	}
 	return b->nhist ? 0 : -LAT_EEMPTY;

@@ -126,6 +126,7 @@ struct sched_parse {
 	char label[32];
 	struct lat_series *cur;	/* the open section, NULL between sections */
 	int last_had_dif;	/* the previous row had an ENTRYDIF: more rows should follow */
+	int nolabel_said;	/* rows before any "N = k" were reported */
 	size_t rows;
 };
 
@@ -137,11 +138,11 @@ static int open_section(struct sched_parse *p, int64_t cpu, int64_t count)
 	if (cpu >= 0)
 		snprintf(name, sizeof(name), "cpu%lld", (long long)cpu);
 	else
-		snprintf(name, sizeof(name), "cpu?");
+		snprintf(name, sizeof(name), "cpu unknown");
 	s = lat_series_new(name, LAT_SCHED_NCOLS, sched_columns);
 	if (!s)
 		return -LAT_ENOMEM;
-	s->group = strdup(p->label[0] ? p->label : "N = ?");
+	s->group = strdup(p->label[0] ? p->label : "N = unknown");
 	if (!s->group) {
 		lat_series_free(s);
 		return -LAT_ENOMEM;
@@ -210,7 +211,18 @@ static int sched_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (!p.cur) {
 			lat_diag_at(d, l->lineno, "expected a \"CPU COUNT\" line before the rows; "
 				    "reading them as CPU unknown");
-			if (open_section(&p, -1, LAT_VALUE_NONE))
+			if (open_section(&p, -1, LAT_VALUE_NONE) ||
+			    lat_block_add_finding(b, "header-missing", LAT_SEV_WARN,
+						  "%s: no \"CPU COUNT\" line before the rows at line "
+						  "%u: their CPU and announced row count are unknown",
+						  p.label[0] ? p.label : "N = unknown", l->lineno))
+				return -LAT_ENOMEM;
+		}
+		if (!p.label[0] && !p.nolabel_said) {
+			p.nolabel_said = 1;
+			if (lat_block_add_finding(b, "header-missing", LAT_SEV_WARN,
+						  "no \"N = k\" line before the rows at line %u: "
+						  "their run is unknown", l->lineno))
 				return -LAT_ENOMEM;
 		}
 		memcpy(row, v, 4 * sizeof(*row));

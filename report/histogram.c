@@ -99,8 +99,9 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 	lat_json_arr_open(j, "comparisons");
 	for (size_t i = 0; i < r->ncmp; i++) {
 		const struct lat_hist_cmp *c = &r->cmp[i];
-		const char *a = r->stats[c->a].h->title ? r->stats[c->a].h->title : "?";
-		const char *bb = r->stats[c->b].h->title ? r->stats[c->b].h->title : "?";
+		const char *a = r->stats[c->a].h->title ? r->stats[c->a].h->title : "title unknown";
+		const char *bb = r->stats[c->b].h->title ? r->stats[c->b].h->title :
+							    "title unknown";
 		char key[32];
 
 		lat_json_obj_open(j, NULL);
@@ -193,7 +194,7 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 		if (!s->h->nbuckets)
 			continue;
 		fputs("  ", out);
-		lat_report_cell(out, s->h->title ? s->h->title : "?", 16);
+		lat_report_cell(out, s->h->title ? s->h->title : "title unknown", 16);
 		fprintf(out, " %7llu", (unsigned long long)s->total);
 		for (int q = 0; q < LAT_HQ_N; q++) {
 			fputc(' ', out);

@@ -111,7 +111,7 @@ void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
 static void cycles_cell(FILE *out, int64_t v, int width)
 {
 	if (v == LAT_VALUE_NONE)
-		fprintf(out, "%*s", width, "-");
+		fprintf(out, "%*s", width, "unknown");
 	else
 		fprintf(out, "%*lld", width, (long long)v);
 }
@@ -128,7 +128,7 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 
 		fputs("  ", out);
 		lat_fput_safe(out, run->label, strlen(run->label));
-		fprintf(out, "\n    %-5s %5s %5s  %8s %10s %8s  %9s  %-*s", "cpu", "rows", "of",
+		fprintf(out, "\n    %-11s %5s %7s  %8s %10s %8s  %9s  %-*s", "cpu", "rows", "of",
 			"LAT min", "avg", "max", "tool avg", r->cpu_mhz > 0 ? 31 : 0,
 			"ENTRYDIF period(s) (rows), cycles");
 		if (r->cpu_mhz > 0)
@@ -139,9 +139,9 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			char per[40];
 
 			fputs("    ", out);
-			lat_report_cell(out, cp->s->name, 5);
+			lat_report_cell(out, cp->s->name, 11);
 			fprintf(out, " %5zu ", cp->rows);
-			cycles_cell(out, cp->announced, 5);
+			cycles_cell(out, cp->announced, 7);
 			fprintf(out, "  %8lld %10.1f %8lld  ", (long long)cp->lat_min, cp->lat_avg,
 				(long long)cp->lat_max);
 			cycles_cell(out, cp->tool_avg, 9);
@@ -174,6 +174,8 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			const struct lat_sched_pid *pp = &run->pids[p];
 
 			fprintf(out, " %d (", pp->pid);
+			if (!pp->cpu_mask)
+				fputs("CPU unknown", out);
 			for (int c = 0, n = 0; c < 64; c++)
 				if (pp->cpu_mask & (1ull << c))
 					fprintf(out, "%s%d", n++ ? "," : "", c);

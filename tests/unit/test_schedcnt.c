@@ -162,14 +162,27 @@ static void test_missing_footer_and_header(void **state)
 		"50 1\n";
 	struct lat_loaded *l = old_logs_load_text(text, NULL);
 	const struct lat_sched_result *r;
+	const struct lat_block *b;
+	size_t missing = 0;
 
 	(void)state;
 	assert_int_equal(l->nblocks, 1);
 	/* the orphan rows are kept under an unknown CPU, and said so on stderr */
 	assert_int_equal(l->diag.nwarn, 1);
-	r = l->blocks[0]->analysis;
+	b = l->blocks[0];
+	r = b->analysis;
 	assert_int_equal(r->nruns, 2);
-	assert_string_equal(r->runs[0].label, "N = ?");
+	/* the unknown facts are called so, and each missing one is a finding with its line */
+	assert_string_equal(r->runs[0].label, "N = unknown");
+	assert_string_equal(r->runs[0].cpus[0].s->name, "cpu unknown");
+	for (size_t i = 0; i < b->nfindings; i++) {
+		if (strcmp(b->findings[i].kind, "header-missing"))
+			continue;
+		missing++;
+		assert_non_null(strstr(b->findings[i].message, "at line 2"));
+		assert_null(strstr(b->findings[i].message, "-1"));
+	}
+	assert_int_equal(missing, 2);
 	assert_int_equal(r->runs[0].cpus[0].cpu, -1);
 	assert_int_equal(r->runs[0].cpus[0].rows, 2);
 	assert_int_equal(r->runs[0].cpus[0].tool_avg, LAT_VALUE_NONE);
