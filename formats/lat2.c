@@ -86,7 +86,9 @@ static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row, si
 	if (!scan_val(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
 		return 0;
 	lat_scan_lit(&sc, "us");
-	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
+	lat_scan_ws(&sc);
+	/* the number (or its unit) runs into no letter: "51 <- note" is a note, "51x" junk */
+	if (!lat_scan_eol(&sc) && sc.p[-1] != ' ' && sc.p[-1] != '\t')
 		return 0;
 	*used = (size_t)(sc.p - s);
 	row[LAT_LOOP_NBMAX] = LAT_VALUE_NONE;
