@@ -692,9 +692,21 @@ static int split_lines(struct lat_text *t, const struct qp_region *reg, size_t n
 
 /* ---- ftrace latency headers a mailer wrapped ------------------------- */
 
+/* Blanks a quoted trace is indented by. */
+static size_t indent(const struct lat_line *l)
+{
+	size_t i = 0;
+
+	while (i < l->len && (l->s[i] == ' ' || l->s[i] == '\t'))
+		i++;
+	return i;
+}
+
 static int starts_hash(const struct lat_line *l)
 {
-	return l->len && l->s[0] == '#';
+	size_t i = indent(l);
+
+	return i < l->len && l->s[i] == '#';
 }
 
 /* "(M:desktop VP:0, KP:0, SP:0" or "(uid:0 nice:0": a parenthesis not closed */
@@ -708,7 +720,9 @@ static int paren_open(const struct lat_line *l)
 /* "# tracer: irqsoff" or "# irqsoff latency trace v1.1.5 on ...": a header starts */
 static int header_start(const struct lat_line *l)
 {
-	return starts_hash(l) && (!strncmp(l->s, "# tracer:", l->len < 9 ? l->len : 9) ||
+	size_t i = indent(l);
+
+	return starts_hash(l) && (memmem(l->s + i, l->len - i, "# tracer:", 9) == l->s + i ||
 				  memmem(l->s, l->len, "latency trace v", 15));
 }
 
@@ -721,9 +735,12 @@ static int header_end(const struct lat_line *l)
 /* A piece a mailer wrapped off: short, and not a header line of its own. */
 static int continuation(const struct lat_line *l, size_t max)
 {
+	size_t i = indent(l);
+
 	if (!l->len || l->len > max || l->binary || lat_line_blank(l))
 		return 0;
-	return !(l->s[0] == '#' && (l->len == 1 || l->s[1] == ' ' || l->s[1] == '\t'));
+	return !(l->s[i] == '#' && (l->len == i + 1 || l->s[i + 1] == ' ' ||
+				    l->s[i + 1] == '\t'));
 }
 
 /* Appends line @c to line @d with a blank, in place (@c lies after @d in the buffer). */
@@ -767,7 +784,8 @@ static void rejoin_headers(struct lat_text *t)
 			in_header = HEADER_LINES;
 		else if (in_header)
 			in_header--;
-		if (starts_hash(&cur) && header_item(cur.s, cur.len) && paren_open(&cur)) {
+		if (starts_hash(&cur) && header_item(cur.s + indent(&cur), cur.len - indent(&cur)) &&
+		    paren_open(&cur)) {
 			for (k = r; k < n && k - r < HEADER_WRAP_LINES &&
 				    continuation(&t->lines[k], HEADER_WRAP_LEN); k++)
 				if (memchr(t->lines[k].s, ')', t->lines[k].len))
@@ -782,7 +800,7 @@ static void rejoin_headers(struct lat_text *t)
 				}
 			}
 		} else if (in_header && starts_hash(&cur) && r + 1 < n &&
-			   t->lines[r].len && t->lines[r].s[0] != '#' &&
+			   !starts_hash(&t->lines[r]) &&
 			   continuation(&t->lines[r], 2 * HEADER_WRAP_LEN) &&
 			   starts_hash(&t->lines[r + 1]) && join_into(&cur, &t->lines[r])) {
 			if (!fx->rejoined++)
