@@ -120,13 +120,17 @@ static void qp_count(struct qp_stats *st, const char *s, size_t n)
 }
 
 /*
- * Quoted-printable without a header that says so: several soft breaks,
- * several of the escapes every encoder writes, and (almost) every "=" an
- * escape.  A log with "wait=  827" or "prev_comm=sh" has plain "=" signs.
+ * Quoted-printable without a header that says so: the escapes every encoder
+ * writes ("=3D" for each "=", "=20" before a line end), and (almost) every "="
+ * an escape or a soft break; a text of short lines may have no soft break,
+ * then every "=" must be an escape.  A log with "wait=  827" or "prev_comm=sh"
+ * has plain "=" signs.
  */
 static int qp_pattern(const struct qp_stats *st)
 {
-	return st->soft >= 2 && st->strong >= 2 && st->bad * 50 <= st->eq;
+	if (st->soft && st->strong >= 2 && st->bad * 50 <= st->eq)
+		return 1;
+	return st->strong >= 4 && !st->bad;
 }
 
 /* "Name: value": a header field (RFC 5322 field names are printable ASCII without ':'). */

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Paste damage applied to every real old-log sample must not change what is
+# read: the JSON report of the damaged copy equals the original's except for
+# "path", "repairs" and (for a merged line) line numbers past the merge.
+#  - browser no-break spaces: every "  " becomes " U+00A0" (what copying from
+#    an HTML page that aligned columns with &nbsp; gives);
+#  - quoted-printable: the sample encoded by Python's quopri (RFC 2045, soft
+#    breaks at 76 columns), pasted without a mail header (when the encoding
+#    left enough escapes to be recognised without one);
+#  - a header rule merged with the line after it (ftrace-latency samples).
+# usage: test_paste_damage.sh LATSCOPE REPO_DIR
+set -eu
+bin=$1
+repo=$2
+tmp=$(mktemp -d /tmp/latscope-paste-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# The analysis as JSON without what the damage may change.
+norm() {
+	"$bin" analyze --json $3 "$1" 2>/dev/null | python3 -c '
+import json, re, sys
+mode = sys.argv[1]
+def strip(o):
+    if isinstance(o, str) and mode == "lines":
+        return re.sub(r"(lines? )[0-9]+(-[0-9]+)?", r"\1N", o)
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items()
+                if k not in ("path", "repairs") and not (mode == "lines" and k in
+                ("line", "lines", "first_line", "last_line", "max_stall_line", "other_lines"))}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+print(json.dumps(strip(json.load(sys.stdin)), indent=1, sort_keys=True))
+' "$2"
+}
+
+check() {
+	orig=$1 damaged=$2 mode=$3 what=$4
+	args=""
+	[ -f "$orig.args" ] && args=$(cat "$orig.args")
+	norm "$orig" "$mode" "$args" >"$tmp/a.json"
+	norm "$damaged" "$mode" "$args" >"$tmp/b.json"
+	if ! diff -u "$tmp/a.json" "$tmp/b.json" >"$tmp/diff"; then
+		echo "FAIL: $what changed the reading of $orig"
+		head -30 "$tmp/diff"
+		exit 1
+	fi
+	cmp -s "$orig" "$damaged" && return 0	# nothing to damage
+	"$bin" analyze --json $args "$damaged" 2>/dev/null | grep -q '"repairs"' ||
+		{ echo "FAIL: $what in $orig not reported under repairs"; exit 1; }
+	n=$((n + 1))
+}
+
+for f in "$repo"/samples/lat/*.txt "$repo"/samples/lat2/*.txt "$repo"/samples/lat3/*.txt \
+	 "$repo"/samples/histogram/*.txt "$repo"/samples/schedcnt/*.txt \
+	 "$repo"/samples/ftrace-latency/*.txt "$repo"/samples/rt-lattrace/*.txt; do
+	[ -f "$f" ] || continue
+	python3 -c 'import sys; t = open(sys.argv[1], encoding="utf-8", errors="surrogateescape").read()
+open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape").write(t.replace("  ", " \u00a0"))' \
+		"$f" "$tmp/nbsp.txt"
+	check "$f" "$tmp/nbsp.txt" all "no-break spaces"
+	python3 -c 'import quopri, sys; open(sys.argv[2], "wb").write(quopri.encodestring(open(sys.argv[1], "rb").read()))' \
+		"$f" "$tmp/qp.txt"
+	# only what the documented rule can recognise without a header (docs/formats.md):
+	# a soft break and 2 escapes, or 4 escapes and no bare "="
+	soft=$(grep -c '=$' "$tmp/qp.txt" || true)
+	esc=$(grep -o '=3D\|=20\|=09' "$tmp/qp.txt" | wc -l)
+	if { [ "$soft" -ge 1 ] && [ "$esc" -ge 2 ]; } || [ "$esc" -ge 4 ]; then
+		check "$f" "$tmp/qp.txt" lines "quoted-printable"
+	fi
+done
+for f in "$repo"/samples/ftrace-latency/*.txt; do
+	sed '/^# -----/{N;s/\n/ /}' "$f" >"$tmp/merged.txt"
+	check "$f" "$tmp/merged.txt" lines "a merged header rule"
+done
+echo "$n damaged copies read as their originals"
