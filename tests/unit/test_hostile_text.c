@@ -130,6 +130,67 @@ static void test_10mb_line(void **state)
 }
 
 /*
+ * Hostile mail structure: 100,000 nested multipart headers, then a part
+ * declared quoted-printable with 1,000,000 soft breaks, then a lat3 block that
+ * must still be read with its own line numbers.  Only 8 boundaries are kept:
+ * deeper, the headers are body text, the part is undeclared, and the bare "="
+ * of those headers keep the pattern from calling it quoted-printable.  Then
+ * the same without the nesting: 1,000,000 soft breaks decoded into one line.
+ */
+static void test_hostile_mime(void **state)
+{
+	struct lat_loaded l;
+	struct tmp t;
+	uint32_t at;
+
+	(void)state;
+	tmp_open(&t);
+	fputs("From: a@example.org\nSubject: x\nMIME-Version: 1.0\n"
+	      "Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n", t.fp);
+	for (int i = 0; i < 100000; i++)
+		fprintf(t.fp, "Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n", i, i);
+	fputs("Content-Transfer-Encoding: quoted-printable\n\n", t.fp);
+	for (int i = 0; i < 1000 * 1000; i++)
+		fputs("=3D=\n", t.fp);
+	fputs("\n", t.fp);
+	at = 6 + 3 * 100000 + 2 + 1000 * 1000 + 1 + 1;	/* the lat3 header's line */
+	fputs(LAT3_HEAD LAT3_ROWS, t.fp);
+	tmp_close(&t);
+	assert_int_equal(load(&l, t.path), 0);
+	assert_int_equal(l.nblocks, 1);
+	assert_string_equal(l.blocks[0]->fmt->name, "lat3");
+	assert_int_equal(rows_of(l.blocks[0]), 3);
+	assert_int_equal(l.blocks[0]->first_line, at);
+	assert_int_equal(l.text.fix.qp_lines, 0);
+	assert_int_equal(l.nlines, at + 3);
+	reports_ok(&l, t.path);
+	lat_loaded_release(&l);
+	unlink(t.path);
+
+	tmp_open(&t);
+	fputs("From: a@example.org\nSubject: x\nMIME-Version: 1.0\n"
+	      "Content-Transfer-Encoding: quoted-printable\n\n", t.fp);
+	for (int i = 0; i < 1000 * 1000; i++)
+		fputs("=3D=\n", t.fp);
+	fputs("\n", t.fp);
+	at = 5 + 1000 * 1000 + 1 + 1;
+	fputs(LAT3_HEAD LAT3_ROWS, t.fp);
+	tmp_close(&t);
+	assert_int_equal(load(&l, t.path), 0);
+	assert_int_equal(l.nblocks, 1);
+	assert_int_equal(rows_of(l.blocks[0]), 3);
+	assert_int_equal(l.blocks[0]->first_line, at);
+	assert_int_equal(l.text.fix.qp_soft_breaks, 1000 * 1000);
+	assert_int_equal(l.text.fix.qp_header_line, 4);
+	/* 5 header lines, the joined line, the lat3 header and rows */
+	assert_int_equal(l.text.nlines, 5 + 1 + 4);
+	assert_int_equal(l.nlines, at + 3);
+	reports_ok(&l, t.path);
+	lat_loaded_release(&l);
+	unlink(t.path);
+}
+
+/*
  * A NUL inside a row, a number past INT64_MAX, a negative duration, invalid
  * UTF-8: each is one skipped row; the three good rows are read.
  */
@@ -363,6 +424,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_10mb_line),
 		cmocka_unit_test(test_bad_rows),
+		cmocka_unit_test(test_hostile_mime),
 		cmocka_unit_test(test_utf8_title),
 		cmocka_unit_test(test_process_per_row),
 		cmocka_unit_test(test_nothing_readable),
