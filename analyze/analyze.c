@@ -3,6 +3,7 @@
 
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
+#include "latscope/an_probe.h"
 
 void lat_analyze_opts_init(struct lat_analyze_opts *o)
 {
@@ -35,7 +36,13 @@ int lat_analyze_block(struct lat_block *b, const struct lat_analyze_opts *o)
 		ret = lat_analyze_fntrace(b, o);
 		break;
 	case LAT_SCHEMA_EVENTS:
-		ret = lat_analyze_wakeup(b, o);
+		ret = lat_probe_attach(b, o);
+		if (!ret)
+			ret = lat_analyze_wakeup(b, o);
+		if (!ret)
+			ret = lat_probe_finish(b);
+		else
+			lat_probe_finish(b);
 		break;
 	default:
 		lat_block_add_finding(b, "not-analyzed", LAT_SEV_INFO,

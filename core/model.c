@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "latscope/model.h"
+#include "latscope/an_probe.h"
 #include "latscope/event.h"
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema)
@@ -32,6 +33,7 @@ void lat_block_free(struct lat_block *b)
 	free(b->findings);
 	if (b->analysis && b->analysis_free)
 		b->analysis_free(b->analysis);
+	lat_probe_result_free(b->probe);
 	if (b->fntrace && b->fntrace_free)
 		b->fntrace_free(b->fntrace);
 	lat_event_source_free(b->events);

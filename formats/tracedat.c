@@ -684,6 +684,7 @@ static int init_cpus(struct td_src *s)
 			td_heap_push(s, s->ncpu - 1);
 	}
 	td_merge_limit(s);
+	s->base.latscope_meta = s->f.latscope_meta;
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
 		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));

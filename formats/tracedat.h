@@ -123,6 +123,7 @@ struct td_file {
 	/* CPUSTAT text seen before the buffer it belongs to (v7) */
 	uint64_t *pend_overrun;
 	int npend_overrun;
+	char *latscope_meta;		/* the CPUSTAT block of "latscope: " lines, or NULL */
 };
 
 /*

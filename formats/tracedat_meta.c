@@ -463,6 +463,14 @@ static void parse_cpustat(struct td_file *f, const char *s, size_t len)
 
 	if (!t)
 		return;
+	/* latscope's own metadata block (docs/record.md), kept for the probe analysis */
+	if (!strncmp(t, "latscope: ", 10)) {
+		if (!f->latscope_meta)
+			f->latscope_meta = t;
+		else
+			free(t);
+		return;
+	}
 	if ((p = strstr(t, "CPU: ")))
 		cpu = strtol(p + 5, NULL, 10);
 	if ((p = strstr(t, "\noverrun: ")))
@@ -864,6 +872,7 @@ void td_file_release(struct td_file *f)
 		free(f->keep[i]);
 	free(f->keep);
 	free(f->pend_overrun);
+	free(f->latscope_meta);
 	free(f->trace_clock);
 	td_comms_release(&f->comms);
 	lat_bigmap_free(f->arena_map, f->arena_maplen);

@@ -63,6 +63,7 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 		lat_report_fntrace_json(j, b);
 		break;
 	case LAT_SCHEMA_EVENTS:
+		lat_report_probe_json(j, b);
 		lat_report_wakeup_json(j, b, o);
 		break;
 	default:
@@ -201,6 +202,7 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		lat_report_fntrace_text(out, b);
 		break;
 	case LAT_SCHEMA_EVENTS:
+		lat_report_probe_text(out, b);
 		lat_report_wakeup_text(out, b, o);
 		break;
 	default:

@@ -23,6 +23,9 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o);
 
+/* Probe samples of an event stream (report/probe.c); nothing when the block has none. */
+void lat_report_probe_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_probe_text(FILE *out, const struct lat_block *b);
 /* "  name" left-aligned in @width columns, control characters escaped. */
 void lat_report_cell(FILE *out, const char *s, int width);
 

@@ -127,6 +127,8 @@ struct lat_event_source {
 	const char *stop_reason;
 	/* set by the source when it skipped damaged data and went on (lent) */
 	const char *skip_reason;
+	/* latscope's own metadata lines ("latscope: ...\n", docs/record.md), lent, or NULL */
+	const char *latscope_meta;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)

@@ -132,6 +132,7 @@ struct lat_histogram {
 
 struct lat_fntrace;	/* fntrace.h */
 struct lat_event_source;	/* event.h */
+struct lat_probe_result;	/* an_probe.h */
 struct lat_finding;
 
 enum lat_severity { LAT_SEV_INFO, LAT_SEV_WARN, LAT_SEV_HIGH };
@@ -165,6 +166,8 @@ struct lat_block {
 
 	void *analysis;			/* owned by analyze/, freed by lat_block_free */
 	void (*analysis_free)(void *);
+	/* probe samples in an event stream (an_probe.h), owned, or NULL */
+	struct lat_probe_result *probe;
 };
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema);

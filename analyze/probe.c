@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Probe samples (docs/probe.md).  The event source cannot be rewound, so the
+ * wakeup analysis' pull is watched through a wrapping source: each event is
+ * passed on unchanged and noted here.  Per CPU only the last few events that a
+ * decomposition needs are kept (irq entries, hrtimer expiries, wakings, slices),
+ * and every probe marker's latency, for exact percentiles of the tail.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/an_probe.h"
+#include "latscope/analyze.h"
+#include "analyze_priv.h"
+
+#define PR_MAX_CPUS 4096
+#define PR_WAKES 16		/* recent wakings per target CPU */
+#define PR_SLICES 32		/* recent slices per CPU, for the run-queue holder */
+#define PR_EARLY_NS (100 * LAT_NS_PER_US)
+#define PR_MAX_VALUES (4u << 20)	/* marker latencies kept in all */
+
+struct pr_wake {
+	uint64_t ts;
+	int32_t pid;
+};
+
+struct pr_slice {
+	uint64_t start, end;
+	int32_t pid;
+	char comm[LAT_COMM_LEN];
+};
+
+struct pr_cpu {
+	uint64_t irq_ts, expire_ts;
+	char irq_name[24];
+	struct pr_wake wakes[PR_WAKES];
+	size_t whead;
+	struct pr_slice slices[PR_SLICES];
+	size_t shead;
+	uint64_t cur_start;
+	int32_t cur_pid;
+	char cur_comm[LAT_COMM_LEN];
+	uint8_t cur_known;
+};
+
+struct pr_vals {
+	enum lat_probe_kind kind;
+	int32_t cpu;
+	int64_t *v;
+	size_t n, cap;
+};
+
+struct pr_state {
+	struct lat_event_source base;
+	struct lat_event_source *in;
+	struct pr_cpu *cpus[PR_MAX_CPUS];
+	struct pr_vals *vals;
+	size_t nvals, nkept;
+	struct lat_probe_sample *worst;	/* worst_n, by lat descending */
+	size_t nworst, worst_cap;
+	struct lat_probe_sample stop;
+	uint8_t has_stop, oom;
+	struct lat_probe_result r;
+};
+
+const char *lat_probe_kind_name(enum lat_probe_kind k)
+{
+	static const char *const n[] = { "timer", "gap", "cyclictest" };
+
+	return (unsigned)k < LAT_ARRAY_SIZE(n) ? n[k] : "?";
+}
+
+const char *lat_probe_src_name(enum lat_probe_src s)
+{
+	static const char *const n[] = { "unknown", "markers", "summary", "summary-bucket" };
+
+	return (unsigned)s < LAT_ARRAY_SIZE(n) ? n[s] : "?";
+}
+
+const char *lat_probe_seg_name(enum lat_probe_seg s)
+{
+	static const char *const n[] = { "irq", "handler", "expiry-to-waking", "runqueue",
+					 "probe-path" };
+
+	return (unsigned)s < LAT_ARRAY_SIZE(n) ? n[s] : "?";
+}
+
+static struct pr_cpu *pr_cpu(struct pr_state *st, int32_t cpu)
+{
+	if (cpu < 0 || cpu >= PR_MAX_CPUS)
+		return NULL;
+	if (!st->cpus[cpu]) {
+		st->cpus[cpu] = calloc(1, sizeof(struct pr_cpu));
+		if (!st->cpus[cpu])
+			st->oom = 1;
+	}
+	return st->cpus[cpu];
+}
+
+static int name_is(const struct lat_event *ev, const char *event)
+{
+	const char *n = ev->name, *c;
+
+	if (!n)
+		return 0;
+	c = strchr(n, ':');
+	return !strcmp(c ? c + 1 : n, event);
+}
+
+/* "key=NUMBER" in @s, or -1. */
+static int64_t field(const char *s, const char *key)
+{
+	const char *p = s;
+	size_t kl = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		if ((p == s || p[-1] == ' ') && p[kl] == '=' && isdigit((unsigned char)p[kl + 1]))
+			return strtoll(p + kl + 1, NULL, 10);
+		p += kl;
+	}
+	return -1;
+}
+
+/* Reads a probe marker into @out.  1: a sample, 0: not a probe marker, -1: a probe tag unread. */
+static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out)
+{
+	char buf[160];
+	size_t len = ev->u.marker.text ? ev->u.marker.len : 0;
+	const char *p;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, ev->u.marker.text ? ev->u.marker.text : "", len);
+	buf[len] = 0;
+	memset(out, 0, sizeof(*out));
+	out->cpu = ev->cpu;
+	out->pid = ev->pid;
+	if ((p = strstr(buf, "latscope: probe="))) {
+		int64_t lat = field(p, "lat_ns"), cpu = field(p, "cpu");
+
+		p += 16;
+		if (!strncmp(p, "timer ", 6))
+			out->kind = LAT_PROBE_TIMER;
+		else if (!strncmp(p, "gap ", 4))
+			out->kind = LAT_PROBE_GAP;
+		else
+			return -1;
+		if (lat < 0)
+			return -1;
+		out->lat_ns = lat;
+		if (cpu >= 0 && cpu < PR_MAX_CPUS)
+			out->cpu = (int32_t)cpu;
+		out->seq = (uint64_t)(field(p, "seq") > 0 ? field(p, "seq") : 0);
+		out->stop = field(p, "stop") == 1;
+		return 1;
+	}
+	/* rt-tests cyclictest: tracemark("hit latency threshold (%llu > %d)", diff, tracelimit), us */
+	if ((p = strstr(buf, "hit latency threshold ("))) {
+		p += 23;
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		out->kind = LAT_PROBE_CYCLICTEST;
+		out->lat_ns = strtoll(p, NULL, 10) * LAT_NS_PER_US;
+		out->stop = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void on_switch(struct pr_state *st, struct pr_cpu *c, const struct lat_event *ev)
+{
+	if (c->cur_known) {
+		struct pr_slice *s = &c->slices[c->shead++ % PR_SLICES];
+
+		s->start = c->cur_start;
+		s->end = ev->ts_ns;
+		s->pid = c->cur_pid;
+		memcpy(s->comm, c->cur_comm, LAT_COMM_LEN);
+	}
+	(void)st;
+	c->cur_known = 1;
+	c->cur_start = ev->ts_ns;
+	c->cur_pid = ev->u.sw.next_pid;
+	memcpy(c->cur_comm, ev->u.sw.next_comm, LAT_COMM_LEN);
+	c->cur_comm[LAT_COMM_LEN - 1] = 0;
+}
+
+static void find_holder(const struct pr_cpu *c, struct lat_probe_sample *s)
+{
+	uint64_t from = s->pt[LAT_PPT_WAKING], to = s->pt[LAT_PPT_SWITCH];
+
+	s->holder_pid = -1;
+	for (size_t i = 0; i < PR_SLICES; i++) {
+		const struct pr_slice *sl = &c->slices[i];
+		uint64_t a = sl->start > from ? sl->start : from, b = sl->end < to ? sl->end : to;
+
+		if (!sl->end || b <= a || sl->pid == s->pid)
+			continue;
+		if ((int64_t)(b - a) > s->holder_ns) {
+			s->holder_ns = (int64_t)(b - a);
+			s->holder_pid = sl->pid;
+			memcpy(s->holder_comm, sl->comm, LAT_COMM_LEN);
+		}
+	}
+}
+
+/* The points of sample @s whose marker is @ev, from what the CPU kept. */
+static void decompose(struct pr_state *st, const struct pr_cpu *c, const struct lat_event *ev,
+		      struct lat_probe_sample *s)
+{
+	uint64_t *pt = s->pt;
+	int64_t known = 0;
+
+	pt[LAT_PPT_MARKER] = ev->ts_ns;
+	pt[LAT_PPT_EXPECTED] = ev->ts_ns > (uint64_t)s->lat_ns ? ev->ts_ns - (uint64_t)s->lat_ns : 0;
+	if (c && c->cur_known && c->cur_pid == ev->pid && c->cur_start <= ev->ts_ns)
+		pt[LAT_PPT_SWITCH] = c->cur_start;
+	for (size_t i = 0; c && pt[LAT_PPT_SWITCH] && i < PR_WAKES; i++) {
+		const struct pr_wake *w = &c->wakes[(c->whead + PR_WAKES - 1 - i) % PR_WAKES];
+
+		if (w->ts && w->pid == ev->pid && w->ts <= pt[LAT_PPT_SWITCH]) {
+			pt[LAT_PPT_WAKING] = w->ts;
+			break;
+		}
+	}
+	/* the expiry and irq that woke it: the last ones before the waking */
+	if (c && pt[LAT_PPT_WAKING]) {
+		if (c->expire_ts && c->expire_ts <= pt[LAT_PPT_WAKING])
+			pt[LAT_PPT_EXPIRE] = c->expire_ts;
+		if (c->irq_ts && c->irq_ts <= (pt[LAT_PPT_EXPIRE] ? pt[LAT_PPT_EXPIRE] :
+					       pt[LAT_PPT_WAKING])) {
+			pt[LAT_PPT_IRQ] = c->irq_ts;
+			memcpy(s->irq_name, c->irq_name, sizeof(s->irq_name));
+		}
+	}
+	/*
+	 * The expected time is the marker's minus the latency, so it is late by the
+	 * probe's clock read to marker write: an irq or expiry a little before it
+	 * is this period's (the expected point moves back to it); one more than
+	 * PR_EARLY_NS before it is an earlier period's.
+	 */
+	for (int i = LAT_PPT_IRQ; i <= LAT_PPT_EXPIRE; i++) {
+		if (pt[i] && pt[i] + PR_EARLY_NS < pt[LAT_PPT_EXPECTED])
+			pt[i] = 0;
+		if (pt[i] && pt[i] < pt[LAT_PPT_EXPECTED]) {
+			s->expected_moved_ns += (int64_t)(pt[LAT_PPT_EXPECTED] - pt[i]);
+			pt[LAT_PPT_EXPECTED] = pt[i];
+		}
+	}
+	/*
+	 * Segment i runs from point i to the next recorded point: when point i+1 is
+	 * missing, segment i covers the next ones too (seg_to) and those are unknown.
+	 */
+	s->dominant = -1;
+	for (int i = 0; i < LAT_PSEG_N; i++) {
+		s->seg_ns[i] = -1;
+		s->seg_to[i] = -1;
+	}
+	for (int i = 0; i < LAT_PSEG_N; i++) {
+		int k = i + 1;
+
+		if (!pt[i])
+			continue;
+		while (k < LAT_PPT_MARKER && !pt[k])
+			k++;
+		if (pt[k] < pt[i])
+			continue;	/* out of order: left unknown */
+		s->seg_ns[i] = (int64_t)(pt[k] - pt[i]);
+		s->seg_to[i] = k;
+		known += s->seg_ns[i];
+		if (s->dominant < 0 || s->seg_ns[i] > s->seg_ns[s->dominant])
+			s->dominant = i;
+	}
+	s->unknown_ns = s->lat_ns + s->expected_moved_ns - known;
+	if (c && pt[LAT_PPT_WAKING] && pt[LAT_PPT_SWITCH])
+		find_holder(c, s);
+	(void)st;
+}
+
+static struct pr_vals *vals_of(struct pr_state *st, enum lat_probe_kind k, int32_t cpu)
+{
+	for (size_t i = 0; i < st->nvals; i++)
+		if (st->vals[i].kind == k && st->vals[i].cpu == cpu)
+			return &st->vals[i];
+	if (st->nvals % 8 == 0) {
+		struct pr_vals *n = realloc(st->vals, (st->nvals + 8) * sizeof(*n));
+
+		if (!n) {
+			st->oom = 1;
+			return NULL;
+		}
+		st->vals = n;
+	}
+	memset(&st->vals[st->nvals], 0, sizeof(*st->vals));
+	st->vals[st->nvals].kind = k;
+	st->vals[st->nvals].cpu = cpu;
+	return &st->vals[st->nvals++];
+}
+
+static void keep_worst(struct pr_state *st, const struct lat_probe_sample *s)
+{
+	size_t i;
+
+	if (!st->worst_cap)
+		return;
+	if (st->nworst == st->worst_cap && s->lat_ns <= st->worst[st->nworst - 1].lat_ns)
+		return;
+	if (st->nworst < st->worst_cap)
+		st->nworst++;
+	for (i = st->nworst - 1; i > 0 && st->worst[i - 1].lat_ns < s->lat_ns; i--)
+		st->worst[i] = st->worst[i - 1];
+	st->worst[i] = *s;
+}
+
+static void on_marker(struct pr_state *st, const struct lat_event *ev)
+{
+	struct lat_probe_sample s;
+	struct pr_vals *v;
+	int ret = parse_marker(ev, &s);
+
+	if (ret < 0)
+		st->r.bad_markers++;
+	if (ret <= 0)
+		return;
+	st->r.markers++;
+	v = vals_of(st, s.kind, s.cpu);
+	if (v && st->nkept < PR_MAX_VALUES) {
+		if (lat_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v))) {
+			st->oom = 1;
+			return;
+		}
+		v->v[v->n++] = s.lat_ns;
+		st->nkept++;
+	}
+	if (s.stop && st->has_stop)
+		s.stop = 0;	/* the first stopping sample is the one that stopped it */
+	if (!s.stop && (st->nworst == st->worst_cap && st->nworst &&
+			s.lat_ns <= st->worst[st->nworst - 1].lat_ns))
+		return;
+	decompose(st, st->cpus[ev->cpu >= 0 && ev->cpu < PR_MAX_CPUS ? ev->cpu : 0], ev, &s);
+	if (s.stop) {
+		st->stop = s;
+		st->has_stop = 1;
+	} else {
+		keep_worst(st, &s);
+	}
+}
+
+static void note(struct pr_state *st, const struct lat_event *ev)
+{
+	struct pr_cpu *c;
+
+	if (ev->type == LAT_EV_MARKER) {
+		on_marker(st, ev);
+		return;
+	}
+	c = pr_cpu(st, ev->cpu);
+	if (!c)
+		return;
+	switch (ev->type) {
+	case LAT_EV_SWITCH:
+		on_switch(st, c, ev);
+		break;
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP: {
+		int32_t t = ev->u.wake.target_cpu >= 0 ? ev->u.wake.target_cpu : ev->cpu;
+		struct pr_cpu *tc;
+
+		if (ev->type == LAT_EV_WAKING)
+			st->r.has_waking = 1;
+		else if (st->r.has_waking)
+			break;	/* the waking was taken already */
+		tc = pr_cpu(st, t);
+		if (tc) {
+			tc->wakes[tc->whead % PR_WAKES] = (struct pr_wake){ ev->ts_ns, ev->u.wake.pid };
+			tc->whead++;
+		}
+		break;
+	}
+	case LAT_EV_IRQ_ENTRY:
+		st->r.has_irq = 1;
+		c->irq_ts = ev->ts_ns;
+		snprintf(c->irq_name, sizeof(c->irq_name), "%s", ev->u.irq.name ? ev->u.irq.name :
+			 "irq");
+		break;
+	case LAT_EV_LOST:
+		memset(c, 0, sizeof(*c));
+		break;
+	case LAT_EV_OTHER:
+		if (name_is(ev, "hrtimer_expire_entry")) {
+			st->r.has_expire = 1;
+			c->expire_ts = ev->ts_ns;
+		} else if (name_is(ev, "local_timer_entry")) {
+			st->r.has_local_timer = 1;
+			c->irq_ts = ev->ts_ns;
+			snprintf(c->irq_name, sizeof(c->irq_name), "local_timer");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static int pr_next(struct lat_event_source *src, struct lat_event *ev)
+{
+	struct pr_state *st = (struct pr_state *)src;
+	int ret = lat_event_next(st->in, ev);
+
+	if (ret > 0 && !st->oom)
+		note(st, ev);
+	src->stop_reason = st->in->stop_reason;
+	src->skip_reason = st->in->skip_reason;
+	src->cpu_overrun = st->in->cpu_overrun;
+	return ret;
+}
+
+static void pr_state_free(struct pr_state *st)
+{
+	for (size_t i = 0; i < PR_MAX_CPUS; i++)
+		free(st->cpus[i]);
+	for (size_t i = 0; i < st->nvals; i++)
+		free(st->vals[i].v);
+	free(st->vals);
+	free(st->worst);
+	free(st->r.cpus);
+	free(st->r.worst);
+	free(st);
+}
+
+static void pr_free(struct lat_event_source *src)
+{
+	struct pr_state *st = (struct pr_state *)src;
+
+	lat_event_source_free(st->in);
+	pr_state_free(st);
+}
+
+static const struct lat_event_source_ops pr_ops = { .next = pr_next, .free = pr_free };
+
+int lat_probe_attach(struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	struct pr_state *st;
+
+	if (!b->events || b->events->ops == &pr_ops)
+		return 0;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -LAT_ENOMEM;
+	st->worst_cap = o->worst_n > 0 ? (size_t)o->worst_n : 0;
+	if (st->worst_cap && !(st->worst = calloc(st->worst_cap, sizeof(*st->worst)))) {
+		free(st);
+		return -LAT_ENOMEM;
+	}
+	st->in = b->events;
+	st->base = *b->events;
+	st->base.ops = &pr_ops;
+	b->events = &st->base;
+	return 0;
+}
+
+void lat_probe_result_free(void *p)
+{
+	struct lat_probe_result *r = p;
+
+	if (!r)
+		return;
+	free(r->cpus);
+	free(r->worst);
+	free(r);
+}
+
+/* ---- the recorder's summary ------------------------------------------------ */
+
+static struct lat_probe_cpu *cpu_of(struct lat_probe_result *r, enum lat_probe_kind k,
+				    int32_t cpu)
+{
+	struct lat_probe_cpu *n;
+
+	for (size_t i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].kind == k && r->cpus[i].cpu == cpu)
+			return &r->cpus[i];
+	n = realloc(r->cpus, (r->ncpus + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	r->cpus = n;
+	n = &r->cpus[r->ncpus++];
+	memset(n, 0, sizeof(*n));
+	n->kind = k;
+	n->cpu = cpu;
+	n->marker_above_ns = -1;
+	n->min_ns = n->max_ns = n->p50_ns = n->p99_ns = n->p999_ns = -1;
+	n->avg_ns = -1;
+	return n;
+}
+
+/* One "latscope: probe=KIND cpu=N samples=..." line of the stored metadata. */
+static int summary_line(struct lat_probe_result *r, const char *l, int64_t marker_ns)
+{
+	enum lat_probe_kind k;
+	struct lat_probe_cpu *pc;
+	const char *h;
+	int64_t cpu = field(l, "cpu"), n = field(l, "samples");
+
+	if (!strncmp(l, "probe=timer ", 12))
+		k = LAT_PROBE_TIMER;
+	else if (!strncmp(l, "probe=gap ", 10))
+		k = LAT_PROBE_GAP;
+	else
+		return 0;
+	if (cpu < 0 || cpu >= PR_MAX_CPUS || n < 0)
+		return 0;
+	pc = cpu_of(r, k, (int32_t)cpu);
+	if (!pc)
+		return -LAT_ENOMEM;
+	pc->has_summary = 1;
+	r->has_summary = 1;
+	pc->count = (uint64_t)n;
+	pc->count_src = LAT_PSRC_SUMMARY;
+	if (n > 0) {
+		pc->min_ns = field(l, "min_ns");
+		pc->max_ns = field(l, "max_ns");
+		pc->avg_ns = (double)field(l, "avg_ns");
+		pc->min_src = pc->max_src = pc->avg_src = LAT_PSRC_SUMMARY;
+	}
+	pc->summary_markers = (uint64_t)(field(l, "markers") > 0 ? field(l, "markers") : 0);
+	pc->marker_above_ns = k == LAT_PROBE_TIMER ? marker_ns : -1;
+	h = strstr(l, "hist_log2_ns=");
+	if (h) {
+		h += 13;
+		while (isdigit((unsigned char)*h)) {
+			char *e;
+			long b = strtol(h, &e, 10);
+			unsigned long long c;
+
+			if (*e != ':')
+				break;
+			c = strtoull(e + 1, &e, 10);
+			if (b >= 0 && b < LAT_PROBE_HIST)
+				pc->hist[b] += c;
+			if (*e != ',')
+				break;
+			h = e + 1;
+		}
+		pc->hist_src = LAT_PSRC_SUMMARY;
+	}
+	return 0;
+}
+
+static int read_summary(struct lat_probe_result *r, const char *meta)
+{
+	int64_t marker_ns = -1;
+	const char *l = meta;
+
+	r->stop_above_ns = -1;
+	while (l && *l) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		char *line = strndup(l, len);
+		int ret = 0;
+
+		if (!line)
+			return -LAT_ENOMEM;
+		if (!strncmp(line, "latscope: version=", 18)) {
+			marker_ns = field(line, "marker_ns");
+			r->stop_above_ns = field(line, "stop_above_ns");
+		} else if (!strncmp(line, "latscope: probe=", 16)) {
+			ret = summary_line(r, line + 10, marker_ns);
+		}
+		free(line);
+		if (ret)
+			return ret;
+		l = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int log2_bucket(int64_t v)
+{
+	int k = 0;
+
+	while (v > 1 && k < LAT_PROBE_HIST - 1) {
+		v >>= 1;
+		k++;
+	}
+	return k;
+}
+
+/*
+ * Nearest-rank percentile @milli (thousandths of a percent) of @count samples
+ * of which the @m largest are @sorted (ascending): exact when the rank falls
+ * among them, else the upper bound of its summary bucket.
+ */
+static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m,
+		       uint32_t milli, int64_t *out, enum lat_probe_src *src)
+{
+	uint64_t n = pc->count, rank, below, cum = 0;
+
+	*out = -1;
+	*src = LAT_PSRC_NONE;
+	if (!n)
+		return;
+	rank = (n * milli + 99999) / 100000;
+	if (!rank)
+		rank = 1;
+	if (m > n)
+		m = (size_t)n;
+	below = n - m;
+	if (rank > below) {
+		*out = sorted[rank - below - 1];
+		*src = LAT_PSRC_MARKERS;
+		return;
+	}
+	if (pc->hist_src != LAT_PSRC_SUMMARY)
+		return;
+	for (int k = 0; k < LAT_PROBE_HIST; k++) {
+		cum += pc->hist[k];
+		if (cum >= rank) {
+			int64_t hi = k >= 62 ? INT64_MAX : ((int64_t)1 << (k + 1));
+
+			*out = pc->max_ns >= 0 && pc->max_ns < hi ? pc->max_ns : hi;
+			*src = LAT_PSRC_SUMMARY_BUCKET;
+			return;
+		}
+	}
+}
+
+static void cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
+{
+	int64_t *s = v ? v->v : NULL;
+	size_t m = v ? v->n : 0;
+	double sum = 0;
+
+	if (m)
+		qsort(s, m, sizeof(*s), cmp_i64);
+	pc->markers = m;
+	if (!pc->has_summary) {
+		pc->count = m;
+		pc->count_src = LAT_PSRC_MARKERS;
+		if (m) {
+			for (size_t i = 0; i < m; i++) {
+				sum += (double)s[i];
+				pc->hist[log2_bucket(s[i])]++;
+			}
+			pc->min_ns = s[0];
+			pc->max_ns = s[m - 1];
+			pc->avg_ns = sum / (double)m;
+			pc->min_src = pc->max_src = pc->avg_src = LAT_PSRC_MARKERS;
+			pc->hist_src = LAT_PSRC_MARKERS;
+		}
+	}
+	percentile(pc, s, m, 50000, &pc->p50_ns, &pc->p50_src);
+	percentile(pc, s, m, 99000, &pc->p99_ns, &pc->p99_src);
+	percentile(pc, s, m, 99900, &pc->p999_ns, &pc->p999_src);
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct lat_probe_cpu *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
+{
+	const struct lat_probe_sample *s = r->nworst ? &r->worst[0] : NULL;
+
+	if (s && s->stop)
+		lat_block_add_finding(b, "probe-stop", LAT_SEV_HIGH,
+				      "the recording stopped on a %s probe sample of %lld us on "
+				      "CPU%d (marker with stop=1): it is explained first",
+				      lat_probe_kind_name(s->kind), (long long)(s->lat_ns / 1000),
+				      s->cpu);
+	if (r->nworst && (!r->has_expire || !(r->has_local_timer || r->has_irq)))
+		lat_block_add_finding(b, "probe-segments-unknown", LAT_SEV_INFO,
+				      "the trace has no %s%s%s: the probe samples' timer expiry and "
+				      "irq segments are unknown (record with --timer-detail)",
+				      r->has_expire ? "" : "timer:hrtimer_expire_entry",
+				      !r->has_expire && !(r->has_local_timer || r->has_irq) ?
+				      " nor " : "",
+				      r->has_local_timer || r->has_irq ? "" :
+				      "irq_vectors:local_timer_entry");
+	if (r->bad_markers)
+		lat_block_add_finding(b, "probe-bad-marker", LAT_SEV_WARN,
+				      "%llu probe marker%s could not be read (no lat_ns=)",
+				      (unsigned long long)r->bad_markers,
+				      r->bad_markers == 1 ? "" : "s");
+}
+
+int lat_probe_finish(struct lat_block *b)
+{
+	struct pr_state *st;
+	struct lat_probe_result *r;
+	int ret = 0;
+
+	if (!b->events || b->events->ops != &pr_ops)
+		return 0;
+	st = (struct pr_state *)b->events;
+	b->events = st->in;	/* the reader's source again, as the other callers expect */
+	r = calloc(1, sizeof(*r));
+	if (!r || st->oom) {
+		ret = -LAT_ENOMEM;
+		goto out;
+	}
+	*r = st->r;
+	r->stop_above_ns = -1;
+	if (b->events->latscope_meta && (ret = read_summary(r, b->events->latscope_meta)))
+		goto out;
+	for (size_t i = 0; i < st->nvals; i++)
+		if (!cpu_of(r, st->vals[i].kind, st->vals[i].cpu)) {
+			ret = -LAT_ENOMEM;
+			goto out;
+		}
+	if (!r->ncpus && !st->has_stop && !st->nworst) {
+		lat_probe_result_free(r);
+		r = NULL;
+		goto out;
+	}
+	for (size_t i = 0; i < r->ncpus; i++) {
+		struct pr_vals *v = NULL;
+
+		for (size_t k = 0; k < st->nvals; k++)
+			if (st->vals[k].kind == r->cpus[i].kind && st->vals[k].cpu == r->cpus[i].cpu)
+				v = &st->vals[k];
+		cpu_stats(&r->cpus[i], v);
+	}
+	qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu);
+	r->worst = calloc(st->nworst + 1, sizeof(*r->worst));
+	if (!r->worst) {
+		ret = -LAT_ENOMEM;
+		goto out;
+	}
+	if (st->has_stop)
+		r->worst[r->nworst++] = st->stop;
+	for (size_t i = 0; i < st->nworst; i++)
+		r->worst[r->nworst++] = st->worst[i];
+	add_findings(b, r);
+	b->probe = r;
+	r = NULL;
+out:
+	lat_probe_result_free(r);
+	st->in = NULL;
+	st->r.cpus = NULL;
+	pr_state_free(st);
+	return ret;
+}

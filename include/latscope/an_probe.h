@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Probe samples in a scheduler event stream: latscope's timer/gap probe markers
+ * ("latscope: probe=timer cpu=1 lat_ns=73210 seq=118") and cyclictest's
+ * --tracemark/-b marker ("hit latency threshold (X > Y)"), per CPU, with the
+ * recorder's stored per-CPU summary (CPUSTAT "latscope: probe=" lines) when the
+ * markers were filtered by --marker-above; the worst samples decomposed along
+ * timer expiry -> irq entry -> sched_waking -> sched_switch in -> marker.
+ * Definitions in docs/probe.md.  block->probe.
+ */
+#ifndef LATSCOPE_AN_PROBE_H
+#define LATSCOPE_AN_PROBE_H
+
+#include "event.h"
+#include "model.h"
+
+#define LAT_PROBE_HIST 64		/* log2 buckets: k holds [2^k, 2^(k+1)) ns */
+
+enum lat_probe_kind { LAT_PROBE_TIMER, LAT_PROBE_GAP, LAT_PROBE_CYCLICTEST, LAT_PROBE_NKINDS };
+
+const char *lat_probe_kind_name(enum lat_probe_kind k);	/* "timer", "gap", "cyclictest" */
+
+/* Where a number comes from. */
+enum lat_probe_src {
+	LAT_PSRC_NONE,		/* unknown */
+	LAT_PSRC_MARKERS,	/* exact, from the markers in the trace */
+	LAT_PSRC_SUMMARY,	/* exact, from the recorder's stored summary */
+	LAT_PSRC_SUMMARY_BUCKET,	/* the upper bound of the summary's log2 bucket */
+};
+
+const char *lat_probe_src_name(enum lat_probe_src s);	/* "markers", "summary", ... */
+
+struct lat_probe_cpu {
+	enum lat_probe_kind kind;
+	int32_t cpu;
+	uint64_t count;			/* samples (the summary's when there is one) */
+	uint64_t markers;		/* markers seen in the trace */
+	int64_t marker_above_ns;	/* the recording's --marker-above, -1 unknown */
+	int64_t min_ns, max_ns, p50_ns, p99_ns, p999_ns;	/* -1 unknown */
+	double avg_ns;			/* < 0 unknown */
+	enum lat_probe_src count_src, min_src, avg_src, max_src, p50_src, p99_src, p999_src;
+	uint64_t hist[LAT_PROBE_HIST];	/* log2 buckets */
+	enum lat_probe_src hist_src;
+	uint64_t summary_markers;	/* the summary's markers= (the recorder's count) */
+	uint8_t has_summary;
+};
+
+/* The segments of a sample, in time order.  Each is [from, to) of two points. */
+enum lat_probe_seg {
+	LAT_PSEG_IRQ,		/* expected wake -> timer irq entry: irqs off / stall */
+	LAT_PSEG_HANDLER,	/* irq entry -> hrtimer_expire_entry: handler before the expiry */
+	LAT_PSEG_WAKE,		/* hrtimer_expire_entry -> sched_waking of the probe */
+	LAT_PSEG_RUNQ,		/* sched_waking -> sched_switch in: run-queue wait */
+	LAT_PSEG_SELF,		/* sched_switch in -> the marker: the probe's own path */
+	LAT_PSEG_N
+};
+
+const char *lat_probe_seg_name(enum lat_probe_seg s);
+
+/* The points between segments. */
+enum lat_probe_pt {
+	LAT_PPT_EXPECTED,	/* the marker's time - the sample's latency */
+	LAT_PPT_IRQ,		/* irq_vectors:local_timer_entry (or an irq_handler_entry) */
+	LAT_PPT_EXPIRE,		/* timer:hrtimer_expire_entry */
+	LAT_PPT_WAKING,		/* sched_waking (or sched_wakeup) of the probe thread */
+	LAT_PPT_SWITCH,		/* sched_switch to the probe thread */
+	LAT_PPT_MARKER,		/* the marker */
+	LAT_PPT_N
+};
+
+struct lat_probe_sample {
+	enum lat_probe_kind kind;
+	int32_t cpu, pid;
+	uint64_t seq;
+	int64_t lat_ns;
+	uint8_t stop;			/* the flight recorder's stopping sample */
+	uint64_t pt[LAT_PPT_N];		/* 0: not recorded */
+	int64_t seg_ns[LAT_PSEG_N];	/* -1: unknown */
+	int seg_to[LAT_PSEG_N];		/* the point (enum lat_probe_pt) a segment ends at, -1 */
+	int64_t expected_moved_ns;	/* the expected point moved back to an earlier irq/expiry */
+	int64_t unknown_ns;		/* lat_ns + expected_moved_ns - the known segments */
+	int dominant;			/* enum lat_probe_seg, -1 none known */
+	/* run-queue wait: who ran on the CPU the longest between the waking and the switch */
+	int32_t holder_pid;
+	char holder_comm[LAT_COMM_LEN];
+	int64_t holder_ns;
+	char irq_name[24];		/* the irq whose entry was taken */
+};
+
+struct lat_probe_result {
+	struct lat_probe_cpu *cpus;	/* by kind, then cpu */
+	size_t ncpus;
+	struct lat_probe_sample *worst;	/* the stopping sample first, then by lat_ns descending */
+	size_t nworst;
+	uint64_t markers, bad_markers;	/* probe markers seen; markers with a probe tag unread */
+	uint8_t has_expire, has_local_timer, has_irq, has_waking;	/* events the trace has */
+	uint8_t has_summary;
+	int64_t stop_above_ns;		/* from the summary, -1 unknown */
+};
+
+struct lat_analyze_opts;
+struct lat_block;
+
+/*
+ * Wraps b->events so that every event the wakeup analysis pulls is seen here
+ * too; lat_probe_finish() builds b->probe afterwards.  Returns 0 or -LAT_ENOMEM.
+ */
+int lat_probe_attach(struct lat_block *b, const struct lat_analyze_opts *o);
+void lat_probe_result_free(void *r);
+/* Builds b->probe (NULL when the trace has no probe samples) and adds findings. */
+int lat_probe_finish(struct lat_block *b);
+
+#endif

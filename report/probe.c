@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Probe samples (analyze/probe.c): text and JSON.  Definitions in docs/probe.md. */
+#include <math.h>
+#include <string.h>
+
+#include "report_priv.h"
+#include "latscope/an_probe.h"
+
+static const char *const pt_names[LAT_PPT_N] = { "expected", "irq_entry", "hrtimer_expire",
+						  "sched_waking", "sched_switch", "marker" };
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void num_src(struct lat_json *j, const char *key, int64_t v, enum lat_probe_src s)
+{
+	lat_json_obj_open(j, key);
+	if (s == LAT_PSRC_NONE)
+		lat_json_null(j, "ns");
+	else
+		lat_json_int(j, "ns", v);
+	lat_json_str(j, "from", lat_probe_src_name(s));
+	lat_json_obj_close(j);
+}
+
+static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
+{
+	lat_json_obj_open(j, NULL);
+	lat_json_str(j, "probe", lat_probe_kind_name(c->kind));
+	lat_json_int(j, "cpu", c->cpu);
+	lat_json_uint(j, "count", c->count);
+	lat_json_str(j, "count_from", lat_probe_src_name(c->count_src));
+	lat_json_uint(j, "markers", c->markers);
+	if (c->has_summary)
+		lat_json_uint(j, "summary_markers", c->summary_markers);
+	if (c->marker_above_ns >= 0)
+		lat_json_int(j, "marker_above_ns", c->marker_above_ns);
+	else
+		lat_json_null(j, "marker_above_ns");
+	num_src(j, "min", c->min_ns, c->min_src);
+	num_src(j, "avg", c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src);
+	num_src(j, "p50", c->p50_ns, c->p50_src);
+	num_src(j, "p99", c->p99_ns, c->p99_src);
+	num_src(j, "p99_9", c->p999_ns, c->p999_src);
+	num_src(j, "max", c->max_ns, c->max_src);
+	lat_json_obj_open(j, "hist_log2_ns");
+	lat_json_str(j, "from", lat_probe_src_name(c->hist_src));
+	lat_json_arr_open(j, "buckets");
+	for (int k = 0; k < LAT_PROBE_HIST; k++) {
+		if (!c->hist[k])
+			continue;
+		lat_json_arr_open(j, NULL);
+		lat_json_int(j, NULL, k);
+		lat_json_uint(j, NULL, c->hist[k]);
+		lat_json_arr_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+	lat_json_obj_close(j);
+}
+
+static void sample_json(struct lat_json *j, const struct lat_probe_sample *s)
+{
+	lat_json_obj_open(j, NULL);
+	lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
+	lat_json_int(j, "cpu", s->cpu);
+	lat_json_int(j, "pid", s->pid);
+	lat_json_uint(j, "seq", s->seq);
+	lat_json_int(j, "lat_ns", s->lat_ns);
+	lat_json_bool(j, "stop", s->stop);
+	lat_json_obj_open(j, "points_ns");
+	for (int i = 0; i < LAT_PPT_N; i++)
+		if (s->pt[i])
+			lat_json_uint(j, pt_names[i], s->pt[i]);
+		else
+			lat_json_null(j, pt_names[i]);
+	lat_json_obj_close(j);
+	lat_json_int(j, "expected_moved_ns", s->expected_moved_ns);
+	lat_json_arr_open(j, "segments");
+	for (int i = 0; i < LAT_PSEG_N; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "segment", lat_probe_seg_name((enum lat_probe_seg)i));
+		if (s->seg_ns[i] >= 0) {
+			lat_json_int(j, "ns", s->seg_ns[i]);
+			lat_json_str(j, "to", pt_names[s->seg_to[i]]);
+		} else {
+			lat_json_null(j, "ns");
+			lat_json_null(j, "to");
+		}
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_int(j, "unknown_ns", s->unknown_ns);
+	lat_json_str(j, "dominant", s->dominant >= 0 ?
+		     lat_probe_seg_name((enum lat_probe_seg)s->dominant) : NULL);
+	if (s->holder_pid >= 0 && s->holder_ns > 0) {
+		lat_json_obj_open(j, "runqueue_holder");
+		lat_json_int(j, "pid", s->holder_pid);
+		lat_json_str(j, "comm", s->holder_comm);
+		lat_json_int(j, "ns", s->holder_ns);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "runqueue_holder");
+	}
+	lat_json_obj_close(j);
+}
+
+void lat_report_probe_json(struct lat_json *j, const struct lat_block *b)
+{
+	const struct lat_probe_result *r = b->probe;
+
+	if (!r)
+		return;
+	lat_json_obj_open(j, "probe");
+	lat_json_uint(j, "markers", r->markers);
+	lat_json_bool(j, "summary", r->has_summary);
+	if (r->stop_above_ns >= 0)
+		lat_json_int(j, "stop_above_ns", r->stop_above_ns);
+	lat_json_obj_open(j, "events");
+	lat_json_bool(j, "hrtimer_expire_entry", r->has_expire);
+	lat_json_bool(j, "local_timer_entry", r->has_local_timer);
+	lat_json_bool(j, "irq_handler_entry", r->has_irq);
+	lat_json_bool(j, "sched_waking", r->has_waking);
+	lat_json_obj_close(j);
+	lat_json_arr_open(j, "cpus");
+	for (size_t i = 0; i < r->ncpus; i++)
+		cpu_json(j, &r->cpus[i]);
+	lat_json_arr_close(j);
+	lat_json_arr_open(j, "worst");
+	for (size_t i = 0; i < r->nworst; i++)
+		sample_json(j, &r->worst[i]);
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static const char *dur(int64_t ns, enum lat_probe_src s, char *buf, size_t len)
+{
+	char d[32];
+
+	if (s == LAT_PSRC_NONE || ns < 0)
+		return "-";
+	lat_fmt_duration(ns, d, sizeof(d));
+	snprintf(buf, len, "%s%s", s == LAT_PSRC_SUMMARY_BUCKET ? "<=" : "", d);
+	return buf;
+}
+
+static void cpu_text(FILE *out, const struct lat_probe_cpu *c)
+{
+	char b[6][40];
+
+	fprintf(out, "  %-10s %4d %8llu %10s %10s %12s %12s %12s %10s %7llu\n",
+		lat_probe_kind_name(c->kind), c->cpu, (unsigned long long)c->count,
+		dur(c->min_ns, c->min_src, b[0], 40),
+		dur(c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src, b[1], 40),
+		dur(c->p50_ns, c->p50_src, b[2], 40), dur(c->p99_ns, c->p99_src, b[3], 40),
+		dur(c->p999_ns, c->p999_src, b[4], 40), dur(c->max_ns, c->max_src, b[5], 40),
+		(unsigned long long)c->markers);
+}
+
+/* OSADL-style: latency classes on one axis, the count on a log scale on the other. */
+static void hist_text(FILE *out, const struct lat_probe_cpu *c)
+{
+	char lo[32], hi[32];
+
+	fprintf(out, "    %s cpu%d, log2 classes, count on a log scale (from %s):\n",
+		lat_probe_kind_name(c->kind), c->cpu, lat_probe_src_name(c->hist_src));
+	for (int k = 0; k < LAT_PROBE_HIST; k++) {
+		int bar;
+
+		if (!c->hist[k])
+			continue;
+		lat_fmt_duration(k ? (int64_t)1 << k : 0, lo, sizeof(lo));
+		lat_fmt_duration(k >= 62 ? INT64_MAX : (int64_t)1 << (k + 1), hi, sizeof(hi));
+		bar = 1 + (int)(log10((double)c->hist[k]) * 8);
+		fprintf(out, "    [%9s, %9s) %9llu ", lo, hi, (unsigned long long)c->hist[k]);
+		for (int i = 0; i < bar && i < 60; i++)
+			fputc('#', out);
+		fputc('\n', out);
+	}
+}
+
+static void sample_text(FILE *out, const struct lat_probe_sample *s, size_t idx)
+{
+	char d[32], t[32];
+
+	fprintf(out, "  %zu. %s cpu%d pid %d: %s", idx + 1, lat_probe_kind_name(s->kind), s->cpu,
+		s->pid, lat_fmt_duration(s->lat_ns, d, sizeof(d)));
+	if (s->seq)
+		fprintf(out, " (seq %llu)", (unsigned long long)s->seq);
+	fprintf(out, " at %s%s\n", lat_fmt_trace_ts(s->pt[LAT_PPT_MARKER], t, sizeof(t)),
+		s->stop ? "  <- the sample that stopped the recording" : "");
+	for (int i = 0; i < LAT_PSEG_N; i++) {
+		fprintf(out, "     %-17s ", lat_probe_seg_name((enum lat_probe_seg)i));
+		if (s->seg_ns[i] < 0) {
+			int merged = 0;
+
+			for (int k = 0; k < i; k++)
+				if (s->seg_ns[k] >= 0 && s->seg_to[k] > i)
+					merged = 1;
+			fprintf(out, "%s\n", merged ? "unknown (within the segment above: its "
+				"start event was not recorded)" : "unknown (not recorded)");
+			continue;
+		}
+		fprintf(out, "%10s %5.1f%%  %s -> %s", lat_fmt_duration(s->seg_ns[i], d, sizeof(d)),
+			s->lat_ns > 0 ? 100.0 * (double)s->seg_ns[i] / (double)s->lat_ns : 0.0,
+			pt_names[i], pt_names[s->seg_to[i]]);
+		if (i == s->dominant)
+			fputs("  <- dominant", out);
+		if (i == LAT_PSEG_RUNQ && s->holder_pid >= 0 && s->holder_ns > 0) {
+			fputs("; the CPU ran ", out);
+			lat_fput_safe(out, s->holder_comm, strlen(s->holder_comm));
+			fprintf(out, " (%d) for %s", s->holder_pid,
+				lat_fmt_duration(s->holder_ns, t, sizeof(t)));
+		}
+		fputc('\n', out);
+	}
+	if (s->expected_moved_ns)
+		fprintf(out, "     (expected time moved back %s to the irq/expiry before it)\n",
+			lat_fmt_duration(s->expected_moved_ns, d, sizeof(d)));
+	if (s->unknown_ns)
+		fprintf(out, "     not covered by a segment: %s\n",
+			lat_fmt_duration(s->unknown_ns, d, sizeof(d)));
+}
+
+void lat_report_probe_text(FILE *out, const struct lat_block *b)
+{
+	const struct lat_probe_result *r = b->probe;
+	int summary = 0, bucket = 0, exact = 0;
+
+	if (!r)
+		return;
+	fprintf(out, "\n  probe samples (%llu markers; docs/probe.md):\n",
+		(unsigned long long)r->markers);
+	fprintf(out, "  %-10s %4s %8s %10s %10s %12s %12s %12s %10s %7s\n", "probe", "cpu",
+		"count", "min", "avg", "p50", "p99", "p99.9", "max", "markers");
+	for (size_t i = 0; i < r->ncpus; i++) {
+		const struct lat_probe_cpu *c = &r->cpus[i];
+
+		cpu_text(out, c);
+		summary |= c->has_summary;
+		bucket |= c->p50_src == LAT_PSRC_SUMMARY_BUCKET ||
+			  c->p99_src == LAT_PSRC_SUMMARY_BUCKET ||
+			  c->p999_src == LAT_PSRC_SUMMARY_BUCKET;
+		exact |= c->p99_src == LAT_PSRC_MARKERS || c->p999_src == LAT_PSRC_MARKERS;
+	}
+	if (summary)
+		fputs("  count, min, avg, max: the recorder's stored summary (every sample);"
+		      " percentiles:\n  exact from the markers when the rank is among the samples"
+		      " above --marker-above,\n  else '<=' the upper bound of the summary's log2"
+		      " bucket\n", out);
+	else
+		fputs("  every number from the markers in the trace (no recorder summary:"
+		      " samples that made\n  no marker are not counted)\n", out);
+	(void)bucket;
+	(void)exact;
+	for (size_t i = 0; i < r->ncpus; i++)
+		hist_text(out, &r->cpus[i]);
+	if (!r->nworst)
+		return;
+	fputs("\n  worst probe samples, decomposed (expected -> irq entry -> hrtimer expiry ->"
+	      " waking -> switch in -> marker):\n", out);
+	for (size_t i = 0; i < r->nworst; i++)
+		sample_text(out, &r->worst[i], i);
+}
