@@ -20,9 +20,11 @@
 #define PR_EARLY_NS (100 * LAT_NS_PER_US)
 #define PR_MAX_VALUES (4u << 20)	/* marker latencies kept in all */
 
+/* A waking, with the irq entry and hrtimer expiry last seen on the waker's CPU then. */
 struct pr_wake {
-	uint64_t ts;
+	uint64_t ts, irq_ts, expire_ts;
 	int32_t pid;
+	char irq_name[24];
 };
 
 struct pr_slice {
@@ -220,18 +222,16 @@ static void decompose(struct pr_state *st, const struct pr_cpu *c, const struct 
 		const struct pr_wake *w = &c->wakes[(c->whead + PR_WAKES - 1 - i) % PR_WAKES];
 
 		if (w->ts && w->pid == ev->pid && w->ts <= pt[LAT_PPT_SWITCH]) {
+			/* the expiry and irq that woke it: the last ones before the waking */
 			pt[LAT_PPT_WAKING] = w->ts;
+			if (w->expire_ts && w->expire_ts <= w->ts)
+				pt[LAT_PPT_EXPIRE] = w->expire_ts;
+			if (w->irq_ts && w->irq_ts <= (pt[LAT_PPT_EXPIRE] ? pt[LAT_PPT_EXPIRE] :
+						       w->ts)) {
+				pt[LAT_PPT_IRQ] = w->irq_ts;
+				memcpy(s->irq_name, w->irq_name, sizeof(s->irq_name));
+			}
 			break;
-		}
-	}
-	/* the expiry and irq that woke it: the last ones before the waking */
-	if (c && pt[LAT_PPT_WAKING]) {
-		if (c->expire_ts && c->expire_ts <= pt[LAT_PPT_WAKING])
-			pt[LAT_PPT_EXPIRE] = c->expire_ts;
-		if (c->irq_ts && c->irq_ts <= (pt[LAT_PPT_EXPIRE] ? pt[LAT_PPT_EXPIRE] :
-					       pt[LAT_PPT_WAKING])) {
-			pt[LAT_PPT_IRQ] = c->irq_ts;
-			memcpy(s->irq_name, c->irq_name, sizeof(s->irq_name));
 		}
 	}
 	/*
@@ -373,8 +373,13 @@ static void note(struct pr_state *st, const struct lat_event *ev)
 			break;	/* the waking was taken already */
 		tc = pr_cpu(st, t);
 		if (tc) {
-			tc->wakes[tc->whead % PR_WAKES] = (struct pr_wake){ ev->ts_ns, ev->u.wake.pid };
-			tc->whead++;
+			struct pr_wake *w = &tc->wakes[tc->whead++ % PR_WAKES];
+
+			w->ts = ev->ts_ns;
+			w->pid = ev->u.wake.pid;
+			w->irq_ts = c->irq_ts;
+			w->expire_ts = c->expire_ts;
+			memcpy(w->irq_name, c->irq_name, sizeof(w->irq_name));
 		}
 		break;
 	}

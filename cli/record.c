@@ -14,6 +14,7 @@ void usage_record(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope record [-o FILE] [-d DURATION | -- COMMAND ARGS...] [--irq] [--stacks]\n"
+		"                       [--timer-detail]\n"
 		"                       [--probe timer[:INTERVAL[:PRIO]]] [--probe gap[:THRESHOLD]]\n"
 		"                       [--marker-above DURATION] [--stop-above DURATION]\n"
 		"                       [--buffer-kb N] [-e SYSTEM:EVENT]...\n\n"
@@ -24,9 +25,10 @@ void usage_record(FILE *out)
 		"  -- COMMAND ARGS      record until COMMAND exits; exit with its status\n"
 		"  --irq                add irq_handler_entry/exit, softirq_entry/exit\n"
 		"  --stacks             kernel stack on sched_switch and sched_waking\n"
+		"  --timer-detail       add hrtimer_expire_entry/exit, local_timer_entry/exit\n"
 		"  --probe timer[:INTERVAL[:PRIO]]  cyclictest-like probe (default 1ms, FIFO 95)\n"
 		"  --probe gap[:THRESHOLD]          lat3-like busy probe (default 100us)\n"
-		"  --marker-above DURATION  timer samples above this become markers (default 50us)\n"
+		"  --marker-above DURATION  timer samples above this become markers (default 200us)\n"
 		"  --stop-above DURATION    flight recorder: stop at the first probe sample above\n"
 		"  --buffer-kb N        per-CPU ring buffer size in KB\n"
 		"  -e SYSTEM:EVENT      one more event (EVENT may be '*'); repeatable\n\n"
@@ -90,13 +92,15 @@ static char *join_args(int argc, char **argv)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_IRQ = 256, OPT_STACKS, OPT_PROBE, OPT_STOP, OPT_BUF, OPT_MARK };
+	enum { OPT_IRQ = 256, OPT_STACKS, OPT_PROBE, OPT_STOP, OPT_BUF, OPT_MARK,
+	       OPT_TDETAIL };
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "irq", no_argument, NULL, OPT_IRQ },
 		{ "stacks", no_argument, NULL, OPT_STACKS },
+		{ "timer-detail", no_argument, NULL, OPT_TDETAIL },
 		{ "probe", required_argument, NULL, OPT_PROBE },
 		{ "stop-above", required_argument, NULL, OPT_STOP },
 		{ "marker-above", required_argument, NULL, OPT_MARK },
@@ -138,6 +142,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_STACKS:
 			o.stacks = true;
+			break;
+		case OPT_TDETAIL:
+			o.timer_detail = true;
 			break;
 		case OPT_PROBE:
 			if (parse_probe(&o, optarg)) {

@@ -35,7 +35,7 @@ void lat_record_opts_init(struct lat_record_opts *o)
 	o->timer_interval_ns = LAT_NS_PER_MS;
 	o->timer_prio = 95;
 	o->gap_threshold_ns = 100 * LAT_NS_PER_US;
-	o->marker_threshold_ns = 50 * LAT_NS_PER_US;
+	o->marker_threshold_ns = 200 * LAT_NS_PER_US;
 }
 
 static uint64_t stat_field(const char *text, const char *key)
@@ -121,6 +121,8 @@ static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
 {
 	fprintf(f, "latscope: version=%s cmdline=\"%s\" events=%s%s", LATSCOPE_VERSION,
 		o->cmdline ? o->cmdline : "", "sched", o->irq ? ",irq" : "");
+	if (o->timer_detail)
+		fputs(",timer-detail", f);
 	for (size_t i = 0; i < o->nevents; i++)
 		fprintf(f, ",%s", o->events[i]);
 	fprintf(f, " stacks=%d buffer_kb=%u", o->stacks, o->buffer_kb);
@@ -378,7 +380,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	 */
 	ret = lat_rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
 				 r->nsystems, o->stacks || o->probe_timer || o->probe_gap ||
-				 o->nevents > 0, r->msg);
+				 o->nevents > 0 || o->timer_detail, r->msg);
 	if (ret) {
 		fprintf(r->msg, "latscope: %s: %s\n", o->output, strerror(-ret));
 		lat_rec_em_output(NULL);

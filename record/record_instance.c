@@ -30,6 +30,12 @@ static const char *const irq_events[] = {
 	"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
 };
 
+/* --timer-detail: what splits a probe sample into irq, handler and wakeup (docs/probe.md) */
+static const char *const timer_events[] = {
+	"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit",
+	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
+};
+
 static const char *const stack_events[] = { "sched/sched_switch", "sched/sched_waking" };
 
 static int add_unique(char ***arr, size_t *n, const char *s, size_t len)
@@ -76,6 +82,22 @@ static int enable_event(struct rec *r, const char *spec)
 	if (!ret)
 		ret = add_unique(&r->enabled, &r->nenabled, file, strlen(file));
 	return ret;
+}
+
+/* An event of --timer-detail: enabled when this kernel (architecture) has it, else said so. */
+static int enable_if_there(struct rec *r, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char file[256];
+
+	snprintf(file, sizeof(file), "events/%.*s/%s/enable", (int)(colon - spec), spec,
+		 colon + 1);
+	if (!tracefs_file_exists(r->inst, file)) {
+		fprintf(r->msg, "latscope: --timer-detail: %s is not on this kernel, left out\n",
+			spec);
+		return 0;
+	}
+	return enable_event(r, spec);
 }
 
 static bool tracefs_mounted(void)
@@ -194,6 +216,8 @@ int lat_rec_setup_instance(struct rec *r)
 		ret = enable_event(r, default_events[i]);
 	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
 		ret = enable_event(r, irq_events[i]);
+	for (size_t i = 0; !ret && o->timer_detail && i < LAT_ARRAY_SIZE(timer_events); i++)
+		ret = enable_if_there(r, timer_events[i]);
 	for (size_t i = 0; !ret && i < o->nevents; i++)
 		ret = enable_event(r, o->events[i]);
 	if (ret)

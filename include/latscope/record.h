@@ -18,12 +18,14 @@ struct lat_record_opts {
 	char **command;			/* NULL-terminated argv of the command to run, or NULL */
 	bool irq;			/* irq_handler_* and softirq_* */
 	bool stacks;			/* stacktrace trigger on sched_switch and sched_waking */
+	/* hrtimer_expire_entry/exit and local_timer_entry/exit, those the kernel has */
+	bool timer_detail;
 	bool probe_timer;
 	int64_t timer_interval_ns;	/* default 1 ms */
 	int timer_prio;			/* SCHED_FIFO priority, default 95 */
 	bool probe_gap;
 	int64_t gap_threshold_ns;	/* default 100 us */
-	int64_t marker_threshold_ns;	/* timer samples above this become markers, default 50 us */
+	int64_t marker_threshold_ns;	/* timer samples above this become markers, default 200 us */
 	int64_t stop_above_ns;		/* > 0: flight recorder, stop at the first sample above */
 	unsigned buffer_kb;		/* per-CPU ring buffer size, 0 = the kernel's default */
 	const char *const *events;	/* extra "SYSTEM:EVENT" (EVENT may be "*") */
