@@ -1,0 +1,93 @@
+#!/bin/bash
+# cyclictest beside `latscope record --probe timer --timer-detail` (needs root, tracefs,
+# rt-tests, trace-cmd).  Checks:
+#  1. cyclictest's own number (the -b break value, else its Max) and latscope's view of the same
+#     wake-up agree within 5%.  cyclictest writes its --tracemark marker to the top-level
+#     trace_marker, which latscope's private instance does not hold (docs/probe.md), so the view
+#     is taken from the events latscope recorded: the thread's hrtimer_start expires (its
+#     intended wake time, CLOCK_MONOTONIC) moved to the trace clock by the (ts - now) of that
+#     timer's hrtimer_expire_entry, to the sched_switch that put the thread on its CPU
+#     (tests/root/cyclictest_view.awk over `trace-cmd report -t`).  cyclictest reads its clock
+#     after that switch, so its number is the larger by its return to user space.
+#  2. `latscope analyze --json`: every decomposed probe sample's known segments add up to the
+#     sample (lat_ns + expected_moved_ns - unknown_ns), the points are in time order, and with
+#     --timer-detail no segment is unknown when all points were found.
+#  3. the probe's per-CPU counts are the recorder's printed summary.
+# No latscope instance is left; the top-level tracing_on and set_event are as before.
+# usage: test_probe_cyclictest.sh LATSCOPE
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+t=/sys/kernel/tracing
+if [ "$(id -u)" != 0 ] || [ ! -d "$t/instances" ] || ! command -v cyclictest >/dev/null ||
+   ! command -v trace-cmd >/dev/null || [ ! -d "$t/events/timer/hrtimer_start" ]; then
+	echo "skip: needs root, tracefs, cyclictest (rt-tests) and trace-cmd"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/latscope-cyc-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+state() { cat "$t/tracing_on" "$t/set_event"; }
+state >"$tmp/before"
+fail=0
+
+# -b 1000: stop at the first sample above 1 ms (a few seconds on a busy VM); -l bounds the run
+"$bin" record -o "$tmp/cyc.dat" --probe timer --timer-detail -e timer:hrtimer_start -- \
+	cyclictest -m -p 80 -i 200 -l 50000 -q --tracemark -b 1000 >"$tmp/cyc.out" 2>"$tmp/rec.err"
+rc=$?
+cat "$tmp/cyc.out"
+if [ $rc -ne 0 ]; then
+	echo "FAIL: record -- cyclictest exited $rc"; cat "$tmp/rec.err"; exit 1
+fi
+tid=$(sed -n 's/^# Break thread: *\([0-9]*\)/\1/p' "$tmp/cyc.out")
+want=$(sed -n 's/^# Break value: *\([0-9]*\)/\1/p' "$tmp/cyc.out")
+if [ -z "$tid" ]; then	# no break: compare the maximum of the only thread
+	tid=$(sed -n 's/^T: *0 *( *\([0-9]*\)).*/\1/p' "$tmp/cyc.out")
+	want=$(sed -n 's/^T: *0 .*Max: *\([0-9]*\).*/\1/p' "$tmp/cyc.out")
+fi
+if [ -z "$tid" ] || [ -z "$want" ]; then
+	echo "FAIL: cyclictest printed no thread or value"; exit 1
+fi
+read -r n view at < <(trace-cmd report -t "$tmp/cyc.dat" 2>/dev/null |
+		      awk -v tid="$tid" -f "$here/cyclictest_view.awk")
+echo "cyclictest thread $tid: $want us; latscope's view: $n samples, max $view ns at $at"
+if ! awk -v w="$want" -v v="$view" 'BEGIN { d = w * 1000 - v; if (d < 0) d = -d;
+				       exit !(v > 0 && d <= 0.05 * w * 1000) }'; then
+	echo "FAIL: cyclictest $want us vs latscope $view ns: more than 5% apart"; fail=1
+fi
+
+"$bin" analyze --json "$tmp/cyc.dat" >"$tmp/a.json" 2>/dev/null
+python3 - "$tmp/a.json" "$tmp/rec.err" <<'PY' || fail=1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+p = d["inputs"][0]["blocks"][0].get("probe")
+bad = 0
+if not p or not p["worst"]:
+    print("FAIL: no probe result"); sys.exit(1)
+for s in p["worst"]:
+    pts = [v for v in s["points_ns"].values() if v is not None]
+    segs = [g["ns"] for g in s["segments"] if g["ns"] is not None]
+    total = s["lat_ns"] + s["expected_moved_ns"] - s["unknown_ns"]
+    if sum(segs) != total or s["unknown_ns"] != 0 or pts != sorted(pts):
+        print("FAIL: segments of", s); bad = 1
+    if None not in s["points_ns"].values() and None in [g["ns"] for g in s["segments"]]:
+        print("FAIL: a segment unknown with every point", s); bad = 1
+    print("sample cpu%d %d ns = %s (dominant %s)" % (s["cpu"], s["lat_ns"], " + ".join(map(str, segs)), s["dominant"]))
+printed = {}
+for l in open(sys.argv[2]):
+    m = re.search(r"probe=timer cpu=(\d+) samples=(\d+) .*max_ns=(\d+)", l)
+    if m: printed[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+for c in p["cpus"]:
+    if printed.get(c["cpu"]) != (c["count"], c["max"]["ns"]):
+        print("FAIL: cpu%d count/max %s vs printed %s" % (c["cpu"], (c["count"], c["max"]["ns"]), printed.get(c["cpu"]))); bad = 1
+sys.exit(bad)
+PY
+
+state >"$tmp/after"
+if ! cmp -s "$tmp/before" "$tmp/after"; then
+	echo "FAIL: top-level tracing_on/set_event changed"; fail=1
+fi
+if ls "$t/instances" | grep -q '^latscope-'; then
+	echo "FAIL: a latscope instance was left"; fail=1
+fi
+[ $fail -eq 0 ] && echo "ok"
+exit $fail
