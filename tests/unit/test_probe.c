@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Probe samples (analyze/probe.c) over hand-built event sequences; docs/probe.md. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "latscope/an_probe.h"
+#include "wakeup_test_util.h"
+
+static void other(uint64_t ts, int cpu, int cur, const char *name)
+{
+	add(ts, cpu, cur, "t", LAT_EV_OTHER)->name = name;
+}
+
+static void marker(uint64_t ts, int cpu, int cur, const char *text)
+{
+	struct lat_event *e = add(ts, cpu, cur, "probe", LAT_EV_MARKER);
+
+	e->u.marker.text = text;
+	e->u.marker.len = strlen(text);
+}
+
+static struct lat_block *run_meta(const char *meta)
+{
+	struct lat_analyze_opts o;
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+
+	lat_analyze_opts_init(&o);
+	assert_non_null(b);
+	b->events = lat_evarray_new(evs, nev, 2);
+	assert_non_null(b->events);
+	b->events->latscope_meta = meta;
+	assert_int_equal(lat_analyze_block(b, &o), 0);
+	return b;
+}
+
+/* Every point recorded: expected 990, irq 1000, expiry 1002, waking 1003, switch 1010, marker 1025. */
+static void test_decompose_full(void **state)
+{
+	struct lat_block *b;
+	const struct lat_probe_sample *s;
+
+	(void)state;
+	sw(900, 1, 0, "swapper/1", LAT_TS_RUNNING, 60, "hog");
+	other(1000, 1, 60, "irq_vectors:local_timer_entry");
+	other(1002, 1, 60, "timer:hrtimer_expire_entry");
+	wake(1003, 1, 60, "hog", LAT_EV_WAKING, 50, "probe", 1);
+	other(1004, 1, 60, "timer:hrtimer_expire_entry");	/* a later expiry: not ours */
+	sw(1010, 1, 60, "hog", LAT_TS_RUNNING, 50, "probe");
+	marker(1025, 1, 50, "latscope: probe=timer cpu=1 lat_ns=35 seq=7");
+	b = run_meta(NULL);
+	assert_non_null(b->probe);
+	assert_int_equal(b->probe->nworst, 1);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->pt[LAT_PPT_EXPECTED], 990);
+	assert_int_equal(s->pt[LAT_PPT_IRQ], 1000);
+	assert_int_equal(s->pt[LAT_PPT_EXPIRE], 1002);
+	assert_int_equal(s->pt[LAT_PPT_WAKING], 1003);
+	assert_int_equal(s->pt[LAT_PPT_SWITCH], 1010);
+	assert_int_equal(s->seg_ns[LAT_PSEG_IRQ], 10);
+	assert_int_equal(s->seg_ns[LAT_PSEG_HANDLER], 2);
+	assert_int_equal(s->seg_ns[LAT_PSEG_WAKE], 1);
+	assert_int_equal(s->seg_ns[LAT_PSEG_RUNQ], 7);
+	assert_int_equal(s->seg_ns[LAT_PSEG_SELF], 15);
+	assert_int_equal(s->unknown_ns, 0);
+	assert_int_equal(s->dominant, LAT_PSEG_SELF);
+	assert_int_equal(s->holder_pid, 60);
+	assert_int_equal(s->holder_ns, 7);
+	assert_int_equal(s->seq, 7);
+	/* no summary: one marker is the whole count */
+	assert_int_equal(b->probe->ncpus, 1);
+	assert_int_equal(b->probe->cpus[0].count, 1);
+	assert_int_equal(b->probe->cpus[0].count_src, LAT_PSRC_MARKERS);
+	assert_int_equal(b->probe->cpus[0].p99_ns, 35);
+	lat_block_free(b);
+}
+
+/* No timer events: the first segment runs to the waking, handler and expiry are unknown. */
+static void test_decompose_unknown(void **state)
+{
+	struct lat_block *b;
+	const struct lat_probe_sample *s;
+
+	(void)state;
+	wake(2000, 0, 0, "swapper/0", LAT_EV_WAKING, 51, "probe", 0);
+	sw(2100, 0, 0, "swapper/0", LAT_TS_RUNNING, 51, "probe");
+	marker(2110, 0, 51, "latscope: probe=timer cpu=0 lat_ns=300 seq=1");
+	marker(2120, 0, 51, "latscope: probe=timer cpu=0 seq=2");	/* no lat_ns */
+	b = run_meta(NULL);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->pt[LAT_PPT_EXPECTED], 1810);
+	assert_int_equal(s->seg_ns[LAT_PSEG_IRQ], 190);
+	assert_int_equal(s->seg_to[LAT_PSEG_IRQ], LAT_PPT_WAKING);
+	assert_int_equal(s->seg_ns[LAT_PSEG_HANDLER], -1);
+	assert_int_equal(s->seg_ns[LAT_PSEG_WAKE], -1);
+	assert_int_equal(s->seg_ns[LAT_PSEG_RUNQ], 100);
+	assert_int_equal(s->seg_ns[LAT_PSEG_SELF], 10);
+	assert_int_equal(s->unknown_ns, 0);
+	assert_int_equal(b->probe->bad_markers, 1);
+	assert_int_equal(b->probe->markers, 1);
+	lat_block_free(b);
+}
+
+/*
+ * The stored summary: 100 samples, 2 markers (4000, 5000).  p99 rank 99 > 98
+ * unmarked: the first marker; p99.9 rank 100: the second; p50 rank 50 falls in
+ * bucket 10 (60 samples): <= 2048.
+ */
+static void test_summary(void **state)
+{
+	static const char meta[] =
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer interval_ns=1000000 "
+		"prio=95 policy=fifo marker_ns=3000 stop_above_ns=4500\n"
+		"latscope: probe=timer cpu=0 samples=100 min_ns=1100 avg_ns=1500 max_ns=5000 "
+		"markers=2 hist_log2_ns=10:60,11:38,12:2\n"
+		"latscope: tgids=1:1\n";
+	struct lat_block *b;
+	const struct lat_probe_cpu *c;
+
+	(void)state;
+	marker(3000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=5000 seq=80 stop=1");
+	marker(3500, 0, 52, "latscope: probe=timer cpu=0 lat_ns=4000 seq=40");
+	marker(3600, 1, 53, "hit latency threshold (7 > 5)");
+	b = run_meta(meta);
+	assert_non_null(b->probe);
+	assert_int_equal(b->probe->ncpus, 2);
+	c = &b->probe->cpus[0];
+	assert_int_equal(c->kind, LAT_PROBE_TIMER);
+	assert_int_equal(c->count, 100);
+	assert_int_equal(c->count_src, LAT_PSRC_SUMMARY);
+	assert_int_equal(c->markers, 2);
+	assert_int_equal(c->marker_above_ns, 3000);
+	assert_int_equal(c->min_ns, 1100);
+	assert_int_equal(c->max_ns, 5000);
+	assert_int_equal(c->p50_ns, 2048);
+	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->p99_ns, 4000);
+	assert_int_equal(c->p99_src, LAT_PSRC_MARKERS);
+	assert_int_equal(c->p999_ns, 5000);
+	assert_int_equal(c->hist[11], 38);
+	c = &b->probe->cpus[1];
+	assert_int_equal(c->kind, LAT_PROBE_CYCLICTEST);
+	assert_int_equal(c->max_ns, 7000);
+	assert_int_equal(b->probe->stop_above_ns, 4500);
+	/* the stopping sample first, although the cyclictest one is larger */
+	assert_int_equal(b->probe->nworst, 3);
+	assert_true(b->probe->worst[0].stop);
+	assert_int_equal(b->probe->worst[0].lat_ns, 5000);
+	assert_int_equal(b->probe->worst[1].lat_ns, 7000);
+	assert_int_equal(b->probe->worst[2].lat_ns, 4000);
+	lat_block_free(b);
+}
+
+/* A trace without probe markers or summary has no probe result. */
+static void test_none(void **state)
+{
+	struct lat_block *b;
+
+	(void)state;
+	sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 5, "a");
+	marker(200, 0, 5, "hello");
+	b = run_meta(NULL);
+	assert_null(b->probe);
+	lat_block_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_decompose_full, reset),
+		cmocka_unit_test_setup(test_decompose_unknown, reset),
+		cmocka_unit_test_setup(test_summary, reset),
+		cmocka_unit_test_setup(test_none, reset),
+	};
+	return cmocka_run_group_tests(tests, NULL, release_events);
+}
