@@ -681,12 +681,21 @@ static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
 {
 	const struct lat_probe_sample *s = r->nworst ? &r->worst[0] : NULL;
 
-	if (s && s->stop)
-		lat_block_add_finding(b, "probe-stop", LAT_SEV_HIGH,
-				      "the recording stopped on a %s probe sample of %lld us on "
-				      "CPU%d (marker with stop=1): it is explained first",
-				      lat_probe_kind_name(s->kind), (long long)(s->lat_ns / 1000),
-				      s->cpu);
+	if (s && s->stop &&
+	    !lat_block_add_finding(b, "probe-stop", LAT_SEV_HIGH,
+				   "the recording stopped on a %s probe sample of %lld us on CPU%d "
+				   "(%s segment %lld us): it is explained first, before the worst "
+				   "wakeup of any task", lat_probe_kind_name(s->kind),
+				   (long long)(s->lat_ns / 1000), s->cpu,
+				   s->dominant >= 0 ? lat_probe_seg_name((enum lat_probe_seg)s->dominant) :
+				   "no known",
+				   (long long)(s->dominant >= 0 ? s->seg_ns[s->dominant] / 1000 : 0))) {
+		/* the reason the recording exists goes before the wakeup analysis' findings */
+		struct lat_finding f = b->findings[b->nfindings - 1];
+
+		memmove(b->findings + 1, b->findings, (b->nfindings - 1) * sizeof(*b->findings));
+		b->findings[0] = f;
+	}
 	if (r->nworst && (!r->has_expire || !(r->has_local_timer || r->has_irq)))
 		lat_block_add_finding(b, "probe-segments-unknown", LAT_SEV_INFO,
 				      "the trace has no %s%s%s: the probe samples' timer expiry and "

@@ -5,6 +5,20 @@
 
 #include "report_priv.h"
 #include "latscope/an_probe.h"
+#include "latscope/an_wakeup.h"
+
+/* The wakeup analysis' worst case (1-based) that is this sample's run-queue wait, or 0. */
+static size_t wakeup_case(const struct lat_block *b, const struct lat_probe_sample *s)
+{
+	const struct lat_wakeup_result *w = b->analysis;
+
+	if (!w || !s->pt[LAT_PPT_SWITCH])
+		return 0;
+	for (size_t i = 0; i < w->nworst; i++)
+		if (w->worst[i].pid == s->pid && w->worst[i].end_ns == s->pt[LAT_PPT_SWITCH])
+			return i + 1;
+	return 0;
+}
 
 static const char *const pt_names[LAT_PPT_N] = { "expected", "irq_entry", "hrtimer_expire",
 						  "sched_waking", "sched_switch", "marker" };
@@ -58,8 +72,11 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_obj_close(j);
 }
 
-static void sample_json(struct lat_json *j, const struct lat_probe_sample *s)
+static void sample_json(struct lat_json *j, const struct lat_block *b,
+			const struct lat_probe_sample *s)
 {
+	size_t wc = wakeup_case(b, s);
+
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
 	lat_json_int(j, "cpu", s->cpu);
@@ -101,6 +118,10 @@ static void sample_json(struct lat_json *j, const struct lat_probe_sample *s)
 	} else {
 		lat_json_null(j, "runqueue_holder");
 	}
+	if (wc)
+		lat_json_uint(j, "wakeup_case", wc);
+	else
+		lat_json_null(j, "wakeup_case");
 	lat_json_obj_close(j);
 }
 
@@ -127,7 +148,7 @@ void lat_report_probe_json(struct lat_json *j, const struct lat_block *b)
 	lat_json_arr_close(j);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
-		sample_json(j, &r->worst[i]);
+		sample_json(j, b, &r->worst[i]);
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
 }
@@ -180,9 +201,11 @@ static void hist_text(FILE *out, const struct lat_probe_cpu *c)
 	}
 }
 
-static void sample_text(FILE *out, const struct lat_probe_sample *s, size_t idx)
+static void sample_text(FILE *out, const struct lat_block *b, const struct lat_probe_sample *s,
+			size_t idx)
 {
 	char d[32], t[32];
+	size_t wc = wakeup_case(b, s);
 
 	fprintf(out, "  %zu. %s cpu%d pid %d: %s", idx + 1, lat_probe_kind_name(s->kind), s->cpu,
 		s->pid, lat_fmt_duration(s->lat_ns, d, sizeof(d)));
@@ -213,6 +236,8 @@ static void sample_text(FILE *out, const struct lat_probe_sample *s, size_t idx)
 			fprintf(out, " (%d) for %s", s->holder_pid,
 				lat_fmt_duration(s->holder_ns, t, sizeof(t)));
 		}
+		if (i == LAT_PSEG_RUNQ && wc)
+			fprintf(out, " (worst wakeup #%zu below)", wc);
 		fputc('\n', out);
 	}
 	if (s->expected_moved_ns)
@@ -261,5 +286,5 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 	fputs("\n  worst probe samples, decomposed (expected -> irq entry -> hrtimer expiry ->"
 	      " waking -> switch in -> marker):\n", out);
 	for (size_t i = 0; i < r->nworst; i++)
-		sample_text(out, &r->worst[i], i);
+		sample_text(out, b, &r->worst[i], i);
 }
