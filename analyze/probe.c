@@ -170,7 +170,7 @@ static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out
 	return 0;
 }
 
-static void on_switch(struct pr_state *st, struct pr_cpu *c, const struct lat_event *ev)
+static void on_switch(struct pr_cpu *c, const struct lat_event *ev)
 {
 	if (c->cur_known) {
 		struct pr_slice *s = &c->slices[c->shead++ % PR_SLICES];
@@ -180,7 +180,6 @@ static void on_switch(struct pr_state *st, struct pr_cpu *c, const struct lat_ev
 		s->pid = c->cur_pid;
 		memcpy(s->comm, c->cur_comm, LAT_COMM_LEN);
 	}
-	(void)st;
 	c->cur_known = 1;
 	c->cur_start = ev->ts_ns;
 	c->cur_pid = ev->u.sw.next_pid;
@@ -208,7 +207,7 @@ static void find_holder(const struct pr_cpu *c, struct lat_probe_sample *s)
 }
 
 /* The points of sample @s whose marker is @ev, from what the CPU kept. */
-static void decompose(struct pr_state *st, const struct pr_cpu *c, const struct lat_event *ev,
+static void decompose(const struct pr_cpu *c, const struct lat_event *ev,
 		      struct lat_probe_sample *s)
 {
 	uint64_t *pt = s->pt;
@@ -275,7 +274,6 @@ static void decompose(struct pr_state *st, const struct pr_cpu *c, const struct 
 	s->unknown_ns = s->lat_ns + s->expected_moved_ns - known;
 	if (c && pt[LAT_PPT_WAKING] && pt[LAT_PPT_SWITCH])
 		find_holder(c, s);
-	(void)st;
 }
 
 static struct pr_vals *vals_of(struct pr_state *st, enum lat_probe_kind k, int32_t cpu)
@@ -338,7 +336,7 @@ static void on_marker(struct pr_state *st, const struct lat_event *ev)
 	if (!s.stop && (st->nworst == st->worst_cap && st->nworst &&
 			s.lat_ns <= st->worst[st->nworst - 1].lat_ns))
 		return;
-	decompose(st, st->cpus[ev->cpu >= 0 && ev->cpu < PR_MAX_CPUS ? ev->cpu : 0], ev, &s);
+	decompose(ev->cpu >= 0 && ev->cpu < PR_MAX_CPUS ? st->cpus[ev->cpu] : NULL, ev, &s);
 	if (s.stop) {
 		st->stop = s;
 		st->has_stop = 1;
@@ -360,7 +358,7 @@ static void note(struct pr_state *st, const struct lat_event *ev)
 		return;
 	switch (ev->type) {
 	case LAT_EV_SWITCH:
-		on_switch(st, c, ev);
+		on_switch(c, ev);
 		break;
 	case LAT_EV_WAKING:
 	case LAT_EV_WAKEUP: {
