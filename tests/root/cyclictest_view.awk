@@ -1,9 +1,18 @@
 # latscope's view of a cyclictest thread's samples from `trace-cmd report -t` of latscope's own
-# recording: expected = hrtimer_start expires (CLOCK_MONOTONIC) moved to the trace clock with
-# the (ts - now) of the timer's hrtimer_expire_entry; sample = the switch in - expected.
+# recording: expected E = hrtimer_start expires (CLOCK_MONOTONIC) moved to the trace clock with
+# the (ts - now) of the timer's hrtimer_expire_entry; the thread's clock read after the wake-up
+# lies between the switch that puts it on its CPU (S) and the next event on that CPU (N): the
+# sample is S - E at least and N - E at most.
+# usage: trace-cmd report -t FILE | awk -v tid=TID -f cyclictest_view.awk
+# prints: samples, the largest S - E, the last sample's S - E and N - E, and its S
 function ns(t) { sub(/:$/, "", t); split(t, p, "."); return p[1] * 1000000000 + p[2] }
 {
-	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = ns($i); ev = $(i + 1); break }
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^\[[0-9]+\]$/)
+			cpu = $i
+		if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = ns($i); ev = $(i + 1); break }
+	}
+	if (wait_next && cpu == s_cpu) { hi = ts - e_of; wait_next = 0 }
 }
 ev == "hrtimer_start:" && $0 ~ ("cyclictest-" tid " ") && /function=hrtimer_wakeup/ {
 	match($0, /hrtimer=0x[0-9a-f]+/); ptr = substr($0, RSTART + 8, RLENGTH - 8)
@@ -17,8 +26,9 @@ ev == "hrtimer_expire_entry:" {
 	}
 }
 ev == "sched_switch:" && $0 ~ ("==> cyclictest:" tid " ") && pend {
-	v = ts - pend; n++
-	if (v > max) { max = v; at = ts }
+	v = ts - pend; n++; lo = v; s_at = ts
+	if (v > max) max = v
+	e_of = pend; s_cpu = cpu; wait_next = 1; hi = -1
 	pend = 0
 }
-END { printf "%d %.0f %.0f\n", n, max, at }
+END { printf "%d %.0f %.0f %.0f %.0f\n", n, max, lo, hi, s_at }

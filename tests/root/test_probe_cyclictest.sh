@@ -2,7 +2,10 @@
 # cyclictest beside `latscope record --probe timer --timer-detail` (needs root, tracefs,
 # rt-tests, trace-cmd).  Checks:
 #  1. cyclictest's own number (the -b break value, else its Max) and latscope's view of the same
-#     wake-up agree within 5%.  cyclictest writes its --tracemark marker to the top-level
+#     wake-up agree within 5%: cyclictest reads its clock after the switch that puts it on the
+#     CPU (S) and before the next event on that CPU (N), so its value must be within 5% of
+#     [S - E, N - E] (usually N - S is a few us; a run here had a 2 ms gap with no event, a
+#     stall after the switch, and cyclictest's 2151 us matched N - E = 2130 us, not S - E).  cyclictest writes its --tracemark marker to the top-level
 #     trace_marker, which latscope's private instance does not hold (docs/probe.md), so the view
 #     is taken from the events latscope recorded: the thread's hrtimer_start expires (its
 #     intended wake time, CLOCK_MONOTONIC) moved to the trace clock by the (ts - now) of that
@@ -25,14 +28,18 @@ if [ "$(id -u)" != 0 ] || [ ! -d "$t/instances" ] || ! command -v cyclictest >/d
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/latscope-cyc-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# kept for a look when something failed
+trap '[ "${fail:-1}" = 0 ] && rm -rf "$tmp" || echo "files kept in $tmp"' EXIT
 state() { cat "$t/tracing_on" "$t/set_event"; }
 state >"$tmp/before"
 fail=0
 
-# -b 1000: stop at the first sample above 1 ms (a few seconds on a busy VM); -l bounds the run
+# -b 2000: stop at the first sample above 2 ms (seconds on a busy VM); -l bounds the run.  Its
+# return to user space after the switch took up to 56 us here: at 1 ms that was 5 %.
+# -p 99, above the probe's FIFO 95: the probe must not preempt cyclictest between its switch in
+# and its clock read (a run here at -p 80 measured 1006 us where the switch came at 934 us).
 "$bin" record -o "$tmp/cyc.dat" --probe timer --timer-detail -e timer:hrtimer_start -- \
-	cyclictest -m -p 80 -i 200 -l 50000 -q --tracemark -b 1000 >"$tmp/cyc.out" 2>"$tmp/rec.err"
+	cyclictest -m -p 99 -i 200 -l 50000 -q --tracemark -b 2000 >"$tmp/cyc.out" 2>"$tmp/rec.err"
 rc=$?
 cat "$tmp/cyc.out"
 if [ $rc -ne 0 ]; then
@@ -47,12 +54,22 @@ fi
 if [ -z "$tid" ] || [ -z "$want" ]; then
 	echo "FAIL: cyclictest printed no thread or value"; exit 1
 fi
-read -r n view at < <(trace-cmd report -t "$tmp/cyc.dat" 2>/dev/null |
-		      awk -v tid="$tid" -f "$here/cyclictest_view.awk")
-echo "cyclictest thread $tid: $want us; latscope's view: $n samples, max $view ns at $at"
-if ! awk -v w="$want" -v v="$view" 'BEGIN { d = w * 1000 - v; if (d < 0) d = -d;
-				       exit !(v > 0 && d <= 0.05 * w * 1000) }'; then
-	echo "FAIL: cyclictest $want us vs latscope $view ns: more than 5% apart"; fail=1
+read -r n max lo hi at < <(trace-cmd report -t "$tmp/cyc.dat" 2>/dev/null |
+			    awk -v tid="$tid" -f "$here/cyclictest_view.awk")
+if ! grep -q '^# Break value' "$tmp/cyc.out"; then	# no break: its maximum, no upper bound
+	lo=$max
+	hi=$max
+fi
+echo "cyclictest thread $tid: $want us; latscope's view of the same wake-up: switched in" \
+     "$lo ns after the expected time, next event on its CPU at $hi ns ($n samples seen)"
+# the clock read lies in [lo, hi]: cyclictest's value within 5% of that interval
+if ! awk -v w="$want" -v lo="$lo" -v hi="$hi" 'BEGIN { w *= 1000; if (hi < lo) hi = lo;
+					 exit !(lo > 0 && w >= 0.95 * lo && w <= 1.05 * hi) }'; then
+	echo "FAIL: cyclictest $want us outside latscope's [$lo, $hi] ns by more than 5%"; fail=1
+elif awk -v w="$want" -v lo="$lo" 'BEGIN { d = w * 1000 - lo; if (d < 0) d = -d;
+					    exit !(d > 0.05 * w * 1000) }'; then
+	echo "note: cyclictest read its clock after the switch in plus more than 5%: the thread" \
+	     "ran without a traced event (a stall in its own path, e.g. the VM's vCPU stopped)"
 fi
 
 "$bin" analyze --json "$tmp/cyc.dat" >"$tmp/a.json" 2>/dev/null
