@@ -387,6 +387,13 @@ static void note(struct pr_state *st, const struct lat_event *ev)
 		snprintf(c->irq_name, sizeof(c->irq_name), "%s", ev->u.irq.name ? ev->u.irq.name :
 			 "irq");
 		break;
+	case LAT_EV_TIMER_ENTRY:
+		st->r.has_expire = 1;
+		/* a task's sleep ends in hrtimer_wakeup; the tick and other callbacks are not it */
+		if (!ev->u.irq.name || !ev->u.irq.name[0] ||
+		    !strncmp(ev->u.irq.name, "hrtimer_wakeup", 14))
+			c->expire_ts = ev->ts_ns;
+		break;
 	case LAT_EV_LOST:
 		memset(c, 0, sizeof(*c));
 		break;
