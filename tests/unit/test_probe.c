@@ -14,6 +14,15 @@ static void other(uint64_t ts, int cpu, int cur, const char *name)
 	add(ts, cpu, cur, "t", LAT_EV_OTHER)->name = name;
 }
 
+static void timer_entry(uint64_t ts, int cpu, int cur, const char *fn)
+{
+	struct lat_event *e = add(ts, cpu, cur, "t", LAT_EV_TIMER_ENTRY);
+
+	e->name = "timer:hrtimer_expire_entry";
+	e->u.irq.irq = -1;
+	e->u.irq.name = fn;
+}
+
 static void marker(uint64_t ts, int cpu, int cur, const char *text)
 {
 	struct lat_event *e = add(ts, cpu, cur, "probe", LAT_EV_MARKER);
@@ -45,7 +54,8 @@ static void test_decompose_full(void **state)
 	(void)state;
 	sw(900, 1, 0, "swapper/1", LAT_TS_RUNNING, 60, "hog");
 	other(1000, 1, 60, "irq_vectors:local_timer_entry");
-	other(1002, 1, 60, "timer:hrtimer_expire_entry");
+	timer_entry(1002, 1, 60, "hrtimer_wakeup");
+	timer_entry(1003, 1, 60, "tick_nohz_handler");	/* not a sleep's end: not ours */
 	wake(1003, 1, 60, "hog", LAT_EV_WAKING, 50, "probe", 1);
 	other(1004, 1, 60, "timer:hrtimer_expire_entry");	/* a later expiry: not ours */
 	sw(1010, 1, 60, "hog", LAT_TS_RUNNING, 50, "probe");
