@@ -13,7 +13,8 @@ function ns(t) { sub(/:$/, "", t); split(t, p, "."); return p[1] * 1000000000 + 
 			cpu = $i
 		if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = ns($i); ev = $(i + 1); break }
 	}
-	if (wait_next && cpu == s_cpu && ev !~ /^(local_timer_|hrtimer_expire_|irq_handler_|softirq_|sched_wak|sched_migrate|print)/) {
+	if (wait_next && cpu == s_cpu &&
+	    ev !~ /^(local_timer_|hrtimer_expire_|irq_handler_|softirq_|sched_wak|sched_migrate|print)/) {
 		hi = ts - e_of
 		wait_next = 0
 	}

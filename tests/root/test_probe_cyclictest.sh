@@ -6,13 +6,12 @@
 #     CPU (S) and before its next own step (N: its next timer, switch out or exit; interrupts
 #     in between do not count), so its value must be within 5% of [S - E, N - E].  Usually
 #     N - S is tens of us; runs here had a 2 ms gap with no event at all after the switch (a
-#     stall: the vCPU stopped), and cyclictest's 2150 us was after it, not at S - E = 56 us.  cyclictest writes its --tracemark marker to the top-level
-#     trace_marker, which latscope's private instance does not hold (docs/probe.md), so the view
-#     is taken from the events latscope recorded: the thread's hrtimer_start expires (its
-#     intended wake time, CLOCK_MONOTONIC) moved to the trace clock by the (ts - now) of that
-#     timer's hrtimer_expire_entry, to the sched_switch that put the thread on its CPU
-#     (tests/root/cyclictest_view.awk over `trace-cmd report -t`).  cyclictest reads its clock
-#     after that switch, so its number is the larger by its return to user space.
+#     stall: the vCPU stopped), and cyclictest's 2150 us was after it, not at S - E = 56 us.
+#     cyclictest writes its --tracemark marker to the top-level trace_marker, which latscope's
+#     private instance does not hold (docs/probe.md), so the view is taken from the events
+#     latscope recorded (tests/root/cyclictest_view.awk over `trace-cmd report -t`): E = the
+#     thread's hrtimer_start expires (its intended wake time, CLOCK_MONOTONIC) moved to the
+#     trace clock by the (ts - now) of that timer's hrtimer_expire_entry.
 #  2. `latscope analyze --json`: every decomposed probe sample's known segments add up to the
 #     sample (lat_ns + expected_moved_ns - unknown_ns), the points are in time order, and with
 #     --timer-detail no segment is unknown when all points were found.
@@ -89,14 +88,17 @@ for s in p["worst"]:
         print("FAIL: segments of", s); bad = 1
     if None not in s["points_ns"].values() and None in [g["ns"] for g in s["segments"]]:
         print("FAIL: a segment unknown with every point", s); bad = 1
-    print("sample cpu%d %d ns = %s (dominant %s)" % (s["cpu"], s["lat_ns"], " + ".join(map(str, segs)), s["dominant"]))
+    print("sample cpu%d %d ns = %s (dominant %s)" %
+          (s["cpu"], s["lat_ns"], " + ".join(map(str, segs)), s["dominant"]))
 printed = {}
 for l in open(sys.argv[2]):
     m = re.search(r"probe=timer cpu=(\d+) samples=(\d+) .*max_ns=(\d+)", l)
     if m: printed[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
 for c in p["cpus"]:
     if printed.get(c["cpu"]) != (c["count"], c["max"]["ns"]):
-        print("FAIL: cpu%d count/max %s vs printed %s" % (c["cpu"], (c["count"], c["max"]["ns"]), printed.get(c["cpu"]))); bad = 1
+        print("FAIL: cpu%d count/max %s vs printed %s" %
+              (c["cpu"], (c["count"], c["max"]["ns"]), printed.get(c["cpu"])))
+        bad = 1
 sys.exit(bad)
 PY
 

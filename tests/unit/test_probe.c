@@ -45,7 +45,7 @@ static struct lat_block *run_meta(const char *meta)
 	return b;
 }
 
-/* Every point recorded: expected 990, irq 1000, expiry 1002, waking 1003, switch 1010, marker 1025. */
+/* Every point: expected 990, irq 1000, expiry 1002, waking 1003, switch 1010, marker 1025. */
 static void test_decompose_full(void **state)
 {
 	struct lat_block *b;
