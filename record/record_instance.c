@@ -178,15 +178,16 @@ int lat_rec_setup_instance(struct rec *r)
 		fprintf(r->msg, "latscope: instance %s already exists\n", r->inst_name);
 		return -LAT_EIO;
 	}
+	snprintf(inst_path, sizeof(inst_path), "%s/instances/%s", r->tdir, r->inst_name);
+	lat_rec_em_instance(inst_path, r->mounted_here);
 	r->inst = tracefs_instance_create(r->inst_name);
 	if (!r->inst) {
+		lat_rec_em_instance(NULL, false);
 		fprintf(r->msg, "latscope: creating tracefs instance %s/instances/%s refused (%s): "
 			"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
 			r->tdir, r->inst_name, strerror(errno));
 		return errno == ENOMEM ? -LAT_ENOMEM : -LAT_EPERM;
 	}
-	snprintf(inst_path, sizeof(inst_path), "%s/instances/%s", r->tdir, r->inst_name);
-	lat_rec_em_instance(inst_path);
 	/* A new instance traces at once: keep it off until the readers are in place. */
 	if (tracefs_trace_off(r->inst) < 0) {
 		fprintf(r->msg, "latscope: %s/tracing_on refused: %s\n", inst_path,
@@ -258,7 +259,7 @@ void lat_rec_teardown_instance(struct rec *r)
 		fprintf(r->msg, "latscope: removing instance %s failed: %s\n", r->inst_name,
 			strerror(errno));
 	else
-		lat_rec_em_instance(NULL);
+		lat_rec_em_instance(NULL, false);
 	tracefs_instance_free(r->inst);
 	r->inst = NULL;
 	if (r->mounted_here)

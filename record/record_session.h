@@ -90,8 +90,11 @@ void lat_rec_free_readers(struct rec *r);
 void lat_rec_em_begin(int ncpus, int wake_fd);
 /* Forgets the output and the wake fd and restores the handlers lat_rec_em_begin() replaced. */
 void lat_rec_em_end(void);
-/* The instance directory to remove on a second signal; NULL: it is gone. */
-void lat_rec_em_instance(const char *path);
+/*
+ * The instance directory to remove on a second signal (set before it is created: one that does
+ * not exist counts as removed), and whether tracefs is to be unmounted after; NULL: it is gone.
+ */
+void lat_rec_em_instance(const char *path, bool mounted_here);
 /* The output file (and its .cpuN files) to remove on a second signal; NULL: none. */
 void lat_rec_em_output(const char *path);
 /* The instance's open tracing_on, or -1. */

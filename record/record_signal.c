@@ -4,9 +4,12 @@
  * wakes it, a second SIGINT/SIGTERM undoes what it can from the handler itself and exits.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +33,7 @@ static struct {
 	volatile sig_atomic_t inst_live;
 	char out_path[4096];
 	int ncpus;
+	volatile sig_atomic_t umount;	/* tracefs was mounted by us */
 } em = { .wake_fd = -1, .tracing_on_fd = -1 };
 
 static void em_write(const char *s)
@@ -63,6 +67,59 @@ static void em_unlink_cpu_files(void)
 	}
 }
 
+/*
+ * Closes every fd but stdin, stdout and stderr: the instance's files we opened (the registered
+ * fds, but also a file libtracefs had open in the code this handler interrupted) each pin the
+ * instance (rmdir says EBUSY while one is open).
+ */
+static void em_close_all(void)
+{
+	if (close_range(3, ~0U, 0) == 0)
+		return;
+	for (int i = 0; i < em.nfds; i++)
+		close(em.fds[i]);
+	for (int fd = 3; fd < 4096; fd++)
+		close(fd);
+}
+
+/*
+ * Removes the instance directory; true when it is gone (also when the interrupted code had
+ * removed it already).  Reader threads in a splice of the instance's trace_pipe_raw keep its
+ * file until the call returns (closing the fd wakes them): retry for up to two seconds.
+ */
+static bool em_remove_instance(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 200; i++) {
+		if (!rmdir(em.inst_path) || errno == ENOENT)
+			return true;
+		if (errno != EBUSY)
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	errno = EBUSY;
+	return false;
+}
+
+/* The instance stays: at least no event of it fires any more. */
+static void em_disable_instance(void)
+{
+	static const char suffix[] = "/events/enable";
+	size_t len = strlen(em.inst_path);
+	char path[sizeof(em.inst_path) + sizeof(suffix)];
+	int fd;
+
+	memcpy(path, em.inst_path, len);
+	memcpy(path + len, suffix, sizeof(suffix));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, "0", 1) < 0)
+		(void)0;
+	close(fd);
+}
+
 static void on_signal(int sig)
 {
 	int saved = errno;
@@ -83,20 +140,30 @@ static void on_signal(int sig)
 	/* Second signal: stop the kernel side, drop our files, remove the instance, leave. */
 	if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
 		(void)0;
-	for (int i = 0; i < em.nfds; i++)
-		close(em.fds[i]);
-	if (em.inst_live) {
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		/* Reader threads may hold an fd for a moment longer: retry for up to a second. */
-		for (int i = 0; i < 100 && rmdir(em.inst_path) < 0 && errno == EBUSY; i++)
-			nanosleep(&ts, NULL);
-	}
+	em_close_all();
 	if (em.out_path[0]) {
 		unlink(em.out_path);
 		em_unlink_cpu_files();
 	}
-	em_write("latscope: aborted by a second signal: instance removed, no file written\n");
+	if (!em.inst_live || em_remove_instance()) {
+		if (em.umount)
+			umount2("/sys/kernel/tracing", MNT_DETACH);
+		em_write(em.inst_live ?
+			 "latscope: aborted by a second signal: instance removed, no file written\n" :
+			 "latscope: aborted by a second signal: no instance left, no file written\n");
+	} else {
+		int err = errno;
+
+		em_disable_instance();
+		em_write("latscope: aborted by a second signal: no file written, but could not "
+			 "remove instance ");
+		em_write(em.inst_path);
+		em_write(" (");
+		em_write(strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error");
+		em_write("); its tracing is off; remove it with: rmdir ");
+		em_write(em.inst_path);
+		em_write(" (the next latscope record also removes it)\n");
+	}
 	_exit(130);
 }
 
@@ -138,13 +205,15 @@ void lat_rec_em_end(void)
 	sigaction(SIGCHLD, &old_chld, NULL);
 }
 
-void lat_rec_em_instance(const char *path)
+void lat_rec_em_instance(const char *path, bool mounted_here)
 {
 	if (!path) {
 		em.inst_live = 0;
 		return;
 	}
+	em.inst_live = 0;
 	snprintf(em.inst_path, sizeof(em.inst_path), "%s", path);
+	em.umount = mounted_here;
 	em.inst_live = 1;
 }
 
