@@ -114,21 +114,23 @@ static void print_event(FILE *o, const struct lat_event *e)
 }
 
 struct dump_count {
-	const char *name;
+	char *name;		/* owned: an event's name is lent only until the next event */
 	uint64_t n;
 };
 
 static int count_event(struct dump_count **tab, size_t *n, size_t *cap, const char *name)
 {
 	for (size_t i = 0; i < *n; i++)
-		if ((*tab)[i].name == name || !strcmp((*tab)[i].name, name)) {
+		if (!strcmp((*tab)[i].name, name)) {
 			(*tab)[i].n++;
 			return 0;
 		}
 	if (lat_grow(tab, cap, *n + 1, sizeof(**tab)) < 0)
 		return -LAT_ENOMEM;
-	/* names of a source live as long as the source */
-	(*tab)[(*n)++] = (struct dump_count){ name, 1 };
+	(*tab)[*n].name = strdup(name);
+	if (!(*tab)[*n].name)
+		return -LAT_ENOMEM;
+	(*tab)[(*n)++].n = 1;
 	return 0;
 }
 
@@ -225,6 +227,8 @@ int cmd_dump(int argc, char **argv)
 			argv[optind], src->stop_reason);
 	if (src->skip_reason)
 		fprintf(stderr, "latscope dump: %s: warning: %s\n", argv[optind], src->skip_reason);
+	for (size_t i = 0; i < ntab; i++)
+		free(tab[i].name);
 	free(tab);
 	lat_loaded_release(&l);
 	if (fflush(stdout) || ferror(stdout)) {

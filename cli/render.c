@@ -29,7 +29,8 @@ void usage_render(FILE *out)
 		"      --size WxH          pixels (SVG: points), default 1600x900\n"
 		"  -f, --format NAME       read with this reader (see `latscope formats`)\n"
 		"  -t, --threshold DUR     freeze threshold drawn on series charts (default 10ms)\n"
-		"      --cpu-mhz MHZ, --top N, --buffer NAME, --wakeup-start waking|wakeup\n"
+		"      --buffer NAME       trace.dat: chart this instance's buffer\n"
+		"      --cpu-mhz MHZ, --top N, --wakeup-start waking|wakeup\n"
 		"                          passed to the analysis, as for `latscope analyze`\n\n"
 		"exit status: 0 a chart was written for every block, 1 some block had no chart, a\n"
 		"write failed or the render module (" LAT_RENDER_MODULE_NAME ") could not be\n"
@@ -281,7 +282,7 @@ int cmd_render(int argc, char **argv)
 		free(defout);
 		return LAT_EXIT_FAIL;
 	}
-	ret = lat_load(&l, input, forced, stderr);
+	ret = lat_load_buffer(&l, input, forced, ao.buffer, stderr);
 	if (ret < 0) {
 		fprintf(stderr, "%s: error: %s\n", input, l.error);
 		lat_loaded_release(&l);

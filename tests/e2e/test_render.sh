@@ -58,6 +58,19 @@ check "of the 4 histograms with samples" 'grep -q "chart of 4 histograms from 3 
 check "several inputs without -o: exit 2" '[ $? -eq 2 ]'
 "$bin" render -o "$tmp/none.png" "$ct/quiet.txt" "$lat3" >"$tmp/err" 2>&1
 check "several inputs, no histogram with samples: exit 1" '[ $? -eq 1 ]'
+# --buffer picks the trace.dat instance the chart is of (the top buffer holds 3000 events,
+# inst1 662: `latscope dump --stats --buffer inst1`), as for analyze
+inst=$repo/samples/tracedat/mixed-inst1-v7-zstd.dat
+"$bin" render "$inst" -o "$tmp/top.svg" >/dev/null 2>&1
+"$bin" render "$inst" --buffer "" -o "$tmp/top2.svg" >/dev/null 2>&1
+check "--buffer \"\" is the top buffer" 'cmp -s "$tmp/top.svg" "$tmp/top2.svg"'
+"$bin" render "$inst" --buffer inst1 -o "$tmp/inst1.svg" >/dev/null 2>"$tmp/err"
+check "--buffer inst1 renders" '[ $? -eq 0 ] && xmllint --noout "$tmp/inst1.svg"'
+check "--buffer inst1 reads inst1" 'grep -q "reading \"inst1\"" "$tmp/err"'
+check "--buffer inst1 is another chart" '! cmp -s "$tmp/top.svg" "$tmp/inst1.svg"'
+"$bin" render "$inst" --buffer nosuch -o "$tmp/no.svg" >/dev/null 2>"$tmp/err"
+check "--buffer nosuch: exit 2" '[ $? -eq 2 ] && [ ! -e "$tmp/no.svg" ]'
+check "--buffer nosuch: says which exist" 'grep -q "no buffer \"nosuch\" in this trace.dat; it holds: \"\", \"inst1\"" "$tmp/err"'
 
 [ $fail -eq 0 ] && echo "render e2e: all passed"
 [ $fail -eq 0 ]
