@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/an_wakeup_sink.h"
 #include "analyze_priv.h"
 #include "wakeup_priv.h"
 
@@ -102,6 +103,40 @@ const char *lat_wait_kind_name(enum lat_wait_kind k)
 	default:
 		return "wakeup";
 	}
+}
+
+const char *lat_slice_end_name(enum lat_slice_end e)
+{
+	switch (e) {
+	case LAT_SLICE_BREAK:
+		return "break";
+	case LAT_SLICE_LOST:
+		return "lost";
+	case LAT_SLICE_TRACE_END:
+		return "end";
+	default:
+		return "switch";
+	}
+}
+
+/* Hands a slice of CPU @c's current task, ended at @end, to the sink. */
+static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t cpu, uint64_t end,
+			   enum lat_slice_end why)
+{
+	struct lat_run_slice s;
+
+	if (!w->o->sink || !w->o->sink->slice || !c->cur_known)
+		return;
+	s.cpu = cpu;
+	s.pid = c->cur_pid;
+	s.prio = c->cur_prio;
+	memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
+	s.start_ns = c->cur_start;
+	s.end_ns = end;
+	s.start_known = 1;
+	s.end = why;
+	s.state = LAT_TS_OTHER;
+	w->o->sink->slice(w->o->sink->ctx, &s);
 }
 
 int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out)
@@ -359,6 +394,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 
 		memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
 		push_slice(c, &s);
+		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
 	}
@@ -576,6 +612,12 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	l->held_by_pid = WK_HELD_LAZY;
 	l->held_ns = 0;
 	l->held_unknown = 0;
+	if (w->o->sink && w->o->sink->wait) {
+		struct lat_wait_rec rec = { .w = l, .prio = t->prio, .queued_cpu = t->queued_cpu,
+					    .trusted = (uint8_t)trusted };
+
+		w->o->sink->wait(w->o->sink->ctx, &rec);
+	}
 
 	if (!t->match || ((w->filter_pol || w->min_prio) && !class_ok(w, t->prio))) {
 		if (!trusted) {
@@ -695,6 +737,16 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	s->comm[LAT_COMM_LEN - 1] = 0;
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
+	if (w->o->sink && w->o->sink->slice) {
+		struct lat_run_slice rs = { .cpu = cpu, .pid = s->pid, .prio = s->prio,
+					    .start_ns = s->start, .end_ns = s->end,
+					    .start_known = c->cur_known &&
+							   c->cur_pid == ev->u.sw.prev_pid,
+					    .end = LAT_SLICE_SWITCH, .state = ev->u.sw.prev_state };
+
+		memcpy(rs.comm, s->comm, LAT_COMM_LEN);
+		w->o->sink->slice(w->o->sink->ctx, &rs);
+	}
 
 	if (ev->u.sw.prev_pid > 0 && (t = get_task(w, ev->u.sw.prev_pid, ev->u.sw.prev_comm))) {
 		t->prio = ev->u.sw.prev_prio;
@@ -940,6 +992,8 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 		memcpy(m->text, ev->u.marker.text, len);
 	m->text[len] = 0;
 	m->lat_ns = len ? marker_latency(ev->u.marker.text, ev->u.marker.len) : -1;
+	if (w->o->sink && w->o->sink->marker)
+		w->o->sink->marker(w->o->sink->ctx, ev, m->lat_ns);
 }
 
 static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
@@ -964,6 +1018,11 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	}
 	r->ngaps_total++;
 	c->lost += ev->u.lost.count;
+	/* the task ran at least until the last event seen before the gap */
+	sink_cur_slice(w, c, cpu, g.from_ns > c->cur_start ? g.from_ns : c->cur_start,
+		       LAT_SLICE_LOST);
+	if (w->o->sink && w->o->sink->lost)
+		w->o->sink->lost(w->o->sink->ctx, &g);
 	/* every wait pending now spans the gap: it is counted as untrusted when it ends */
 	w->ngaps++;
 	c->cur_known = 0;
@@ -1257,6 +1316,9 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	for (size_t i = 0; i < w.ncpus; i++)
 		if (w.cpus[i] && w.cpus[i]->done.valid)
 			wk_finish_done(&w, w.cpus[i], (int32_t)i);
+	for (size_t i = 0; i < w.ncpus; i++)
+		if (w.cpus[i])
+			sink_cur_slice(&w, w.cpus[i], (int32_t)i, r->last_ns, LAT_SLICE_TRACE_END);
 	wk_cap_close_all(&w);
 	wk_pend_flush(&w);
 	ret = w.oom ? -LAT_ENOMEM : wk_build_results(&w, src);

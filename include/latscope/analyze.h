@@ -9,6 +9,8 @@
 
 #include "model.h"
 
+struct lat_wake_sink;
+
 enum lat_wake_start {
 	LAT_WAKE_START_WAKING,	/* sched_waking, falling back to sched_wakeup (default) */
 	LAT_WAKE_START_WAKEUP,	/* sched_wakeup, as perf sched latency does */
@@ -31,6 +33,8 @@ struct lat_analyze_opts {
 	 * and JSON reports for none.  Default 0.
 	 */
 	int timelines;
+	/* the wakeup analysis' records as they come (an_wakeup_sink.h), NULL none; lent */
+	const struct lat_wake_sink *sink;
 };
 
 void lat_analyze_opts_init(struct lat_analyze_opts *o);

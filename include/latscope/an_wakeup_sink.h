@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the wakeup analysis saw, one record at a time, for exporters
+ * (`latscope export`, docs/export.md): every running slice, every ended wait,
+ * every trace_marker line and every lost-events gap, in stream order.  The
+ * analysis itself keeps only bounded state; a sink that wants everything
+ * writes it out as it comes.  Set lat_analyze_opts.sink; any callback may be NULL.
+ */
+#ifndef LATSCOPE_AN_WAKEUP_SINK_H
+#define LATSCOPE_AN_WAKEUP_SINK_H
+
+#include "an_wakeup.h"
+
+/* Why a running slice ended. */
+enum lat_slice_end {
+	LAT_SLICE_SWITCH,	/* a sched_switch put another task on the CPU */
+	LAT_SLICE_BREAK,	/* another task was seen running: switches went missing */
+	LAT_SLICE_LOST,		/* the CPU lost events here: the task may have run on */
+	LAT_SLICE_TRACE_END,	/* still running when the trace ended */
+};
+
+const char *lat_slice_end_name(enum lat_slice_end e);	/* "switch", "break", "lost", "end" */
+
+/* A task on a CPU, from its switch-in (or first sight) to its switch-out. */
+struct lat_run_slice {
+	int32_t cpu, pid, prio;		/* prio -1: unknown (seen running, no switch-in) */
+	char comm[LAT_COMM_LEN];
+	uint64_t start_ns, end_ns;
+	uint8_t start_known;		/* 0: the switch-out came before anything showed it
+					   running (trace start, after a gap): start_ns = end_ns */
+	enum lat_slice_end end;
+	enum lat_task_state state;	/* prev_state at the switch (LAT_SLICE_SWITCH only) */
+};
+
+/* An ended wait: what the wakeup analysis counts (or counts as untrusted). */
+struct lat_wait_rec {
+	const struct lat_wake_link *w;	/* pid, cpu (where it ran), comm, kind, times, waker */
+	int32_t prio;			/* at the switch-in */
+	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
+	uint8_t trusted;		/* 0: a lost-events gap fell inside the wait */
+	const char *verdict;		/* the case's verdict, NULL when none was made */
+};
+
+struct lat_wake_sink {
+	void *ctx;
+	void (*slice)(void *ctx, const struct lat_run_slice *s);
+	void (*wait)(void *ctx, const struct lat_wait_rec *w);
+	/* a trace_marker line; lat_ns: a probe's or cyclictest's latency, else -1 */
+	void (*marker)(void *ctx, const struct lat_event *ev, int64_t lat_ns);
+	void (*lost)(void *ctx, const struct lat_wake_gap *g);
+};
+
+#endif
