@@ -18,6 +18,8 @@ int cmd_analyze(int argc, char **argv);
 void usage_analyze(FILE *out);
 int cmd_dump(int argc, char **argv);
 void usage_dump(FILE *out);
+int cmd_export(int argc, char **argv);
+void usage_export(FILE *out);
 int cmd_render(int argc, char **argv);
 void usage_render(FILE *out);
 int cmd_formats(int argc, char **argv);

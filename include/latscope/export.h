@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Exporters (docs/export.md): the wakeup analysis' records written out as they
+ * come, as Chrome trace-event JSON (Perfetto, chrome://tracing) or as rows
+ * (CSV, JSON Lines) for SQL engines.  Each exporter fills a lat_wake_sink to
+ * pass in lat_analyze_opts.sink; the analysis drives it.
+ */
+#ifndef LATSCOPE_EXPORT_H
+#define LATSCOPE_EXPORT_H
+
+#include "an_wakeup_sink.h"
+
+enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES };
+enum lat_rows_fmt { LAT_ROWS_CSV, LAT_ROWS_JSONL };
+
+/* Parse "waits|slices|samples" and "csv|jsonl".  Return 0 or -LAT_EUSAGE. */
+int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out);
+int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out);
+
+struct lat_rows {
+	FILE *out;
+	enum lat_rows_kind kind;
+	enum lat_rows_fmt fmt;
+	const char *trace;	/* the trace column; lent, change between traces */
+	const char *host;	/* the host column, NULL: empty; lent */
+	uint64_t nrows;
+	int header_done;
+};
+
+/* A rows writer of @kind in @fmt to @out; the CSV header comes before the first trace. */
+void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum lat_rows_fmt fmt);
+/* Writes the CSV header now if not yet (so an empty table still has one). */
+void lat_rows_header(struct lat_rows *r);
+/* The sink that writes @r's rows. */
+void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink);
+
+/* Chrome trace-event JSON writer. */
+struct lat_pf_task;
+struct lat_perfetto {
+	FILE *out;
+	uint64_t nevents;	/* trace events written */
+	uint64_t nflows;
+	int32_t max_cpu;	/* highest CPU seen, -1 none */
+	struct lat_pf_task *tasks;	/* open addressing by pid */
+	size_t ntasks, tcap;
+	int oom;
+};
+
+/* Starts the JSON document; @trace (the input's name, lent) goes into otherData. */
+void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const char *trace);
+void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
+/* Writes the track names and closes the document.  Returns 0 or -LAT_ENOMEM. */
+int lat_perfetto_end(struct lat_perfetto *p);
+
+/* "dl", "rt" or "fair" for a kernel prio as sched_switch shows it (-1 .. 139). */
+const char *lat_prio_policy(int32_t prio);
+
+#endif

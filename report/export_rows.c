@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `latscope export --rows`: one row per wait, running slice or trace_marker
+ * sample, as CSV (RFC 4180) or JSON Lines.  Columns: docs/export.md.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "latscope/export.h"
+#include "latscope/json.h"
+
+enum cell_type { CELL_NULL, CELL_STR, CELL_INT, CELL_BOOL };
+
+struct cell {
+	const char *name;	/* static */
+	enum cell_type type;
+	const char *s;		/* CELL_STR: lent, slen bytes */
+	size_t slen;
+	int64_t v;
+};
+
+#define MAX_CELLS 20
+
+struct row {
+	struct cell c[MAX_CELLS];
+	int n;
+};
+
+static void put_str(struct row *r, const char *name, const char *s)
+{
+	r->c[r->n++] = (struct cell){ name, s ? CELL_STR : CELL_NULL, s, s ? strlen(s) : 0, 0 };
+}
+
+static void put_strn(struct row *r, const char *name, const char *s, size_t len)
+{
+	r->c[r->n++] = (struct cell){ name, CELL_STR, s, len, 0 };
+}
+
+static void put_int(struct row *r, const char *name, int64_t v)
+{
+	r->c[r->n++] = (struct cell){ name, CELL_INT, NULL, 0, v };
+}
+
+static void put_null(struct row *r, const char *name)
+{
+	r->c[r->n++] = (struct cell){ name, CELL_NULL, NULL, 0, 0 };
+}
+
+static void put_bool(struct row *r, const char *name, int v)
+{
+	r->c[r->n++] = (struct cell){ name, CELL_BOOL, NULL, 0, v != 0 };
+}
+
+/*
+ * A CSV field: quoted when it holds a comma, a quote, CR or LF (RFC 4180),
+ * quotes doubled.  Other control characters are written as \xNN so that a
+ * row stays one line; other bytes as they are.
+ */
+static void csv_field(FILE *o, const char *s, size_t len)
+{
+	int quote = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			quote = 1;
+	if (quote)
+		fputc('"', o);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"')
+			fputs("\"\"", o);
+		else if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') || ch == 0x7f)
+			fprintf(o, "\\x%02x", ch);
+		else
+			fputc(ch, o);
+	}
+	if (quote)
+		fputc('"', o);
+}
+
+static void write_row(struct lat_rows *w, const struct row *r)
+{
+	FILE *o = w->out;
+
+	lat_rows_header(w);
+	if (w->fmt == LAT_ROWS_JSONL)
+		fputc('{', o);
+	for (int i = 0; i < r->n; i++) {
+		const struct cell *c = &r->c[i];
+
+		if (w->fmt == LAT_ROWS_JSONL)
+			fprintf(o, "%s\"%s\":", i ? "," : "", c->name);
+		else if (i)
+			fputc(',', o);
+		switch (c->type) {
+		case CELL_STR:
+			if (w->fmt == LAT_ROWS_CSV) {
+				csv_field(o, c->s, c->slen);
+			} else {
+				fputc('"', o);
+				lat_json_escape(o, c->s, c->slen);
+				fputc('"', o);
+			}
+			break;
+		case CELL_INT:
+			fprintf(o, "%" PRId64, c->v);
+			break;
+		case CELL_BOOL:
+			fputs(w->fmt == LAT_ROWS_CSV ? (c->v ? "1" : "0") : c->v ? "true" : "false", o);
+			break;
+		default:
+			if (w->fmt == LAT_ROWS_JSONL)
+				fputs("null", o);
+			break;
+		}
+	}
+	fputs(w->fmt == LAT_ROWS_JSONL ? "}\n" : "\r\n", o);
+	w->nrows++;
+}
+
+const char *lat_prio_policy(int32_t prio)
+{
+	if (prio < 0)
+		return "dl";
+	return prio < 100 ? "rt" : "fair";
+}
+
+/* trace, host, pid, tid, comm: the first columns of every table */
+static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const char *comm)
+{
+	put_str(r, "trace", w->trace ? w->trace : "");
+	put_str(r, "host", w->host ? w->host : "");
+	put_null(r, "pid");		/* the thread group: the readers do not keep it yet */
+	put_int(r, "tid", tid);
+	put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
+}
+
+static void put_prio(struct row *r, int32_t prio, int known)
+{
+	if (known) {
+		put_str(r, "policy", lat_prio_policy(prio));
+		put_int(r, "prio", prio);
+	} else {
+		put_null(r, "policy");
+		put_null(r, "prio");
+	}
+}
+
+/* The waker as one word: "comm:tid", "irq:NAME" or "softirq:NAME" (in comm:tid), "" unknown. */
+static void waker_text(const struct lat_wake_waker *k, char *buf, size_t len)
+{
+	if (k->ctx != LAT_WAKE_CTX_TASK)
+		snprintf(buf, len, "%s:%.24s", lat_wake_ctx_name(k->ctx), k->irq_name);
+	else if (k->pid >= 0)
+		snprintf(buf, len, "%.16s:%d", k->comm, k->pid);
+	else
+		buf[0] = 0;
+}
+
+static void wait_row(void *ctx, const struct lat_wait_rec *rec)
+{
+	struct lat_rows *w = ctx;
+	const struct lat_wake_link *l = rec->w;
+	struct row r = { .n = 0 };
+	char waker[64];
+
+	put_task(&r, w, l->pid, l->comm);
+	put_prio(&r, rec->prio, 1);
+	put_int(&r, "cpu", l->cpu);
+	put_int(&r, "start_ns", (int64_t)l->start_ns);
+	put_int(&r, "end_ns", (int64_t)l->end_ns);
+	put_int(&r, "latency_ns", l->latency_ns);
+	put_str(&r, "kind", lat_wait_kind_name(l->kind));
+	waker_text(&l->waker, waker, sizeof(waker));
+	put_str(&r, "waker", waker);
+	put_str(&r, "verdict", rec->verdict);
+	put_bool(&r, "trusted", rec->trusted);
+	if (rec->queued_cpu >= 0)
+		put_int(&r, "queued_cpu", rec->queued_cpu);
+	else
+		put_null(&r, "queued_cpu");
+	if (l->waker.pid >= 0)
+		put_int(&r, "waker_tid", l->waker.pid);
+	else
+		put_null(&r, "waker_tid");
+	if (l->waker.cpu >= 0)
+		put_int(&r, "waker_cpu", l->waker.cpu);
+	else
+		put_null(&r, "waker_cpu");
+	put_str(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
+			      lat_wake_ctx_name(l->waker.ctx) : NULL);
+	write_row(w, &r);
+}
+
+static void slice_row(void *ctx, const struct lat_run_slice *s)
+{
+	struct lat_rows *w = ctx;
+	struct row r = { .n = 0 };
+
+	put_task(&r, w, s->pid, s->comm);
+	put_prio(&r, s->prio, s->prio >= 0 || s->end == LAT_SLICE_SWITCH);
+	put_int(&r, "cpu", s->cpu);
+	if (s->start_known) {
+		put_int(&r, "start_ns", (int64_t)s->start_ns);
+		put_int(&r, "end_ns", (int64_t)s->end_ns);
+		put_int(&r, "dur_ns", (int64_t)(s->end_ns - s->start_ns));
+	} else {
+		put_null(&r, "start_ns");
+		put_int(&r, "end_ns", (int64_t)s->end_ns);
+		put_null(&r, "dur_ns");
+	}
+	put_str(&r, "end", lat_slice_end_name(s->end));
+	put_str(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
+	write_row(w, &r);
+}
+
+/* "probe=NAME" in a latscope probe line, else NULL; *len its length */
+static const char *probe_name(const char *s, size_t len, size_t *plen)
+{
+	for (size_t i = 0; i + 6 <= len; i++) {
+		size_t k = i + 6;
+
+		if (memcmp(s + i, "probe=", 6) || (i && s[i - 1] != ' '))
+			continue;
+		while (k < len && s[k] != ' ')
+			k++;
+		*plen = k - i - 6;
+		return s + i + 6;
+	}
+	return NULL;
+}
+
+static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
+{
+	struct lat_rows *w = ctx;
+	struct row r = { .n = 0 };
+	const char *text = ev->u.marker.text ? ev->u.marker.text : "";
+	size_t len = ev->u.marker.text ? ev->u.marker.len : 0, plen = 0;
+	const char *probe = lat_ns >= 0 ? probe_name(text, len, &plen) : NULL;
+
+	put_task(&r, w, ev->pid, ev->comm);
+	put_int(&r, "cpu", ev->cpu);
+	put_int(&r, "ts_ns", (int64_t)ev->ts_ns);
+	if (probe)
+		put_strn(&r, "probe", probe, plen);
+	else
+		put_null(&r, "probe");
+	if (lat_ns >= 0)
+		put_int(&r, "lat_ns", lat_ns);
+	else
+		put_null(&r, "lat_ns");
+	put_strn(&r, "text", text, len);
+	write_row(w, &r);
+}
+
+int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out)
+{
+	static const char *const names[] = { "waits", "slices", "samples" };
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum lat_rows_kind)i;
+			return 0;
+		}
+	return -LAT_EUSAGE;
+}
+
+int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out)
+{
+	if (!strcmp(s, "csv"))
+		*out = LAT_ROWS_CSV;
+	else if (!strcmp(s, "jsonl"))
+		*out = LAT_ROWS_JSONL;
+	else
+		return -LAT_EUSAGE;
+	return 0;
+}
+
+void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum lat_rows_fmt fmt)
+{
+	memset(r, 0, sizeof(*r));
+	r->out = out;
+	r->kind = kind;
+	r->fmt = fmt;
+}
+
+void lat_rows_header(struct lat_rows *w)
+{
+	static const char *const waits = "trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,"
+		"latency_ns,kind,waker,verdict,trusted,queued_cpu,waker_tid,waker_cpu,waker_ctx";
+	static const char *const slices = "trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,"
+		"dur_ns,end,state";
+	static const char *const samples = "trace,host,pid,tid,comm,cpu,ts_ns,probe,lat_ns,text";
+
+	if (w->fmt != LAT_ROWS_CSV || w->header_done)
+		return;
+	fprintf(w->out, "%s\r\n", w->kind == LAT_ROWS_WAITS ? waits :
+		w->kind == LAT_ROWS_SLICES ? slices : samples);
+	w->header_done = 1;
+}
+
+void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->ctx = r;
+	if (r->kind == LAT_ROWS_WAITS)
+		sink->wait = wait_row;
+	else if (r->kind == LAT_ROWS_SLICES)
+		sink->slice = slice_row;
+	else
+		sink->marker = marker_row;
+}
