@@ -719,6 +719,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 
 	if (c->cur_known && c->cur_pid != ev->u.sw.prev_pid) {
 		/* the task the switches said was running left unseen */
+		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
 		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
