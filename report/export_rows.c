@@ -130,7 +130,7 @@ const char *lat_prio_policy(int32_t prio)
 static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const char *comm)
 {
 	put_str(r, "trace", w->trace ? w->trace : "");
-	put_str(r, "host", w->host ? w->host : "");
+	put_str(r, "host", w->host);	/* NULL: empty */
 	put_null(r, "pid");		/* the thread group: the readers do not keep it yet */
 	put_int(r, "tid", tid);
 	put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
