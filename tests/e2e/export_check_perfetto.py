@@ -118,6 +118,7 @@ for fid, fs in flows.items():
 count["flows"] = len(flows)
 count["flows.unbound_start"] = unbound_start
 count["tracks.cpu"] = sum(1 for k, n in track_names.items() if n.startswith("CPU "))
+count["lost.marks"] = sum(1 for e in evs if e.get("ph") == "i" and e.get("cat") == "lost")
 count["lost.total"] = sum(e["args"]["count"] for e in evs
                           if e.get("ph") == "i" and e.get("cat") == "lost")
 count["X.running.cpu_switch"] = sum(1 for e in evs if e.get("ph") == "X" and

@@ -1,0 +1,158 @@
+#!/bin/sh
+# `latscope export`: --rows waits|slices|samples as CSV and JSON Lines, and
+# --perfetto (Trace Event Format).  Usage: test_export.sh BIN REPO
+#
+# Every number is verified apart from latscope (samples/README.md, "export"):
+# the waits by tests/e2e/export_waits.awk, an awk reading of the rules of
+# docs/wakeup.md over the ftrace text; the switches by grep (and on the
+# trace-cmd fixture by `trace-cmd report`); the lost events by the LOST lines.
+bin=$1
+repo=$2
+tmp=$(mktemp -d /tmp/latscope-export-e2e.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+. "$repo/tests/e2e/check.sh"
+lost=$repo/samples/ftrace-text/kernel-trace-pipe-lost.txt
+ktrace=$repo/samples/ftrace-text/kernel-trace.txt
+fixture=${LAT_FIXTURE_V7:-$repo/tests/fixtures/tracecmd-mixed.dat}
+pf="$repo/tests/e2e/export_check_perfetto.py"
+# "tid start end latency kind trusted" from the CSV, for the awk's lines
+csv_waits() { tr -d '\r' <"$1" | awk -F, 'NR > 1 { print $4, $9, $10, $11, $12, $15 }'; }
+val() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# --- waits: every row as the independent reading finds it ---------------------
+for f in "$lost" "$ktrace"; do
+	n=$(basename "$f")
+	awk -f "$repo/tests/e2e/export_waits.awk" "$f" >"$tmp/$n.awk"
+	"$bin" export --rows waits "$f" >"$tmp/$n.csv" 2>"$tmp/$n.err"
+	check "$n waits: exit 0" '[ $? -eq 0 ]'
+	csv_waits "$tmp/$n.csv" >"$tmp/$n.got"
+	check "$n waits: the awk's rows, in order" 'cmp -s "$tmp/$n.awk" "$tmp/$n.got"'
+done
+# hand-counted: 49 wakeup, 22 preempt trusted, 2 preempt across the LOST gap (11446, 11480)
+check "pipe-lost: 73 waits" '[ "$(wc -l <"$tmp/kernel-trace-pipe-lost.txt.got")" -eq 73 ]'
+check "pipe-lost: 49 wakeup waits" \
+	'[ "$(grep -c " wakeup 1\$" "$tmp/kernel-trace-pipe-lost.txt.got")" -eq 49 ]'
+check "pipe-lost: the untrusted ones are 11446 and 11480" \
+	'[ "$(awk "\$6 == 0 { printf \"%s \", \$1 }" "$tmp/kernel-trace-pipe-lost.txt.got")" = "11446 11480 " ]'
+# memfd:sealed-91 (4390): waking 918.180097 on CPU 1 by the hardirq in
+# sched-messaging-11473, switched in at 918.180104 (lines 24 and 27)
+check "pipe-lost: the row of 4390" 'tr -d "\r" <"$tmp/kernel-trace-pipe-lost.txt.csv" |
+	grep -qx "$lost,,,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,sched-messaging:11473,,1,1,11473,1,task"'
+check "ktrace waits: 459 rows" '[ "$(wc -l <"$tmp/kernel-trace.txt.got")" -eq 459 ]'
+check "CSV: CRLF line ends, 19 columns everywhere" \
+	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 19" | wc -l)" -eq 0 ] &&
+	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 460 ]'
+
+# --- JSON Lines: one object a line, the same values as the CSV ----------------
+"$bin" export --rows waits --format jsonl "$lost" >"$tmp/w.jsonl" 2>/dev/null
+check "jsonl waits: exit 0" '[ $? -eq 0 ]'
+python3 - "$tmp/w.jsonl" "$tmp/kernel-trace-pipe-lost.txt.csv" >"$tmp/jl" <<'PY'
+import csv, json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[2], newline="") as f:
+    table = list(csv.DictReader(f))
+same = len(rows) == len(table)
+for j, c in zip(rows, table):
+    if list(j) != list(c):
+        same = False
+    for k, v in j.items():
+        s = "" if v is None else ("1" if v is True else "0" if v is False else str(v))
+        same &= s == c[k]
+print("same" if same else "differ")
+PY
+check "jsonl: the CSV's rows, keys in the header's order" '[ "$(cat "$tmp/jl")" = same ]'
+
+# --- slices: one per sched_switch, plus the cut and the still-running ones ----
+"$bin" export --rows slices "$lost" >"$tmp/s.csv" 2>/dev/null
+check "slices: exit 0" '[ $? -eq 0 ]'
+nsw=$(grep -c "sched_switch:" "$lost")	# 110
+check "slices: one ending at each of the $nsw switches" \
+	'[ "$(tr -d "\r" <"$tmp/s.csv" | awk -F, "\$12 == \"switch\"" | wc -l)" -eq "$nsw" ]'
+# the LOST lines are the file's first on each CPU: nothing runs before, no slice is cut;
+# both CPUs' last tasks run to the end
+check "slices: 2 still running at the end, none cut by the gaps" \
+	'[ "$(tr -d "\r" <"$tmp/s.csv" | awk -F, "NR > 1 && \$12 != \"switch\" { print \$12 }" | sort | uniq -c | tr -s " ")" = " 2 end" ]'
+# CPU 0's first switch (line 2) comes before anything showed 11480 running
+check "slices: 11480's first slice has no start" \
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11480,sched-messaging,fair,120,0,,918173468000,,switch,R"'
+check "slices: 11441's first slice on CPU 1 has no start either" \
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11441,sched-messaging,fair,120,1,,918179656000,,switch,S"'
+check "slices: rcu_preempt 918.173468 .. 918.173476, state I folded to other" \
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,15,rcu_preempt,fair,120,0,918173468000,918173476000,8000,switch,?"'
+
+# --- samples: trace_marker lines, probe values, RFC 4180 quoting -------------
+cat >"$tmp/markers.txt" <<'TXT'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+ latscope-probe-700     [001] .....   100.000100: tracing_mark_write: latscope: probe=timer cpu=1 lat_ns=73210 seq=5
+ latscope-probe-700     [001] .....   100.000200: tracing_mark_write: note, with "quotes"
+ latscope-probe-700     [001] d..2.   100.000300: sched_switch: prev_comm=latscope-probe prev_pid=700 prev_prio=2 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+TXT
+"$bin" export --rows samples "$tmp/markers.txt" >"$tmp/m.csv" 2>/dev/null
+check "samples: exit 0" '[ $? -eq 0 ]'
+python3 - "$tmp/m.csv" >"$tmp/m.out" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    for r in csv.DictReader(f):
+        print("|".join([r["tid"], r["cpu"], r["ts_ns"], r["probe"], r["lat_ns"], r["text"]]))
+PY
+check "samples: the probe's value and the quoted text read back" '[ "$(cat "$tmp/m.out")" = "700|1|100000100000|timer|73210|latscope: probe=timer cpu=1 lat_ns=73210 seq=5
+700|1|100000200000|||note, with \"quotes\"" ]'
+check "samples: the text with a comma and quotes is quoted, quotes doubled" \
+	'grep -qF ",,,\"note, with \"\"quotes\"\"\"" "$tmp/m.csv"'
+"$bin" export --rows samples "$ktrace" >"$tmp/k.csv" 2>/dev/null
+check "samples: kernel-trace.txt's 2 tracing_mark_write lines" \
+	'[ "$(($(wc -l <"$tmp/k.csv") - 1))" -eq "$(grep -c tracing_mark_write: "$ktrace")" ] &&
+	 [ "$(wc -l <"$tmp/k.csv")" -eq 3 ]'
+
+# --- perfetto: the format's fields, and the counts verified above -------------
+"$bin" export --perfetto "$tmp/lost.json" "$lost" 2>/dev/null
+check "perfetto: exit 0" '[ $? -eq 0 ]'
+python3 "$pf" "$tmp/lost.json" >"$tmp/lost.chk"
+check "perfetto: valid Trace Event Format" '! grep -q "^error" "$tmp/lost.chk"'
+grep "^error" "$tmp/lost.chk" | head -5
+check "perfetto: a wait slice per wait (73)" '[ "$(val X.wait "$tmp/lost.chk")" -eq 73 ]'
+check "perfetto: an arrow per wakeup wait (49)" '[ "$(val flows "$tmp/lost.chk")" -eq 49 ]'
+check "perfetto: 2 lost-events marks, 1380 + 1503 events" \
+	'[ "$(val lost.marks "$tmp/lost.chk")" -eq 2 ] && [ "$(val lost.total "$tmp/lost.chk")" -eq 2883 ]'
+# 110 switches, minus those whose start was not seen (not drawn): 11480's on CPU 0
+# (line 2) and 11441's on CPU 1 (line 22: only untyped events before it since the gap)
+check "perfetto: 108 drawn CPU slices ending at a switch" \
+	'[ "$(val X.running.cpu_switch "$tmp/lost.chk")" -eq 108 ]'
+check "perfetto: 2 CPU tracks" '[ "$(val tracks.cpu "$tmp/lost.chk")" -eq 2 ]'
+"$bin" export --perfetto "$tmp/lost2.json" "$lost" 2>/dev/null
+check "perfetto: deterministic" 'cmp -s "$tmp/lost.json" "$tmp/lost2.json"'
+
+if command -v trace-cmd >/dev/null 2>&1; then
+	"$bin" export --perfetto "$tmp/mixed.json" "$fixture" 2>/dev/null
+	python3 "$pf" "$tmp/mixed.json" >"$tmp/mixed.chk"
+	check "fixture perfetto: valid" '! grep -q "^error" "$tmp/mixed.chk"'
+	"$bin" export --rows slices "$fixture" >"$tmp/mixed.csv" 2>/dev/null
+	tsw=$(trace-cmd report "$fixture" 2>/dev/null | grep -c "sched_switch:")
+	check "fixture: a slice row per switch of trace-cmd report ($tsw)" \
+		'[ "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "\$12 == \"switch\"" | wc -l)" -eq "$tsw" ]'
+	check "fixture: the drawn ones are those with a start" \
+		'[ "$(val X.running.cpu_switch "$tmp/mixed.chk")" -eq \
+		   "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "\$12 == \"switch\" && \$9 != \"\"" | wc -l)" ]'
+else
+	echo "test_export: trace-cmd not installed, fixture checks skipped"
+fi
+
+# --- usage ------------------------------------------------------------------
+"$bin" export "$lost" >/dev/null 2>"$tmp/u.err"
+check "no --rows nor --perfetto: usage error" '[ $? -eq 2 ] && grep -q "one of --perfetto" "$tmp/u.err"'
+"$bin" export --rows cases "$lost" >/dev/null 2>"$tmp/u.err"
+check "--rows cases: usage error" '[ $? -eq 2 ] && grep -q "expected waits, slices or samples" "$tmp/u.err"'
+"$bin" export --rows waits --format xml "$lost" >/dev/null 2>"$tmp/u.err"
+check "--format xml: usage error" '[ $? -eq 2 ] && grep -q "expected csv or jsonl" "$tmp/u.err"'
+"$bin" export --rows waits "$repo/samples/lat/seed000-2x-lat-20000000-vs-10000000.txt" \
+	>"$tmp/nt.csv" 2>"$tmp/nt.err"
+check "not an event trace: exit 2, says so, header only" \
+	'[ $? -eq 2 ] && grep -q "not an event trace" "$tmp/nt.err" && [ "$(wc -l <"$tmp/nt.csv")" -eq 1 ]'
+"$bin" export --perfetto /nonexistent/dir/x.json "$lost" 2>"$tmp/w.err"
+check "unwritable output: exit 1" '[ $? -eq 1 ] && grep -q "cannot write" "$tmp/w.err"'
+
+[ $fail -eq 0 ] && echo "test_export: all passed"
+exit $((fail > 0))
