@@ -136,6 +136,16 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	check "fixture: the drawn ones are those with a start" \
 		'[ "$(val X.running.cpu_switch "$tmp/mixed.chk")" -eq \
 		   "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "\$12 == \"switch\" && \$9 != \"\"" | wc -l)" ]'
+	# the rows agree with the report's counts (docs/export.md)
+	"$bin" export --rows waits "$fixture" 2>/dev/null | tr -d "\r" |
+		awk -F, 'NR > 1 && $15 == 1 { n[$12 == "preempt"]++ } END { print n[0] + 0, n[1] + 0 }' \
+		>"$tmp/mixed.n"
+	"$bin" analyze --json "$fixture" 2>/dev/null | python3 -c '
+import json, sys
+w = json.load(sys.stdin)["inputs"][0]["blocks"][0]["wakeup"]
+print(w["waits"], w["preempt_waits"])' >"$tmp/mixed.a"
+	check "fixture: trusted wait rows = analyze's waits and preempt_waits (18360 5220)" \
+		'cmp -s "$tmp/mixed.n" "$tmp/mixed.a" && [ "$(cat "$tmp/mixed.n")" = "18360 5220" ]'
 else
 	echo "test_export: trace-cmd not installed, fixture checks skipped"
 fi
