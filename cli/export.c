@@ -134,13 +134,19 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	return 0;
 }
 
+/* Where export_input() puts each stream's name and host while it runs (lent). */
+struct export_names {
+	const char **trace, **host;
+	char host_copy[256];	/* the last stream's host, kept past the input's release */
+};
+
 /*
  * Runs the wakeup analysis of every event stream of @path with @sink attached;
- * @trace_col, when set, gets each stream's name for the rows.  Returns the
- * number of streams, or -1 after a message when the input cannot be read.
+ * @names gets each stream's name and host while it runs.  Returns the number
+ * of streams, or -1 after a message when the input cannot be read.
  */
 static int export_input(const char *path, struct export_args *a, const struct lat_wake_sink *sink,
-			const char **trace_col)
+			struct export_names *names)
 {
 	struct lat_loaded l;
 	char name[4096];
@@ -172,8 +178,10 @@ static int export_input(const char *path, struct export_args *a, const struct la
 			snprintf(name, sizeof(name), "%s:%u", path, b->first_line);
 		else
 			snprintf(name, sizeof(name), "%s", path);
-		if (trace_col)
-			*trace_col = name;
+		*names->trace = name;
+		*names->host = b->events->host;
+		snprintf(names->host_copy, sizeof(names->host_copy), "%s",
+			 b->events->host ? b->events->host : "");
 		ret = lat_analyze_block(b, &a->o);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
@@ -182,8 +190,8 @@ static int export_input(const char *path, struct export_args *a, const struct la
 			if (b->findings[i].sev != LAT_SEV_INFO)
 				fprintf(stderr, "%s: warning: %s\n", name, b->findings[i].message);
 	}
-	if (trace_col)
-		*trace_col = NULL;
+	*names->trace = NULL;
+	*names->host = NULL;
 	a->o.sink = NULL;
 	lat_loaded_release(&l);
 	return nev ? n : -1;
@@ -193,6 +201,8 @@ static int run_perfetto(struct export_args *a, const char *path)
 {
 	struct lat_perfetto p;
 	struct lat_wake_sink sink;
+	const char *trace = NULL, *host = NULL;
+	struct export_names names = { .trace = &trace, .host = &host };
 	FILE *out = strcmp(a->perfetto, "-") ? fopen(a->perfetto, "w") : stdout;
 	int n, ret, werr;
 
@@ -201,10 +211,10 @@ static int run_perfetto(struct export_args *a, const char *path)
 			strerror(errno));
 		return LAT_EXIT_FAIL;
 	}
-	lat_perfetto_begin(&p, out, path);
+	lat_perfetto_begin(&p, out);
 	lat_perfetto_sink(&p, &sink);
-	n = export_input(path, a, &sink, NULL);
-	ret = lat_perfetto_end(&p);
+	n = export_input(path, a, &sink, &names);
+	ret = lat_perfetto_end(&p, path, names.host_copy[0] ? names.host_copy : NULL);
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
 		werr |= fclose(out) != 0;
@@ -220,6 +230,7 @@ static int run_rows(struct export_args *a, int nin, char **in)
 {
 	struct lat_rows r;
 	struct lat_wake_sink sink;
+	struct export_names names = { .trace = &r.trace, .host = &r.host };
 	FILE *out = a->output && strcmp(a->output, "-") ? fopen(a->output, "w") : stdout;
 	int bad = 0, werr;
 
@@ -232,7 +243,7 @@ static int run_rows(struct export_args *a, int nin, char **in)
 	lat_rows_header(&r);
 	lat_rows_sink(&r, &sink);
 	for (int i = 0; i < nin; i++)
-		bad += export_input(in[i], a, &sink, &r.trace) < 0;
+		bad += export_input(in[i], a, &sink, &names) < 0;
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
 		werr |= fclose(out) != 0;

@@ -748,6 +748,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	if (s->psize < 64 || s->psize > TD_MAX_PAGE)
 		goto err;
 	s->base.clock = s->buf->clock ? s->buf->clock : s->f.trace_clock;
+	s->base.host = s->f.host;
 	ret = td_build_types(s);
 	if (ret < 0) {
 		lat_diag_at(d, 0, "trace.dat holds no usable event formats");

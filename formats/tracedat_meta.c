@@ -649,6 +649,19 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 				f->trace_clock = strndup(l + 1, (size_t)(r - l - 1));
 			break;
 		}
+		case 5: {	/* UNAME: "sysname nodename release version machine" */
+			const char *h = memchr(data, ' ', size);
+			size_t n = 0;
+
+			if (h && !f->host) {
+				h++;
+				while (h + n < data + size && h[n] && h[n] != ' ')
+					n++;
+				if (n)
+					f->host = strndup(h, n);
+			}
+			break;
+		}
 		case 8:		/* CPUCOUNT */
 			if (size >= 4 && td_get32(f->swap, data) <= TD_MAX_CPUS)
 				f->ncpus_sys = (int)td_get32(f->swap, data);
@@ -874,6 +887,7 @@ void td_file_release(struct td_file *f)
 	free(f->pend_overrun);
 	free(f->latscope_meta);
 	free(f->trace_clock);
+	free(f->host);
 	td_comms_release(&f->comms);
 	lat_bigmap_free(f->arena_map, f->arena_maplen);
 	if (f->tep)

@@ -207,15 +207,12 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 		PRIu64 "}}", g->count, g->from_ns, g->to_ns);
 }
 
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const char *trace)
+void lat_perfetto_begin(struct lat_perfetto *p, FILE *out)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = out;
 	p->max_cpu = -1;
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"latscope export\"", out);
-	if (trace)
-		put_str(out, "trace", trace, strlen(trace));
-	fputs("},\n\"traceEvents\":[\n", out);
+	fputs("{\"traceEvents\":[\n", out);
 }
 
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink)
@@ -252,7 +249,7 @@ static void meta(struct lat_perfetto *p, int32_t pid, int32_t tid, const char *w
 	fputs("}}", o);
 }
 
-int lat_perfetto_end(struct lat_perfetto *p)
+int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host)
 {
 	size_t n = 0;
 	char name[48];
@@ -276,7 +273,13 @@ int lat_perfetto_end(struct lat_perfetto *p)
 		snprintf(name, sizeof(name), "%.16s", comm_or(p->tasks[i].comm, "?"));
 		meta(p, PF_TASKS_PID, p->tasks[i].pid, "thread_name", name, 0);
 	}
-	fputs("\n]}\n", p->out);
+	fputs("\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"latscope export\"",
+	      p->out);
+	if (trace)
+		put_str(p->out, "trace", trace, strlen(trace));
+	if (host)
+		put_str(p->out, "host", host, strlen(host));
+	fputs("}}\n", p->out);
 	free(p->tasks);
 	p->tasks = NULL;
 	p->tcap = p->ntasks = 0;

@@ -129,6 +129,8 @@ struct lat_event_source {
 	const char *skip_reason;
 	/* latscope's own metadata lines ("latscope: ...\n", docs/record.md), lent, or NULL */
 	const char *latscope_meta;
+	/* the host the trace was recorded on (trace.dat's UNAME option), NULL unknown; lent */
+	const char *host;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)

@@ -46,11 +46,14 @@ struct lat_perfetto {
 	int oom;
 };
 
-/* Starts the JSON document; @trace (the input's name, lent) goes into otherData. */
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const char *trace);
+/* Starts the JSON document. */
+void lat_perfetto_begin(struct lat_perfetto *p, FILE *out);
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
-/* Writes the track names and closes the document.  Returns 0 or -LAT_ENOMEM. */
-int lat_perfetto_end(struct lat_perfetto *p);
+/*
+ * Writes the track names and closes the document with @trace (the input's
+ * name) and @host (NULL: unknown) in otherData.  Returns 0 or -LAT_ENOMEM.
+ */
+int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host);
 
 /* "dl", "rt" or "fair" for a kernel prio as sched_switch shows it (-1 .. 139). */
 const char *lat_prio_policy(int32_t prio);

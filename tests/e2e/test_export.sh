@@ -136,6 +136,12 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	check "fixture: the drawn ones are those with a start" \
 		'[ "$(val X.running.cpu_switch "$tmp/mixed.chk")" -eq \
 		   "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "\$12 == \"switch\" && \$9 != \"\"" | wc -l)" ]'
+	# `trace-cmd dump --options`: "[Option UNAME, 32 bytes] Linux vm 6.18.44-fc-v669 x86_64"
+	check "fixture: host vm from the UNAME option, in every row and in otherData" \
+		'[ "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "NR > 1 { print \$2 }" | sort -u)" = vm ] &&
+		 grep -q "\"otherData\":{.*\"host\":\"vm\"}" "$tmp/mixed.json"'
+	check "ftrace text: no host" \
+		'[ "$(tr -d "\r" <"$tmp/s.csv" | awk -F, "NR > 1 { print \$2 }" | sort -u)" = "" ]'
 	# the rows agree with the report's counts (docs/export.md)
 	"$bin" export --rows waits "$fixture" 2>/dev/null | tr -d "\r" |
 		awk -F, 'NR > 1 && $15 == 1 { n[$12 == "preempt"]++ } END { print n[0] + 0, n[1] + 0 }' \
