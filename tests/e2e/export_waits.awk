@@ -6,7 +6,8 @@
 # pending wait and starts a preemption wait when the state is R; the switch-in
 # ends it; a "[LOST n EVENTS]" line makes every pending wait untrusted; an event
 # of a typed kind (wakeups, migrations, fork/exec/exit, irqs, markers) shows its
-# task running on its CPU (cancelling its pending wait).
+# task running on its CPU (cancelling its pending wait); a switch whose prev is not
+# the CPU's task by the switches before it means that task left unseen.
 function ns(t,  a) { split(t, a, "."); return a[1] * 1000000000 + substr(a[2] "000000000", 1, 9) }
 function field(k,  i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 function off(p) { if (p in running) delete running[p] }
@@ -20,18 +21,22 @@ function seen(cpu, p,  old) {
 /\[LOST [0-9]+ EVENTS\]/ { gaps++; sub(/^CPU:/, ""); delete cur[$1 + 0]; next }
 /^#/ { next }
 {
-	# "comm-pid [cpu] flags ts: event: fields": the comm may hold blanks
-	match($0, /-[0-9]+ +\[[0-9]+\]/)
+	# "comm-pid [(tgid)] [cpu] flags ts: event: fields": the comm may hold blanks
+	if (!match($0, /-[0-9]+ +(\( *[-0-9]+\) +)?\[[0-9]+\]/)) next
 	hdr = substr($0, RSTART + 1, RLENGTH - 1)
-	split(hdr, h, /[][ ]+/)
-	hpid = h[1] + 0; cpu = h[2] + 0
 	rest = substr($0, RSTART + RLENGTH)
+	hpid = hdr + 0
+	sub(/.*\[/, "", hdr)
+	cpu = hdr + 0
 	match(rest, /[0-9]+\.[0-9]+:/)
 	t = ns(substr(rest, RSTART, RLENGTH - 1))
 	ev = substr(rest, RSTART + RLENGTH + 1); sub(/:.*/, "", ev)
 }
 ev == "sched_switch" {
 	prev = field("prev_pid") + 0; next_ = field("next_pid") + 0; state = field("prev_state")
+	# the task the switches had on this CPU left unseen (a switch break)
+	if ((cpu in cur) && cur[cpu] != prev && (cur[cpu] in running) && running[cur[cpu]] == cpu)
+		delete running[cur[cpu]]
 	cur[cpu] = next_
 	off(prev)
 	if (prev in pending) delete pending[prev]

@@ -20,7 +20,7 @@ csv_waits() { tr -d '\r' <"$1" | awk -F, 'NR > 1 { print $4, $9, $10, $11, $12, 
 val() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # --- waits: every row as the independent reading finds it ---------------------
-for f in "$lost" "$ktrace"; do
+for f in "$lost" "$ktrace" "$repo/samples/ftrace-text/kernel-trace-notgid.txt"; do
 	n=$(basename "$f")
 	awk -f "$repo/tests/e2e/export_waits.awk" "$f" >"$tmp/$n.awk"
 	"$bin" export --rows waits "$f" >"$tmp/$n.csv" 2>"$tmp/$n.err"
