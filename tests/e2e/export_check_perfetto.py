@@ -4,6 +4,7 @@
 # chrome://tracing and ui.perfetto.dev read): prints counts as "key value"
 # lines for test_export.sh to compare with what it verified by other means, or
 # "error: ..." lines for every violation.  Usage: export_check_perfetto.py FILE
+import bisect
 import collections
 import json
 import sys
@@ -95,9 +96,15 @@ for key, xs in tracks.items():
         err("process %s has no process_name" % key[0])
 
 
+starts = {k: [x[0] for x in xs] for k, xs in tracks.items()}
+
+
 def enclosing(key, ts):
+    # the slices of a track are sorted and disjoint (checked above): the last one
+    # starting at or before ts is the only candidate (and the one before, for EPS)
     xs = tracks.get(key, [])
-    return any(s - EPS <= ts <= t + EPS for s, t, _ in xs)
+    i = bisect.bisect_right(starts.get(key, []), ts + EPS)
+    return any(xs[j][0] - EPS <= ts <= xs[j][1] + EPS for j in (i - 1, i - 2) if j >= 0)
 
 
 # flows pair up: one start, one end, the end not before the start, both bound
