@@ -132,7 +132,10 @@ static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const
 	put_str(r, "trace", w->trace ? w->trace : "");
 	put_str(r, "host", w->host);	/* NULL: empty */
 	put_null(r, "pid");		/* the thread group: the readers do not keep it yet */
-	put_int(r, "tid", tid);
+	if (tid >= 0)
+		put_int(r, "tid", tid);
+	else
+		put_null(r, "tid");	/* an event of an unknown task (a marker, say) */
 	put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
 }
 

@@ -107,6 +107,23 @@ check "samples: kernel-trace.txt's 2 tracing_mark_write lines" \
 	'[ "$(($(wc -l <"$tmp/k.csv") - 1))" -eq "$(grep -c tracing_mark_write: "$ktrace")" ] &&
 	 [ "$(wc -l <"$tmp/k.csv")" -eq 3 ]'
 
+# a comm with a comma and a double quote (the kernel allows both)
+cat >"$tmp/comm.txt" <<'TXT'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+          <idle>-0       [001] d.h2.   100.000100: sched_waking: comm=a,"b pid=700 prio=120 target_cpu=001
+          <idle>-0       [001] d..2.   100.000300: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a,"b next_pid=700 next_prio=120
+TXT
+"$bin" export --rows waits "$tmp/comm.txt" >"$tmp/comm.csv" 2>/dev/null
+check "waits: a comm with a comma and a quote is one quoted field" \
+	'grep -qF ",,,700,\"a,\"\"b\",fair,120,1,100000100000,100000300000,200000,wakeup," "$tmp/comm.csv"'
+"$bin" export --rows waits --format jsonl "$tmp/comm.txt" 2>/dev/null |
+	python3 -c 'import json, sys; r = json.loads(sys.stdin.readline()); print(r["comm"], r["latency_ns"])' \
+	>"$tmp/comm.jl"
+check "jsonl: the same comm escaped" '[ "$(cat "$tmp/comm.jl")" = "a,\"b 200000" ]'
+
 # --- perfetto: the format's fields, and the counts verified above -------------
 "$bin" export --perfetto "$tmp/lost.json" "$lost" 2>/dev/null
 check "perfetto: exit 0" '[ $? -eq 0 ]'
