@@ -1091,6 +1091,8 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 	}
 	r->nstalls_total++;
 	r->stall_ns_total += (int64_t)(s->to_ns - s->from_ns);
+	if (w->o->sink && w->o->sink->stall)
+		w->o->sink->stall(w->o->sink->ctx, s);
 }
 
 /* The newest stall, or NULL. */

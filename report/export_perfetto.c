@@ -207,6 +207,29 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 		PRIu64 "}}", g->count, g->from_ns, g->to_ns);
 }
 
+/*
+ * A stall: an instant at the start of the silence on the CPU's track (a slice
+ * would overlap the task that kept running there), on every track (scope "g")
+ * when every CPU was silent.
+ */
+static void pf_stall(void *ctx, const struct lat_wake_stall *s)
+{
+	struct lat_perfetto *p = ctx;
+	FILE *o = p->out;
+
+	if (s->cpu >= 0)
+		note_cpu(p, s->cpu);
+	ev_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
+	fprintf(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"%s\"", s->cpu >= 0 ? "t" : "g");
+	put_us(o, "ts", s->from_ns);
+	fprintf(o, ",\"args\":{\"cpu\":%d,\"dur_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64
+		",\"tid\":%d", s->cpu, s->to_ns - s->from_ns, s->to_ns, s->pid);
+	put_str(o, "comm", s->comm, strnlen(s->comm, LAT_COMM_LEN));
+	fprintf(o, ",\"waiting_tid\":%d", s->waiting_pid);
+	put_str(o, "waiting_comm", s->waiting_comm, strnlen(s->waiting_comm, LAT_COMM_LEN));
+	fputs("}}", o);
+}
+
 void lat_perfetto_begin(struct lat_perfetto *p, FILE *out)
 {
 	memset(p, 0, sizeof(*p));
@@ -223,6 +246,7 @@ void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink)
 	sink->wait = pf_wait;
 	sink->marker = pf_marker;
 	sink->lost = pf_lost;
+	sink->stall = pf_stall;
 }
 
 static int cmp_task(const void *a, const void *b)

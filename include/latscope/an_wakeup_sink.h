@@ -2,7 +2,7 @@
 /*
  * What the wakeup analysis saw, one record at a time, for exporters
  * (`latscope export`, docs/export.md): every running slice, every ended wait,
- * every trace_marker line and every lost-events gap, in stream order.  The
+ * every trace_marker line, every lost-events gap and every stall, in stream order.  The
  * analysis itself keeps only bounded state; a sink that wants everything
  * writes it out as it comes.  Set lat_analyze_opts.sink; any callback may be NULL.
  */
@@ -48,6 +48,8 @@ struct lat_wake_sink {
 	/* a trace_marker line; lat_ns: a probe's or cyclictest's latency, else -1 */
 	void (*marker)(void *ctx, const struct lat_event *ev, int64_t lat_ns);
 	void (*lost)(void *ctx, const struct lat_wake_gap *g);
+	/* a stall (docs/wakeup.md), when the silence has ended */
+	void (*stall)(void *ctx, const struct lat_wake_stall *s);
 };
 
 #endif

@@ -143,6 +143,19 @@ check "perfetto: 2 CPU tracks" '[ "$(val tracks.cpu "$tmp/lost.chk")" -eq 2 ]'
 "$bin" export --perfetto "$tmp/lost2.json" "$lost" 2>/dev/null
 check "perfetto: deterministic" 'cmp -s "$tmp/lost.json" "$tmp/lost2.json"'
 
+# the rcutorture console dump (samples/README.md, "ftrace-text"): 4 LOST lines,
+# 16689746 + 41556131 + 16225065 + 16631447 = 91102389 events, and the stall on CPU 2
+# from 10612103759us (line 527) to 10612105938us while rcu_torture_sta (72) ran and
+# ksoftirqd/2 (32) was owed the CPU
+rc=$repo/samples/ftrace-text/lkml-2024-rcutorture-ftrace-dump.txt
+"$bin" export --perfetto "$tmp/rc.json" "$rc" 2>/dev/null
+python3 "$pf" "$tmp/rc.json" >"$tmp/rc.chk"
+check "rcutorture perfetto: valid" '! grep -q "^error" "$tmp/rc.chk"'
+check "rcutorture perfetto: 4 lost marks, 91102389 events" \
+	'[ "$(val lost.marks "$tmp/rc.chk")" -eq 4 ] && [ "$(val lost.total "$tmp/rc.chk")" -eq 91102389 ]'
+check "rcutorture perfetto: the stall on CPU 2" '[ "$(grep -c "\"cat\":\"stall\"" "$tmp/rc.json")" -eq 1 ] &&
+	grep -qF "\"cat\":\"stall\",\"s\":\"t\",\"ts\":10612103759.000,\"args\":{\"cpu\":2,\"dur_ns\":2179000,\"until_ns\":10612105938000,\"tid\":72,\"comm\":\"rcu_torture_sta\",\"waiting_tid\":32," "$tmp/rc.json"'
+
 if command -v trace-cmd >/dev/null 2>&1; then
 	"$bin" export --perfetto "$tmp/mixed.json" "$fixture" 2>/dev/null
 	python3 "$pf" "$tmp/mixed.json" >"$tmp/mixed.chk"
