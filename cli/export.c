@@ -20,9 +20,9 @@ void usage_export(FILE *out)
 		"       latscope export --rows waits|slices|samples [--format csv|jsonl]\n"
 		"                       [-o OUT] [options] TRACE...\n\n"
 		"  -p, --perfetto OUT      Chrome trace-event JSON for ui.perfetto.dev and\n"
-		"                          chrome://tracing (- is stdout): a track per CPU with the\n"
-		"                          running slices, a track per task with its waits, waker\n"
-		"                          arrows, markers and lost events\n"
+		"                          chrome://tracing (- is stdout): a track per CPU\n"
+		"                          with the running slices, a track per task with its\n"
+		"                          waits, waker arrows, markers, stalls, lost events\n"
 		"  -r, --rows KIND         one row per wait, running slice or trace_marker line\n"
 		"      --format csv|jsonl  rows as CSV (RFC 4180, the default) or JSON Lines\n"
 		"  -o, --output OUT        write the rows there instead of stdout\n"
@@ -69,8 +69,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			break;
 		case 'r':
 			if (lat_rows_kind_parse(optarg, &a->kind)) {
-				fprintf(stderr, "latscope export: --rows: expected waits, slices or "
-						"samples, got '%s'\n", optarg);
+				fprintf(stderr, "latscope export: --rows: expected waits, "
+						"slices or samples, got '%s'\n", optarg);
 				return -1;
 			}
 			a->rows = 1;

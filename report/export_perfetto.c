@@ -150,8 +150,8 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 	if (rec->verdict)
 		put_str(o, "verdict", rec->verdict, strlen(rec->verdict));
 	if (k->cpu >= 0) {
-		fprintf(o, ",\"waker_tid\":%d,\"waker_cpu\":%d,\"waker_ctx\":\"%s\"", k->pid, k->cpu,
-			lat_wake_ctx_name(k->ctx));
+		fprintf(o, ",\"waker_tid\":%d,\"waker_cpu\":%d,\"waker_ctx\":\"%s\"", k->pid,
+			k->cpu, lat_wake_ctx_name(k->ctx));
 		put_str(o, "waker_comm", k->comm, strnlen(k->comm, LAT_COMM_LEN));
 		if (k->ctx != LAT_WAKE_CTX_TASK)
 			put_str(o, "waker_irq", k->irq_name, strnlen(k->irq_name,

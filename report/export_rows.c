@@ -107,7 +107,10 @@ static void write_row(struct lat_rows *w, const struct row *r)
 			fprintf(o, "%" PRId64, c->v);
 			break;
 		case CELL_BOOL:
-			fputs(w->fmt == LAT_ROWS_CSV ? (c->v ? "1" : "0") : c->v ? "true" : "false", o);
+			if (w->fmt == LAT_ROWS_CSV)
+				fputs(c->v ? "1" : "0", o);
+			else
+				fputs(c->v ? "true" : "false", o);
 			break;
 		default:
 			if (w->fmt == LAT_ROWS_JSONL)
@@ -156,7 +159,7 @@ static void waker_text(const struct lat_wake_waker *k, char *buf, size_t len)
 	if (k->ctx != LAT_WAKE_CTX_TASK && k->irq_name[0])
 		snprintf(buf, len, "%s:%.24s", lat_wake_ctx_name(k->ctx), k->irq_name);
 	else if (k->ctx != LAT_WAKE_CTX_TASK)
-		snprintf(buf, len, "%s", lat_wake_ctx_name(k->ctx));	/* from the flags: no name */
+		snprintf(buf, len, "%s", lat_wake_ctx_name(k->ctx));	/* flags only: no name */
 	else if (k->pid >= 0)
 		snprintf(buf, len, "%.16s:%d", k->comm, k->pid);
 	else

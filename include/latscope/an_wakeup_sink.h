@@ -34,7 +34,8 @@ struct lat_run_slice {
 
 /* An ended wait: what the wakeup analysis counts (or counts as untrusted). */
 struct lat_wait_rec {
-	const struct lat_wake_link *w;	/* pid, cpu (where it ran), comm, kind, times, waker */
+	const struct lat_wake_link *w;	/* pid, cpu (where it ran), comm, kind, times, waker;
+					   lent for the call */
 	int32_t prio;			/* at the switch-in */
 	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
 	uint8_t trusted;		/* 0: a lost-events gap fell inside the wait */
