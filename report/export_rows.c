@@ -159,7 +159,7 @@ static void waker_text(const struct lat_wake_waker *k, char *buf, size_t len)
 	if (k->ctx != LAT_WAKE_CTX_TASK && k->irq_name[0])
 		snprintf(buf, len, "%s:%.24s", lat_wake_ctx_name(k->ctx), k->irq_name);
 	else if (k->ctx != LAT_WAKE_CTX_TASK)
-		snprintf(buf, len, "%s", lat_wake_ctx_name(k->ctx));	/* flags only: no name */
+		snprintf(buf, len, "%s", lat_wake_ctx_name(k->ctx));	/* no name */
 	else if (k->pid >= 0)
 		snprintf(buf, len, "%.16s:%d", k->comm, k->pid);
 	else
