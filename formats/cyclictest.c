@@ -347,6 +347,23 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 
 /* ---- histograms ---- */
 
+/* Bucket @idx (in st->unit) of thread @t's histogram gets @c samples; -1 out of memory. */
+static int add_bucket(struct ct_state *st, struct ct_thread *t, uint64_t idx, uint64_t c,
+		      uint32_t line, int *err)
+{
+	int64_t lo = (int64_t)idx * st->unit, hi = (int64_t)(idx + 1) * st->unit;
+
+	if (lat_hist_build_bucket(&t->hb, lo, hi, c, line)) {
+		*err = -LAT_ENOMEM;
+		return -1;
+	}
+	t->has_hist = 1;
+	t->hist_sum += c;
+	if (hi > t->hist_top)
+		t->hist_top = hi;
+	return 0;
+}
+
 static int parse_hist_row(struct ct_state *st, const char *buf, uint32_t line, int *err)
 {
 	struct lat_scan sc;
@@ -365,15 +382,8 @@ static int parse_hist_row(struct ct_state *st, const char *buf, uint32_t line, i
 		t = thread_of(st, col++, err);
 		if (!t)
 			return *err ? 0 : -1;
-		if (lat_hist_build_bucket(&t->hb, (int64_t)idx * st->unit,
-					  (int64_t)(idx + 1) * st->unit, c, line)) {
-			*err = -LAT_ENOMEM;
+		if (add_bucket(st, t, idx, c, line, err))
 			return 0;
-		}
-		t->has_hist = 1;
-		t->hist_sum += c;
-		if ((int64_t)(idx + 1) * st->unit > t->hist_top)
-			t->hist_top = (int64_t)(idx + 1) * st->unit;
 	}
 	st->kinds |= CT_K_HIST;
 	return col > 0;
@@ -621,15 +631,8 @@ static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *
 		    !lat_scan_lit(&sc, "\":") || (lat_scan_ws(&sc), !lat_scan_u64(&sc, &c)) ||
 		    idx > (uint64_t)INT64_MAX / 1000000)
 			return 0;
-		if (lat_hist_build_bucket(&t->hb, (int64_t)idx * st->unit,
-					  (int64_t)(idx + 1) * st->unit, c, line)) {
-			*err = -LAT_ENOMEM;
+		if (add_bucket(st, t, idx, c, line, err))
 			return 0;
-		}
-		t->has_hist = 1;
-		t->hist_sum += c;
-		if ((int64_t)(idx + 1) * st->unit > t->hist_top)
-			t->hist_top = (int64_t)(idx + 1) * st->unit;
 		return 1;
 	}
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(fields); i++) {
