@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "latscope/input.h"
 #include "latscope/report.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_analyze(FILE *out)
 {
@@ -34,200 +36,170 @@ void usage_analyze(FILE *out)
 		"             2 usage error or no input readable\n");
 }
 
-enum { OPT_CPU_MHZ = 256, OPT_TOP, OPT_TASK, OPT_BUFFER, OPT_WAKE, OPT_SORT, OPT_FOLDED,
-       OPT_POLICY, OPT_MIN_PRIO };
+/* analyze's own settings. */
+struct analyze_cmd {
+	int json;
+	int folded;		/* -1 none, 0 off-CPU, 1 runnable */
+};
+
+static int set_json(struct cli_ctx *c, const char *arg)
+{
+	((struct analyze_cmd *)c->own)->json = 1;
+	return 0;
+}
+
+static int set_sort(struct cli_ctx *c, const char *arg)
+{
+	if (lat_wake_sort_parse(arg, &(enum lat_wake_sort){ 0 })) {
+		fprintf(stderr, "%s: --sort: expected max, avg, p99, count, pid or comm, got "
+			"'%s'\n", c->cmd, arg);
+		return -1;
+	}
+	c->an.sort = arg;
+	return 0;
+}
+
+static int set_policy(struct cli_ctx *c, const char *arg)
+{
+	if (lat_sched_policy_parse(arg, &(enum lat_sched_policy){ 0 })) {
+		fprintf(stderr, "%s: --policy: expected rt, fair or dl, got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	c->an.policy = arg;
+	return 0;
+}
+
+static int set_min_prio(struct cli_ctx *c, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || v < 1 || v > 99) {
+		fprintf(stderr, "%s: --min-prio: expected a real-time priority from 1 to 99, "
+			"got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	c->an.min_prio = (int)v;
+	return 0;
+}
+
+static int set_folded(struct cli_ctx *c, const char *arg)
+{
+	struct analyze_cmd *a = c->own;
+
+	if (!strcmp(arg, "off")) {
+		a->folded = 0;
+	} else if (!strcmp(arg, "runnable")) {
+		a->folded = 1;
+	} else {
+		fprintf(stderr, "%s: --folded: expected off or runnable, got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct cli_opt analyze_options[] = {
+	{ "json", 'j', no_argument, set_json },
+	{ "sort", 0, required_argument, set_sort },
+	{ "folded", 0, required_argument, set_folded },
+	{ "policy", 0, required_argument, set_policy },
+	{ "min-prio", 0, required_argument, set_min_prio },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cli_opt *const analyze_tables[] = {
+	cli_read_options, cli_analysis_options, analyze_options, NULL,
+};
+
+/* Loads and analyzes one input into @rep; false when it could not be read. */
+static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
+		     const struct cli_ctx *c)
+{
+	int ret = lat_load(l, path, &c->read);
+
+	rep->path = path;
+	if (ret < 0) {
+		fprintf(stderr, "%s: error: %s\n", path, l->error);
+		rep->error = l->error;
+		return false;
+	}
+	for (size_t k = 0; k < l->nblocks; k++) {
+		ret = lat_analyze_block(l->blocks[k], &c->an);
+		if (ret < 0)
+			lat_block_add_finding(l->blocks[k], "analysis-failed", LAT_SEV_HIGH,
+					      "analysis stopped: %s", lat_strerror(ret));
+	}
+	rep->format = l->format;
+	rep->blocks = l->blocks;
+	rep->nblocks = l->nblocks;
+	rep->nlines = l->nlines;
+	rep->other_lines = l->other_lines;
+	rep->repairs = &l->text.fix;
+	rep->warnings = l->diag.nwarn;
+	return true;
+}
+
+static void report(const struct analyze_cmd *a, const struct lat_report_input *rep, size_t n,
+		   size_t ok, const struct lat_analyze_opts *o)
+{
+	if (a->folded >= 0) {
+		if (!lat_report_folded(stdout, rep, n, a->folded) && ok)
+			fprintf(stderr, "latscope analyze: --folded: no kernel stacks in the input "
+					"(record them with `latscope record --stacks` or "
+					"`trace-cmd record -T`)\n");
+	} else if (a->json) {
+		lat_report_json(stdout, rep, n, o);
+	} else {
+		lat_report_text(stdout, rep, n, o);
+	}
+}
+
+/* Every input loaded, analyzed and reported together. */
+static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, char **paths)
+{
+	struct lat_loaded *loaded = calloc((size_t)nin, sizeof(*loaded));
+	struct lat_report_input *rep = calloc((size_t)nin, sizeof(*rep));
+	int ok = 0, rc = LAT_EXIT_FAIL;
+
+	if (!loaded || !rep) {
+		fprintf(stderr, "latscope analyze: out of memory\n");
+		goto out;
+	}
+	for (int i = 0; i < nin; i++)
+		ok += load_one(&loaded[i], &rep[i], paths[i], c);
+	report(a, rep, (size_t)nin, (size_t)ok, &c->an);
+	for (int i = 0; i < nin; i++)
+		lat_loaded_release(&loaded[i]);
+	if (fflush(stdout) || ferror(stdout))
+		fprintf(stderr, "latscope analyze: cannot write the report\n");
+	else
+		rc = ok == nin ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+out:
+	free(loaded);
+	free(rep);
+	return rc;
+}
 
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "cpu-mhz", required_argument, NULL, OPT_CPU_MHZ },
-		{ "worst", required_argument, NULL, 'w' },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "task", required_argument, NULL, OPT_TASK },
-		{ "buffer", required_argument, NULL, OPT_BUFFER },
-		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
-		{ "sort", required_argument, NULL, OPT_SORT },
-		{ "folded", required_argument, NULL, OPT_FOLDED },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "min-prio", required_argument, NULL, OPT_MIN_PRIO },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lat_analyze_opts o;
-	const struct lat_format *forced = NULL;
-	struct lat_loaded *loaded;
-	struct lat_report_input *rep;
-	int json = 0, folded = -1, c, nin, ok = 0;
-	char *end;
+	struct analyze_cmd a = { .json = 0, .folded = -1 };
+	struct cli_ctx c;
+	int first;
 
-	lat_analyze_opts_init(&o);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:jt:w:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			forced = lat_format_find(optarg);
-			if (!forced) {
-				fprintf(stderr, "latscope analyze: unknown format '%s' "
-						"(see `latscope formats`)\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 't':
-			if (lat_parse_duration(optarg, LAT_NS_PER_US, &o.threshold_ns) ||
-			    !o.threshold_ns) {
-				fprintf(stderr, "latscope analyze: --threshold: expected a duration "
-						"such as 500us, 10ms, 2s, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_CPU_MHZ:
-			o.cpu_mhz = strtod(optarg, &end);
-			if (*end || !(o.cpu_mhz > 0 && o.cpu_mhz < 1e6)) {
-				fprintf(stderr, "latscope analyze: --cpu-mhz: expected a frequency "
-						"in MHz such as 733, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case 'w':
-		case OPT_TOP: {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 100000) {
-				fprintf(stderr, "latscope analyze: %s: expected a count from 1 to "
-						"100000, got '%s'\n", c == 'w' ? "--worst" : "--top",
-					optarg);
-				return LAT_EXIT_USAGE;
-			}
-			*(c == 'w' ? &o.worst_n : &o.top_n) = (int)v;
-			break;
-		}
-		case OPT_TASK:
-			o.task = optarg;
-			break;
-		case OPT_POLICY:
-			if (lat_sched_policy_parse(optarg, &(enum lat_sched_policy){ 0 })) {
-				fprintf(stderr, "latscope analyze: --policy: expected rt, fair or "
-						"dl, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			o.policy = optarg;
-			break;
-		case OPT_MIN_PRIO: {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 99) {
-				fprintf(stderr, "latscope analyze: --min-prio: expected a real-time "
-						"priority from 1 to 99, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			o.min_prio = (int)v;
-			break;
-		}
-		case OPT_SORT:
-			if (lat_wake_sort_parse(optarg, &(enum lat_wake_sort){ 0 })) {
-				fprintf(stderr, "latscope analyze: --sort: expected max, avg, p99, "
-						"count, pid or comm, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			o.sort = optarg;
-			break;
-		case OPT_BUFFER:
-			o.buffer = optarg;
-			break;
-		case OPT_WAKE:
-			if (!strcmp(optarg, "waking")) {
-				o.wake_start = LAT_WAKE_START_WAKING;
-			} else if (!strcmp(optarg, "wakeup")) {
-				o.wake_start = LAT_WAKE_START_WAKEUP;
-			} else {
-				fprintf(stderr, "latscope analyze: --wakeup-start: expected waking "
-						"or wakeup, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_FOLDED:
-			if (!strcmp(optarg, "off")) {
-				folded = 0;
-			} else if (!strcmp(optarg, "runnable")) {
-				folded = 1;
-			} else {
-				fprintf(stderr, "latscope analyze: --folded: expected off or "
-						"runnable, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		default:
-			usage_analyze(stderr);
-			return LAT_EXIT_USAGE;
-		}
-	}
-	if (folded >= 0 && json) {
+	cli_ctx_init(&c, argv[0], &a);
+	first = cli_parse(argc, argv, analyze_tables, 0, &c, usage_analyze);
+	if (first < 0)
+		return LAT_EXIT_USAGE;
+	if (a.folded >= 0 && a.json) {
 		fprintf(stderr, "latscope analyze: --folded and --json: choose one\n");
 		return LAT_EXIT_USAGE;
 	}
-	if (folded >= 0)
-		o.top_n = INT_MAX;	/* every stack: a flame graph of the top 20 would lie */
-	nin = argc - optind;
-	if (nin < 1) {
+	if (a.folded >= 0)
+		c.an.top_n = INT_MAX;	/* every stack: a flame graph of the top 20 would lie */
+	if (argc - first < 1) {
 		fprintf(stderr, "latscope analyze: no input file\n");
 		usage_analyze(stderr);
 		return LAT_EXIT_USAGE;
 	}
-	loaded = calloc((size_t)nin, sizeof(*loaded));
-	rep = calloc((size_t)nin, sizeof(*rep));
-	if (!loaded || !rep) {
-		fprintf(stderr, "latscope analyze: out of memory\n");
-		free(loaded);
-		free(rep);
-		return LAT_EXIT_FAIL;
-	}
-	for (int i = 0; i < nin; i++) {
-		struct lat_loaded *l = &loaded[i];
-		int ret = lat_load_buffer(l, argv[optind + i], forced, o.buffer, stderr);
-
-		rep[i].path = argv[optind + i];
-		if (ret < 0) {
-			fprintf(stderr, "%s: error: %s\n", argv[optind + i], l->error);
-			rep[i].error = l->error;
-			continue;
-		}
-		for (size_t k = 0; k < l->nblocks; k++) {
-			ret = lat_analyze_block(l->blocks[k], &o);
-			if (ret < 0)
-				lat_block_add_finding(l->blocks[k], "analysis-failed", LAT_SEV_HIGH,
-						      "analysis stopped: %s", lat_strerror(ret));
-		}
-		rep[i].format = l->format;
-		rep[i].blocks = l->blocks;
-		rep[i].nblocks = l->nblocks;
-		rep[i].nlines = l->nlines;
-		rep[i].other_lines = l->other_lines;
-		rep[i].repairs = &l->text.fix;
-		rep[i].warnings = l->diag.nwarn;
-		ok++;
-	}
-	if (folded >= 0) {
-		if (!lat_report_folded(stdout, rep, (size_t)nin, folded) && ok)
-			fprintf(stderr, "latscope analyze: --folded: no kernel stacks in the input "
-					"(record them with `latscope record --stacks` or "
-					"`trace-cmd record -T`)\n");
-	} else if (json) {
-		lat_report_json(stdout, rep, (size_t)nin, &o);
-	} else {
-		lat_report_text(stdout, rep, (size_t)nin, &o);
-	}
-	for (int i = 0; i < nin; i++)
-		lat_loaded_release(&loaded[i]);
-	free(loaded);
-	free(rep);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "latscope analyze: cannot write the report\n");
-		return LAT_EXIT_FAIL;
-	}
-	return ok == nin ? LAT_EXIT_OK : LAT_EXIT_USAGE;
+	return run_analyze(&c, &a, argc - first, argv + first);
 }

@@ -42,10 +42,11 @@ struct lat_render_buf;
 int cli_write_file(const char *path, const struct lat_render_buf *b);
 
 /* `latscope render A B ...`: every input's histograms with samples in one chart (@out). */
-struct lat_format;
+struct lat_read_opts;
 struct lat_render_opts;
 struct lat_analyze_opts;
-int cli_render_many(char **inputs, int n, const char *out, const struct lat_format *forced,
+int cli_render_many(char **inputs, int n, const char *out,
+		    const struct lat_read_opts *read,
 		    struct lat_render_opts *ro, const struct lat_analyze_opts *ao,
 		    const struct lat_render_api *api);
 

@@ -10,6 +10,7 @@
 
 #include "latscope/input.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_dump(FILE *out)
 {
@@ -134,61 +135,61 @@ static int count_event(struct dump_count **tab, size_t *n, size_t *cap, const ch
 	return 0;
 }
 
-enum { OPT_BUFFER = 256 };
+/* dump's own settings. */
+struct dump_cmd {
+	uint64_t max;		/* -n, UINT64_MAX: all */
+	int stats;
+};
+
+static int set_count(struct cli_ctx *c, const char *arg)
+{
+	char *end;
+
+	((struct dump_cmd *)c->own)->max = strtoull(arg, &end, 10);
+	if (*end || !*arg) {
+		fprintf(stderr, "%s: --count: expected a number\n", c->cmd);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_stats(struct cli_ctx *c, const char *arg)
+{
+	((struct dump_cmd *)c->own)->stats = 1;
+	return 0;
+}
+
+static const struct cli_opt dump_options[] = {
+	{ "count", 'n', required_argument, set_count },
+	{ "stats", 's', no_argument, set_stats },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cli_opt *const dump_tables[] = { cli_read_options, dump_options, NULL };
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "buffer", required_argument, NULL, OPT_BUFFER },
-		{ "count", required_argument, NULL, 'n' },
-		{ "stats", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct lat_format *forced = NULL;
-	const char *buffer = NULL;
+	struct dump_cmd d = { .max = UINT64_MAX, .stats = 0 };
+	struct cli_ctx cx;
 	struct lat_loaded l;
 	struct lat_event_source *src;
 	struct lat_event ev;
 	struct dump_count *tab = NULL;
 	size_t ntab = 0, cap = 0;
-	uint64_t max = UINT64_MAX, nev = 0;
-	int c, stats = 0, ret, rc = LAT_EXIT_OK;
-	char *end;
+	uint64_t max, nev = 0;
+	int stats, ret, rc = LAT_EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:n:s", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			forced = lat_format_find(optarg);
-			if (!forced) {
-				fprintf(stderr, "latscope dump: unknown format '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_BUFFER:
-			buffer = optarg;
-			break;
-		case 'n':
-			max = strtoull(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "latscope dump: --count: expected a number\n");
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case 's':
-			stats = 1;
-			break;
-		default:
-			usage_dump(stderr);
-			return LAT_EXIT_USAGE;
-		}
-	}
+	cli_ctx_init(&cx, argv[0], &d);
+	optind = cli_parse(argc, argv, dump_tables, 0, &cx, usage_dump);
+	if (optind < 0)
+		return LAT_EXIT_USAGE;
+	max = d.max;
+	stats = d.stats;
 	if (optind != argc - 1) {
 		usage_dump(stderr);
 		return LAT_EXIT_USAGE;
 	}
-	ret = lat_load_buffer(&l, argv[optind], forced, buffer, stderr);
+	ret = lat_load(&l, argv[optind], &cx.read);
 	if (ret < 0 || l.nblocks != 1 || !l.blocks[0]->events) {
 		fprintf(stderr, "latscope dump: %s: %s\n", argv[optind],
 			ret < 0 ? l.error : "not an event stream");

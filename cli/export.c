@@ -42,6 +42,7 @@ struct export_args {
 	enum lat_rows_fmt fmt;
 	int fmt_given;
 	const struct lat_format *reader;
+	const char *buffer;		/* --buffer, NULL: the top one; lent */
 	struct lat_analyze_opts o;
 };
 
@@ -96,7 +97,7 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 			}
 			break;
 		case OPT_BUFFER:
-			a->o.buffer = optarg;
+			a->buffer = optarg;
 			break;
 		case OPT_WAKE:
 			if (!strcmp(optarg, "waking")) {
@@ -152,7 +153,8 @@ static int export_input(const char *path, struct export_args *a, const struct la
 	char name[4096];
 	int n = 0, nev = 0, ret;
 
-	ret = lat_load_buffer(&l, path, a->reader, a->o.buffer, stderr);
+	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = a->reader,
+							  .buffer = a->buffer, .diag = stderr });
 	if (ret < 0) {
 		fprintf(stderr, "%s: error: %s\n", path, l.error);
 		lat_loaded_release(&l);

@@ -2,6 +2,7 @@
 /* latscope record: options to struct lat_record_opts, exit status from the result. */
 #ifdef LATSCOPE_HAVE_RECORD
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -9,6 +10,7 @@
 #include "latscope/base.h"
 #include "latscope/record.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_record(FILE *out)
 {
@@ -90,128 +92,181 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* record's settings (it has no reading or analysis options). */
+struct record_cmd {
+	struct lat_record_opts o;
+	const char **events;	/* -e, pointing into argv */
+	size_t nev, cap;
+};
+
+static struct lat_record_opts *rec_opts(struct cli_ctx *c)
+{
+	return &((struct record_cmd *)c->own)->o;
+}
+
+static int set_output(struct cli_ctx *c, const char *arg)
+{
+	rec_opts(c)->output = arg;
+	return 0;
+}
+
+static int set_duration(struct cli_ctx *c, const char *arg)
+{
+	struct lat_record_opts *o = rec_opts(c);
+
+	if (lat_parse_duration(arg, LAT_NS_PER_S, &o->duration_ns) || o->duration_ns <= 0) {
+		fprintf(stderr, "latscope record: -d %s: expected a duration\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_event(struct cli_ctx *c, const char *arg)
+{
+	struct record_cmd *r = c->own;
+
+	if (lat_grow(&r->events, &r->cap, r->nev + 1, sizeof(*r->events)))
+		return -1;
+	r->events[r->nev++] = arg;
+	return 0;
+}
+
+static int set_irq(struct cli_ctx *c, const char *arg)
+{
+	rec_opts(c)->irq = true;
+	return 0;
+}
+
+static int set_timer_detail(struct cli_ctx *c, const char *arg)
+{
+	rec_opts(c)->timer_detail = true;
+	return 0;
+}
+
+static int set_stacks(struct cli_ctx *c, const char *arg)
+{
+	rec_opts(c)->stacks = true;
+	return 0;
+}
+
+static int set_probe(struct cli_ctx *c, const char *arg)
+{
+	char spec[256];
+
+	snprintf(spec, sizeof(spec), "%s", arg);
+	if (strlen(arg) >= sizeof(spec) || parse_probe(rec_opts(c), spec)) {
+		fprintf(stderr, "latscope record: --probe: expected timer[:INTERVAL[:PRIO]] or "
+			"gap[:THRESHOLD]\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_above(const char *arg, int64_t *ns, bool positive)
+{
+	if (lat_parse_duration(arg, LAT_NS_PER_US, ns) || (positive && *ns <= 0)) {
+		fprintf(stderr, "latscope record: %s: expected a duration\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_stop_above(struct cli_ctx *c, const char *arg)
+{
+	return set_above(arg, &rec_opts(c)->stop_above_ns, true);
+}
+
+static int set_marker_above(struct cli_ctx *c, const char *arg)
+{
+	return set_above(arg, &rec_opts(c)->marker_threshold_ns, false);
+}
+
+static int set_buffer_kb(struct cli_ctx *c, const char *arg)
+{
+	char *end;
+	unsigned long kb = strtoul(arg, &end, 10);
+
+	if (*end || !kb || kb > 4UL * 1024 * 1024) {
+		fprintf(stderr, "latscope record: --buffer-kb %s: expected 1..4194304\n", arg);
+		return -1;
+	}
+	rec_opts(c)->buffer_kb = (unsigned)kb;
+	return 0;
+}
+
+static const struct cli_opt record_options[] = {
+	{ "output", 'o', required_argument, set_output },
+	{ "duration", 'd', required_argument, set_duration },
+	{ "event", 'e', required_argument, add_event },
+	{ "irq", 0, no_argument, set_irq },
+	{ "stacks", 0, no_argument, set_stacks },
+	{ "timer-detail", 0, no_argument, set_timer_detail },
+	{ "probe", 0, required_argument, set_probe },
+	{ "stop-above", 0, required_argument, set_stop_above },
+	{ "marker-above", 0, required_argument, set_marker_above },
+	{ "buffer-kb", 0, required_argument, set_buffer_kb },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cli_opt *const record_tables[] = { record_options, NULL };
+
+/* What follows the options: nothing, or "-- COMMAND ARGS" (not with -d). */
+static int check_command(struct lat_record_opts *o, int first, int argc, char **argv)
+{
+	if (first >= argc)
+		return 0;
+	if (first > 0 && strcmp(argv[first - 1], "--")) {
+		fprintf(stderr, "latscope record: unexpected '%s' (a command goes after --)\n",
+			argv[first]);
+		return -1;
+	}
+	if (o->duration_ns) {
+		fprintf(stderr, "latscope record: -d and -- COMMAND exclude each other\n");
+		return -1;
+	}
+	o->command = argv + first;
+	return 0;
+}
+
+/* The exit status for what lat_record_run() returned. */
+static int record_status(const struct lat_record_opts *o, int ret,
+			 const struct lat_record_result *res)
+{
+	if (ret == -LAT_EPERM || ret == -LAT_EUSAGE)
+		return LAT_EXIT_USAGE;
+	if (ret || res->write_err)
+		return LAT_EXIT_FAIL;
+	if (o->command && res->end == LAT_REC_END_COMMAND)
+		return WIFEXITED(res->cmd_status) ? WEXITSTATUS(res->cmd_status) :
+		       128 + WTERMSIG(res->cmd_status);
+	if (res->end == LAT_REC_END_SIGNAL && o->command)
+		return 130;
+	return LAT_EXIT_OK;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_IRQ = 256, OPT_STACKS, OPT_PROBE, OPT_STOP, OPT_BUF, OPT_MARK,
-	       OPT_TDETAIL };
-	static const struct option lopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "irq", no_argument, NULL, OPT_IRQ },
-		{ "stacks", no_argument, NULL, OPT_STACKS },
-		{ "timer-detail", no_argument, NULL, OPT_TDETAIL },
-		{ "probe", required_argument, NULL, OPT_PROBE },
-		{ "stop-above", required_argument, NULL, OPT_STOP },
-		{ "marker-above", required_argument, NULL, OPT_MARK },
-		{ "buffer-kb", required_argument, NULL, OPT_BUF },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lat_record_opts o;
+	struct record_cmd r = { .events = NULL };
 	struct lat_record_result res;
-	const char **events = NULL;
-	size_t nev = 0, cap = 0;
+	struct cli_ctx c;
 	char *cmdline = join_args(argc, argv);
-	int c, ret, status = LAT_EXIT_USAGE;
+	int first, status = LAT_EXIT_USAGE;
 
-	lat_record_opts_init(&o);
-	optind = 1;
-	/* "+": stop at the first non-option, so COMMAND's own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+o:d:e:", lopts, NULL)) != -1) {
-		char *end;
-		unsigned long kb;
-
-		switch (c) {
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'd':
-			if (lat_parse_duration(optarg, LAT_NS_PER_S, &o.duration_ns) ||
-			    o.duration_ns <= 0) {
-				fprintf(stderr, "latscope record: -d %s: expected a duration\n", optarg);
-				goto out;
-			}
-			break;
-		case 'e':
-			if (lat_grow(&events, &cap, nev + 1, sizeof(*events)))
-				goto out;
-			events[nev++] = optarg;
-			break;
-		case OPT_IRQ:
-			o.irq = true;
-			break;
-		case OPT_STACKS:
-			o.stacks = true;
-			break;
-		case OPT_TDETAIL:
-			o.timer_detail = true;
-			break;
-		case OPT_PROBE:
-			if (parse_probe(&o, optarg)) {
-				fprintf(stderr, "latscope record: --probe: expected timer[:INTERVAL"
-					"[:PRIO]] or gap[:THRESHOLD]\n");
-				goto out;
-			}
-			break;
-		case OPT_STOP:
-		case OPT_MARK:
-			if (lat_parse_duration(optarg, LAT_NS_PER_US,
-					       c == OPT_STOP ? &o.stop_above_ns :
-							       &o.marker_threshold_ns) ||
-			    (c == OPT_STOP && o.stop_above_ns <= 0)) {
-				fprintf(stderr, "latscope record: %s: expected a duration\n", optarg);
-				goto out;
-			}
-			break;
-		case OPT_BUF:
-			kb = strtoul(optarg, &end, 10);
-			if (*end || !kb || kb > 4UL * 1024 * 1024) {
-				fprintf(stderr, "latscope record: --buffer-kb %s: expected 1..4194304\n",
-					optarg);
-				goto out;
-			}
-			o.buffer_kb = (unsigned)kb;
-			break;
-		default:
-			usage_record(stderr);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		if (optind > 0 && strcmp(argv[optind - 1], "--")) {
-			fprintf(stderr, "latscope record: unexpected '%s' (a command goes after --)\n",
-				argv[optind]);
-			goto out;
-		}
-		if (o.duration_ns) {
-			fprintf(stderr, "latscope record: -d and -- COMMAND exclude each other\n");
-			goto out;
-		}
-		o.command = argv + optind;
-	}
+	lat_record_opts_init(&r.o);
+	cli_ctx_init(&c, argv[0], &r);
+	/* stop at the first operand, so COMMAND's own options stay its own */
+	first = cli_parse(argc, argv, record_tables, 1, &c, usage_record);
+	if (first < 0 || check_command(&r.o, first, argc, argv))
+		goto out;
 	/* A flight recorder needs something to trip it: the timer probe by default. */
-	if (o.stop_above_ns > 0 && !o.probe_timer && !o.probe_gap)
-		o.probe_timer = true;
-	o.events = events;
-	o.nevents = nev;
-	o.cmdline = cmdline;
-	ret = lat_record_run(&o, &res);
-	if (ret == -LAT_EPERM || ret == -LAT_EUSAGE) {
-		status = LAT_EXIT_USAGE;
-	} else if (ret) {
-		status = LAT_EXIT_FAIL;
-	} else if (res.write_err) {
-		status = LAT_EXIT_FAIL;
-	} else if (o.command && res.end == LAT_REC_END_COMMAND) {
-		status = WIFEXITED(res.cmd_status) ? WEXITSTATUS(res.cmd_status) :
-			 128 + WTERMSIG(res.cmd_status);
-	} else if (res.end == LAT_REC_END_SIGNAL && o.command) {
-		status = 130;
-	} else {
-		status = LAT_EXIT_OK;
-	}
+	if (r.o.stop_above_ns > 0 && !r.o.probe_timer && !r.o.probe_gap)
+		r.o.probe_timer = true;
+	r.o.events = r.events;
+	r.o.nevents = r.nev;
+	r.o.cmdline = cmdline;
+	status = record_status(&r.o, lat_record_run(&r.o, &res), &res);
 out:
-	free(events);
+	free(r.events);
 	free(cmdline);
 	return status;
 }

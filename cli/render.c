@@ -2,6 +2,7 @@
 /* `latscope render`: one chart per block of an input, PNG or SVG by the extension. */
 #include <getopt.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "latscope/input.h"
 #include "latscope/render.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_render(FILE *out)
 {
@@ -37,7 +39,11 @@ void usage_render(FILE *out)
 		"loaded, 2 usage error or no input readable\n");
 }
 
-enum { OPT_WINDOW = 256, OPT_TASK, OPT_SIZE, OPT_CPU_MHZ, OPT_TOP, OPT_BUFFER, OPT_WAKE };
+/* render's own settings. */
+struct render_cmd {
+	struct lat_render_opts ro;
+	const char *out;	/* -o, NULL: INPUT's name + .png */
+};
 
 static int parse_window(const char *arg, struct lat_render_opts *o)
 {
@@ -109,219 +115,186 @@ int cli_write_file(const char *path, const struct lat_render_buf *b)
 	return bad ? -1 : 0;
 }
 
+static int set_output(struct cli_ctx *c, const char *arg)
+{
+	((struct render_cmd *)c->own)->out = arg;
+	return 0;
+}
+
+static int set_chart(struct cli_ctx *c, const char *arg)
+{
+	if (lat_chart_from_name(arg, &((struct render_cmd *)c->own)->ro.chart)) {
+		fprintf(stderr, "%s: --chart: expected auto, timeline, histogram, series, blame "
+			"or cpus, got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_window(struct cli_ctx *c, const char *arg)
+{
+	if (parse_window(arg, &((struct render_cmd *)c->own)->ro)) {
+		fprintf(stderr, "%s: --window: expected START:END with durations such as "
+			"2ms:5ms, got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int set_size(struct cli_ctx *c, const char *arg)
+{
+	if (parse_size(arg, &((struct render_cmd *)c->own)->ro)) {
+		fprintf(stderr, "%s: --size: expected WxH from %dx%d to %dx%d, got '%s'\n",
+			c->cmd, LAT_RENDER_MIN_W, LAT_RENDER_MIN_H, LAT_RENDER_MAX_W,
+			LAT_RENDER_MAX_H, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct cli_opt render_options[] = {
+	{ "output", 'o', required_argument, set_output },
+	{ "chart", 'c', required_argument, set_chart },
+	{ "window", 0, required_argument, set_window },
+	{ "size", 0, required_argument, set_size },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cli_opt *const render_tables[] = {
+	render_options, cli_analysis_options, cli_read_options, NULL,
+};
+
+/* -o, else INPUT's file name + .png (in *@defout, to free); the type from the extension. */
+static int check_output(struct render_cmd *r, const char *input, char **defout)
+{
+	if (!r->out) {
+		char *copy = strdup(input);
+
+		if (!copy || asprintf(defout, "%s.png", strcmp(input, "-") ?
+				      basename(copy) : "stdin") < 0)
+			*defout = NULL;
+		free(copy);
+		if (!*defout) {
+			fprintf(stderr, "latscope render: out of memory\n");
+			return LAT_EXIT_FAIL;
+		}
+		r->out = *defout;
+	}
+	if (has_suffix(r->out, ".svg")) {
+		r->ro.format = LAT_RENDER_SVG;
+	} else if (!has_suffix(r->out, ".png")) {
+		fprintf(stderr, "latscope render: -o: expected a name ending in .png or .svg, "
+				"got '%s'\n", r->out);
+		return LAT_EXIT_USAGE;
+	}
+	return LAT_EXIT_OK;
+}
+
+/* Analyzes and draws block @k of @l into its file; false when it got no chart. */
+static bool render_one(const struct lat_render_api *api, struct lat_loaded *l, size_t k,
+		       struct render_cmd *r, const struct lat_analyze_opts *ao,
+		       struct lat_render_buf *buf)
+{
+	struct lat_block *b = l->blocks[k];
+	char path[4096];
+	int ret = lat_analyze_block(b, ao);
+
+	if (ret < 0)
+		fprintf(stderr, "%s: block %zu: analysis stopped: %s\n", r->ro.source, k + 1,
+			lat_strerror(ret));
+	r->ro.block_no = l->nblocks > 1 ? (int)k + 1 : 0;
+	ret = api->render_block(b, &r->ro, buf);
+	if (ret < 0) {
+		if (b->last_line)
+			fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", r->ro.source,
+				k + 1, b->first_line, b->last_line, buf->msg);
+		else
+			fprintf(stderr, "%s: block %zu: no chart: %s\n", r->ro.source, k + 1,
+				buf->msg);
+		return false;
+	}
+	numbered(r->out, r->ro.block_no, path, sizeof(path));
+	if (cli_write_file(path, buf)) {
+		fprintf(stderr, "latscope render: cannot write %s\n", path);
+		return false;
+	}
+	printf("%s: %s chart of block %zu (%zu bytes)\n", path,
+	       lat_chart_name(r->ro.chart == LAT_CHART_AUTO ? lat_render_pick(b) : r->ro.chart),
+	       k + 1, buf->len);
+	return true;
+}
+
+/* One chart per block of @input. */
+static int run_render(struct render_cmd *r, const struct cli_ctx *c, const char *input)
+{
+	const struct lat_render_api *api;
+	struct lat_render_buf buf = { 0 };
+	struct lat_loaded l;
+	size_t written = 0, failed = 0;
+
+	/* before reading the input: a missing module is known without the work */
+	api = cli_render_api();
+	if (!api)
+		return LAT_EXIT_FAIL;
+	if (lat_load(&l, input, &c->read) < 0) {
+		fprintf(stderr, "%s: error: %s\n", input, l.error);
+		lat_loaded_release(&l);
+		return LAT_EXIT_USAGE;
+	}
+	r->ro.source = input;
+	for (size_t k = 0; k < l.nblocks; k++) {
+		if (render_one(api, &l, k, r, &c->an, &buf))
+			written++;
+		else
+			failed++;
+	}
+	lat_render_buf_release(&buf);
+	lat_loaded_release(&l);
+	return failed || !written ? LAT_EXIT_FAIL : LAT_EXIT_OK;
+}
+
+/* Several inputs: their histograms in one chart, -o OUT.png or OUT.svg required. */
+static int run_many(struct render_cmd *r, const struct cli_ctx *c, int nin, char **inputs)
+{
+	const struct lat_render_api *api;
+
+	if (!r->out || (!has_suffix(r->out, ".png") && !has_suffix(r->out, ".svg"))) {
+		fprintf(stderr, "latscope render: several inputs: give -o OUT.png or "
+				"OUT.svg (one histogram chart of them all)\n");
+		return LAT_EXIT_USAGE;
+	}
+	r->ro.format = has_suffix(r->out, ".svg") ? LAT_RENDER_SVG : r->ro.format;
+	api = cli_render_api();
+	if (!api)
+		return LAT_EXIT_FAIL;
+	return cli_render_many(inputs, nin, r->out, &c->read, &r->ro, &c->an, api);
+}
+
 int cmd_render(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "chart", required_argument, NULL, 'c' },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "task", required_argument, NULL, OPT_TASK },
-		{ "worst", required_argument, NULL, 'w' },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "format", required_argument, NULL, 'f' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "cpu-mhz", required_argument, NULL, OPT_CPU_MHZ },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "buffer", required_argument, NULL, OPT_BUFFER },
-		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lat_render_opts ro;
-	struct lat_analyze_opts ao;
-	const struct lat_format *forced = NULL;
-	struct lat_render_buf buf = { 0 };
-	const struct lat_render_api *api;
-	struct lat_loaded l;
-	const char *out = NULL, *input;
-	char *defout = NULL, path[4096];
-	int c, ret, written = 0, failed = 0;
-	char *end;
+	struct render_cmd r = { .out = NULL };
+	struct cli_ctx c;
+	char *defout = NULL;
+	int first, rc;
 
-	lat_render_opts_init(&ro);
-	lat_analyze_opts_init(&ao);
-	ao.timelines = 1;	/* the timeline chart draws the worst case */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:c:w:f:t:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'c':
-			if (lat_chart_from_name(optarg, &ro.chart)) {
-				fprintf(stderr, "latscope render: --chart: expected auto, timeline, "
-						"histogram, series, blame or cpus, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_WINDOW:
-			if (parse_window(optarg, &ro)) {
-				fprintf(stderr, "latscope render: --window: expected START:END with "
-						"durations such as 2ms:5ms, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_TASK:
-			ro.task = ao.task = optarg;
-			break;
-		case 'w': {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 100000) {
-				fprintf(stderr, "latscope render: --worst: expected a count from 1 to "
-						"100000, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			ro.worst = ao.worst_n = (int)v;
-			break;
-		}
-		case OPT_SIZE:
-			if (parse_size(optarg, &ro)) {
-				fprintf(stderr, "latscope render: --size: expected WxH from %dx%d to "
-						"%dx%d, got '%s'\n", LAT_RENDER_MIN_W, LAT_RENDER_MIN_H,
-					LAT_RENDER_MAX_W, LAT_RENDER_MAX_H, optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			forced = lat_format_find(optarg);
-			if (!forced) {
-				fprintf(stderr, "latscope render: unknown format '%s' "
-						"(see `latscope formats`)\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case 't':
-			if (lat_parse_duration(optarg, LAT_NS_PER_US, &ao.threshold_ns) ||
-			    !ao.threshold_ns) {
-				fprintf(stderr, "latscope render: --threshold: expected a duration "
-						"such as 500us, 10ms, 2s, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_CPU_MHZ:
-			ao.cpu_mhz = strtod(optarg, &end);
-			if (*end || !(ao.cpu_mhz > 0 && ao.cpu_mhz < 1e6)) {
-				fprintf(stderr, "latscope render: --cpu-mhz: expected a frequency "
-						"in MHz such as 733, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		case OPT_TOP: {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 100000) {
-				fprintf(stderr, "latscope render: --top: expected a count from 1 to "
-						"100000, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			ao.top_n = (int)v;
-			break;
-		}
-		case OPT_BUFFER:
-			ao.buffer = optarg;
-			break;
-		case OPT_WAKE:
-			if (!strcmp(optarg, "waking")) {
-				ao.wake_start = LAT_WAKE_START_WAKING;
-			} else if (!strcmp(optarg, "wakeup")) {
-				ao.wake_start = LAT_WAKE_START_WAKEUP;
-			} else {
-				fprintf(stderr, "latscope render: --wakeup-start: expected waking "
-						"or wakeup, got '%s'\n", optarg);
-				return LAT_EXIT_USAGE;
-			}
-			break;
-		default:
-			usage_render(stderr);
-			return LAT_EXIT_USAGE;
-		}
-	}
-	if (argc - optind < 1) {
+	lat_render_opts_init(&r.ro);
+	cli_ctx_init(&c, argv[0], &r);
+	c.an.timelines = 1;	/* the timeline chart draws the worst case */
+	first = cli_parse(argc, argv, render_tables, 0, &c, usage_render);
+	if (first < 0)
+		return LAT_EXIT_USAGE;
+	r.ro.task = c.an.task;
+	r.ro.worst = c.an.worst_n;
+	if (argc - first < 1) {
 		fprintf(stderr, "latscope render: expected an input file\n");
 		usage_render(stderr);
 		return LAT_EXIT_USAGE;
 	}
-	if (argc - optind > 1) {
-		if (!out || (!has_suffix(out, ".png") && !has_suffix(out, ".svg"))) {
-			fprintf(stderr, "latscope render: several inputs: give -o OUT.png or "
-					"OUT.svg (one histogram chart of them all)\n");
-			return LAT_EXIT_USAGE;
-		}
-		ro.format = has_suffix(out, ".svg") ? LAT_RENDER_SVG : ro.format;
-		api = cli_render_api();
-		if (!api)
-			return LAT_EXIT_FAIL;
-		return cli_render_many(argv + optind, argc - optind, out, forced, &ro, &ao, api);
-	}
-	input = argv[optind];
-	if (!out) {
-		char *copy = strdup(input);
-
-		if (!copy || asprintf(&defout, "%s.png", strcmp(input, "-") ?
-				      basename(copy) : "stdin") < 0)
-			defout = NULL;
-		free(copy);
-		if (!defout) {
-			fprintf(stderr, "latscope render: out of memory\n");
-			return LAT_EXIT_FAIL;
-		}
-		out = defout;
-	}
-	if (has_suffix(out, ".svg")) {
-		ro.format = LAT_RENDER_SVG;
-	} else if (!has_suffix(out, ".png")) {
-		fprintf(stderr, "latscope render: -o: expected a name ending in .png or .svg, "
-				"got '%s'\n", out);
-		free(defout);
-		return LAT_EXIT_USAGE;
-	}
-
-	/* before reading the input: a missing module is known without the work */
-	api = cli_render_api();
-	if (!api) {
-		free(defout);
-		return LAT_EXIT_FAIL;
-	}
-	ret = lat_load_buffer(&l, input, forced, ao.buffer, stderr);
-	if (ret < 0) {
-		fprintf(stderr, "%s: error: %s\n", input, l.error);
-		lat_loaded_release(&l);
-		free(defout);
-		return LAT_EXIT_USAGE;
-	}
-	ro.source = input;
-	for (size_t k = 0; k < l.nblocks; k++) {
-		struct lat_block *b = l.blocks[k];
-
-		ret = lat_analyze_block(b, &ao);
-		if (ret < 0)
-			fprintf(stderr, "%s: block %zu: analysis stopped: %s\n", input, k + 1,
-				lat_strerror(ret));
-		ro.block_no = l.nblocks > 1 ? (int)k + 1 : 0;
-		ret = api->render_block(b, &ro, &buf);
-		if (ret < 0) {
-			if (b->last_line)
-				fprintf(stderr, "%s: block %zu (lines %u-%u): no chart: %s\n", input,
-					k + 1, b->first_line, b->last_line, buf.msg);
-			else
-				fprintf(stderr, "%s: block %zu: no chart: %s\n", input, k + 1,
-					buf.msg);
-			failed++;
-			continue;
-		}
-		numbered(out, ro.block_no, path, sizeof(path));
-		if (cli_write_file(path, &buf)) {
-			fprintf(stderr, "latscope render: cannot write %s\n", path);
-			failed++;
-			continue;
-		}
-		printf("%s: %s chart of block %zu (%zu bytes)\n", path,
-		       lat_chart_name(ro.chart == LAT_CHART_AUTO ? lat_render_pick(b) : ro.chart),
-		       k + 1, buf.len);
-		written++;
-	}
-	lat_render_buf_release(&buf);
-	lat_loaded_release(&l);
+	if (argc - first > 1)
+		return run_many(&r, &c, argc - first, argv + first);
+	rc = check_output(&r, argv[first], &defout);
+	if (rc == LAT_EXIT_OK)
+		rc = run_render(&r, &c, argv[first]);
 	free(defout);
-	return failed || !written ? LAT_EXIT_FAIL : LAT_EXIT_OK;
+	return rc;
 }

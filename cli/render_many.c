@@ -49,7 +49,7 @@ static void many_release(struct many *m)
 	free(m->h);
 }
 
-int cli_render_many(char **inputs, int n, const char *out, const struct lat_format *forced,
+int cli_render_many(char **inputs, int n, const char *out, const struct lat_read_opts *read,
 		    struct lat_render_opts *ro, const struct lat_analyze_opts *ao,
 		    const struct lat_render_api *api)
 {
@@ -63,7 +63,7 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_form
 		return LAT_EXIT_FAIL;
 	}
 	for (int i = 0; i < n && ret == LAT_EXIT_OK; i++) {
-		if (lat_load(&l[i], inputs[i], forced, stderr) < 0) {
+		if (lat_load(&l[i], inputs[i], read) < 0) {
 			fprintf(stderr, "%s: error: %s\n", inputs[i], l[i].error);
 			ret = LAT_EXIT_USAGE;
 			break;

@@ -73,7 +73,7 @@ static int load_stream(struct lat_loaded *l, const struct lat_format *f, const c
 		       size_t peeklen)
 {
 	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen,
-				.buffer = l->buffer };
+				.buffer = l->opts.buffer };
 	struct lat_event_source *src = NULL;
 	struct lat_block *b;
 	int ret;
@@ -196,14 +196,7 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 	return 0;
 }
 
-int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
-	     FILE *diag_out)
-{
-	return lat_load_buffer(l, path, forced, NULL, diag_out);
-}
-
-int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
-		    const char *buffer, FILE *diag_out)
+int lat_load(struct lat_loaded *l, const char *path, const struct lat_read_opts *o)
 {
 	FILE *fp = open_path(path);
 	int err = errno;
@@ -214,12 +207,12 @@ int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_for
 		snprintf(l->error, sizeof(l->error), "cannot open: %s", strerror(err));
 		return -LAT_EIO;
 	}
-	return lat_load_fp(l, path, fp, forced, buffer, diag_out);
+	return lat_load_fp(l, path, fp, o);
 }
 
-int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
-		const char *buffer, FILE *diag_out)
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_read_opts *o)
 {
+	const struct lat_format *forced = o ? o->format : NULL;
 	char *peek = NULL;
 	size_t peeklen;
 	const struct lat_format *best = NULL;
@@ -228,11 +221,12 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 
 	memset(l, 0, sizeof(*l));
 	l->fp = fp;
-	l->buffer = buffer;
+	if (o)
+		l->opts = *o;
 	l->path = strdup(name);
 	if (!l->path)
 		return -LAT_ENOMEM;
-	lat_diag_init(&l->diag, l->path, diag_out);
+	lat_diag_init(&l->diag, l->path, l->opts.diag);
 	peek = calloc(1, LAT_PEEK_BYTES + LAT_PEEK_PAD);
 	if (!peek)
 		return -LAT_ENOMEM;

@@ -96,7 +96,7 @@ int main(int argc, char **argv)
 	}
 	path = argv[argc - 1];
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = lat_load(&l, path, lat_format_find("ftrace-text"), stderr);
+	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text"), .diag = stderr });
 	if (ret < 0 || l.nblocks != 1 || !l.blocks[0]->events) {
 		fprintf(stderr, "ftbench: %s: %s\n", path, l.error);
 		lat_loaded_release(&l);

@@ -24,7 +24,6 @@ struct lat_analyze_opts {
 	const char *task;	/* --task PID or COMM (every thread with it), NULL for all; lent */
 	const char *policy;	/* --policy rt|fair|dl: only tasks of that class, NULL all; lent */
 	int min_prio;		/* --min-prio N: only real-time tasks of priority >= N, 0 all */
-	const char *buffer;	/* trace.dat instance (--buffer), NULL for the top one; lent */
 	enum lat_wake_start wake_start;
 	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */
 	/*

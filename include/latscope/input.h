@@ -14,6 +14,16 @@
  */
 #define LAT_MAX_BLOCKS 65536u
 
+/*
+ * How to read an input: the reading layer's options (the analysis has its own, see
+ * analyze.h).  Every command fills one from the shared options (cli/options.c).
+ */
+struct lat_read_opts {
+	const struct lat_format *format;	/* read with this reader; NULL: detect */
+	const char *buffer;	/* trace.dat instance to read; NULL: the top one ("" too); lent */
+	FILE *diag;		/* "file:line: ..." messages; NULL: only counted */
+};
+
 struct lat_loaded {
 	char *path;			/* owned copy */
 	const char *format;		/* reader name, or "mail" when blocks differ; static */
@@ -22,28 +32,25 @@ struct lat_loaded {
 	size_t nlines, other_lines;
 	struct lat_text text;		/* text inputs: kept while blocks may point into it */
 	FILE *fp;			/* stream inputs: kept open for the event source */
-	const char *buffer;		/* trace.dat instance asked for, or NULL; lent */
+	struct lat_read_opts opts;	/* as given (buffer lent by the caller) */
 	char error[256];		/* empty when the input was read */
 	struct lat_diag diag;
 };
 
 /*
- * Reads @path ("-" for stdin) with reader @forced (NULL: detect).  Diagnostics
- * go to @diag_out.  Returns 0 when at least one block was found; otherwise a
- * negative lat_err with the reason in l->error.  Release with lat_loaded_release()
- * in every case.
+ * Reads @path ("-" for stdin) as @o says (NULL: detect the reader, the top trace.dat buffer,
+ * diagnostics only counted).  Returns 0 when at least one block was found; otherwise a
+ * negative lat_err with the reason in l->error.  @l owns everything it holds (the blocks,
+ * the text they point into, the open stream): release it with lat_loaded_release() in every
+ * case.
  */
-int lat_load(struct lat_loaded *l, const char *path, const struct lat_format *forced,
-	     FILE *diag_out);
+int lat_load(struct lat_loaded *l, const char *path, const struct lat_read_opts *o);
 /*
- * The same over an open stream @fp (owned from now on, closed on release);
- * @name for messages, @buffer as for lat_load_buffer().
+ * The same over an open stream @fp (owned by @l from now on, closed on release); @name for
+ * messages.
  */
-int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_format *forced,
-		const char *buffer, FILE *diag_out);
-/* lat_load() with a trace.dat instance to read (@buffer, NULL: the top one). */
-int lat_load_buffer(struct lat_loaded *l, const char *path, const struct lat_format *forced,
-		    const char *buffer, FILE *diag_out);
+int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct lat_read_opts *o);
+/* Frees what @l holds and zeroes it. */
 void lat_loaded_release(struct lat_loaded *l);
 
 #endif

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.timelines = o.worst_n;	/* the timeline code is fuzzed too */
 	memset(&rep, 0, sizeof(rep));
 	rep.path = "fuzz";
-	if (lat_load_fp(&l, "fuzz", fp, forced, NULL, NULL) == 0) {
+	if (lat_load_fp(&l, "fuzz", fp, &(struct lat_read_opts){ .format = forced }) == 0) {
 		for (size_t i = 0; i < l.nblocks; i++)
 			lat_analyze_block(l.blocks[i], &o);
 		rep.format = l.format;

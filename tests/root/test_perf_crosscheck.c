@@ -242,7 +242,7 @@ static void test_perf_crosscheck(void **state)
 	read_perf(perf_path, (int)npwaking);
 
 	/* clock offset: each new task's sched_wakeup_new is one event in both traces */
-	assert_int_equal(lat_load(&l2, dat, NULL, NULL), 0);
+	assert_int_equal(lat_load(&l2, dat, NULL), 0);
 	while (lat_event_next(l2.blocks[0]->events, &ev) > 0)
 		if (ev.type == LAT_EV_WAKEUP_NEW && nlnew < LAT_ARRAY_SIZE(lnew))
 			lnew[nlnew++] = (struct newtask){ ev.u.wake.pid, ev.ts_ns };
@@ -257,7 +257,7 @@ static void test_perf_crosscheck(void **state)
 
 	lat_analyze_opts_init(&o);
 	o.wake_start = npwaking ? LAT_WAKE_START_WAKING : LAT_WAKE_START_WAKEUP;
-	assert_int_equal(lat_load(&l, dat, NULL, NULL), 0);
+	assert_int_equal(lat_load(&l, dat, NULL), 0);
 	assert_int_equal(lat_analyze_block(l.blocks[0], &o), 0);
 	r = l.blocks[0]->analysis;
 	/* the two clocks are aligned to within a few us: the window edges get 50 us of slack */

@@ -31,7 +31,7 @@ static inline struct lat_loaded *fnt_load(const char *path, const char *text,
 		close(fd);
 		path = tmp;
 	}
-	ret = lat_load(l, path, NULL, null);
+	ret = lat_load(l, path, &(struct lat_read_opts){ .diag = null });
 	if (text)
 		unlink(tmp);
 	assert_int_equal(ret, 0);

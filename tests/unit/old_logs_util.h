@@ -26,7 +26,7 @@ static inline struct lat_loaded *old_logs_load(const char *path, const struct la
 		lat_analyze_opts_init(&def);
 		o = &def;
 	}
-	assert_int_equal(lat_load(l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(l, path, NULL), 0);
 	for (size_t i = 0; i < l->nblocks; i++)
 		assert_int_equal(lat_analyze_block(l->blocks[i], o), 0);
 	return l;

@@ -445,7 +445,7 @@ static void test_stream_stack_lost_bad(void **state)
 	FILE *diag = open_memstream(&msgs, &msglen);
 
 	(void)state;
-	assert_int_equal(lat_load(&c->l, path, lat_format_find("ftrace-text"), diag), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text"), .diag = diag }), 0);
 	assert_int_equal(c->l.nblocks, 1);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 7);
@@ -517,7 +517,7 @@ static void test_tracecmd_buffers(void **state)
 
 	(void)state;
 	/* no --buffer: the first buffer seen, the instance */
-	assert_int_equal(lat_load(&c->l, path, NULL, diag), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .diag = diag }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 3);
 	assert_int_equal(c->ev[0].type, LAT_EV_FORK);
@@ -531,7 +531,7 @@ static void test_tracecmd_buffers(void **state)
 	assert_non_null(strstr(msgs, "3 events of other buffers (first \"\") not read"));
 	free(msgs);
 	/* --buffer "": the top buffer, its stack whole */
-	assert_int_equal(lat_load_buffer(&c->l, path, NULL, "", NULL), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .buffer = "" }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 3);
 	assert_int_equal(c->ev[0].type, LAT_EV_WAKING);
@@ -562,7 +562,7 @@ static void test_stream_overlong_line(void **state)
 	strcpy(text + n + big, "\n          <idle>-0     [001]   994.573320: irq_handler_exit:"
 			       "     irq=36 ret=handled\n");
 	path = write_tmp(text);
-	assert_int_equal(lat_load(&c->l, path, lat_format_find("ftrace-text"), NULL), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text") }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 1);
 	assert_int_equal(c->ev[0].type, LAT_EV_IRQ_EXIT);
@@ -582,21 +582,18 @@ static void test_probe_and_mail_block(void **state)
 	int saw_wrapped = 0, stacks = 0;
 
 	(void)state;
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/kernel-trace.txt", NULL,
-				  NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/kernel-trace.txt", NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_int_equal(c->l.text.nlines, 0);	/* streamed, never loaded */
 	assert_non_null(c->l.blocks[0]->events);
 	lat_loaded_release(&c->l);
 
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/tracecmd-report.txt", NULL,
-				  NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/tracecmd-report.txt", NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_int_equal(c->l.text.nlines, 0);
 	lat_loaded_release(&c->l);
 
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/mail-quoted-trace.txt",
-				  NULL, NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/mail-quoted-trace.txt", NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_true(c->l.text.nlines > 0);
 	assert_int_equal(c->l.nblocks, 1);
@@ -643,7 +640,7 @@ static void test_kernel_layouts_agree(void **state)
 		int ret;
 
 		snprintf(path, sizeof(path), "%s/ftrace-text/%s", LAT_SAMPLES_DIR, files[f]);
-		assert_int_equal(lat_load(&l, path, NULL, NULL), 0);
+		assert_int_equal(lat_load(&l, path, NULL), 0);
 		while ((ret = lat_event_next(l.blocks[0]->events, &ev)) > 0) {
 			count[f][ev.type]++;
 			sum[f] += ev.ts_ns ^ (uint64_t)ev.pid;
@@ -717,7 +714,7 @@ static void test_tracecmd_report_consistency(void **state)
 	snprintf(cmd, sizeof(cmd), "trace-cmd report -i %s "
 		 ">%s 2>/dev/null", LAT_FIXTURE_V7, path);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(lat_load(&l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(&l, path, NULL), 0);
 	assert_int_equal(l.text.nlines, 0);	/* streamed */
 	while ((ret = lat_event_next(l.blocks[0]->events, &ev)) > 0) {
 		count[ev.type]++;
@@ -775,7 +772,7 @@ static struct lat_loaded *analyzed(const char *path, const char *buffer)
 
 	assert_non_null(l);
 	lat_analyze_opts_init(&o);
-	assert_int_equal(lat_load_buffer(l, path, NULL, buffer, NULL), 0);
+	assert_int_equal(lat_load(l, path, &(struct lat_read_opts){ .buffer = buffer }), 0);
 	assert_int_equal(l->nblocks, 1);
 	assert_int_equal(lat_analyze_block(l->blocks[0], &o), 0);
 	assert_non_null(l->blocks[0]->analysis);
@@ -1015,7 +1012,7 @@ static void test_console_dump_sample(void **state)
 
 	(void)state;
 	assert_int_equal(lat_load(&l, LAT_SAMPLES_DIR "/ftrace-text/lkml-2024-rcutorture-ftrace-dump.txt",
-				  NULL, NULL), 0);
+				  NULL), 0);
 	assert_string_equal(l.format, "ftrace-text");
 	assert_int_equal(l.nblocks, 1);
 	assert_int_equal(l.blocks[0]->first_line, 122);	/* "Dumping ftrace buffer:" */
@@ -1100,8 +1097,8 @@ static void test_latency_trace_tie(void **state)
 	struct lat_loaded l;
 
 	(void)state;
-	assert_int_equal(lat_load(&l, LAT_SAMPLES_DIR "/ftrace-latency/3.8-irqsoff-16us.txt", NULL,
-				  NULL), 0);
+	assert_int_equal(lat_load(&l, LAT_SAMPLES_DIR "/ftrace-latency/3.8-irqsoff-16us.txt", NULL),
+			 0);
 	assert_string_equal(l.format, "ftrace-latency");
 	assert_int_equal(l.nblocks, 1);
 	assert_int_equal(l.diag.nwarn, 0);
@@ -1146,7 +1143,8 @@ static void test_flags_legend(void **state)
 	assert_int_equal(lat_ft_legend_col("#  / _------=> need-resched", 27), LAT_FT_COL_RESCHED);
 	assert_int_equal(lat_ft_legend_col("#  | / _-----=> need-resched-lazy", 33), LAT_FT_COL_LAZY);
 	assert_int_equal(lat_ft_legend_col("#  |||| /     delay", 19), 0);
-	assert_int_equal(lat_load(&c->l, path, lat_format_find("ftrace-text"), diag), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){
+		.format = lat_format_find("ftrace-text"), .diag = diag }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 4);
 	lat_ft_source_flags(c->l.blocks[0]->events, &dec, &undec);

@@ -58,7 +58,7 @@ static int load(struct lat_loaded *l, const char *path)
 	int ret;
 
 	lat_analyze_opts_init(&o);
-	ret = lat_load(l, path, NULL, NULL);
+	ret = lat_load(l, path, NULL);
 	for (size_t i = 0; ret == 0 && i < l->nblocks; i++)
 		assert_int_equal(lat_analyze_block(l->blocks[i], &o), 0);
 	return ret;

@@ -184,7 +184,7 @@ static int run(const unsigned char *d, size_t len, struct outcome *o, int check_
 	assert_int_equal(write(fd, d, len), (ssize_t)len);
 	close(fd);
 	lat_analyze_opts_init(&opts);
-	ret = lat_load(&l, path, NULL, NULL);
+	ret = lat_load(&l, path, NULL);
 	if (ret < 0) {
 		/* refused: one clear reason, and nothing half-loaded */
 		assert_true(l.error[0] != '\0');
@@ -250,7 +250,7 @@ static uint64_t events_of(const unsigned char *d, size_t len)
 	assert_int_equal(write(fd, d, len), (ssize_t)len);
 	close(fd);
 	lat_analyze_opts_init(&opts);
-	assert_int_equal(lat_load(&l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(&l, path, NULL), 0);
 	assert_int_equal(lat_analyze_block(l.blocks[0], &opts), 0);
 	n = wake(&l)->nevents;
 	lat_loaded_release(&l);

@@ -23,7 +23,7 @@ static struct lat_loaded *load_analyze(const char *path, int64_t thr)
 	lat_analyze_opts_init(&o);
 	if (thr)
 		o.threshold_ns = thr;
-	assert_int_equal(lat_load(l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(l, path, NULL), 0);
 	for (size_t i = 0; i < l->nblocks; i++)
 		assert_int_equal(lat_analyze_block(l->blocks[i], &o), 0);
 	return l;
@@ -109,7 +109,7 @@ static void test_quoted_crlf_malformed(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, mail, sizeof(mail) - 1), (ssize_t)sizeof(mail) - 1);
 	close(fd);
-	assert_int_equal(lat_load(&l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(&l, path, NULL), 0);
 	unlink(path);
 	assert_int_equal(l.nblocks, 1);
 	assert_int_equal(l.blocks[0]->first_line, 3);
@@ -135,13 +135,13 @@ static void test_empty_and_binary(void **state)
 	struct lat_loaded l;
 
 	(void)state;
-	assert_int_equal(lat_load(&l, "/dev/null", NULL, NULL), -LAT_EEMPTY);
+	assert_int_equal(lat_load(&l, "/dev/null", NULL), -LAT_EEMPTY);
 	assert_string_equal(l.error, "empty input");
 	lat_loaded_release(&l);
-	assert_int_equal(lat_load(&l, "/nonexistent/file", NULL, NULL), -LAT_EIO);
+	assert_int_equal(lat_load(&l, "/nonexistent/file", NULL), -LAT_EIO);
 	lat_loaded_release(&l);
 	/* a directory opens and reads as empty: said for what it is */
-	assert_int_equal(lat_load(&l, "/", NULL, NULL), -LAT_EIO);
+	assert_int_equal(lat_load(&l, "/", NULL), -LAT_EIO);
 	assert_string_equal(l.error, "cannot open: Is a directory");
 	lat_loaded_release(&l);
 }

@@ -103,7 +103,7 @@ static void test_garbled_samples(void **state)
 			assert_true(fd >= 0);
 			assert_int_equal(write(fd, buf, len), (ssize_t)len);
 			close(fd);
-			ret = lat_load(&l, path, NULL, NULL);
+			ret = lat_load(&l, path, NULL);
 			unlink(path);
 			assert_true(ret <= 0 && ret > -LAT_ERR_MAX);
 			lat_analyze_opts_init(&o);

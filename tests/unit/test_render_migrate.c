@@ -205,8 +205,7 @@ static void test_recorded(void **state)
 	lat_analyze_opts_init(&ao);
 	ao.timelines = 1;
 	ao.task = "3125";
-	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat",
-				  NULL, NULL), 0);
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat", NULL), 0);
 	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
 	assert_int_equal(lat_wakeup_timeline(ld.blocks[0], 0, &t), 0);
 	assert_int_equal(t->brackets[0].pid, 3125);
@@ -274,8 +273,7 @@ static void test_fixture(void **state)
 	lat_analyze_opts_init(&ao);
 	ao.timelines = 2;
 	lat_render_opts_init(&o);
-	assert_int_equal(lat_load(&ld, LAT_FIXTURE_V6, NULL,
-				  NULL), 0);
+	assert_int_equal(lat_load(&ld, LAT_FIXTURE_V6, NULL), 0);
 	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
 	for (size_t k = 0; k < 2; k++) {
 		struct lat_timeline *t = NULL;

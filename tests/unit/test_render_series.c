@@ -22,7 +22,7 @@ static struct lat_loaded *load(const char *path)
 
 	assert_non_null(l);
 	lat_analyze_opts_init(&o);
-	assert_int_equal(lat_load(l, path, NULL, NULL), 0);
+	assert_int_equal(lat_load(l, path, NULL), 0);
 	for (size_t i = 0; i < l->nblocks; i++)
 		assert_int_equal(lat_analyze_block(l->blocks[i], &o), 0);
 	return l;

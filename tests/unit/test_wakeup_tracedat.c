@@ -42,7 +42,7 @@ static struct lat_loaded *load(const char *name, enum lat_wake_start start)
 	lat_analyze_opts_init(&o);
 	o.wake_start = start;
 	o.timelines = 1;	/* as `latscope render` */
-	assert_int_equal(lat_load(l, name, NULL, NULL), 0);
+	assert_int_equal(lat_load(l, name, NULL), 0);
 	assert_int_equal(l->nblocks, 1);
 	assert_int_equal(l->blocks[0]->schema, LAT_SCHEMA_EVENTS);
 	assert_int_equal(lat_analyze_block(l->blocks[0], &o), 0);

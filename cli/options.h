@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The commands' options, as tables (perf's OPT_PARENT(sched_options) is the model): the reading
+ * options (-f, --buffer) and the analysis options (-t, -w, --top, --task, ...) are written once
+ * and shared by every command that reads or analyzes; a command adds a table of its own.
+ * Each option fills the struct of the layer it belongs to: struct lat_read_opts for the
+ * reading, struct lat_analyze_opts for the analysis, the command's own struct for the rest.
+ */
+#ifndef LATSCOPE_CLI_OPTIONS_H
+#define LATSCOPE_CLI_OPTIONS_H
+
+#include <stdio.h>
+
+#include "latscope/analyze.h"
+#include "latscope/input.h"
+
+struct cli_ctx {
+	const char *cmd;		/* "latscope analyze", for messages; lent */
+	struct lat_read_opts read;
+	struct lat_analyze_opts an;
+	void *own;			/* the command's own settings */
+};
+
+struct cli_opt {
+	const char *name;		/* long name; NULL ends a table */
+	int key;			/* short option letter, 0: long only */
+	int has_arg;			/* no_argument or required_argument (getopt.h) */
+	/* Applies the option (@arg NULL without argument): 0, or -1 after saying why. */
+	int (*set)(struct cli_ctx *c, const char *arg);
+};
+
+/* -f/--format NAME, --buffer NAME: fill c->read. */
+extern const struct cli_opt cli_read_options[];
+/* -t/--threshold, --cpu-mhz, -w/--worst, --top, --task, --wakeup-start: fill c->an. */
+extern const struct cli_opt cli_analysis_options[];
+
+/* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
+void cli_ctx_init(struct cli_ctx *c, const char *cmd, void *own);
+
+/*
+ * Parses the options of argv[1..] with @tables (NULL-terminated list of tables).  With
+ * @stop_at_operand, options end at the first operand (what follows is a command's own).
+ * Returns the index of the first operand, or -1 after a message (an unknown option also
+ * prints @usage to stderr).
+ */
+int cli_parse(int argc, char **argv, const struct cli_opt *const *tables, int stop_at_operand,
+	      struct cli_ctx *c, void (*usage)(FILE *out));
+
+/* A count from 1 to 100000 into *@out; -1 after "CMD: NAME: expected a count ...". */
+int cli_count(const struct cli_ctx *c, const char *name, const char *arg, int *out);
+
+#endif
