@@ -8,27 +8,30 @@
 
 #include "latscope/base.h"
 
-static const char *const err_names[LAT_ERR_MAX] = {
-	[LAT_OK] = "success",
-	[LAT_ENOMEM] = "out of memory",
-	[LAT_EIO] = "input/output error",
-	[LAT_EFORMAT] = "malformed input",
-	[LAT_EUNKNOWN] = "unknown format",
-	[LAT_EAMBIGUOUS] = "ambiguous format",
-	[LAT_EEMPTY] = "nothing to analyze",
-	[LAT_EUSAGE] = "usage error",
-	[LAT_ELIMIT] = "size limit exceeded",
-	[LAT_EPERM] = "permission denied",
-	[LAT_ETRUNC] = "input ends early",
+static const char *const err_names[LAT_ERR_MAX - LAT_ERRNO_START] = {
+	[LAT_ENOMEM - LAT_ERRNO_START] = "out of memory",
+	[LAT_EIO - LAT_ERRNO_START] = "input/output error",
+	[LAT_EFORMAT - LAT_ERRNO_START] = "malformed input",
+	[LAT_EUNKNOWN - LAT_ERRNO_START] = "unknown format",
+	[LAT_EAMBIGUOUS - LAT_ERRNO_START] = "ambiguous format",
+	[LAT_EEMPTY - LAT_ERRNO_START] = "nothing to analyze",
+	[LAT_EUSAGE - LAT_ERRNO_START] = "usage error",
+	[LAT_ELIMIT - LAT_ERRNO_START] = "size limit exceeded",
+	[LAT_EPERM - LAT_ERRNO_START] = "permission denied",
+	[LAT_ETRUNC - LAT_ERRNO_START] = "input ends early",
 };
 
 const char *lat_strerror(int err)
 {
 	if (err < 0)
 		err = -err;
-	if (err >= LAT_ERR_MAX || !err_names[err])
-		return "unknown error";
-	return err_names[err];
+	if (!err)
+		return "success";
+	if (lat_err_is_own(err))
+		return err_names[err - LAT_ERRNO_START];
+	if (err < LAT_ERRNO_START)
+		return strerror(err);
+	return "unknown error";
 }
 
 void lat_diag_init(struct lat_diag *d, const char *path, FILE *out)

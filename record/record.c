@@ -382,7 +382,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 				 r->nsystems, o->stacks || o->probe_timer || o->probe_gap ||
 				 o->nevents > 0 || o->timer_detail, r->msg);
 	if (ret) {
-		fprintf(r->msg, "latscope: %s: %s\n", o->output, strerror(-ret));
+		fprintf(r->msg, "latscope: %s: %s\n", o->output, lat_strerror(ret));
 		lat_rec_em_output(NULL);
 		res->write_err = ret;
 		ret = -LAT_EIO;
@@ -494,7 +494,7 @@ stop:
 	if (res->write_err) {
 		res->end = res->end == LAT_REC_END_SPIKE ? res->end : LAT_REC_END_WRITE_ERROR;
 		fprintf(r->msg, "latscope: %s: write error: %s; %s\n", o->output,
-			strerror(-res->write_err), readable ?
+			lat_strerror(res->write_err), readable ?
 			"the file holds the pages written before it (trace-cmd reads it)" :
 			"no readable file could be written");
 	}

@@ -12,23 +12,41 @@
 
 #define LATSCOPE_VERSION "0.1.0"
 
-/* Error codes: 0 is success, functions return the negative value. */
+/*
+ * Errors: functions return 0 or a negative error.  One space for two kinds (libtraceevent's
+ * __TEP_ERRNO__START is the model): latscope's own codes lie above LAT_ERRNO_START, far
+ * above any errno value, so an int carrying -ENOSPC from a write and one carrying
+ * -LAT_EFORMAT from a reader never mean the same, and lat_strerror() names both.
+ */
+#define LAT_ERRNO_START 100000
+
 enum lat_err {
 	LAT_OK = 0,
-	LAT_ENOMEM = 1,     /* out of memory */
-	LAT_EIO = 2,        /* read or write failed */
-	LAT_EFORMAT = 3,    /* input is not in the expected format */
-	LAT_EUNKNOWN = 4,   /* no reader recognises the input */
-	LAT_EAMBIGUOUS = 5, /* two readers are equally sure */
-	LAT_EEMPTY = 6,     /* input holds nothing to analyze */
-	LAT_EUSAGE = 7,     /* bad option or argument */
-	LAT_ELIMIT = 8,     /* a size limit was hit */
-	LAT_EPERM = 9,      /* the kernel refused */
-	LAT_ETRUNC = 10,    /* input ends early */
+	LAT_ENOMEM = LAT_ERRNO_START + 1,	/* out of memory */
+	LAT_EIO,		/* read or write failed */
+	LAT_EFORMAT,		/* input is not in the expected format */
+	LAT_EUNKNOWN,		/* no reader recognises the input */
+	LAT_EAMBIGUOUS,		/* two readers are equally sure */
+	LAT_EEMPTY,		/* input holds nothing to analyze */
+	LAT_EUSAGE,		/* bad option or argument */
+	LAT_ELIMIT,		/* a size limit was hit */
+	LAT_EPERM,		/* the kernel refused */
+	LAT_ETRUNC,		/* input ends early */
 	LAT_ERR_MAX
 };
 
-/* Returns a static string describing -err or err. */
+/* True when @err (negative or not) is one of latscope's own codes, not an errno. */
+static inline int lat_err_is_own(int err)
+{
+	if (err < 0)
+		err = -err;
+	return err > LAT_ERRNO_START && err < LAT_ERR_MAX;
+}
+
+/*
+ * A static string describing @err or -@err: latscope's own code, strerror() of an errno
+ * value, "success" for 0.
+ */
 const char *lat_strerror(int err);
 
 /*
