@@ -39,7 +39,7 @@ const char *lat_fn_off_name(enum lat_fn_off_what w)
 	return (unsigned)w < LAT_FN_OFF_N ? n[w] : "?";
 }
 
-static void result_free(void *p)
+void lat_fntrace_result_free(void *p)
 {
 	struct lat_fntrace_result *r = p;
 
@@ -969,7 +969,6 @@ int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (!r)
 		return -LAT_ENOMEM;
 	b->analysis = r;
-	b->analysis_free = result_free;
 	r->top_n = o->top_n > 0 ? o->top_n : 20;
 	r->covered_pct = -1;
 	r->t_ns = calloc(t->n ? t->n : 1, sizeof(*r->t_ns));

@@ -23,7 +23,7 @@ const char *const lat_hist_tnames[LAT_HT_N] = { "1ms", "10ms", "100ms" };
 static const uint64_t q_num[LAT_HQ_N] = { 1, 9, 99, 999 };
 static const uint64_t q_den[LAT_HQ_N] = { 2, 10, 100, 1000 };
 
-static void result_free(void *p)
+void lat_histogram_result_free(void *p)
 {
 	struct lat_hist_result *r = p;
 
@@ -297,7 +297,6 @@ int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (!r)
 		return -LAT_ENOMEM;
 	b->analysis = r;
-	b->analysis_free = result_free;
 	r->stats = calloc(b->nhist ? b->nhist : 1, sizeof(*r->stats));
 	r->cmp = calloc(b->nhist ? b->nhist : 1, sizeof(*r->cmp));
 	if (!r->stats || !r->cmp)

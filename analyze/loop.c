@@ -11,7 +11,7 @@
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 
-static void result_free(void *p)
+void lat_loop_result_free(void *p)
 {
 	struct lat_loop_result *r = p;
 
@@ -113,11 +113,10 @@ int lat_analyze_loop(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->procs = calloc(b->nseries ? b->nseries : 1, sizeof(*r->procs));
 	if (!tmp || !r->procs) {
 		free(tmp);
-		result_free(r);
+		lat_loop_result_free(r);
 		return -LAT_ENOMEM;
 	}
 	b->analysis = r;
-	b->analysis_free = result_free;
 	for (size_t i = 0; i < b->nseries && !ret; i++) {
 		ret = analyze_proc(b->series[i], o->threshold_ns, &r->procs[i], tmp);
 		r->nprocs = i + 1;

@@ -13,7 +13,7 @@
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 
-static void result_free(void *p)
+void lat_schedcnt_result_free(void *p)
 {
 	struct lat_sched_result *r = p;
 
@@ -279,7 +279,6 @@ int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o)
 		return -LAT_ENOMEM;
 	r->cpu_mhz = o->cpu_mhz;
 	b->analysis = r;
-	b->analysis_free = result_free;
 	for (size_t i = 0; i < b->nseries; i++)
 		if (b->series[i]->nrows > maxrows)
 			maxrows = b->series[i]->nrows;

@@ -1263,7 +1263,6 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (!r)
 		return -LAT_ENOMEM;
 	b->analysis = r;
-	b->analysis_free = wk_result_free;
 	r->start = o->wake_start;
 	w.o = o;
 	w.r = r;

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "latscope/model.h"
-#include "latscope/an_probe.h"
 #include "latscope/event.h"
+#include "latscope/fntrace.h"
+#include "latscope/kind.h"
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema)
 {
@@ -31,11 +32,11 @@ void lat_block_free(struct lat_block *b)
 	for (size_t i = 0; i < b->nfindings; i++)
 		free(b->findings[i].message);
 	free(b->findings);
-	if (b->analysis && b->analysis_free)
-		b->analysis_free(b->analysis);
-	lat_probe_result_free(b->probe);
-	if (b->fntrace && b->fntrace_free)
-		b->fntrace_free(b->fntrace);
+	if (b->analysis && b->kind)
+		b->kind->result_free(b->analysis);
+	if (b->kind && b->kind->extra_free)
+		b->kind->extra_free(b);
+	lat_fntrace_free(b->fntrace);
 	lat_event_source_free(b->events);
 	free(b->title);
 	free(b);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The part of the chart interface that needs no cairo: option defaults, chart
- * names and the per-schema pick.  It lives in latscope_core so that `latscope
+ * The part of the chart interface that needs no cairo: option defaults and chart
+ * names (the per-schema pick is the kind table's, report/kind.c).  It lives in latscope_core so that `latscope
  * render` can check its options (and a test can name a chart) before the
  * render module, and the libraries cairo drags in, are loaded.  docs/render.md.
  */
@@ -44,24 +44,6 @@ int lat_chart_from_name(const char *name, enum lat_chart_kind *out)
 		}
 	}
 	return -LAT_EUSAGE;
-}
-
-enum lat_chart_kind lat_render_pick(const struct lat_block *b)
-{
-	switch (b->schema) {
-	case LAT_SCHEMA_LOOP:
-		return LAT_CHART_SERIES;
-	case LAT_SCHEMA_HISTOGRAM:
-		return LAT_CHART_HISTOGRAM;
-	case LAT_SCHEMA_SCHEDCNT:
-		return LAT_CHART_CPUS;
-	case LAT_SCHEMA_FNTRACE:
-		return LAT_CHART_BLAME;
-	case LAT_SCHEMA_EVENTS:
-		return LAT_CHART_TIMELINE;
-	default:
-		return LAT_CHART_AUTO;
-	}
 }
 
 void lat_render_buf_release(struct lat_render_buf *b)

@@ -1288,11 +1288,6 @@ static int is_parent_only(const char *p)
 	return n > 2 && p[0] == '(' && p[n - 1] == ')' && !memchr(p, ' ', n);
 }
 
-static void block_free_fntrace(struct lat_fntrace *t)
-{
-	lat_fntrace_free(t);
-}
-
 static int add_stack_frame(struct lat_fntrace *t, const char *p)
 {
 	char *f;
@@ -1320,7 +1315,6 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 		return -LAT_ENOMEM;
 	b->schema = LAT_SCHEMA_FNTRACE;
 	b->fntrace = ft;
-	b->fntrace_free = block_free_fntrace;
 	for (size_t i = first; i < end; i++) {
 		const struct lat_line *l = &t->lines[i];
 		enum lat_line_kind k;

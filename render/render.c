@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Public entry points of the renderer and the per-block dispatcher. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "latscope/an_fntrace.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
+#include "latscope/kind.h"
 #include "render_priv.h"
 
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
@@ -115,50 +117,69 @@ static int render_fntrace(const struct lat_block *b, const struct lat_render_opt
 
 static const char *schema_name(enum lat_schema s)
 {
-	switch (s) {
-	case LAT_SCHEMA_LOOP: return "loop log";
-	case LAT_SCHEMA_SCHEDCNT: return "schedcnt table";
-	case LAT_SCHEMA_HISTOGRAM: return "histogram";
-	case LAT_SCHEMA_FNTRACE: return "function trace";
-	case LAT_SCHEMA_EVENTS: return "event trace";
-	default: return "block";
-	}
+	const struct lat_kind *k = lat_kind_of(s);
+
+	return k ? k->name : "block";
 }
+
+static int draw_series(const struct lat_block *b, const struct lat_render_opts *o,
+		       struct lat_render_buf *out)
+{
+	return lat_render_series(b, b->analysis, o, out);
+}
+
+static int draw_histogram(const struct lat_block *b, const struct lat_render_opts *o,
+			  struct lat_render_buf *out)
+{
+	return lat_render_histogram(b->hist, b->nhist, b->title, o, out);
+}
+
+static bool fits_loop(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_LOOP;
+}
+
+static bool fits_hist(const struct lat_block *b)
+{
+	return b->nhist > 0;
+}
+
+static bool fits_schedcnt(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_SCHEDCNT;
+}
+
+static bool fits_events(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_EVENTS;
+}
+
+static bool fits_fntrace(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_FNTRACE;
+}
+
+/* Per chart: which blocks it fits, and how it is drawn from them. */
+static const struct {
+	bool (*fits)(const struct lat_block *b);
+	int (*draw)(const struct lat_block *b, const struct lat_render_opts *o,
+		    struct lat_render_buf *out);
+} charts[LAT_CHART_NKINDS] = {
+	[LAT_CHART_SERIES] = { fits_loop, draw_series },
+	[LAT_CHART_HISTOGRAM] = { fits_hist, draw_histogram },
+	[LAT_CHART_CPUS] = { fits_schedcnt, lat_render_cpus },
+	[LAT_CHART_TIMELINE] = { fits_events, render_events },
+	[LAT_CHART_BLAME] = { fits_fntrace, render_fntrace },
+};
 
 int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
 	enum lat_chart_kind k = o->chart == LAT_CHART_AUTO ? lat_render_pick(b) : o->chart;
-	int fits = 0;
 
 	out->msg[0] = '\0';
-	switch (k) {
-	case LAT_CHART_SERIES:
-		fits = b->schema == LAT_SCHEMA_LOOP;
-		if (fits)
-			return lat_render_series(b, b->analysis, o, out);
-		break;
-	case LAT_CHART_HISTOGRAM:
-		fits = b->nhist > 0;
-		if (fits)
-			return lat_render_histogram(b->hist, b->nhist, b->title, o, out);
-		break;
-	case LAT_CHART_CPUS:
-		fits = b->schema == LAT_SCHEMA_SCHEDCNT;
-		if (fits)
-			return lat_render_cpus(b, o, out);
-		break;
-	case LAT_CHART_TIMELINE:
-		if (b->schema == LAT_SCHEMA_EVENTS)
-			return render_events(b, o, out);
-		break;
-	case LAT_CHART_BLAME:
-		if (b->schema == LAT_SCHEMA_FNTRACE)
-			return render_fntrace(b, o, out);
-		break;
-	default:
-		break;
-	}
+	if ((unsigned)k < LAT_CHART_NKINDS && charts[k].fits && charts[k].fits(b))
+		return charts[k].draw(b, o, out);
 	if (k == LAT_CHART_AUTO)
 		snprintf(out->msg, sizeof(out->msg), "no chart for a %s", schema_name(b->schema));
 	else

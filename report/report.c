@@ -3,6 +3,7 @@
 
 #include "report_priv.h"
 #include "latscope/format.h"
+#include "latscope/kind.h"
 
 void lat_fput_safe(FILE *out, const char *s, size_t len)
 {
@@ -28,6 +29,8 @@ void lat_report_cell(FILE *out, const char *s, int width)
 static void block_json(struct lat_json *j, const struct lat_block *b,
 		       const struct lat_analyze_opts *o)
 {
+	const struct lat_kind *kind;
+
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
 	if (b->first_line) {
@@ -49,26 +52,9 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
-	switch (b->schema) {
-	case LAT_SCHEMA_LOOP:
-		lat_report_loop_json(j, b);
-		break;
-	case LAT_SCHEMA_SCHEDCNT:
-		lat_report_schedcnt_json(j, b);
-		break;
-	case LAT_SCHEMA_HISTOGRAM:
-		lat_report_histogram_json(j, b);
-		break;
-	case LAT_SCHEMA_FNTRACE:
-		lat_report_fntrace_json(j, b);
-		break;
-	case LAT_SCHEMA_EVENTS:
-		lat_report_probe_json(j, b);
-		lat_report_wakeup_json(j, b, o);
-		break;
-	default:
-		break;
-	}
+	kind = lat_kind_of(b->schema);
+	if (kind && kind->report_json)
+		kind->report_json(j, b, o);
 	lat_json_obj_close(j);
 }
 
@@ -173,6 +159,8 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		       const struct lat_analyze_opts *o)
 {
+	const struct lat_kind *kind;
+
 	fprintf(out, "\n== block %zu: %s", idx + 1, b->fmt ? b->fmt->name : "?");
 	if (b->first_line)
 		fprintf(out, ", lines %u-%u", b->first_line, b->last_line);
@@ -188,26 +176,9 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		lat_fput_safe(out, f->message, strlen(f->message));
 		fputc('\n', out);
 	}
-	switch (b->schema) {
-	case LAT_SCHEMA_LOOP:
-		lat_report_loop_text(out, b);
-		break;
-	case LAT_SCHEMA_SCHEDCNT:
-		lat_report_schedcnt_text(out, b);
-		break;
-	case LAT_SCHEMA_HISTOGRAM:
-		lat_report_histogram_text(out, b);
-		break;
-	case LAT_SCHEMA_FNTRACE:
-		lat_report_fntrace_text(out, b);
-		break;
-	case LAT_SCHEMA_EVENTS:
-		lat_report_probe_text(out, b);
-		lat_report_wakeup_text(out, b, o);
-		break;
-	default:
-		break;
-	}
+	kind = lat_kind_of(b->schema);
+	if (kind && kind->report_text)
+		kind->report_text(out, b, o);
 }
 
 void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,

@@ -144,6 +144,7 @@ struct lat_finding {
 };
 
 struct lat_format;
+struct lat_kind;
 
 /* One log block of one format inside an input. */
 struct lat_block {
@@ -158,15 +159,14 @@ struct lat_block {
 	struct lat_histogram **hist;	/* owned */
 	size_t nhist;
 	struct lat_fntrace *fntrace;	/* owned, LAT_SCHEMA_FNTRACE */
-	void (*fntrace_free)(struct lat_fntrace *);
 	struct lat_event_source *events;	/* owned, LAT_SCHEMA_EVENTS */
 
 	struct lat_finding *findings;	/* owned */
 	size_t nfindings, findcap;
 
-	void *analysis;			/* owned by analyze/, freed by lat_block_free */
-	void (*analysis_free)(void *);
-	/* probe samples in an event stream (an_probe.h), owned, or NULL */
+	void *analysis;			/* owned: the analysis result (typed per schema) */
+	const struct lat_kind *kind;	/* set with analysis: its result_free frees it */
+	/* probe samples of an event stream (an_probe.h), or NULL; owned, kind->extra_free */
 	struct lat_probe_result *probe;
 };
 
