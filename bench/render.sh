@@ -9,7 +9,7 @@ n=${2:-1000000}
 out=$(mktemp -d /tmp/latscope-bench-render.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 cc -O2 -std=gnu11 -I"$repo/include" -I"$repo/render" "$repo/bench/render_bench.c" \
-	"$build/liblatscope_render.a" "$build/liblatscope_core.a" $(pkg-config --cflags --libs cairo libtraceevent libzstd zlib) \
+	"$build/liblatscope_render.a" "$build/liblatscope_report.a" "$build/liblatscope_analyze.a" "$build/liblatscope_formats.a" "$build/liblatscope_model.a" $(pkg-config --cflags --libs cairo libtraceevent libzstd zlib) \
 	-lm -o "$out/render_bench"
 "$out/render_bench" "$n" "$out/tl"
 fixture=$build/fixtures/tracecmd-mixed-v6.dat

@@ -33,9 +33,9 @@ fixture=${LAT_FIXTURE:-$build/fixtures/tracecmd-mixed-v6.dat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[ -f "$build/liblatscope_core.a" ] || { echo "build latscope first ($build)"; exit 2; }
+[ -f "$build/liblatscope_model.a" ] || { echo "build latscope first ($build)"; exit 2; }
 cc -O2 -o "$tmp/latscope_iter" "$repo/bench/tracedat_latscope.c" -I"$repo/include" \
-	"$build/liblatscope_core.a" -Wl,--as-needed \
+	"$build/liblatscope_report.a" "$build/liblatscope_analyze.a" "$build/liblatscope_formats.a" "$build/liblatscope_model.a" -Wl,--as-needed \
 	$(pkg-config --libs libtraceevent libzstd zlib cairo) -lm
 cc -O2 -o "$tmp/tracecmd_iter" "$repo/bench/tracedat_libtracecmd.c" \
 	$(pkg-config --cflags --libs libtracecmd)

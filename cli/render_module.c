@@ -20,24 +20,6 @@
 #define LATSCOPE_MODULE_DIR "/usr/local/lib/latscope"
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)	/* clang's spelling of gcc's __SANITIZE_ADDRESS__ */
-#define LAT_CLI_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(LAT_CLI_ASAN)
-/*
- * The module's cairo keeps one fontconfig pattern per toy font face for the
- * life of the process (render/frame.c says the same for programs linking the
- * renderer); LeakSanitizer only asks the executable for suppressions.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libfontconfig.so\n";
-}
-#endif
-
 /* The module's path next to /proc/self/exe into @buf; 0, or -1 when that is unknown. */
 static int beside_exe(char *buf, size_t len)
 {

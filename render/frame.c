@@ -12,18 +12,6 @@
 
 #include "render_priv.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-/*
- * cairo 1.16 keeps one fontconfig pattern per toy font face for the life of
- * the process; LeakSanitizer reports it at exit in every program that draws.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libfontconfig.so\n";
-}
-#endif
-
 #define LEG_ROW 20.0
 #define LEG_SWATCH 24.0
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The kind table (include/latscope/kind.h): per schema, the analysis, the reports and the
- * chart; and the dispatchers that use it.  It sits in report/, the layer that sees both the
- * analyses' entry points (analyze/analyze_priv.h) and the report emitters (report_priv.h).
+ * chart; and the dispatchers that use it.  It sits in report/, the layer above the analyses
+ * (their entry points are in latscope/analyze.h) that holds the report emitters.
  */
 #include "latscope/kind.h"
-#include "../analyze/analyze_priv.h"
 #include "report_priv.h"
 
 /* The emitters of the kinds whose report does not depend on the options. */

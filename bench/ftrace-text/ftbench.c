@@ -4,7 +4,7 @@
  *   ftbench FILE            lines/s, events, peak RSS (stderr diagnostics counted)
  *   ftbench --dump FILE     one line per event (tests and eyes)
  *   ftbench --count FILE    events per type
- * Built by bench/ftrace-text/run.sh against build/liblatscope_core.a.
+ * Built by bench/ftrace-text/run.sh against the layer archives (build/liblatscope_{report,analyze,formats,model}.a).
  */
 #include <stdio.h>
 #include <stdlib.h>

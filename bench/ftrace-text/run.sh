@@ -13,9 +13,10 @@ fixture=${FIXTURE:-$repo/tests/fixtures/tracecmd-mixed.dat}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/latscope-ftbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-cmake --build "$build" --target latscope_core -j2 >/dev/null
+cmake --build "$build" --target latscope_report latscope_formats -j2 >/dev/null
 cc -O2 -std=gnu11 -Wall -Wextra -I"$repo/include" -I"$repo/formats" \
-	"$repo/bench/ftrace-text/ftbench.c" "$build/liblatscope_core.a" \
+	"$repo/bench/ftrace-text/ftbench.c" "$build/liblatscope_report.a" "$build/liblatscope_analyze.a" \
+	"$build/liblatscope_formats.a" "$build/liblatscope_model.a" \
 	$(pkg-config --libs libtraceevent cairo libzstd zlib) -lm -o "$tmp/ftbench"
 
 # CPU and wall seconds of a command: "cpu wall"

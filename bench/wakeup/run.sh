@@ -5,7 +5,8 @@ set -e
 here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$here/build}
 out=$build/wkmem
-cc -O2 -std=gnu11 -I"$here/include" "$here/bench/wakeup/wkmem.c" "$build/liblatscope_core.a" \
+cc -O2 -std=gnu11 -I"$here/include" "$here/bench/wakeup/wkmem.c" "$build/liblatscope_report.a" "$build/liblatscope_analyze.a" \
+	"$build/liblatscope_formats.a" "$build/liblatscope_model.a" \
 	$(pkg-config --libs libtraceevent libzstd zlib) -lm -o "$out"
 for n in 100000 1000000 10000000; do
 	"$out" $n
