@@ -572,9 +572,9 @@ static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct 
 
 /*
  * The read buffers of all CPUs (uncompressed data) in one mapping populated
- * up front: each page a process touches first costs a page fault (~8-17 us
- * on the VMs we measured), and MAP_POPULATE makes the 64 pages of two CPUs'
- * buffers in one call at about half that per page.  Zeroed, as calloc()
+ * up front: each page a process touches first costs a page fault, and
+ * MAP_POPULATE makes the 64 pages of two CPUs' buffers in one call at about
+ * half that per page (bench/README-tracedat.md, "Page faults").  Zeroed, as calloc()
  * gave them (the TD_PAD slack stays zero).  Under AddressSanitizer, and if
  * the mapping fails, each CPU callocs its own, which ASan bounds.
  */

@@ -46,8 +46,8 @@ struct td_buffer {
  * pid -> comm as a two-level table indexed by pid (chunks of 256 pids made
  * on first use): a lookup per event is two loads.  Pids are below the
  * kernel's PID_MAX_LIMIT.  Every page a process touches first costs a page
- * fault, ~10 us on the VMs we measured (as much as copying ~50 KiB), so the
- * chunks are one page each (4 KiB: a fixture's 1,443 saved cmdlines fill 17
+ * fault (as much as copying tens of KiB: bench/README-tracedat.md, "Page
+ * faults"), so the chunks are one page each (4 KiB: a fixture's 1,443 saved cmdlines fill 17
  * of them, where 64 KiB chunks made 48 pages), the 128 KiB pointer table is
  * left to the kernel's zero pages until a range is used, and the chunks made
  * are listed so that freeing them does not walk the table.
@@ -113,8 +113,8 @@ struct td_file {
 	struct td_comms comms;
 	/*
 	 * 2 MiB in one transparent huge page, made on first touch (NULL when
-	 * THP is off): ~0.35 ms for the page, where the ~80 pages of read
-	 * buffers and comm table it holds cost ~13 us each as 4 KiB faults.
+	 * THP is off): one fault for the ~80 pages of read buffers and comm
+	 * table it holds (costs: bench/README-tracedat.md, "Page faults").
 	 * The first half is the comms' pool, the second the read buffers'.
 	 */
 	char *arena;			/* lat_bigmap(): arena_map, arena_maplen to free */
