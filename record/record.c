@@ -335,46 +335,34 @@ static const char *end_name(enum lat_record_end e)
 	return "?";
 }
 
-int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *res)
+/* The instance's sub-buffer must be the page size: trace.dat v6 has one size for both. */
+static int check_subbuf(struct rec *r)
 {
-	struct rec rr = { .o = o, .wake = { -1, -1 }, .child = -1 };
-	struct rec *r = &rr;
-	sigset_t block, old_mask;
-	bool flight = o->stop_above_ns > 0, readable = false;
-	int tracing_on_fd = -1, marker_fd = -1, go_fd = -1, ret;
-	char size_kb[32];
+	char *sb = tracefs_instance_file_read(r->inst, "buffer_subbuf_size_kb", NULL);
+	int ret = 0;
 
-	memset(res, 0, sizeof(*res));
-	r->msg = o->msg ? o->msg : stderr;
-	r->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (r->ncpus < 1 || r->ncpus > LAT_REC_MAX_CPUS) {
-		fprintf(r->msg, "latscope: %d CPUs: not supported\n", r->ncpus);
-		return -LAT_ELIMIT;
+	if (sb && strtol(sb, NULL, 10) * 1024 != sysconf(_SC_PAGESIZE)) {
+		fprintf(r->msg, "latscope: sub-buffer of %s KB differs from the page size: "
+			"not supported by trace.dat v6\n", sb);
+		ret = -LAT_EFORMAT;
 	}
-	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -LAT_EIO;
-	lat_rec_em_begin(r->ncpus, r->wake[1]);
+	free(sb);
+	return ret;
+}
 
-	ret = lat_rec_setup_instance(r);
+/* The instance, the file's header and the instance's tracing_on and trace_marker fds. */
+static int prepare(struct rec *r, struct lat_record_result *res)
+{
+	const struct lat_record_opts *o = r->o;
+	int ret = lat_rec_setup_instance(r);
+
+	if (!ret)
+		ret = check_subbuf(r);
 	if (ret)
-		goto out;
-	{
-		char *sb = tracefs_instance_file_read(r->inst, "buffer_subbuf_size_kb", NULL);
-
-		snprintf(size_kb, sizeof(size_kb), "%ld", sysconf(_SC_PAGESIZE) / 1024);
-		if (sb && strtol(sb, NULL, 10) * 1024 != sysconf(_SC_PAGESIZE)) {
-			/* trace.dat v6 has one page size for header and data alike. */
-			fprintf(r->msg, "latscope: sub-buffer of %s KB differs from the page size: "
-				"not supported by trace.dat v6\n", sb);
-			free(sb);
-			ret = -LAT_EFORMAT;
-			goto out;
-		}
-		free(sb);
-	}
+		return ret;
 	lat_rec_em_output(o->output);
 	/*
-	 * kallsyms (5 MB here, and reading it is most of a short recording's CPU) only turns
+	 * kallsyms (large, and reading it is most of a short recording's CPU) only turns
 	 * kernel addresses into names: kernel stacks, the ip of our probes' markers, and
 	 * whatever an extra -e event prints with %pS.  The scheduler and irq events carry none.
 	 */
@@ -385,31 +373,41 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 		fprintf(r->msg, "latscope: %s: %s\n", o->output, lat_strerror(ret));
 		lat_rec_em_output(NULL);
 		res->write_err = ret;
-		ret = -LAT_EIO;
-		goto out;
+		return -LAT_EIO;
 	}
 	r->file_open = true;
-	tracing_on_fd = tracefs_instance_file_open(r->inst, "tracing_on", O_WRONLY | O_CLOEXEC);
-	marker_fd = tracefs_instance_file_open(r->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
-	if (tracing_on_fd < 0 || marker_fd < 0) {
+	r->tracing_on_fd = tracefs_instance_file_open(r->inst, "tracing_on", O_WRONLY | O_CLOEXEC);
+	r->marker_fd = tracefs_instance_file_open(r->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
+	if (r->tracing_on_fd < 0 || r->marker_fd < 0) {
 		fprintf(r->msg, "latscope: opening tracing_on/trace_marker of %s refused: %s\n",
 			r->inst_name, strerror(errno));
-		ret = -LAT_EPERM;
-		goto out;
+		return -LAT_EPERM;
 	}
-	lat_rec_em_tracing_on(tracing_on_fd);
-	lat_rec_em_add_fd(tracing_on_fd);
-	lat_rec_em_add_fd(marker_fd);
+	lat_rec_em_tracing_on(r->tracing_on_fd);
+	lat_rec_em_add_fd(r->tracing_on_fd);
+	lat_rec_em_add_fd(r->marker_fd);
+	return 0;
+}
 
-	/* Worker threads inherit a mask without our signals: only this thread handles them. */
+/*
+ * Readers, the command, tracing on, the probes: with our signals blocked, so that the worker
+ * threads inherit a mask without them (only this thread handles them).  *@go_fd: the pipe
+ * that lets the command run.
+ */
+static int start(struct rec *r, int *go_fd)
+{
+	const struct lat_record_opts *o = r->o;
+	sigset_t block, old_mask;
+	int ret;
+
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	ret = lat_rec_open_readers(r, !flight);
+	ret = lat_rec_open_readers(r, o->stop_above_ns <= 0);
 	if (!ret && o->command) {
-		r->child = start_command(r, &go_fd);
+		r->child = start_command(r, go_fd);
 		if (r->child < 0) {
 			fprintf(r->msg, "latscope: fork: %s\n", strerror(errno));
 			ret = -LAT_EIO;
@@ -421,23 +419,25 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	}
 	if (!ret && (o->probe_timer || o->probe_gap)) {
 		struct lat_probe_cfg pc = {
-			.ncpus = r->ncpus, .marker_fd = marker_fd, .tracing_on_fd = tracing_on_fd,
-			.notify_fd = r->wake[1], .timer = o->probe_timer,
-			.timer_interval_ns = o->timer_interval_ns, .timer_prio = o->timer_prio,
-			.timer_marker_ns = o->marker_threshold_ns, .gap = o->probe_gap,
-			.gap_threshold_ns = o->gap_threshold_ns, .stop_above_ns = o->stop_above_ns,
+			.ncpus = r->ncpus, .marker_fd = r->marker_fd,
+			.tracing_on_fd = r->tracing_on_fd, .notify_fd = r->wake[1],
+			.timer = o->probe_timer, .timer_interval_ns = o->timer_interval_ns,
+			.timer_prio = o->timer_prio, .timer_marker_ns = o->marker_threshold_ns,
+			.gap = o->probe_gap, .gap_threshold_ns = o->gap_threshold_ns,
+			.stop_above_ns = o->stop_above_ns,
 		};
 
 		ret = lat_probes_start(&pc, &r->probes, r->msg);
 	}
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-	if (go_fd >= 0) {
-		if (!ret && write(go_fd, "g", 1) < 0)
-			(void)0;
-		close(go_fd);	/* without a byte the child exits 127 */
-	}
-	if (ret)
-		goto stop;
+	return ret;
+}
+
+/* Says that the recording runs (and a refused SCHED_FIFO once), then waits for its end. */
+static void record(struct rec *r, struct lat_record_result *res)
+{
+	const struct lat_record_opts *o = r->o;
+
 	if (r->probes && o->probe_timer) {
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
@@ -448,12 +448,17 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 				"SCHED_OTHER\n", o->timer_prio);
 	}
 	fprintf(r->msg, "latscope: recording %d CPUs into %s (instance %s)%s\n", r->ncpus,
-		o->output, r->inst_name, flight ? ", flight recorder" : "");
+		o->output, r->inst_name, o->stop_above_ns > 0 ? ", flight recorder" : "");
 	res->end = wait_for_end(r);
+}
 
-stop:
-	/* Stop the kernel first so that what we stop is what the file holds. */
-	if (tracing_on_fd >= 0 && write(tracing_on_fd, "0", 1) < 0)
+/*
+ * Stops the kernel first (so that what we stop is what the file holds), then the probes, the
+ * command and the readers; reads the stats and removes the instance.
+ */
+static void stop(struct rec *r, struct lat_record_result *res)
+{
+	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0)
 		(void)0;
 	lat_probes_stop(r->probes);
 	if (res->end == LAT_REC_END_SPIKE)
@@ -474,23 +479,25 @@ stop:
 	if (r->inst)
 		read_stats(r);
 	lat_rec_close_readers(r);
-	if (tracing_on_fd >= 0)
-		close(tracing_on_fd);
-	if (marker_fd >= 0)
-		close(marker_fd);
+	if (r->tracing_on_fd >= 0)
+		close(r->tracing_on_fd);
+	if (r->marker_fd >= 0)
+		close(r->marker_fd);
+	r->tracing_on_fd = r->marker_fd = -1;
 	lat_rec_em_tracing_on(-1);
 	/* The kernel side is done: remove the instance before the (longer) file assembly. */
 	lat_rec_teardown_instance(r);
-	if (ret) {
-		fprintf(r->msg, "latscope: recording failed: %s\n", lat_strerror(ret));
-		goto out;
-	}
-	{
-		int wret = finish_file(r, &readable, res);
+}
 
-		if (wret && !res->write_err)
-			res->write_err = wret;
-	}
+/* Writes the rest of the file and says how the recording went; true when it is readable. */
+static bool finish(struct rec *r, struct lat_record_result *res)
+{
+	const struct lat_record_opts *o = r->o;
+	bool readable = false;
+	int wret = finish_file(r, &readable, res);
+
+	if (wret && !res->write_err)
+		res->write_err = wret;
 	if (res->write_err) {
 		res->end = res->end == LAT_REC_END_SPIKE ? res->end : LAT_REC_END_WRITE_ERROR;
 		fprintf(r->msg, "latscope: %s: write error: %s; %s\n", o->output,
@@ -505,13 +512,51 @@ stop:
 	/* The same per-CPU probe lines the file stores (--stat shows them too). */
 	lat_probes_summary(r->probes, r->msg);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
-		char b[32];
+		char b[32], above[32];
 
 		fprintf(r->msg, "latscope: spike: probe=%s cpu=%d lat=%s (lat_ns=%" PRId64
 			") above %s\n", res->spike_probe, res->spike_cpu,
 			lat_fmt_duration(res->spike_ns, b, sizeof(b)), res->spike_ns,
-			lat_fmt_duration(o->stop_above_ns, size_kb, sizeof(size_kb)));
+			lat_fmt_duration(o->stop_above_ns, above, sizeof(above)));
 	}
+	return readable;
+}
+
+int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *res)
+{
+	struct rec rr = { .o = o, .wake = { -1, -1 }, .child = -1, .tracing_on_fd = -1,
+			  .marker_fd = -1 };
+	struct rec *r = &rr;
+	bool readable = false;
+	int go_fd = -1, ret;
+
+	memset(res, 0, sizeof(*res));
+	r->msg = o->msg ? o->msg : stderr;
+	r->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (r->ncpus < 1 || r->ncpus > LAT_REC_MAX_CPUS) {
+		fprintf(r->msg, "latscope: %d CPUs: not supported\n", r->ncpus);
+		return -LAT_ELIMIT;
+	}
+	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -LAT_EIO;
+	lat_rec_em_begin(r->ncpus, r->wake[1]);
+	ret = prepare(r, res);
+	if (ret)
+		goto out;
+	ret = start(r, &go_fd);
+	if (go_fd >= 0) {
+		if (!ret && write(go_fd, "g", 1) < 0)
+			(void)0;
+		close(go_fd);	/* without a byte the child exits 127 */
+	}
+	if (!ret)
+		record(r, res);
+	stop(r, res);
+	if (ret) {
+		fprintf(r->msg, "latscope: recording failed: %s\n", lat_strerror(ret));
+		goto out;
+	}
+	readable = finish(r, res);
 	ret = readable ? 0 : -LAT_EIO;
 out:
 	lat_rec_teardown_instance(r);
@@ -519,6 +564,10 @@ out:
 	lat_rec_free_readers(r);
 	if (r->file_open)
 		lat_rec_file_close(&r->file, !readable);
+	if (r->tracing_on_fd >= 0)
+		close(r->tracing_on_fd);
+	if (r->marker_fd >= 0)
+		close(r->marker_fd);
 	lat_rec_em_end();
 	free_rec(r);
 	return ret;

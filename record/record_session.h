@@ -49,6 +49,8 @@ struct rec {
 	size_t nenabled;
 	bool triggers_set;
 	struct lat_probes *probes;
+	int tracing_on_fd;	/* the instance's tracing_on, trace_marker; -1: not open */
+	int marker_fd;
 	struct lat_rec_file file;
 	bool file_open;
 	pid_t child;

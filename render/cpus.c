@@ -220,15 +220,130 @@ static int assign_colours(struct lat_chart *c, const struct lat_block *b,
 	return 0;
 }
 
+/*
+ * Groups the block's series into runs (consecutive series of one group), collecting every LAT
+ * value into @lat (*@nlat of them) and every PID picked into l->pids.
+ */
+static void collect_runs(const struct lat_block *b, struct lat_cpus_layout *l, int64_t *lat,
+			 size_t *nlat, size_t *np)
+{
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+		struct lat_cpus_run *r;
+
+		if (!l->nruns || !same_group(b->series[l->runs[l->nruns - 1].first], s)) {
+			r = &l->runs[l->nruns++];
+			r->first = i;
+			r->group = s->group;
+			r->c0 = INT64_MAX;
+		}
+		r = &l->runs[l->nruns - 1];
+		r->n++;
+		for (size_t row = 0; row < s->nrows; row++) {
+			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+			int64_t v = lat_series_at(s, row, LAT_SCHED_LAT);
+			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
+
+			if (e != LAT_VALUE_NONE && e < r->c0)
+				r->c0 = e;
+			if (v != LAT_VALUE_NONE)
+				lat[(*nlat)++] = v;
+			if (pid != LAT_VALUE_NONE && pid > 0 && pid <= INT32_MAX)
+				l->pids[(*np)++] = (int32_t)pid;
+		}
+	}
+}
+
+/*
+ * The shared x range: the longest run, from its first entry to its last pick's end.  Also
+ * sets each run's origin and CPU count; *@lanes: the CPU lanes of all panels.
+ */
+static double runs_span(const struct lat_block *b, struct lat_cpus_layout *l, size_t *lanes)
+{
+	double span = 1;
+
+	for (size_t k = 0; k < l->nruns; k++) {
+		struct lat_cpus_run *r = &l->runs[k];
+
+		if (r->c0 == INT64_MAX)
+			r->c0 = 0;
+		r->ncpus = (int)r->n;
+		*lanes += r->n;
+		for (size_t i = r->first; i < r->first + r->n; i++) {
+			const struct lat_series *s = b->series[i];
+
+			for (size_t row = 0; row < s->nrows; row++) {
+				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
+				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
+				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
+				int64_t end = ex;
+
+				if (dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE &&
+				    __builtin_add_overflow(e, dif, &end))
+					end = LAT_VALUE_NONE;
+
+				if (end != LAT_VALUE_NONE && lat_dsub(end, r->c0) > span)
+					span = lat_dsub(end, r->c0);
+			}
+		}
+	}
+	return span;
+}
+
+/* One panel per run, @lanes CPU lanes in all, stacked in the plot area. */
+static int place_panels(struct lat_chart *c, struct lat_cpus_layout *l, size_t lanes,
+			const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
+	double lane = lanes ? avail / (double)lanes : 0;
+	double y;
+
+	if (lane > 120)
+		lane = 120;
+	if (lane < 4) {
+		snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
+			 l->nruns, o->height);
+		return -LAT_EUSAGE;
+	}
+	y = c->plot.y + 6;
+	for (size_t k = 0; k < l->nruns; k++) {
+		struct lat_cpus_run *r = &l->runs[k];
+
+		r->box = (struct lat_rect){ c->plot.x, y + PANEL_HEAD, c->plot.w, lane * r->n };
+		y += PANEL_HEAD + lane * r->n + PANEL_GAP;
+	}
+	c->plot.h = y - c->plot.y - PANEL_GAP + 6;
+	return 0;
+}
+
+/* The PIDs once each, their colours and the legend's "+N more". */
+static int pid_colours(struct lat_chart *c, const struct lat_block *b,
+		       struct lat_cpus_layout *l, size_t np)
+{
+	lat_sort(l->pids, np, sizeof(*l->pids), cmp_i32);
+	for (size_t i = 0; i < np; i++)
+		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
+			l->pids[l->npids++] = l->pids[i];
+	for (size_t k = 0; k < l->nruns; k++)
+		if (cpu_changes(b, l, &l->runs[k], NULL, NULL, &l->runs[k].changes))
+			return -LAT_ENOMEM;
+	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
+	if (!l->rgb || assign_colours(c, b, l))
+		return -LAT_ENOMEM;
+	if (l->npids > (size_t)c->nlegend)
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs (pale)",
+			 l->npids - (size_t)c->nlegend);
+	return 0;
+}
+
 static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_block *b = data;
 	struct lat_cpus_layout *l = calloc(1, sizeof(*l));
 	int64_t *lat = NULL;
-	double span = 1;
+	double span;
 	size_t nlat = 0, rows = 0, np = 0, panel_lanes = 0;
-	double y;
 	int ret = 0;
 
 	if (!l)
@@ -250,70 +365,10 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	lat = malloc(rows * sizeof(*lat));
 	if (!l->runs || !l->pids || !lat)
 		goto nomem;
-	for (size_t i = 0; i < b->nseries; i++) {
-		const struct lat_series *s = b->series[i];
-		struct lat_cpus_run *r;
-
-		if (!l->nruns || !same_group(b->series[l->runs[l->nruns - 1].first], s)) {
-			r = &l->runs[l->nruns++];
-			r->first = i;
-			r->group = s->group;
-			r->c0 = INT64_MAX;
-		}
-		r = &l->runs[l->nruns - 1];
-		r->n++;
-		for (size_t row = 0; row < s->nrows; row++) {
-			int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
-			int64_t v = lat_series_at(s, row, LAT_SCHED_LAT);
-			int64_t pid = lat_series_at(s, row, LAT_SCHED_PID);
-
-			if (e != LAT_VALUE_NONE && e < r->c0)
-				r->c0 = e;
-			if (v != LAT_VALUE_NONE)
-				lat[nlat++] = v;
-			if (pid != LAT_VALUE_NONE && pid > 0 && pid <= INT32_MAX)
-				l->pids[np++] = (int32_t)pid;
-		}
-	}
-	/* the shared x range: the longest run, from its first entry to its last pick's end */
-	for (size_t k = 0; k < l->nruns; k++) {
-		struct lat_cpus_run *r = &l->runs[k];
-
-		if (r->c0 == INT64_MAX)
-			r->c0 = 0;
-		r->ncpus = (int)r->n;
-		panel_lanes += r->n;
-		for (size_t i = r->first; i < r->first + r->n; i++) {
-			const struct lat_series *s = b->series[i];
-
-			for (size_t row = 0; row < s->nrows; row++) {
-				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
-				int64_t dif = lat_series_at(s, row, LAT_SCHED_ENTRYDIF);
-				int64_t ex = lat_series_at(s, row, LAT_SCHED_EXIT);
-				int64_t end = ex;
-
-				if (dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE &&
-				    __builtin_add_overflow(e, dif, &end))
-					end = LAT_VALUE_NONE;
-
-				if (end != LAT_VALUE_NONE && lat_dsub(end, r->c0) > span)
-					span = lat_dsub(end, r->c0);
-			}
-		}
-	}
-	lat_sort(l->pids, np, sizeof(*l->pids), cmp_i32);
-	for (size_t i = 0; i < np; i++)
-		if (!l->npids || l->pids[l->npids - 1] != l->pids[i])
-			l->pids[l->npids++] = l->pids[i];
-	for (size_t k = 0; k < l->nruns; k++)
-		if (cpu_changes(b, l, &l->runs[k], NULL, NULL, &l->runs[k].changes))
-			goto nomem;
-	l->rgb = calloc(l->npids ? l->npids : 1, sizeof(*l->rgb));
-	if (!l->rgb || assign_colours(c, b, l))
+	collect_runs(b, l, lat, &nlat, &np);
+	span = runs_span(b, l, &panel_lanes);
+	if (pid_colours(c, b, l, np))
 		goto nomem;
-	if (l->npids > (size_t)c->nlegend)
-		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more PIDs (pale)",
-			 l->npids - (size_t)c->nlegend);
 
 	lat_sort(lat, nlat, sizeof(*lat), cmp_i64);
 	lat_chart_title(c, o, "schedcnt", b->title);
@@ -331,29 +386,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		 "SCHEDENTRY");
 	lat_axis_nice_range(&c->x, 10);
 	lat_frame_layout(c, m);
-	{
-		double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
-		double lane = panel_lanes ? avail / (double)panel_lanes : 0;
-
-		if (lane > 120)
-			lane = 120;
-		if (lane < 4) {
-			snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
-				 l->nruns, o->height);
-			ret = -LAT_EUSAGE;
-			goto out;
-		}
-		y = c->plot.y + 6;
-		for (size_t k = 0; k < l->nruns; k++) {
-			struct lat_cpus_run *r = &l->runs[k];
-
-			r->box = (struct lat_rect){ c->plot.x, y + PANEL_HEAD, c->plot.w,
-						    lane * r->n };
-			y += PANEL_HEAD + lane * r->n + PANEL_GAP;
-		}
-		c->plot.h = y - c->plot.y - PANEL_GAP + 6;
-	}
-out:
+	ret = place_panels(c, l, panel_lanes, o, msg, msglen);
 	free(lat);
 	return ret;
 nomem:

@@ -38,32 +38,17 @@ static int col_present(const struct lat_block *b, int col)
 	return 0;
 }
 
-static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
-			 const struct lat_render_opts *o, char *msg, size_t msglen)
-{
-	const struct lat_series_input *in = data;
-	const struct lat_block *b = in->b;
-	const struct lat_loop_result *r = in->r;
-	struct lat_series_layout *l;
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN, maxv = 0, minpos = INT64_MAX;
-	size_t rows = 0, nfreeze = 0, worst_proc = 0;
-	int64_t worst = -1, worst_ts = 0;
-	uint32_t worst_line = 0;
-	char d1[32], d2[32], ts[40];
+/* What the rows of a loop log span: time, value range, the worst stall. */
+struct series_scan {
+	int64_t t0, t1, maxv, minpos;
+	size_t rows, nfreeze, worst_proc;
+	int64_t worst;
+	uint32_t worst_line;
+};
 
-	if (b->nseries == 0) {
-		snprintf(msg, msglen, "the block holds no rows");
-		return -LAT_EEMPTY;
-	}
-	l = calloc(1, sizeof(*l));
-	if (!l || !(l->rgb = calloc(b->nseries, sizeof(*l->rgb)))) {
-		free(l);
-		snprintf(msg, msglen, "out of memory");
-		return -LAT_ENOMEM;
-	}
-	c->priv = l;
-	l->nprocs = b->nseries;
-	l->stall_col = col_present(b, LAT_LOOP_MAX) ? LAT_LOOP_MAX : LAT_LOOP_LOOP;
+static void scan_rows(const struct lat_block *b, struct lat_series_layout *l,
+		      struct series_scan *sc)
+{
 	for (size_t i = 0; i < b->nseries; i++) {
 		const struct lat_series *s = b->series[i];
 
@@ -77,64 +62,75 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 
 			if (t == LAT_VALUE_NONE)
 				continue;
-			rows++;
-			t0 = t < t0 ? t : t0;
-			t1 = t > t1 ? t : t1;
+			sc->rows++;
+			sc->t0 = t < sc->t0 ? t : sc->t0;
+			sc->t1 = t > sc->t1 ? t : sc->t1;
 			for (int j = 0; j < 2; j++) {
 				if (v[j] == LAT_VALUE_NONE)
 					continue;
-				maxv = v[j] > maxv ? v[j] : maxv;
-				if (v[j] > 0 && v[j] < minpos)
-					minpos = v[j];
+				sc->maxv = v[j] > sc->maxv ? v[j] : sc->maxv;
+				if (v[j] > 0 && v[j] < sc->minpos)
+					sc->minpos = v[j];
 			}
-			if (v[0] != LAT_VALUE_NONE && v[0] > worst) {
-				worst = v[0];
-				worst_ts = t;
-				worst_line = s->line[k];
-				worst_proc = i;
+			if (v[0] != LAT_VALUE_NONE && v[0] > sc->worst) {
+				sc->worst = v[0];
+				sc->worst_line = s->line[k];
+				sc->worst_proc = i;
 			}
 		}
 	}
-	if (!rows) {
-		snprintf(msg, msglen, "the block holds no dated rows");
-		return -LAT_EEMPTY;
-	}
-	l->t0_ns = t0;
+}
+
+/* The analysis' freezes and threshold widen the value range. */
+static void scan_result(const struct lat_loop_result *r, struct series_scan *sc)
+{
 	if (r) {
 		for (size_t i = 0; i < r->nprocs; i++) {
-			nfreeze += r->procs[i].nfreezes;
+			sc->nfreeze += r->procs[i].nfreezes;
 			for (size_t f = 0; f < r->procs[i].nfreezes; f++)
-				if (r->procs[i].freezes[f].duration_ns > maxv)
-					maxv = r->procs[i].freezes[f].duration_ns;
+				if (r->procs[i].freezes[f].duration_ns > sc->maxv)
+					sc->maxv = r->procs[i].freezes[f].duration_ns;
 		}
-		if (r->threshold_ns > maxv)
-			maxv = r->threshold_ns;
-		if (r->threshold_ns > 0 && r->threshold_ns < minpos)
-			minpos = r->threshold_ns;
+		if (r->threshold_ns > sc->maxv)
+			sc->maxv = r->threshold_ns;
+		if (r->threshold_ns > 0 && r->threshold_ns < sc->minpos)
+			sc->minpos = r->threshold_ns;
 	}
-	if (minpos == INT64_MAX)
-		minpos = 1;
+	if (sc->minpos == INT64_MAX)
+		sc->minpos = 1;
+}
+
+static void series_axes(struct lat_chart *c, const struct lat_series_layout *l,
+			const struct series_scan *sc)
+{
+	char ts[40];
 
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = 0, .hi = lat_dsub(t1, t0), .unit = LAT_UNIT_NS };
+	c->x = (struct lat_axis){ .lo = 0, .hi = lat_dsub(sc->t1, sc->t0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
-		 lat_fmt_ts(t0, ts, sizeof(ts)));
+		 lat_fmt_ts(sc->t0, ts, sizeof(ts)));
 	lat_axis_nice_range(&c->x, 10);
-	c->y = (struct lat_axis){ .lo = (double)minpos, .hi = (double)maxv, .unit = LAT_UNIT_NS };
-	c->y.log = (double)maxv >= 100.0 * (double)minpos;
+	c->y = (struct lat_axis){ .lo = (double)sc->minpos, .hi = (double)sc->maxv,
+				  .unit = LAT_UNIT_NS };
+	c->y.log = (double)sc->maxv >= 100.0 * (double)sc->minpos;
 	if (!c->y.log)
-		c->y.lo = 0, c->y.hi = maxv * 1.05;
+		c->y.lo = 0, c->y.hi = sc->maxv * 1.05;
 	lat_axis_nice_range(&c->y, 8);
 	snprintf(c->y.title, sizeof(c->y.title), "%s, and time asleep (dashed)",
 		 l->stall_col == LAT_LOOP_MAX ? "longest stall in the loop (max column)" :
 		 "loop time per row");
+}
 
-	lat_chart_title(c, o, "loop log", b->title);
+static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
+			    const struct lat_loop_result *r, const struct lat_series_layout *l,
+			    const struct series_scan *sc)
+{
+	char d1[32], d2[32];
+
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu rows, %zu process%s \xc2\xb7 worst %s "
-		 "%s (process %s, line %u)", rows, b->nseries, b->nseries == 1 ? "" : "es",
-		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", lat_fmt_dur_chart(worst, d1,
-		 sizeof(d1)), b->series[worst_proc]->name, worst_line);
-	(void)worst_ts;
+		 "%s (process %s, line %u)", sc->rows, b->nseries, b->nseries == 1 ? "" : "es",
+		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", lat_fmt_dur_chart(sc->worst, d1,
+		 sizeof(d1)), b->series[sc->worst_proc]->name, sc->worst_line);
 	if (r) {
 		size_t n = strlen(c->subtitle);
 		int64_t p99 = 0;
@@ -147,9 +143,16 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		}
 		snprintf(c->subtitle + n, sizeof(c->subtitle) - n, " \xc2\xb7 p99 %s \xc2\xb7 "
 			 "%zu freeze%s \xe2\x89\xa5 %s", lat_fmt_dur_chart(p99, d2, sizeof(d2)),
-			 nfreeze, nfreeze == 1 ? "" : "s",
+			 sc->nfreeze, sc->nfreeze == 1 ? "" : "s",
 			 lat_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
 	}
+}
+
+static void series_legend(struct lat_chart *c, const struct lat_block *b,
+			  const struct lat_loop_result *r, const struct lat_series_layout *l)
+{
+	char d1[32];
+
 	for (size_t i = 0; i < b->nseries && c->nlegend + 4 <= LAT_LEGEND_MAX; i++) {
 		struct lat_legend_item *it = &c->legend[c->nlegend++];
 
@@ -172,6 +175,42 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		it->rgb = lat_alert_rgb;
 		it->style = LAT_LEG_RING;
 	}
+}
+
+static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
+			 const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_series_input *in = data;
+	const struct lat_block *b = in->b;
+	const struct lat_loop_result *r = in->r;
+	struct lat_series_layout *l;
+	struct series_scan sc = { .t0 = INT64_MAX, .t1 = INT64_MIN, .minpos = INT64_MAX,
+				  .worst = -1 };
+
+	if (b->nseries == 0) {
+		snprintf(msg, msglen, "the block holds no rows");
+		return -LAT_EEMPTY;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l || !(l->rgb = calloc(b->nseries, sizeof(*l->rgb)))) {
+		free(l);
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
+	c->priv = l;
+	l->nprocs = b->nseries;
+	l->stall_col = col_present(b, LAT_LOOP_MAX) ? LAT_LOOP_MAX : LAT_LOOP_LOOP;
+	scan_rows(b, l, &sc);
+	if (!sc.rows) {
+		snprintf(msg, msglen, "the block holds no dated rows");
+		return -LAT_EEMPTY;
+	}
+	l->t0_ns = sc.t0;
+	scan_result(r, &sc);
+	series_axes(c, l, &sc);
+	lat_chart_title(c, o, "loop log", b->title);
+	series_subtitle(c, b, r, l, &sc);
+	series_legend(c, b, r, l);
 	lat_frame_layout(c, m);
 	return 0;
 }
