@@ -263,23 +263,19 @@ static long collect_migr(struct tl_priv *p, const struct lat_timeline *t)
 	return own;
 }
 
-static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
+/* What the layout counts over the timeline. */
+struct tl_counts {
+	int ncpus;
+	size_t nirq, nmark;
+	long nown;		/* migrations of the bracket's own task */
+};
+
+/* The part of the timeline drawn: [l->v0, l->v1), all of it or --window. */
+static int tl_window(struct lat_tl_layout *l, const struct lat_timeline *t,
 		     const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_timeline *t = data;
-	struct tl_priv *p = calloc(1, sizeof(*p));
-	struct lat_tl_layout *l = &p->pub;
-	struct task_acc **order = NULL;
-	size_t nirq = 0, nmark = 0, k;
-	int ncpus = t->ncpus, ret = 0;
-	long nown;
-	char ts[40], d1[32], who[80], held[160];
+	char d1[32];
 
-	if (!p) {
-		snprintf(msg, msglen, "out of memory");
-		return -LAT_ENOMEM;
-	}
-	c->priv = p;
 	if (!(t->end_ns > t->start_ns)) {
 		snprintf(msg, msglen, "the timeline's window is empty");
 		return -LAT_EEMPTY;
@@ -302,74 +298,69 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			return -LAT_EUSAGE;
 		}
 	}
-	if (sort_slices(p, t)) {
-		snprintf(msg, msglen, "out of memory");
-		return -LAT_ENOMEM;
-	}
-	for (k = 0; k < t->nslices; k++) {
+	return 0;
+}
+
+/* Run time per task inside the window, the CPUs seen, irqs and markers. */
+static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_counts *n)
+{
+	const struct lat_tl_layout *l = &p->pub;
+
+	for (size_t k = 0; k < t->nslices; k++) {
 		const struct lat_tl_slice *s = &p->sl[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
 		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
 		struct task_acc *ta;
 
-		if (s->cpu >= ncpus && s->cpu < 4096)
-			ncpus = s->cpu + 1;
+		if (s->cpu >= n->ncpus && s->cpu < 4096)
+			n->ncpus = s->cpu + 1;
 		if (s->pid == 0 || b <= a)
 			continue;
 		ta = task_get(&p->tasks, s->pid);
-		if (!ta) {
-			snprintf(msg, msglen, "out of memory");
+		if (!ta)
 			return -LAT_ENOMEM;
-		}
 		if (!ta->comm)
 			ta->comm = s->comm;
 		ta->run_ns += b - a;
 	}
-	for (k = 0; k < t->nmarks; k++) {
-		if (t->marks[k].cpu >= ncpus && t->marks[k].cpu < 4096)
-			ncpus = t->marks[k].cpu + 1;
-		nirq += t->marks[k].kind == LAT_TL_IRQ || t->marks[k].kind == LAT_TL_SOFTIRQ;
-		nmark += t->marks[k].kind == LAT_TL_MARKER;
+	for (size_t k = 0; k < t->nmarks; k++) {
+		if (t->marks[k].cpu >= n->ncpus && t->marks[k].cpu < 4096)
+			n->ncpus = t->marks[k].cpu + 1;
+		n->nirq += t->marks[k].kind == LAT_TL_IRQ || t->marks[k].kind == LAT_TL_SOFTIRQ;
+		n->nmark += t->marks[k].kind == LAT_TL_MARKER;
 	}
-	if (ncpus <= 0) {
-		snprintf(msg, msglen, "the timeline has no CPU");
-		return -LAT_EEMPTY;
-	}
-	l->ncpus = ncpus;
-	l->focus_pid = focus_pid(t, o->task);
-	l->own_pid = t->nbrackets ? t->brackets[0].pid : l->focus_pid;
-	nown = collect_migr(p, t);
-	if (nown < 0) {
-		snprintf(msg, msglen, "out of memory");
-		return -LAT_ENOMEM;
-	}
+	return 0;
+}
 
-	/* legend order: the bracket's task, the one holding the CPU, then by run time */
-	order = calloc(p->tasks.n ? p->tasks.n : 1, sizeof(*order));
+/*
+ * The tasks with a colour of their own, in legend order: the bracket's task, the one holding
+ * the CPU, then by run time (LAT_PALETTE_N of them); l->ntasks_all counts them all.
+ */
+static int tl_task_order(struct tl_priv *p, const struct lat_timeline *t)
+{
+	struct lat_tl_layout *l = &p->pub;
+	struct task_acc **order = calloc(p->tasks.n ? p->tasks.n : 1, sizeof(*order));
+	int32_t first[3] = { l->focus_pid, t->nbrackets ? t->brackets[0].pid : -1,
+			     t->nbrackets ? t->brackets[0].held_by_pid : -1 };
+	size_t k = 0;
+
 	l->task_pid = calloc(LAT_PALETTE_N, sizeof(*l->task_pid));
 	l->task_rgb = calloc(LAT_PALETTE_N, sizeof(*l->task_rgb));
 	if (!order || !l->task_pid || !l->task_rgb) {
-		snprintf(msg, msglen, "out of memory");
-		ret = -LAT_ENOMEM;
-		goto out;
+		free(order);
+		return -LAT_ENOMEM;
 	}
-	k = 0;
 	for (size_t i = 0; i < p->tasks.cap; i++)
 		if (p->tasks.t[i].used)
 			order[k++] = &p->tasks.t[i];
 	lat_sort(order, k, sizeof(*order), cmp_run_desc);
 	l->ntasks_all = k;
-	{
-		int32_t first[3] = { l->focus_pid, t->nbrackets ? t->brackets[0].pid : -1,
-				     t->nbrackets ? t->brackets[0].held_by_pid : -1 };
+	for (int f = 0; f < 3; f++) {
+		struct task_acc *ta = first[f] > 0 ? task_find(&p->tasks, first[f]) : NULL;
 
-		for (int f = 0; f < 3; f++) {
-			struct task_acc *ta = first[f] > 0 ? task_find(&p->tasks, first[f]) : NULL;
-
-			if (ta && ta->idx < 0) {
-				ta->idx = (int)l->ntasks;
-				l->task_pid[l->ntasks++] = ta->pid;
-			}
+		if (ta && ta->idx < 0) {
+			ta->idx = (int)l->ntasks;
+			l->task_pid[l->ntasks++] = ta->pid;
 		}
 	}
 	for (size_t i = 0; i < k && l->ntasks < LAT_PALETTE_N; i++) {
@@ -378,51 +369,62 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		order[i]->idx = (int)l->ntasks;
 		l->task_pid[l->ntasks++] = order[i]->pid;
 	}
+	free(order);
+	return 0;
+}
+
+static struct lat_legend_item *tl_legend_add(struct lat_chart *c, struct lat_rgb rgb,
+					     enum lat_legend_style style)
+{
+	struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+	it->rgb = rgb;
+	it->style = style;
+	return it;
+}
+
+static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_timeline *t,
+		      const struct tl_counts *n)
+{
+	struct lat_tl_layout *l = &p->pub;
+	char who[80];
+
 	for (size_t i = 0; i < l->ntasks; i++) {
 		struct task_acc *ta = task_find(&p->tasks, l->task_pid[i]);
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+		struct lat_legend_item *it;
 
 		l->task_rgb[i] = lat_palette(i);
+		it = tl_legend_add(c, l->task_rgb[i], LAT_LEG_BOX);
 		task_label(ta->comm, ta->pid, it->text, sizeof(it->text));
-		it->rgb = l->task_rgb[i];
-		it->style = LAT_LEG_BOX;
 	}
 	if (l->ntasks_all > l->ntasks)
 		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu other tasks (pale)",
 			 l->ntasks_all - l->ntasks);
-	if (nirq) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
-
-		snprintf(it->text, sizeof(it->text), "irq (dark) / softirq (amber)");
-		it->rgb = (struct lat_rgb){ 0.2, 0.2, 0.2 };
-		it->style = LAT_LEG_LINE;
-	}
-	if (t->nbrackets) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
-
-		snprintf(it->text, sizeof(it->text), "wakeup latency (waking \xe2\x86\x92 running)");
-		it->rgb = lat_alert_rgb;
-		it->style = LAT_LEG_LINE;
-	}
-	if (nown) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+	if (n->nirq)
+		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.2, 0.2, 0.2 }, LAT_LEG_LINE)->text,
+			 sizeof(c->legend[0].text), "irq (dark) / softirq (amber)");
+	if (t->nbrackets)
+		snprintf(tl_legend_add(c, lat_alert_rgb, LAT_LEG_LINE)->text,
+			 sizeof(c->legend[0].text), "wakeup latency (waking \xe2\x86\x92 running)");
+	if (n->nown) {
 		const char *comm = t->nbrackets ? t->brackets[0].comm : NULL;
 		struct task_acc *ta = comm ? NULL : task_find(&p->tasks, l->own_pid);
 
 		task_label(comm ? comm : ta ? ta->comm : "", l->own_pid, who, sizeof(who));
-		snprintf(it->text, sizeof(it->text), "migration of %s", who);
-		it->rgb = lat_tl_migr_own_rgb;
-		it->style = LAT_LEG_LINE;
+		snprintf(tl_legend_add(c, lat_tl_migr_own_rgb, LAT_LEG_LINE)->text,
+			 sizeof(c->legend[0].text), "migration of %s", who);
 	}
-	if (l->nmigr > (size_t)nown) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+	if (l->nmigr > (size_t)n->nown)
+		snprintf(tl_legend_add(c, lat_tl_migr_rgb, LAT_LEG_LINE)->text,
+			 sizeof(c->legend[0].text), "migration of another task");
+}
 
-		snprintf(it->text, sizeof(it->text), "migration of another task");
-		it->rgb = lat_tl_migr_rgb;
-		it->style = LAT_LEG_LINE;
-	}
+static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
+			const struct lat_timeline *t, const struct tl_counts *n)
+{
+	char d1[32], who[80], held[160];
+	size_t k;
 
-	lat_chart_title(c, o, "timeline", t->title);
 	if (t->nbrackets) {
 		const struct lat_tl_bracket *b = &t->brackets[0];
 
@@ -435,8 +437,15 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	k = strlen(c->subtitle);
 	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slices, %zu tasks, %d CPUs, "
 		 "%zu irqs, %zu markers, %zu migrations \xc2\xb7 window %s", t->nslices,
-		 l->ntasks_all, ncpus, nirq, nmark, l->nmigr,
+		 l->ntasks_all, n->ncpus, n->nirq, n->nmark, l->nmigr,
 		 lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+}
+
+/* The x axis over the window, then one lane per CPU in the plot. */
+static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, int ncpus,
+		    const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	char ts[40];
 
 	c->has_y = 0;
 	lat_font(m, LAT_LABEL_PT, 0);
@@ -452,11 +461,45 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	if (l->lane_h < 1) {
 		snprintf(msg, msglen, "%d CPUs do not fit in %d pixels: use --size", ncpus,
 			 o->height);
-		ret = -LAT_EUSAGE;
+		return -LAT_EUSAGE;
 	}
-out:
-	free(order);
-	return ret;
+	return 0;
+}
+
+static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
+		     const struct lat_render_opts *o, char *msg, size_t msglen)
+{
+	const struct lat_timeline *t = data;
+	struct tl_priv *p = calloc(1, sizeof(*p));
+	struct lat_tl_layout *l = &p->pub;
+	struct tl_counts n = { .ncpus = t->ncpus };
+	int ret;
+
+	if (!p)
+		goto nomem;
+	c->priv = p;
+	ret = tl_window(l, t, o, msg, msglen);
+	if (ret)
+		return ret;
+	if (sort_slices(p, t) || tl_scan(p, t, &n))
+		goto nomem;
+	if (n.ncpus <= 0) {
+		snprintf(msg, msglen, "the timeline has no CPU");
+		return -LAT_EEMPTY;
+	}
+	l->ncpus = n.ncpus;
+	l->focus_pid = focus_pid(t, o->task);
+	l->own_pid = t->nbrackets ? t->brackets[0].pid : l->focus_pid;
+	n.nown = collect_migr(p, t);
+	if (n.nown < 0 || tl_task_order(p, t))
+		goto nomem;
+	tl_legend(c, p, t, &n);
+	lat_chart_title(c, o, "timeline", t->title);
+	tl_subtitle(c, l, t, &n);
+	return tl_lanes(c, m, l, n.ncpus, o, msg, msglen);
+nomem:
+	snprintf(msg, msglen, "out of memory");
+	return -LAT_ENOMEM;
 }
 
 /* --- drawing ------------------------------------------------------------------ */
