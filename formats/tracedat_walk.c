@@ -53,109 +53,119 @@ static void __attribute__((format(printf, 3, 4))) skip(struct td_src *s, struct 
 }
 
 /* Loads the next block of pages (or chunk) of @c; 1 loaded, 0 end, <0 error. */
-static int refill(struct td_src *s, struct td_cpu *c)
+/* Uncompressed data: the next read_pages pages of the CPU straight from the file. */
+static int refill_plain(struct td_src *s, struct td_cpu *c)
 {
 	uint64_t n, avail;
 	int ret;
 
+	if (c->pos >= c->end)
+		return 0;
+	n = c->end - c->pos;
+	if (n > (uint64_t)s->read_pages * s->psize)
+		n = (uint64_t)s->read_pages * s->psize;
+	avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
+	if (n > avail) {
+		n = avail - avail % s->psize;
+		if (s->f.fsize <= c->data_off)
+			td_set_stop(s, "CPU%d data (offsets %llu to %llu) is past the "
+				    "file's end at %llu", c->cpu,
+				    (unsigned long long)c->data_off,
+				    (unsigned long long)c->end,
+				    (unsigned long long)s->f.fsize);
+		else
+			td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
+				    "(the file ends there)", c->cpu,
+				    (unsigned long long)s->f.fsize,
+				    (unsigned long long)c->end);
+		c->end = c->pos + n;
+		if (!n)
+			return 0;
+	}
+	n -= n % s->psize;
+	if (!n) {
+		td_set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
+			    (unsigned long long)c->end);
+		return 0;
+	}
+	ret = td_pread(&s->f, c->data, n, c->pos);
+	if (ret < 0) {
+		td_set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
+			    (unsigned long long)c->pos, lat_strerror(ret));
+		return 0;
+	}
+	c->pos += n;
+	c->dlen = n;
+	return 1;
+}
+
+/* Compressed data (v7): the CPU's next chunk, inflated. */
+static int refill_chunk(struct td_src *s, struct td_cpu *c)
+{
+	char h[8];
+	uint32_t clen, ulen;
+	int ret;
+
+	if (!c->chunks_left)
+		return 0;
+	c->chunks_left--;
+	if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
+		td_set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)",
+			    c->cpu,
+			    (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
+			    (unsigned long long)c->end);
+		return 0;
+	}
+	clen = td_get32(s->f.swap, h);
+	ulen = td_get32(s->f.swap, h + 4);
+	if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
+	    c->pos + 8 + clen > c->end) {
+		td_set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
+			    (unsigned long long)c->pos, clen, ulen);
+		return 0;
+	}
+	/* chunks of every CPU are held at once: a file of tiny bombs stops here */
+	if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
+		td_set_stop(s, "CPU%d: chunk at offset %llu would hold more than "
+			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+			    (unsigned long long)c->pos);
+		return 0;
+	}
+	if ((size_t)ulen + TD_PAD > c->dcap &&
+	    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
+		td_set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
+			    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
+			    c->cpu, (unsigned long long)c->pos, ulen);
+		return 0;
+	}
+	if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
+	    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
+		return -LAT_ENOMEM;
+	ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
+	if (ret < 0) {
+		td_set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
+			    c->cpu, (unsigned long long)s->f.fsize,
+			    (unsigned long long)c->end);
+		return 0;
+	}
+	if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
+		td_set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
+			    (unsigned long long)c->pos);
+		return 0;
+	}
+	memset(c->data + ulen, 0, TD_PAD);
+	c->chunk_off = c->pos;
+	c->pos += 8 + (uint64_t)clen;
+	c->dlen = ulen - ulen % s->psize;
+	return 1;
+}
+
+/* The CPU's next stretch of page data into c->data: 1, 0 at its end (or a stop), or an error. */
+static int refill(struct td_src *s, struct td_cpu *c)
+{
 	c->dpos = 0;
 	c->dlen = 0;
-	if (!s->buf->compressed) {
-		if (c->pos >= c->end)
-			return 0;
-		n = c->end - c->pos;
-		if (n > (uint64_t)s->read_pages * s->psize)
-			n = (uint64_t)s->read_pages * s->psize;
-		avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
-		if (n > avail) {
-			n = avail - avail % s->psize;
-			if (s->f.fsize <= c->data_off)
-				td_set_stop(s, "CPU%d data (offsets %llu to %llu) is past the "
-					    "file's end at %llu", c->cpu,
-					    (unsigned long long)c->data_off,
-					    (unsigned long long)c->end,
-					    (unsigned long long)s->f.fsize);
-			else
-				td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
-					    "(the file ends there)", c->cpu,
-					    (unsigned long long)s->f.fsize,
-					    (unsigned long long)c->end);
-			c->end = c->pos + n;
-			if (!n)
-				return 0;
-		}
-		n -= n % s->psize;
-		if (!n) {
-			td_set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
-				    (unsigned long long)c->end);
-			return 0;
-		}
-		ret = td_pread(&s->f, c->data, n, c->pos);
-		if (ret < 0) {
-			td_set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
-				    (unsigned long long)c->pos, lat_strerror(ret));
-			return 0;
-		}
-		c->pos += n;
-		c->dlen = n;
-		return 1;
-	} else {
-		char h[8];
-		uint32_t clen, ulen;
-
-		if (!c->chunks_left)
-			return 0;
-		c->chunks_left--;
-		if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)",
-				    c->cpu,
-				    (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
-				    (unsigned long long)c->end);
-			return 0;
-		}
-		clen = td_get32(s->f.swap, h);
-		ulen = td_get32(s->f.swap, h + 4);
-		if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
-		    c->pos + 8 + clen > c->end) {
-			td_set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
-				    (unsigned long long)c->pos, clen, ulen);
-			return 0;
-		}
-		/* chunks of every CPU are held at once: a file of tiny bombs stops here */
-		if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
-			td_set_stop(s, "CPU%d: chunk at offset %llu would hold more than "
-				    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
-				    (unsigned long long)c->pos);
-			return 0;
-		}
-		if ((size_t)ulen + TD_PAD > c->dcap &&
-		    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
-			td_set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
-				    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
-				    c->cpu, (unsigned long long)c->pos, ulen);
-			return 0;
-		}
-		if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
-		    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
-			return -LAT_ENOMEM;
-		ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
-		if (ret < 0) {
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
-				    c->cpu, (unsigned long long)s->f.fsize,
-				    (unsigned long long)c->end);
-			return 0;
-		}
-		if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
-			td_set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
-				    (unsigned long long)c->pos);
-			return 0;
-		}
-		memset(c->data + ulen, 0, TD_PAD);
-		c->chunk_off = c->pos;
-		c->pos += 8 + (uint64_t)clen;
-		c->dlen = ulen - ulen % s->psize;
-		return 1;
-	}
+	return s->buf->compressed ? refill_chunk(s, c) : refill_plain(s, c);
 }
 
 static int rec_ok(struct td_src *s, struct td_cpu *c)
