@@ -1,30 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The report envelope (inputs, blocks, findings); each kind's section through the kind table. */
 #include <string.h>
 
 #include "report_priv.h"
 #include "latscope/format.h"
 #include "latscope/kind.h"
-
-void lat_fput_safe(FILE *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
-}
-
-void lat_report_cell(FILE *out, const char *s, int width)
-{
-	size_t n = strlen(s);
-
-	lat_fput_safe(out, s, n);
-	for (int i = (int)n; i < width; i++)
-		fputc(' ', out);
-}
 
 static void block_json(struct lat_json *j, const struct lat_block *b,
 		       const struct lat_analyze_opts *o)
