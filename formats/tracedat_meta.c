@@ -174,9 +174,11 @@ int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, siz
 
 /*
  * Loads the v7 section at @off into memory (decompressed) and points @c at
- * it; @id is the expected section id.  c->mem is owned by the caller.
+ * it; @id is the expected section id.  *@mem: the memory @c reads, owned by
+ * the caller (free it when @c is done), NULL on error.
  */
-static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_cur *c)
+static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_cur *c,
+			char **mem)
 {
 	char hdr[16], ch[8];
 	uint64_t size;
@@ -199,6 +201,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 		if (ret < 0)
 			return ret;
 		*c = (struct td_cur){ .f = f, .mem = out, .pos = 0, .end = size };
+		*mem = out;
 		return 0;
 	}
 	ret = td_pread(f, ch, sizeof(ch), off);
@@ -222,6 +225,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 	out[ulen] = 0;
 	free(in);
 	*c = (struct td_cur){ .f = f, .mem = out, .pos = 0, .end = ulen };
+	*mem = out;
 	return 0;
 err:
 	free(in);
@@ -431,7 +435,7 @@ int td_load_kallsyms(struct td_file *f)
 {
 	struct td_cur c = { .f = f, .pos = f->ksyms_off, .end = f->fsize };
 	uint32_t size = 0;
-	char *b = NULL;
+	char *b = NULL, *sec = NULL;
 	int ret;
 
 	if (f->ksyms_state)
@@ -439,7 +443,7 @@ int td_load_kallsyms(struct td_file *f)
 	f->ksyms_state = -1;
 	if (!f->ksyms_off)
 		return -LAT_EFORMAT;
-	if (f->version >= 7 && (ret = load_section(f, f->ksyms_off, 19, &c)) < 0)
+	if (f->version >= 7 && (ret = load_section(f, f->ksyms_off, 19, &c, &sec)) < 0)
 		return ret;
 	ret = cur_u32(&c, &size);
 	if (!ret)
@@ -447,8 +451,7 @@ int td_load_kallsyms(struct td_file *f)
 	if (!ret && tep_parse_kallsyms(f->tep, b))
 		ret = -LAT_EFORMAT;
 	free(b);
-	if (f->version >= 7)
-		free((char *)c.mem);
+	free(sec);
 	if (!ret)
 		f->ksyms_state = 1;
 	return ret;
@@ -669,6 +672,7 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 		case 16: case 17: case 18: case 19: case 20: case 21: {
 			/* v7 pointers to metadata sections */
 			struct td_cur s;
+			char *sec = NULL;
 
 			if (size < 8)
 				break;
@@ -678,7 +682,7 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 				f->ksyms_off = off;
 				break;
 			}
-			ret = load_section(f, off, id, &s);
+			ret = load_section(f, off, id, &s, &sec);
 			if (ret < 0)
 				break;
 			if (id == 16)
@@ -694,11 +698,11 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 			/* the formats noted in it are parsed later, from it */
 			if (id == 17 || id == 18) {
 				if (!ret)
-					ret = keep(f, (char *)s.mem);
+					ret = keep(f, sec);
 				else
-					free((char *)s.mem);
+					free(sec);
 			} else {
-				free((char *)s.mem);
+				free(sec);
 			}
 			break;
 		}
@@ -791,14 +795,15 @@ static int open_v7(struct td_file *f, struct td_cur *c)
 		goto out;
 	while (off) {
 		struct td_cur s;
+		char *sec = NULL;
 
 		ret = -LAT_ELIMIT;
 		if (++nsec > TD_MAX_OPTION_SECTIONS)
 			goto out;
-		if ((ret = load_section(f, off, 0, &s)) < 0)
+		if ((ret = load_section(f, off, 0, &s, &sec)) < 0)
 			goto out;
 		ret = parse_options(f, &s, &off);
-		free((char *)s.mem);
+		free(sec);
 		if (ret < 0)
 			goto out;
 	}
