@@ -19,7 +19,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s trace.dat\n", argv[0]);
 		return 2;
 	}
-	if (lat_load(&l, argv[1], &(struct lat_read_opts){ .format = lat_format_find("trace.dat"), .diag = stderr }) < 0 || l.nblocks != 1) {
+	if (lat_load(&l, argv[1], &(struct lat_read_opts){ .format = lat_format_find("trace.dat"),
+							.diag = stderr }) < 0 ||
+	    l.nblocks != 1) {
 		fprintf(stderr, "cannot open %s: %s\n", argv[1], l.error);
 		lat_loaded_release(&l);
 		return 2;

@@ -195,7 +195,8 @@ int cmd_analyze(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	}
 	if (a.folded >= 0)
-		c.an.top_n = INT_MAX;	/* every stack: a flame graph of the top 20 would lie */
+		/* every stack: a flame graph of the top 20 would lie */
+		c.an.top_n = INT_MAX;
 	if (argc - first < 1) {
 		fprintf(stderr, "latscope analyze: no input file\n");
 		usage_analyze(stderr);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The part of the chart interface that needs no cairo: option defaults and chart
- * names (the per-schema pick is the kind table's, report/kind.c).  It lives in latscope_core so that `latscope
- * render` can check its options (and a test can name a chart) before the
- * render module, and the libraries cairo drags in, are loaded.  docs/render.md.
+ * The part of the chart interface that needs no cairo: option defaults and
+ * chart names (the per-schema pick is the kind table's, report/kind.c).  It
+ * lives in latscope_core so that `latscope render` can check its options (and
+ * a test can name a chart) before the render module, and the libraries cairo
+ * drags in, are loaded.  docs/render.md.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -148,9 +148,9 @@ static void on_signal(int sig)
 	if (!em.inst_live || em_remove_instance()) {
 		if (em.umount)
 			umount2("/sys/kernel/tracing", MNT_DETACH);
-		em_write(em.inst_live ?
-			 "latscope: aborted by a second signal: instance removed, no file written\n" :
-			 "latscope: aborted by a second signal: no instance left, no file written\n");
+		em_write("latscope: aborted by a second signal: ");
+		em_write(em.inst_live ? "instance removed, no file written\n" :
+			 "no instance left, no file written\n");
 	} else {
 		int err = errno;
 

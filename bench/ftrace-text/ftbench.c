@@ -4,7 +4,8 @@
  *   ftbench FILE            lines/s, events, peak RSS (stderr diagnostics counted)
  *   ftbench --dump FILE     one line per event (tests and eyes)
  *   ftbench --count FILE    events per type
- * Built by bench/ftrace-text/run.sh against the layer archives (build/liblatscope_{report,analyze,formats,model}.a).
+ * Built by bench/ftrace-text/run.sh against the layer archives
+ * (build/liblatscope_{report,analyze,formats,model}.a).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,8 @@ int main(int argc, char **argv)
 	}
 	path = argv[argc - 1];
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text"), .diag = stderr });
+	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text"),
+						   .diag = stderr });
 	if (ret < 0 || l.nblocks != 1 || !l.blocks[0]->events) {
 		fprintf(stderr, "ftbench: %s: %s\n", path, l.error);
 		lat_loaded_release(&l);

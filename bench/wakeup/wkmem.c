@@ -4,7 +4,8 @@
  * tasks on 2 CPUs, a waking + switch per step, irqs, markers and stacks now and
  * then) of N events is analyzed; peak RSS and events/s are printed.  The state
  * must not grow with N: compare the RSS of 1e5, 1e6 and 1e7 events.
- * Built by bench/wakeup/run.sh against the layer archives (build/liblatscope_{report,analyze,formats,model}.a).
+ * Built by bench/wakeup/run.sh against the layer archives
+ * (build/liblatscope_{report,analyze,formats,model}.a).
  */
 #include <stdio.h>
 #include <stdlib.h>

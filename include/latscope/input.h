@@ -20,7 +20,7 @@
  */
 struct lat_read_opts {
 	const struct lat_format *format;	/* read with this reader; NULL: detect */
-	const char *buffer;	/* trace.dat instance to read; NULL: the top one ("" too); lent */
+	const char *buffer;	/* trace.dat instance; NULL: the top one ("" too); lent */
 	FILE *diag;		/* "file:line: ..." messages; NULL: only counted */
 };
 

@@ -445,7 +445,8 @@ static void test_stream_stack_lost_bad(void **state)
 	FILE *diag = open_memstream(&msgs, &msglen);
 
 	(void)state;
-	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text"), .diag = diag }), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){
+					 .format = lat_format_find("ftrace-text"), .diag = diag }), 0);
 	assert_int_equal(c->l.nblocks, 1);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 7);
@@ -562,7 +563,8 @@ static void test_stream_overlong_line(void **state)
 	strcpy(text + n + big, "\n          <idle>-0     [001]   994.573320: irq_handler_exit:"
 			       "     irq=36 ret=handled\n");
 	path = write_tmp(text);
-	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){ .format = lat_format_find("ftrace-text") }), 0);
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){
+					 .format = lat_format_find("ftrace-text") }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 1);
 	assert_int_equal(c->ev[0].type, LAT_EV_IRQ_EXIT);
@@ -582,18 +584,21 @@ static void test_probe_and_mail_block(void **state)
 	int saw_wrapped = 0, stacks = 0;
 
 	(void)state;
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/kernel-trace.txt", NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/kernel-trace.txt", NULL),
+			 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_int_equal(c->l.text.nlines, 0);	/* streamed, never loaded */
 	assert_non_null(c->l.blocks[0]->events);
 	lat_loaded_release(&c->l);
 
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/tracecmd-report.txt", NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/tracecmd-report.txt",
+				  NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_int_equal(c->l.text.nlines, 0);
 	lat_loaded_release(&c->l);
 
-	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/mail-quoted-trace.txt", NULL), 0);
+	assert_int_equal(lat_load(&c->l, LAT_SAMPLES_DIR "/ftrace-text/mail-quoted-trace.txt",
+				  NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_true(c->l.text.nlines > 0);
 	assert_int_equal(c->l.nblocks, 1);

@@ -205,7 +205,8 @@ static void test_recorded(void **state)
 	lat_analyze_opts_init(&ao);
 	ao.timelines = 1;
 	ao.task = "3125";
-	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat", NULL), 0);
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat",
+				  NULL), 0);
 	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
 	assert_int_equal(lat_wakeup_timeline(ld.blocks[0], 0, &t), 0);
 	assert_int_equal(t->brackets[0].pid, 3125);

@@ -32,7 +32,8 @@ struct counts {
 
 static int load(struct lat_loaded *l, const char *path, const char *buffer)
 {
-	return lat_load(l, path, &(struct lat_read_opts){ .format = lat_format_find("trace.dat"), .buffer = buffer });
+	return lat_load(l, path, &(struct lat_read_opts){ .format = lat_format_find("trace.dat"),
+						   .buffer = buffer });
 }
 
 static void count_all(struct lat_event_source *src, struct counts *c)
