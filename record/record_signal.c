@@ -102,22 +102,35 @@ static bool em_remove_instance(void)
 	return false;
 }
 
-/* The instance stays: at least no event of it fires any more. */
-static void em_disable_instance(void)
+/* Writes @val to the instance's file @suffix ("/events/enable"); async-signal-safe. */
+static void em_write_inst_file(const char *suffix, const char *val)
 {
-	static const char suffix[] = "/events/enable";
-	size_t len = strlen(em.inst_path);
-	char path[sizeof(em.inst_path) + sizeof(suffix)];
+	size_t len = strlen(em.inst_path), slen = strlen(suffix);
+	char path[sizeof(em.inst_path) + 64];
 	int fd;
 
+	if (slen >= 64)
+		return;
 	memcpy(path, em.inst_path, len);
-	memcpy(path + len, suffix, sizeof(suffix));
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	memcpy(path + len, suffix, slen + 1);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (write(fd, "0", 1) < 0)
+	if (write(fd, val, strlen(val)) < 0)
 		(void)0;
 	close(fd);
+}
+
+/*
+ * The instance stays: at least no event of it fires any more.  A --stacks
+ * trigger keeps its event in the kernel's soft mode, where "0" to
+ * events/enable leaves it on (set_event still lists it): the triggers go first.
+ */
+static void em_disable_instance(void)
+{
+	em_write_inst_file("/events/sched/sched_switch/trigger", "!stacktrace");
+	em_write_inst_file("/events/sched/sched_waking/trigger", "!stacktrace");
+	em_write_inst_file("/events/enable", "0");
 }
 
 static void on_signal(int sig)

@@ -119,9 +119,10 @@ done
 sleep 5 <"$inst/trace_marker" &
 holder=$!
 ms_sleep 200
+# the second signal at once: the --stacks triggers are still set (they keep their events in the
+# kernel's soft mode, where "0" to events/enable does not turn them off)
 kill -INT "$pid"
-ms_sleep 20
-kill -INT "$pid"
+kill -TERM "$pid"
 wait "$pid"
 rc=$?
 if [ ! -d "$inst" ]; then
