@@ -41,6 +41,9 @@ fail=0
 "$bin" record -o "$tmp/cyc.dat" --probe timer --timer-detail -e timer:hrtimer_start -- \
 	cyclictest -m -p 99 -i 200 -l 50000 -q --tracemark -b 2000 >"$tmp/cyc.out" 2>"$tmp/rec.err"
 rc=$?
+# cyclictest -b turns the top-level tracing_on off when it breaks (its own feature, not
+# latscope's doing): put it back, so the check below is of what latscope left
+head -1 "$tmp/before" >"$t/tracing_on"
 cat "$tmp/cyc.out"
 if [ $rc -ne 0 ]; then
 	echo "FAIL: record -- cyclictest exited $rc"; cat "$tmp/rec.err"; exit 1
