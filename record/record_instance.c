@@ -36,7 +36,9 @@ static const char *const timer_events[] = {
 	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
 };
 
-static const char *const stack_events[] = { "sched/sched_switch", "sched/sched_waking" };
+/* the events --stacks puts a stacktrace trigger on (the signal handler takes them off too) */
+const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS] = { "sched/sched_switch",
+								  "sched/sched_waking" };
 
 static int add_unique(char ***arr, size_t *n, const char *s, size_t len)
 {
@@ -225,13 +227,13 @@ int lat_rec_setup_instance(struct rec *r)
 		return ret;
 	if (o->stacks) {
 		r->triggers_set = true;
-		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
+		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
 			char file[128];
 
-			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
+			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
 			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
 				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
-					stack_events[i], strerror(errno));
+					lat_rec_stack_events[i], strerror(errno));
 				return -LAT_EPERM;
 			}
 		}
@@ -246,10 +248,10 @@ void lat_rec_teardown_instance(struct rec *r)
 		return;
 	tracefs_trace_off(r->inst);
 	if (r->triggers_set) {
-		for (size_t i = 0; i < LAT_ARRAY_SIZE(stack_events); i++) {
+		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
 			char file[128];
 
-			snprintf(file, sizeof(file), "events/%s/trigger", stack_events[i]);
+			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
 			tracefs_instance_file_append(r->inst, file, "!stacktrace");
 		}
 	}

@@ -50,4 +50,7 @@ int lat_rec_file_finish(struct lat_rec_file *f, const struct lat_rec_tail *t, bo
 /* Closes (and with @remove unlinks) the file. */
 void lat_rec_file_close(struct lat_rec_file *f, bool remove);
 
+#define LAT_REC_NSTACK_EVENTS 2
+extern const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS];
+
 #endif

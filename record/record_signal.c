@@ -15,6 +15,7 @@
 
 #include "latscope/base.h"
 #include "latscope/record.h"
+#include "record_priv.h"
 #include "record_session.h"
 
 /*
@@ -102,17 +103,19 @@ static bool em_remove_instance(void)
 	return false;
 }
 
-/* Writes @val to the instance's file @suffix ("/events/enable"); async-signal-safe. */
-static void em_write_inst_file(const char *suffix, const char *val)
+/* Writes @val to the instance's file @a@b@c ("/events/", "enable", ""); async-signal-safe. */
+static void em_write_inst_file(const char *a, const char *b, const char *c, const char *val)
 {
-	size_t len = strlen(em.inst_path), slen = strlen(suffix);
-	char path[sizeof(em.inst_path) + 64];
+	size_t len = strlen(em.inst_path), la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char path[sizeof(em.inst_path) + 128];
 	int fd;
 
-	if (slen >= 64)
+	if (la + lb + lc >= 128)
 		return;
 	memcpy(path, em.inst_path, len);
-	memcpy(path + len, suffix, slen + 1);
+	memcpy(path + len, a, la);
+	memcpy(path + len + la, b, lb);
+	memcpy(path + len + la + lb, c, lc + 1);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -128,9 +131,9 @@ static void em_write_inst_file(const char *suffix, const char *val)
  */
 static void em_disable_instance(void)
 {
-	em_write_inst_file("/events/sched/sched_switch/trigger", "!stacktrace");
-	em_write_inst_file("/events/sched/sched_waking/trigger", "!stacktrace");
-	em_write_inst_file("/events/enable", "0");
+	for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++)
+		em_write_inst_file("/events/", lat_rec_stack_events[i], "/trigger", "!stacktrace");
+	em_write_inst_file("/events/", "enable", "", "0");
 }
 
 static void on_signal(int sig)
