@@ -43,7 +43,7 @@ static uint64_t rank_of(uint64_t total, int qi)
 	return rank ? rank : 1;
 }
 
-static void stats_of(const struct lat_histogram *h, struct lat_hist_stats *st)
+void lat_hist_stats_of(const struct lat_histogram *h, struct lat_hist_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->h = h;
@@ -54,6 +54,8 @@ static void stats_of(const struct lat_histogram *h, struct lat_hist_stats *st)
 		for (int t = 0; t < LAT_HT_N; t++)
 			if (bk->lo_ns >= lat_hist_thresholds_ns[t])
 				st->at_or_above[t] += bk->count;
+			else if (bk->hi_ns > lat_hist_thresholds_ns[t])
+				st->straddling[t] += bk->count;
 		if (bk->count) {
 			st->max = (struct lat_hist_q){ 1, bk->lo_ns, bk->hi_ns };
 			st->max_count = bk->count;
@@ -96,15 +98,40 @@ static int share_cmp(uint64_t a, uint64_t ta, uint64_t b, uint64_t tb)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The share at or above threshold @t: each side's lies between its count and its
+ * count + the straddling samples; a verdict only when the two ranges do not meet.
+ */
+static int threshold_cmp(const struct lat_hist_stats *a, const struct lat_hist_stats *b, int t)
+{
+	if (share_cmp(a->at_or_above[t] + a->straddling[t], a->total, b->at_or_above[t],
+		      b->total) < 0)
+		return -1;
+	if (share_cmp(b->at_or_above[t] + b->straddling[t], b->total, a->at_or_above[t],
+		      a->total) < 0)
+		return 1;
+	return 0;
+}
+
 void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
 		      struct lat_hist_cmp *c)
 {
 	for (int qi = 0; qi < LAT_HQ_N; qi++)
 		c->q[qi] = below(&a->q[qi], &b->q[qi]);
 	for (int t = 0; t < LAT_HT_N; t++)
-		c->at_or_above[t] = share_cmp(a->at_or_above[t], a->total, b->at_or_above[t],
-					      b->total);
+		c->at_or_above[t] = threshold_cmp(a, b, t);
 	c->max = below(&a->max, &b->max);
+}
+
+/* "14" or, with samples in a bucket across the threshold, "14-133" */
+static char *count_range(uint64_t n, uint64_t straddling, char *buf, size_t len)
+{
+	if (straddling)
+		snprintf(buf, len, "%llu-%llu", (unsigned long long)n,
+			 (unsigned long long)(n + straddling));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	return buf;
 }
 
 /* @ns in the unit lat_fmt_duration() picks for @ref, with the decimals @ns needs. */
@@ -121,7 +148,10 @@ static void fmt_exact(int64_t ns, int64_t ref, char *buf, size_t len)
 		 (double)ns / (double)units[k].div, units[k].u);
 }
 
-/* "[50 us, 56.2 us)" or "[126 ms, +inf)"; "[2.150 ms, 2.151 ms)" where 3 digits would merge them */
+/*
+ * "[50 us, 56.2 us)", "[2.150 ms, 2.151 ms)" where 3 digits would merge them; an open
+ * bucket as cyclictest's and OSADL's users read an overflow: "> 126 ms".
+ */
 char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len)
 {
 	char lo[32], hi[32];
@@ -132,13 +162,13 @@ char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len)
 	}
 	lat_fmt_duration(q->lo_ns, lo, sizeof(lo));
 	if (q->hi_ns == INT64_MAX) {
-		snprintf(hi, sizeof(hi), "+inf");
-	} else {
-		lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
-		if (!strcmp(lo, hi) && q->lo_ns >= 1000) {
-			fmt_exact(q->lo_ns, q->lo_ns, lo, sizeof(lo));
-			fmt_exact(q->hi_ns, q->lo_ns, hi, sizeof(hi));
-		}
+		snprintf(buf, len, "> %s", lo);
+		return buf;
+	}
+	lat_fmt_duration(q->hi_ns, hi, sizeof(hi));
+	if (!strcmp(lo, hi) && q->lo_ns >= 1000) {
+		fmt_exact(q->lo_ns, q->lo_ns, lo, sizeof(lo));
+		fmt_exact(q->hi_ns, q->lo_ns, hi, sizeof(hi));
 	}
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 	return buf;
@@ -179,10 +209,12 @@ int lat_hist_cmp_message(char *buf, size_t len, const char *an, const struct lat
 				      bucket_str(&y->q[qi], b2, sizeof(b2)));
 	for (int t = 0; t < LAT_HT_N && n < sizeof(tail); t++)
 		n += (size_t)snprintf(tail + n, sizeof(tail) - n,
-				      "; >= %s: %s (%llu vs %llu of %llu vs %llu)",
+				      "; >= %s: %s (%s vs %s of %llu vs %llu)",
 				      lat_hist_tnames[t], winner(c->at_or_above[t], an, bn),
-				      (unsigned long long)x->at_or_above[t],
-				      (unsigned long long)y->at_or_above[t],
+				      count_range(x->at_or_above[t], x->straddling[t], b1,
+						  sizeof(b1)),
+				      count_range(y->at_or_above[t], y->straddling[t], b2,
+						  sizeof(b2)),
 				      (unsigned long long)x->total,
 				      (unsigned long long)y->total);
 	return snprintf(buf, len, "median (p50): %s is better (%s vs %s); tail:%s",
@@ -303,7 +335,7 @@ int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 		return -LAT_ENOMEM;
 	r->n = b->nhist;
 	for (size_t i = 0; i < b->nhist; i++)
-		stats_of(b->hist[i], &r->stats[i]);
+		lat_hist_stats_of(b->hist[i], &r->stats[i]);
 	/*
 	 * The first histogram with samples of a group against each later one of
 	 * that group (a tool's summary has no samples; most readers have no groups)

@@ -80,6 +80,13 @@ const char *lat_probe_src_name(enum lat_probe_src s)
 	return (unsigned)s < LAT_ARRAY_SIZE(n) ? n[s] : "?";
 }
 
+const char *lat_probe_res_name(enum lat_probe_res r)
+{
+	static const char *const n[] = { "none", "log2", "log2+1us", "1us" };
+
+	return (unsigned)r < LAT_ARRAY_SIZE(n) ? n[r] : "?";
+}
+
 const char *lat_probe_seg_name(enum lat_probe_seg s)
 {
 	static const char *const n[] = { "irq", "handler", "expiry-to-waking", "runqueue",
@@ -475,6 +482,8 @@ void lat_probe_result_free(void *p)
 
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->ncpus; i++)
+		lat_histogram_free(r->cpus[i].dist);
 	free(r->cpus);
 	free(r->worst);
 	free(r);
@@ -644,7 +653,114 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 	}
 }
 
-static void cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
+/* ---- the distribution as a histogram (docs/probe.md, "As a histogram") --------- */
+
+static int64_t log2_lo(int k)
+{
+	return k ? (int64_t)1 << k : 0;
+}
+
+static int64_t log2_hi(int k)
+{
+	return k >= 62 ? INT64_MAX : (int64_t)1 << (k + 1);
+}
+
+/*
+ * The summary's log2 buckets less the samples above --marker-above (@t): 0 when
+ * they cannot be taken out (a bucket would go negative, or a sample left above
+ * @t).  @first gets the index of the first sorted marker above @t.
+ */
+static int split_exact(const struct lat_probe_cpu *pc, const int64_t *s, size_t m, int64_t t,
+		       uint64_t *rest, size_t *first)
+{
+	memcpy(rest, pc->hist, sizeof(pc->hist));
+	*first = m;
+	if (t < 0 || m != pc->summary_markers)
+		return 0;	/* some markers are not in the trace: their values are unknown */
+	for (size_t i = 0; i < m; i++) {
+		int k = log2_bucket(s[i]);
+
+		if (s[i] <= t)
+			continue;	/* a stop=1 marker at or under the threshold */
+		if (*first == m)
+			*first = i;
+		if (!rest[k])
+			return 0;
+		rest[k]--;
+	}
+	for (int k = 0; k < LAT_PROBE_HIST; k++)
+		if (rest[k] && log2_lo(k) > t)
+			return 0;
+	return 1;
+}
+
+static void dist_add(struct lat_histogram *h, int64_t lo, int64_t hi, uint64_t count)
+{
+	struct lat_bucket *last = h->nbuckets ? &h->b[h->nbuckets - 1] : NULL;
+
+	if (last && last->lo_ns == lo) {
+		last->count += count;
+	} else {
+		h->b[h->nbuckets++] = (struct lat_bucket){ lo, hi, count };
+	}
+	h->total += count;
+}
+
+/*
+ * Every sample of a timer probe with a summary as one histogram: the summary's log2
+ * buckets, and when every marker the recorder wrote is in the trace the samples above
+ * --marker-above taken out of them and put back exactly, in cyclictest's 1 us buckets
+ * [floor(v / 1 us), +1 us) (the first one starting above the threshold); the log2
+ * buckets then end at the threshold.  0 or -LAT_ENOMEM.
+ */
+static int build_dist(struct lat_probe_cpu *pc, const int64_t *s, size_t m)
+{
+	uint64_t rest[LAT_PROBE_HIST];
+	int64_t t = pc->marker_above_ns;
+	struct lat_histogram *h;
+	size_t first;
+	int exact, any_log2 = 0;
+
+	pc->dist_exact_above_ns = -1;
+	if (pc->kind != LAT_PROBE_TIMER || !pc->has_summary || pc->hist_src != LAT_PSRC_SUMMARY ||
+	    !pc->count)
+		return 0;
+	exact = split_exact(pc, s, m, t, rest, &first);
+	if (!exact)
+		split_exact(pc, s, m, -1, rest, &first);
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -LAT_ENOMEM;
+	pc->dist = h;
+	h->printed_total = (uint64_t)-1;
+	h->title = malloc(32);
+	h->b = calloc(LAT_PROBE_HIST + (m - first), sizeof(*h->b));
+	if (!h->title || !h->b)
+		return -LAT_ENOMEM;
+	snprintf(h->title, 32, "%s cpu%d", lat_probe_kind_name(pc->kind), (int)pc->cpu);
+	for (int k = 0; k < LAT_PROBE_HIST; k++) {
+		int64_t hi = log2_hi(k);
+
+		if (!rest[k])
+			continue;
+		if (exact && hi > t + 1)
+			hi = t + 1;
+		dist_add(h, log2_lo(k), hi, rest[k]);
+		any_log2 = 1;
+	}
+	for (size_t i = first; exact && i < m; i++) {
+		int64_t lo = s[i] / LAT_NS_PER_US * LAT_NS_PER_US;
+
+		dist_add(h, lo > t ? lo : t + 1, lo + LAT_NS_PER_US, 1);
+	}
+	pc->dist_res = !exact ? LAT_PRES_LOG2 : any_log2 ? LAT_PRES_MIXED : LAT_PRES_EXACT;
+	if (exact)
+		pc->dist_exact_above_ns = t;
+	lat_hist_stats_of(h, &pc->dist_stats);
+	return 0;
+}
+
+static int cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
 {
 	int64_t *s = v ? v->v : NULL;
 	size_t m = v ? v->n : 0;
@@ -671,6 +787,7 @@ static void cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
 	percentile(pc, s, m, 50000, &pc->p50_ns, &pc->p50_src);
 	percentile(pc, s, m, 99000, &pc->p99_ns, &pc->p99_src);
 	percentile(pc, s, m, 99900, &pc->p999_ns, &pc->p999_src);
+	return build_dist(pc, s, m);
 }
 
 static int cmp_cpu(const void *a, const void *b)
@@ -752,7 +869,8 @@ int lat_probe_finish(struct lat_block *b)
 		for (size_t k = 0; k < st->nvals; k++)
 			if (st->vals[k].kind == r->cpus[i].kind && st->vals[k].cpu == r->cpus[i].cpu)
 				v = &st->vals[k];
-		cpu_stats(&r->cpus[i], v);
+		if ((ret = cpu_stats(&r->cpus[i], v)))
+			goto out;
 	}
 	qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu);
 	r->worst = calloc(st->nworst + 1, sizeof(*r->worst));

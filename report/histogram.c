@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "latscope/an_histogram.h"
+#include "latscope/an_probe.h"
 #include "latscope/report.h"
 #include "report_priv.h"
 
@@ -88,6 +89,10 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_obj_open(j, "at_or_above");
 		for (int t = 0; t < LAT_HT_N; t++)
 			lat_json_uint(j, lat_hist_tnames[t], s->at_or_above[t]);
+		lat_json_obj_close(j);
+		lat_json_obj_open(j, "straddling");
+		for (int t = 0; t < LAT_HT_N; t++)
+			lat_json_uint(j, lat_hist_tnames[t], s->straddling[t]);
 		lat_json_obj_close(j);
 		bucket_json(j, "max_bucket_ns", &s->max);
 		lat_json_uint(j, "max_bucket_count", s->max_count);
@@ -224,6 +229,7 @@ enum hx_kind { HX_BUCKETS, HX_PRINTED };
 
 struct hx_ref {
 	size_t input, block, hist;
+	const struct lat_block *b;
 	const struct lat_hist_stats *s;
 };
 
@@ -236,30 +242,45 @@ struct hx_pair {
 
 typedef void (*hx_fn)(void *ctx, const struct lat_report_input *in, const struct hx_pair *p);
 
+/*
+ * The histograms a block offers: a histogram block's tables, or an event block's
+ * probe distributions (one per timer probe CPU, docs/probe.md).  hist_count() is
+ * how many indexes there are; hist_at() is NULL where an index has none.
+ */
+static size_t hist_count(const struct lat_block *b)
+{
+	const struct lat_hist_result *r = b->analysis;
+
+	if (b->schema == LAT_SCHEMA_HISTOGRAM)
+		return r ? r->n : 0;
+	return b->probe ? b->probe->ncpus : 0;
+}
+
+static const struct lat_hist_stats *hist_at(const struct lat_block *b, size_t i)
+{
+	const struct lat_hist_result *r = b->analysis;
+
+	if (b->schema == LAT_SCHEMA_HISTOGRAM)
+		return &r->stats[i];
+	return b->probe->cpus[i].dist ? &b->probe->cpus[i].dist_stats : NULL;
+}
+
 static int is_of(const struct lat_hist_stats *s, enum hx_kind kind)
 {
+	if (!s)
+		return 0;
 	if (kind == HX_BUCKETS)
 		return s->total > 0;
 	return !s->h->nbuckets && s->h->has_printed;
 }
 
-static const struct lat_hist_result *result_of(const struct lat_block *b, enum hx_kind kind)
+/* The @k-th histogram of @kind in @b, or SIZE_MAX. */
+static size_t nth_of(const struct lat_block *b, size_t k, enum hx_kind kind)
 {
-	const struct lat_hist_result *r = b->analysis;
+	size_t n = hist_count(b);
 
-	if (b->schema != LAT_SCHEMA_HISTOGRAM || !r)
-		return NULL;
-	for (size_t i = 0; i < r->n; i++)
-		if (is_of(&r->stats[i], kind))
-			return r;
-	return NULL;
-}
-
-/* The @k-th histogram of @kind in @r, or SIZE_MAX. */
-static size_t nth_of(const struct lat_hist_result *r, size_t k, enum hx_kind kind)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (is_of(&r->stats[i], kind) && !k--)
+	for (size_t i = 0; i < n; i++)
+		if (is_of(hist_at(b, i), kind) && !k--)
 			return i;
 	return SIZE_MAX;
 }
@@ -289,31 +310,31 @@ static void pair_fill(struct hx_pair *p)
 static size_t hx_walk_kind(const struct lat_report_input *in, size_t n, enum hx_kind kind,
 			   hx_fn fn, void *ctx)
 {
-	const struct lat_hist_result *ref = NULL;
+	const struct lat_block *ref = NULL;
 	size_t ri = 0, rb = 0, count = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < in[i].nblocks; k++) {
-			const struct lat_hist_result *r = result_of(in[i].blocks[k], kind);
+			const struct lat_block *b = in[i].blocks[k];
 
-			if (!r)
+			if (nth_of(b, 0, kind) == SIZE_MAX)
 				continue;
 			if (!ref) {
-				ref = r;
+				ref = b;
 				ri = i;
 				rb = k;
 				continue;
 			}
 			for (size_t h = 0;; h++) {
-				size_t x = nth_of(ref, h, kind), y = nth_of(r, h, kind);
+				size_t x = nth_of(ref, h, kind), y = nth_of(b, h, kind);
 				struct hx_pair p;
 
 				if (x == SIZE_MAX || y == SIZE_MAX)
 					break;
 				memset(&p, 0, sizeof(p));
 				p.kind = kind;
-				p.a = (struct hx_ref){ ri, rb, x, &ref->stats[x] };
-				p.b = (struct hx_ref){ i, k, y, &r->stats[y] };
+				p.a = (struct hx_ref){ ri, rb, x, ref, hist_at(ref, x) };
+				p.b = (struct hx_ref){ i, k, y, b, hist_at(b, y) };
 				pair_fill(&p);
 				if (fn)
 					fn(ctx, in, &p);
@@ -337,6 +358,85 @@ static void hx_name(const struct lat_report_input *in, const struct hx_ref *r, c
 	snprintf(buf, len, "%s#%zu %s", in[r->input].path, r->block + 1, t ? t : "?");
 }
 
+/* The probe CPU a histogram of @r stands for, or NULL for a histogram block's table. */
+static const struct lat_probe_cpu *probe_of(const struct hx_ref *r)
+{
+	return r->b->schema == LAT_SCHEMA_HISTOGRAM ? NULL : &r->b->probe->cpus[r->hist];
+}
+
+/* The width all closed buckets of @h share, or 0 when they differ. */
+static int64_t uniform_width(const struct lat_histogram *h)
+{
+	int64_t w = 0;
+
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		int64_t x = h->b[i].hi_ns - h->b[i].lo_ns;
+
+		if (h->b[i].hi_ns == INT64_MAX)
+			continue;
+		if (w && x != w)
+			return 0;
+		w = x;
+	}
+	return w;
+}
+
+/* How finely a side's samples are known, in words (docs/analyses.md). */
+static void resolution_text(const struct hx_ref *r, char *buf, size_t len)
+{
+	const struct lat_probe_cpu *pc = probe_of(r);
+	int64_t w = uniform_width(r->s->h);
+	char d[32];
+
+	if (!pc) {
+		if (w)
+			snprintf(buf, len, "%s buckets", lat_fmt_duration(w, d, sizeof(d)));
+		else
+			snprintf(buf, len, "buckets of varying width");
+		return;
+	}
+	switch (pc->dist_res) {
+	case LAT_PRES_EXACT:
+		snprintf(buf, len, "1 us buckets, every sample from its marker");
+		break;
+	case LAT_PRES_MIXED:
+		snprintf(buf, len, "log2 buckets of the recorder's summary up to %s, 1 us buckets "
+			 "from the markers above", lat_fmt_duration(pc->dist_exact_above_ns, d,
+								     sizeof(d)));
+		break;
+	default:
+		snprintf(buf, len, "log2 buckets of the recorder's summary");
+		break;
+	}
+}
+
+static void resolution_json(struct lat_json *j, const struct hx_ref *r)
+{
+	const struct lat_probe_cpu *pc = probe_of(r);
+	int64_t w = uniform_width(r->s->h);
+
+	lat_json_obj_open(j, "resolution");
+	if (!pc) {
+		lat_json_str(j, "kind", w ? "uniform" : "varying");
+		if (w)
+			lat_json_int(j, "width_ns", w);
+		else
+			lat_json_null(j, "width_ns");
+		lat_json_null(j, "exact_above_ns");
+	} else {
+		lat_json_str(j, "kind", lat_probe_res_name(pc->dist_res));
+		if (pc->dist_res == LAT_PRES_EXACT)
+			lat_json_int(j, "width_ns", LAT_NS_PER_US);
+		else
+			lat_json_null(j, "width_ns");
+		if (pc->dist_exact_above_ns >= 0)
+			lat_json_int(j, "exact_above_ns", pc->dist_exact_above_ns);
+		else
+			lat_json_null(j, "exact_above_ns");
+	}
+	lat_json_obj_close(j);
+}
+
 static void hx_side_json(struct lat_json *j, const char *key, const struct lat_report_input *in,
 			 const struct hx_ref *r)
 {
@@ -344,8 +444,13 @@ static void hx_side_json(struct lat_json *j, const char *key, const struct lat_r
 	lat_json_str(j, "path", in[r->input].path);
 	lat_json_uint(j, "input", r->input);
 	lat_json_uint(j, "block", r->block);
+	lat_json_str(j, "source", probe_of(r) ? "probe" : "histogram");
 	lat_json_uint(j, "histogram", r->hist);
 	lat_json_str(j, "title", r->s->h->title);
+	if (r->s->h->nbuckets) {
+		lat_json_uint(j, "total", r->s->total);
+		resolution_json(j, r);
+	}
 	lat_json_obj_close(j);
 }
 
@@ -441,6 +546,12 @@ static void hx_text(void *ctx, const struct lat_report_input *in, const struct h
 	fputs(p->kind == HX_BUCKETS ? ":\n    " : " (as the tool printed them):\n    ", out);
 	lat_fput_safe(out, msg, strlen(msg));
 	fputc('\n', out);
+	if (p->kind != HX_BUCKETS)
+		return;
+	resolution_text(&p->a, an, sizeof(an));
+	resolution_text(&p->b, bn, sizeof(bn));
+	fprintf(out, "    resolution: a %s; b %s: a quantile is the bucket that holds it, "
+		"'neither' where the two buckets overlap\n", an, bn);
 }
 
 void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n)

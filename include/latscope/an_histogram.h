@@ -21,6 +21,11 @@ struct lat_hist_stats {
 	struct lat_hist_q q[LAT_HQ_N];
 	/* samples in buckets whose lower bound is at or above 1 / 10 / 100 ms */
 	uint64_t at_or_above[LAT_HT_N];
+	/*
+	 * samples in buckets that hold the threshold inside (lo < t < hi, an open
+	 * overflow bucket starting below it too): at or above it, or not; unknown
+	 */
+	uint64_t straddling[LAT_HT_N];
 	/* the largest non-empty bucket; valid 0 when every bucket is empty */
 	struct lat_hist_q max;
 	uint64_t max_count;
@@ -49,8 +54,13 @@ extern const char *const lat_hist_qnames[LAT_HQ_N];	/* "p50", "p90", "p99", "p99
 extern const int64_t lat_hist_thresholds_ns[LAT_HT_N];	/* 1, 10, 100 ms */
 extern const char *const lat_hist_tnames[LAT_HT_N];	/* "1ms", "10ms", "100ms" */
 
-/* "[50 us, 56.2 us)", "[126 ms, +inf)", "none"; more digits when 3 would print lo = hi. */
+/*
+ * "[50 us, 56.2 us)", "none"; more digits when 3 would print lo = hi; an open bucket
+ * [126 ms, +inf) is "> 126 ms" (the overflow as cyclictest's users read it).
+ */
 char *lat_hist_bucket_fmt(const struct lat_hist_q *q, char *buf, size_t len);
+/* Total, quantiles, thresholds and the largest bucket of @h (st->h = h). */
+void lat_hist_stats_of(const struct lat_histogram *h, struct lat_hist_stats *st);
 /* Compares A with B measure by measure (c->a and c->b are left to the caller). */
 void lat_hist_compare(const struct lat_hist_stats *a, const struct lat_hist_stats *b,
 		      struct lat_hist_cmp *c);

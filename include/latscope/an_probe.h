@@ -11,6 +11,7 @@
 #ifndef LATSCOPE_AN_PROBE_H
 #define LATSCOPE_AN_PROBE_H
 
+#include "an_histogram.h"
 #include "event.h"
 #include "model.h"
 
@@ -30,6 +31,16 @@ enum lat_probe_src {
 
 const char *lat_probe_src_name(enum lat_probe_src s);	/* "markers", "summary", ... */
 
+/* How finely a probe's distribution is known (docs/probe.md, "As a histogram"). */
+enum lat_probe_res {
+	LAT_PRES_NONE,		/* no distribution: no summary (markers alone are its tail) */
+	LAT_PRES_LOG2,		/* the summary's log2 buckets only (markers lost or threshold unknown) */
+	LAT_PRES_MIXED,		/* log2 buckets up to --marker-above, exact 1 us buckets above */
+	LAT_PRES_EXACT,		/* every sample has its marker: 1 us buckets */
+};
+
+const char *lat_probe_res_name(enum lat_probe_res r);	/* "log2", "log2+1us", "1us" */
+
 struct lat_probe_cpu {
 	enum lat_probe_kind kind;
 	int32_t cpu;
@@ -43,6 +54,14 @@ struct lat_probe_cpu {
 	enum lat_probe_src hist_src;
 	uint64_t summary_markers;	/* the summary's markers= (the recorder's count) */
 	uint8_t has_summary;
+	/*
+	 * Every sample as a histogram comparable with cyclictest's and other tools' (timer
+	 * probe with a summary only; else NULL): ascending, non-overlapping buckets.
+	 */
+	struct lat_histogram *dist;	/* owned */
+	struct lat_hist_stats dist_stats;	/* its quantiles; dist_stats.h = dist */
+	enum lat_probe_res dist_res;
+	int64_t dist_exact_above_ns;	/* MIXED/EXACT: samples above it are exact; else -1 */
 };
 
 /* The segments of a sample, in time order.  Each is [from, to) of two points. */
