@@ -16,7 +16,7 @@ void usage_record(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope record [-o FILE] [-d DURATION | -- COMMAND ARGS...] [--irq] [--stacks]\n"
-		"                       [--timer-detail]\n"
+		"                       [--timer-detail] [--top-markers]\n"
 		"                       [--probe timer[:INTERVAL[:PRIO]]] [--probe gap[:THRESHOLD]]\n"
 		"                       [--marker-above DURATION] [--stop-above DURATION]\n"
 		"                       [--buffer-kb N] [-e SYSTEM:EVENT]...\n\n"
@@ -28,6 +28,8 @@ void usage_record(FILE *out)
 		"  --irq                add irq_handler_entry/exit, softirq_entry/exit\n"
 		"  --stacks             kernel stack on sched_switch and sched_waking\n"
 		"  --timer-detail       add hrtimer_expire_entry/exit, local_timer_entry/exit\n"
+		"  --top-markers        also record the top-level trace_marker's writes\n"
+		"                       (cyclictest --tracemark; needs options/copy_trace_marker)\n"
 		"  --probe timer[:INTERVAL[:PRIO]]  cyclictest-like probe (default 1ms, FIFO 95)\n"
 		"  --probe gap[:THRESHOLD]          lat3-like busy probe (default 100us)\n"
 		"  --marker-above DURATION  timer samples above this become markers (default 200us)\n"
@@ -143,6 +145,12 @@ static int set_timer_detail(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
+static int set_top_markers(struct cli_ctx *c, const char *arg)
+{
+	rec_opts(c)->top_markers = true;
+	return 0;
+}
+
 static int set_stacks(struct cli_ctx *c, const char *arg)
 {
 	rec_opts(c)->stacks = true;
@@ -201,6 +209,7 @@ static const struct cli_opt record_options[] = {
 	{ "irq", 0, no_argument, set_irq },
 	{ "stacks", 0, no_argument, set_stacks },
 	{ "timer-detail", 0, no_argument, set_timer_detail },
+	{ "top-markers", 0, no_argument, set_top_markers },
 	{ "probe", 0, required_argument, set_probe },
 	{ "stop-above", 0, required_argument, set_stop_above },
 	{ "marker-above", 0, required_argument, set_marker_above },

@@ -123,6 +123,8 @@ static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
 		o->cmdline ? o->cmdline : "", "sched", o->irq ? ",irq" : "");
 	if (o->timer_detail)
 		fputs(",timer-detail", f);
+	if (o->top_markers)
+		fputs(",top-markers", f);
 	for (size_t i = 0; i < o->nevents; i++)
 		fprintf(f, ",%s", o->events[i]);
 	fprintf(f, " stacks=%d buffer_kb=%u", o->stacks, o->buffer_kb);

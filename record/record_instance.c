@@ -141,6 +141,28 @@ static void remove_stale_instances(const char *tdir)
 	closedir(d);
 }
 
+/*
+ * --top-markers: what programs write to the top-level trace_marker (cyclictest
+ * --tracemark) is copied into this instance too (options/copy_trace_marker of newer
+ * kernels, 6.18 here); the top level keeps its own copy.
+ */
+static int copy_top_markers(struct rec *r, const char *inst_path)
+{
+	if (!tracefs_file_exists(r->inst, "options/copy_trace_marker")) {
+		fprintf(r->msg, "latscope: --top-markers: this kernel has no %s/options/"
+			"copy_trace_marker (newer kernels; 6.18 has it): the top-level "
+			"trace_marker cannot reach an instance\n", inst_path);
+		return -LAT_EUSAGE;
+	}
+	if (tracefs_instance_file_write(r->inst, "options/copy_trace_marker", "1") < 0) {
+		fprintf(r->msg, "latscope: %s/options/copy_trace_marker refused: %s\n", inst_path,
+			strerror(errno));
+		return -LAT_EPERM;
+	}
+	r->copy_markers = true;
+	return 0;
+}
+
 int lat_rec_setup_instance(struct rec *r)
 {
 	const struct lat_record_opts *o = r->o;
@@ -215,6 +237,8 @@ int lat_rec_setup_instance(struct rec *r)
 		fprintf(r->msg, "latscope: overwrite mode refused: %s\n", strerror(errno));
 		return -LAT_EPERM;
 	}
+	if (o->top_markers && (ret = copy_top_markers(r, inst_path)))
+		return ret;
 	for (size_t i = 0; !ret && i < LAT_ARRAY_SIZE(default_events); i++)
 		ret = enable_event(r, default_events[i]);
 	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
@@ -257,6 +281,8 @@ void lat_rec_teardown_instance(struct rec *r)
 	}
 	for (size_t i = 0; i < r->nenabled; i++)
 		tracefs_instance_file_write(r->inst, r->enabled[i], "0");
+	if (r->copy_markers)
+		tracefs_instance_file_write(r->inst, "options/copy_trace_marker", "0");
 	if (tracefs_instance_destroy(r->inst) < 0)
 		fprintf(r->msg, "latscope: removing instance %s failed: %s\n", r->inst_name,
 			strerror(errno));

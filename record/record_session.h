@@ -48,6 +48,7 @@ struct rec {
 	char **enabled;		/* "sys/event" paths enabled */
 	size_t nenabled;
 	bool triggers_set;
+	bool copy_markers;		/* options/copy_trace_marker set (--top-markers) */
 	struct lat_probes *probes;
 	int tracing_on_fd;	/* the instance's tracing_on, trace_marker; -1: not open */
 	int marker_fd;

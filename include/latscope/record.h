@@ -20,6 +20,8 @@ struct lat_record_opts {
 	bool stacks;			/* stacktrace trigger on sched_switch and sched_waking */
 	/* hrtimer_expire_entry/exit and local_timer_entry/exit, those the kernel has */
 	bool timer_detail;
+	/* the instance's copy_trace_marker: writes to the top-level trace_marker (cyclictest) */
+	bool top_markers;
 	bool probe_timer;
 	int64_t timer_interval_ns;	/* default 1 ms */
 	int timer_prio;			/* SCHED_FIFO priority, default 95 */
