@@ -16,6 +16,9 @@
 #     sample (lat_ns + expected_moved_ns - unknown_ns), the points are in time order, and with
 #     --timer-detail no segment is unknown when all points were found.
 #  3. the probe's per-CPU counts are the recorder's printed summary.
+#  4. with --top-markers (kernels with options/copy_trace_marker) and a break: cyclictest's own
+#     marker is in the recording, first among the worst samples (stop), its latency the break
+#     value, and decomposed like the others (2.).
 # No latscope instance is left; the top-level tracing_on and set_event are as before.
 # usage: test_probe_cyclictest.sh LATSCOPE
 set -u
@@ -30,7 +33,7 @@ fi
 tmp=$(mktemp -d /tmp/latscope-cyc-XXXXXX)
 # kept for a look when something failed
 trap '[ "${fail:-1}" = 0 ] && rm -rf "$tmp" || echo "files kept in $tmp"' EXIT
-state() { cat "$t/tracing_on" "$t/set_event"; }
+state() { cat "$t/tracing_on" "$t/set_event" "$t/options/copy_trace_marker" 2>/dev/null; }
 state >"$tmp/before"
 fail=0
 
@@ -38,7 +41,10 @@ fail=0
 # return to user space after the switch took up to 56 us here: at 1 ms that was 5 %.
 # -p 99, above the probe's FIFO 95: the probe must not preempt cyclictest between its switch in
 # and its clock read (a run here at -p 80 measured 1006 us where the switch came at 934 us).
-"$bin" record -o "$tmp/cyc.dat" --probe timer --timer-detail -e timer:hrtimer_start -- \
+top=""
+[ -f "$t/options/copy_trace_marker" ] && top=--top-markers
+# shellcheck disable=SC2086
+"$bin" record -o "$tmp/cyc.dat" --probe timer --timer-detail $top -e timer:hrtimer_start -- \
 	cyclictest -m -p 99 -i 200 -l 50000 -q --tracemark -b 2000 >"$tmp/cyc.out" 2>"$tmp/rec.err"
 rc=$?
 # cyclictest -b turns the top-level tracing_on off when it breaks (its own feature, not
@@ -79,7 +85,8 @@ elif awk -v w="$want" -v lo="$lo" 'BEGIN { d = w * 1000 - lo; if (d < 0) d = -d;
 fi
 
 "$bin" analyze --json "$tmp/cyc.dat" >"$tmp/a.json" 2>/dev/null
-python3 - "$tmp/a.json" "$tmp/rec.err" <<'PY' || fail=1
+brk=$(sed -n 's/^# Break value: *\([0-9]*\)/\1/p' "$tmp/cyc.out")
+python3 - "$tmp/a.json" "$tmp/rec.err" "${top:+$brk}" <<'PY' || fail=1
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 p = d["inputs"][0]["blocks"][0].get("probe")
@@ -101,10 +108,19 @@ for l in open(sys.argv[2]):
     m = re.search(r"probe=timer cpu=(\d+) samples=(\d+) .*max_ns=(\d+)", l)
     if m: printed[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
 for c in p["cpus"]:
+    if c["probe"] != "timer":
+        continue    # cyclictest's own marker (--top-markers) has no recorder summary
     if printed.get(c["cpu"]) != (c["count"], c["max"]["ns"]):
         print("FAIL: cpu%d count/max %s vs printed %s" %
               (c["cpu"], (c["count"], c["max"]["ns"]), printed.get(c["cpu"])))
         bad = 1
+if sys.argv[3]:
+    w = p["worst"][0]
+    if w["probe"] != "cyclictest" or not w["stop"] or w["lat_ns"] != int(sys.argv[3]) * 1000:
+        print("FAIL: --top-markers: cyclictest's break marker (%s us) is not the first "
+              "sample: %s" % (sys.argv[3], w)); bad = 1
+    else:
+        print("cyclictest's own marker recorded through --top-markers and decomposed")
 sys.exit(bad)
 PY
 
