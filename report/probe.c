@@ -36,6 +36,37 @@ static void num_src(struct lat_json *j, const char *key, int64_t v, enum lat_pro
 	lat_json_obj_close(j);
 }
 
+/* Every sample as comparable buckets [lo, hi, count] (hi null when open), or null. */
+static void dist_json(struct lat_json *j, const struct lat_probe_cpu *c)
+{
+	const struct lat_histogram *h = c->dist;
+
+	if (!h) {
+		lat_json_null(j, "distribution");
+		return;
+	}
+	lat_json_obj_open(j, "distribution");
+	lat_json_str(j, "resolution", lat_probe_res_name(c->dist_res));
+	if (c->dist_exact_above_ns >= 0)
+		lat_json_int(j, "exact_above_ns", c->dist_exact_above_ns);
+	else
+		lat_json_null(j, "exact_above_ns");
+	lat_json_uint(j, "total", h->total);
+	lat_json_arr_open(j, "buckets");
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		lat_json_arr_open(j, NULL);
+		lat_json_int(j, NULL, h->b[i].lo_ns);
+		if (h->b[i].hi_ns == INT64_MAX)
+			lat_json_null(j, NULL);
+		else
+			lat_json_int(j, NULL, h->b[i].hi_ns);
+		lat_json_uint(j, NULL, h->b[i].count);
+		lat_json_arr_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+}
+
 static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 {
 	lat_json_obj_open(j, NULL);
@@ -69,6 +100,7 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	}
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
+	dist_json(j, c);
 	lat_json_obj_close(j);
 }
 
