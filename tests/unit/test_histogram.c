@@ -155,12 +155,46 @@ static void test_line_kinds(void **state)
 	assert_int_equal(f->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
 }
 
+/*
+ * An open overflow bucket from 400 us holds 119 samples that may or may not be at or above 1
+ * ms (straddling): 0-119 of 1500 against 14 of 1624 is undecided, 0-2 of 1500 against 14 of
+ * 1624 is A's; "> 400 us" in text.
+ */
+static void test_straddling(void **state)
+{
+	struct lat_bucket ab[] = { { 100000, 101000, 1381 }, { 400000, INT64_MAX, 119 } };
+	struct lat_bucket bb[] = { { 65536, 131072, 1610 }, { 1000000, 1001000, 14 } };
+	struct lat_histogram a = { .nbuckets = 2, .b = ab }, bh = { .nbuckets = 2, .b = bb };
+	struct lat_hist_stats sa, sb;
+	struct lat_hist_cmp c;
+	char buf[64];
+
+	(void)state;
+	lat_hist_stats_of(&a, &sa);
+	lat_hist_stats_of(&bh, &sb);
+	assert_int_equal(sa.at_or_above[LAT_HT_1MS], 0);
+	assert_int_equal(sa.straddling[LAT_HT_1MS], 119);
+	assert_int_equal(sb.at_or_above[LAT_HT_1MS], 14);
+	assert_int_equal(sb.straddling[LAT_HT_1MS], 0);
+	lat_hist_compare(&sa, &sb, &c);
+	assert_int_equal(c.at_or_above[LAT_HT_1MS], 0);
+	ab[0].count = 1498;
+	ab[1].count = 2;
+	lat_hist_stats_of(&a, &sa);
+	lat_hist_compare(&sa, &sb, &c);
+	assert_int_equal(c.at_or_above[LAT_HT_1MS], -1);
+	/* 100 ms: B has none, A 0-2 (its overflow straddles 100 ms too): undecided */
+	assert_int_equal(c.at_or_above[LAT_HT_100MS], 0);
+	assert_string_equal(lat_hist_bucket_fmt(&sa.max, buf, sizeof(buf)), "> 400 us");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed003_pair),
 		cmocka_unit_test(test_ascending_mojibake_mismatch),
 		cmocka_unit_test(test_line_kinds),
+		cmocka_unit_test(test_straddling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -150,9 +150,18 @@ static void test_summary(void **state)
 	assert_int_equal(c->p99_src, LAT_PSRC_MARKERS);
 	assert_int_equal(c->p999_ns, 5000);
 	assert_int_equal(c->hist[11], 38);
+	/* 2 samples in [4096, 8192) but one marker there: the log2 buckets alone */
+	assert_non_null(c->dist);
+	assert_int_equal(c->dist_res, LAT_PRES_LOG2);
+	assert_int_equal(c->dist_exact_above_ns, -1);
+	assert_int_equal(c->dist->nbuckets, 3);
+	assert_int_equal(c->dist->b[2].lo_ns, 4096);
+	assert_int_equal(c->dist->b[2].hi_ns, 8192);
+	assert_int_equal(c->dist_stats.total, 100);
 	c = &b->probe->cpus[1];
 	assert_int_equal(c->kind, LAT_PROBE_CYCLICTEST);
 	assert_int_equal(c->max_ns, 7000);
+	assert_null(c->dist);	/* no summary: the markers are only the tail */
 	assert_int_equal(b->probe->stop_above_ns, 4500);
 	/* the stopping sample first, although the cyclictest one is larger */
 	assert_int_equal(b->probe->nworst, 3);
@@ -160,6 +169,63 @@ static void test_summary(void **state)
 	assert_int_equal(b->probe->worst[0].lat_ns, 5000);
 	assert_int_equal(b->probe->worst[1].lat_ns, 7000);
 	assert_int_equal(b->probe->worst[2].lat_ns, 4000);
+	lat_block_free(b);
+}
+
+/*
+ * The distribution as a histogram: log2 buckets up to --marker-above (3000 ns, the last one cut
+ * at 3001), the two markers above it in 1 us buckets; with a marker missing, log2 only.
+ */
+static void test_distribution(void **state)
+{
+	static const char meta[] =
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer interval_ns=1000000 "
+		"prio=95 policy=fifo marker_ns=3000\n"
+		"latscope: probe=timer cpu=0 samples=100 min_ns=1100 avg_ns=1500 max_ns=5000 "
+		"markers=2 hist_log2_ns=10:60,11:39,12:1\n"
+		"latscope: probe=timer cpu=1 samples=10 min_ns=1100 avg_ns=1500 max_ns=5000 "
+		"markers=3 hist_log2_ns=10:7,11:2,12:1\n";
+	static const int64_t want[4][3] = { { 1024, 2048, 60 }, { 2048, 3001, 38 },
+					    { 4000, 5000, 1 }, { 5000, 6000, 1 } };
+	const struct lat_probe_cpu *c;
+	struct lat_block *b;
+
+	(void)state;
+	marker(3000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=5000 seq=80");
+	marker(3500, 0, 52, "latscope: probe=timer cpu=0 lat_ns=4000 seq=40");
+	marker(3600, 0, 52, "latscope: probe=timer cpu=0 lat_ns=3000 seq=41");	/* not above */
+	marker(3700, 1, 53, "latscope: probe=timer cpu=1 lat_ns=5000 seq=9");
+	b = run_meta(meta);
+	assert_non_null(b->probe);
+	c = &b->probe->cpus[0];
+	/* 3 markers in the trace, the summary says 2: one is not the recorder's */
+	assert_int_equal(c->dist_res, LAT_PRES_LOG2);
+	lat_block_free(b);
+
+	reset(NULL);
+	marker(3000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=5000 seq=80");
+	marker(3500, 0, 52, "latscope: probe=timer cpu=0 lat_ns=4000 seq=40");
+	marker(3700, 1, 53, "latscope: probe=timer cpu=1 lat_ns=5000 seq=9");
+	b = run_meta(meta);
+	c = &b->probe->cpus[0];
+	assert_non_null(c->dist);
+	assert_int_equal(c->dist_res, LAT_PRES_MIXED);
+	assert_int_equal(c->dist_exact_above_ns, 3000);
+	assert_int_equal(c->dist->nbuckets, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(c->dist->b[i].lo_ns, want[i][0]);
+		assert_int_equal(c->dist->b[i].hi_ns, want[i][1]);
+		assert_int_equal(c->dist->b[i].count, want[i][2]);
+	}
+	/* p50 rank 50 in the first bucket; p99 rank 99 = 60 + 38 + 1: the 4000 ns marker's */
+	assert_int_equal(c->dist_stats.total, 100);
+	assert_int_equal(c->dist_stats.q[LAT_HQ_P50].lo_ns, 1024);
+	assert_int_equal(c->dist_stats.q[LAT_HQ_P99].lo_ns, 4000);
+	assert_int_equal(c->dist_stats.q[LAT_HQ_P999].lo_ns, 5000);
+	/* cpu1: the summary counts 3 markers, the trace holds 1 (overwritten): log2 only */
+	c = &b->probe->cpus[1];
+	assert_int_equal(c->dist_res, LAT_PRES_LOG2);
+	assert_int_equal(c->dist->b[2].hi_ns, 8192);
 	lat_block_free(b);
 }
 
@@ -182,6 +248,7 @@ int main(void)
 		cmocka_unit_test_setup(test_decompose_full, reset),
 		cmocka_unit_test_setup(test_decompose_unknown, reset),
 		cmocka_unit_test_setup(test_summary, reset),
+		cmocka_unit_test_setup(test_distribution, reset),
 		cmocka_unit_test_setup(test_none, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_events);
