@@ -34,7 +34,7 @@ const char *lat_probe_src_name(enum lat_probe_src s);	/* "markers", "summary", .
 /* How finely a probe's distribution is known (docs/probe.md, "As a histogram"). */
 enum lat_probe_res {
 	LAT_PRES_NONE,		/* no distribution: no summary (markers alone are its tail) */
-	LAT_PRES_LOG2,		/* the summary's log2 buckets only (markers lost or threshold unknown) */
+	LAT_PRES_LOG2,		/* the summary's log2 buckets only (markers lost, T unknown) */
 	LAT_PRES_MIXED,		/* log2 buckets up to --marker-above, exact 1 us buckets above */
 	LAT_PRES_EXACT,		/* every sample has its marker: 1 us buckets */
 };

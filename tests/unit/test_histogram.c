@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "latscope/an_histogram.h"
+#include "latscope/an_probe.h"
 #include "old_logs_util.h"
 
 #define PAIR LAT_SAMPLES_DIR "/histogram/seed003-plain-vs-patch.txt"
@@ -188,6 +189,54 @@ static void test_straddling(void **state)
 	assert_string_equal(lat_hist_bucket_fmt(&sa.max, buf, sizeof(buf)), "> 400 us");
 }
 
+/*
+ * One run, two tools (samples/README-probe.md): cyclictest -S -h 400 and latscope's timer
+ * probe.  Every number checked with awk over the histfile and `trace-cmd report`.
+ */
+static void test_probe_pair(void **state)
+{
+	struct lat_loaded *ct = old_logs_load(LAT_SAMPLES_DIR "/cyclictest/probe-pair-hist.txt",
+					      NULL);
+	struct lat_loaded *pr = old_logs_load(LAT_SAMPLES_DIR "/tracedat/probe-pair-v7-zstd.dat",
+					      NULL);
+	const struct lat_hist_result *r = ct->blocks[0]->analysis;
+	const struct lat_probe_result *p = pr->blocks[0]->probe;
+	const struct lat_hist_stats *t0 = &r->stats[0], *c0, *c1;
+	struct lat_hist_cmp c;
+
+	(void)state;
+	assert_int_equal(r->n, 2);
+	assert_int_equal(t0->total, 1500);
+	assert_bucket(&t0->q[LAT_HQ_P50], 142000, 143000);
+	assert_bucket(&t0->q[LAT_HQ_P90], 329000, 330000);
+	assert_bucket(&t0->q[LAT_HQ_P99], 400000, INT64_MAX);
+	assert_int_equal(t0->straddling[LAT_HT_1MS], 119);
+	assert_non_null(p);
+	assert_int_equal(p->ncpus, 2);
+	assert_int_equal(p->cpus[0].dist_res, LAT_PRES_MIXED);
+	assert_int_equal(p->cpus[0].dist_exact_above_ns, 200000);
+	c0 = &p->cpus[0].dist_stats;
+	c1 = &p->cpus[1].dist_stats;
+	assert_int_equal(c0->total, 1624);
+	assert_bucket(&c0->q[LAT_HQ_P50], 65536, 131072);
+	assert_bucket(&c0->q[LAT_HQ_P90], 259000, 260000);
+	assert_bucket(&c0->q[LAT_HQ_P99], 935000, 936000);
+	assert_bucket(&c0->q[LAT_HQ_P999], 2532000, 2533000);
+	assert_int_equal(c0->at_or_above[LAT_HT_1MS], 14);
+	assert_int_equal(c0->straddling[LAT_HT_1MS], 0);
+	assert_bucket(&c1->q[LAT_HQ_P90], 273000, 274000);
+	assert_int_equal(c1->at_or_above[LAT_HT_1MS], 21);
+	lat_hist_compare(t0, c0, &c);
+	assert_int_equal(c.q[LAT_HQ_P50], 1);	/* [142, 143) us against [65.5, 131) us */
+	assert_int_equal(c.q[LAT_HQ_P90], 1);
+	assert_int_equal(c.q[LAT_HQ_P99], 0);	/* > 400 us against 935 us */
+	assert_int_equal(c.at_or_above[LAT_HT_1MS], 0);	/* 0-119 of 1500 against 14 of 1624 */
+	lat_hist_compare(&r->stats[1], c1, &c);
+	assert_int_equal(c.q[LAT_HQ_P50], 0);	/* [107, 108) us inside [65.5, 131) us */
+	old_logs_free(ct);
+	old_logs_free(pr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_ascending_mojibake_mismatch),
 		cmocka_unit_test(test_line_kinds),
 		cmocka_unit_test(test_straddling),
+		cmocka_unit_test(test_probe_pair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

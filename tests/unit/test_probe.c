@@ -179,8 +179,8 @@ static void test_summary(void **state)
 static void test_distribution(void **state)
 {
 	static const char meta[] =
-		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer interval_ns=1000000 "
-		"prio=95 policy=fifo marker_ns=3000\n"
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer "
+		"interval_ns=1000000 prio=95 policy=fifo marker_ns=3000\n"
 		"latscope: probe=timer cpu=0 samples=100 min_ns=1100 avg_ns=1500 max_ns=5000 "
 		"markers=2 hist_log2_ns=10:60,11:39,12:1\n"
 		"latscope: probe=timer cpu=1 samples=10 min_ns=1100 avg_ns=1500 max_ns=5000 "
