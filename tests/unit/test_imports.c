@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "latscope/an_histogram.h"
+#include "latscope/an_probe.h"
 #include "old_logs_util.h"
 
 #define S(x) LAT_SAMPLES_DIR "/" x
@@ -529,6 +530,44 @@ static void test_hostile(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * cyclictest -b 500 --tracemark under `latscope record --top-markers --timer-detail`: its own
+ * marker "hit latency threshold (648 > 500)" decomposed; every point and segment checked with
+ * `trace-cmd report -t` (samples/README-probe.md).
+ */
+static void test_cyclictest_marker_decomposed(void **state)
+{
+	static const int64_t seg[LAT_PSEG_N] = { 617973, 842, 370, 10861, 17954 };
+	struct lat_loaded *l = old_logs_load(LAT_SAMPLES_DIR "/tracedat/cyclictest-break-v7-zstd.dat",
+					     NULL);
+	const struct lat_probe_result *p = l->blocks[0]->probe;
+	const struct lat_probe_sample *s;
+	int64_t sum = 0;
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal(p->nworst, 1);
+	s = &p->worst[0];
+	assert_int_equal(s->kind, LAT_PROBE_CYCLICTEST);
+	assert_true(s->stop);
+	assert_int_equal(s->pid, 17592);
+	assert_int_equal(s->cpu, 0);
+	assert_int_equal(s->lat_ns, 648000);
+	assert_int_equal(s->pt[LAT_PPT_MARKER], 13245116580307ULL);
+	assert_int_equal(s->pt[LAT_PPT_EXPECTED], 13245115932307ULL);
+	assert_int_equal(s->pt[LAT_PPT_IRQ], 13245116550280ULL);
+	assert_int_equal(s->pt[LAT_PPT_SWITCH], 13245116562353ULL);
+	for (int i = 0; i < LAT_PSEG_N; i++) {
+		assert_int_equal(s->seg_ns[i], seg[i]);
+		sum += s->seg_ns[i];
+	}
+	assert_int_equal(sum, s->lat_ns);
+	assert_int_equal(s->unknown_ns, 0);
+	assert_int_equal(s->dominant, LAT_PSEG_IRQ);
+	assert_int_equal(s->holder_pid, 17593);
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_histofall),
 		cmocka_unit_test(test_cyclictest_nsecs),
 		cmocka_unit_test(test_cyclictest_breaktrace),
+		cmocka_unit_test(test_cyclictest_marker_decomposed),
 		cmocka_unit_test(test_perf_timehist_variants),
 		cmocka_unit_test(test_perf_latency),
 		cmocka_unit_test(test_perf_timehist),
