@@ -538,8 +538,8 @@ static void test_hostile(void **state)
 static void test_cyclictest_marker_decomposed(void **state)
 {
 	static const int64_t seg[LAT_PSEG_N] = { 617973, 842, 370, 10861, 17954 };
-	struct lat_loaded *l = old_logs_load(LAT_SAMPLES_DIR "/tracedat/cyclictest-break-v7-zstd.dat",
-					     NULL);
+	struct lat_loaded *l =
+		old_logs_load(LAT_SAMPLES_DIR "/tracedat/cyclictest-break-v7-zstd.dat", NULL);
 	const struct lat_probe_result *p = l->blocks[0]->probe;
 	const struct lat_probe_sample *s;
 	int64_t sum = 0;
