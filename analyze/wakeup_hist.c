@@ -123,6 +123,45 @@ int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src)
 	return 0;
 }
 
+int lat_hll_bucket_n(struct lat_hll *h, int64_t v, uint64_t n)
+{
+	unsigned row, col;
+	uint64_t sum;
+
+	if (!n)
+		return 0;
+	hll_index(v < 0 ? 0 : (uint64_t)v, &row, &col);
+	if (hll_bump(h, row, col))
+		return -LAT_ENOMEM;
+	sum = (uint64_t)h->rows[row][col] + n - 1;
+	if (sum > UINT32_MAX)
+		sum = UINT32_MAX;
+	hll_row_counts(h->rows)[row] += sum - h->rows[row][col];
+	h->rows[row][col] = (uint32_t)sum;
+	return 0;
+}
+
+void lat_hll_each(const struct lat_hll *h,
+		  void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t n), void *ctx)
+{
+	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS; r++) {
+		const uint32_t *row = h->rows[r];
+		unsigned shift = r < 2 ? 0 : r - 1;
+
+		if (!row || !hll_row_counts(h->rows)[r])
+			continue;
+		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+			int64_t lo;
+
+			if (!row[c])
+				continue;
+			lo = r < 2 ? (int64_t)(r * LAT_HLL_SUB + c) :
+				     (int64_t)((uint64_t)(LAT_HLL_SUB + c) << shift);
+			fn(ctx, lo, lo + ((int64_t)1 << shift), row[c]);
+		}
+	}
+}
+
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
 	if (lat_hll_bucket(h, v))

@@ -8,6 +8,7 @@
 #include "latscope/an_wakeup.h"
 #include "latscope/input.h"
 #include "latscope/report.h"
+#include "latscope/summary.h"
 #include "cli.h"
 #include "options.h"
 
@@ -31,7 +32,13 @@ void usage_analyze(FILE *out)
 		"      --folded off|runnable\n"
 		"                          instead of the report, every kernel stack with its\n"
 		"                          off-CPU or runnable time in ns, as FlameGraph reads\n"
-		"                          (flamegraph.pl --countname ns)\n\n"
+		"                          (flamegraph.pl --countname ns)\n"
+		"      --mergeable         with --json: each input's mergeable summary of its\n"
+		"                          wakeup waits, for `latscope merge` (docs/merge.md)\n"
+		"      --host NAME         the summary's host label (default: trace.dat's node)\n"
+		"      --summary-window FROM:TO\n"
+		"                          the summary counts only waits ending in [FROM, TO),\n"
+		"                          ns in the trace's clock (TO empty: to the end)\n\n"
 		"exit status: 0 ok, 1 the report could not be written,\n"
 		"             2 usage error or no input readable\n");
 }
@@ -40,6 +47,11 @@ void usage_analyze(FILE *out)
 struct analyze_cmd {
 	int json;
 	int folded;		/* -1 none, 0 off-CPU, 1 runnable */
+	int mergeable;		/* --mergeable */
+	const char *host;	/* --host, NULL: the trace's own; lent */
+	int windowed;		/* --summary-window */
+	uint64_t from_ns, to_ns;
+	struct lat_summary *sums;	/* --mergeable: one per input */
 };
 
 static int set_json(struct cli_ctx *c, const char *arg)
@@ -98,12 +110,53 @@ static int set_folded(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
+static int set_mergeable(struct cli_ctx *c, const char *arg)
+{
+	((struct analyze_cmd *)c->own)->mergeable = 1;
+	return 0;
+}
+
+static int set_host(struct cli_ctx *c, const char *arg)
+{
+	((struct analyze_cmd *)c->own)->host = arg;
+	return 0;
+}
+
+static int set_window(struct cli_ctx *c, const char *arg)
+{
+	struct analyze_cmd *a = c->own;
+	char *end;
+	unsigned long long from, to = 0;
+
+	from = strtoull(arg, &end, 10);
+	if (end == arg || *end != ':' || arg[0] == '-')
+		goto bad;
+	if (end[1]) {
+		const char *t = end + 1;
+
+		to = strtoull(t, &end, 10);
+		if (*end || t[0] == '-' || to <= from)
+			goto bad;
+	}
+	a->windowed = 1;
+	a->from_ns = from;
+	a->to_ns = to;
+	return 0;
+bad:
+	fprintf(stderr, "%s: --summary-window: expected FROM:TO in ns (FROM < TO, TO may be "
+		"empty), got '%s'\n", c->cmd, arg);
+	return -1;
+}
+
 static const struct cli_opt analyze_options[] = {
 	{ "json", 'j', no_argument, set_json },
 	{ "sort", 0, required_argument, set_sort },
 	{ "folded", 0, required_argument, set_folded },
 	{ "policy", 0, required_argument, set_policy },
 	{ "min-prio", 0, required_argument, set_min_prio },
+	{ "mergeable", 0, no_argument, set_mergeable },
+	{ "host", 0, required_argument, set_host },
+	{ "summary-window", 0, required_argument, set_window },
 	{ NULL, 0, 0, NULL },
 };
 
@@ -111,10 +164,46 @@ static const struct cli_opt *const analyze_tables[] = {
 	cli_read_options, cli_analysis_options, analyze_options, NULL,
 };
 
+/*
+ * Analyzes block @k of @l, feeding @sum (when not NULL) with its waits if it
+ * is an event trace.
+ */
+static int analyze_block(struct lat_loaded *l, size_t k, const char *path,
+			 const struct analyze_cmd *a, struct lat_summary *sum,
+			 const struct lat_analyze_opts *o)
+{
+	struct lat_block *b = l->blocks[k];
+	struct lat_analyze_opts so;
+	struct lat_wake_sink sink;
+	char name[4096];
+	size_t nev = 0;
+	int ret;
+
+	if (!sum || !b->events)
+		return lat_analyze_block(b, o);
+	for (size_t i = 0; i < l->nblocks; i++)
+		nev += l->blocks[i]->events != NULL;
+	/* several traces in one input (a mail): each by its first line, as export names them */
+	if (nev > 1 && b->first_line)
+		snprintf(name, sizeof(name), "%s:%u", path, b->first_line);
+	else
+		snprintf(name, sizeof(name), "%s", path);
+	sum->trace = name;
+	sum->host = a->host ? a->host : b->events->host;
+	lat_summary_trace(sum);
+	so = *o;
+	lat_summary_sink(sum, &sink);
+	so.sink = &sink;
+	ret = lat_analyze_block(b, &so);
+	sum->trace = sum->host = NULL;
+	return ret;
+}
+
 /* Loads and analyzes one input into @rep; false when it could not be read. */
 static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
-		     const struct cli_ctx *c)
+		     const struct cli_ctx *c, struct lat_summary *sum)
 {
+	const struct analyze_cmd *a = c->own;
 	int ret = lat_load(l, path, &c->read);
 
 	rep->path = path;
@@ -124,7 +213,7 @@ static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const c
 		return false;
 	}
 	for (size_t k = 0; k < l->nblocks; k++) {
-		ret = lat_analyze_block(l->blocks[k], &c->an);
+		ret = analyze_block(l, k, path, a, sum, &c->an);
 		if (ret < 0)
 			lat_block_add_finding(l->blocks[k], "analysis-failed", LAT_SEV_HIGH,
 					      "analysis stopped: %s", lat_strerror(ret));
@@ -136,6 +225,9 @@ static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const c
 	rep->other_lines = l->other_lines;
 	rep->repairs = &l->text.fix;
 	rep->warnings = l->diag.nwarn;
+	if (sum && sum->oom)
+		fprintf(stderr, "%s: error: out of memory: the summary is incomplete\n", path);
+	rep->summary = sum;
 	return true;
 }
 
@@ -159,17 +251,30 @@ static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, 
 {
 	struct lat_loaded *loaded = calloc((size_t)nin, sizeof(*loaded));
 	struct lat_report_input *rep = calloc((size_t)nin, sizeof(*rep));
+	struct lat_summary *sums = a->mergeable ? calloc((size_t)nin, sizeof(*sums)) : NULL;
 	int ok = 0, rc = LAT_EXIT_FAIL;
 
-	if (!loaded || !rep) {
+	if (!loaded || !rep || (a->mergeable && !sums)) {
 		fprintf(stderr, "latscope analyze: out of memory\n");
 		goto out;
 	}
-	for (int i = 0; i < nin; i++)
-		ok += load_one(&loaded[i], &rep[i], paths[i], c);
+	for (int i = 0; i < nin; i++) {
+		struct lat_summary *sum = sums ? &sums[i] : NULL;
+
+		if (sum) {
+			lat_summary_init(sum);
+			sum->windowed = a->windowed;
+			sum->from_ns = a->from_ns;
+			sum->to_ns = a->to_ns;
+		}
+		ok += load_one(&loaded[i], &rep[i], paths[i], c, sum);
+	}
 	report(a, rep, (size_t)nin, (size_t)ok, &c->an);
-	for (int i = 0; i < nin; i++)
+	for (int i = 0; i < nin; i++) {
 		lat_loaded_release(&loaded[i]);
+		if (sums)
+			lat_summary_release(&sums[i]);
+	}
 	if (fflush(stdout) || ferror(stdout))
 		fprintf(stderr, "latscope analyze: cannot write the report\n");
 	else
@@ -177,6 +282,7 @@ static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, 
 out:
 	free(loaded);
 	free(rep);
+	free(sums);
 	return rc;
 }
 
@@ -192,6 +298,16 @@ int cmd_analyze(int argc, char **argv)
 		return LAT_EXIT_USAGE;
 	if (a.folded >= 0 && a.json) {
 		fprintf(stderr, "latscope analyze: --folded and --json: choose one\n");
+		return LAT_EXIT_USAGE;
+	}
+	if ((a.mergeable || a.host || a.windowed) && !a.json) {
+		fprintf(stderr, "latscope analyze: --mergeable, --host and --summary-window go "
+				"with --json\n");
+		return LAT_EXIT_USAGE;
+	}
+	if ((a.host || a.windowed) && !a.mergeable) {
+		fprintf(stderr, "latscope analyze: --host and --summary-window label and cut the "
+				"summary: add --mergeable\n");
 		return LAT_EXIT_USAGE;
 	}
 	if (a.folded >= 0)

@@ -19,6 +19,8 @@ void usage_analyze(FILE *out);
 int cmd_dump(int argc, char **argv);
 void usage_dump(FILE *out);
 int cmd_export(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+void usage_merge(FILE *out);
 void usage_export(FILE *out);
 int cmd_render(int argc, char **argv);
 void usage_render(FILE *out);

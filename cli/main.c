@@ -10,6 +10,8 @@ static const struct lat_command commands[] = {
 	{ "dump", "print a trace's events one per line (debugging readers)", cmd_dump, usage_dump },
 	{ "export", "write a trace's slices and waits for Perfetto or SQL", cmd_export,
 	  usage_export },
+	{ "merge", "combine the mergeable summaries of analyze --json reports", cmd_merge,
+	  usage_merge },
 	{ "render", "draw PNG/SVG charts of traces and pasted logs", cmd_render, usage_render },
 	{ "formats", "list the input formats latscope reads", cmd_formats, usage_formats },
 #ifdef LATSCOPE_HAVE_RECORD

@@ -5,6 +5,7 @@
 #include "report_priv.h"
 #include "latscope/format.h"
 #include "latscope/kind.h"
+#include "latscope/summary.h"
 
 static void block_json(struct lat_json *j, const struct lat_block *b,
 		       const struct lat_analyze_opts *o)
@@ -129,6 +130,8 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			block_json(&j, in[i].blocks[k], o);
 		lat_json_arr_close(&j);
+		if (in[i].summary)
+			lat_summary_json(&j, "summary", in[i].summary);
 		lat_json_obj_close(&j);
 	}
 	lat_json_arr_close(&j);

@@ -42,6 +42,18 @@ void lat_hll_note(struct lat_hll *h, int64_t v);
 int lat_hll_bucket(struct lat_hll *h, int64_t v);
 /* Adds every value of @src to @dst.  Returns 0 or -LAT_ENOMEM. */
 int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src);
+/*
+ * Adds @n values to the bucket of @v without noting them (count, sum, min and
+ * max are the caller's: lat_hll_note, or set from a merged summary).  Returns 0
+ * or -LAT_ENOMEM.
+ */
+int lat_hll_bucket_n(struct lat_hll *h, int64_t v, uint64_t n);
+/*
+ * Calls @fn for every non-empty bucket, from the lowest: [lo, hi) and its
+ * count.  A value in it is read back as its middle (within 1/256 of lo).
+ */
+void lat_hll_each(const struct lat_hll *h,
+		  void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t n), void *ctx);
 /* Nearest-rank percentile, @pct_milli in thousandths of a percent (99900 = p99.9). */
 int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
 void lat_hll_release(struct lat_hll *h);

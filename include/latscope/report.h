@@ -8,6 +8,8 @@
 #include "analyze.h"
 #include "text.h"
 
+struct lat_summary;
+
 struct lat_report_input {
 	const char *path;		/* lent */
 	const char *format;		/* reader name, "mail" for several kinds; lent */
@@ -18,6 +20,8 @@ struct lat_report_input {
 	size_t warnings;		/* diagnostics printed while reading */
 	const char *error;		/* why the input could not be read, or NULL; lent */
 	const struct lat_text_repairs *repairs;	/* mail and paste damage undone, or NULL; lent */
+	/* analyze --mergeable: the input's mergeable summary (docs/merge.md), or NULL; lent */
+	const struct lat_summary *summary;
 };
 
 void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
