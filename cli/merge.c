@@ -79,7 +79,7 @@ static int merge_file(struct lat_summary *s, const char *path)
 		return -1;
 	}
 	if (lat_json_parse(text, len, &root, err, sizeof(err))) {
-		fprintf(stderr, "%s:%s\n", path, err + 4);	/* "line N: ..." -> "N: ..." */
+		fprintf(stderr, "%s:%s\n", path, err + 5);	/* "line N: ..." -> "N: ..." */
 		free(text);
 		return -1;
 	}
@@ -108,7 +108,7 @@ static int merge_file(struct lat_summary *s, const char *path)
 	goto out;
 bad:
 	if (!strncmp(err, "line ", 5))
-		fprintf(stderr, "%s:%s\n", path, err + 4);
+		fprintf(stderr, "%s:%s\n", path, err + 5);
 	else
 		fprintf(stderr, "%s: error: %s\n", path, err);
 out:

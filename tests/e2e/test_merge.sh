@@ -1,0 +1,123 @@
+#!/bin/sh
+# `latscope analyze --json --mergeable` and `latscope merge` (docs/merge.md).
+# Usage: test_merge.sh BIN REPO
+#
+# 1. One trace summarized whole and in three time windows (--summary-window,
+#    cut by the wait's end) merged back: every count, sum, extreme, bucket and
+#    worst wait identical.
+# 2. Against a reading apart from the summary: the rows of `export --rows
+#    waits` (whose rows are checked against an awk reading of the ftrace text in
+#    test_export.sh), sorted by sort(1): the same count and maximum, and every
+#    percentile within the histogram's stated error (1/256) of the exact
+#    nearest-rank value.
+# 3. Hand-counted: kernel-trace-pipe-lost.txt has 49 wakeup waits, 22 trusted
+#    preemption waits, 2 across its LOST gap (test_export.sh, samples/README.md).
+# 4. Hosts: the same trace labelled twice with --host; merge of merges.
+# 5. Refused: another schema version, malformed JSON, a bucket count that does
+#    not add up, a report without summary; nothing written then.
+bin=$1
+repo=$2
+tmp=$(mktemp -d /tmp/latscope-merge-e2e.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+. "$repo/tests/e2e/check.sh"
+fixture=${LAT_FIXTURE_V7:-$repo/tests/fixtures/tracecmd-mixed.dat}
+lost=$repo/samples/ftrace-text/kernel-trace-pipe-lost.txt
+vals() { python3 "$repo/tests/e2e/merge_values.py" "$@" >"$tmp/vals"; }
+val() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' "$tmp/vals"; }
+
+# --- 1. whole vs. windows ---------------------------------------------------------------
+"$bin" analyze --json --mergeable "$fixture" >"$tmp/whole.json"
+check "whole: exit 0" '[ $? -eq 0 ]'
+vals whole="$tmp/whole.json"
+first=$(val first_ns)
+last=$(val last_ns)
+check "whole: the summary's statistics are analyze's wakeup.all" '[ "$(val whole_is_analyze_all)" = true ]'
+span=$((last - first))
+c1=$((first + span / 3))
+c2=$((first + 2 * span / 3))
+"$bin" analyze --json --mergeable --summary-window "0:$c1" "$fixture" >"$tmp/p1.json" &&
+"$bin" analyze --json --mergeable --summary-window "$c1:$c2" "$fixture" >"$tmp/p2.json" &&
+"$bin" analyze --json --mergeable --summary-window "$c2:" "$fixture" >"$tmp/p3.json"
+check "windows: exit 0" '[ $? -eq 0 ]'
+"$bin" merge "$tmp/p1.json" "$tmp/p2.json" "$tmp/p3.json" >"$tmp/parts.json"
+check "merge of the windows: exit 0" '[ $? -eq 0 ]'
+"$bin" merge "$tmp/whole.json" >"$tmp/whole-m.json"
+
+# --- 2. against the exported rows, sorted apart -----------------------------------------
+"$bin" export --rows waits "$fixture" 2>/dev/null | tr -d '\r' |
+	awk -F, 'NR > 1 && $15 == 1 && $12 != "preempt" { print $11 }' | sort -n >"$tmp/lat.txt"
+n=$(wc -l <"$tmp/lat.txt")
+
+# --- 3. hand-counted ---------------------------------------------------------------------
+"$bin" analyze --json --mergeable "$lost" >"$tmp/lost.json"
+
+# --- 4. hosts, merge of merges -----------------------------------------------------------
+"$bin" analyze --json --mergeable --host alpha "$fixture" "$lost" >"$tmp/a.json"
+"$bin" analyze --json --mergeable --host beta "$fixture" >"$tmp/b.json"
+"$bin" merge "$tmp/a.json" "$tmp/b.json" >"$tmp/ab.json"
+"$bin" merge "$tmp/a.json" >"$tmp/a-m.json" && "$bin" merge "$tmp/b.json" >"$tmp/b-m.json" &&
+	"$bin" merge "$tmp/a-m.json" "$tmp/b-m.json" >"$tmp/ab2.json"
+
+vals parts="$tmp/parts.json" whole_m="$tmp/whole-m.json" p2="$tmp/p2.json" \
+	lost="$tmp/lost.json" ab="$tmp/ab.json" ab2="$tmp/ab2.json"
+for k in all comms cpus worst; do
+	check "windows merged = whole: $k" '[ "$(val parts.$k)" = "$(val whole_m.$k)" ]'
+done
+check "the middle window holds part of the waits" \
+	'[ "$(val p2.count)" -gt 0 ] && [ "$(val p2.count)" -lt 18363 ]'
+check "rows: 18363 trusted wakeup and new-task waits (as analyze's wakeup.waits)" \
+	'[ "$n" -eq 18363 ]'
+check "merged count = rows" '[ "$(val parts.all.count)" -eq "$n" ]'
+check "merged max = the largest row" '[ "$(val parts.all.max_ns)" -eq "$(tail -1 "$tmp/lat.txt")" ]'
+check "merged sum = the rows' sum" \
+	'[ "$(val parts.all.sum_ns)" = "$(awk "{ s += \$1 } END { printf \"%.0f\", s }" "$tmp/lat.txt")" ]'
+for p in 50:p50_ns 90:p90_ns 99:p99_ns 99.9:p999_ns; do
+	q=${p%%:*}
+	key=${p#*:}
+	# nearest rank: the ceil(q% of n)-th smallest
+	k=$(awk -v q="$q" -v n="$n" 'BEGIN { r = q * n / 100; k = int(r); if (k < r) k++;
+		if (k < 1) k = 1; print k }')
+	exact=$(sed -n "${k}p" "$tmp/lat.txt")
+	got=$(val "parts.all.$key")
+	check "merged $key $got within 1/256 of the exact $exact" \
+		'[ "$(awk -v a="$got" -v b="$exact" "BEGIN { d = a - b; if (d < 0) d = -d; print (d <= b / 256 + 1) }")" = 1 ]'
+done
+check "pipe-lost: 49 waits, 22 preemption, 2 untrusted, max 2042000, no host" \
+	'[ "$(val lost.line)" = "49 22 2 2042000 None" ]'
+check "hosts: alpha 2 traces 18412 waits, beta 1 trace 18363" \
+	'[ "$(val ab.hostline)" = "alpha/2/18412 beta/1/18363" ]'
+check "hosts: overall 36775" '[ "$(val ab.all.count)" -eq 36775 ]'
+check "hosts: the worst wait names its trace and host" \
+	'[ "$(val ab.worst0)" = "347160698 alpha True" ]'
+for k in all comms cpus worst hosts; do
+	check "merge of merges = one merge: $k" '[ "$(val ab2.$k)" = "$(val ab.$k)" ]'
+done
+
+# --- 5. refused --------------------------------------------------------------------------
+sed 's/"version": 1,/"version": 2,/' "$tmp/whole.json" >"$tmp/v2.json"
+"$bin" merge "$tmp/a.json" "$tmp/v2.json" >"$tmp/out" 2>"$tmp/err"
+check "version 2: exit 2" '[ $? -eq 2 ]'
+check "version 2: nothing written" '[ ! -s "$tmp/out" ]'
+check "version 2: says so" 'grep -q "v2.json:[0-9]*: expected a summary of version 1, got version 2" "$tmp/err"'
+head -c 5000 "$tmp/whole.json" >"$tmp/cut.json"
+"$bin" merge "$tmp/cut.json" >"$tmp/out" 2>"$tmp/err"
+check "cut JSON: exit 2, nothing written" '[ $? -eq 2 ] && [ ! -s "$tmp/out" ]'
+check "cut JSON: file:line: expected" 'grep -q "cut.json:[0-9]*: expected" "$tmp/err"'
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['inputs'][0]['summary']['hosts'][0]['cpus'][0]['buckets'][0][1] += 1
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/whole.json" "$tmp/badcount.json"
+"$bin" merge "$tmp/badcount.json" >"$tmp/out" 2>"$tmp/err"
+check "bucket counts off by one: refused" '[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "expected buckets whose counts add up to" "$tmp/err"'
+"$bin" analyze --json "$fixture" >"$tmp/plain.json"
+"$bin" merge "$tmp/plain.json" >"$tmp/out" 2>"$tmp/err"
+check "no summary: refused" '[ $? -eq 2 ] && grep -q "no mergeable summary" "$tmp/err"'
+"$bin" analyze --mergeable "$fixture" >/dev/null 2>"$tmp/err"
+check "--mergeable without --json: usage error" '[ $? -eq 2 ] && grep -q "with --json" "$tmp/err"'
+"$bin" analyze --json --mergeable --summary-window 5:3 "$fixture" >/dev/null 2>"$tmp/err"
+check "--summary-window 5:3: usage error" '[ $? -eq 2 ] && grep -q "expected FROM:TO" "$tmp/err"'
+
+[ "$fail" -eq 0 ] && echo "merge: all checks passed"
+exit "$fail"
