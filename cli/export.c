@@ -17,15 +17,19 @@ void usage_export(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope export --perfetto OUT.json [options] TRACE\n"
-		"       latscope export --rows waits|slices|samples [--format csv|jsonl]\n"
+		"       latscope export --rows waits|slices|samples|stalls|traces\n"
+		"                       [--format csv|jsonl] [--host NAME] [--trace-id ID]\n"
 		"                       [-o OUT] [options] TRACE...\n\n"
 		"  -p, --perfetto OUT      Chrome trace-event JSON for ui.perfetto.dev and\n"
 		"                          chrome://tracing (- is stdout): a track per CPU\n"
 		"                          with the running slices, a track per task with its\n"
 		"                          waits, waker arrows, markers, stalls, lost events\n"
-		"  -r, --rows KIND         one row per wait, running slice or trace_marker line\n"
+		"  -r, --rows KIND         one row per wait, running slice, trace_marker line,\n"
+		"                          stall, or trace (its metadata and totals)\n"
 		"      --format csv|jsonl  rows as CSV (RFC 4180, the default) or JSON Lines\n"
 		"  -o, --output OUT        write the rows there instead of stdout\n"
+		"      --host NAME         the host column (default: trace.dat's node name)\n"
+		"      --trace-id ID       the trace_id column (default: a hash of the file)\n"
 		"      --reader NAME       read with this reader (see `latscope formats`)\n"
 		"      --buffer NAME       trace.dat: export this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
@@ -43,10 +47,11 @@ struct export_args {
 	int fmt_given;
 	const struct lat_format *reader;
 	const char *buffer;		/* --buffer, NULL: the top one; lent */
+	const char *host, *trace_id;	/* --host, --trace-id, NULL: the trace's own; lent */
 	struct lat_analyze_opts o;
 };
 
-enum { OPT_FORMAT = 256, OPT_READER, OPT_BUFFER, OPT_WAKE };
+enum { OPT_FORMAT = 256, OPT_READER, OPT_BUFFER, OPT_WAKE, OPT_HOST, OPT_TRACE_ID };
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
@@ -58,6 +63,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		{ "reader", required_argument, NULL, OPT_READER },
 		{ "buffer", required_argument, NULL, OPT_BUFFER },
 		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "trace-id", required_argument, NULL, OPT_TRACE_ID },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -71,7 +78,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		case 'r':
 			if (lat_rows_kind_parse(optarg, &a->kind)) {
 				fprintf(stderr, "latscope export: --rows: expected waits, "
-						"slices or samples, got '%s'\n", optarg);
+						"slices, samples, stalls or traces, got '%s'\n",
+					optarg);
 				return -1;
 			}
 			a->rows = 1;
@@ -99,6 +107,12 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		case OPT_BUFFER:
 			a->buffer = optarg;
 			break;
+		case OPT_HOST:
+			a->host = optarg;
+			break;
+		case OPT_TRACE_ID:
+			a->trace_id = optarg;
+			break;
 		case OPT_WAKE:
 			if (!strcmp(optarg, "waking")) {
 				a->o.wake_start = LAT_WAKE_START_WAKING;
@@ -119,6 +133,10 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		fprintf(stderr, "latscope export: give one of --perfetto OUT or --rows KIND\n");
 		return -1;
 	}
+	if (a->trace_id && argc - optind > 1) {
+		fprintf(stderr, "latscope export: --trace-id names one trace: give one TRACE\n");
+		return -1;
+	}
 	if (a->perfetto && (a->fmt_given || a->output)) {
 		fprintf(stderr, "latscope export: --format and --output go with --rows; "
 				"--perfetto takes its file\n");
@@ -135,9 +153,10 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 	return 0;
 }
 
-/* Where export_input() puts each stream's name and host while it runs (lent). */
+/* Where export_input() puts each stream's name, host and id while it runs (lent). */
 struct export_names {
-	const char **trace, **host;
+	const char **trace, **host, **trace_id;
+	struct lat_rows *rows;		/* --rows: for the traces table, else NULL */
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
 
@@ -150,7 +169,7 @@ static int export_input(const char *path, struct export_args *a, const struct la
 			struct export_names *names)
 {
 	struct lat_loaded l;
-	char name[4096];
+	char name[4096], id[64], hash[17] = "";
 	int n = 0, nev = 0, ret;
 
 	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = a->reader,
@@ -168,6 +187,12 @@ static int export_input(const char *path, struct export_args *a, const struct la
 	if (a->perfetto && nev > 1)
 		fprintf(stderr, "%s: warning: %d event traces in one input: all on the same "
 				"tracks\n", path, nev);
+	if (names->trace_id && !a->trace_id && nev) {
+		ret = lat_rows_trace_id(path, hash);
+		if (ret < 0)
+			fprintf(stderr, "%s: warning: no trace id (cannot read it again: %s)\n",
+				path, lat_strerror(ret));
+	}
 	a->o.sink = sink;
 	for (size_t k = 0; k < l.nblocks; k++) {
 		struct lat_block *b = l.blocks[k];
@@ -181,19 +206,33 @@ static int export_input(const char *path, struct export_args *a, const struct la
 		else
 			snprintf(name, sizeof(name), "%s", path);
 		*names->trace = name;
-		*names->host = b->events->host;
+		*names->host = a->host ? a->host : b->events->host;
+		if (names->trace_id) {
+			/* several traces in one input: each its own id */
+			const char *base = a->trace_id ? a->trace_id : hash;
+
+			if (nev > 1 && b->first_line)
+				snprintf(id, sizeof(id), "%.40s:%u", base, b->first_line);
+			else
+				snprintf(id, sizeof(id), "%s", base);
+			*names->trace_id = id;
+		}
 		snprintf(names->host_copy, sizeof(names->host_copy), "%s",
 			 b->events->host ? b->events->host : "");
 		ret = lat_analyze_block(b, &a->o);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
 					"what came before\n", name, lat_strerror(ret));
+		if (names->rows)
+			lat_rows_trace(names->rows, b);
 		for (size_t i = 0; i < b->nfindings; i++)
 			if (b->findings[i].sev != LAT_SEV_INFO)
 				fprintf(stderr, "%s: warning: %s\n", name, b->findings[i].message);
 	}
 	*names->trace = NULL;
 	*names->host = NULL;
+	if (names->trace_id)
+		*names->trace_id = NULL;
 	a->o.sink = NULL;
 	lat_loaded_release(&l);
 	return nev ? n : -1;
@@ -232,7 +271,8 @@ static int run_rows(struct export_args *a, int nin, char **in)
 {
 	struct lat_rows r;
 	struct lat_wake_sink sink;
-	struct export_names names = { .trace = &r.trace, .host = &r.host };
+	struct export_names names = { .trace = &r.trace, .host = &r.host,
+				      .trace_id = &r.trace_id, .rows = &r };
 	FILE *out = a->output && strcmp(a->output, "-") ? fopen(a->output, "w") : stdout;
 	int bad = 0, werr;
 

@@ -749,6 +749,7 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 		goto err;
 	s->base.clock = s->buf->clock ? s->buf->clock : s->f.trace_clock;
 	s->base.host = s->f.host;
+	s->base.uname = s->f.uname;
 	ret = td_build_types(s);
 	if (ret < 0) {
 		lat_diag_at(d, 0, "trace.dat holds no usable event formats");

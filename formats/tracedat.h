@@ -108,6 +108,7 @@ struct td_file {
 	int ksyms_state;		/* 0 not loaded, 1 loaded, -1 failed */
 	char *trace_clock;		/* TRACECLOCK option's selected clock */
 	char *host;			/* UNAME option's node name ("Linux HOST 6.1.0 ..."), or NULL */
+	char *uname;			/* the whole UNAME option, or NULL */
 	struct td_buffer *bufs;
 	int nbufs;
 	struct td_comms comms;

@@ -656,6 +656,8 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 			const char *h = memchr(data, ' ', size);
 			size_t n = 0;
 
+			if (!f->uname)
+				f->uname = strndup(data, size);
 			if (h && !f->host) {
 				h++;
 				while (h + n < data + size && h[n] && h[n] != ' ')
@@ -893,6 +895,7 @@ void td_file_release(struct td_file *f)
 	free(f->latscope_meta);
 	free(f->trace_clock);
 	free(f->host);
+	free(f->uname);
 	td_comms_release(&f->comms);
 	lat_bigmap_free(f->arena_map, f->arena_maplen);
 	if (f->tep)

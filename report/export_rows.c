@@ -3,9 +3,12 @@
  * `latscope export --rows`: one row per wait, running slice or trace_marker
  * sample, as CSV (RFC 4180) or JSON Lines.  Columns: docs/export.md.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "latscope/an_wakeup.h"
 #include "latscope/export.h"
 #include "latscope/json.h"
 
@@ -19,7 +22,7 @@ struct cell {
 	int64_t v;
 };
 
-#define MAX_CELLS 20
+#define MAX_CELLS 24
 
 struct row {
 	struct cell c[MAX_CELLS];
@@ -122,6 +125,14 @@ static void write_row(struct lat_rows *w, const struct row *r)
 	w->nrows++;
 }
 
+/* trace_id, row_schema: the last columns of every table */
+static void write_row_end(struct lat_rows *w, struct row *r)
+{
+	put_str(r, "trace_id", w->trace_id ? w->trace_id : "");
+	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
+	write_row(w, r);
+}
+
 const char *lat_prio_policy(int32_t prio)
 {
 	if (prio < 0)
@@ -198,7 +209,7 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 		put_null(&r, "waker_cpu");
 	put_str(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
 			      lat_wake_ctx_name(l->waker.ctx) : NULL);
-	write_row(w, &r);
+	write_row_end(w, &r);
 }
 
 static void slice_row(void *ctx, const struct lat_run_slice *s)
@@ -220,7 +231,7 @@ static void slice_row(void *ctx, const struct lat_run_slice *s)
 	}
 	put_str(&r, "end", lat_slice_end_name(s->end));
 	put_str(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
-	write_row(w, &r);
+	write_row_end(w, &r);
 }
 
 /* "probe=NAME" in a latscope probe line, else NULL; *len its length */
@@ -259,12 +270,127 @@ static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 	else
 		put_null(&r, "lat_ns");
 	put_strn(&r, "text", text, len);
-	write_row(w, &r);
+	write_row_end(w, &r);
+}
+
+static void stall_row(void *ctx, const struct lat_wake_stall *s)
+{
+	struct lat_rows *w = ctx;
+	struct row r = { .n = 0 };
+
+	put_task(&r, w, s->pid, s->pid >= 0 ? s->comm : "");
+	put_int(&r, "cpu", s->cpu);
+	put_int(&r, "from_ns", (int64_t)s->from_ns);
+	put_int(&r, "to_ns", (int64_t)s->to_ns);
+	put_int(&r, "dur_ns", (int64_t)(s->to_ns - s->from_ns));
+	if (s->waiting_pid >= 0) {
+		put_int(&r, "waiting_tid", s->waiting_pid);
+		put_strn(&r, "waiting_comm", s->waiting_comm,
+			 strnlen(s->waiting_comm, LAT_COMM_LEN));
+	} else {
+		put_null(&r, "waiting_tid");
+		put_null(&r, "waiting_comm");
+	}
+	write_row_end(w, &r);
+}
+
+const char *lat_uname_preempt(const char *uname)
+{
+	static const char *const models[] = { "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT" };
+
+	for (size_t i = 0; uname && i < LAT_ARRAY_SIZE(models); i++) {
+		size_t n = strlen(models[i]);
+
+		/* a word of its own: " PREEMPT " is not the start of " PREEMPT_DYNAMIC" */
+		for (const char *p = strstr(uname, models[i]); p; p = strstr(p + 1, models[i]))
+			if ((p == uname || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+				return models[i];
+	}
+	return NULL;
+}
+
+/* The release (third word) of a UNAME option, into @buf; "" when it has none. */
+static void uname_release(const char *uname, char *buf, size_t len)
+{
+	const char *p = uname;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int word = 0; p && word < 2; word++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return;
+	while (p[n] && p[n] != ' ')
+		n++;
+	snprintf(buf, len, "%.*s", (int)n, p);
+}
+
+void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
+{
+	const struct lat_event_source *src = b->events;
+	const struct lat_wakeup_result *res = b->schema == LAT_SCHEMA_EVENTS ? b->analysis : NULL;
+	struct row r = { .n = 0 };
+	char release[128];
+
+	if (w->kind != LAT_ROWS_TRACES || !src)
+		return;
+	put_str(&r, "trace", w->trace ? w->trace : "");
+	put_str(&r, "host", w->host);
+	uname_release(src->uname, release, sizeof(release));
+	put_str(&r, "kernel", release[0] ? release : NULL);
+	put_str(&r, "uname", src->uname);
+	put_str(&r, "preempt", src->uname ? lat_uname_preempt(src->uname) : NULL);
+	put_str(&r, "clock", src->clock);
+	if (src->ncpus > 0)
+		put_int(&r, "cpus", src->ncpus);
+	else
+		put_null(&r, "cpus");
+	if (res) {
+		put_int(&r, "first_ns", (int64_t)res->first_ns);
+		put_int(&r, "last_ns", (int64_t)res->last_ns);
+		put_int(&r, "events", (int64_t)res->nevents);
+		put_int(&r, "waits", (int64_t)res->waits);
+		put_int(&r, "preempt_waits", (int64_t)res->preempt_waits);
+		put_int(&r, "untrusted", (int64_t)res->untrusted);
+		put_int(&r, "lost_events", (int64_t)res->lost_events);
+		put_int(&r, "stalls", (int64_t)res->nstalls_total);
+		put_int(&r, "stall_ns", res->stall_ns_total);
+	} else {
+		static const char *const none[] = { "first_ns", "last_ns", "events", "waits",
+			"preempt_waits", "untrusted", "lost_events", "stalls", "stall_ns" };
+
+		for (size_t i = 0; i < LAT_ARRAY_SIZE(none); i++)
+			put_null(&r, none[i]);
+	}
+	write_row_end(w, &r);
+}
+
+int lat_rows_trace_id(const char *path, char *buf)
+{
+	FILE *f = fopen(path, "rb");
+	uint64_t h = 14695981039346656037ull;
+	unsigned char chunk[65536];
+	size_t n;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ chunk[i]) * 1099511628211ull;
+	if (ferror(f))
+		err = -EIO;
+	fclose(f);
+	snprintf(buf, 17, "%016" PRIx64, h);
+	return err;
 }
 
 int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out)
 {
-	static const char *const names[] = { "waits", "slices", "samples" };
+	static const char *const names[] = { "waits", "slices", "samples", "stalls", "traces" };
 
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i])) {
@@ -300,11 +426,15 @@ void lat_rows_header(struct lat_rows *w)
 	static const char *const slices = "trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,"
 		"dur_ns,end,state";
 	static const char *const samples = "trace,host,pid,tid,comm,cpu,ts_ns,probe,lat_ns,text";
+	static const char *const stalls = "trace,host,pid,tid,comm,cpu,from_ns,to_ns,dur_ns,"
+		"waiting_tid,waiting_comm";
+	static const char *const traces = "trace,host,kernel,uname,preempt,clock,cpus,first_ns,"
+		"last_ns,events,waits,preempt_waits,untrusted,lost_events,stalls,stall_ns";
+	static const char *const *const heads[] = { &waits, &slices, &samples, &stalls, &traces };
 
 	if (w->fmt != LAT_ROWS_CSV || w->header_done)
 		return;
-	fprintf(w->out, "%s\r\n", w->kind == LAT_ROWS_WAITS ? waits :
-		w->kind == LAT_ROWS_SLICES ? slices : samples);
+	fprintf(w->out, "%s,trace_id,row_schema\r\n", *heads[w->kind]);
 	w->header_done = 1;
 }
 
@@ -316,6 +446,8 @@ void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink)
 		sink->wait = wait_row;
 	else if (r->kind == LAT_ROWS_SLICES)
 		sink->slice = slice_row;
-	else
+	else if (r->kind == LAT_ROWS_SAMPLES)
 		sink->marker = marker_row;
+	else if (r->kind == LAT_ROWS_STALLS)
+		sink->stall = stall_row;
 }

@@ -131,6 +131,8 @@ struct lat_event_source {
 	const char *latscope_meta;
 	/* the host the trace was recorded on (trace.dat's UNAME option), NULL unknown; lent */
 	const char *host;
+	/* the whole UNAME option ("Linux HOST RELEASE VERSION MACHINE"), NULL unknown; lent */
+	const char *uname;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)

@@ -10,10 +10,14 @@
 
 #include "an_wakeup_sink.h"
 
-enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES };
+enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES, LAT_ROWS_STALLS,
+		    LAT_ROWS_TRACES };
+
+/* The row tables' version (the row_schema column): changes when a column's meaning does. */
+#define LAT_ROWS_SCHEMA 1
 enum lat_rows_fmt { LAT_ROWS_CSV, LAT_ROWS_JSONL };
 
-/* Parse "waits|slices|samples" and "csv|jsonl".  Return 0 or -LAT_EUSAGE. */
+/* Parse "waits|slices|samples|stalls|traces" and "csv|jsonl".  Return 0 or -LAT_EUSAGE. */
 int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out);
 int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out);
 
@@ -23,6 +27,7 @@ struct lat_rows {
 	enum lat_rows_fmt fmt;
 	const char *trace;	/* the trace column; lent, change between traces */
 	const char *host;	/* the host column, NULL: empty; lent */
+	const char *trace_id;	/* the trace_id column, NULL: empty; lent */
 	uint64_t nrows;
 	int header_done;
 };
@@ -33,6 +38,21 @@ void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum 
 void lat_rows_header(struct lat_rows *r);
 /* The sink that writes @r's rows. */
 void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink);
+/*
+ * --rows traces: the row of analyzed event block @b (its source's metadata and
+ * the wakeup analysis' totals); nothing for the other tables.
+ */
+void lat_rows_trace(struct lat_rows *r, const struct lat_block *b);
+/*
+ * A trace's id: FNV-1a 64 of the bytes of the file at @path, as 16 hex digits
+ * in @buf (17 bytes).  Returns 0, or -errno when the file cannot be read.
+ */
+int lat_rows_trace_id(const char *path, char *buf);
+/*
+ * The preemption model named in a uname version string ("#1 SMP PREEMPT_DYNAMIC
+ * ..."): "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", or NULL when it says none.
+ */
+const char *lat_uname_preempt(const char *uname);
 
 /* Chrome trace-event JSON writer. */
 struct lat_pf_task;
