@@ -38,10 +38,10 @@ check "pipe-lost: the untrusted ones are 11446 and 11480" \
 # sched-messaging-11473, switched in at 918.180104 (lines 24 and 27); no irq_handler
 # events, so the irq has no name
 check "pipe-lost: the row of 4390" 'tr -d "\r" <"$tmp/kernel-trace-pipe-lost.txt.csv" |
-	grep -qx "$lost,,,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,irq,,1,1,11473,1,irq"'
+	grep -qx "$lost,,,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,irq,,1,1,11473,1,irq,[0-9a-f]\{16\},1"'
 check "ktrace waits: 459 rows" '[ "$(wc -l <"$tmp/kernel-trace.txt.got")" -eq 459 ]'
-check "CSV: CRLF line ends, 19 columns everywhere" \
-	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 19" | wc -l)" -eq 0 ] &&
+check "CSV: CRLF line ends, 21 columns everywhere" \
+	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 21" | wc -l)" -eq 0 ] &&
 	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 460 ]'
 
 # --- JSON Lines: one object a line, the same values as the CSV ----------------
@@ -75,11 +75,11 @@ check "slices: 2 still running at the end, none cut by the gaps" \
 	'[ "$(tr -d "\r" <"$tmp/s.csv" | awk -F, "NR > 1 && \$12 != \"switch\" { print \$12 }" | sort | uniq -c | tr -s " ")" = " 2 end" ]'
 # CPU 0's first switch (line 2) comes before anything showed 11480 running
 check "slices: 11480's first slice has no start" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11480,sched-messaging,fair,120,0,,918173468000,,switch,R"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11480,sched-messaging,fair,120,0,,918173468000,,switch,R,[0-9a-f]\{16\},1"'
 check "slices: 11441's first slice on CPU 1 has no start either" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11441,sched-messaging,fair,120,1,,918179656000,,switch,S"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11441,sched-messaging,fair,120,1,,918179656000,,switch,S,[0-9a-f]\{16\},1"'
 check "slices: rcu_preempt 918.173468 .. 918.173476, state I folded to other" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,15,rcu_preempt,fair,120,0,918173468000,918173476000,8000,switch,?"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,15,rcu_preempt,fair,120,0,918173468000,918173476000,8000,switch,?,[0-9a-f]\{16\},1"'
 
 # --- samples: trace_marker lines, probe values, RFC 4180 quoting -------------
 cat >"$tmp/markers.txt" <<'TXT'
@@ -191,7 +191,7 @@ fi
 "$bin" export "$lost" >/dev/null 2>"$tmp/u.err"
 check "no --rows nor --perfetto: usage error" '[ $? -eq 2 ] && grep -q "one of --perfetto" "$tmp/u.err"'
 "$bin" export --rows cases "$lost" >/dev/null 2>"$tmp/u.err"
-check "--rows cases: usage error" '[ $? -eq 2 ] && grep -q "expected waits, slices or samples" "$tmp/u.err"'
+check "--rows cases: usage error" '[ $? -eq 2 ] && grep -q "expected waits, slices, samples, stalls or traces" "$tmp/u.err"'
 "$bin" export --rows waits --format xml "$lost" >/dev/null 2>"$tmp/u.err"
 check "--format xml: usage error" '[ $? -eq 2 ] && grep -q "expected csv or jsonl" "$tmp/u.err"'
 "$bin" export --rows waits "$repo/samples/lat/seed000-2x-lat-20000000-vs-10000000.txt" \

@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Loads traces into the tables of deploy/clickhouse/schema.sql, one trace at a time, each
+# whole or not at all (docs/fleet.md).
+#
+#   load.sh [-p PORT] [-s SERVER] [-H HOST] [-b LATSCOPE] TRACE...
+#       exports each TRACE with `latscope export --rows traces|waits|samples|stalls
+#       --format jsonl [--host HOST]` and loads the rows
+#   load.sh [-p PORT] [-s SERVER] -d DIR...
+#       loads rows exported before: DIR/traces.jsonl (one trace), DIR/waits.jsonl,
+#       DIR/samples.jsonl, DIR/stalls.jsonl, and DIR/recorded_at (seconds since the epoch,
+#       else the time of traces.jsonl)
+#
+# A trace whose traces row is there already is skipped (LATSCOPE_CH_FORCE=1 loads it
+# again: the tables' ReplacingMergeTree then folds the copies, see schema.sql).  A file
+# ClickHouse cannot parse, a row of another row_schema or of another trace, or row counts
+# that disagree with the trace's totals refuse the trace: nothing of it reaches the
+# tables.  Exit status: 0 every trace loaded or already there, 1 one was refused, 2 usage.
+port=9000
+server=127.0.0.1
+label=
+bin=${LATSCOPE:-latscope}
+dirs=0
+while getopts p:s:H:b:d opt; do
+	case $opt in
+	p) port=$OPTARG ;;
+	s) server=$OPTARG ;;
+	H) label=$OPTARG ;;
+	b) bin=$OPTARG ;;
+	d) dirs=1 ;;
+	*) sed -n '4,11p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "load.sh: no trace" >&2; exit 2; }
+ROW_SCHEMA=1
+KINDS="traces waits samples stalls"
+
+q() { clickhouse-client --host "$server" --port "$port" "$@"; }
+
+# The copies from a staging table to the fleet table, per kind.
+copy_sql() {
+	kind=$1 sfx=$2 rec=$3
+	case $kind in
+	waits) echo "INSERT INTO latscope.waits (trace_id, host, comm, tid, pid, policy, prio,
+		cpu, start_ns, end_ns, latency_ns, kind, waker, verdict, trusted, queued_cpu,
+		waker_tid, waker_cpu, waker_ctx, row_schema)
+		SELECT trace_id, ifNull(host, ''), comm, tid, pid, policy, prio, cpu, start_ns,
+		end_ns, latency_ns, kind, waker, ifNull(verdict, ''), trusted, queued_cpu,
+		waker_tid, waker_cpu, ifNull(waker_ctx, ''), row_schema
+		FROM latscope_stage.waits_$sfx" ;;
+	samples) echo "INSERT INTO latscope.samples (trace_id, host, probe, cpu, ts_ns, tid,
+		comm, lat_ns, text, text_hash, row_schema)
+		SELECT trace_id, ifNull(host, ''), ifNull(probe, ''), cpu, ts_ns, ifNull(tid, -1),
+		comm, lat_ns, text, cityHash64(text), row_schema
+		FROM latscope_stage.samples_$sfx" ;;
+	stalls) echo "INSERT INTO latscope.stalls (trace_id, host, cpu, from_ns, to_ns, dur_ns,
+		tid, comm, waiting_tid, waiting_comm, row_schema)
+		SELECT trace_id, ifNull(host, ''), cpu, from_ns, to_ns, dur_ns, ifNull(tid, -1),
+		comm, ifNull(waiting_tid, -1), ifNull(waiting_comm, ''), row_schema
+		FROM latscope_stage.stalls_$sfx" ;;
+	traces) echo "INSERT INTO latscope.traces (trace_id, trace, host, kernel, uname, preempt,
+		clock, cpus, first_ns, last_ns, events, waits, preempt_waits, untrusted,
+		lost_events, stalls, stall_ns, recorded_at, loaded_at, row_schema)
+		SELECT trace_id, trace, ifNull(host, ''), ifNull(kernel, ''), ifNull(uname, ''),
+		ifNull(preempt, ''), ifNull(clock, ''), ifNull(cpus, 0), ifNull(first_ns, 0),
+		ifNull(last_ns, 0), ifNull(events, 0), ifNull(waits, 0), ifNull(preempt_waits, 0),
+		ifNull(untrusted, 0), ifNull(lost_events, 0), ifNull(stalls, 0),
+		ifNull(stall_ns, 0), toDateTime($rec), now(), row_schema
+		FROM latscope_stage.traces_$sfx" ;;
+	esac
+}
+
+drop_stage() {
+	for k in $KINDS; do
+		q -q "DROP TABLE IF EXISTS latscope_stage.${k}_$1" 2>/dev/null
+	done
+}
+
+# The checks on the staged rows of trace $2: one line "ok" or what is wrong.
+check_sql() {
+	sfx=$1 id=$2
+	echo "SELECT multiIf(
+	  (SELECT count() FROM latscope_stage.traces_$sfx) != 1, 'traces.jsonl: expected one trace',
+	  (SELECT countIf(row_schema != $ROW_SCHEMA) FROM latscope_stage.traces_$sfx) +
+	  (SELECT countIf(row_schema != $ROW_SCHEMA) FROM latscope_stage.waits_$sfx) +
+	  (SELECT countIf(row_schema != $ROW_SCHEMA) FROM latscope_stage.samples_$sfx) +
+	  (SELECT countIf(row_schema != $ROW_SCHEMA) FROM latscope_stage.stalls_$sfx) != 0,
+	    'expected row_schema $ROW_SCHEMA in every row (rows of another latscope version)',
+	  (SELECT countIf(trace_id != '$id') FROM latscope_stage.waits_$sfx) +
+	  (SELECT countIf(trace_id != '$id') FROM latscope_stage.samples_$sfx) +
+	  (SELECT countIf(trace_id != '$id') FROM latscope_stage.stalls_$sfx) != 0,
+	    'expected every row of trace_id $id (rows of another trace)',
+	  (SELECT countIf(trusted AND kind != 'preempt') FROM latscope_stage.waits_$sfx) !=
+	  (SELECT any(ifNull(waits, 0)) FROM latscope_stage.traces_$sfx) OR
+	  (SELECT countIf(trusted AND kind = 'preempt') FROM latscope_stage.waits_$sfx) !=
+	  (SELECT any(ifNull(preempt_waits, 0)) FROM latscope_stage.traces_$sfx) OR
+	  (SELECT countIf(NOT trusted) FROM latscope_stage.waits_$sfx) !=
+	  (SELECT any(ifNull(untrusted, 0)) FROM latscope_stage.traces_$sfx),
+	    'expected the wait rows the traces row counts (waits.jsonl cut or from another run)',
+	  (SELECT count() FROM latscope_stage.stalls_$sfx) !=
+	  (SELECT any(ifNull(stalls, 0)) FROM latscope_stage.traces_$sfx),
+	    'expected the stall rows the traces row counts',
+	  'ok')"
+}
+
+# Loads the rows of directory $1 (named $2 in messages).  0 loaded, 3 already there, 1 refused.
+load_dir() {
+	dir=$1 name=$2
+	for k in $KINDS; do
+		[ -f "$dir/$k.jsonl" ] || { echo "$name: refused: no $k.jsonl" >&2; return 1; }
+	done
+	n=$(wc -l <"$dir/traces.jsonl")
+	[ "$n" -eq 1 ] || {
+		echo "$name: refused: expected one trace in traces.jsonl, got $n" >&2
+		return 1
+	}
+	id=$(sed -n 's/.*"trace_id":"\([0-9A-Za-z:._-]*\)".*/\1/p' "$dir/traces.jsonl")
+	[ -n "$id" ] || { echo "$name: refused: traces.jsonl has no trace_id" >&2; return 1; }
+	if [ "${LATSCOPE_CH_FORCE:-0}" != 1 ]; then
+		have=$(q -q "SELECT count() FROM latscope.traces WHERE trace_id = '$id'") ||
+			return 1
+		if [ "$have" -gt 0 ]; then
+			echo "$name: already loaded (trace_id $id): skipped"
+			return 3
+		fi
+	fi
+	rec=$(cat "$dir/recorded_at" 2>/dev/null || stat -c %Y "$dir/traces.jsonl")
+	sfx=$(printf '%s %s %s' "$id" "$$" "$(date +%s%N)" | md5sum | cut -c1-16)
+	for k in $KINDS; do
+		q -q "CREATE TABLE latscope_stage.${k}_$sfx AS latscope_stage.${k}_tpl" || {
+			drop_stage "$sfx"
+			return 1
+		}
+	done
+	for k in $KINDS; do
+		[ -s "$dir/$k.jsonl" ] || continue	# no rows ("No data to insert")
+		if ! err=$(q --input_format_allow_errors_num=0 \
+			-q "INSERT INTO latscope_stage.${k}_$sfx FORMAT JSONEachRow" \
+			<"$dir/$k.jsonl" 2>&1); then
+			echo "$name: refused: $k.jsonl: $(echo "$err" | grep -m1 Exception)" >&2
+			drop_stage "$sfx"
+			return 1
+		fi
+	done
+	verdict=$(q -q "$(check_sql "$sfx" "$id")") || verdict="the checks failed to run"
+	if [ "$verdict" != ok ]; then
+		echo "$name: refused: $verdict; nothing loaded" >&2
+		drop_stage "$sfx"
+		return 1
+	fi
+	# the traces row last: a trace counts once it has one
+	for k in waits samples stalls traces; do
+		q -q "$(copy_sql "$k" "$sfx" "$rec")" || {
+			echo "$name: error: copying $k failed; the trace has no traces row, load" \
+				"it again" >&2
+			drop_stage "$sfx"
+			return 1
+		}
+	done
+	counts=$(q -q "SELECT (SELECT count() FROM latscope_stage.waits_$sfx),
+		(SELECT count() FROM latscope_stage.samples_$sfx),
+		(SELECT count() FROM latscope_stage.stalls_$sfx),
+		(SELECT any(ifNull(host, '')) FROM latscope_stage.traces_$sfx)" | tr '\t' ' ')
+	drop_stage "$sfx"
+	set -- $counts
+	echo "$name: loaded $1 waits, $2 samples, $3 stalls, host '${4:-}' (trace_id $id)"
+	return 0
+}
+
+bad=0
+tmp=
+if [ "$dirs" = 0 ]; then
+	tmp=$(mktemp -d /tmp/latscope-load.XXXXXX) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+fi
+for arg in "$@"; do
+	if [ "$dirs" = 1 ]; then
+		load_dir "$arg" "$arg"
+		rc=$?
+	else
+		rm -f "$tmp"/*
+		ok=1
+		for k in $KINDS; do
+			"$bin" export --rows "$k" --format jsonl ${label:+--host "$label"} \
+				-o "$tmp/$k.jsonl" "$arg" 2>"$tmp/err" || {
+				ok=0
+				echo "$arg: refused: latscope export --rows $k failed:" \
+					"$(grep -m1 error "$tmp/err")" >&2
+				break
+			}
+		done
+		[ "$ok" = 1 ] || { bad=1; continue; }
+		stat -c %Y "$arg" >"$tmp/recorded_at"
+		load_dir "$tmp" "$arg"
+		rc=$?
+	fi
+	[ "$rc" = 1 ] && bad=1
+done
+exit "$bad"
