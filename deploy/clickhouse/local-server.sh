@@ -16,33 +16,33 @@ ch_have() {
 }
 
 ch_config() {
-	dir=$1 tcp=$2 http=$3
-	shards=""
-	for p in ${CH_SHARDS:-$tcp}; do
-		shards="$shards<shard><replica><host>127.0.0.1</host><port>$p</port></replica></shard>"
+	_chd=$1 _tcp=$2 _http=$3
+	_shards=""
+	for _p in ${CH_SHARDS:-$_tcp}; do
+		_shards="$_shards<shard><replica><host>127.0.0.1</host><port>$_p</port></replica></shard>"
 	done
-	cat >"$dir/config.xml" <<XML
+	cat >"$_chd/config.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
-  <logger><level>warning</level><log>$dir/log/server.log</log>
-    <errorlog>$dir/log/server.err.log</errorlog><size>10M</size><count>1</count></logger>
+  <logger><level>warning</level><log>$_chd/log/server.log</log>
+    <errorlog>$_chd/log/server.err.log</errorlog><size>10M</size><count>1</count></logger>
   <listen_host>127.0.0.1</listen_host>
-  <tcp_port>$tcp</tcp_port>
-  <http_port>$http</http_port>
-  <path>$dir/data/</path>
-  <tmp_path>$dir/tmp/</tmp_path>
-  <user_files_path>$dir/user_files/</user_files_path>
-  <format_schema_path>$dir/format_schemas/</format_schema_path>
-  <users_config>$dir/users.xml</users_config>
+  <tcp_port>$_tcp</tcp_port>
+  <http_port>$_http</http_port>
+  <path>$_chd/data/</path>
+  <tmp_path>$_chd/tmp/</tmp_path>
+  <user_files_path>$_chd/user_files/</user_files_path>
+  <format_schema_path>$_chd/format_schemas/</format_schema_path>
+  <users_config>$_chd/users.xml</users_config>
   <default_profile>default</default_profile>
   <default_database>default</default_database>
   <mark_cache_size>67108864</mark_cache_size>
   <uncompressed_cache_size>67108864</uncompressed_cache_size>
   <max_concurrent_queries>20</max_concurrent_queries>
-  <remote_servers><latscope_fleet>$shards</latscope_fleet></remote_servers>
+  <remote_servers><latscope_fleet>$_shards</latscope_fleet></remote_servers>
 </yandex>
 XML
-	cat >"$dir/users.xml" <<XML
+	cat >"$_chd/users.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
   <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
@@ -57,23 +57,23 @@ XML
 }
 
 ch_q() {
-	port=$1
+	_port=$1
 	shift
-	clickhouse-client --host 127.0.0.1 --port "$port" "$@"
+	clickhouse-client --host 127.0.0.1 --port "$_port" "$@"
 }
 
 ch_start() {
-	dir=$1 tcp=$2 http=$3
-	mkdir -p "$dir/data" "$dir/tmp" "$dir/log" "$dir/user_files" "$dir/format_schemas" || return 1
-	ch_config "$dir" "$tcp" "$http"
-	clickhouse-server --config-file="$dir/config.xml" --pid-file="$dir/pid" --daemon \
-		>"$dir/log/stdout" 2>&1 || { cat "$dir/log/stdout" >&2; return 1; }
-	i=0
-	while ! ch_q "$tcp" -q 'SELECT 1' >/dev/null 2>&1; do
-		i=$((i + 1))
-		if [ $i -gt 150 ]; then
-			echo "clickhouse on port $tcp did not start; $dir/log:" >&2
-			tail -5 "$dir/log/server.err.log" >&2 2>/dev/null
+	_chd=$1 _tcp=$2 _http=$3
+	mkdir -p "$_chd/data" "$_chd/tmp" "$_chd/log" "$_chd/user_files" "$_chd/format_schemas" || return 1
+	ch_config "$_chd" "$_tcp" "$_http"
+	clickhouse-server --config-file="$_chd/config.xml" --pid-file="$_chd/pid" --daemon \
+		>"$_chd/log/stdout" 2>&1 || { cat "$_chd/log/stdout" >&2; return 1; }
+	_i=0
+	while ! ch_q "$_tcp" -q 'SELECT 1' >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -gt 150 ]; then
+			echo "clickhouse on port $_tcp did not start; $_chd/log:" >&2
+			tail -5 "$_chd/log/server.err.log" >&2 2>/dev/null
 			return 1
 		fi
 		sleep 0.2
@@ -81,17 +81,17 @@ ch_start() {
 }
 
 ch_stop() {
-	dir=$1
-	[ -f "$dir/pid" ] || return 0
-	pid=$(cat "$dir/pid" 2>/dev/null)
-	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-		kill "$pid" 2>/dev/null
-		i=0
-		while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+	_chd=$1
+	[ -f "$_chd/pid" ] || return 0
+	_pid=$(cat "$_chd/pid" 2>/dev/null)
+	if [ -n "$_pid" ] && kill -0 "$_pid" 2>/dev/null; then
+		kill "$_pid" 2>/dev/null
+		_i=0
+		while kill -0 "$_pid" 2>/dev/null && [ $_i -lt 50 ]; do
 			sleep 0.2
-			i=$((i + 1))
+			_i=$((_i + 1))
 		done
-		kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+		kill -0 "$_pid" 2>/dev/null && kill -9 "$_pid" 2>/dev/null
 	fi
-	rm -f "$dir/pid"
+	rm -f "$_chd/pid"
 }
