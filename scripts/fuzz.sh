@@ -17,6 +17,9 @@ for h in build-fuzz/tests/fuzz/fuzz_*; do
 	mkdir -p "$corpus"
 	find samples tests/fuzz/crashers -type f -size -1M ! -name '*.json' ! -name '*.args' \
 		! -name '*.png' ! -name '*.svg' -exec cp -n {} "$corpus"/ \; 2>/dev/null || true
+	# the merge harness reads JSON: reports with summaries, and the expected reports
+	[ "$name" = fuzz_merge ] && find tests/fuzz/merge samples -type f -size -1M \
+		-name '*.json' -exec cp -n {} "$corpus"/ \; 2>/dev/null
 	if ASAN_OPTIONS=detect_leaks=1 "$h" "$corpus" -max_total_time="$secs" -timeout=10 \
 		-rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
 		-artifact_prefix=build-fuzz/artifacts/"$name"- >build-fuzz/"$name".log 2>&1; then

@@ -6,6 +6,8 @@
  * FUZZ_FORMAT unset (detection decides).  Under clang with -fsanitize=fuzzer
  * libFuzzer drives it; otherwise main() below replays files and directories
  * given on the command line (the seed corpus and the kept crashers) as a test.
+ * Built with -DFUZZ_MERGE, it fuzzes `latscope merge` instead: the JSON reader
+ * and the summaries read back (docs/merge.md).
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -19,8 +21,40 @@
 #include "latscope/analyze.h"
 #include "latscope/input.h"
 #include "latscope/report.h"
+#include "latscope/summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The JSON reader, every summary of the document merged and written back. */
+static void fuzz_merge(const uint8_t *data, size_t size)
+{
+	struct lat_summary s;
+	struct lat_jv root;
+	const struct lat_jv *inputs;
+	char err[256];
+	FILE *devnull;
+
+	if (lat_json_parse((const char *)data, size, &root, err, sizeof(err)))
+		return;
+	lat_summary_init(&s);
+	if (lat_jv_get(&root, "summary"))
+		lat_summary_add_json(&s, lat_jv_get(&root, "summary"), err, sizeof(err));
+	inputs = lat_jv_get(&root, "inputs");
+	for (size_t i = 0; inputs && inputs->type == LAT_JV_ARR && i < inputs->n; i++)
+		if (lat_jv_get(&inputs->items[i], "summary"))
+			lat_summary_add_json(&s, lat_jv_get(&inputs->items[i], "summary"), err,
+					     sizeof(err));
+	devnull = fopen("/dev/null", "w");
+	if (devnull) {
+		struct lat_json j;
+
+		lat_json_init(&j, devnull, 1);
+		lat_summary_json(&j, NULL, &s);
+		fclose(devnull);
+	}
+	lat_summary_release(&s);
+	lat_jv_free(&root);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -31,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *fp, *devnull;
 	int fd;
 
+#ifdef FUZZ_MERGE
+	fuzz_merge(data, size);
+	return 0;
+#endif
 #ifdef FUZZ_FORMAT
 	forced = lat_format_find(FUZZ_FORMAT);
 	if (!forced)
