@@ -71,10 +71,11 @@ copy_sql() {
 	esac
 }
 
+# One client per statement list (-n): a client start costs more than a small insert.
 drop_stage() {
 	for k in $KINDS; do
-		q -q "DROP TABLE IF EXISTS latscope_stage.${k}_$1" 2>/dev/null
-	done
+		echo "DROP TABLE IF EXISTS latscope_stage.${k}_$1;"
+	done | q -n 2>/dev/null
 }
 
 # The checks on the staged rows of trace $2: one line "ok" or what is wrong.
@@ -101,7 +102,11 @@ check_sql() {
 	  (SELECT count() FROM latscope_stage.stalls_$sfx) !=
 	  (SELECT any(ifNull(stalls, 0)) FROM latscope_stage.traces_$sfx),
 	    'expected the stall rows the traces row counts',
-	  'ok')"
+	  'ok'),
+	  (SELECT count() FROM latscope_stage.waits_$sfx),
+	  (SELECT count() FROM latscope_stage.samples_$sfx),
+	  (SELECT count() FROM latscope_stage.stalls_$sfx),
+	  (SELECT any(ifNull(host, '')) FROM latscope_stage.traces_$sfx)"
 }
 
 # Loads the rows of directory $1 (named $2 in messages).  0 loaded, 3 already there, 1 refused.
@@ -128,11 +133,11 @@ load_dir() {
 	rec=$(cat "$dir/recorded_at" 2>/dev/null || stat -c %Y "$dir/traces.jsonl")
 	sfx=$(printf '%s %s %s' "$id" "$$" "$(date +%s%N)" | md5sum | cut -c1-16)
 	for k in $KINDS; do
-		q -q "CREATE TABLE latscope_stage.${k}_$sfx AS latscope_stage.${k}_tpl" || {
-			drop_stage "$sfx"
-			return 1
-		}
-	done
+		echo "CREATE TABLE latscope_stage.${k}_$sfx AS latscope_stage.${k}_tpl;"
+	done | q -n || {
+		drop_stage "$sfx"
+		return 1
+	}
 	for k in $KINDS; do
 		[ -s "$dir/$k.jsonl" ] || continue	# no rows ("No data to insert")
 		if ! err=$(q --input_format_allow_errors_num=0 \
@@ -143,28 +148,28 @@ load_dir() {
 			return 1
 		fi
 	done
-	verdict=$(q -q "$(check_sql "$sfx" "$id")") || verdict="the checks failed to run"
+	res=$(q -q "$(check_sql "$sfx" "$id")") || res="the checks failed to run"
+	verdict=$(printf '%s\n' "$res" | cut -f1)
 	if [ "$verdict" != ok ]; then
 		echo "$name: refused: $verdict; nothing loaded" >&2
 		drop_stage "$sfx"
 		return 1
 	fi
-	# the traces row last: a trace counts once it has one
+	# the traces row last (-n stops at the first statement that fails): a trace counts
+	# once it has one
 	for k in waits samples stalls traces; do
-		q -q "$(copy_sql "$k" "$sfx" "$rec")" || {
-			echo "$name: error: copying $k failed; the trace has no traces row, load" \
-				"it again" >&2
-			drop_stage "$sfx"
-			return 1
-		}
-	done
-	counts=$(q -q "SELECT (SELECT count() FROM latscope_stage.waits_$sfx),
-		(SELECT count() FROM latscope_stage.samples_$sfx),
-		(SELECT count() FROM latscope_stage.stalls_$sfx),
-		(SELECT any(ifNull(host, '')) FROM latscope_stage.traces_$sfx)" | tr '\t' ' ')
+		copy_sql "$k" "$sfx" "$rec"
+		echo ";"
+	done | q -n || {
+		echo "$name: error: copying the rows failed; the trace has no traces row, load" \
+			"it again" >&2
+		drop_stage "$sfx"
+		return 1
+	}
 	drop_stage "$sfx"
-	set -- $counts
-	echo "$name: loaded $1 waits, $2 samples, $3 stalls, host '${4:-}' (trace_id $id)"
+	set -- $(printf '%s\n' "$res" | cut -f2-4)
+	host=$(printf '%s\n' "$res" | cut -f5)
+	echo "$name: loaded $1 waits, $2 samples, $3 stalls, host '$host' (trace_id $id)"
 	return 0
 }
 
