@@ -100,6 +100,7 @@ show() {
 	ch_q "$p1" --format PrettyCompactNoEscapes -q "$2"
 }
 show "p99 / max wakeup latency per host (Distributed over both shards)" "$(q_host)"
+ch_q "$p1" -q "$(q_host)" >"$dir/q_host.tsv"
 show "per comm, across hosts (at least 20 waits; the 10 worst p99)" "$(q_comm)"
 show "hosts whose worst wait lay mostly in a stall" "$(q_stall)"
 show "who woke the real-time tasks that waited 100 us or more" "$(q_waker)"
@@ -115,15 +116,25 @@ echo
 echo "== latscope merge over the same traces: per host count / p99 / max"
 # shellcheck disable=SC2046
 "$bin" merge $(for h in $hosts; do echo "$dir/$h.json"; done) >"$dir/merged.json" || exit 1
-python3 - "$dir/merged.json" <<'PY'
+python3 - "$dir/merged.json" "$dir/q_host.tsv" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))['summary']
+ch = {}
+for line in open(sys.argv[2]):
+    h, n, p99, mx = line.rstrip('\n').split('\t')
+    ch[h] = (int(n), int(mx))
 rows = sorted(s['hosts'], key=lambda h: (-h['max_ns'], h['host'] or ''))
 print('   %-10s %8s %12s %12s' % ('host', 'waits', 'p99_ns', 'max_ns'))
 for h in rows:
     print('   %-10s %8d %12d %12d' % (h['host'], h['count'], h['p99_ns'], h['max_ns']))
 print('   (p99 from the log-linear histogram: within %.2f%% of the exact value)'
       % (100 * s['histogram']['max_rel_error']))
+same = ch == {h['host']: (h['count'], h['max_ns']) for h in s['hosts']}
+print('   counts and maxima per host: the Distributed query and the merge %s'
+      % ('agree' if same else 'DISAGREE'))
+sys.exit(0 if same else 1)
 PY
+agree=$?
 echo
 echo "fleet-demo: done; the servers stop now"
+exit "$agree"
