@@ -251,6 +251,39 @@ void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st)
 	st->p999 = v[3];
 }
 
+void lat_wake_hist_edges(size_t k, int64_t *lo, int64_t *hi)
+{
+	unsigned row, j;
+
+	if (!k) {
+		*lo = 0;
+		*hi = 2 * LAT_HLL_SUB;
+		return;
+	}
+	row = 2 + (unsigned)((k - 1) / LAT_WAKE_HIST_SUB);
+	j = (unsigned)((k - 1) % LAT_WAKE_HIST_SUB);
+	*lo = (int64_t)((uint64_t)(LAT_HLL_SUB + j * (LAT_HLL_SUB / LAT_WAKE_HIST_SUB)) <<
+			(row - 1));
+	*hi = k + 1 >= LAT_WAKE_HIST_N ? INT64_MAX :
+	      *lo + (int64_t)((uint64_t)(LAT_HLL_SUB / LAT_WAKE_HIST_SUB) << (row - 1));
+}
+
+void lat_hll_coarse(const struct lat_hll *h, uint64_t *b)
+{
+	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS; r++) {
+		const uint32_t *row = h->rows[r];
+
+		if (!row)
+			continue;
+		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+			size_t k = r < 2 ? 0 : 1 + (size_t)(r - 2) * LAT_WAKE_HIST_SUB +
+					   c / (LAT_HLL_SUB / LAT_WAKE_HIST_SUB);
+
+			b[k < LAT_WAKE_HIST_N ? k : LAT_WAKE_HIST_N - 1] += row[c];
+		}
+	}
+}
+
 void lat_hll_release(struct lat_hll *h)
 {
 	if (h->rows && !h->arena) {

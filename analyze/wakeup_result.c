@@ -35,6 +35,66 @@ static int cmp_task(const void *a, const void *b, void *arg)
 	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+static void hist_fill(struct lat_wake_hist *o, const struct lat_hll *h, int32_t cpu, int32_t pid)
+{
+	memset(o, 0, sizeof(*o));
+	o->cpu = cpu;
+	o->pid = pid;
+	o->prio = -1;
+	lat_hll_stat(h, &o->st);
+	lat_hll_coarse(h, o->b);
+}
+
+/* Largest max first, then pid: the selected tasks that get a histogram. */
+static int cmp_hist_task(const void *a, const void *b)
+{
+	const struct wk_task *x = *(const struct wk_task *const *)a;
+	const struct wk_task *y = *(const struct wk_task *const *)b;
+	int c = (y->wake.max > x->wake.max) - (y->wake.max < x->wake.max);
+
+	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* result->hists: the CPUs' wakeup waits, then the selected tasks' (when selecting). */
+static int build_hists(struct wk *w)
+{
+	struct lat_wakeup_result *r = w->r;
+	const struct wk_task **sel = NULL;
+	size_t nsel = 0, n = 0;
+
+	for (size_t i = 0; i < w->ncpus; i++)
+		n += w->cpus[i] && w->cpus[i]->wake.n;
+	if (r->selecting && w->ntasks && !(sel = calloc(w->ntasks, sizeof(*sel))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; sel && i < w->tcap; i++) {
+		const struct wk_task *t = w->tasks[i].t;
+
+		if (t && t->match && t->sel && t->wake.n && nsel < w->ntasks)
+			sel[nsel++] = t;
+	}
+	if (nsel)
+		qsort(sel, nsel, sizeof(*sel), cmp_hist_task);
+	if (nsel > LAT_WAKE_HIST_TASKS)
+		nsel = LAT_WAKE_HIST_TASKS;
+	if (n + nsel && !(r->hists = calloc(n + nsel, sizeof(*r->hists)))) {
+		free(sel);
+		return -LAT_ENOMEM;
+	}
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i] && w->cpus[i]->wake.n)
+			hist_fill(&r->hists[r->nhists++], &w->cpus[i]->wake, (int32_t)i, -1);
+	r->nhist_cpus = r->nhists;
+	for (size_t i = 0; i < nsel; i++) {
+		struct lat_wake_hist *o = &r->hists[r->nhists++];
+
+		hist_fill(o, &sel[i]->wake, -1, sel[i]->pid);
+		o->prio = sel[i]->wait_prio != INT32_MAX ? sel[i]->wait_prio : sel[i]->prio;
+		memcpy(o->comm, sel[i]->comm, LAT_COMM_LEN);
+	}
+	free(sel);
+	return 0;
+}
+
 int wk_build_results(struct wk *w, const struct lat_event_source *src)
 {
 	struct lat_wakeup_result *r = w->r;
@@ -96,6 +156,8 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 	for (int i = (int)w->ncpus; src->cpu_overrun && i < src->ncpus; i++)
 		r->lost_events += src->cpu_overrun[i];
 
+	if (build_hists(w))
+		return -LAT_ENOMEM;
 	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
 		return -LAT_ENOMEM;
 	for (size_t i = 0; i < w->nworst; i++) {
@@ -114,6 +176,7 @@ void wk_result_free(void *p)
 		return;
 	free(r->tasks);
 	free(r->cpus);
+	free(r->hists);
 	for (size_t i = 0; i < r->nworst; i++)
 		lat_timeline_free(r->worst[i].tl);
 	free(r->worst);

@@ -18,6 +18,7 @@ static const char *const chart_names[LAT_CHART_NKINDS] = {
 	[LAT_CHART_SERIES] = "series",
 	[LAT_CHART_BLAME] = "blame",
 	[LAT_CHART_CPUS] = "cpus",
+	[LAT_CHART_PROBE] = "probe",
 };
 
 void lat_render_opts_init(struct lat_render_opts *o)

@@ -14,4 +14,5 @@ const struct lat_render_api lat_render_api_v1 = {
 	.render_cpus = lat_render_cpus,
 	.render_timeline = lat_render_timeline,
 	.render_blame = lat_render_blame,
+	.render_compare = lat_render_compare,
 };

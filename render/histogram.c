@@ -84,13 +84,48 @@ static size_t last_nonzero(const struct lat_histogram *h)
 	return h->nbuckets;
 }
 
+static const char *const mark_what[3] = { "p50", "p99", "max" };
+
+/*
+ * Mark @j (p50, p99, max) of histogram @k: where it sits and its label.  The
+ * analysis' own value when it gave one ("p99 1.23 ms"), else the bucket bound.
+ * 0 when there is no such mark (or it repeats the previous one).
+ */
+static int hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+		     size_t len)
+{
+	const struct lat_histogram *h = in->h[k];
+	char d[32];
+
+	if (in->marks) {
+		const struct lat_hist_marks *m = &in->marks[k];
+		int64_t v[3] = { m->p50, m->p99, m->max };
+
+		if (v[j] < 0 || (j > 0 && v[j] == v[j - 1]))
+			return 0;
+		*x = v[j] > 0 ? (double)v[j] : 1;
+		snprintf(buf, len, "%s %s", mark_what[j], lat_fmt_dur_chart((double)v[j], d,
+									    sizeof(d)));
+		return 1;
+	} else {
+		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
+				  last_nonzero(h) };
+
+		if (idx[2] == h->nbuckets || (j > 0 && idx[j] == idx[j - 1]))
+			return 0;
+		*x = mark_x(h, idx[j]);
+		mark_label(h, idx[j], mark_what[j], buf, len);
+		return 1;
+	}
+}
+
 static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_hist_input *in = data;
 	double xlo = INFINITY, xhi = 0, ymax = 1;
 	size_t nonempty = 0, n = 0;
-	char d1[48], d2[48], d3[48];
+	char d1[48], d2[48], d3[48], x1[32];
 
 	for (size_t k = 0; k < in->n; k++) {
 		const struct lat_histogram *h = in->h[k];
@@ -111,7 +146,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	c->has_y = 1;
 	/* a margin, not whole decades: the data should fill the width */
 	c->x = (struct lat_axis){ .lo = xlo / 1.4, .hi = xhi * 1.4, .log = 1, .unit = LAT_UNIT_NS };
-	snprintf(c->x.title, sizeof(c->x.title), "latency");
+	snprintf(c->x.title, sizeof(c->x.title), "%s", in->what ? in->what : "latency");
 	c->y = (struct lat_axis){ .lo = 1, .hi = ymax * 1.5, .log = 1, .unit = LAT_UNIT_COUNT };
 	lat_axis_nice_range(&c->y, 8);
 	/* room above the tallest bar for the percentile labels */
@@ -147,9 +182,20 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		}
 		if (mx == h->nbuckets)
 			continue;
-		mark_label(h, p50, "p50", d1, sizeof(d1));
-		mark_label(h, p99, "p99", d2, sizeof(d2));
-		mark_label(h, mx, "max", d3, sizeof(d3));
+		if (in->marks) {
+			const struct lat_hist_marks *mk = &in->marks[k];
+
+			snprintf(d1, sizeof(d1), "p50 %s", lat_fmt_dur_chart((double)mk->p50, x1,
+									     sizeof(x1)));
+			snprintf(d2, sizeof(d2), "p99 %s", lat_fmt_dur_chart((double)mk->p99, x1,
+									     sizeof(x1)));
+			snprintf(d3, sizeof(d3), "max %s", lat_fmt_dur_chart((double)mk->max, x1,
+									     sizeof(x1)));
+		} else {
+			mark_label(h, p50, "p50", d1, sizeof(d1));
+			mark_label(h, p99, "p99", d2, sizeof(d2));
+			mark_label(h, mx, "max", d3, sizeof(d3));
+		}
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
 			 "%s%s: n %llu, %s, %s, %s", len ? " \xc2\xb7 " : "",
 			 name, (unsigned long long)total, d1, d2, d3);
@@ -222,38 +268,43 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	/* percentile marks: a dashed line from the top, labels stacked per histogram */
 	lat_font(cr, LAT_TICK_PT, 0);
 	for (size_t k = 0; k < in->n && k < LAT_LEGEND_MAX; k++) {
-		const struct lat_histogram *h = in->h[k];
-		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
-				  last_nonzero(h) };
-		static const char *const what[3] = { "p50", "p99", "max" };
-		double d[] = { 3, 3 }, lastx = -1e9, w, tx;
+		double d[] = { 3, 3 }, lastx = -1e9, xs[3], tx[3], w[3];
+		double ytxt = c->plot.y + 16 + (double)k * (LAT_TICK_PT + 6);
+		double limit = c->plot.x + c->plot.w - 2;
+		char lab[3][64];
+		int have[3];
 
-		if (idx[2] == h->nbuckets)
-			continue;
+		/* labels left to right beside their line, then pulled back from the right edge */
 		for (int j = 0; j < 3; j++) {
-			double x = round(lat_axis_map(&c->x, mark_x(h, idx[j]))) + 0.5;
-			double ytxt = c->plot.y + 16 + (double)k * (LAT_TICK_PT + 6);
-
-			if (j > 0 && idx[j] == idx[j - 1])
+			have[j] = hist_mark(in, k, j, &xs[j], lab[j], sizeof(lab[j]));
+			if (!have[j])
+				continue;
+			xs[j] = round(lat_axis_map(&c->x, xs[j])) + 0.5;
+			w[j] = lat_text_width(cr, lab[j]);
+			tx[j] = fmax(lastx, xs[j] + 4);
+			lastx = tx[j] + w[j] + 10;
+		}
+		for (int j = 2; j >= 0; j--) {
+			if (!have[j])
+				continue;
+			if (tx[j] + w[j] > limit)
+				tx[j] = limit - w[j];
+			limit = tx[j] - 10;
+		}
+		for (int j = 0; j < 3; j++) {
+			if (!have[j])
 				continue;
 			lat_set_rgb(cr, lat_palette(k), 0.9);
 			cairo_set_line_width(cr, 1.2);
 			cairo_set_dash(cr, d, 2, 0);
-			cairo_move_to(cr, x, ytxt + 4);
-			cairo_line_to(cr, x, c->plot.y + c->plot.h);
+			cairo_move_to(cr, xs[j], ytxt + 4);
+			cairo_line_to(cr, xs[j], c->plot.y + c->plot.h);
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
-			mark_label(h, idx[j], what[j], buf, sizeof(buf));
-			/* keep labels of one histogram apart: push right */
-			w = lat_text_width(cr, buf);
-			tx = fmax(lastx, x + 4);
-			/* near the right edge: write it on the line's left */
-			if (tx + w > c->plot.x + c->plot.w - 2)
-				tx = x - 4 - w;
-			lat_text(cr, tx, ytxt, 0, buf);
-			lastx = tx + w + 10;
+			lat_text(cr, tx[j], ytxt, 0, lab[j]);
 		}
 	}
+	(void)buf;
 }
 
 const struct lat_chart_ops lat_hist_ops = {

@@ -22,7 +22,7 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { h, n, title };
+	struct lat_hist_input in = { h, n, title, NULL, NULL };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }
@@ -131,6 +131,8 @@ static int draw_series(const struct lat_block *b, const struct lat_render_opts *
 static int draw_histogram(const struct lat_block *b, const struct lat_render_opts *o,
 			  struct lat_render_buf *out)
 {
+	if (b->schema == LAT_SCHEMA_EVENTS)
+		return lat_render_wakeup_hist(b, o, out);
 	return lat_render_histogram(b->hist, b->nhist, b->title, o, out);
 }
 
@@ -141,7 +143,7 @@ static bool fits_loop(const struct lat_block *b)
 
 static bool fits_hist(const struct lat_block *b)
 {
-	return b->nhist > 0;
+	return b->nhist > 0 || b->schema == LAT_SCHEMA_EVENTS;
 }
 
 static bool fits_schedcnt(const struct lat_block *b)
@@ -170,6 +172,7 @@ static const struct {
 	[LAT_CHART_CPUS] = { fits_schedcnt, lat_render_cpus },
 	[LAT_CHART_TIMELINE] = { fits_events, render_events },
 	[LAT_CHART_BLAME] = { fits_fntrace, render_fntrace },
+	[LAT_CHART_PROBE] = { fits_events, lat_render_probe_hist },
 };
 
 int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,

@@ -158,6 +158,12 @@ size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
 void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title);
 
+/* Event traces' histograms (render/events.c), from the analyses' results. */
+int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
+			   struct lat_render_buf *out);
+int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opts *o,
+			  struct lat_render_buf *out);
+
 /* Chart implementations. */
 extern const struct lat_chart_ops lat_series_ops;	/* data: struct lat_series_input */
 extern const struct lat_chart_ops lat_hist_ops;		/* data: struct lat_hist_input */
@@ -170,10 +176,17 @@ struct lat_series_input {
 	const struct lat_loop_result *r;
 };
 
+/* Percentiles an analysis computed, marked at their value instead of a bucket bound. */
+struct lat_hist_marks {
+	int64_t p50, p99, max;	/* -1: not known (that mark is left out) */
+};
+
 struct lat_hist_input {
 	struct lat_histogram *const *h;
 	size_t n;
 	const char *title;
+	const struct lat_hist_marks *marks;	/* per histogram, or NULL: from the buckets */
+	const char *what;	/* x axis quantity, NULL: "latency" */
 };
 
 struct lat_blame_input {

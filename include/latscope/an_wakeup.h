@@ -58,6 +58,21 @@ void lat_hll_each(const struct lat_hll *h,
 int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
 void lat_hll_release(struct lat_hll *h);
 
+/*
+ * A wait histogram for charts: a lat_hll summed to LAT_WAKE_HIST_SUB buckets
+ * per power of two of ns.  Their edges are edges of lat_hll buckets, so the
+ * counts are exact.  Bucket 0 holds [0, 256 ns); bucket k >= 1 the k-1'th
+ * eighth of [2^8, 2^9), [2^9, 2^10), ...; the last one is open (values of
+ * 2^62 ns and more, none in practice).
+ */
+#define LAT_WAKE_HIST_SUB 8
+#define LAT_WAKE_HIST_N (1 + LAT_WAKE_HIST_SUB * 54)
+
+/* Bucket @k's range [*lo, *hi) in ns; *hi is INT64_MAX for the open last bucket. */
+void lat_wake_hist_edges(size_t k, int64_t *lo, int64_t *hi);
+/* Adds the counts of @h into @b (LAT_WAKE_HIST_N buckets). */
+void lat_hll_coarse(const struct lat_hll *h, uint64_t *b);
+
 struct lat_wake_stat {
 	uint64_t n;
 	int64_t min, max, p50, p90, p99, p999;
@@ -282,6 +297,21 @@ struct lat_wake_cpu {
 	uint64_t overrun;		/* the source's per-CPU overrun, 0 if unknown */
 };
 
+/*
+ * The wakeup waits counted (those the selectors passed) of one CPU or of one
+ * selected task, as a histogram (result->hists).
+ */
+struct lat_wake_hist {
+	int32_t cpu;			/* a CPU's waits (pid -1), or -1 */
+	int32_t pid;			/* a selected task's waits (cpu -1), or -1 */
+	int32_t prio;
+	char comm[LAT_COMM_LEN];
+	struct lat_wake_stat st;	/* the analysis' numbers (p50, p99, max...) */
+	uint64_t b[LAT_WAKE_HIST_N];
+};
+
+#define LAT_WAKE_HIST_TASKS 12		/* selected tasks given a histogram, largest max first */
+
 struct lat_wake_gap {
 	int32_t cpu;
 	uint64_t from_ns, to_ns;	/* last event seen before the gap, the event after it */
@@ -336,6 +366,12 @@ struct lat_wakeup_result {
 	size_t ntasks;
 	struct lat_wake_cpu *cpus;
 	size_t ncpus;
+	/*
+	 * Wakeup-wait histograms: every CPU with waits (cpu order), then, when
+	 * selecting, the LAT_WAKE_HIST_TASKS selected tasks with the largest max.
+	 */
+	struct lat_wake_hist *hists;
+	size_t nhists, nhist_cpus;
 	struct lat_wake_case *worst;		/* by latency, descending */
 	size_t nworst;
 	struct lat_wake_stall *stalls;		/* the first LAT_WAKE_STALLS_MAX stalls */

@@ -25,6 +25,7 @@ enum lat_chart_kind {
 	LAT_CHART_SERIES,
 	LAT_CHART_BLAME,
 	LAT_CHART_CPUS,
+	LAT_CHART_PROBE,	/* event traces: the probe samples' histogram */
 	LAT_CHART_NKINDS
 };
 
@@ -88,6 +89,15 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out);
 
+/*
+ * A/B: one histogram per input block, overlaid: an event trace's wakeup waits
+ * (all CPUs, the selected ones when the analysis had --task/--policy), or a
+ * histogram block's histograms.  @names[i] names block i ("A.dat#1").  The
+ * blocks were analysed.
+ */
+int lat_render_compare(const struct lat_block *const *b, const char *const *names, size_t n,
+		       const struct lat_render_opts *o, struct lat_render_buf *out);
+
 /* schedcnt (LAT_SCHEMA_SCHEDCNT): per run, which PID each CPU picked over the cycles. */
 int lat_render_cpus(const struct lat_block *b, const struct lat_render_opts *o,
 		    struct lat_render_buf *out);
@@ -140,6 +150,9 @@ struct lat_render_api {
 	int (*render_blame)(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
 			    const char *title, const struct lat_render_opts *o,
 			    struct lat_render_buf *out);
+	int (*render_compare)(const struct lat_block *const *b, const char *const *names,
+			      size_t n, const struct lat_render_opts *o,
+			      struct lat_render_buf *out);
 };
 
 /* The table the module exports (and latscope_render, for programs linking it statically). */

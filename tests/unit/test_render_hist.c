@@ -89,7 +89,7 @@ static void test_tables_as_printed(void **state)
 static void test_overlay_geometry(void **state)
 {
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct lat_hist_input in = { h, 2, "delivery times" };
+	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL };
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
 	struct lat_chart c;
