@@ -1,52 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `latscope render A B ...`: the histograms of several inputs (cyclictest runs,
- * rtla, perf sched timehist, delivery-time tables) overlaid in one chart, each
- * named "FILE#BLOCK TITLE".  Histograms without samples (a tool's summary
- * only) have nothing to draw and are left out.
+ * rtla, perf sched timehist, delivery-time tables, the wakeup waits of event
+ * traces) overlaid in one chart, each named "FILE#BLOCK TITLE".  Histograms
+ * without samples (a tool's summary only) have nothing to draw and are left
+ * out.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
 #include "latscope/input.h"
 #include "latscope/render.h"
 #include "cli.h"
 
-/* Shallow copies of the histograms, titled with their file and block; buckets lent. */
-struct many {
-	struct lat_histogram **h;
-	size_t n, cap;
-};
-
-static int add_copy(struct many *m, const struct lat_histogram *src, const char *path,
-		    size_t block)
+static const char *path_base(const char *p)
 {
-	struct lat_histogram *h;
-	char *title;
+	const char *s = strrchr(p, '/');
 
-	if (lat_grow(&m->h, &m->cap, m->n + 1, sizeof(*m->h)))
-		return -LAT_ENOMEM;
-	h = malloc(sizeof(*h));
-	if (!h)
-		return -LAT_ENOMEM;
-	if (asprintf(&title, "%s#%zu %s", path, block + 1, src->title ? src->title : "?") < 0) {
-		free(h);
-		return -LAT_ENOMEM;
-	}
-	*h = *src;
-	h->title = title;
-	m->h[m->n++] = h;
-	return 0;
+	return s ? s + 1 : p;
 }
 
-static void many_release(struct many *m)
+/* The inputs' file names without their directories, when that tells them apart. */
+static int short_names(char **inputs, int n)
 {
-	for (size_t i = 0; i < m->n; i++) {
-		free(m->h[i]->title);
-		free(m->h[i]);
-	}
-	free(m->h);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (!strcmp(path_base(inputs[i]), path_base(inputs[j])))
+				return 0;
+	return 1;
+}
+
+/* How many curves block @b gives: its histograms with samples, a trace's waits. */
+static size_t drawn_hists(const struct lat_block *b)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	size_t n = 0;
+
+	if (b->schema == LAT_SCHEMA_EVENTS)
+		return r && r->nhist_cpus ? 1 : 0;
+	for (size_t h = 0; h < b->nhist; h++)
+		n += b->hist[h]->total && b->hist[h]->nbuckets;
+	return n;
 }
 
 int cli_render_many(char **inputs, int n, const char *out, const struct lat_read_opts *read,
@@ -55,8 +51,10 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_read
 {
 	struct lat_loaded *l = calloc((size_t)n, sizeof(*l));
 	struct lat_render_buf buf = { 0 };
-	struct many m = { 0 };
-	int ret = LAT_EXIT_OK, loaded = 0;
+	const struct lat_block **blocks = NULL;
+	char **names = NULL;
+	size_t nb = 0, bcap = 0, ncap = 0, nh = 0;
+	int ret = LAT_EXIT_OK, loaded = 0, shrt = short_names(inputs, n);
 
 	if (!l) {
 		fprintf(stderr, "latscope render: out of memory\n");
@@ -69,40 +67,44 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_read
 			break;
 		}
 		loaded = i + 1;
-		for (size_t k = 0; k < l[i].nblocks; k++) {
+		for (size_t k = 0; k < l[i].nblocks && ret == LAT_EXIT_OK; k++) {
 			struct lat_block *b = l[i].blocks[k];
 
-			if (b->schema != LAT_SCHEMA_HISTOGRAM)
+			if (b->schema != LAT_SCHEMA_HISTOGRAM && b->schema != LAT_SCHEMA_EVENTS)
 				continue;
 			lat_analyze_block(b, ao);
-			for (size_t h = 0; h < b->nhist; h++)
-				if (b->hist[h]->total && add_copy(&m, b->hist[h], inputs[i], k)) {
-					fprintf(stderr, "latscope render: out of memory\n");
-					ret = LAT_EXIT_FAIL;
-				}
+			if (lat_grow(&blocks, &bcap, nb + 1, sizeof(*blocks)) ||
+			    lat_grow(&names, &ncap, nb + 1, sizeof(*names)) ||
+			    asprintf(&names[nb], "%s#%zu", shrt ? path_base(inputs[i]) :
+				     inputs[i], k + 1) < 0) {
+				fprintf(stderr, "latscope render: out of memory\n");
+				ret = LAT_EXIT_FAIL;
+				break;
+			}
+			blocks[nb++] = b;
+			nh += drawn_hists(b);
 		}
-	}
-	if (ret == LAT_EXIT_OK && !m.n) {
-		fprintf(stderr, "latscope render: no histogram with samples in these inputs "
-				"(several inputs are drawn as one histogram chart)\n");
-		ret = LAT_EXIT_FAIL;
 	}
 	if (ret == LAT_EXIT_OK) {
 		ro->source = NULL;
 		ro->block_no = 0;
-		if (api->render_histogram(m.h, m.n, "histograms of several inputs", ro, &buf) < 0) {
-			fprintf(stderr, "latscope render: no chart: %s\n", buf.msg);
+		if (api->render_compare(blocks, (const char *const *)names, nb, ro, &buf) < 0) {
+			fprintf(stderr, "latscope render: no chart: %s (several inputs are drawn "
+				"as one histogram chart)\n", buf.msg);
 			ret = LAT_EXIT_FAIL;
 		} else if (cli_write_file(out, &buf)) {
 			fprintf(stderr, "latscope render: cannot write %s\n", out);
 			ret = LAT_EXIT_FAIL;
 		} else {
 			printf("%s: histogram chart of %zu histograms from %d inputs (%zu bytes)\n",
-			       out, m.n, n, buf.len);
+			       out, nh, n, buf.len);
 		}
 	}
 	lat_render_buf_release(&buf);
-	many_release(&m);
+	for (size_t i = 0; i < nb; i++)
+		free(names[i]);
+	free(names);
+	free(blocks);
 	for (int i = 0; i < loaded; i++)
 		lat_loaded_release(&l[i]);
 	free(l);

@@ -289,7 +289,9 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 		ret = -LAT_EEMPTY;
 	} else {
 		ret = ev_draw(&e, traces ? "wakeup latency of several inputs" :
-			      "histograms of several inputs", NULL, with_marks, o, out);
+			      "histograms of several inputs",
+			      traces ? "wakeup latency (waking to running)" : NULL, with_marks, o,
+			      out);
 	}
 	ev_release(&e);
 	return ret;

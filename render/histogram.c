@@ -162,7 +162,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		size_t p50 = lat_hist_pct_bucket(h, 50), p99 = lat_hist_pct_bucket(h, 99);
 		size_t mx = last_nonzero(h), len = strlen(c->subtitle);
 		uint64_t total = 0;
-		char name[64];
+		char name[160];
 
 		for (size_t i = 0; i < h->nbuckets; i++)
 			total += h->b[i].count;
@@ -173,7 +173,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		if (c->nlegend < LAT_LEGEND_MAX) {
 			struct lat_legend_item *it = &c->legend[c->nlegend++];
 
-			snprintf(it->text, sizeof(it->text), "%s (%llu samples)", name,
+			snprintf(it->text, sizeof(it->text), "%.70s (%llu samples)", name,
 				 (unsigned long long)total);
 			it->rgb = lat_palette(k);
 			it->style = LAT_LEG_BOX;
