@@ -180,7 +180,7 @@ static int cmp_name(const void *a, const void *b)
 
 /* Rows with time, sorted, cut to top_n; then the same per top function. */
 static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_t *nrows,
-		      struct lat_wake_blame **funcs, size_t *nfuncs)
+		      size_t *nall, struct lat_wake_blame **funcs, size_t *nfuncs)
 {
 	struct lat_wakeup_result *r = w->r;
 	size_t n = 0, top = w->o->top_n > 0 ? (size_t)w->o->top_n : 20, nf = 0;
@@ -219,6 +219,7 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 	lat_sort(f, nf, sizeof(*f), cmp_blame);
 	*rows = a;
 	*nrows = n < top ? n : top;
+	*nall = n;
 	*funcs = f;
 	*nfuncs = nf < top ? nf : top;
 	return 0;
@@ -231,10 +232,11 @@ int wk_blame_finish(struct wk *w)
 
 	if (!r->nstacks)
 		return 0;
-	ret = blame_rows(w, 0, &r->off_stacks, &r->noff_stacks, &r->off_funcs, &r->noff_funcs);
+	ret = blame_rows(w, 0, &r->off_stacks, &r->noff_stacks, &r->noff_stacks_all,
+			 &r->off_funcs, &r->noff_funcs);
 	if (!ret)
-		ret = blame_rows(w, 1, &r->run_stacks, &r->nrun_stacks, &r->run_funcs,
-				 &r->nrun_funcs);
+		ret = blame_rows(w, 1, &r->run_stacks, &r->nrun_stacks, &r->nrun_stacks_all,
+				 &r->run_funcs, &r->nrun_funcs);
 	return ret;
 }
 

@@ -296,3 +296,58 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 	ev_release(&e);
 	return ret;
 }
+
+/* Lent pointers of one blame table, as an icicle panel. */
+static int stacks_panel(const struct lat_wake_blame *rows, size_t n,
+			struct lat_icicle_panel *pn, const char ***names, int64_t **ns)
+{
+	*names = calloc(n ? n : 1, sizeof(**names));
+	*ns = calloc(n ? n : 1, sizeof(**ns));
+	if (!*names || !*ns)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		(*names)[i] = rows[i].name;
+		(*ns)[i] = rows[i].ns;
+	}
+	*pn = (struct lat_icicle_panel){ *names, *ns, n };
+	return 0;
+}
+
+/*
+ * The kernel stacks of a `record --stacks` trace: off-CPU and runnable time
+ * by stack, every stack the analysis attributed time to (not only the
+ * --top rows of the text report).
+ */
+int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
+		      struct lat_render_buf *out)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	struct lat_icicle_input in = { .title = NULL };
+	const char **names[2] = { NULL, NULL };
+	int64_t *ns[2] = { NULL, NULL };
+	char title[240];
+	int ret;
+
+	if (!r || !r->has_stacks || !r->nstacks) {
+		snprintf(out->msg, sizeof(out->msg), "no kernel stacks in this trace (record "
+			 "with --stacks)");
+		return -LAT_EEMPTY;
+	}
+	ret = stacks_panel(r->off_stacks, r->noff_stacks_all, &in.panel[0], &names[0], &ns[0]);
+	if (!ret)
+		ret = stacks_panel(r->run_stacks, r->nrun_stacks_all, &in.panel[1], &names[1],
+				   &ns[1]);
+	snprintf(title, sizeof(title), "%s%skernel stacks: off-CPU and runnable time%s",
+		 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
+		 r->selecting ? " of the selected tasks" : "");
+	in.title = title;
+	if (!ret)
+		ret = lat_chart_run(&lat_icicle_ops, &in, o, out);
+	else
+		snprintf(out->msg, sizeof(out->msg), "out of memory");
+	for (int k = 0; k < 2; k++) {
+		free(names[k]);
+		free(ns[k]);
+	}
+	return ret;
+}

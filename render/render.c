@@ -158,7 +158,15 @@ static bool fits_events(const struct lat_block *b)
 
 static bool fits_fntrace(const struct lat_block *b)
 {
-	return b->schema == LAT_SCHEMA_FNTRACE;
+	return b->schema == LAT_SCHEMA_FNTRACE || b->schema == LAT_SCHEMA_EVENTS;
+}
+
+static int draw_blame(const struct lat_block *b, const struct lat_render_opts *o,
+		      struct lat_render_buf *out)
+{
+	if (b->schema == LAT_SCHEMA_EVENTS)
+		return lat_render_stacks(b, o, out);
+	return render_fntrace(b, o, out);
 }
 
 /* Per chart: which blocks it fits, and how it is drawn from them. */
@@ -171,7 +179,7 @@ static const struct {
 	[LAT_CHART_HISTOGRAM] = { fits_hist, draw_histogram },
 	[LAT_CHART_CPUS] = { fits_schedcnt, lat_render_cpus },
 	[LAT_CHART_TIMELINE] = { fits_events, render_events },
-	[LAT_CHART_BLAME] = { fits_fntrace, render_fntrace },
+	[LAT_CHART_BLAME] = { fits_fntrace, draw_blame },
 	[LAT_CHART_PROBE] = { fits_events, lat_render_probe_hist },
 };
 

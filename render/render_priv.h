@@ -196,6 +196,32 @@ struct lat_blame_input {
 	const char *title;
 };
 
+/* The icicle chart (render/icicle.c): folded stacks and their time, two panels. */
+struct lat_icicle_panel {
+	const char *const *folded;	/* "root;...;leaf", lent */
+	const int64_t *ns;
+	size_t n;
+};
+
+struct lat_icicle_input {
+	struct lat_icicle_panel panel[2];	/* [0] off-CPU, [1] runnable */
+	const char *title;
+};
+
+/* Its layout (c->priv), for tests. */
+struct lat_icicle_layout {
+	void *tree[2];			/* per panel, private */
+	int64_t total_ns[2];		/* the root frame: the panel's time */
+	size_t nframes[2];		/* distinct frames, the root included */
+	uint32_t depth[2];		/* frames below the root on the deepest stack */
+	size_t drawn[2];		/* frames drawn (at least ICI_MIN_W wide) */
+};
+
+extern const struct lat_chart_ops lat_icicle_ops;	/* data: struct lat_icicle_input */
+
+int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
+		      struct lat_render_buf *out);
+
 /* The series chart's own layout (c->priv), for tests. */
 struct lat_series_layout {
 	int stall_col;		/* LAT_LOOP_MAX or LAT_LOOP_LOOP */

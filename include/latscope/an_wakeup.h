@@ -388,6 +388,8 @@ struct lat_wakeup_result {
 	/* blame, sorted by ns descending, at most top_n rows each */
 	struct lat_wake_blame *off_stacks, *off_funcs, *run_stacks, *run_funcs;
 	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
+	/* every stack with time is in off_stacks / run_stacks, past the top_n: charts draw all */
+	size_t noff_stacks_all, nrun_stacks_all;
 	uint64_t skipped_events;		/* CPU numbers out of range */
 	/* events earlier than one already analyzed (a corrupt timestamp): skipped */
 	uint64_t backwards;
