@@ -125,6 +125,8 @@ static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t c
 {
 	struct lat_run_slice s;
 
+	if (w->r->activity && c->cur_known && c->cur_pid > 0)
+		wk_act_add((struct wk *)w, cpu, WK_ACT_BUSY, c->cur_start, end, 1);
 	if (!w->o->sink || !w->o->sink->slice || !c->cur_known)
 		return;
 	s.cpu = cpu;
@@ -338,8 +340,10 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 static void owe_release(struct wk *w, struct wk_task *t);
 
 /* The run queue of @c gains (or loses) a waiting task at @ts. */
-static inline void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
+static inline void rq_add(struct wk *w, struct wk_cpu *c, uint64_t ts, int delta)
 {
+	if (w->r->activity && c->nq && ts > c->area_ts)
+		wk_act_add(w, c->id, WK_ACT_RQ, c->area_ts, ts, c->nq);
 	if (ts > c->area_ts) {
 		c->area += (uint64_t)c->nq * (ts - c->area_ts);
 		c->area_ts = ts;
@@ -353,7 +357,7 @@ static inline void rq_add(struct wk_cpu *c, uint64_t ts, int delta)
 static inline void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
 {
 	if (t->qcpu >= 0 && (size_t)t->qcpu < w->ncpus && w->cpus[t->qcpu])
-		rq_add(w->cpus[t->qcpu], ts, -1);
+		rq_add(w, w->cpus[t->qcpu], ts, -1);
 	t->qcpu = -1;
 }
 
@@ -544,6 +548,8 @@ static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
 	if (queued >= 0 && (size_t)queued < w->ncpus && w->cpus[queued]) {
 		struct wk_cpu *qc = w->cpus[queued];
 
+		if (w->r->activity && qc->nq && ts > qc->area_ts)
+			wk_act_add(w, queued, WK_ACT_RQ, qc->area_ts, ts, qc->nq);
 		if (ts > qc->area_ts) {
 			qc->area += (uint64_t)qc->nq * (ts - qc->area_ts);
 			qc->area_ts = ts;
@@ -736,6 +742,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	s->preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
 	memcpy(s->comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
 	s->comm[LAT_COMM_LEN - 1] = 0;
+	if (w->r->activity && s->pid > 0)
+		wk_act_add(w, cpu, WK_ACT_BUSY, s->start, s->end, 1);
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
 	if (w->o->sink && w->o->sink->slice) {
@@ -882,7 +890,7 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 
 		rq_leave(w, t, ev->ts_ns);
 		if (dc) {
-			rq_add(dc, ev->ts_ns, 1);
+			rq_add(w, dc, ev->ts_ns, 1);
 			t->qcpu = ev->u.migrate.dest_cpu;
 		}
 		t->area_cpu = -1;	/* moved: no average over one CPU */
@@ -951,6 +959,8 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	q.soft = (uint8_t)soft;
 	memcpy(q.name, o->name, sizeof(q.name));
 	push_irq(c, &q);
+	if (w->r->activity)
+		wk_act_add(w, cpu, WK_ACT_IRQ, q.start, q.end, 1);
 }
 
 /* latscope's "probe=timer cpu=1 lat_ns=73210" and cyclictest's "hit latency threshold (X > Y)" */
@@ -1264,6 +1274,8 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 		return -LAT_ENOMEM;
 	b->analysis = r;
 	r->start = o->wake_start;
+	if (o->activity && !(r->activity = calloc(1, sizeof(*r->activity))))
+		return -LAT_ENOMEM;
 	w.o = o;
 	w.r = r;
 	/* as many slices per CPU as WK_RING_BYTES allows, within [WK_RING_MIN, WK_RING_MAX] */

@@ -177,6 +177,7 @@ void wk_result_free(void *p)
 	free(r->tasks);
 	free(r->cpus);
 	free(r->hists);
+	lat_wake_activity_free(r->activity);
 	for (size_t i = 0; i < r->nworst; i++)
 		lat_timeline_free(r->worst[i].tl);
 	free(r->worst);

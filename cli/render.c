@@ -280,6 +280,7 @@ int cmd_render(int argc, char **argv)
 	lat_render_opts_init(&r.ro);
 	cli_ctx_init(&c, argv[0], &r);
 	c.an.timelines = 1;	/* the timeline chart draws the worst case */
+	c.an.activity = 1;	/* the cpus chart of a trace draws every CPU's activity */
 	first = cli_parse(argc, argv, render_tables, 0, &c, usage_render);
 	if (first < 0)
 		return LAT_EXIT_USAGE;

@@ -146,9 +146,17 @@ static bool fits_hist(const struct lat_block *b)
 	return b->nhist > 0 || b->schema == LAT_SCHEMA_EVENTS;
 }
 
-static bool fits_schedcnt(const struct lat_block *b)
+static bool fits_cpus(const struct lat_block *b)
 {
-	return b->schema == LAT_SCHEMA_SCHEDCNT;
+	return b->schema == LAT_SCHEMA_SCHEDCNT || b->schema == LAT_SCHEMA_EVENTS;
+}
+
+static int draw_cpus(const struct lat_block *b, const struct lat_render_opts *o,
+		     struct lat_render_buf *out)
+{
+	if (b->schema == LAT_SCHEMA_EVENTS)
+		return lat_render_lanes(b, o, out);
+	return lat_render_cpus(b, o, out);
 }
 
 static bool fits_events(const struct lat_block *b)
@@ -177,7 +185,7 @@ static const struct {
 } charts[LAT_CHART_NKINDS] = {
 	[LAT_CHART_SERIES] = { fits_loop, draw_series },
 	[LAT_CHART_HISTOGRAM] = { fits_hist, draw_histogram },
-	[LAT_CHART_CPUS] = { fits_schedcnt, lat_render_cpus },
+	[LAT_CHART_CPUS] = { fits_cpus, draw_cpus },
 	[LAT_CHART_TIMELINE] = { fits_events, render_events },
 	[LAT_CHART_BLAME] = { fits_fntrace, draw_blame },
 	[LAT_CHART_PROBE] = { fits_events, lat_render_probe_hist },

@@ -222,6 +222,27 @@ extern const struct lat_chart_ops lat_icicle_ops;	/* data: struct lat_icicle_inp
 int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		      struct lat_render_buf *out);
 
+/* CPU lanes of an event trace (render/lanes.c). */
+struct lat_wakeup_result;
+struct lat_lanes_input {
+	const struct lat_wakeup_result *r;	/* with ->activity */
+	const char *title;
+};
+
+/* Its layout (c->priv), for tests. */
+struct lat_lanes_layout {
+	int32_t *cpu;			/* lane k is CPU cpu[k] */
+	size_t nlanes, nbins;
+	uint64_t bin_ns;
+	double rq_max;			/* largest average run-queue depth of a bin */
+	double lane_y0, lane_h, lane_gap;
+	size_t drawn_stalls;		/* stalls drawn (each once, whatever its lanes) */
+};
+
+extern const struct lat_chart_ops lat_lanes_ops;	/* data: struct lat_lanes_input */
+int lat_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
+		     struct lat_render_buf *out);
+
 /* The series chart's own layout (c->priv), for tests. */
 struct lat_series_layout {
 	int stall_col;		/* LAT_LOOP_MAX or LAT_LOOP_LOOP */

@@ -312,6 +312,28 @@ struct lat_wake_hist {
 
 #define LAT_WAKE_HIST_TASKS 12		/* selected tasks given a histogram, largest max first */
 
+/*
+ * CPU activity over the whole trace (lat_analyze_opts.activity): per CPU and
+ * time bin, the ns a task ran (pid > 0), the ns in irq and softirq handlers,
+ * and the run-queue depth integrated over the bin (tasks waiting for that CPU
+ * x ns: divided by bin_ns, the average depth).  Bins start at first_ns and
+ * double in width as the trace goes on, so at most LAT_ACT_BINS are used.
+ */
+#define LAT_ACT_BINS 512
+
+struct lat_act_cpu {
+	int64_t busy[LAT_ACT_BINS], irq[LAT_ACT_BINS];
+	uint64_t rq_area[LAT_ACT_BINS];
+	uint8_t seen;
+};
+
+struct lat_wake_activity {
+	uint64_t t0_ns, bin_ns;		/* bin k: [t0 + k bin_ns, t0 + (k + 1) bin_ns) */
+	size_t nbins;			/* bins used */
+	size_t ncpus;			/* cpu[] is indexed by CPU number */
+	struct lat_act_cpu *cpu;
+};
+
 struct lat_wake_gap {
 	int32_t cpu;
 	uint64_t from_ns, to_ns;	/* last event seen before the gap, the event after it */
@@ -372,6 +394,7 @@ struct lat_wakeup_result {
 	 */
 	struct lat_wake_hist *hists;
 	size_t nhists, nhist_cpus;
+	struct lat_wake_activity *activity;	/* NULL unless lat_analyze_opts.activity */
 	struct lat_wake_case *worst;		/* by latency, descending */
 	size_t nworst;
 	struct lat_wake_stall *stalls;		/* the first LAT_WAKE_STALLS_MAX stalls */

@@ -32,6 +32,8 @@ struct lat_analyze_opts {
 	 * and JSON reports for none.  Default 0.
 	 */
 	int timelines;
+	/* the wakeup analysis keeps every CPU's activity over time (result->activity) */
+	int activity;
 	/* the wakeup analysis' records as they come (an_wakeup_sink.h), NULL none; lent */
 	const struct lat_wake_sink *sink;
 };
