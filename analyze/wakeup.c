@@ -987,11 +987,19 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	struct lat_wake_marker *m;
 	size_t pos, len = ev->u.marker.text ? ev->u.marker.len : 0;
 
-	if (w->mlen < WK_MARK_RING) {
-		pos = (w->mhead + w->mlen++) % WK_MARK_RING;
+	if (!w->marks) {
+		w->mcap = w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING;
+		w->marks = lat_arena_alloc(&w->arena, w->mcap * sizeof(*w->marks));
+		if (!w->marks) {
+			w->oom = 1;
+			return;
+		}
+	}
+	if (w->mlen < w->mcap) {
+		pos = (w->mhead + w->mlen++) % w->mcap;
 	} else {
 		pos = w->mhead;
-		w->mhead = (w->mhead + 1) % WK_MARK_RING;
+		w->mhead = (w->mhead + 1) % w->mcap;
 	}
 	m = &w->marks[pos];
 	m->ts_ns = ev->ts_ns;

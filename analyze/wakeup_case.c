@@ -420,7 +420,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	}
 	c->markers_dropped = 0;
 	for (i = 0; i < w->mlen; i++) {
-		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % WK_MARK_RING];
+		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % w->mcap];
 
 		if (m->ts_ns < c->start_ns || m->ts_ns > c->end_ns)
 			continue;
@@ -648,7 +648,7 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 		 lat_fmt_duration(c->latency_ns, d, sizeof(d)), c->cpu);
 	tl_slices(w, x, until);
 	for (size_t i = 0; i < w->mlen; i++) {
-		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % WK_MARK_RING];
+		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % w->mcap];
 
 		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
 			tl_mark(w, x, LAT_TL_MARKER, m->ts_ns, m->ts_ns, m->cpu, -1, m->pid,

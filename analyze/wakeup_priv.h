@@ -15,7 +15,8 @@
 #define WK_RING_MAX 32768	/* ... more where the CPUs are few: */
 #define WK_RING_BYTES ((size_t)24 << 20)	/* all CPUs' slice rings together */
 #define WK_IRQ_RING 2048
-#define WK_MARK_RING 256
+#define WK_MARK_RING 256		/* markers kept for the cases' explanations */
+#define WK_MARK_RING_TL 16384		/* when timelines are drawn: a window's every marker */
 #define WK_MIG_RING 4096	/* migrations of all CPUs, for the timelines */
 #define WK_GAP_RING 64
 #define WK_STALL_RING 64	/* recent stalls, for the cases built later */
@@ -191,8 +192,8 @@ struct wk {
 	size_t tcap, ntasks;
 	struct lat_hll all;
 	uint64_t ngaps;
-	struct lat_wake_marker marks[WK_MARK_RING];
-	size_t mhead, mlen;
+	struct lat_wake_marker *marks;	/* a ring of mcap, from the arena at the first marker */
+	size_t mhead, mlen, mcap;
 	struct wk_mig *migs;		/* WK_MIG_RING recent migrations, at the first one */
 	size_t mighead, nmig;
 	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */

@@ -48,6 +48,51 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
 	return lat_chart_run(&lat_blame_ops, &in, o, out);
 }
 
+/*
+ * What the analysis says of the case the timeline is about (worst[0]): its
+ * verdict in the headline, and the stalls in the window as LAT_TL_STALL marks
+ * (the machine-wide and per-CPU stalls the analysis kept).
+ */
+static int tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
+{
+	size_t n = 0;
+	struct lat_tl_mark *m;
+
+	if (r->nworst && r->worst[0].verdict.kind != LAT_VERDICT_NONE) {
+		const struct lat_wake_verdict *v = &r->worst[0].verdict;
+		char buf[512];
+
+		/* the verdict first: the title is cut (and elided) at its end */
+		snprintf(buf, sizeof(buf), "%s (%.0f%%): %s \xc2\xb7 %s",
+			 lat_verdict_name(v->kind), 100 * v->share, v->evidence, tl->title);
+		snprintf(tl->title, sizeof(tl->title), "%.*s", (int)sizeof(tl->title) - 1, buf);
+	}
+	for (size_t i = 0; i < r->nstalls; i++)
+		n += r->stalls[i].to_ns > tl->start_ns && r->stalls[i].from_ns < tl->end_ns;
+	if (!n)
+		return 0;
+	m = realloc(tl->marks, (tl->nmarks + n) * sizeof(*m));
+	if (!m)
+		return -LAT_ENOMEM;
+	tl->marks = m;
+	for (size_t i = 0; i < r->nstalls; i++) {
+		const struct lat_wake_stall *s = &r->stalls[i];
+
+		if (s->to_ns <= tl->start_ns || s->from_ns >= tl->end_ns)
+			continue;
+		m = &tl->marks[tl->nmarks++];
+		memset(m, 0, sizeof(*m));
+		m->kind = LAT_TL_STALL;
+		m->start_ns = s->from_ns;
+		m->end_ns = s->to_ns;
+		m->cpu = s->cpu;
+		m->other_cpu = -1;
+		m->pid = s->pid;
+		m->value_ns = (int64_t)(s->to_ns - s->from_ns);
+	}
+	return 0;
+}
+
 /* The timeline of the worst wakeup case the analysis captured (the --task's when given). */
 static int render_events(const struct lat_block *b, const struct lat_render_opts *o,
 			 struct lat_render_buf *out)
@@ -72,7 +117,11 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	}
 	if (!tl->title[0] && b->title)
 		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
-	ret = lat_render_timeline(tl, o, out);
+	ret = tl_add_case(tl, b->analysis);
+	if (!ret)
+		ret = lat_render_timeline(tl, o, out);
+	else
+		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	lat_timeline_free(tl);
 	return ret;
 }

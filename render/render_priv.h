@@ -267,6 +267,11 @@ struct lat_tl_layout {
 	size_t nmigr;		/* migrations in the view between two drawn lanes (duplicates once) */
 	size_t drawn_migr;	/* arrows drawn: others' sharing a pixel column and CPU pair fold */
 	size_t drawn_own_migr;	/* of which the own task's (never folded) */
+	size_t nmarkers;	/* LAT_TL_MARKER marks in the view, on a lane */
+	size_t drawn_marker_ticks;	/* ticks: one per pixel column and lane */
+	size_t drawn_marker_labels;	/* labels: at most one per lane and slot of 150 px */
+	size_t drawn_stalls;	/* LAT_TL_STALL marks drawn */
+	int queued_outlined;	/* bracket 0's wait outlined on the CPU it was queued on */
 };
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);

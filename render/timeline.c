@@ -682,12 +682,193 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 	free(lr.r);
 }
 
+/* "73.2 µs probe=timer cpu=1 ...": the value first, so that eliding keeps it */
+static void marker_text(const struct lat_tl_mark *mk, char *buf, size_t len)
+{
+	char lab[64], d1[32];
+	const char *p;
+
+	lat_utf8_clean(mk->label, strnlen(mk->label, sizeof(mk->label)), lab, sizeof(lab));
+	/* latscope's own markers: the "latscope: " prefix says nothing on the chart */
+	p = strncmp(lab, "latscope: ", 10) ? lab : lab + 10;
+	if (mk->value_ns >= 0)
+		snprintf(buf, len, "%s%s%s", lat_fmt_dur_chart((double)mk->value_ns, d1,
+							      sizeof(d1)), *p ? " " : "", p);
+	else
+		snprintf(buf, len, "%s", p);
+}
+
+#define MARKER_SLOT_PX 150.0	/* one label per lane and slot: the largest value in it */
+
+/*
+ * Markers (probe samples, trace_marker lines), every one in the view: a thin
+ * tick per pixel column and lane, and per slot of MARKER_SLOT_PX the marker
+ * with the largest value (else the first) labelled, value first.  Many markers
+ * make a grey comb, not a black band; the labels never overlap.
+ */
+static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+			 struct lat_tl_layout *l, double scale)
+{
+	size_t nslot = (size_t)(c->plot.w / MARKER_SLOT_PX) + 1;
+	const struct lat_tl_mark **best;
+	long *lastcol;
+
+	l->nmarkers = l->drawn_marker_ticks = l->drawn_marker_labels = 0;
+	best = calloc(nslot * (size_t)l->ncpus, sizeof(*best));
+	lastcol = malloc((size_t)l->ncpus * sizeof(*lastcol));
+	if (!best || !lastcol)
+		goto out;
+	for (int cpu = 0; cpu < l->ncpus; cpu++)
+		lastcol[cpu] = -1;
+	cairo_set_line_width(cr, 1);
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+		double x, top;
+		long col;
+		size_t slot;
+		const struct lat_tl_mark **b;
+
+		if (mk->kind != LAT_TL_MARKER || mk->cpu < 0 || mk->cpu >= l->ncpus ||
+		    mk->start_ns < l->v0 || mk->start_ns >= l->v1)
+			continue;
+		l->nmarkers++;
+		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+		col = (long)floor(x);
+		slot = (size_t)((x - c->plot.x) / MARKER_SLOT_PX);
+		b = &best[(size_t)mk->cpu * nslot + (slot < nslot ? slot : nslot - 1)];
+		if (!*b || mk->value_ns > (*b)->value_ns)
+			*b = mk;
+		if (col == lastcol[mk->cpu])
+			continue;
+		lastcol[mk->cpu] = col;
+		top = lat_tl_lane_top(l, mk->cpu);
+		cairo_move_to(cr, x, top);
+		cairo_line_to(cr, x, top + l->lane_h * 0.35);
+		l->drawn_marker_ticks++;
+	}
+	cairo_set_source_rgba(cr, 0.25, 0.25, 0.25, 0.7);
+	cairo_stroke(cr);
+	lat_font(cr, LAT_TICK_PT - 1, 0);
+	for (int cpu = 0; cpu < l->ncpus && l->lane_h >= 14; cpu++) {
+		double lastx = -1e9, top = lat_tl_lane_top(l, cpu);
+
+		for (size_t s = 0; s < nslot; s++) {
+			const struct lat_tl_mark *mk = best[(size_t)cpu * nslot + s];
+			char buf[96], fit[96];
+			double x, w;
+
+			if (!mk)
+				continue;
+			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+			marker_text(mk, buf, sizeof(buf));
+			lat_text_fit(cr, buf, MARKER_SLOT_PX - 12, fit, sizeof(fit));
+			w = lat_text_width(cr, fit);
+			if (x + 3 + w > c->plot.x + c->plot.w)
+				x = c->plot.x + c->plot.w - 3 - w;
+			if (x < lastx)
+				continue;
+			/* a filled head on the labelled one */
+			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+			cairo_move_to(cr, x - 3.5, top - 4);
+			cairo_line_to(cr, x + 3.5, top - 4);
+			cairo_line_to(cr, x, top + 1);
+			cairo_close_path(cr);
+			cairo_fill(cr);
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+			cairo_rectangle(cr, x + 2, top + 2, w + 2, LAT_TICK_PT + 1);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			lat_text(cr, x + 3, top + LAT_TICK_PT, 0, fit);
+			lastx = x + 3 + w + 6;
+			l->drawn_marker_labels++;
+		}
+	}
+out:
+	free(best);
+	free(lastcol);
+}
+
+/* Lost events: a red bar across the lane, "events lost" where there is room. */
+static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+		      const struct lat_tl_layout *l, double scale)
+{
+	double lastx = -1e9;
+
+	lat_font(cr, LAT_TICK_PT - 1, 0);
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+		double x, top;
+
+		if (mk->kind != LAT_TL_LOST || mk->cpu < 0 || mk->cpu >= l->ncpus ||
+		    mk->start_ns < l->v0 || mk->start_ns >= l->v1)
+			continue;
+		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+		top = lat_tl_lane_top(l, mk->cpu);
+		lat_set_rgb(cr, lat_alert_rgb, 1);
+		cairo_set_line_width(cr, 2);
+		cairo_move_to(cr, x, top);
+		cairo_line_to(cr, x, top + l->lane_h);
+		cairo_stroke(cr);
+		cairo_set_line_width(cr, 1);
+		if (x > lastx && l->lane_h >= 14) {
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			lat_text(cr, x + 3, top + l->lane_h - 4, 0, "events lost");
+			lastx = x + 6 + lat_text_width(cr, "events lost");
+		}
+	}
+}
+
+/*
+ * Stalls (LAT_TL_STALL): no event on that CPU (cpu -1: on any) while a switch
+ * was owed.  A pale red band over the lanes it silenced, "no events: stall?"
+ * with its length.
+ */
+static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+			struct lat_tl_layout *l, double scale)
+{
+	l->drawn_stalls = 0;
+	lat_font(cr, LAT_TICK_PT - 1, 1);
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+		uint64_t s0 = mk->start_ns > l->v0 ? mk->start_ns : l->v0;
+		uint64_t s1 = mk->end_ns < l->v1 ? mk->end_ns : l->v1;
+		double x0, x1;
+		char buf[64], d1[32];
+
+		if (mk->kind != LAT_TL_STALL || s1 <= s0 || mk->cpu >= l->ncpus)
+			continue;
+		x0 = c->plot.x + (double)(s0 - l->v0) * scale;
+		x1 = fmax(c->plot.x + (double)(s1 - l->v0) * scale, x0 + 2);
+		for (int cpu = 0; cpu < l->ncpus; cpu++) {
+			double top = lat_tl_lane_top(l, cpu);
+
+			if (mk->cpu >= 0 && cpu != mk->cpu)
+				continue;
+			lat_set_rgb(cr, lat_alert_rgb, 0.16);
+			cairo_rectangle(cr, x0, top, x1 - x0, l->lane_h);
+			cairo_fill(cr);
+			lat_set_rgb(cr, lat_alert_rgb, 0.9);
+			cairo_rectangle(cr, x0, top + l->lane_h - 3, x1 - x0, 3);
+			cairo_fill(cr);
+		}
+		l->drawn_stalls++;
+		snprintf(buf, sizeof(buf), "no events: stall? %s",
+			 lat_fmt_dur_chart((double)(mk->end_ns - mk->start_ns), d1, sizeof(d1)));
+		if (x1 - x0 > lat_text_width(cr, buf) + 6 && l->lane_h >= 14) {
+			int cpu = mk->cpu >= 0 ? mk->cpu : l->ncpus - 1;
+
+			lat_set_rgb(cr, lat_alert_rgb, 1);
+			lat_text(cr, x0 + 3, lat_tl_lane_top(l, cpu) + l->lane_h - 6, 0, buf);
+		}
+	}
+}
+
 static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-		       const struct lat_tl_layout *l)
+		       struct lat_tl_layout *l)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
-	double last_label_x[2] = { -1e9, -1e9 };
 
+	draw_stalls(cr, c, t, l, scale);
 	/* irqs and softirqs: strips in the lane's lower part, merged per pixel */
 	for (int kind = LAT_TL_IRQ; kind <= LAT_TL_SOFTIRQ; kind++) {
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
@@ -725,53 +906,8 @@ static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			cairo_fill(cr);
 		}
 	}
-	/* markers: a tick from the lane top, the value written when there is room */
-	lat_font(cr, LAT_TICK_PT - 1, 0);
-	for (size_t i = 0; i < t->nmarks; i++) {
-		const struct lat_tl_mark *mk = &t->marks[i];
-		double x, top;
-		char buf[80], lab[64], d1[32];
-
-		if ((mk->kind != LAT_TL_MARKER && mk->kind != LAT_TL_LOST) || mk->cpu < 0 ||
-		    mk->cpu >= l->ncpus || mk->start_ns < l->v0 || mk->start_ns >= l->v1)
-			continue;
-		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
-		top = lat_tl_lane_top(l, mk->cpu);
-		if (mk->kind == LAT_TL_LOST) {
-			lat_set_rgb(cr, lat_alert_rgb, 1);
-			cairo_set_line_width(cr, 2);
-			cairo_move_to(cr, x, top);
-			cairo_line_to(cr, x, top + l->lane_h);
-			cairo_stroke(cr);
-			cairo_set_line_width(cr, 1);
-			snprintf(buf, sizeof(buf), "events lost");
-		} else {
-			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-			cairo_move_to(cr, x - 4, top - 5);
-			cairo_line_to(cr, x + 4, top - 5);
-			cairo_line_to(cr, x, top + 1);
-			cairo_close_path(cr);
-			cairo_fill(cr);
-			cairo_move_to(cr, x, top);
-			cairo_line_to(cr, x, top + l->lane_h * 0.6);
-			cairo_stroke(cr);
-			lat_utf8_clean(mk->label, strnlen(mk->label, sizeof(mk->label)), lab,
-				       sizeof(lab));
-			if (mk->value_ns >= 0)
-				snprintf(buf, sizeof(buf), "%s%s%s", lab, *lab ? " " : "",
-					 lat_fmt_dur_chart((double)mk->value_ns, d1, sizeof(d1)));
-			else
-				snprintf(buf, sizeof(buf), "%s", lab);
-		}
-		if (buf[0] && x > last_label_x[mk->kind == LAT_TL_LOST] && l->lane_h >= 14) {
-			char fit[96];
-
-			lat_text_fit(cr, buf, 160, fit, sizeof(fit));
-			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			lat_text(cr, x + 3, top + LAT_TICK_PT, 0, fit);
-			last_label_x[mk->kind == LAT_TL_LOST] = x + 6 + lat_text_width(cr, fit);
-		}
-	}
+	draw_markers(cr, c, t, l, scale);
+	draw_lost(cr, c, t, l, scale);
 }
 
 static double lane_mid(const struct lat_tl_layout *l, int cpu)
@@ -884,6 +1020,8 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
  * label fits; the case's own task's are bold, drawn last, each one, labelled
  * with the move.
  */
+#define MIGR_BIN_PX 24.0	/* other tasks' moves between two CPUs within this many px: one arrow */
+
 static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_priv *p,
 			    struct placed_labels *pl)
 {
@@ -893,31 +1031,33 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 	l->drawn_migr = l->drawn_own_migr = 0;
 	lat_font(cr, LAT_TICK_PT - 1, 0);
 	for (int own = 0; own < 2; own++) {
-		long last_col = -1;
-		int32_t last_from = -1, last_to = -1;
-
-		for (size_t i = 0; i < l->nmigr; i++) {
+		for (size_t i = 0, j; i < l->nmigr; i = j) {
 			const struct lat_tl_mark *mk = p->migr[i];
 			double x, y0, y1, dir;
 			char who[80], buf[120];
 			struct label_box q;
-			long col;
+			long bin;
 
+			j = i + 1;
 			if ((l->own_pid > 0 && mk->pid == l->own_pid) != own)
 				continue;
 			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
-			col = (long)floor(x);
-			if (!own && col == last_col && mk->cpu == last_from &&
-			    mk->other_cpu == last_to)
-				continue;
-			last_col = col;
-			last_from = mk->cpu;
-			last_to = mk->other_cpu;
+			/*
+			 * other tasks': the moves between one pair of CPUs within
+			 * MIGR_BIN_PX make one arrow, which says how many it stands for
+			 */
+			bin = (long)floor((x - c->plot.x) / MIGR_BIN_PX);
+			while (!own && j < l->nmigr && p->migr[j]->cpu == mk->cpu &&
+			       p->migr[j]->other_cpu == mk->other_cpu &&
+			       !(l->own_pid > 0 && p->migr[j]->pid == l->own_pid) &&
+			       (long)floor((double)(p->migr[j]->start_ns - l->v0) * scale /
+					   MIGR_BIN_PX) == bin)
+				j++;
 			y0 = lane_mid(l, mk->cpu);
 			y1 = lane_mid(l, mk->other_cpu);
 			dir = y1 > y0 ? 1 : -1;
 			lat_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
-			cairo_set_line_width(cr, own ? 2.5 : 1.2);
+			cairo_set_line_width(cr, own ? 2.5 : j - i > 1 ? 2 : 1.2);
 			cairo_new_path(cr);	/* text leaves a current point the arc would join */
 			cairo_arc(cr, x, y0, 3.5, 0, 2 * M_PI);
 			cairo_stroke(cr);
@@ -934,6 +1074,8 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 			if (own)
 				snprintf(buf, sizeof(buf), "%s CPU %d \xe2\x86\x92 %d", who, mk->cpu,
 					 mk->other_cpu);
+			else if (j - i > 1)
+				snprintf(buf, sizeof(buf), "\xc3\x97%zu", j - i);
 			else
 				snprintf(buf, sizeof(buf), "%s", who);
 			/* beside the head, inside the destination lane */
@@ -955,7 +1097,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 }
 
 static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_bracket *b,
-			 const struct lat_tl_layout *l, int main_one)
+			 struct lat_tl_layout *l, int main_one)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 	double x0, x1, y = l->bracket_y, top, d[] = { 4, 3 };
@@ -967,10 +1109,32 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 	x1 = c->plot.x + (double)((b->end_ns < l->v1 ? b->end_ns : l->v1) - l->v0) * scale;
 	top = lat_tl_lane_top(l, b->cpu);
 	lat_set_rgb(cr, lat_alert_rgb, main_one ? 1 : 0.5);
-	/* the wait, outlined on the wakee's lane */
 	cairo_set_line_width(cr, main_one ? 2 : 1);
-	cairo_rectangle(cr, x0, top, fmax(x1 - x0, 1), l->lane_h);
-	cairo_stroke(cr);
+	if (b->queued_until_ns && b->queued_cpu >= 0 && b->queued_cpu < l->ncpus &&
+	    b->queued_cpu != b->cpu && b->queued_until_ns > b->start_ns) {
+		/*
+		 * queued on another CPU first: the wait is outlined there until it
+		 * was pulled away, then on the CPU it ran on
+		 */
+		uint64_t qe = b->queued_until_ns < b->end_ns ? b->queued_until_ns : b->end_ns;
+		double xq = c->plot.x + (double)((qe > l->v0 ? (qe < l->v1 ? qe : l->v1) : l->v0) -
+						 l->v0) * scale;
+		double qtop = lat_tl_lane_top(l, b->queued_cpu);
+
+		cairo_rectangle(cr, x0, qtop, fmax(xq - x0, 1), l->lane_h);
+		if (x1 > xq)
+			cairo_rectangle(cr, xq, top, fmax(x1 - xq, 1), l->lane_h);
+		cairo_stroke(cr);
+		if (main_one && xq - x0 > 60 && l->lane_h >= 14) {
+			lat_font(cr, LAT_TICK_PT - 1, 1);
+			lat_text(cr, x0 + 4, qtop + l->lane_h - 4, 0, "queued here");
+		}
+		l->queued_outlined += main_one;
+	} else {
+		/* the wait, outlined on the wakee's lane */
+		cairo_rectangle(cr, x0, top, fmax(x1 - x0, 1), l->lane_h);
+		cairo_stroke(cr);
+	}
 	if (!main_one)
 		return;
 	cairo_set_dash(cr, d, 2, 0);
@@ -1008,7 +1172,7 @@ static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 {
 	const struct lat_timeline *t = data;
 	struct tl_priv *p = c->priv;
-	const struct lat_tl_layout *l = &p->pub;
+	struct lat_tl_layout *l = &p->pub;
 	struct placed_labels pl = { .n = 0 };
 	size_t nb = t->nbrackets;
 

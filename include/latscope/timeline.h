@@ -23,6 +23,7 @@ enum lat_tl_mark_kind {
 	LAT_TL_MARKER,		/* a probe or trace_marker at start (end == start) */
 	LAT_TL_LOST,		/* events lost on this CPU before start */
 	LAT_TL_MIGRATE,		/* a task moved: cpu -> other_cpu */
+	LAT_TL_STALL,		/* no events [start, end) on cpu (-1: on every CPU): stall? */
 };
 
 struct lat_tl_mark {
