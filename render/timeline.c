@@ -417,6 +417,18 @@ static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_t
 	if (l->nmigr > (size_t)n->nown)
 		snprintf(tl_legend_add(c, lat_tl_migr_rgb, LAT_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "migration of another task");
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+
+		if (mk->kind == LAT_TL_STALL && mk->end_ns > l->v0 && mk->start_ns < l->v1) {
+			snprintf(tl_legend_add(c, lat_alert_rgb, LAT_LEG_BOX)->text,
+				 sizeof(c->legend[0].text), "no events: stall?");
+			break;
+		}
+	}
+	if (l->focus_pid >= 0)
+		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.6, 0.6, 0.6 }, LAT_LEG_DASH)->text,
+			 sizeof(c->legend[0].text), "hatched: not the --task, holder or waker");
 }
 
 static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
@@ -629,6 +641,43 @@ static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
 	return 0;
 }
 
+/*
+ * With --task, every task but it, the task the case is about, the one that
+ * held its CPU most and its wakers is dimmed.
+ */
+static int dimmed(const struct lat_tl_layout *l, const struct lat_timeline *t, int32_t pid)
+{
+	if (l->focus_pid < 0 || pid == l->focus_pid)
+		return 0;
+	if (t->nbrackets && (pid == t->brackets[0].pid || pid == t->brackets[0].held_by_pid))
+		return 0;
+	for (size_t i = 0; i < t->nedges; i++)
+		if (!t->edges[i].from_irq && pid == t->edges[i].from_pid)
+			return 0;
+	return 1;
+}
+
+/* Fills the current path with diagonal lines of @rgb, 6 px apart (a repeated 6x6 tile). */
+static void hatch_fill(cairo_t *cr, struct lat_rgb rgb)
+{
+	cairo_surface_t *tile = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 6, 6);
+	cairo_pattern_t *pat;
+	cairo_t *tc = cairo_create(tile);
+
+	cairo_set_source_rgba(tc, rgb.r, rgb.g, rgb.b, 0.9);
+	cairo_set_line_width(tc, 1.4);
+	cairo_move_to(tc, -1, 7);
+	cairo_line_to(tc, 7, -1);
+	cairo_stroke(tc);
+	cairo_destroy(tc);
+	pat = cairo_pattern_create_for_surface(tile);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_set_source(cr, pat);
+	cairo_fill(cr);
+	cairo_pattern_destroy(pat);
+	cairo_surface_destroy(tile);
+}
+
 static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
 		       struct tl_priv *p)
 {
@@ -667,13 +716,24 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);
 			int32_t pid = r->colour < LAT_PALETTE_N ? l->task_pid[r->colour] : -1;
 
-			if (l->focus_pid >= 0 && pid != l->focus_pid)
-				a *= 0.4;
 			cairo_rectangle(cr, c->plot.x + r->x0, top + 1, r->x1 - r->x0, h - 2);
 			if (i + 1 == lr.n || lr.r[i + 1].colour != r->colour ||
 			    lr.r[i + 1].alpha != r->alpha) {
-				lat_set_rgb(cr, rgb_of(p, r->colour), a);
-				cairo_fill(cr);
+				struct lat_rgb rgb = rgb_of(p, r->colour);
+
+				if (!dimmed(l, t, pid)) {
+					lat_set_rgb(cr, rgb, a);
+					cairo_fill(cr);
+					continue;
+				}
+				/*
+				 * dimmed (--task): a pale fill and hatching in the task's
+				 * own colour, so that it still matches its legend entry
+				 * and no pale colour of another task is mistaken for it
+				 */
+				lat_set_rgb(cr, rgb, 0.18);
+				cairo_fill_preserve(cr);
+				hatch_fill(cr, rgb);
 			}
 		}
 		cairo_restore(cr);
@@ -857,8 +917,14 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 		if (x1 - x0 > lat_text_width(cr, buf) + 6 && l->lane_h >= 14) {
 			int cpu = mk->cpu >= 0 ? mk->cpu : l->ncpus - 1;
 
+			double ty = lat_tl_lane_top(l, cpu) + l->lane_h - 7;
+
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, x0 + 2, ty - LAT_TICK_PT + 1, lat_text_width(cr, buf) + 3,
+					LAT_TICK_PT + 2);
+			cairo_fill(cr);
 			lat_set_rgb(cr, lat_alert_rgb, 1);
-			lat_text(cr, x0 + 3, lat_tl_lane_top(l, cpu) + l->lane_h - 6, 0, buf);
+			lat_text(cr, x0 + 3, ty, 0, buf);
 		}
 	}
 }
