@@ -13,14 +13,7 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-/* Histograms made for one chart: titles and buckets owned. */
-struct ev_hists {
-	struct lat_histogram **h;
-	struct lat_hist_marks *marks;
-	size_t n, cap;
-};
-
-static void ev_release(struct ev_hists *e)
+void lat_hist_set_release(struct lat_hist_set *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		lat_histogram_free(e->h[i]);
@@ -34,7 +27,7 @@ static void ev_release(struct ev_hists *e)
  * first non-empty bucket to the last; empty ones between stay (they drop to
  * the floor).  Nothing when every count is 0.
  */
-static int ev_add(struct ev_hists *e, const uint64_t *cnt, size_t nb,
+static int ev_add(struct lat_hist_set *e, const uint64_t *cnt, size_t nb,
 		  void (*edges)(const void *ctx, size_t k, int64_t *lo, int64_t *hi),
 		  const void *ctx, const char *title,
 		  const struct lat_hist_marks *mk)
@@ -83,14 +76,14 @@ static int ev_add(struct ev_hists *e, const uint64_t *cnt, size_t nb,
 		b->count = cnt[k];
 		h->total += cnt[k];
 	}
-	e->marks[e->n] = mk ? *mk : (struct lat_hist_marks){ -1, -1, -1 };
+	e->marks[e->n] = mk ? *mk : (struct lat_hist_marks){ -1, -1, -1, 0 };
 	e->h[e->n++] = h;
 	return 0;
 }
 
 static struct lat_hist_marks stat_marks(const struct lat_wake_stat *st)
 {
-	return (struct lat_hist_marks){ st->p50, st->p99, st->max };
+	return (struct lat_hist_marks){ st->p50, st->p99, st->max, 0 };
 }
 
 static void wake_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
@@ -106,7 +99,7 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 	*hi = k + 1 < 63 ? (int64_t)1 << (k + 1) : INT64_MAX;
 }
 
-static int ev_draw(const struct ev_hists *e, const char *title, const char *what,
+static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
 		   int with_marks, const struct lat_render_opts *o, struct lat_render_buf *out)
 {
 	struct lat_hist_input in = { e->h, e->n, title, with_marks ? e->marks : NULL, what };
@@ -133,39 +126,53 @@ static void wake_hist_name(const struct lat_wake_hist *wh, char *buf, size_t len
  * selected tasks (--task, --policy), else per CPU; the percentiles are the
  * analysis' (within 1/256 of the exact value).
  */
-int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
-			   struct lat_render_buf *out)
+int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task)
 {
 	const struct lat_wakeup_result *r = b->analysis;
-	struct ev_hists e = { 0 };
 	size_t from, to;
-	char title[240];
 	int ret = 0;
 
-	if (!r || !r->nhists) {
-		snprintf(out->msg, sizeof(out->msg), "no wakeup wait in this trace%s to draw a "
-			 "histogram of", r && r->selecting ? " for the selected tasks" : "");
+	*per_task = 0;
+	if (!r || !r->nhists)
 		return -LAT_EEMPTY;
-	}
 	from = r->selecting && r->nhists > r->nhist_cpus ? r->nhist_cpus : 0;
 	to = from ? r->nhists : r->nhist_cpus;
+	*per_task = from > 0;
 	for (size_t i = from; i < to && !ret; i++) {
 		const struct lat_wake_hist *wh = &r->hists[i];
 		struct lat_hist_marks mk = stat_marks(&wh->st);
 		char name[96];
 
 		wake_hist_name(wh, name, sizeof(name));
-		ret = ev_add(&e, wh->b, LAT_WAKE_HIST_N, wake_edges, NULL, name, &mk);
+		ret = ev_add(e, wh->b, LAT_WAKE_HIST_N, wake_edges, NULL, name, &mk);
+	}
+	return ret;
+}
+
+int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
+			   struct lat_render_buf *out)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	struct lat_hist_set e = { 0 };
+	char title[240];
+	int ret, per_task;
+
+	ret = lat_hist_set_wakeup(&e, b, &per_task);
+	if (ret == -LAT_EEMPTY || (!ret && !e.n)) {
+		snprintf(out->msg, sizeof(out->msg), "no wakeup wait in this trace%s to draw a "
+			 "histogram of", r && r->selecting ? " for the selected tasks" : "");
+		lat_hist_set_release(&e);
+		return -LAT_EEMPTY;
 	}
 	snprintf(title, sizeof(title), "%s%swakeup latency %s, %llu waits%s",
 		 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
-		 from ? "per selected task" : "per CPU", (unsigned long long)r->all.n,
-		 from && r->selected > LAT_WAKE_HIST_TASKS ? " (12 largest max)" : "");
+		 per_task ? "per selected task" : "per CPU", (unsigned long long)r->all.n,
+		 per_task && r->selected > LAT_WAKE_HIST_TASKS ? " (12 largest max)" : "");
 	if (!ret)
 		ret = ev_draw(&e, title, "wakeup latency (waking to running)", 1, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
-	ev_release(&e);
+	lat_hist_set_release(&e);
 	return ret;
 }
 
@@ -174,8 +181,9 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 			  struct lat_render_buf *out)
 {
 	const struct lat_probe_result *p = b->probe;
-	struct ev_hists e = { 0 };
+	struct lat_hist_set e = { 0 };
 	char title[240];
+	uint64_t samples = 0;
 	int ret = 0;
 
 	if (!p || !p->ncpus) {
@@ -185,28 +193,35 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 	}
 	for (size_t i = 0; i < p->ncpus && !ret; i++) {
 		const struct lat_probe_cpu *pc = &p->cpus[i];
-		struct lat_hist_marks mk = { pc->p50_ns, pc->p99_ns, pc->max_ns };
+		struct lat_hist_marks mk = {
+			pc->p50_ns, pc->p99_ns, pc->max_ns,
+			(pc->p50_src == LAT_PSRC_SUMMARY_BUCKET) |
+			(pc->p99_src == LAT_PSRC_SUMMARY_BUCKET) << 1 |
+			(pc->max_src == LAT_PSRC_SUMMARY_BUCKET) << 2 };
+		uint64_t nsamp = pc->count;
 		char name[64];
 
 		if (pc->hist_src == LAT_PSRC_NONE)
 			continue;
 		snprintf(name, sizeof(name), "%s CPU %d", lat_probe_kind_name(pc->kind), pc->cpu);
+		samples += nsamp;
 		ret = ev_add(&e, pc->hist, LAT_PROBE_HIST, log2_edges, NULL, name, &mk);
 	}
 	if (!ret && !e.n) {
 		snprintf(out->msg, sizeof(out->msg), "the probe samples have no histogram "
 			 "(neither markers nor the recorder's summary)");
-		ev_release(&e);
+		lat_hist_set_release(&e);
 		return -LAT_EEMPTY;
 	}
-	snprintf(title, sizeof(title), "%s%sprobe samples per CPU, %llu markers",
-		 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
-		 (unsigned long long)p->markers);
+	snprintf(title, sizeof(title), "%s%sprobe samples per CPU: %llu samples, %llu markers "
+		 "in the trace%s", b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
+		 (unsigned long long)samples, (unsigned long long)p->markers,
+		 p->has_summary ? " (counts from the recorder's summary)" : "");
 	if (!ret)
 		ret = ev_draw(&e, title, "probe latency", 1, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
-	ev_release(&e);
+	lat_hist_set_release(&e);
 	return ret;
 }
 
@@ -227,7 +242,7 @@ static void copy_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 }
 
 /* One block's histograms into @e, named "@name TITLE". */
-static int compare_add(struct ev_hists *e, const struct lat_block *b, const char *name,
+static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const char *name,
 		       int *with_marks)
 {
 	char title[300];
@@ -273,7 +288,7 @@ static int compare_add(struct ev_hists *e, const struct lat_block *b, const char
 int lat_render_compare(const struct lat_block *const *b, const char *const *names, size_t n,
 		       const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct ev_hists e = { 0 };
+	struct lat_hist_set e = { 0 };
 	int ret = 0, with_marks = 1, traces = 0;
 
 	out->msg[0] = '\0';
@@ -293,7 +308,7 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 			      traces ? "wakeup latency (waking to running)" : NULL, with_marks, o,
 			      out);
 	}
-	ev_release(&e);
+	lat_hist_set_release(&e);
 	return ret;
 }
 

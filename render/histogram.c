@@ -104,8 +104,8 @@ static int hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x
 		if (v[j] < 0 || (j > 0 && v[j] == v[j - 1]))
 			return 0;
 		*x = v[j] > 0 ? (double)v[j] : 1;
-		snprintf(buf, len, "%s %s", mark_what[j], lat_fmt_dur_chart((double)v[j], d,
-									    sizeof(d)));
+		snprintf(buf, len, "%s %s%s", mark_what[j], m->bound & (1u << j) ?
+			 "\xe2\x89\xa4 " : "", lat_fmt_dur_chart((double)v[j], d, sizeof(d)));
 		return 1;
 	} else {
 		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
@@ -185,12 +185,14 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		if (in->marks) {
 			const struct lat_hist_marks *mk = &in->marks[k];
 
-			snprintf(d1, sizeof(d1), "p50 %s", lat_fmt_dur_chart((double)mk->p50, x1,
-									     sizeof(x1)));
-			snprintf(d2, sizeof(d2), "p99 %s", lat_fmt_dur_chart((double)mk->p99, x1,
-									     sizeof(x1)));
-			snprintf(d3, sizeof(d3), "max %s", lat_fmt_dur_chart((double)mk->max, x1,
-									     sizeof(x1)));
+			static const char *const le = "\xe2\x89\xa4 ";
+
+			snprintf(d1, sizeof(d1), "p50 %s%s", mk->bound & 1 ? le : "",
+				 lat_fmt_dur_chart((double)mk->p50, x1, sizeof(x1)));
+			snprintf(d2, sizeof(d2), "p99 %s%s", mk->bound & 2 ? le : "",
+				 lat_fmt_dur_chart((double)mk->p99, x1, sizeof(x1)));
+			snprintf(d3, sizeof(d3), "max %s%s", mk->bound & 4 ? le : "",
+				 lat_fmt_dur_chart((double)mk->max, x1, sizeof(x1)));
 		} else {
 			mark_label(h, p50, "p50", d1, sizeof(d1));
 			mark_label(h, p99, "p99", d2, sizeof(d2));

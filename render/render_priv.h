@@ -158,6 +158,21 @@ size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
 void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title);
 
+/* Histograms made for one chart (render/events.c): titles and buckets owned. */
+struct lat_hist_set {
+	struct lat_histogram **h;
+	struct lat_hist_marks *marks;	/* per histogram: the analysis' percentiles */
+	size_t n, cap;
+};
+
+void lat_hist_set_release(struct lat_hist_set *e);
+/*
+ * The wakeup waits of an analysed event block: one histogram per CPU, or per
+ * selected task (*per_task) when the analysis selected tasks; each from its
+ * first non-empty bucket to its last.  0, -LAT_EEMPTY or -LAT_ENOMEM.
+ */
+int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task);
+
 /* Event traces' histograms (render/events.c), from the analyses' results. */
 int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			   struct lat_render_buf *out);
@@ -179,6 +194,7 @@ struct lat_series_input {
 /* Percentiles an analysis computed, marked at their value instead of a bucket bound. */
 struct lat_hist_marks {
 	int64_t p50, p99, max;	/* -1: not known (that mark is left out) */
+	unsigned bound;		/* bit j (p50, p99, max): the value is a bucket's upper bound */
 };
 
 struct lat_hist_input {

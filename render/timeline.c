@@ -1086,7 +1086,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
  * label fits; the case's own task's are bold, drawn last, each one, labelled
  * with the move.
  */
-#define MIGR_BIN_PX 24.0	/* other tasks' moves between two CPUs within this many px: one arrow */
+#define MIGR_BIN_PX 24.0	/* other tasks' moves between two CPUs this close (px): one arrow */
 
 static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_priv *p,
 			    struct placed_labels *pl)
@@ -1102,22 +1102,20 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 			double x, y0, y1, dir;
 			char who[80], buf[120];
 			struct label_box q;
-			long bin;
 
 			j = i + 1;
 			if ((l->own_pid > 0 && mk->pid == l->own_pid) != own)
 				continue;
 			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
 			/*
-			 * other tasks': the moves between one pair of CPUs within
-			 * MIGR_BIN_PX make one arrow, which says how many it stands for
+			 * other tasks': the moves between one pair of CPUs less than
+			 * MIGR_BIN_PX after the group's first make one arrow, which says
+			 * how many it stands for
 			 */
-			bin = (long)floor((x - c->plot.x) / MIGR_BIN_PX);
 			while (!own && j < l->nmigr && p->migr[j]->cpu == mk->cpu &&
 			       p->migr[j]->other_cpu == mk->other_cpu &&
 			       !(l->own_pid > 0 && p->migr[j]->pid == l->own_pid) &&
-			       (long)floor((double)(p->migr[j]->start_ns - l->v0) * scale /
-					   MIGR_BIN_PX) == bin)
+			       (double)(p->migr[j]->start_ns - mk->start_ns) * scale < MIGR_BIN_PX)
 				j++;
 			y0 = lane_mid(l, mk->cpu);
 			y1 = lane_mid(l, mk->other_cpu);
