@@ -53,7 +53,7 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
  * verdict in the headline, and the stalls in the window as LAT_TL_STALL marks
  * (the machine-wide and per-CPU stalls the analysis kept).
  */
-static int tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
+int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 {
 	size_t n = 0;
 	struct lat_tl_mark *m;
@@ -117,7 +117,7 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	}
 	if (!tl->title[0] && b->title)
 		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
-	ret = tl_add_case(tl, b->analysis);
+	ret = lat_tl_add_case(tl, b->analysis);
 	if (!ret)
 		ret = lat_render_timeline(tl, o, out);
 	else

@@ -173,6 +173,14 @@ void lat_hist_set_release(struct lat_hist_set *e);
  */
 int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task);
 
+/*
+ * What the analysis says of the case a timeline is about (its worst[0]): the
+ * verdict put first in tl->title, the stalls in the window appended as
+ * LAT_TL_STALL marks.  0 or -LAT_ENOMEM.
+ */
+struct lat_wakeup_result;
+int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r);
+
 /* Event traces' histograms (render/events.c), from the analyses' results. */
 int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			   struct lat_render_buf *out);

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Charts of event traces beside the timeline: the wakeup-latency histogram
+ * (per CPU, from the analysis' histograms and percentiles), the icicle of
+ * kernel stacks, the CPU lanes of the whole trace, and the timeline's
+ * markers, stalls, queued wait and verdict.  Expected numbers were taken by
+ * other routes than the chart code (export rows, analyze --json, analyze
+ * --folded, awk): samples/README.md, "Charts of event traces".
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "latscope/an_wakeup.h"
+#include "latscope/analyze.h"
+#include "latscope/input.h"
+#include "render_test_util.h"
+
+#define STACKS LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat"
+#define CYCLIC LAT_SAMPLES_DIR "/tracedat/cyclictest-stress-v7-zstd.dat"
+
+static struct lat_block *load(struct lat_loaded *ld, const char *path, const char *task,
+			      int activity)
+{
+	struct lat_analyze_opts ao;
+
+	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;
+	ao.activity = activity;
+	ao.task = task;
+	assert_int_equal(lat_load(ld, path, NULL), 0);
+	assert_int_equal(lat_analyze_block(ld->blocks[0], &ao), 0);
+	return ld->blocks[0];
+}
+
+static size_t nonempty(const struct lat_histogram *h)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->nbuckets; i++)
+		n += h->b[i].count > 0;
+	return n;
+}
+
+/* A pixel the pale fill (or a line) of a histogram tinted, not the white plot. */
+static int tinted(struct lat_rgb c)
+{
+	return rgb_dist(c, (struct lat_rgb){ 1, 1, 1 }) > 0.05;
+}
+
+/*
+ * record-stacks: 125 counted wakeup waits on CPU 0 and 132 on CPU 1 (analyze
+ * --json, cpus[].count), in 43 and 48 non-empty buckets of 8 per power of two
+ * (export --rows waits, trusted wakeup/new rows, bucketed with awk); p50
+ * 84223 / 43135 ns and max 4031988 / 3795237 ns (analyze --json).  Drawn
+ * alone, CPU 0's histogram fills exactly its 43 non-empty buckets just above
+ * the floor and leaves the empty ones between them white.
+ */
+static void test_wakeup_hist(void **state)
+{
+	static const size_t want_ne[2] = { 43, 48 };
+	static const uint64_t want_n[2] = { 125, 132 };
+	static const int64_t want_p50[2] = { 84223, 43135 }, want_max[2] = { 4031988, 3795237 };
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, STACKS, NULL, 0);
+	struct lat_hist_set e = { 0 };
+	struct lat_render_opts o;
+	struct lat_render_buf buf[2] = { { 0 }, { 0 } };
+	struct lat_chart c;
+	cairo_surface_t *s;
+	size_t filled = 0, white = 0;
+	int per_task;
+
+	(void)state;
+	assert_int_equal(lat_hist_set_wakeup(&e, b, &per_task), 0);
+	assert_int_equal(per_task, 0);
+	assert_int_equal(e.n, 2);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(e.h[k]->total, want_n[k]);
+		assert_int_equal(nonempty(e.h[k]), want_ne[k]);
+		assert_true(e.marks[k].p50 == want_p50[k]);
+		assert_true(e.marks[k].max == want_max[k]);
+		/* the last bucket holds the max, the first the min */
+		assert_true(e.h[k]->b[e.h[k]->nbuckets - 1].lo_ns <= want_max[k] &&
+			    want_max[k] < e.h[k]->b[e.h[k]->nbuckets - 1].hi_ns);
+	}
+	assert_string_equal(e.h[0]->title, "CPU 0");
+
+	lat_render_opts_init(&o);
+	{
+		/* marks at bucket bounds (NULL marks): no dashed line crosses a bucket's middle */
+		struct lat_hist_input in = { e.h, 1, "cpu 0", NULL, NULL };
+		const struct lat_histogram *h = e.h[0];
+
+		s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+		assert_non_null(s);
+		dump_png(s, "wakeup-hist-cpu0.png");
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			double x = lat_axis_map(&c.x, sqrt((double)(h->b[i].lo_ns ? h->b[i].lo_ns : 1) *
+							   (double)h->b[i].hi_ns));
+			double y = (lat_axis_map(&c.y, 1) + lat_axis_map(&c.y, 0.5)) / 2;
+
+			if (tinted(px(s, x, y)))
+				filled++;
+			else
+				white++;
+			assert_int_equal(tinted(px(s, x, y)), h->b[i].count > 0);
+		}
+		assert_int_equal(filled, want_ne[0]);
+		assert_int_equal(white, h->nbuckets - want_ne[0]);
+		cairo_surface_destroy(s);
+		if (lat_hist_ops.release)
+			lat_hist_ops.release(&c);
+	}
+
+	/* the block's chart, twice: byte-identical, a well-formed SVG */
+	o.chart = LAT_CHART_HISTOGRAM;
+	o.format = LAT_RENDER_SVG;
+	assert_int_equal(lat_render_block(b, &o, &buf[0]), 0);
+	assert_int_equal(lat_render_block(b, &o, &buf[1]), 0);
+	assert_int_equal(buf[0].len, buf[1].len);
+	assert_memory_equal(buf[0].data, buf[1].data, buf[0].len);
+	assert_int_equal(xmllint_ok(&buf[0]), 0);
+	lat_render_buf_release(&buf[0]);
+	lat_render_buf_release(&buf[1]);
+	lat_hist_set_release(&e);
+	lat_loaded_release(&ld);
+}
+
+/*
+ * --task 3040 (gmake) selects one thread: one histogram, its own, of its 25
+ * counted wakeup waits (analyze --task 3040 --json all.count; export --rows
+ * waits: 25 trusted wakeup rows of tid 3040 in 17 non-empty buckets, awk) with
+ * the analysis' p50 76031 ns and max 3678586 ns.
+ */
+static void test_wakeup_hist_task(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, STACKS, "3040", 0);
+	struct lat_hist_set e = { 0 };
+	int per_task;
+
+	(void)state;
+	assert_int_equal(lat_hist_set_wakeup(&e, b, &per_task), 0);
+	assert_int_equal(per_task, 1);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.h[0]->title, "gmake:3040 SCHED_OTHER nice 0");
+	assert_int_equal(e.h[0]->total, 25);
+	assert_int_equal(nonempty(e.h[0]), 17);
+	assert_true(e.marks[0].p50 == 76031 && e.marks[0].max == 3678586);
+	lat_hist_set_release(&e);
+	lat_loaded_release(&ld);
+}
+
+/*
+ * The icicle of record-stacks: `analyze --folded off` prints 9 stacks with
+ * 6369396174 ns, 67 distinct frames (prefixes, awk), 17 deep; `--folded
+ * runnable` 25 stacks, 78914122 ns, 149 frames, 17 deep.
+ */
+static void test_icicle(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, STACKS, NULL, 0);
+	const struct lat_wakeup_result *r = b->analysis;
+	const char **names[2];
+	int64_t *ns[2];
+	const struct lat_wake_blame *rows[2] = { r->off_stacks, r->run_stacks };
+	size_t n[2] = { r->noff_stacks_all, r->nrun_stacks_all };
+	struct lat_icicle_input in = { .title = "stacks" };
+	const struct lat_icicle_layout *l;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+
+	(void)state;
+	assert_int_equal(n[0], 9);
+	assert_int_equal(n[1], 25);
+	for (int k = 0; k < 2; k++) {
+		names[k] = calloc(n[k], sizeof(*names[k]));
+		ns[k] = calloc(n[k], sizeof(*ns[k]));
+		assert_true(names[k] && ns[k]);
+		for (size_t i = 0; i < n[k]; i++) {
+			names[k][i] = rows[k][i].name;
+			ns[k][i] = rows[k][i].ns;
+		}
+		in.panel[k] = (struct lat_icicle_panel){ names[k], ns[k], n[k] };
+	}
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_icicle_ops, &in, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "icicle.png");
+	l = c.priv;
+	assert_true(l->total_ns[0] == 6369396174LL);
+	assert_true(l->total_ns[1] == 78914122LL);
+	assert_int_equal(l->nframes[0], 67 + 1);
+	assert_int_equal(l->nframes[1], 149 + 1);
+	assert_int_equal(l->depth[0], 17);
+	assert_int_equal(l->depth[1], 17);
+	/* frames under half a pixel are left out, the root always drawn */
+	assert_true(l->drawn[0] >= 1 && l->drawn[0] <= l->nframes[0]);
+	assert_true(l->drawn[1] >= 1 && l->drawn[1] <= l->nframes[1]);
+	cairo_surface_destroy(s);
+	lat_icicle_ops.release(&c);
+	for (int k = 0; k < 2; k++) {
+		free(names[k]);
+		free(ns[k]);
+	}
+
+	/* through the block: the same chart, as an SVG that parses */
+	{
+		struct lat_render_buf buf = { 0 };
+
+		o.chart = LAT_CHART_BLAME;
+		o.format = LAT_RENDER_SVG;
+		assert_int_equal(lat_render_block(b, &o, &buf), 0);
+		assert_int_equal(xmllint_ok(&buf), 0);
+		lat_render_buf_release(&buf);
+	}
+	lat_loaded_release(&ld);
+}
+
+/*
+ * CPU lanes of record-stacks: 2 lanes; the time a task ran per CPU equals the
+ * sum of the running slices with a known start and pid > 0 of `export --rows
+ * slices` (994191278 ns on CPU 0, 989817469 ns on CPU 1, awk); 1 stall, on
+ * every CPU (analyze --json stalls[]), drawn once.
+ */
+static void test_lanes(void **state)
+{
+	static const int64_t want_busy[2] = { 994191278, 989817469 };
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, STACKS, NULL, 1);
+	const struct lat_wakeup_result *r = b->analysis;
+	const struct lat_wake_activity *a = r->activity;
+	struct lat_lanes_input in = { r, "lanes" };
+	const struct lat_lanes_layout *l;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+
+	(void)state;
+	assert_non_null(a);
+	assert_int_equal(a->ncpus, 2);
+	assert_true(a->nbins > LAT_ACT_BINS / 2 && a->nbins <= LAT_ACT_BINS);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		int64_t busy = 0;
+
+		for (size_t k = 0; k < a->nbins; k++) {
+			busy += a->cpu[cpu].busy[k];
+			/* no bin holds more run time than it is long */
+			assert_true(a->cpu[cpu].busy[k] <= (int64_t)a->bin_ns);
+		}
+		assert_true(busy == want_busy[cpu]);
+	}
+	assert_int_equal(r->nstalls, 1);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_lanes_ops, &in, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "lanes.png");
+	l = c.priv;
+	assert_int_equal(l->nlanes, 2);
+	assert_int_equal(l->drawn_stalls, 1);
+	/* the stall's marker is red on top of both lanes */
+	{
+		double x = lat_axis_map(&c.x, lat_dsub((int64_t)(r->stalls[0].from_ns +
+								 r->stalls[0].to_ns) / 2,
+						       (int64_t)a->t0_ns));
+
+		assert_true(is_alert_red(px(s, x, l->lane_y0 + 2)));
+		assert_true(is_alert_red(px(s, x, l->lane_y0 + l->lane_h + l->lane_gap + 2)));
+	}
+	cairo_surface_destroy(s);
+	lat_lanes_ops.release(&c);
+	lat_loaded_release(&ld);
+}
+
+static void add_marker(struct lat_timeline *t, uint64_t ts, int cpu, int64_t v)
+{
+	struct lat_tl_mark *m = &t->marks[t->nmarks++];
+
+	*m = (struct lat_tl_mark){ .kind = LAT_TL_MARKER, .start_ns = ts, .end_ns = ts,
+				   .cpu = cpu, .other_cpu = -1, .value_ns = v };
+	snprintf(m->label, sizeof(m->label), "latscope: probe=timer cpu=%d lat_ns=%lld", cpu,
+		 (long long)v);
+}
+
+/*
+ * 20000 probe markers over 10 ms on 2 CPUs (one every 1 us per CPU): all of
+ * them are counted in the view, drawn as at most one tick per pixel column
+ * and lane (not a black band), and at most one label per 150 px slot and lane.
+ */
+static void test_markers(void **state)
+{
+	struct lat_timeline *t = calloc(1, sizeof(*t));
+	const struct lat_tl_layout *l;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+	size_t slots;
+
+	(void)state;
+	assert_non_null(t);
+	t->start_ns = 1000000000ULL;
+	t->end_ns = t->start_ns + 10000000ULL;
+	t->ncpus = 2;
+	t->marks = calloc(20000, sizeof(*t->marks));
+	assert_non_null(t->marks);
+	for (int i = 0; i < 10000; i++)
+		for (int cpu = 0; cpu < 2; cpu++)
+			add_marker(t, t->start_ns + (uint64_t)i * 1000 + (uint64_t)cpu * 300, cpu,
+				   50000 + (i * 7919 + cpu * 104729) % 400000);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "timeline-markers.png");
+	l = c.priv;
+	slots = (size_t)(c.plot.w / 150) + 1;
+	assert_int_equal(l->nmarkers, 20000);
+	/* 7.7 markers per pixel column: every column of both lanes, once */
+	assert_true(l->drawn_marker_ticks <= 2 * ((size_t)c.plot.w + 1));
+	assert_true(l->drawn_marker_ticks >= 2 * ((size_t)c.plot.w - 2));
+	/*
+	 * a label (at most 138 px) may cover the next slot, never two: at least every
+	 * other slot of each lane is labelled
+	 */
+	assert_true(l->drawn_marker_labels >= 2 * (slots / 2) && l->drawn_marker_labels <= 2 * slots);
+	/* the lane's lower part stays its background: ticks reach a third of the lane */
+	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2 + 0.5, lat_tl_lane_top(l, 0) +
+				l->lane_h * 0.8), (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	lat_timeline_free(t);
+}
+
+/*
+ * The worst case of cyclictest-stress (its .args: --worst 3 --top 5): verdict
+ * "stall" (analyze --json worst[0].verdict); two stalls overlap its window,
+ * one on every CPU and one on CPU 0 (stalls[]), both drawn.
+ */
+static void test_timeline_case(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, CYCLIC, NULL, 0);
+	struct lat_timeline *t = NULL;
+	const struct lat_tl_layout *l;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+	size_t nstall = 0;
+
+	(void)state;
+	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_int_equal(strncmp(t->title, "stall (97%): no events on CPU0 for 5.53 ms", 42), 0);
+	for (size_t i = 0; i < t->nmarks; i++)
+		nstall += t->marks[i].kind == LAT_TL_STALL;
+	assert_int_equal(nstall, 2);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "timeline-stalls.png");
+	l = c.priv;
+	assert_int_equal(l->drawn_stalls, 2);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	lat_timeline_free(t);
+	lat_loaded_release(&ld);
+
+	/*
+	 * cc:3125 of record-stacks (--task 3125) is queued on CPU 1 until pulled to
+	 * CPU 0 (test_render_migrate.c): its wait is outlined on CPU 1 first
+	 */
+	b = load(&ld, STACKS, "3125", 0);
+	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_int_equal(strncmp(t->title, "queued-elsewhere", 16), 0);
+	assert_int_equal(t->brackets[0].queued_cpu, 1);
+	o.task = "3125";
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->queued_outlined, 1);
+	/* the outline's left edge is red on CPU 1's lane at the waking */
+	assert_true(is_alert_red(px(s, round(lat_axis_map(&c.x, (double)(t->brackets[0].start_ns -
+									 l->v0))),
+				   lat_tl_lane_top(l, 1) + l->lane_h / 2)));
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	lat_timeline_free(t);
+	lat_loaded_release(&ld);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wakeup_hist),
+		cmocka_unit_test(test_wakeup_hist_task),
+		cmocka_unit_test(test_icicle),
+		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_timeline_case),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
