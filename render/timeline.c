@@ -762,9 +762,11 @@ static void marker_text(const struct lat_tl_mark *mk, char *buf, size_t len)
 
 /*
  * Markers (probe samples, trace_marker lines), every one in the view: a thin
- * tick per pixel column and lane, and per slot of MARKER_SLOT_PX the marker
- * with the largest value (else the first) labelled, value first.  Many markers
- * make a grey comb, not a black band; the labels never overlap.
+ * tick per pixel column and lane from the lane top, as long as the largest
+ * value in the column (a third of the lane for the largest in the view, or
+ * for markers without a value), and per slot of MARKER_SLOT_PX the marker with
+ * the largest value (else the first) labelled, value first.  Many markers make
+ * a profile of their values, not a black band; the labels never overlap.
  */
 static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
 			 struct lat_tl_layout *l, double scale)
@@ -772,41 +774,62 @@ static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct la
 	size_t nslot = (size_t)(c->plot.w / MARKER_SLOT_PX) + 1;
 	const struct lat_tl_mark **best;
 	long *lastcol;
+	int64_t *colmax, vmax = 0;
 
 	l->nmarkers = l->drawn_marker_ticks = l->drawn_marker_labels = 0;
 	best = calloc(nslot * (size_t)l->ncpus, sizeof(*best));
 	lastcol = malloc((size_t)l->ncpus * sizeof(*lastcol));
-	if (!best || !lastcol)
+	colmax = malloc((size_t)l->ncpus * sizeof(*colmax));
+	if (!best || !lastcol || !colmax)
 		goto out;
+	for (size_t i = 0; i < t->nmarks; i++)
+		if (t->marks[i].kind == LAT_TL_MARKER && t->marks[i].value_ns > vmax &&
+		    t->marks[i].start_ns >= l->v0 && t->marks[i].start_ns < l->v1)
+			vmax = t->marks[i].value_ns;
 	for (int cpu = 0; cpu < l->ncpus; cpu++)
 		lastcol[cpu] = -1;
 	cairo_set_line_width(cr, 1);
-	for (size_t i = 0; i < t->nmarks; i++) {
-		const struct lat_tl_mark *mk = &t->marks[i];
-		double x, top;
-		long col;
+	/* one tick per pixel column and lane, as tall as the column's largest value */
+	for (size_t i = 0; i <= t->nmarks; i++) {
+		const struct lat_tl_mark *mk = i < t->nmarks ? &t->marks[i] : NULL;
+		double x = 0;
+		long col = -1;
 		size_t slot;
 		const struct lat_tl_mark **b;
 
-		if (mk->kind != LAT_TL_MARKER || mk->cpu < 0 || mk->cpu >= l->ncpus ||
-		    mk->start_ns < l->v0 || mk->start_ns >= l->v1)
+		if (mk && (mk->kind != LAT_TL_MARKER || mk->cpu < 0 || mk->cpu >= l->ncpus ||
+			   mk->start_ns < l->v0 || mk->start_ns >= l->v1))
 			continue;
-		l->nmarkers++;
-		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
-		col = (long)floor(x);
-		slot = (size_t)((x - c->plot.x) / MARKER_SLOT_PX);
-		b = &best[(size_t)mk->cpu * nslot + (slot < nslot ? slot : nslot - 1)];
-		if (!*b || mk->value_ns > (*b)->value_ns)
-			*b = mk;
-		if (col == lastcol[mk->cpu])
-			continue;
-		lastcol[mk->cpu] = col;
-		top = lat_tl_lane_top(l, mk->cpu);
-		cairo_move_to(cr, x, top);
-		cairo_line_to(cr, x, top + l->lane_h * 0.35);
-		l->drawn_marker_ticks++;
+		if (mk) {
+			l->nmarkers++;
+			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
+			col = (long)floor(x);
+			slot = (size_t)((x - c->plot.x) / MARKER_SLOT_PX);
+			b = &best[(size_t)mk->cpu * nslot + (slot < nslot ? slot : nslot - 1)];
+			if (!*b || mk->value_ns > (*b)->value_ns)
+				*b = mk;
+		}
+		for (int cpu = 0; cpu < l->ncpus; cpu++) {
+			double top = lat_tl_lane_top(l, cpu), len;
+
+			if (mk && (cpu != mk->cpu || col == lastcol[cpu])) {
+				if (mk && cpu == mk->cpu && mk->value_ns > colmax[cpu])
+					colmax[cpu] = mk->value_ns;
+				continue;
+			}
+			if (lastcol[cpu] >= 0) {
+				len = l->lane_h * 0.35;
+				if (vmax > 0 && colmax[cpu] >= 0)
+					len = 3 + (len - 3) * (double)colmax[cpu] / (double)vmax;
+				cairo_move_to(cr, (double)lastcol[cpu] + 0.5, top);
+				cairo_line_to(cr, (double)lastcol[cpu] + 0.5, top + len);
+				l->drawn_marker_ticks++;
+			}
+			lastcol[cpu] = mk ? col : -1;
+			colmax[cpu] = mk ? mk->value_ns : -1;
+		}
 	}
-	cairo_set_source_rgba(cr, 0.25, 0.25, 0.25, 0.7);
+	cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.75);
 	cairo_stroke(cr);
 	lat_font(cr, LAT_TICK_PT - 1, 0);
 	for (int cpu = 0; cpu < l->ncpus && l->lane_h >= 14; cpu++) {
@@ -846,6 +869,7 @@ static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct la
 out:
 	free(best);
 	free(lastcol);
+	free(colmax);
 }
 
 /* Lost events: a red bar across the lane, "events lost" where there is room. */
