@@ -18,15 +18,19 @@ void usage_render(FILE *out)
 		"usage: latscope render [options] INPUT   (INPUT - is stdin)\n"
 		"       latscope render -o OUT.png INPUT INPUT...\n"
 		"                          the histograms of every input in one chart\n"
-		"                          (cyclictest runs, rtla, perf sched timehist)\n\n"
+		"                          (cyclictest runs, rtla, perf sched timehist, the\n"
+		"                          wakeup latency of traces: A/B)\n\n"
 		"  -o, --output FILE       OUT.png or OUT.svg (default: INPUT's name + .png);\n"
 		"                          several blocks give OUT-1.png, OUT-2.png, ... (block number)\n"
-		"  -c, --chart KIND        auto|timeline|histogram|series|blame|cpus (default auto:\n"
-		"                          series for loop logs, histogram, cpus for schedcnt,\n"
-		"                          blame for function dumps, timeline for traces)\n"
+		"  -c, --chart KIND        auto|timeline|histogram|series|blame|cpus|probe (default\n"
+		"                          auto: series for loop logs, histogram, cpus for\n"
+		"                          schedcnt, blame for function dumps, timeline for traces;\n"
+		"                          a trace also takes histogram (wakeup latency), probe,\n"
+		"                          blame (--stacks icicle) and cpus (CPU lanes))\n"
 		"      --window START:END  timeline: only this part, times since the timeline's\n"
 		"                          start (e.g. 2ms:5ms, 1.5ms: for to the end)\n"
-		"      --task PID|COMM     timeline: the task whose wakeup to explain\n"
+		"      --task PID|COMM     timeline: the task whose wakeup to explain;\n"
+		"                          histogram: the tasks drawn (also --policy, --min-prio)\n"
 		"  -w, --worst N           freezes / cases labelled on the chart (default 5)\n"
 		"      --size WxH          pixels (SVG: points), default 1600x900\n"
 		"  -f, --format NAME       read with this reader (see `latscope formats`)\n"
@@ -124,8 +128,8 @@ static int set_output(struct cli_ctx *c, const char *arg)
 static int set_chart(struct cli_ctx *c, const char *arg)
 {
 	if (lat_chart_from_name(arg, &((struct render_cmd *)c->own)->ro.chart)) {
-		fprintf(stderr, "%s: --chart: expected auto, timeline, histogram, series, blame "
-			"or cpus, got '%s'\n", c->cmd, arg);
+		fprintf(stderr, "%s: --chart: expected auto, timeline, histogram, series, blame, "
+			"cpus or probe, got '%s'\n", c->cmd, arg);
 		return -1;
 	}
 	return 0;

@@ -32,7 +32,24 @@ for f in $(find samples -path samples/charts -prune -o -type f -print | sort); d
 	fi
 done
 rm -f "$out/.log"
-for t in hist cpus timeline migrate core; do
+# the other charts of event traces (docs/charts.md, "Event traces"), as events-*.png
+events_chart() {	# NAME ARGS...
+	name=$1
+	shift
+	"$bin" render --size "$size" "$@" -o "$out/events-$name.png" >/dev/null 2>&1 &&
+		echo "  wrote events-$name.png" || echo "  skipped events-$name.png" >&2
+}
+td=samples/tracedat
+events_chart histogram --chart histogram "$td/record-stacks-v7-zstd.dat"
+events_chart histogram-task --chart histogram --task 3040 "$td/record-stacks-v7-zstd.dat"
+events_chart probe --chart probe "$td/probe-stop-v7-zstd.dat"
+events_chart ab "$td/record-stacks-v7-zstd.dat" "$td/cyclictest-stress-v7-zstd.dat"
+events_chart blame --chart blame "$td/record-stacks-v7-zstd.dat"
+events_chart cpus --chart cpus "$td/cyclictest-stress-v7-zstd.dat"
+events_chart timeline-stalls $(cat "$td/cyclictest-stress-v7-zstd.dat.args") \
+	"$td/cyclictest-stress-v7-zstd.dat"
+events_chart timeline-queued --task 3125 "$td/record-stacks-v7-zstd.dat"
+for t in hist cpus timeline migrate core events; do
 	LAT_RENDER_DUMP=$out "$build/tests/test_render_$t" >/dev/null 2>&1 ||
 		echo "  test_render_$t failed" >&2
 done
