@@ -71,30 +71,6 @@ static int set_sort(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
-static int set_policy(struct cli_ctx *c, const char *arg)
-{
-	if (lat_sched_policy_parse(arg, &(enum lat_sched_policy){ 0 })) {
-		fprintf(stderr, "%s: --policy: expected rt, fair or dl, got '%s'\n", c->cmd, arg);
-		return -1;
-	}
-	c->an.policy = arg;
-	return 0;
-}
-
-static int set_min_prio(struct cli_ctx *c, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*end || v < 1 || v > 99) {
-		fprintf(stderr, "%s: --min-prio: expected a real-time priority from 1 to 99, "
-			"got '%s'\n", c->cmd, arg);
-		return -1;
-	}
-	c->an.min_prio = (int)v;
-	return 0;
-}
-
 static int set_folded(struct cli_ctx *c, const char *arg)
 {
 	struct analyze_cmd *a = c->own;
@@ -152,8 +128,6 @@ static const struct cli_opt analyze_options[] = {
 	{ "json", 'j', no_argument, set_json },
 	{ "sort", 0, required_argument, set_sort },
 	{ "folded", 0, required_argument, set_folded },
-	{ "policy", 0, required_argument, set_policy },
-	{ "min-prio", 0, required_argument, set_min_prio },
 	{ "mergeable", 0, no_argument, set_mergeable },
 	{ "host", 0, required_argument, set_host },
 	{ "summary-window", 0, required_argument, set_window },
@@ -161,7 +135,7 @@ static const struct cli_opt analyze_options[] = {
 };
 
 static const struct cli_opt *const analyze_tables[] = {
-	cli_read_options, cli_analysis_options, analyze_options, NULL,
+	cli_read_options, cli_analysis_options, cli_select_options, analyze_options, NULL,
 };
 
 /*

@@ -33,6 +33,8 @@ struct cli_opt {
 extern const struct cli_opt cli_read_options[];
 /* -t/--threshold, --cpu-mhz, -w/--worst, --top, --task, --wakeup-start: fill c->an. */
 extern const struct cli_opt cli_analysis_options[];
+/* --policy rt|fair|dl, --min-prio N: the wakeup analysis' selection beside --task */
+extern const struct cli_opt cli_select_options[];
 
 /* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
 void cli_ctx_init(struct cli_ctx *c, const char *cmd, void *own);

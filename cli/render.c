@@ -165,7 +165,7 @@ static const struct cli_opt render_options[] = {
 };
 
 static const struct cli_opt *const render_tables[] = {
-	render_options, cli_analysis_options, cli_read_options, NULL,
+	render_options, cli_analysis_options, cli_select_options, cli_read_options, NULL,
 };
 
 /* -o, else INPUT's file name + .png (in *@defout, to free); the type from the extension. */
