@@ -1,7 +1,8 @@
 #!/bin/sh
 # `latscope render` end to end: PNG and SVG by extension, one numbered chart per
 # block, byte-identical reruns, well-formed SVG with a hostile input name, the
-# exit status when a chart does not fit, several inputs in one histogram chart.  Usage: test_render.sh BIN REPO
+# exit status when a chart does not fit, several inputs in one histogram chart, every chart of
+# an event trace (and A/B of two traces).  Usage: test_render.sh BIN REPO
 bin=$1
 repo=$2
 tmp=$(mktemp -d /tmp/latscope-render-e2e.XXXXXX) || exit 2
@@ -71,6 +72,40 @@ check "--buffer inst1 is another chart" '! cmp -s "$tmp/top.svg" "$tmp/inst1.svg
 "$bin" render "$inst" --buffer nosuch -o "$tmp/no.svg" >/dev/null 2>"$tmp/err"
 check "--buffer nosuch: exit 2" '[ $? -eq 2 ] && [ ! -e "$tmp/no.svg" ]'
 check "--buffer nosuch: says which exist" 'grep -q "no buffer \"nosuch\" in this trace.dat; it holds: \"\", \"inst1\"" "$tmp/err"'
+
+# event traces: every chart kind but series, PNG and SVG, byte-identical reruns
+td=$repo/samples/tracedat
+stacks=$td/record-stacks-v7-zstd.dat
+for kind in timeline histogram blame cpus; do
+	for ext in png svg; do
+		"$bin" render --chart $kind "$stacks" -o "$tmp/ev-$kind.$ext" >"$tmp/out" 2>"$tmp/err"
+		check "trace: $kind chart ($ext)" '[ $? -eq 0 ] && [ -s "$tmp/ev-$kind.$ext" ]'
+		"$bin" render --chart $kind "$stacks" -o "$tmp/ev2-$kind.$ext" >/dev/null 2>&1
+		check "trace: $kind chart ($ext) twice, same bytes" \
+			'cmp -s "$tmp/ev-$kind.$ext" "$tmp/ev2-$kind.$ext"'
+	done
+	check "trace: $kind SVG parses" 'xmllint --noout "$tmp/ev-$kind.svg"'
+	check "trace: says it drew a $kind chart" 'grep -q "ev-$kind.png: $kind chart of block 1" \
+		"$tmp/out" || grep -q "ev-$kind.svg: $kind chart of block 1" "$tmp/out"'
+done
+# the probe samples: probe-stop has them (docs/probe.md), the --stacks recording none
+"$bin" render --chart probe "$td/probe-stop-v7-zstd.dat" -o "$tmp/probe.svg" >/dev/null 2>&1
+check "trace: probe chart" '[ $? -eq 0 ] && xmllint --noout "$tmp/probe.svg"'
+"$bin" render --chart probe "$stacks" -o "$tmp/noprobe.png" >/dev/null 2>"$tmp/err"
+check "trace without probe samples: exit 1" '[ $? -eq 1 ] && [ ! -e "$tmp/noprobe.png" ]'
+check "and says why" 'grep -q "no chart: no probe samples in this trace" "$tmp/err"'
+# blame needs --stacks: the cyclictest recording has none
+"$bin" render --chart blame "$td/cyclictest-stress-v7-zstd.dat" -o "$tmp/nob.png" >/dev/null \
+	2>"$tmp/err"
+check "trace without stacks: blame exit 1" '[ $? -eq 1 ] && grep -q "no kernel stacks" "$tmp/err"'
+# --policy selects the threads of the histogram, as for analyze
+"$bin" render --chart histogram --policy rt "$td/cyclictest-stress-v7-zstd.dat" \
+	-o "$tmp/rt.png" >/dev/null 2>&1
+check "histogram --policy rt" '[ $? -eq 0 ] && ! cmp -s "$tmp/rt.png" "$tmp/ev-histogram.png"'
+# A/B of two traces: one curve per trace
+"$bin" render -o "$tmp/ab.svg" "$stacks" "$td/cyclictest-stress-v7-zstd.dat" >"$tmp/out" 2>&1
+check "A/B of two traces" '[ $? -eq 0 ] && xmllint --noout "$tmp/ab.svg"'
+check "A/B: one histogram per trace" 'grep -q "chart of 2 histograms from 2 inputs" "$tmp/out"'
 
 [ $fail -eq 0 ] && echo "render e2e: all passed"
 [ $fail -eq 0 ]
