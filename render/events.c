@@ -102,7 +102,7 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
 		   int with_marks, const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { e->h, e->n, title, with_marks ? e->marks : NULL, what };
+	struct lat_hist_input in = { e->h, e->n, title, with_marks ? e->marks : NULL, what, NULL };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }

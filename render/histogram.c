@@ -3,7 +3,8 @@
  * The histogram chart: latency distributions on log-log axes (as OSADL's
  * cyclictest plots), drawn as steps, several overlaid in distinct colours,
  * with p50 / p99 / max marked.  A bucket only tells a range, so percentiles
- * are given as the bucket's upper bound ("p99 < 5.62 ms").
+ * are given as the bucket's upper bound ("p99 < 5.62 ms"): the bucket the
+ * histogram analysis found, or the value the wakeup analysis computed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -86,6 +87,35 @@ static size_t last_nonzero(const struct lat_histogram *h)
 
 static const char *const mark_what[3] = { "p50", "p99", "max" };
 
+/* The bucket of @h that the analysis' quantile @q names, or nbuckets. */
+static size_t q_bucket(const struct lat_histogram *h, const struct lat_hist_q *q)
+{
+	for (size_t i = 0; q->valid && i < h->nbuckets; i++)
+		if (h->b[i].lo_ns == q->lo_ns && h->b[i].hi_ns == q->hi_ns)
+			return i;
+	return h->nbuckets;
+}
+
+/*
+ * The buckets of p50, p99 and max of histogram @k: the histogram analysis'
+ * when the caller passed it, else found here (nearest rank, the same rule).
+ */
+static void mark_buckets(const struct lat_hist_input *in, size_t k, size_t idx[3])
+{
+	const struct lat_histogram *h = in->h[k];
+
+	if (in->stats && in->stats[k].h == h) {
+		idx[0] = q_bucket(h, &in->stats[k].q[LAT_HQ_P50]);
+		idx[1] = q_bucket(h, &in->stats[k].q[LAT_HQ_P99]);
+		idx[2] = q_bucket(h, &in->stats[k].max);
+		if (idx[0] < h->nbuckets && idx[1] < h->nbuckets && idx[2] < h->nbuckets)
+			return;
+	}
+	idx[0] = lat_hist_pct_bucket(h, 50);
+	idx[1] = lat_hist_pct_bucket(h, 99);
+	idx[2] = last_nonzero(h);
+}
+
 /*
  * Mark @j (p50, p99, max) of histogram @k: where it sits and its label.  The
  * analysis' own value when it gave one ("p99 1.23 ms"), else the bucket bound.
@@ -108,9 +138,9 @@ static int hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x
 			 "\xe2\x89\xa4 " : "", lat_fmt_dur_chart((double)v[j], d, sizeof(d)));
 		return 1;
 	} else {
-		size_t idx[3] = { lat_hist_pct_bucket(h, 50), lat_hist_pct_bucket(h, 99),
-				  last_nonzero(h) };
+		size_t idx[3];
 
+		mark_buckets(in, k, idx);
 		if (idx[2] == h->nbuckets || (j > 0 && idx[j] == idx[j - 1]))
 			return 0;
 		*x = mark_x(h, idx[j]);
@@ -159,11 +189,14 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	lat_chart_title(c, o, "histogram", in->title);
 	for (size_t k = 0; k < in->n; k++) {
 		const struct lat_histogram *h = in->h[k];
-		size_t p50 = lat_hist_pct_bucket(h, 50), p99 = lat_hist_pct_bucket(h, 99);
-		size_t mx = last_nonzero(h), len = strlen(c->subtitle);
+		size_t idx[3], p50, p99, mx, len = strlen(c->subtitle);
 		uint64_t total = 0;
 		char name[160];
 
+		mark_buckets(in, k, idx);
+		p50 = idx[0];
+		p99 = idx[1];
+		mx = idx[2];
 		for (size_t i = 0; i < h->nbuckets; i++)
 			total += h->b[i].count;
 		if (h->title)

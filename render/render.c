@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "latscope/an_fntrace.h"
+#include "latscope/an_histogram.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
 #include "latscope/kind.h"
@@ -22,7 +23,7 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { h, n, title, NULL, NULL };
+	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }
@@ -180,9 +181,15 @@ static int draw_series(const struct lat_block *b, const struct lat_render_opts *
 static int draw_histogram(const struct lat_block *b, const struct lat_render_opts *o,
 			  struct lat_render_buf *out)
 {
+	const struct lat_hist_result *r = b->schema == LAT_SCHEMA_HISTOGRAM ? b->analysis : NULL;
+	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL };
+
 	if (b->schema == LAT_SCHEMA_EVENTS)
 		return lat_render_wakeup_hist(b, o, out);
-	return lat_render_histogram(b->hist, b->nhist, b->title, o, out);
+	/* the percentiles of the histogram analysis, not found again */
+	if (r && r->n == b->nhist)
+		in.stats = r->stats;
+	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }
 
 static bool fits_loop(const struct lat_block *b)

@@ -10,6 +10,7 @@
 
 #include <cairo.h>
 
+#include "latscope/an_histogram.h"
 #include "latscope/render.h"
 
 #define LAT_FONT "DejaVu Sans"
@@ -211,6 +212,11 @@ struct lat_hist_input {
 	const char *title;
 	const struct lat_hist_marks *marks;	/* per histogram, or NULL: from the buckets */
 	const char *what;	/* x axis quantity, NULL: "latency" */
+	/*
+	 * Per histogram, the histogram analysis' quantile buckets (an_histogram.h,
+	 * its p50, p99 and max marked at their bucket), or NULL: found here.
+	 */
+	const struct lat_hist_stats *stats;
 };
 
 struct lat_blame_input {
