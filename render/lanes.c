@@ -101,9 +101,13 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			 100 * irq / span);
 	}
 	len = strlen(c->subtitle);
-	snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 %llu stall%s, %s",
-		 (unsigned long long)in->r->nstalls_total, in->r->nstalls_total == 1 ? "" : "s",
-		 lat_fmt_dur_chart((double)in->r->stall_ns_total, d, sizeof(d)));
+	if (in->r->nstalls_total)
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 %llu stall%s, %s",
+			 (unsigned long long)in->r->nstalls_total,
+			 in->r->nstalls_total == 1 ? "" : "s",
+			 lat_fmt_dur_chart((double)in->r->stall_ns_total, d, sizeof(d)));
+	else
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 no stall");
 	lat_frame_layout(c, m);
 	l->lane_gap = l->nlanes > 1 ? fmin(12, c->plot.h * 0.04) : 0;
 	l->lane_y0 = c->plot.y + 4;
