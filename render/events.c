@@ -76,7 +76,7 @@ static int ev_add(struct lat_hist_set *e, const uint64_t *cnt, size_t nb,
 		b->count = cnt[k];
 		h->total += cnt[k];
 	}
-	e->marks[e->n] = mk ? *mk : (struct lat_hist_marks){ -1, -1, -1, 0 };
+	e->marks[e->n] = mk ? *mk : (struct lat_hist_marks){ LAT_HIST_MARKS_BUCKETS, -1, -1, 0 };
 	e->h[e->n++] = h;
 	return 0;
 }
@@ -100,9 +100,9 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 }
 
 static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
-		   int with_marks, const struct lat_render_opts *o, struct lat_render_buf *out)
+		   const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { e->h, e->n, title, with_marks ? e->marks : NULL, what, NULL };
+	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }
@@ -169,7 +169,7 @@ int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_op
 		 per_task ? "per selected task" : "per CPU", (unsigned long long)r->all.n,
 		 per_task && r->selected > LAT_WAKE_HIST_TASKS ? " (12 largest max)" : "");
 	if (!ret)
-		ret = ev_draw(&e, title, "wakeup latency (waking to running)", 1, o, out);
+		ret = ev_draw(&e, title, "wakeup latency (waking to running)", o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	lat_hist_set_release(&e);
@@ -218,7 +218,7 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 		 (unsigned long long)samples, (unsigned long long)p->markers,
 		 p->has_summary ? " (counts from the recorder's summary)" : "");
 	if (!ret)
-		ret = ev_draw(&e, title, "probe latency", 1, o, out);
+		ret = ev_draw(&e, title, "probe latency", o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	lat_hist_set_release(&e);
@@ -242,8 +242,7 @@ static void copy_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 }
 
 /* One block's histograms into @e, named "@name TITLE". */
-static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const char *name,
-		       int *with_marks)
+static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const char *name)
 {
 	char title[300];
 	int ret = 0;
@@ -266,7 +265,7 @@ static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const 
 		free(sum);
 		return ret;
 	}
-	*with_marks = 0;	/* bucket tables: percentiles as bucket bounds */
+	/* bucket tables: percentiles as bucket bounds (no marks given) */
 	for (size_t i = 0; i < b->nhist && !ret; i++) {
 		const struct lat_histogram *h = b->hist[i];
 		uint64_t *cnt;
@@ -289,12 +288,12 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 		       const struct lat_render_opts *o, struct lat_render_buf *out)
 {
 	struct lat_hist_set e = { 0 };
-	int ret = 0, with_marks = 1, traces = 0;
+	int ret = 0, traces = 0;
 
 	out->msg[0] = '\0';
 	for (size_t i = 0; i < n && !ret; i++) {
 		traces += b[i]->schema == LAT_SCHEMA_EVENTS;
-		ret = compare_add(&e, b[i], names[i], &with_marks);
+		ret = compare_add(&e, b[i], names[i]);
 	}
 	if (ret) {
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
@@ -305,8 +304,7 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 	} else {
 		ret = ev_draw(&e, traces ? "wakeup latency of several inputs" :
 			      "histograms of several inputs",
-			      traces ? "wakeup latency (waking to running)" : NULL, with_marks, o,
-			      out);
+			      traces ? "wakeup latency (waking to running)" : NULL, o, out);
 	}
 	lat_hist_set_release(&e);
 	return ret;

@@ -127,7 +127,7 @@ static int hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x
 	const struct lat_histogram *h = in->h[k];
 	char d[32];
 
-	if (in->marks) {
+	if (in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS) {
 		const struct lat_hist_marks *m = &in->marks[k];
 		int64_t v[3] = { m->p50, m->p99, m->max };
 
@@ -215,7 +215,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		}
 		if (mx == h->nbuckets)
 			continue;
-		if (in->marks) {
+		if (in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS) {
 			const struct lat_hist_marks *mk = &in->marks[k];
 
 			static const char *const le = "\xe2\x89\xa4 ";

@@ -201,6 +201,8 @@ struct lat_series_input {
 };
 
 /* Percentiles an analysis computed, marked at their value instead of a bucket bound. */
+#define LAT_HIST_MARKS_BUCKETS (-2)	/* p50: no values, mark this one's buckets */
+
 struct lat_hist_marks {
 	int64_t p50, p99, max;	/* -1: not known (that mark is left out) */
 	unsigned bound;		/* bit j (p50, p99, max): the value is a bucket's upper bound */
