@@ -513,6 +513,29 @@ static void tl_edge(struct lat_timeline *tl, uint64_t ts, const struct lat_wake_
 	e->from_irq = k->ctx != LAT_WAKE_CTX_TASK;
 }
 
+/*
+ * The task that ran longest on the CPU (the list is by ns, descending), idle
+ * left out: an idle stretch longer than any one task's slice among 100 tasks
+ * sharing the CPU does not make the CPU "idle".  NULL when only idle ran.
+ */
+static const struct lat_wake_oncpu *busiest(const struct lat_wake_oncpu *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (o[i].pid > 0)
+			return &o[i];
+	return NULL;
+}
+
+/* How many of them are tasks (idle not counted). */
+static size_t ran_count(const struct lat_wake_oncpu *o, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += o[i].pid > 0;
+	return k;
+}
+
 static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t cpu, int32_t pid,
 		       const char *comm, int32_t held_pid, const char *held_comm, int64_t held_ns,
 		       size_t held_tasks)
@@ -678,18 +701,19 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 			c->pid);
 	if (c->queued_until_ns) {
 		/* the CPU it was queued on is why it waited (queued_case()) */
+		const struct lat_wake_oncpu *h = busiest(c->queued_on, c->nqueued_on);
+
 		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
-			   c->nqueued_on && c->queued_on[0].pid > 0 ? c->queued_on[0].pid : -1,
-			   c->nqueued_on && c->queued_on[0].pid > 0 ? c->queued_on[0].comm : NULL,
-			   c->nqueued_on ? c->queued_on[0].ns : 0,
-			   c->nqueued_on + c->queued_other_tasks);
+			   h ? h->pid : -1, h ? h->comm : NULL, h ? h->ns : 0,
+			   ran_count(c->queued_on, c->nqueued_on) + c->queued_other_tasks);
 		tl->brackets[tl->nbrackets - 1].queued_cpu = c->queued_cpu;
 		tl->brackets[tl->nbrackets - 1].queued_until_ns = c->queued_until_ns;
 	} else {
+		const struct lat_wake_oncpu *h = busiest(c->on_cpu, c->non_cpu);
+
 		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
-			   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].pid : -1,
-			   c->non_cpu && c->on_cpu[0].pid > 0 ? c->on_cpu[0].comm : NULL,
-			   c->non_cpu ? c->on_cpu[0].ns : 0, c->non_cpu + c->other_tasks);
+			   h ? h->pid : -1, h ? h->comm : NULL, h ? h->ns : 0,
+			   ran_count(c->on_cpu, c->non_cpu) + c->other_tasks);
 	}
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];

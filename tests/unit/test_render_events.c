@@ -392,6 +392,28 @@ static void test_timeline_case(void **state)
 	lat_loaded_release(&ld);
 }
 
+/*
+ * The worst case of mixed-3000-v6 (hackbench): `analyze --json` worst[0].on_cpu
+ * lists idle (swapper/1, 97659 ns) first, then hackbench/9237 (39100 ns) and 14
+ * other tasks, plus other_tasks 90: 105 tasks shared CPU 1 (the verdict's
+ * "105 tasks of its class ran").  The bracket names the busiest task, not idle.
+ */
+static void test_bracket_holder(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, LAT_SAMPLES_DIR "/tracedat/mixed-3000-v6.dat", NULL, 0);
+	struct lat_timeline *t = NULL;
+
+	(void)state;
+	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
+	assert_int_equal(t->brackets[0].pid, 9152);
+	assert_int_equal(t->brackets[0].held_by_pid, 9237);
+	assert_true(t->brackets[0].held_ns == 39100);
+	assert_int_equal(t->brackets[0].held_tasks, 105);
+	lat_timeline_free(t);
+	lat_loaded_release(&ld);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_timeline_case),
+		cmocka_unit_test(test_bracket_holder),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
