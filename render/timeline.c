@@ -1031,7 +1031,7 @@ static int label_hits(const struct label_box *b, size_t n, const struct label_bo
 
 /* The labels of the waker chain and the migrations, kept apart. */
 struct placed_labels {
-	struct label_box box[32];
+	struct label_box box[256];
 	size_t n;
 };
 
@@ -1042,10 +1042,10 @@ static int place_label(struct placed_labels *pl, struct label_box *q, int tries)
 
 	for (k = 0; k < tries && label_hits(pl->box, pl->n, q); k++)
 		q->y += q->h + 1;
-	if (k == tries)
+	/* a label that could not be recorded could be covered: not drawn */
+	if (k == tries || pl->n == LAT_ARRAY_SIZE(pl->box))
 		return 0;
-	if (pl->n < LAT_ARRAY_SIZE(pl->box))
-		pl->box[pl->n++] = *q;
+	pl->box[pl->n++] = *q;
 	return 1;
 }
 
@@ -1118,6 +1118,13 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 	struct lat_tl_layout *l = &p->pub;
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 
+	struct {
+		struct label_box q;
+		int own;
+		char text[120];
+	} *labs = l->nmigr ? calloc(l->nmigr, sizeof(*labs)) : NULL;
+	size_t nlab = 0;
+
 	l->drawn_migr = l->drawn_own_migr = 0;
 	lat_font(cr, LAT_TICK_PT - 1, 0);
 	for (int own = 0; own < 2; own++) {
@@ -1171,17 +1178,27 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 						lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
 			if (q.x + q.w > c->plot.x + c->plot.w)
 				q.x = x - 5 - q.w;
-			if (!place_label(pl, &q, own ? 6 : 1))
+			if (!labs || !place_label(pl, &q, own ? 6 : 1))
 				continue;
-			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
-			cairo_fill(cr);
-			lat_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
-			if (!own)
-				cairo_set_source_rgb(cr, 0.35, 0.28, 0.45);
-			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
+			labs[nlab].q = q;
+			labs[nlab].own = own;
+			snprintf(labs[nlab++].text, sizeof(labs[0].text), "%s", buf);
 		}
 	}
+	/* the labels after every arrow, so that no arrow crosses one */
+	for (size_t i = 0; i < nlab; i++) {
+		const struct label_box *q = &labs[i].q;
+
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, q->x, q->y, q->w, q->h);
+		cairo_fill(cr);
+		if (labs[i].own)
+			lat_set_rgb(cr, lat_tl_migr_own_rgb, 1);
+		else
+			cairo_set_source_rgb(cr, 0.35, 0.28, 0.45);
+		lat_text(cr, q->x + 2, q->y + LAT_TICK_PT - 1, 0, labs[i].text);
+	}
+	free(labs);
 }
 
 static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_bracket *b,
