@@ -93,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	devnull = fopen("/dev/null", "w");
 	lat_analyze_opts_init(&o);
 	o.timelines = o.worst_n;	/* the timeline code is fuzzed too */
+	o.activity = 1;		/* and the CPU activity of the lanes chart */
 	memset(&rep, 0, sizeof(rep));
 	rep.path = "fuzz";
 	if (lat_load_fp(&l, "fuzz", fp, &(struct lat_read_opts){ .format = forced }) == 0) {
