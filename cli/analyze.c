@@ -17,14 +17,19 @@ void usage_analyze(FILE *out)
 	fprintf(out,
 		"usage: latscope analyze [options] FILE...   (FILE - is stdin)\n\n"
 		"  -f, --format NAME       read with this reader (see `latscope formats`)\n"
-		"  -j, --json              JSON report (docs/json.md) instead of text\n"
+		"  -j, --json              JSON report (docs/json.md) instead of text; it lists every\n"
+		"                          task unless --top is given\n"
 		"  -t, --threshold DUR     freeze/spike threshold, e.g. 500us, 10ms, 2s (default 10ms)\n"
 		"      --cpu-mhz MHZ       schedcnt: convert cycles to time\n"
 		"  -w, --worst N           critical paths to explain (default 5)\n"
-		"      --top N             rows in blame and per-task tables (default 20)\n"
+		"      --top N             rows in blame and per-task tables (default 20; the JSON:\n"
+		"                          all, unless --top is given)\n"
 		"      --task PID|COMM     only this task (a COMM: every thread with it)\n"
 		"      --policy rt|fair|dl only tasks of this scheduling class\n"
 		"      --min-prio N        only real-time tasks of priority N (1-99) or above\n"
+		"      --fail-above DUR    CI gate: exit 3 when a counted wakeup wait of a selected\n"
+		"                          task or a probe sample exceeds DUR (500us, 1.5ms; a bare\n"
+		"                          number is us); the report lists what exceeded it\n"
 		"      --sort KEY          wakeup tables: max, avg, p99, count, pid, comm (default max)\n"
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
@@ -40,7 +45,9 @@ void usage_analyze(FILE *out)
 		"                          the summary counts only waits ending in [FROM, TO),\n"
 		"                          ns in the trace's clock (TO empty: to the end)\n\n"
 		"exit status: 0 ok, 1 the report could not be written,\n"
-		"             2 usage error or no input readable\n");
+		"             2 usage error or an input not readable (or, with --fail-above,\n"
+		"             no event trace to check), 3 --fail-above exceeded\n"
+		"durations: ns, us, ms, s; a bare number is microseconds\n");
 }
 
 /* analyze's own settings. */
@@ -135,7 +142,8 @@ static const struct cli_opt analyze_options[] = {
 };
 
 static const struct cli_opt *const analyze_tables[] = {
-	cli_read_options, cli_analysis_options, cli_select_options, analyze_options, NULL,
+	cli_read_options, cli_analysis_options, cli_select_options, cli_gate_options,
+	analyze_options, NULL,
 };
 
 /*
@@ -220,6 +228,28 @@ static void report(const struct analyze_cmd *a, const struct lat_report_input *r
 	}
 }
 
+/*
+ * The exit status once the report is out: 2 when an input could not be read (its waits are
+ * unknown), else 3 when --fail-above was exceeded, or 2 when it had no event trace to check.
+ */
+static int status(const struct cli_ctx *c, const struct lat_report_input *rep, int nin, int ok)
+{
+	struct lat_gate g;
+
+	if (ok != nin)
+		return LAT_EXIT_USAGE;
+	if (c->an.fail_above_ns <= 0)
+		return LAT_EXIT_OK;
+	if (lat_gate_check(rep, (size_t)nin, c->an.fail_above_ns, &g))
+		return LAT_EXIT_GATE;
+	if (!g.traces) {
+		fprintf(stderr, "latscope analyze: --fail-above: no event trace (trace.dat, ftrace "
+				"text) in the input: nothing was checked\n");
+		return LAT_EXIT_USAGE;
+	}
+	return LAT_EXIT_OK;
+}
+
 /* Every input loaded, analyzed and reported together. */
 static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, char **paths)
 {
@@ -244,15 +274,15 @@ static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, 
 		ok += load_one(&loaded[i], &rep[i], paths[i], c, sum);
 	}
 	report(a, rep, (size_t)nin, (size_t)ok, &c->an);
+	if (fflush(stdout) || ferror(stdout))
+		fprintf(stderr, "latscope analyze: cannot write the report\n");
+	else
+		rc = status(c, rep, nin, ok);
 	for (int i = 0; i < nin; i++) {
 		lat_loaded_release(&loaded[i]);
 		if (sums)
 			lat_summary_release(&sums[i]);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		fprintf(stderr, "latscope analyze: cannot write the report\n");
-	else
-		rc = ok == nin ? LAT_EXIT_OK : LAT_EXIT_USAGE;
 out:
 	free(loaded);
 	free(rep);
@@ -284,8 +314,12 @@ int cmd_analyze(int argc, char **argv)
 				"summary: add --mergeable\n");
 		return LAT_EXIT_USAGE;
 	}
-	if (a.folded >= 0)
-		/* every stack: a flame graph of the top 20 would lie */
+	if (a.folded >= 0 && c.an.fail_above_ns) {
+		fprintf(stderr, "latscope analyze: --folded and --fail-above: choose one\n");
+		return LAT_EXIT_USAGE;
+	}
+	if (a.folded >= 0 || (a.json && !c.top_given))
+		/* every stack: a flame graph of the top 20 would lie; scripts get every task */
 		c.an.top_n = INT_MAX;
 	if (argc - first < 1) {
 		fprintf(stderr, "latscope analyze: no input file\n");

@@ -6,6 +6,7 @@
 #define LAT_EXIT_OK 0
 #define LAT_EXIT_FAIL 1		/* the job ran but failed (a write error) */
 #define LAT_EXIT_USAGE 2	/* bad usage, or no input could be read */
+#define LAT_EXIT_GATE 3		/* --fail-above: a wait or probe sample exceeded the limit */
 
 struct lat_command {
 	const char *name;

@@ -84,6 +84,7 @@ static int set_worst(struct cli_ctx *c, const char *arg)
 
 static int set_top(struct cli_ctx *c, const char *arg)
 {
+	c->top_given = 1;
 	return cli_count(c, "--top", arg, &c->an.top_n);
 }
 
@@ -145,6 +146,22 @@ static int set_min_prio(struct cli_ctx *c, const char *arg)
 const struct cli_opt cli_select_options[] = {
 	{ "policy", 0, required_argument, set_policy },
 	{ "min-prio", 0, required_argument, set_min_prio },
+	{ NULL, 0, 0, NULL },
+};
+
+static int set_fail_above(struct cli_ctx *c, const char *arg)
+{
+	if (lat_parse_duration(arg, LAT_NS_PER_US, &c->an.fail_above_ns) ||
+	    !c->an.fail_above_ns) {
+		fprintf(stderr, "%s: --fail-above: expected a duration above 0 such as 500us, "
+			"10ms, 2s (a bare number is microseconds), got '%s'\n", c->cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+const struct cli_opt cli_gate_options[] = {
+	{ "fail-above", 0, required_argument, set_fail_above },
 	{ NULL, 0, 0, NULL },
 };
 

@@ -19,6 +19,7 @@ struct cli_ctx {
 	struct lat_read_opts read;
 	struct lat_analyze_opts an;
 	void *own;			/* the command's own settings */
+	int top_given;			/* --top was on the command line */
 };
 
 struct cli_opt {
@@ -35,6 +36,9 @@ extern const struct cli_opt cli_read_options[];
 extern const struct cli_opt cli_analysis_options[];
 /* --policy rt|fair|dl, --min-prio N: the wakeup analysis' selection beside --task */
 extern const struct cli_opt cli_select_options[];
+
+/* --fail-above DUR: fills c->an.fail_above_ns (analyze and report). */
+extern const struct cli_opt cli_gate_options[];
 
 /* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
 void cli_ctx_init(struct cli_ctx *c, const char *cmd, void *own);

@@ -96,7 +96,7 @@ int lat_parse_duration(const char *s, int64_t def_unit_ns, int64_t *out_ns)
 		return -LAT_EUSAGE;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (errno || end == s || !(v >= 0))	/* NaN too */
 		return -LAT_EUSAGE;
 	if (*end) {
 		for (i = 0; i < LAT_ARRAY_SIZE(units); i++)

@@ -136,6 +136,12 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 	}
 	lat_json_arr_close(&j);
 	lat_report_hist_across_json(&j, in, n);
+	if (o->fail_above_ns > 0) {
+		struct lat_gate g;
+
+		lat_gate_check(in, n, o->fail_above_ns, &g);
+		lat_gate_json(&j, in, n, &g);
+	}
 	lat_json_obj_close(&j);
 }
 
@@ -189,4 +195,10 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 			block_text(out, in[i].blocks[k], k, o);
 	}
 	lat_report_hist_across_text(out, in, n);
+	if (o->fail_above_ns > 0) {
+		struct lat_gate g;
+
+		lat_gate_check(in, n, o->fail_above_ns, &g);
+		lat_gate_text(out, in, n, &g);
+	}
 }

@@ -25,6 +25,11 @@ struct lat_analyze_opts {
 	const char *policy;	/* --policy rt|fair|dl: only tasks of that class, NULL all; lent */
 	int min_prio;		/* --min-prio N: only real-time tasks of priority >= N, 0 all */
 	enum lat_wake_start wake_start;
+	/*
+	 * --fail-above: the reports add the CI gate's section (report/gate.c) listing what
+	 * exceeds it; 0 none.  The analyses do not read it.
+	 */
+	int64_t fail_above_ns;
 	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */
 	/*
 	 * Worst cases, from the worst, whose timeline (every CPU's slices around

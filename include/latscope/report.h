@@ -36,6 +36,32 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
  */
 size_t lat_report_folded(FILE *out, const struct lat_report_input *in, size_t n, int runnable);
 
+/*
+ * The CI gate (--fail-above, docs/cli.md "The CI gate"): the counted wakeup waits of every
+ * selected task (struct lat_wake_task.wake, new-task waits included; preemption waits and
+ * untrusted waits are not checked) and every probe sample (per CPU, the max the recorder
+ * stored or the markers showed) of the event traces in @in, against @limit_ns.  A value
+ * exceeds it when it is strictly greater.  Fills @g; returns 1 when something exceeded it.
+ */
+struct lat_gate {
+	int64_t limit_ns;
+	size_t traces;			/* event-trace blocks checked */
+	uint64_t waits, samples;	/* counted wakeup waits, probe samples checked */
+	uint64_t untrusted;		/* waits not counted (lost or missing events) */
+	size_t tasks_over;		/* tasks whose worst wakeup wait exceeds the limit */
+	size_t cpus_over;		/* probe CPUs whose worst sample exceeds it */
+};
+
+int lat_gate_check(const struct lat_report_input *in, size_t n, int64_t limit_ns,
+		   struct lat_gate *g);
+/* The gate's section: what was checked, and each task, case, probe CPU and sample above. */
+void lat_gate_text(FILE *out, const struct lat_report_input *in, size_t n,
+		   const struct lat_gate *g);
+struct lat_json;
+/* The same as the "gate" member of the JSON report (docs/json.md). */
+void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t n,
+		   const struct lat_gate *g);
+
 /* Writes @len bytes of untrusted text with control characters shown as \xNN. */
 void lat_fput_safe(FILE *out, const char *s, size_t len);
 

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The CI gate (--fail-above, docs/cli.md "The CI gate"): every selected task's wakeup waits
+ * and every probe sample of the event traces against one limit; what exceeds it, listed in
+ * text and JSON.
+ */
+#include <string.h>
+
+#include "report_priv.h"
+#include "latscope/an_probe.h"
+#include "latscope/an_wakeup.h"
+
+/* The wakeup result of an event-trace block, or NULL. */
+static const struct lat_wakeup_result *wakeup_of(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_EVENTS ? b->analysis : NULL;
+}
+
+static const struct lat_probe_result *probe_of(const struct lat_block *b)
+{
+	return b->schema == LAT_SCHEMA_EVENTS ? b->probe : NULL;
+}
+
+static int probe_over(const struct lat_probe_cpu *c, int64_t limit_ns)
+{
+	return c->max_src != LAT_PSRC_NONE && c->max_ns > limit_ns;
+}
+
+static void block_check(const struct lat_block *b, int64_t limit_ns, struct lat_gate *g)
+{
+	const struct lat_wakeup_result *r = wakeup_of(b);
+	const struct lat_probe_result *p = probe_of(b);
+
+	if (!r && !p)
+		return;
+	g->traces++;
+	if (r) {
+		g->waits += r->all.n;
+		g->untrusted += r->untrusted + r->untrusted_waits;
+		for (size_t i = 0; i < r->ntasks; i++)
+			g->tasks_over += r->tasks[i].wake.n && r->tasks[i].wake.max > limit_ns;
+	}
+	for (size_t i = 0; p && i < p->ncpus; i++) {
+		g->samples += p->cpus[i].count;
+		g->cpus_over += probe_over(&p->cpus[i], limit_ns);
+	}
+}
+
+int lat_gate_check(const struct lat_report_input *in, size_t n, int64_t limit_ns,
+		   struct lat_gate *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->limit_ns = limit_ns;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < in[i].nblocks; k++)
+			block_check(in[i].blocks[k], limit_ns, g);
+	return g->tasks_over || g->cpus_over;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static void who(FILE *out, const char *comm, int32_t pid)
+{
+	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
+	fprintf(out, "/%d", pid);
+}
+
+static void where(FILE *out, const struct lat_report_input *in, size_t k)
+{
+	fputs("    ", out);
+	lat_fput_safe(out, in->path, strlen(in->path));
+	if (in->nblocks > 1)
+		fprintf(out, "#%zu", k + 1);
+	fputs(": ", out);
+}
+
+static void tasks_text(FILE *out, const struct lat_report_input *in, size_t k,
+		       const struct lat_wakeup_result *r, int64_t limit_ns)
+{
+	char d1[32], d2[32], ts[40], cls[40];
+
+	for (size_t i = 0; i < r->ntasks; i++) {
+		const struct lat_wake_task *t = &r->tasks[i];
+
+		if (!t->wake.n || t->wake.max <= limit_ns)
+			continue;
+		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
+		where(out, in, k);
+		who(out, t->comm, t->pid);
+		fprintf(out, "%s%s: worst wakeup wait %s (ended at %s), p99 %s over %llu waits\n",
+			cls[0] ? " " : "", cls, lat_fmt_duration(t->wake.max, d1, sizeof(d1)),
+			lat_fmt_trace_ts(t->max_end_ns, ts, sizeof(ts)),
+			lat_fmt_duration(t->wake.p99, d2, sizeof(d2)), (unsigned long long)t->wake.n);
+	}
+}
+
+static void cases_text(FILE *out, const struct lat_report_input *in, size_t k,
+		       const struct lat_wakeup_result *r, int64_t limit_ns)
+{
+	char d[32], t0[40], t1[40];
+
+	for (size_t i = 0; i < r->nworst; i++) {
+		const struct lat_wake_case *c = &r->worst[i];
+
+		if (c->latency_ns <= limit_ns)
+			continue;
+		where(out, in, k);
+		fprintf(out, "case %zu: ", i + 1);
+		who(out, c->comm, c->pid);
+		fprintf(out, " waited %s on CPU%d (%s .. %s): %s\n",
+			lat_fmt_duration(c->latency_ns, d, sizeof(d)), c->cpu,
+			lat_fmt_trace_ts(c->start_ns, t0, sizeof(t0)),
+			lat_fmt_trace_ts(c->end_ns, t1, sizeof(t1)),
+			lat_verdict_name(c->verdict.kind));
+	}
+}
+
+static void probe_text(FILE *out, const struct lat_report_input *in, size_t k,
+		       const struct lat_probe_result *p, int64_t limit_ns)
+{
+	char d[32], ts[40];
+
+	for (size_t i = 0; i < p->ncpus; i++) {
+		const struct lat_probe_cpu *c = &p->cpus[i];
+
+		if (!probe_over(c, limit_ns))
+			continue;
+		where(out, in, k);
+		fprintf(out, "probe %s cpu%d: max %s over %llu samples (from %s)\n",
+			lat_probe_kind_name(c->kind), c->cpu,
+			lat_fmt_duration(c->max_ns, d, sizeof(d)), (unsigned long long)c->count,
+			lat_probe_src_name(c->max_src));
+	}
+	for (size_t i = 0; i < p->nworst; i++) {
+		const struct lat_probe_sample *s = &p->worst[i];
+
+		if (s->lat_ns <= limit_ns)
+			continue;
+		where(out, in, k);
+		fprintf(out, "probe sample %s cpu%d seq %llu: %s at %s\n",
+			lat_probe_kind_name(s->kind), s->cpu, (unsigned long long)s->seq,
+			lat_fmt_duration(s->lat_ns, d, sizeof(d)),
+			lat_fmt_trace_ts(s->pt[LAT_PPT_MARKER], ts, sizeof(ts)));
+	}
+}
+
+void lat_gate_text(FILE *out, const struct lat_report_input *in, size_t n,
+		   const struct lat_gate *g)
+{
+	char lim[32];
+
+	lat_fmt_duration(g->limit_ns, lim, sizeof(lim));
+	fprintf(out, "\n== gate: --fail-above %s (%lld ns): %s ==\n", lim, (long long)g->limit_ns,
+		g->tasks_over || g->cpus_over ? "FAILED" : "passed");
+	fprintf(out, "  checked: %llu wakeup waits and %llu probe samples in %zu event "
+		"trace%s", (unsigned long long)g->waits, (unsigned long long)g->samples,
+		g->traces, g->traces == 1 ? "" : "s");
+	if (g->untrusted)
+		fprintf(out, "; %llu untrusted waits (lost or missing events) not checked",
+			(unsigned long long)g->untrusted);
+	fputc('\n', out);
+	if (!g->tasks_over && !g->cpus_over)
+		return;
+	fprintf(out, "  above %s: %zu task%s, %zu probe CPU%s\n", lim, g->tasks_over,
+		g->tasks_over == 1 ? "" : "s", g->cpus_over, g->cpus_over == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < in[i].nblocks; k++) {
+			const struct lat_block *b = in[i].blocks[k];
+
+			if (wakeup_of(b)) {
+				tasks_text(out, &in[i], k, wakeup_of(b), g->limit_ns);
+				cases_text(out, &in[i], k, wakeup_of(b), g->limit_ns);
+			}
+			if (probe_of(b))
+				probe_text(out, &in[i], k, probe_of(b), g->limit_ns);
+		}
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void where_json(struct lat_json *j, const struct lat_report_input *in, size_t k)
+{
+	lat_json_obj_open(j, NULL);
+	lat_json_str(j, "path", in->path);
+	lat_json_uint(j, "block", k + 1);
+}
+
+static void tasks_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
+		       const struct lat_wakeup_result *r, int64_t limit_ns)
+{
+	char cls[40];
+
+	for (size_t i = 0; i < r->ntasks; i++) {
+		const struct lat_wake_task *t = &r->tasks[i];
+
+		if (!t->wake.n || t->wake.max <= limit_ns)
+			continue;
+		where_json(j, in, k);
+		lat_json_int(j, "pid", t->pid);
+		lat_json_strn(j, "comm", t->comm, strnlen(t->comm, LAT_COMM_LEN));
+		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
+		lat_json_str(j, "class", cls[0] ? cls : NULL);
+		lat_json_uint(j, "waits", t->wake.n);
+		lat_json_int(j, "max_ns", t->wake.max);
+		lat_json_uint(j, "max_end_ns", t->max_end_ns);
+		lat_json_int(j, "p99_ns", t->wake.p99);
+		lat_json_obj_close(j);
+	}
+}
+
+static void cases_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
+		       const struct lat_wakeup_result *r, int64_t limit_ns)
+{
+	for (size_t i = 0; i < r->nworst; i++) {
+		const struct lat_wake_case *c = &r->worst[i];
+
+		if (c->latency_ns <= limit_ns)
+			continue;
+		where_json(j, in, k);
+		lat_json_uint(j, "case", i + 1);
+		lat_json_int(j, "pid", c->pid);
+		lat_json_strn(j, "comm", c->comm, strnlen(c->comm, LAT_COMM_LEN));
+		lat_json_int(j, "cpu", c->cpu);
+		lat_json_uint(j, "start_ns", c->start_ns);
+		lat_json_uint(j, "end_ns", c->end_ns);
+		lat_json_int(j, "latency_ns", c->latency_ns);
+		lat_json_str(j, "verdict", lat_verdict_name(c->verdict.kind));
+		lat_json_obj_close(j);
+	}
+}
+
+static void probe_cpus_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
+			    const struct lat_probe_result *p, int64_t limit_ns)
+{
+	for (size_t i = 0; i < p->ncpus; i++) {
+		const struct lat_probe_cpu *c = &p->cpus[i];
+
+		if (!probe_over(c, limit_ns))
+			continue;
+		where_json(j, in, k);
+		lat_json_str(j, "probe", lat_probe_kind_name(c->kind));
+		lat_json_int(j, "cpu", c->cpu);
+		lat_json_uint(j, "count", c->count);
+		lat_json_int(j, "max_ns", c->max_ns);
+		lat_json_str(j, "max_from", lat_probe_src_name(c->max_src));
+		lat_json_obj_close(j);
+	}
+}
+
+static void probe_samples_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
+			       const struct lat_probe_result *p, int64_t limit_ns)
+{
+	for (size_t i = 0; i < p->nworst; i++) {
+		const struct lat_probe_sample *s = &p->worst[i];
+
+		if (s->lat_ns <= limit_ns)
+			continue;
+		where_json(j, in, k);
+		lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
+		lat_json_int(j, "cpu", s->cpu);
+		lat_json_int(j, "pid", s->pid);
+		lat_json_uint(j, "seq", s->seq);
+		lat_json_int(j, "lat_ns", s->lat_ns);
+		lat_json_uint(j, "marker_ns", s->pt[LAT_PPT_MARKER]);
+		lat_json_obj_close(j);
+	}
+}
+
+/* One list of the gate: @emit over every event-trace block that has the part it lists. */
+static void list_json(struct lat_json *j, const char *key, const struct lat_report_input *in,
+		      size_t n, const struct lat_gate *g, int probe,
+		      void (*emit)(struct lat_json *, const struct lat_report_input *, size_t,
+				   const void *, int64_t))
+{
+	lat_json_arr_open(j, key);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < in[i].nblocks; k++) {
+			const struct lat_block *b = in[i].blocks[k];
+			const void *part = probe ? (const void *)probe_of(b) :
+					   (const void *)wakeup_of(b);
+
+			if (part)
+				emit(j, &in[i], k, part, g->limit_ns);
+		}
+	}
+	lat_json_arr_close(j);
+}
+
+static void tasks_emit(struct lat_json *j, const struct lat_report_input *in, size_t k,
+		       const void *part, int64_t limit_ns)
+{
+	tasks_json(j, in, k, part, limit_ns);
+}
+
+static void cases_emit(struct lat_json *j, const struct lat_report_input *in, size_t k,
+		       const void *part, int64_t limit_ns)
+{
+	cases_json(j, in, k, part, limit_ns);
+}
+
+static void pcpus_emit(struct lat_json *j, const struct lat_report_input *in, size_t k,
+		       const void *part, int64_t limit_ns)
+{
+	probe_cpus_json(j, in, k, part, limit_ns);
+}
+
+static void psamples_emit(struct lat_json *j, const struct lat_report_input *in, size_t k,
+			  const void *part, int64_t limit_ns)
+{
+	probe_samples_json(j, in, k, part, limit_ns);
+}
+
+void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t n,
+		   const struct lat_gate *g)
+{
+	lat_json_obj_open(j, "gate");
+	lat_json_int(j, "limit_ns", g->limit_ns);
+	lat_json_bool(j, "passed", !g->tasks_over && !g->cpus_over);
+	lat_json_uint(j, "traces", g->traces);
+	lat_json_uint(j, "waits", g->waits);
+	lat_json_uint(j, "samples", g->samples);
+	lat_json_uint(j, "untrusted_waits", g->untrusted);
+	list_json(j, "tasks", in, n, g, 0, tasks_emit);
+	list_json(j, "cases", in, n, g, 0, cases_emit);
+	list_json(j, "probe_cpus", in, n, g, 1, pcpus_emit);
+	list_json(j, "probe_samples", in, n, g, 1, psamples_emit);
+	lat_json_obj_close(j);
+}
