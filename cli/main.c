@@ -26,7 +26,8 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n`latscope <command> --help` for a command's options; --version.\n"
-		     "exit status: 0 ok, 1 the job failed, 2 usage error or unreadable input\n");
+		     "exit status: 0 ok, 1 the job failed, 2 usage error or unreadable input,\n"
+		     "             3 `analyze --fail-above` exceeded\n");
 }
 
 int cli_wants_help(int argc, char **argv)
