@@ -250,6 +250,13 @@ static int status(const struct cli_ctx *c, const struct lat_report_input *rep, i
 	return LAT_EXIT_OK;
 }
 
+bool cli_load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
+		  const struct cli_ctx *c)
+{
+	/* without a summary, load_one() does not read c->own (analyze's own settings) */
+	return load_one(l, rep, path, c, NULL);
+}
+
 /* Every input loaded, analyzed and reported together. */
 static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, char **paths)
 {

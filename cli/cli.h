@@ -2,6 +2,9 @@
 #ifndef LATSCOPE_CLI_H
 #define LATSCOPE_CLI_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Exit codes (README, docs/cli.md). */
 #define LAT_EXIT_OK 0
 #define LAT_EXIT_FAIL 1		/* the job ran but failed (a write error) */
@@ -52,6 +55,20 @@ int cli_render_many(char **inputs, int n, const char *out,
 		    const struct lat_read_opts *read,
 		    struct lat_render_opts *ro, const struct lat_analyze_opts *ao,
 		    const struct lat_render_api *api);
+
+/*
+ * Loads @path and analyzes its blocks with c->an into @l, filling @rep for the reports;
+ * false after "PATH: error: why" when it could not be read (cli/analyze.c).
+ */
+struct lat_loaded;
+struct lat_report_input;
+struct cli_ctx;
+bool cli_load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
+		  const struct cli_ctx *c);
+
+/* `latscope report TRACE... -o DIR` (cli/report.c). */
+int cmd_report(int argc, char **argv);
+void usage_report(FILE *out);
 
 /* True when argv holds -h / --help before any "--". */
 int cli_wants_help(int argc, char **argv);

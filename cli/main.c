@@ -12,6 +12,8 @@ static const struct lat_command commands[] = {
 	  usage_export },
 	{ "merge", "combine the mergeable summaries of analyze --json reports", cmd_merge,
 	  usage_merge },
+	{ "report", "write a bug-report bundle: report.md and a self-contained report.html",
+	  cmd_report, usage_report },
 	{ "render", "draw PNG/SVG charts of traces and pasted logs", cmd_render, usage_render },
 	{ "formats", "list the input formats latscope reads", cmd_formats, usage_formats },
 #ifdef LATSCOPE_HAVE_RECORD

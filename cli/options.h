@@ -37,6 +37,8 @@ extern const struct cli_opt cli_analysis_options[];
 /* --policy rt|fair|dl, --min-prio N: the wakeup analysis' selection beside --task */
 extern const struct cli_opt cli_select_options[];
 
+/* --policy rt|fair|dl, --min-prio N: fill c->an (analyze and report). */
+extern const struct cli_opt cli_select_options[];
 /* --fail-above DUR: fills c->an.fail_above_ns (analyze and report). */
 extern const struct cli_opt cli_gate_options[];
 
