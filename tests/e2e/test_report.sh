@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `latscope report -o DIR`: the bundle's content on a recording whose numbers are checked in
+# samples/tracedat/README.md, its charts redrawn byte for byte by the commands it prints, the
+# same bundle twice, and the errors (nothing presented as complete after a failure).
+# Usage: test_report.sh BIN REPO
+bin=$1
+repo=$2
+tmp=$(mktemp -d /tmp/latscope-report-e2e.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+. "$repo/tests/e2e/check.sh"
+cd "$repo" || exit 2
+cyc=samples/tracedat/cyclictest-stress-v7-zstd.dat
+out=$tmp/b
+
+"$bin" report -o "$out" "$cyc" >"$tmp/stdout" 2>"$tmp/stderr"
+check "bundle: exit 0" '[ $? -eq 0 ]'
+check "bundle: report.md, report.html and 4 timelines" \
+	'[ -s "$out/report.md" ] && [ -s "$out/report.html" ] &&
+	 [ "$(ls "$out/charts" | tr "\n" " ")" = "case-1-timeline.svg case-2-timeline.svg case-3-timeline.svg case-4-timeline.svg " ]'
+check "bundle: stdout says 4 charts drawn and which were not" \
+	'grep -q "report.html: 4 charts drawn$" "$tmp/stdout"'
+# the summary row: 17559 events, 2422 wakeup waits, worst 5.71 ms (samples/tracedat/README.md)
+check "report.md: summary row" \
+	'grep -q "^| $cyc | 17559 | 2422 | 1.44 ms | 5.71 ms | cyclictest/20718 | stall | 0 | 2 |\$" "$out/report.md"'
+check "report.md: the worst case with its times and verdict" \
+	'grep -q "^| 1 | cyclictest/20718 | SCHED\\\\_FIFO 80 | 0 | 450.844462793 | 450.850177406 | 5.71 ms | stall (97%) |" "$out/report.md"'
+check "report.md: verdicts of the 5 worst" \
+	'grep -q "verdicts of the 5 worst wakeups: cpu-saturated 4, stall 1\$" "$out/report.md"'
+# worst cases: 20718, 20725, 20717, 20715, 20717: four tasks, one timeline each
+check "report.md: a timeline per task among the worst cases (4), none for case 5" \
+	'[ "$(grep -c "^!\[timeline of case" "$out/report.md")" -eq 4 ] &&
+	 ! grep -q "case-5-timeline" "$out/report.md"'
+# environment: trace-cmd dump --options: UNAME "Linux vm 6.18.44-fc-v1045 #1 SMP
+# PREEMPT_DYNAMIC @0 x86_64", CPUCOUNT 2, TRACECLOCK [local]
+check "report.md: environment from the trace.dat options" \
+	'grep -q "^| host | vm |\$" "$out/report.md" &&
+	 grep -q "^| kernel release | 6.18.44-fc-v1045 |\$" "$out/report.md" &&
+	 grep -q "^| kernel version string | \\\\#1 SMP PREEMPT\\\\_DYNAMIC @0 |\$" "$out/report.md" &&
+	 grep -q "^| preemption model | PREEMPT\\\\_DYNAMIC (none, voluntary, full or lazy" "$out/report.md" &&
+	 grep -q "^| machine | x86\\\\_64 |\$" "$out/report.md" &&
+	 grep -q "^| CPUs in the trace | 2 |\$" "$out/report.md" &&
+	 grep -q "^| trace clock | local |\$" "$out/report.md" &&
+	 grep -q "^| recorded by | version=0.1.0 cmdline=\"latscope record -o cyc.dat --irq" "$out/report.md"'
+check "report.md: the full text report" \
+	'grep -q "^  17559 events; 2422 wakeup waits (from sched_waking), 2709 preemption waits" "$out/report.md"'
+check "report.html: self-contained (no script, link, iframe, url(), http src)" \
+	'! grep -qi "<script\|<link\|<iframe\|url(\|@import" "$out/report.html" &&
+	 [ "$(grep -o "src=\"[^\"]*" "$out/report.html" | grep -vc "^src=\"data:image/svg+xml;base64,")" -eq 0 ] &&
+	 [ "$(grep -o "<img " "$out/report.html" | wc -l)" -eq 4 ]'
+# every chart decoded from the HTML is the file of the Markdown bundle, byte for byte
+grep -o 'src="data:image/svg+xml;base64,[^"]*' "$out/report.html" |
+	sed 's/^src="data:image\/svg+xml;base64,//' >"$tmp/b64"
+n=0
+while read -r b; do
+	n=$((n + 1))
+	printf '%s' "$b" | base64 -d >"$tmp/html-$n.svg"
+	check "report.html: chart $n is charts/case-$n-timeline.svg" \
+		'cmp -s "$tmp/html-$n.svg" "$out/charts/case-$n-timeline.svg"'
+done <"$tmp/b64"
+check "report.html: 4 charts decoded" '[ $n -eq 4 ]'
+# the commands printed draw the same bytes
+mkdir "$tmp/keep" && cp "$out"/charts/*.svg "$tmp/keep/"
+grep '^` latscope render .* -o .*charts/case-[0-9]*-timeline.svg' "$out/report.md" | sort -u |
+	sed 's/^` latscope render //; s/ `$//' >"$tmp/cmds"
+check "report.md: 4 render commands" '[ "$(wc -l <"$tmp/cmds")" -eq 4 ]'
+while read -r args; do
+	# shellcheck disable=SC2086
+	eval "\"\$bin\" render $args" >/dev/null 2>&1
+	check "render $args: exit 0" '[ $? -eq 0 ]'
+done <"$tmp/cmds"
+for f in "$tmp"/keep/*.svg; do
+	check "the command of $(basename "$f") draws the same bytes" \
+		'cmp -s "$f" "$out/charts/$(basename "$f")"'
+done
+# deterministic: the same bundle again
+cp "$out/report.md" "$out/report.html" "$tmp/keep/"
+"$bin" report -o "$out" "$cyc" >/dev/null 2>&1
+check "a second run: the same report.md and report.html" \
+	'cmp -s "$out/report.md" "$tmp/keep/report.md" && cmp -s "$out/report.html" "$tmp/keep/report.html"'
+
+# --fail-above: the bundle is written, exit 3, the gate in the full report
+"$bin" report --fail-above 5ms -o "$tmp/g" "$cyc" >/dev/null 2>&1
+check "--fail-above 5ms: exit 3, bundle written with the gate" \
+	'[ $? -eq 3 ] && [ -s "$tmp/g/report.html" ] &&
+	 grep -q "^== gate: --fail-above 5 ms (5000000 ns): FAILED ==\$" "$tmp/g/report.md"'
+"$bin" report --fail-above 6ms -o "$tmp/g" "$cyc" >/dev/null 2>&1
+check "--fail-above 6ms: exit 0" '[ $? -eq 0 ]'
+
+# a log, not a trace: its chart (a histogram) and the command that draws it
+"$bin" report -o "$tmp/h" samples/cyclictest/hist.txt >/dev/null 2>"$tmp/h.err"
+want="latscope render --worst 5 --size 1200x675 -o $tmp/h/charts/chart.svg samples/cyclictest/hist.txt"
+check "cyclictest -h log: exit 0, one chart" \
+	'[ $? -eq 0 ] && [ -s "$tmp/h/charts/chart.svg" ] && grep -qxF "\` $want \`" "$tmp/h/report.md"'
+"$bin" render --worst 5 --size 1200x675 -o "$tmp/h.svg" samples/cyclictest/hist.txt >/dev/null
+check "cyclictest -h log: render draws the same bytes" 'cmp -s "$tmp/h.svg" "$tmp/h/charts/chart.svg"'
+
+# errors: nothing written, or no report presented as complete
+"$bin" report -o "$tmp/m" "$tmp/missing.dat" >/dev/null 2>"$tmp/err"
+check "missing input: exit 2, says so, DIR not made" \
+	'[ $? -eq 2 ] && grep -q "missing.dat: error:" "$tmp/err" &&
+	 grep -q "^latscope report: 1 of 1 inputs could not be read: no bundle written\$" "$tmp/err" &&
+	 [ ! -e "$tmp/m" ]'
+head -c 3000 /dev/urandom >"$tmp/junk.dat"
+"$bin" report -o "$tmp/m" "$cyc" "$tmp/junk.dat" >/dev/null 2>"$tmp/err"
+check "an unreadable input beside a good one: exit 2, nothing written" \
+	'[ $? -eq 2 ] && [ ! -e "$tmp/m" ]'
+: >"$tmp/file"
+"$bin" report -o "$tmp/file" "$cyc" >/dev/null 2>"$tmp/err"
+check "DIR is a file: exit 1, clear message" \
+	'[ $? -eq 1 ] && grep -q "^latscope report: $tmp/file: Not a directory: no bundle written\$" "$tmp/err"'
+"$bin" report -o "$tmp/file/sub" "$cyc" >/dev/null 2>"$tmp/err"
+check "DIR under a file: exit 1" \
+	'[ $? -eq 1 ] && grep -q "^latscope report: $tmp/file/sub: Not a directory: no bundle written\$" "$tmp/err"'
+# an old bundle whose charts/ cannot be made: its reports are removed, not left as complete
+mkdir "$tmp/old" && echo old >"$tmp/old/report.md" && echo old >"$tmp/old/report.html" &&
+	: >"$tmp/old/charts"
+"$bin" report -o "$tmp/old" "$cyc" >/dev/null 2>"$tmp/err"
+check "charts/ is a file: exit 1, the old reports gone, no temporary left" \
+	'[ $? -eq 1 ] && grep -q "^latscope report: $tmp/old/charts: Not a directory: no bundle written\$" "$tmp/err" &&
+	 [ ! -e "$tmp/old/report.md" ] && [ ! -e "$tmp/old/report.html" ] &&
+	 [ -z "$(ls -A "$tmp/old" | grep -v "^charts\$")" ]'
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	"$bin" report -o "$tmp/ro" "$cyc" >/dev/null 2>"$tmp/err"
+	check "read-only DIR: exit 1" \
+		'[ $? -eq 1 ] && grep -q "Permission denied: no bundle written" "$tmp/err"'
+fi
+"$bin" report "$cyc" >/dev/null 2>"$tmp/err"
+check "no -o: exit 2" '[ $? -eq 2 ] && grep -q "the bundle.s directory is required" "$tmp/err"'
+"$bin" report -o "$tmp/s" - <"$cyc" >/dev/null 2>"$tmp/err"
+check "stdin: exit 2" '[ $? -eq 2 ] && grep -q "give a file, not - (stdin)" "$tmp/err" && [ ! -e "$tmp/s" ]'
+"$bin" report --size 10x10 -o "$tmp/s" "$cyc" >/dev/null 2>"$tmp/err"
+check "--size 10x10: exit 2" '[ $? -eq 2 ] && grep -q "^latscope report: --size: expected WxH" "$tmp/err"'
+LATSCOPE_RENDER_MODULE=$tmp/none.so "$bin" report -o "$tmp/nm" "$cyc" >/dev/null 2>"$tmp/err"
+check "no render module: exit 1, nothing written" \
+	'[ $? -eq 1 ] && grep -q "charts need" "$tmp/err" && [ ! -e "$tmp/nm" ]'
+
+[ $fail -eq 0 ] && echo "ok: report" || exit 1
