@@ -227,7 +227,7 @@ static void html_esc(FILE *out, const char *s)
 }
 
 static const char html_style[] =
-	"body{font-family:sans-serif;margin:2em auto;max-width:1300px;color:#222;"
+	"body{font-family:sans-serif;margin:1em auto;padding:0 1em;max-width:1300px;color:#222;"
 	"background:#fff}\n"
 	"table{border-collapse:collapse;margin:0.5em 0}\n"
 	"td,th{border:1px solid #bbb;padding:2px 8px;text-align:left;vertical-align:top}\n"
