@@ -95,6 +95,15 @@ check "cyclictest -h log: exit 0, one chart" \
 "$bin" render --worst 5 --size 1200x675 -o "$tmp/h.svg" samples/cyclictest/hist.txt >/dev/null
 check "cyclictest -h log: render draws the same bytes" 'cmp -s "$tmp/h.svg" "$tmp/h/charts/chart.svg"'
 
+# names from the input are text, never markup: a trace file named like HTML
+mkdir "$tmp/n" && cp "$cyc" "$tmp/n/<b>x&y'z.dat"
+(cd "$tmp/n" && "$bin" report -o bundle "<b>x&y'z.dat" >/dev/null 2>&1)
+check "a file named <b>x&y'z.dat: escaped in HTML and Markdown, quoted in commands" \
+	'[ -s "$tmp/n/bundle/report.html" ] && ! grep -q "<b>" "$tmp/n/bundle/report.html" &&
+	 grep -q "inputs: &lt;b&gt;x&amp;y.z.dat\.</p>" "$tmp/n/bundle/report.html" &&
+	 grep -q "^latscope 0.1.0; inputs: \\\\<b\\\\>x&y.z.dat\.\$" "$tmp/n/bundle/report.md" &&
+	 grep -q "charts/case-1-timeline.svg .&lt;b&gt;x&amp;y.\\\\..z.dat.</code>" "$tmp/n/bundle/report.html"'
+
 # errors: nothing written, or no report presented as complete
 "$bin" report -o "$tmp/m" "$tmp/missing.dat" >/dev/null 2>"$tmp/err"
 check "missing input: exit 2, says so, DIR not made" \
