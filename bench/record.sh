@@ -29,7 +29,7 @@ sched_process_fork sched_process_exec sched_process_exit"
 tc_events=""
 for e in $EVENTS; do tc_events="$tc_events -e sched:$e"; done
 
-/usr/bin/time -o "$dir/ls.cpu" -f "%U %S" "$BIN" record -o "$dir/ls.dat" -d "$T" \
+/usr/bin/time -o "$dir/ls.cpu" -f "%U %S" "$BIN" record -o "$dir/ls.dat" -d "${T}s" \
 	2>"$dir/ls.err" &
 ls_pid=$!
 # trace-cmd also writes set_ftrace_* of its -B instance: create it first so that the scratch

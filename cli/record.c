@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* latscope record: options to struct lat_record_opts, exit status from the result. */
 #ifdef LATSCOPE_HAVE_RECORD
+#include <ctype.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@ void usage_record(FILE *out)
 		"Records scheduler events (and latscope's probes) from a private tracefs instance\n"
 		"into a trace.dat (v6) that trace-cmd and KernelShark read.\n\n"
 		"  -o FILE              output (default trace.dat)\n"
-		"  -d DURATION          record this long (500ms, 2s); default: until SIGINT\n"
+		"  -d DURATION          record this long (500ms, 2s: a unit is required);\n"
+		"                       default: until SIGINT\n"
 		"  -- COMMAND ARGS      record until COMMAND exits; exit with its status\n"
 		"  --irq                add irq_handler_entry/exit, softirq_entry/exit\n"
 		"  --stacks             kernel stack on sched_switch and sched_waking\n"
@@ -37,7 +39,8 @@ void usage_record(FILE *out)
 		"  --buffer-kb N        per-CPU ring buffer size in KB\n"
 		"  -e SYSTEM:EVENT      one more event (EVENT may be '*'); repeatable\n\n"
 		"exit status: the command's with -- COMMAND; else 0 ok, 1 write error,\n"
-		"2 usage error or tracefs refused (needs root)\n");
+		"2 usage error or tracefs refused (needs root)\n"
+		"durations: ns, us, ms, s; a bare number is microseconds (-d needs a unit)\n");
 }
 
 static int parse_probe(struct lat_record_opts *o, char *arg)
@@ -116,8 +119,17 @@ static int set_duration(struct cli_ctx *c, const char *arg)
 {
 	struct lat_record_opts *o = rec_opts(c);
 
-	if (lat_parse_duration(arg, LAT_NS_PER_S, &o->duration_ns) || o->duration_ns <= 0) {
-		fprintf(stderr, "latscope record: -d %s: expected a duration\n", arg);
+	size_t n = strlen(arg);
+
+	/* a bare number: seconds here would be microseconds in every other option */
+	if (n && (isdigit((unsigned char)arg[n - 1]) || arg[n - 1] == '.')) {
+		fprintf(stderr, "latscope record: -d %s: give a unit (%ss, %sms): a bare number "
+			"is microseconds in latscope's other options\n", arg, arg, arg);
+		return -1;
+	}
+	if (lat_parse_duration(arg, LAT_NS_PER_US, &o->duration_ns) || o->duration_ns <= 0) {
+		fprintf(stderr, "latscope record: -d %s: expected a duration such as 500ms, 2s\n",
+			arg);
 		return -1;
 	}
 	return 0;

@@ -18,7 +18,12 @@ expect2 --probe timer:abc
 expect2 --probe timer:1ms:200
 expect2 --probe gap:1:2
 expect2 -d nonsense
-expect2 -d 1 -- true
+expect2 -d 1s -- true
+# -d takes a unit: a bare number would be seconds here, microseconds elsewhere
+expect2 -d 1
+grep -q "^latscope record: -d 1: give a unit (1s, 1ms): a bare number is microseconds" "$dir/err" ||
+	{ echo "FAIL: -d 1: $(cat "$dir/err")"; fail=1; }
+expect2 -d 2.5
 expect2 --buffer-kb 0
 expect2 --stop-above 0
 expect2 stray-argument

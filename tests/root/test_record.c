@@ -344,7 +344,7 @@ static void test_sigint_mid_run(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60", "--irq",
+		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60s", "--irq",
 		      (char *)NULL);
 		_exit(127);
 	}
@@ -399,7 +399,7 @@ static void test_stop_above(void **state)
 	snprintf(file, sizeof(file), "%s/spike.dat", c->dir);
 	snprintf(errf, sizeof(errf), "%s/spike.err", c->dir);
 	/* Every wake-up is later than 1 us: the first sample trips it. */
-	snprintf(cmd, sizeof(cmd), "%s record -o %s --probe timer --stop-above 1us -d 30 2>%s",
+	snprintf(cmd, sizeof(cmd), "%s record -o %s --probe timer --stop-above 1us -d 30s 2>%s",
 		 LATSCOPE_BIN, file, errf);
 	assert_int_equal(run(cmd), 0);
 	check_clean(c);
@@ -435,7 +435,7 @@ static void test_not_root(void **state)
 	snprintf(errf, sizeof(errf), "%s/nobody.err", c->dir);
 	assert_int_equal(chmod(c->dir, 0777), 0);
 	snprintf(cmd, sizeof(cmd), "setpriv --reuid=65534 --regid=65534 --clear-groups "
-		 "%s record -o %s -d 1 2>%s", LATSCOPE_BIN, file, errf);
+		 "%s record -o %s -d 1s 2>%s", LATSCOPE_BIN, file, errf);
 	assert_int_equal(run(cmd), 2);
 	err = read_file(errf, NULL);
 	assert_non_null(err);
@@ -480,7 +480,7 @@ static void test_second_sigint(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
-		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60", (char *)NULL);
+		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60s", (char *)NULL);
 		_exit(127);
 	}
 	nanosleep(&ts, NULL);
