@@ -15,11 +15,22 @@ out=$tmp/b
 
 "$bin" report -o "$out" "$cyc" >"$tmp/stdout" 2>"$tmp/stderr"
 check "bundle: exit 0" '[ $? -eq 0 ]'
+# the timelines of the 4 tasks among the 5 worst cases (20718, 20725, 20717, 20715, 20717);
+# the charts of the whole trace (histogram, blame, cpus) each drawn or said not drawn
+ls "$out/charts" | grep -v "^case-" >"$tmp/others"
+nother=$(wc -l <"$tmp/others")
+nall=$((4 + nother))
 check "bundle: report.md, report.html and 4 timelines" \
 	'[ -s "$out/report.md" ] && [ -s "$out/report.html" ] &&
-	 [ "$(ls "$out/charts" | tr "\n" " ")" = "case-1-timeline.svg case-2-timeline.svg case-3-timeline.svg case-4-timeline.svg " ]'
-check "bundle: stdout says 4 charts drawn and which were not" \
-	'grep -q "report.html: 4 charts drawn$" "$tmp/stdout"'
+	 [ "$(ls "$out/charts" | grep "^case-" | tr "\n" " ")" = "case-1-timeline.svg case-2-timeline.svg case-3-timeline.svg case-4-timeline.svg " ]'
+for kind in histogram blame cpus; do
+	check "bundle: the $kind chart drawn, or said not drawn with its reason" \
+		'grep -qx "$kind.svg" "$tmp/others" ||
+		 { grep -q "^  charts/$kind.svg: not drawn: ." "$tmp/stdout" &&
+		   grep -q ": not drawn: .*(command: latscope render --chart $kind " "$out/report.md"; }'
+done
+check "bundle: stdout says how many charts were drawn" \
+	'grep -q "report.html: $nall charts drawn\$" "$tmp/stdout"'
 # the summary row: 17559 events, 2422 wakeup waits, worst 5.71 ms (samples/tracedat/README.md)
 check "report.md: summary row" \
 	'grep -q "^| $cyc | 17559 | 2422 | 1.44 ms | 5.71 ms | cyclictest/20718 | stall | 0 | 2 |\$" "$out/report.md"'
@@ -47,23 +58,25 @@ check "report.md: the full text report" \
 check "report.html: self-contained (no script, link, iframe, url(), http src)" \
 	'! grep -qi "<script\|<link\|<iframe\|url(\|@import" "$out/report.html" &&
 	 [ "$(grep -o "src=\"[^\"]*" "$out/report.html" | grep -vc "^src=\"data:image/svg+xml;base64,")" -eq 0 ] &&
-	 [ "$(grep -o "<img " "$out/report.html" | wc -l)" -eq 4 ]'
-# every chart decoded from the HTML is the file of the Markdown bundle, byte for byte
+	 [ "$(grep -o "<img " "$out/report.html" | wc -l)" -eq $nall ]'
+# every chart decoded from the HTML is the file the Markdown shows at that place
 grep -o 'src="data:image/svg+xml;base64,[^"]*' "$out/report.html" |
 	sed 's/^src="data:image\/svg+xml;base64,//' >"$tmp/b64"
+grep -o '^!\[.*\](charts/[^)]*)$' "$out/report.md" | sed 's/.*(//; s/)$//' >"$tmp/mdfiles"
 n=0
 while read -r b; do
 	n=$((n + 1))
+	f=$(sed -n "${n}p" "$tmp/mdfiles")
 	printf '%s' "$b" | base64 -d >"$tmp/html-$n.svg"
-	check "report.html: chart $n is charts/case-$n-timeline.svg" \
-		'cmp -s "$tmp/html-$n.svg" "$out/charts/case-$n-timeline.svg"'
+	check "report.html: chart $n is $f" '[ -n "$f" ] && cmp -s "$tmp/html-$n.svg" "$out/$f"'
 done <"$tmp/b64"
-check "report.html: 4 charts decoded" '[ $n -eq 4 ]'
+check "report.html: $nall charts decoded, report.md shows $nall" \
+	'[ $n -eq $nall ] && [ "$(wc -l <"$tmp/mdfiles")" -eq $nall ]'
 # the commands printed draw the same bytes
 mkdir "$tmp/keep" && cp "$out"/charts/*.svg "$tmp/keep/"
-grep '^` latscope render .* -o .*charts/case-[0-9]*-timeline.svg' "$out/report.md" | sort -u |
+grep '^` latscope render .* -o [^ ]*charts/[a-z0-9-]*\.svg ' "$out/report.md" | sort -u |
 	sed 's/^` latscope render //; s/ `$//' >"$tmp/cmds"
-check "report.md: 4 render commands" '[ "$(wc -l <"$tmp/cmds")" -eq 4 ]'
+check "report.md: $nall render commands" '[ "$(wc -l <"$tmp/cmds")" -eq $nall ]'
 while read -r args; do
 	# shellcheck disable=SC2086
 	eval "\"\$bin\" render $args" >/dev/null 2>&1
