@@ -66,6 +66,7 @@ struct chart_job {
 	struct lat_render_buf buf;	/* the SVG, owned */
 	char why[300];			/* not drawn: why */
 	int drawn, written;
+	int unfit;			/* the chart does not draw this kind of block at all */
 };
 
 /* The charts of a whole event trace beside the cases' timelines: one row each. */
@@ -76,6 +77,7 @@ static const struct {
 	{ LAT_CHART_HISTOGRAM, "wakeup-latency histogram" },
 	{ LAT_CHART_BLAME, "blame" },
 	{ LAT_CHART_CPUS, "CPU lanes" },
+	{ LAT_CHART_SERIES, "series" },
 };
 
 static int set_output(struct cli_ctx *c, const char *arg)
@@ -230,6 +232,7 @@ static void draw(const struct lat_render_api *api, const struct cli_ctx *c,
 		snprintf(j->why, sizeof(j->why), "%s", j->buf.msg);
 	else
 		j->drawn = 1;
+	j->unfit = ret == -LAT_EUSAGE;
 out:
 	lat_loaded_release(&l);
 }
@@ -538,12 +541,17 @@ static void run_free(struct bundle_run *b, int nin)
 	free(b->charts);
 }
 
-static void fill_charts(struct bundle_run *b, const struct report_cmd *r)
+/* The charts for the documents: every one but those of a kind the block cannot have. */
+static size_t fill_charts(struct bundle_run *b, const struct report_cmd *r)
 {
+	size_t n = 0;
+
 	for (size_t j = 0; j < b->njobs; j++) {
 		const struct chart_job *cj = &b->jobs[j];
 
-		b->charts[j] = (struct lat_bundle_chart){
+		if (cj->unfit)
+			continue;
+		b->charts[n++] = (struct lat_bundle_chart){
 			.input = cj->input, .block = cj->block, .case_no = cj->case_no,
 			.kind = lat_chart_name(cj->kind), .title = cj->title, .file = cj->file,
 			.command = cj->command, .svg = cj->drawn ? cj->buf.data : NULL,
@@ -551,6 +559,7 @@ static void fill_charts(struct bundle_run *b, const struct report_cmd *r)
 			.why = cj->why,
 		};
 	}
+	return n;
 }
 
 /* Loads and analyzes every input; LAT_EXIT_OK, or the status after a message. */
@@ -605,9 +614,8 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 		fprintf(stderr, "latscope report: out of memory\n");
 		goto out;
 	}
-	fill_charts(&b, r);
 	bn = (struct lat_bundle){ b.command, b.rep, (size_t)r->nin, &c->an, b.summary,
-				  b.charts, b.njobs };
+				  b.charts, fill_charts(&b, r) };
 	if (prepare_dir(r, what, sizeof(what)) ||
 	    write_files(r, b.jobs, b.njobs, &bn, what, sizeof(what))) {
 		fprintf(stderr, "latscope report: %s: %s: no bundle written\n", what,
@@ -618,7 +626,7 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 	printf("%s/report.md, %s/report.html: %zu chart%s drawn\n", r->dir, r->dir,
 	       drawn(b.jobs, b.njobs), drawn(b.jobs, b.njobs) == 1 ? "" : "s");
 	for (size_t j = 0; j < b.njobs; j++)
-		if (!b.jobs[j].drawn)
+		if (!b.jobs[j].drawn && !b.jobs[j].unfit)
 			printf("  %s: not drawn: %s\n", b.jobs[j].file, b.jobs[j].why);
 	rc = LAT_EXIT_OK;
 	if (c->an.fail_above_ns > 0 &&
