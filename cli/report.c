@@ -29,10 +29,10 @@ void usage_report(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope report [options] -o DIR TRACE...\n\n"
-		"Writes DIR/report.md (charts in DIR/charts/) and DIR/report.html (self-contained:\n"
-		"charts inline, no network): summary, verdicts, the worst cases with their\n"
-		"timelines, the other charts of each trace, the recording's environment and the\n"
-		"latscope command that draws each chart.\n\n"
+		"Writes DIR/report.md (charts in DIR/charts/) and DIR/report.html\n"
+		"(self-contained: charts inline, no network): summary, verdicts, the worst\n"
+		"cases with their timelines, the other charts of each trace, the recording's\n"
+		"environment and the latscope command that draws each chart.\n\n"
 		"  -o, --output DIR        the bundle's directory (created if missing)\n"
 		"      --size WxH          charts' size in points (default %dx%d)\n"
 		"  -w, --worst N           worst cases explained (default 5)\n"

@@ -613,8 +613,8 @@ static void env_block(struct doc *d, const char *name, const struct lat_block *b
 			 lat_fmt_trace_ts(r->last_ns, t1, sizeof(t1)),
 			 dur((int64_t)(r->last_ns - r->first_ns), dl, sizeof(dl)));
 		env_row(d, "events from", buf);
-		snprintf(buf, sizeof(buf), "%llu lost, %llu gaps", (unsigned long long)r->lost_events,
-			 (unsigned long long)r->ngaps_total);
+		snprintf(buf, sizeof(buf), "%llu lost, %llu gaps",
+			 (unsigned long long)r->lost_events, (unsigned long long)r->ngaps_total);
 		env_row(d, "lost events", buf);
 	}
 	d->ops->table_end(d);
@@ -633,11 +633,11 @@ static void environment(struct doc *d, const struct lat_bundle *bn)
 				continue;
 			if (!any++) {
 				d->ops->head(d, 2, "Environment");
-				d->ops->para(d, "As the trace stores it: the kernel from the "
-						"trace.dat UNAME option, the preemption model from "
-						"its version string, the clock and CPUs from the "
-						"trace, the recorder's command line from latscope's "
-						"metadata.");
+				d->ops->para(d, "As the trace stores it: the kernel from "
+						"the trace.dat UNAME option, the preemption model "
+						"from its version string, the clock and CPUs from "
+						"the trace, the recorder's command line from "
+						"latscope's metadata.");
 			}
 			env_block(d, block_name(bn, i, k, name, sizeof(name)), b,
 				  wakeup_of(b));

@@ -90,7 +90,8 @@ static void tasks_text(FILE *out, const struct lat_report_input *in, size_t k,
 		fprintf(out, "%s%s: worst wakeup wait %s (ended at %s), p99 %s over %llu waits\n",
 			cls[0] ? " " : "", cls, lat_fmt_duration(t->wake.max, d1, sizeof(d1)),
 			lat_fmt_trace_ts(t->max_end_ns, ts, sizeof(ts)),
-			lat_fmt_duration(t->wake.p99, d2, sizeof(d2)), (unsigned long long)t->wake.n);
+			lat_fmt_duration(t->wake.p99, d2, sizeof(d2)),
+			(unsigned long long)t->wake.n);
 	}
 }
 
