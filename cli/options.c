@@ -165,36 +165,6 @@ const struct cli_opt cli_gate_options[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-static int set_policy(struct cli_ctx *c, const char *arg)
-{
-	if (lat_sched_policy_parse(arg, &(enum lat_sched_policy){ 0 })) {
-		fprintf(stderr, "%s: --policy: expected rt, fair or dl, got '%s'\n", c->cmd, arg);
-		return -1;
-	}
-	c->an.policy = arg;
-	return 0;
-}
-
-static int set_min_prio(struct cli_ctx *c, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*end || v < 1 || v > 99) {
-		fprintf(stderr, "%s: --min-prio: expected a real-time priority from 1 to 99, "
-			"got '%s'\n", c->cmd, arg);
-		return -1;
-	}
-	c->an.min_prio = (int)v;
-	return 0;
-}
-
-const struct cli_opt cli_select_options[] = {
-	{ "policy", 0, required_argument, set_policy },
-	{ "min-prio", 0, required_argument, set_min_prio },
-	{ NULL, 0, 0, NULL },
-};
-
 /* The getopt_long() tables for @tables: long options return 256 + their index in @all. */
 static int build(const struct cli_opt *const *tables, int stop_at_operand,
 		 const struct cli_opt **all, struct option *lo, char *shorts)

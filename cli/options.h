@@ -34,11 +34,10 @@ struct cli_opt {
 extern const struct cli_opt cli_read_options[];
 /* -t/--threshold, --cpu-mhz, -w/--worst, --top, --task, --wakeup-start: fill c->an. */
 extern const struct cli_opt cli_analysis_options[];
-/* --policy rt|fair|dl, --min-prio N: the wakeup analysis' selection beside --task */
+/* --policy rt|fair|dl, --min-prio N: the wakeup analysis' selection beside --task
+ * (analyze, render, report) */
 extern const struct cli_opt cli_select_options[];
 
-/* --policy rt|fair|dl, --min-prio N: fill c->an (analyze and report). */
-extern const struct cli_opt cli_select_options[];
 /* --fail-above DUR: fills c->an.fail_above_ns (analyze and report). */
 extern const struct cli_opt cli_gate_options[];
 

@@ -159,6 +159,12 @@ static void common_options(FILE *f, const struct cli_ctx *c)
 		fprintf(f, " --top %d", c->an.top_n);
 	if (c->an.wake_start == LAT_WAKE_START_WAKEUP)
 		fputs(" --wakeup-start wakeup", f);
+	if (c->an.policy) {
+		fputs(" --policy ", f);
+		shell_word(f, c->an.policy);
+	}
+	if (c->an.min_prio > 0)
+		fprintf(f, " --min-prio %d", c->an.min_prio);
 }
 
 static char *job_command(const struct cli_ctx *c, const struct report_cmd *r, const char *path,
@@ -204,10 +210,9 @@ static void draw(const struct lat_render_api *api, const struct cli_ctx *c,
 	int ret;
 
 	rd.diag = NULL;		/* its warnings were printed once, by the report's own read */
-	ao.timelines = 1;
+	ao.timelines = 1;	/* as `latscope render` asks (cli/render.c) */
+	ao.activity = 1;
 	ao.task = j->task[0] ? j->task : NULL;
-	ao.policy = NULL;	/* not options of `latscope render` */
-	ao.min_prio = 0;
 	ao.fail_above_ns = 0;
 	lat_render_opts_init(&ro);
 	ro.width = r->width;
