@@ -78,6 +78,7 @@ static const struct {
 	{ LAT_CHART_BLAME, "blame" },
 	{ LAT_CHART_CPUS, "CPU lanes" },
 	{ LAT_CHART_SERIES, "series" },
+	{ LAT_CHART_PROBE, "probe-sample histogram" },
 };
 
 static int set_output(struct cli_ctx *c, const char *arg)
