@@ -14,18 +14,10 @@ void lat_analyze_opts_init(struct lat_analyze_opts *o)
 	o->wake_start = LAT_WAKE_START_WAKING;
 }
 
-/* An event trace: the probe samples are collected while the wakeup analysis pulls the events. */
+/* An event trace: the probe samples are collected inside the wakeup analysis' event loop. */
 int lat_analyze_events(struct lat_block *b, const struct lat_analyze_opts *o)
 {
-	int ret = lat_probe_attach(b, o);
-
-	if (!ret)
-		ret = lat_analyze_wakeup(b, o);
-	if (!ret)
-		ret = lat_probe_finish(b);
-	else
-		lat_probe_finish(b);
-	return ret;
+	return lat_analyze_wakeup_probe(b, o, 1);
 }
 
 /* What the event trace's analysis hangs on the block besides b->analysis. */

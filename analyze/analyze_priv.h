@@ -4,5 +4,43 @@
 #define LATSCOPE_ANALYZE_PRIV_H
 
 #include "latscope/analyze.h"
+#include "latscope/event.h"
+
+/*
+ * Probe samples (analyze/probe.c) are collected inside the wakeup analysis'
+ * own event loop: it hands every marker to lat_probe_marker(), which asks it
+ * back (view) for the points of the samples worth explaining.
+ */
+struct lat_probe;
+
+/* What the wakeup analysis knows of a marker's task; 0 / -1: not recorded. */
+struct lat_probe_view {
+	uint64_t switch_ts;		/* the sched_switch that put it on the marker's CPU */
+	uint64_t waking_ts;		/* its last sched_waking (sched_wakeup) for that CPU */
+	uint64_t irq_ts, expire_ts;	/* the irq entry and hrtimer_wakeup expiry last seen
+					   on the waker's CPU at that waking */
+	char irq_name[24];
+	int32_t holder_pid;		/* who ran longest on the CPU from waking to switch */
+	int64_t holder_ns;
+	char holder_comm[LAT_COMM_LEN];
+};
+
+/* Which events the trace has, for the probe's "events" and its findings. */
+struct lat_probe_seen {
+	uint8_t expire, local_timer, irq, waking;
+};
+
+typedef void (*lat_probe_view_fn)(void *ctx, const struct lat_event *ev, struct lat_probe_view *v);
+
+struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view_fn view,
+				void *ctx);
+void lat_probe_marker(struct lat_probe *p, const struct lat_event *ev);
+/* Builds b->probe (NULL when the trace has no probe samples) and adds findings. */
+int lat_probe_finish(struct lat_block *b, struct lat_probe *p, const struct lat_probe_seen *seen);
+void lat_probe_free(struct lat_probe *p);
+
+/* The wakeup analysis, with the probe samples collected on the way (@with_probe). */
+int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
+			     int with_probe);
 
 #endif

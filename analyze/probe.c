@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Probe samples (docs/probe.md).  The event source cannot be rewound, so the
- * wakeup analysis' pull is watched through a wrapping source: each event is
- * passed on unchanged and noted here.  Per CPU only the last few events that a
- * decomposition needs are kept (irq entries, hrtimer expiries, wakings, slices),
- * and every probe marker's latency, for exact percentiles of the tail.
+ * Probe samples (docs/probe.md).  The wakeup analysis hands every marker here
+ * from its own event switch (lat_probe_marker()); nothing else of the stream
+ * is seen here.  A sample worth explaining asks the wakeup analysis for its
+ * points (struct lat_probe_view: the switch in, the waking, the irq entry and
+ * the hrtimer expiry before it, the run-queue holder), which it keeps anyway
+ * or at the cost of a few stores per waking.  Every probe marker's latency is
+ * kept, for exact percentiles of the tail.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -15,36 +17,8 @@
 #include "analyze_priv.h"
 
 #define PR_MAX_CPUS 4096
-#define PR_WAKES 16		/* recent wakings per target CPU */
-#define PR_SLICES 32		/* recent slices per CPU, for the run-queue holder */
 #define PR_EARLY_NS (100 * LAT_NS_PER_US)
 #define PR_MAX_VALUES (4u << 20)	/* marker latencies kept in all */
-
-/* A waking, with the irq entry and hrtimer expiry last seen on the waker's CPU then. */
-struct pr_wake {
-	uint64_t ts, irq_ts, expire_ts;
-	int32_t pid;
-	char irq_name[24];
-};
-
-struct pr_slice {
-	uint64_t start, end;
-	int32_t pid;
-	char comm[LAT_COMM_LEN];
-};
-
-struct pr_cpu {
-	uint64_t irq_ts, expire_ts;
-	char irq_name[24];
-	struct pr_wake wakes[PR_WAKES];
-	size_t whead;
-	struct pr_slice slices[PR_SLICES];
-	size_t shead;
-	uint64_t cur_start;
-	int32_t cur_pid;
-	char cur_comm[LAT_COMM_LEN];
-	uint8_t cur_known;
-};
 
 struct pr_vals {
 	enum lat_probe_kind kind;
@@ -53,10 +27,9 @@ struct pr_vals {
 	size_t n, cap;
 };
 
-struct pr_state {
-	struct lat_event_source base;
-	struct lat_event_source *in;
-	struct pr_cpu *cpus[PR_MAX_CPUS];
+struct lat_probe {
+	lat_probe_view_fn view;		/* the points of a marker, from the wakeup analysis' state */
+	void *view_ctx;
 	struct pr_vals *vals;
 	size_t nvals, nkept;
 	struct lat_probe_sample *worst;	/* worst_n, by lat descending */
@@ -93,28 +66,6 @@ const char *lat_probe_seg_name(enum lat_probe_seg s)
 					 "probe-path" };
 
 	return (unsigned)s < LAT_ARRAY_SIZE(n) ? n[s] : "?";
-}
-
-static struct pr_cpu *pr_cpu(struct pr_state *st, int32_t cpu)
-{
-	if (cpu < 0 || cpu >= PR_MAX_CPUS)
-		return NULL;
-	if (!st->cpus[cpu]) {
-		st->cpus[cpu] = calloc(1, sizeof(struct pr_cpu));
-		if (!st->cpus[cpu])
-			st->oom = 1;
-	}
-	return st->cpus[cpu];
-}
-
-static int name_is(const struct lat_event *ev, const char *event)
-{
-	const char *n = ev->name, *c;
-
-	if (!n)
-		return 0;
-	c = strchr(n, ':');
-	return !strcmp(c ? c + 1 : n, event);
 }
 
 /* "key=NUMBER" in @s, or -1. */
@@ -177,44 +128,8 @@ static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out
 	return 0;
 }
 
-static void on_switch(struct pr_cpu *c, const struct lat_event *ev)
-{
-	if (c->cur_known) {
-		struct pr_slice *s = &c->slices[c->shead++ % PR_SLICES];
-
-		s->start = c->cur_start;
-		s->end = ev->ts_ns;
-		s->pid = c->cur_pid;
-		memcpy(s->comm, c->cur_comm, LAT_COMM_LEN);
-	}
-	c->cur_known = 1;
-	c->cur_start = ev->ts_ns;
-	c->cur_pid = ev->u.sw.next_pid;
-	memcpy(c->cur_comm, ev->u.sw.next_comm, LAT_COMM_LEN);
-	c->cur_comm[LAT_COMM_LEN - 1] = 0;
-}
-
-static void find_holder(const struct pr_cpu *c, struct lat_probe_sample *s)
-{
-	uint64_t from = s->pt[LAT_PPT_WAKING], to = s->pt[LAT_PPT_SWITCH];
-
-	s->holder_pid = -1;
-	for (size_t i = 0; i < PR_SLICES; i++) {
-		const struct pr_slice *sl = &c->slices[i];
-		uint64_t a = sl->start > from ? sl->start : from, b = sl->end < to ? sl->end : to;
-
-		if (!sl->end || b <= a || sl->pid == s->pid)
-			continue;
-		if ((int64_t)(b - a) > s->holder_ns) {
-			s->holder_ns = (int64_t)(b - a);
-			s->holder_pid = sl->pid;
-			memcpy(s->holder_comm, sl->comm, LAT_COMM_LEN);
-		}
-	}
-}
-
-/* The points of sample @s whose marker is @ev, from what the CPU kept. */
-static void decompose(const struct pr_cpu *c, const struct lat_event *ev,
+/* The points of sample @s whose marker is @ev, from the wakeup analysis' state (@v). */
+static void decompose(const struct lat_probe_view *v, const struct lat_event *ev,
 		      struct lat_probe_sample *s)
 {
 	uint64_t *pt = s->pt;
@@ -222,22 +137,16 @@ static void decompose(const struct pr_cpu *c, const struct lat_event *ev,
 
 	pt[LAT_PPT_MARKER] = ev->ts_ns;
 	pt[LAT_PPT_EXPECTED] = ev->ts_ns > (uint64_t)s->lat_ns ? ev->ts_ns - (uint64_t)s->lat_ns : 0;
-	if (c && c->cur_known && c->cur_pid == ev->pid && c->cur_start <= ev->ts_ns)
-		pt[LAT_PPT_SWITCH] = c->cur_start;
-	for (size_t i = 0; c && pt[LAT_PPT_SWITCH] && i < PR_WAKES; i++) {
-		const struct pr_wake *w = &c->wakes[(c->whead + PR_WAKES - 1 - i) % PR_WAKES];
-
-		if (w->ts && w->pid == ev->pid && w->ts <= pt[LAT_PPT_SWITCH]) {
-			/* the expiry and irq that woke it: the last ones before the waking */
-			pt[LAT_PPT_WAKING] = w->ts;
-			if (w->expire_ts && w->expire_ts <= w->ts)
-				pt[LAT_PPT_EXPIRE] = w->expire_ts;
-			if (w->irq_ts && w->irq_ts <= (pt[LAT_PPT_EXPIRE] ? pt[LAT_PPT_EXPIRE] :
-						       w->ts)) {
-				pt[LAT_PPT_IRQ] = w->irq_ts;
-				memcpy(s->irq_name, w->irq_name, sizeof(s->irq_name));
-			}
-			break;
+	if (v->switch_ts && v->switch_ts <= ev->ts_ns)
+		pt[LAT_PPT_SWITCH] = v->switch_ts;
+	if (pt[LAT_PPT_SWITCH] && v->waking_ts && v->waking_ts <= pt[LAT_PPT_SWITCH]) {
+		/* the expiry and irq that woke it: the last ones before the waking */
+		pt[LAT_PPT_WAKING] = v->waking_ts;
+		if (v->expire_ts && v->expire_ts <= v->waking_ts)
+			pt[LAT_PPT_EXPIRE] = v->expire_ts;
+		if (v->irq_ts && v->irq_ts <= (pt[LAT_PPT_EXPIRE] ? pt[LAT_PPT_EXPIRE] : v->waking_ts)) {
+			pt[LAT_PPT_IRQ] = v->irq_ts;
+			memcpy(s->irq_name, v->irq_name, sizeof(s->irq_name));
 		}
 	}
 	/*
@@ -279,11 +188,15 @@ static void decompose(const struct pr_cpu *c, const struct lat_event *ev,
 			s->dominant = i;
 	}
 	s->unknown_ns = s->lat_ns + s->expected_moved_ns - known;
-	if (c && pt[LAT_PPT_WAKING] && pt[LAT_PPT_SWITCH])
-		find_holder(c, s);
+	s->holder_pid = -1;
+	if (pt[LAT_PPT_WAKING] && pt[LAT_PPT_SWITCH] && v->holder_ns > 0) {
+		s->holder_pid = v->holder_pid;
+		s->holder_ns = v->holder_ns;
+		memcpy(s->holder_comm, v->holder_comm, LAT_COMM_LEN);
+	}
 }
 
-static struct pr_vals *vals_of(struct pr_state *st, enum lat_probe_kind k, int32_t cpu)
+static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
 {
 	for (size_t i = 0; i < st->nvals; i++)
 		if (st->vals[i].kind == k && st->vals[i].cpu == cpu)
@@ -303,7 +216,7 @@ static struct pr_vals *vals_of(struct pr_state *st, enum lat_probe_kind k, int32
 	return &st->vals[st->nvals++];
 }
 
-static void keep_worst(struct pr_state *st, const struct lat_probe_sample *s)
+static void keep_worst(struct lat_probe *st, const struct lat_probe_sample *s)
 {
 	size_t i;
 
@@ -318,8 +231,9 @@ static void keep_worst(struct pr_state *st, const struct lat_probe_sample *s)
 	st->worst[i] = *s;
 }
 
-static void on_marker(struct pr_state *st, const struct lat_event *ev)
+void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 {
+	struct lat_probe_view view;
 	struct lat_probe_sample s;
 	struct pr_vals *v;
 	int ret = parse_marker(ev, &s);
@@ -343,7 +257,10 @@ static void on_marker(struct pr_state *st, const struct lat_event *ev)
 	if (!s.stop && (st->nworst == st->worst_cap && st->nworst &&
 			s.lat_ns <= st->worst[st->nworst - 1].lat_ns))
 		return;
-	decompose(ev->cpu >= 0 && ev->cpu < PR_MAX_CPUS ? st->cpus[ev->cpu] : NULL, ev, &s);
+	memset(&view, 0, sizeof(view));
+	if (st->view)
+		st->view(st->view_ctx, ev, &view);
+	decompose(&view, ev, &s);
 	if (s.stop) {
 		st->stop = s;
 		st->has_stop = 1;
@@ -352,90 +269,10 @@ static void on_marker(struct pr_state *st, const struct lat_event *ev)
 	}
 }
 
-static void note(struct pr_state *st, const struct lat_event *ev)
+void lat_probe_free(struct lat_probe *st)
 {
-	struct pr_cpu *c;
-
-	if (ev->type == LAT_EV_MARKER) {
-		on_marker(st, ev);
+	if (!st)
 		return;
-	}
-	c = pr_cpu(st, ev->cpu);
-	if (!c)
-		return;
-	switch (ev->type) {
-	case LAT_EV_SWITCH:
-		on_switch(c, ev);
-		break;
-	case LAT_EV_WAKING:
-	case LAT_EV_WAKEUP: {
-		int32_t t = ev->u.wake.target_cpu >= 0 ? ev->u.wake.target_cpu : ev->cpu;
-		struct pr_cpu *tc;
-
-		if (ev->type == LAT_EV_WAKING)
-			st->r.has_waking = 1;
-		else if (st->r.has_waking)
-			break;	/* the waking was taken already */
-		tc = pr_cpu(st, t);
-		if (tc) {
-			struct pr_wake *w = &tc->wakes[tc->whead++ % PR_WAKES];
-
-			w->ts = ev->ts_ns;
-			w->pid = ev->u.wake.pid;
-			w->irq_ts = c->irq_ts;
-			w->expire_ts = c->expire_ts;
-			memcpy(w->irq_name, c->irq_name, sizeof(w->irq_name));
-		}
-		break;
-	}
-	case LAT_EV_IRQ_ENTRY:
-		st->r.has_irq = 1;
-		c->irq_ts = ev->ts_ns;
-		snprintf(c->irq_name, sizeof(c->irq_name), "%s", ev->u.irq.name ? ev->u.irq.name :
-			 "irq");
-		break;
-	case LAT_EV_TIMER_ENTRY:
-		st->r.has_expire = 1;
-		/* a task's sleep ends in hrtimer_wakeup; the tick and other callbacks are not it */
-		if (!ev->u.irq.name || !ev->u.irq.name[0] ||
-		    !strncmp(ev->u.irq.name, "hrtimer_wakeup", 14))
-			c->expire_ts = ev->ts_ns;
-		break;
-	case LAT_EV_LOST:
-		memset(c, 0, sizeof(*c));
-		break;
-	case LAT_EV_OTHER:
-		if (name_is(ev, "hrtimer_expire_entry")) {
-			st->r.has_expire = 1;
-			c->expire_ts = ev->ts_ns;
-		} else if (name_is(ev, "local_timer_entry")) {
-			st->r.has_local_timer = 1;
-			c->irq_ts = ev->ts_ns;
-			snprintf(c->irq_name, sizeof(c->irq_name), "local_timer");
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-static int pr_next(struct lat_event_source *src, struct lat_event *ev)
-{
-	struct pr_state *st = (struct pr_state *)src;
-	int ret = lat_event_next(st->in, ev);
-
-	if (ret > 0 && !st->oom)
-		note(st, ev);
-	src->stop_reason = st->in->stop_reason;
-	src->skip_reason = st->in->skip_reason;
-	src->cpu_overrun = st->in->cpu_overrun;
-	return ret;
-}
-
-static void pr_state_free(struct pr_state *st)
-{
-	for (size_t i = 0; i < PR_MAX_CPUS; i++)
-		free(st->cpus[i]);
 	for (size_t i = 0; i < st->nvals; i++)
 		free(st->vals[i].v);
 	free(st->vals);
@@ -445,35 +282,21 @@ static void pr_state_free(struct pr_state *st)
 	free(st);
 }
 
-static void pr_free(struct lat_event_source *src)
+struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view_fn view,
+			       void *ctx)
 {
-	struct pr_state *st = (struct pr_state *)src;
+	struct lat_probe *st = calloc(1, sizeof(*st));
 
-	lat_event_source_free(st->in);
-	pr_state_free(st);
-}
-
-static const struct lat_event_source_ops pr_ops = { .next = pr_next, .free = pr_free };
-
-int lat_probe_attach(struct lat_block *b, const struct lat_analyze_opts *o)
-{
-	struct pr_state *st;
-
-	if (!b->events || b->events->ops == &pr_ops)
-		return 0;
-	st = calloc(1, sizeof(*st));
 	if (!st)
-		return -LAT_ENOMEM;
+		return NULL;
+	st->view = view;
+	st->view_ctx = ctx;
 	st->worst_cap = o->worst_n > 0 ? (size_t)o->worst_n : 0;
 	if (st->worst_cap && !(st->worst = calloc(st->worst_cap, sizeof(*st->worst)))) {
 		free(st);
-		return -LAT_ENOMEM;
+		return NULL;
 	}
-	st->in = b->events;
-	st->base = *b->events;
-	st->base.ops = &pr_ops;
-	b->events = &st->base;
-	return 0;
+	return st;
 }
 
 void lat_probe_result_free(void *p)
@@ -834,24 +657,23 @@ static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
 				      r->bad_markers == 1 ? "" : "s");
 }
 
-int lat_probe_finish(struct lat_block *b)
+int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat_probe_seen *seen)
 {
-	struct pr_state *st;
 	struct lat_probe_result *r;
 	int ret = 0;
 
-	if (!b->events || b->events->ops != &pr_ops)
-		return 0;
-	st = (struct pr_state *)b->events;
-	b->events = st->in;	/* the reader's source again, as the other callers expect */
 	r = calloc(1, sizeof(*r));
 	if (!r || st->oom) {
 		ret = -LAT_ENOMEM;
 		goto out;
 	}
 	*r = st->r;
+	r->has_expire = seen->expire;
+	r->has_local_timer = seen->local_timer;
+	r->has_irq = seen->irq;
+	r->has_waking = seen->waking;
 	r->stop_above_ns = -1;
-	if (b->events->latscope_meta && (ret = read_summary(r, b->events->latscope_meta)))
+	if (b->events && b->events->latscope_meta && (ret = read_summary(r, b->events->latscope_meta)))
 		goto out;
 	for (size_t i = 0; i < st->nvals; i++)
 		if (!cpu_of(r, st->vals[i].kind, st->vals[i].cpu)) {
@@ -887,8 +709,5 @@ int lat_probe_finish(struct lat_block *b)
 	r = NULL;
 out:
 	lat_probe_result_free(r);
-	st->in = NULL;
-	st->r.cpus = NULL;
-	pr_state_free(st);
 	return ret;
 }

@@ -408,6 +408,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 			t->on_cpu = -1;
 	}
 	c->cur_known = 1;
+	c->cur_switched = 0;
 	c->cur_pid = ev->pid;
 	c->cur_prio = -1;
 	c->cur_start = ev->ts_ns;
@@ -780,6 +781,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	}
 
 	c->cur_known = 1;
+	c->cur_switched = 1;
 	c->cur_pid = ev->u.sw.next_pid;
 	c->cur_prio = ev->u.sw.next_prio;
 	c->cur_start = ev->ts_ns;
@@ -804,6 +806,113 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	t->on_cpu = cpu;
 }
 
+/*
+ * The probe samples' points (analyze/probe.c): a waking (sched_wakeup when the
+ * trace has no waking) notes for its task the irq entry and hrtimer_wakeup
+ * expiry last seen on the waker's CPU.  A few stores; nothing when no probe
+ * samples are collected.
+ */
+static void probe_waking(struct wk *w, const struct wk_cpu *c, int32_t cpu, struct wk_task *t,
+			 const struct lat_event *ev)
+{
+	if (ev->type == LAT_EV_WAKING)
+		w->pseen.waking = 1;
+	else if (ev->type != LAT_EV_WAKEUP || w->pseen.waking)
+		return;
+	t->pw_ts = ev->ts_ns;
+	t->pw_cpu = ev->u.wake.target_cpu >= 0 ? ev->u.wake.target_cpu : cpu;
+	t->pw_wcpu = cpu;
+	t->pw_irq_ts = c->pr_irq_ts;
+	t->pw_expire_ts = c->pr_expire_ts;
+}
+
+static int name_is(const struct lat_event *ev, const char *event)
+{
+	const char *n = ev->name, *c;
+
+	if (!n)
+		return 0;
+	c = strchr(n, ':');
+	return !strcmp(c ? c + 1 : n, event);
+}
+
+static void probe_irq_entry(struct wk_cpu *c, uint64_t ts, const char *name)
+{
+	size_t i = c->pr_ihead++ % WK_PR_IRQS;
+
+	c->pr_irq_ts = ts;
+	c->pr_irq[i].ts = ts;
+	strncpy(c->pr_irq[i].name, name && name[0] ? name : "irq", sizeof(c->pr_irq[i].name) - 1);
+	c->pr_irq[i].name[sizeof(c->pr_irq[i].name) - 1] = 0;
+}
+
+/* The events only the probe samples use: an hrtimer expiry or local timer irq by name. */
+static void probe_other(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
+{
+	if (name_is(ev, "hrtimer_expire_entry")) {
+		w->pseen.expire = 1;
+		c->pr_expire_ts = ev->ts_ns;
+	} else if (name_is(ev, "local_timer_entry")) {
+		w->pseen.local_timer = 1;
+		probe_irq_entry(c, ev->ts_ns, "local_timer");
+	}
+}
+
+static void probe_timer(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
+{
+	w->pseen.expire = 1;
+	/* a task's sleep ends in hrtimer_wakeup; the tick and other callbacks are not it */
+	if (!ev->u.irq.name || !ev->u.irq.name[0] || !strncmp(ev->u.irq.name, "hrtimer_wakeup", 14))
+		c->pr_expire_ts = ev->ts_ns;
+}
+
+/* The run-queue holder: who ran longest on @c in [@from, @to], not @pid. */
+static void probe_holder(const struct wk_cpu *c, int32_t pid, uint64_t from, uint64_t to,
+			 struct lat_probe_view *v)
+{
+	for (size_t i = c->rlen; i > 0; i--) {
+		const struct wk_slice *sl = wk_ring_at(c, i - 1);
+		uint64_t a = sl->start > from ? sl->start : from, b = sl->end < to ? sl->end : to;
+
+		if (sl->end <= from)
+			break;
+		if (b <= a || sl->pid == pid || (int64_t)(b - a) <= v->holder_ns)
+			continue;
+		v->holder_ns = (int64_t)(b - a);
+		v->holder_pid = sl->pid;
+		memcpy(v->holder_comm, sl->comm, LAT_COMM_LEN);
+	}
+}
+
+/* lat_probe_view_fn: the points of the marker @ev's task (analyze_priv.h). */
+static void wk_probe_view(void *ctx, const struct lat_event *ev, struct lat_probe_view *v)
+{
+	const struct wk *w = ctx;
+	const struct wk_cpu *c = ev->cpu >= 0 && (size_t)ev->cpu < w->ncpus ? w->cpus[ev->cpu] :
+				 NULL;
+	const struct wk_task *t = ev->pid > 0 ? find_task(w, ev->pid) : NULL;
+
+	v->holder_pid = -1;
+	if (!c || !c->cur_known || !c->cur_switched || c->cur_pid != ev->pid ||
+	    c->cur_start > ev->ts_ns)
+		return;
+	v->switch_ts = c->cur_start;
+	if (!t || !t->pw_ts || t->pw_cpu != ev->cpu || t->pw_ts > v->switch_ts ||
+	    t->pw_ts < c->pr_lost_ts)
+		return;
+	v->waking_ts = t->pw_ts;
+	v->irq_ts = t->pw_irq_ts;
+	v->expire_ts = t->pw_expire_ts;
+	if (v->irq_ts && (size_t)t->pw_wcpu < w->ncpus && w->cpus[t->pw_wcpu]) {
+		const struct wk_cpu *wc = w->cpus[t->pw_wcpu];
+
+		for (size_t i = 0; i < WK_PR_IRQS; i++)
+			if (wc->pr_irq[i].ts == v->irq_ts)
+				memcpy(v->irq_name, wc->pr_irq[i].name, sizeof(v->irq_name));
+	}
+	probe_holder(c, ev->pid, v->waking_ts, v->switch_ts, v);
+}
+
 static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_task *t = get_task(w, ev->u.wake.pid, ev->u.wake.comm);
@@ -812,6 +921,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	if (!t || ev->u.wake.pid <= 0)
 		return;
 	t->prio = ev->u.wake.prio;
+	if (w->pr)
+		probe_waking(w, c, cpu, t, ev);
 	if (ev->type == LAT_EV_WAKING) {
 		if (t->on_cpu >= 0 || ev->pid == t->pid) {
 			/* it woke itself (or was woken) before calling schedule() */
@@ -943,6 +1054,10 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	struct wk_open_irq *o = soft ? &c->soft : &c->hard;
 	struct wk_irq q;
 
+	if (ev->type == LAT_EV_IRQ_ENTRY && w->pr) {
+		w->pseen.irq = 1;
+		probe_irq_entry(c, ev->ts_ns, ev->u.irq.name);
+	}
 	if (ev->type == LAT_EV_IRQ_ENTRY || ev->type == LAT_EV_SOFTIRQ_ENTRY) {
 		o->open = 1;
 		o->start = ev->ts_ns;
@@ -1045,6 +1160,9 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	/* every wait pending now spans the gap: it is counted as untrusted when it ends */
 	w->ngaps++;
 	c->cur_known = 0;
+	c->pr_irq_ts = 0;
+	c->pr_expire_ts = 0;
+	c->pr_lost_ts = ev->ts_ns;
 	c->hard.open = 0;
 	c->soft.open = 0;
 	c->timer.open = 0;
@@ -1226,11 +1344,16 @@ static int handle(struct wk *w, const struct lat_event *ev)
 		on_irq(w, c, cpu, ev);
 		break;
 	case LAT_EV_TIMER_ENTRY:
+		if (w->pr)
+			probe_timer(w, c, ev);
+		/* fall through */
 	case LAT_EV_TIMER_EXIT:
 		on_timer(c, ev);
 		break;
 	case LAT_EV_MARKER:
 		on_marker(w, cpu, ev);
+		if (w->pr)
+			lat_probe_marker(w->pr, ev);
 		break;
 	case LAT_EV_STACK:
 		on_stack(w, c, ev);
@@ -1241,6 +1364,10 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	case LAT_EV_FORK:
 	case LAT_EV_EXEC:
 		on_task(w, ev);
+		break;
+	case LAT_EV_OTHER:
+		if (w->pr)
+			probe_other(w, c, ev);
 		break;
 	default:
 		break;
@@ -1268,6 +1395,12 @@ static void wk_release(struct wk *w)
 }
 
 int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	return lat_analyze_wakeup_probe(b, o, 0);
+}
+
+int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
+			     int with_probe)
 {
 	struct lat_event_source *src = b->events;
 	struct wk w = { 0 };
@@ -1315,6 +1448,10 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown sort key '%s': sorted by max", o->sort);
 	w.worst = calloc(o->worst_n > 0 ? (size_t)o->worst_n + 1 : 1, sizeof(*w.worst));
+	if (with_probe && !(w.pr = lat_probe_new(o, wk_probe_view, &w))) {
+		ret = -LAT_ENOMEM;
+		goto out;
+	}
 	if (!w.worst) {
 		ret = -LAT_ENOMEM;
 		goto out;
@@ -1358,6 +1495,14 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	if (!r->nevents)
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
 out:
+	if (w.pr) {
+		/* the samples seen are kept even when the wakeup analysis failed */
+		int pret = lat_probe_finish(b, w.pr, &w.pseen);
+
+		if (!ret)
+			ret = pret;
+		lat_probe_free(w.pr);
+	}
 	wk_release(&w);
 	return ret;
 }

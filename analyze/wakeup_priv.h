@@ -10,6 +10,7 @@
 
 #include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
+#include "analyze_priv.h"
 
 #define WK_RING_MIN 4096	/* slices kept per CPU: explains waits up to that many switches, */
 #define WK_RING_MAX 32768	/* ... more where the CPUs are few: */
@@ -25,6 +26,7 @@
 #define WK_HELD_LAZY (-2)	/* a link's held_by not worked out yet */
 #define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
 #define WK_SPARES 4		/* timeline slice buffers kept for reuse */
+#define WK_PR_IRQS 4		/* irq entry names kept per CPU for the probe samples */
 #define WK_PEND 65536		/* per-task histogram buckets batched before they are added */
 
 struct wk_slice {
@@ -90,6 +92,15 @@ struct wk_cpu {
 	struct wk_done done;
 	struct lat_hll wake, preempt;
 	uint64_t lost;
+	/* for the probe samples (wk_probe_view()) */
+	uint8_t cur_switched;		/* cur_start is a sched_switch's, not a guess */
+	uint8_t pr_ihead;
+	uint64_t pr_irq_ts, pr_expire_ts;	/* the last irq entry, hrtimer_wakeup expiry */
+	uint64_t pr_lost_ts;		/* the last lost-events mark */
+	struct {
+		uint64_t ts;
+		char name[24];
+	} pr_irq[WK_PR_IRQS];		/* the last irq entries' names */
 };
 
 /*
@@ -145,6 +156,10 @@ struct wk_task {
 	uint64_t untrusted, max_end;
 	uint64_t off_start;
 	struct lat_hll wake, preempt;
+	/* its last waking for the probe samples: when, for which CPU, by which CPU and
+	   that CPU's last irq entry and hrtimer expiry then; 0 none */
+	uint64_t pw_ts, pw_irq_ts, pw_expire_ts;
+	int32_t pw_cpu, pw_wcpu;
 	struct lat_wake_waker waker, tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
 };
@@ -223,6 +238,8 @@ struct wk {
 	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
 	size_t hold_hcap;
 	uint8_t any_match;		/* some task matched --task */
+	struct lat_probe *pr;		/* the probe samples, NULL: not collected */
+	struct lat_probe_seen pseen;
 	int oom;
 };
 

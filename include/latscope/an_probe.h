@@ -117,16 +117,6 @@ struct lat_probe_result {
 	int64_t stop_above_ns;		/* from the summary, -1 unknown */
 };
 
-struct lat_analyze_opts;
-struct lat_block;
-
-/*
- * Wraps b->events so that every event the wakeup analysis pulls is seen here
- * too; lat_probe_finish() builds b->probe afterwards.  Returns 0 or -LAT_ENOMEM.
- */
-int lat_probe_attach(struct lat_block *b, const struct lat_analyze_opts *o);
 void lat_probe_result_free(void *r);
-/* Builds b->probe (NULL when the trace has no probe samples) and adds findings. */
-int lat_probe_finish(struct lat_block *b);
 
 #endif
