@@ -533,8 +533,8 @@ static void owe(struct wk *w, struct wk_task *t, int32_t queued, uint64_t ts)
 	w->nowed++;
 }
 
-static void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind, uint64_t ts,
-		       int32_t queued, const struct lat_wake_waker *k)
+static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
+			      uint64_t ts, int32_t queued, const struct lat_wake_waker *k)
 {
 	t->pending = 1;
 	t->at_wakeup = 0;
@@ -641,19 +641,15 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	}
 	if (t->kind == LAT_WAIT_PREEMPT) {
 		w->r->preempt_waits++;
-		wk_pend_add(w, t, 1, lat);
-		if (lat_hll_add(&c->preempt, lat))
-			w->oom = 1;
+		wk_hist_add(w, t, c, 1, lat);
 	} else {
 		w->r->waits++;
 		if (t->prio >= -1 && t->prio < t->wait_prio)
 			t->wait_prio = t->prio;
 		if (lat >= t->wake.max || !t->wake.n)
 			t->max_end = ts;
-		wk_pend_add(w, t, 0, lat);
 		/* w->all is the CPUs' histograms merged at the end */
-		if (lat_hll_add(&c->wake, lat))
-			w->oom = 1;
+		wk_hist_add(w, t, c, 0, lat);
 	}
 	if (d->valid)
 		wk_finish_done(w, c, cpu);

@@ -47,7 +47,7 @@ static int64_t hll_value(unsigned row, unsigned col)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
-void lat_hll_note(struct lat_hll *h, int64_t v)
+static inline void hll_note(struct lat_hll *h, int64_t v)
 {
 	if (v < 0)
 		v = 0;
@@ -59,8 +59,8 @@ void lat_hll_note(struct lat_hll *h, int64_t v)
 	h->sum += (double)v;
 }
 
-/* The bucket (@row, @col) of @h, one more. */
-static int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
+/* hll_bump()'s first bucket of a row (or of the histogram): allocates the row. */
+static __attribute__((noinline)) int hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 {
 	if (!h->rows) {
 		h->rows = h->arena ? lat_arena_alloc(h->arena, HLL_TABLE_BYTES) :
@@ -79,6 +79,23 @@ static int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 		h->rows[row][col]++;
 		hll_row_counts(h->rows)[row]++;
 	}
+	return 0;
+}
+
+void lat_hll_note(struct lat_hll *h, int64_t v)
+{
+	hll_note(h, v);
+}
+
+/* The bucket (@row, @col) of @h, one more: inline while its row exists. */
+static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
+{
+	uint32_t *r;
+
+	if (__builtin_expect(!h->rows || !(r = h->rows[row]) || r[col] == UINT32_MAX, 0))
+		return hll_bump_slow(h, row, col);
+	r[col]++;
+	hll_row_counts(h->rows)[row]++;
 	return 0;
 }
 
@@ -166,7 +183,7 @@ int lat_hll_add(struct lat_hll *h, int64_t v)
 {
 	if (lat_hll_bucket(h, v))
 		return -LAT_ENOMEM;
-	lat_hll_note(h, v);
+	hll_note(h, v);
 	return 0;
 }
 
@@ -301,15 +318,24 @@ void lat_hll_release(struct lat_hll *h)
  * nearly every one was a cache miss to memory (a third of the analysis time on
  * a hackbench trace).  Noted in a buffer and added WK_PEND at a time, grouped
  * by task, a task's rows are fetched once per batch.  Count, sum, min and max
- * are kept at once (lat_hll_note): only percentiles wait for the flush.
+ * are kept at once (lat_hll_note): only percentiles wait for the flush.  The
+ * CPU's histogram (@c) gets the wait at once, from the same bucket index.
  */
-void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat)
+void wk_hist_add(struct wk *w, struct wk_task *t, struct wk_cpu *c, int preempt, int64_t lat)
 {
+	struct lat_hll *ch = preempt ? &c->preempt : &c->wake;
 	struct wk_pend *p;
 	unsigned row, col;
 
-	lat_hll_note(preempt ? &t->preempt : &t->wake, lat);
-	if (!w->pend) {
+	if (lat < 0)
+		lat = 0;
+	hll_index((uint64_t)lat, &row, &col);
+	/* the CPU's histogram at once: the CPUs are few, their rows stay in the cache */
+	if (hll_bump(ch, row, col))
+		w->oom = 1;
+	hll_note(ch, lat);
+	hll_note(preempt ? &t->preempt : &t->wake, lat);
+	if (__builtin_expect(!w->pend, 0)) {
 		w->pend = lat_arena_alloc(&w->arena, 2 * WK_PEND * sizeof(*w->pend));
 		if (!w->pend) {
 			w->oom = 1;
@@ -317,7 +343,6 @@ void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat)
 		}
 		w->pend_sorted = w->pend + WK_PEND;
 	}
-	hll_index(lat < 0 ? 0 : (uint64_t)lat, &row, &col);
 	p = &w->pend[w->npend++];
 	p->idx = t->idx;
 	p->row = (uint8_t)row;

@@ -280,7 +280,7 @@ void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from,
 		uint64_t weight);
 void lat_wake_activity_free(struct lat_wake_activity *a);
 /* wakeup_hist.c */
-void wk_pend_add(struct wk *w, struct wk_task *t, int preempt, int64_t lat);
+void wk_hist_add(struct wk *w, struct wk_task *t, struct wk_cpu *c, int preempt, int64_t lat);
 void wk_pend_flush(struct wk *w);
 /* wakeup_result.c */
 int wk_build_results(struct wk *w, const struct lat_event_source *src);
