@@ -377,6 +377,41 @@ static void phantom(struct wk *w, struct wk_task *t, uint64_t ts)
 		owe_release(w, t);
 }
 
+static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
+		     uint64_t ts);
+
+/*
+ * Whether event @ev of the pending task @t on @cpu ends its wait as an
+ * inferred switch-in (docs/wakeup.md, "Inferred switch-ins"): an event in task
+ * context (common_flags known: not in an irq, softirq or NMI) on the CPU it is
+ * queued on, while the CPU's current task was known to be another, which
+ * logged the CPU's last event @low at or after the waking: so the task did
+ * not run there already when it was woken.
+ */
+static inline int infer_ok(const struct wk_task *t, int32_t cpu, const struct lat_event *ev,
+			   uint64_t low)
+{
+	int32_t q = t->qcpu >= 0 ? t->qcpu : t->queued_cpu;
+
+	return (ev->flags & LAT_EVF_KNOWN) &&
+	       !(ev->flags & (LAT_EVF_HARDIRQ | LAT_EVF_SOFTIRQ | LAT_EVF_NMI)) && q == cpu &&
+	       low >= t->start && ev->ts_ns >= low;
+}
+
+/*
+ * The wait of @t ends at @ts, its own first event on @cpu: the switch in,
+ * missing, was in (@low, @ts], @low the CPU's last event before (of another
+ * task).  Counted with the upper bound @ts and flagged.
+ */
+static void infer_end(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
+		      uint64_t low, uint64_t ts)
+{
+	t->inferred = 1;
+	t->end_low = low;
+	end_wait(w, c, cpu, t, ts);
+	t->inferred = 0;
+}
+
 /*
  * Every event names the task running on its CPU.  Where the CPU's current task
  * is unknown (trace start, after a gap) that fills it in; where it differs from
@@ -389,6 +424,8 @@ static void phantom(struct wk *w, struct wk_task *t, uint64_t ts)
 static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_task *t;
+	int was_known = c->cur_known;
+	uint64_t low = c->seen ? c->last_ts : 0;
 
 	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
 		return;
@@ -419,8 +456,15 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	t = get_task(w, ev->pid, ev->comm);
 	if (!t)
 		return;
-	if (t->pending)
-		phantom(w, t, ev->ts_ns);	/* it runs: its switch-in was not seen */
+	if (t->pending) {
+		/* it runs: its switch-in was not seen */
+		if (was_known && c->seen && infer_ok(t, cpu, ev, low)) {
+			infer_end(w, c, cpu, t, low, ev->ts_ns);
+			c->cur_switched = 2;
+		} else {
+			phantom(w, t, ev->ts_ns);
+		}
+	}
 	t->on_cpu = cpu;
 }
 
@@ -639,6 +683,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 		w->r->untrusted++;
 		return;
 	}
+	if (t->inferred && !w->r->inferred_waits++)
+		w->r->first_inferred_ns = ts;
 	if (t->kind == LAT_WAIT_PREEMPT) {
 		w->r->preempt_waits++;
 		wk_hist_add(w, t, c, 1, lat);
@@ -673,6 +719,8 @@ static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task
 	d->c.start_ns = t->start;
 	d->c.end_ns = ts;
 	d->c.latency_ns = lat;
+	d->c.inferred_end = t->inferred;
+	d->c.end_low_ns = t->inferred ? t->end_low : ts;
 	d->c.rq_at_wake = t->rq_wake;
 	d->c.rq_avg = -1;
 	if (t->area_cpu == cpu && lat > 0)
@@ -719,9 +767,16 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 {
 	struct wk_slice *s;
 	struct wk_task *t;
+	int broke = c->cur_known && c->cur_pid != ev->u.sw.prev_pid;
+	uint64_t low = c->seen ? c->last_ts : 0;
 
-	if (c->cur_known && c->cur_pid != ev->u.sw.prev_pid) {
-		/* the task the switches said was running left unseen */
+	if (broke) {
+		/* the task the switches said was running left unseen: it ran until here */
+		struct wk_slice *b = next_slice(c);
+
+		*b = (struct wk_slice){ .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
+					.prio = c->cur_prio, .stack = -1 };
+		memcpy(b->comm, c->cur_comm, LAT_COMM_LEN);
 		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
@@ -758,6 +813,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		t->prio = ev->u.sw.prev_prio;
 		if (t->on_cpu == cpu)
 			t->on_cpu = -1;
+		if (t->pending && broke && c->seen && infer_ok(t, cpu, ev, low))
+			infer_end(w, c, cpu, t, low, ev->ts_ns);	/* it ran: switch-in missing */
 		if (t->pending) {
 			/* a wait that started while it still ran (or from a lost view) */
 			t->pending = 0;

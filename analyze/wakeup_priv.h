@@ -93,7 +93,7 @@ struct wk_cpu {
 	struct lat_hll wake, preempt;
 	uint64_t lost;
 	/* for the probe samples (wk_probe_view()) */
-	uint8_t cur_switched;		/* cur_start is a sched_switch's, not a guess */
+	uint8_t cur_switched;		/* cur_start is a sched_switch's (2: an inferred one) */
 	uint8_t pr_ihead;
 	uint64_t pr_irq_ts, pr_expire_ts;	/* the last irq entry, hrtimer_wakeup expiry */
 	uint64_t pr_lost_ts;		/* the last lost-events mark */
@@ -141,6 +141,7 @@ struct wk_task {
 	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
 	uint8_t at_wakeup;		/* the pending wait started at a sched_wakeup(_new) */
 	uint8_t sel;			/* a wait of it passed --policy / --min-prio */
+	uint8_t inferred;		/* the wait ending now ends at an inferred switch-in */
 	/* then what a wait's end and the rarer events touch */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
@@ -154,6 +155,7 @@ struct wk_task {
 					   at, INT32_MAX none: a thread that drops its class at exit
 					   is still shown as it was measured */
 	uint64_t untrusted, max_end;
+	uint64_t end_low;		/* an inferred switch-in: no earlier than this */
 	uint64_t off_start;
 	struct lat_hll wake, preempt;
 	/* its last waking for the probe samples: when, for which CPU, by which CPU and

@@ -292,6 +292,14 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "unknown", (unsigned long long)r->untrusted_waits,
 				      r->untrusted_waits == 1 ? "" : "s",
 				      lat_fmt_trace_ts(r->first_untrusted_ns, t1, sizeof(t1)));
+	if (r->inferred_waits)
+		lat_block_add_finding(b, "inferred-switch-ins", LAT_SEV_INFO,
+				      "%llu wait%s ended at the woken task's own first event in task "
+				      "context on the CPU it was queued on, its sched_switch in not "
+				      "recorded (first at %s): counted up to that event, an upper "
+				      "bound", (unsigned long long)r->inferred_waits,
+				      r->inferred_waits == 1 ? "" : "s",
+				      lat_fmt_trace_ts(r->first_inferred_ns, t1, sizeof(t1)));
 	if (r->untrusted)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s crossed a lost-events gap: flagged, not counted",

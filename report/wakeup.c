@@ -121,6 +121,11 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "start_ns", c->start_ns);
 	lat_json_uint(j, "end_ns", c->end_ns);
 	lat_json_int(j, "latency_ns", c->latency_ns);
+	lat_json_bool(j, "end_inferred", c->inferred_end);
+	if (c->inferred_end)
+		lat_json_uint(j, "end_low_ns", c->end_low_ns);
+	else
+		lat_json_null(j, "end_low_ns");
 	lat_json_obj_open(j, "verdict");
 	lat_json_str(j, "kind", lat_verdict_name(c->verdict.kind));
 	lat_json_fixed(j, "share", c->verdict.share, 3);
@@ -271,6 +276,7 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "preempt_waits", r->preempt_waits);
 	lat_json_uint(j, "untrusted", r->untrusted);
 	lat_json_uint(j, "untrusted_waits", r->untrusted_waits);
+	lat_json_uint(j, "inferred_waits", r->inferred_waits);
 	if (r->selecting) {
 		lat_json_obj_open(j, "selection");
 		if (o && o->task)
@@ -525,6 +531,11 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
 		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
 		lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
+	if (c->inferred_end)
+		fprintf(out, " (its switch in was not recorded: it ran between %s and %s, its own "
+			"first event; counted to the latter)",
+			lat_fmt_trace_ts(c->end_low_ns, t1, sizeof(t1)),
+			lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
 	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->stall_ns)
 		fprintf(out, ", no events: stall? %s (%d%%)", dur(c->stall_ns, d1, sizeof(d1)),

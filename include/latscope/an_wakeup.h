@@ -230,6 +230,13 @@ struct lat_wake_case {
 	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
 	uint64_t start_ns, end_ns;
 	int64_t latency_ns;
+	/*
+	 * Its switch in was not recorded: the wait ended at the task's own first
+	 * event on the CPU it was queued on (end_ns, the upper bound); it ran no
+	 * earlier than end_low_ns (the CPU's last event of another task).
+	 */
+	uint8_t inferred_end;
+	uint64_t end_low_ns;
 	struct lat_wake_waker waker;
 	struct lat_wake_oncpu on_cpu[LAT_WAKE_ONCPU_MAX];	/* by ns, descending */
 	size_t non_cpu;
@@ -368,6 +375,13 @@ struct lat_wakeup_result {
 	 */
 	uint64_t untrusted_waits;
 	uint64_t first_untrusted_ns;
+	/*
+	 * Counted waits whose switch in was not recorded, ended at the task's own
+	 * first event in task context on the CPU it was queued on (an upper bound;
+	 * docs/wakeup.md, "Inferred switch-ins"); the first one's time.
+	 */
+	uint64_t inferred_waits;
+	uint64_t first_inferred_ns;
 	/*
 	 * Waits of real-time / deadline tasks of at least LAT_WAKE_PI_NS that ended
 	 * with a lower-priority task (not idle) on the CPU, less than half of them

@@ -31,7 +31,7 @@ check "cyclictest: no chain behind an irq waker" \
 	'[ -s "$tmp/case1" ] && ! grep -q "itself waited" "$tmp/case1"'
 check "cyclictest: real-time threads first" \
 	'grep -A1 "^  real-time threads (wakeup waits):" "$tmp/cyc" |
-	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 472 us over 1991 waits"'
+	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 462 us over 2001 waits"'
 check "cyclictest: 514 priority inversions, the longest 583 us behind test_hostile_te" \
 	'grep -q "priority-inversion: 514 waits of real-time tasks .* cyclictest/20718 SCHED_FIFO 80 waited 583 us on CPU0 (ended at 452.062052581) while test_hostile_te/20537 SCHED_OTHER nice 19 held it" "$tmp/cyc"'
 "$bin" analyze --task cyclictest --worst 1 "$cyc" >"$tmp/all" 2>&1
@@ -46,8 +46,11 @@ check "--policy sideways: usage error" '[ $? -eq 2 ] && grep -q "expected rt, fa
 
 quiet=$repo/samples/tracedat/quiet-shared-v7-zstd.dat
 "$bin" analyze --json "$quiet" >"$tmp/quiet.json" 2>&1
-check "quiet: 17 untrusted waits, not counted" \
-	'grep -q "\"untrusted_waits\": 17" "$tmp/quiet.json" && grep -q "\"waits\": 1352" "$tmp/quiet.json"'
+# 25 waits end at an inferred switch-in (6 wakeup, 19 preemption): 5 of them were
+# untrusted, 20 canceled before (docs/wakeup.md, "Inferred switch-ins")
+check "quiet: 12 untrusted waits, not counted; 25 inferred, counted" \
+	'grep -q "\"untrusted_waits\": 12" "$tmp/quiet.json" && grep -q "\"waits\": 1358" "$tmp/quiet.json" &&
+	 grep -q "\"inferred_waits\": 25" "$tmp/quiet.json" && grep -q "\"canceled\": 3," "$tmp/quiet.json"'
 check "quiet: the worst wait is gmake/18015, 20.2 ms" \
 	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"pid\": 18015" &&
 	 grep -q "\"latency_ns\": 20208401" "$tmp/quiet.json"'

@@ -39,10 +39,10 @@ check "pipe-lost: the untrusted ones are 11446 and 11480" \
 # events, so the irq has no name
 check "pipe-lost: the row of 4390" 'tr -d "\r" <"$tmp/kernel-trace-pipe-lost.txt.csv" |
 	grep -qx "$lost,,,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,irq,,1,1,11473,1,irq,[0-9a-f]\{16\},1"'
-check "ktrace waits: 459 rows" '[ "$(wc -l <"$tmp/kernel-trace.txt.got")" -eq 459 ]'
+check "ktrace waits: 573 rows" '[ "$(wc -l <"$tmp/kernel-trace.txt.got")" -eq 573 ]'
 check "CSV: CRLF line ends, 21 columns everywhere" \
 	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 21" | wc -l)" -eq 0 ] &&
-	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 460 ]'
+	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 574 ]'
 
 # --- JSON Lines: one object a line, the same values as the CSV ----------------
 "$bin" export --rows waits --format jsonl "$lost" >"$tmp/w.jsonl" 2>/dev/null
@@ -181,8 +181,8 @@ if command -v trace-cmd >/dev/null 2>&1; then
 import json, sys
 w = json.load(sys.stdin)["inputs"][0]["blocks"][0]["wakeup"]
 print(w["waits"], w["preempt_waits"])' >"$tmp/mixed.a"
-	check "fixture: trusted wait rows = analyze's waits and preempt_waits (18363 5217)" \
-		'cmp -s "$tmp/mixed.n" "$tmp/mixed.a" && [ "$(cat "$tmp/mixed.n")" = "18363 5217" ]'
+	check "fixture: trusted wait rows = analyze's waits and preempt_waits (18453 5221)" \
+		'cmp -s "$tmp/mixed.n" "$tmp/mixed.a" && [ "$(cat "$tmp/mixed.n")" = "18453 5221" ]'
 else
 	echo "test_export: trace-cmd not installed, fixture checks skipped"
 fi

@@ -114,6 +114,38 @@ static void test_decompose_unknown(void **state)
 }
 
 /*
+ * The switch in was not recorded (wakeup.md, "Inferred switch-ins"): the probe
+ * thread is woken at 2000 on idle CPU0 (in an irq), the idle task's irq exit at
+ * 2050 is CPU0's last event, the marker (task context) at 2110 is the thread's
+ * first own event: the switch point is 2110, the run-queue segment 2000..2110.
+ */
+static void test_inferred_switch(void **state)
+{
+	struct lat_block *b;
+	const struct lat_probe_sample *s;
+
+	(void)state;
+	sw(100, 0, 51, "probe", LAT_TS_SLEEPING, 0, "swapper/0");
+	wake(2000, 0, 0, "swapper/0", LAT_EV_WAKING, 51, "probe", 0);
+	evs[nev - 1].flags = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ;
+	add(2050, 0, 0, "swapper/0", LAT_EV_IRQ_EXIT)->flags = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ;
+	marker(2110, 0, 51, "latscope: probe=timer cpu=0 lat_ns=300 seq=1");
+	evs[nev - 1].flags = LAT_EVF_KNOWN;
+	b = run_meta(NULL);
+	assert_non_null(b->probe);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->pt[LAT_PPT_WAKING], 2000);
+	assert_int_equal(s->pt[LAT_PPT_SWITCH], 2110);
+	assert_int_equal(s->seg_ns[LAT_PSEG_IRQ], 190);
+	assert_int_equal(s->seg_ns[LAT_PSEG_RUNQ], 110);
+	assert_int_equal(s->seg_ns[LAT_PSEG_SELF], 0);
+	assert_int_equal(s->unknown_ns, 0);
+	assert_int_equal(s->holder_pid, 0);	/* the idle task, 2000..2110 */
+	assert_int_equal(s->holder_ns, 110);
+	lat_block_free(b);
+}
+
+/*
  * The stored summary: 100 samples, 2 markers (4000, 5000).  p99 rank 99 > 98
  * unmarked: the first marker; p99.9 rank 100: the second; p50 rank 50 falls in
  * bucket 10 (60 samples): <= 2048.
@@ -247,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_decompose_full, reset),
 		cmocka_unit_test_setup(test_decompose_unknown, reset),
+		cmocka_unit_test_setup(test_inferred_switch, reset),
 		cmocka_unit_test_setup(test_summary, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
 		cmocka_unit_test_setup(test_none, reset),

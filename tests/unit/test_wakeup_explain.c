@@ -285,6 +285,73 @@ static void test_phantom(void **state)
 	lat_block_free(b);
 }
 
+static struct lat_event *flagged(struct lat_event *e, uint16_t flags)
+{
+	e->flags = flags;
+	return e;
+}
+
+/*
+ * Inferred switch-ins (docs/wakeup.md): P is woken at 1000 on idle CPU1 (in an
+ * irq), the idle task logs its last event at 1100, P's own marker in task
+ * context at 1300 shows it running: the wait ends there, 300, no earlier than
+ * 1100.  Q, woken at 2000 for CPU0 where hog runs (hog logs at 2050), switches
+ * out at 2300 with no switch in: 300, no earlier than 2050.  R's first event
+ * (3100) is in an irq, S's (4100) has no context: both untrusted as before.
+ * T, woken at 5000 for CPU0, switches out there at 5200 with no event of hog
+ * since the waking (CPU0's last at 2300): T may have run all along, canceled.
+ */
+static void test_inferred(void **state)
+{
+	const uint16_t task = LAT_EVF_KNOWN, hard = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ;
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	sw(5, 1, 200, "P", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(6, 0, 300, "Q", LAT_TS_SLEEPING, 50, "hog");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "P", 1);
+	flagged(&evs[nev - 1], hard);
+	flagged(add(1100, 1, 0, "swapper/1", LAT_EV_IRQ_EXIT), hard);
+	flagged(add(1300, 1, 200, "P", LAT_EV_MARKER), task);
+	sw(1400, 1, 200, "P", LAT_TS_SLEEPING, 0, "swapper/1");
+	flagged(&evs[nev - 1], task);
+	wake(2000, 0, 50, "hog", LAT_EV_WAKING, 300, "Q", 0);
+	flagged(&evs[nev - 1], task);
+	flagged(add(2050, 0, 50, "hog", LAT_EV_MARKER), task);
+	sw(2300, 0, 300, "Q", LAT_TS_SLEEPING, 50, "hog");
+	flagged(&evs[nev - 1], task);
+	wake(3000, 1, 0, "swapper/1", LAT_EV_WAKING, 400, "R", 1);
+	flagged(&evs[nev - 1], hard);
+	flagged(add(3100, 1, 400, "R", LAT_EV_MARKER), hard);
+	sw(3200, 1, 400, "R", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(4000, 1, 0, "swapper/1", LAT_EV_WAKING, 500, "S", 1);
+	flagged(&evs[nev - 1], hard);
+	add(4100, 1, 500, "S", LAT_EV_MARKER);
+	sw(4200, 1, 500, "S", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(5000, 1, 0, "swapper/1", LAT_EV_WAKING, 600, "T", 0);
+	flagged(&evs[nev - 1], hard);
+	sw(5200, 0, 600, "T", LAT_TS_SLEEPING, 50, "hog");
+	flagged(&evs[nev - 1], task);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->inferred_waits, 2);
+	assert_int_equal(r->first_inferred_ns, 1300);
+	assert_int_equal(r->waits, 2);
+	assert_int_equal(r->untrusted_waits, 2);	/* R, S */
+	assert_int_equal(r->canceled, 1);		/* T */
+	assert_int_equal(r->nworst, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct lat_wake_case *c = &r->worst[i];
+
+		assert_int_equal(c->latency_ns, 300);
+		assert_true(c->inferred_end);
+		assert_int_equal(c->end_low_ns, c->pid == 200 ? 1100 : 2050);
+		assert_int_equal(c->end_ns, c->pid == 200 ? 1300 : 2300);
+	}
+	lat_block_free(b);
+}
+
 /*
  * cyclictest's threads share the comm: the main thread (10, SCHED_OTHER) waits
  * 1000..3000 (2000), the measuring thread (11, prio 19 = SCHED_FIFO 80) waits
@@ -577,6 +644,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stall_cpu, reset),
 		cmocka_unit_test_setup(test_stall_all, reset),
 		cmocka_unit_test_setup(test_phantom, reset),
+		cmocka_unit_test_setup(test_inferred, reset),
 		cmocka_unit_test(test_sched_class),
 		cmocka_unit_test_setup(test_verdicts, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
