@@ -377,8 +377,8 @@ static void phantom(struct wk *w, struct wk_task *t, uint64_t ts)
 		owe_release(w, t);
 }
 
-static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
-		     uint64_t ts);
+static inline void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
+			    uint64_t ts);
 
 /*
  * Whether event @ev of the pending task @t on @cpu ends its wait as an
@@ -403,8 +403,8 @@ static inline int infer_ok(const struct wk_task *t, int32_t cpu, const struct la
  * missing, was in (@low, @ts], @low the CPU's last event before (of another
  * task).  Counted with the upper bound @ts and flagged.
  */
-static void infer_end(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
-		      uint64_t low, uint64_t ts)
+static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, int32_t cpu,
+						 struct wk_task *t, uint64_t low, uint64_t ts)
 {
 	t->inferred = 1;
 	t->end_low = low;
@@ -424,11 +424,13 @@ static void infer_end(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_tas
 static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_task *t;
-	int was_known = c->cur_known;
-	uint64_t low = c->seen ? c->last_ts : 0;
+	int was_known;
+	uint64_t low;
 
 	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
 		return;
+	was_known = c->cur_known;
+	low = c->seen ? c->last_ts : 0;
 	if (c->cur_known) {
 		struct wk_slice s = { .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
 				      .prio = c->cur_prio, .stack = -1 };
@@ -629,8 +631,10 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 	}
 }
 
-static void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
-		     uint64_t ts)
+/* Inline: one call per wait in on_switch(); infer_end() is the rare other caller. */
+static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct wk_cpu *c,
+							   int32_t cpu, struct wk_task *t,
+							   uint64_t ts)
 {
 	int64_t lat = (int64_t)(ts - t->start);
 	int trusted = t->gaps_at_start == w->ngaps;
@@ -768,7 +772,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	struct wk_slice *s;
 	struct wk_task *t;
 	int broke = c->cur_known && c->cur_pid != ev->u.sw.prev_pid;
-	uint64_t low = c->seen ? c->last_ts : 0;
+	uint64_t low = c->last_ts;	/* read when broke only */
 
 	if (broke) {
 		/* the task the switches said was running left unseen: it ran until here */
