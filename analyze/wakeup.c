@@ -1135,6 +1135,38 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 		wk_act_add(w, cpu, WK_ACT_IRQ, q.start, q.end, 1);
 }
 
+/*
+ * x86's irq_vectors:* events (local_timer, reschedule, call_function, irq_work,
+ * ...: the vectors that are no irq_handler_entry) as hard irqs named by their
+ * vector: "irq_vectors:local_timer_entry" opens "local_timer", its _exit closes
+ * it.  A waking inside one is then credited to it by name.
+ */
+static void on_vector(struct wk_cpu *c, const struct lat_event *ev)
+{
+	const char *n = ev->name + 12;
+	size_t l = strlen(n);
+	struct wk_irq q;
+
+	if (l > 6 && !memcmp(n + l - 6, "_entry", 6)) {
+		l -= 6;
+		if (l >= sizeof(c->hard.name))
+			l = sizeof(c->hard.name) - 1;
+		c->hard.open = 1;
+		c->hard.start = ev->ts_ns;
+		c->hard.irq = -1;
+		memset(c->hard.name, 0, sizeof(c->hard.name));
+		memcpy(c->hard.name, n, l);
+	} else if (l > 5 && !memcmp(n + l - 5, "_exit", 5) && c->hard.open) {
+		c->hard.open = 0;
+		q.start = c->hard.start;
+		q.end = ev->ts_ns;
+		q.irq = c->hard.irq;
+		q.soft = 0;
+		memcpy(q.name, c->hard.name, sizeof(q.name));
+		push_irq(c, &q);
+	}
+}
+
 /* latscope's "probe=timer cpu=1 lat_ns=73210" and cyclictest's "hit latency threshold (X > Y)" */
 static int64_t marker_latency(const char *s, size_t len)
 {
@@ -1423,6 +1455,8 @@ static int handle(struct wk *w, const struct lat_event *ev)
 		on_task(w, ev);
 		break;
 	case LAT_EV_OTHER:
+		if (ev->name && !strncmp(ev->name, "irq_vectors:", 12))
+			on_vector(c, ev);
 		if (w->pr)
 			probe_other(w, c, ev);
 		break;

@@ -83,6 +83,39 @@ static void test_waker_irq_from_flags(void **state)
 }
 
 /*
+ * x86's irq_vectors events name the irq: A is woken at 1000 inside
+ * local_timer (entry 990, exit 1010) with no timer events; the irq is named
+ * "local_timer", and its 10 ns inside the wait (1000..1010) are in the case's
+ * irqs.  A waits 1000..1600.
+ */
+static void test_waker_irq_vector(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(5, 0, 50, "hog", LAT_TS_SLEEPING, 0, "swapper/0");
+	sw(6, 1, 100, "A", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(10, 0, 0, "swapper/0", LAT_EV_WAKING, 50, "hog", 0);
+	sw(20, 0, 0, "swapper/0", LAT_TS_SLEEPING, 50, "hog");
+	add(990, 0, 50, "hog", LAT_EV_OTHER)->name = "irq_vectors:local_timer_entry";
+	wake(1000, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 0);
+	evs[nev - 1].flags = LAT_EVF_KNOWN | LAT_EVF_HARDIRQ;
+	add(1010, 0, 50, "hog", LAT_EV_OTHER)->name = "irq_vectors:local_timer_exit";
+	sw(1600, 0, 50, "hog", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	c = &res(b)->worst[0];
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->latency_ns, 600);
+	assert_int_equal(c->waker.ctx, LAT_WAKE_CTX_IRQ);
+	assert_string_equal(c->waker.irq_name, "local_timer");
+	assert_int_equal(c->nirqs, 1);
+	assert_string_equal(c->irqs[0].name, "local_timer");
+	assert_int_equal(c->irqs[0].ns, 10);	/* 1000..1010 inside the wait */
+	lat_block_free(b);
+}
+
+/*
  * cyclictest's case: hrtimer_wakeup expires inside the timer irq (vector 236,
  * no irq_handler event) on CPU1 while stress (70) runs; the waking has the
  * hardirq flag.  C waits 2000..2300 (300).
@@ -639,6 +672,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_waker_irq_from_flags, reset),
 		cmocka_unit_test_setup(test_waker_hrtimer, reset),
+		cmocka_unit_test_setup(test_waker_irq_vector, reset),
 		cmocka_unit_test_setup(test_waker_flags_over_stale_irq, reset),
 		cmocka_unit_test(test_text_context),
 		cmocka_unit_test_setup(test_stall_cpu, reset),
