@@ -337,6 +337,105 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 	c->irqs[pos] = *q;
 }
 
+/* ---- running sums of who ran, for the verdicts above the threshold ---------- */
+
+/* @ns (may be "negative": a stall taken off) of task @pid at @prio on @c. */
+static inline void cum_add(struct wk_cpu *c, int32_t pid, int32_t prio, uint64_t ns)
+{
+	if (pid == 0)
+		c->cum.idle += ns;
+	else if (prio >= 100 && prio < 140)
+		c->cum.fair += ns;
+	else if (prio >= 0 && prio < 100) {
+		c->cum.rt += ns;
+		c->cum_rt[prio] += ns;
+	} else if (prio == -1)
+		c->cum.dl += ns;
+	else
+		c->cum.unk += ns;
+}
+
+/* Real-time time on @c above and at prio @p, into @hi, @same (@p a real-time prio). */
+static void cum_rt_split(const struct wk_cpu *c, int32_t p, uint64_t *hi, uint64_t *same)
+{
+	uint64_t h = 0;
+
+	for (int32_t q = 0; q < p; q++)
+		h += c->cum_rt[q];
+	*hi = h;
+	*same = c->cum_rt[p];
+}
+
+/* @t's snapshot of @c's sums at @ts (the current task's slice so far included). */
+static __attribute__((noinline)) void cum_snap(struct wk_task *t, struct wk_cpu *c, uint64_t ts)
+{
+	uint64_t part = c->cur_known && ts > c->cur_start ? ts - c->cur_start : 0;
+	int32_t p = t->prio;
+
+	if (part)
+		cum_add(c, c->cur_pid, c->cur_prio, part);
+	t->snap.s = c->cum;
+	t->snap.cpu = c->id;
+	if (p >= 0 && p < 100)
+		cum_rt_split(c, p, &t->snap.rt_hi, &t->snap.rt_same);
+	if (part)
+		cum_add(c, c->cur_pid, c->cur_prio, -part);
+	t->snap.ts = ts;
+}
+
+/*
+ * The verdict of @t's wait of @lat ending at @ts on @c (a counted wakeup wait
+ * of at least the threshold), from the sums since its snapshot: counted in
+ * verdicts_above (docs/wakeup.md, "Verdicts").  The same choice as a worst
+ * case's (wk_verdict_pick()), from sums instead of the case's slices.
+ */
+static __attribute__((noinline)) void verdict_above(struct wk *w, struct wk_cpu *c,
+						     const struct wk_task *t, uint64_t ts, int64_t lat)
+{
+	uint64_t snap_ts = t->snap.ts;
+	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
+	enum lat_sched_policy wp = lat_sched_policy_of(t->prio);
+	const struct wk_cum *a = &t->snap.s, *b = &c->cum;
+	int64_t idle = (int64_t)(b->idle - a->idle), dl = (int64_t)(b->dl - a->dl);
+	int64_t rt = (int64_t)(b->rt - a->rt), fair = (int64_t)(b->fair - a->fair);
+	int64_t unk = (int64_t)(b->unk - a->unk), hi = 0, same = unk, lo = 0;
+	enum lat_verdict_kind k;
+
+	if (t->snap.cpu != c->id || ts < snap_ts) {
+		part[LAT_VERDICT_UNTRUSTED] = lat;	/* moved unseen: who ran is unknown */
+		goto pick;
+	}
+	if (wp == LAT_POL_RT) {
+		uint64_t rh, rs;
+
+		cum_rt_split(c, t->prio, &rh, &rs);
+		hi += dl + (int64_t)(rh - t->snap.rt_hi);
+		same += (int64_t)(rs - t->snap.rt_same);
+		lo += rt - (int64_t)(rh - t->snap.rt_hi) - (int64_t)(rs - t->snap.rt_same) + fair;
+	} else if (wp == LAT_POL_FAIR) {
+		hi += dl + rt;
+		same += fair;
+	} else if (wp == LAT_POL_DEADLINE) {
+		same += dl;
+		lo += rt + fair;
+	} else {
+		same += dl + rt + fair;
+	}
+	part[LAT_VERDICT_IDLE] = idle;
+	part[LAT_VERDICT_HIGHER_PRIORITY] = hi;
+	part[LAT_VERDICT_CPU_SATURATED] = same;
+	part[LAT_VERDICT_NOT_PREEMPTIBLE] = lo;
+	part[LAT_VERDICT_IRQ] = (int64_t)(b->irq - a->irq);
+	part[LAT_VERDICT_STALL] = (int64_t)(b->stall - a->stall);
+	covered = idle + hi + same + lo + part[LAT_VERDICT_STALL];
+	part[LAT_VERDICT_UNTRUSTED] = span > covered ? span - covered : 0;
+	part[LAT_VERDICT_QUEUED] = (int64_t)t->queued_ns;
+pick:
+	k = wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
+	w->r->verdicts_above[k]++;
+	w->r->above++;
+}
+
 static void owe_release(struct wk *w, struct wk_task *t);
 
 /* The run queue of @c gains (or loses) a waiting task at @ts. */
@@ -437,6 +536,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 
 		memcpy(s.comm, c->cur_comm, LAT_COMM_LEN);
 		push_slice(c, &s);
+		cum_add(c, s.pid, s.prio, s.end - s.start);
 		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
@@ -590,6 +690,9 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 	t->queued_cpu = queued;
 	t->rq_wake = -1;
 	t->area_cpu = -1;
+	t->snap.cpu = -1;
+	t->queued_ns = 0;
+	t->queued_busy = 0;
 	if (t->owed_cpu >= 0)
 		owe_release(w, t);
 	if (queued >= 0 && (size_t)queued < w->ncpus && w->cpus[queued]) {
@@ -601,6 +704,7 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 			qc->area += (uint64_t)qc->nq * (ts - qc->area_ts);
 			qc->area_ts = ts;
 		}
+		cum_snap(t, qc, ts);
 		t->rq_wake = (int32_t)qc->nq + (qc->cur_known && qc->cur_pid > 0);
 		t->area0 = qc->area;
 		t->area_cpu = queued;
@@ -700,6 +804,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 			t->max_end = ts;
 		/* w->all is the CPUs' histograms merged at the end */
 		wk_hist_add(w, t, c, 0, lat);
+		if (lat >= w->o->threshold_ns && w->o->threshold_ns > 0)
+			verdict_above(w, c, t, ts, lat);
 	}
 	if (d->valid)
 		wk_finish_done(w, c, cpu);
@@ -781,7 +887,9 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		*b = (struct wk_slice){ .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
 					.prio = c->cur_prio, .stack = -1 };
 		memcpy(b->comm, c->cur_comm, LAT_COMM_LEN);
+		cum_add(c, b->pid, b->prio, b->end - b->start);
 		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
+		c->cur_start = ev->ts_ns;	/* counted up to here */
 		if (!w->r->switch_breaks++)
 			w->r->first_break_ns = ev->ts_ns;
 		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
@@ -796,6 +904,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	s->prio = ev->u.sw.prev_prio;
 	s->stack = -1;
 	s->preempted = ev->u.sw.prev_state == LAT_TS_RUNNING;
+	cum_add(c, s->pid, s->prio, s->end - s->start);
 	memcpy(s->comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
 	s->comm[LAT_COMM_LEN - 1] = 0;
 	if (w->r->activity && s->pid > 0)
@@ -1026,6 +1135,24 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	t->at_wakeup = 1;
 }
 
+/*
+ * A pending wait moves to another CPU: the time so far counts as queued
+ * (elsewhere), busy when a task ran on the CPU it leaves; the sums start
+ * again on the new CPU.
+ */
+static void migrate_snap(struct wk *w, struct wk_task *t, const struct lat_event *ev)
+{
+	int32_t from = ev->u.migrate.orig_cpu, to = ev->u.migrate.dest_cpu;
+	const struct wk_cpu *fc = from >= 0 && (size_t)from < w->ncpus ? w->cpus[from] : NULL;
+
+	t->queued_ns = ev->ts_ns > t->start ? ev->ts_ns - t->start : 0;
+	t->queued_busy = fc && fc->cur_known && fc->cur_pid > 0;
+	if (to >= 0 && (size_t)to < w->ncpus && w->cpus[to])
+		cum_snap(t, w->cpus[to], ev->ts_ns);
+	else
+		t->snap.cpu = -1;
+}
+
 static void on_migrate(struct wk *w, const struct lat_event *ev)
 {
 	struct wk_task *t = find_task(w, ev->u.migrate.pid);
@@ -1051,6 +1178,7 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 		return;
 	if (t->owed_cpu >= 0)
 		owe(w, t, ev->u.migrate.dest_cpu, ev->ts_ns);
+	migrate_snap(w, t, ev);
 	if (t->qcpu >= 0) {
 		struct wk_cpu *dc = ev->u.migrate.dest_cpu >= 0 &&
 				    (size_t)ev->u.migrate.dest_cpu < w->ncpus ?
@@ -1133,6 +1261,7 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	push_irq(c, &q);
 	if (w->r->activity)
 		wk_act_add(w, cpu, WK_ACT_IRQ, q.start, q.end, 1);
+	c->cum.irq += q.end - q.start;
 }
 
 /*
@@ -1164,6 +1293,7 @@ static void on_vector(struct wk_cpu *c, const struct lat_event *ev)
 		q.soft = 0;
 		memcpy(q.name, c->hard.name, sizeof(q.name));
 		push_irq(c, &q);
+		c->cum.irq += q.end - q.start;
 	}
 }
 
@@ -1316,6 +1446,16 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 	}
 	r->nstalls_total++;
 	r->stall_ns_total += (int64_t)(s->to_ns - s->from_ns);
+	/* charged to no one: taken off the running task's class, into stall */
+	for (size_t i = 0; i < w->ncpus; i++) {
+		struct wk_cpu *c = w->cpus[i];
+
+		if (!c || (s->cpu >= 0 && (size_t)s->cpu != i))
+			continue;
+		if (c->cur_known)
+			cum_add(c, c->cur_pid, c->cur_prio, -(s->to_ns - s->from_ns));
+		c->cum.stall += s->to_ns - s->from_ns;
+	}
 	if (w->o->sink && w->o->sink->stall)
 		w->o->sink->stall(w->o->sink->ctx, s);
 }

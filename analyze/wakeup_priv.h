@@ -71,6 +71,24 @@ struct wk_done {
 	struct lat_wake_case c;
 };
 
+/*
+ * Running sums of a CPU's time (ns) by who ran, for the verdicts of every wait
+ * above the threshold: a wait's share of each is the difference of the sums at
+ * its end and at its start.  A slice is added when it ends; a stall is taken
+ * off the class of the task it was charged to, and added to stall.
+ */
+struct wk_cum {
+	uint64_t idle, dl, rt, fair, unk, irq, stall;
+};
+
+/* A task's snapshot of its CPU's sums at the start of its wait (or its last migration). */
+struct wk_snap {
+	struct wk_cum s;
+	uint64_t rt_hi, rt_same;	/* real-time time above and at its priority */
+	uint64_t ts;			/* when taken */
+	int32_t cpu;			/* whose sums, -1 none */
+};
+
 struct wk_cpu {
 	int32_t id;
 	int32_t cur_pid, cur_prio;
@@ -92,6 +110,8 @@ struct wk_cpu {
 	struct wk_done done;
 	struct lat_hll wake, preempt;
 	uint64_t lost;
+	struct wk_cum cum;
+	uint64_t cum_rt[100];		/* real-time time by prio */
 	/* for the probe samples (wk_probe_view()) */
 	uint8_t cur_switched;		/* cur_start is a sched_switch's (2: an inferred one) */
 	uint8_t pr_ihead;
@@ -156,6 +176,9 @@ struct wk_task {
 					   is still shown as it was measured */
 	uint64_t untrusted, max_end;
 	uint64_t end_low;		/* an inferred switch-in: no earlier than this */
+	uint64_t queued_ns;		/* of the wait, before its last migration */
+	uint8_t queued_busy;		/* a task (not idle) ran where it was queued then */
+	struct wk_snap snap;
 	uint64_t off_start;
 	struct lat_hll wake, preempt;
 	/* its last waking for the probe samples: when, for which CPU, by which CPU and
@@ -281,6 +304,8 @@ enum wk_act_what { WK_ACT_BUSY, WK_ACT_IRQ, WK_ACT_RQ };
 void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from, uint64_t to,
 		uint64_t weight);
 void lat_wake_activity_free(struct lat_wake_activity *a);
+enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t lat,
+				      int queued_busy);
 /* wakeup_hist.c */
 void wk_hist_add(struct wk *w, struct wk_task *t, struct wk_cpu *c, int preempt, int64_t lat);
 void wk_pend_flush(struct wk *w);

@@ -68,12 +68,34 @@ static __attribute__((format(printf, 2, 3))) void evidence(struct lat_wake_verdi
 	va_end(ap);
 }
 
+/*
+ * The verdict of a wait of @lat from the time of each cause (@part): irq and
+ * softirq handlers when over half (their time lies inside the holders'), then
+ * queued elsewhere when over half and a task held that CPU (@queued_busy),
+ * else the largest part.
+ */
+enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t lat,
+				      int queued_busy)
+{
+	enum lat_verdict_kind k = LAT_VERDICT_NONE;
+
+	if (part[LAT_VERDICT_IRQ] * 2 > lat)
+		return LAT_VERDICT_IRQ;
+	if (part[LAT_VERDICT_QUEUED] * 2 > lat && queued_busy)
+		return LAT_VERDICT_QUEUED;
+	for (int i = LAT_VERDICT_CPU_SATURATED; i < LAT_VERDICT_N; i++)
+		if (i != LAT_VERDICT_IRQ && i != LAT_VERDICT_QUEUED &&
+		    (k == LAT_VERDICT_NONE || part[i] > part[k]))
+			k = (enum lat_verdict_kind)i;
+	return part[k] > 0 ? k : LAT_VERDICT_NONE;
+}
+
 void wk_verdict(struct lat_wake_case *c)
 {
 	int64_t part[LAT_VERDICT_N] = { 0 }, lat = c->latency_ns > 0 ? c->latency_ns : 1;
 	const struct lat_wake_oncpu *top[LAT_VERDICT_N] = { NULL };
 	struct lat_wake_verdict *v = &c->verdict;
-	enum lat_verdict_kind k = LAT_VERDICT_NONE;
+	enum lat_verdict_kind k;
 	size_t ntasks = c->other_tasks;
 	char who[96], d1[32];
 	int64_t irq = c->other_irq_ns;
@@ -105,19 +127,7 @@ void wk_verdict(struct lat_wake_case *c)
 	if (c->queued_until_ns > c->start_ns)
 		part[LAT_VERDICT_QUEUED] = (int64_t)(c->queued_until_ns - c->start_ns);
 
-	if (part[LAT_VERDICT_IRQ] * 2 > lat) {
-		k = LAT_VERDICT_IRQ;
-	} else if (part[LAT_VERDICT_QUEUED] * 2 > lat && c->nqueued_on &&
-		   c->queued_on[0].pid != 0) {
-		k = LAT_VERDICT_QUEUED;
-	} else {
-		for (int i = LAT_VERDICT_CPU_SATURATED; i < LAT_VERDICT_N; i++)
-			if (i != LAT_VERDICT_IRQ && i != LAT_VERDICT_QUEUED &&
-			    (k == LAT_VERDICT_NONE || part[i] > part[k]))
-				k = (enum lat_verdict_kind)i;
-		if (!part[k])
-			k = LAT_VERDICT_NONE;
-	}
+	k = wk_verdict_pick(part, lat, c->nqueued_on && c->queued_on[0].pid != 0);
 	memset(v, 0, sizeof(*v));
 	v->kind = k;
 	v->share = (double)part[k] / (double)lat;

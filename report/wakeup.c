@@ -358,6 +358,13 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_uint(j, lat_verdict_name((enum lat_verdict_kind)k), n);
 	}
 	lat_json_obj_close(j);
+	/* over every counted wakeup wait of at least the threshold (wakeup.md, "Verdicts") */
+	lat_json_obj_open(j, "verdicts_above_threshold");
+	lat_json_uint(j, "waits", r->above);
+	for (int k = 1; k < LAT_VERDICT_N; k++)
+		lat_json_uint(j, lat_verdict_name((enum lat_verdict_kind)k), r->verdicts_above[k]);
+	lat_json_uint(j, "none", r->verdicts_above[LAT_VERDICT_NONE]);
+	lat_json_obj_close(j);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
 		case_json(j, r, &r->worst[i]);
@@ -754,6 +761,22 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 				first = 0;
 			}
 		fputc('\n', out);
+		if (r->above) {
+			char d[32];
+
+			fprintf(out, "  verdicts of the %llu waits of %s or more:",
+				(unsigned long long)r->above,
+				dur(o ? o->threshold_ns : 0, d, sizeof(d)));
+			first = 1;
+			for (int k = 0; k < LAT_VERDICT_N; k++)
+				if (r->verdicts_above[k]) {
+					fprintf(out, "%s %s %llu", first ? "" : ",",
+						lat_verdict_name((enum lat_verdict_kind)k),
+						(unsigned long long)r->verdicts_above[k]);
+					first = 0;
+				}
+			fputc('\n', out);
+		}
 		fprintf(out, "\n  worst wakeups (scheduling classes inferred from the kernel prio: "
 			"SCHED_FIFO may be SCHED_RR, SCHED_OTHER may be SCHED_BATCH):\n");
 		for (size_t i = 0; i < r->nworst; i++)

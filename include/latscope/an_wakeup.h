@@ -383,6 +383,13 @@ struct lat_wakeup_result {
 	uint64_t inferred_waits;
 	uint64_t first_inferred_ns;
 	/*
+	 * Verdicts over every counted wakeup wait of at least the threshold
+	 * (lat_analyze_opts.threshold_ns), from per-CPU running sums of who ran
+	 * (docs/wakeup.md, "Verdicts"): how many of each kind, and in all.
+	 */
+	uint64_t verdicts_above[LAT_VERDICT_N];
+	uint64_t above;
+	/*
 	 * Waits of real-time / deadline tasks of at least LAT_WAKE_PI_NS that ended
 	 * with a lower-priority task (not idle) on the CPU, less than half of them
 	 * inside a stall: priority inversions (or non-preemptible sections); the

@@ -386,6 +386,60 @@ static void test_inferred(void **state)
 }
 
 /*
+ * Verdicts over every wait of the threshold (100) or more, beyond the worst N
+ * (1): A waits 1000..1500 while hog (same class) runs: cpu-saturated; B
+ * 2000..2300 on idle CPU1: idle; C 3000..3400 while R (SCHED_FIFO 89) runs:
+ * higher-priority; E 5000..5400 on idle CPU1 with an irq 5000..5300 (over
+ * half): irq-softirq.  D's 50 is under the threshold; hog's preemption wait is
+ * not a wakeup wait.  The one case shown is A's.
+ */
+static void test_verdicts_above(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 0, 100, "A", LAT_TS_SLEEPING, 50, "hog");
+	sw(6, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	sw(1500, 0, 50, "hog", LAT_TS_RUNNING, 100, "A");
+	wake(2000, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	sw(2300, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	sw(2900, 0, 100, "A", LAT_TS_SLEEPING, 400, "R");
+	evs[nev - 1].u.sw.next_prio = 10;
+	wake(3000, 1, 200, "B", LAT_EV_WAKING, 300, "C", 0);
+	sw(3400, 0, 400, "R", LAT_TS_SLEEPING, 300, "C");
+	evs[nev - 1].u.sw.prev_prio = 10;
+	sw(4000, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(5000, 0, 300, "C", LAT_EV_WAKING, 500, "E", 1);
+	irq(5000, 1, 0, "swapper/1", LAT_EV_IRQ_ENTRY, 5, "eth");
+	irq(5300, 1, 0, "swapper/1", LAT_EV_IRQ_EXIT, 5, "eth");
+	sw(5400, 1, 0, "swapper/1", LAT_TS_RUNNING, 500, "E");
+	wake(6000, 1, 500, "E", LAT_EV_WAKING, 600, "D", 0);
+	sw(6050, 0, 300, "C", LAT_TS_SLEEPING, 600, "D");
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 100;
+	o.worst_n = 1;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].pid, 100);
+	assert_int_equal(r->worst[0].verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	assert_int_equal(r->above, 4);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_CPU_SATURATED], 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_IDLE], 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_HIGHER_PRIORITY], 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_IRQ], 1);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "verdicts of the 4 waits of 100 ns or more: cpu-saturated 1, "
+				    "higher-priority 1, irq-softirq 1, idle 1"));
+	free(txt);
+	lat_block_free(b);
+}
+
+/*
  * cyclictest's threads share the comm: the main thread (10, SCHED_OTHER) waits
  * 1000..3000 (2000), the measuring thread (11, prio 19 = SCHED_FIFO 80) waits
  * 4000..4500 (500); x (12) is not cyclictest.  --task cyclictest selects both
@@ -681,6 +735,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inferred, reset),
 		cmocka_unit_test(test_sched_class),
 		cmocka_unit_test_setup(test_verdicts, reset),
+		cmocka_unit_test_setup(test_verdicts_above, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
 		cmocka_unit_test_setup(test_runqueue, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
