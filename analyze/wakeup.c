@@ -339,20 +339,25 @@ static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
 
 /* ---- running sums of who ran, for the verdicts above the threshold ---------- */
 
+static inline enum wk_cum_kind cum_kind(int32_t pid, int32_t prio)
+{
+	if (pid == 0)
+		return WK_CUM_IDLE;
+	if (prio >= 100 && prio < 140)
+		return WK_CUM_FAIR;
+	if (prio >= 0 && prio < 100)
+		return WK_CUM_RT;
+	return prio == -1 ? WK_CUM_DL : WK_CUM_UNK;
+}
+
 /* @ns (may be "negative": a stall taken off) of task @pid at @prio on @c. */
 static inline void cum_add(struct wk_cpu *c, int32_t pid, int32_t prio, uint64_t ns)
 {
-	if (pid == 0)
-		c->cum.idle += ns;
-	else if (prio >= 100 && prio < 140)
-		c->cum.fair += ns;
-	else if (prio >= 0 && prio < 100) {
-		c->cum.rt += ns;
+	enum wk_cum_kind k = cum_kind(pid, prio);
+
+	c->cum.v[k] += ns;
+	if (k == WK_CUM_RT)
 		c->cum_rt[prio] += ns;
-	} else if (prio == -1)
-		c->cum.dl += ns;
-	else
-		c->cum.unk += ns;
 }
 
 /* Real-time time on @c above and at prio @p, into @hi, @same (@p a real-time prio). */
@@ -366,21 +371,27 @@ static void cum_rt_split(const struct wk_cpu *c, int32_t p, uint64_t *hi, uint64
 	*same = c->cum_rt[p];
 }
 
-/* @t's snapshot of @c's sums at @ts (the current task's slice so far included). */
-static __attribute__((noinline)) void cum_snap(struct wk_task *t, struct wk_cpu *c, uint64_t ts)
+static __attribute__((noinline)) void cum_snap_rt(struct wk_task *t, const struct wk_cpu *c)
 {
-	uint64_t part = c->cur_known && ts > c->cur_start ? ts - c->cur_start : 0;
 	int32_t p = t->prio;
 
-	if (part)
-		cum_add(c, c->cur_pid, c->cur_prio, part);
+	cum_rt_split(c, p, &t->snap.rt_hi, &t->snap.rt_same);
+	if (t->snap.part_kind == WK_CUM_RT && c->cur_prio < p)
+		t->snap.rt_hi += t->snap.part;
+	else if (t->snap.part_kind == WK_CUM_RT && c->cur_prio == p)
+		t->snap.rt_same += t->snap.part;
+}
+
+/* @t's snapshot of @c's sums at @ts. */
+static inline void cum_snap(struct wk_task *t, const struct wk_cpu *c, uint64_t ts)
+{
 	t->snap.s = c->cum;
-	t->snap.cpu = c->id;
-	if (p >= 0 && p < 100)
-		cum_rt_split(c, p, &t->snap.rt_hi, &t->snap.rt_same);
-	if (part)
-		cum_add(c, c->cur_pid, c->cur_prio, -part);
 	t->snap.ts = ts;
+	t->snap.cpu = c->id;
+	t->snap.part = c->cur_known && ts > c->cur_start ? ts - c->cur_start : 0;
+	t->snap.part_kind = (uint8_t)cum_kind(c->cur_pid, c->cur_prio);
+	if (t->prio >= 0 && t->prio < 100)
+		cum_snap_rt(t, c);
 }
 
 /*
@@ -392,15 +403,20 @@ static __attribute__((noinline)) void cum_snap(struct wk_task *t, struct wk_cpu 
 static __attribute__((noinline)) void verdict_above(struct wk *w, struct wk_cpu *c,
 						     const struct wk_task *t, uint64_t ts, int64_t lat)
 {
-	uint64_t snap_ts = t->snap.ts;
+	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
 	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
 	enum lat_sched_policy wp = lat_sched_policy_of(t->prio);
-	const struct wk_cum *a = &t->snap.s, *b = &c->cum;
-	int64_t idle = (int64_t)(b->idle - a->idle), dl = (int64_t)(b->dl - a->dl);
-	int64_t rt = (int64_t)(b->rt - a->rt), fair = (int64_t)(b->fair - a->fair);
-	int64_t unk = (int64_t)(b->unk - a->unk), hi = 0, same = unk, lo = 0;
+	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0;
 	enum lat_verdict_kind k;
 
+	for (int i = 0; i < WK_CUM_N; i++)
+		d[i] = c->cum.v[i] - t->snap.s.v[i];
+	d[t->snap.part_kind] -= t->snap.part;	/* before the snapshot */
+	idle = (int64_t)d[WK_CUM_IDLE];
+	dl = (int64_t)d[WK_CUM_DL];
+	rt = (int64_t)d[WK_CUM_RT];
+	fair = (int64_t)d[WK_CUM_FAIR];
+	same = (int64_t)d[WK_CUM_UNK];
 	if (t->snap.cpu != c->id || ts < snap_ts) {
 		part[LAT_VERDICT_UNTRUSTED] = lat;	/* moved unseen: who ran is unknown */
 		goto pick;
@@ -425,8 +441,8 @@ static __attribute__((noinline)) void verdict_above(struct wk *w, struct wk_cpu 
 	part[LAT_VERDICT_HIGHER_PRIORITY] = hi;
 	part[LAT_VERDICT_CPU_SATURATED] = same;
 	part[LAT_VERDICT_NOT_PREEMPTIBLE] = lo;
-	part[LAT_VERDICT_IRQ] = (int64_t)(b->irq - a->irq);
-	part[LAT_VERDICT_STALL] = (int64_t)(b->stall - a->stall);
+	part[LAT_VERDICT_IRQ] = (int64_t)d[WK_CUM_IRQ];
+	part[LAT_VERDICT_STALL] = (int64_t)d[WK_CUM_STALL];
 	covered = idle + hi + same + lo + part[LAT_VERDICT_STALL];
 	part[LAT_VERDICT_UNTRUSTED] = span > covered ? span - covered : 0;
 	part[LAT_VERDICT_QUEUED] = (int64_t)t->queued_ns;
@@ -1261,7 +1277,7 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	push_irq(c, &q);
 	if (w->r->activity)
 		wk_act_add(w, cpu, WK_ACT_IRQ, q.start, q.end, 1);
-	c->cum.irq += q.end - q.start;
+	c->cum.v[WK_CUM_IRQ] += q.end - q.start;
 }
 
 /*
@@ -1293,7 +1309,7 @@ static void on_vector(struct wk_cpu *c, const struct lat_event *ev)
 		q.soft = 0;
 		memcpy(q.name, c->hard.name, sizeof(q.name));
 		push_irq(c, &q);
-		c->cum.irq += q.end - q.start;
+		c->cum.v[WK_CUM_IRQ] += q.end - q.start;
 	}
 }
 
@@ -1454,7 +1470,7 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 			continue;
 		if (c->cur_known)
 			cum_add(c, c->cur_pid, c->cur_prio, -(s->to_ns - s->from_ns));
-		c->cum.stall += s->to_ns - s->from_ns;
+		c->cum.v[WK_CUM_STALL] += s->to_ns - s->from_ns;
 	}
 	if (w->o->sink && w->o->sink->stall)
 		w->o->sink->stall(w->o->sink->ctx, s);

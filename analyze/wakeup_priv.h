@@ -77,16 +77,25 @@ struct wk_done {
  * its end and at its start.  A slice is added when it ends; a stall is taken
  * off the class of the task it was charged to, and added to stall.
  */
+enum wk_cum_kind { WK_CUM_IDLE, WK_CUM_DL, WK_CUM_RT, WK_CUM_FAIR, WK_CUM_UNK, WK_CUM_IRQ,
+		   WK_CUM_STALL, WK_CUM_N };
+
 struct wk_cum {
-	uint64_t idle, dl, rt, fair, unk, irq, stall;
+	uint64_t v[WK_CUM_N];
 };
 
-/* A task's snapshot of its CPU's sums at the start of its wait (or its last migration). */
+/*
+ * A task's snapshot of its CPU's sums at the start of its wait (or its last
+ * migration): the running task's slice so far (part, of kind part_kind) is
+ * not in the sums yet and is taken off at the end.
+ */
 struct wk_snap {
 	struct wk_cum s;
 	uint64_t rt_hi, rt_same;	/* real-time time above and at its priority */
 	uint64_t ts;			/* when taken */
+	uint64_t part;
 	int32_t cpu;			/* whose sums, -1 none */
+	uint8_t part_kind;
 };
 
 struct wk_cpu {
