@@ -720,7 +720,8 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 			qc->area += (uint64_t)qc->nq * (ts - qc->area_ts);
 			qc->area_ts = ts;
 		}
-		cum_snap(t, qc, ts);
+		if (kind != LAT_WAIT_PREEMPT)
+			cum_snap(t, qc, ts);	/* for verdict_above(): wakeup waits only */
 		t->rq_wake = (int32_t)qc->nq + (qc->cur_known && qc->cur_pid > 0);
 		t->area0 = qc->area;
 		t->area_cpu = queued;
