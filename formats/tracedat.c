@@ -10,11 +10,36 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tracedat_types.h"
 #include "tracedat_walk.h"
+
+/* Per CPU slot of the walk: a one-entry comm cache (runs of events share a pid). */
+struct td_ccache {
+	int32_t pid;
+	uint32_t gen;			/* comms.gen when filled */
+	const char *comm;		/* LAT_COMM_LEN bytes, lent by the comm table */
+};
+
+/*
+ * The source: the file (header, options, formats: tracedat_meta.c), the
+ * buffer read, its page walk (tracedat_walk.c), the event types
+ * (tracedat_types.c) and what the decoding keeps between events.
+ */
+struct td_src {
+	struct lat_event_source base;
+	struct td_file f;
+	struct td_buffer *buf;		/* lent by f */
+	struct td_walk *walk;		/* owned */
+	struct td_types ty;
+	struct td_ccache *cc;		/* per walk slot, owned */
+	uint64_t *overrun;		/* base.cpu_overrun, owned */
+	uint64_t *ips;			/* a stack's addresses and symbols, lent to the event */
+	const char **syms;
+	size_t ips_cap;
+};
 
 static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER",
@@ -92,19 +117,19 @@ static const char comm_idle[LAT_COMM_LEN] = "<idle>", comm_unknown[LAT_COMM_LEN]
  * (LAT_COMM_LEN bytes, NUL inside, stable until the table is released) or one
  * of the two fixed names.
  */
-static void comm_cache_fill(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *c)
+static void comm_cache_fill(struct td_src *s, struct td_ccache *cc, int32_t pid, const char *c)
 {
-	cpu->ccomm = pid == 0 ? comm_idle : c ? c : comm_unknown;
-	cpu->cpid = pid;
-	cpu->cgen = s->f.comms.gen;
+	cc->comm = pid == 0 ? comm_idle : c ? c : comm_unknown;
+	cc->pid = pid;
+	cc->gen = s->f.comms.gen;
 }
 
 /* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
-static inline void comm_of(struct td_src *s, struct td_cpu *cpu, int32_t pid, char *dst)
+static inline void comm_of(struct td_src *s, struct td_ccache *cc, int32_t pid, char *dst)
 {
-	if (pid != cpu->cpid || cpu->cgen != s->f.comms.gen)
-		comm_cache_fill(s, cpu, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
-	memcpy(dst, cpu->ccomm, LAT_COMM_LEN);
+	if (pid != cc->pid || cc->gen != s->f.comms.gen)
+		comm_cache_fill(s, cc, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
+	memcpy(dst, cc->comm, LAT_COMM_LEN);
 }
 
 /* Learns a comm the saved cmdlines did not have (short-lived tasks). */
@@ -119,7 +144,7 @@ static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
  * the same table lookup, fills the CPU's comm cache with it, since the events
  * that follow on this CPU are that task's.
  */
-static void switch_in(struct td_src *s, struct td_cpu *cpu, int32_t pid, const char *comm)
+static void switch_in(struct td_src *s, struct td_ccache *cc, int32_t pid, const char *comm)
 {
 	const char *c = NULL;
 
@@ -129,7 +154,7 @@ static void switch_in(struct td_src *s, struct td_cpu *cpu, int32_t pid, const c
 			c = td_comm_get(&s->f.comms, pid);
 	}
 	if (pid >= 0)
-		comm_cache_fill(s, cpu, pid, c);
+		comm_cache_fill(s, cc, pid, c);
 }
 
 
@@ -149,7 +174,7 @@ static inline void ld_comm(char *dst, const char *p)
 }
 
 /* sched_switch with hot_shape(): the record holds every field (min_size checked). */
-static inline void decode_switch_hot(struct td_src *s, struct td_cpu *c, const char *d,
+static inline void decode_switch_hot(struct td_src *s, struct td_ccache *cc, const char *d,
 				     const struct td_etype *t, struct lat_event *ev)
 {
 	uint32_t st = (uint32_t)ld_s32(d + t->f[3].off);
@@ -162,7 +187,7 @@ static inline void decode_switch_hot(struct td_src *s, struct td_cpu *c, const c
 	ld_comm(ev->u.sw.next_comm, d + t->f[4].off);
 	ev->u.sw.next_pid = ld_s32(d + t->f[5].off);
 	ev->u.sw.next_prio = ld_s32(d + t->f[6].off);
-	switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
+	switch_in(s, cc, ev->u.sw.next_pid, ev->u.sw.next_comm);
 }
 
 static void decode_stack(struct td_src *s, const char *d, unsigned int size,
@@ -206,33 +231,34 @@ static inline void decode_wake_hot(const char *d, const struct td_etype *t, stru
 }
 
 /* Any record, any layout: the common fields by rd(), then the event's own. */
-static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cpu *c,
+static __attribute__((noinline)) void decode_full(struct td_src *s, const struct td_rec *r,
 						  struct lat_event *ev)
 {
-	const char *d = c->rec;
-	unsigned int size = c->rec_size;
+	const char *d = r->data;
+	unsigned int size = r->size;
+	struct td_ccache *cc = &s->cc[r->slot];
 	const struct td_etype *t = NULL;
 	size_t len;
 	int64_t id;
 
-	ev->ts_ns = c->ts;
-	ev->cpu = c->cpu;
+	ev->ts_ns = r->ts;
+	ev->cpu = r->cpu;
 	ev->type = LAT_EV_OTHER;
 	ev->name = "unknown";
 	ev->flags = 0;
-	if (size < (uint32_t)s->f_type.off + s->f_type.size) {
+	if (size < (uint32_t)s->ty.f_type.off + s->ty.f_type.size) {
 		ev->pid = -1;
 		ev->comm[0] = 0;
 		return;
 	}
-	if (s->f_flags.ok && size > s->f_flags.off)
-		ev->flags = lat_evf_from_common_flags((uint8_t)d[s->f_flags.off]);
-	id = rd(s, d, &s->f_type);
-	ev->pid = (int32_t)(size >= (uint32_t)s->f_pid.off + s->f_pid.size ?
-			    rd(s, d, &s->f_pid) : -1);
-	comm_of(s, c, ev->pid, ev->comm);
-	if (id >= 0 && (uint64_t)id < s->ntypes)
-		t = s->types[id];
+	if (s->ty.f_flags.ok && size > s->ty.f_flags.off)
+		ev->flags = lat_evf_from_common_flags((uint8_t)d[s->ty.f_flags.off]);
+	id = rd(s, d, &s->ty.f_type);
+	ev->pid = (int32_t)(size >= (uint32_t)s->ty.f_pid.off + s->ty.f_pid.size ?
+			    rd(s, d, &s->ty.f_pid) : -1);
+	comm_of(s, cc, ev->pid, ev->comm);
+	if (id >= 0 && (uint64_t)id < s->ty.ntypes)
+		t = s->ty.types[id];
 	if (!t)
 		return;
 	ev->name = t->name;
@@ -241,7 +267,7 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
 	ev->type = t->type;
 	if (t->hot) {
 		if (t->type == LAT_EV_SWITCH)
-			decode_switch_hot(s, c, d, t, ev);
+			decode_switch_hot(s, cc, d, t, ev);
 		else
 			decode_wake_hot(d, t, ev);
 		return;
@@ -258,7 +284,7 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
 		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
 		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
 		ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)st);
-		switch_in(s, c, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		switch_in(s, cc, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	}
 	case LAT_EV_WAKING:
@@ -365,148 +391,72 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, struct td_cp
  * its common fields and its format (min_size), read by direct loads; all
  * else goes to decode_full(), which gives the same result for these too.
  */
-static inline void decode(struct td_src *s, struct td_cpu *c, struct lat_event *ev)
+static inline void decode(struct td_src *s, const struct td_rec *r, struct lat_event *ev)
 {
-	const char *d = c->rec;
-	unsigned int size = c->rec_size;
+	const char *d = r->data;
+	unsigned int size = r->size;
+	struct td_ccache *cc;
 	const struct td_etype *t;
 	uint16_t id;
 
-	if (!s->hot_hdr || size < s->hdr_end) {
-		decode_full(s, c, ev);
+	if (!s->ty.hot_hdr || size < s->ty.hdr_end) {
+		decode_full(s, r, ev);
 		return;
 	}
-	memcpy(&id, d + s->f_type.off, 2);
-	if (id >= s->ntypes || !(t = s->types[id]) || size < t->hot_min) {
-		decode_full(s, c, ev);
+	memcpy(&id, d + s->ty.f_type.off, 2);
+	if (id >= s->ty.ntypes || !(t = s->ty.types[id]) || size < t->hot_min) {
+		decode_full(s, r, ev);
 		return;
 	}
-	ev->ts_ns = c->ts;
-	ev->cpu = c->cpu;
-	ev->pid = ld_s32(d + s->f_pid.off);
-	ev->flags = s->f_flags.ok ? lat_evf_from_common_flags((uint8_t)d[s->f_flags.off]) : 0;
-	comm_of(s, c, ev->pid, ev->comm);
+	cc = &s->cc[r->slot];
+	ev->ts_ns = r->ts;
+	ev->cpu = r->cpu;
+	ev->pid = ld_s32(d + s->ty.f_pid.off);
+	ev->flags = s->ty.f_flags.ok ? lat_evf_from_common_flags((uint8_t)d[s->ty.f_flags.off]) : 0;
+	comm_of(s, cc, ev->pid, ev->comm);
 	ev->type = t->type;
 	ev->name = t->name;
 	if (t->type == LAT_EV_SWITCH)
-		decode_switch_hot(s, c, d, t, ev);
+		decode_switch_hot(s, cc, d, t, ev);
 	else
 		decode_wake_hot(d, t, ev);
 }
 
 
-/* The top CPU @c has a lost-events mark before its current record: returned first. */
-static __attribute__((noinline)) int emit_lost(struct td_src *s, struct td_cpu *c,
-					       struct lat_event *ev)
+/* A lost-events mark of the walk: the count, 0 when unknown. */
+static __attribute__((noinline)) int emit_lost(const struct td_rec *r, struct lat_event *ev)
 {
-	s->advance = -1;
-	s->hot = NULL;
-	ev->ts_ns = c->ts;
-	ev->cpu = c->cpu;
+	ev->ts_ns = r->ts;
+	ev->cpu = r->cpu;
 	ev->pid = -1;
 	ev->comm[0] = 0;
 	ev->type = LAT_EV_LOST;
 	ev->name = "lost";
-	ev->u.lost.count = c->lost > 0 ? (uint64_t)c->lost : 0;
-	c->lost = TD_LOST_NONE;
+	ev->u.lost.count = r->lost;
 	return 1;
 }
 
-static __attribute__((noinline)) int td_next_slow(struct td_src *s, struct lat_event *ev)
-{
-	struct td_cpu *c;
-
-	s->hot = NULL;
-	if (s->advance >= 0) {
-		int ret;
-
-		c = &s->cpus[s->advance];
-		s->advance = -1;
-		ret = s->fast ? td_step_fast(s, c) : td_step(s, c);
-		/* the heap is only touched when the top CPU ended or another one is earlier */
-		if (ret <= 0 || s->lim_ts < c->ts || (s->lim_ts == c->ts && s->lim_cpu < c->cpu)) {
-			ret = td_merge_fix(s, ret);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	if (!s->nheap)
-		return 0;
-	c = &s->cpus[s->heap[0]];
-	if (c->lost != TD_LOST_NONE)
-		return emit_lost(s, c, ev);
-	decode(s, c, ev);
-	s->advance = s->heap[0];
-	if (s->fast)
-		s->hot = c;
-	return 1;
-}
-
-/*
- * The next event: stepped in place when the top CPU's next record is a plain
- * data event in the same page (no lost mark can be pending on that CPU:
- * next_page() sets those, and they are returned before the page's first
- * record); when that makes another CPU the earliest, the merge is fixed and
- * that CPU's pending record (or its lost mark) comes next.  td_next_slow()
- * for everything else.
- */
 static int td_next(struct lat_event_source *base, struct lat_event *ev)
 {
 	struct td_src *s = (struct td_src *)base;
-	struct td_cpu *c = s->hot;
+	const struct td_rec *r;
+	int ret = td_walk_next(s->walk, &r);
 
-	if (c) {
-		/* as td_step_fast(), but nothing changes unless the event is taken */
-		uint32_t left = c->psz - c->pcur, h, tl;
-		const char *p = c->pdata + c->pcur;
-		uint64_t ts;
-
-		if (left >= 4) {
-			memcpy(&h, p, 4);
-			tl = h & 31;
-			ts = c->ts + (h >> 5);
-			if (tl - 1 < 28 && tl * 4 <= left - 4) {
-				c->ts = ts;
-				c->rec = (void *)(p + 4);
-				c->rec_size = tl * 4;
-				c->pcur += 4 + tl * 4;
-				if (s->lim_ts < ts || (s->lim_ts == ts && s->lim_cpu < c->cpu)) {
-					td_merge_fix(s, 1);
-					c = &s->cpus[s->heap[0]];
-					s->advance = s->heap[0];
-					s->hot = c;
-					if (c->lost != TD_LOST_NONE)
-						return emit_lost(s, c, ev);
-				}
-				decode(s, c, ev);
-				return 1;
-			}
-		}
-	}
-	return td_next_slow(s, ev);
+	if (ret <= 0)
+		return ret;
+	if (!r->data)
+		return emit_lost(r, ev);
+	decode(s, r, ev);
+	return 1;
 }
 
 static void td_free(struct lat_event_source *base)
 {
 	struct td_src *s = (struct td_src *)base;
 
-	for (int i = 0; i < s->ncpu; i++) {
-		if (!s->rbuf && !s->rbuf_arena)
-			free(s->cpus[i].data);
-		free(s->cpus[i].cdata);
-		if (s->cpus[i].kbuf)
-			kbuffer_free(s->cpus[i].kbuf);
-	}
-	for (size_t i = 0; i < s->ntypes; i++) {
-		if (s->types[i])
-			free(s->types[i]->name);
-		free(s->types[i]);
-	}
-	free(s->types);
-	if (s->rbuf)
-		munmap(s->rbuf, s->rbuf_len);
-	free(s->cpus);
-	free(s->heap);
+	td_walk_free(s->walk);
+	td_types_release(&s->ty);
+	free(s->cc);
 	free(s->overrun);
 	free(s->ips);
 	free(s->syms);
@@ -571,119 +521,27 @@ static struct td_buffer *pick_buffer(struct td_src *s, const char *want, struct 
 }
 
 /*
- * The read buffers of all CPUs (uncompressed data) in one mapping populated
- * up front: each page a process touches first costs a page fault, and
- * MAP_POPULATE makes the 64 pages of two CPUs' buffers in one call at about
- * half that per page (bench/README-tracedat.md, "Page faults").  Zeroed, as calloc()
- * gave them (the TD_PAD slack stays zero).  Under AddressSanitizer, and if
- * the mapping fails, each CPU callocs its own, which ASan bounds.
+ * What the decoding keeps beside the walk: a comm cache per CPU slot, room
+ * for a stack; and what the source tells of the CPUs (count, overruns).
  */
-static void map_read_bufs(struct td_src *s, size_t stride)
+static int init_decode(struct td_src *s)
 {
-#ifndef __SANITIZE_ADDRESS__
-	size_t n = 0, len;
-	void *p;
+	const struct td_buffer *b = s->buf;
+	int nslots = td_walk_slots(s->walk), maxcpu = -1;
 
-	for (int i = 0; i < s->buf->ncpus; i++)
-		n += s->buf->cpus[i].size != 0;
-	if (!n || stride > SIZE_MAX / n)
-		return;
-	len = n * stride;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-		 -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	s->rbuf = p;
-	s->rbuf_len = len;
-#endif
-}
-
-static int init_cpus(struct td_src *s)
-{
-	struct td_buffer *b = s->buf;
-	const char *kb;
-	size_t stride;
-	int maxcpu = -1;
-
-	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
-	if ((uint64_t)b->ncpus * 4 * s->psize > TD_MAX_RESIDENT) {
-		td_set_stop(s, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
-			    "(TD_MAX_RESIDENT)", b->ncpus, s->psize);
-		return 0;
-	}
-	s->cpus = calloc((size_t)b->ncpus + 1, sizeof(*s->cpus));
-	s->heap = calloc((size_t)b->ncpus + 1, sizeof(*s->heap));
-	s->ips_cap = s->psize / (unsigned int)s->f.long_size;
-	/* a few MiB of read buffer in all, at least 4 pages per CPU */
-	s->read_pages = TD_READ_BYTES / s->psize / (uint32_t)(b->ncpus ? b->ncpus : 1);
-	if (s->read_pages < 4)
-		s->read_pages = 4;
-	/* our own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1: kbuffer */
-	kb = getenv("LATSCOPE_TRACEDAT_KBUFFER");
-	s->fast = !s->f.swap && s->f.long_size == 8 && !tep_is_old_format(s->f.tep) &&
-		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(kb && *kb && strcmp(kb, "0"));
+	s->cc = calloc((size_t)nslots + 1, sizeof(*s->cc));
+	s->ips_cap = b->page_size / (unsigned int)s->f.long_size;
 	s->ips = calloc(s->ips_cap, sizeof(*s->ips));
 	s->syms = calloc(s->ips_cap, sizeof(*s->syms));
-	if (!s->cpus || !s->heap || !s->ips || !s->syms)
+	if (!s->cc || !s->ips || !s->syms)
 		return -LAT_ENOMEM;
-	/* each CPU's buffer: read_pages pages and the pad, 64-byte aligned */
-	stride = ((size_t)s->read_pages * s->psize + TD_PAD + 63) & ~(size_t)63;
-	if (!b->compressed && s->f.arena && (size_t)b->ncpus * stride <= s->f.arena_len / 2)
-		s->rbuf_arena = s->f.arena + s->f.arena_len / 2;
-	else if (!b->compressed)
-		map_read_bufs(s, stride);
-	for (int i = 0; i < b->ncpus; i++) {
-		const struct td_cpu_desc *cd = &b->cpus[i];
-		struct td_cpu *c = &s->cpus[s->ncpu];
-		int ret;
-
-		if (cd->cpu > maxcpu)
-			maxcpu = cd->cpu;
-		if (!cd->size)
-			continue;
-		s->ncpu++;
-		c->cpu = cd->cpu;
-		c->lost = TD_LOST_NONE;
-		c->cpid = -2;
-		c->ccomm = comm_unknown;
-		c->data_off = cd->off;
-		c->pos = cd->off;
-		c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
-		c->kbuf = kbuffer_alloc(s->f.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					s->f.bigendian ? KBUFFER_ENDIAN_BIG :
-							 KBUFFER_ENDIAN_LITTLE);
-		if (!c->kbuf)
-			return -LAT_ENOMEM;
-		if (tep_is_old_format(s->f.tep))
-			kbuffer_set_old_format(c->kbuf);
-		if (b->compressed) {
-			char h[4];
-
-			if (td_pread(&s->f, h, 4, c->pos) < 0) {
-				td_set_stop(s, "CPU%d data ends at offset %llu of %llu", c->cpu,
-					    (unsigned long long)s->f.fsize,
-					    (unsigned long long)c->end);
-				continue;
-			}
-			c->chunks_left = td_get32(s->f.swap, h);
-			/* the recorded size counts the chunks, not the 4-byte chunk count */
-			c->pos += 4;
-			c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
-		} else {
-			c->dcap = (size_t)s->read_pages * s->psize + TD_PAD;
-			c->data = s->rbuf_arena ? s->rbuf_arena + (size_t)(s->ncpu - 1) * stride :
-				  s->rbuf ? s->rbuf + (size_t)(s->ncpu - 1) * stride :
-					    calloc(1, c->dcap);
-			if (!c->data)
-				return -LAT_ENOMEM;
-		}
-		ret = td_next_page(s, c);
-		if (ret < 0)
-			return ret;
-		if (ret)
-			td_heap_push(s, s->ncpu - 1);
+	for (int i = 0; i < nslots; i++) {
+		s->cc[i].pid = -2;
+		s->cc[i].comm = comm_unknown;
 	}
-	td_merge_limit(s);
+	for (int i = 0; i < b->ncpus; i++)
+		if (b->cpus[i].cpu > maxcpu)
+			maxcpu = b->cpus[i].cpu;
 	s->base.latscope_meta = s->f.latscope_meta;
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
@@ -718,7 +576,6 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	if (!s)
 		return -LAT_ENOMEM;
 	s->base.ops = &td_ops;
-	s->advance = -1;
 	s->f.path = in->path;
 	s->f.fd = -1;
 	ret = -LAT_EIO;
@@ -743,25 +600,27 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 		goto err;
 	if (s->f.version < 7 && (ret = td_buffer_load_cpus(&s->f, s->buf, d)) < 0)
 		goto err;
-	s->psize = s->buf->page_size;
 	ret = -LAT_ELIMIT;
-	if (s->psize < 64 || s->psize > TD_MAX_PAGE)
+	if (s->buf->page_size < 64 || s->buf->page_size > TD_MAX_PAGE)
 		goto err;
 	s->base.clock = s->buf->clock ? s->buf->clock : s->f.trace_clock;
 	s->base.host = s->f.host;
 	s->base.uname = s->f.uname;
-	ret = td_build_types(s);
+	ret = td_types_build(&s->ty, &s->f);
 	if (ret < 0) {
 		lat_diag_at(d, 0, "trace.dat holds no usable event formats");
 		goto err;
 	}
-	ret = init_cpus(s);
+	ret = td_walk_open(&s->walk, &s->f, s->buf, &s->base.stop_reason, &s->base.skip_reason);
+	if (ret < 0)
+		goto err;
+	ret = init_decode(s);
 	if (ret < 0)
 		goto err;
 	/* the peek is the caller's: gone once we return */
 	s->f.peek = NULL;
-	if (!s->nheap && s->stop[0]) {
-		lat_diag_at(d, 0, "no event readable: %s", s->stop);
+	if (!td_walk_live(s->walk) && s->base.stop_reason) {
+		lat_diag_at(d, 0, "no event readable: %s", s->base.stop_reason);
 		ret = -LAT_ETRUNC;
 		goto err;
 	}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracedat_walk.h"
+#include "tracedat_types.h"
 
 static const struct td_known {
 	const char *sys, *name;
@@ -77,11 +77,11 @@ static int shape_comm(const struct td_fld *f)
  * prev_state of 4 bytes, or of 8 on a little-endian host (only its low bits
  * are used).  Other shapes (old kernels, dynamic comms) take rd().
  */
-static int hot_shape(const struct td_src *s, const struct td_etype *t)
+static int hot_shape(int swap, const struct td_etype *t)
 {
 	const struct td_fld *f = t->f;
 
-	if (s->f.swap)
+	if (swap)
 		return 0;
 	switch (t->type) {
 	case LAT_EV_SWITCH:
@@ -100,17 +100,17 @@ static int hot_shape(const struct td_src *s, const struct td_etype *t)
 }
 
 /* The common header's fields, from the first event (by id) that has common_type. */
-static void common_fields(struct td_src *s, struct tep_event *e)
+static void common_fields(struct td_types *ty, struct tep_event *e)
 {
 	uint32_t dummy = 0;
 
-	if (s->f_type.ok)
+	if (ty->f_type.ok)
 		return;
-	set_fld(&s->f_type, tep_find_common_field(e, "common_type"), &dummy);
-	set_fld(&s->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
-	set_fld(&s->f_flags, tep_find_common_field(e, "common_flags"), &dummy);
-	if (s->f_flags.ok && (s->f_flags.size != 1 || s->f_flags.dyn))
-		s->f_flags.ok = 0;
+	set_fld(&ty->f_type, tep_find_common_field(e, "common_type"), &dummy);
+	set_fld(&ty->f_pid, tep_find_common_field(e, "common_pid"), &dummy);
+	set_fld(&ty->f_flags, tep_find_common_field(e, "common_flags"), &dummy);
+	if (ty->f_flags.ok && (ty->f_flags.size != 1 || ty->f_flags.dyn))
+		ty->f_flags.ok = 0;
 }
 
 static const struct td_known *find_known(const char *sys, const char *name)
@@ -122,7 +122,7 @@ static const struct td_known *find_known(const char *sys, const char *name)
 }
 
 /* The type of event @id, "@sys:@name"; a known event's fields from @e (parsed). */
-static int add_type(struct td_src *s, int id, const char *sys, const char *name,
+static int add_type(struct td_types *ty, const struct td_file *f, int id, const char *sys, const char *name,
 		    struct tep_event *e)
 {
 	const struct td_known *k = e && sys && name ? find_known(sys, name) : NULL;
@@ -139,7 +139,7 @@ static int add_type(struct td_src *s, int id, const char *sys, const char *name,
 	snprintf(t->name, len, "%s:%s", sys, name);
 	t->type = LAT_EV_OTHER;
 	t->hot_min = UINT32_MAX;
-	s->types[id] = t;
+	ty->types[id] = t;
 	if (!k)
 		return 0;
 	for (int j = 0; j < TD_NFLD && k->f[j]; j++)
@@ -153,7 +153,7 @@ static int add_type(struct td_src *s, int id, const char *sys, const char *name,
 	if (t->type == LAT_EV_STACK && t->f[1].ok)
 		t->min_size = t->f[1].off > t->f[0].off + t->f[0].size ?
 			      t->f[1].off : t->f[0].off + t->f[0].size;
-	t->hot = hot_shape(s, t);
+	t->hot = hot_shape(f->swap, t);
 	t->hot_min = t->hot ? t->min_size : UINT32_MAX;
 	return 0;
 }
@@ -163,33 +163,33 @@ static int add_type(struct td_src *s, int id, const char *sys, const char *name,
  * libtraceevent holds: for formats whose first lines are not of the plain
  * form (damaged files) or that share an id.
  */
-static int types_from_tep(struct td_src *s)
+static int types_from_tep(struct td_types *ty, struct td_file *f)
 {
 	int n, maxid = -1, ret;
 
-	for (size_t i = 0; i < s->f.nfmts; i++)
-		if ((ret = td_fmt_parse(&s->f, &s->f.fmts[i])) < 0)
+	for (size_t i = 0; i < f->nfmts; i++)
+		if ((ret = td_fmt_parse(f, &f->fmts[i])) < 0)
 			return ret;
-	n = tep_get_events_count(s->f.tep);
+	n = tep_get_events_count(f->tep);
 	for (int i = 0; i < n; i++) {
-		struct tep_event *e = tep_get_event(s->f.tep, i);
+		struct tep_event *e = tep_get_event(f->tep, i);
 
 		if (e && e->id > maxid && e->id <= TD_MAX_EVENT_ID)
 			maxid = e->id;
 	}
 	if (maxid < 0)
 		return -LAT_EFORMAT;
-	s->types = calloc((size_t)maxid + 1, sizeof(*s->types));
-	if (!s->types)
+	ty->types = calloc((size_t)maxid + 1, sizeof(*ty->types));
+	if (!ty->types)
 		return -LAT_ENOMEM;
-	s->ntypes = (size_t)maxid + 1;
+	ty->ntypes = (size_t)maxid + 1;
 	for (int i = 0; i < n; i++) {
-		struct tep_event *e = tep_get_event(s->f.tep, i);
+		struct tep_event *e = tep_get_event(f->tep, i);
 
-		if (!e || e->id < 0 || e->id > maxid || s->types[e->id])
+		if (!e || e->id < 0 || e->id > maxid || ty->types[e->id])
 			continue;
-		common_fields(s, e);
-		if ((ret = add_type(s, e->id, e->system, e->name, e)) < 0)
+		common_fields(ty, e);
+		if ((ret = add_type(ty, f, e->id, e->system, e->name, e)) < 0)
 			return ret;
 	}
 	return 0;
@@ -213,9 +213,8 @@ static int cmp_fmt_id(const void *a, const void *b)
  * tests/e2e/test_tracedat.sh compares both).  1 done, 0 when the formats
  * need types_from_tep(), <0 error.
  */
-static int types_lazy(struct td_src *s)
+static int types_lazy(struct td_types *ty, struct td_file *f)
 {
-	struct td_file *f = &s->f;
 	const struct td_fmt **by_id;
 	const char *eager = getenv("LATSCOPE_TRACEDAT_EAGER");
 	int maxid = -1, ret = 0;
@@ -238,10 +237,10 @@ static int types_lazy(struct td_src *s)
 		if (by_id[i]->id == by_id[i - 1]->id)
 			goto out;	/* which one libtraceevent lists first: parse all */
 	ret = -LAT_ENOMEM;
-	s->types = calloc((size_t)maxid + 1, sizeof(*s->types));
-	if (!s->types)
+	ty->types = calloc((size_t)maxid + 1, sizeof(*ty->types));
+	if (!ty->types)
 		goto out;
-	s->ntypes = (size_t)maxid + 1;
+	ty->ntypes = (size_t)maxid + 1;
 	for (size_t i = 0; i < f->nfmts; i++) {
 		const struct td_fmt *m = &f->fmts[i];
 		struct tep_event *e = NULL;
@@ -251,10 +250,10 @@ static int types_lazy(struct td_src *s)
 				goto out;
 			e = tep_find_event(f->tep, m->id);
 		}
-		if ((ret = add_type(s, m->id, m->sys, m->name, e)) < 0)
+		if ((ret = add_type(ty, f, m->id, m->sys, m->name, e)) < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < f->nfmts && !s->f_type.ok; i++) {
+	for (size_t i = 0; i < f->nfmts && !ty->f_type.ok; i++) {
 		struct tep_event *e = tep_find_event(f->tep, by_id[i]->id);
 
 		if (!e) {
@@ -263,7 +262,7 @@ static int types_lazy(struct td_src *s)
 			e = tep_find_event(f->tep, by_id[i]->id);
 		}
 		if (e)
-			common_fields(s, e);
+			common_fields(ty, e);
 	}
 	ret = 1;
 out:
@@ -271,33 +270,38 @@ out:
 	return ret;
 }
 
-int td_build_types(struct td_src *s)
+void td_types_release(struct td_types *ty)
 {
-	int ret = types_lazy(s);
+	for (size_t i = 0; i < ty->ntypes; i++) {
+		if (ty->types[i])
+			free(ty->types[i]->name);
+		free(ty->types[i]);
+	}
+	free(ty->types);
+	ty->types = NULL;
+	ty->ntypes = 0;
+}
+
+int td_types_build(struct td_types *ty, struct td_file *f)
+{
+	int ret = types_lazy(ty, f);
 
 	if (!ret) {
 		/* drop what the lazy pass made: types_from_tep() starts over */
-		for (size_t i = 0; i < s->ntypes; i++) {
-			if (s->types[i])
-				free(s->types[i]->name);
-			free(s->types[i]);
-		}
-		free(s->types);
-		s->types = NULL;
-		s->ntypes = 0;
-		ret = types_from_tep(s);
+		td_types_release(ty);
+		ret = types_from_tep(ty, f);
 	}
 	if (ret < 0)
 		return ret;
 	/* the common header read by direct loads: u16 type, s32 pid, host order */
-	s->hot_hdr = !s->f.swap && s->f_type.ok && s->f_type.size == 2 && s->f_pid.ok &&
-		     s->f_pid.size == 4;
-	s->hdr_end = (uint32_t)s->f_type.off + s->f_type.size;
-	if ((uint32_t)s->f_pid.off + s->f_pid.size > s->hdr_end)
-		s->hdr_end = (uint32_t)s->f_pid.off + s->f_pid.size;
-	if (s->f_flags.ok && (uint32_t)s->f_flags.off + 1 > s->hdr_end)
-		s->hdr_end = (uint32_t)s->f_flags.off + 1;
-	if (!s->f_type.ok || (s->f_type.size != 1 && s->f_type.size != 2 && s->f_type.size != 4))
+	ty->hot_hdr = !f->swap && ty->f_type.ok && ty->f_type.size == 2 && ty->f_pid.ok &&
+		     ty->f_pid.size == 4;
+	ty->hdr_end = (uint32_t)ty->f_type.off + ty->f_type.size;
+	if ((uint32_t)ty->f_pid.off + ty->f_pid.size > ty->hdr_end)
+		ty->hdr_end = (uint32_t)ty->f_pid.off + ty->f_pid.size;
+	if (ty->f_flags.ok && (uint32_t)ty->f_flags.off + 1 > ty->hdr_end)
+		ty->hdr_end = (uint32_t)ty->f_flags.off + 1;
+	if (!ty->f_type.ok || (ty->f_type.size != 1 && ty->f_type.size != 2 && ty->f_type.size != 4))
 		return -LAT_EFORMAT;
 	return 0;
 }

@@ -8,26 +8,83 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#include <traceevent/kbuffer.h>
 
 #include "tracedat_walk.h"
 
-void td_set_stop(struct td_src *s, const char *fmt, ...)
+#define TD_READ_BYTES (256u << 10)	/* read buffers of all CPUs together: stays in cache */
+#define TD_PAD 64		/* zeroed slack after page data: kbuffer may peek past commit */
+#define TD_LOST_NONE (-2)
+
+struct td_cpu {
+	struct td_rec r;		/* the CPU's current record (cpu, slot, ts, data, size) */
+	uint64_t pos, end;		/* file range still to read */
+	uint64_t data_off;		/* where this CPU's data starts, for messages */
+	uint32_t chunks_left;		/* compressed: chunks not yet read */
+	uint64_t chunk_off;		/* compressed: file offset of the chunk in data */
+	char *data, *cdata;
+	size_t dlen, dpos, dcap, ccap;
+	char *page;
+	struct kbuffer *kbuf;		/* the portable walk */
+	const char *pdata;		/* the fast walk: page data, commit size, offset */
+	uint32_t psz, pcur;
+	int64_t lost;			/* TD_LOST_NONE, -1 (count unknown) or a count */
+};
+
+struct td_walk {
+	struct td_file *f;		/* lent */
+	const struct td_buffer *buf;	/* lent */
+	uint32_t psize;
+	struct td_cpu *cpus;
+	int ncpu;
+	int *heap;
+	int nheap;
+	/*
+	 * (timestamp, cpu) of the earliest CPU after the top one: while the top
+	 * stays before it, the next event is the top's again and the heap is
+	 * left alone (UINT64_MAX, INT_MAX when the top is alone).
+	 */
+	uint64_t lim_ts;
+	int lim_cpu;
+	int advance;			/* cpu slot to step before the next record, -1 none */
+	struct td_cpu *hot;		/* that slot when td_walk_next() may step it in place */
+	int fast;			/* our own page walk instead of kbuffer's */
+	uint32_t read_pages;		/* pages per pread (uncompressed data) */
+	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
+	char *rbuf_arena;		/* or in the second half of f->arena */
+	size_t rbuf_len;
+	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
+	struct td_rec mark;		/* the lost-events mark returned last */
+	const char **stop_reason;	/* the caller's, pointed at stop */
+	const char **skip_reason;	/* the caller's, pointed at skip */
+	char stop[512];
+	uint64_t skipped;		/* pages (or their rest) skipped as damaged */
+	char skip_first[256];		/* the first one: where and why */
+	char skip[320];
+};
+
+/* Appends "where and why" to the stop reason (every CPU that stopped early is named). */
+static void __attribute__((format(printf, 2, 3))) set_stop(struct td_walk *w, const char *fmt,
+							   ...)
 {
-	size_t used = strlen(s->stop);
+	size_t used = strlen(w->stop);
 	va_list ap;
 
 	/* every CPU that stopped early is named, the first one first */
-	if (used && used + 3 < sizeof(s->stop)) {
-		memcpy(s->stop + used, "; ", 3);
+	if (used && used + 3 < sizeof(w->stop)) {
+		memcpy(w->stop + used, "; ", 3);
 		used += 2;
 	}
-	if (used + 1 >= sizeof(s->stop))
+	if (used + 1 >= sizeof(w->stop))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(s->stop + used, sizeof(s->stop) - used, fmt, ap);
+	vsnprintf(w->stop + used, sizeof(w->stop) - used, fmt, ap);
 	va_end(ap);
-	s->base.stop_reason = s->stop;
+	*w->stop_reason = w->stop;
 }
 
 /*
@@ -36,25 +93,25 @@ void td_set_stop(struct td_src *s, const char *fmt, ...)
  * CPU's next event is preceded by a lost-events mark of unknown count, so that
  * the analysis treats the hole as a gap.
  */
-static void __attribute__((format(printf, 3, 4))) skip(struct td_src *s, struct td_cpu *c,
+static void __attribute__((format(printf, 3, 4))) skip(struct td_walk *w, struct td_cpu *c,
 						       const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!s->skipped++) {
+	if (!w->skipped++) {
 		va_start(ap, fmt);
-		vsnprintf(s->skip_first, sizeof(s->skip_first), fmt, ap);
+		vsnprintf(w->skip_first, sizeof(w->skip_first), fmt, ap);
 		va_end(ap);
 	}
-	snprintf(s->skip, sizeof(s->skip), "%llu damaged page%s skipped, the first: %s",
-		 (unsigned long long)s->skipped, s->skipped == 1 ? "" : "s", s->skip_first);
-	s->base.skip_reason = s->skip;
+	snprintf(w->skip, sizeof(w->skip), "%llu damaged page%s skipped, the first: %s",
+		 (unsigned long long)w->skipped, w->skipped == 1 ? "" : "s", w->skip_first);
+	*w->skip_reason = w->skip;
 	c->lost = -1;
 }
 
 /* Loads the next block of pages (or chunk) of @c; 1 loaded, 0 end, <0 error. */
 /* Uncompressed data: the next read_pages pages of the CPU straight from the file. */
-static int refill_plain(struct td_src *s, struct td_cpu *c)
+static int refill_plain(struct td_walk *w, struct td_cpu *c)
 {
 	uint64_t n, avail;
 	int ret;
@@ -62,35 +119,35 @@ static int refill_plain(struct td_src *s, struct td_cpu *c)
 	if (c->pos >= c->end)
 		return 0;
 	n = c->end - c->pos;
-	if (n > (uint64_t)s->read_pages * s->psize)
-		n = (uint64_t)s->read_pages * s->psize;
-	avail = c->pos < s->f.fsize ? s->f.fsize - c->pos : 0;
+	if (n > (uint64_t)w->read_pages * w->psize)
+		n = (uint64_t)w->read_pages * w->psize;
+	avail = c->pos < w->f->fsize ? w->f->fsize - c->pos : 0;
 	if (n > avail) {
-		n = avail - avail % s->psize;
-		if (s->f.fsize <= c->data_off)
-			td_set_stop(s, "CPU%d data (offsets %llu to %llu) is past the "
-				    "file's end at %llu", c->cpu,
+		n = avail - avail % w->psize;
+		if (w->f->fsize <= c->data_off)
+			set_stop(w, "CPU%d data (offsets %llu to %llu) is past the "
+				    "file's end at %llu", c->r.cpu,
 				    (unsigned long long)c->data_off,
 				    (unsigned long long)c->end,
-				    (unsigned long long)s->f.fsize);
+				    (unsigned long long)w->f->fsize);
 		else
-			td_set_stop(s, "CPU%d data ends at offset %llu of %llu "
-				    "(the file ends there)", c->cpu,
-				    (unsigned long long)s->f.fsize,
+			set_stop(w, "CPU%d data ends at offset %llu of %llu "
+				    "(the file ends there)", c->r.cpu,
+				    (unsigned long long)w->f->fsize,
 				    (unsigned long long)c->end);
 		c->end = c->pos + n;
 		if (!n)
 			return 0;
 	}
-	n -= n % s->psize;
+	n -= n % w->psize;
 	if (!n) {
-		td_set_stop(s, "CPU%d data ends inside a page at offset %llu", c->cpu,
+		set_stop(w, "CPU%d data ends inside a page at offset %llu", c->r.cpu,
 			    (unsigned long long)c->end);
 		return 0;
 	}
-	ret = td_pread(&s->f, c->data, n, c->pos);
+	ret = td_pread(w->f, c->data, n, c->pos);
 	if (ret < 0) {
-		td_set_stop(s, "CPU%d: read at offset %llu failed: %s", c->cpu,
+		set_stop(w, "CPU%d: read at offset %llu failed: %s", c->r.cpu,
 			    (unsigned long long)c->pos, lat_strerror(ret));
 		return 0;
 	}
@@ -100,7 +157,7 @@ static int refill_plain(struct td_src *s, struct td_cpu *c)
 }
 
 /* Compressed data (v7): the CPU's next chunk, inflated. */
-static int refill_chunk(struct td_src *s, struct td_cpu *c)
+static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 {
 	char h[8];
 	uint32_t clen, ulen;
@@ -109,73 +166,73 @@ static int refill_chunk(struct td_src *s, struct td_cpu *c)
 	if (!c->chunks_left)
 		return 0;
 	c->chunks_left--;
-	if (c->pos + 8 > c->end || td_pread(&s->f, h, 8, c->pos) < 0) {
-		td_set_stop(s, "CPU%d data ends at offset %llu of %llu (chunk header)",
-			    c->cpu,
-			    (unsigned long long)(c->pos < s->f.fsize ? c->pos : s->f.fsize),
+	if (c->pos + 8 > c->end || td_pread(w->f, h, 8, c->pos) < 0) {
+		set_stop(w, "CPU%d data ends at offset %llu of %llu (chunk header)",
+			    c->r.cpu,
+			    (unsigned long long)(c->pos < w->f->fsize ? c->pos : w->f->fsize),
 			    (unsigned long long)c->end);
 		return 0;
 	}
-	clen = td_get32(s->f.swap, h);
-	ulen = td_get32(s->f.swap, h + 4);
-	if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < s->psize ||
+	clen = td_get32(w->f->swap, h);
+	ulen = td_get32(w->f->swap, h + 4);
+	if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < w->psize ||
 	    c->pos + 8 + clen > c->end) {
-		td_set_stop(s, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cpu,
+		set_stop(w, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->r.cpu,
 			    (unsigned long long)c->pos, clen, ulen);
 		return 0;
 	}
 	/* chunks of every CPU are held at once: a file of tiny bombs stops here */
-	if (clen > c->ccap && (s->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
-		td_set_stop(s, "CPU%d: chunk at offset %llu would hold more than "
-			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cpu,
+	if (clen > c->ccap && (w->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
+		set_stop(w, "CPU%d: chunk at offset %llu would hold more than "
+			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->r.cpu,
 			    (unsigned long long)c->pos);
 		return 0;
 	}
 	if ((size_t)ulen + TD_PAD > c->dcap &&
-	    (s->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
-		td_set_stop(s, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
+	    (w->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
+		set_stop(w, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
 			    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
-			    c->cpu, (unsigned long long)c->pos, ulen);
+			    c->r.cpu, (unsigned long long)c->pos, ulen);
 		return 0;
 	}
 	if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
 	    lat_grow(&c->data, &c->dcap, (size_t)ulen + TD_PAD, 1) < 0)
 		return -LAT_ENOMEM;
-	ret = td_pread(&s->f, c->cdata, clen, c->pos + 8);
+	ret = td_pread(w->f, c->cdata, clen, c->pos + 8);
 	if (ret < 0) {
-		td_set_stop(s, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
-			    c->cpu, (unsigned long long)s->f.fsize,
+		set_stop(w, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
+			    c->r.cpu, (unsigned long long)w->f->fsize,
 			    (unsigned long long)c->end);
 		return 0;
 	}
-	if (td_decompress(&s->f, c->cdata, clen, c->data, ulen) < 0) {
-		td_set_stop(s, "CPU%d: chunk at offset %llu does not decompress", c->cpu,
+	if (td_decompress(w->f, c->cdata, clen, c->data, ulen) < 0) {
+		set_stop(w, "CPU%d: chunk at offset %llu does not decompress", c->r.cpu,
 			    (unsigned long long)c->pos);
 		return 0;
 	}
 	memset(c->data + ulen, 0, TD_PAD);
 	c->chunk_off = c->pos;
 	c->pos += 8 + (uint64_t)clen;
-	c->dlen = ulen - ulen % s->psize;
+	c->dlen = ulen - ulen % w->psize;
 	return 1;
 }
 
 /* The CPU's next stretch of page data into c->data: 1, 0 at its end (or a stop), or an error. */
-static int refill(struct td_src *s, struct td_cpu *c)
+static int refill(struct td_walk *w, struct td_cpu *c)
 {
 	c->dpos = 0;
 	c->dlen = 0;
-	return s->buf->compressed ? refill_chunk(s, c) : refill_plain(s, c);
+	return w->buf->compressed ? refill_chunk(w, c) : refill_plain(w, c);
 }
 
-static int rec_ok(struct td_src *s, struct td_cpu *c)
+static int rec_ok(struct td_walk *w, struct td_cpu *c)
 {
 	int sz = kbuffer_event_size(c->kbuf);
-	const char *r = c->rec;
+	const char *r = c->r.data;
 
-	if (sz < 0 || r < c->page || r + sz > c->page + s->psize)
+	if (sz < 0 || r < c->page || r + sz > c->page + w->psize)
 		return 0;
-	c->rec_size = (unsigned int)sz;
+	c->r.size = (unsigned int)sz;
 	return 1;
 }
 
@@ -188,7 +245,7 @@ static int rec_ok(struct td_src *s, struct td_cpu *c)
  * << 27 added to the delta), 31 an absolute time stamp.  It gives the same
  * events and timestamps as kbuffer (checked in tests/e2e/test_tracedat.sh by
  * comparing both walks) without a call per event.  Every event is bounded by
- * the page's commit size.  Returns 1 with c->rec set, 0 at the end of the
+ * the page's commit size.  Returns 1 with c->r.data set, 0 at the end of the
  * page, -1 on a corrupt event.
  */
 static int fast_next(struct td_cpu *c)
@@ -200,13 +257,13 @@ static int fast_next(struct td_cpu *c)
 		memcpy(&h, p, 4);
 		tl = h & 31;
 		if (tl != 31)
-			c->ts += h >> 5;
+			c->r.ts += h >> 5;
 		if (tl >= 1 && tl <= 28) {
 			len = tl * 4;
 			if (len > c->psz - c->pcur - 4)
 				return -1;
-			c->rec = (void *)(p + 4);
-			c->rec_size = len;
+			c->r.data = (void *)(p + 4);
+			c->r.size = len;
 			c->pcur += 4 + len;
 			return 1;
 		}
@@ -220,8 +277,8 @@ static int fast_next(struct td_cpu *c)
 			len = (w - 4 + 3) & ~3u;
 			if (len > c->psz - c->pcur - 8)
 				return -1;
-			c->rec = (void *)(p + 8);
-			c->rec_size = len;
+			c->r.data = (void *)(p + 8);
+			c->r.size = len;
 			c->pcur += 8 + len;
 			return 1;
 		case 29:	/* padding: the word is its length after the header */
@@ -230,11 +287,11 @@ static int fast_next(struct td_cpu *c)
 			c->pcur += 4 + w;
 			break;
 		case 30:
-			c->ts += (uint64_t)w << 27;
+			c->r.ts += (uint64_t)w << 27;
 			c->pcur += 8;
 			break;
 		default:	/* 31: absolute, keeping the top 5 bits of the clock */
-			c->ts = ((((uint64_t)w << 27) + (h >> 5)) | (c->ts & (0xf8ull << 56)));
+			c->r.ts = ((((uint64_t)w << 27) + (h >> 5)) | (c->r.ts & (0xf8ull << 56)));
 			c->pcur += 8;
 			break;
 		}
@@ -243,23 +300,23 @@ static int fast_next(struct td_cpu *c)
 }
 
 /* Where the current page is, for messages: a file offset, or a chunk and a page in it. */
-static const char *page_where(struct td_src *s, struct td_cpu *c, char *buf, size_t len)
+static const char *page_where(struct td_walk *w, struct td_cpu *c, char *buf, size_t len)
 {
-	if (s->buf->compressed)
-		snprintf(buf, len, "page %zu of the chunk at offset %llu", c->dpos / s->psize - 1,
+	if (w->buf->compressed)
+		snprintf(buf, len, "page %zu of the chunk at offset %llu", c->dpos / w->psize - 1,
 			 (unsigned long long)c->chunk_off);
 	else
 		snprintf(buf, len, "the page at offset %llu",
-			 (unsigned long long)(c->pos - c->dlen + c->dpos - s->psize));
+			 (unsigned long long)(c->pos - c->dlen + c->dpos - w->psize));
 	return buf;
 }
 
 /* An event runs past its page's commit: the rest of the page is skipped. */
-static void corrupt_event(struct td_src *s, struct td_cpu *c)
+static void corrupt_event(struct td_walk *w, struct td_cpu *c)
 {
-	char w[96];
+	char at[96];
 
-	skip(s, c, "CPU%d: corrupt event in %s", c->cpu, page_where(s, c, w, sizeof(w)));
+	skip(w, c, "CPU%d: corrupt event in %s", c->r.cpu, page_where(w, c, at, sizeof(at)));
 }
 
 /*
@@ -270,71 +327,71 @@ static void corrupt_event(struct td_src *s, struct td_cpu *c)
  * agree with this one (one page stamped in the far future, not the next one
  * stamped in the past).  Only pages already read are looked at.
  */
-static int page_out_of_order(const struct td_src *s, const struct td_cpu *c, uint64_t pts)
+static int page_out_of_order(const struct td_walk *w, const struct td_cpu *c, uint64_t pts)
 {
 	uint64_t nts;
 
-	if (pts < c->ts)
+	if (pts < c->r.ts)
 		return 1;
-	if (c->dpos + s->psize > c->dlen)
+	if (c->dpos + w->psize > c->dlen)
 		return 0;
-	nts = td_get64(s->f.swap, c->data + c->dpos);
-	if (pts <= nts || nts < c->ts)
+	nts = td_get64(w->f->swap, c->data + c->dpos);
+	if (pts <= nts || nts < c->r.ts)
 		return 0;
-	return c->dpos + 2 * (size_t)s->psize > c->dlen ||
-	       pts > td_get64(s->f.swap, c->data + c->dpos + s->psize);
+	return c->dpos + 2 * (size_t)w->psize > c->dlen ||
+	       pts > td_get64(w->f->swap, c->data + c->dpos + w->psize);
 }
 
 /* Steps @c to its next page holding an event; 1 found, 0 end, <0 error. */
-int td_next_page(struct td_src *s, struct td_cpu *c)
+static int next_page(struct td_walk *w, struct td_cpu *c)
 {
-	unsigned int hdr = 8 + (unsigned int)s->f.long_size;
+	unsigned int hdr = 8 + (unsigned int)w->f->long_size;
 	unsigned long long ts;
 
 	for (;;) {
 		uint64_t commit, flags, pts;
-		char w[96];
+		char at[96];
 		int ret, missed;
 
-		if (c->dpos + s->psize > c->dlen) {
-			ret = refill(s, c);
+		if (c->dpos + w->psize > c->dlen) {
+			ret = refill(w, c);
 			if (ret <= 0)
 				return ret;
 			continue;
 		}
 		c->page = c->data + c->dpos;
-		c->dpos += s->psize;
-		flags = s->f.long_size == 8 ? td_get64(s->f.swap, c->page + 8) :
-					      td_get32(s->f.swap, c->page + 8);
+		c->dpos += w->psize;
+		flags = w->f->long_size == 8 ? td_get64(w->f->swap, c->page + 8) :
+					      td_get32(w->f->swap, c->page + 8);
 		commit = flags & ((1u << 27) - 1);
-		pts = td_get64(s->f.swap, c->page);
-		if (commit > s->psize - hdr ||
-		    (!s->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
-			skip(s, c, "CPU%d: corrupt page (commit %llu): %s", c->cpu,
-			     (unsigned long long)commit, page_where(s, c, w, sizeof(w)));
+		pts = td_get64(w->f->swap, c->page);
+		if (commit > w->psize - hdr ||
+		    (!w->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
+			skip(w, c, "CPU%d: corrupt page (commit %llu): %s", c->r.cpu,
+			     (unsigned long long)commit, page_where(w, c, at, sizeof(at)));
 			continue;
 		}
-		if (page_out_of_order(s, c, pts)) {
+		if (page_out_of_order(w, c, pts)) {
 			char t1[40], t2[40];
 
-			skip(s, c, "CPU%d: page stamped %s, out of time order after %s: %s",
-			     c->cpu, lat_fmt_trace_ts(pts, t1, sizeof(t1)),
-			     lat_fmt_trace_ts(c->ts, t2, sizeof(t2)),
-			     page_where(s, c, w, sizeof(w)));
+			skip(w, c, "CPU%d: page stamped %s, out of time order after %s: %s",
+			     c->r.cpu, lat_fmt_trace_ts(pts, t1, sizeof(t1)),
+			     lat_fmt_trace_ts(c->r.ts, t2, sizeof(t2)),
+			     page_where(w, c, at, sizeof(at)));
 			continue;
 		}
-		if (s->fast) {
+		if (w->fast) {
 			c->pdata = c->page + hdr;
 			c->psz = (uint32_t)commit;
 			c->pcur = 0;
-			c->ts = pts;
+			c->r.ts = pts;
 			/* bit 31: events were lost before this page; bit 30: count after data */
 			if ((flags & (1u << 31)) && c->lost != -1)
-				c->lost = (flags & (1u << 30)) && commit + 8 <= s->psize - hdr ?
+				c->lost = (flags & (1u << 30)) && commit + 8 <= w->psize - hdr ?
 					(int64_t)td_get64(0, c->pdata + commit) : -1;
 			ret = fast_next(c);
 			if (ret < 0)
-				corrupt_event(s, c);
+				corrupt_event(w, c);
 			if (ret > 0)
 				return 1;
 			continue;
@@ -342,106 +399,408 @@ int td_next_page(struct td_src *s, struct td_cpu *c)
 		missed = kbuffer_missed_events(c->kbuf);
 		if (missed && c->lost != -1)
 			c->lost = missed < 0 ? -1 : missed;
-		c->rec = kbuffer_read_event(c->kbuf, &ts);
-		if (!c->rec)
+		c->r.data = kbuffer_read_event(c->kbuf, &ts);
+		if (!c->r.data)
 			continue;
-		if (!rec_ok(s, c)) {
-			corrupt_event(s, c);
+		if (!rec_ok(w, c)) {
+			corrupt_event(w, c);
 			continue;
 		}
-		c->ts = ts;
+		c->r.ts = ts;
 		return 1;
 	}
 }
 
-int td_step(struct td_src *s, struct td_cpu *c)
+/* Steps @c to its next event: 1 found, 0 end of this CPU (reason set if early), <0 error. */
+static int step(struct td_walk *w, struct td_cpu *c)
 {
 	unsigned long long ts;
 	int ret;
 
-	if (s->fast) {
+	if (w->fast) {
 		ret = fast_next(c);
 		if (ret > 0)
 			return 1;
 		if (ret < 0)
-			corrupt_event(s, c);
-		return td_next_page(s, c);
+			corrupt_event(w, c);
+		return next_page(w, c);
 	}
-	c->rec = kbuffer_next_event(c->kbuf, &ts);
-	if (!c->rec)
-		return td_next_page(s, c);
-	if (!rec_ok(s, c)) {
-		corrupt_event(s, c);
-		return td_next_page(s, c);
+	c->r.data = kbuffer_next_event(c->kbuf, &ts);
+	if (!c->r.data)
+		return next_page(w, c);
+	if (!rec_ok(w, c)) {
+		corrupt_event(w, c);
+		return next_page(w, c);
 	}
-	c->ts = ts;
+	c->r.ts = ts;
 	return 1;
 }
 
-void td_heap_down(struct td_src *s, int i)
+/*
+ * The fast walk's common case, inline in the caller: a data event of
+ * type_len 1..28 that ends inside the page's commit.  Anything else (long
+ * events, time extends and stamps, padding, the end of the page, a record
+ * crossing the commit) is left untouched for step(), which walks it the
+ * same way fast_next() always did.  Only with w->fast.
+ */
+static inline int step_fast(struct td_walk *w, struct td_cpu *c)
+{
+	/* c->pcur <= c->psz always: every step is bounded by the commit */
+	uint32_t left = c->psz - c->pcur, h, tl;
+	const char *p = c->pdata + c->pcur;
+
+	if (left >= 4) {
+		memcpy(&h, p, 4);
+		tl = h & 31;
+		if (tl - 1 < 28 && tl * 4 <= left - 4) {
+			c->r.ts += h >> 5;
+			c->r.data = p + 4;
+			c->r.size = tl * 4;
+			c->pcur += 4 + tl * 4;
+			return 1;
+		}
+	}
+	return step(w, c);
+}
+
+/* The merge heap of CPU slots on (timestamp, cpu). */
+static inline int heap_less(const struct td_walk *w, int a, int b)
+{
+	const struct td_cpu *x = &w->cpus[a], *y = &w->cpus[b];
+
+	return x->r.ts < y->r.ts || (x->r.ts == y->r.ts && x->r.cpu < y->r.cpu);
+}
+
+static void heap_down(struct td_walk *w, int i)
 {
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i, t;
 
-		if (l < s->nheap && td_heap_less(s, s->heap[l], s->heap[m]))
+		if (l < w->nheap && heap_less(w, w->heap[l], w->heap[m]))
 			m = l;
-		if (r < s->nheap && td_heap_less(s, s->heap[r], s->heap[m]))
+		if (r < w->nheap && heap_less(w, w->heap[r], w->heap[m]))
 			m = r;
 		if (m == i)
 			return;
-		t = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = t;
+		t = w->heap[i];
+		w->heap[i] = w->heap[m];
+		w->heap[m] = t;
 		i = m;
 	}
 }
 
-void td_heap_push(struct td_src *s, int slot)
+static void heap_push(struct td_walk *w, int slot)
 {
-	int i = s->nheap++;
+	int i = w->nheap++;
 
-	s->heap[i] = slot;
-	while (i && td_heap_less(s, s->heap[i], s->heap[(i - 1) / 2])) {
-		int p = (i - 1) / 2, t = s->heap[p];
+	w->heap[i] = slot;
+	while (i && heap_less(w, w->heap[i], w->heap[(i - 1) / 2])) {
+		int p = (i - 1) / 2, t = w->heap[p];
 
-		s->heap[p] = s->heap[i];
-		s->heap[i] = t;
+		w->heap[p] = w->heap[i];
+		w->heap[i] = t;
 		i = p;
 	}
 }
 
-void td_merge_limit(struct td_src *s)
+/* Notes the earliest CPU below the heap's top in lim_ts / lim_cpu. */
+static void merge_limit(struct td_walk *w)
 {
-	s->lim_ts = UINT64_MAX;
-	s->lim_cpu = INT_MAX;
+	w->lim_ts = UINT64_MAX;
+	w->lim_cpu = INT_MAX;
 	/* the earliest after the top is one of its two children */
-	for (int i = 1; i < 3 && i < s->nheap; i++) {
-		const struct td_cpu *c = &s->cpus[s->heap[i]];
+	for (int i = 1; i < 3 && i < w->nheap; i++) {
+		const struct td_cpu *c = &w->cpus[w->heap[i]];
 
-		if (c->ts < s->lim_ts || (c->ts == s->lim_ts && c->cpu < s->lim_cpu)) {
-			s->lim_ts = c->ts;
-			s->lim_cpu = c->cpu;
+		if (c->r.ts < w->lim_ts || (c->r.ts == w->lim_ts && c->r.cpu < w->lim_cpu)) {
+			w->lim_ts = c->r.ts;
+			w->lim_cpu = c->r.cpu;
 		}
 	}
 }
 
-int td_merge_fix(struct td_src *s, int ret)
+/*
+ * After the top CPU stepped with result @ret (step()), when it ended or is no
+ * longer the earliest (lim_ts / lim_cpu say so): drops it at its end, restores
+ * the heap and its limit.  Returns 0, or @ret when negative.
+ */
+static int merge_fix(struct td_walk *w, int ret)
 {
 	if (ret < 0)
 		return ret;
-	if (ret && s->nheap == 2) {
+	if (ret && w->nheap == 2) {
 		/* two CPUs, the other one now earlier: they trade places */
-		const struct td_cpu *c = &s->cpus[s->heap[0]];
+		const struct td_cpu *c = &w->cpus[w->heap[0]];
 
-		s->heap[0] = s->heap[1];
-		s->heap[1] = (int)(c - s->cpus);
-		s->lim_ts = c->ts;
-		s->lim_cpu = c->cpu;
+		w->heap[0] = w->heap[1];
+		w->heap[1] = (int)(c - w->cpus);
+		w->lim_ts = c->r.ts;
+		w->lim_cpu = c->r.cpu;
 		return 0;
 	}
 	if (!ret)
-		s->heap[0] = s->heap[--s->nheap];
-	td_heap_down(s, 0);
-	td_merge_limit(s);
+		w->heap[0] = w->heap[--w->nheap];
+	heap_down(w, 0);
+	merge_limit(w);
 	return 0;
+}
+
+/* The top CPU @c has a lost-events mark before its current record: returned first. */
+static __attribute__((noinline)) int mark_lost(struct td_walk *w, struct td_cpu *c,
+					       const struct td_rec **r)
+{
+	w->advance = -1;
+	w->hot = NULL;
+	w->mark = c->r;
+	w->mark.data = NULL;
+	w->mark.size = 0;
+	w->mark.lost = c->lost > 0 ? (uint64_t)c->lost : 0;
+	c->lost = TD_LOST_NONE;
+	*r = &w->mark;
+	return 1;
+}
+
+static __attribute__((noinline)) int next_slow(struct td_walk *w, const struct td_rec **r)
+{
+	struct td_cpu *c;
+
+	w->hot = NULL;
+	if (w->advance >= 0) {
+		int ret;
+
+		c = &w->cpus[w->advance];
+		w->advance = -1;
+		ret = w->fast ? step_fast(w, c) : step(w, c);
+		/* the heap is only touched when the top CPU ended or another one is earlier */
+		if (ret <= 0 || w->lim_ts < c->r.ts ||
+		    (w->lim_ts == c->r.ts && w->lim_cpu < c->r.cpu)) {
+			ret = merge_fix(w, ret);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	if (!w->nheap)
+		return 0;
+	c = &w->cpus[w->heap[0]];
+	if (c->lost != TD_LOST_NONE)
+		return mark_lost(w, c, r);
+	*r = &c->r;
+	w->advance = w->heap[0];
+	if (w->fast)
+		w->hot = c;
+	return 1;
+}
+
+/*
+ * The next record: stepped in place when the top CPU's next record is a plain
+ * data event in the same page (no lost mark can be pending on that CPU:
+ * next_page() sets those, and they are returned before the page's first
+ * record); when that makes another CPU the earliest, the merge is fixed and
+ * that CPU's pending record (or its lost mark) comes next.  next_slow() for
+ * everything else.
+ */
+int td_walk_next(struct td_walk *w, const struct td_rec **r)
+{
+	struct td_cpu *c = w->hot;
+
+	if (c) {
+		/* as step_fast(), but nothing changes unless the event is taken */
+		uint32_t left = c->psz - c->pcur, h, tl;
+		const char *p = c->pdata + c->pcur;
+		uint64_t ts;
+
+		if (left >= 4) {
+			memcpy(&h, p, 4);
+			tl = h & 31;
+			ts = c->r.ts + (h >> 5);
+			if (tl - 1 < 28 && tl * 4 <= left - 4) {
+				c->r.ts = ts;
+				c->r.data = p + 4;
+				c->r.size = tl * 4;
+				c->pcur += 4 + tl * 4;
+				if (w->lim_ts < ts || (w->lim_ts == ts && w->lim_cpu < c->r.cpu)) {
+					merge_fix(w, 1);
+					c = &w->cpus[w->heap[0]];
+					w->advance = w->heap[0];
+					w->hot = c;
+					if (c->lost != TD_LOST_NONE)
+						return mark_lost(w, c, r);
+				}
+				*r = &c->r;
+				return 1;
+			}
+		}
+	}
+	return next_slow(w, r);
+}
+
+/*
+ * The read buffers of all CPUs (uncompressed data) in one mapping populated
+ * up front: each page a process touches first costs a page fault, and
+ * MAP_POPULATE makes the 64 pages of two CPUs' buffers in one call at about
+ * half that per page (bench/README-tracedat.md, "Page faults").  Zeroed, as calloc()
+ * gave them (the TD_PAD slack stays zero).  Under AddressSanitizer, and if
+ * the mapping fails, each CPU callocs its own, which ASan bounds.
+ */
+static void map_read_bufs(struct td_walk *w, size_t stride)
+{
+#ifndef __SANITIZE_ADDRESS__
+	size_t n = 0, len;
+	void *p;
+
+	for (int i = 0; i < w->buf->ncpus; i++)
+		n += w->buf->cpus[i].size != 0;
+	if (!n || stride > SIZE_MAX / n)
+		return;
+	len = n * stride;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	w->rbuf = p;
+	w->rbuf_len = len;
+#endif
+}
+
+/* How many pages a read takes, which walk, where the read buffers are. */
+static int walk_setup(struct td_walk *w, size_t *stride)
+{
+	const struct td_buffer *b = w->buf;
+	const char *kb;
+
+	w->cpus = calloc((size_t)b->ncpus + 1, sizeof(*w->cpus));
+	w->heap = calloc((size_t)b->ncpus + 1, sizeof(*w->heap));
+	if (!w->cpus || !w->heap)
+		return -LAT_ENOMEM;
+	/* a few MiB of read buffer in all, at least 4 pages per CPU */
+	w->read_pages = TD_READ_BYTES / w->psize / (uint32_t)(b->ncpus ? b->ncpus : 1);
+	if (w->read_pages < 4)
+		w->read_pages = 4;
+	/* our own walk where the layout is the host's; LATSCOPE_TRACEDAT_KBUFFER=1: kbuffer */
+	kb = getenv("LATSCOPE_TRACEDAT_KBUFFER");
+	w->fast = !w->f->swap && w->f->long_size == 8 && !tep_is_old_format(w->f->tep) &&
+		  __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !(kb && *kb && strcmp(kb, "0"));
+	/* each CPU's buffer: read_pages pages and the pad, 64-byte aligned */
+	*stride = ((size_t)w->read_pages * w->psize + TD_PAD + 63) & ~(size_t)63;
+	if (!b->compressed && w->f->arena && (size_t)b->ncpus * *stride <= w->f->arena_len / 2)
+		w->rbuf_arena = w->f->arena + w->f->arena_len / 2;
+	else if (!b->compressed)
+		map_read_bufs(w, *stride);
+	return 0;
+}
+
+/*
+ * CPU slot @c for descriptor @cd: its range, its kbuffer, its chunk count or
+ * read buffer.  1 ready, 0 its data cannot be read (stop reason set), <0 error.
+ */
+static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_desc *cd,
+		    size_t stride)
+{
+	struct td_file *f = w->f;
+
+	c->r.cpu = cd->cpu;
+	c->r.slot = (int)(c - w->cpus);
+	c->lost = TD_LOST_NONE;
+	c->data_off = cd->off;
+	c->pos = cd->off;
+	c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
+	c->kbuf = kbuffer_alloc(f->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				f->bigendian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!c->kbuf)
+		return -LAT_ENOMEM;
+	if (tep_is_old_format(f->tep))
+		kbuffer_set_old_format(c->kbuf);
+	if (w->buf->compressed) {
+		char h[4];
+
+		if (td_pread(f, h, 4, c->pos) < 0) {
+			set_stop(w, "CPU%d data ends at offset %llu of %llu", c->r.cpu,
+				 (unsigned long long)f->fsize, (unsigned long long)c->end);
+			return 0;
+		}
+		c->chunks_left = td_get32(f->swap, h);
+		/* the recorded size counts the chunks, not the 4-byte chunk count */
+		c->pos += 4;
+		c->end = c->end > UINT64_MAX - 4 ? UINT64_MAX : c->end + 4;
+		return 1;
+	}
+	c->dcap = (size_t)w->read_pages * w->psize + TD_PAD;
+	c->data = w->rbuf_arena ? w->rbuf_arena + (size_t)c->r.slot * stride :
+		  w->rbuf ? w->rbuf + (size_t)c->r.slot * stride : calloc(1, c->dcap);
+	return c->data ? 1 : -LAT_ENOMEM;
+}
+
+int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer *b,
+		 const char **stop_reason, const char **skip_reason)
+{
+	struct td_walk *w = calloc(1, sizeof(*w));
+	size_t stride;
+	int ret = -LAT_ENOMEM;
+
+	*out = NULL;
+	if (!w)
+		return ret;
+	w->f = f;
+	w->buf = b;
+	w->psize = b->page_size;
+	w->advance = -1;
+	w->stop_reason = stop_reason;
+	w->skip_reason = skip_reason;
+	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
+	if ((uint64_t)b->ncpus * 4 * w->psize > TD_MAX_RESIDENT) {
+		set_stop(w, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
+			 "(TD_MAX_RESIDENT)", b->ncpus, w->psize);
+		ret = 0;
+		goto out;
+	}
+	ret = walk_setup(w, &stride);
+	for (int i = 0; ret >= 0 && i < b->ncpus; i++) {
+		struct td_cpu *c = &w->cpus[w->ncpu];
+
+		if (!b->cpus[i].size)
+			continue;
+		w->ncpu++;
+		ret = cpu_init(w, c, &b->cpus[i], stride);
+		if (ret > 0)
+			ret = next_page(w, c);
+		if (ret > 0)
+			heap_push(w, w->ncpu - 1);
+	}
+	if (ret >= 0)
+		merge_limit(w);
+out:
+	if (ret < 0) {
+		td_walk_free(w);
+		return ret;
+	}
+	*out = w;
+	return 0;
+}
+
+int td_walk_slots(const struct td_walk *w)
+{
+	return w->ncpu;
+}
+
+int td_walk_live(const struct td_walk *w)
+{
+	return w->nheap > 0;
+}
+
+void td_walk_free(struct td_walk *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; i < w->ncpu; i++) {
+		if (!w->rbuf && !w->rbuf_arena)
+			free(w->cpus[i].data);
+		free(w->cpus[i].cdata);
+		if (w->cpus[i].kbuf)
+			kbuffer_free(w->cpus[i].kbuf);
+	}
+	if (w->rbuf)
+		munmap(w->rbuf, w->rbuf_len);
+	free(w->cpus);
+	free(w->heap);
+	free(w);
 }
