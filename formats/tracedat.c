@@ -387,11 +387,13 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, const struct
 }
 
 /*
- * The hot case inline: a switch or wakeup (hot_shape()) whose record holds
- * its common fields and its format (min_size), read by direct loads; all
- * else goes to decode_full(), which gives the same result for these too.
+ * The hot case: a switch or wakeup (hot_shape()) whose record holds its
+ * common fields and its format (min_size), read by direct loads; all else
+ * goes to decode_full(), which gives the same result for these too.  Returns 1
+ * (td_next() ends in a tail call).
  */
-static inline void decode(struct td_src *s, const struct td_rec *r, struct lat_event *ev)
+static __attribute__((noinline)) int decode(struct td_src *s, const struct td_rec *r,
+					    struct lat_event *ev)
 {
 	const char *d = r->data;
 	unsigned int size = r->size;
@@ -401,12 +403,12 @@ static inline void decode(struct td_src *s, const struct td_rec *r, struct lat_e
 
 	if (!s->ty.hot_hdr || size < s->ty.hdr_end) {
 		decode_full(s, r, ev);
-		return;
+		return 1;
 	}
 	memcpy(&id, d + s->ty.f_type.off, 2);
 	if (id >= s->ty.ntypes || !(t = s->ty.types[id]) || size < t->hot_min) {
 		decode_full(s, r, ev);
-		return;
+		return 1;
 	}
 	cc = &s->cc[r->slot];
 	ev->ts_ns = r->ts;
@@ -420,6 +422,7 @@ static inline void decode(struct td_src *s, const struct td_rec *r, struct lat_e
 		decode_switch_hot(s, cc, d, t, ev);
 	else
 		decode_wake_hot(d, t, ev);
+	return 1;
 }
 
 
@@ -439,15 +442,13 @@ static __attribute__((noinline)) int emit_lost(const struct td_rec *r, struct la
 static int td_next(struct lat_event_source *base, struct lat_event *ev)
 {
 	struct td_src *s = (struct td_src *)base;
-	const struct td_rec *r;
-	int ret = td_walk_next(s->walk, &r);
+	const struct td_rec *r = td_walk_next(s->walk);
 
-	if (ret <= 0)
-		return ret;
+	if (!r)
+		return td_walk_error(s->walk);
 	if (!r->data)
 		return emit_lost(r, ev);
-	decode(s, r, ev);
-	return 1;
+	return decode(s, r, ev);
 }
 
 static void td_free(struct lat_event_source *base)

@@ -59,6 +59,7 @@ struct td_walk {
 	size_t rbuf_len;
 	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
 	struct td_rec mark;		/* the lost-events mark returned last */
+	int err;			/* why td_walk_next() returned NULL, or 0 at the end */
 	const char **stop_reason;	/* the caller's, pointed at stop */
 	const char **skip_reason;	/* the caller's, pointed at skip */
 	char stop[512];
@@ -546,8 +547,8 @@ static int merge_fix(struct td_walk *w, int ret)
 }
 
 /* The top CPU @c has a lost-events mark before its current record: returned first. */
-static __attribute__((noinline)) int mark_lost(struct td_walk *w, struct td_cpu *c,
-					       const struct td_rec **r)
+static __attribute__((noinline)) const struct td_rec *mark_lost(struct td_walk *w,
+								 struct td_cpu *c)
 {
 	w->advance = -1;
 	w->hot = NULL;
@@ -556,11 +557,10 @@ static __attribute__((noinline)) int mark_lost(struct td_walk *w, struct td_cpu 
 	w->mark.size = 0;
 	w->mark.lost = c->lost > 0 ? (uint64_t)c->lost : 0;
 	c->lost = TD_LOST_NONE;
-	*r = &w->mark;
-	return 1;
+	return &w->mark;
 }
 
-static __attribute__((noinline)) int next_slow(struct td_walk *w, const struct td_rec **r)
+static __attribute__((noinline)) const struct td_rec *next_slow(struct td_walk *w)
 {
 	struct td_cpu *c;
 
@@ -575,20 +575,21 @@ static __attribute__((noinline)) int next_slow(struct td_walk *w, const struct t
 		if (ret <= 0 || w->lim_ts < c->r.ts ||
 		    (w->lim_ts == c->r.ts && w->lim_cpu < c->r.cpu)) {
 			ret = merge_fix(w, ret);
-			if (ret < 0)
-				return ret;
+			if (ret < 0) {
+				w->err = ret;
+				return NULL;
+			}
 		}
 	}
 	if (!w->nheap)
-		return 0;
+		return NULL;
 	c = &w->cpus[w->heap[0]];
 	if (c->lost != TD_LOST_NONE)
-		return mark_lost(w, c, r);
-	*r = &c->r;
+		return mark_lost(w, c);
 	w->advance = w->heap[0];
 	if (w->fast)
 		w->hot = c;
-	return 1;
+	return &c->r;
 }
 
 /*
@@ -599,7 +600,7 @@ static __attribute__((noinline)) int next_slow(struct td_walk *w, const struct t
  * that CPU's pending record (or its lost mark) comes next.  next_slow() for
  * everything else.
  */
-int td_walk_next(struct td_walk *w, const struct td_rec **r)
+const struct td_rec *td_walk_next(struct td_walk *w)
 {
 	struct td_cpu *c = w->hot;
 
@@ -624,14 +625,13 @@ int td_walk_next(struct td_walk *w, const struct td_rec **r)
 					w->advance = w->heap[0];
 					w->hot = c;
 					if (c->lost != TD_LOST_NONE)
-						return mark_lost(w, c, r);
+						return mark_lost(w, c);
 				}
-				*r = &c->r;
-				return 1;
+				return &c->r;
 			}
 		}
 	}
-	return next_slow(w, r);
+	return next_slow(w);
 }
 
 /*
@@ -780,6 +780,11 @@ out:
 int td_walk_slots(const struct td_walk *w)
 {
 	return w->ncpu;
+}
+
+int td_walk_error(const struct td_walk *w)
+{
+	return w->err;
 }
 
 int td_walk_live(const struct td_walk *w)

@@ -34,8 +34,14 @@ struct td_rec {
 int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer *b,
 		 const char **stop_reason, const char **skip_reason);
 
-/* The next record in time order: 1 with *@r set, 0 at the end, <0 an error. */
-int td_walk_next(struct td_walk *w, const struct td_rec **r);
+/*
+ * The next record in time order, lent until the next call; NULL at the end or
+ * on an error (td_walk_error() tells which).
+ */
+const struct td_rec *td_walk_next(struct td_walk *w);
+
+/* After td_walk_next() returned NULL: 0 at the end, or a negative lat_err. */
+int td_walk_error(const struct td_walk *w);
 
 /* CPU slots (the CPUs that hold data), for per-CPU state of the caller. */
 int td_walk_slots(const struct td_walk *w);
