@@ -195,9 +195,9 @@ const char *lat_task_state_name(enum lat_task_state st)
 	return (unsigned)st < LAT_ARRAY_SIZE(n) ? n[st] : "?";
 }
 
-enum lat_task_state lat_task_state_from_str(const char *s)
+enum lat_task_state lat_task_state_from_char(int c)
 {
-	switch (s ? s[0] : 0) {
+	switch (c) {
 	case 'R':
 		return LAT_TS_RUNNING;
 	case 'S':
@@ -210,6 +210,11 @@ enum lat_task_state lat_task_state_from_str(const char *s)
 	default:
 		return LAT_TS_OTHER;
 	}
+}
+
+enum lat_task_state lat_task_state_from_str(const char *s)
+{
+	return lat_task_state_from_char(s ? s[0] : 0);
 }
 
 #include "latscope/arena.h"

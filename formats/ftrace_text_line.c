@@ -182,25 +182,6 @@ static uint32_t state_bits(const char *s, const char *e, int tracecmd)
 	return bits;
 }
 
-static enum lat_task_state fold_state(const char *s, const char *e)
-{
-	if (s == e)
-		return LAT_TS_OTHER;
-	switch (*s) {
-	case 'R':
-		return LAT_TS_RUNNING;
-	case 'S':
-		return LAT_TS_SLEEPING;
-	case 'D':
-		return LAT_TS_DISK;
-	case 'X':
-	case 'Z':
-		return LAT_TS_DEAD;
-	default:
-		return LAT_TS_OTHER;
-	}
-}
-
 static int p_switch(struct cur *c, struct lat_event *ev)
 {
 	const char *st, *ste, *arrow;
@@ -260,7 +241,7 @@ static int p_switch(struct cur *c, struct lat_event *ev)
 		ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)bits);
 		ev->u.sw.prev_state_raw = (uint32_t)bits;
 	} else {
-		ev->u.sw.prev_state = fold_state(st, ste);
+		ev->u.sw.prev_state = lat_task_state_from_char(st < ste ? *st : 0);
 		ev->u.sw.prev_state_raw = state_bits(st, ste, tc);
 	}
 	ev->type = LAT_EV_SWITCH;
@@ -1115,7 +1096,7 @@ static int p_ctxsw(struct cur *c, struct lat_event *ev)
 		memcpy(ev->u.sw.prev_comm, ev->comm, LAT_COMM_LEN);
 		ev->u.sw.prev_pid = pid;
 		ev->u.sw.prev_prio = prio;
-		ev->u.sw.prev_state = fold_state(st, st + 1);
+		ev->u.sw.prev_state = lat_task_state_from_char(*st);
 		ev->u.sw.prev_state_raw = state_bits(st, st + 1, 1);
 		copy_comm(ev->u.sw.next_comm, c->p, c->e);
 		ev->u.sw.next_pid = npid;

@@ -150,6 +150,8 @@ static inline void lat_event_source_free(struct lat_event_source *s)
 const char *lat_task_state_name(enum lat_task_state st);
 /* Folds a kernel prev_state letter string ("R+", "S", "D|W", "X") to the enum. */
 enum lat_task_state lat_task_state_from_str(const char *s);
+/* The same for its first letter @c (0, or any other: LAT_TS_OTHER). */
+enum lat_task_state lat_task_state_from_char(int c);
 
 /*
  * Folds a kernel prev_state value (TASK_REPORT bits since 4.14: 0 = R,
