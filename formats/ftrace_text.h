@@ -41,7 +41,8 @@ struct lat_ft_flags {
 	char irqs;		/* 'd' irqs off, 'D' +BH off, 'b' BH off, 'X' unsupported, '.' */
 	char resched;		/* 'N' 'n' 'p' '.', 6.13+ lazy: 'L' 'l' 'B' 'b' */
 	char lazy;		/* -RT need-resched-lazy 'L' or '.'; 0 when not printed */
-	char ctx;		/* 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq+softirq, 'h' 's' '.' */
+	char ctx;		/* 'Z' NMI in hardirq, 'z' NMI, 'H' hardirq+softirq, 'h' 's' '.';
+				 * by width when not decoded: the 3rd of 4+ columns, else 0 */
 	int8_t preempt;		/* preempt-depth 0..15, -1 when not decoded */
 	int8_t lazy_depth;	/* -RT preempt-lazy-depth, -1 when not printed */
 	int8_t migrate;		/* migrate-disable depth, -1 when not printed */
@@ -60,7 +61,12 @@ enum lat_ft_col {
 	LAT_FT_COL_CPU,		/* CPU# (latency format: the cpu glued in front) */
 };
 
-/* Decodes @n flag characters by their width (4, 5 or 7) into @f; returns f->decoded. */
+/*
+ * Decodes @n flag characters by their width (4, 5 or 7) into @f; returns
+ * f->decoded.  The only reader of the column: when the width is not one of
+ * those (or a column is not valid), f->ctx is still the third character of 4
+ * or more, where the 4- and 5-column layouts have the context.
+ */
 int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f);
 /* The same with the columns a legend announced (@layout: enum lat_ft_col, 0-ended). */
 int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,

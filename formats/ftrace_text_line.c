@@ -648,8 +648,12 @@ int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
 				      LAT_FT_COL_MIGRATE, 0 };
 	static const uint8_t none[] = { 0 };
 
-	return lat_ft_flags_decode_layout(s, n, n == 4 ? four : n == 5 ? five : n == 7 ? rt : none,
-					  f);
+	if (lat_ft_flags_decode_layout(s, n, n == 4 ? four : n == 5 ? five : n == 7 ? rt : none,
+				       f))
+		return 1;
+	/* a layout we do not know: the context is taken where 4 and 5 columns have it */
+	f->ctx = n >= 4 ? s[2] : 0;
+	return 0;
 }
 
 int lat_ft_legend_col(const char *s, size_t len)
@@ -686,37 +690,28 @@ int lat_ft_legend_col(const char *s, size_t len)
 	return 0;
 }
 
-/* The flags token [s, e): decoded into @f (a NUL in it is no flag). */
+/*
+ * The flags token [s, e): decoded into @f.  A NUL in it is no flag (no column
+ * takes it): the token stays undecoded and is not decoded again by a legend.
+ */
 static void flags_token(const char *s, const char *e, struct lat_ft_flags *f)
 {
-	if (memchr(s, '\0', (size_t)(e - s))) {
-		memset(f, 0, sizeof(*f));
-		f->ncols = 1;
-		f->preempt = f->lazy_depth = f->migrate = -1;
-		return;
-	}
 	lat_ft_flags_decode(s, (size_t)(e - s), f);
-	f->text = s;
+	if (memchr(s, '\0', (size_t)(e - s)))
+		f->ncols = 1;
+	else
+		f->text = s;
 }
 
 /*
- * The irq-info column ("d.h2." / "dNs1"): its context letter (the third, the
- * fourth in -RT's 7 columns: @fl when decoded) is the context the
- * event fired in (kernel/trace/trace_output.c: h hardirq, s softirq, H both,
- * z NMI, Z NMI in hardirq, '.' task).  Anything else leaves the context unknown.
+ * The irq-info column ("d.h2." / "dNs1"): its context letter, as
+ * lat_ft_flags_decode() found it in @fl, is the context the event fired in
+ * (kernel/trace/trace_output.c: h hardirq, s softirq, H both, z NMI, Z NMI in
+ * hardirq, '.' task).  Anything else leaves the context unknown.
  */
-static void irq_info(const char *s, const char *e, const struct lat_ft_flags *fl,
-		     struct lat_event *ev)
+static void irq_info(const struct lat_ft_flags *fl, struct lat_event *ev)
 {
-	char ctx;
-
-	if (fl->decoded)
-		ctx = fl->ctx;	/* the layout's own context column (-RT: the 4th) */
-	else if (e - s >= 4)
-		ctx = s[2];
-	else
-		return;
-	switch (ctx) {
+	switch (fl->ctx) {
 	case '.':
 		ev->flags = LAT_EVF_KNOWN;
 		break;
@@ -766,7 +761,7 @@ static int context(struct cur *c, struct lat_event *ev, struct lat_ft_flags *fl)
 			for (f = c->p; c->p < c->e && !is_ws(*c->p); c->p++)
 				;
 			flags_token(f, c->p, fl);
-			irq_info(f, c->p, fl, ev);
+			irq_info(fl, ev);
 			if (!skip_ws(c))
 				return 0;
 		}
@@ -777,7 +772,7 @@ static int context(struct cur *c, struct lat_event *ev, struct lat_ft_flags *fl)
 		for (f = c->p; c->p < c->e && !is_ws(*c->p); c->p++)
 			;
 		flags_token(f, c->p, fl);
-		irq_info(f, c->p, fl, ev);
+		irq_info(fl, ev);
 		if (!skip_ws(c))
 			return 0;
 	} else {

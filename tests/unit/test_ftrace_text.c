@@ -1167,6 +1167,46 @@ static void test_flags_legend(void **state)
 	free(c);
 }
 
+/*
+ * The context of an event from its irq-info column, as lat_ft_flags_decode()
+ * reads it: the layout's context column when the width is known, else the
+ * third of 4 or more characters, else unknown.  Expected values by hand from
+ * kernel/trace/trace_output.c's letters (h hardirq, s softirq, H both, z NMI).
+ */
+static void test_irq_context(void **state)
+{
+	static const struct {
+		const char *flags;
+		size_t n;
+		unsigned int want;
+	} t[] = {
+		{ "d.h1.", 5, LAT_EVF_KNOWN | LAT_EVF_HARDIRQ },	/* 5 columns: the 3rd */
+		{ "dN.s1.0", 7, LAT_EVF_KNOWN | LAT_EVF_SOFTIRQ },	/* -RT's 7: the 4th */
+		{ "d.z..1", 6, LAT_EVF_KNOWN | LAT_EVF_NMI },	/* 6, no layout: the 3rd */
+		{ "dQH1", 4, LAT_EVF_KNOWN | LAT_EVF_HARDIRQ | LAT_EVF_SOFTIRQ },	/* 'Q' bad */
+		{ "d.s", 3, 0 },					/* too short: unknown */
+		{ "d.h\0", 4, LAT_EVF_KNOWN | LAT_EVF_HARDIRQ },	/* a NUL: by width */
+	};
+	struct lat_ft_strs strs;
+	struct lat_event ev;
+	(void)state;
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(t); i++) {
+		char line[160];
+		const char *exp;
+		int nc = 0, n = snprintf(line, sizeof(line), "          <idle>-0       [001] ");
+
+		memcpy(line + n, t[i].flags, t[i].n);
+		n += (int)t[i].n;
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      " 100.000001: irq_handler_entry: irq=1 name=x");
+		memset(&ev, 0x5a, sizeof(ev));
+		assert_int_equal(lat_ft_parse_line(line, (size_t)n, &ev, &strs, &nc, &exp),
+				 LAT_FT_EVENT);
+		assert_int_equal(ev.flags, t[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1193,6 +1233,7 @@ int main(void)
 		cmocka_unit_test(test_console_dump_sample),
 		cmocka_unit_test(test_segment_tie_break),
 		cmocka_unit_test(test_latency_trace_tie),
+		cmocka_unit_test(test_irq_context),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
