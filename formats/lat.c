@@ -29,7 +29,6 @@
 #define LAT_EXPECTED "\"[MARK] [date=]S.US, user= N us, wait= N us\""
 #define LAT_MAX_MARKS 16
 #define LAT_MARK_LEN 8
-#define LAT_JOIN_MAX 512
 
 static int has(const char *s, size_t len, const char *needle)
 {
@@ -108,13 +107,14 @@ static int scan_us(struct lat_scan *sc, const char *key, int64_t *ns)
 	return 1;
 }
 
-static int parse_row(const char *s, size_t len, const char **m, size_t *mlen, int64_t *row,
+/* A row; its key is its mark (lat_loop_parse_fn). */
+static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
 		     size_t *used)
 {
 	struct lat_scan sc;
 
 	lat_scan_init(&sc, s, len);
-	if (!row_start(&sc, m, mlen) || !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
+	if (!row_start(&sc, &key->mark, &key->mlen) || !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
 	if (!lat_scan_char(&sc, ',') || !scan_us(&sc, "user=", &row[LAT_LOOP_LOOP]) ||
 	    !lat_scan_char(&sc, ',') || !scan_us(&sc, "wait=", &row[LAT_LOOP_WAIT]))
@@ -218,71 +218,26 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 	return s;
 }
 
-/*
- * One row at @s and what follows it: more rows (*rest, *rn), a note (*note,
- * *nlen) or nothing.  Returns 0 when @s is not that.
- */
-static int one_row(const char *s, size_t n, const char **m, size_t *mlen, int64_t *row,
-		   const char **rest, size_t *rn, const char **note, size_t *nlen)
+/* The marks seen in a block and their series. */
+struct marks {
+	struct mark_map map[LAT_MAX_MARKS];
+	size_t n;
+};
+
+/* The series of a row: by its mark (lat_loop_how.series). */
+static struct lat_series *mark_series(struct lat_block *b, void *ctx,
+				      const struct lat_loop_key *key)
 {
-	int64_t next[LAT_LOOP_NCOLS];
-	const char *nm;
-	size_t used, nml;
+	struct marks *mk = ctx;
 
-	*nlen = 0;
-	if (!parse_row(s, n, m, mlen, row, &used))
-		return 0;
-	s += used;
-	n -= used;
-	while (n && (*s == ' ' || *s == '\t'))
-		s++, n--;
-	*rest = s;
-	*rn = n;
-	if (!n || parse_row(s, n, &nm, &nml, next, &used))
-		return 1;
-	*nlen = lat_loop_note(s, n, note);
-	*rn = 0;
-	return *nlen > 0;
-}
-
-/* The rows (rows a mailer joined, the last one maybe with a note) of @s on line @l. */
-static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
-		     const char *s, size_t n, struct mark_map *map, size_t *nmap)
-{
-	const char *rest = s, *note, *m;
-	size_t rn = n, nlen, mlen, k = 0;
-	int64_t row[LAT_LOOP_NCOLS];
-	int ret;
-
-	do {
-		if (!one_row(rest, rn, &m, &mlen, row, &rest, &rn, &note, &nlen))
-			return 0;
-	} while (rn && ++k < LAT_LOOP_MAX_JOINED);
-	if (rn) {
-		lat_loop_bad_row(b, d, l, "at most 8 rows on one line");
-		return 1;
-	}
-	rest = s;
-	rn = n;
-	do {
-		struct lat_series *ser;
-
-		one_row(rest, rn, &m, &mlen, row, &rest, &rn, &note, &nlen);
-		ser = series_for(b, map, nmap, m, mlen, 0);
-		ret = lat_loop_add_row(b, d, l, ser, row);
-		if (ret < 0)
-			return ret;
-		if (ret && nlen && lat_series_note_last(ser, note, nlen))
-			return -LAT_ENOMEM;
-	} while (rn);
-	return 1;
+	return series_for(b, mk->map, &mk->n, key->mark, key->mlen, 0);
 }
 
 static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			   struct lat_block *b, struct lat_diag *d)
 {
-	struct mark_map map[LAT_MAX_MARKS];
-	size_t nmap = 0, rows;
+	struct marks mk = { .n = 0 };
+	const struct lat_loop_how how = { .parse = parse_row, .series = mark_series, .ctx = &mk };
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
@@ -294,7 +249,7 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (lat_line_blank(l))
 			continue;
 		if (!l->binary && parse_legend(l->s, l->len, &lg)) {
-			s = series_for(b, map, &nmap, lg.mark, lg.mlen, lg.id);
+			s = series_for(b, mk.map, &mk.n, lg.mark, lg.mlen, lg.id);
 			if (!s && lat_loop_full(b))
 				continue;	/* its rows are skipped and said */
 			if (!s)
@@ -305,27 +260,14 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		if (!l->binary && is_column_header(l->s, l->len))
 			continue;
-		if (l->binary) {
-			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
-			continue;
-		}
-		ret = take_rows(b, d, l, l->s, l->len, map, &nmap);
-		if (!ret) {
-			char buf[LAT_JOIN_MAX];
-			size_t n = lat_loop_join(t, i, end, buf, sizeof(buf));
-
-			/* a row the mailer wrapped onto the next line */
-			ret = n ? take_rows(b, d, l, buf, n, map, &nmap) : 0;
-			i += ret > 0;
-		}
+		/* rows, rows a mailer joined, or a row it wrapped onto the next line */
+		ret = lat_loop_take_row(b, d, t, &i, end, &how);
 		if (ret < 0)
 			return ret;
 		if (!ret)
 			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
 	}
-	rows = lat_loop_rows(b);
-	lat_loop_finish(b);
-	return rows ? 0 : -LAT_EEMPTY;
+	return lat_loop_end(b);
 }
 
 const struct lat_format lat_format_lat = {

@@ -68,13 +68,14 @@ static int scan_val(struct lat_scan *sc, const char *key, int unit_us, int64_t *
 	return 1;
 }
 
-static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row, size_t *used)
+static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
+		     size_t *used)
 {
 	struct lat_scan sc;
 
 	lat_scan_init(&sc, s, len);
 	lat_scan_ws(&sc);
-	scan_proc(&sc, proc);
+	scan_proc(&sc, &key->proc);
 	if (!lat_scan_lit(&sc, "date=") ||
 	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
@@ -124,7 +125,7 @@ static int lat2_probe(const char *peek, size_t len)
 static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	size_t rows;
+	static const struct lat_loop_how how = { .parse = parse_row };
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
@@ -138,15 +139,13 @@ static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 				return -LAT_ENOMEM;
 			continue;
 		}
-		ret = lat_loop_take_row(b, d, t, &i, end, parse_row);
+		ret = lat_loop_take_row(b, d, t, &i, end, &how);
 		if (ret < 0)
 			return ret;
 		if (!ret)
 			lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
 	}
-	rows = lat_loop_rows(b);
-	lat_loop_finish(b);
-	return rows ? 0 : -LAT_EEMPTY;
+	return lat_loop_end(b);
 }
 
 const struct lat_format lat_format_lat2 = {

@@ -57,14 +57,15 @@ static int row_shape(const char *s, size_t len)
 	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v);
 }
 
-static int parse_row(const char *s, size_t len, uint64_t *proc, int64_t *row, size_t *used)
+static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
+		     size_t *used)
 {
 	struct lat_scan sc;
 	uint64_t sel, loop, max, nb;
 
 	lat_scan_init(&sc, s, len);
 	lat_scan_ws(&sc);
-	scan_proc(&sc, proc);	/* absent: the caller's default, process 1 */
+	scan_proc(&sc, &key->proc);	/* absent: the caller's default, process 1 */
 	lat_scan_ws(&sc);
 	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
@@ -113,7 +114,7 @@ static int lat3_probe(const char *peek, size_t len)
 static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	size_t rows;
+	static const struct lat_loop_how how = { .parse = parse_row };
 	int ret;
 
 	b->schema = LAT_SCHEMA_LOOP;
@@ -129,15 +130,13 @@ static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		if (lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD)
 			continue;
-		ret = lat_loop_take_row(b, d, t, &i, end, parse_row);
+		ret = lat_loop_take_row(b, d, t, &i, end, &how);
 		if (ret < 0)
 			return ret;
 		if (!ret)
 			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
 	}
-	rows = lat_loop_rows(b);
-	lat_loop_finish(b);
-	return rows ? 0 : -LAT_EEMPTY;
+	return lat_loop_end(b);
 }
 
 const struct lat_format lat_format_lat3 = {

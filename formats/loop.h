@@ -29,14 +29,32 @@ void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_
  */
 size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
 
+/* What says which series a row belongs to. */
+struct lat_loop_key {
+	uint64_t proc;		/* lat2 / lat3 "N:" prefix: the process (1 when none) */
+	const char *mark;	/* lat: the row's mark ("x"), lent by the line */
+	size_t mlen;		/* 0: no mark */
+};
+
 /*
- * Parses one row of a numbered-process log at the start of @s: returns 1 with
- * *proc (left alone when the row has no process prefix), row[] and *used (the
- * bytes read, blanks after the row included) filled.  What follows the row is
- * the caller's: a note, another row, or junk.
+ * Parses one row at the start of @s: returns 1 with *@key (proc left alone when
+ * the row has no process prefix), row[] and *used (the bytes read, blanks after
+ * the row included) filled.  What follows the row is the caller's: a note,
+ * another row, or junk.
  */
-typedef int (*lat_loop_parse_fn)(const char *s, size_t len, uint64_t *proc, int64_t *row,
-				 size_t *used);
+typedef int (*lat_loop_parse_fn)(const char *s, size_t len, struct lat_loop_key *key,
+				 int64_t *row, size_t *used);
+
+/* How a reader's rows are read: its row parser and where a row's key leads. */
+struct lat_loop_how {
+	lat_loop_parse_fn parse;
+	/*
+	 * The series of @key (NULL when the block is full), @ctx passed along;
+	 * NULL: lat_loop_series_num(b, key->proc).
+	 */
+	struct lat_series *(*series)(struct lat_block *b, void *ctx, const struct lat_loop_key *key);
+	void *ctx;
+};
 
 /*
  * The note someone typed after a row's numbers ("=> process2 sleeps", "<-- here"):
@@ -50,17 +68,24 @@ size_t lat_loop_note(const char *s, size_t len, const char **note);
 
 /*
  * Reads line *@i as one or more rows (rows a mailer joined, each maybe with a
- * note) and adds them to @b, process 1 unless a row says otherwise; when that
+ * note; all of them or none) and adds them to @b, each to the series its key
+ * gives (process 1 unless a row says otherwise); when that
  * fails, tries the line joined with the next (a row the mailer wrapped) and
  * then steps *@i past both.  Returns 1 when read (rows past the process cap
  * are reported and skipped), 0 when not a row (the caller reports line *@i),
  * -LAT_ENOMEM.
  */
 int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
-		      size_t *i, size_t end, lat_loop_parse_fn parse);
+		      size_t *i, size_t end, const struct lat_loop_how *how);
 
 /* Rows read into the series of @b. */
 size_t lat_loop_rows(const struct lat_block *b);
+
+/*
+ * Ends a block's parse: lat_loop_finish(), and 0 when it holds rows, else
+ * -LAT_EEMPTY.
+ */
+int lat_loop_end(struct lat_block *b);
 
 /*
  * Appends @row (read from line @l) to series @s, the row's process as

@@ -147,16 +147,18 @@ size_t lat_loop_note(const char *s, size_t len, const char **note)
  * One row at @s: its values, and after it either more rows (*more), a note
  * (*note, *nlen) or nothing.  Returns 0 when @s is not that.
  */
-static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, uint64_t *proc,
+static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, struct lat_loop_key *key,
 		   int64_t *row, const char **rest, size_t *rn, const char **note, size_t *nlen)
 {
 	int64_t next[LAT_LOOP_NCOLS];
-	uint64_t nproc = 1;
+	struct lat_loop_key nkey = { .proc = 1 };
 	size_t used;
 
-	*proc = 1;
+	key->proc = 1;
+	key->mark = NULL;
+	key->mlen = 0;
 	*nlen = 0;
-	if (!parse(s, n, proc, row, &used))
+	if (!parse(s, n, key, row, &used))
 		return 0;
 	s += used;
 	n -= used;
@@ -164,7 +166,7 @@ static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, uint64_t *p
 		s++, n--;
 	*rest = s;
 	*rn = n;
-	if (!n || parse(s, n, &nproc, next, &used))
+	if (!n || parse(s, n, &nkey, next, &used))
 		return 1;
 	*nlen = lat_loop_note(s, n, note);
 	*rn = 0;
@@ -173,17 +175,17 @@ static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, uint64_t *p
 
 /* The rows of @s (@n bytes) on line @l: returns 1 when @s was rows, 0, or an error. */
 static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
-		     const char *s, size_t n, lat_loop_parse_fn parse)
+		     const char *s, size_t n, const struct lat_loop_how *how)
 {
 	const char *rest = s, *note;
 	size_t rn = n, nlen, k = 0;
 	int64_t row[LAT_LOOP_NCOLS];
-	uint64_t proc;
+	struct lat_loop_key key;
 	int ret;
 
 	/* all of it or nothing: a line is not half rows */
 	do {
-		if (!one_row(rest, rn, parse, &proc, row, &rest, &rn, &note, &nlen))
+		if (!one_row(rest, rn, how->parse, &key, row, &rest, &rn, &note, &nlen))
 			return 0;
 	} while (rn && ++k < LAT_LOOP_MAX_JOINED);
 	if (rn) {
@@ -195,8 +197,8 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
 	do {
 		struct lat_series *ser;
 
-		one_row(rest, rn, parse, &proc, row, &rest, &rn, &note, &nlen);
-		ser = lat_loop_series_num(b, proc);
+		one_row(rest, rn, how->parse, &key, row, &rest, &rn, &note, &nlen);
+		ser = how->series ? how->series(b, how->ctx, &key) : lat_loop_series_num(b, key.proc);
 		ret = lat_loop_add_row(b, d, l, ser, row);
 		if (ret < 0)
 			return ret;
@@ -207,7 +209,7 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
 }
 
 int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
-		      size_t *i, size_t end, lat_loop_parse_fn parse)
+		      size_t *i, size_t end, const struct lat_loop_how *how)
 {
 	const struct lat_line *l = &t->lines[*i];
 	char buf[512];
@@ -216,13 +218,13 @@ int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_
 
 	if (l->binary)
 		return 0;
-	ret = take_rows(b, d, l, l->s, l->len, parse);
+	ret = take_rows(b, d, l, l->s, l->len, how);
 	if (ret)
 		return ret;
 	n = lat_loop_join(t, *i, end, buf, sizeof(buf));
 	if (!n)
 		return 0;
-	ret = take_rows(b, d, l, buf, n, parse);
+	ret = take_rows(b, d, l, buf, n, how);
 	if (ret > 0)
 		(*i)++;
 	return ret;
@@ -235,4 +237,12 @@ size_t lat_loop_rows(const struct lat_block *b)
 	for (size_t i = 0; i < b->nseries; i++)
 		n += b->series[i]->nrows;
 	return n;
+}
+
+int lat_loop_end(struct lat_block *b)
+{
+	size_t rows = lat_loop_rows(b);
+
+	lat_loop_finish(b);
+	return rows ? 0 : -LAT_EEMPTY;
 }
