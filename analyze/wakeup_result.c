@@ -192,8 +192,8 @@ void wk_result_free(void *p)
 	free(r->off_funcs);
 	free(r->run_stacks);
 	free(r->run_funcs);
-	free((char *)r->stop_reason);
-	free((char *)r->skip_reason);
+	free(r->stop_reason);
+	free(r->skip_reason);
 	free(r);
 }
 

@@ -442,8 +442,8 @@ struct lat_wakeup_result {
 	/* switches whose prev was not the CPU's current task: events missing unannounced */
 	uint64_t switch_breaks;
 	uint64_t first_break_ns;
-	const char *stop_reason;		/* copy owned, or NULL */
-	const char *skip_reason;		/* damaged data skipped: copy owned, or NULL */
+	char *stop_reason;			/* copy owned, or NULL */
+	char *skip_reason;			/* damaged data skipped: copy owned, or NULL */
 };
 
 #define LAT_WAKE_GAPS_MAX 64
