@@ -89,24 +89,6 @@ static int row_shape(const char *s, size_t len)
 	return u && (!w || u < w);
 }
 
-/* "N us" after a "key=" label. */
-static int scan_us(struct lat_scan *sc, const char *key, int64_t *ns)
-{
-	uint64_t v;
-
-	lat_scan_ws(sc);
-	if (!lat_scan_lit(sc, key))
-		return 0;
-	lat_scan_ws(sc);
-	if (!lat_scan_u64(sc, &v) || v > INT64_MAX / LAT_NS_PER_US)
-		return 0;
-	lat_scan_ws(sc);
-	if (!lat_scan_lit(sc, "us"))
-		return 0;
-	*ns = (int64_t)v * LAT_NS_PER_US;
-	return 1;
-}
-
 /* A row; its key is its mark (lat_loop_parse_fn). */
 static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
 		     size_t *used)
@@ -114,10 +96,11 @@ static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_
 	struct lat_scan sc;
 
 	lat_scan_init(&sc, s, len);
-	if (!row_start(&sc, &key->mark, &key->mlen) || !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
+	if (!row_start(&sc, &key->mark, &key->mlen) ||
+	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
-	if (!lat_scan_char(&sc, ',') || !scan_us(&sc, "user=", &row[LAT_LOOP_LOOP]) ||
-	    !lat_scan_char(&sc, ',') || !scan_us(&sc, "wait=", &row[LAT_LOOP_WAIT]))
+	if (!lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
+	    !lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]))
 		return 0;
 	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
 		return 0;
@@ -233,41 +216,37 @@ static struct lat_series *mark_series(struct lat_block *b, void *ctx,
 	return series_for(b, mk->map, &mk->n, key->mark, key->mlen, 0);
 }
 
+/* "P:x = process N : note" legends (the mark's series and its note), column headers. */
+static int lat_head(struct lat_block *b, void *ctx, const struct lat_line *l)
+{
+	struct marks *mk = ctx;
+	struct lat_series *s;
+	struct legend lg;
+
+	if (l->binary)
+		return 0;
+	if (!parse_legend(l->s, l->len, &lg))
+		return is_column_header(l->s, l->len);
+	s = series_for(b, mk->map, &mk->n, lg.mark, lg.mlen, lg.id);
+	if (!s && lat_loop_full(b))
+		return 1;	/* its rows are skipped and said */
+	if (!s)
+		return -LAT_ENOMEM;
+	if (!s->note && lg.nlen && !(s->note = strndup(lg.note, lg.nlen)))
+		return -LAT_ENOMEM;
+	return 1;
+}
+
 static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			   struct lat_block *b, struct lat_diag *d)
 {
 	struct marks mk = { .n = 0 };
-	const struct lat_loop_how how = { .parse = parse_row, .series = mark_series, .ctx = &mk };
-	int ret;
+	const struct lat_loop_how how = {
+		.head = lat_head, .parse = parse_row, .series = mark_series, .ctx = &mk,
+		.expected = LAT_EXPECTED,
+	};
 
-	b->schema = LAT_SCHEMA_LOOP;
-	for (size_t i = first; i < end; i++) {
-		const struct lat_line *l = &t->lines[i];
-		struct legend lg;
-		struct lat_series *s;
-
-		if (lat_line_blank(l))
-			continue;
-		if (!l->binary && parse_legend(l->s, l->len, &lg)) {
-			s = series_for(b, mk.map, &mk.n, lg.mark, lg.mlen, lg.id);
-			if (!s && lat_loop_full(b))
-				continue;	/* its rows are skipped and said */
-			if (!s)
-				return -LAT_ENOMEM;
-			if (!s->note && lg.nlen && !(s->note = strndup(lg.note, lg.nlen)))
-				return -LAT_ENOMEM;
-			continue;
-		}
-		if (!l->binary && is_column_header(l->s, l->len))
-			continue;
-		/* rows, rows a mailer joined, or a row it wrapped onto the next line */
-		ret = lat_loop_take_row(b, d, t, &i, end, &how);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			lat_loop_bad_row(b, d, l, LAT_EXPECTED);
-	}
-	return lat_loop_end(b);
+	return lat_loop_parse(t, first, end, b, d, &how);
 }
 
 const struct lat_format lat_format_lat = {

@@ -51,23 +51,6 @@ static int row_shape(const char *s, size_t len)
 	return w && (!u || w < u);
 }
 
-static int scan_val(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns)
-{
-	uint64_t v;
-
-	lat_scan_ws(sc);
-	if (!lat_scan_lit(sc, key))
-		return 0;
-	lat_scan_ws(sc);
-	if (!lat_scan_u64(sc, &v) || v > INT64_MAX / LAT_NS_PER_US)
-		return 0;
-	lat_scan_ws(sc);
-	if (unit_us && !lat_scan_lit(sc, "us"))
-		return 0;
-	*ns = (int64_t)v * LAT_NS_PER_US;
-	return 1;
-}
-
 static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
 		     size_t *used)
 {
@@ -79,12 +62,12 @@ static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_
 	if (!lat_scan_lit(&sc, "date=") ||
 	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
-	if (!lat_scan_char(&sc, ',') || !scan_val(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
-	    !lat_scan_char(&sc, ',') || !scan_val(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
+	if (!lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
+	    !lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
 	    !lat_scan_char(&sc, ','))
 		return 0;
 	/* max is printed without a unit; it is microseconds like the others */
-	if (!scan_val(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
+	if (!lat_loop_scan_us(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
 		return 0;
 	lat_scan_lit(&sc, "us");
 	lat_scan_ws(&sc);
@@ -122,30 +105,23 @@ static int lat2_probe(const char *peek, size_t len)
 }
 
 
+/* "#processN= ..." legends; other '#' lines are not rows either. */
+static int lat2_head(struct lat_block *b, void *ctx, const struct lat_line *l)
+{
+	(void)ctx;
+	if (l->binary || l->s[0] != '#')
+		return 0;
+	return lat_loop_legend(b, l) ? -LAT_ENOMEM : 1;
+}
+
 static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	static const struct lat_loop_how how = { .parse = parse_row };
-	int ret;
+	static const struct lat_loop_how how = {
+		.head = lat2_head, .parse = parse_row, .expected = LAT2_EXPECTED,
+	};
 
-	b->schema = LAT_SCHEMA_LOOP;
-	for (size_t i = first; i < end; i++) {
-		const struct lat_line *l = &t->lines[i];
-
-		if (lat_line_blank(l))
-			continue;
-		if (!l->binary && l->s[0] == '#') {
-			if (lat_loop_legend(b, l))
-				return -LAT_ENOMEM;
-			continue;
-		}
-		ret = lat_loop_take_row(b, d, t, &i, end, &how);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			lat_loop_bad_row(b, d, l, LAT2_EXPECTED);
-	}
-	return lat_loop_end(b);
+	return lat_loop_parse(t, first, end, b, d, &how);
 }
 
 const struct lat_format lat_format_lat2 = {

@@ -111,32 +111,23 @@ static int lat3_probe(const char *peek, size_t len)
 }
 
 
+/* "#process1= ..." legends and other '#' lines, the column header. */
+static int lat3_head(struct lat_block *b, void *ctx, const struct lat_line *l)
+{
+	(void)ctx;
+	if (l->s[0] == '#')
+		return lat_loop_legend(b, l) ? -LAT_ENOMEM : 1;
+	return lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD;
+}
+
 static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	static const struct lat_loop_how how = { .parse = parse_row };
-	int ret;
+	static const struct lat_loop_how how = {
+		.head = lat3_head, .parse = parse_row, .expected = LAT3_EXPECTED,
+	};
 
-	b->schema = LAT_SCHEMA_LOOP;
-	for (size_t i = first; i < end; i++) {
-		const struct lat_line *l = &t->lines[i];
-
-		if (lat_line_blank(l))
-			continue;
-		if (l->s[0] == '#') {
-			if (lat_loop_legend(b, l))
-				return -LAT_ENOMEM;
-			continue;
-		}
-		if (lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD)
-			continue;
-		ret = lat_loop_take_row(b, d, t, &i, end, &how);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			lat_loop_bad_row(b, d, l, LAT3_EXPECTED);
-	}
-	return lat_loop_end(b);
+	return lat_loop_parse(t, first, end, b, d, &how);
 }
 
 const struct lat_format lat_format_lat3 = {

@@ -22,13 +22,6 @@ int lat_loop_full(const struct lat_block *b);
 void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		      const char *expected);
 
-/*
- * A row the mailer wrapped: lines @i and @i + 1 (< @end) joined by a blank
- * into @buf (@size bytes).  Returns the joined length, or 0 when there is no
- * next line to join or the two do not fit.
- */
-size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size);
-
 /* What says which series a row belongs to. */
 struct lat_loop_key {
 	uint64_t proc;		/* lat2 / lat3 "N:" prefix: the process (1 when none) */
@@ -45,15 +38,22 @@ struct lat_loop_key {
 typedef int (*lat_loop_parse_fn)(const char *s, size_t len, struct lat_loop_key *key,
 				 int64_t *row, size_t *used);
 
-/* How a reader's rows are read: its row parser and where a row's key leads. */
+/* How a reader's blocks are read: its lines that are not rows, its rows, their series. */
 struct lat_loop_how {
+	/*
+	 * A line that is not rows (legend, column header): 1 taken, 0 not (it is
+	 * read as rows), or -LAT_ENOMEM.  NULL: none.
+	 */
+	int (*head)(struct lat_block *b, void *ctx, const struct lat_line *l);
 	lat_loop_parse_fn parse;
 	/*
-	 * The series of @key (NULL when the block is full), @ctx passed along;
+	 * The series of @key (NULL when the block is full);
 	 * NULL: lat_loop_series_num(b, key->proc).
 	 */
-	struct lat_series *(*series)(struct lat_block *b, void *ctx, const struct lat_loop_key *key);
-	void *ctx;
+	struct lat_series *(*series)(struct lat_block *b, void *ctx,
+				     const struct lat_loop_key *key);
+	void *ctx;			/* passed to head and series */
+	const char *expected;		/* a row's shape, for the lines that are neither */
 };
 
 /*
@@ -67,25 +67,17 @@ size_t lat_loop_note(const char *s, size_t len, const char **note);
 #define LAT_LOOP_MAX_JOINED 8
 
 /*
- * Reads line *@i as one or more rows (rows a mailer joined, each maybe with a
- * note; all of them or none) and adds them to @b, each to the series its key
- * gives (process 1 unless a row says otherwise); when that
- * fails, tries the line joined with the next (a row the mailer wrapped) and
- * then steps *@i past both.  Returns 1 when read (rows past the process cap
- * are reported and skipped), 0 when not a row (the caller reports line *@i),
- * -LAT_ENOMEM.
+ * Parses lines [@first, @end) of @t into loop block @b: blank lines skipped,
+ * how->head's lines taken, every other line read as one or more rows (rows a
+ * mailer joined, each maybe with a note; all of them or none), or with the
+ * next line when the mailer wrapped a row; each row goes to the series its
+ * key gives.  A line that is none of these is reported (how->expected) and
+ * counted.  Ends by dropping series without rows and titling the block
+ * from the legends.  Returns 0, -LAT_EEMPTY without rows,
+ * or -LAT_ENOMEM.
  */
-int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
-		      size_t *i, size_t end, const struct lat_loop_how *how);
-
-/* Rows read into the series of @b. */
-size_t lat_loop_rows(const struct lat_block *b);
-
-/*
- * Ends a block's parse: lat_loop_finish(), and 0 when it holds rows, else
- * -LAT_EEMPTY.
- */
-int lat_loop_end(struct lat_block *b);
+int lat_loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
+		   struct lat_diag *d, const struct lat_loop_how *how);
 
 /*
  * Appends @row (read from line @l) to series @s, the row's process as
@@ -106,7 +98,11 @@ struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id);
  */
 int lat_loop_legend(struct lat_block *b, const struct lat_line *l);
 
-/* Ends a parse: drops series without rows, titles the block from the legends. */
-void lat_loop_finish(struct lat_block *b);
+struct lat_scan;
+/*
+ * "KEY N us" (blanks around N allowed; without @unit_us the "us" is not
+ * there): N microseconds into *@ns.  Returns 0 when @sc is not at that.
+ */
+int lat_loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns);
 
 #endif

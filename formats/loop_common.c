@@ -41,7 +41,8 @@ void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_
 	lat_diag_at(d, l->lineno, "expected %s", expected);
 }
 
-void lat_loop_finish(struct lat_block *b)
+/* Ends a parse: drops series without rows, titles the block from the legends. */
+static void finish_block(struct lat_block *b)
 {
 	size_t keep = 0, tlen = 0;
 	char *title;
@@ -69,7 +70,12 @@ void lat_loop_finish(struct lat_block *b)
 	b->nseries = keep;
 }
 
-size_t lat_loop_join(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size)
+/*
+ * A row the mailer wrapped: lines @i and @i + 1 (< @end) joined by a blank
+ * into @buf (@size bytes).  Returns the joined length, or 0 when there is no
+ * next line to join or the two do not fit.
+ */
+static size_t join_lines(const struct lat_text *t, size_t i, size_t end, char *buf, size_t size)
 {
 	const struct lat_line *a = &t->lines[i], *b;
 
@@ -198,7 +204,8 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
 		struct lat_series *ser;
 
 		one_row(rest, rn, how->parse, &key, row, &rest, &rn, &note, &nlen);
-		ser = how->series ? how->series(b, how->ctx, &key) : lat_loop_series_num(b, key.proc);
+		ser = how->series ? how->series(b, how->ctx, &key) :
+				    lat_loop_series_num(b, key.proc);
 		ret = lat_loop_add_row(b, d, l, ser, row);
 		if (ret < 0)
 			return ret;
@@ -208,8 +215,13 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
 	return 1;
 }
 
-int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
-		      size_t *i, size_t end, const struct lat_loop_how *how)
+/*
+ * Line *@i as rows, or joined with the next one (a row the mailer wrapped: *@i
+ * then steps past both).  1 read (rows past the process cap are reported and
+ * skipped), 0 not rows, -LAT_ENOMEM.
+ */
+static int take_line(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
+		     size_t *i, size_t end, const struct lat_loop_how *how)
 {
 	const struct lat_line *l = &t->lines[*i];
 	char buf[512];
@@ -221,7 +233,7 @@ int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_
 	ret = take_rows(b, d, l, l->s, l->len, how);
 	if (ret)
 		return ret;
-	n = lat_loop_join(t, *i, end, buf, sizeof(buf));
+	n = join_lines(t, *i, end, buf, sizeof(buf));
 	if (!n)
 		return 0;
 	ret = take_rows(b, d, l, buf, n, how);
@@ -230,7 +242,7 @@ int lat_loop_take_row(struct lat_block *b, struct lat_diag *d, const struct lat_
 	return ret;
 }
 
-size_t lat_loop_rows(const struct lat_block *b)
+static size_t count_rows(const struct lat_block *b)
 {
 	size_t n = 0;
 
@@ -239,10 +251,50 @@ size_t lat_loop_rows(const struct lat_block *b)
 	return n;
 }
 
-int lat_loop_end(struct lat_block *b)
+/* finish_block(), and 0 when the block holds rows, else -LAT_EEMPTY. */
+static int end_block(struct lat_block *b)
 {
-	size_t rows = lat_loop_rows(b);
+	size_t rows = count_rows(b);
 
-	lat_loop_finish(b);
+	finish_block(b);
 	return rows ? 0 : -LAT_EEMPTY;
+}
+
+int lat_loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
+		   struct lat_diag *d, const struct lat_loop_how *how)
+{
+	int ret;
+
+	b->schema = LAT_SCHEMA_LOOP;
+	for (size_t i = first; i < end; i++) {
+		const struct lat_line *l = &t->lines[i];
+
+		if (lat_line_blank(l))
+			continue;
+		ret = how->head ? how->head(b, how->ctx, l) : 0;
+		if (!ret)
+			ret = take_line(b, d, t, &i, end, how);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			lat_loop_bad_row(b, d, l, how->expected);
+	}
+	return end_block(b);
+}
+
+int lat_loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns)
+{
+	uint64_t v;
+
+	lat_scan_ws(sc);
+	if (!lat_scan_lit(sc, key))
+		return 0;
+	lat_scan_ws(sc);
+	if (!lat_scan_u64(sc, &v) || v > INT64_MAX / LAT_NS_PER_US)
+		return 0;
+	lat_scan_ws(sc);
+	if (unit_us && !lat_scan_lit(sc, "us"))
+		return 0;
+	*ns = (int64_t)v * LAT_NS_PER_US;
+	return 1;
 }

@@ -122,8 +122,8 @@ static const struct td_known *find_known(const char *sys, const char *name)
 }
 
 /* The type of event @id, "@sys:@name"; a known event's fields from @e (parsed). */
-static int add_type(struct td_types *ty, const struct td_file *f, int id, const char *sys, const char *name,
-		    struct tep_event *e)
+static int add_type(struct td_types *ty, const struct td_file *f, int id, const char *sys,
+		    const char *name, struct tep_event *e)
 {
 	const struct td_known *k = e && sys && name ? find_known(sys, name) : NULL;
 	struct td_etype *t = calloc(1, sizeof(*t));
@@ -301,7 +301,8 @@ int td_types_build(struct td_types *ty, struct td_file *f)
 		ty->hdr_end = (uint32_t)ty->f_pid.off + ty->f_pid.size;
 	if (ty->f_flags.ok && (uint32_t)ty->f_flags.off + 1 > ty->hdr_end)
 		ty->hdr_end = (uint32_t)ty->f_flags.off + 1;
-	if (!ty->f_type.ok || (ty->f_type.size != 1 && ty->f_type.size != 2 && ty->f_type.size != 4))
+	if (!ty->f_type.ok ||
+	    (ty->f_type.size != 1 && ty->f_type.size != 2 && ty->f_type.size != 4))
 		return -LAT_EFORMAT;
 	return 0;
 }

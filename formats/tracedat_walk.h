@@ -20,7 +20,7 @@ struct td_rec {
 	unsigned int size;		/* bytes at data */
 	int cpu;
 	uint64_t ts;
-	uint64_t lost;			/* a mark: events lost before the CPU's next record (0 unknown) */
+	uint64_t lost;			/* a mark: events lost before the next record (0 unknown) */
 	int slot;			/* the CPU's index, 0 .. td_walk_slots() - 1 */
 };
 
