@@ -12,6 +12,7 @@
 #include "latscope/export.h"
 #include "latscope/input.h"
 #include "cli.h"
+#include "options.h"
 
 void usage_export(FILE *out)
 {
@@ -39,101 +40,101 @@ void usage_export(FILE *out)
 		"             2 usage error or an input that could not be read\n");
 }
 
+/* export's own settings (cli_ctx.own); reading and analysis go to cli_ctx.read / .an */
 struct export_args {
 	const char *perfetto, *output;
 	int rows;			/* 1: --rows given */
 	enum lat_rows_kind kind;
 	enum lat_rows_fmt fmt;
 	int fmt_given;
-	const struct lat_format *reader;
-	const char *buffer;		/* --buffer, NULL: the top one; lent */
 	const char *host, *trace_id;	/* --host, --trace-id, NULL: the trace's own; lent */
-	struct lat_analyze_opts o;
 };
 
-enum { OPT_FORMAT = 256, OPT_READER, OPT_BUFFER, OPT_WAKE, OPT_HOST, OPT_TRACE_ID };
-
-static int parse_args(int argc, char **argv, struct export_args *a)
+static int set_perfetto(struct cli_ctx *c, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "perfetto", required_argument, NULL, 'p' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "reader", required_argument, NULL, OPT_READER },
-		{ "buffer", required_argument, NULL, OPT_BUFFER },
-		{ "wakeup-start", required_argument, NULL, OPT_WAKE },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "trace-id", required_argument, NULL, OPT_TRACE_ID },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	((struct export_args *)c->own)->perfetto = arg;
+	return 0;
+}
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:r:o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			a->perfetto = optarg;
-			break;
-		case 'r':
-			if (lat_rows_kind_parse(optarg, &a->kind)) {
-				fprintf(stderr, "latscope export: --rows: expected waits, "
-						"slices, samples, stalls or traces, got '%s'\n",
-					optarg);
-				return -1;
-			}
-			a->rows = 1;
-			break;
-		case OPT_FORMAT:
-			if (lat_rows_fmt_parse(optarg, &a->fmt)) {
-				fprintf(stderr, "latscope export: --format: expected csv or jsonl, "
-						"got '%s' (the reader is chosen with --reader)\n",
-					optarg);
-				return -1;
-			}
-			a->fmt_given = 1;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case OPT_READER:
-			a->reader = lat_format_find(optarg);
-			if (!a->reader) {
-				fprintf(stderr, "latscope export: unknown reader '%s' "
-						"(see `latscope formats`)\n", optarg);
-				return -1;
-			}
-			break;
-		case OPT_BUFFER:
-			a->buffer = optarg;
-			break;
-		case OPT_HOST:
-			a->host = optarg;
-			break;
-		case OPT_TRACE_ID:
-			a->trace_id = optarg;
-			break;
-		case OPT_WAKE:
-			if (!strcmp(optarg, "waking")) {
-				a->o.wake_start = LAT_WAKE_START_WAKING;
-			} else if (!strcmp(optarg, "wakeup")) {
-				a->o.wake_start = LAT_WAKE_START_WAKEUP;
-			} else {
-				fprintf(stderr, "latscope export: --wakeup-start: expected waking "
-						"or wakeup, got '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		default:
-			usage_export(stderr);
-			return -1;
-		}
+static int set_rows(struct cli_ctx *c, const char *arg)
+{
+	struct export_args *a = c->own;
+
+	if (lat_rows_kind_parse(arg, &a->kind)) {
+		fprintf(stderr, "%s: --rows: expected waits, slices, samples, stalls or traces, "
+			"got '%s'\n", c->cmd, arg);
+		return -1;
 	}
+	a->rows = 1;
+	return 0;
+}
+
+static int set_rows_format(struct cli_ctx *c, const char *arg)
+{
+	struct export_args *a = c->own;
+
+	if (lat_rows_fmt_parse(arg, &a->fmt)) {
+		fprintf(stderr, "%s: --format: expected csv or jsonl, got '%s' (the reader is "
+			"chosen with --reader)\n", c->cmd, arg);
+		return -1;
+	}
+	a->fmt_given = 1;
+	return 0;
+}
+
+static int set_output(struct cli_ctx *c, const char *arg)
+{
+	((struct export_args *)c->own)->output = arg;
+	return 0;
+}
+
+static int set_host(struct cli_ctx *c, const char *arg)
+{
+	((struct export_args *)c->own)->host = arg;
+	return 0;
+}
+
+static int set_trace_id(struct cli_ctx *c, const char *arg)
+{
+	((struct export_args *)c->own)->trace_id = arg;
+	return 0;
+}
+
+/* --reader NAME: export's --format is the rows' format, so the reader has this name. */
+static int set_reader(struct cli_ctx *c, const char *arg)
+{
+	c->read.format = lat_format_find(arg);
+	if (!c->read.format) {
+		fprintf(stderr, "%s: unknown reader '%s' (see `latscope formats`)\n", c->cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* One line an option; a new one (and its setter) goes here and into usage_export(). */
+static const struct cli_opt export_options[] = {
+	{ "perfetto", 'p', required_argument, set_perfetto },
+	{ "rows", 'r', required_argument, set_rows },
+	{ "format", 0, required_argument, set_rows_format },
+	{ "output", 'o', required_argument, set_output },
+	{ "reader", 0, required_argument, set_reader },
+	{ "buffer", 0, required_argument, cli_set_buffer },
+	{ "wakeup-start", 0, required_argument, cli_set_wake_start },
+	{ "host", 0, required_argument, set_host },
+	{ "trace-id", 0, required_argument, set_trace_id },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct cli_opt *const export_tables[] = { export_options, NULL };
+
+/* The options that go together, and the inputs: 0, or -1 after saying why. */
+static int check_args(const struct export_args *a, int ninputs)
+{
 	if (!a->perfetto == !a->rows) {
 		fprintf(stderr, "latscope export: give one of --perfetto OUT or --rows KIND\n");
 		return -1;
 	}
-	if (a->trace_id && argc - optind > 1) {
+	if (a->trace_id && ninputs > 1) {
 		fprintf(stderr, "latscope export: --trace-id names one trace: give one TRACE\n");
 		return -1;
 	}
@@ -142,11 +143,11 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				"--perfetto takes its file\n");
 		return -1;
 	}
-	if (optind >= argc) {
+	if (ninputs < 1) {
 		fprintf(stderr, "latscope export: no input trace\n");
 		return -1;
 	}
-	if (a->perfetto && argc - optind > 1) {
+	if (a->perfetto && ninputs > 1) {
 		fprintf(stderr, "latscope export: --perfetto takes one trace\n");
 		return -1;
 	}
@@ -165,15 +166,15 @@ struct export_names {
  * @names gets each stream's name and host while it runs.  Returns the number
  * of streams, or -1 after a message when the input cannot be read.
  */
-static int export_input(const char *path, struct export_args *a, const struct lat_wake_sink *sink,
+static int export_input(const char *path, struct cli_ctx *c, const struct lat_wake_sink *sink,
 			struct export_names *names)
 {
+	const struct export_args *a = c->own;
 	struct lat_loaded l;
 	char name[4096], id[64], hash[17] = "";
 	int n = 0, nev = 0, ret;
 
-	ret = lat_load(&l, path, &(struct lat_read_opts){ .format = a->reader,
-							  .buffer = a->buffer, .diag = stderr });
+	ret = lat_load(&l, path, &c->read);
 	if (ret < 0) {
 		fprintf(stderr, "%s: error: %s\n", path, l.error);
 		lat_loaded_release(&l);
@@ -193,7 +194,7 @@ static int export_input(const char *path, struct export_args *a, const struct la
 			fprintf(stderr, "%s: warning: no trace id (cannot read it again: %s)\n",
 				path, lat_strerror(ret));
 	}
-	a->o.sink = sink;
+	c->an.sink = sink;
 	for (size_t k = 0; k < l.nblocks; k++) {
 		struct lat_block *b = l.blocks[k];
 
@@ -219,7 +220,7 @@ static int export_input(const char *path, struct export_args *a, const struct la
 		}
 		snprintf(names->host_copy, sizeof(names->host_copy), "%s",
 			 b->events->host ? b->events->host : "");
-		ret = lat_analyze_block(b, &a->o);
+		ret = lat_analyze_block(b, &c->an);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
 					"what came before\n", name, lat_strerror(ret));
@@ -233,13 +234,14 @@ static int export_input(const char *path, struct export_args *a, const struct la
 	*names->host = NULL;
 	if (names->trace_id)
 		*names->trace_id = NULL;
-	a->o.sink = NULL;
+	c->an.sink = NULL;
 	lat_loaded_release(&l);
 	return nev ? n : -1;
 }
 
-static int run_perfetto(struct export_args *a, const char *path)
+static int run_perfetto(struct cli_ctx *c, const char *path)
 {
+	const struct export_args *a = c->own;
 	struct lat_perfetto p;
 	struct lat_wake_sink sink;
 	const char *trace = NULL, *host = NULL;
@@ -254,7 +256,7 @@ static int run_perfetto(struct export_args *a, const char *path)
 	}
 	lat_perfetto_begin(&p, out);
 	lat_perfetto_sink(&p, &sink);
-	n = export_input(path, a, &sink, &names);
+	n = export_input(path, c, &sink, &names);
 	ret = lat_perfetto_end(&p, path, names.host_copy[0] ? names.host_copy : NULL);
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
@@ -267,8 +269,9 @@ static int run_perfetto(struct export_args *a, const char *path)
 	return n < 0 ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }
 
-static int run_rows(struct export_args *a, int nin, char **in)
+static int run_rows(struct cli_ctx *c, int nin, char **in)
 {
+	const struct export_args *a = c->own;
 	struct lat_rows r;
 	struct lat_wake_sink sink;
 	struct export_names names = { .trace = &r.trace, .host = &r.host,
@@ -285,7 +288,7 @@ static int run_rows(struct export_args *a, int nin, char **in)
 	lat_rows_header(&r);
 	lat_rows_sink(&r, &sink);
 	for (int i = 0; i < nin; i++)
-		bad += export_input(in[i], a, &sink, &names) < 0;
+		bad += export_input(in[i], c, &sink, &names) < 0;
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
 		werr |= fclose(out) != 0;
@@ -299,14 +302,16 @@ static int run_rows(struct export_args *a, int nin, char **in)
 
 int cmd_export(int argc, char **argv)
 {
-	struct export_args a;
+	struct export_args a = { .perfetto = NULL };
+	struct cli_ctx c;
+	int first;
 
-	memset(&a, 0, sizeof(a));
-	lat_analyze_opts_init(&a.o);
-	a.o.worst_n = 0;	/* no case is explained: only the records are wanted */
-	if (parse_args(argc, argv, &a) < 0)
+	cli_ctx_init(&c, argv[0], &a);
+	c.an.worst_n = 0;	/* no case is explained: only the records are wanted */
+	first = cli_parse(argc, argv, export_tables, 0, &c, usage_export);
+	if (first < 0 || check_args(&a, argc - first) < 0)
 		return LAT_EXIT_USAGE;
 	if (a.perfetto)
-		return run_perfetto(&a, argv[optind]);
-	return run_rows(&a, argc - optind, argv + optind);
+		return run_perfetto(&c, argv[first]);
+	return run_rows(&c, argc - first, argv + first);
 }

@@ -42,7 +42,7 @@ static int set_format(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
-static int set_buffer(struct cli_ctx *c, const char *arg)
+int cli_set_buffer(struct cli_ctx *c, const char *arg)
 {
 	c->read.buffer = arg;
 	return 0;
@@ -50,7 +50,7 @@ static int set_buffer(struct cli_ctx *c, const char *arg)
 
 const struct cli_opt cli_read_options[] = {
 	{ "format", 'f', required_argument, set_format },
-	{ "buffer", 0, required_argument, set_buffer },
+	{ "buffer", 0, required_argument, cli_set_buffer },
 	{ NULL, 0, 0, NULL },
 };
 
@@ -94,7 +94,7 @@ static int set_task(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
-static int set_wake_start(struct cli_ctx *c, const char *arg)
+int cli_set_wake_start(struct cli_ctx *c, const char *arg)
 {
 	if (!strcmp(arg, "waking")) {
 		c->an.wake_start = LAT_WAKE_START_WAKING;
@@ -114,7 +114,7 @@ const struct cli_opt cli_analysis_options[] = {
 	{ "worst", 'w', required_argument, set_worst },
 	{ "top", 0, required_argument, set_top },
 	{ "task", 0, required_argument, set_task },
-	{ "wakeup-start", 0, required_argument, set_wake_start },
+	{ "wakeup-start", 0, required_argument, cli_set_wake_start },
 	{ NULL, 0, 0, NULL },
 };
 

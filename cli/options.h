@@ -41,6 +41,14 @@ extern const struct cli_opt cli_select_options[];
 /* --fail-above DUR: fills c->an.fail_above_ns (analyze and report). */
 extern const struct cli_opt cli_gate_options[];
 
+/*
+ * The setters of single shared options, for a command that takes only some of a
+ * table (export: --buffer, --wakeup-start): --buffer NAME into c->read.buffer,
+ * --wakeup-start waking|wakeup into c->an.wake_start.
+ */
+int cli_set_buffer(struct cli_ctx *c, const char *arg);
+int cli_set_wake_start(struct cli_ctx *c, const char *arg);
+
 /* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
 void cli_ctx_init(struct cli_ctx *c, const char *cmd, void *own);
 
