@@ -230,6 +230,173 @@ static inline void decode_wake_hot(const char *d, const struct td_etype *t, stru
 	ev->u.wake.target_cpu = ld_s32(d + t->f[3].off);
 }
 
+/* sched_switch of any layout, by rd(). */
+static void decode_switch(struct td_src *s, struct td_ccache *cc, const char *d,
+			  unsigned int size, const struct td_etype *t, struct lat_event *ev)
+{
+	int64_t st = rd(s, d, &t->f[3]);
+
+	rd_comm(s, ev->u.sw.prev_comm, d, size, &t->f[0]);
+	ev->u.sw.prev_pid = (int32_t)rd(s, d, &t->f[1]);
+	ev->u.sw.prev_prio = (int32_t)rd(s, d, &t->f[2]);
+	ev->u.sw.prev_state_raw = (uint32_t)st;
+	rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
+	ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
+	ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
+	ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)st);
+	switch_in(s, cc, ev->u.sw.next_pid, ev->u.sw.next_comm);
+}
+
+/* The wakeups and sched_migrate_task of any layout. */
+static void decode_wake_migrate(struct td_src *s, const char *d, unsigned int size,
+				const struct td_etype *t, struct lat_event *ev)
+{
+	if (t->type != LAT_EV_MIGRATE) {
+		rd_comm(s, ev->u.wake.comm, d, size, &t->f[0]);
+		ev->u.wake.pid = (int32_t)rd(s, d, &t->f[1]);
+		ev->u.wake.prio = (int32_t)rd(s, d, &t->f[2]);
+		ev->u.wake.target_cpu = (int32_t)rd(s, d, &t->f[3]);
+		return;
+	}
+	rd_comm(s, ev->u.migrate.comm, d, size, &t->f[0]);
+	ev->u.migrate.pid = (int32_t)rd(s, d, &t->f[1]);
+	ev->u.migrate.prio = (int32_t)rd(s, d, &t->f[2]);
+	ev->u.migrate.orig_cpu = (int32_t)rd(s, d, &t->f[3]);
+	ev->u.migrate.dest_cpu = (int32_t)rd(s, d, &t->f[4]);
+}
+
+/* sched_process_exec: the new comm is the file's basename, as the kernel sets it. */
+static void decode_exec(struct td_src *s, const char *d, unsigned int size,
+			const struct td_etype *t, struct lat_event *ev)
+{
+	size_t len;
+	const char *fn = rd_dyn(s, d, size, &t->f[0], &len), *b;
+
+	ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
+	ev->u.task.child_pid = -1;
+	ev->u.task.child_comm[0] = 0;
+	ev->u.task.comm[0] = 0;
+	if (!fn)
+		return;
+	b = memrchr(fn, '/', len);
+	b = b ? b + 1 : fn;
+	len -= (size_t)(b - fn);
+	if (len > LAT_COMM_LEN - 1)
+		len = LAT_COMM_LEN - 1;
+	memcpy(ev->u.task.comm, b, len);
+	ev->u.task.comm[len] = 0;
+	if (len)
+		td_comm_set(&s->f.comms, ev->u.task.pid, b, len);
+}
+
+/* sched_process_fork / exec / exit. */
+static void decode_task(struct td_src *s, const char *d, unsigned int size,
+			const struct td_etype *t, struct lat_event *ev)
+{
+	if (t->type == LAT_EV_EXEC) {
+		decode_exec(s, d, size, t, ev);
+		return;
+	}
+	rd_comm(s, ev->u.task.comm, d, size, &t->f[0]);
+	ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
+	if (t->type == LAT_EV_EXIT) {
+		ev->u.task.child_pid = -1;
+		ev->u.task.child_comm[0] = 0;
+		return;
+	}
+	rd_comm(s, ev->u.task.child_comm, d, size, &t->f[2]);
+	ev->u.task.child_pid = (int32_t)rd(s, d, &t->f[3]);
+	learn_comm(s, ev->u.task.child_pid, ev->u.task.child_comm);
+}
+
+/* irq handlers, softirqs and hrtimer callbacks: the number and a name where one is known. */
+static void decode_irq(struct td_src *s, const char *d, unsigned int size,
+		       const struct td_etype *t, struct lat_event *ev)
+{
+	const char *nm;
+	size_t len;
+
+	ev->u.irq.irq = (int32_t)rd(s, d, &t->f[0]);
+	ev->u.irq.ret = 0;
+	ev->u.irq.name = NULL;
+	switch (t->type) {
+	case LAT_EV_IRQ_ENTRY:
+		/* the name is NUL-terminated inside the record (checked by rd_dyn) */
+		nm = rd_dyn(s, d, size, &t->f[1], &len);
+		if (nm && len < size - (size_t)(nm - d) && !nm[len])
+			ev->u.irq.name = nm;
+		break;
+	case LAT_EV_IRQ_EXIT:
+		ev->u.irq.ret = (int32_t)rd(s, d, &t->f[1]);
+		break;
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		ev->u.irq.name = ev->u.irq.irq >= 0 &&
+			(size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(softirq_names) ?
+			softirq_names[ev->u.irq.irq] : NULL;
+		break;
+	default:
+		/* hrtimers: the callback's address, named from the file's kallsyms */
+		ev->u.irq.irq = -1;
+		if (t->type == LAT_EV_TIMER_ENTRY && !t->f[0].dyn &&
+		    t->f[0].size == (uint16_t)s->f.long_size && td_load_kallsyms(&s->f) == 0)
+			ev->u.irq.name = tep_find_function(s->f.tep,
+							   (unsigned long long)rd(s, d, &t->f[0]));
+		break;
+	}
+}
+
+/* trace_marker text, its trailing newlines dropped. */
+static void decode_marker(const char *d, unsigned int size, const struct td_etype *t,
+			  struct lat_event *ev)
+{
+	const char *txt = d + t->f[0].off;
+	size_t len = strnlen(txt, size - t->f[0].off);
+
+	while (len && (txt[len - 1] == '\n'))
+		len--;
+	ev->u.marker.text = txt;
+	ev->u.marker.len = len;
+}
+
+/* A known event's own fields, any layout. */
+static void decode_fields(struct td_src *s, struct td_ccache *cc, const char *d,
+			  unsigned int size, const struct td_etype *t, struct lat_event *ev)
+{
+	switch (t->type) {
+	case LAT_EV_SWITCH:
+		decode_switch(s, cc, d, size, t, ev);
+		break;
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+	case LAT_EV_MIGRATE:
+		decode_wake_migrate(s, d, size, t, ev);
+		break;
+	case LAT_EV_FORK:
+	case LAT_EV_EXEC:
+	case LAT_EV_EXIT:
+		decode_task(s, d, size, t, ev);
+		break;
+	case LAT_EV_IRQ_ENTRY:
+	case LAT_EV_IRQ_EXIT:
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
+		decode_irq(s, d, size, t, ev);
+		break;
+	case LAT_EV_MARKER:
+		decode_marker(d, size, t, ev);
+		break;
+	case LAT_EV_STACK:
+		decode_stack(s, d, size, t, ev);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Any record, any layout: the common fields by rd(), then the event's own. */
 static __attribute__((noinline)) void decode_full(struct td_src *s, const struct td_rec *r,
 						  struct lat_event *ev)
@@ -238,7 +405,6 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, const struct
 	unsigned int size = r->size;
 	struct td_ccache *cc = &s->cc[r->slot];
 	const struct td_etype *t = NULL;
-	size_t len;
 	int64_t id;
 
 	ev->ts_ns = r->ts;
@@ -265,125 +431,12 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, const struct
 	if (size < t->min_size)
 		return;		/* too short for its format: passed on undecoded */
 	ev->type = t->type;
-	if (t->hot) {
-		if (t->type == LAT_EV_SWITCH)
-			decode_switch_hot(s, cc, d, t, ev);
-		else
-			decode_wake_hot(d, t, ev);
-		return;
-	}
-	switch (t->type) {
-	case LAT_EV_SWITCH: {
-		int64_t st = rd(s, d, &t->f[3]);
-
-		rd_comm(s, ev->u.sw.prev_comm, d, size, &t->f[0]);
-		ev->u.sw.prev_pid = (int32_t)rd(s, d, &t->f[1]);
-		ev->u.sw.prev_prio = (int32_t)rd(s, d, &t->f[2]);
-		ev->u.sw.prev_state_raw = (uint32_t)st;
-		rd_comm(s, ev->u.sw.next_comm, d, size, &t->f[4]);
-		ev->u.sw.next_pid = (int32_t)rd(s, d, &t->f[5]);
-		ev->u.sw.next_prio = (int32_t)rd(s, d, &t->f[6]);
-		ev->u.sw.prev_state = lat_task_state_from_bits((uint32_t)st);
-		switch_in(s, cc, ev->u.sw.next_pid, ev->u.sw.next_comm);
-		break;
-	}
-	case LAT_EV_WAKING:
-	case LAT_EV_WAKEUP:
-	case LAT_EV_WAKEUP_NEW:
-		rd_comm(s, ev->u.wake.comm, d, size, &t->f[0]);
-		ev->u.wake.pid = (int32_t)rd(s, d, &t->f[1]);
-		ev->u.wake.prio = (int32_t)rd(s, d, &t->f[2]);
-		ev->u.wake.target_cpu = (int32_t)rd(s, d, &t->f[3]);
-		break;
-	case LAT_EV_MIGRATE:
-		rd_comm(s, ev->u.migrate.comm, d, size, &t->f[0]);
-		ev->u.migrate.pid = (int32_t)rd(s, d, &t->f[1]);
-		ev->u.migrate.prio = (int32_t)rd(s, d, &t->f[2]);
-		ev->u.migrate.orig_cpu = (int32_t)rd(s, d, &t->f[3]);
-		ev->u.migrate.dest_cpu = (int32_t)rd(s, d, &t->f[4]);
-		break;
-	case LAT_EV_FORK:
-		rd_comm(s, ev->u.task.comm, d, size, &t->f[0]);
-		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
-		rd_comm(s, ev->u.task.child_comm, d, size, &t->f[2]);
-		ev->u.task.child_pid = (int32_t)rd(s, d, &t->f[3]);
-		learn_comm(s, ev->u.task.child_pid, ev->u.task.child_comm);
-		break;
-	case LAT_EV_EXEC: {
-		const char *fn = rd_dyn(s, d, size, &t->f[0], &len), *b;
-
-		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
-		ev->u.task.child_pid = -1;
-		ev->u.task.child_comm[0] = 0;
-		ev->u.task.comm[0] = 0;
-		if (fn) {
-			/* the new comm is the file's basename, as the kernel sets it */
-			b = memrchr(fn, '/', len);
-			b = b ? b + 1 : fn;
-			len -= (size_t)(b - fn);
-			if (len > LAT_COMM_LEN - 1)
-				len = LAT_COMM_LEN - 1;
-			memcpy(ev->u.task.comm, b, len);
-			ev->u.task.comm[len] = 0;
-			if (len)
-				td_comm_set(&s->f.comms, ev->u.task.pid, b, len);
-		}
-		break;
-	}
-	case LAT_EV_EXIT:
-		rd_comm(s, ev->u.task.comm, d, size, &t->f[0]);
-		ev->u.task.pid = (int32_t)rd(s, d, &t->f[1]);
-		ev->u.task.child_pid = -1;
-		ev->u.task.child_comm[0] = 0;
-		break;
-	case LAT_EV_IRQ_ENTRY:
-	case LAT_EV_IRQ_EXIT:
-		ev->u.irq.irq = (int32_t)rd(s, d, &t->f[0]);
-		ev->u.irq.ret = t->type == LAT_EV_IRQ_EXIT ? (int32_t)rd(s, d, &t->f[1]) : 0;
-		ev->u.irq.name = NULL;
-		if (t->type == LAT_EV_IRQ_ENTRY) {
-			/* the name is NUL-terminated inside the record (checked by rd_dyn) */
-			const char *nm = rd_dyn(s, d, size, &t->f[1], &len);
-
-			if (nm && len < size - (size_t)(nm - d) && !nm[len])
-				ev->u.irq.name = nm;
-		}
-		break;
-	case LAT_EV_SOFTIRQ_ENTRY:
-	case LAT_EV_SOFTIRQ_EXIT:
-		ev->u.irq.irq = (int32_t)rd(s, d, &t->f[0]);
-		ev->u.irq.ret = 0;
-		ev->u.irq.name = ev->u.irq.irq >= 0 &&
-			(size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(softirq_names) ?
-			softirq_names[ev->u.irq.irq] : NULL;
-		break;
-	case LAT_EV_TIMER_ENTRY:
-	case LAT_EV_TIMER_EXIT:
-		ev->u.irq.irq = -1;
-		ev->u.irq.ret = 0;
-		ev->u.irq.name = NULL;
-		/* the callback's address, named from the file's kallsyms */
-		if (t->type == LAT_EV_TIMER_ENTRY && !t->f[0].dyn &&
-		    t->f[0].size == (uint16_t)s->f.long_size && td_load_kallsyms(&s->f) == 0)
-			ev->u.irq.name = tep_find_function(s->f.tep,
-							   (unsigned long long)rd(s, d, &t->f[0]));
-		break;
-	case LAT_EV_MARKER: {
-		const char *txt = d + t->f[0].off;
-
-		len = strnlen(txt, size - t->f[0].off);
-		while (len && (txt[len - 1] == '\n'))
-			len--;
-		ev->u.marker.text = txt;
-		ev->u.marker.len = len;
-		break;
-	}
-	case LAT_EV_STACK:
-		decode_stack(s, d, size, t, ev);
-		break;
-	default:
-		break;
-	}
+	if (!t->hot)
+		decode_fields(s, cc, d, size, t, ev);
+	else if (t->type == LAT_EV_SWITCH)
+		decode_switch_hot(s, cc, d, t, ev);
+	else
+		decode_wake_hot(d, t, ev);
 }
 
 /*
