@@ -941,107 +941,131 @@ static int is_console_frame(const char *p, const char *e)
 
 #define NAME_IS(n, l, s) ((l) == sizeof(s) - 1 && !memcmp((n), (s), sizeof(s) - 1))
 
-static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
-				struct lat_ft_strs *strs, const char **expected)
+/* sched_* events, @m the name after "sched_": 1 with *@kind set, 0 for another name. */
+static int sched_payload(struct cur *c, const char *m, size_t ml, struct lat_event *ev,
+			 const char **expected, enum lat_ft_kind *kind)
 {
 	int ok;
 
-	if (nl > 6 && !memcmp(n, "sched_", 6)) {
-		const char *m = n + 6;
-		size_t ml = nl - 6;
+	if (NAME_IS(m, ml, "switch")) {
+		*expected = EXP_SWITCH;
+		ok = p_switch(c, ev);
+	} else if (NAME_IS(m, ml, "waking") || NAME_IS(m, ml, "wakeup") ||
+		   NAME_IS(m, ml, "wakeup_new")) {
+		ev->type = ml == 6 ? (m[4] == 'n' ? LAT_EV_WAKING : LAT_EV_WAKEUP) :
+				     LAT_EV_WAKEUP_NEW;
+		ev->name = ev->type == LAT_EV_WAKING ? "sched:sched_waking" :
+			   ev->type == LAT_EV_WAKEUP ? "sched:sched_wakeup" :
+						       "sched:sched_wakeup_new";
+		*expected = EXP_WAKE;
+		ok = p_wake(c, ev);
+	} else if (NAME_IS(m, ml, "migrate_task")) {
+		ev->type = LAT_EV_MIGRATE;
+		ev->name = "sched:sched_migrate_task";
+		*expected = EXP_MIGRATE;
+		ok = p_migrate(c, ev);
+	} else if (NAME_IS(m, ml, "process_fork")) {
+		ev->type = LAT_EV_FORK;
+		ev->name = "sched:sched_process_fork";
+		*expected = EXP_FORK;
+		ok = p_fork(c, ev);
+	} else if (NAME_IS(m, ml, "process_exec")) {
+		ev->type = LAT_EV_EXEC;
+		ev->name = "sched:sched_process_exec";
+		*expected = EXP_EXEC;
+		ok = p_exec(c, ev);
+	} else if (NAME_IS(m, ml, "process_exit")) {
+		ev->type = LAT_EV_EXIT;
+		ev->name = "sched:sched_process_exit";
+		*expected = EXP_EXIT;
+		ok = p_exit(c, ev);
+	} else {
+		return 0;
+	}
+	*kind = ok ? LAT_FT_EVENT : LAT_FT_BAD;
+	return 1;
+}
 
-		if (NAME_IS(m, ml, "switch")) {
-			*expected = EXP_SWITCH;
-			return p_switch(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-		if (NAME_IS(m, ml, "waking") || NAME_IS(m, ml, "wakeup") ||
-		    NAME_IS(m, ml, "wakeup_new")) {
-			ev->type = ml == 6 ? (m[4] == 'n' ? LAT_EV_WAKING : LAT_EV_WAKEUP) :
-					     LAT_EV_WAKEUP_NEW;
-			ev->name = ev->type == LAT_EV_WAKING ? "sched:sched_waking" :
-				   ev->type == LAT_EV_WAKEUP ? "sched:sched_wakeup" :
-							       "sched:sched_wakeup_new";
-			*expected = EXP_WAKE;
-			return p_wake(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-		if (NAME_IS(m, ml, "migrate_task")) {
-			ev->type = LAT_EV_MIGRATE;
-			ev->name = "sched:sched_migrate_task";
-			*expected = EXP_MIGRATE;
-			return p_migrate(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-		if (NAME_IS(m, ml, "process_fork")) {
-			ev->type = LAT_EV_FORK;
-			ev->name = "sched:sched_process_fork";
-			*expected = EXP_FORK;
-			return p_fork(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-		if (NAME_IS(m, ml, "process_exec")) {
-			ev->type = LAT_EV_EXEC;
-			ev->name = "sched:sched_process_exec";
-			*expected = EXP_EXEC;
-			return p_exec(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-		if (NAME_IS(m, ml, "process_exit")) {
-			ev->type = LAT_EV_EXIT;
-			ev->name = "sched:sched_process_exit";
-			*expected = EXP_EXIT;
-			return p_exit(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
-	} else if (nl > 8 && !memcmp(n, "softirq_", 8)) {
-		if (NAME_IS(n, nl, "softirq_entry") || NAME_IS(n, nl, "softirq_exit")) {
-			ev->type = nl == 13 ? LAT_EV_SOFTIRQ_ENTRY : LAT_EV_SOFTIRQ_EXIT;
-			ev->name = nl == 13 ? "irq:softirq_entry" : "irq:softirq_exit";
-			ev->u.irq.name = NULL;
-			ev->u.irq.ret = 0;
-			*expected = EXP_SOFTIRQ;
-			return p_softirq(c, ev, strs) ? LAT_FT_EVENT : LAT_FT_BAD;
-		}
+/* softirqs, irq handlers, hrtimer expiries: 1 with *@kind set, 0 for another name. */
+static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
+		       struct lat_ft_strs *strs, const char **expected, enum lat_ft_kind *kind)
+{
+	int ok, entry;
+
+	if (NAME_IS(n, nl, "softirq_entry") || NAME_IS(n, nl, "softirq_exit")) {
+		ev->type = nl == 13 ? LAT_EV_SOFTIRQ_ENTRY : LAT_EV_SOFTIRQ_EXIT;
+		ev->name = nl == 13 ? "irq:softirq_entry" : "irq:softirq_exit";
+		ev->u.irq.name = NULL;
+		ev->u.irq.ret = 0;
+		*expected = EXP_SOFTIRQ;
+		ok = p_softirq(c, ev, strs);
 	} else if (NAME_IS(n, nl, "irq_handler_entry") || NAME_IS(n, nl, "irq_handler_exit")) {
-		int entry = nl == 17;
-
+		entry = nl == 17;
 		ev->type = entry ? LAT_EV_IRQ_ENTRY : LAT_EV_IRQ_EXIT;
 		ev->name = entry ? "irq:irq_handler_entry" : "irq:irq_handler_exit";
 		ev->u.irq.name = NULL;
 		ev->u.irq.ret = 0;
 		*expected = EXP_IRQ;
 		ok = p_irq(c, ev, strs, entry);
-		return ok ? LAT_FT_EVENT : LAT_FT_BAD;
 	} else if (NAME_IS(n, nl, "hrtimer_expire_entry") ||
 		   NAME_IS(n, nl, "hrtimer_expire_exit")) {
-		int entry = nl == 20;
-
+		entry = nl == 20;
 		ev->type = entry ? LAT_EV_TIMER_ENTRY : LAT_EV_TIMER_EXIT;
 		ev->name = entry ? "timer:hrtimer_expire_entry" : "timer:hrtimer_expire_exit";
 		ev->u.irq.irq = -1;
 		ev->u.irq.ret = 0;
 		ev->u.irq.name = NULL;
 		*expected = EXP_TIMER;
-		return p_timer(c, ev, strs, entry) ? LAT_FT_EVENT : LAT_FT_BAD;
-	} else if (NAME_IS(n, nl, "tracing_mark_write")) {
-		marker(c, ev);
-		return LAT_FT_EVENT;
-	} else if (NAME_IS(n, nl, "print")) {
-		/* trace-cmd: "print:   tracing_mark_write: text" */
-		struct cur t = *c;
+		ok = p_timer(c, ev, strs, entry);
+	} else {
+		return 0;
+	}
+	*kind = ok ? LAT_FT_EVENT : LAT_FT_BAD;
+	return 1;
+}
 
-		if (LIT(&t, "tracing_mark_write")) {
-			while (t.p < t.e && *t.p != ':' && !is_ws(*t.p))
-				t.p++;	/* "+0x91/0x170" */
-			if (LIT(&t, ":")) {
-				if (t.p < t.e && *t.p == ' ')
-					t.p++;
-				*c = t;
-			}
+/* trace-cmd's "print:   tracing_mark_write: text" (or "...+0x91/0x170: text"). */
+static void print_payload(struct cur *c, struct lat_event *ev)
+{
+	struct cur t = *c;
+
+	if (LIT(&t, "tracing_mark_write")) {
+		while (t.p < t.e && *t.p != ':' && !is_ws(*t.p))
+			t.p++;	/* "+0x91/0x170" */
+		if (LIT(&t, ":")) {
+			if (t.p < t.e && *t.p == ' ')
+				t.p++;
+			*c = t;
 		}
+	}
+	marker(c, ev);
+}
+
+static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
+				struct lat_ft_strs *strs, const char **expected)
+{
+	enum lat_ft_kind kind;
+
+	if (nl > 6 && !memcmp(n, "sched_", 6) &&
+	    sched_payload(c, n + 6, nl - 6, ev, expected, &kind))
+		return kind;
+	if (irq_payload(c, n, nl, ev, strs, expected, &kind))
+		return kind;
+	if (NAME_IS(n, nl, "tracing_mark_write")) {
 		marker(c, ev);
 		return LAT_FT_EVENT;
-	} else if (NAME_IS(n, nl, "kernel_stack")) {
+	}
+	if (NAME_IS(n, nl, "print")) {
+		print_payload(c, ev);
+		return LAT_FT_EVENT;
+	}
+	if (NAME_IS(n, nl, "kernel_stack")) {
 		/* trace-cmd: "kernel_stack:   <stack trace >" */
 		ev->type = LAT_EV_STACK;
 		ev->name = "ftrace:kernel_stack";
 		return LAT_FT_STACK;
-	} else if (NAME_IS(n, nl, "user_stack")) {
+	}
+	if (NAME_IS(n, nl, "user_stack")) {
 		ev->type = LAT_EV_OTHER;
 		ev->name = "ftrace:user_stack";
 		return LAT_FT_USTACK;
