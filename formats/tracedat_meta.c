@@ -612,6 +612,96 @@ int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag 
 	return ret;
 }
 
+/* TRACECLOCK: "[local] global ...", the selected clock (the first one seen). */
+static void clock_opt(struct td_file *f, const char *data)
+{
+	const char *l = strchr(data, '['), *r = l ? strchr(l, ']') : NULL;
+
+	if (l && r && !f->trace_clock)
+		f->trace_clock = strndup(l + 1, (size_t)(r - l - 1));
+}
+
+/*
+ * UNAME: "sysname nodename release version machine", kept whole, and its node
+ * name (the first one seen).
+ */
+static void uname_opt(struct td_file *f, const char *data, uint32_t size)
+{
+	const char *h = memchr(data, ' ', size);
+	size_t n = 0;
+
+	if (!f->uname)
+		f->uname = strndup(data, size);
+	if (!h || f->host)
+		return;
+	h++;
+	while (h + n < data + size && h[n] && h[n] != ' ')
+		n++;
+	if (n)
+		f->host = strndup(h, n);
+}
+
+/* A v7 pointer (option @id 16..21) to a metadata section, read from there. */
+static int section_opt(struct td_file *f, uint16_t id, const char *data, uint32_t size)
+{
+	struct td_cur s;
+	char *sec = NULL;
+	uint64_t off;
+	int ret;
+
+	if (size < 8)
+		return 0;
+	off = td_get64(f->swap, data);
+	if (id == 19) {
+		f->ksyms_off = off;
+		return 0;
+	}
+	ret = load_section(f, off, id, &s, &sec);
+	if (ret < 0)
+		return ret;
+	if (id == 16)
+		ret = parse_headers(f, &s);
+	else if (id == 17)
+		ret = parse_ftrace_events(f, &s);
+	else if (id == 18)
+		ret = parse_event_systems(f, &s);
+	else if (id == 20)
+		ret = skip_printk(&s);
+	else
+		ret = parse_cmdlines(f, &s);
+	/* the formats noted in it are parsed later, from it */
+	if ((id == 17 || id == 18) && !ret)
+		return keep(f, sec);
+	free(sec);
+	return ret;
+}
+
+/* One option other than DONE: 0 or a negative lat_err. */
+static int apply_option(struct td_file *f, uint16_t id, char *data, uint32_t size)
+{
+	switch (id) {
+	case 2:		/* CPUSTAT */
+		parse_cpustat(f, data, size);
+		return 0;
+	case 3:		/* BUFFER */
+		return parse_buffer_opt(f, data, size);
+	case 4:		/* TRACECLOCK */
+		clock_opt(f, data);
+		return 0;
+	case 5:		/* UNAME */
+		uname_opt(f, data, size);
+		return 0;
+	case 8:		/* CPUCOUNT */
+		if (size >= 4 && td_get32(f->swap, data) <= TD_MAX_CPUS)
+			f->ncpus_sys = (int)td_get32(f->swap, data);
+		return 0;
+	case 16: case 17: case 18: case 19: case 20: case 21:
+		return section_opt(f, id, data, size);
+	default:
+		return 0;
+	}
+}
+
 /* Options from @c up to DONE; *next gets the v7 next-section offset. */
 static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 {
@@ -632,85 +722,13 @@ static int parse_options(struct td_file *f, struct td_cur *c, uint64_t *next)
 		size = td_get32(f->swap, b + 2);
 		if ((ret = cur_blob(c, size, &data)) < 0)
 			return ret;
-		ret = 0;
-		switch (id) {
-		case 0:		/* DONE */
+		if (!id) {	/* DONE */
 			if (size >= 8)
 				*next = td_get64(f->swap, data);
 			free(data);
 			return 0;
-		case 2:		/* CPUSTAT */
-			parse_cpustat(f, data, size);
-			break;
-		case 3:		/* BUFFER */
-			ret = parse_buffer_opt(f, data, size);
-			break;
-		case 4: {	/* TRACECLOCK: "[local] global ..." */
-			char *l = strchr(data, '['), *r = l ? strchr(l, ']') : NULL;
-
-			if (l && r && !f->trace_clock)
-				f->trace_clock = strndup(l + 1, (size_t)(r - l - 1));
-			break;
 		}
-		case 5: {	/* UNAME: "sysname nodename release version machine" */
-			const char *h = memchr(data, ' ', size);
-			size_t n = 0;
-
-			if (!f->uname)
-				f->uname = strndup(data, size);
-			if (h && !f->host) {
-				h++;
-				while (h + n < data + size && h[n] && h[n] != ' ')
-					n++;
-				if (n)
-					f->host = strndup(h, n);
-			}
-			break;
-		}
-		case 8:		/* CPUCOUNT */
-			if (size >= 4 && td_get32(f->swap, data) <= TD_MAX_CPUS)
-				f->ncpus_sys = (int)td_get32(f->swap, data);
-			break;
-		case 16: case 17: case 18: case 19: case 20: case 21: {
-			/* v7 pointers to metadata sections */
-			struct td_cur s;
-			char *sec = NULL;
-
-			if (size < 8)
-				break;
-			uint64_t off = td_get64(f->swap, data);
-
-			if (id == 19) {
-				f->ksyms_off = off;
-				break;
-			}
-			ret = load_section(f, off, id, &s, &sec);
-			if (ret < 0)
-				break;
-			if (id == 16)
-				ret = parse_headers(f, &s);
-			else if (id == 17)
-				ret = parse_ftrace_events(f, &s);
-			else if (id == 18)
-				ret = parse_event_systems(f, &s);
-			else if (id == 20)
-				ret = skip_printk(&s);
-			else
-				ret = parse_cmdlines(f, &s);
-			/* the formats noted in it are parsed later, from it */
-			if (id == 17 || id == 18) {
-				if (!ret)
-					ret = keep(f, sec);
-				else
-					free(sec);
-			} else {
-				free(sec);
-			}
-			break;
-		}
-		default:
-			break;
-		}
+		ret = apply_option(f, id, data, size);
 		free(data);
 		if (ret < 0)
 			return ret;
