@@ -1304,6 +1304,67 @@ static int add_stack_frame(struct lat_fntrace *t, const char *p)
 	return 0;
 }
 
+/*
+ * Row @i of @t (its text in @lb) into @e, *@r the parse's result (1 a row, 0 not,
+ * <0 an unknown type).  A row the mailer wrapped is read joined with the next line
+ * (*@joined 1) when that line is foreign and the join parses; the block's last row
+ * may have its parent on the line after the block ("(finish_task_switch)"): joined
+ * when it is only that.  Returns 0 or -LAT_ENOMEM.
+ */
+static int read_row(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t i, size_t end,
+		    struct line_buf *lb, struct line_buf *lb2, struct lat_fn_entry *e, int *r,
+		    int *joined)
+{
+	const struct lat_line *l = &t->lines[i], *nx = &t->lines[i + 1];
+	int ret;
+
+	*joined = 0;
+	*r = 0;
+	if (i + 1 < t->nlines && i + 1 <= end && !lat_line_blank(nx) && !nx->binary) {
+		if ((ret = copy_line(lb2, nx, NULL)) < 0)
+			return ret;
+		if (classify(dialect, lb2->s) == LAT_LINE_NO && !is_elision(lb2->s) &&
+		    (i + 1 < end || is_parent_only(lb2->s))) {
+			if ((ret = copy_line(lb2, l, nx)) < 0)
+				return ret;
+			*r = lat_fnt_parse_row(dialect, lb2->s, e);
+			*joined = *r == 1;
+		}
+	}
+	if (!*joined)
+		*r = lat_fnt_parse_row(dialect, lb->s, e);
+	return 0;
+}
+
+/* Row @e of line @l taken: where it was, what came before it, what it tells of the trace. */
+static void note_row(struct lat_fntrace *ft, struct lat_fn_entry *e, const struct lat_line *l,
+		     int gap, int joined)
+{
+	e->line = l->lineno;
+	e->gap_before = (uint8_t)gap;
+	e->joined = (uint8_t)joined;
+	if (l->quote)
+		ft->quoted_lines++;
+	if (e->has_tsc)
+		ft->verbose = 1;
+	if (!ft->layout && e->layout)
+		ft->layout = (enum lat_fn_layout)e->layout;
+	if (e->graph)
+		ft->graph = 1;
+	if (joined)
+		ft->joined_lines++;
+}
+
+/* "wakeup_rt latency trace v1.1.5 on 2.6.26-rc8": the block's title from its header. */
+static void title_block(struct lat_block *b, const struct lat_fntrace *ft)
+{
+	if (ft->tracer && !b->title &&
+	    asprintf(&b->title, "%s latency trace %s%s%s", ft->tracer,
+		     ft->version ? ft->version : "(version unknown)", ft->kernel ? " on " : "",
+		     ft->kernel ? ft->kernel : "") < 0)
+		b->title = NULL;
+}
+
 int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first,
 			size_t end, struct lat_block *b, struct lat_diag *d)
 {
@@ -1319,7 +1380,7 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 		const struct lat_line *l = &t->lines[i];
 		enum lat_line_kind k;
 		struct lat_fn_entry *e;
-		int r = 0, joined = 0;
+		int r, joined;
 
 		if (lat_line_blank(l))
 			continue;
@@ -1355,26 +1416,8 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 			ret = -LAT_ENOMEM;
 			goto out;
 		}
-		/*
-		 * a row wrapped by the mailer: the next line is foreign, and the join
-		 * parses.  The block's last row may have its parent on the line after
-		 * the block ("(finish_task_switch)"): joined when it is only that.
-		 */
-		if (i + 1 < t->nlines && i + 1 <= end &&
-		    !lat_line_blank(&t->lines[i + 1]) && !t->lines[i + 1].binary) {
-			if ((ret = copy_line(&lb2, &t->lines[i + 1], NULL)) < 0)
-				goto out;
-			if (classify(dialect, lb2.s) == LAT_LINE_NO && !is_elision(lb2.s) &&
-			    (i + 1 < end || is_parent_only(lb2.s))) {
-				if ((ret = copy_line(&lb2, l, &t->lines[i + 1])) < 0)
-					goto out;
-				r = lat_fnt_parse_row(dialect, lb2.s, e);
-				if (r == 1)
-					joined = 1;
-			}
-		}
-		if (!joined)
-			r = lat_fnt_parse_row(dialect, lb.s, e);
+		if ((ret = read_row(dialect, t, i, end, &lb, &lb2, e, &r, &joined)) < 0)
+			goto out;
 		if (r != 1) {
 			ft->n--;
 			if (r < 0) {
@@ -1385,31 +1428,14 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 			lat_diag_at(d, l->lineno, "expected %s", ROW_EXPECTED);
 			continue;
 		}
-		e->line = l->lineno;
-		e->gap_before = (uint8_t)gap;
-		e->joined = (uint8_t)joined;
+		note_row(ft, e, l, gap, joined);
 		gap = 0;
-		if (l->quote)
-			ft->quoted_lines++;
-		if (e->has_tsc)
-			ft->verbose = 1;
-		if (!ft->layout && e->layout)
-			ft->layout = (enum lat_fn_layout)e->layout;
-		if (e->graph)
-			ft->graph = 1;
 		in_stack = e->kind == LAT_FN_STACK;
-		if (joined) {
-			ft->joined_lines++;
-			i++;
-		}
+		i += joined;
 	}
 	if (!ft->n && ft->latency_ns < 0)
 		ret = -LAT_EEMPTY;
-	if (ft->tracer && !b->title &&
-	    asprintf(&b->title, "%s latency trace %s%s%s", ft->tracer,
-		     ft->version ? ft->version : "(version unknown)", ft->kernel ? " on " : "",
-		     ft->kernel ? ft->kernel : "") < 0)
-		b->title = NULL;
+	title_block(b, ft);
 out:
 	free(lb.s);
 	free(lb2.s);
