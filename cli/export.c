@@ -103,12 +103,7 @@ static int set_trace_id(struct cli_ctx *c, const char *arg)
 /* --reader NAME: export's --format is the rows' format, so the reader has this name. */
 static int set_reader(struct cli_ctx *c, const char *arg)
 {
-	c->read.format = lat_format_find(arg);
-	if (!c->read.format) {
-		fprintf(stderr, "%s: unknown reader '%s' (see `latscope formats`)\n", c->cmd, arg);
-		return -1;
-	}
-	return 0;
+	return cli_set_reader(c, "reader", arg);
 }
 
 /* One line an option; a new one (and its setter) goes here and into usage_export(). */

@@ -32,14 +32,19 @@ int cli_count(const struct cli_ctx *c, const char *name, const char *arg, int *o
 	return 0;
 }
 
-static int set_format(struct cli_ctx *c, const char *arg)
+int cli_set_reader(struct cli_ctx *c, const char *what, const char *arg)
 {
 	c->read.format = lat_format_find(arg);
 	if (!c->read.format) {
-		fprintf(stderr, "%s: unknown format '%s' (see `latscope formats`)\n", c->cmd, arg);
+		fprintf(stderr, "%s: unknown %s '%s' (see `latscope formats`)\n", c->cmd, what, arg);
 		return -1;
 	}
 	return 0;
+}
+
+static int set_format(struct cli_ctx *c, const char *arg)
+{
+	return cli_set_reader(c, "format", arg);
 }
 
 int cli_set_buffer(struct cli_ctx *c, const char *arg)

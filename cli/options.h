@@ -47,6 +47,8 @@ extern const struct cli_opt cli_gate_options[];
  * --wakeup-start waking|wakeup into c->an.wake_start.
  */
 int cli_set_buffer(struct cli_ctx *c, const char *arg);
+/* The reader named @arg into c->read.format; -1 after "CMD: unknown @what 'ARG' ...". */
+int cli_set_reader(struct cli_ctx *c, const char *what, const char *arg);
 int cli_set_wake_start(struct cli_ctx *c, const char *arg);
 
 /* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
