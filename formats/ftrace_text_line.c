@@ -941,49 +941,43 @@ static int is_console_frame(const char *p, const char *e)
 
 #define NAME_IS(n, l, s) ((l) == sizeof(s) - 1 && !memcmp((n), (s), sizeof(s) - 1))
 
+/* The sched_* events read, by their name after "sched_". */
+static const struct sched_event {
+	const char *name;
+	uint8_t len;
+	enum lat_ev_type type;
+	const char *full;	/* NULL: the parser names the event (sched_switch) */
+	const char *expected;
+	int (*parse)(struct cur *c, struct lat_event *ev);
+} sched_events[] = {
+	{ "switch", 6, LAT_EV_SWITCH, NULL, EXP_SWITCH, p_switch },
+	{ "waking", 6, LAT_EV_WAKING, "sched:sched_waking", EXP_WAKE, p_wake },
+	{ "wakeup", 6, LAT_EV_WAKEUP, "sched:sched_wakeup", EXP_WAKE, p_wake },
+	{ "wakeup_new", 10, LAT_EV_WAKEUP_NEW, "sched:sched_wakeup_new", EXP_WAKE, p_wake },
+	{ "migrate_task", 12, LAT_EV_MIGRATE, "sched:sched_migrate_task", EXP_MIGRATE, p_migrate },
+	{ "process_fork", 12, LAT_EV_FORK, "sched:sched_process_fork", EXP_FORK, p_fork },
+	{ "process_exec", 12, LAT_EV_EXEC, "sched:sched_process_exec", EXP_EXEC, p_exec },
+	{ "process_exit", 12, LAT_EV_EXIT, "sched:sched_process_exit", EXP_EXIT, p_exit },
+};
+
 /* sched_* events, @m the name after "sched_": 1 with *@kind set, 0 for another name. */
 static int sched_payload(struct cur *c, const char *m, size_t ml, struct lat_event *ev,
 			 const char **expected, enum lat_ft_kind *kind)
 {
-	int ok;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(sched_events); i++) {
+		const struct sched_event *se = &sched_events[i];
 
-	if (NAME_IS(m, ml, "switch")) {
-		*expected = EXP_SWITCH;
-		ok = p_switch(c, ev);
-	} else if (NAME_IS(m, ml, "waking") || NAME_IS(m, ml, "wakeup") ||
-		   NAME_IS(m, ml, "wakeup_new")) {
-		ev->type = ml == 6 ? (m[4] == 'n' ? LAT_EV_WAKING : LAT_EV_WAKEUP) :
-				     LAT_EV_WAKEUP_NEW;
-		ev->name = ev->type == LAT_EV_WAKING ? "sched:sched_waking" :
-			   ev->type == LAT_EV_WAKEUP ? "sched:sched_wakeup" :
-						       "sched:sched_wakeup_new";
-		*expected = EXP_WAKE;
-		ok = p_wake(c, ev);
-	} else if (NAME_IS(m, ml, "migrate_task")) {
-		ev->type = LAT_EV_MIGRATE;
-		ev->name = "sched:sched_migrate_task";
-		*expected = EXP_MIGRATE;
-		ok = p_migrate(c, ev);
-	} else if (NAME_IS(m, ml, "process_fork")) {
-		ev->type = LAT_EV_FORK;
-		ev->name = "sched:sched_process_fork";
-		*expected = EXP_FORK;
-		ok = p_fork(c, ev);
-	} else if (NAME_IS(m, ml, "process_exec")) {
-		ev->type = LAT_EV_EXEC;
-		ev->name = "sched:sched_process_exec";
-		*expected = EXP_EXEC;
-		ok = p_exec(c, ev);
-	} else if (NAME_IS(m, ml, "process_exit")) {
-		ev->type = LAT_EV_EXIT;
-		ev->name = "sched:sched_process_exit";
-		*expected = EXP_EXIT;
-		ok = p_exit(c, ev);
-	} else {
-		return 0;
+		if (ml != se->len || memcmp(m, se->name, ml))
+			continue;
+		if (se->full) {
+			ev->type = se->type;
+			ev->name = se->full;
+		}
+		*expected = se->expected;
+		*kind = se->parse(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		return 1;
 	}
-	*kind = ok ? LAT_FT_EVENT : LAT_FT_BAD;
-	return 1;
+	return 0;
 }
 
 /* softirqs, irq handlers, hrtimer expiries: 1 with *@kind set, 0 for another name. */
