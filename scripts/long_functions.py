@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Lists the C functions longer than N lines (docs/hacking.md, "Style": none over 100).
+
+  long_functions.py [N] [DIR...]      (default: 100, the source folders)
+
+A function is counted from the first line of its signature to its closing brace,
+in the house style: the opening and closing braces of a function body stand alone
+at column 0.  Prints "LINES FILE:LINE NAME", longest first.
+"""
+import os
+import re
+import sys
+
+DIRS = ["analyze", "cli", "core", "formats", "include", "record", "render", "report",
+        "tests", "bench"]
+
+
+def functions(path):
+    lines = open(path, errors="replace").read().split("\n")
+    i = 0
+    while i < len(lines):
+        if lines[i] == "{":
+            j = i - 1	# back to the signature's first line (not indented)
+            while j > 0 and lines[j][:1] in ("\t", " ") and lines[j].strip():
+                j -= 1
+            k = i + 1
+            while k < len(lines) and lines[k] != "}" and not lines[k].startswith("};"):
+                k += 1
+            m = re.search(r"(\w+)\s*\(", lines[j])
+            if m:
+                yield k - j + 1, j + 1, m.group(1)
+            i = k
+        i += 1
+
+
+def main():
+    args = sys.argv[1:]
+    limit = int(args.pop(0)) if args and args[0].isdigit() else 100
+    found = []
+    for top in args or DIRS:
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("build"))
+            for name in sorted(filenames):
+                if name.endswith((".c", ".h")):
+                    path = os.path.join(dirpath, name)
+                    found += [(n, path, line, fn) for n, line, fn in functions(path)
+                              if n > limit]
+    for n, path, line, fn in sorted(found, key=lambda f: -f[0]):
+        print(f"{n:5d} {path}:{line} {fn}")
+
+
+if __name__ == "__main__":
+    main()
