@@ -163,11 +163,42 @@ static int copy_top_markers(struct rec *r, const char *inst_path)
 	return 0;
 }
 
-int lat_rec_setup_instance(struct rec *r)
+/* The events recorded, and with --stacks the stacktrace triggers. */
+static int enable_events(struct rec *r)
 {
 	const struct lat_record_opts *o = r->o;
-	char inst_path[4096];
 	int ret = 0;
+
+	for (size_t i = 0; !ret && i < LAT_ARRAY_SIZE(default_events); i++)
+		ret = enable_event(r, default_events[i]);
+	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
+		ret = enable_event(r, irq_events[i]);
+	for (size_t i = 0; !ret && o->timer_detail && i < LAT_ARRAY_SIZE(timer_events); i++)
+		ret = enable_if_there(r, timer_events[i]);
+	for (size_t i = 0; !ret && i < o->nevents; i++)
+		ret = enable_event(r, o->events[i]);
+	if (ret)
+		return ret;
+	if (o->stacks) {
+		r->triggers_set = true;
+		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
+			char file[128];
+
+			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
+			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
+				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
+					lat_rec_stack_events[i], strerror(errno));
+				return -LAT_EPERM;
+			}
+		}
+	}
+	return 0;
+}
+
+/* tracefs mounted (by us if need be), found, and its instances directory writable. */
+static int open_tracefs(struct rec *r)
+{
+	char inst_dir[4096];
 
 	if (!tracefs_mounted()) {
 		if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
@@ -184,18 +215,25 @@ int lat_rec_setup_instance(struct rec *r)
 			"(/sys/kernel/tracing) and root\n");
 		return -LAT_EPERM;
 	}
-	{
-		char inst_dir[4096];
-
-		/* Ask first: a refused tracefs_instance_create() leaks inside libtracefs. */
-		snprintf(inst_dir, sizeof(inst_dir), "%s/instances", r->tdir);
-		if (access(inst_dir, W_OK)) {
-			fprintf(r->msg, "latscope: creating a tracefs instance in %s refused (%s): "
-				"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
-				inst_dir, strerror(errno));
-			return -LAT_EPERM;
-		}
+	/* Ask first: a refused tracefs_instance_create() leaks inside libtracefs. */
+	snprintf(inst_dir, sizeof(inst_dir), "%s/instances", r->tdir);
+	if (access(inst_dir, W_OK)) {
+		fprintf(r->msg, "latscope: creating a tracefs instance in %s refused (%s): "
+			"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
+			inst_dir, strerror(errno));
+		return -LAT_EPERM;
 	}
+	return 0;
+}
+
+int lat_rec_setup_instance(struct rec *r)
+{
+	const struct lat_record_opts *o = r->o;
+	char inst_path[4096];
+	int ret = open_tracefs(r);
+
+	if (ret)
+		return ret;
 	remove_stale_instances(r->tdir);
 	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
 	if (tracefs_instance_exists(r->inst_name)) {
@@ -239,30 +277,7 @@ int lat_rec_setup_instance(struct rec *r)
 	}
 	if (o->top_markers && (ret = copy_top_markers(r, inst_path)))
 		return ret;
-	for (size_t i = 0; !ret && i < LAT_ARRAY_SIZE(default_events); i++)
-		ret = enable_event(r, default_events[i]);
-	for (size_t i = 0; !ret && o->irq && i < LAT_ARRAY_SIZE(irq_events); i++)
-		ret = enable_event(r, irq_events[i]);
-	for (size_t i = 0; !ret && o->timer_detail && i < LAT_ARRAY_SIZE(timer_events); i++)
-		ret = enable_if_there(r, timer_events[i]);
-	for (size_t i = 0; !ret && i < o->nevents; i++)
-		ret = enable_event(r, o->events[i]);
-	if (ret)
-		return ret;
-	if (o->stacks) {
-		r->triggers_set = true;
-		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
-			char file[128];
-
-			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
-			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
-				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
-					lat_rec_stack_events[i], strerror(errno));
-				return -LAT_EPERM;
-			}
-		}
-	}
-	return 0;
+	return enable_events(r);
 }
 
 /* Undoes everything in the instance, then removes it; safe on a half-built setup. */
