@@ -760,36 +760,34 @@ static void marker_text(const struct lat_tl_mark *mk, char *buf, size_t len)
 
 #define MARKER_SLOT_PX 150.0	/* one label per lane and slot: the largest value in it */
 
-/*
- * Markers (probe samples, trace_marker lines), every one in the view: a thin
- * tick per pixel column and lane from the lane top, as long as the largest
- * value in the column (a third of the lane for the largest in the view, or
- * for markers without a value), and per slot of MARKER_SLOT_PX the marker with
- * the largest value (else the first) labelled, value first.  Many markers make
- * a profile of their values, not a black band; the labels never overlap.
- */
-static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-			 struct lat_tl_layout *l, double scale)
-{
-	size_t nslot = (size_t)(c->plot.w / MARKER_SLOT_PX) + 1;
-	const struct lat_tl_mark **best;
-	long *lastcol;
-	int64_t *colmax, vmax = 0;
+/* draw_markers()' scratch: per lane the best marker of each slot, the pending tick column. */
+struct mk_scratch {
+	size_t nslot;
+	const struct lat_tl_mark **best;	/* [cpu * nslot + slot] */
+	long *lastcol;				/* per lane: the column of the pending tick */
+	int64_t *colmax;			/* per lane: the largest value in that column */
+	int64_t vmax;				/* the largest value in the view */
+};
 
-	l->nmarkers = l->drawn_marker_ticks = l->drawn_marker_labels = 0;
-	best = calloc(nslot * (size_t)l->ncpus, sizeof(*best));
-	lastcol = malloc((size_t)l->ncpus * sizeof(*lastcol));
-	colmax = malloc((size_t)l->ncpus * sizeof(*colmax));
-	if (!best || !lastcol || !colmax)
-		goto out;
+/* The largest value of the markers in the view, 0 when none has one. */
+static int64_t markers_vmax(const struct lat_timeline *t, const struct lat_tl_layout *l)
+{
+	int64_t vmax = 0;
+
 	for (size_t i = 0; i < t->nmarks; i++)
 		if (t->marks[i].kind == LAT_TL_MARKER && t->marks[i].value_ns > vmax &&
 		    t->marks[i].start_ns >= l->v0 && t->marks[i].start_ns < l->v1)
 			vmax = t->marks[i].value_ns;
+	return vmax;
+}
+
+/* One tick per pixel column and lane, as tall as the column's largest value. */
+static void marker_ticks(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+			 struct lat_tl_layout *l, double scale, struct mk_scratch *m)
+{
 	for (int cpu = 0; cpu < l->ncpus; cpu++)
-		lastcol[cpu] = -1;
+		m->lastcol[cpu] = -1;
 	cairo_set_line_width(cr, 1);
-	/* one tick per pixel column and lane, as tall as the column's largest value */
 	for (size_t i = 0; i <= t->nmarks; i++) {
 		const struct lat_tl_mark *mk = i < t->nmarks ? &t->marks[i] : NULL;
 		double x = 0;
@@ -805,38 +803,46 @@ static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct la
 			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
 			col = (long)floor(x);
 			slot = (size_t)((x - c->plot.x) / MARKER_SLOT_PX);
-			b = &best[(size_t)mk->cpu * nslot + (slot < nslot ? slot : nslot - 1)];
+			b = &m->best[(size_t)mk->cpu * m->nslot +
+				     (slot < m->nslot ? slot : m->nslot - 1)];
 			if (!*b || mk->value_ns > (*b)->value_ns)
 				*b = mk;
 		}
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
 			double top = lat_tl_lane_top(l, cpu), len;
 
-			if (mk && (cpu != mk->cpu || col == lastcol[cpu])) {
-				if (mk && cpu == mk->cpu && mk->value_ns > colmax[cpu])
-					colmax[cpu] = mk->value_ns;
+			if (mk && (cpu != mk->cpu || col == m->lastcol[cpu])) {
+				if (mk && cpu == mk->cpu && mk->value_ns > m->colmax[cpu])
+					m->colmax[cpu] = mk->value_ns;
 				continue;
 			}
-			if (lastcol[cpu] >= 0) {
+			if (m->lastcol[cpu] >= 0) {
 				len = l->lane_h * 0.35;
-				if (vmax > 0 && colmax[cpu] >= 0)
-					len = 3 + (len - 3) * (double)colmax[cpu] / (double)vmax;
-				cairo_move_to(cr, (double)lastcol[cpu] + 0.5, top);
-				cairo_line_to(cr, (double)lastcol[cpu] + 0.5, top + len);
+				if (m->vmax > 0 && m->colmax[cpu] >= 0)
+					len = 3 + (len - 3) * (double)m->colmax[cpu] /
+					      (double)m->vmax;
+				cairo_move_to(cr, (double)m->lastcol[cpu] + 0.5, top);
+				cairo_line_to(cr, (double)m->lastcol[cpu] + 0.5, top + len);
 				l->drawn_marker_ticks++;
 			}
-			lastcol[cpu] = mk ? col : -1;
-			colmax[cpu] = mk ? mk->value_ns : -1;
+			m->lastcol[cpu] = mk ? col : -1;
+			m->colmax[cpu] = mk ? mk->value_ns : -1;
 		}
 	}
 	cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.75);
 	cairo_stroke(cr);
+}
+
+/* Per lane and slot the best marker labelled, value first, with a filled head; no overlap. */
+static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
+			  double scale, const struct mk_scratch *m)
+{
 	lat_font(cr, LAT_TICK_PT - 1, 0);
 	for (int cpu = 0; cpu < l->ncpus && l->lane_h >= 14; cpu++) {
 		double lastx = -1e9, top = lat_tl_lane_top(l, cpu);
 
-		for (size_t s = 0; s < nslot; s++) {
-			const struct lat_tl_mark *mk = best[(size_t)cpu * nslot + s];
+		for (size_t s = 0; s < m->nslot; s++) {
+			const struct lat_tl_mark *mk = m->best[(size_t)cpu * m->nslot + s];
 			char buf[96], fit[96];
 			double x, w;
 
@@ -866,10 +872,34 @@ static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct la
 			l->drawn_marker_labels++;
 		}
 	}
+}
+
+/*
+ * Markers (probe samples, trace_marker lines), every one in the view: a thin
+ * tick per pixel column and lane from the lane top, as long as the largest
+ * value in the column (a third of the lane for the largest in the view, or
+ * for markers without a value), and per slot of MARKER_SLOT_PX the marker with
+ * the largest value (else the first) labelled, value first.  Many markers make
+ * a profile of their values, not a black band; the labels never overlap.
+ */
+static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+			 struct lat_tl_layout *l, double scale)
+{
+	struct mk_scratch m = { .nslot = (size_t)(c->plot.w / MARKER_SLOT_PX) + 1 };
+
+	l->nmarkers = l->drawn_marker_ticks = l->drawn_marker_labels = 0;
+	m.best = calloc(m.nslot * (size_t)l->ncpus, sizeof(*m.best));
+	m.lastcol = malloc((size_t)l->ncpus * sizeof(*m.lastcol));
+	m.colmax = malloc((size_t)l->ncpus * sizeof(*m.colmax));
+	if (!m.best || !m.lastcol || !m.colmax)
+		goto out;
+	m.vmax = markers_vmax(t, l);
+	marker_ticks(cr, c, t, l, scale, &m);
+	marker_labels(cr, c, l, scale, &m);
 out:
-	free(best);
-	free(lastcol);
-	free(colmax);
+	free(m.best);
+	free(m.lastcol);
+	free(m.colmax);
 }
 
 /* Lost events: a red bar across the lane, "events lost" where there is room. */

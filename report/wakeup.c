@@ -107,10 +107,10 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_int(j, "other_ns", other_ns);
 	lat_json_uint(j, "other_tasks", other_tasks);
 }
-static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
-		      const struct lat_wake_case *c)
+
+/* The case's identity, its wait and its verdict. */
+static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 {
-	lat_json_obj_open(j, NULL);
 	lat_json_int(j, "pid", c->pid);
 	lat_json_str(j, "comm", c->comm);
 	lat_json_int(j, "prio", c->prio);
@@ -131,7 +131,12 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_fixed(j, "share", c->verdict.share, 3);
 	lat_json_str(j, "evidence", c->verdict.evidence);
 	lat_json_obj_close(j);
-	waker_json(j, r, &c->waker);
+}
+
+/* Who held the CPU (and the CPU it was queued on) while the task waited. */
+static void case_holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
+			      const struct lat_wake_case *c)
+{
 	holders_json(j, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->queued_until_ns) {
 		lat_json_obj_open(j, "queued");
@@ -143,6 +148,10 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	}
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
 	lat_json_bool(j, "partial", c->partial);
+}
+
+static void case_irqs_json(struct lat_json *j, const struct lat_wake_case *c)
+{
 	lat_json_arr_open(j, "irqs");
 	for (size_t i = 0; i < c->nirqs; i++) {
 		lat_json_obj_open(j, NULL);
@@ -156,6 +165,12 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_arr_close(j);
 	lat_json_int(j, "other_irq_ns", c->other_irq_ns);
 	lat_json_uint(j, "other_irqs", c->other_irqs);
+}
+
+/* The wakeup chain: who woke the waker, and what held each link. */
+static void case_chain_json(struct lat_json *j, const struct lat_wakeup_result *r,
+			    const struct lat_wake_case *c)
+{
 	lat_json_arr_open(j, "chain");
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
@@ -183,6 +198,11 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_arr_close(j);
 	if (c->chain_cut)
 		lat_json_bool(j, "chain_cut", 1);
+}
+
+/* Migrations and trace_marker lines during the wait. */
+static void case_events_json(struct lat_json *j, const struct lat_wake_case *c)
+{
 	lat_json_arr_open(j, "migrations");
 	for (size_t i = 0; i < c->nmigr; i++) {
 		lat_json_obj_open(j, NULL);
@@ -206,6 +226,11 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	}
 	lat_json_arr_close(j);
 	lat_json_uint(j, "markers_dropped", c->markers_dropped);
+}
+
+/* The run queue and every CPU's time during the wait, and the stalls in it. */
+static void case_cpus_json(struct lat_json *j, const struct lat_wake_case *c)
+{
 	lat_json_int(j, "rq_at_wake", c->rq_at_wake);
 	if (c->rq_avg >= 0)
 		lat_json_fixed(j, "rq_avg", c->rq_avg, 2);
@@ -230,6 +255,19 @@ static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	for (size_t i = 0; i < c->nstalls; i++)
 		stall_json(j, &c->stalls[i]);
 	lat_json_arr_close(j);
+}
+
+static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
+		      const struct lat_wake_case *c)
+{
+	lat_json_obj_open(j, NULL);
+	case_head_json(j, c);
+	waker_json(j, r, &c->waker);
+	case_holders_json(j, r, c);
+	case_irqs_json(j, c);
+	case_chain_json(j, r, c);
+	case_events_json(j, c);
+	case_cpus_json(j, c);
 	lat_json_obj_close(j);
 }
 
@@ -258,15 +296,10 @@ static void blame_json(struct lat_json *j, const char *key, const struct lat_wak
 	lat_json_obj_close(j);
 }
 
-void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
-			    const struct lat_analyze_opts *o)
+/* The counts of the analysis: events, waits, what was not counted, the selection. */
+static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
+			const struct lat_analyze_opts *o)
 {
-	const struct lat_wakeup_result *r = b->analysis;
-	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
-
-	if (!r)
-		return;
-	lat_json_obj_open(j, "wakeup");
 	lat_json_str(j, "start_event", r->start == LAT_WAKE_START_WAKEUP ? "sched_wakeup" :
 		     "sched_waking");
 	lat_json_uint(j, "events", r->nevents);
@@ -294,6 +327,11 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "canceled", r->canceled);
 	lat_json_uint(j, "switch_breaks", r->switch_breaks);
 	lat_json_uint(j, "backwards", r->backwards);
+}
+
+/* All waits, the @top tasks and every CPU. */
+static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, size_t top)
+{
 	lat_json_obj_open(j, "all");
 	stat_json(j, &r->all);
 	lat_json_obj_close(j);
@@ -329,7 +367,11 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
-	/* real-time threads first: every one, not cut by --top */
+}
+
+/* Real-time threads first: every one, not cut by --top. */
+static void rt_json(struct lat_json *j, const struct lat_wakeup_result *r)
+{
 	lat_json_arr_open(j, "rt");
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
@@ -348,7 +390,11 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
-	lat_json_uint(j, "priority_inversions", r->inversions);
+}
+
+/* The verdicts over the worst N and over every wait above the threshold. */
+static void verdicts_json(struct lat_json *j, const struct lat_wakeup_result *r)
+{
 	lat_json_obj_open(j, "verdicts");	/* over the worst N */
 	for (int k = 1; k < LAT_VERDICT_N; k++) {
 		uint64_t n = 0;
@@ -365,10 +411,11 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_uint(j, lat_verdict_name((enum lat_verdict_kind)k), r->verdicts_above[k]);
 	lat_json_uint(j, "none", r->verdicts_above[LAT_VERDICT_NONE]);
 	lat_json_obj_close(j);
-	lat_json_arr_open(j, "worst");
-	for (size_t i = 0; i < r->nworst; i++)
-		case_json(j, r, &r->worst[i]);
-	lat_json_arr_close(j);
+}
+
+/* The trace's gaps (lost events) and stalls (CPUs that stopped tracing). */
+static void gaps_json(struct lat_json *j, const struct lat_wakeup_result *r)
+{
 	lat_json_arr_open(j, "gaps");
 	for (size_t i = 0; i < r->ngaps; i++) {
 		lat_json_obj_open(j, NULL);
@@ -387,6 +434,27 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_arr_close(j);
 	lat_json_uint(j, "stalls_total", r->nstalls_total);
 	lat_json_int(j, "stall_ns_total", r->stall_ns_total);
+}
+
+void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
+			    const struct lat_analyze_opts *o)
+{
+	const struct lat_wakeup_result *r = b->analysis;
+	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
+
+	if (!r)
+		return;
+	lat_json_obj_open(j, "wakeup");
+	counts_json(j, r, o);
+	tables_json(j, r, top);
+	rt_json(j, r);
+	lat_json_uint(j, "priority_inversions", r->inversions);
+	verdicts_json(j, r);
+	lat_json_arr_open(j, "worst");
+	for (size_t i = 0; i < r->nworst; i++)
+		case_json(j, r, &r->worst[i]);
+	lat_json_arr_close(j);
+	gaps_json(j, r);
 	lat_json_str(j, "stop_reason", r->stop_reason);
 	lat_json_bool(j, "has_stacks", r->has_stacks);
 	if (r->has_stacks) {
@@ -522,10 +590,10 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 	}
 }
 
-static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct lat_wake_case *c,
-		      size_t idx)
+/* The verdict, then who waited how long where. */
+static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 {
-	char d1[32], d2[32], t1[40], t2[40];
+	char d1[32], t1[40], t2[40];
 
 	fprintf(out, "  %zu. %s (%d%%): ", idx + 1, lat_verdict_name(c->verdict.kind),
 		(int)(100.0 * c->verdict.share + 0.5));
@@ -543,6 +611,14 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			"first event; counted to the latter)",
 			lat_fmt_trace_ts(c->end_low_ns, t1, sizeof(t1)),
 			lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
+}
+
+/* Where the wait went: who held the CPU, the time without events or unknown, the stalls. */
+static void case_time_text(FILE *out, const struct lat_wakeup_result *r,
+			   const struct lat_wake_case *c)
+{
+	char d1[32], t1[40], t2[40];
+
 	holders_text(out, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->stall_ns)
 		fprintf(out, ", no events: stall? %s (%d%%)", dur(c->stall_ns, d1, sizeof(d1)),
@@ -563,6 +639,14 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 			lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
 			lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)));
 	}
+}
+
+/* The CPU it was queued on first, its run queue, and every CPU's share of the wait. */
+static void case_queue_text(FILE *out, const struct lat_wakeup_result *r,
+			    const struct lat_wake_case *c)
+{
+	char d1[32], t1[40];
+
 	if (c->queued_until_ns) {
 		int64_t q = (int64_t)(c->queued_until_ns - c->start_ns);
 
@@ -593,6 +677,14 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 		if ((int)(100.0 * (double)s->unknown_ns / l + 0.5))
 			fprintf(out, ", unknown %d%%", (int)(100.0 * (double)s->unknown_ns / l + 0.5));
 	}
+}
+
+/* Who woke it, and the chain of waits before that waker ran. */
+static void case_chain_text(FILE *out, const struct lat_wakeup_result *r,
+			    const struct lat_wake_case *c)
+{
+	char d1[32], d2[32];
+
 	fputs(";\n     ", out);
 	waker_text(out, r, &c->waker, c->kind);
 	for (size_t i = 0; i < c->nchain; i++) {
@@ -617,6 +709,13 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	}
 	if (c->chain_cut)
 		fputs(" (the chain goes on, but its older waits are too old to be remembered)", out);
+}
+
+/* The irqs, migrations and trace_marker lines during the wait. */
+static void case_events_text(FILE *out, const struct lat_wake_case *c)
+{
+	char d1[32], t1[40];
+
 	if (c->nirqs) {
 		fputs(";\n     irqs on CPU during the wait:", out);
 		for (size_t i = 0; i < c->nirqs; i++) {
@@ -641,6 +740,16 @@ static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct
 	}
 	if (c->markers_dropped)
 		fprintf(out, ";\n     %u more markers", c->markers_dropped);
+}
+
+static void case_text(FILE *out, const struct lat_wakeup_result *r, const struct lat_wake_case *c,
+		      size_t idx)
+{
+	case_head_text(out, c, idx);
+	case_time_text(out, r, c);
+	case_queue_text(out, r, c);
+	case_chain_text(out, r, c);
+	case_events_text(out, c);
 	fputs("\n", out);
 }
 
