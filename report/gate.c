@@ -2,59 +2,22 @@
 /*
  * The CI gate (--fail-above, docs/cli.md "The CI gate"): every selected task's wakeup waits
  * and every probe sample of the event traces against one limit; what exceeds it, listed in
- * text and JSON.
+ * text and JSON.  Which values exceed it is the analysis' decision (analyze/gate.c).
  */
 #include <string.h>
 
 #include "report_priv.h"
-#include "latscope/an_probe.h"
-#include "latscope/an_wakeup.h"
+#include "latscope/gate.h"
 
-/* The wakeup result of an event-trace block, or NULL. */
-static const struct lat_wakeup_result *wakeup_of(const struct lat_block *b)
-{
-	return b->schema == LAT_SCHEMA_EVENTS ? b->analysis : NULL;
-}
-
-static const struct lat_probe_result *probe_of(const struct lat_block *b)
-{
-	return b->schema == LAT_SCHEMA_EVENTS ? b->probe : NULL;
-}
-
-static int probe_over(const struct lat_probe_cpu *c, int64_t limit_ns)
-{
-	return c->max_src != LAT_PSRC_NONE && c->max_ns > limit_ns;
-}
-
-static void block_check(const struct lat_block *b, int64_t limit_ns, struct lat_gate *g)
-{
-	const struct lat_wakeup_result *r = wakeup_of(b);
-	const struct lat_probe_result *p = probe_of(b);
-
-	if (!r && !p)
-		return;
-	g->traces++;
-	if (r) {
-		g->waits += r->all.n;
-		g->untrusted += r->untrusted + r->untrusted_waits;
-		for (size_t i = 0; i < r->ntasks; i++)
-			g->tasks_over += r->tasks[i].wake.n && r->tasks[i].wake.max > limit_ns;
-	}
-	for (size_t i = 0; p && i < p->ncpus; i++) {
-		g->samples += p->cpus[i].count;
-		g->cpus_over += probe_over(&p->cpus[i], limit_ns);
-	}
-}
-
+/* The decision is the analysis' (analyze/gate.c); here, over the report's inputs. */
 int lat_gate_check(const struct lat_report_input *in, size_t n, int64_t limit_ns,
 		   struct lat_gate *g)
 {
-	memset(g, 0, sizeof(*g));
-	g->limit_ns = limit_ns;
+	lat_gate_init(g, limit_ns);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < in[i].nblocks; k++)
-			block_check(in[i].blocks[k], limit_ns, g);
-	return g->tasks_over || g->cpus_over;
+			lat_gate_block(g, in[i].blocks[k]);
+	return lat_gate_failed(g);
 }
 
 /* ---- text ------------------------------------------------------------------ */
@@ -82,7 +45,7 @@ static void tasks_text(FILE *out, const struct lat_report_input *in, size_t k,
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
 
-		if (!t->wake.n || t->wake.max <= limit_ns)
+		if (!lat_gate_task_over(t, limit_ns))
 			continue;
 		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
 		where(out, in, k);
@@ -103,7 +66,7 @@ static void cases_text(FILE *out, const struct lat_report_input *in, size_t k,
 	for (size_t i = 0; i < r->nworst; i++) {
 		const struct lat_wake_case *c = &r->worst[i];
 
-		if (c->latency_ns <= limit_ns)
+		if (!lat_gate_case_over(c, limit_ns))
 			continue;
 		where(out, in, k);
 		fprintf(out, "case %zu: ", i + 1);
@@ -124,7 +87,7 @@ static void probe_text(FILE *out, const struct lat_report_input *in, size_t k,
 	for (size_t i = 0; i < p->ncpus; i++) {
 		const struct lat_probe_cpu *c = &p->cpus[i];
 
-		if (!probe_over(c, limit_ns))
+		if (!lat_gate_cpu_over(c, limit_ns))
 			continue;
 		where(out, in, k);
 		fprintf(out, "probe %s cpu%d: max %s over %llu samples (from %s)\n",
@@ -135,7 +98,7 @@ static void probe_text(FILE *out, const struct lat_report_input *in, size_t k,
 	for (size_t i = 0; i < p->nworst; i++) {
 		const struct lat_probe_sample *s = &p->worst[i];
 
-		if (s->lat_ns <= limit_ns)
+		if (!lat_gate_sample_over(s, limit_ns))
 			continue;
 		where(out, in, k);
 		fprintf(out, "probe sample %s cpu%d seq %llu: %s at %s\n",
@@ -168,12 +131,12 @@ void lat_gate_text(FILE *out, const struct lat_report_input *in, size_t n,
 		for (size_t k = 0; k < in[i].nblocks; k++) {
 			const struct lat_block *b = in[i].blocks[k];
 
-			if (wakeup_of(b)) {
-				tasks_text(out, &in[i], k, wakeup_of(b), g->limit_ns);
-				cases_text(out, &in[i], k, wakeup_of(b), g->limit_ns);
+			if (lat_gate_wakeup(b)) {
+				tasks_text(out, &in[i], k, lat_gate_wakeup(b), g->limit_ns);
+				cases_text(out, &in[i], k, lat_gate_wakeup(b), g->limit_ns);
 			}
-			if (probe_of(b))
-				probe_text(out, &in[i], k, probe_of(b), g->limit_ns);
+			if (lat_gate_probe(b))
+				probe_text(out, &in[i], k, lat_gate_probe(b), g->limit_ns);
 		}
 	}
 }
@@ -195,7 +158,7 @@ static void tasks_json(struct lat_json *j, const struct lat_report_input *in, si
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
 
-		if (!t->wake.n || t->wake.max <= limit_ns)
+		if (!lat_gate_task_over(t, limit_ns))
 			continue;
 		where_json(j, in, k);
 		lat_json_int(j, "pid", t->pid);
@@ -216,7 +179,7 @@ static void cases_json(struct lat_json *j, const struct lat_report_input *in, si
 	for (size_t i = 0; i < r->nworst; i++) {
 		const struct lat_wake_case *c = &r->worst[i];
 
-		if (c->latency_ns <= limit_ns)
+		if (!lat_gate_case_over(c, limit_ns))
 			continue;
 		where_json(j, in, k);
 		lat_json_uint(j, "case", i + 1);
@@ -237,7 +200,7 @@ static void probe_cpus_json(struct lat_json *j, const struct lat_report_input *i
 	for (size_t i = 0; i < p->ncpus; i++) {
 		const struct lat_probe_cpu *c = &p->cpus[i];
 
-		if (!probe_over(c, limit_ns))
+		if (!lat_gate_cpu_over(c, limit_ns))
 			continue;
 		where_json(j, in, k);
 		lat_json_str(j, "probe", lat_probe_kind_name(c->kind));
@@ -255,7 +218,7 @@ static void probe_samples_json(struct lat_json *j, const struct lat_report_input
 	for (size_t i = 0; i < p->nworst; i++) {
 		const struct lat_probe_sample *s = &p->worst[i];
 
-		if (s->lat_ns <= limit_ns)
+		if (!lat_gate_sample_over(s, limit_ns))
 			continue;
 		where_json(j, in, k);
 		lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
@@ -278,8 +241,8 @@ static void list_json(struct lat_json *j, const char *key, const struct lat_repo
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < in[i].nblocks; k++) {
 			const struct lat_block *b = in[i].blocks[k];
-			const void *part = probe ? (const void *)probe_of(b) :
-					   (const void *)wakeup_of(b);
+			const void *part = probe ? (const void *)lat_gate_probe(b) :
+					   (const void *)lat_gate_wakeup(b);
 
 			if (part)
 				emit(j, &in[i], k, part, g->limit_ns);

@@ -6,6 +6,7 @@
 #define LATSCOPE_REPORT_H
 
 #include "analyze.h"
+#include "gate.h"
 #include "text.h"
 
 struct lat_summary;
@@ -37,21 +38,9 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 size_t lat_report_folded(FILE *out, const struct lat_report_input *in, size_t n, int runnable);
 
 /*
- * The CI gate (--fail-above, docs/cli.md "The CI gate"): the counted wakeup waits of every
- * selected task (struct lat_wake_task.wake, new-task waits included; preemption waits and
- * untrusted waits are not checked) and every probe sample (per CPU, the max the recorder
- * stored or the markers showed) of the event traces in @in, against @limit_ns.  A value
- * exceeds it when it is strictly greater.  Fills @g; returns 1 when something exceeded it.
+ * The CI gate (include/latscope/gate.h) over the event traces of @in against @limit_ns: fills
+ * @g (lat_gate_block() of every block); returns 1 when something exceeded the limit.
  */
-struct lat_gate {
-	int64_t limit_ns;
-	size_t traces;			/* event-trace blocks checked */
-	uint64_t waits, samples;	/* counted wakeup waits, probe samples checked */
-	uint64_t untrusted;		/* waits not counted (lost or missing events) */
-	size_t tasks_over;		/* tasks whose worst wakeup wait exceeds the limit */
-	size_t cpus_over;		/* probe CPUs whose worst sample exceeds it */
-};
-
 int lat_gate_check(const struct lat_report_input *in, size_t n, int64_t limit_ns,
 		   struct lat_gate *g);
 /* The gate's section: what was checked, and each task, case, probe CPU and sample above. */
