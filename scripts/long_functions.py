@@ -6,7 +6,8 @@
 
 A function is counted from the first line of its signature to its closing brace,
 in the house style: the opening and closing braces of a function body stand alone
-at column 0.  Prints "LINES FILE:LINE NAME", longest first.
+at column 0.  Prints "LINES FILE:LINE NAME", longest first; NAME is the word before the
+parameter list, over the whole signature, __attribute__((...)) skipped.
 """
 import os
 import re
@@ -14,6 +15,25 @@ import sys
 
 DIRS = ["analyze", "cli", "core", "formats", "include", "record", "render", "report",
         "tests", "bench"]
+
+
+def strip_attributes(sig):
+    """@sig without its __attribute__((...)) parts, whose parentheses would hide the name."""
+    out = ""
+    while True:
+        k = sig.find("__attribute__")
+        if k < 0:
+            return out + sig
+        out += sig[:k]
+        i = sig.find("(", k)
+        if i < 0:
+            return out
+        depth = 0
+        for j in range(i, len(sig)):
+            depth += {"(": 1, ")": -1}.get(sig[j], 0)
+            if depth == 0:
+                break
+        sig = sig[j + 1:]
 
 
 def functions(path):
@@ -27,7 +47,7 @@ def functions(path):
             k = i + 1
             while k < len(lines) and lines[k] != "}" and not lines[k].startswith("};"):
                 k += 1
-            m = re.search(r"(\w+)\s*\(", lines[j])
+            m = re.search(r"(\w+)\s*\(", strip_attributes(" ".join(lines[j:i])))
             if m:
                 yield k - j + 1, j + 1, m.group(1)
             i = k
