@@ -6,6 +6,10 @@
  * wakeup analysis' records (a lat_wake_sink) or from summaries read back from
  * JSON; merging two is exact: the histograms add bucket by bucket, so the
  * percentiles of a merge are those of one analysis over all the data.
+ *
+ * The summary is the analysis' (analyze/summary.c: the groups, the worst waits,
+ * the sink, the merge); report/summary.c writes it as JSON and
+ * formats/summary_read.c reads that JSON back.
  */
 #ifndef LATSCOPE_SUMMARY_H
 #define LATSCOPE_SUMMARY_H
@@ -18,8 +22,6 @@
 #define LAT_SUMMARY_SCHEMA "latscope-summary"
 #define LAT_SUMMARY_VERSION 1
 #define LAT_SUMMARY_WORST 16	/* the worst waits kept */
-
-struct lat_sgroup;
 
 struct lat_summary_worst {
 	char *trace, *host;		/* owned; host NULL: unknown */
@@ -45,16 +47,57 @@ struct lat_summary {
 	int oom;
 };
 
+/* What a group counts: one host, one comm of a host, one CPU of a host. */
+enum lat_sg_kind { LAT_SG_HOST, LAT_SG_COMM, LAT_SG_CPU };
+
+struct lat_sgroup {
+	enum lat_sg_kind kind;
+	char *host;			/* owned, NULL: unknown */
+	char comm[LAT_COMM_LEN];	/* LAT_SG_COMM */
+	int32_t cpu;			/* LAT_SG_CPU */
+	uint64_t traces, preempt, untrusted;	/* LAT_SG_HOST */
+	struct lat_hll h;
+};
+
 void lat_summary_init(struct lat_summary *s);
 void lat_summary_release(struct lat_summary *s);
 /* A trace begins: counts it for its host (s->host); call after setting trace and host. */
 void lat_summary_trace(struct lat_summary *s);
 /* The sink that feeds @s: every trusted wakeup and new-task wait. */
 void lat_summary_sink(struct lat_summary *s, struct lat_wake_sink *sink);
-/* Writes @s as the JSON object @key (docs/merge.md). */
+/*
+ * The group (@kind, @host, @comm or @cpu) of @s, made when new (owned by @s); NULL when out
+ * of memory.
+ */
+struct lat_sgroup *lat_summary_group(struct lat_summary *s, enum lat_sg_kind kind,
+				     const char *host, const char *comm, int32_t cpu);
+/* Offers @w to the worst list of @s; @s takes w's strings (kept or freed). */
+void lat_summary_worst_offer(struct lat_summary *s, struct lat_summary_worst *w);
+/* Adds every group and worst wait of @src to @dst (@dst takes the worst waits' strings). */
+int lat_summary_merge(struct lat_summary *dst, struct lat_summary *src);
+
+/* A view of a summary's groups, sorted: CPUs by number, comms worst first, hosts by name. */
+struct lat_summary_view {
+	struct lat_sgroup *g;		/* owned array */
+	size_t n;
+	int lent;			/* 1: g[] are shallow copies of the summary's groups */
+};
+/*
+ * The groups of @kind (of @host only when @one_host), merged across hosts by comm or CPU
+ * (the hosts into one) when not @one_host; the histograms are copies.  Returns 0 or
+ * -LAT_ENOMEM; release @v with lat_summary_view_free() either way.
+ */
+int lat_summary_view(const struct lat_summary *s, enum lat_sg_kind kind, int one_host,
+		     const char *host, struct lat_summary_view *v);
+/* Every host group of @s, shallow (lent: valid while @s is unchanged); 0 or -LAT_ENOMEM. */
+int lat_summary_hosts(const struct lat_summary *s, struct lat_summary_view *v);
+void lat_summary_view_free(struct lat_summary_view *v);
+
+/* Writes @s as the JSON object @key (docs/merge.md; report/summary.c). */
 void lat_summary_json(struct lat_json *j, const char *key, const struct lat_summary *s);
 /*
- * Adds the summary object @v (written by lat_summary_json, read back) to @s.
+ * Adds the summary object @v (written by lat_summary_json, read back) to @s
+ * (formats/summary_read.c).
  * Returns 0, or -LAT_EFORMAT with "line N: expected ..." in @err (nothing of
  * @v is added then), or -LAT_ENOMEM.
  */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The JSON reader (core/json_read.c) and mergeable summaries (report/summary.c):
+ * The JSON reader (core/json_read.c) and mergeable summaries (analyze/summary.c, written
+ * by report/summary.c, read back by formats/summary_read.c):
  * values and escapes read back, errors with their line, and a summary written,
  * read back and merged with the bucket counts, extremes and percentiles of one
  * histogram over all the values.
