@@ -210,10 +210,10 @@ static void fmt_count(uint64_t v, char *buf, size_t len)
 	buf[o] = 0;
 }
 
-void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
-			 const struct lat_wakeup_result *r)
+/* Lost events: the first 8 gaps, how many more, and the ring buffer overruns per CPU. */
+static void gap_findings(struct lat_block *b, const struct lat_wakeup_result *r)
 {
-	char t1[40], t2[40], n1[32], d1[32];
+	char t1[40], t2[40], n1[32];
 
 	for (size_t i = 0; i < r->ngaps && i < 8; i++) {
 		const struct lat_wake_gap *g = &r->gaps[i];
@@ -243,6 +243,13 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      "CPU%d: the ring buffer overran, %s events lost (trace stats)",
 				      r->cpus[i].cpu, n1);
 	}
+}
+
+/* The first 8 stalls (CPUs that logged nothing), and how many more. */
+static void stall_findings(struct lat_block *b, const struct lat_wakeup_result *r)
+{
+	char t1[40], t2[40], n1[32], d1[32];
+
 	for (size_t i = 0; i < r->nstalls && i < 8; i++) {
 		const struct lat_wake_stall *s = &r->stalls[i];
 		char who[64] = "";
@@ -267,6 +274,13 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 	if (r->nstalls_total > 8)
 		lat_block_add_finding(b, "stall", LAT_SEV_WARN, "%llu more stalls",
 				      (unsigned long long)(r->nstalls_total - 8));
+}
+
+/* Priority inversions, with the longest. */
+static void inversion_finding(struct lat_block *b, const struct lat_wakeup_result *r)
+{
+	char t1[40], d1[32];
+
 	if (r->inversions) {
 		const struct lat_wake_inversion *v = &r->worst_inversion;
 		char c1[40], c2[40];
@@ -284,6 +298,13 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      lat_fmt_trace_ts(v->end_ns, t1, sizeof(t1)), v->holder_comm,
 				      v->holder_pid, c2);
 	}
+}
+
+/* The waits not counted, or counted up to an inferred end. */
+static void wait_findings(struct lat_block *b, const struct lat_wakeup_result *r)
+{
+	char t1[40];
+
 	if (r->untrusted_waits)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s ended with proof that the task ran meanwhile "
@@ -304,6 +325,13 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s crossed a lost-events gap: flagged, not counted",
 				      (unsigned long long)r->untrusted, r->untrusted == 1 ? "" : "s");
+}
+
+/* What the trace lacked or got wrong: an early stop, damage, missing events, time going back. */
+static void damage_findings(struct lat_block *b, const struct lat_wakeup_result *r)
+{
+	char t1[40], t2[40];
+
 	if (r->stop_reason)
 		lat_block_add_finding(b, "truncated", LAT_SEV_WARN,
 				      "reading stopped early: %s; analyzed up to %s", r->stop_reason,
@@ -336,6 +364,14 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 		lat_block_add_finding(b, "stacks-dropped", LAT_SEV_WARN,
 				      "more than %d distinct kernel stacks: %llu not interned",
 				      WK_MAX_STACKS, (unsigned long long)r->stacks_dropped);
+}
+
+/* The worst wakeup, of a severity by the threshold. */
+static void worst_finding(struct lat_block *b, const struct lat_analyze_opts *o,
+			  const struct lat_wakeup_result *r)
+{
+	char t1[40], d1[32];
+
 	if (r->nworst) {
 		const struct lat_wake_case *c = &r->worst[0];
 
@@ -346,5 +382,16 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 				      c->comm, c->pid, lat_fmt_duration(c->latency_ns, d1, sizeof(d1)),
 				      c->cpu, lat_fmt_trace_ts(c->end_ns, t1, sizeof(t1)));
 	}
+}
+
+void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
+			 const struct lat_wakeup_result *r)
+{
+	gap_findings(b, r);
+	stall_findings(b, r);
+	inversion_finding(b, r);
+	wait_findings(b, r);
+	damage_findings(b, r);
+	worst_finding(b, o, r);
 }
 
