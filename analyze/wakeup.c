@@ -752,6 +752,38 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 	}
 }
 
+/*
+ * The case of a wait that qualifies for the worst (end_wait(), rare): what is known at its
+ * end, kept in c->done until the CPU's next switch completes it (wk_finish_done()).
+ */
+static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct wk_task *t,
+		      uint64_t ts, int64_t lat)
+{
+	struct wk_done *d = &c->done;
+
+	memset(&d->c, 0, sizeof(d->c));
+	d->c.pid = t->pid;
+	d->c.prio = t->prio;
+	d->c.cpu = cpu;
+	memcpy(d->c.comm, t->comm, LAT_COMM_LEN);
+	d->c.kind = (enum lat_wait_kind)t->kind;
+	d->c.queued_cpu = t->queued_cpu;
+	d->c.start_ns = t->start;
+	d->c.end_ns = ts;
+	d->c.latency_ns = lat;
+	d->c.inferred_end = t->inferred;
+	d->c.end_low_ns = t->inferred ? t->end_low : ts;
+	d->c.rq_at_wake = t->rq_wake;
+	d->c.rq_avg = -1;
+	if (t->area_cpu == cpu && lat > 0)
+		d->c.rq_avg = (double)(c->area - t->area0) / (double)lat;
+	d->c.waker = t->waker;
+	wk_chain(w, t->chain_ref, &d->c);
+	d->c.nmigr = t->nmigr;
+	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
+	d->c.migr_dropped = t->migr_dropped;
+}
+
 /* Inline: one call per wait in on_switch(); infer_end() is the rare other caller. */
 static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct wk_cpu *c,
 							   int32_t cpu, struct wk_task *t,
@@ -836,27 +868,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	d->end = ts;
 	if (!d->candidate)
 		return;
-	memset(&d->c, 0, sizeof(d->c));
-	d->c.pid = t->pid;
-	d->c.prio = t->prio;
-	d->c.cpu = cpu;
-	memcpy(d->c.comm, t->comm, LAT_COMM_LEN);
-	d->c.kind = (enum lat_wait_kind)t->kind;
-	d->c.queued_cpu = t->queued_cpu;
-	d->c.start_ns = t->start;
-	d->c.end_ns = ts;
-	d->c.latency_ns = lat;
-	d->c.inferred_end = t->inferred;
-	d->c.end_low_ns = t->inferred ? t->end_low : ts;
-	d->c.rq_at_wake = t->rq_wake;
-	d->c.rq_avg = -1;
-	if (t->area_cpu == cpu && lat > 0)
-		d->c.rq_avg = (double)(c->area - t->area0) / (double)lat;
-	d->c.waker = t->waker;
-	wk_chain(w, t->chain_ref, &d->c);
-	d->c.nmigr = t->nmigr;
-	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
-	d->c.migr_dropped = t->migr_dropped;
+	done_case(w, c, cpu, t, ts, lat);
 }
 
 /*
@@ -1647,6 +1659,71 @@ int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
 	return lat_analyze_wakeup_probe(b, o, 0);
 }
 
+/* The options into @w: the ring size for @src's CPUs, --task, --policy, --min-prio, --sort. */
+static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_opts *o,
+		     const struct lat_event_source *src, struct lat_wakeup_result *r)
+{
+	w->o = o;
+	w->r = r;
+	/* as many slices per CPU as WK_RING_BYTES allows, within [WK_RING_MIN, WK_RING_MAX] */
+	w->ring_cap = WK_RING_MAX;
+	while (w->ring_cap > WK_RING_MIN &&
+	       w->ring_cap * sizeof(struct wk_slice) * (size_t)(src->ncpus > 0 ? src->ncpus : 8) >
+	       WK_RING_BYTES)
+		w->ring_cap /= 2;
+	w->all.arena = &w->arena;
+	w->next_we = UINT64_MAX;
+	w->filter_pid = -1;
+	if (o->task && o->task[0]) {
+		char *end;
+		long v = strtol(o->task, &end, 10);
+
+		if (!*end && v >= 0 && v <= INT32_MAX)
+			w->filter_pid = (int32_t)v;
+		else
+			w->filter_comm = o->task;
+	}
+	if (o->policy && lat_sched_policy_parse(o->policy, &w->filter_pol))
+		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
+				      "unknown policy '%s' (rt, fair or dl): every class kept",
+				      o->policy);
+	if (o->min_prio > 0 && o->min_prio < 100)
+		w->min_prio = o->min_prio;
+	r->selecting = w->filter_pid >= 0 || w->filter_comm || w->filter_pol || w->min_prio;
+	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
+		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
+				      "unknown sort key '%s': sorted by max", o->sort);
+}
+
+/* At the end of the events: the waits still open ended, the current slices sunk, flushed. */
+static void wk_finish(struct wk *w, struct lat_wakeup_result *r)
+{
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i] && w->cpus[i]->done.valid)
+			wk_finish_done(w, w->cpus[i], (int32_t)i);
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i])
+			sink_cur_slice(w, w->cpus[i], (int32_t)i, r->last_ns, LAT_SLICE_TRACE_END);
+	wk_cap_close_all(w);
+	wk_pend_flush(w);
+}
+
+/* Why nothing shows: no task matched --task, or none of them passed the class filters. */
+static void select_findings(struct lat_block *b, const struct wk *w,
+			    const struct lat_analyze_opts *o, const struct lat_wakeup_result *r)
+{
+	if (r->selecting && w->any_match && !r->selected)
+		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
+				      "no wait of a task that matched --task passed --policy / "
+				      "--min-prio: nothing to show");
+	if ((w->filter_pid >= 0 || w->filter_comm) && !w->any_match)
+		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
+				      "no task in the trace has the %s '%s' (--task): nothing to show",
+				      w->filter_pid >= 0 ? "pid" : "comm", o->task);
+	if (!r->nevents)
+		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
+}
+
 int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
 			     int with_probe)
 {
@@ -1665,36 +1742,7 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	r->start = o->wake_start;
 	if (o->activity && !(r->activity = calloc(1, sizeof(*r->activity))))
 		return -LAT_ENOMEM;
-	w.o = o;
-	w.r = r;
-	/* as many slices per CPU as WK_RING_BYTES allows, within [WK_RING_MIN, WK_RING_MAX] */
-	w.ring_cap = WK_RING_MAX;
-	while (w.ring_cap > WK_RING_MIN &&
-	       w.ring_cap * sizeof(struct wk_slice) * (size_t)(src->ncpus > 0 ? src->ncpus : 8) >
-	       WK_RING_BYTES)
-		w.ring_cap /= 2;
-	w.all.arena = &w.arena;
-	w.next_we = UINT64_MAX;
-	w.filter_pid = -1;
-	if (o->task && o->task[0]) {
-		char *end;
-		long v = strtol(o->task, &end, 10);
-
-		if (!*end && v >= 0 && v <= INT32_MAX)
-			w.filter_pid = (int32_t)v;
-		else
-			w.filter_comm = o->task;
-	}
-	if (o->policy && lat_sched_policy_parse(o->policy, &w.filter_pol))
-		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
-				      "unknown policy '%s' (rt, fair or dl): every class kept",
-				      o->policy);
-	if (o->min_prio > 0 && o->min_prio < 100)
-		w.min_prio = o->min_prio;
-	r->selecting = w.filter_pid >= 0 || w.filter_comm || w.filter_pol || w.min_prio;
-	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
-		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
-				      "unknown sort key '%s': sorted by max", o->sort);
+	wk_setup(&w, b, o, src, r);
 	w.worst = calloc(o->worst_n > 0 ? (size_t)o->worst_n + 1 : 1, sizeof(*w.worst));
 	if (with_probe && !(w.pr = lat_probe_new(o, wk_probe_view, &w))) {
 		ret = -LAT_ENOMEM;
@@ -1720,28 +1768,12 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 		r->stop_reason = strdup(src->stop_reason);
 	if (src->skip_reason)
 		r->skip_reason = strdup(src->skip_reason);
-	for (size_t i = 0; i < w.ncpus; i++)
-		if (w.cpus[i] && w.cpus[i]->done.valid)
-			wk_finish_done(&w, w.cpus[i], (int32_t)i);
-	for (size_t i = 0; i < w.ncpus; i++)
-		if (w.cpus[i])
-			sink_cur_slice(&w, w.cpus[i], (int32_t)i, r->last_ns, LAT_SLICE_TRACE_END);
-	wk_cap_close_all(&w);
-	wk_pend_flush(&w);
+	wk_finish(&w, r);
 	ret = w.oom ? -LAT_ENOMEM : wk_build_results(&w, src);
 	if (ret)
 		goto out;
 	wk_add_findings(b, o, r);
-	if (r->selecting && w.any_match && !r->selected)
-		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
-				      "no wait of a task that matched --task passed --policy / "
-				      "--min-prio: nothing to show");
-	if ((w.filter_pid >= 0 || w.filter_comm) && !w.any_match)
-		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
-				      "no task in the trace has the %s '%s' (--task): nothing to show",
-				      w.filter_pid >= 0 ? "pid" : "comm", o->task);
-	if (!r->nevents)
-		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
+	select_findings(b, &w, o, r);
 out:
 	if (w.pr) {
 		/* the samples seen are kept even when the wakeup analysis failed */
