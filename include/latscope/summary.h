@@ -23,6 +23,18 @@
 #define LAT_SUMMARY_VERSION 1
 #define LAT_SUMMARY_WORST 16	/* the worst waits kept */
 
+/* What a group counts: one host, one comm of a host, one CPU of a host. */
+enum lat_sg_kind { LAT_SG_HOST, LAT_SG_COMM, LAT_SG_CPU };
+
+struct lat_sgroup {
+	enum lat_sg_kind kind;
+	char *host;			/* owned, NULL: unknown */
+	char comm[LAT_COMM_LEN];	/* LAT_SG_COMM */
+	int32_t cpu;			/* LAT_SG_CPU */
+	uint64_t traces, preempt, untrusted;	/* LAT_SG_HOST */
+	struct lat_hll h;
+};
+
 struct lat_summary_worst {
 	char *trace, *host;		/* owned; host NULL: unknown */
 	int32_t tid, cpu;
@@ -39,24 +51,12 @@ struct lat_summary {
 	/* only waits ending in [from_ns, to_ns) are counted (to_ns 0: no end) */
 	uint64_t from_ns, to_ns;
 	int windowed;
-	struct lat_sgroup **groups;	/* hash by (kind, host, key) */
+	struct lat_sgroup **groups;	/* owned; hash by (kind, host, key) */
 	size_t ngroups, cap;
 	struct lat_summary_worst worst[LAT_SUMMARY_WORST];
 	size_t nworst;
 	uint64_t traces;		/* traces summarized (lat_summary_trace) */
 	int oom;
-};
-
-/* What a group counts: one host, one comm of a host, one CPU of a host. */
-enum lat_sg_kind { LAT_SG_HOST, LAT_SG_COMM, LAT_SG_CPU };
-
-struct lat_sgroup {
-	enum lat_sg_kind kind;
-	char *host;			/* owned, NULL: unknown */
-	char comm[LAT_COMM_LEN];	/* LAT_SG_COMM */
-	int32_t cpu;			/* LAT_SG_CPU */
-	uint64_t traces, preempt, untrusted;	/* LAT_SG_HOST */
-	struct lat_hll h;
 };
 
 void lat_summary_init(struct lat_summary *s);
@@ -73,7 +73,10 @@ struct lat_sgroup *lat_summary_group(struct lat_summary *s, enum lat_sg_kind kin
 				     const char *host, const char *comm, int32_t cpu);
 /* Offers @w to the worst list of @s; @s takes w's strings (kept or freed). */
 void lat_summary_worst_offer(struct lat_summary *s, struct lat_summary_worst *w);
-/* Adds every group and worst wait of @src to @dst (@dst takes the worst waits' strings). */
+/*
+ * Adds every group and worst wait of @src to @dst (@dst takes the worst waits' strings).
+ * Returns 0 or -LAT_ENOMEM.
+ */
 int lat_summary_merge(struct lat_summary *dst, struct lat_summary *src);
 
 /* A view of a summary's groups, sorted: CPUs by number, comms worst first, hosts by name. */
