@@ -397,17 +397,17 @@ static inline void cum_snap(struct wk_task *t, const struct wk_cpu *c, uint64_t 
 /*
  * The verdict of @t's wait of @lat ending at @ts on @c (a counted wakeup wait
  * of at least the threshold), from the sums since its snapshot: counted in
- * verdicts_above (docs/wakeup.md, "Verdicts").  The same choice as a worst
- * case's (wk_verdict_pick()), from sums instead of the case's slices.
+ * verdicts_above (docs/wakeup.md, "Verdicts") and given to an exporter's
+ * row.  The same choice as a worst case's (wk_verdict_pick()), from sums
+ * instead of the case's slices.
  */
-static __attribute__((noinline)) void verdict_above(struct wk *w, struct wk_cpu *c,
-						     const struct wk_task *t, uint64_t ts, int64_t lat)
+static __attribute__((noinline)) enum lat_verdict_kind
+verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t lat)
 {
 	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
 	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
 	enum lat_sched_policy wp = lat_sched_policy_of(t->prio);
 	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0;
-	enum lat_verdict_kind k;
 
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = c->cum.v[i] - t->snap.s.v[i];
@@ -447,8 +447,13 @@ static __attribute__((noinline)) void verdict_above(struct wk *w, struct wk_cpu 
 	part[LAT_VERDICT_UNTRUSTED] = span > covered ? span - covered : 0;
 	part[LAT_VERDICT_QUEUED] = (int64_t)t->queued_ns;
 pick:
-	k = wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
-	w->r->verdicts_above[k]++;
+	return wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
+}
+
+static void verdict_above(struct wk *w, const struct wk_cpu *c, const struct wk_task *t,
+			  uint64_t ts, int64_t lat)
+{
+	w->r->verdicts_above[verdict_of(c, t, ts, lat)]++;
 	w->r->above++;
 }
 
@@ -784,6 +789,25 @@ static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	d->c.migr_dropped = t->migr_dropped;
 }
 
+/*
+ * An exporter's record of the wait @l of @t that ends now; with the verdict
+ * verdicts_above counts when the analysis counts it there (a selected, trusted
+ * wakeup or new-task wait of at least the threshold), else none.
+ */
+static __attribute__((noinline)) void sink_wait(struct wk *w, const struct wk_cpu *c,
+						 const struct wk_task *t,
+						 const struct lat_wake_link *l, int trusted)
+{
+	struct lat_wait_rec rec = { .w = l, .prio = t->prio, .queued_cpu = t->queued_cpu,
+				    .trusted = (uint8_t)trusted };
+
+	if (trusted && t->kind != LAT_WAIT_PREEMPT && w->o->threshold_ns > 0 &&
+	    l->latency_ns >= w->o->threshold_ns && t->match &&
+	    !((w->filter_pol || w->min_prio) && !class_ok(w, t->prio)))
+		rec.verdict = lat_verdict_name(verdict_of(c, t, l->end_ns, l->latency_ns));
+	w->o->sink->wait(w->o->sink->ctx, &rec);
+}
+
 /* Inline: one call per wait in on_switch(); infer_end() is the rare other caller. */
 static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct wk_cpu *c,
 							   int32_t cpu, struct wk_task *t,
@@ -820,12 +844,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	l->held_by_pid = WK_HELD_LAZY;
 	l->held_ns = 0;
 	l->held_unknown = 0;
-	if (w->o->sink && w->o->sink->wait) {
-		struct lat_wait_rec rec = { .w = l, .prio = t->prio, .queued_cpu = t->queued_cpu,
-					    .trusted = (uint8_t)trusted };
-
-		w->o->sink->wait(w->o->sink->ctx, &rec);
-	}
+	if (w->o->sink && w->o->sink->wait)
+		sink_wait(w, c, t, l, trusted);
 
 	if (!t->match || ((w->filter_pol || w->min_prio) && !class_ok(w, t->prio))) {
 		if (!trusted) {

@@ -34,7 +34,9 @@ void usage_export(FILE *out)
 		"      --reader NAME       read with this reader (see `latscope formats`)\n"
 		"      --buffer NAME       trace.dat: export this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
-		"                          where a wakeup wait starts (default waking)\n\n"
+		"                          where a wakeup wait starts (default waking)\n"
+		"  -t, --threshold DUR     waits of at least DUR get a verdict (the\n"
+		"                          verdict column; default 10ms, as analyze)\n\n"
 		"Columns and tracks: docs/export.md.\n"
 		"exit status: 0 ok, 1 the output could not be written,\n"
 		"             2 usage error or an input that could not be read\n");
@@ -115,6 +117,7 @@ static const struct cli_opt export_options[] = {
 	{ "reader", 0, required_argument, set_reader },
 	{ "buffer", 0, required_argument, cli_set_buffer },
 	{ "wakeup-start", 0, required_argument, cli_set_wake_start },
+	{ "threshold", 't', required_argument, cli_set_threshold },
 	{ "host", 0, required_argument, set_host },
 	{ "trace-id", 0, required_argument, set_trace_id },
 	{ NULL, 0, 0, NULL },
@@ -155,6 +158,19 @@ struct export_names {
 	struct lat_rows *rows;		/* --rows: for the traces table, else NULL */
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
+
+/* The pid column of @b's rows, from the recorder's tgids line (docs/record.md). */
+static void export_tgids(struct lat_rows *r, const struct lat_block *b, const char *name)
+{
+	int ret = lat_rows_tgids(r, b->events->latscope_meta);
+
+	if (ret == -LAT_EFORMAT)
+		fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: the pid "
+				"column is empty for the tasks from the first bad pair on\n", name);
+	else if (ret < 0)
+		fprintf(stderr, "%s: warning: the pid column is empty: %s\n", name,
+			lat_strerror(ret));
+}
 
 /*
  * Runs the wakeup analysis of every event stream of @path with @sink attached;
@@ -215,6 +231,8 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 		}
 		snprintf(names->host_copy, sizeof(names->host_copy), "%s",
 			 b->events->host ? b->events->host : "");
+		if (names->rows)
+			export_tgids(names->rows, b, name);
 		ret = lat_analyze_block(b, &c->an);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
@@ -284,6 +302,7 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	lat_rows_sink(&r, &sink);
 	for (int i = 0; i < nin; i++)
 		bad += export_input(in[i], c, &sink, &names) < 0;
+	lat_rows_release(&r);
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
 		werr |= fclose(out) != 0;

@@ -59,7 +59,7 @@ const struct cli_opt cli_read_options[] = {
 	{ NULL, 0, 0, NULL },
 };
 
-static int set_threshold(struct cli_ctx *c, const char *arg)
+int cli_set_threshold(struct cli_ctx *c, const char *arg)
 {
 	if (lat_parse_duration(arg, LAT_NS_PER_US, &c->an.threshold_ns) || !c->an.threshold_ns) {
 		fprintf(stderr, "%s: --threshold: expected a duration such as 500us, 10ms, 2s, "
@@ -114,7 +114,7 @@ int cli_set_wake_start(struct cli_ctx *c, const char *arg)
 }
 
 const struct cli_opt cli_analysis_options[] = {
-	{ "threshold", 't', required_argument, set_threshold },
+	{ "threshold", 't', required_argument, cli_set_threshold },
 	{ "cpu-mhz", 0, required_argument, set_cpu_mhz },
 	{ "worst", 'w', required_argument, set_worst },
 	{ "top", 0, required_argument, set_top },

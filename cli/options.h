@@ -43,13 +43,15 @@ extern const struct cli_opt cli_gate_options[];
 
 /*
  * The setters of single shared options, for a command that takes only some of a
- * table (export: --buffer, --wakeup-start): --buffer NAME into c->read.buffer,
- * --wakeup-start waking|wakeup into c->an.wake_start.
+ * table (export: --buffer, --wakeup-start, --threshold): --buffer NAME into c->read.buffer,
+ * --wakeup-start waking|wakeup into c->an.wake_start, --threshold DUR into
+ * c->an.threshold_ns.
  */
 int cli_set_buffer(struct cli_ctx *c, const char *arg);
 /* The reader named @arg into c->read.format; -1 after "CMD: unknown @what 'ARG' ...". */
 int cli_set_reader(struct cli_ctx *c, const char *what, const char *arg);
 int cli_set_wake_start(struct cli_ctx *c, const char *arg);
+int cli_set_threshold(struct cli_ctx *c, const char *arg);
 
 /* Sets the defaults: diagnostics to stderr, lat_analyze_opts_init(). */
 void cli_ctx_init(struct cli_ctx *c, const char *cmd, void *own);

@@ -140,12 +140,104 @@ const char *lat_prio_policy(int32_t prio)
 	return prio < 100 ? "rt" : "fair";
 }
 
+struct lat_rows_tgid {
+	int32_t tid, tgid;
+};
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	int32_t x = ((const struct lat_rows_tgid *)a)->tid, y = ((const struct lat_rows_tgid *)b)->tid;
+
+	return (x > y) - (x < y);
+}
+
+/* The thread group of @tid from the recorder's list, -1 unknown. */
+static int32_t tgid_of(const struct lat_rows *w, int32_t tid)
+{
+	struct lat_rows_tgid key = { .tid = tid }, *t;
+
+	if (!w->ntgids || tid <= 0)
+		return -1;
+	t = bsearch(&key, w->tgids, w->ntgids, sizeof(key), cmp_tgid);
+	return t ? t->tgid : -1;
+}
+
+/* One "TID:TGID" of the tgids line at *@p (which moves past it): 1, or 0 malformed. */
+static int tgid_pair(const char **p, struct lat_rows_tgid *out)
+{
+	char *end;
+	long tid, tgid;
+
+	errno = 0;
+	tid = strtol(*p, &end, 10);
+	if (end == *p || *end != ':' || tid <= 0 || tid > INT32_MAX)
+		return 0;
+	*p = end + 1;
+	tgid = strtol(*p, &end, 10);
+	if (end == *p || errno || tgid <= 0 || tgid > INT32_MAX)
+		return 0;
+	*p = end;
+	out->tid = (int32_t)tid;
+	out->tgid = (int32_t)tgid;
+	return 1;
+}
+
+int lat_rows_tgids(struct lat_rows *w, const char *meta)
+{
+	static const char key[] = "latscope: tgids=";
+	const char *p = meta;
+	int ret = 0;
+
+	w->ntgids = 0;
+	while (p && strncmp(p, key, sizeof(key) - 1)) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return 0;
+	p += sizeof(key) - 1;
+	while (*p && *p != '\n') {
+		struct lat_rows_tgid t;
+
+		if (!tgid_pair(&p, &t)) {
+			ret = -LAT_EFORMAT;
+			break;
+		}
+		if (lat_grow(&w->tgids, &w->tgid_cap, w->ntgids + 1, sizeof(t))) {
+			w->ntgids = 0;
+			return -LAT_ENOMEM;
+		}
+		w->tgids[w->ntgids++] = t;
+		if (*p == ',') {
+			p++;
+		} else if (*p && *p != '\n') {
+			ret = -LAT_EFORMAT;
+			break;
+		}
+	}
+	lat_sort(w->tgids, w->ntgids, sizeof(*w->tgids), cmp_tgid);
+	return ret ? ret : (int)w->ntgids;
+}
+
+void lat_rows_release(struct lat_rows *w)
+{
+	free(w->tgids);
+	w->tgids = NULL;
+	w->ntgids = w->tgid_cap = 0;
+}
+
 /* trace, host, pid, tid, comm: the first columns of every table */
 static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const char *comm)
 {
+	int32_t tgid = tgid_of(w, tid);
+
 	put_str(r, "trace", w->trace ? w->trace : "");
 	put_str(r, "host", w->host);	/* NULL: empty */
-	put_null(r, "pid");		/* the thread group: the readers do not keep it yet */
+	if (tgid > 0)
+		put_int(r, "pid", tgid);
+	else
+		put_null(r, "pid");	/* no tgids stored, or the task had exited */
 	if (tid >= 0)
 		put_int(r, "tid", tid);
 	else

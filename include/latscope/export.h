@@ -30,10 +30,22 @@ struct lat_rows {
 	const char *trace_id;	/* the trace_id column, NULL: empty; lent */
 	uint64_t nrows;
 	int header_done;
+	struct lat_rows_tgid *tgids;	/* the pid column: the current trace's, by tid; owned */
+	size_t ntgids, tgid_cap;
 };
 
 /* A rows writer of @kind in @fmt to @out; the CSV header comes before the first trace. */
 void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum lat_rows_fmt fmt);
+/*
+ * The pid column (thread group ids) of the next trace's rows: the recorder's
+ * "latscope: tgids=TID:TGID,..." line in @meta (trace.dat's latscope metadata,
+ * docs/record.md), NULL or none: the column stays empty.  Returns the number
+ * of pairs read, -LAT_ENOMEM (the column stays empty), or -LAT_EFORMAT after
+ * keeping the pairs before a malformed one.
+ */
+int lat_rows_tgids(struct lat_rows *r, const char *meta);
+/* Frees what @r holds (not its output). */
+void lat_rows_release(struct lat_rows *r);
 /* Writes the CSV header now if not yet (so an empty table still has one). */
 void lat_rows_header(struct lat_rows *r);
 /* The sink that writes @r's rows. */

@@ -44,6 +44,86 @@ check "CSV: CRLF line ends, 21 columns everywhere" \
 	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 21" | wc -l)" -eq 0 ] &&
 	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 574 ]'
 
+# --- verdicts: the rows' verdict column against analyze's verdicts_above_threshold ---
+# judged FILE THRESHOLD: "judged N" and "VERDICT COUNT" lines of the rows (tr -d CR; a row
+# of another column count is "badrow"); a row must have a verdict exactly when it is a
+# trusted wakeup or new-task wait of at least the threshold (else "misjudged")
+judged() {
+	"$bin" export --threshold "$2" --rows waits "$1" 2>/dev/null | tr -d '\r' |
+	awk -F, -v thr="$3" 'NR > 1 {
+		if (NF != 21) { print "badrow " NR; next }
+		j = $15 == 1 && $12 != "preempt" && $11 >= thr
+		if (j != ($14 != "")) print "misjudged " NR
+		if (j) { n++; v[$14]++ }
+	} END { print "judged", n + 0; for (k in v) print k, v[k] }' | sort
+}
+# analyzed FILE THRESHOLD: the same lines from analyze --json's verdicts_above_threshold
+analyzed() {
+	"$bin" analyze --threshold "$2" --json "$1" 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["inputs"][0]["blocks"][0]["wakeup"]["verdicts_above_threshold"]
+print("judged", v.pop("waits"))
+for k, n in v.items():
+    if n:
+        print(k, n)' | sort
+}
+cyc=$repo/samples/tracedat/cyclictest-stress-v7-zstd.dat
+for spec in "$ktrace 10ms 10000000" "$ktrace 1ms 1000000" "$cyc 1ms 1000000" \
+	    "$cyc 300us 300000" "$fixture 10ms 10000000"; do
+	# shellcheck disable=SC2086
+	set -- $spec
+	n=$(basename "$1")
+	judged "$1" "$2" "$3" >"$tmp/j.rows"
+	analyzed "$1" "$2" >"$tmp/j.json"
+	check "$n -t $2: a verdict on every judged row and no other" \
+		'! grep -q "^badrow\|^misjudged" "$tmp/j.rows"'
+	check "$n -t $2: the rows' verdicts are analyze's verdicts_above_threshold" \
+		'cmp -s "$tmp/j.rows" "$tmp/j.json"'
+	cp "$tmp/j.rows" "$tmp/j-$n-$2"
+done
+# the number judged, apart from latscope: export_waits.awk's trusted wakeup/new waits of at
+# least 10 ms (56) and 1 ms (129) in kernel-trace.txt
+awk -f "$repo/tests/e2e/export_waits.awk" "$ktrace" |
+	awk '$6 == 1 && $5 != "preempt" { n10 += $4 >= 10000000; n1 += $4 >= 1000000 }
+	     END { print n10, n1 }' >"$tmp/j.awk"
+check "kernel-trace.txt: 56 and 129 waits judged, as the awk counts" \
+	'[ "$(cat "$tmp/j.awk")" = "56 129" ] &&
+	 grep -qx "judged 56" "$tmp/j-kernel-trace.txt-10ms" &&
+	 grep -qx "judged 129" "$tmp/j-kernel-trace.txt-1ms"'
+# cyclictest/20718's 5714613 ns wait (samples/README-gate.md): the CPUs stalled 4.1 ms of it
+check "cyclictest: the 5.71 ms wait of 20718 is a stall" \
+	'"$bin" export -t 1ms --rows waits "$cyc" 2>/dev/null | tr -d "\r" |
+	 grep -q ",20718,cyclictest,rt,19,0,450844462793,450850177406,5714613,wakeup,[^,]*,stall,1,"'
+"$bin" export --rows waits "$cyc" 2>/dev/null | tr -d '\r' >"$tmp/cyc.csv"
+check "cyclictest: no wait of 10 ms (the default threshold): no verdict" \
+	'[ "$(awk -F, "NR > 1 && \$14 != \"\"" "$tmp/cyc.csv" | wc -l)" -eq 0 ]'
+
+# --- pid: the recorder's tgids line (trace-cmd report --stat: "latscope: tgids=...") ---
+# 20713:20713 (tail), 20719:2748 (a thread of 2748, memfd:sealed-91); cyclictest (20717,
+# 20718) had exited when the recorder listed /proc: no pid
+check "pid: tail 20713 is its own process" \
+	'[ "$(awk -F, "\$4 == 20713 { print \$3 }" "$tmp/cyc.csv" | sort -u)" = 20713 ]'
+check "pid: 20719 is a thread of 2748" \
+	'[ "$(awk -F, "\$4 == 20719 { print \$3 }" "$tmp/cyc.csv" | sort -u)" = 2748 ]'
+check "pid: cyclictest 20718 exited before the list: empty" \
+	'[ "$(awk -F, "\$4 == 20718 { print \"[\" \$3 \"]\" }" "$tmp/cyc.csv" | sort -u)" = "[]" ]'
+# every pid given is the tgids line's (45 pairs), and every tid of the line has it
+trace_tgids() {
+	printf '%s\n' "$1" | tr ',' '\n' | sed 's/^latscope: tgids=//' | tr ':' ' '
+}
+if command -v trace-cmd >/dev/null 2>&1; then
+	trace_tgids "$(trace-cmd report --stat "$cyc" 2>/dev/null | grep -o "latscope: tgids=[0-9:,]*")" \
+		>"$tmp/tg"
+	check "pid: the tgids line has 45 pairs" '[ "$(wc -l <"$tmp/tg")" -eq 45 ]'
+	awk -F, 'NR == FNR { g[$1] = $2; next } FNR > 1 {
+		if ($3 != "" && g[$4] != $3) print "wrong", $4, $3
+		if ($3 == "" && ($4 in g)) print "missing", $4 }' FS=' ' "$tmp/tg" FS=, "$tmp/cyc.csv" \
+		>"$tmp/tg.bad"
+	check "pid: every row's pid is the tgids line's" '[ ! -s "$tmp/tg.bad" ]'
+fi
+check "pid: ftrace text has none" \
+	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NR > 1 && \$3 != \"\"" | wc -l)" -eq 0 ]'
+
 # --- JSON Lines: one object a line, the same values as the CSV ----------------
 "$bin" export --rows waits --format jsonl "$lost" >"$tmp/w.jsonl" 2>/dev/null
 check "jsonl waits: exit 0" '[ $? -eq 0 ]'
