@@ -54,10 +54,13 @@ void lat_gate_block(struct lat_gate *g, const struct lat_block *b)
 	g->traces++;
 	if (r) {
 		g->waits += r->all.n;
+		g->waits_over += r->over_limit;
 		g->untrusted += r->untrusted + r->untrusted_waits;
 		for (size_t i = 0; i < r->ntasks; i++)
 			g->tasks_over += lat_gate_task_over(&r->tasks[i], g->limit_ns);
 	}
+	if (p)
+		g->samples_over += p->over_limit;
 	for (size_t i = 0; p && i < p->ncpus; i++) {
 		g->samples += p->cpus[i].count;
 		g->cpus_over += lat_gate_cpu_over(&p->cpus[i], g->limit_ns);

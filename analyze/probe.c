@@ -36,6 +36,7 @@ struct lat_probe {
 	size_t nworst, worst_cap;
 	struct lat_probe_sample stop;
 	uint8_t has_stop, oom;
+	int64_t limit_ns;		/* --fail-above, 0 none */
 	struct lat_probe_result r;
 };
 
@@ -243,6 +244,8 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	if (ret <= 0)
 		return;
 	st->r.markers++;
+	if (st->limit_ns > 0 && s.lat_ns > st->limit_ns)
+		st->r.over_limit++;
 	v = vals_of(st, s.kind, s.cpu);
 	if (v && st->nkept < PR_MAX_VALUES) {
 		if (lat_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v))) {
@@ -291,6 +294,7 @@ struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view
 		return NULL;
 	st->view = view;
 	st->view_ctx = ctx;
+	st->limit_ns = o->fail_above_ns;
 	st->worst_cap = o->worst_n > 0 ? (size_t)o->worst_n : 0;
 	if (st->worst_cap && !(st->worst = calloc(st->worst_cap, sizeof(*st->worst)))) {
 		free(st);

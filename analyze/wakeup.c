@@ -875,6 +875,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		wk_hist_add(w, t, c, 0, lat);
 		if (lat >= w->o->threshold_ns && w->o->threshold_ns > 0)
 			verdict_above(w, c, t, ts, lat);
+		if (lat > w->o->fail_above_ns && w->o->fail_above_ns > 0)
+			w->r->over_limit++;
 	}
 	if (d->valid)
 		wk_finish_done(w, c, cpu);

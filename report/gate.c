@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The CI gate (--fail-above, docs/cli.md "The CI gate"): every selected task's wakeup waits
- * and every probe sample of the event traces against one limit; what exceeds it, listed in
- * text and JSON.  Which values exceed it is the analysis' decision (analyze/gate.c).
+ * and every probe sample of the event traces against one limit; what exceeds it, counted
+ * and listed in text and JSON.  Which values exceed it is the analysis' decision
+ * (analyze/gate.c), and the counts are the analyses' (over_limit).
  */
 #include <string.h>
 
@@ -125,8 +126,10 @@ void lat_gate_text(FILE *out, const struct lat_report_input *in, size_t n,
 	fputc('\n', out);
 	if (!g->tasks_over && !g->cpus_over)
 		return;
-	fprintf(out, "  above %s: %zu task%s, %zu probe CPU%s\n", lim, g->tasks_over,
-		g->tasks_over == 1 ? "" : "s", g->cpus_over, g->cpus_over == 1 ? "" : "s");
+	fprintf(out, "  above %s: %llu wakeup wait%s (%zu task%s), %llu probe sample%s (%zu probe "
+		"CPU%s)\n", lim, (unsigned long long)g->waits_over, g->waits_over == 1 ? "" : "s",
+		g->tasks_over, g->tasks_over == 1 ? "" : "s", (unsigned long long)g->samples_over,
+		g->samples_over == 1 ? "" : "s", g->cpus_over, g->cpus_over == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < in[i].nblocks; k++) {
 			const struct lat_block *b = in[i].blocks[k];
@@ -285,6 +288,8 @@ void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t
 	lat_json_uint(j, "waits", g->waits);
 	lat_json_uint(j, "samples", g->samples);
 	lat_json_uint(j, "untrusted_waits", g->untrusted);
+	lat_json_uint(j, "waits_over", g->waits_over);
+	lat_json_uint(j, "samples_over", g->samples_over);
 	list_json(j, "tasks", in, n, g, 0, tasks_emit);
 	list_json(j, "cases", in, n, g, 0, cases_emit);
 	list_json(j, "probe_cpus", in, n, g, 1, pcpus_emit);

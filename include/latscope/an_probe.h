@@ -112,6 +112,7 @@ struct lat_probe_result {
 	struct lat_probe_sample *worst;	/* the stopping sample first, then by lat_ns descending */
 	size_t nworst;
 	uint64_t markers, bad_markers;	/* probe markers seen; markers with a probe tag unread */
+	uint64_t over_limit;		/* markers whose sample is above --fail-above (if given) */
 	uint8_t has_expire, has_local_timer, has_irq, has_waking;	/* events the trace has */
 	uint8_t has_summary;
 	int64_t stop_above_ns;		/* from the summary, -1 unknown */

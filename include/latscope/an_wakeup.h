@@ -390,6 +390,11 @@ struct lat_wakeup_result {
 	uint64_t verdicts_above[LAT_VERDICT_N];
 	uint64_t above;
 	/*
+	 * --fail-above (lat_analyze_opts.fail_above_ns > 0): the counted wakeup
+	 * waits of the selected tasks strictly above it (docs/cli.md, "The CI gate").
+	 */
+	uint64_t over_limit;
+	/*
 	 * Waits of real-time / deadline tasks of at least LAT_WAKE_PI_NS that ended
 	 * with a lower-priority task (not idle) on the CPU, less than half of them
 	 * inside a stall: priority inversions (or non-preemptible sections); the

@@ -27,7 +27,8 @@ struct lat_analyze_opts {
 	enum lat_wake_start wake_start;
 	/*
 	 * --fail-above: the reports add the CI gate's section (report/gate.c) listing what
-	 * exceeds it (the decision: analyze/gate.c); 0 none.  The analyses do not read it.
+	 * exceeds it (the decision: analyze/gate.c); 0 none.  The wakeup and probe analyses
+	 * count the waits and probe markers above it (over_limit).
 	 */
 	int64_t fail_above_ns;
 	const char *sort;	/* wakeup tables: max (default), avg, p99, count, pid, comm; lent */

@@ -20,6 +20,9 @@ struct lat_gate {
 	uint64_t untrusted;		/* waits not counted (lost or missing events) */
 	size_t tasks_over;		/* tasks whose worst wakeup wait exceeds the limit */
 	size_t cpus_over;		/* probe CPUs whose worst sample exceeds it */
+	/* what exceeds it, as the analyses counted it (their over_limit): the counted wakeup
+	 * waits of the selected tasks, and the probe samples by their markers */
+	uint64_t waits_over, samples_over;
 };
 
 /* An empty gate for @limit_ns. */

@@ -90,7 +90,7 @@ check "kernel-trace.txt: 56 and 129 waits judged, as the awk counts" \
 	'[ "$(cat "$tmp/j.awk")" = "56 129" ] &&
 	 grep -qx "judged 56" "$tmp/j-kernel-trace.txt-10ms" &&
 	 grep -qx "judged 129" "$tmp/j-kernel-trace.txt-1ms"'
-# cyclictest/20718's 5714613 ns wait (samples/README-gate.md): the CPUs stalled 4.1 ms of it
+# cyclictest/20718's 5714613 ns wait (samples/tracedat/README.md, "The CI gate's limits"): the CPUs stalled 4.1 ms of it
 check "cyclictest: the 5.71 ms wait of 20718 is a stall" \
 	'"$bin" export -t 1ms --rows waits "$cyc" 2>/dev/null | tr -d "\r" |
 	 grep -q ",20718,cyclictest,rt,19,0,450844462793,450850177406,5714613,wakeup,[^,]*,stall,1,"'

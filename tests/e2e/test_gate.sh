@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The CI gate: `analyze --fail-above DUR` exits 3 when a selected task's wakeup wait or a probe
 # sample exceeds DUR, with limits just below and at the known maxima of two recordings
-# (samples/README-gate.md says how each maximum was checked with trace-cmd).
+# (samples/tracedat/README.md, "The CI gate's limits", says how each was checked).
 # Usage: test_gate.sh BIN REPO
 bin=$1
 repo=$2
@@ -32,7 +32,7 @@ check "cyclictest: the task over the limit, with its worst wait" \
 check "cyclictest: the case over the limit with its times and verdict" \
 	'grep -q "case 1: cyclictest/20718 waited 5.71 ms on CPU0 (450.844462793 .. 450.850177406): stall$" "$tmp/out"'
 check "cyclictest: exactly one task over the limit" \
-	'grep -q "^  above 5.71 ms: 1 task, 0 probe CPUs$" "$tmp/out" &&
+	'grep -q "^  above 5.71 ms: 1 wakeup wait (1 task), 0 probe samples (0 probe CPUs)$" "$tmp/out" &&
 	 [ "$(grep -c "worst wakeup wait" "$tmp/out")" -eq 1 ]'
 # 2434 counted waits: 2422 + 12 inferred switch-ins (docs/wakeup.md)
 gate 5714613ns 0 "$cyc"
@@ -91,11 +91,61 @@ gate 1344908ns 3 --task 24483 "$probe"
 check "probe: the CPU and the sample over the limit" \
 	'grep -q "probe-stop-v7-zstd.dat: probe timer cpu1: max 1.34 ms over 187 samples (from summary)" "$tmp/out" &&
 	 grep -q "probe-stop-v7-zstd.dat: probe sample timer cpu1 seq 185: 1.34 ms at 4438.260879377" "$tmp/out" &&
-	 grep -q "^  above 1.34 ms: 0 tasks, 1 probe CPU$" "$tmp/out"'
+	 grep -q "^  above 1.34 ms: 0 wakeup waits (0 tasks), 1 probe sample (1 probe CPU)$" "$tmp/out"'
 gate 1344909ns 0 --task 24483 "$probe"
 gate 669545ns 3 --task 24483 "$probe"
 check "probe: at 669545 ns the task and both probe CPUs (max 870443, 1344909) are above" \
-	'grep -q "^  above 670 us: 1 task, 2 probe CPUs$" "$tmp/out"'
+	'grep -q "^  above 670 us: 1 wakeup wait (1 task), [0-9]* probe samples (2 probe CPUs)$" "$tmp/out"'
+
+# --- the counts: how many waits and probe samples exceeded the limit ---------------
+# Apart from the gate: the rows of `latscope export` (the waits the analysis ends, docs/export.md)
+# counted by awk: trusted ($15) wakeup/new ($12) waits with latency_ns ($11) above the limit,
+# of the selected tasks (tid $4, policy $6); the probe markers' lat_ns ($9) above it.
+"$bin" export --rows waits "$cyc" 2>/dev/null | tr -d '\r' >"$tmp/waits.csv"
+"$bin" export --rows samples "$probe" 2>/dev/null | tr -d '\r' >"$tmp/samples.csv"
+# rows LIMIT_NS [FIELD VALUE]: wait rows above the limit (of the tasks with $FIELD == VALUE)
+rows() {
+	awk -F, -v lim="$1" -v f="${2:-0}" -v val="$3" 'NR > 1 && NF == 21 && $15 == 1 &&
+		$12 != "preempt" && $11 > lim && (f == 0 || $f == val)' "$tmp/waits.csv" | wc -l
+}
+# said LIMIT: the gate's "above" line, as "WAITS SAMPLES"
+said() {
+	sed -n "s/^  above [^:]*: \([0-9]*\) wakeup waits\{0,1\} ([^)]*), \([0-9]*\) probe samples\{0,1\} .*/\1 \2/p" \
+		"$tmp/out"
+}
+for spec in "1ms 1000000" "300us 300000" "50us 50000" "5ms 5000000"; do
+	set -- $spec
+	gate "$1" 3 "$cyc"
+	n=$(rows "$2")
+	check "--fail-above $1: the gate counts the $n waits the rows show above it" \
+		'[ "$(said)" = "$n 0" ] && [ "$n" -gt 0 ]'
+	gate "$1" 3 --policy rt "$cyc"
+	n=$(rows "$2" 6 rt)
+	check "--fail-above $1 --policy rt: $n waits" '[ "$(said)" = "$n 0" ] && [ "$n" -gt 0 ]'
+	gate "$1" 3 --task 20718 "$cyc"
+	n=$(rows "$2" 4 20718)
+	check "--fail-above $1 --task 20718: $n waits" '[ "$(said)" = "$n 0" ] && [ "$n" -gt 0 ]'
+done
+# by hand: 30 waits above 1 ms (the 30 judged at -t 1ms, test_export.sh), of 16 tasks
+check "cyclictest: 30 waits above 1 ms" '[ "$(rows 1000000)" -eq 30 ]'
+gate 1ms 3 --json "$cyc"
+check "--json: waits_over 30, samples_over 0" \
+	'python3 -c "import json,sys; g=json.load(open(sys.argv[1]))[\"gate\"]; \
+		assert (g[\"waits_over\"], g[\"samples_over\"]) == (30, 0), g" "$tmp/out"'
+gate 6ms 0 --json "$cyc"
+check "--json, passed: waits_over 0" \
+	'python3 -c "import json,sys; g=json.load(open(sys.argv[1]))[\"gate\"]; \
+		assert (g[\"waits_over\"], g[\"samples_over\"]) == (0, 0), g" "$tmp/out"'
+# probe markers above 669545 ns: 687905, 740596, 870443, 826741, 734090, 1344909 (by eye in
+# the 35 marker rows with a lat_ns)
+m=$(awk -F, 'NR > 1 && $9 != "" && $9 > 669545' "$tmp/samples.csv" | wc -l)
+gate 669545ns 3 --task 24483 "$probe"
+check "probe: the 6 samples above 669545 ns, as the marker rows" \
+	'[ "$m" -eq 6 ] && [ "$(said)" = "1 6" ]'
+gate 669545ns 3 --task 24483 --json "$probe"
+check "probe --json: waits_over 1, samples_over 6" \
+	'python3 -c "import json,sys; g=json.load(open(sys.argv[1]))[\"gate\"]; \
+		assert (g[\"waits_over\"], g[\"samples_over\"]) == (1, 6), g" "$tmp/out"'
 
 # bad values: exit 2 with a message naming the option and the value
 for bad in 0 0us -5us 5xs 5.ms. abc "" nan inf "5 ms" 1e30s; do
