@@ -227,32 +227,6 @@ static cairo_status_t buf_write(void *closure, const unsigned char *data, unsign
 	return CAIRO_STATUS_SUCCESS;
 }
 
-/*
- * cairo numbers SVG surfaces with a process-wide counter ("surface12"), so the
- * same chart drawn twice in one process would differ; rename to a fixed id.
- */
-static void svg_fix_ids(struct lat_render_buf *b)
-{
-	static const char key[] = "id=\"surface";
-	size_t klen = sizeof(key) - 1, o = 0;
-
-	for (size_t i = 0; i < b->len;) {
-		if (i + klen <= b->len && !memcmp(b->data + i, key, klen)) {
-			size_t j = i + klen;
-
-			memmove(b->data + o, key, klen);
-			o += klen;
-			while (j < b->len && b->data[j] >= '0' && b->data[j] <= '9')
-				j++;
-			b->data[o++] = '1';
-			i = j;
-			continue;
-		}
-		b->data[o++] = b->data[i++];
-	}
-	b->len = o;
-}
-
 static int do_layout(const struct lat_chart_ops *ops, const void *data,
 		     const struct lat_render_opts *o, struct lat_chart *c, char *msg, size_t msglen)
 {
@@ -359,8 +333,10 @@ int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
 		ret = st == CAIRO_STATUS_NO_MEMORY ? -LAT_ENOMEM : -LAT_EIO;
 		goto out;
 	}
-	if (o->format == LAT_RENDER_SVG)
-		svg_fix_ids(out);
+	if (o->format == LAT_RENDER_SVG && lat_svg_renumber_ids(out)) {
+		snprintf(out->msg, sizeof(out->msg), "SVG ids: out of memory");
+		ret = -LAT_ENOMEM;
+	}
 out:
 	if (ops->release)
 		ops->release(&c);

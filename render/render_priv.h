@@ -97,6 +97,14 @@ int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
 		  const struct lat_render_opts *o, struct lat_render_buf *out);
 
 /*
+ * Renames every id of the SVG document in @b (and its references: href="#X",
+ * url(#X)) to its prefix and a per-document number in order of first
+ * appearance, so that a chart's bytes do not depend on what the process drew
+ * before (render/svg_ids.c).  Returns 0, or -LAT_ENOMEM with @b unchanged.
+ */
+int lat_svg_renumber_ids(struct lat_render_buf *b);
+
+/*
  * For tests: the same layout and drawing onto an RGB24 image surface, returned
  * (cairo_surface_destroy it), with the layout in @c (ops->release(c) after).
  * NULL on failure.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Renderer core: UTF-8 cleaning of hostile input, elision, axes (ticks,
- * units, mapping), options, chart names, and the blame chart.
+ * units, mapping), options, chart names, the blame chart, and the SVG ids renumbered.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -226,6 +226,62 @@ static void test_odd_inputs(void **state)
 	lat_render_buf_release(&out);
 }
 
+/* @in renumbered into a NUL-terminated copy (static buffer) */
+static const char *renumber(const char *in)
+{
+	static char out[1024];
+	struct lat_render_buf b = { .data = NULL };
+
+	b.data = malloc(strlen(in) + 1);
+	assert_non_null(b.data);
+	memcpy(b.data, in, strlen(in));
+	b.len = b.cap = strlen(in);
+	assert_int_equal(lat_svg_renumber_ids(&b), 0);
+	assert_true(b.len < sizeof(out));
+	memcpy(out, b.data, b.len);
+	out[b.len] = 0;
+	lat_render_buf_release(&b);
+	return out;
+}
+
+static void test_svg_ids(void **state)
+{
+	(void)state;
+	/* cairo's process-wide numbers: the surface, the source images */
+	assert_string_equal(renumber("<g id=\"surface57\"><image id=\"image30\" "
+				     "xlink:href=\"data:image/png;base64,aWQ9Ig==\"/>"
+				     "<pattern id=\"pattern0\"><use xlink:href=\"#image30\"/>"
+				     "</pattern><rect style=\"fill:url(#pattern0);\"/>"
+				     "<use xlink:href=\"#image30\"/></g>"),
+			    "<g id=\"surface1\"><image id=\"image1\" "
+			    "xlink:href=\"data:image/png;base64,aWQ9Ig==\"/>"
+			    "<pattern id=\"pattern1\"><use xlink:href=\"#image1\"/>"
+			    "</pattern><rect style=\"fill:url(#pattern1);\"/>"
+			    "<use xlink:href=\"#image1\"/></g>");
+	/* per prefix, in order of first sight, a reference before its definition too */
+	assert_string_equal(renumber("<use xlink:href=\"#glyph0-7\"/><symbol id=\"glyph0-3\"/>"
+				     "<symbol id=\"glyph0-7\"/><clipPath id=\"clip9\"/>"
+				     "<g clip-path=\"url(#clip9)\"/><g id=\"glyph1-1\"/>"),
+			    "<use xlink:href=\"#glyph1\"/><symbol id=\"glyph2\"/>"
+			    "<symbol id=\"glyph1\"/><clipPath id=\"clip1\"/>"
+			    "<g clip-path=\"url(#clip1)\"/><g id=\"glyph3\"/>");
+	/* a number grows past its digits: pattern9 is the 10th */
+	assert_string_equal(renumber("<p id=\"p9\"/><p id=\"p8\"/><p id=\"p7\"/><p id=\"p6\"/>"
+				     "<p id=\"p5\"/><p id=\"p4\"/><p id=\"p3\"/><p id=\"p2\"/>"
+				     "<p id=\"p1\"/><p id=\"p0\"/>"),
+			    "<p id=\"p1\"/><p id=\"p2\"/><p id=\"p3\"/><p id=\"p4\"/>"
+			    "<p id=\"p5\"/><p id=\"p6\"/><p id=\"p7\"/><p id=\"p8\"/>"
+			    "<p id=\"p9\"/><p id=\"p10\"/>");
+	/* not names: empty, other characters, too long, unterminated, a bare "#" elsewhere */
+	assert_string_equal(renumber("<a id=\"\"/><a id=\"a b\"/><a href=\"#\"/>"
+				     "<a id=\"x12345678901234567890123456789012345678901\"/>"
+				     "<a style=\"fill:#ff0000\"/><a id=\"z1"),
+			    "<a id=\"\"/><a id=\"a b\"/><a href=\"#\"/>"
+			    "<a id=\"x12345678901234567890123456789012345678901\"/>"
+			    "<a style=\"fill:#ff0000\"/><a id=\"z1");
+	assert_string_equal(renumber(""), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_opts_and_names),
 		cmocka_unit_test(test_blame),
 		cmocka_unit_test(test_odd_inputs),
+		cmocka_unit_test(test_svg_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
