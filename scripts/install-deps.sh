@@ -11,13 +11,23 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-	echo "install-deps: missing packages:$missing (run as root to install them)" >&2
-	exit 1
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "install-deps: missing packages:$missing (run as root to install them)" >&2
+		exit 1
+	fi
+	echo "install-deps: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-echo "install-deps: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# The Chrome DevTools trace engine (npm @paulirish/trace_engine, the Performance panel's
+# parser, BSD) loads `latscope export --perfetto` files in tests/e2e/test_export.sh; the test
+# skips that check without node, npm or the package.
+npm_dir=/usr/local/lib/latscope-npm
+if command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+   [ ! -f "$npm_dir/node_modules/@paulirish/trace_engine/analyze-trace.mjs" ]; then
+	echo "install-deps: installing @paulirish/trace_engine into $npm_dir"
+	npm install --prefix "$npm_dir" --no-audit --no-fund --silent @paulirish/trace_engine@0.0.65
+fi

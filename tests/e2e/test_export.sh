@@ -236,10 +236,67 @@ check "rcutorture perfetto: 4 lost marks, 91102389 events" \
 check "rcutorture perfetto: the stall on CPU 2" '[ "$(grep -c "\"cat\":\"stall\"" "$tmp/rc.json")" -eq 1 ] &&
 	grep -qF "\"cat\":\"stall\",\"s\":\"t\",\"ts\":10612103759.000,\"args\":{\"cpu\":2,\"dur_ns\":2179000,\"until_ns\":10612105938000,\"tid\":72,\"comm\":\"rcu_torture_sta\",\"waiting_tid\":32," "$tmp/rc.json"'
 
+# the checker finds what it checks: one event at a time spoiled (one event a line)
+spoil() {	# NAME SED-EXPR: the spoiled copy of lost.json must give an error naming it
+	sed "$2" "$tmp/lost.json" >"$tmp/spoilt.json"
+	python3 "$pf" "$tmp/spoilt.json" >"$tmp/spoilt.chk"
+	check "checker: $1 is found" \
+		'! cmp -s "$tmp/spoilt.json" "$tmp/lost.json" && grep -q "^error: .*$3" "$tmp/spoilt.chk"'
+}
+spoil "an instant without its scope" '0,/"s":"t",/s///' "needs its scope"
+spoil "a flow end not bound to its enclosing slice" '0,/"bp":"e",/s///' "bp e"
+spoil "a time not in ns (three decimals)" '0,/"ts":918173468.000/s//"ts":918173468.0/' \
+	"three decimals"
+spoil "a flow end outside the wakee's wait" \
+	'/"ph":"f".*"id":1,/s/"ts":918180097.000/"ts":918180999.000/' "no wait slice"
+spoil "overlapping slices on a CPU" \
+	'0,/"name":"rcu_preempt:15","cat":"running","ts":918173468.000,"dur":8.000/s//"name":"rcu_preempt:15","cat":"running","ts":918173468.000,"dur":9.000/' \
+	"overlap"
+spoil "a track without its name" '/"thread_name".*"CPU 1"/d' "no thread_name"
+
+# --- a real viewer's parser, offline: Chrome DevTools' trace engine -----------------------
+# (npm @paulirish/trace_engine, the Performance panel's; scripts/install-deps.sh installs it):
+# it loads the file, makes a named thread per track with exactly its X events, none nested
+# under another, and the trace's bounds are the file's (tests/e2e/export_check_devtools.mjs)
+te=${LAT_TRACE_ENGINE:-/usr/local/lib/latscope-npm/node_modules/@paulirish/trace_engine}
+dt="$repo/tests/e2e/export_check_devtools.mjs"
+if command -v node >/dev/null 2>&1 && [ -f "$te/analyze-trace.mjs" ]; then
+	for j in lost rc; do
+		node "$dt" "$tmp/$j.json" "$te" >"$tmp/$j.dt" 2>&1
+		check "DevTools engine: $j.json loads as written" \
+			'[ -s "$tmp/$j.dt" ] && ! grep -q "^error" "$tmp/$j.dt"'
+		grep "^error" "$tmp/$j.dt" | head -3
+		check "DevTools engine: $j.json's X events all on their threads, CPU tracks" \
+			'[ "$(val X "$tmp/$j.dt")" -eq "$(val ph.X "$tmp/$j.chk")" ] &&
+			 [ "$(val threads.cpu "$tmp/$j.dt")" -eq "$(val tracks.cpu "$tmp/$j.chk")" ]'
+	done
+	check "DevTools engine: 285 slices on 38 threads (2 CPUs, 36 tasks) in lost.json" \
+		'[ "$(val X "$tmp/lost.dt")" -eq 285 ] && [ "$(val threads "$tmp/lost.dt")" -eq 38 ]'
+	# rcu_preempt's first slice on CPU 0 stretched over the next one (2282 us from +8 us)
+	sed '0,/"name":"rcu_preempt:15","cat":"running","ts":918173468.000,"dur":8.000/s//"name":"rcu_preempt:15","cat":"running","ts":918173468.000,"dur":2400.000/' \
+		"$tmp/lost.json" >"$tmp/spoilt.json"
+	node "$dt" "$tmp/spoilt.json" "$te" >"$tmp/spoilt.dt" 2>&1
+	check "DevTools engine check: a slice inside another is found" \
+		'grep -q "^error: thread 4194305/4194306 (CPU 0): 1 slices nested" "$tmp/spoilt.dt"'
+	sed '/"thread_name".*"CPU 1"/d' "$tmp/lost.json" >"$tmp/spoilt.json"
+	node "$dt" "$tmp/spoilt.json" "$te" >"$tmp/spoilt.dt" 2>&1
+	check "DevTools engine check: a thread without its name is found" \
+		'grep -q "^error: thread 4194305/4194307: named null" "$tmp/spoilt.dt"'
+else
+	echo "test_export: no node or DevTools trace engine ($te): viewer load skipped" \
+		"(scripts/install-deps.sh installs it)"
+fi
+
 if command -v trace-cmd >/dev/null 2>&1; then
 	"$bin" export --perfetto "$tmp/mixed.json" "$fixture" 2>/dev/null
 	python3 "$pf" "$tmp/mixed.json" >"$tmp/mixed.chk"
 	check "fixture perfetto: valid" '! grep -q "^error" "$tmp/mixed.chk"'
+	if command -v node >/dev/null 2>&1 && [ -f "$te/analyze-trace.mjs" ]; then
+		node "$dt" "$tmp/mixed.json" "$te" >"$tmp/mixed.dt" 2>&1
+		check "fixture: the DevTools engine loads its 17 MB, every slice on its thread" \
+			'! grep -q "^error" "$tmp/mixed.dt" &&
+			 [ "$(val X "$tmp/mixed.dt")" -eq "$(val ph.X "$tmp/mixed.chk")" ]'
+	fi
 	"$bin" export --rows slices "$fixture" >"$tmp/mixed.csv" 2>/dev/null
 	tsw=$(trace-cmd report "$fixture" 2>/dev/null | grep -c "sched_switch:")
 	check "fixture: a slice row per switch of trace-cmd report ($tsw)" \
