@@ -22,12 +22,15 @@ if [ -n "$missing" ]; then
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# The Chrome DevTools trace engine (npm @paulirish/trace_engine, the Performance panel's
-# parser, BSD) loads `latscope export --perfetto` files in tests/e2e/test_export.sh; the test
-# skips that check without node, npm or the package.
+# Two viewers' code that load `latscope export --perfetto` files offline in
+# tests/e2e/test_export.sh (skipped there without them): the Chrome DevTools trace engine
+# (npm @paulirish/trace_engine, the Performance panel's parser, BSD) and speedscope (MIT),
+# opened in headless Chromium.
 npm_dir=/usr/local/lib/latscope-npm
 if command -v npm >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
-   [ ! -f "$npm_dir/node_modules/@paulirish/trace_engine/analyze-trace.mjs" ]; then
-	echo "install-deps: installing @paulirish/trace_engine into $npm_dir"
-	npm install --prefix "$npm_dir" --no-audit --no-fund --silent @paulirish/trace_engine@0.0.65
+   { [ ! -f "$npm_dir/node_modules/@paulirish/trace_engine/analyze-trace.mjs" ] ||
+     [ ! -f "$npm_dir/node_modules/speedscope/dist/release/index.html" ]; }; then
+	echo "install-deps: installing @paulirish/trace_engine and speedscope into $npm_dir"
+	npm install --prefix "$npm_dir" --no-audit --no-fund --silent \
+		@paulirish/trace_engine@0.0.65 speedscope@1.25.0
 fi

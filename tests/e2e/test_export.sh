@@ -287,6 +287,40 @@ else
 		"(scripts/install-deps.sh installs it)"
 fi
 
+# --- a graphical viewer, offline: speedscope (npm, installed by scripts/install-deps.sh) in
+# headless Chromium opens the file as the speedscope command line does (the file base64 in a
+# script it loads); its profile list (in the DOM) names one profile per track,
+# "PROCESS (pid P), THREAD (tid T)", as the file's process_name and thread_name say
+ss=${LAT_SPEEDSCOPE:-/usr/local/lib/latscope-npm/node_modules/speedscope}/dist/release/index.html
+chromium=$(command -v chromium || command -v chromium-browser)
+if [ -n "$chromium" ] && [ -f "$ss" ]; then
+	python3 - "$tmp/lost.json" >"$tmp/ss.js" <<'PY'
+import base64, json, sys
+data = base64.b64encode(open(sys.argv[1], "rb").read()).decode()
+print("speedscope.loadFileFromBase64(%s, %s)" % (json.dumps("lost.json"), json.dumps(data)))
+PY
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$tmp/profile" \
+		--no-first-run --disable-extensions --allow-file-access-from-files \
+		--virtual-time-budget=10000 --dump-dom "file://$ss#localProfilePath=$tmp/ss.js" \
+		>"$tmp/ss.html" 2>/dev/null
+	grep -o 'title="[^"]*(tid [0-9]*)"' "$tmp/ss.html" | sed 's/^title="//; s/"$//' | sort \
+		>"$tmp/ss.tracks"
+	python3 - "$tmp/lost.json" <<'PY' | sort >"$tmp/file.tracks"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+for e in ev:
+    if e["ph"] == "M" and e["name"] == "thread_name":
+        print("%s (pid %d), %s (tid %d)" % (procs[e["pid"]], e["pid"], e["args"]["name"], e["tid"]))
+PY
+	check "speedscope: lost.json opens with its 38 tracks, named as in the file" \
+		'[ "$(wc -l <"$tmp/ss.tracks")" -eq 38 ] && cmp -s "$tmp/ss.tracks" "$tmp/file.tracks" &&
+		 grep -q "CPUs (pid 4194305), CPU 0 (tid 4194306)" "$tmp/ss.tracks"'
+else
+	echo "test_export: no chromium or speedscope ($ss): speedscope load skipped" \
+		"(scripts/install-deps.sh installs them)"
+fi
+
 if command -v trace-cmd >/dev/null 2>&1; then
 	"$bin" export --perfetto "$tmp/mixed.json" "$fixture" 2>/dev/null
 	python3 "$pf" "$tmp/mixed.json" >"$tmp/mixed.chk"
