@@ -121,6 +121,8 @@ static size_t name_len(const unsigned char *p, size_t avail, unsigned char end)
 
 static int put(struct lat_render_buf *o, const void *s, size_t len)
 {
+	if (!len)
+		return 0;
 	if (lat_grow(&o->data, &o->cap, o->len + len, 1))
 		return -LAT_ENOMEM;
 	memcpy(o->data + o->len, s, len);
@@ -138,6 +140,8 @@ int lat_svg_renumber_ids(struct lat_render_buf *b)
 	size_t i = 0, from = 0;
 	int ret = 0;
 
+	if (!b->len)
+		return 0;
 	while (i < b->len && !ret) {
 		size_t k, klen = 0, n = 0;
 		const char *nw;

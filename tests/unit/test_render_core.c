@@ -238,7 +238,8 @@ static const char *renumber(const char *in)
 	b.len = b.cap = strlen(in);
 	assert_int_equal(lat_svg_renumber_ids(&b), 0);
 	assert_true(b.len < sizeof(out));
-	memcpy(out, b.data, b.len);
+	if (b.len)
+		memcpy(out, b.data, b.len);
 	out[b.len] = 0;
 	lat_render_buf_release(&b);
 	return out;
