@@ -39,7 +39,11 @@ struct lat_wait_rec {
 	int32_t prio;			/* at the switch-in */
 	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
 	uint8_t trusted;		/* 0: a lost-events gap fell inside the wait */
-	const char *verdict;		/* the case's verdict, NULL when none was made */
+	/*
+	 * The verdict verdicts_above counts for it ("cpu-saturated", ...: a selected,
+	 * trusted wakeup or new-task wait of at least the threshold), NULL when not judged.
+	 */
+	const char *verdict;
 };
 
 struct lat_wake_sink {

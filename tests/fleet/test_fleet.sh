@@ -111,6 +111,23 @@ check "host and comm: every count and maximum agrees" 'grep -q "^comms .* True$"
 check "alpha: 18453 + 438 waits, max 347160698 (tracecmd-mixed's hackbench)" \
 	'grep -q "^alpha count 18891/18891 max 347160698/347160698 True" "$dir/cmp.out"'
 [ "$fail" -eq 0 ] || cat "$dir/cmp.out"
+# the verdict and pid columns loaded: per host, the rows with a verdict are analyze's
+# verdicts_above_threshold (10 ms, both defaults), the rows with a pid those of the traces
+# latscope recorded (its tgids line; alpha's trace-cmd and ftrace text files have none)
+ch_q "$tcp" -q "SELECT host, countIf(verdict != ''), countIf(pid IS NOT NULL) > 0 FROM $W
+	GROUP BY host ORDER BY host FORMAT TSV" >"$dir/verdicts.tsv"
+for h in alpha beta gamma; do
+	python3 - "$dir/$h.json" "$h" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(b["wakeup"]["verdicts_above_threshold"]["waits"] for i in d["inputs"]
+        for b in i["blocks"] if "wakeup" in b)
+print("%s\t%d\t%d" % (sys.argv[2], n, sys.argv[2] != "alpha"))
+PY
+done >"$dir/verdicts.want"
+check "verdicts and pids loaded: per host as analyze counts them" \
+	'cmp -s "$dir/verdicts.tsv" "$dir/verdicts.want" && [ "$(cut -f2 "$dir/verdicts.want" | sort -n | tail -1)" -gt 0 ]'
+[ "$fail" -eq 0 ] || { cat "$dir/verdicts.tsv"; cat "$dir/verdicts.want"; }
 
 # --- the fleet queries ---------------------------------------------------------------------
 ch_q "$tcp" -q "$(q_stall)" >"$dir/stall.tsv"
