@@ -467,7 +467,7 @@ static __attribute__((noinline)) int decode(struct td_src *s, const struct td_re
 	ev->ts_ns = r->ts;
 	ev->cpu = r->cpu;
 	ev->pid = ld_s32(d + s->ty.f_pid.off);
-	ev->flags = s->ty.f_flags.ok ? lat_evf_from_common_flags((uint8_t)d[s->ty.f_flags.off]) : 0;
+	ev->flags = lat_evf_from_common_flags((uint8_t)d[s->ty.f_flags.off]);	/* hot_hdr: ok */
 	comm_of(s, cc, ev->pid, ev->comm);
 	ev->type = t->type;
 	ev->name = t->name;
@@ -492,16 +492,25 @@ static __attribute__((noinline)) int emit_lost(const struct td_rec *r, struct la
 	return 1;
 }
 
-static int td_next(struct lat_event_source *base, struct lat_event *ev)
+/* td_next() for what the walker's inline step does not take: page ends, marks, the end. */
+static __attribute__((noinline)) int td_next_slow(struct td_src *s, const struct td_rec *r,
+						  struct lat_event *ev)
 {
-	struct td_src *s = (struct td_src *)base;
-	const struct td_rec *r = td_walk_next(s->walk);
-
 	if (!r)
 		return td_walk_error(s->walk);
 	if (!r->data)
 		return emit_lost(r, ev);
 	return decode(s, r, ev);
+}
+
+static int td_next(struct lat_event_source *base, struct lat_event *ev)
+{
+	struct td_src *s = (struct td_src *)base;
+	const struct td_rec *r = td_walk_next(s->walk);
+
+	if (__builtin_expect(r && r->data != NULL, 1))
+		return decode(s, r, ev);
+	return td_next_slow(s, r, ev);
 }
 
 static void td_free(struct lat_event_source *base)

@@ -293,9 +293,9 @@ int td_types_build(struct td_types *ty, struct td_file *f)
 	}
 	if (ret < 0)
 		return ret;
-	/* the common header read by direct loads: u16 type, s32 pid, host order */
+	/* the common header read by direct loads: u16 type, s32 pid, host order, and flags */
 	ty->hot_hdr = !f->swap && ty->f_type.ok && ty->f_type.size == 2 && ty->f_pid.ok &&
-		     ty->f_pid.size == 4;
+		     ty->f_pid.size == 4 && ty->f_flags.ok;
 	ty->hdr_end = (uint32_t)ty->f_type.off + ty->f_type.size;
 	if ((uint32_t)ty->f_pid.off + ty->f_pid.size > ty->hdr_end)
 		ty->hdr_end = (uint32_t)ty->f_pid.off + ty->f_pid.size;

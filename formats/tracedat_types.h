@@ -31,7 +31,7 @@ struct td_types {
 	struct td_etype **types;	/* by event id, owned; NULL where no format has the id */
 	size_t ntypes;
 	struct td_fld f_type, f_pid, f_flags;	/* f_flags: common_flags, 1 byte */
-	int hot_hdr;			/* common_type / common_pid read by direct loads */
+	int hot_hdr;			/* common_type / _pid / _flags read by direct loads */
 	uint32_t hdr_end;		/* records at least this long hold both */
 };
 

@@ -21,7 +21,7 @@
 #define TD_LOST_NONE (-2)
 
 struct td_cpu {
-	struct td_rec r;		/* the CPU's current record (cpu, slot, ts, data, size) */
+	struct td_walk_cur cur;		/* its current record, its page for the fast walk */
 	uint64_t pos, end;		/* file range still to read */
 	uint64_t data_off;		/* where this CPU's data starts, for messages */
 	uint32_t chunks_left;		/* compressed: chunks not yet read */
@@ -30,12 +30,11 @@ struct td_cpu {
 	size_t dlen, dpos, dcap, ccap;
 	char *page;
 	struct kbuffer *kbuf;		/* the portable walk */
-	const char *pdata;		/* the fast walk: page data, commit size, offset */
-	uint32_t psz, pcur;
 	int64_t lost;			/* TD_LOST_NONE, -1 (count unknown) or a count */
 };
 
 struct td_walk {
+	struct td_walk_hot h;		/* first: td_walk_next() reads it inline */
 	struct td_file *f;		/* lent */
 	const struct td_buffer *buf;	/* lent */
 	uint32_t psize;
@@ -43,15 +42,7 @@ struct td_walk {
 	int ncpu;
 	int *heap;
 	int nheap;
-	/*
-	 * (timestamp, cpu) of the earliest CPU after the top one: while the top
-	 * stays before it, the next event is the top's again and the heap is
-	 * left alone (UINT64_MAX, INT_MAX when the top is alone).
-	 */
-	uint64_t lim_ts;
-	int lim_cpu;
 	int advance;			/* cpu slot to step before the next record, -1 none */
-	struct td_cpu *hot;		/* that slot when td_walk_next() may step it in place */
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
 	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
@@ -127,13 +118,13 @@ static int refill_plain(struct td_walk *w, struct td_cpu *c)
 		n = avail - avail % w->psize;
 		if (w->f->fsize <= c->data_off)
 			set_stop(w, "CPU%d data (offsets %llu to %llu) is past the "
-				    "file's end at %llu", c->r.cpu,
+				    "file's end at %llu", c->cur.r.cpu,
 				    (unsigned long long)c->data_off,
 				    (unsigned long long)c->end,
 				    (unsigned long long)w->f->fsize);
 		else
 			set_stop(w, "CPU%d data ends at offset %llu of %llu "
-				    "(the file ends there)", c->r.cpu,
+				    "(the file ends there)", c->cur.r.cpu,
 				    (unsigned long long)w->f->fsize,
 				    (unsigned long long)c->end);
 		c->end = c->pos + n;
@@ -142,13 +133,13 @@ static int refill_plain(struct td_walk *w, struct td_cpu *c)
 	}
 	n -= n % w->psize;
 	if (!n) {
-		set_stop(w, "CPU%d data ends inside a page at offset %llu", c->r.cpu,
+		set_stop(w, "CPU%d data ends inside a page at offset %llu", c->cur.r.cpu,
 			    (unsigned long long)c->end);
 		return 0;
 	}
 	ret = td_pread(w->f, c->data, n, c->pos);
 	if (ret < 0) {
-		set_stop(w, "CPU%d: read at offset %llu failed: %s", c->r.cpu,
+		set_stop(w, "CPU%d: read at offset %llu failed: %s", c->cur.r.cpu,
 			    (unsigned long long)c->pos, lat_strerror(ret));
 		return 0;
 	}
@@ -169,7 +160,7 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 	c->chunks_left--;
 	if (c->pos + 8 > c->end || td_pread(w->f, h, 8, c->pos) < 0) {
 		set_stop(w, "CPU%d data ends at offset %llu of %llu (chunk header)",
-			    c->r.cpu,
+			    c->cur.r.cpu,
 			    (unsigned long long)(c->pos < w->f->fsize ? c->pos : w->f->fsize),
 			    (unsigned long long)c->end);
 		return 0;
@@ -178,14 +169,14 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 	ulen = td_get32(w->f->swap, h + 4);
 	if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < w->psize ||
 	    c->pos + 8 + clen > c->end) {
-		set_stop(w, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->r.cpu,
+		set_stop(w, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cur.r.cpu,
 			    (unsigned long long)c->pos, clen, ulen);
 		return 0;
 	}
 	/* chunks of every CPU are held at once: a file of tiny bombs stops here */
 	if (clen > c->ccap && (w->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
 		set_stop(w, "CPU%d: chunk at offset %llu would hold more than "
-			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->r.cpu,
+			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cur.r.cpu,
 			    (unsigned long long)c->pos);
 		return 0;
 	}
@@ -193,7 +184,7 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 	    (w->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
 		set_stop(w, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
 			    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
-			    c->r.cpu, (unsigned long long)c->pos, ulen);
+			    c->cur.r.cpu, (unsigned long long)c->pos, ulen);
 		return 0;
 	}
 	if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
@@ -202,12 +193,12 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 	ret = td_pread(w->f, c->cdata, clen, c->pos + 8);
 	if (ret < 0) {
 		set_stop(w, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
-			    c->r.cpu, (unsigned long long)w->f->fsize,
+			    c->cur.r.cpu, (unsigned long long)w->f->fsize,
 			    (unsigned long long)c->end);
 		return 0;
 	}
 	if (td_decompress(w->f, c->cdata, clen, c->data, ulen) < 0) {
-		set_stop(w, "CPU%d: chunk at offset %llu does not decompress", c->r.cpu,
+		set_stop(w, "CPU%d: chunk at offset %llu does not decompress", c->cur.r.cpu,
 			    (unsigned long long)c->pos);
 		return 0;
 	}
@@ -229,11 +220,11 @@ static int refill(struct td_walk *w, struct td_cpu *c)
 static int rec_ok(struct td_walk *w, struct td_cpu *c)
 {
 	int sz = kbuffer_event_size(c->kbuf);
-	const char *r = c->r.data;
+	const char *r = c->cur.r.data;
 
 	if (sz < 0 || r < c->page || r + sz > c->page + w->psize)
 		return 0;
-	c->r.size = (unsigned int)sz;
+	c->cur.r.size = (unsigned int)sz;
 	return 1;
 }
 
@@ -246,29 +237,29 @@ static int rec_ok(struct td_walk *w, struct td_cpu *c)
  * << 27 added to the delta), 31 an absolute time stamp.  It gives the same
  * events and timestamps as kbuffer (checked in tests/e2e/test_tracedat.sh by
  * comparing both walks) without a call per event.  Every event is bounded by
- * the page's commit size.  Returns 1 with c->r.data set, 0 at the end of the
+ * the page's commit size.  Returns 1 with c->cur.r.data set, 0 at the end of the
  * page, -1 on a corrupt event.
  */
 static int fast_next(struct td_cpu *c)
 {
-	while (c->pcur < c->psz) {
-		const char *p = c->pdata + c->pcur;
+	while (c->cur.pcur < c->cur.psz) {
+		const char *p = c->cur.pdata + c->cur.pcur;
 		uint32_t h, tl, len, w;
 
 		memcpy(&h, p, 4);
 		tl = h & 31;
 		if (tl != 31)
-			c->r.ts += h >> 5;
+			c->cur.r.ts += h >> 5;
 		if (tl >= 1 && tl <= 28) {
 			len = tl * 4;
-			if (len > c->psz - c->pcur - 4)
+			if (len > c->cur.psz - c->cur.pcur - 4)
 				return -1;
-			c->r.data = (void *)(p + 4);
-			c->r.size = len;
-			c->pcur += 4 + len;
+			c->cur.r.data = (void *)(p + 4);
+			c->cur.r.size = len;
+			c->cur.pcur += 4 + len;
 			return 1;
 		}
-		if (c->psz - c->pcur < 8)
+		if (c->cur.psz - c->cur.pcur < 8)
 			return -1;
 		memcpy(&w, p + 4, 4);
 		switch (tl) {
@@ -276,24 +267,24 @@ static int fast_next(struct td_cpu *c)
 			if (w < 4)
 				return -1;
 			len = (w - 4 + 3) & ~3u;
-			if (len > c->psz - c->pcur - 8)
+			if (len > c->cur.psz - c->cur.pcur - 8)
 				return -1;
-			c->r.data = (void *)(p + 8);
-			c->r.size = len;
-			c->pcur += 8 + len;
+			c->cur.r.data = (void *)(p + 8);
+			c->cur.r.size = len;
+			c->cur.pcur += 8 + len;
 			return 1;
 		case 29:	/* padding: the word is its length after the header */
-			if (w > c->psz - c->pcur - 4)
+			if (w > c->cur.psz - c->cur.pcur - 4)
 				return 0;
-			c->pcur += 4 + w;
+			c->cur.pcur += 4 + w;
 			break;
 		case 30:
-			c->r.ts += (uint64_t)w << 27;
-			c->pcur += 8;
+			c->cur.r.ts += (uint64_t)w << 27;
+			c->cur.pcur += 8;
 			break;
 		default:	/* 31: absolute, keeping the top 5 bits of the clock */
-			c->r.ts = ((((uint64_t)w << 27) + (h >> 5)) | (c->r.ts & (0xf8ull << 56)));
-			c->pcur += 8;
+			c->cur.r.ts = ((((uint64_t)w << 27) + (h >> 5)) | (c->cur.r.ts & (0xf8ull << 56)));
+			c->cur.pcur += 8;
 			break;
 		}
 	}
@@ -317,7 +308,7 @@ static void corrupt_event(struct td_walk *w, struct td_cpu *c)
 {
 	char at[96];
 
-	skip(w, c, "CPU%d: corrupt event in %s", c->r.cpu, page_where(w, c, at, sizeof(at)));
+	skip(w, c, "CPU%d: corrupt event in %s", c->cur.r.cpu, page_where(w, c, at, sizeof(at)));
 }
 
 /*
@@ -332,12 +323,12 @@ static int page_out_of_order(const struct td_walk *w, const struct td_cpu *c, ui
 {
 	uint64_t nts;
 
-	if (pts < c->r.ts)
+	if (pts < c->cur.r.ts)
 		return 1;
 	if (c->dpos + w->psize > c->dlen)
 		return 0;
 	nts = td_get64(w->f->swap, c->data + c->dpos);
-	if (pts <= nts || nts < c->r.ts)
+	if (pts <= nts || nts < c->cur.r.ts)
 		return 0;
 	return c->dpos + 2 * (size_t)w->psize > c->dlen ||
 	       pts > td_get64(w->f->swap, c->data + c->dpos + w->psize);
@@ -368,7 +359,7 @@ static int next_page(struct td_walk *w, struct td_cpu *c)
 		pts = td_get64(w->f->swap, c->page);
 		if (commit > w->psize - hdr ||
 		    (!w->fast && kbuffer_load_subbuffer(c->kbuf, c->page) < 0)) {
-			skip(w, c, "CPU%d: corrupt page (commit %llu): %s", c->r.cpu,
+			skip(w, c, "CPU%d: corrupt page (commit %llu): %s", c->cur.r.cpu,
 			     (unsigned long long)commit, page_where(w, c, at, sizeof(at)));
 			continue;
 		}
@@ -376,20 +367,20 @@ static int next_page(struct td_walk *w, struct td_cpu *c)
 			char t1[40], t2[40];
 
 			skip(w, c, "CPU%d: page stamped %s, out of time order after %s: %s",
-			     c->r.cpu, lat_fmt_trace_ts(pts, t1, sizeof(t1)),
-			     lat_fmt_trace_ts(c->r.ts, t2, sizeof(t2)),
+			     c->cur.r.cpu, lat_fmt_trace_ts(pts, t1, sizeof(t1)),
+			     lat_fmt_trace_ts(c->cur.r.ts, t2, sizeof(t2)),
 			     page_where(w, c, at, sizeof(at)));
 			continue;
 		}
 		if (w->fast) {
-			c->pdata = c->page + hdr;
-			c->psz = (uint32_t)commit;
-			c->pcur = 0;
-			c->r.ts = pts;
+			c->cur.pdata = c->page + hdr;
+			c->cur.psz = (uint32_t)commit;
+			c->cur.pcur = 0;
+			c->cur.r.ts = pts;
 			/* bit 31: events were lost before this page; bit 30: count after data */
 			if ((flags & (1u << 31)) && c->lost != -1)
 				c->lost = (flags & (1u << 30)) && commit + 8 <= w->psize - hdr ?
-					(int64_t)td_get64(0, c->pdata + commit) : -1;
+					(int64_t)td_get64(0, c->cur.pdata + commit) : -1;
 			ret = fast_next(c);
 			if (ret < 0)
 				corrupt_event(w, c);
@@ -400,14 +391,14 @@ static int next_page(struct td_walk *w, struct td_cpu *c)
 		missed = kbuffer_missed_events(c->kbuf);
 		if (missed && c->lost != -1)
 			c->lost = missed < 0 ? -1 : missed;
-		c->r.data = kbuffer_read_event(c->kbuf, &ts);
-		if (!c->r.data)
+		c->cur.r.data = kbuffer_read_event(c->kbuf, &ts);
+		if (!c->cur.r.data)
 			continue;
 		if (!rec_ok(w, c)) {
 			corrupt_event(w, c);
 			continue;
 		}
-		c->r.ts = ts;
+		c->cur.r.ts = ts;
 		return 1;
 	}
 }
@@ -426,14 +417,14 @@ static int step(struct td_walk *w, struct td_cpu *c)
 			corrupt_event(w, c);
 		return next_page(w, c);
 	}
-	c->r.data = kbuffer_next_event(c->kbuf, &ts);
-	if (!c->r.data)
+	c->cur.r.data = kbuffer_next_event(c->kbuf, &ts);
+	if (!c->cur.r.data)
 		return next_page(w, c);
 	if (!rec_ok(w, c)) {
 		corrupt_event(w, c);
 		return next_page(w, c);
 	}
-	c->r.ts = ts;
+	c->cur.r.ts = ts;
 	return 1;
 }
 
@@ -446,18 +437,18 @@ static int step(struct td_walk *w, struct td_cpu *c)
  */
 static inline int step_fast(struct td_walk *w, struct td_cpu *c)
 {
-	/* c->pcur <= c->psz always: every step is bounded by the commit */
-	uint32_t left = c->psz - c->pcur, h, tl;
-	const char *p = c->pdata + c->pcur;
+	/* c->cur.pcur <= c->cur.psz always: every step is bounded by the commit */
+	uint32_t left = c->cur.psz - c->cur.pcur, h, tl;
+	const char *p = c->cur.pdata + c->cur.pcur;
 
 	if (left >= 4) {
 		memcpy(&h, p, 4);
 		tl = h & 31;
 		if (tl - 1 < 28 && tl * 4 <= left - 4) {
-			c->r.ts += h >> 5;
-			c->r.data = p + 4;
-			c->r.size = tl * 4;
-			c->pcur += 4 + tl * 4;
+			c->cur.r.ts += h >> 5;
+			c->cur.r.data = p + 4;
+			c->cur.r.size = tl * 4;
+			c->cur.pcur += 4 + tl * 4;
 			return 1;
 		}
 	}
@@ -469,7 +460,7 @@ static inline int heap_less(const struct td_walk *w, int a, int b)
 {
 	const struct td_cpu *x = &w->cpus[a], *y = &w->cpus[b];
 
-	return x->r.ts < y->r.ts || (x->r.ts == y->r.ts && x->r.cpu < y->r.cpu);
+	return x->cur.r.ts < y->cur.r.ts || (x->cur.r.ts == y->cur.r.ts && x->cur.r.cpu < y->cur.r.cpu);
 }
 
 static void heap_down(struct td_walk *w, int i)
@@ -507,15 +498,15 @@ static void heap_push(struct td_walk *w, int slot)
 /* Notes the earliest CPU below the heap's top in lim_ts / lim_cpu. */
 static void merge_limit(struct td_walk *w)
 {
-	w->lim_ts = UINT64_MAX;
-	w->lim_cpu = INT_MAX;
+	w->h.lim_ts = UINT64_MAX;
+	w->h.lim_cpu = INT_MAX;
 	/* the earliest after the top is one of its two children */
 	for (int i = 1; i < 3 && i < w->nheap; i++) {
 		const struct td_cpu *c = &w->cpus[w->heap[i]];
 
-		if (c->r.ts < w->lim_ts || (c->r.ts == w->lim_ts && c->r.cpu < w->lim_cpu)) {
-			w->lim_ts = c->r.ts;
-			w->lim_cpu = c->r.cpu;
+		if (c->cur.r.ts < w->h.lim_ts || (c->cur.r.ts == w->h.lim_ts && c->cur.r.cpu < w->h.lim_cpu)) {
+			w->h.lim_ts = c->cur.r.ts;
+			w->h.lim_cpu = c->cur.r.cpu;
 		}
 	}
 }
@@ -535,8 +526,8 @@ static int merge_fix(struct td_walk *w, int ret)
 
 		w->heap[0] = w->heap[1];
 		w->heap[1] = (int)(c - w->cpus);
-		w->lim_ts = c->r.ts;
-		w->lim_cpu = c->r.cpu;
+		w->h.lim_ts = c->cur.r.ts;
+		w->h.lim_cpu = c->cur.r.cpu;
 		return 0;
 	}
 	if (!ret)
@@ -551,8 +542,8 @@ static __attribute__((noinline)) const struct td_rec *mark_lost(struct td_walk *
 								 struct td_cpu *c)
 {
 	w->advance = -1;
-	w->hot = NULL;
-	w->mark = c->r;
+	w->h.hot = NULL;
+	w->mark = c->cur.r;
 	w->mark.data = NULL;
 	w->mark.size = 0;
 	w->mark.lost = c->lost > 0 ? (uint64_t)c->lost : 0;
@@ -560,11 +551,12 @@ static __attribute__((noinline)) const struct td_rec *mark_lost(struct td_walk *
 	return &w->mark;
 }
 
-static __attribute__((noinline)) const struct td_rec *next_slow(struct td_walk *w)
+/* td_walk_next() when the top CPU cannot step in place (tracedat_walk.h). */
+const struct td_rec *td_walk_next_slow(struct td_walk *w)
 {
 	struct td_cpu *c;
 
-	w->hot = NULL;
+	w->h.hot = NULL;
 	if (w->advance >= 0) {
 		int ret;
 
@@ -572,8 +564,8 @@ static __attribute__((noinline)) const struct td_rec *next_slow(struct td_walk *
 		w->advance = -1;
 		ret = w->fast ? step_fast(w, c) : step(w, c);
 		/* the heap is only touched when the top CPU ended or another one is earlier */
-		if (ret <= 0 || w->lim_ts < c->r.ts ||
-		    (w->lim_ts == c->r.ts && w->lim_cpu < c->r.cpu)) {
+		if (ret <= 0 || w->h.lim_ts < c->cur.r.ts ||
+		    (w->h.lim_ts == c->cur.r.ts && w->h.lim_cpu < c->cur.r.cpu)) {
 			ret = merge_fix(w, ret);
 			if (ret < 0) {
 				w->err = ret;
@@ -588,50 +580,26 @@ static __attribute__((noinline)) const struct td_rec *next_slow(struct td_walk *
 		return mark_lost(w, c);
 	w->advance = w->heap[0];
 	if (w->fast)
-		w->hot = c;
-	return &c->r;
+		w->h.hot = &c->cur;
+	return &c->cur.r;
 }
 
 /*
- * The next record: stepped in place when the top CPU's next record is a plain
- * data event in the same page (no lost mark can be pending on that CPU:
- * next_page() sets those, and they are returned before the page's first
- * record); when that makes another CPU the earliest, the merge is fixed and
- * that CPU's pending record (or its lost mark) comes next.  next_slow() for
- * everything else.
+ * td_walk_next()'s case when the CPU stepped in place is no longer the
+ * earliest (tracedat_walk.h): the merge is fixed and that CPU's pending
+ * record (or its lost mark) comes next.
  */
-const struct td_rec *td_walk_next(struct td_walk *w)
+const struct td_rec *td_walk_cross(struct td_walk *w)
 {
-	struct td_cpu *c = w->hot;
+	struct td_cpu *c;
 
-	if (c) {
-		/* as step_fast(), but nothing changes unless the event is taken */
-		uint32_t left = c->psz - c->pcur, h, tl;
-		const char *p = c->pdata + c->pcur;
-		uint64_t ts;
-
-		if (left >= 4) {
-			memcpy(&h, p, 4);
-			tl = h & 31;
-			ts = c->r.ts + (h >> 5);
-			if (tl - 1 < 28 && tl * 4 <= left - 4) {
-				c->r.ts = ts;
-				c->r.data = p + 4;
-				c->r.size = tl * 4;
-				c->pcur += 4 + tl * 4;
-				if (w->lim_ts < ts || (w->lim_ts == ts && w->lim_cpu < c->r.cpu)) {
-					merge_fix(w, 1);
-					c = &w->cpus[w->heap[0]];
-					w->advance = w->heap[0];
-					w->hot = c;
-					if (c->lost != TD_LOST_NONE)
-						return mark_lost(w, c);
-				}
-				return &c->r;
-			}
-		}
-	}
-	return next_slow(w);
+	merge_fix(w, 1);
+	c = &w->cpus[w->heap[0]];
+	w->advance = w->heap[0];
+	w->h.hot = &c->cur;
+	if (c->lost != TD_LOST_NONE)
+		return mark_lost(w, c);
+	return &c->cur.r;
 }
 
 /*
@@ -698,8 +666,8 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 {
 	struct td_file *f = w->f;
 
-	c->r.cpu = cd->cpu;
-	c->r.slot = (int)(c - w->cpus);
+	c->cur.r.cpu = cd->cpu;
+	c->cur.r.slot = (int)(c - w->cpus);
 	c->lost = TD_LOST_NONE;
 	c->data_off = cd->off;
 	c->pos = cd->off;
@@ -714,7 +682,7 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 		char h[4];
 
 		if (td_pread(f, h, 4, c->pos) < 0) {
-			set_stop(w, "CPU%d data ends at offset %llu of %llu", c->r.cpu,
+			set_stop(w, "CPU%d data ends at offset %llu of %llu", c->cur.r.cpu,
 				 (unsigned long long)f->fsize, (unsigned long long)c->end);
 			return 0;
 		}
@@ -725,8 +693,8 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 		return 1;
 	}
 	c->dcap = (size_t)w->read_pages * w->psize + TD_PAD;
-	c->data = w->rbuf_arena ? w->rbuf_arena + (size_t)c->r.slot * stride :
-		  w->rbuf ? w->rbuf + (size_t)c->r.slot * stride : calloc(1, c->dcap);
+	c->data = w->rbuf_arena ? w->rbuf_arena + (size_t)c->cur.r.slot * stride :
+		  w->rbuf ? w->rbuf + (size_t)c->cur.r.slot * stride : calloc(1, c->dcap);
 	return c->data ? 1 : -LAT_ENOMEM;
 }
 

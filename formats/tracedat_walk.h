@@ -10,6 +10,8 @@
 #ifndef LATSCOPE_FORMATS_TRACEDAT_WALK_H
 #define LATSCOPE_FORMATS_TRACEDAT_WALK_H
 
+#include <string.h>
+
 #include "tracedat.h"
 
 struct td_walk;
@@ -35,10 +37,70 @@ int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer
 		 const char **stop_reason, const char **skip_reason);
 
 /*
- * The next record in time order, lent until the next call; NULL at the end or
- * on an error (td_walk_error() tells which).
+ * What td_walk_next() reads inline (the kbuffer-like fast path, no call per
+ * record): the top CPU's current record and page (the fast walk's cursor),
+ * and the (timestamp, cpu) of the earliest other CPU.  The walker's own;
+ * callers only go through td_walk_next().
  */
-const struct td_rec *td_walk_next(struct td_walk *w);
+struct td_walk_cur {
+	struct td_rec r;		/* the CPU's current record */
+	const char *pdata;		/* the fast walk: page data, commit size, offset */
+	uint32_t psz, pcur;
+};
+
+struct td_walk_hot {
+	struct td_walk_cur *hot;	/* the top CPU when its next record may be stepped in
+					   place (the fast walk), NULL otherwise */
+	/*
+	 * (timestamp, cpu) of the earliest CPU after the top one: while the top
+	 * stays before it, the next record is the top's again and the merge heap
+	 * is left alone (UINT64_MAX, INT_MAX when the top is alone).
+	 */
+	uint64_t lim_ts;
+	int lim_cpu;
+};
+
+/* The walker's two out-of-line halves of td_walk_next(). */
+const struct td_rec *td_walk_next_slow(struct td_walk *w);
+const struct td_rec *td_walk_cross(struct td_walk *w);
+
+/*
+ * The next record in time order, lent until the next call; NULL at the end or
+ * on an error (td_walk_error() tells which).  Inline: a data event of type_len
+ * 1..28 that ends inside its page's commit is stepped here (the ring-buffer
+ * layout of fast_next() in tracedat_walk.c); when that makes another CPU the
+ * earliest, td_walk_cross() fixes the merge; anything else (long events, time
+ * extends and stamps, padding, a page's end, lost marks, kbuffer's walk) is
+ * td_walk_next_slow().  Nothing changes unless the event is taken.
+ */
+static inline const struct td_rec *td_walk_next(struct td_walk *w)
+{
+	struct td_walk_hot *h = (struct td_walk_hot *)(void *)w;	/* its first member */
+	struct td_walk_cur *c = h->hot;
+
+	if (c) {
+		/* c->pcur <= c->psz always: every step is bounded by the commit */
+		uint32_t left = c->psz - c->pcur, hd, tl;
+		const char *p = c->pdata + c->pcur;
+
+		if (left >= 4) {
+			memcpy(&hd, p, 4);
+			tl = hd & 31;
+			if (tl - 1 < 28 && tl * 4 <= left - 4) {
+				uint64_t ts = c->r.ts + (hd >> 5);
+
+				c->r.ts = ts;
+				c->r.data = p + 4;
+				c->r.size = tl * 4;
+				c->pcur += 4 + tl * 4;
+				if (h->lim_ts < ts || (h->lim_ts == ts && h->lim_cpu < c->r.cpu))
+					return td_walk_cross(w);
+				return &c->r;
+			}
+		}
+	}
+	return td_walk_next_slow(w);
+}
 
 /* After td_walk_next() returned NULL: 0 at the end, or a negative lat_err. */
 int td_walk_error(const struct td_walk *w);
