@@ -371,27 +371,30 @@ static void cum_rt_split(const struct wk_cpu *c, int32_t p, uint64_t *hi, uint64
 	*same = c->cum_rt[p];
 }
 
-static __attribute__((noinline)) void cum_snap_rt(struct wk_task *t, const struct wk_cpu *c)
+static __attribute__((noinline)) void cum_snap_rt(struct wk_task *t, const struct wk_cpu *c,
+						   enum wk_cum_kind part_kind, uint64_t part)
 {
 	int32_t p = t->prio;
 
-	cum_rt_split(c, p, &t->snap.rt_hi, &t->snap.rt_same);
-	if (t->snap.part_kind == WK_CUM_RT && c->cur_prio < p)
-		t->snap.rt_hi += t->snap.part;
-	else if (t->snap.part_kind == WK_CUM_RT && c->cur_prio == p)
-		t->snap.rt_same += t->snap.part;
+	cum_rt_split(c, p, &t->snap_rt_hi, &t->snap_rt_same);
+	if (part_kind == WK_CUM_RT && c->cur_prio < p)
+		t->snap_rt_hi += part;
+	else if (part_kind == WK_CUM_RT && c->cur_prio == p)
+		t->snap_rt_same += part;
 }
 
-/* @t's snapshot of @c's sums at @ts. */
+/* @t's snapshot of @c's sums at @ts, the running task's part so far in its class. */
 static inline void cum_snap(struct wk_task *t, const struct wk_cpu *c, uint64_t ts)
 {
+	uint64_t part = c->cur_known && ts > c->cur_start ? ts - c->cur_start : 0;
+	enum wk_cum_kind part_kind = cum_kind(c->cur_pid, c->cur_prio);
+
 	t->snap.s = c->cum;
+	t->snap.s.v[part_kind] += part;
 	t->snap.ts = ts;
-	t->snap.cpu = c->id;
-	t->snap.part = c->cur_known && ts > c->cur_start ? ts - c->cur_start : 0;
-	t->snap.part_kind = (uint8_t)cum_kind(c->cur_pid, c->cur_prio);
+	t->snap_cpu = c->id;
 	if (t->prio >= 0 && t->prio < 100)
-		cum_snap_rt(t, c);
+		cum_snap_rt(t, c, part_kind, part);
 }
 
 /*
@@ -410,14 +413,13 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0;
 
 	for (int i = 0; i < WK_CUM_N; i++)
-		d[i] = c->cum.v[i] - t->snap.s.v[i];
-	d[t->snap.part_kind] -= t->snap.part;	/* before the snapshot */
+		d[i] = c->cum.v[i] - t->snap.s.v[i];	/* the running part before it is in snap */
 	idle = (int64_t)d[WK_CUM_IDLE];
 	dl = (int64_t)d[WK_CUM_DL];
 	rt = (int64_t)d[WK_CUM_RT];
 	fair = (int64_t)d[WK_CUM_FAIR];
 	same = (int64_t)d[WK_CUM_UNK];
-	if (t->snap.cpu != c->id || ts < snap_ts) {
+	if (t->snap_cpu != c->id || ts < snap_ts) {
 		part[LAT_VERDICT_UNTRUSTED] = lat;	/* moved unseen: who ran is unknown */
 		goto pick;
 	}
@@ -425,9 +427,9 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 		uint64_t rh, rs;
 
 		cum_rt_split(c, t->prio, &rh, &rs);
-		hi += dl + (int64_t)(rh - t->snap.rt_hi);
-		same += (int64_t)(rs - t->snap.rt_same);
-		lo += rt - (int64_t)(rh - t->snap.rt_hi) - (int64_t)(rs - t->snap.rt_same) + fair;
+		hi += dl + (int64_t)(rh - t->snap_rt_hi);
+		same += (int64_t)(rs - t->snap_rt_same);
+		lo += rt - (int64_t)(rh - t->snap_rt_hi) - (int64_t)(rs - t->snap_rt_same) + fair;
 	} else if (wp == LAT_POL_FAIR) {
 		hi += dl + rt;
 		same += fair;
@@ -700,8 +702,10 @@ static void owe(struct wk *w, struct wk_task *t, int32_t queued, uint64_t ts)
 	w->nowed++;
 }
 
-static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kind kind,
-			      uint64_t ts, int32_t queued, const struct lat_wake_waker *k)
+static inline __attribute__((always_inline)) void start_wait(struct wk *w, struct wk_task *t,
+							      enum lat_wait_kind kind, uint64_t ts,
+							      int32_t queued,
+							      const struct lat_wake_waker *k)
 {
 	t->pending = 1;
 	t->at_wakeup = 0;
@@ -711,7 +715,7 @@ static inline void start_wait(struct wk *w, struct wk_task *t, enum lat_wait_kin
 	t->queued_cpu = queued;
 	t->rq_wake = -1;
 	t->area_cpu = -1;
-	t->snap.cpu = -1;
+	t->snap_cpu = -1;
 	t->queued_ns = 0;
 	t->queued_busy = 0;
 	if (t->owed_cpu >= 0)
@@ -1201,7 +1205,7 @@ static void migrate_snap(struct wk *w, struct wk_task *t, const struct lat_event
 	if (to >= 0 && (size_t)to < w->ncpus && w->cpus[to])
 		cum_snap(t, w->cpus[to], ev->ts_ns);
 	else
-		t->snap.cpu = -1;
+		t->snap_cpu = -1;
 }
 
 static void on_migrate(struct wk *w, const struct lat_event *ev)

@@ -8,6 +8,8 @@
 #ifndef LATSCOPE_WAKEUP_PRIV_H
 #define LATSCOPE_WAKEUP_PRIV_H
 
+#include <stddef.h>
+
 #include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
@@ -86,16 +88,13 @@ struct wk_cum {
 
 /*
  * A task's snapshot of its CPU's sums at the start of its wait (or its last
- * migration): the running task's slice so far (part, of kind part_kind) is
- * not in the sums yet and is taken off at the end.
+ * migration), one cache line: the running task's slice so far (not in the
+ * sums yet) is added to its class, so that a wait's share of each is the
+ * sums at its end less these.
  */
 struct wk_snap {
 	struct wk_cum s;
-	uint64_t rt_hi, rt_same;	/* real-time time above and at its priority */
 	uint64_t ts;			/* when taken */
-	uint64_t part;
-	int32_t cpu;			/* whose sums, -1 none */
-	uint8_t part_kind;
 };
 
 struct wk_cpu {
@@ -158,7 +157,10 @@ struct wk_pend {
 
 /*
  * The first 64 bytes are what every event about the task touches (the arena
- * aligns it to 64): lookup, the comm check, and the start of a wait.
+ * aligns it to 64): lookup, the comm check, and the start of a wait.  A wait's
+ * start and end touch the next four lines too (the rest of the wait, its
+ * snapshot, its waker and the probe's notes), and the histogram's count; the
+ * rest is rarer.
  */
 struct wk_task {
 	int32_t pid, prio;
@@ -170,12 +172,11 @@ struct wk_task {
 	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
 	uint8_t at_wakeup;		/* the pending wait started at a sched_wakeup(_new) */
 	uint8_t sel;			/* a wait of it passed --policy / --min-prio */
+	/* line 1: the rest of a wait's start and end */
 	uint8_t inferred;		/* the wait ending now ends at an inferred switch-in */
-	/* then what a wait's end and the rarer events touch */
+	uint8_t queued_busy;		/* a task (not idle) ran where it was queued then */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
-	uint32_t migr_dropped;
-	int32_t off_stack;
 	int32_t owed_cpu;		/* the CPU that owes it a switch (owe()), -1 none */
 	int32_t qcpu;			/* the CPU whose run queue it waits in, -1 none */
 	int32_t rq_wake, area_cpu;	/* run-queue depth at the waking; area0's CPU */
@@ -183,20 +184,31 @@ struct wk_task {
 	int32_t wait_prio;		/* the highest priority (lowest prio) its counted waits ended
 					   at, INT32_MAX none: a thread that drops its class at exit
 					   is still shown as it was measured */
-	uint64_t untrusted, max_end;
-	uint64_t end_low;		/* an inferred switch-in: no earlier than this */
+	int32_t snap_cpu;		/* whose sums snap holds, -1 none */
 	uint64_t queued_ns;		/* of the wait, before its last migration */
-	uint8_t queued_busy;		/* a task (not idle) ran where it was queued then */
+	uint64_t max_end;
+	/* line 2 */
 	struct wk_snap snap;
-	uint64_t off_start;
-	struct lat_hll wake, preempt;
-	/* its last waking for the probe samples: when, for which CPU, by which CPU and
-	   that CPU's last irq entry and hrtimer expiry then; 0 none */
-	uint64_t pw_ts, pw_irq_ts, pw_expire_ts;
+	/* lines 3-4: its waker, and its last waking for the probe samples: when, for
+	   which CPU, by which CPU and that CPU's last irq entry and hrtimer expiry
+	   then; 0 none */
+	struct lat_wake_waker waker;
 	int32_t pw_cpu, pw_wcpu;
-	struct lat_wake_waker waker, tent;
+	uint64_t pw_ts, pw_irq_ts, pw_expire_ts;
+	struct lat_hll wake, preempt;
+	uint32_t migr_dropped;
+	int32_t off_stack;
+	uint64_t untrusted;
+	uint64_t end_low;		/* an inferred switch-in: no earlier than this */
+	uint64_t off_start;
+	uint64_t snap_rt_hi, snap_rt_same;	/* real-time time above and at its priority, at
+						   the snapshot (a real-time task's) */
+	struct lat_wake_waker tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
 };
+
+_Static_assert(offsetof(struct wk_task, snap) == 128 && sizeof(struct wk_snap) == 64 &&
+	       offsetof(struct wk_task, waker) == 192, "struct wk_task: the lines of a wait");
 
 /* A lat_bigmap() buffer of timeline slices kept for the next case. */
 struct wk_spare {
