@@ -125,7 +125,7 @@ static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t c
 {
 	struct lat_run_slice s;
 
-	if (w->r->activity && c->cur_known && c->cur_pid > 0)
+	if (w->activity && c->cur_known && c->cur_pid > 0)
 		wk_act_add((struct wk *)w, cpu, WK_ACT_BUSY, c->cur_start, end, 1);
 	if (!w->o->sink || !w->o->sink->slice || !c->cur_known)
 		return;
@@ -305,6 +305,22 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	return t;
 }
 
+/*
+ * get_task() for the task @pid that CPU @c runs: the task its switch-in (or
+ * first event) found, without a lookup.
+ */
+static inline struct wk_task *get_cur_task(struct wk *w, const struct wk_cpu *c, int32_t pid,
+					   const char *comm)
+{
+	struct wk_task *t = c->cur_task;
+
+	if (!t || t->pid != pid)
+		return get_task(w, pid, comm);
+	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1))
+		rename_task(w, t, comm);
+	return t;
+}
+
 /* The ring's next slot, the oldest slice's once the ring is full: the caller fills it. */
 static inline struct wk_slice *next_slice(struct wk_cpu *c)
 {
@@ -464,7 +480,7 @@ static void owe_release(struct wk *w, struct wk_task *t);
 /* The run queue of @c gains (or loses) a waiting task at @ts. */
 static inline void rq_add(struct wk *w, struct wk_cpu *c, uint64_t ts, int delta)
 {
-	if (w->r->activity && c->nq && ts > c->area_ts)
+	if (w->activity && c->nq && ts > c->area_ts)
 		wk_act_add(w, c->id, WK_ACT_RQ, c->area_ts, ts, c->nq);
 	if (ts > c->area_ts) {
 		c->area += (uint64_t)c->nq * (ts - c->area_ts);
@@ -478,7 +494,7 @@ static inline void rq_add(struct wk *w, struct wk_cpu *c, uint64_t ts, int delta
 /* @t stops waiting in its run queue. */
 static inline void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
 {
-	if (t->qcpu >= 0 && (size_t)t->qcpu < w->ncpus && w->cpus[t->qcpu])
+	if ((size_t)t->qcpu < w->ncpus && w->cpus[t->qcpu])	/* -1: none */
 		rq_add(w, w->cpus[t->qcpu], ts, -1);
 	t->qcpu = -1;
 }
@@ -576,11 +592,13 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	c->cur_start = ev->ts_ns;
 	memcpy(c->cur_comm, ev->comm, LAT_COMM_LEN);
 	c->cur_comm[LAT_COMM_LEN - 1] = 0;
+	c->cur_task = NULL;
 	if (ev->pid == 0)
 		return;
 	t = get_task(w, ev->pid, ev->comm);
 	if (!t)
 		return;
+	c->cur_task = t;
 	if (t->pending) {
 		/* it runs: its switch-in was not seen */
 		if (was_known && c->seen && infer_ok(t, cpu, ev, low)) {
@@ -720,10 +738,10 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 	t->queued_busy = 0;
 	if (t->owed_cpu >= 0)
 		owe_release(w, t);
-	if (queued >= 0 && (size_t)queued < w->ncpus && w->cpus[queued]) {
+	if ((size_t)queued < w->ncpus && w->cpus[queued]) {	/* -1: none */
 		struct wk_cpu *qc = w->cpus[queued];
 
-		if (w->r->activity && qc->nq && ts > qc->area_ts)
+		if (w->activity && qc->nq && ts > qc->area_ts)
 			wk_act_add(w, queued, WK_ACT_RQ, qc->area_ts, ts, qc->nq);
 		if (ts > qc->area_ts) {
 			qc->area += (uint64_t)qc->nq * (ts - qc->area_ts);
@@ -851,7 +869,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	if (w->o->sink && w->o->sink->wait)
 		sink_wait(w, c, t, l, trusted);
 
-	if (!t->match || ((w->filter_pol || w->min_prio) && !class_ok(w, t->prio))) {
+	if (!t->match || (w->classing && !class_ok(w, t->prio))) {
 		if (!trusted) {
 			t->untrusted++;
 			w->r->untrusted++;
@@ -877,7 +895,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 			t->max_end = ts;
 		/* w->all is the CPUs' histograms merged at the end */
 		wk_hist_add(w, t, c, 0, lat);
-		if (lat >= w->o->threshold_ns && w->o->threshold_ns > 0)
+		if (lat >= w->above_ns)
 			verdict_above(w, c, t, ts, lat);
 		if (lat > w->o->fail_above_ns && w->o->fail_above_ns > 0)
 			w->r->over_limit++;
@@ -908,10 +926,9 @@ static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
 	struct lat_wake_inversion *v = &w->r->worst_inversion;
 	int64_t lat = (int64_t)(ts - t->start);
 
-	if (t->kind == LAT_WAIT_PREEMPT || lat < LAT_WAKE_PI_NS || s->pid <= 0 ||
-	    t->gaps_at_start != w->ngaps || lat_sched_policy_of(prio) == LAT_POL_FAIR ||
-	    wk_rank(prio, s->prio) >= 0 || !t->match ||
-	    ((w->filter_pol || w->min_prio) && !class_ok(w, prio)))
+	if (lat_sched_policy_of(prio) == LAT_POL_FAIR || t->kind == LAT_WAIT_PREEMPT ||
+	    lat < LAT_WAKE_PI_NS || s->pid <= 0 || t->gaps_at_start != w->ngaps ||
+	    wk_rank(prio, s->prio) >= 0 || !t->match || (w->classing && !class_ok(w, prio)))
 		return;
 	if (w->nstall && wk_stall_overlap(w, cpu, t->start, ts) * 2 >= lat)
 		return;
@@ -962,7 +979,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	cum_add(c, s->pid, s->prio, s->end - s->start);
 	memcpy(s->comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
 	s->comm[LAT_COMM_LEN - 1] = 0;
-	if (w->r->activity && s->pid > 0)
+	if (w->activity && s->pid > 0)
 		wk_act_add(w, cpu, WK_ACT_BUSY, s->start, s->end, 1);
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
@@ -977,7 +994,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		w->o->sink->slice(w->o->sink->ctx, &rs);
 	}
 
-	if (ev->u.sw.prev_pid > 0 && (t = get_task(w, ev->u.sw.prev_pid, ev->u.sw.prev_comm))) {
+	if (ev->u.sw.prev_pid > 0 &&
+	    (t = get_cur_task(w, c, ev->u.sw.prev_pid, ev->u.sw.prev_comm))) {
 		t->prio = ev->u.sw.prev_prio;
 		if (t->on_cpu == cpu)
 			t->on_cpu = -1;
@@ -1008,8 +1026,10 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	c->cur_start = ev->ts_ns;
 	memcpy(c->cur_comm, ev->u.sw.next_comm, LAT_COMM_LEN);
 	c->cur_comm[LAT_COMM_LEN - 1] = 0;
+	c->cur_task = NULL;
 	if (ev->u.sw.next_pid <= 0 || !(t = get_task(w, ev->u.sw.next_pid, ev->u.sw.next_comm)))
 		return;
+	c->cur_task = t;
 	t->prio = ev->u.sw.next_prio;
 	if (t->pending) {
 		check_inversion(w, cpu, t, s, ev->u.sw.next_prio, ev->ts_ns);
@@ -1314,7 +1334,7 @@ static void on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat
 	q.soft = (uint8_t)soft;
 	memcpy(q.name, o->name, sizeof(q.name));
 	push_irq(c, &q);
-	if (w->r->activity)
+	if (w->activity)
 		wk_act_add(w, cpu, WK_ACT_IRQ, q.start, q.end, 1);
 	c->cum.v[WK_CUM_IRQ] += q.end - q.start;
 }
@@ -1716,6 +1736,9 @@ static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze
 	if (o->min_prio > 0 && o->min_prio < 100)
 		w->min_prio = o->min_prio;
 	r->selecting = w->filter_pid >= 0 || w->filter_comm || w->filter_pol || w->min_prio;
+	w->classing = w->filter_pol || w->min_prio;
+	w->activity = r->activity != NULL;
+	w->above_ns = o->threshold_ns > 0 ? o->threshold_ns : INT64_MAX;
 	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown sort key '%s': sorted by max", o->sort);

@@ -106,6 +106,7 @@ struct wk_cpu {
 	int32_t owed_pid;
 	char owed_comm[LAT_COMM_LEN];
 	char cur_comm[LAT_COMM_LEN];
+	struct wk_task *cur_task;	/* cur_pid's task when looked up since it ran, or NULL */
 	uint64_t cur_start, last_ts;
 	uint8_t cur_known, seen;
 	struct wk_slice *ring;
@@ -245,6 +246,9 @@ struct wk {
 	int32_t filter_pid;		/* -1: by comm (filter_comm) or no filter */
 	enum lat_sched_policy filter_pol;	/* LAT_POL_UNKNOWN: any */
 	int min_prio;			/* real-time priority at least, 0 any */
+	uint8_t classing;		/* filter_pol or min_prio set */
+	uint8_t activity;		/* r->activity kept */
+	int64_t above_ns;		/* waits of this or more get a verdict (verdict_above) */
 	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;
