@@ -9,32 +9,6 @@
 
 #include "wakeup_priv.h"
 
-static void hll_index(uint64_t v, unsigned *row, unsigned *col)
-{
-	unsigned m, shift;
-
-	if (v < 2 * LAT_HLL_SUB) {
-		*row = (unsigned)(v / LAT_HLL_SUB);
-		*col = (unsigned)(v % LAT_HLL_SUB);
-		return;
-	}
-	m = 63u - (unsigned)__builtin_clzll(v);
-	shift = m - 7;
-	*row = m - 6;
-	*col = (unsigned)((v >> shift) - LAT_HLL_SUB);
-}
-
-/*
- * The row table: LAT_HLL_ROWS row pointers, then each row's count, so that a
- * percentile walk reads the few rows its ranks fall in, not every bucket.
- */
-#define HLL_TABLE_BYTES (LAT_HLL_ROWS * (sizeof(uint32_t *) + sizeof(uint64_t)))
-
-static inline uint64_t *hll_row_counts(uint32_t **rows)
-{
-	return (uint64_t *)(void *)(rows + LAT_HLL_ROWS);
-}
-
 /* The middle of bucket (row, col). */
 static int64_t hll_value(unsigned row, unsigned col)
 {
@@ -47,20 +21,8 @@ static int64_t hll_value(unsigned row, unsigned col)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
-static inline void hll_note(struct lat_hll *h, int64_t v)
-{
-	if (v < 0)
-		v = 0;
-	if (!h->n || v < h->min)
-		h->min = v;
-	if (!h->n || v > h->max)
-		h->max = v;
-	h->n++;
-	h->sum += (double)v;
-}
-
 /* hll_bump()'s first bucket of a row (or of the histogram): allocates the row. */
-static __attribute__((noinline)) int hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
+int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 {
 	if (!h->rows) {
 		h->rows = h->arena ? lat_arena_alloc(h->arena, HLL_TABLE_BYTES) :
@@ -85,18 +47,6 @@ static __attribute__((noinline)) int hll_bump_slow(struct lat_hll *h, unsigned r
 void lat_hll_note(struct lat_hll *h, int64_t v)
 {
 	hll_note(h, v);
-}
-
-/* The bucket (@row, @col) of @h, one more: inline while its row exists. */
-static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
-{
-	uint32_t *r;
-
-	if (__builtin_expect(!h->rows || !(r = h->rows[row]) || r[col] == UINT32_MAX, 0))
-		return hll_bump_slow(h, row, col);
-	r[col]++;
-	hll_row_counts(h->rows)[row]++;
-	return 0;
 }
 
 int lat_hll_bucket(struct lat_hll *h, int64_t v)
@@ -310,46 +260,6 @@ void lat_hll_release(struct lat_hll *h)
 	}
 	h->rows = NULL;
 	h->n = 0;
-}
-
-/*
- * Per-task histogram buckets, batched.  A bucket add is one counter, but the
- * counters of hundreds of tasks spread over megabytes: added as the waits end,
- * nearly every one was a cache miss to memory (a third of the analysis time on
- * a hackbench trace).  Noted in a buffer and added WK_PEND at a time, grouped
- * by task, a task's rows are fetched once per batch.  Count, sum, min and max
- * are kept at once (lat_hll_note): only percentiles wait for the flush.  The
- * CPU's histogram (@c) gets the wait at once, from the same bucket index.
- */
-void wk_hist_add(struct wk *w, struct wk_task *t, struct wk_cpu *c, int preempt, int64_t lat)
-{
-	struct lat_hll *ch = preempt ? &c->preempt : &c->wake;
-	struct wk_pend *p;
-	unsigned row, col;
-
-	if (lat < 0)
-		lat = 0;
-	hll_index((uint64_t)lat, &row, &col);
-	/* the CPU's histogram at once: the CPUs are few, their rows stay in the cache */
-	if (hll_bump(ch, row, col))
-		w->oom = 1;
-	hll_note(ch, lat);
-	hll_note(preempt ? &t->preempt : &t->wake, lat);
-	if (__builtin_expect(!w->pend, 0)) {
-		w->pend = lat_arena_alloc(&w->arena, 2 * WK_PEND * sizeof(*w->pend));
-		if (!w->pend) {
-			w->oom = 1;
-			return;
-		}
-		w->pend_sorted = w->pend + WK_PEND;
-	}
-	p = &w->pend[w->npend++];
-	p->idx = t->idx;
-	p->row = (uint8_t)row;
-	p->col = (uint8_t)col;
-	p->preempt = (uint8_t)preempt;
-	if (w->npend == WK_PEND)
-		wk_pend_flush(w);
 }
 
 static void pend_apply(struct wk *w, const struct wk_pend *p)
