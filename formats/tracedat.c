@@ -442,11 +442,12 @@ static __attribute__((noinline)) void decode_full(struct td_src *s, const struct
 /*
  * The hot case: a switch or wakeup (hot_shape()) whose record holds its
  * common fields and its format (min_size), read by direct loads; all else
- * goes to decode_full(), which gives the same result for these too.  Returns 1
- * (td_next() ends in a tail call).
+ * goes to decode_full(), which gives the same result for these too.  Inline in
+ * td_next().
  */
-static __attribute__((noinline)) int decode(struct td_src *s, const struct td_rec *r,
-					    struct lat_event *ev)
+static inline __attribute__((always_inline)) void decode(struct td_src *s,
+							 const struct td_rec *r,
+							 struct lat_event *ev)
 {
 	const char *d = r->data;
 	unsigned int size = r->size;
@@ -456,12 +457,12 @@ static __attribute__((noinline)) int decode(struct td_src *s, const struct td_re
 
 	if (!s->ty.hot_hdr || size < s->ty.hdr_end) {
 		decode_full(s, r, ev);
-		return 1;
+		return;
 	}
 	memcpy(&id, d + s->ty.f_type.off, 2);
 	if (id >= s->ty.ntypes || !(t = s->ty.types[id]) || size < t->hot_min) {
 		decode_full(s, r, ev);
-		return 1;
+		return;
 	}
 	cc = &s->cc[r->slot];
 	ev->ts_ns = r->ts;
@@ -475,7 +476,6 @@ static __attribute__((noinline)) int decode(struct td_src *s, const struct td_re
 		decode_switch_hot(s, cc, d, t, ev);
 	else
 		decode_wake_hot(d, t, ev);
-	return 1;
 }
 
 
@@ -500,7 +500,8 @@ static __attribute__((noinline)) int td_next_slow(struct td_src *s, const struct
 		return td_walk_error(s->walk);
 	if (!r->data)
 		return emit_lost(r, ev);
-	return decode(s, r, ev);
+	decode(s, r, ev);
+	return 1;
 }
 
 static int td_next(struct lat_event_source *base, struct lat_event *ev)
@@ -508,9 +509,10 @@ static int td_next(struct lat_event_source *base, struct lat_event *ev)
 	struct td_src *s = (struct td_src *)base;
 	const struct td_rec *r = td_walk_next(s->walk);
 
-	if (__builtin_expect(r && r->data != NULL, 1))
-		return decode(s, r, ev);
-	return td_next_slow(s, r, ev);
+	if (__builtin_expect(!r || !r->data, 0))
+		return td_next_slow(s, r, ev);
+	decode(s, r, ev);
+	return 1;
 }
 
 static void td_free(struct lat_event_source *base)
