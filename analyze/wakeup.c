@@ -633,6 +633,9 @@ static void make_waker(const struct wk_cpu *c, int32_t cpu, const struct lat_eve
 	k->from_wakeup = 0;
 	memcpy(k->comm, ev->comm, LAT_COMM_LEN);
 	k->comm[LAT_COMM_LEN - 1] = 0;
+	if ((ev->flags & (LAT_EVF_KNOWN | LAT_EVF_NMI | LAT_EVF_HARDIRQ | LAT_EVF_SOFTIRQ)) ==
+	    LAT_EVF_KNOWN)
+		return;		/* in task context: the common case */
 	if (ev->flags & LAT_EVF_KNOWN) {
 		if (ev->flags & LAT_EVF_NMI) {
 			k->ctx = LAT_WAKE_CTX_NMI;
@@ -1600,7 +1603,7 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	 * has a corrupt timestamp, and would make waits of negative or absurd
 	 * length: counted and skipped.
 	 */
-	if (ev->ts_ns < r->last_ns && r->nevents) {
+	if (ev->ts_ns < r->last_ns) {	/* last_ns is 0 before the first event */
 		if (!r->backwards++) {
 			r->first_back_ns = ev->ts_ns;
 			r->first_back_from_ns = r->last_ns;

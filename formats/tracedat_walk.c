@@ -516,7 +516,7 @@ static void merge_limit(struct td_walk *w)
  * longer the earliest (lim_ts / lim_cpu say so): drops it at its end, restores
  * the heap and its limit.  Returns 0, or @ret when negative.
  */
-static int merge_fix(struct td_walk *w, int ret)
+static inline __attribute__((always_inline)) int merge_fix(struct td_walk *w, int ret)
 {
 	if (ret < 0)
 		return ret;
