@@ -160,8 +160,8 @@ struct wk_pend {
  * The first 64 bytes are what every event about the task touches (the arena
  * aligns it to 64): lookup, the comm check, and the start of a wait.  A wait's
  * start and end touch the next four lines too (the rest of the wait, its
- * snapshot, its waker and the probe's notes), and the histogram's count; the
- * rest is rarer.
+ * snapshot, its waker and the probe's notes), and its histogram's count and
+ * extremes; the rest is rarer.
  */
 struct wk_task {
 	int32_t pid, prio;
@@ -173,7 +173,7 @@ struct wk_task {
 	uint8_t pending, match, has_tent, off, nmigr, kind;	/* kind: enum lat_wait_kind */
 	uint8_t at_wakeup;		/* the pending wait started at a sched_wakeup(_new) */
 	uint8_t sel;			/* a wait of it passed --policy / --min-prio */
-	/* line 1: the rest of a wait's start and end */
+	/* line 1: the rest of a wait's start and end, and of a sleep's start */
 	uint8_t inferred;		/* the wait ending now ends at an inferred switch-in */
 	uint8_t queued_busy;		/* a task (not idle) ran where it was queued then */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
@@ -187,21 +187,22 @@ struct wk_task {
 					   is still shown as it was measured */
 	int32_t snap_cpu;		/* whose sums snap holds, -1 none */
 	uint64_t queued_ns;		/* of the wait, before its last migration */
-	uint64_t max_end;
+	uint64_t off_start;
 	/* line 2 */
 	struct wk_snap snap;
 	/* lines 3-4: its waker, and its last waking for the probe samples: when, for
 	   which CPU, by which CPU and that CPU's last irq entry and hrtimer expiry
-	   then; 0 none */
+	   then (0 none); the rest of a wait's */
 	struct lat_wake_waker waker;
 	int32_t pw_cpu, pw_wcpu;
 	uint64_t pw_ts, pw_irq_ts, pw_expire_ts;
-	struct lat_hll wake, preempt;
 	uint32_t migr_dropped;
 	int32_t off_stack;
-	uint64_t untrusted;
+	uint64_t max_end;
 	uint64_t end_low;		/* an inferred switch-in: no earlier than this */
-	uint64_t off_start;
+	/* then the rarer */
+	struct lat_hll wake, preempt;
+	uint64_t untrusted;
 	uint64_t snap_rt_hi, snap_rt_same;	/* real-time time above and at its priority, at
 						   the snapshot (a real-time task's) */
 	struct lat_wake_waker tent;
@@ -209,7 +210,8 @@ struct wk_task {
 };
 
 _Static_assert(offsetof(struct wk_task, snap) == 128 && sizeof(struct wk_snap) == 64 &&
-	       offsetof(struct wk_task, waker) == 192, "struct wk_task: the lines of a wait");
+	       offsetof(struct wk_task, waker) == 192 && offsetof(struct wk_task, wake) == 320,
+	       "struct wk_task: the lines of a wait");
 
 /* A lat_bigmap() buffer of timeline slices kept for the next case. */
 struct wk_spare {
