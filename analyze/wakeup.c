@@ -726,7 +726,8 @@ static void owe(struct wk *w, struct wk_task *t, int32_t queued, uint64_t ts)
 static inline __attribute__((always_inline)) void start_wait(struct wk *w, struct wk_task *t,
 							      enum lat_wait_kind kind, uint64_t ts,
 							      int32_t queued,
-							      const struct lat_wake_waker *k)
+							      const struct lat_wake_waker *k,
+							      const struct wk_cpu *wc)
 {
 	t->pending = 1;
 	t->at_wakeup = 0;
@@ -775,7 +776,9 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 	}
 	/* why the waker was late: its own last wait and the chain behind it */
 	if (k && k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && k->pid != t->pid) {
-		const struct wk_task *wt = find_task(w, k->pid);
+		/* the waker is usually the task running on @wc, the CPU of the waking */
+		const struct wk_task *wt = wc && wc->cur_task && wc->cur_task->pid == k->pid ?
+					   wc->cur_task : find_task(w, k->pid);
 
 		if (wt)
 			t->chain_ref = wt->last_ref;
@@ -1014,7 +1017,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		}
 		t->off = 0;
 		if (ev->u.sw.prev_state == LAT_TS_RUNNING) {
-			start_wait(w, t, LAT_WAIT_PREEMPT, ev->ts_ns, cpu, NULL);
+			start_wait(w, t, LAT_WAIT_PREEMPT, ev->ts_ns, cpu, NULL, NULL);
 		} else if (ev->u.sw.prev_state == LAT_TS_SLEEPING || ev->u.sw.prev_state == LAT_TS_DISK) {
 			t->off = 1;
 			t->off_start = ev->ts_ns;
@@ -1187,7 +1190,7 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 			return;
 		/* made in place: a waker is 76 bytes, one per wait */
 		make_waker(c, cpu, ev, &t->waker);
-		start_wait(w, t, LAT_WAIT_WAKEUP, ev->ts_ns, ev->u.wake.target_cpu, &t->waker);
+		start_wait(w, t, LAT_WAIT_WAKEUP, ev->ts_ns, ev->u.wake.target_cpu, &t->waker, c);
 		c->stack_kind = WK_STK_WAKING;
 		c->stack_pid = t->pid;
 		return;
@@ -1209,7 +1212,7 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	}
 	t->has_tent = 0;
 	start_wait(w, t, ev->type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
-		   ev->ts_ns, ev->u.wake.target_cpu, &k);
+		   ev->ts_ns, ev->u.wake.target_cpu, &k, c);
 	t->at_wakeup = 1;
 }
 
