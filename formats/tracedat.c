@@ -144,14 +144,23 @@ static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
  * the same table lookup, fills the CPU's comm cache with it, since the events
  * that follow on this CPU are that task's.
  */
-static void switch_in(struct td_src *s, struct td_ccache *cc, int32_t pid, const char *comm)
+static __attribute__((noinline)) const char *switch_learn(struct td_src *s, int32_t pid,
+							    const char *comm)
+{
+	if (td_comm_set(&s->f.comms, pid, comm, strlen(comm)) == 0)
+		return td_comm_get(&s->f.comms, pid);
+	return NULL;
+}
+
+static inline void switch_in(struct td_src *s, struct td_ccache *cc, int32_t pid,
+			     const char *comm)
 {
 	const char *c = NULL;
 
 	if (pid > 0) {
 		c = td_comm_get(&s->f.comms, pid);
-		if (!c && comm[0] && td_comm_set(&s->f.comms, pid, comm, strlen(comm)) == 0)
-			c = td_comm_get(&s->f.comms, pid);
+		if (!c && comm[0])
+			c = switch_learn(s, pid, comm);
 	}
 	if (pid >= 0)
 		comm_cache_fill(s, cc, pid, c);
