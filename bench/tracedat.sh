@@ -24,6 +24,10 @@
 #
 # Times are CPU time (user + sys, best of RUNS): the machine is shared and
 # wall time measures the neighbours.  Peak RSS from /usr/bin/time.
+#
+# LAT_BASE=/path/to/an/older/latscope: its `analyze` of the same two files is
+# timed too, alternating with this build's run by run (best of RUNS each, and
+# the median of the per-run ratios), for a before/after in the same run.
 set -e
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$repo/build}
@@ -103,6 +107,32 @@ runs=1
 set -- $(measure sh -c "trace-cmd report '$tmp/v6.dat' >/dev/null"); r6=$1 r6m=$2
 runs=$runs_save
 
+# best of RUNS for "$1" and "$2" (two whole commands), alternating run by run:
+# "secs1 secs2 median-of-ratios-2/1"
+measure_ab() {
+	b1="" b2="" i=0
+	: >"$tmp/ratios"
+	while [ $i -lt "$runs" ]; do
+		for k in 1 2; do
+			eval "c=\${$k}"
+			perf stat -x, -e task-clock -o "$tmp/p" sh -c "exec $c >/dev/null" 2>/dev/null
+			eval "t$k=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$tmp/p")"
+		done
+		echo "$t1 $t2" | awk '{ printf "%.4f\n", $2 / $1 }' >>"$tmp/ratios"
+		if [ -z "$b1" ] || [ "$(echo "$t1 < $b1" | bc)" -eq 1 ]; then b1=$t1; fi
+		if [ -z "$b2" ] || [ "$(echo "$t2 < $b2" | bc)" -eq 1 ]; then b2=$t2; fi
+		i=$((i + 1))
+	done
+	echo "$b1 $b2 $(sort -n "$tmp/ratios" |
+		awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')"
+}
+if [ -n "$LAT_BASE" ] && [ $use_perf -eq 1 ]; then
+	set -- $(measure_ab "$LAT_BASE analyze $tmp/v6.dat" "$build/latscope analyze $tmp/v6.dat")
+	ab6=$1 ab6n=$2 ab6r=$3
+	set -- $(measure_ab "$LAT_BASE analyze $tmp/v7.dat" "$build/latscope analyze $tmp/v7.dat")
+	ab7=$1 ab7n=$2 ab7r=$3
+fi
+
 rate() { echo "$events $1" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 / 1e6 : 0) }'; }
 ratio() { echo "$1 $2" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 : 0) }'; }
 printf "%-34s %8s %10s %10s\n" "" "cpu s" "Mevents/s" "peak RSS"
@@ -125,6 +155,11 @@ echo "reader v7+zstd vs libtracecmd:    $(ratio "$t7" "$l7")x"
 fl=$(echo "$fp $fm" | awk '{ print ($1 < $2 ? $1 : $2) }')
 echo "floor v6 vs libtracecmd:          $(ratio "$t6" "$fl")x (the most any reader can reach)"
 echo "least wakeup analysis vs libtracecmd: $(ratio "$t6" "$fw")x (the most any analysis can reach)"
+if [ -n "$ab6" ]; then
+	echo "before/after, alternating (LAT_BASE=$LAT_BASE), best of $runs:"
+	echo "  analyze v6:      $ab6 -> $ab6n s, median ratio $ab6r"
+	echo "  analyze v7+zstd: $ab7 -> $ab7n s, median ratio $ab7r"
+fi
 
 # Memory does not grow with the trace: 8x more events, same peak RSS
 if [ -n "$RSS_SCALE" ]; then
