@@ -501,16 +501,13 @@ static __attribute__((noinline)) int emit_lost(const struct td_rec *r, struct la
 	return 1;
 }
 
-/* td_next() for what the walker's inline step does not take: page ends, marks, the end. */
-static __attribute__((noinline)) int td_next_slow(struct td_src *s, const struct td_rec *r,
-						  struct lat_event *ev)
+/* td_next() at the end of the walk (or an error), or at a lost-events mark (@r->data NULL). */
+static __attribute__((noinline)) int td_next_end(struct td_src *s, const struct td_rec *r,
+						 struct lat_event *ev)
 {
 	if (!r)
 		return td_walk_error(s->walk);
-	if (!r->data)
-		return emit_lost(r, ev);
-	decode(s, r, ev);
-	return 1;
+	return emit_lost(r, ev);
 }
 
 static int td_next(struct lat_event_source *base, struct lat_event *ev)
@@ -519,7 +516,7 @@ static int td_next(struct lat_event_source *base, struct lat_event *ev)
 	const struct td_rec *r = td_walk_next(s->walk);
 
 	if (__builtin_expect(!r || !r->data, 0))
-		return td_next_slow(s, r, ev);
+		return td_next_end(s, r, ev);
 	decode(s, r, ev);
 	return 1;
 }
