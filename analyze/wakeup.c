@@ -903,7 +903,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		wk_hist_add(w, t, c, 0, lat);
 		if (lat >= w->above_ns)
 			verdict_above(w, c, t, ts, lat);
-		if (lat > w->o->fail_above_ns && w->o->fail_above_ns > 0)
+		if (lat > w->fail_ns)
 			w->r->over_limit++;
 	}
 	if (d->valid)
@@ -1745,6 +1745,7 @@ static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze
 	w->classing = w->filter_pol || w->min_prio;
 	w->activity = r->activity != NULL;
 	w->above_ns = o->threshold_ns > 0 ? o->threshold_ns : INT64_MAX;
+	w->fail_ns = o->fail_above_ns > 0 ? o->fail_above_ns : INT64_MAX;
 	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown sort key '%s': sorted by max", o->sort);

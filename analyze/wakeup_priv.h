@@ -251,6 +251,7 @@ struct wk {
 	uint8_t classing;		/* filter_pol or min_prio set */
 	uint8_t activity;		/* r->activity kept */
 	int64_t above_ns;		/* waits of this or more get a verdict (verdict_above) */
+	int64_t fail_ns;		/* waits over this count in over_limit (--fail-above) */
 	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;
