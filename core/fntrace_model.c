@@ -33,6 +33,7 @@ void lat_fntrace_free(struct lat_fntrace *t)
 		free(t->e[i].function);
 		free(t->e[i].parent);
 		free(t->e[i].text);
+		free(t->e[i].note);
 	}
 	for (size_t i = 0; i < t->nstack; i++)
 		free(t->stack[i]);

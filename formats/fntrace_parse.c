@@ -460,7 +460,8 @@ static void entry_strings_free(struct lat_fn_entry *e)
 	free(e->function);
 	free(e->parent);
 	free(e->text);
-	e->comm = e->function = e->parent = e->text = NULL;
+	free(e->note);
+	e->comm = e->function = e->parent = e->text = e->note = NULL;
 }
 
 /* The part after "time:" of a compact row, and the verbose one. */
@@ -910,7 +911,7 @@ static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat
 	return 0;
 }
 
-int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
+static int parse_row_as_is(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
 {
 	const char *p = skip_ws(s);
 	int ok;
@@ -972,6 +973,82 @@ int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn
 	return ok;
 }
 
+/*
+ * Where a note typed after a row may start (docs/formats.md): an arrow or a
+ * comment mark after a blank ("  <== hmmm", "<-- here", "// ...", a C comment's
+ * opening, "### ..."), or, failing that, a run of two or more blanks followed by text
+ * that holds a letter and does not start with a digit or with trace syntax
+ * ('<', '(', '[', '+', '=').  Candidates are tried left to right from @from;
+ * returns the next one at or after @from, or NULL.
+ */
+static const char *note_start(const char *s, const char *from, int loose)
+{
+	for (const char *p = from; *p; p++) {
+		const char *q;
+		int letter = 0;
+
+		if (p == s || !is_blank(p[-1]) || is_blank(*p))
+			continue;
+		if (!loose) {
+			if (starts(p, "<=") || starts(p, "<--") || starts(p, "//") ||
+			    starts(p, "/*") || starts(p, "###") || starts(p, "!!!"))
+				return p;
+			continue;
+		}
+		if (p - s < 2 || !is_blank(p[-2]) || isdigit((unsigned char)*p) ||
+		    strchr("<([+=", *p))
+			continue;
+		for (q = p; *q && !letter; q++)
+			letter = isalpha((unsigned char)*q);
+		if (letter)
+			return p;
+	}
+	return NULL;
+}
+
+/* @s parsed without the note at @n: 1 and e->note set, 0 (nothing kept), or -1 ENOMEM. */
+static int parse_noted(enum lat_fnt_dialect dialect, const char *s, const char *n,
+		       struct lat_fn_entry *e)
+{
+	char *head = strndup(s, (size_t)(n - s));
+	int ok;
+
+	if (!head)
+		return -1;
+	ok = parse_row_as_is(dialect, head, e);
+	free(head);
+	if (ok != 1)
+		return 0;
+	e->note = dup_range(n, n + strlen(n));
+	if (!e->note) {
+		entry_strings_free(e);
+		return -1;
+	}
+	return 1;
+}
+
+/*
+ * A row, or a row with a note the poster typed after it ("... <-f+0x1/0x2  <== hmmm"):
+ * the note is split off only when the row does not parse as it is and the part
+ * before the note does, so no row that reads today changes.
+ */
+int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
+{
+	int ok = parse_row_as_is(dialect, s, e);
+
+	if (ok != 0)
+		return ok;
+	for (int loose = 0; loose < 2; loose++) {
+		for (const char *n = note_start(s, s, loose); n; n = note_start(s, n + 1, loose)) {
+			int r = parse_noted(dialect, s, n, e);
+
+			if (r)
+				return r < 0 ? 0 : 1;
+		}
+	}
+	return 0;
+}
+
 /* Row shapes, for the segmenter: cheap and without allocation. */
 static int row_shape(enum lat_fnt_dialect dialect, const char *p)
 {
@@ -989,6 +1066,12 @@ static int row_shape(enum lat_fnt_dialect dialect, const char *p)
 		int ok = parse_v10(p, &e);
 
 		entry_strings_free(&e);
+		if (!ok) {
+			/* a v1.0 row with a note after it */
+			memset(&e, 0, sizeof(e));
+			ok = lat_fnt_parse_row(dialect, p, &e) == 1;
+			entry_strings_free(&e);
+		}
 		if (ok)
 			return 1;
 		memset(&e, 0, sizeof(e));

@@ -202,6 +202,22 @@ static void stack_json(struct lat_json *j, const struct lat_fntrace *t)
 	lat_json_arr_close(j);
 }
 
+/* Text a poster typed after entries ("<== hmmm"), in input order. */
+static void notes_json(struct lat_json *j, const struct lat_fntrace *t)
+{
+	lat_json_arr_open(j, "notes");
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->e[i].note)
+			continue;
+		lat_json_obj_open(j, NULL);
+		lat_json_uint(j, "line", t->e[i].line);
+		lat_json_str(j, "entry", lat_fn_entry_label(&t->e[i]));
+		lat_json_str(j, "text", t->e[i].note);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+}
+
 void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_fntrace *t = b->fntrace;
@@ -219,6 +235,7 @@ void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 	repeats_json(j, t, r);
 	cross_checks_json(j, r);
 	stack_json(j, t);
+	notes_json(j, t);
 }
 
 static const char *dur(int64_t ns, char *buf, size_t len)
@@ -284,6 +301,32 @@ static void header_text(FILE *out, const struct lat_fntrace *t)
 		safe_or_unknown(out, t->ended_at);
 		fputc('\n', out);
 	}
+}
+
+#define TEXT_NOTES 10
+
+/* "notes after entries:", as for loop-log rows (report/loop.c). */
+static void notes_text(FILE *out, const struct lat_fntrace *t)
+{
+	size_t shown = 0, all = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		all += t->e[i].note != NULL;
+	if (!all)
+		return;
+	fputs("  notes after entries:\n", out);
+	for (size_t i = 0; i < t->n && shown < TEXT_NOTES; i++) {
+		if (!t->e[i].note)
+			continue;
+		fprintf(out, "    line %u (", t->e[i].line);
+		safe(out, lat_fn_entry_label(&t->e[i]));
+		fputs("): ", out);
+		safe(out, t->e[i].note);
+		fputc('\n', out);
+		shown++;
+	}
+	if (all > shown)
+		fprintf(out, "    ... %zu more (--json lists every note)\n", all - shown);
 }
 
 void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
@@ -353,4 +396,5 @@ void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 		fprintf(out, "  (lines %u-%u)\n", t->e[rp->first].line,
 			t->e[rp->first + rp->period * rp->count - 1].line);
 	}
+	notes_text(out, t);
 }

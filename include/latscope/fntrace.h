@@ -85,6 +85,7 @@ struct lat_fn_entry {
 	char *function;		/* owned; without "+off/size" and "<addr>"; NULL for SYSRET */
 	char *parent;		/* owned or NULL */
 	char *text;		/* owned: rest of a SPECIAL/SCHED/EVENT/SYSRET row, or NULL */
+	char *note;		/* owned: text the poster typed after the row ("<== hmmm"), or NULL */
 };
 
 struct lat_fntrace {

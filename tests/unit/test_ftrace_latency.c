@@ -392,6 +392,66 @@ static void test_graph_nesting(void **state)
 	fnt_free(l);
 }
 
+/*
+ * A note typed after an entry (Galbraith, LKML 2024, samples/mail/011 line 272,
+ * decoded): the row is read, the note kept; a row that reads as it is keeps no
+ * note, and text after a row that is neither an arrow nor words stays an error.
+ */
+static void test_row_notes(void **state)
+{
+	struct lat_fn_entry e;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+		"   <...>-88        4dN...   11us*: isolate_lru_folios+0x0/0x390 "
+		"<-shrink_inactive_list+0x110/0x3e0  <== hmmm", &e), 1);
+	assert_string_equal(e.function, "isolate_lru_folios");
+	assert_string_equal(e.parent, "shrink_inactive_list");
+	assert_int_equal(e.mark, '*');
+	assert_int_equal(e.time_ns, 11000);
+	assert_string_equal(e.note, "<== hmmm");
+	free(e.comm);
+	free(e.function);
+	free(e.parent);
+	free(e.note);
+	/* words after two blanks, no arrow */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+		"  bash-1 0d..1 3us : a <-b   this is the one", &e), 1);
+	assert_string_equal(e.parent, "b");
+	assert_string_equal(e.note, "this is the one");
+	free(e.comm);
+	free(e.function);
+	free(e.parent);
+	free(e.note);
+	/* the -RT tracer's v1.0.x row, "(parent)" then the note */
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_RT,
+		"00010001 0.562ms (+0.559ms): do_timer (timer_interrupt) <-- here", &e), 1);
+	assert_string_equal(e.function, "do_timer");
+	assert_string_equal(e.parent, "timer_interrupt");
+	assert_string_equal(e.note, "<-- here");
+	free(e.function);
+	free(e.parent);
+	free(e.note);
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(lat_fnt_line_kind(LAT_FNT_RT,
+		"00010001 0.562ms (+0.559ms): do_timer (timer_interrupt) <-- here", 64), LAT_LINE_ROW);
+	/* a plain row has no note */
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b", &e), 1);
+	assert_null(e.note);
+	free(e.comm);
+	free(e.function);
+	free(e.parent);
+	memset(&e, 0, sizeof(e));
+	/* one blank and a number, or trace syntax, is not a note */
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b 42", &e), 0);
+	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b  (x)", &e),
+			 0);
+	assert_null(e.note);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_letters),
 		cmocka_unit_test(test_display_graph),
 		cmocka_unit_test(test_graph_nesting),
+		cmocka_unit_test(test_row_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
