@@ -911,7 +911,16 @@ static void findings(struct lat_block *b, const struct lat_fntrace *t,
 	garbled(b, t);
 	header_gaps(b, t);
 
-	if (r->truncated)
+	if (!t->n && t->entries_shown >= 0)
+		lat_block_add_finding(b, "entries-absent", LAT_SEV_WARN,
+				      "header only: none of the %lld announced entries is in the "
+				      "input; only the header facts are read",
+				      (long long)t->entries_shown);
+	else if (!t->n)
+		lat_block_add_finding(b, "entries-absent", LAT_SEV_WARN,
+				      "header only: no entry is in the input; only the header facts "
+				      "are read");
+	else if (r->truncated)
 		lat_block_add_finding(b, "truncated-dump", LAT_SEV_WARN,
 				      "%zu of %lld announced entries present; they cover %s of the "
 				      "%s latency (%.1f%%)",

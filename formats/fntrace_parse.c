@@ -1131,6 +1131,45 @@ static enum lat_line_kind classify(enum lat_fnt_dialect dialect, const char *buf
 	return row_shape(dialect, p) ? LAT_LINE_ROW : LAT_LINE_NO;
 }
 
+/* How far a header without entries may reach: title, rule, latency, task, started/ended. */
+#define HEADER_ONLY_LINES 24
+
+/*
+ * A dump header the poster pasted without its entries ("full trace is posted
+ * on: http://..."): from the title at @first over header, legend and blank
+ * lines, up to the first line that is none of them (or a second title).  It is
+ * a block only when it has a "latency:" line; returns its end, else 0.
+ */
+size_t lat_fnt_header_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first)
+{
+	size_t end = 0;
+	int latency = 0;
+
+	for (size_t j = first; j < t->nlines && j < first + HEADER_ONLY_LINES; j++) {
+		const struct lat_line *l = &t->lines[j];
+		enum lat_line_kind k;
+		char buf[512];
+		size_t n;
+		int hashed;
+
+		if (l->binary)
+			break;
+		if (lat_line_blank(l))
+			continue;
+		n = l->len < sizeof(buf) - 1 ? l->len : sizeof(buf) - 1;
+		memcpy(buf, l->s, n);
+		buf[n] = '\0';
+		lat_fix_micro(buf);
+		k = classify(dialect, buf);
+		if (k == LAT_LINE_NO || k == LAT_LINE_ROW || (k == LAT_LINE_HEAD && latency))
+			break;
+		if (starts(strip_hash(buf, &hashed), "latency:"))
+			latency = 1;
+		end = j + 1;
+	}
+	return latency ? end : 0;
+}
+
 enum lat_line_kind lat_fnt_line_kind(enum lat_fnt_dialect dialect, const char *s, size_t len)
 {
 	char buf[512];

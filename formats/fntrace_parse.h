@@ -19,6 +19,9 @@ enum lat_fnt_dialect {
 /* How one dequoted line looks to @dialect (the segmenter's line_kind). */
 enum lat_line_kind lat_fnt_line_kind(enum lat_fnt_dialect dialect, const char *s, size_t len);
 
+/* The end of a header-only dump starting at @first (no entries pasted), or 0. */
+size_t lat_fnt_header_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first);
+
 /* Parses lines [first, end) of @t into a new struct lat_fntrace on @b. */
 int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first,
 			size_t end, struct lat_block *b, struct lat_diag *d);

@@ -46,6 +46,11 @@ static int ft_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return lat_fnt_parse_block(LAT_FNT_FTRACE, t, first, end, b, d);
 }
 
+static size_t ft_header_block(const struct lat_text *t, size_t first)
+{
+	return lat_fnt_header_block(LAT_FNT_FTRACE, t, first);
+}
+
 const struct lat_format lat_format_ftrace_latency = {
 	.name = "ftrace-latency",
 	.summary = "ftrace latency-tracer output: \"# tracer: irqsoff|preemptoff|wakeup...\", "
@@ -53,4 +58,5 @@ const struct lat_format lat_format_ftrace_latency = {
 	.probe = ft_probe,
 	.line_kind = ft_line_kind,
 	.parse_block = ft_parse_block,
+	.header_block = ft_header_block,
 };

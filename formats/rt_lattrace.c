@@ -36,6 +36,11 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return lat_fnt_parse_block(LAT_FNT_RT, t, first, end, b, d);
 }
 
+static size_t rt_header_block(const struct lat_text *t, size_t first)
+{
+	return lat_fnt_header_block(LAT_FNT_RT, t, first);
+}
+
 const struct lat_format lat_format_rt_lattrace = {
 	.name = "rt-lattrace",
 	.summary = "-RT/-VP latency tracer dumps: \"preemption latency trace v1.0 - v1.1.5\" "
@@ -43,4 +48,5 @@ const struct lat_format lat_format_rt_lattrace = {
 	.probe = rt_probe,
 	.line_kind = rt_line_kind,
 	.parse_block = rt_parse_block,
+	.header_block = rt_header_block,
 };

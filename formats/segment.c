@@ -166,13 +166,19 @@ int lat_segment_text(const struct lat_text *t, const struct lat_format *const *f
 			if (k != LAT_LINE_ROW && k != LAT_LINE_HEAD)
 				continue;
 			end = extent(t, fmts[f], i, &rows);
-			if (!rows) {
-				/* headers without rows: a later start inside finds none either */
-				if (end > norow_end)
-					norow_end = end;
-				continue;
-			}
 			head = k == LAT_LINE_HEAD;
+			if (!rows) {
+				size_t hend = head && fmts[f]->header_block ?
+					      fmts[f]->header_block(t, i) : 0;
+
+				if (hend <= i) {
+					/* headers without rows: a later start inside finds none */
+					if (end > norow_end)
+						norow_end = end;
+					continue;
+				}
+				end = hend;	/* a header-only block (0 rows) */
+			}
 			/* most rows first; between equals, the one that starts with its header */
 			if (rows > best_rows || (rows == best_rows && head && !best_head)) {
 				nc = 0;

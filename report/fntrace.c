@@ -350,8 +350,9 @@ void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 			r->cycles_per_us_min, r->cycles_per_us_max);
 	fputc('\n', out);
 
-	fprintf(out, "  %-40s %10s %10s %7s %7s\n", "function (self time)", "self", "total",
-		"calls", "share");
+	if (r->nfn)
+		fprintf(out, "  %-40s %10s %10s %7s %7s\n", "function (self time)", "self",
+			"total", "calls", "share");
 	for (size_t i = 0; i < top(r, r->nfn); i++) {
 		const struct lat_fn_blame *f = &r->fn[i];
 

@@ -55,6 +55,12 @@ struct lat_format {
 	 */
 	int (*parse_block)(const struct lat_text *t, size_t first, size_t end,
 			   struct lat_block *b, struct lat_diag *d);
+	/*
+	 * Optional: a header of this reader at line @first followed by no rows is
+	 * still a block (a latency trace whose entries the poster left out) when
+	 * this returns its end (> @first); 0 when it is not one.
+	 */
+	size_t (*header_block)(const struct lat_text *t, size_t first);
 
 	/* stream readers: returns 0 and a source, or a negative lat_err (message via @d). */
 	int (*open_stream)(struct lat_input *in, struct lat_event_source **out,

@@ -626,6 +626,51 @@ static void test_v113_wrapped_last_row(void **state)
 	fnt_free(l);
 }
 
+/*
+ * Vogel, LKML 2004-08-21: a v1.0.1 header whose entries are only linked
+ * ("full trace is posted on: http://..."): a block of the header alone (lines
+ * 28-36), its facts read, no entry, finding entries-absent.  A title without a
+ * "latency:" line (prose quoting the tracer's name) is still no block.
+ */
+static void test_header_only(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR
+					"/rt-lattrace/v1.0.1-vogel-header-only-408us.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "rt-lattrace");
+	struct lat_loaded l2 = { 0 };
+	char tmp[] = "/tmp/latscope-fnt-XXXXXX";
+	const char *prose = "Hi,\npreemption latency trace v1.0.1\nis what I see, nothing else.\n";
+	FILE *null = fopen("/dev/null", "w");
+	int fd;
+
+	(void)state;
+	assert_int_equal(l->blocks[0]->first_line, 28);
+	assert_int_equal(l->blocks[0]->last_line, 36);
+	assert_int_equal(t->n, 0);
+	assert_int_equal(t->latency_ns, 408000);
+	assert_int_equal(t->entries_shown, 2273);
+	assert_int_equal(t->entries_total, 2273);
+	assert_string_equal(t->task_comm, "ksoftirqd/0");
+	assert_int_equal(t->task_pid, 2);
+	assert_int_equal(t->task_nice, -10);
+	assert_string_equal(t->started_at, "netif_receive_skb");
+	assert_string_equal(t->ended_at, "netif_receive_skb");
+	assert_true(has_finding(l->blocks[0], "entries-absent", "none of the 2273 announced"));
+	assert_false(has_finding(l->blocks[0], "truncated-dump", NULL));
+	fnt_free(l);
+
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, prose, strlen(prose)), (ssize_t)strlen(prose));
+	close(fd);
+	assert_int_equal(lat_load(&l2, tmp, &(struct lat_read_opts){ .diag = null }),
+			 -LAT_EEMPTY);
+	unlink(tmp);
+	lat_loaded_release(&l2);
+	fclose(null);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_v111_v113),
 		cmocka_unit_test(test_unknown_text),
 		cmocka_unit_test(test_v113_wrapped_last_row),
+		cmocka_unit_test(test_header_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
