@@ -833,6 +833,18 @@ static int index_text(struct lat_text *t)
 	return ret;
 }
 
+int lat_text_peek_encoded(const char *peek, size_t len)
+{
+	struct lat_text t = { .buf = (char *)peek, .len = len };
+	struct qp_region *reg = NULL;
+	size_t nreg = 0;
+
+	if (find_qp(&t, &reg, &nreg) < 0)
+		return 0;
+	free(reg);
+	return nreg > 0;
+}
+
 int lat_text_init_mem(struct lat_text *t, const char *data, size_t len)
 {
 	memset(t, 0, sizeof(*t));

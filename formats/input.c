@@ -247,10 +247,22 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 		if (score < 0)
 			best = NULL;
 	}
+	/*
+	 * A text reader that streams reads raw lines: an encoded body (a mail's
+	 * quoted-printable) goes to the block path, which decodes it first.
+	 */
 	if (best && best->open_stream && (!best->line_kind || forced || score >= 95)) {
-		ret = load_stream(l, best, peek, peeklen);
-		free(peek);
-		return ret;
+		if (!best->line_kind || !lat_text_peek_encoded(peek, peeklen)) {
+			ret = load_stream(l, best, peek, peeklen);
+			free(peek);
+			return ret;
+		}
+		if (l->opts.buffer) {
+			free(peek);
+			return fail(l, -LAT_EUSAGE, "%s", "--buffer: this input is encoded "
+				    "(quoted-printable) and is read as pasted text, where no buffer "
+				    "is chosen; decode it first");
+		}
 	}
 	if (mostly_binary(peek, peeklen)) {
 		free(peek);

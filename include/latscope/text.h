@@ -75,6 +75,12 @@ enum { LAT_TEXT_CUT_BYTES = 1, LAT_TEXT_CUT_LINES = 2 };
  */
 int lat_text_init_mem(struct lat_text *t, const char *data, size_t len);
 /*
+ * 1 when the start of an input (@len bytes at @peek) holds a body the text
+ * layer decodes (quoted-printable, declared or by its pattern: docs/formats.md):
+ * the stream readers, which read raw lines, leave such an input to the block path.
+ */
+int lat_text_peek_encoded(const char *peek, size_t len);
+/*
  * Reads all of @fp: up to LAT_TEXT_MAX_BYTES and LAT_TEXT_MAX_LINES lines;
  * beyond a cap t->cut says which and t->cut_bytes how much was left unread.
  * Returns 0, -LAT_ENOMEM or -LAT_EIO.

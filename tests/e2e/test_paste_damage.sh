@@ -7,7 +7,9 @@
 #  - quoted-printable: the sample encoded by Python's quopri (RFC 2045, soft
 #    breaks at 76 columns), pasted without a mail header (when the encoding
 #    left enough escapes to be recognised without one);
-#  - a header rule merged with the line after it (ftrace-latency samples).
+#  - a header rule merged with the line after it (ftrace-latency samples);
+#  - quoted-printable ftrace text (every samples/ftrace-text/*.txt): the stream
+#    reader leaves it to the block path, which decodes it.
 # usage: test_paste_damage.sh LATSCOPE REPO_DIR
 set -eu
 bin=$1
@@ -70,8 +72,21 @@ open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape").write(t.repla
 		check "$f" "$tmp/qp.txt" lines "quoted-printable"
 	fi
 done
+# ftrace text is streamed, raw: an encoded copy must go to the block path, which decodes it
+for f in "$repo"/samples/ftrace-text/*.txt; do
+	case $f in *-qp.txt) continue ;; esac	# already encoded
+	python3 -c 'import quopri, sys; open(sys.argv[2], "wb").write(quopri.encodestring(open(sys.argv[1], "rb").read()))' \
+		"$f" "$tmp/qp.txt"
+	check "$f" "$tmp/qp.txt" lines "quoted-printable (ftrace text)"
+done
 for f in "$repo"/samples/ftrace-latency/*.txt; do
 	sed '/^# -----/{N;s/\n/ /}' "$f" >"$tmp/merged.txt"
 	check "$f" "$tmp/merged.txt" lines "a merged header rule"
 done
+# --buffer cannot be applied to an encoded ftrace text (read as pasted text): said, exit 2
+st=0
+"$bin" analyze --buffer foo "$repo/samples/ftrace-text/kernel-trace-qp.txt" >/dev/null \
+	2>"$tmp/err" || st=$?
+[ "$st" -eq 2 ] && grep -q 'buffer: this input is encoded' "$tmp/err" ||
+	{ echo "FAIL: --buffer on an encoded ftrace text: exit $st"; cat "$tmp/err"; exit 1; }
 echo "$n damaged copies read as their originals"

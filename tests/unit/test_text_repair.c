@@ -135,6 +135,11 @@ static void test_not_qp(void **state)
 	assert_int_equal(t.nlines, 5);
 	assert_line(&t, 4, "x=3D and y=20 are just text here, z=", 5);
 	lat_text_release(&t);
+	/* what the stream readers ask before reading raw lines */
+	assert_int_equal(lat_text_peek_encoded(text, strlen(text)), 0);
+	assert_int_equal(lat_text_peek_encoded(qp_mail, strlen(qp_mail)), 1);
+	assert_int_equal(lat_text_peek_encoded(strstr(qp_mail, "#process1"),
+					       strlen(strstr(qp_mail, "#process1"))), 1);
 }
 
 /* Per MIME part: the 7bit part keeps its "=3D", the quoted-printable one is decoded. */
