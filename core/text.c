@@ -73,11 +73,12 @@ static const char *ci_find(const char *s, size_t n, const char *lit)
 
 /* ---- mail structure: where quoted-printable bodies are ---------------- */
 
-enum { CTE_NONE, CTE_QP, CTE_OTHER };
+enum { CTE_NONE, CTE_QP, CTE_B64, CTE_OTHER };
 
 struct qp_region {
 	uint32_t first, last;	/* input lines, inclusive */
 	uint32_t header_line;	/* the Content-Transfer-Encoding line; 0: by pattern */
+	int b64;		/* a declared base64 text part, not quoted-printable */
 };
 
 /* What a region of lines without a declared encoding looks like. */
@@ -206,7 +207,7 @@ struct mime_scan {
 	struct qp_stats st;
 	/* the header being read */
 	int field;		/* 1 Content-Type, 2 Content-Transfer-Encoding, 0 other */
-	int hdr_cte, hdr_multi;
+	int hdr_cte, hdr_multi, hdr_type, hdr_text;
 	uint32_t hdr_cte_line;
 	char hdr_boundary[MIME_BOUNDARY_MAX + 1];
 	/* enclosing multiparts */
@@ -216,13 +217,14 @@ struct mime_scan {
 
 static int close_body(struct mime_scan *m, uint32_t last)
 {
-	struct qp_region r = { m->body_first, last, 0 };
+	struct qp_region r = { m->body_first, last, 0, 0 };
 
 	if (last < m->body_first)
 		return 0;
-	if (m->cte == CTE_QP)
+	if (m->cte == CTE_QP || m->cte == CTE_B64) {
 		r.header_line = m->cte_line;
-	else if (m->cte != CTE_NONE || !qp_pattern(&m->st))
+		r.b64 = m->cte == CTE_B64;
+	} else if (m->cte != CTE_NONE || !qp_pattern(&m->st))
 		return 0;
 	if (lat_grow(&m->reg, &m->cap, m->nreg + 1, sizeof(*m->reg)))
 		return -LAT_ENOMEM;
@@ -244,6 +246,8 @@ static void header_reset(struct mime_scan *m)
 	m->hdr_cte = CTE_NONE;
 	m->hdr_cte_line = 0;
 	m->hdr_multi = 0;
+	m->hdr_type = 0;
+	m->hdr_text = 0;
 	m->hdr_boundary[0] = '\0';
 }
 
@@ -259,13 +263,19 @@ static void header_line(struct mime_scan *m, const char *s, size_t n, uint32_t l
 		if (ci_find(s, n, "quoted-printable")) {
 			m->hdr_cte = CTE_QP;
 			m->hdr_cte_line = lineno;
-		} else if (ci_find(s, n, "base64") || ci_find(s, n, "7bit") ||
-			   ci_find(s, n, "8bit") || ci_find(s, n, "binary")) {
+		} else if (ci_find(s, n, "base64")) {
+			m->hdr_cte = CTE_B64;
+			m->hdr_cte_line = lineno;
+		} else if (ci_find(s, n, "7bit") || ci_find(s, n, "8bit") ||
+			   ci_find(s, n, "binary")) {
 			m->hdr_cte = CTE_OTHER;
 		}
 	} else if (m->field == 1) {
+		m->hdr_type = 1;
 		if (ci_find(s, n, "multipart/"))
 			m->hdr_multi = 1;
+		if (ci_find(s, n, "text/"))
+			m->hdr_text = 1;
 		v = ci_find(s, n, "boundary=");
 		if (v) {
 			size_t k = 0;
@@ -337,6 +347,9 @@ static int find_qp(const struct lat_text *t, struct qp_region **regp, size_t *nr
 				strcpy(m.bound[m.depth++], m.hdr_boundary);
 				/* the preamble says nothing: undeclared */
 				open_body(&m, n ? ln : ln + 1, CTE_NONE, 0);
+			} else if (m.hdr_cte == CTE_B64 && m.hdr_type && !m.hdr_text) {
+				/* base64 that is not text (an image, a tarball): left alone */
+				open_body(&m, n ? ln : ln + 1, CTE_OTHER, 0);
 			} else {
 				open_body(&m, n ? ln : ln + 1, m.hdr_cte, m.hdr_cte_line);
 			}
@@ -378,10 +391,16 @@ static int find_qp(const struct lat_text *t, struct qp_region **regp, size_t *nr
 
 /* ---- decoding and normalising, in place ------------------------------ */
 
+static int is_blank_byte(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
 /*
  * Decodes @n quoted-printable bytes at @s to @w (w <= s).  Returns the bytes
  * written; an "=" that is not an escape is kept as it is.
  */
+
 static size_t qp_decode(char *w, const char *s, size_t n)
 {
 	char *w0 = w;
@@ -395,6 +414,59 @@ static size_t qp_decode(char *w, const char *s, size_t n)
 			i += 2;
 		} else {
 			*w++ = s[i];
+		}
+	}
+	return (size_t)(w - w0);
+}
+
+/* The value of a base64 character, -1 for '=' padding, -2 for any other byte. */
+static int b64val(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return c == '=' ? -1 : -2;
+}
+
+/* A base64 decoder's state across input lines: up to 3 sextets waiting for a 4th. */
+struct b64_state {
+	uint32_t acc;
+	int nbits;
+};
+
+/*
+ * Decodes the base64 characters of @n bytes at @s to @w (w <= s); blanks are
+ * skipped, "=" padding ends a quantum, any other byte is dropped (and counted
+ * in *@bad).  Returns the bytes written.
+ */
+static size_t b64_decode(struct b64_state *st, char *w, const char *s, size_t n, uint32_t *bad)
+{
+	char *w0 = w;
+
+	for (size_t i = 0; i < n; i++) {
+		int v = b64val((unsigned char)s[i]);
+
+		if (v == -1) {
+			st->acc = 0;
+			st->nbits = 0;	/* padding: what is left is not a byte */
+			continue;
+		}
+		if (v < 0) {
+			*bad += !is_blank_byte(s[i]);
+			continue;
+		}
+		st->acc = (st->acc << 6 | (uint32_t)v) & 0xffffff;
+		st->nbits += 6;
+		if (st->nbits >= 8) {
+			st->nbits -= 8;
+			*w++ = (char)(st->acc >> st->nbits & 0xff);
 		}
 	}
 	return (size_t)(w - w0);
@@ -625,6 +697,68 @@ static int is_ws(char c)
 }
 
 /*
+ * A declared base64 text part, input lines [@r->first, @r->last] (the first
+ * one, @s @n, already read): decoded to @*w, each decoded line emitted with
+ * the number of the input line its first byte came from; joined counts the
+ * further input lines it took.  The writes stay behind the reads (3 bytes for
+ * every 4 characters).
+ */
+static int b64_region(struct splitter *sp, struct raw_iter *it, char **w,
+		      const struct qp_region *r, const char *s, size_t n)
+{
+	struct lat_text_repairs *fx = &sp->t->fix;
+	struct b64_state st = { 0, 0 };
+	char *ls = *w;
+	uint32_t start = it->lineno;
+	int ret;
+
+	if (!fx->b64_first)
+		fx->b64_first = it->lineno, fx->b64_header_line = r->header_line;
+	for (;;) {
+		char *from = *w, *nl;
+
+		fx->b64_lines++;
+		fx->b64_last = it->lineno;
+		*w += b64_decode(&st, *w, s, n, &fx->b64_bad);
+		/* every complete decoded line: from ls to its "\n" */
+		while ((nl = memchr(from, '\n', (size_t)(*w - from)))) {
+			size_t k = (size_t)(nl - ls);
+
+			if (k && ls[k - 1] == '\r')
+				k--;
+			if (sp->t->nlines >= LAT_TEXT_MAX_LINES) {
+				/* as split_lines(): keep what is indexed, count the rest */
+				sp->t->cut = LAT_TEXT_CUT_LINES;
+				sp->t->cut_bytes += it->len - it->pos;
+				it->pos = it->len;
+				return 0;
+			}
+			fx->b64_text_lines++;
+			ret = emit(sp, ls, k, start, it->lineno - start);
+			if (ret)
+				return ret;
+			ls = from = nl + 1;
+			start = it->lineno;
+		}
+		if (ls == *w)
+			start = it->lineno + 1;	/* the next line starts on the next input line */
+		if (it->lineno >= r->last || !raw_next(it, &s, &n))
+			break;
+	}
+	if (*w > ls) {
+		/* a last line without its "\n" */
+		fx->b64_text_lines++;
+		ret = emit(sp, ls, (size_t)(*w - ls), start > it->lineno ? it->lineno : start,
+			   it->lineno - (start > it->lineno ? it->lineno : start));
+		if (ret)
+			return ret;
+		if (*w < sp->t->buf + sp->t->len)
+			*(*w)++ = '\n';
+	}
+	return 0;
+}
+
+/*
  * Splits the buffer into lines, decoding the quoted-printable regions @reg
  * (sorted) in place: the buffer is rewritten front to back and only shrinks.
  */
@@ -655,6 +789,12 @@ static int split_lines(struct lat_text *t, const struct qp_region *reg, size_t n
 		while (ri < nreg && reg[ri].last < first)
 			ri++;
 		qp = ri < nreg && reg[ri].first <= first;
+		if (qp && reg[ri].b64) {
+			ret = b64_region(&sp, &it, &w, &reg[ri], s, n);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (!qp) {
 			memmove(w, s, n);
 			w += n;

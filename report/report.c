@@ -41,7 +41,7 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 
 static int repaired(const struct lat_text_repairs *r)
 {
-	return r && (r->qp_lines || r->spaces || r->rejoined || r->split);
+	return r && (r->qp_lines || r->b64_lines || r->spaces || r->rejoined || r->split);
 }
 
 /* What the text layer undid (docs/json.md "repairs"); absent when nothing. */
@@ -66,6 +66,20 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	} else {
 		lat_json_null(j, "quoted_printable");
 	}
+	if (r->b64_lines) {
+		lat_json_obj_open(j, "base64");
+		lat_json_arr_open(j, "lines");
+		lat_json_uint(j, NULL, r->b64_first);
+		lat_json_uint(j, NULL, r->b64_last);
+		lat_json_arr_close(j);
+		lat_json_uint(j, "input_lines", r->b64_lines);
+		lat_json_uint(j, "text_lines", r->b64_text_lines);
+		lat_json_uint(j, "bad_bytes", r->b64_bad);
+		lat_json_uint(j, "declared_at_line", r->b64_header_line);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "base64");
+	}
 	lat_json_uint(j, "unicode_spaces", r->spaces);
 	lat_json_uint(j, "first_unicode_space_line", r->first_space_line);
 	lat_json_uint(j, "header_lines_rejoined", r->rejoined);
@@ -89,6 +103,15 @@ static void repairs_text(FILE *out, const struct lat_text_repairs *r)
 		else
 			fputs("no header: recognised by its escapes", out);
 		fprintf(out, "; %u soft line breaks joined)", r->qp_soft_breaks);
+		sep = ";";
+	}
+	if (r->b64_lines) {
+		fprintf(out, "%s base64 decoded in lines %u-%u (Content-Transfer-Encoding at "
+			"line %u; %u text lines", sep, r->b64_first, r->b64_last,
+			r->b64_header_line, r->b64_text_lines);
+		if (r->b64_bad)
+			fprintf(out, "; %u bytes that are not base64 dropped", r->b64_bad);
+		fputc(')', out);
 		sep = ";";
 	}
 	if (r->spaces) {

@@ -37,6 +37,11 @@ struct lat_text_repairs {
 	uint32_t qp_lines;		/* how many input lines were decoded */
 	uint32_t qp_header_line;	/* the Content-Transfer-Encoding line, 0: by pattern */
 	uint32_t qp_soft_breaks;	/* "=" line ends removed */
+	uint32_t b64_first, b64_last;	/* input lines decoded as base64, 0: none */
+	uint32_t b64_lines;		/* how many input lines were decoded */
+	uint32_t b64_header_line;	/* the first base64 Content-Transfer-Encoding line */
+	uint32_t b64_text_lines;	/* text lines the decoding gave */
+	uint32_t b64_bad;		/* bytes that were not base64 (dropped) */
 	uint32_t spaces;		/* no-break / Unicode spaces made plain (or dropped) */
 	uint32_t first_space_line;
 	uint32_t rejoined;		/* wrapped header continuations joined back */

@@ -360,6 +360,63 @@ static void test_loop_notes_lat_lat2(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * A declared base64 text part is decoded; each decoded line keeps the number
+ * of the input line its first byte came from.  16 characters a line = 12
+ * bytes: "first line here\r\n" is bytes 0-16 (lines 10-11), "second\r\n"
+ * 17-24 (11-12), "\r\n" 25-26 (12), "last without end" 27-42 (12-13).  A
+ * base64 image part is left alone.
+ */
+static void test_base64_part(void **state)
+{
+	static const char text[] =
+		"From: a@example.org\n"					/* 1 */
+		"Subject: b64\n"					/* 2 */
+		"MIME-Version: 1.0\n"					/* 3 */
+		"Content-Type: multipart/mixed; boundary=\"b1\"\n"	/* 4 */
+		"\n"							/* 5 */
+		"--b1\n"						/* 6 */
+		"Content-Type: text/plain; charset=UTF-8\n"		/* 7 */
+		"Content-Transfer-Encoding: base64\n"			/* 8 */
+		"\n"							/* 9 */
+		"Zmlyc3QgbGluZSBo\n"					/* 10 */
+		"ZXJlDQpzZWNvbmQN\n"					/* 11 */
+		"Cg0KbGFzdCB3aXRo\n"					/* 12 */
+		"b3V0IGVuZA==\n"					/* 13 */
+		"--b1\n"						/* 14 */
+		"Content-Type: image/png\n"				/* 15 */
+		"Content-Transfer-Encoding: base64\n"			/* 16 */
+		"\n"							/* 17 */
+		"iVBORw0KPXg=\n"					/* 18 */
+		"--b1--\n";						/* 19 */
+	struct lat_text t;
+	long i;
+
+	(void)state;
+	init(&t, text);
+	assert_int_equal(t.nraw, 19);
+	assert_int_equal(t.fix.b64_header_line, 8);
+	assert_int_equal(t.fix.b64_first, 10);
+	assert_int_equal(t.fix.b64_last, 13);
+	assert_int_equal(t.fix.b64_lines, 4);
+	assert_int_equal(t.fix.b64_text_lines, 4);
+	assert_int_equal(t.fix.b64_bad, 0);
+	assert_int_equal(t.fix.qp_lines, 0);
+	i = find_line(&t, "first line here");
+	assert_true(i >= 0);
+	assert_line(&t, (size_t)i, "first line here", 10);
+	assert_int_equal(t.lines[i].joined, 1);
+	assert_line(&t, (size_t)i + 1, "second", 11);
+	assert_int_equal(t.lines[i + 1].joined, 1);
+	assert_line(&t, (size_t)i + 2, "", 12);
+	assert_line(&t, (size_t)i + 3, "last without end", 12);
+	assert_int_equal(t.lines[i + 3].joined, 1);
+	assert_line(&t, (size_t)i + 4, "--b1", 14);
+	assert_line(&t, (size_t)find_line(&t, "iVBORw0KPXg="), "iVBORw0KPXg=", 18);
+	lat_text_release(&t);
+	assert_int_equal(lat_text_peek_encoded(text, strlen(text)), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_qp_pattern),
 		cmocka_unit_test(test_not_qp),
 		cmocka_unit_test(test_qp_multipart),
+		cmocka_unit_test(test_base64_part),
 		cmocka_unit_test(test_unicode_spaces),
 		cmocka_unit_test(test_ftrace_header),
 		cmocka_unit_test(test_ftrace_header_not_joined),
