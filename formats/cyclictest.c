@@ -23,6 +23,7 @@
  * -v samples bucketed the same way, and the tool's own count/min/avg/max as
  * printed.  Layout and checks: docs/formats.md.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +762,92 @@ static char *block_title(const struct ct_state *st)
 	return strdup(buf);
 }
 
+/* ---- runs: several cyclictest processes pasted one after the other ---- */
+
+/* "T: 0 ( 4541) ...": the thread number and its tid; 0 when @s is no summary line. */
+static int summary_ids(const struct lat_line *l, int64_t *id, int64_t *tid)
+{
+	struct lat_scan sc;
+
+	if (l->binary || !is_summary(l->s, l->len))
+		return 0;
+	lat_scan_init(&sc, l->s, l->len);
+	lat_scan_ws(&sc);
+	if (!lat_scan_lit(&sc, "T:") || (lat_scan_ws(&sc), !lat_scan_i64(&sc, id)))
+		return 0;
+	lat_scan_ws(&sc);
+	return lat_scan_char(&sc, '(') && (lat_scan_ws(&sc), lat_scan_i64(&sc, tid));
+}
+
+#define CT_RUN_THREADS 256
+
+/*
+ * The default mode refreshes a summary line with the same thread ids: a
+ * summary line whose thread had another tid before is another process, a new
+ * run ("6.6.58-stable" then its summaries, mail/011).  The block is cut there.
+ */
+static size_t ct_split(const struct lat_text *t, size_t first, size_t end)
+{
+	struct { int64_t id, tid; } seen[CT_RUN_THREADS];
+	size_t n = 0;
+
+	for (size_t i = first; i < end; i++) {
+		int64_t id, tid;
+		size_t k;
+
+		if (!summary_ids(&t->lines[i], &id, &tid))
+			continue;
+		for (k = 0; k < n && seen[k].id != id; k++)
+			;
+		/* the default mode's first refresh, before the thread ran, prints tid 0 */
+		if (k < n && seen[k].tid && tid && seen[k].tid != tid)
+			return i;
+		if (k < n)
+			seen[k].tid = tid ? tid : seen[k].tid;
+		if (k == n) {
+			if (n == CT_RUN_THREADS)
+				return end;	/* more threads than are told apart: one block */
+			seen[n].id = id;
+			seen[n++].tid = tid;
+		}
+	}
+	return end;
+}
+
+/*
+ * A run's label: the nearest non-blank line within 3 lines above the block,
+ * of at most 48 characters, when it starts with a version ("2.6.33-rt4:",
+ * "6.10.14-stable +xx": a digit, or "v" and a digit, and a '.' in the first
+ * word) or ends in ':' ("latency went to this:").  Read, not claimed: it stays
+ * outside the block.  NULL if none.
+ */
+static char *run_label(const struct lat_text *t, size_t first)
+{
+	for (size_t i = first, k = 0; i > 0 && k < 3; k++) {
+		const struct lat_line *l = &t->lines[--i];
+		const char *s = l->s;
+		size_t n = l->len;
+		size_t w = 0;
+		int version;
+
+		if (lat_line_blank(l))
+			continue;
+		if (l->binary)
+			return NULL;
+		lat_imp_trim(&s, &n);
+		while (w < n && s[w] != ' ' && s[w] != '\t')
+			w++;
+		version = w >= 3 && (isdigit((unsigned char)s[0]) ||
+			  (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w);
+		if (n > 48 || n < 2 || (!version && s[n - 1] != ':'))
+			return NULL;
+		if (s[n - 1] == ':')
+			n--;
+		return strndup(s, n);
+	}
+	return NULL;
+}
+
 static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t lineno,
 		      int *err)
 {
@@ -773,6 +860,23 @@ static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t
 	if (is_verbose_row(buf, len))
 		return parse_verbose(st, buf, lineno, err);
 	return parse_json(st, buf, lineno, err);
+}
+
+/* "6.6.58-stable: cyclictest summary" when the run has a label above it. */
+static int label_title(const struct lat_text *t, size_t first, struct lat_block *b)
+{
+	char *label = run_label(t, first), *title;
+
+	if (!label)
+		return 0;
+	if (asprintf(&title, "%s: %s", label, b->title) < 0) {
+		free(label);
+		return -LAT_ENOMEM;
+	}
+	free(label);
+	free(b->title);
+	b->title = title;
+	return 0;
 }
 
 static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
@@ -840,6 +944,8 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 		ret = lat_block_add_finding(b, "trailer", LAT_SEV_INFO, "%s", st.notes);
 	if (!ret && (b->title = block_title(&st)) == NULL)
 		ret = -LAT_ENOMEM;
+	if (!ret && (st.kinds & CT_K_SUMMARY))
+		ret = label_title(t, first, b);
 	free(st.th);
 	free(st.cmdline);
 	free(st.notes);
@@ -855,4 +961,5 @@ const struct lat_format lat_format_cyclictest = {
 	.probe = ct_probe,
 	.line_kind = ct_line_kind,
 	.parse_block = ct_parse_block,
+	.split = ct_split,
 };

@@ -200,6 +200,17 @@ int lat_segment_text(const struct lat_text *t, const struct lat_format *const *f
 			free(cand);
 			return -LAT_ENOMEM;
 		}
+		if (cand[w].f->split) {
+			size_t e = cand[w].f->split(t, i, cand[w].end);
+
+			if (e > i && e < cand[w].end) {
+				/* the lines before the cut that are no row (a label) stay outside */
+				while (e > i + 1 && kind_of(cand[w].f, &t->lines[e - 1]) !=
+						    LAT_LINE_ROW)
+					e--;
+				cand[w].end = e;
+			}
+		}
 		seg[nseg].fmt = cand[w].f;
 		seg[nseg].first = i;
 		seg[nseg].end = cand[w].end;

@@ -61,6 +61,13 @@ struct lat_format {
 	 * this returns its end (> @first); 0 when it is not one.
 	 */
 	size_t (*header_block)(const struct lat_text *t, size_t first);
+	/*
+	 * Optional: the block of lines [@first, @end) the segmenter found holds
+	 * several runs (cyclictest summaries of two processes): returns where the
+	 * second starts (first < r < end), else @end.  The segmenter then cuts
+	 * there and looks for the next block from that line.
+	 */
+	size_t (*split)(const struct lat_text *t, size_t first, size_t end);
 
 	/* stream readers: returns 0 and a source, or a negative lat_err (message via @d). */
 	int (*open_stream)(struct lat_input *in, struct lat_event_source **out,

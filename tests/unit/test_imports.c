@@ -568,11 +568,63 @@ static void test_cyclictest_marker_decomposed(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * Two cyclictest runs pasted one after the other, each under its kernel
+ * version (as in samples/mail/011): the second run's thread ids are other
+ * processes, so it is a block of its own, titled by its label; the label
+ * lines are outside both blocks.  Without labels the new tids still cut.
+ */
+static void test_cyclictest_runs(void **state)
+{
+	static const char two[] =
+		"2.6.33-rt4:\n"								/* 1 */
+		"T: 0 ( 3001) P:80 I:1000 C:  10000 Min:      5 Act:    9 Avg:    8 Max:      40\n"
+		"T: 1 ( 3002) P:80 I:1500 C:   6666 Min:      5 Act:    9 Avg:    8 Max:      41\n"
+		"\n"									/* 4 */
+		"2.6.33-rt5:\n"								/* 5 */
+		"T: 0 ( 4101) P:80 I:1000 C:  10000 Min:      4 Act:    7 Avg:    6 Max:      30\n"
+		"T: 1 ( 4102) P:80 I:1500 C:   6666 Min:      4 Act:    7 Avg:    6 Max:      31\n";
+	struct lat_loaded *l;
+
+	(void)state;
+	l = old_logs_load_text(two, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_int_equal(l->blocks[0]->first_line, 2);
+	assert_int_equal(l->blocks[0]->last_line, 3);
+	assert_int_equal(l->blocks[1]->first_line, 6);
+	assert_int_equal(l->blocks[1]->last_line, 7);
+	assert_string_equal(l->blocks[0]->title, "2.6.33-rt4: cyclictest summary");
+	assert_string_equal(l->blocks[1]->title, "2.6.33-rt5: cyclictest summary");
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	assert_printed(l->blocks[0]->hist[1], 6666, 5000, 8000, 41000);
+	assert_printed(l->blocks[1]->hist[0], 10000, 4000, 6000, 30000);
+	assert_null(old_logs_finding(l->blocks[1], "refreshes"));
+	old_logs_free(l);
+	/* the same without labels */
+	l = old_logs_load_text("T: 0 ( 3001) P:80 I:1000 C:  10000 Min:      5 Act:    9 Avg:    8 Max:      40\n"
+			       "T: 0 ( 4101) P:80 I:1000 C:  10000 Min:      4 Act:    7 Avg:    6 Max:      30\n",
+			       NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_int_equal(l->blocks[1]->first_line, 2);
+	assert_string_equal(l->blocks[1]->title, "cyclictest summary");
+	old_logs_free(l);
+	/* the same tids again are refreshes of one run: one block */
+	l = old_logs_load_text("T: 0 ( 0) P:80 I:1000 C:      0 Min:1000000 Act:    0 Avg:    0 Max:       0\n"
+			       "T: 0 ( 3001) P:80 I:1000 C:  10000 Min:      5 Act:    9 Avg:    8 Max:      40\n"
+			       "T: 0 ( 3001) P:80 I:1000 C:  20000 Min:      5 Act:    9 Avg:    8 Max:      50\n",
+			       NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_non_null(old_logs_finding(l->blocks[0], "refreshes"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cyclictest_quiet),
 		cmocka_unit_test(test_cyclictest_default_refreshes),
+		cmocka_unit_test(test_cyclictest_runs),
 		cmocka_unit_test(test_cyclictest_hist),
 		cmocka_unit_test(test_cyclictest_verbose),
 		cmocka_unit_test(test_cyclictest_json),
