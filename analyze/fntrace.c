@@ -957,6 +957,11 @@ static void findings(struct lat_block *b, const struct lat_fntrace *t,
 		lat_block_add_finding(b, "wrapped-lines", LAT_SEV_INFO,
 				      "%zu entr%s wrapped over two lines and joined", t->joined_lines,
 				      t->joined_lines == 1 ? "y was" : "ies were");
+	if (t->split_lines)
+		lat_block_add_finding(b, "joined-rows", LAT_SEV_INFO,
+				      "%zu line%s held several entries a mailer joined; each was read "
+				      "(with that line's number)", t->split_lines,
+				      t->split_lines == 1 ? "" : "s");
 	if (r->nfn && r->fn[0].self_ns > 0)
 		lat_block_add_finding(b, "top-function", LAT_SEV_INFO,
 				      "%s: %s self time in %llu call%s (%.1f%% of the window)",

@@ -1006,13 +1006,35 @@ static const char *note_start(const char *s, const char *from, int loose)
 	return NULL;
 }
 
+/*
+ * Where a compact entry starts: "comm-pid CPU+flags time" and a marker or
+ * ':' / '<' / '>' after it.  A second one inside a line is a row a mailer
+ * joined to the first (Outlook's "remove extra line breaks"), not a note.
+ */
+static int row_start(enum lat_fnt_dialect dialect, const char *p)
+{
+	struct lat_fn_entry e;
+
+	memset(&e, 0, sizeof(e));
+	if (!scan_comm_pid(&p, NULL, &e.pid) || !scan_cpu_flags(dialect, &p, &e) ||
+	    !scan_time(&p, &e.time_ns))
+		return 0;
+	if (*p && strchr("+!#*@$", *p))
+		p++;
+	p = skip_ws(p);
+	return *p == ':' || ((*p == '<' || *p == '>') && p[1] == ' ');
+}
+
 /* @s parsed without the note at @n: 1 and e->note set, 0 (nothing kept), or -1 ENOMEM. */
 static int parse_noted(enum lat_fnt_dialect dialect, const char *s, const char *n,
 		       struct lat_fn_entry *e)
 {
-	char *head = strndup(s, (size_t)(n - s));
+	char *head;
 	int ok;
 
+	if (row_start(dialect, n))
+		return 0;	/* a joined row, not a note */
+	head = strndup(s, (size_t)(n - s));
 	if (!head)
 		return -1;
 	ok = parse_row_as_is(dialect, head, e);
@@ -1477,6 +1499,69 @@ static void note_row(struct lat_fntrace *ft, struct lat_fn_entry *e, const struc
 		ft->joined_lines++;
 }
 
+#define JOINED_MAX 8
+
+/* The word at @p is "comm-pid" by itself (a cut never makes a comm with blanks). */
+static int one_token_pid(const char *p)
+{
+	const char *e = p, *q;
+
+	while (*e && !is_blank(*e))
+		e++;
+	q = e;
+	while (q > p && isdigit((unsigned char)q[-1]))
+		q--;
+	return q < e && q > p + 1 && q[-1] == '-';
+}
+
+/*
+ * A line that holds several entries a mailer joined (Outlook's "remove extra
+ * line breaks", or a paste that lost its newlines): cut before each blank-
+ * preceded "comm-pid CPU+flags time :" after the first, and kept only when
+ * every piece reads as an entry on its own (at most JOINED_MAX).  Returns the
+ * number of entries added to @ft (0 when the line is not that), <0 ENOMEM.
+ */
+static int joined_rows(enum lat_fnt_dialect dialect, struct lat_fntrace *ft, char *s,
+		       const struct lat_line *l, int gap)
+{
+	char *cut[JOINED_MAX];
+	size_t ncut = 0, added = 0;
+
+	for (char *p = (char *)skip_ws(s) + 1; *p && ncut < JOINED_MAX - 1; p++)
+		if (is_blank(p[-1]) && !is_blank(*p) && one_token_pid(p) &&
+		    row_start(dialect, p))
+			cut[ncut++] = p;
+	if (!ncut)
+		return 0;
+	for (size_t k = 0; k < ncut; k++)
+		cut[k][-1] = '\0';	/* the blank before each piece */
+	for (size_t k = 0; k <= ncut; k++) {
+		struct lat_fn_entry probe;
+		int r;
+
+		memset(&probe, 0, sizeof(probe));
+		probe.index = -1;
+		r = lat_fnt_parse_row(dialect, k ? cut[k - 1] : s, &probe);
+		entry_strings_free(&probe);
+		if (r != 1)
+			return 0;
+	}
+	for (size_t k = 0; k <= ncut; k++) {
+		struct lat_fn_entry *e = lat_fntrace_add(ft);
+
+		if (!e)
+			return -LAT_ENOMEM;
+		if (lat_fnt_parse_row(dialect, k ? cut[k - 1] : s, e) != 1) {
+			ft->n--;
+			return -LAT_ENOMEM;	/* it parsed a moment ago: only memory fails */
+		}
+		note_row(ft, e, l, k ? 0 : gap, 0);
+		added++;
+	}
+	ft->split_lines++;
+	return (int)added;
+}
+
 /* "wakeup_rt latency trace v1.1.5 on 2.6.26-rc8": the block's title from its header. */
 static void title_block(struct lat_block *b, const struct lat_fntrace *ft)
 {
@@ -1541,9 +1626,23 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 		if ((ret = read_row(dialect, t, i, end, &lb, &lb2, e, &r, &joined)) < 0)
 			goto out;
 		if (r != 1) {
+			int nj;
+
 			ft->n--;
 			if (r < 0) {
 				ft->unknown_types++;
+				continue;
+			}
+			if ((ret = copy_line(&lb, l, NULL)) < 0)
+				goto out;
+			nj = joined_rows(dialect, ft, lb.s, l, gap);
+			if (nj < 0) {
+				ret = nj;
+				goto out;
+			}
+			if (nj > 0) {
+				gap = 0;
+				in_stack = ft->e[ft->n - 1].kind == LAT_FN_STACK;
 				continue;
 			}
 			b->skipped_lines++;

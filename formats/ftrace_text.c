@@ -353,6 +353,54 @@ static void flags(struct ft_source *s, unsigned long lineno)
 		s->flags_undecoded++;
 }
 
+/* At @p: "[001] " then a flags word and "893.188643:", an event's context. */
+static int cpu_context_at(const char *p, const char *e)
+{
+	const char *q = p + 1;
+
+	while (q < e && *q >= '0' && *q <= '9')
+		q++;
+	if (q == p + 1 || q + 1 >= e || q[0] != ']' || q[1] != ' ')
+		return 0;
+	for (q += 2; q < e && *q == ' '; q++)
+		;
+	if (q < e && !(*q >= '0' && *q <= '9')) {
+		while (q < e && *q != ' ')
+			q++;	/* the flags word ("d..2.") */
+		while (q < e && *q == ' ')
+			q++;
+	}
+	if (q >= e || *q < '0' || *q > '9')
+		return 0;
+	while (q < e && *q >= '0' && *q <= '9')
+		q++;
+	if (q >= e || *q != '.')
+		return 0;
+	for (q++; q < e && *q >= '0' && *q <= '9'; q++)
+		;
+	return q < e && *q == ':';
+}
+
+/*
+ * A line that holds two events a mailer joined ("... target_cpu=001    Web
+ * Content-7-11150 (11150) [001] dN.4. 893.188643: sched_wakeup: ..."): a
+ * second "[cpu] flags time:" context.  It is not split: a comm may hold blanks
+ * ("Web Content-7" or "Content-7"?), so where the second event starts is not
+ * known; the line is reported instead of losing the second event silently.
+ */
+static int joined_events(const char *line, size_t len)
+{
+	const char *e = line + len, *p = line;
+	int n = 0;
+
+	while (p < e && (p = memchr(p, '[', (size_t)(e - p)))) {
+		if (p > line && p[-1] == ' ' && cpu_context_at(p, e) && ++n == 2)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 /* Feeds one line; events it completes land in s->q. */
 static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
 {
@@ -360,6 +408,11 @@ static void feed(struct ft_source *s, const char *line, size_t len, unsigned lon
 	const char *exp;
 	enum lat_ft_kind k;
 
+	if (joined_events(line, len)) {
+		bad(s, lineno, "one event a line, not two a mailer joined (neither is read: "
+			       "where the second starts is ambiguous)");
+		return;
+	}
 	k = lat_ft_parse_line(line, len, &ev, &s->strs, &s->ncpus, &exp);
 	if (k == LAT_FT_FRAME) {
 		add_frame(s, line, len, lineno);

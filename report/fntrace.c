@@ -102,6 +102,7 @@ static void coverage_json(struct lat_json *j, const struct lat_fntrace *t,
 	lat_json_int(j, "unattributed_ns", r->unattributed_ns);
 	lat_json_uint(j, "unknown_types", t->unknown_types);
 	lat_json_uint(j, "joined_lines", t->joined_lines);
+	lat_json_uint(j, "split_lines", t->split_lines);
 	lat_json_uint(j, "quoted_lines", t->quoted_lines);
 	lat_json_uint(j, "graph_unclosed", r->graph_unclosed);
 	lat_json_uint(j, "graph_unmatched", r->graph_unmatched);

@@ -115,6 +115,7 @@ struct lat_fntrace {
 	size_t unknown_types;	/* "(T9/#...)" rows skipped */
 	size_t elisions;	/* "etc", "[...]" lines: entries the poster cut */
 	size_t joined_lines;	/* entries rebuilt from two wrapped lines */
+	size_t split_lines;	/* lines that held several entries a mailer joined */
 	size_t quoted_lines;	/* rows that were mail-quoted ("> ") */
 	int verbose;		/* RT verbose layout seen (raw TSC and indexes present) */
 	enum lat_fn_layout layout;	/* flag columns of the first row that had flags */

@@ -452,6 +452,40 @@ static void test_row_notes(void **state)
 	assert_null(e.note);
 }
 
+/*
+ * Entries a mailer joined on one line (3.8-irqsoff-16us.txt lines 21-23 joined
+ * with blanks, as samples/paste/3.8-irqsoff-16us-rows-joined.txt): each is read
+ * with that line's number; a line whose second piece does not read stays one
+ * malformed line.
+ */
+static void test_joined_rows(void **state)
+{
+	struct lat_loaded *l = fnt_load(LAT_SAMPLES_DIR "/paste/3.8-irqsoff-16us-rows-joined.txt",
+					NULL, NULL, NULL);
+	const struct lat_fntrace *t = fnt_only(l, "ftrace-latency");
+
+	(void)state;
+	assert_int_equal(t->n, 4);
+	assert_int_equal(t->split_lines, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_string_equal(t->e[0].function, "_raw_spin_lock_irq");
+	assert_string_equal(t->e[1].function, "_raw_spin_unlock_irq");
+	assert_string_equal(t->e[2].function, "trace_hardirqs_on");
+	assert_int_equal(t->e[1].time_ns, 17000);
+	assert_int_equal(t->e[0].line, 21);
+	assert_int_equal(t->e[2].line, 21);
+	assert_int_equal(t->e[3].kind, LAT_FN_STACK);
+	assert_int_equal(t->e[3].line, 22);
+	fnt_free(l);
+	l = fnt_load(NULL, "# tracer: irqsoff\n# latency: 16 us, #2/2, CPU#0\n"
+		     "  <idle>-0  0d.s2  0us+: a <-b   <idle>-0  0dNs3 17us : c <-d e f\n", NULL,
+		     NULL);
+	t = fnt_only(l, "ftrace-latency");
+	assert_int_equal(t->n, 0);
+	assert_int_equal(l->blocks[0]->skipped_lines, 1);
+	fnt_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_display_graph),
 		cmocka_unit_test(test_graph_nesting),
 		cmocka_unit_test(test_row_notes),
+		cmocka_unit_test(test_joined_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

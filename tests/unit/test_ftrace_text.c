@@ -1207,6 +1207,42 @@ static void test_irq_context(void **state)
 	}
 }
 
+/*
+ * Two events a mailer joined on one line (kernel-trace.txt lines 29-30 joined):
+ * where the second starts is ambiguous (its comm "Web Content-7" holds a
+ * blank), so the line is reported and skipped, never half read; the events
+ * around it are read.
+ */
+static void test_joined_events(void **state)
+{
+	static const char text[] =
+		"   Web Content-7-11150   (  11150) [001] d..3.   893.188637: sched_waking: "
+		"comm=migration/1 pid=21 prio=0 target_cpu=001    Web Content-7-11150   (  11150) "
+		"[001] dN.4.   893.188643: sched_wakeup: comm=migration/1 pid=21 prio=0 "
+		"target_cpu=001\n"
+		"          <idle>-0     [001]   994.573320: irq_handler_exit:     irq=36 ret=handled\n";
+	struct collected *c = calloc(1, sizeof(*c));
+	char *path = write_tmp(text);
+	char *msgs = NULL;
+	size_t msglen = 0;
+	FILE *diag = open_memstream(&msgs, &msglen);
+
+	(void)state;
+	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){
+					 .format = lat_format_find("ftrace-text"), .diag = diag }), 0);
+	collect(c, c->l.blocks[0]->events);
+	assert_int_equal(c->n, 1);
+	assert_int_equal(c->ev[0].type, LAT_EV_IRQ_EXIT);
+	assert_int_equal(lat_ft_source_skipped(c->l.blocks[0]->events), 1);
+	fclose(diag);
+	assert_non_null(strstr(msgs, ":1: expected one event a line, not two a mailer joined"));
+	lat_loaded_release(&c->l);
+	unlink(path);
+	free(path);
+	free(msgs);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1234,6 +1270,7 @@ int main(void)
 		cmocka_unit_test(test_segment_tie_break),
 		cmocka_unit_test(test_latency_trace_tie),
 		cmocka_unit_test(test_irq_context),
+		cmocka_unit_test(test_joined_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
