@@ -267,6 +267,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->owed_cpu = -1;
 	t->qcpu = -1;
 	t->area_cpu = -1;
+	t->prio = LAT_PRIO_UNKNOWN;	/* until a switch or waking of it says */
 	t->wait_prio = INT32_MAX;
 	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
@@ -426,7 +427,7 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
 	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
 	enum lat_sched_policy wp = lat_sched_policy_of(t->prio);
-	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0;
+	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0, unk;
 
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = c->cum.v[i] - t->snap.s.v[i];	/* the running part before it is in snap */
@@ -434,9 +435,12 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	dl = (int64_t)d[WK_CUM_DL];
 	rt = (int64_t)d[WK_CUM_RT];
 	fair = (int64_t)d[WK_CUM_FAIR];
-	same = (int64_t)d[WK_CUM_UNK];
-	if (t->snap_cpu != c->id || ts < snap_ts) {
-		part[LAT_VERDICT_UNTRUSTED] = lat;	/* moved unseen: who ran is unknown */
+	unk = (int64_t)d[WK_CUM_UNK];	/* tasks of no known class: no claim of priority */
+	same = 0;
+	if (t->snap_cpu != c->id || ts < snap_ts ||
+	    (t->inferred && (int64_t)(ts - t->end_low) * 2 > lat)) {
+		/* moved unseen, or ran at an unknown point of it: who ran is unknown */
+		part[LAT_VERDICT_UNTRUSTED] = lat;
 		goto pick;
 	}
 	if (wp == LAT_POL_RT) {
@@ -453,7 +457,7 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 		same += dl;
 		lo += rt + fair;
 	} else {
-		same += dl + rt + fair;
+		unk += dl + rt + fair;
 	}
 	part[LAT_VERDICT_IDLE] = idle;
 	part[LAT_VERDICT_HIGHER_PRIORITY] = hi;
@@ -461,8 +465,8 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	part[LAT_VERDICT_NOT_PREEMPTIBLE] = lo;
 	part[LAT_VERDICT_IRQ] = (int64_t)d[WK_CUM_IRQ];
 	part[LAT_VERDICT_STALL] = (int64_t)d[WK_CUM_STALL];
-	covered = idle + hi + same + lo + part[LAT_VERDICT_STALL];
-	part[LAT_VERDICT_UNTRUSTED] = span > covered ? span - covered : 0;
+	covered = idle + hi + same + lo + unk + part[LAT_VERDICT_STALL];
+	part[LAT_VERDICT_UNTRUSTED] = unk + (span > covered ? span - covered : 0);
 	part[LAT_VERDICT_QUEUED] = (int64_t)t->queued_ns;
 pick:
 	return wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
@@ -588,7 +592,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	c->cur_known = 1;
 	c->cur_switched = 0;
 	c->cur_pid = ev->pid;
-	c->cur_prio = -1;
+	c->cur_prio = LAT_PRIO_UNKNOWN;
 	c->cur_start = ev->ts_ns;
 	memcpy(c->cur_comm, ev->comm, LAT_COMM_LEN);
 	c->cur_comm[LAT_COMM_LEN - 1] = 0;
@@ -599,6 +603,7 @@ static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const stru
 	if (!t)
 		return;
 	c->cur_task = t;
+	c->cur_prio = t->prio;	/* its last known, from a switch or waking of it */
 	if (t->pending) {
 		/* it runs: its switch-in was not seen */
 		if (was_known && c->seen && infer_ok(t, cpu, ev, low)) {
@@ -908,7 +913,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	}
 	if (d->valid)
 		wk_finish_done(w, c, cpu);
-	d->candidate = t->kind != LAT_WAIT_PREEMPT && wk_qualifies(w, lat);
+	d->candidate = t->kind != LAT_WAIT_PREEMPT &&
+		       wk_qualifies(w, t->inferred ? (int64_t)(t->end_low - t->start) : lat);
 	if (!d->candidate && !w->r->has_stacks)
 		return;
 	d->valid = 1;

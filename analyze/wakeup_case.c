@@ -855,7 +855,7 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 			keep_spare(w, last);
 		wk_worst_free(last);
 	}
-	for (pos = w->nworst; pos > 0 && w->worst[pos - 1]->c.latency_ns < c->latency_ns; pos--)
+	for (pos = w->nworst; pos > 0 && wk_rank_ns(&w->worst[pos - 1]->c) < wk_rank_ns(c); pos--)
 		;
 	memmove(&w->worst[pos + 1], &w->worst[pos], (w->nworst - pos) * sizeof(*w->worst));
 	w->worst[pos] = x;
@@ -886,7 +886,7 @@ void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu)
 			}
 		}
 	}
-	if (!d->candidate || !wk_qualifies(w, d->c.latency_ns))
+	if (!d->candidate || !wk_qualifies(w, wk_rank_ns(&d->c)))
 		return;
 	(void)cpu;
 	insert_worst(w, &d->c);

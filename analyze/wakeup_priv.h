@@ -306,12 +306,23 @@ static inline const struct wk_irq *wk_irq_at(const struct wk_cpu *c, size_t i)
 	return &c->irqs[(c->ihead + i) % WK_IRQ_RING];
 }
 
-/* Whether a wait of @lat enters the worst N. */
+/*
+ * What a case ranks by among the worst: its latency, or for an inferred
+ * switch-in the part it surely waited, up to end_low_ns (docs/wakeup.md, "The
+ * worst N"): an unrecorded switch-in is not a confirmed worst case.
+ */
+static inline int64_t wk_rank_ns(const struct lat_wake_case *c)
+{
+	return c->inferred_end && c->end_low_ns < c->end_ns ?
+	       (int64_t)(c->end_low_ns - c->start_ns) : c->latency_ns;
+}
+
+/* Whether a wait of rank @lat (wk_rank_ns()) enters the worst N. */
 static inline int wk_qualifies(const struct wk *w, int64_t lat)
 {
 	if (w->o->worst_n <= 0)
 		return 0;
-	return w->nworst < (size_t)w->o->worst_n || lat > w->worst[w->nworst - 1]->c.latency_ns;
+	return w->nworst < (size_t)w->o->worst_n || lat > wk_rank_ns(&w->worst[w->nworst - 1]->c);
 }
 
 /* wakeup_case.c */

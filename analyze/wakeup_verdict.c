@@ -90,6 +90,25 @@ enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t
 	return part[k] > 0 ? k : LAT_VERDICT_NONE;
 }
 
+/*
+ * The verdict of a wait whose switch-in was not recorded and which ran
+ * somewhere in the last @unsure ns of it: untrusted.
+ */
+static void inferred_verdict(struct lat_wake_case *c, int64_t unsure)
+{
+	struct lat_wake_verdict *v = &c->verdict;
+	char d1[32], d2[32];
+
+	memset(v, 0, sizeof(*v));
+	v->kind = LAT_VERDICT_UNTRUSTED;
+	v->share = c->latency_ns > 0 ? (double)unsure / (double)c->latency_ns : 1;
+	if (v->share > 1)
+		v->share = 1;
+	evidence(v, "its switch-in was not recorded: it ran between +%s and +%s after the waking",
+		 lat_fmt_duration((int64_t)(c->end_low_ns - c->start_ns), d1, sizeof(d1)),
+		 lat_fmt_duration(c->latency_ns, d2, sizeof(d2)));
+}
+
 void wk_verdict(struct lat_wake_case *c)
 {
 	int64_t part[LAT_VERDICT_N] = { 0 }, lat = c->latency_ns > 0 ? c->latency_ns : 1;
@@ -98,7 +117,8 @@ void wk_verdict(struct lat_wake_case *c)
 	enum lat_verdict_kind k;
 	size_t ntasks = c->other_tasks;
 	char who[96], d1[32];
-	int64_t irq = c->other_irq_ns;
+	int64_t irq = c->other_irq_ns, unk_class = 0, unsure;
+	const struct lat_wake_oncpu *unk_top = NULL;
 
 	for (size_t i = 0; i < c->non_cpu; i++) {
 		const struct lat_wake_oncpu *h = &c->on_cpu[i];
@@ -106,6 +126,14 @@ void wk_verdict(struct lat_wake_case *c)
 
 		if (h->pid == 0) {
 			hk = LAT_VERDICT_IDLE;
+		} else if (lat_sched_policy_of(h->prio) == LAT_POL_UNKNOWN &&
+			   lat_sched_policy_of(c->prio) != LAT_POL_UNKNOWN) {
+			/* no switch or waking of it said its class: no claim of priority */
+			hk = LAT_VERDICT_UNTRUSTED;
+			unk_class += h->ns;
+			if (!unk_top)
+				unk_top = h;
+			ntasks++;
 		} else {
 			int rk = wk_rank(c->prio, h->prio);
 
@@ -123,11 +151,22 @@ void wk_verdict(struct lat_wake_case *c)
 		irq += c->irqs[i].ns;
 	part[LAT_VERDICT_IRQ] = irq;	/* inside the holders' time: wins only over half */
 	part[LAT_VERDICT_STALL] = c->stall_ns;
-	part[LAT_VERDICT_UNTRUSTED] = c->unaccounted_ns;
+	part[LAT_VERDICT_UNTRUSTED] += c->unaccounted_ns;
 	if (c->queued_until_ns > c->start_ns)
 		part[LAT_VERDICT_QUEUED] = (int64_t)(c->queued_until_ns - c->start_ns);
 
 	k = wk_verdict_pick(part, lat, c->nqueued_on && c->queued_on[0].pid != 0);
+	/*
+	 * An inferred switch-in (docs/wakeup.md): the task ran somewhere in
+	 * (end_low_ns, end_ns].  When that uncertain part is most of the wait, no
+	 * cause can be told from what ran meanwhile: it may not have waited at all.
+	 */
+	unsure = c->inferred_end && c->end_ns > c->end_low_ns ?
+		 (int64_t)(c->end_ns - c->end_low_ns) : 0;
+	if (unsure * 2 > lat) {
+		inferred_verdict(c, unsure);
+		return;
+	}
 	memset(v, 0, sizeof(*v));
 	v->kind = k;
 	v->share = (double)part[k] / (double)lat;
@@ -176,8 +215,14 @@ void wk_verdict(struct lat_wake_case *c)
 			 "CPU (IPI, idle exit) or a switch that was not recorded", c->cpu, d1);
 		break;
 	case LAT_VERDICT_UNTRUSTED:
-		evidence(v, "who ran on CPU%d for %s is unknown "
-			 "(before the trace showed it, or older than the switches kept)", c->cpu, d1);
+		if (unk_class * 2 > part[k] && unk_top) {
+			holder(unk_top, who, sizeof(who));
+			evidence(v, "%s, of a class no event said (no switch or waking of it "
+				 "recorded): whether it had priority is unknown", who);
+		} else {
+			evidence(v, "who ran on CPU%d for %s is unknown (before the trace "
+				 "showed it, or older than the switches kept)", c->cpu, d1);
+		}
 		break;
 	default:
 		evidence(v, "nothing recorded explains it");

@@ -116,8 +116,10 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 	fputs(",\"cat\":\"running\"", o);
 	put_us(o, "ts", s->start_ns);
 	put_us(o, "dur", s->end_ns - s->start_ns);
-	fprintf(o, ",\"args\":{\"tid\":%d,\"prio\":%d,\"end\":\"%s\"", s->pid, s->prio,
-		lat_slice_end_name(s->end));
+	fprintf(o, ",\"args\":{\"tid\":%d", s->pid);
+	if (s->prio != LAT_PRIO_UNKNOWN)
+		fprintf(o, ",\"prio\":%d", s->prio);
+	fprintf(o, ",\"end\":\"%s\"", lat_slice_end_name(s->end));
 	if (s->end == LAT_SLICE_SWITCH)
 		fprintf(o, ",\"state\":\"%s\"", lat_task_state_name(s->state));
 	fputs("}}", o);

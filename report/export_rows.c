@@ -310,7 +310,7 @@ static void slice_row(void *ctx, const struct lat_run_slice *s)
 	struct row r = { .n = 0 };
 
 	put_task(&r, w, s->pid, s->comm);
-	put_prio(&r, s->prio, s->prio >= 0 || s->end == LAT_SLICE_SWITCH);
+	put_prio(&r, s->prio, s->prio != LAT_PRIO_UNKNOWN);
 	put_int(&r, "cpu", s->cpu);
 	if (s->start_known) {
 		put_int(&r, "start_ns", (int64_t)s->start_ns);

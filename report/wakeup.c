@@ -93,7 +93,10 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "pid", o->pid);
 		lat_json_str(j, "comm", o->comm);
-		lat_json_int(j, "prio", o->prio);
+		if (o->prio == LAT_PRIO_UNKNOWN)
+			lat_json_null(j, "prio");
+		else
+			lat_json_int(j, "prio", o->prio);
 		if (o->pid != 0)
 			sched_json(j, o->prio);
 		lat_json_int(j, "ns", o->ns);
@@ -505,7 +508,9 @@ static void sched_text(FILE *out, const char *pre, int32_t prio)
 	lat_sched_class_fmt(prio, buf, sizeof(buf));
 	if (buf[0])
 		fprintf(out, "%s%s", pre, buf);
-	else if (prio != -1)
+	else if (prio == LAT_PRIO_UNKNOWN)
+		fputs(" (class unknown: no switch or waking of it recorded)", out);
+	else
 		fprintf(out, "%sprio %d", pre, prio);
 }
 

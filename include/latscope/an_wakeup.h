@@ -111,8 +111,11 @@ const char *lat_wake_irq_label(const struct lat_wake_waker *k);
  * priority 99 - prio ("SCHED_FIFO 80"), 100..139 nice prio - 120
  * ("SCHED_OTHER nice -10").  Inferred: FIFO and RR, OTHER and BATCH look the
  * same, and a priority-inheritance boost shows the donor's.  Writes "" for a
- * prio out of range.
+ * prio out of range.  LAT_PRIO_UNKNOWN: no event said (a task seen running
+ * with no switch or waking of it yet): its class is unknown, never -1, which is
+ * the kernel's prio of a SCHED_DEADLINE task.
  */
+#define LAT_PRIO_UNKNOWN INT32_MIN
 enum lat_sched_policy { LAT_POL_UNKNOWN, LAT_POL_DEADLINE, LAT_POL_RT, LAT_POL_FAIR };
 
 enum lat_sched_policy lat_sched_policy_of(int32_t prio);

@@ -23,7 +23,8 @@ const char *lat_slice_end_name(enum lat_slice_end e);	/* "switch", "break", "los
 
 /* A task on a CPU, from its switch-in (or first sight) to its switch-out. */
 struct lat_run_slice {
-	int32_t cpu, pid, prio;		/* prio -1: unknown (seen running, no switch-in) */
+	int32_t cpu, pid, prio;		/* prio LAT_PRIO_UNKNOWN: seen running, no switch or
+					   waking of it yet (-1 is SCHED_DEADLINE) */
 	char comm[LAT_COMM_LEN];
 	uint64_t start_ns, end_ns;
 	uint8_t start_known;		/* 0: the switch-out came before anything showed it
