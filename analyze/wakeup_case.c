@@ -362,6 +362,36 @@ static void cpu_shares(struct wk *w, struct lat_wake_case *c)
 	}
 }
 
+/*
+ * A switch whose previous task was not the CPU's current one leaves the slice
+ * of the task the switches said ran ending there, then an empty slice of the
+ * task switched out (on_switch()): that task ran at an unknown point of the
+ * slice before.  The longest such slice inside the wait, another task's than
+ * the case's own (an inferred switch-in of its own is end_low_ns).
+ */
+static void unseen_ins(const struct wk_cpu *cpu, struct lat_wake_case *c)
+{
+	c->unseen_pid = -1;
+	c->unseen_ns = 0;
+	c->unseen_comm[0] = 0;
+	for (size_t i = cpu->rlen; i-- > 1;) {
+		const struct wk_slice *s = wk_ring_at(cpu, i), *b = wk_ring_at(cpu, i - 1);
+		int64_t ov;
+
+		if (s->end <= c->start_ns)
+			break;
+		if (s->start != s->end || s->pid <= 0 || s->pid == c->pid || b->end != s->start ||
+		    b->pid == s->pid)
+			continue;
+		ov = overlap(b->start, b->end, c->start_ns, c->end_ns);
+		if (ov > c->unseen_ns) {
+			c->unseen_ns = ov;
+			c->unseen_pid = s->pid;
+			memcpy(c->unseen_comm, s->comm, LAT_COMM_LEN);
+		}
+	}
+}
+
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
 	int64_t covered;
@@ -384,6 +414,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 			c->stalls[c->nstalls++] = *s;
 	}
 	cpu_shares(w, c);
+	unseen_ins(cpu, c);
 	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;

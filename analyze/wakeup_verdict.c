@@ -167,6 +167,17 @@ void wk_verdict(struct lat_wake_case *c)
 		inferred_verdict(c, unsure);
 		return;
 	}
+	if (c->unseen_pid > 0 && c->unseen_ns * 2 > lat) {
+		memset(v, 0, sizeof(*v));
+		v->kind = LAT_VERDICT_UNTRUSTED;
+		v->share = (double)c->unseen_ns / (double)lat;
+		if (v->share > 1)
+			v->share = 1;
+		evidence(v, "%.15s/%d ran on CPU%d with no recorded switch-in, at an unknown point "
+			 "of %s of the wait: who held the CPU when is unknown", c->unseen_comm,
+			 c->unseen_pid, c->cpu, lat_fmt_duration(c->unseen_ns, d1, sizeof(d1)));
+		return;
+	}
 	memset(v, 0, sizeof(*v));
 	v->kind = k;
 	v->share = (double)part[k] / (double)lat;

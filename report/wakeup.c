@@ -129,6 +129,15 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 		lat_json_uint(j, "end_low_ns", c->end_low_ns);
 	else
 		lat_json_null(j, "end_low_ns");
+	if (c->unseen_pid > 0) {
+		lat_json_obj_open(j, "unseen_switch_in");
+		lat_json_int(j, "pid", c->unseen_pid);
+		lat_json_str(j, "comm", c->unseen_comm);
+		lat_json_int(j, "ns", c->unseen_ns);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "unseen_switch_in");
+	}
 	lat_json_obj_open(j, "verdict");
 	lat_json_str(j, "kind", lat_verdict_name(c->verdict.kind));
 	lat_json_fixed(j, "share", c->verdict.share, 3);
@@ -616,6 +625,12 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 			"first event; counted to the latter)",
 			lat_fmt_trace_ts(c->end_low_ns, t1, sizeof(t1)),
 			lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
+	if (c->unseen_pid > 0) {
+		fputs(" (", out);
+		who(out, c->unseen_comm, c->unseen_pid);
+		fprintf(out, " left the CPU with no recorded switch-in: it ran at an unknown point "
+			"of %s charged below to the task before it)", dur(c->unseen_ns, d1, sizeof(d1)));
+	}
 }
 
 /* Where the wait went: who held the CPU, the time without events or unknown, the stalls. */
@@ -893,6 +908,9 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		}
 		fprintf(out, "\n  worst wakeups (scheduling classes inferred from the kernel prio: "
 			"SCHED_FIFO may be SCHED_RR, SCHED_OTHER may be SCHED_BATCH):\n");
+		if (r->inferred_waits)
+			fputs("  (a wait whose switch in was not recorded ranks by the time it surely "
+			      "waited; the tables count it up to its own first event)\n", out);
 		for (size_t i = 0; i < r->nworst; i++)
 			case_text(out, r, &r->worst[i], i);
 	}

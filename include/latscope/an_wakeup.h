@@ -240,6 +240,14 @@ struct lat_wake_case {
 	 */
 	uint8_t inferred_end;
 	uint64_t end_low_ns;
+	/*
+	 * A task switched out on its CPU during the wait whose switch in was not
+	 * recorded (the longest such): it ran at an unknown point of unseen_ns,
+	 * which the slices charge to the task before it.  unseen_pid -1: none.
+	 */
+	int32_t unseen_pid;
+	char unseen_comm[LAT_COMM_LEN];
+	int64_t unseen_ns;
 	struct lat_wake_waker waker;
 	struct lat_wake_oncpu on_cpu[LAT_WAKE_ONCPU_MAX];	/* by ns, descending */
 	size_t non_cpu;

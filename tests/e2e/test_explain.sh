@@ -55,5 +55,20 @@ check "quiet: the worst wait is gmake/18015, 20.2 ms" \
 	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"pid\": 18015" &&
 	 grep -q "\"latency_ns\": 20208401" "$tmp/quiet.json"'
 
+idle=$repo/samples/tracedat/idle-10s-v6.dat
+"$bin" analyze "$idle" >"$tmp/idle" 2>&1
+check "idle: exit 0" '[ $? -eq 0 ]'
+check "idle: tokio-rt-worker/76 is SCHED_OTHER nice -10 ([110]), nothing is SCHED_DEADLINE" \
+	'grep -q "tokio-rt-worker/76 SCHED_OTHER nice -10" "$tmp/idle" && ! grep -q DEADLINE "$tmp/idle"'
+check "idle: no phantom rcu_preempt wait among the worst 5" \
+	'! sed -n "/^  worst wakeups/,\$p" "$tmp/idle" | grep -q "^     rcu_preempt/15"'
+check "idle: the worst is kworker/1:1 813 us, untrusted behind kdamond.0's unrecorded switch-in" \
+	'grep -A1 "^  1\. untrusted (100%): kdamond.0/78 ran on CPU1 with no recorded switch-in" "$tmp/idle" |
+	 grep -q "^     kworker/1:1/9134 SCHED_OTHER nice 0 waited 813 us on CPU1 (22600.381978607 .. 22600.382792078)"'
+"$bin" analyze --worst 400 "$idle" >"$tmp/idle400" 2>&1
+check "idle: rcu_preempt's 2.04 ms wait is untrusted: its switch-in is anywhere in +7.65 us .. +2.04 ms" \
+	'grep -A1 "untrusted (100%): its switch-in was not recorded: it ran between +7.65 us and +2.04 ms after the waking" "$tmp/idle400" |
+	 grep -q "rcu_preempt/15 SCHED_OTHER nice 0 waited 2.04 ms on CPU1 (22596.602372338 .. 22596.604410534)"'
+
 [ $fail -eq 0 ] && echo "test_explain: all passed"
 exit $((fail > 0))

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the wakeup analysis may claim, over hand-built event sequences: the
+ * class of a task seen running with no switch of it, inferred switch-ins
+ * whose uncertain part is most of the wait.  Every expected number is the
+ * difference of timestamps written in the test (noted beside).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "latscope/report.h"
+#include "report_priv.h"
+#include "wakeup_test_util.h"
+
+static const uint16_t task_ctx = LAT_EVF_KNOWN, soft_ctx = LAT_EVF_KNOWN | LAT_EVF_SOFTIRQ;
+
+static const struct lat_wakeup_result *res(const struct lat_block *b)
+{
+	return b->analysis;
+}
+
+static struct lat_event *flagged(struct lat_event *e, uint16_t flags)
+{
+	e->flags = flags;
+	return e;
+}
+
+/* The text report of @b into a malloc'ed string. */
+static char *report_text(const struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lat_report_wakeup_text(f, b, o);
+	fclose(f);
+	return buf;
+}
+
+static char *report_json(const struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct lat_json j;
+
+	assert_non_null(f);
+	lat_json_init(&j, f, 1);
+	lat_json_obj_open(&j, NULL);
+	lat_report_wakeup_json(&j, b, o);
+	lat_json_obj_close(&j);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The idle VM's "tokio-rt-worker/76 SCHED_DEADLINE ran 2.04 ms": tok (76,
+ * prio 110 = SCHED_OTHER nice -10) is woken at 1000 on idle CPU1, its switch
+ * in is not recorded, its marker at 1010 (task context) shows it running.
+ * rcu (15, prio 120) is woken at 1100 from a softirq on CPU1; tok logs at
+ * 4900; rcu's switch in is not recorded either, its switch out at 5000 ends
+ * its wait (inferred, 100 of 3900 uncertain) and tok's slice [1010, 5000),
+ * with the prio tok had at its waking, 110, not "unknown" read as -1 (the
+ * kernel's SCHED_DEADLINE prio).  rcu waited behind a task of its class:
+ * cpu-saturated.
+ */
+static void test_last_known_prio(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(5, 1, 15, "rcu", LAT_TS_SLEEPING, 0, "swapper/1");
+	flagged(&evs[nev - 1], task_ctx);
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 76, "tok", 1);
+	evs[nev - 1].u.wake.prio = 110;
+	flagged(&evs[nev - 1], soft_ctx);
+	flagged(add(1010, 1, 76, "tok", LAT_EV_MARKER), task_ctx);
+	wake(1100, 1, 76, "tok", LAT_EV_WAKING, 15, "rcu", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	flagged(add(4900, 1, 76, "tok", LAT_EV_MARKER), task_ctx);
+	sw(5000, 1, 15, "rcu", LAT_TS_OTHER, 0, "swapper/1");
+	flagged(&evs[nev - 1], task_ctx);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nworst, 2);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 15);
+	assert_int_equal(c->latency_ns, 3900);		/* 5000 - 1100 */
+	assert_true(c->inferred_end);			/* after 4900: 100 uncertain */
+	assert_int_equal(c->end_low_ns, 4900);
+	assert_int_equal(c->unseen_pid, -1);		/* its own switch-in: end_low_ns */
+	assert_int_equal(c->non_cpu, 1);
+	assert_int_equal(c->on_cpu[0].pid, 76);
+	assert_int_equal(c->on_cpu[0].prio, 110);
+	assert_int_equal(c->on_cpu[0].ns, 3900);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	assert_null(strstr(c->verdict.evidence, "DEADLINE"));
+	assert_non_null(strstr(c->verdict.evidence, "tok/76 SCHED_OTHER nice -10 ran 3.9 us"));
+	lat_block_free(b);
+}
+
+/*
+ * The same with anon (78), of which no switch or waking was ever recorded: its
+ * class is unknown.  The verdict claims no priority (not higher-priority, not
+ * fair sharing): untrusted, naming anon; JSON "prio": null.  The verdict of
+ * every wait above the threshold (1000) says untrusted too.
+ */
+static void test_unknown_class(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 1, 15, "rcu", LAT_TS_SLEEPING, 0, "swapper/1");
+	flagged(&evs[nev - 1], task_ctx);
+	flagged(add(1000, 1, 78, "anon", LAT_EV_MARKER), task_ctx);
+	wake(1100, 1, 78, "anon", LAT_EV_WAKING, 15, "rcu", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	flagged(add(4900, 1, 78, "anon", LAT_EV_MARKER), task_ctx);
+	sw(5000, 1, 15, "rcu", LAT_TS_OTHER, 0, "swapper/1");
+	flagged(&evs[nev - 1], task_ctx);
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 1000;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 1);
+	c = &r->worst[0];
+	assert_int_equal(c->latency_ns, 3900);
+	assert_int_equal(c->on_cpu[0].pid, 78);
+	assert_int_equal(c->on_cpu[0].prio, LAT_PRIO_UNKNOWN);
+	assert_int_equal(c->unseen_pid, -1);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
+	assert_true(c->verdict.share == 1.0);
+	assert_non_null(strstr(c->verdict.evidence, "anon/78 ran 3.9 us, of a class no event "
+				    "said"));
+	assert_int_equal(r->above, 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "anon/78 ran 3.9 us (100%) (class unknown: no switch or "
+				    "waking of it recorded)"));
+	assert_null(strstr(txt, "DEADLINE"));
+	assert_null(strstr(txt, "prio -"));
+	free(txt);
+	txt = report_json(b, &o);
+	assert_non_null(strstr(txt, "\"comm\": \"anon\",\n"));
+	assert_non_null(strstr(txt, "\"prio\": null"));
+	free(txt);
+	lat_block_free(b);
+}
+
+/*
+ * The idle VM's phantom: rcu is woken at 1100 from a softirq that tok runs on
+ * CPU1; the softirq exits at 1107 (CPU1's last event of tok); rcu's own first
+ * event is its switch-out at 3140 (its switch in was not recorded): it ran in
+ * (1107, 3140], counted as 2040 with 2033 of it uncertain (over half): the
+ * verdict is untrusted, and it ranks by the 7 it surely waited.  B's
+ * confirmed wait on CPU0 (4000..4500, 500) ranks first.  Above the threshold
+ * (1000) the inferred wait is untrusted as well.
+ */
+static void test_inferred_unsure(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 1, 15, "rcu", LAT_TS_SLEEPING, 76, "tok");
+	evs[nev - 1].u.sw.next_prio = 110;
+	flagged(&evs[nev - 1], task_ctx);
+	sw(6, 0, 200, "B", LAT_TS_SLEEPING, 50, "hog");
+	flagged(&evs[nev - 1], task_ctx);
+	wake(1100, 1, 76, "tok", LAT_EV_WAKING, 15, "rcu", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	flagged(add(1107, 1, 76, "tok", LAT_EV_SOFTIRQ_EXIT), soft_ctx);
+	sw(3140, 1, 15, "rcu", LAT_TS_OTHER, 76, "tok");
+	evs[nev - 1].u.sw.next_prio = 110;
+	flagged(&evs[nev - 1], task_ctx);
+	wake(4000, 1, 76, "tok", LAT_EV_WAKING, 200, "B", 0);
+	flagged(&evs[nev - 1], task_ctx);
+	sw(4500, 0, 50, "hog", LAT_TS_RUNNING, 200, "B");
+	flagged(&evs[nev - 1], task_ctx);
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 1000;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->waits, 2);
+	assert_int_equal(r->inferred_waits, 1);
+	assert_int_equal(r->all.max, 2040);		/* the statistics count the upper bound */
+	assert_int_equal(r->nworst, 2);
+	assert_int_equal(r->worst[0].pid, 200);		/* 500 confirmed, over 7 surely waited */
+	assert_int_equal(r->worst[0].verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	c = &r->worst[1];
+	assert_int_equal(c->pid, 15);
+	assert_true(c->inferred_end);
+	assert_int_equal(c->latency_ns, 2040);		/* 3140 - 1100 */
+	assert_int_equal(c->end_low_ns, 1107);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
+	assert_true(c->verdict.share > 0.996 && c->verdict.share < 0.997);	/* 2033/2040 */
+	assert_string_equal(c->verdict.evidence, "its switch-in was not recorded: it ran "
+			    "between +7 ns and +2.04 us after the waking");
+	assert_int_equal(r->above, 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "  2. untrusted (100%): its switch-in was not recorded"));
+	free(txt);
+	lat_block_free(b);
+
+	/* the worst one only: the confirmed wait, the phantom one is not "the worst" */
+	o.worst_n = 1;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].pid, 200);
+	lat_block_free(b);
+}
+
+/*
+ * An inferred switch-in whose uncertain part is under half keeps its verdict:
+ * P is woken at 1000 for CPU1 where hog runs and logs until 1800, P's own
+ * marker at 2000: 1000 counted, 200 of it uncertain; hog ran 800 of it.
+ */
+static void test_inferred_sure(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(5, 1, 200, "P", LAT_TS_SLEEPING, 50, "hog");
+	flagged(&evs[nev - 1], task_ctx);
+	wake(1000, 0, 0, "swapper/0", LAT_EV_WAKING, 200, "P", 1);
+	flagged(&evs[nev - 1], task_ctx);
+	flagged(add(1800, 1, 50, "hog", LAT_EV_MARKER), task_ctx);
+	flagged(add(2000, 1, 200, "P", LAT_EV_MARKER), task_ctx);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nworst, 1);
+	c = &r->worst[0];
+	assert_true(c->inferred_end);
+	assert_int_equal(c->latency_ns, 1000);
+	assert_int_equal(c->end_low_ns, 1800);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	lat_block_free(b);
+}
+
+/*
+ * The idle VM's "CPU1 stayed idle 813 us": kd (78) and K (9134) are woken at
+ * 990 and 1000 for idle CPU1; the switch from idle to kd is not recorded; at
+ * 1800 kd switches out to K.  K's wait (800) is confirmed, but kd ran at an
+ * unknown point of the 800 the slices charge to idle: untrusted.  With a
+ * recorded switch-in of kd at 1500, K waited behind idle (500) and kd (300).
+ */
+static void test_unseen_switch_in(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	char *txt;
+	struct lat_analyze_opts o;
+
+	(void)state;
+	sw(5, 1, 9134, "K", LAT_TS_SLEEPING, 78, "kd");
+	sw(6, 1, 78, "kd", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(990, 1, 0, "swapper/1", LAT_EV_WAKING, 78, "kd", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 9134, "K", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	sw(1800, 1, 78, "kd", LAT_TS_OTHER, 9134, "K");
+	flagged(&evs[nev - 1], task_ctx);
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 9134);
+	assert_int_equal(c->latency_ns, 800);
+	assert_false(c->inferred_end);
+	assert_int_equal(c->unseen_pid, 78);
+	assert_int_equal(c->unseen_ns, 800);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
+	assert_string_equal(c->verdict.evidence, "kd/78 ran on CPU1 with no recorded switch-in, "
+			    "at an unknown point of 800 ns of the wait: who held the CPU when is "
+			    "unknown");
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "(kd/78 left the CPU with no recorded switch-in"));
+	free(txt);
+	txt = report_json(b, &o);
+	assert_non_null(strstr(txt, "\"unseen_switch_in\": {\n"));
+	free(txt);
+	lat_block_free(b);
+
+	nev = 0;
+	sw(5, 1, 9134, "K", LAT_TS_SLEEPING, 78, "kd");
+	sw(6, 1, 78, "kd", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(990, 1, 0, "swapper/1", LAT_EV_WAKING, 78, "kd", 1);
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 9134, "K", 1);
+	sw(1500, 1, 0, "swapper/1", LAT_TS_RUNNING, 78, "kd");
+	sw(1800, 1, 78, "kd", LAT_TS_OTHER, 9134, "K");
+	b = run_opts(&o);
+	c = &res(b)->worst[0];
+	assert_int_equal(c->pid, 9134);
+	assert_int_equal(c->unseen_pid, -1);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_IDLE);	/* 500 of 800 */
+	lat_block_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_last_known_prio, reset),
+		cmocka_unit_test_setup(test_unknown_class, reset),
+		cmocka_unit_test_setup(test_inferred_unsure, reset),
+		cmocka_unit_test_setup(test_inferred_sure, reset),
+		cmocka_unit_test_setup(test_unseen_switch_in, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, release_events);
+}
