@@ -774,6 +774,7 @@ static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
 	for (size_t i = 0; i < x->c.nchain; i++)
 		wk_resolve_link(w, &x->c.chain[i]);
 	wk_verdict(&x->c);
+	wk_chain_verdict(&x->c, w->o->threshold_ns);
 	if (rank < (size_t)(w->o->timelines > 0 ? w->o->timelines : 0))
 		build_timeline(w, x, until);
 }

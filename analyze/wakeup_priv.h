@@ -338,6 +338,7 @@ int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
 /* wakeup_verdict.c */
 int wk_rank(int32_t prio, int32_t hprio);
 void wk_verdict(struct lat_wake_case *c);
+void wk_chain_verdict(struct lat_wake_case *c, int64_t threshold_ns);
 /* wakeup_activity.c: result->activity, when lat_analyze_opts.activity */
 enum wk_act_what { WK_ACT_BUSY, WK_ACT_IRQ, WK_ACT_RQ };
 void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from, uint64_t to,

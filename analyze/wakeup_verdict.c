@@ -240,3 +240,32 @@ void wk_verdict(struct lat_wake_case *c)
 		break;
 	}
 }
+
+/*
+ * The chain's verdict (docs/wakeup.md, "Chain verdict"): the waker's own
+ * last wait before it woke the task (chain[0]) against the case's latency
+ * and against end to end, from the waker's waking to the task's run.
+ */
+void wk_chain_verdict(struct lat_wake_case *c, int64_t threshold_ns)
+{
+	struct lat_wake_chain_verdict *v = &c->chain_verdict;
+	const struct lat_wake_link *l = &c->chain[0];
+	char d1[32], d2[32];
+
+	memset(v, 0, sizeof(*v));
+	if (!c->nchain || l->end_ns > c->start_ns || l->start_ns > l->end_ns ||
+	    l->latency_ns < c->latency_ns || l->latency_ns < threshold_ns || l->latency_ns <= 0)
+		return;
+	v->waker_waited = 1;
+	v->e2e_ns = (int64_t)(c->end_ns - l->start_ns);
+	v->share = v->e2e_ns > 0 ? (double)l->latency_ns / (double)v->e2e_ns : 0;
+	v->waker_late = v->share > 0.5;
+	lat_fmt_duration(l->latency_ns, d1, sizeof(d1));
+	lat_fmt_duration(v->e2e_ns, d2, sizeof(d2));
+	if (snprintf(v->evidence, sizeof(v->evidence), "its waker %.15s/%d waited %s%s before it "
+		     "could wake it: %s from %.15s's %s to this task's run", l->comm, l->pid,
+		     d1, l->kind == LAT_WAIT_PREEMPT ? " (preempted)" : "", d2, l->comm,
+		     l->kind == LAT_WAIT_PREEMPT ? "preemption" : "waking") >=
+	    (int)sizeof(v->evidence))
+		v->evidence[sizeof(v->evidence) - 1] = 0;	/* cut */
+}

@@ -143,6 +143,16 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 	lat_json_fixed(j, "share", c->verdict.share, 3);
 	lat_json_str(j, "evidence", c->verdict.evidence);
 	lat_json_obj_close(j);
+	if (c->chain_verdict.waker_waited) {
+		lat_json_obj_open(j, "chain_verdict");
+		lat_json_str(j, "kind", c->chain_verdict.waker_late ? "waker-late" : "none");
+		lat_json_fixed(j, "share", c->chain_verdict.share, 3);
+		lat_json_int(j, "end_to_end_ns", c->chain_verdict.e2e_ns);
+		lat_json_str(j, "evidence", c->chain_verdict.evidence);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "chain_verdict");
+	}
 }
 
 /* Who held the CPU (and the CPU it was queued on) while the task waited. */
@@ -613,6 +623,13 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 		(int)(100.0 * c->verdict.share + 0.5));
 	lat_fput_safe(out, c->verdict.evidence, strnlen(c->verdict.evidence,
 							sizeof(c->verdict.evidence)));
+	if (c->chain_verdict.waker_waited) {
+		fprintf(out, "\n     chain: %s (%d%% end to end): ",
+			c->chain_verdict.waker_late ? "waker-late" : "the waker waited too",
+			(int)(100.0 * c->chain_verdict.share + 0.5));
+		lat_fput_safe(out, c->chain_verdict.evidence,
+			      strnlen(c->chain_verdict.evidence, sizeof(c->chain_verdict.evidence)));
+	}
 	fputs("\n     ", out);
 	who(out, c->comm, c->pid);
 	sched_text(out, " ", c->prio);

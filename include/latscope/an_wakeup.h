@@ -225,6 +225,21 @@ struct lat_wake_verdict {
 	char evidence[160];
 };
 
+/*
+ * The chain's view of a case (docs/wakeup.md, "Chain verdict"): its waker
+ * was itself woken and waited chain[0].latency_ns before it ran and woke
+ * it.  That does not lengthen the case's own wait (it starts at the waking),
+ * but delays the task end to end, from the waker's waking to its own run.
+ * Set (waker_waited) when the waker's wait is at least the case's latency and
+ * the threshold; waker_late when it is also more than half of end to end.
+ */
+struct lat_wake_chain_verdict {
+	uint8_t waker_waited, waker_late;
+	double share;			/* waker's wait / end to end */
+	int64_t e2e_ns;			/* chain[0].start_ns .. end_ns */
+	char evidence[160];
+};
+
 /* One of the worst wakeups, explained. */
 struct lat_wake_case {
 	int32_t pid, prio, cpu;		/* cpu: where it finally ran */
@@ -278,6 +293,7 @@ struct lat_wake_case {
 	struct lat_wake_marker markers[LAT_WAKE_MARKERS_MAX];
 	size_t nmarkers;
 	struct lat_wake_verdict verdict;
+	struct lat_wake_chain_verdict chain_verdict;
 	/*
 	 * Run-queue depth: tasks waiting for the CPU it was queued on at the
 	 * waking (itself not counted) plus 1 if a task ran there, and the average

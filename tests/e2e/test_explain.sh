@@ -55,6 +55,12 @@ check "quiet: the worst wait is gmake/18015, 20.2 ms" \
 	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"pid\": 18015" &&
 	 grep -q "\"latency_ns\": 20208401" "$tmp/quiet.json"'
 
+"$bin" analyze --worst 11 "$quiet" >"$tmp/quiet11" 2>&1
+check "quiet: sh/18035's waker cmake/18037 was late: 19.4 ms of 31.5 ms end to end (chain verdict)" \
+	'grep -A2 "^  11\. cpu-saturated" "$tmp/quiet11" |
+	 grep -A1 "^     chain: waker-late (62% end to end): its waker cmake/18037 waited 19.4 ms (preempted) before it could wake it: 31.5 ms from cmake.s preemption to this task.s run" |
+	 grep -q "^     sh/18035 SCHED_OTHER nice 0 waited 11.7 ms on CPU0 (960.534205388 .. 960.545911873)"'
+
 idle=$repo/samples/tracedat/idle-10s-v6.dat
 "$bin" analyze "$idle" >"$tmp/idle" 2>&1
 check "idle: exit 0" '[ $? -eq 0 ]'

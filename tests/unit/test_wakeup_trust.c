@@ -317,6 +317,92 @@ static void test_unseen_switch_in(void **state)
 	lat_block_free(b);
 }
 
+static const struct lat_wake_case *case_of(const struct lat_wakeup_result *r, int32_t pid)
+{
+	for (size_t i = 0; i < r->nworst; i++)
+		if (r->worst[i].pid == pid)
+			return &r->worst[i];
+	fail_msg("no case of %d", pid);
+	return NULL;
+}
+
+/*
+ * The chain verdict (docs/wakeup.md): A is woken at 1000 for CPU0 where hog
+ * runs and runs at 9000 (8000), then wakes B at 9500 for idle CPU1, which runs
+ * at 9700 (200): end to end 8700 (1000 .. 9700), A's 8000 is 92% of it:
+ * waker-late.  A is woken again at 20000 and runs at 21000 (1000), works, and
+ * wakes C at 30000, which runs at 30100 (100): A's wait is at least C's and
+ * the threshold (1000), but 1000 of 10100 end to end: noted, not waker-late.
+ * D, woken by A at 40000, runs at 42000 (2000, longer than A's 1000): none.
+ */
+static void test_chain_verdict(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 0, 100, "A", LAT_TS_SLEEPING, 50, "hog");
+	sw(6, 1, 200, "B", LAT_TS_SLEEPING, 300, "C");
+	sw(7, 1, 300, "C", LAT_TS_SLEEPING, 400, "D");
+	sw(8, 1, 400, "D", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	sw(9000, 0, 50, "hog", LAT_TS_RUNNING, 100, "A");
+	wake(9500, 0, 100, "A", LAT_EV_WAKING, 200, "B", 1);
+	sw(9700, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "B");
+	sw(9800, 1, 200, "B", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(10000, 0, 100, "A", LAT_TS_SLEEPING, 50, "hog");
+	wake(20000, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 0);
+	sw(21000, 0, 50, "hog", LAT_TS_RUNNING, 100, "A");
+	wake(30000, 0, 100, "A", LAT_EV_WAKING, 300, "C", 1);
+	sw(30100, 1, 0, "swapper/1", LAT_TS_RUNNING, 300, "C");
+	sw(30200, 1, 300, "C", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(40000, 0, 100, "A", LAT_EV_WAKING, 400, "D", 1);
+	sw(42000, 1, 0, "swapper/1", LAT_TS_RUNNING, 400, "D");
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 1000;
+	o.worst_n = 10;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 5);
+	c = case_of(r, 200);
+	assert_int_equal(c->latency_ns, 200);
+	assert_int_equal(c->nchain, 1);
+	assert_int_equal(c->chain[0].latency_ns, 8000);
+	assert_true(c->chain_verdict.waker_waited);
+	assert_true(c->chain_verdict.waker_late);
+	assert_int_equal(c->chain_verdict.e2e_ns, 8700);
+	assert_true(c->chain_verdict.share > 0.919 && c->chain_verdict.share < 0.920);
+	assert_string_equal(c->chain_verdict.evidence, "its waker A/100 waited 8 us before it "
+			    "could wake it: 8.7 us from A's waking to this task's run");
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_IDLE);	/* its own wait: unchanged */
+	c = case_of(r, 300);
+	assert_int_equal(c->chain[0].latency_ns, 1000);
+	assert_true(c->chain_verdict.waker_waited);
+	assert_false(c->chain_verdict.waker_late);
+	assert_int_equal(c->chain_verdict.e2e_ns, 10100);
+	c = case_of(r, 400);
+	assert_int_equal(c->chain[0].latency_ns, 1000);
+	assert_false(c->chain_verdict.waker_waited);
+	c = case_of(r, 100);
+	assert_false(c->chain_verdict.waker_waited);	/* woken by idle: no chain */
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "\n     chain: waker-late (92% end to end): its waker A/100 "
+				    "waited 8 us"));
+	assert_non_null(strstr(txt, "\n     chain: the waker waited too (10% end to end): its "
+				    "waker A/100 waited 1 us"));
+	free(txt);
+	txt = report_json(b, &o);
+	assert_non_null(strstr(txt, "\"chain_verdict\": {\n"));
+	assert_non_null(strstr(txt, "\"kind\": \"waker-late\",\n"));
+	assert_non_null(strstr(txt, "\"end_to_end_ns\": 8700,\n"));
+	assert_non_null(strstr(txt, "\"chain_verdict\": null"));
+	free(txt);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +411,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inferred_unsure, reset),
 		cmocka_unit_test_setup(test_inferred_sure, reset),
 		cmocka_unit_test_setup(test_unseen_switch_in, reset),
+		cmocka_unit_test_setup(test_chain_verdict, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
