@@ -523,6 +523,20 @@ static inline void end_wait(struct wk *w, struct wk_cpu *c, int32_t cpu, struct 
 			    uint64_t ts);
 
 /*
+ * A pending preemption wait of @t ends at a sched_waking of it: it was asleep
+ * after all.  On PREEMPT_RT a task that blocks on a sleeping lock is switched
+ * out as R+ or R (docs/wakeup.md, "R and R+"); elsewhere it ran unseen.  Not
+ * counted, a phantom wait, and said apart.
+ */
+static __attribute__((noinline)) void preempt_woken(struct wk *w, struct wk_task *t, uint64_t ts)
+{
+	if (!w->r->preempt_woken++)
+		w->r->first_preempt_woken_ns = ts;
+	w->r->preempt_woken_plus += t->plus;
+	phantom(w, t, ts);
+}
+
+/*
  * Whether event @ev of the pending task @t on @cpu ends its wait as an
  * inferred switch-in (docs/wakeup.md, "Inferred switch-ins"): an event in task
  * context (common_flags known: not in an irq, softirq or NMI) on the CPU it is
@@ -877,6 +891,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	l->held_by_pid = WK_HELD_LAZY;
 	l->held_ns = 0;
 	l->held_unknown = 0;
+	l->preempted = t->kind == LAT_WAIT_PREEMPT && t->plus;
 	if (w->o->sink && w->o->sink->wait)
 		sink_wait(w, c, t, l, trusted);
 
@@ -1024,6 +1039,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		t->off = 0;
 		if (ev->u.sw.prev_state == LAT_TS_RUNNING) {
 			start_wait(w, t, LAT_WAIT_PREEMPT, ev->ts_ns, cpu, NULL, NULL);
+			/* R+: the preempt mark above the state bits (0x100 since 4.14) */
+			t->plus = ev->u.sw.prev_state_raw != 0;
 		} else if (ev->u.sw.prev_state == LAT_TS_SLEEPING || ev->u.sw.prev_state == LAT_TS_DISK) {
 			t->off = 1;
 			t->off_start = ev->ts_ns;
@@ -1183,7 +1200,9 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 			return;
 		}
 		/* the kernel traces a waking only of a sleeping task: it ran and slept since */
-		if (t->pending)
+		if (t->pending && t->kind == LAT_WAIT_PREEMPT)
+			preempt_woken(w, t, ev->ts_ns);
+		else if (t->pending)
 			phantom(w, t, ev->ts_ns);
 		if (w->o->wake_start == LAT_WAKE_START_WAKEUP) {
 			make_waker(c, cpu, ev, &t->tent);

@@ -176,6 +176,7 @@ struct wk_task {
 	/* line 1: the rest of a wait's start and end, and of a sleep's start */
 	uint8_t inferred;		/* the wait ending now ends at an inferred switch-in */
 	uint8_t queued_busy;		/* a task (not idle) ran where it was queued then */
+	uint8_t plus;			/* its preemption wait began at an R+ switch-out */
 	uint32_t idx;			/* creation order, for batching its histogram buckets */
 	uint64_t last_ref;		/* its own last ended wait (a node), 0 none */
 	int32_t owed_cpu;		/* the CPU that owes it a switch (owe()), -1 none */

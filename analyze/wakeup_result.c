@@ -321,6 +321,20 @@ static void wait_findings(struct lat_block *b, const struct lat_wakeup_result *r
 				      "bound", (unsigned long long)r->inferred_waits,
 				      r->inferred_waits == 1 ? "" : "s",
 				      lat_fmt_trace_ts(r->first_inferred_ns, t1, sizeof(t1)));
+	if (r->preempt_woken)
+		lat_block_add_finding(b, "preempted-then-woken", LAT_SEV_INFO,
+				      "%llu time%s a task switched out runnable (R+ %llu, R %llu) "
+				      "was woken before it ran again (first at %s): a runnable task "
+				      "is not asleep.  On PREEMPT_RT a task blocking on a sleeping "
+				      "lock (spinlock_t, rtmutex) is switched out as R+ (RT patch "
+				      "5.9-rt13 to 5.14-rt) or R (5.15 to 5.17; D since 5.18): a "
+				      "lock wait; elsewhere it ran and slept again with no switch "
+				      "recorded.  Not counted as preemption waits (among the untrusted waits)",
+				      (unsigned long long)r->preempt_woken,
+				      r->preempt_woken == 1 ? "" : "s",
+				      (unsigned long long)r->preempt_woken_plus,
+				      (unsigned long long)(r->preempt_woken - r->preempt_woken_plus),
+				      lat_fmt_trace_ts(r->first_preempt_woken_ns, t1, sizeof(t1)));
 	if (r->untrusted)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s crossed a lost-events gap: flagged, not counted",

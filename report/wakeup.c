@@ -205,6 +205,8 @@ static void case_chain_json(struct lat_json *j, const struct lat_wakeup_result *
 		lat_json_uint(j, "start_ns", l->start_ns);
 		lat_json_uint(j, "end_ns", l->end_ns);
 		lat_json_int(j, "latency_ns", l->latency_ns);
+		if (l->kind == LAT_WAIT_PREEMPT)
+			lat_json_str(j, "state", l->preempted ? "R+" : "R");
 		if (l->held_by_pid >= 0) {
 			lat_json_obj_open(j, "held_by");
 			lat_json_int(j, "pid", l->held_by_pid);
@@ -332,6 +334,8 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "untrusted", r->untrusted);
 	lat_json_uint(j, "untrusted_waits", r->untrusted_waits);
 	lat_json_uint(j, "inferred_waits", r->inferred_waits);
+	lat_json_uint(j, "preempt_woken", r->preempt_woken);
+	lat_json_uint(j, "preempt_woken_plus", r->preempt_woken_plus);
 	if (r->selecting) {
 		lat_json_obj_open(j, "selection");
 		if (o && o->task)
@@ -730,7 +734,9 @@ static void case_chain_text(FILE *out, const struct lat_wakeup_result *r,
 		fputs(";\n     ", out);
 		who(out, l->comm, l->pid);
 		fprintf(out, " itself waited %s on CPU%d%s", dur(l->latency_ns, d1, sizeof(d1)),
-			l->cpu, l->kind == LAT_WAIT_PREEMPT ? " after preemption" : "");
+			l->cpu, l->kind != LAT_WAIT_PREEMPT ? "" : l->preempted ?
+			" after preemption (R+: preempted in the kernel)" :
+			" after preemption (R: rescheduled at a return to user space, or yielded)");
 		if (l->held_by_pid >= 0) {
 			fputs(" (", out);
 			who(out, l->held_by_comm, l->held_by_pid);

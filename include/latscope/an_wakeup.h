@@ -142,6 +142,8 @@ struct lat_wake_link {
 	char held_by_comm[LAT_COMM_LEN];
 	int64_t held_ns;
 	uint8_t held_unknown;		/* that wait is older than the slices kept */
+	uint8_t preempted;		/* a preemption wait that began at an R+ switch-out
+					   (the kernel's preempt mark), not a plain R */
 };
 
 /*
@@ -409,6 +411,15 @@ struct lat_wakeup_result {
 	 */
 	uint64_t inferred_waits;
 	uint64_t first_inferred_ns;
+	/*
+	 * Preemption waits ended by a sched_waking of the task before it ran
+	 * again: it was asleep after all (docs/wakeup.md, "R and R+"): on
+	 * PREEMPT_RT a task blocked on a sleeping lock is switched out as R+
+	 * (RT patch 5.9-rt13 .. 5.14) or R (5.15 .. 5.17).  Not counted as
+	 * preemption; the first one's time, and how many began at an R+.
+	 */
+	uint64_t preempt_woken, preempt_woken_plus;
+	uint64_t first_preempt_woken_ns;
 	/*
 	 * Verdicts over every counted wakeup wait of at least the threshold
 	 * (lat_analyze_opts.threshold_ns), from per-CPU running sums of who ran

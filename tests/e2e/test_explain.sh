@@ -61,6 +61,14 @@ check "quiet: sh/18035's waker cmake/18037 was late: 19.4 ms of 31.5 ms end to e
 	 grep -A1 "^     chain: waker-late (62% end to end): its waker cmake/18037 waited 19.4 ms (preempted) before it could wake it: 31.5 ms from cmake.s preemption to this task.s run" |
 	 grep -q "^     sh/18035 SCHED_OTHER nice 0 waited 11.7 ms on CPU0 (960.534205388 .. 960.545911873)"'
 
+rt=$repo/samples/ftrace-text/lkml-2020-rt-lazy-flags.txt
+"$bin" analyze --json "$rt" >"$tmp/rt.json" 2>/dev/null
+"$bin" analyze "$rt" >"$tmp/rt" 2>/dev/null
+check "5.10-rt: rcu_preempt's R+ then its waking is a sleeping-lock wait, not a preemption or a phantom" \
+	'grep -q "preempted-then-woken: 1 time a task switched out runnable (R+ 1, R 0) was woken before it ran again (first at 46.299788000)" "$tmp/rt" &&
+	 grep -q "\"preempt_woken\": 1," "$tmp/rt.json" && grep -q "\"untrusted_waits\": 1," "$tmp/rt.json" &&
+	 grep -q "1 preemption waits" "$tmp/rt"'
+
 idle=$repo/samples/tracedat/idle-10s-v6.dat
 "$bin" analyze "$idle" >"$tmp/idle" 2>&1
 check "idle: exit 0" '[ $? -eq 0 ]'

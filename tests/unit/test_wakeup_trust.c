@@ -403,6 +403,72 @@ static void test_chain_verdict(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * R and R+ (docs/wakeup.md): H leaves CPU0 as R+ (0x100) at 1000 and comes
+ * back at 1300 (300), then as R (0) at 2000 and back at 2100 (100): both are
+ * preemption waits.  L (PREEMPT_RT, blocked on a sleeping lock) leaves CPU1
+ * as R+ at 3000 and is woken by H at 3500 before it runs at 3600: not a
+ * preemption, counted apart (preempt_woken 1, R+ 1), not as a phantom; its
+ * wakeup wait 3500..3600 is counted.  L then wakes W at 5000 (W runs at
+ * 5100): W's chain shows L's last wait, the wakeup, not the lock wait.
+ */
+static void test_r_plus(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 1, 300, "W", LAT_TS_SLEEPING, 200, "L");
+	sw(1000, 0, 100, "H", LAT_TS_RUNNING, 50, "hog");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	sw(1300, 0, 50, "hog", LAT_TS_RUNNING, 100, "H");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	sw(2000, 0, 100, "H", LAT_TS_RUNNING, 50, "hog");
+	sw(2100, 0, 50, "hog", LAT_TS_RUNNING, 100, "H");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	sw(3000, 1, 200, "L", LAT_TS_RUNNING, 0, "swapper/1");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	wake(3500, 0, 100, "H", LAT_EV_WAKING, 200, "L", 1);
+	sw(3600, 1, 0, "swapper/1", LAT_TS_RUNNING, 200, "L");
+	wake(5000, 1, 200, "L", LAT_EV_WAKING, 300, "W", 0);
+	sw(5100, 0, 100, "H", LAT_TS_RUNNING, 300, "W");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->preempt_waits, 3);	/* H 300, H 100, hog's at 1300 ended at 2000 */
+	assert_int_equal(r->preempt_woken, 1);
+	assert_int_equal(r->preempt_woken_plus, 1);
+	assert_int_equal(r->first_preempt_woken_ns, 3500);
+	assert_int_equal(r->untrusted_waits, 1);		/* counted among them */
+	assert_int_equal(r->waits, 2);			/* L 3500..3600, W 5000..5100 */
+	assert_int_equal(case_of(r, 200)->latency_ns, 100);
+	lat_block_free(b);
+
+	/* a chain link that is a preemption wait says R+ or R */
+	nev = 0;
+	sw(5, 1, 300, "W", LAT_TS_SLEEPING, 200, "L");
+	sw(1000, 1, 200, "L", LAT_TS_RUNNING, 50, "hog");
+	evs[nev - 1].u.sw.prev_state_raw = 0x100;
+	sw(1400, 1, 50, "hog", LAT_TS_RUNNING, 200, "L");
+	wake(1500, 1, 200, "L", LAT_EV_WAKING, 300, "W", 0);
+	sw(1600, 0, 0, "swapper/0", LAT_TS_RUNNING, 300, "W");
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(case_of(r, 300)->nchain, 1);
+	assert_true(case_of(r, 300)->chain[0].preempted);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "L/200 itself waited 400 ns on CPU1 after preemption (R+: "
+				    "preempted in the kernel)"));
+	free(txt);
+	txt = report_json(b, &o);
+	assert_non_null(strstr(txt, "\"state\": \"R+\",\n"));
+	free(txt);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +478,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inferred_sure, reset),
 		cmocka_unit_test_setup(test_unseen_switch_in, reset),
 		cmocka_unit_test_setup(test_chain_verdict, reset),
+		cmocka_unit_test_setup(test_r_plus, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
