@@ -268,6 +268,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->qcpu = -1;
 	t->area_cpu = -1;
 	t->prio = LAT_PRIO_UNKNOWN;	/* until a switch or waking of it says */
+	t->policy = -1;
 	t->wait_prio = INT32_MAX;
 	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->ntasks++;
@@ -816,6 +817,7 @@ static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	memset(&d->c, 0, sizeof(d->c));
 	d->c.pid = t->pid;
 	d->c.prio = t->prio;
+	d->c.policy = t->policy;
 	d->c.cpu = cpu;
 	memcpy(d->c.comm, t->comm, LAT_COMM_LEN);
 	d->c.kind = (enum lat_wait_kind)t->kind;
@@ -1239,6 +1241,38 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	start_wait(w, t, ev->type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
 		   ev->ts_ns, ev->u.wake.target_cpu, &k, c);
 	t->at_wakeup = 1;
+}
+
+/*
+ * sched_setscheduler() as the syscall events show it (docs/wakeup.md,
+ * "Scheduling classes"): the policy asked at the entry (pid 0: the caller)
+ * is the target's once the exit returns 0.  The priority is behind a user
+ * pointer: it still comes from the prio of the sched_* events.
+ */
+static __attribute__((noinline)) void on_setsched(struct wk *w, const struct lat_event *ev)
+{
+	struct wk_task *t = ev->pid > 0 ? get_task(w, ev->pid, ev->comm) : NULL, *x;
+
+	if (!t)
+		return;
+	if (ev->type == LAT_EV_SETSCHED) {
+		t->ss_pending = 1;
+		t->ss_target = ev->u.setsched.pid > 0 ? ev->u.setsched.pid : ev->pid;
+		t->ss_policy = ev->u.setsched.policy & ~0x40000000;	/* SCHED_RESET_ON_FORK */
+		return;
+	}
+	if (!t->ss_pending)
+		return;
+	t->ss_pending = 0;
+	if (ev->u.setsched.ret != 0 || t->ss_policy < 0 || t->ss_policy > 6)
+		return;
+	x = t->ss_target == t->pid ? t : find_task(w, t->ss_target);
+	if (!x)
+		x = get_task(w, t->ss_target, "");
+	if (x) {
+		x->policy = t->ss_policy;
+		w->r->setscheds++;
+	}
 }
 
 /*
@@ -1699,6 +1733,10 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	case LAT_EV_FORK:
 	case LAT_EV_EXEC:
 		on_task(w, ev);
+		break;
+	case LAT_EV_SETSCHED:
+	case LAT_EV_SETSCHED_EXIT:
+		on_setsched(w, ev);
 		break;
 	case LAT_EV_OTHER:
 		if (ev->name && !strncmp(ev->name, "irq_vectors:", 12))

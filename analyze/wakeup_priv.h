@@ -208,6 +208,10 @@ struct wk_task {
 						   the snapshot (a real-time task's) */
 	struct lat_wake_waker tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
+	/* cold: a recorded sched_setscheduler() */
+	uint8_t ss_pending;		/* inside sched_setscheduler(): ss_target, ss_policy */
+	int32_t ss_target, ss_policy;
+	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 };
 
 _Static_assert(offsetof(struct wk_task, snap) == 128 && sizeof(struct wk_snap) == 64 &&

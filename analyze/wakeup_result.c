@@ -121,6 +121,7 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 		lat_hll_stat(&t->preempt, &o->preempt);
 		o->max_end_ns = t->max_end;
 		o->untrusted = t->untrusted;
+		o->policy = t->policy;
 	}
 	r->ntasks = n;
 	if (lat_wake_sort_parse(w->o->sort ? w->o->sort : "max", &key))

@@ -36,6 +36,7 @@ static const char *const type_names[LAT_EV_NTYPES] = {
 	[LAT_EV_SOFTIRQ_ENTRY] = "softirq_entry", [LAT_EV_SOFTIRQ_EXIT] = "softirq_exit",
 	[LAT_EV_MARKER] = "marker", [LAT_EV_STACK] = "stack", [LAT_EV_LOST] = "lost",
 	[LAT_EV_TIMER_ENTRY] = "timer_entry", [LAT_EV_TIMER_EXIT] = "timer_exit",
+	[LAT_EV_SETSCHED] = "setscheduler", [LAT_EV_SETSCHED_EXIT] = "setscheduler_exit",
 };
 
 static void print_event(FILE *o, const struct lat_event *e)
@@ -106,6 +107,12 @@ static void print_event(FILE *o, const struct lat_event *e)
 		break;
 	case LAT_EV_LOST:
 		fprintf(o, " count=%" PRIu64, e->u.lost.count);
+		break;
+	case LAT_EV_SETSCHED:
+		fprintf(o, " pid=%d policy=%d", e->u.setsched.pid, e->u.setsched.policy);
+		break;
+	case LAT_EV_SETSCHED_EXIT:
+		fprintf(o, " ret=%" PRId64, e->u.setsched.ret);
 		break;
 	default:
 		fprintf(o, " %s", e->name ? e->name : "-");

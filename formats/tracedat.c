@@ -401,6 +401,14 @@ static void decode_fields(struct td_src *s, struct td_ccache *cc, const char *d,
 	case LAT_EV_STACK:
 		decode_stack(s, d, size, t, ev);
 		break;
+	case LAT_EV_SETSCHED:
+		/* the syscall's arguments, as unsigned longs */
+		ev->u.setsched.pid = (int32_t)rd(s, d, &t->f[0]);
+		ev->u.setsched.policy = (int32_t)rd(s, d, &t->f[1]);
+		break;
+	case LAT_EV_SETSCHED_EXIT:
+		ev->u.setsched.ret = (int64_t)rd(s, d, &t->f[0]);
+		break;
 	default:
 		break;
 	}

@@ -36,6 +36,8 @@ static const struct td_known {
 	{ "timer", "hrtimer_expire_exit", LAT_EV_TIMER_EXIT, { "hrtimer" } },
 	{ "ftrace", "print", LAT_EV_MARKER, { "buf" } },
 	{ "ftrace", "kernel_stack", LAT_EV_STACK, { "size", "caller" } },
+	{ "syscalls", "sys_enter_sched_setscheduler", LAT_EV_SETSCHED, { "pid", "policy" } },
+	{ "syscalls", "sys_exit_sched_setscheduler", LAT_EV_SETSCHED_EXIT, { "ret" } },
 };
 
 /* The field that must exist for a known event to be decoded (else it is OTHER). */
@@ -44,7 +46,8 @@ static const int key_field[LAT_EV_NTYPES] = {
 	[LAT_EV_MIGRATE] = 4, [LAT_EV_FORK] = 3, [LAT_EV_EXEC] = 1, [LAT_EV_EXIT] = 1,
 	[LAT_EV_IRQ_ENTRY] = 0, [LAT_EV_IRQ_EXIT] = 0, [LAT_EV_SOFTIRQ_ENTRY] = 0,
 	[LAT_EV_SOFTIRQ_EXIT] = 0, [LAT_EV_MARKER] = 0, [LAT_EV_STACK] = 1,
-	[LAT_EV_TIMER_ENTRY] = 0, [LAT_EV_TIMER_EXIT] = 0,
+	[LAT_EV_TIMER_ENTRY] = 0, [LAT_EV_TIMER_EXIT] = 0, [LAT_EV_SETSCHED] = 1,
+	[LAT_EV_SETSCHED_EXIT] = 0,
 };
 
 static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t *min_size)

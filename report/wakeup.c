@@ -49,18 +49,30 @@ static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 
-/* "policy", "rt_priority" or "nice" (docs/json-wakeup.md), beside a "prio". */
-static void sched_json(struct lat_json *j, int32_t prio)
+/*
+ * "policy", "rt_priority" or "nice" (docs/json-wakeup.md), beside a "prio";
+ * with @policy >= -1 (a task's own, -1 not recorded) also "policy_inferred".
+ */
+static void sched_json_pol(struct lat_json *j, int32_t prio, int32_t policy)
 {
 	enum lat_sched_policy p = lat_sched_policy_of(prio);
+	int from;
+	const char *name = lat_sched_policy_name_pol(prio, policy, &from);
 
 	if (p == LAT_POL_UNKNOWN)
 		return;
-	lat_json_str(j, "policy", lat_sched_policy_name(prio));
+	lat_json_str(j, "policy", name);
+	if (policy >= -1)
+		lat_json_bool(j, "policy_inferred", !from);
 	if (p == LAT_POL_RT)
 		lat_json_int(j, "rt_priority", 99 - prio);
 	else if (p == LAT_POL_FAIR)
 		lat_json_int(j, "nice", prio - 120);
+}
+
+static void sched_json(struct lat_json *j, int32_t prio)
+{
+	sched_json_pol(j, prio, -2);
 }
 
 static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
@@ -117,7 +129,7 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 	lat_json_int(j, "pid", c->pid);
 	lat_json_str(j, "comm", c->comm);
 	lat_json_int(j, "prio", c->prio);
-	sched_json(j, c->prio);
+	sched_json_pol(j, c->prio, c->policy);
 	lat_json_int(j, "cpu", c->cpu);
 	lat_json_int(j, "queued_cpu", c->queued_cpu);
 	lat_json_str(j, "kind", lat_wait_kind_name(c->kind));
@@ -336,6 +348,7 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "inferred_waits", r->inferred_waits);
 	lat_json_uint(j, "preempt_woken", r->preempt_woken);
 	lat_json_uint(j, "preempt_woken_plus", r->preempt_woken_plus);
+	lat_json_uint(j, "setschedulers", r->setscheds);
 	if (r->selecting) {
 		lat_json_obj_open(j, "selection");
 		if (o && o->task)
@@ -409,7 +422,7 @@ static void rt_json(struct lat_json *j, const struct lat_wakeup_result *r)
 		lat_json_int(j, "pid", t->pid);
 		lat_json_str(j, "comm", t->comm);
 		lat_json_int(j, "prio", t->prio);
-		sched_json(j, t->prio);
+		sched_json_pol(j, t->prio, t->policy);
 		lat_json_uint(j, "count", t->wake.n);
 		lat_json_int(j, "p99_ns", t->wake.p99);
 		lat_json_int(j, "max_ns", t->wake.max);
@@ -636,7 +649,10 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 	}
 	fputs("\n     ", out);
 	who(out, c->comm, c->pid);
-	sched_text(out, " ", c->prio);
+	if (lat_sched_class_fmt_pol(c->prio, c->policy, d1, sizeof(d1)))
+		fprintf(out, " %s", d1);	/* from its recorded sched_setscheduler() */
+	else
+		sched_text(out, " ", c->prio);
 	fprintf(out, "%s waited %s on CPU%d (%s .. %s)", c->kind == LAT_WAIT_NEW ? " (new task)" : "",
 		dur(c->latency_ns, d1, sizeof(d1)), c->cpu,
 		lat_fmt_trace_ts(c->start_ns, t1, sizeof(t1)),
@@ -833,7 +849,7 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 		if (first)
 			fputs("\n  real-time threads (wakeup waits):\n", out);
 		first = 0;
-		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
+		lat_sched_class_fmt_pol(t->prio, t->policy, cls, sizeof(cls));
 		fputs("    ", out);
 		who(out, t->comm, t->pid);
 		fprintf(out, " %s: max %s, p99 %s over %llu waits\n", cls,
@@ -934,6 +950,9 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		if (r->inferred_waits)
 			fputs("  (a wait whose switch in was not recorded ranks by the time it surely "
 			      "waited; the tables count it up to its own first event)\n", out);
+		if (r->setscheds)
+			fputs("  (a task whose sched_setscheduler() was recorded is shown with the "
+			      "policy it set)\n", out);
 		for (size_t i = 0; i < r->nworst; i++)
 			case_text(out, r, &r->worst[i], i);
 	}

@@ -121,6 +121,14 @@ enum lat_sched_policy { LAT_POL_UNKNOWN, LAT_POL_DEADLINE, LAT_POL_RT, LAT_POL_F
 enum lat_sched_policy lat_sched_policy_of(int32_t prio);
 const char *lat_sched_policy_name(int32_t prio);	/* "SCHED_FIFO", ..., "" unknown */
 void lat_sched_class_fmt(int32_t prio, char *buf, size_t len);
+/*
+ * The same with the policy a recorded sched_setscheduler() set (@policy: the
+ * kernel's SCHED_* number, -1 none): its name when it agrees with @prio's
+ * class ("SCHED_RR 80", "SCHED_BATCH nice 0", "SCHED_IDLE"), else the class
+ * inferred from @prio.  Returns 1 when the name came from the policy.
+ */
+int lat_sched_class_fmt_pol(int32_t prio, int32_t policy, char *buf, size_t len);
+const char *lat_sched_policy_name_pol(int32_t prio, int32_t policy, int *from_policy);
 
 enum lat_wait_kind {
 	LAT_WAIT_WAKEUP,	/* woken from sleep, waiting for a CPU */
@@ -245,6 +253,7 @@ struct lat_wake_chain_verdict {
 /* One of the worst wakeups, explained. */
 struct lat_wake_case {
 	int32_t pid, prio, cpu;		/* cpu: where it finally ran */
+	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 	char comm[LAT_COMM_LEN];
 	enum lat_wait_kind kind;
 	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
@@ -324,6 +333,7 @@ struct lat_wake_task {
 	struct lat_wake_stat preempt;	/* preemption waits */
 	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
 	uint64_t untrusted;		/* waits across a lost-events gap, or phantom: not counted */
+	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 };
 
 struct lat_wake_cpu {
@@ -420,6 +430,7 @@ struct lat_wakeup_result {
 	 */
 	uint64_t preempt_woken, preempt_woken_plus;
 	uint64_t first_preempt_woken_ns;
+	uint64_t setscheds;		/* sched_setscheduler() calls seen to succeed */
 	/*
 	 * Verdicts over every counted wakeup wait of at least the threshold
 	 * (lat_analyze_opts.threshold_ns), from per-CPU running sums of who ran

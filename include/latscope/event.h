@@ -30,6 +30,8 @@ enum lat_ev_type {
 	LAT_EV_LOST,		/* the source lost u.lost.count events on this CPU before ts */
 	LAT_EV_TIMER_ENTRY,	/* timer:hrtimer_expire_entry, the callback in u.irq.name */
 	LAT_EV_TIMER_EXIT,	/* its end (timer:hrtimer_expire_exit) */
+	LAT_EV_SETSCHED,	/* syscalls:sys_enter_sched_setscheduler: u.setsched pid, policy */
+	LAT_EV_SETSCHED_EXIT,	/* syscalls:sys_exit_sched_setscheduler: u.setsched.ret */
 	LAT_EV_NTYPES
 };
 
@@ -106,6 +108,11 @@ struct lat_event {
 		struct {
 			uint64_t count;		/* 0 when the page said "events lost" without a count */
 		} lost;
+		struct {	/* SETSCHED (pid 0: the caller), SETSCHED_EXIT (ret) */
+			int32_t pid, policy;	/* SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5,
+						   DEADLINE 6, | SCHED_RESET_ON_FORK */
+			int64_t ret;
+		} setsched;
 	} u;
 };
 

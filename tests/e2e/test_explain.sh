@@ -69,6 +69,17 @@ check "5.10-rt: rcu_preempt's R+ then its waking is a sleeping-lock wait, not a 
 	 grep -q "\"preempt_woken\": 1," "$tmp/rt.json" && grep -q "\"untrusted_waits\": 1," "$tmp/rt.json" &&
 	 grep -q "1 preemption waits" "$tmp/rt"'
 
+ss=$repo/samples/tracedat/setscheduler-v7-zstd.dat
+"$bin" analyze "$ss" >"$tmp/ss" 2>/dev/null
+check "setscheduler: chrt -r 50 is SCHED_RR 50, chrt -f 40 SCHED_FIFO 40 (from the syscall events)" \
+	'grep -q "^    sleep/23864 SCHED_RR 50: max" "$tmp/ss" && grep -q "^    sleep/23867 SCHED_FIFO 40: max" "$tmp/ss"'
+"$bin" analyze --task 23870 --worst 1 "$ss" >"$tmp/ss-batch" 2>/dev/null
+"$bin" analyze --task 23876 --worst 1 --json "$ss" >"$tmp/ss-idle.json" 2>/dev/null
+check "setscheduler: chrt -b is SCHED_BATCH nice 0, chrt -i SCHED_IDLE, not inferred" \
+	'grep -q "^     sleep/23870 SCHED_BATCH nice 0 waited" "$tmp/ss-batch" &&
+	 grep -A2 "\"policy\": \"SCHED_IDLE\"" "$tmp/ss-idle.json" | grep -q "\"policy_inferred\": false" &&
+	 grep -q "\"setschedulers\": 4," "$tmp/ss-idle.json"'
+
 idle=$repo/samples/tracedat/idle-10s-v6.dat
 "$bin" analyze "$idle" >"$tmp/idle" 2>&1
 check "idle: exit 0" '[ $? -eq 0 ]'

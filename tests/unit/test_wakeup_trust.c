@@ -469,6 +469,93 @@ static void test_r_plus(void **state)
 	lat_block_free(b);
 }
 
+static void setsched(uint64_t ts, int cpu, int cur, const char *cc, int pid, int policy)
+{
+	struct lat_event *e = add(ts, cpu, cur, cc, LAT_EV_SETSCHED);
+
+	e->u.setsched.pid = pid;
+	e->u.setsched.policy = policy;
+}
+
+static void setsched_ret(uint64_t ts, int cpu, int cur, const char *cc, int64_t ret)
+{
+	add(ts, cpu, cur, cc, LAT_EV_SETSCHED_EXIT)->u.setsched.ret = ret;
+}
+
+/*
+ * The policy from sched_setscheduler() (docs/wakeup.md, "Scheduling
+ * classes"): A (prio 19) sets SCHED_RR for itself (pid 0) and it succeeds: A
+ * is "SCHED_RR 80".  B's call fails (ret -1): B stays "SCHED_FIFO 80",
+ * inferred.  C sets SCHED_BATCH for D (pid 400): D (prio 120) is
+ * "SCHED_BATCH nice 0".  E asks SCHED_IDLE | SCHED_RESET_ON_FORK but runs at
+ * an RT prio (a boost): its prio's class is kept, "SCHED_FIFO 90".  Each is
+ * woken on idle CPU1 and waits 100 * k.
+ */
+static void test_setscheduler(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	const int pids[4] = { 100, 200, 400, 500 }, prios[4] = { 19, 19, 120, 9 };
+	const char *names[4] = { "A", "B", "D", "E" };
+	char cls[40], *txt;
+
+	(void)state;
+	setsched(10, 0, 100, "A", 0, 2);
+	setsched_ret(11, 0, 100, "A", 0);
+	setsched(20, 0, 200, "B", 0, 2);
+	setsched_ret(21, 0, 200, "B", -1);
+	setsched(30, 0, 300, "C", 400, 3);
+	setsched_ret(31, 0, 300, "C", 0);
+	setsched(40, 0, 500, "E", 0, 5 | 0x40000000);
+	setsched_ret(41, 0, 500, "E", 0);
+	sw(50, 0, 500, "E", LAT_TS_SLEEPING, 0, "swapper/0");
+	sw(60, 1, 400, "D", LAT_TS_SLEEPING, 0, "swapper/1");
+	for (int k = 0; k < 4; k++) {
+		uint64_t t0 = 1000 * (uint64_t)(k + 1);
+
+		wake(t0, 0, 0, "swapper/0", LAT_EV_WAKING, pids[k], names[k], 1);
+		evs[nev - 1].u.wake.prio = prios[k];
+		sw(t0 + 100 * (uint64_t)(k + 1), 1, 0, "swapper/1", LAT_TS_RUNNING, pids[k],
+		   names[k]);
+		evs[nev - 1].u.sw.next_prio = prios[k];
+		sw(t0 + 500, 1, pids[k], names[k], LAT_TS_SLEEPING, 0, "swapper/1");
+		evs[nev - 1].u.sw.prev_prio = prios[k];
+	}
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->setscheds, 3);		/* A, D, E: B's failed */
+	assert_int_equal(r->nworst, 4);
+	assert_int_equal(case_of(r, 100)->policy, 2);
+	assert_int_equal(lat_sched_class_fmt_pol(19, case_of(r, 100)->policy, cls, sizeof(cls)), 1);
+	assert_string_equal(cls, "SCHED_RR 80");
+	assert_int_equal(case_of(r, 200)->policy, -1);
+	assert_int_equal(lat_sched_class_fmt_pol(19, -1, cls, sizeof(cls)), 0);
+	assert_string_equal(cls, "SCHED_FIFO 80");
+	assert_int_equal(case_of(r, 400)->policy, 3);
+	assert_int_equal(case_of(r, 500)->policy, 5);	/* the reset-on-fork bit dropped */
+	assert_int_equal(lat_sched_class_fmt_pol(9, 5, cls, sizeof(cls)), 0);
+	assert_string_equal(cls, "SCHED_FIFO 90");
+	assert_int_equal(lat_sched_class_fmt_pol(120, 5, cls, sizeof(cls)), 1);
+	assert_string_equal(cls, "SCHED_IDLE");
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "A/100 SCHED_RR 80 waited 100 ns"));
+	assert_non_null(strstr(txt, "B/200 SCHED_FIFO 80 waited 200 ns"));
+	assert_non_null(strstr(txt, "D/400 SCHED_BATCH nice 0 waited 300 ns"));
+	assert_non_null(strstr(txt, "E/500 SCHED_FIFO 90 waited 400 ns"));
+	assert_non_null(strstr(txt, "    A/100 SCHED_RR 80: max 100 ns"));
+	free(txt);
+	txt = report_json(b, &o);
+	assert_non_null(strstr(txt, "\"policy\": \"SCHED_RR\",\n"));
+	assert_non_null(strstr(txt, "\"policy\": \"SCHED_BATCH\",\n"));
+	assert_non_null(strstr(txt, "\"policy_inferred\": false,\n"));
+	assert_non_null(strstr(txt, "\"policy_inferred\": true,\n"));
+	assert_non_null(strstr(txt, "\"setschedulers\": 3,\n"));
+	free(txt);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +566,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unseen_switch_in, reset),
 		cmocka_unit_test_setup(test_chain_verdict, reset),
 		cmocka_unit_test_setup(test_r_plus, reset),
+		cmocka_unit_test_setup(test_setscheduler, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
