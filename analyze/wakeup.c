@@ -1561,7 +1561,9 @@ out:
 
 static void on_task(struct wk *w, const struct lat_event *ev)
 {
-	if (ev->type == LAT_EV_FORK && ev->u.task.child_pid > 0)
+	if (ev->type == LAT_EV_SETSCHED || ev->type == LAT_EV_SETSCHED_EXIT)
+		on_setsched(w, ev);
+	else if (ev->type == LAT_EV_FORK && ev->u.task.child_pid > 0)
 		get_task(w, ev->u.task.child_pid, ev->u.task.child_comm);
 	else if (ev->type == LAT_EV_EXEC && ev->u.task.pid > 0)
 		get_task(w, ev->u.task.pid, ev->u.task.comm);
@@ -1732,11 +1734,9 @@ static int handle(struct wk *w, const struct lat_event *ev)
 		break;
 	case LAT_EV_FORK:
 	case LAT_EV_EXEC:
-		on_task(w, ev);
-		break;
 	case LAT_EV_SETSCHED:
 	case LAT_EV_SETSCHED_EXIT:
-		on_setsched(w, ev);
+		on_task(w, ev);
 		break;
 	case LAT_EV_OTHER:
 		if (ev->name && !strncmp(ev->name, "irq_vectors:", 12))

@@ -157,17 +157,21 @@ static void inferred_verdict(struct lat_wake_case *c, int64_t unsure)
 		 lat_fmt_duration(c->latency_ns, d2, sizeof(d2)));
 }
 
-void wk_verdict(struct lat_wake_case *c)
-{
-	int64_t part[LAT_VERDICT_N] = { 0 }, lat = c->latency_ns > 0 ? c->latency_ns : 1;
-	const struct lat_wake_oncpu *top[LAT_VERDICT_N] = { NULL };
-	struct lat_wake_verdict *v = &c->verdict;
-	enum lat_verdict_kind k;
-	size_t ntasks = c->other_tasks;
-	char who[96], d1[32];
-	int64_t irq = c->other_irq_ns, unk_class = 0, unsure;
-	const struct lat_wake_oncpu *unk_top = NULL;
+/* The time of each cause in a case, and the longest holder of each. */
+struct vparts {
+	int64_t part[LAT_VERDICT_N];
+	const struct lat_wake_oncpu *top[LAT_VERDICT_N];
+	size_t ntasks;			/* tasks (not idle) that held the CPU */
+	int64_t unk_class;		/* of them, of no known class */
+	const struct lat_wake_oncpu *unk_top;
+};
 
+static void verdict_parts(const struct lat_wake_case *c, struct vparts *p)
+{
+	int64_t irq = c->other_irq_ns;
+
+	memset(p, 0, sizeof(*p));
+	p->ntasks = c->other_tasks;
 	for (size_t i = 0; i < c->non_cpu; i++) {
 		const struct lat_wake_oncpu *h = &c->on_cpu[i];
 		enum lat_verdict_kind hk;
@@ -178,63 +182,74 @@ void wk_verdict(struct lat_wake_case *c)
 			   lat_sched_policy_of(c->prio) != LAT_POL_UNKNOWN) {
 			/* no switch or waking of it said its class: no claim of priority */
 			hk = LAT_VERDICT_UNTRUSTED;
-			unk_class += h->ns;
-			if (!unk_top)
-				unk_top = h;
-			ntasks++;
+			p->unk_class += h->ns;
+			if (!p->unk_top)
+				p->unk_top = h;
+			p->ntasks++;
 		} else {
 			int rk = wk_rank(c->prio, h->prio);
 
 			hk = rk > 0 ? LAT_VERDICT_HIGHER_PRIORITY : rk < 0 ?
 			     LAT_VERDICT_NOT_PREEMPTIBLE : LAT_VERDICT_CPU_SATURATED;
-			ntasks++;
+			p->ntasks++;
 		}
-		part[hk] += h->ns;
-		if (!top[hk])
-			top[hk] = h;	/* longest first */
+		p->part[hk] += h->ns;
+		if (!p->top[hk])
+			p->top[hk] = h;	/* longest first */
 	}
 	/* the tasks past the ones named: counted as sharing (their class is not kept) */
-	part[LAT_VERDICT_CPU_SATURATED] += c->other_ns;
+	p->part[LAT_VERDICT_CPU_SATURATED] += c->other_ns;
 	for (size_t i = 0; i < c->nirqs; i++)
 		irq += c->irqs[i].ns;
-	part[LAT_VERDICT_IRQ] = irq;	/* inside the holders' time: wins only over half */
-	part[LAT_VERDICT_STALL] = c->stall_ns;
-	part[LAT_VERDICT_UNTRUSTED] += c->unaccounted_ns;
+	p->part[LAT_VERDICT_IRQ] = irq;	/* inside the holders' time: wins only over half */
+	p->part[LAT_VERDICT_STALL] = c->stall_ns;
+	p->part[LAT_VERDICT_UNTRUSTED] += c->unaccounted_ns;
 	if (c->queued_until_ns > c->start_ns)
-		part[LAT_VERDICT_QUEUED] = (int64_t)(c->queued_until_ns - c->start_ns);
+		p->part[LAT_VERDICT_QUEUED] = (int64_t)(c->queued_until_ns - c->start_ns);
+}
 
-	k = wk_verdict_pick(part, lat, c->nqueued_on && c->queued_on[0].pid != 0);
-	/*
-	 * An inferred switch-in (docs/wakeup.md): the task ran somewhere in
-	 * (end_low_ns, end_ns].  When that uncertain part is most of the wait, no
-	 * cause can be told from what ran meanwhile: it may not have waited at all.
-	 */
-	unsure = c->inferred_end && c->end_ns > c->end_low_ns ?
-		 (int64_t)(c->end_ns - c->end_low_ns) : 0;
+/*
+ * Untrusted because a switch-in was not recorded (docs/wakeup.md, "Inferred
+ * switch-ins"): the case's own, with more than half the wait uncertain (it may
+ * not have waited at all), or a holder's run at an unknown point of more than
+ * half of it.  1 when the verdict is set.
+ */
+static int unseen_verdict(struct lat_wake_case *c, int64_t lat)
+{
+	struct lat_wake_verdict *v = &c->verdict;
+	int64_t unsure = c->inferred_end && c->end_ns > c->end_low_ns ?
+			 (int64_t)(c->end_ns - c->end_low_ns) : 0;
+	char d1[32];
+
 	if (unsure * 2 > lat) {
 		inferred_verdict(c, unsure);
-		return;
+		return 1;
 	}
-	if (c->unseen_pid > 0 && c->unseen_ns * 2 > lat) {
-		memset(v, 0, sizeof(*v));
-		v->kind = LAT_VERDICT_UNTRUSTED;
-		v->share = (double)c->unseen_ns / (double)lat;
-		if (v->share > 1)
-			v->share = 1;
-		evidence(v, "%.15s/%d ran on CPU%d with no recorded switch-in, at an unknown point "
-			 "of %s of the wait: who held the CPU when is unknown", c->unseen_comm,
-			 c->unseen_pid, c->cpu, lat_fmt_duration(c->unseen_ns, d1, sizeof(d1)));
-		return;
-	}
+	if (c->unseen_pid <= 0 || c->unseen_ns * 2 <= lat)
+		return 0;
 	memset(v, 0, sizeof(*v));
-	v->kind = k;
-	v->share = (double)part[k] / (double)lat;
+	v->kind = LAT_VERDICT_UNTRUSTED;
+	v->share = (double)c->unseen_ns / (double)lat;
 	if (v->share > 1)
 		v->share = 1;
+	evidence(v, "%.15s/%d ran on CPU%d with no recorded switch-in, at an unknown point "
+		 "of %s of the wait: who held the CPU when is unknown", c->unseen_comm,
+		 c->unseen_pid, c->cpu, lat_fmt_duration(c->unseen_ns, d1, sizeof(d1)));
+	return 1;
+}
+
+/* The evidence line of verdict @k from the parts @p. */
+static void verdict_evidence(struct lat_wake_case *c, enum lat_verdict_kind k,
+			     const struct vparts *p)
+{
+	struct lat_wake_verdict *v = &c->verdict;
+	size_t ntasks = p->ntasks;
+	char who[96], d1[32];
+
 	who[0] = 0;
-	if (k < LAT_VERDICT_N && top[k])
-		holder(top[k], who, sizeof(who));
-	lat_fmt_duration(part[k], d1, sizeof(d1));
+	if (k < LAT_VERDICT_N && p->top[k])
+		holder(p->top[k], who, sizeof(who));
+	lat_fmt_duration(p->part[k], d1, sizeof(d1));
 	switch (k) {
 	case LAT_VERDICT_CPU_SATURATED:
 		if (c->rq_avg >= 0)
@@ -274,8 +289,8 @@ void wk_verdict(struct lat_wake_case *c)
 			 "CPU (IPI, idle exit) or a switch that was not recorded", c->cpu, d1);
 		break;
 	case LAT_VERDICT_UNTRUSTED:
-		if (unk_class * 2 > part[k] && unk_top) {
-			holder(unk_top, who, sizeof(who));
+		if (p->unk_class * 2 > p->part[k] && p->unk_top) {
+			holder(p->unk_top, who, sizeof(who));
 			evidence(v, "%s, of a class no event said (no switch or waking of it "
 				 "recorded): whether it had priority is unknown", who);
 		} else {
@@ -287,6 +302,25 @@ void wk_verdict(struct lat_wake_case *c)
 		evidence(v, "nothing recorded explains it");
 		break;
 	}
+}
+
+void wk_verdict(struct lat_wake_case *c)
+{
+	int64_t lat = c->latency_ns > 0 ? c->latency_ns : 1;
+	struct lat_wake_verdict *v = &c->verdict;
+	enum lat_verdict_kind k;
+	struct vparts p;
+
+	verdict_parts(c, &p);
+	k = wk_verdict_pick(p.part, lat, c->nqueued_on && c->queued_on[0].pid != 0);
+	if (unseen_verdict(c, lat))
+		return;
+	memset(v, 0, sizeof(*v));
+	v->kind = k;
+	v->share = (double)p.part[k] / (double)lat;
+	if (v->share > 1)
+		v->share = 1;
+	verdict_evidence(c, k, &p);
 }
 
 /*

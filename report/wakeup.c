@@ -862,6 +862,17 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 			r->inversions == 1 ? "" : "s");
 }
 
+/* What the list of worst wakeups needs said before it. */
+static void worst_notes(FILE *out, const struct lat_wakeup_result *r)
+{
+	if (r->inferred_waits)
+		fputs("  (a wait whose switch in was not recorded ranks by the time it surely "
+		      "waited; the tables count it up to its own first event)\n", out);
+	if (r->setscheds)
+		fputs("  (a task whose sched_setscheduler() was recorded is shown with the "
+		      "policy it set)\n", out);
+}
+
 void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o)
 {
@@ -947,12 +958,7 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 		}
 		fprintf(out, "\n  worst wakeups (scheduling classes inferred from the kernel prio: "
 			"SCHED_FIFO may be SCHED_RR, SCHED_OTHER may be SCHED_BATCH):\n");
-		if (r->inferred_waits)
-			fputs("  (a wait whose switch in was not recorded ranks by the time it surely "
-			      "waited; the tables count it up to its own first event)\n", out);
-		if (r->setscheds)
-			fputs("  (a task whose sched_setscheduler() was recorded is shown with the "
-			      "policy it set)\n", out);
+		worst_notes(out, r);
 		for (size_t i = 0; i < r->nworst; i++)
 			case_text(out, r, &r->worst[i], i);
 	}
