@@ -80,8 +80,8 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	if (p->nrows * p->row_h + 12 < c->plot.h)
 		c->plot.h = (double)p->nrows * p->row_h + 12;
 	lat_utf8_clean(in->rows[0].name, (size_t)-1, name, sizeof(name));
-	snprintf(c->subtitle, sizeof(c->subtitle), "%zu of %zu rows \xc2\xb7 whole %s \xc2\xb7 "
-		 "first: %s, self %s (%.1f%%)", p->nrows, in->n,
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu of %zu row%s \xc2\xb7 whole %s \xc2\xb7 "
+		 "first: %s, self %s (%.1f%%)", p->nrows, in->n, PLURAL(in->n),
 		 lat_fmt_dur_chart((double)whole, d1, sizeof(d1)), name,
 		 lat_fmt_dur_chart((double)in->rows[0].self_ns, d2, sizeof(d2)),
 		 whole ? 100.0 * (double)in->rows[0].self_ns / (double)whole : 0.0);

@@ -301,8 +301,8 @@ static int place_panels(struct lat_chart *c, struct lat_cpus_layout *l, size_t l
 	if (lane > 120)
 		lane = 120;
 	if (lane < 4) {
-		snprintf(msg, msglen, "%zu runs do not fit in %d pixels: use --size",
-			 l->nruns, o->height);
+		snprintf(msg, msglen, "%zu run%s do not fit in %d pixels: use --size",
+			 l->nruns, PLURAL(l->nruns), o->height);
 		return -LAT_EUSAGE;
 	}
 	y = c->plot.y + 6;
@@ -372,9 +372,9 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 
 	lat_sort(lat, nlat, sizeof(*lat), cmp_i64);
 	lat_chart_title(c, o, "schedcnt", b->title);
-	snprintf(c->subtitle, sizeof(c->subtitle), "%zu run%s, %zu rows \xc2\xb7 scheduler "
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu run%s, %zu row%s \xc2\xb7 scheduler "
 		 "latency (LAT) max %lld, p99 %lld cycles \xc2\xb7 lines: a PID picked next on "
-		 "another CPU", l->nruns, l->nruns == 1 ? "" : "s", rows,
+		 "another CPU", l->nruns, PLURAL(l->nruns), rows, PLURAL(rows),
 		 nlat ? (long long)lat[nlat - 1] : 0,
 		 nlat ? (long long)lat_percentile_sorted(lat, nlat, 99) : 0);
 

@@ -213,9 +213,10 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 		lat_hist_set_release(&e);
 		return -LAT_EEMPTY;
 	}
-	snprintf(title, sizeof(title), "%s%sprobe samples per CPU: %llu samples, %llu markers "
-		 "in the trace%s", b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
-		 (unsigned long long)samples, (unsigned long long)p->markers,
+	snprintf(title, sizeof(title), "%s%sprobe samples per CPU: %llu sample%s, %llu "
+		 "marker%s in the trace%s", b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
+		 (unsigned long long)samples, PLURAL(samples), (unsigned long long)p->markers,
+		 PLURAL(p->markers),
 		 p->has_summary ? " (counts from the recorder's summary)" : "");
 	if (!ret)
 		ret = ev_draw(&e, title, "probe latency", o, out);

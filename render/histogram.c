@@ -206,8 +206,8 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		if (c->nlegend < LAT_LEGEND_MAX) {
 			struct lat_legend_item *it = &c->legend[c->nlegend++];
 
-			snprintf(it->text, sizeof(it->text), "%.70s (%llu samples)", name,
-				 (unsigned long long)total);
+			snprintf(it->text, sizeof(it->text), "%.70s (%llu sample%s)", name,
+				 (unsigned long long)total, PLURAL(total));
 			it->rgb = lat_palette(k);
 			it->style = LAT_LEG_BOX;
 		} else {

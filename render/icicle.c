@@ -168,13 +168,14 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		it->rgb = k ? (struct lat_rgb){ 0.93, 0.55, 0.25 } : (struct lat_rgb){ 0.35, 0.55,
 										     0.85 };
 		it->style = LAT_LEG_BOX;
-		snprintf(it->text, sizeof(it->text), "%s %s (%zu stacks)", k ? "runnable" :
+		snprintf(it->text, sizeof(it->text), "%s %s (%zu stack%s)", k ? "runnable" :
 			 "off-CPU", lat_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)),
-			 in->panel[k].n);
-		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "%s%s: %s in %zu stacks, "
-			 "%zu frames, %u deep", sub[0] ? " \xc2\xb7 " : "",
+			 in->panel[k].n, PLURAL(in->panel[k].n));
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "%s%s: %s in %zu stack%s, "
+			 "%zu frame%s, %u deep", sub[0] ? " \xc2\xb7 " : "",
 			 k ? "runnable (woken, waiting for the CPU)" : "off-CPU (asleep)", d,
-			 in->panel[k].n, l->nframes[k] - 1, l->depth[k]);
+			 in->panel[k].n, PLURAL(in->panel[k].n), l->nframes[k] - 1,
+			 PLURAL(l->nframes[k] - 1), l->depth[k]);
 	}
 	lat_chart_title(c, o, "blame", in->title);
 	snprintf(c->subtitle, sizeof(c->subtitle), "%s", sub);

@@ -156,8 +156,9 @@ static int render_fntrace(const struct lat_block *b, const struct lat_render_opt
 	{
 		char title[200];
 
-		snprintf(title, sizeof(title), "%s%stop %zu of %zu functions by self time",
-			 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "", n, r->nfn);
+		snprintf(title, sizeof(title), "%s%stop %zu of %zu function%s by self time",
+			 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "", n, r->nfn,
+			 PLURAL(r->nfn));
 		ret = lat_render_blame(rows, n, r->window_ns > 0 ? (uint64_t)r->window_ns : 0,
 				       title, o, out);
 	}

@@ -21,6 +21,9 @@
 #define LAT_LABEL_PT 13.0
 #define LAT_AXIS_MAX_TICKS 128
 
+/* "s" after a count that is not 1: "%zu task%s", n, PLURAL(n) */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 struct lat_rect {
 	double x, y, w, h;
 };

@@ -127,8 +127,8 @@ static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
 {
 	char d1[32], d2[32];
 
-	snprintf(c->subtitle, sizeof(c->subtitle), "%zu rows, %zu process%s \xc2\xb7 worst %s "
-		 "%s (process %s, line %u)", sc->rows, b->nseries, b->nseries == 1 ? "" : "es",
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu row%s, %zu process%s \xc2\xb7 worst %s "
+		 "%s (process %s, line %u)", sc->rows, PLURAL(sc->rows), b->nseries, b->nseries == 1 ? "" : "es",
 		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", lat_fmt_dur_chart(sc->worst, d1,
 		 sizeof(d1)), b->series[sc->worst_proc]->name, sc->worst_line);
 	if (r) {

@@ -447,10 +447,11 @@ static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
-	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slices, %zu tasks, %d CPUs, "
-		 "%zu irqs, %zu markers, %zu migrations \xc2\xb7 window %s", t->nslices,
-		 l->ntasks_all, n->ncpus, n->nirq, n->nmark, l->nmigr,
-		 lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s, %zu task%s, %d CPU%s, "
+		 "%zu irq%s, %zu marker%s, %zu migration%s \xc2\xb7 window %s", t->nslices,
+		 PLURAL(t->nslices), l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
+		 PLURAL(n->ncpus), n->nirq, PLURAL(n->nirq), n->nmark, PLURAL(n->nmark), l->nmigr,
+		 PLURAL(l->nmigr), lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
 }
 
 /* The x axis over the window, then one lane per CPU in the plot. */
@@ -471,7 +472,7 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 	l->bracket_y = c->plot.y + BAND_H - 12;
 	l->lane_h = (c->plot.h - BAND_H - 4 - (ncpus - 1) * l->lane_gap) / ncpus;
 	if (l->lane_h < 1) {
-		snprintf(msg, msglen, "%d CPUs do not fit in %d pixels: use --size", ncpus,
+		snprintf(msg, msglen, "%d CPU%s do not fit in %d pixels: use --size", ncpus, PLURAL(ncpus),
 			 o->height);
 		return -LAT_EUSAGE;
 	}

@@ -613,8 +613,9 @@ static void env_block(struct doc *d, const char *name, const struct lat_block *b
 			 lat_fmt_trace_ts(r->last_ns, t1, sizeof(t1)),
 			 dur((int64_t)(r->last_ns - r->first_ns), dl, sizeof(dl)));
 		env_row(d, "events from", buf);
-		snprintf(buf, sizeof(buf), "%llu lost, %llu gaps",
-			 (unsigned long long)r->lost_events, (unsigned long long)r->ngaps_total);
+		snprintf(buf, sizeof(buf), "%llu lost, %llu gap%s",
+			 (unsigned long long)r->lost_events, (unsigned long long)r->ngaps_total,
+			 r->ngaps_total == 1 ? "" : "s");
 		env_row(d, "lost events", buf);
 	}
 	d->ops->table_end(d);

@@ -51,11 +51,11 @@ static void tasks_text(FILE *out, const struct lat_report_input *in, size_t k,
 		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
 		where(out, in, k);
 		who(out, t->comm, t->pid);
-		fprintf(out, "%s%s: worst wakeup wait %s (ended at %s), p99 %s over %llu waits\n",
+		fprintf(out, "%s%s: worst wakeup wait %s (ended at %s), p99 %s over %llu wait%s\n",
 			cls[0] ? " " : "", cls, lat_fmt_duration(t->wake.max, d1, sizeof(d1)),
 			lat_fmt_trace_ts(t->max_end_ns, ts, sizeof(ts)),
 			lat_fmt_duration(t->wake.p99, d2, sizeof(d2)),
-			(unsigned long long)t->wake.n);
+			(unsigned long long)t->wake.n, t->wake.n == 1 ? "" : "s");
 	}
 }
 
@@ -91,10 +91,10 @@ static void probe_text(FILE *out, const struct lat_report_input *in, size_t k,
 		if (!lat_gate_cpu_over(c, limit_ns))
 			continue;
 		where(out, in, k);
-		fprintf(out, "probe %s cpu%d: max %s over %llu samples (from %s)\n",
+		fprintf(out, "probe %s cpu%d: max %s over %llu sample%s (from %s)\n",
 			lat_probe_kind_name(c->kind), c->cpu,
 			lat_fmt_duration(c->max_ns, d, sizeof(d)), (unsigned long long)c->count,
-			lat_probe_src_name(c->max_src));
+			c->count == 1 ? "" : "s", lat_probe_src_name(c->max_src));
 	}
 	for (size_t i = 0; i < p->nworst; i++) {
 		const struct lat_probe_sample *s = &p->worst[i];

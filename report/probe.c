@@ -287,8 +287,8 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 
 	if (!r)
 		return;
-	fprintf(out, "\n  probe samples (%llu markers; docs/probe.md):\n",
-		(unsigned long long)r->markers);
+	fprintf(out, "\n  probe samples (%llu marker%s; docs/probe.md):\n",
+		(unsigned long long)r->markers, r->markers == 1 ? "" : "s");
 	fprintf(out, "  %-10s %4s %8s %10s %10s %12s %12s %12s %10s %7s\n", "probe", "cpu",
 		"count", "min", "avg", "p50", "p99", "p99.9", "max", "markers");
 	for (size_t i = 0; i < r->ncpus; i++) {

@@ -207,8 +207,8 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 		fprintf(out, ": %s, %zu block%s", in[i].format ? in[i].format : "?",
 			in[i].nblocks, in[i].nblocks == 1 ? "" : "s");
 		if (in[i].nlines)
-			fprintf(out, ", %zu lines (%zu outside blocks: prose, code, quoting)",
-				in[i].nlines, in[i].other_lines);
+			fprintf(out, ", %zu line%s (%zu outside blocks: prose, code, quoting)",
+				in[i].nlines, in[i].nlines == 1 ? "" : "s", in[i].other_lines);
 		if (in[i].warnings)
 			fprintf(out, ", %zu warning%s", in[i].warnings,
 				in[i].warnings == 1 ? "" : "s");

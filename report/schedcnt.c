@@ -154,7 +154,8 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 				snprintf(per, sizeof(per), "%lld (%zu/%zu)",
 					 (long long)cp->period_cycles, cp->period_count, cp->ndif);
 			else
-				snprintf(per, sizeof(per), "none (%zu rows)", cp->ndif);
+				snprintf(per, sizeof(per), "none (%zu row%s)", cp->ndif,
+					 cp->ndif == 1 ? "" : "s");
 			fprintf(out, "  %-*s", r->cpu_mhz > 0 ? 31 : 0, per);
 			if (r->cpu_mhz > 0) {
 				fprintf(out, "  %9s", lat_fmt_duration(lat_cycles_to_ns(

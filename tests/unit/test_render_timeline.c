@@ -119,6 +119,9 @@ static void test_geometry(void **state)
 	assert_int_equal(l->ntasks, 4);
 	/* hog ran the whole 2.7 ms wait */
 	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, CPU held by hog:200 (100%)"));
+	/* build(): 4 slices of 4 tasks on 2 CPUs, one irq mark, one marker: counts agree */
+	assert_non_null(strstr(c.subtitle, "4 slices, 4 tasks, 2 CPUs, 1 irq, 1 marker, "
+				"0 migrations"));
 
 	/* the bracket bar covers exactly [3.5 ms, 6.2 ms] of the axis */
 	x0 = xat(&c, T0 + 3500000);
