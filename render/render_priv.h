@@ -319,6 +319,12 @@ struct lat_tl_layout {
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);
 
+/*
+ * A waker arrow's label: "comm:pid" for a task, "irq NAME" for a named irq
+ * context, "woken in irq (unnamed)" (softirq, nmi) when the trace names none.
+ */
+void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len);
+
 /* Migration arrows: the case's own task's, and every other task's. */
 extern const struct lat_rgb lat_tl_migr_own_rgb, lat_tl_migr_rgb;
 

@@ -178,6 +178,31 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 }
 
 /*
+ * The label of a waker arrow: the waking task ("comm:pid"), or the irq context
+ * that ran the waking: its name ("irq eth0"; no pid: the pid is the task it
+ * interrupted), or, when the trace does not name it (from_comm is only the
+ * context, "irq", "softirq" or "nmi"), "woken in irq (unnamed)".
+ */
+void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
+{
+	static const char *const ctx[] = { "irq", "softirq", "nmi" };
+	char c[LAT_COMM_LEN * 3 + 4];
+
+	if (!e->from_irq) {
+		task_label(e->from_comm, e->from_pid, buf, len);
+		return;
+	}
+	lat_utf8_clean(e->from_comm, strnlen(e->from_comm, LAT_COMM_LEN), c, sizeof(c));
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(ctx); i++) {
+		if (!*c || !strcmp(c, ctx[i])) {
+			snprintf(buf, len, "woken in %s (unnamed)", *c ? c : "irq");
+			return;
+		}
+	}
+	snprintf(buf, len, "irq %s", c);
+}
+
+/*
  * Who held the CPU during a bracket's wait: "CPU held by X (97%)" when one
  * task ran most of it, "CPU shared by N tasks, most by X (3%)" when none did,
  * "CPU idle" when nobody ran.
@@ -1089,7 +1114,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 	for (size_t i = 0; i < t->nedges; i++) {
 		const struct lat_tl_edge *e = &t->edges[i];
 		double x, y0, y1;
-		char who[80], buf[120];
+		char buf[120];
 
 		if (e->ts_ns < l->v0 || e->ts_ns >= l->v1 || e->from_cpu < 0 || e->to_cpu < 0 ||
 		    e->from_cpu >= l->ncpus || e->to_cpu >= l->ncpus)
@@ -1116,8 +1141,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_arc(cr, x, y0, 3, 0, 2 * M_PI);
 		cairo_fill(cr);
 		cairo_set_line_width(cr, 1);
-		task_label(e->from_comm, e->from_pid, who, sizeof(who));
-		snprintf(buf, sizeof(buf), "%s%s", e->from_irq ? "irq " : "", who);
+		lat_tl_edge_label(e, buf, sizeof(buf));
 		{
 			/* the waker's name beside the arrow's tail; step down past other labels */
 			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,

@@ -416,6 +416,52 @@ static void test_bracket_holder(void **state)
 	lat_loaded_release(&ld);
 }
 
+/*
+ * lkml-2020-rt-lazy-flags.txt: rcuc/7:53 is woken at 46.299705 by a
+ * sched_wakeup printed by <idle>-0 with the flags "dN.h4.." (line 154: in
+ * hardirq context, no irq events in the trace to name the irq); analyze says
+ * "woken by irq (no irq events recorded to name it)".  The arrow says so too,
+ * not "irq irq:0" (0 is the idle task the irq interrupted).
+ */
+#define LKML_RT LAT_SAMPLES_DIR "/ftrace-text/lkml-2020-rt-lazy-flags.txt"
+
+static void test_timeline_unnamed_irq(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, LKML_RT, NULL, 0);
+	struct lat_timeline *t = NULL;
+	struct lat_tl_edge e = { .from_pid = 1234, .from_irq = 1 };
+	char buf[120];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
+	assert_int_equal(t->brackets[0].pid, 53);
+	for (size_t i = 0; i < t->nedges; i++) {
+		if (t->edges[i].to_pid != 53)
+			continue;
+		n++;
+		assert_int_equal(t->edges[i].from_cpu, 7);
+		lat_tl_edge_label(&t->edges[i], buf, sizeof(buf));
+		assert_string_equal(buf, "woken in irq (unnamed)");
+	}
+	assert_int_equal(n, 1);
+	/* a named irq context: its name, without the pid of the task it interrupted */
+	strcpy(e.from_comm, "eth0");
+	lat_tl_edge_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "irq eth0");
+	strcpy(e.from_comm, "softirq");
+	lat_tl_edge_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "woken in softirq (unnamed)");
+	/* a task: comm:pid */
+	e.from_irq = 0;
+	strcpy(e.from_comm, "ksoftirqd/7");
+	lat_tl_edge_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "ksoftirqd/7:1234");
+	lat_timeline_free(t);
+	lat_loaded_release(&ld);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_timeline_case),
 		cmocka_unit_test(test_bracket_holder),
+		cmocka_unit_test(test_timeline_unnamed_irq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
