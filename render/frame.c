@@ -18,7 +18,7 @@
 void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title)
 {
-	char src[120], t[200], block[32] = "";
+	char src[120], t[320], block[32] = "";
 
 	lat_utf8_clean(o->source ? o->source : "", (size_t)-1, src, sizeof(src));
 	lat_utf8_clean(title ? title : "", (size_t)-1, t, sizeof(t));
@@ -26,14 +26,116 @@ void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const
 		snprintf(block, sizeof(block), "block %d", o->block_no);
 	snprintf(c->title, sizeof(c->title), "%s%s%s%s%s%s%s", src, *src && *block ? " \xc2\xb7 " : "",
 		 block, (*src || *block) ? " \xc2\xb7 " : "", kind, *t ? ": " : "", t);
+	c->title_keep0 = c->title_keep1 = strlen(c->title) - strlen(t);
+}
+
+/* Bytes of @s kept by lat_text_fit's @out (its ellipsis left out). */
+static size_t kept_bytes(const char *s, const char *out)
+{
+	size_t n = strlen(out);
+
+	if (!strcmp(s, out))
+		return n;
+	return n >= 3 ? n - 3 : 0;
+}
+
+/*
+ * The longest head of @s (ending before a space) that fits @maxw: its length,
+ * 0 if no space-bounded head fits.
+ */
+static size_t fit_head(cairo_t *m, const char *s, double maxw)
+{
+	char buf[sizeof(((struct lat_chart *)0)->title)];
+	size_t best = 0;
+
+	for (size_t i = 1; s[i] && i < sizeof(buf); i++) {
+		if (s[i] != ' ')
+			continue;
+		memcpy(buf, s, i);
+		buf[i] = '\0';
+		if (lat_text_width(m, buf) > maxw)
+			break;
+		best = i;
+	}
+	return best;
+}
+
+/* Line @k of the title: @n bytes of @s (elided to @maxw if need be). */
+static size_t title_put(struct lat_chart *c, cairo_t *m, int k, const char *s, size_t n,
+			double maxw)
+{
+	char buf[sizeof(c->title_line[0])];
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	lat_text_fit(m, buf, maxw, c->title_line[k], sizeof(c->title_line[k]));
+	return kept_bytes(buf, c->title_line[k]);
+}
+
+/*
+ * The title on one line at LAT_TITLE_PT if it fits, else on two lines broken
+ * at a space, at LAT_TITLE_PT and then smaller sizes down to LAT_TITLE_MIN_PT;
+ * else, as a last resort, two lines at the smallest size with the second cut
+ * at its end, or, when that would cut into title_keep0..1 (the verdict kind
+ * and share), broken just before title_keep0 with the first line cut instead.
+ */
+static void title_wrap(struct lat_chart *c, cairo_t *m)
+{
+	double maxw = c->w - 2 * LAT_PAD;
+	size_t len = strlen(c->title), brk = 0, kept;
+
+	c->title_lines = 1;
+	for (double pt = LAT_TITLE_PT; pt >= LAT_TITLE_MIN_PT; pt -= 2) {
+		c->title_pt = pt;
+		lat_font(m, pt, 1);
+		if (lat_text_width(m, c->title) <= maxw) {
+			title_put(c, m, 0, c->title, len, maxw);
+			return;
+		}
+		brk = fit_head(m, c->title, maxw);
+		if (brk && lat_text_width(m, c->title + brk + 1) <= maxw) {
+			c->title_lines = 2;
+			title_put(c, m, 0, c->title, brk, maxw);
+			title_put(c, m, 1, c->title + brk + 1, len - brk - 1, maxw);
+			return;
+		}
+	}
+	/* the last resort, at LAT_TITLE_MIN_PT */
+	c->title_lines = 2;
+	if (brk) {
+		title_put(c, m, 0, c->title, brk, maxw);
+		kept = title_put(c, m, 1, c->title + brk + 1, len - brk - 1, maxw);
+		if (c->title_keep1 <= brk || brk + 1 + kept >= c->title_keep1)
+			return;
+	}
+	if (c->title_keep1 > c->title_keep0 && c->title_keep0 > 0) {
+		title_put(c, m, 0, c->title, c->title_keep0, maxw);
+		title_put(c, m, 1, c->title + c->title_keep0, len - c->title_keep0, maxw);
+		return;
+	}
+	if (!brk) {
+		c->title_lines = 1;
+		title_put(c, m, 0, c->title, len, maxw);
+	}
+}
+
+double lat_frame_title_h(const struct lat_chart *c)
+{
+	return LAT_PAD + c->title_lines * c->title_pt + (c->title_lines - 1) * 4;
 }
 
 void lat_frame_layout(struct lat_chart *c, cairo_t *m)
 {
-	double top = LAT_PAD + LAT_TITLE_PT + 8 + LAT_SUB_PT + 18;
+	double top;
 	double bottom = c->h - LAT_PAD - LAT_LABEL_PT - 10 - LAT_TICK_PT - 10;
 	double right = c->w - LAT_PAD - 12, left, ylab = 0;
 
+	title_wrap(c, m);
+	top = lat_frame_title_h(c) + 8 + LAT_SUB_PT + 18;
 	if (c->nlegend || c->legend_more[0]) {
 		double lw = 0;
 
@@ -196,12 +298,13 @@ void lat_frame_draw(cairo_t *cr, const struct lat_chart *c)
 	cairo_paint(cr);
 	cairo_set_line_width(cr, 1);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	lat_font(cr, LAT_TITLE_PT, 1);
-	lat_text(cr, LAT_PAD, LAT_PAD + LAT_TITLE_PT,
-		 0, lat_text_fit(cr, c->title, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
+	lat_font(cr, c->title_pt, 1);
+	for (int k = 0; k < c->title_lines; k++)
+		lat_text(cr, LAT_PAD, LAT_PAD + c->title_pt + k * (c->title_pt + 4), 0,
+			 c->title_line[k]);
 	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
 	lat_font(cr, LAT_SUB_PT, 0);
-	lat_text(cr, LAT_PAD, LAT_PAD + LAT_TITLE_PT + 8 + LAT_SUB_PT,
+	lat_text(cr, LAT_PAD, lat_frame_title_h(c) + 8 + LAT_SUB_PT,
 		 0, lat_text_fit(cr, c->subtitle, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
 	lat_font(cr, LAT_TICK_PT, 0);
 	draw_axis_x(cr, c);

@@ -63,10 +63,17 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 		const struct lat_wake_verdict *v = &r->worst[0].verdict;
 		char buf[512];
 
-		/* the verdict first: the title is cut (and elided) at its end */
-		snprintf(buf, sizeof(buf), "%s (%.0f%%): %s \xc2\xb7 %s",
-			 lat_verdict_name(v->kind), 100 * v->share, v->evidence, tl->title);
+		/*
+		 * the verdict first: a headline too long wraps, and is only cut
+		 * (at its end) as a last resort, never in "kind (share%)"
+		 */
+		int head = snprintf(buf, sizeof(buf), "%s (%.0f%%)", lat_verdict_name(v->kind),
+				    100 * v->share);
+
+		snprintf(buf + head, sizeof(buf) - (size_t)head, ": %s \xc2\xb7 %s", v->evidence,
+			 tl->title);
 		snprintf(tl->title, sizeof(tl->title), "%.*s", (int)sizeof(tl->title) - 1, buf);
+		tl->title_keep = (size_t)head;
 	}
 	for (size_t i = 0; i < r->nstalls; i++)
 		n += r->stalls[i].to_ns > tl->start_ns && r->stalls[i].from_ns < tl->end_ns;

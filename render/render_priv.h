@@ -16,6 +16,7 @@
 #define LAT_FONT "DejaVu Sans"
 #define LAT_PAD 16.0
 #define LAT_TITLE_PT 20.0
+#define LAT_TITLE_MIN_PT 16.0
 #define LAT_SUB_PT 13.0
 #define LAT_TICK_PT 12.0
 #define LAT_LABEL_PT 13.0
@@ -68,7 +69,11 @@ struct lat_legend_item {
 
 struct lat_chart {
 	double w, h;
-	char title[400];	/* sanitised, elided to the width at draw time */
+	char title[512];	/* sanitised; wrapped (or elided) to the width by lat_frame_layout */
+	size_t title_keep0, title_keep1;	/* title[keep0, keep1) is never cut: the verdict */
+	char title_line[2][512];	/* the title as drawn: one or two lines ... */
+	int title_lines;
+	double title_pt;	/* ... at this size (LAT_TITLE_PT, smaller when wrapped) */
 	char subtitle[400];
 	struct lat_rect plot;	/* where data is drawn */
 	struct lat_axis x, y;
@@ -121,6 +126,8 @@ cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *da
  * axes' ranges, the titles and the legend are known.
  */
 void lat_frame_layout(struct lat_chart *c, cairo_t *m);
+/* The bottom of the title lines (after lat_frame_layout). */
+double lat_frame_title_h(const struct lat_chart *c);
 void lat_frame_draw(cairo_t *cr, const struct lat_chart *c);
 
 /* Selects the chart font at @size points (bold or not) with fixed, unhinted metrics. */
@@ -166,7 +173,11 @@ char *lat_fmt_dur_chart(double ns, char *buf, size_t len);
 /* Index of the bucket holding the nearest-rank @pct percentile (nbuckets when empty). */
 size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
 
-/* Title "source · block N: title" into c->title. */
+/*
+ * Title "source · block N: title" into c->title.  A headline too wide for one
+ * line wraps to two, then shrinks (down to LAT_TITLE_MIN_PT); only then is it
+ * cut, and never in title_keep0..1 when it fits a line (lat_frame_layout).
+ */
 void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title);
 

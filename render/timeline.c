@@ -533,6 +533,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		goto nomem;
 	tl_legend(c, p, t, &n);
 	lat_chart_title(c, o, "timeline", t->title);
+	c->title_keep1 = c->title_keep0 + t->title_keep;
 	tl_subtitle(c, l, t, &n);
 	return tl_lanes(c, m, l, n.ncpus, o, msg, msglen);
 nomem:

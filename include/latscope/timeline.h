@@ -74,7 +74,8 @@ struct lat_timeline {
 	size_t nedges;
 	struct lat_tl_bracket *brackets;	/* owned; [0] is the case the chart is about */
 	size_t nbrackets;
-	char title[160];
+	char title[320];
+	size_t title_keep;	/* title's first bytes never cut in a chart: the verdict and share */
 };
 
 void lat_timeline_free(struct lat_timeline *t);

@@ -462,6 +462,84 @@ static void test_timeline_unnamed_irq(void **state)
 	lat_loaded_release(&ld);
 }
 
+/* The headline drawn at @w x 675 with @source: its layout in @c (release it). */
+static void headline(struct lat_timeline *t, const char *source, int w, struct lat_chart *c)
+{
+	struct lat_render_opts o;
+	cairo_surface_t *s;
+
+	lat_render_opts_init(&o);
+	o.source = source;
+	o.width = w;
+	o.height = 675;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, c);
+	assert_non_null(s);
+	cairo_surface_destroy(s);
+}
+
+static int has_ellipsis(const char *s)
+{
+	return strstr(s, "\xe2\x80\xa6") != NULL;
+}
+
+/*
+ * The headline of lkml-2020-rt-lazy-flags (`render --size 1200x675`, the
+ * sample's .args) is 182 characters: "... · timeline: idle (100%): CPU7 stayed
+ * idle 23 us: waking an idle CPU (IPI, idle exit) or a switch that was not
+ * recorded · rcuc/7/53 waited 23 us on CPU7" (analyze's case 1).  It wraps to
+ * two lines at the full size, uncut; at 560 px it shrinks and is cut at its
+ * end; with a source name wider than a line, the first line is cut and the
+ * second starts with the verdict kind and share, whole.
+ */
+static void test_headline_wrap(void **state)
+{
+	static const char src[] = "samples/ftrace-text/lkml-2020-rt-lazy-flags.txt";
+	static const char tail[] = "waiting a long while to be named in this headline";
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, LKML_RT, NULL, 0);
+	struct lat_timeline *t = NULL;
+	struct lat_chart c;
+	char both[1100], longsrc[120];
+
+	(void)state;
+	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_string_equal(t->title, "idle (100%): CPU7 stayed idle 23 us: waking an idle CPU "
+			    "(IPI, idle exit) or a switch that was not recorded \xc2\xb7 rcuc/7/53 "
+			    "waited 23 us on CPU7");
+	assert_int_equal(t->title_keep, strlen("idle (100%)"));
+
+	headline(t, src, 1200, &c);
+	assert_int_equal(c.title_lines, 2);
+	assert_true(c.title_pt == LAT_TITLE_PT);
+	snprintf(both, sizeof(both), "%s %s", c.title_line[0], c.title_line[1]);
+	assert_string_equal(both, c.title);	/* nothing cut */
+	assert_false(has_ellipsis(both));
+	assert_non_null(strstr(c.title_line[0], "timeline: idle (100%):"));
+	lat_timeline_ops.release(&c);
+
+	/* narrow: smallest size, two lines, the second cut at its end */
+	headline(t, src, 560, &c);
+	assert_int_equal(c.title_lines, 2);
+	assert_true(c.title_pt == LAT_TITLE_MIN_PT);
+	assert_true(has_ellipsis(c.title_line[1]));
+	snprintf(both, sizeof(both), "%s %s", c.title_line[0], c.title_line[1]);
+	assert_non_null(strstr(both, "idle (100%)"));
+	lat_timeline_ops.release(&c);
+
+	/* a source name wider than the line: it is cut, the verdict kind and share are not */
+	memset(longsrc, 'x', sizeof(longsrc) - 1);
+	longsrc[sizeof(longsrc) - 1] = '\0';
+	memcpy(longsrc + sizeof(longsrc) - sizeof(tail), tail, sizeof(tail));
+	headline(t, longsrc, 560, &c);
+	assert_int_equal(c.title_lines, 2);
+	assert_true(has_ellipsis(c.title_line[0]));
+	assert_int_equal(strncmp(c.title_line[1], "idle (100%)", 11), 0);
+	lat_timeline_ops.release(&c);
+	lat_timeline_free(t);
+	lat_loaded_release(&ld);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -473,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_case),
 		cmocka_unit_test(test_bracket_holder),
 		cmocka_unit_test(test_timeline_unnamed_irq),
+		cmocka_unit_test(test_headline_wrap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
