@@ -326,6 +326,11 @@ struct lat_tl_layout {
 	size_t drawn_marker_labels;	/* labels: at most one per lane and slot of 150 px */
 	size_t drawn_stalls;	/* LAT_TL_STALL marks drawn */
 	int queued_outlined;	/* bracket 0's wait outlined on the CPU it was queued on */
+	uint8_t *lane_empty;	/* per CPU: nothing to draw in the view, collapsed; or NULL */
+	double *lane_top;	/* per CPU: its lane's top, or its collapsed row's; or NULL */
+	int nempty;		/* CPUs collapsed ... */
+	int nempty_rows;	/* ... into this many thin rows (one per run of consecutive CPUs) */
+	double thin_h;		/* a collapsed row's height */
 };
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);

@@ -22,6 +22,7 @@
 
 #define BAND_H 46.0		/* above the lanes: the bracket and its label */
 #define LANE_GAP 6.0
+#define THIN_H 16.0		/* a row of CPUs with nothing to draw */
 #define NALPHA 4		/* opacity levels of folded columns */
 
 struct task_acc {
@@ -134,6 +135,8 @@ static void tl_release(struct lat_chart *c)
 		free(p->tasks.t);
 		free(p->sorted);
 		free(p->migr);
+		free(p->pub.lane_empty);
+		free(p->pub.lane_top);
 	}
 	free(p);
 	c->priv = NULL;
@@ -141,7 +144,14 @@ static void tl_release(struct lat_chart *c)
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu)
 {
+	if (l->lane_top)
+		return l->lane_top[cpu];
 	return l->lane_y0 + cpu * (l->lane_h + l->lane_gap);
+}
+
+static int lane_empty(const struct lat_tl_layout *l, int cpu)
+{
+	return l->lane_empty && l->lane_empty[cpu];
 }
 
 static int cmp_run_desc(const void *a, const void *b)
@@ -459,9 +469,11 @@ static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_t
 static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 			const struct lat_timeline *t, const struct tl_counts *n)
 {
-	char d1[32], who[80], held[160];
+	char d1[32], who[80], held[160], empty[40] = "";
 	size_t k;
 
+	if (l->nempty)
+		snprintf(empty, sizeof(empty), " (%d with no events)", l->nempty);
 	if (t->nbrackets) {
 		const struct lat_tl_bracket *b = &t->brackets[0];
 
@@ -472,11 +484,91 @@ static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
-	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s, %zu task%s, %d CPU%s, "
+	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s, %zu task%s, %d CPU%s%s, "
 		 "%zu irq%s, %zu marker%s, %zu migration%s \xc2\xb7 window %s", t->nslices,
 		 PLURAL(t->nslices), l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
-		 PLURAL(n->ncpus), n->nirq, PLURAL(n->nirq), n->nmark, PLURAL(n->nmark), l->nmigr,
+		 PLURAL(n->ncpus), empty, n->nirq, PLURAL(n->nirq), n->nmark, PLURAL(n->nmark), l->nmigr,
 		 PLURAL(l->nmigr), lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+}
+
+static void mark_cpu(uint8_t *used, int ncpus, int cpu)
+{
+	if (cpu >= 0 && cpu < ncpus)
+		used[cpu] = 1;
+}
+
+/*
+ * The CPUs with nothing to draw in the view: no slice (a task's or idle), irq,
+ * marker, lost events, stall of their own, migration end, waker arrow or
+ * wait.  Each run of consecutive ones is drawn as one thin row (docs/render.md).
+ */
+static int tl_empty_lanes(struct lat_tl_layout *l, const struct lat_timeline *t)
+{
+	uint8_t *used = calloc((size_t)l->ncpus, 1);
+
+	if (!used)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < t->nslices; i++)
+		if (t->slices[i].end_ns > l->v0 && t->slices[i].start_ns < l->v1)
+			mark_cpu(used, l->ncpus, t->slices[i].cpu);
+	for (size_t i = 0; i < t->nmarks; i++) {
+		const struct lat_tl_mark *mk = &t->marks[i];
+
+		if (mk->end_ns < l->v0 || mk->start_ns >= l->v1)
+			continue;
+		mark_cpu(used, l->ncpus, mk->cpu);
+		if (mk->kind == LAT_TL_MIGRATE)
+			mark_cpu(used, l->ncpus, mk->other_cpu);
+	}
+	for (size_t i = 0; i < t->nedges; i++) {
+		if (t->edges[i].ts_ns < l->v0 || t->edges[i].ts_ns >= l->v1)
+			continue;
+		mark_cpu(used, l->ncpus, t->edges[i].from_cpu);
+		mark_cpu(used, l->ncpus, t->edges[i].to_cpu);
+	}
+	for (size_t i = 0; i < t->nbrackets; i++) {
+		if (t->brackets[i].end_ns < l->v0 || t->brackets[i].start_ns >= l->v1)
+			continue;
+		mark_cpu(used, l->ncpus, t->brackets[i].cpu);
+		if (t->brackets[i].queued_until_ns)
+			mark_cpu(used, l->ncpus, t->brackets[i].queued_cpu);
+	}
+	l->nempty = l->nempty_rows = 0;
+	for (int cpu = 0; cpu < l->ncpus; cpu++) {
+		used[cpu] = !used[cpu];
+		l->nempty += used[cpu];
+		l->nempty_rows += used[cpu] && (!cpu || !used[cpu - 1]);
+	}
+	if (!l->nempty || l->nempty == l->ncpus) {
+		/* all drawn, or nothing at all: every lane as it is */
+		free(used);
+		l->nempty = l->nempty_rows = 0;
+		return 0;
+	}
+	l->lane_empty = used;
+	return 0;
+}
+
+/* The tops of the lanes and of the collapsed rows, top down in CPU order. */
+static int tl_lane_tops(struct lat_tl_layout *l)
+{
+	double y = l->lane_y0;
+
+	l->lane_top = malloc((size_t)l->ncpus * sizeof(*l->lane_top));
+	if (!l->lane_top)
+		return -LAT_ENOMEM;
+	for (int cpu = 0; cpu < l->ncpus; cpu++) {
+		if (!lane_empty(l, cpu)) {
+			l->lane_top[cpu] = y;
+			y += l->lane_h + l->lane_gap;
+		} else if (cpu && lane_empty(l, cpu - 1)) {
+			l->lane_top[cpu] = l->lane_top[cpu - 1];
+		} else {
+			l->lane_top[cpu] = y;
+			y += l->thin_h + l->lane_gap;
+		}
+	}
+	return 0;
 }
 
 /* The x axis over the window, then one lane per CPU in the plot. */
@@ -484,6 +576,8 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 		    const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	char ts[40];
+	double avail;
+	int nrows;
 
 	c->has_y = 0;
 	lat_font(m, LAT_LABEL_PT, 0);
@@ -492,16 +586,22 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 	snprintf(c->x.title, sizeof(c->x.title), "time since the window start (%s s)",
 		 lat_fmt_trace_ts(l->v0, ts, sizeof(ts)));
 	lat_frame_layout(c, m);
-	l->lane_gap = ncpus > 32 ? 1 : LANE_GAP;
+	nrows = ncpus - l->nempty + l->nempty_rows;
+	avail = c->plot.h - BAND_H - 4;
+	l->lane_gap = nrows > 32 ? 1 : LANE_GAP;
 	l->lane_y0 = c->plot.y + BAND_H;
 	l->bracket_y = c->plot.y + BAND_H - 12;
-	l->lane_h = (c->plot.h - BAND_H - 4 - (ncpus - 1) * l->lane_gap) / ncpus;
+	l->thin_h = THIN_H;
+	l->lane_h = (avail - (nrows - 1) * l->lane_gap - l->nempty_rows * l->thin_h) /
+		    (ncpus - l->nempty);
+	if (l->nempty && l->lane_h < l->thin_h)	/* as thin as the lanes */
+		l->lane_h = l->thin_h = (avail - (nrows - 1) * l->lane_gap) / nrows;
 	if (l->lane_h < 1) {
 		snprintf(msg, msglen, "%d CPU%s do not fit in %d pixels: use --size", ncpus, PLURAL(ncpus),
 			 o->height);
 		return -LAT_EUSAGE;
 	}
-	return 0;
+	return l->nempty ? tl_lane_tops(l) : 0;
 }
 
 static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
@@ -529,7 +629,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->focus_pid = focus_pid(t, o->task);
 	l->own_pid = t->nbrackets ? t->brackets[0].pid : l->focus_pid;
 	n.nown = collect_migr(p, t);
-	if (n.nown < 0 || tl_task_order(p, t))
+	if (n.nown < 0 || tl_task_order(p, t) || tl_empty_lanes(l, t))
 		goto nomem;
 	tl_legend(c, p, t, &n);
 	lat_chart_title(c, o, "timeline", t->title);
@@ -705,6 +805,30 @@ static void hatch_fill(cairo_t *cr, struct lat_rgb rgb)
 	cairo_surface_destroy(tile);
 }
 
+/* The thin row of the run of CPUs with nothing to draw that starts at @cpu. */
+static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_layout *l,
+			   int cpu)
+{
+	double top = lat_tl_lane_top(l, cpu), h = l->thin_h;
+	int last = cpu;
+	char buf[64];
+
+	while (last + 1 < l->ncpus && lane_empty(l, last + 1))
+		last++;
+	cairo_set_source_rgb(cr, 0.985, 0.985, 0.985);
+	cairo_rectangle(cr, c->plot.x, top, c->plot.w, h);
+	cairo_fill(cr);
+	if (h < 9)
+		return;
+	if (last > cpu)
+		snprintf(buf, sizeof(buf), "CPUs %d\xe2\x80\x93%d: no events", cpu, last);
+	else
+		snprintf(buf, sizeof(buf), "CPU %d: no events", cpu);
+	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+	lat_font(cr, fmin(LAT_TICK_PT - 1, h - 3), 0);
+	lat_text(cr, c->plot.x + 6, top + h / 2 + fmin(LAT_TICK_PT - 1, h - 3) * 0.35, 0, buf);
+}
+
 static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
 		       struct tl_priv *p)
 {
@@ -717,6 +841,11 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		double top = lat_tl_lane_top(l, cpu), h = l->lane_h;
 		char buf[32];
 
+		if (lane_empty(l, cpu)) {
+			if (!cpu || !lane_empty(l, cpu - 1))
+				draw_empty_row(cr, c, l, cpu);
+			continue;
+		}
 		/* the lane's background and label */
 		cairo_set_source_rgb(cr, 0.965, 0.965, 0.965);
 		cairo_rectangle(cr, c->plot.x, top, c->plot.w, h);
@@ -983,7 +1112,7 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
 			double top = lat_tl_lane_top(l, cpu);
 
-			if (mk->cpu >= 0 && cpu != mk->cpu)
+			if ((mk->cpu >= 0 && cpu != mk->cpu) || lane_empty(l, cpu))
 				continue;
 			lat_set_rgb(cr, lat_alert_rgb, 0.16);
 			cairo_rectangle(cr, x0, top, x1 - x0, l->lane_h);
@@ -998,6 +1127,8 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 		if (x1 - x0 > lat_text_width(cr, buf) + 6 && l->lane_h >= 14) {
 			int cpu = mk->cpu >= 0 ? mk->cpu : l->ncpus - 1;
 
+			while (cpu > 0 && lane_empty(l, cpu))
+				cpu--;
 			double ty = lat_tl_lane_top(l, cpu) + l->lane_h - 7;
 
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);

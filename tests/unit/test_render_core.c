@@ -213,10 +213,14 @@ static void test_odd_inputs(void **state)
 	assert_int_equal(lat_block_add_series(b, lat_series_new("e", LAT_LOOP_NCOLS, cols)), 0);
 	assert_int_equal(lat_render_block(b, &o, &out), 0);
 	lat_block_free(b);
-	/* 4001 CPUs do not fit in 900 pixels: an error that says so */
+	/* 4001 CPUs, 3999 of them with nothing: one thin row between CPU 0 and CPU 4000 */
+	assert_int_equal(lat_render_timeline(&t, &o, &out), 0);
+	/* but not in 200 pixels (three rows): an error that says so */
+	o.height = 200;
 	ret = lat_render_timeline(&t, &o, &out);
 	assert_int_equal(ret, -LAT_EUSAGE);
-	assert_non_null(strstr(out.msg, "--size"));
+	assert_non_null(strstr(out.msg, "4001 CPUs do not fit in 200 pixels: use --size"));
+	o.height = 900;
 	sl[2].cpu = 1;
 	assert_int_equal(lat_render_timeline(&t, &o, &out), 0);
 	o.has_window = 1;

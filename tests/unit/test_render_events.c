@@ -425,6 +425,37 @@ static void test_bracket_holder(void **state)
  */
 #define LKML_RT LAT_SAMPLES_DIR "/ftrace-text/lkml-2020-rt-lazy-flags.txt"
 
+/*
+ * Its 8 CPUs (the trace's [007] and the analysis' ncpus) have events on CPU 7
+ * only (grep: every line of the block is `[007]`): CPUs 0-6 make one thin row
+ * "CPUs 0–6: no events" above CPU 7's lane, which gets the rest of the plot.
+ */
+static void test_empty_lanes(struct lat_timeline *t)
+{
+	struct lat_render_opts o;
+	struct lat_chart c;
+	const struct lat_tl_layout *l;
+	cairo_surface_t *s;
+
+	lat_render_opts_init(&o);
+	o.width = 1200;
+	o.height = 675;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->ncpus, 8);
+	assert_int_equal(l->nempty, 7);
+	assert_int_equal(l->nempty_rows, 1);
+	for (int cpu = 0; cpu < 7; cpu++)
+		assert_true(lat_tl_lane_top(l, cpu) == l->lane_y0);
+	assert_true(lat_tl_lane_top(l, 7) == l->lane_y0 + l->thin_h + l->lane_gap);
+	/* CPU 7's lane reaches the plot's bottom, less the 4 px margin */
+	assert_true(fabs(lat_tl_lane_top(l, 7) + l->lane_h - (c.plot.y + c.plot.h - 4)) < 1);
+	assert_non_null(strstr(c.subtitle, "8 CPUs (7 with no events), "));
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+}
+
 static void test_timeline_unnamed_irq(void **state)
 {
 	struct lat_loaded ld;
@@ -446,6 +477,7 @@ static void test_timeline_unnamed_irq(void **state)
 		assert_string_equal(buf, "woken in irq (unnamed)");
 	}
 	assert_int_equal(n, 1);
+	test_empty_lanes(t);
 	/* a named irq context: its name, without the pid of the task it interrupted */
 	strcpy(e.from_comm, "eth0");
 	lat_tl_edge_label(&e, buf, sizeof(buf));

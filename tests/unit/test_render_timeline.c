@@ -119,6 +119,7 @@ static void test_geometry(void **state)
 	assert_int_equal(l->ntasks, 4);
 	/* hog ran the whole 2.7 ms wait */
 	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, CPU held by hog:200 (100%)"));
+	assert_int_equal(l->nempty, 0);	/* both CPUs have slices: no lane collapsed */
 	/* build(): 4 slices of 4 tasks on 2 CPUs, one irq mark, one marker: counts agree */
 	assert_non_null(strstr(c.subtitle, "4 slices, 4 tasks, 2 CPUs, 1 irq, 1 marker, "
 				"0 migrations"));
@@ -184,6 +185,60 @@ static void test_shared_cpu(void **state)
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, queued on CPU 1, held by "
 					   "hog:200 (100%)"));
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+	tl_free(t);
+}
+
+/*
+ * build() on 5 CPUs with one more slice on CPU 3: CPU 2 and CPU 4 have nothing
+ * in the view, each a thin row of its own between/after the lanes.  A
+ * --window from 6.5 ms (CPU 0 runs rt-task until 7 ms): CPU 1 has
+ * nothing either (its last slice ends at 3.6 ms, no mark after): CPUs 1-2 are
+ * one row.
+ */
+static void test_empty_lanes(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	size_t cap = t->nslices;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	const struct lat_tl_layout *l;
+	cairo_surface_t *s;
+	double y;
+
+	(void)state;
+	t->ncpus = 5;
+	add_slice(t, &cap, 3, 70, "other", T0, T0 + 10 * MS);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "timeline-empty-lanes.png");
+	l = c.priv;
+	assert_int_equal(l->ncpus, 5);
+	assert_int_equal(l->nempty, 2);
+	assert_int_equal(l->nempty_rows, 2);
+	assert_non_null(strstr(c.subtitle, "5 CPUs (2 with no events), "));
+	y = l->lane_y0 + 2 * (l->lane_h + l->lane_gap);
+	assert_true(lat_tl_lane_top(l, 2) == y);
+	assert_true(lat_tl_lane_top(l, 3) == y + l->thin_h + l->lane_gap);
+	assert_true(lat_tl_lane_top(l, 4) == y + l->thin_h + 2 * l->lane_gap + l->lane_h);
+	assert_true(l->thin_h < l->lane_h);
+	/* the thin row is pale, not a task's colour: between CPU 1's and CPU 3's lanes */
+	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w - 3, y + l->thin_h / 2),
+			     (struct lat_rgb){ 0.985, 0.985, 0.985 }) < 0.02);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+
+	o.has_window = 1;
+	o.window_start_ns = 6500000;
+	o.window_end_ns = -1;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->nempty, 3);
+	assert_int_equal(l->nempty_rows, 2);
+	assert_true(lat_tl_lane_top(l, 1) == lat_tl_lane_top(l, 2));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
 	tl_free(t);
@@ -324,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_shared_cpu),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_empty_lanes),
 		cmocka_unit_test(test_hostile_svg),
 		cmocka_unit_test(test_unsorted_slices),
 		cmocka_unit_test(test_million_slices),
