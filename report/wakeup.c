@@ -852,9 +852,9 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 		lat_sched_class_fmt_pol(t->prio, t->policy, cls, sizeof(cls));
 		fputs("    ", out);
 		who(out, t->comm, t->pid);
-		fprintf(out, " %s: max %s, p99 %s over %llu waits\n", cls,
+		fprintf(out, " %s: max %s, p99 %s over %llu wait%s\n", cls,
 			dur(t->wake.max, d1, sizeof(d1)), dur(t->wake.p99, d2, sizeof(d2)),
-			(unsigned long long)t->wake.n);
+			(unsigned long long)t->wake.n, t->wake.n == 1 ? "" : "s");
 	}
 	if (!first && r->inversions)
 		fprintf(out, "    %llu wait%s ended behind a lower-priority task (see the "
