@@ -473,11 +473,15 @@ pick:
 	return wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
 }
 
-static void verdict_above(struct wk *w, const struct wk_cpu *c, const struct wk_task *t,
-			  uint64_t ts, int64_t lat)
+/* Counts the verdict of a wait of at least the threshold; returns it. */
+static enum lat_verdict_kind verdict_above(struct wk *w, const struct wk_cpu *c,
+					   const struct wk_task *t, uint64_t ts, int64_t lat)
 {
-	w->r->verdicts_above[verdict_of(c, t, ts, lat)]++;
+	enum lat_verdict_kind v = verdict_of(c, t, ts, lat);
+
+	w->r->verdicts_above[v]++;
 	w->r->above++;
+	return v;
 }
 
 static void owe_release(struct wk *w, struct wk_task *t);
@@ -839,21 +843,20 @@ static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 }
 
 /*
- * An exporter's record of the wait @l of @t that ends now; with the verdict
- * verdicts_above counts when the analysis counts it there (a selected, trusted
- * wakeup or new-task wait of at least the threshold), else none.
+ * An exporter's record of the wait @l of @t that ends now, with @verdict: the
+ * verdict verdicts_above counted it under (end_wait()), -1 when it was not
+ * judged.
  */
-static __attribute__((noinline)) void sink_wait(struct wk *w, const struct wk_cpu *c,
-						 const struct wk_task *t,
-						 const struct lat_wake_link *l, int trusted)
+static __attribute__((noinline)) void sink_wait(struct wk *w, const struct wk_task *t,
+						 const struct lat_wake_link *l, int trusted,
+						 int verdict)
 {
 	struct lat_wait_rec rec = { .w = l, .prio = t->prio, .queued_cpu = t->queued_cpu,
 				    .trusted = (uint8_t)trusted };
 
-	if (trusted && t->kind != LAT_WAIT_PREEMPT && w->o->threshold_ns > 0 &&
-	    l->latency_ns >= w->o->threshold_ns && t->match &&
-	    !((w->filter_pol || w->min_prio) && !class_ok(w, t->prio)))
-		rec.verdict = lat_verdict_name(verdict_of(c, t, l->end_ns, l->latency_ns));
+	if (verdict >= 0)
+		rec.verdict = lat_verdict_name((enum lat_verdict_kind)verdict);
+
 	w->o->sink->wait(w->o->sink->ctx, &rec);
 }
 
@@ -864,6 +867,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 {
 	int64_t lat = (int64_t)(ts - t->start);
 	int trusted = t->gaps_at_start == w->ngaps;
+	int verdict = -1;		/* judged: the verdict verdicts_above counted */
 	struct wk_done *d = &c->done;
 	struct lat_wake_link *l;
 	struct wk_node *nd;
@@ -894,21 +898,19 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	l->held_ns = 0;
 	l->held_unknown = 0;
 	l->preempted = t->kind == LAT_WAIT_PREEMPT && t->plus;
-	if (w->o->sink && w->o->sink->wait)
-		sink_wait(w, c, t, l, trusted);
 
 	if (!t->match || (w->classing && !class_ok(w, t->prio))) {
 		if (!trusted) {
 			t->untrusted++;
 			w->r->untrusted++;
 		}
-		return;
+		goto uncounted;
 	}
 	t->sel = 1;
 	if (!trusted) {
 		t->untrusted++;
 		w->r->untrusted++;
-		return;
+		goto uncounted;
 	}
 	if (t->inferred && !w->r->inferred_waits++)
 		w->r->first_inferred_ns = ts;
@@ -924,10 +926,12 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		/* w->all is the CPUs' histograms merged at the end */
 		wk_hist_add(w, t, c, 0, lat);
 		if (lat >= w->above_ns)
-			verdict_above(w, c, t, ts, lat);
+			verdict = (int)verdict_above(w, c, t, ts, lat);
 		if (lat > w->fail_ns)
 			w->r->over_limit++;
 	}
+	if (w->o->sink && w->o->sink->wait)
+		sink_wait(w, t, l, 1, verdict);
 	if (d->valid)
 		wk_finish_done(w, c, cpu);
 	d->candidate = t->kind != LAT_WAIT_PREEMPT &&
@@ -942,6 +946,10 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	if (!d->candidate)
 		return;
 	done_case(w, c, cpu, t, ts, lat);
+	return;
+uncounted:
+	if (w->o->sink && w->o->sink->wait)
+		sink_wait(w, t, l, trusted, -1);
 }
 
 /*
