@@ -538,10 +538,9 @@ static void tl_edge(struct lat_timeline *tl, uint64_t ts, const struct lat_wake_
 	if (k->ctx == LAT_WAKE_CTX_TASK)
 		memcpy(e->from_comm, k->comm, LAT_COMM_LEN);
 	else
-		snprintf(e->from_comm, LAT_COMM_LEN, "%s",
-			 lat_wake_irq_label(k)[0] ? lat_wake_irq_label(k) : lat_wake_ctx_name(k->ctx));
+		snprintf(e->from_comm, LAT_COMM_LEN, "%s", lat_wake_irq_label(k));
 	e->from_comm[LAT_COMM_LEN - 1] = 0;
-	e->from_irq = k->ctx != LAT_WAKE_CTX_TASK;
+	e->from_irq = (uint8_t)k->ctx;
 }
 
 /*

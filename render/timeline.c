@@ -190,8 +190,8 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 /*
  * The label of a waker arrow: the waking task ("comm:pid"), or the irq context
  * that ran the waking: its name ("irq eth0"; no pid: the pid is the task it
- * interrupted), or, when the trace does not name it (from_comm is only the
- * context, "irq", "softirq" or "nmi"), "woken in irq (unnamed)".
+ * interrupted), or, when the trace does not name it, "woken in irq (unnamed)"
+ * (softirq, nmi).
  */
 void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
 {
@@ -203,13 +203,11 @@ void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
 		return;
 	}
 	lat_utf8_clean(e->from_comm, strnlen(e->from_comm, LAT_COMM_LEN), c, sizeof(c));
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(ctx); i++) {
-		if (!*c || !strcmp(c, ctx[i])) {
-			snprintf(buf, len, "woken in %s (unnamed)", *c ? c : "irq");
-			return;
-		}
-	}
-	snprintf(buf, len, "irq %s", c);
+	if (!*c)
+		snprintf(buf, len, "woken in %s (unnamed)",
+			 e->from_irq <= LAT_ARRAY_SIZE(ctx) ? ctx[e->from_irq - 1] : "irq");
+	else
+		snprintf(buf, len, "irq %s", c);
 }
 
 /*

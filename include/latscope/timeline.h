@@ -40,8 +40,10 @@ struct lat_tl_edge {
 	uint64_t ts_ns;
 	int32_t from_cpu, to_cpu;
 	int32_t from_pid, to_pid;
-	char from_comm[LAT_COMM_LEN];
-	uint8_t from_irq;	/* the waker was an irq/softirq context */
+	char from_comm[LAT_COMM_LEN];	/* the waking task's comm; in an irq context the irq's
+					   name, empty when the trace does not name it */
+	uint8_t from_irq;	/* 0: a task woke it; else its context (enum lat_wake_ctx:
+				   irq, softirq, NMI) */
 };
 
 /* The wakeup being explained: a bracket from waking to switch-in. */

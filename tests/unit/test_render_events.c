@@ -482,7 +482,8 @@ static void test_timeline_unnamed_irq(void **state)
 	strcpy(e.from_comm, "eth0");
 	lat_tl_edge_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "irq eth0");
-	strcpy(e.from_comm, "softirq");
+	e.from_irq = LAT_WAKE_CTX_SOFTIRQ;
+	e.from_comm[0] = 0;	/* not named in the trace */
 	lat_tl_edge_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "woken in softirq (unnamed)");
 	/* a task: comm:pid */
