@@ -19,106 +19,6 @@
 #include "analyze_priv.h"
 #include "wakeup_priv.h"
 
-const char *lat_wake_ctx_name(enum lat_wake_ctx c)
-{
-	switch (c) {
-	case LAT_WAKE_CTX_IRQ:
-		return "irq";
-	case LAT_WAKE_CTX_SOFTIRQ:
-		return "softirq";
-	case LAT_WAKE_CTX_NMI:
-		return "nmi";
-	default:
-		return "task";
-	}
-}
-
-const char *lat_wake_irq_label(const struct lat_wake_waker *k)
-{
-	return k->irq_name;
-}
-
-enum lat_sched_policy lat_sched_policy_of(int32_t prio)
-{
-	if (prio < 0)
-		return prio == -1 ? LAT_POL_DEADLINE : LAT_POL_UNKNOWN;
-	if (prio < 100)
-		return LAT_POL_RT;
-	if (prio < 140)
-		return LAT_POL_FAIR;
-	return LAT_POL_UNKNOWN;
-}
-
-const char *lat_sched_policy_name(int32_t prio)
-{
-	switch (lat_sched_policy_of(prio)) {
-	case LAT_POL_DEADLINE:
-		return "SCHED_DEADLINE";
-	case LAT_POL_RT:
-		return "SCHED_FIFO";
-	case LAT_POL_FAIR:
-		return "SCHED_OTHER";
-	default:
-		return "";
-	}
-}
-
-void lat_sched_class_fmt(int32_t prio, char *buf, size_t len)
-{
-	switch (lat_sched_policy_of(prio)) {
-	case LAT_POL_RT:
-		snprintf(buf, len, "SCHED_FIFO %d", 99 - prio);
-		break;
-	case LAT_POL_FAIR:
-		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
-		break;
-	default:
-		snprintf(buf, len, "%s", lat_sched_policy_name(prio));
-		break;
-	}
-}
-
-int lat_sched_policy_parse(const char *s, enum lat_sched_policy *out)
-{
-	if (!s)
-		return -LAT_EUSAGE;
-	if (!strcmp(s, "rt"))
-		*out = LAT_POL_RT;
-	else if (!strcmp(s, "fair"))
-		*out = LAT_POL_FAIR;
-	else if (!strcmp(s, "dl"))
-		*out = LAT_POL_DEADLINE;
-	else
-		return -LAT_EUSAGE;
-	return 0;
-}
-
-const char *lat_wait_kind_name(enum lat_wait_kind k)
-{
-	switch (k) {
-	case LAT_WAIT_PREEMPT:
-		return "preempt";
-	case LAT_WAIT_NEW:
-		return "new";
-	default:
-		return "wakeup";
-	}
-}
-
-const char *lat_slice_end_name(enum lat_slice_end e)
-{
-	switch (e) {
-	case LAT_SLICE_BREAK:
-		return "break";
-	case LAT_SLICE_LOST:
-		return "lost";
-	case LAT_SLICE_TRACE_END:
-		return "end";
-	default:
-		return "switch";
-	}
-}
-
 /* Hands a slice of CPU @c's current task, ended at @end, to the sink. */
 static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t cpu, uint64_t end,
 			   enum lat_slice_end why)
@@ -139,18 +39,6 @@ static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t c
 	s.end = why;
 	s.state = LAT_TS_OTHER;
 	w->o->sink->slice(w->o->sink->ctx, &s);
-}
-
-int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out)
-{
-	static const char *const keys[] = { "max", "avg", "p99", "count", "pid", "comm" };
-
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(keys); i++)
-		if (s && !strcmp(s, keys[i])) {
-			*out = (enum lat_wake_sort)i;
-			return 0;
-		}
-	return -LAT_EUSAGE;
 }
 
 static void copy_comm(char *dst, const char *src)
@@ -205,7 +93,7 @@ static int task_matches(const struct wk *w, const struct wk_task *t)
 /* --policy / --min-prio, on the prio the task has when its wait ends. */
 static int class_ok(const struct wk *w, int32_t prio)
 {
-	enum lat_sched_policy p = lat_sched_policy_of(prio);
+	enum lat_sched_policy p = wk_policy_of(prio);
 
 	if (w->filter_pol != LAT_POL_UNKNOWN && p != w->filter_pol)
 		return 0;
@@ -427,7 +315,7 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 {
 	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
 	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
-	enum lat_sched_policy wp = lat_sched_policy_of(t->prio);
+	enum lat_sched_policy wp = wk_policy_of(t->prio);
 	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0, unk;
 
 	for (int i = 0; i < WK_CUM_N; i++)
@@ -963,7 +851,7 @@ static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
 	struct lat_wake_inversion *v = &w->r->worst_inversion;
 	int64_t lat = (int64_t)(ts - t->start);
 
-	if (lat_sched_policy_of(prio) == LAT_POL_FAIR || t->kind == LAT_WAIT_PREEMPT ||
+	if (wk_policy_of(prio) == LAT_POL_FAIR || t->kind == LAT_WAIT_PREEMPT ||
 	    lat < LAT_WAKE_PI_NS || s->pid <= 0 || t->gaps_at_start != w->ngaps ||
 	    wk_rank(prio, s->prio) >= 0 || !t->match || (w->classing && !class_ok(w, prio)))
 		return;

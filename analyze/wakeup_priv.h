@@ -330,6 +330,18 @@ static inline int wk_qualifies(const struct wk *w, int64_t lat)
 	return w->nworst < (size_t)w->o->worst_n || lat > wk_rank_ns(&w->worst[w->nworst - 1]->c);
 }
 
+/* lat_sched_policy_of(), inline for the per-wait checks of wakeup.c */
+static inline enum lat_sched_policy wk_policy_of(int32_t prio)
+{
+	if (prio < 0)
+		return prio == -1 ? LAT_POL_DEADLINE : LAT_POL_UNKNOWN;
+	if (prio < 100)
+		return LAT_POL_RT;
+	if (prio < 140)
+		return LAT_POL_FAIR;
+	return LAT_POL_UNKNOWN;
+}
+
 /* wakeup_case.c */
 int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b);
 void wk_resolve_link(struct wk *w, struct lat_wake_link *l);
@@ -364,6 +376,7 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 			uint32_t depth);
 int wk_blame_finish(struct wk *w);
 void wk_stacks_free(struct wk *w);
+/* wakeup_names.c: the public lat_sched_*, lat_wake_*_name, lat_*_parse (latscope/an_wakeup.h) */
 
 /* ---- wakeup_hist.c's per-wait part, inline in end_wait() ---- */
 

@@ -36,10 +36,6 @@ static const char *const timer_events[] = {
 	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
 };
 
-/* the events --stacks puts a stacktrace trigger on (the signal handler takes them off too) */
-const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS] = { "sched/sched_switch",
-								  "sched/sched_waking" };
-
 static int add_unique(char ***arr, size_t *n, const char *s, size_t len)
 {
 	size_t cap = *n;

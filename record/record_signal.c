@@ -37,6 +37,13 @@ static struct {
 	volatile sig_atomic_t umount;	/* tracefs was mounted by us */
 } em = { .wake_fd = -1, .tracing_on_fd = -1 };
 
+/*
+ * The events --stacks puts a stacktrace trigger on (record_instance.c); here, below it, since
+ * the signal handler takes them off too.
+ */
+const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS] = { "sched/sched_switch",
+								  "sched/sched_waking" };
+
 static void em_write(const char *s)
 {
 	if (write(STDERR_FILENO, s, strlen(s)) < 0)
