@@ -1654,7 +1654,7 @@ static void wk_release(struct wk *w)
 	free(w->cpus);
 	free(w->tasks);
 	free(w->by_idx);
-	free(w->pend_count);
+	wk_batch_free(&w->batch);
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);

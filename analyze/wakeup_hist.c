@@ -272,25 +272,31 @@ static void pend_apply(struct wk *w, const struct wk_pend *p)
 
 void wk_pend_flush(struct wk *w)
 {
-	size_t n = w->npend, nt = w->ntasks;
+	struct wk_batch *b = &w->batch;
+	size_t n = b->npend, nt = w->ntasks;
 
-	w->npend = 0;
+	b->npend = 0;
 	if (!n)
 		return;
 	/* grouping pays while tasks are fewer than the batch; beyond, in order */
 	if (nt > 4 * WK_PEND ||
-	    lat_grow(&w->pend_count, &w->pend_count_cap, nt + 1, sizeof(*w->pend_count))) {
+	    lat_grow(&b->pend_count, &b->pend_count_cap, nt + 1, sizeof(*b->pend_count))) {
 		for (size_t i = 0; i < n; i++)
-			pend_apply(w, &w->pend[i]);
+			pend_apply(w, &b->pend[i]);
 		return;
 	}
-	memset(w->pend_count, 0, (nt + 1) * sizeof(*w->pend_count));
+	memset(b->pend_count, 0, (nt + 1) * sizeof(*b->pend_count));
 	for (size_t i = 0; i < n; i++)
-		w->pend_count[w->pend[i].idx + 1]++;
+		b->pend_count[b->pend[i].idx + 1]++;
 	for (size_t k = 1; k <= nt; k++)
-		w->pend_count[k] += w->pend_count[k - 1];
+		b->pend_count[k] += b->pend_count[k - 1];
 	for (size_t i = 0; i < n; i++)
-		w->pend_sorted[w->pend_count[w->pend[i].idx]++] = w->pend[i];
+		b->pend_sorted[b->pend_count[b->pend[i].idx]++] = b->pend[i];
 	for (size_t i = 0; i < n; i++)
-		pend_apply(w, &w->pend_sorted[i]);
+		pend_apply(w, &b->pend_sorted[i]);
+}
+
+void wk_batch_free(struct wk_batch *b)
+{
+	free(b->pend_count);	/* pend, pend_sorted: in the arena */
 }

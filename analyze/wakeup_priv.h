@@ -247,6 +247,17 @@ struct wk_worst {
 	uint8_t open;
 };
 
+/*
+ * The per-task histogram buckets batched (wk_hist_add(), wk_pend_flush()):
+ * wakeup_hist.c's alone, written by nobody else; freed by wk_batch_free().
+ */
+struct wk_batch {
+	struct wk_pend *pend, *pend_sorted;	/* WK_PEND each, from the arena */
+	size_t npend;
+	uint32_t *pend_count;		/* counting sort by task, ntasks + 1 */
+	size_t pend_count_cap;
+};
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -284,12 +295,9 @@ struct wk {
 	size_t nworst, nopen;
 	uint64_t next_we;		/* no open case's window ends before this */
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
-	struct wk_pend *pend, *pend_sorted;	/* WK_PEND each */
-	size_t npend;
+	struct wk_batch batch;		/* wakeup_hist.c's */
 	struct wk_task **by_idx;	/* tasks by idx */
 	size_t by_idx_cap;
-	uint32_t *pend_count;		/* counting sort by task, ntasks + 1 */
-	size_t pend_count_cap;
 	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
 	struct wk_hold *hold;		/* scratch: a window's tasks or irqs (hold_slices()) */
 	size_t hold_cap, nhold;
@@ -366,6 +374,7 @@ enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t
 /* wakeup_hist.c */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col);
 void wk_pend_flush(struct wk *w);
+void wk_batch_free(struct wk_batch *b);
 /* wakeup_result.c */
 int wk_build_results(struct wk *w, const struct lat_event_source *src);
 void wk_result_free(void *p);
@@ -444,6 +453,7 @@ static inline __attribute__((always_inline)) void wk_hist_add(struct wk *w, stru
 							       int64_t lat)
 {
 	struct lat_hll *ch = preempt ? &c->preempt : &c->wake;
+	struct wk_batch *b = &w->batch;
 	struct wk_pend *p;
 	unsigned row, col;
 
@@ -455,20 +465,20 @@ static inline __attribute__((always_inline)) void wk_hist_add(struct wk *w, stru
 		w->oom = 1;
 	hll_note(ch, lat);
 	hll_note(preempt ? &t->preempt : &t->wake, lat);
-	if (__builtin_expect(!w->pend, 0)) {
-		w->pend = lat_arena_alloc(&w->arena, 2 * WK_PEND * sizeof(*w->pend));
-		if (!w->pend) {
+	if (__builtin_expect(!b->pend, 0)) {
+		b->pend = lat_arena_alloc(&w->arena, 2 * WK_PEND * sizeof(*b->pend));
+		if (!b->pend) {
 			w->oom = 1;
 			return;
 		}
-		w->pend_sorted = w->pend + WK_PEND;
+		b->pend_sorted = b->pend + WK_PEND;
 	}
-	p = &w->pend[w->npend++];
+	p = &b->pend[b->npend++];
 	p->idx = t->idx;
 	p->row = (uint8_t)row;
 	p->col = (uint8_t)col;
 	p->preempt = (uint8_t)preempt;
-	if (w->npend == WK_PEND)
+	if (b->npend == WK_PEND)
 		wk_pend_flush(w);
 }
 
