@@ -964,12 +964,9 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	}
 	if (t->off) {
 		t->off = 0;
-		if (t->off_stack >= 0 && t->match) {
-			struct wk_stack *k = &w->stk[t->off_stack];
-
-			k->off_ns += (int64_t)(ev->ts_ns - t->off_start);
-			k->off_cnt++;
-		}
+		if (t->off_stack >= 0 && t->match)
+			wk_stack_blame_off(&w->stacks, t->off_stack,
+					   (int64_t)(ev->ts_ns - t->off_start));
 	}
 	t->on_cpu = cpu;
 }
@@ -1659,7 +1656,7 @@ static void wk_release(struct wk *w)
 		wk_worst_free(w->worst[i]);
 	free(w->worst);
 	wk_spares_free(w);
-	wk_stacks_free(w);
+	wk_stacks_free(&w->stacks);
 	free(w->hold);
 	free(w->hold_ix);
 	lat_arena_release(&w->arena);

@@ -911,10 +911,8 @@ void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu)
 			if (s->end <= d->start)
 				break;
 			ov = overlap(s->start, s->end, d->start, d->end);
-			if (ov && s->pid > 0 && s->stack >= 0) {
-				w->stk[s->stack].run_ns += ov;
-				w->stk[s->stack].run_cnt++;
-			}
+			if (ov && s->pid > 0 && s->stack >= 0)
+				wk_stack_blame_run(&w->stacks, s->stack, ov);
 		}
 	}
 	if (!d->candidate || !wk_qualifies(w, wk_rank_ns(&d->c)))

@@ -258,6 +258,18 @@ struct wk_batch {
 	size_t pend_count_cap;
 };
 
+/*
+ * The kernel stacks interned (wk_stack_intern()), with the time blamed on
+ * each: wakeup_stack.c's; the others add blame through wk_stack_blame_off()
+ * and wk_stack_blame_run() only.  Freed by wk_stacks_free().
+ */
+struct wk_stacks {
+	struct wk_stack *stk;		/* parallel to r->stacks */
+	size_t stk_cap, rstk_cap, fold_cap;
+	char *fold_buf;
+	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
+};
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -285,10 +297,7 @@ struct wk {
 	struct lat_wake_stall rstalls[WK_STALL_RING];	/* recent stalls, likewise */
 	size_t stallhead, nstall;
 	size_t nowed;			/* CPUs that owe a switch */
-	struct wk_stack *stk;		/* parallel to r->stacks */
-	size_t stk_cap, rstk_cap, fold_cap;
-	char *fold_buf;
-	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
+	struct wk_stacks stacks;	/* wakeup_stack.c's */
 	struct wk_node *nodes;		/* WK_NODES, allocated at the first ended wait */
 	uint64_t nseq;			/* seq of the newest node */
 	struct wk_worst **worst;	/* by latency, descending */
@@ -384,7 +393,23 @@ void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *syms,
 			uint32_t depth);
 int wk_blame_finish(struct wk *w);
-void wk_stacks_free(struct wk *w);
+void wk_stacks_free(struct wk_stacks *s);
+
+/* Off-CPU time @ns (a task slept in stack @id) blamed on it: one more. */
+static inline void wk_stack_blame_off(struct wk_stacks *s, int32_t id, int64_t ns)
+{
+	struct wk_stack *k = &s->stk[id];
+
+	k->off_ns += ns;
+	k->off_cnt++;
+}
+
+/* Runnable time @ns (the CPU's holder left it in stack @id) blamed on it: one more. */
+static inline void wk_stack_blame_run(struct wk_stacks *s, int32_t id, int64_t ns)
+{
+	s->stk[id].run_ns += ns;
+	s->stk[id].run_cnt++;
+}
 /* wakeup_names.c: the public lat_sched_*, lat_wake_*_name, lat_*_parse (latscope/an_wakeup.h) */
 
 /* ---- wakeup_hist.c's per-wait part, inline in end_wait() ---- */

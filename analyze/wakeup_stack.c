@@ -112,6 +112,7 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 			uint32_t depth)
 {
 	struct lat_wakeup_result *r = w->r;
+	struct wk_stacks *st = &w->stacks;
 	uint64_t h = 1469598103934665603ull;
 	ssize_t len;
 	size_t slot;
@@ -128,37 +129,37 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 		syms++;
 		depth--;
 	}
-	len = fold(&w->fold_buf, &w->fold_cap, ips, syms, depth);
+	len = fold(&st->fold_buf, &st->fold_cap, ips, syms, depth);
 	if (len < 0)
 		goto oom;
 	for (ssize_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)w->fold_buf[i]) * 1099511628211ull;
-	if (!w->stk_hash) {
-		w->stk_hash = malloc(WK_HASH_SLOTS * sizeof(*w->stk_hash));
-		if (!w->stk_hash)
+		h = (h ^ (unsigned char)st->fold_buf[i]) * 1099511628211ull;
+	if (!st->stk_hash) {
+		st->stk_hash = malloc(WK_HASH_SLOTS * sizeof(*st->stk_hash));
+		if (!st->stk_hash)
 			goto oom;
-		memset(w->stk_hash, 0xff, WK_HASH_SLOTS * sizeof(*w->stk_hash));
+		memset(st->stk_hash, 0xff, WK_HASH_SLOTS * sizeof(*st->stk_hash));
 	}
-	for (slot = h % WK_HASH_SLOTS; (id = w->stk_hash[slot]) >= 0;
+	for (slot = h % WK_HASH_SLOTS; (id = st->stk_hash[slot]) >= 0;
 	     slot = (slot + 1) % WK_HASH_SLOTS)
-		if (w->stk[id].hash == h && !strcmp(r->stacks[id].folded, w->fold_buf))
+		if (st->stk[id].hash == h && !strcmp(r->stacks[id].folded, st->fold_buf))
 			return id;
 	if (r->nstacks >= WK_MAX_STACKS) {
 		r->stacks_dropped++;
 		return -1;
 	}
-	if (lat_grow(&r->stacks, &w->rstk_cap, r->nstacks + 1, sizeof(*r->stacks)))
+	if (lat_grow(&r->stacks, &st->rstk_cap, r->nstacks + 1, sizeof(*r->stacks)))
 		goto oom;
-	if (lat_grow(&w->stk, &w->stk_cap, r->nstacks + 1, sizeof(*w->stk)))
+	if (lat_grow(&st->stk, &st->stk_cap, r->nstacks + 1, sizeof(*st->stk)))
 		goto oom;
 	id = (int32_t)r->nstacks;
 	memset(&r->stacks[id], 0, sizeof(r->stacks[id]));
-	memset(&w->stk[id], 0, sizeof(w->stk[id]));
-	w->stk[id].hash = h;
+	memset(&st->stk[id], 0, sizeof(st->stk[id]));
+	st->stk[id].hash = h;
 	r->nstacks++;
-	if (build_strings(&r->stacks[id], w->fold_buf, ips, syms, depth))
+	if (build_strings(&r->stacks[id], st->fold_buf, ips, syms, depth))
 		goto oom;
-	w->stk_hash[slot] = id;
+	st->stk_hash[slot] = id;
 	return id;
 oom:
 	w->oom = 1;
@@ -183,6 +184,7 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 		      size_t *nall, struct lat_wake_blame **funcs, size_t *nfuncs)
 {
 	struct lat_wakeup_result *r = w->r;
+	const struct wk_stacks *st = &w->stacks;
 	size_t n = 0, top = w->o->top_n > 0 ? (size_t)w->o->top_n : 20, nf = 0;
 	struct lat_wake_blame *a = calloc(r->nstacks ? r->nstacks : 1, sizeof(*a));
 	struct lat_wake_blame *f = calloc(r->nstacks ? r->nstacks : 1, sizeof(*f));
@@ -193,14 +195,14 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 		return -LAT_ENOMEM;
 	}
 	for (size_t i = 0; i < r->nstacks; i++) {
-		int64_t ns = run ? w->stk[i].run_ns : w->stk[i].off_ns;
+		int64_t ns = run ? st->stk[i].run_ns : st->stk[i].off_ns;
 
 		if (ns <= 0)
 			continue;
 		a[n].stack = (int32_t)i;
 		a[n].name = r->stacks[i].folded;
 		a[n].ns = ns;
-		a[n].count = run ? w->stk[i].run_cnt : w->stk[i].off_cnt;
+		a[n].count = run ? st->stk[i].run_cnt : st->stk[i].off_cnt;
 		f[n] = a[n];
 		f[n].stack = -1;
 		f[n].name = r->stacks[i].top;
@@ -240,9 +242,9 @@ int wk_blame_finish(struct wk *w)
 	return ret;
 }
 
-void wk_stacks_free(struct wk *w)
+void wk_stacks_free(struct wk_stacks *st)
 {
-	free(w->stk);
-	free(w->fold_buf);
-	free(w->stk_hash);
+	free(st->stk);
+	free(st->fold_buf);
+	free(st->stk_hash);
 }
