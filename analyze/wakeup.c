@@ -697,6 +697,22 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 	}
 }
 
+/* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
+static void chain_copy(const struct wk_chain *ch, uint64_t ref, struct lat_wake_case *c)
+{
+	c->nchain = 0;
+	while (ref && c->nchain < LAT_WAKE_CHAIN_MAX) {
+		const struct wk_node *nd = &ch->nodes[ref & (WK_NODES - 1)];
+
+		if (nd->seq != ref) {
+			c->chain_cut = 1;	/* WK_NODES waits ended since: the ring moved on */
+			return;
+		}
+		c->chain[c->nchain++] = nd->l;
+		ref = nd->parent;
+	}
+}
+
 /*
  * The case of a wait that qualifies for the worst (end_wait(), rare): what is known at its
  * end, kept in c->done until the CPU's next switch completes it (wk_finish_done()).
@@ -724,7 +740,7 @@ static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	if (t->area_cpu == cpu && lat > 0)
 		d->c.rq_avg = (double)(c->area - t->area0) / (double)lat;
 	d->c.waker = t->waker;
-	wk_chain(w, t->chain_ref, &d->c);
+	chain_copy(&w->chain, t->chain_ref, &d->c);
 	d->c.nmigr = t->nmigr;
 	memcpy(d->c.migr, t->migr, t->nmigr * sizeof(t->migr[0]));
 	d->c.migr_dropped = t->migr_dropped;
@@ -757,6 +773,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	int trusted = t->gaps_at_start == w->ngaps;
 	int verdict = -1;		/* judged: the verdict verdicts_above counted */
 	struct wk_done *d = &c->done;
+	struct wk_chain *ch = &w->chain;
 	struct lat_wake_link *l;
 	struct wk_node *nd;
 
@@ -765,14 +782,14 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		owe_release(w, t);
 	rq_leave(w, t, ts);
 	/* this wait becomes the first link of any chain through this task */
-	if (!w->nodes && !(w->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*w->nodes)))) {
+	if (!ch->nodes && !(ch->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*ch->nodes)))) {
 		w->oom = 1;
 		return;
 	}
-	nd = &w->nodes[++w->nseq & (WK_NODES - 1)];
-	nd->seq = w->nseq;
+	nd = &ch->nodes[++ch->nseq & (WK_NODES - 1)];
+	nd->seq = ch->nseq;
 	nd->parent = t->chain_ref;
-	t->last_ref = w->nseq;
+	t->last_ref = ch->nseq;
 	l = &nd->l;
 	l->pid = t->pid;
 	l->cpu = cpu;

@@ -269,22 +269,6 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 	memcpy(l->held_by_comm, o.comm, LAT_COMM_LEN);
 }
 
-/* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
-void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c)
-{
-	c->nchain = 0;
-	while (ref && c->nchain < LAT_WAKE_CHAIN_MAX) {
-		const struct wk_node *nd = &w->nodes[ref & (WK_NODES - 1)];
-
-		if (nd->seq != ref) {
-			c->chain_cut = 1;	/* WK_NODES waits ended since: the ring moved on */
-			return;
-		}
-		c->chain[c->nchain++] = nd->l;
-		ref = nd->parent;
-	}
-}
-
 /*
  * A task queued on one CPU and run on another: who ran on the CPU it was
  * queued on, from the waking until it was migrated off it.  That CPU, not

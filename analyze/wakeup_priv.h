@@ -270,6 +270,16 @@ struct wk_stacks {
 	int32_t *stk_hash;		/* open addressing, WK_MAX_STACKS * 2 slots, -1 empty */
 };
 
+/*
+ * The ended waits behind the chains (struct wk_node): wakeup.c's alone, which
+ * pushes one at every ended wait (end_wait()) and copies a case's chain out
+ * of them (chain_copy()).  In the arena.
+ */
+struct wk_chain {
+	struct wk_node *nodes;		/* WK_NODES, allocated at the first ended wait */
+	uint64_t nseq;			/* seq of the newest node */
+};
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -298,8 +308,7 @@ struct wk {
 	size_t stallhead, nstall;
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stacks stacks;	/* wakeup_stack.c's */
-	struct wk_node *nodes;		/* WK_NODES, allocated at the first ended wait */
-	uint64_t nseq;			/* seq of the newest node */
+	struct wk_chain chain;		/* wakeup.c's */
 	struct wk_worst **worst;	/* by latency, descending */
 	size_t nworst, nopen;
 	uint64_t next_we;		/* no open case's window ends before this */
@@ -362,7 +371,6 @@ static inline enum lat_sched_policy wk_policy_of(int32_t prio)
 /* wakeup_case.c */
 int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b);
 void wk_resolve_link(struct wk *w, struct lat_wake_link *l);
-void wk_chain(const struct wk *w, uint64_t ref, struct lat_wake_case *c);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
