@@ -83,10 +83,10 @@ static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
 
 static int task_matches(const struct wk *w, const struct wk_task *t)
 {
-	if (w->filter_pid >= 0)
-		return t->pid == w->filter_pid;
-	if (w->filter_comm)
-		return !strcmp(t->comm, w->filter_comm);
+	if (w->sel.filter_pid >= 0)
+		return t->pid == w->sel.filter_pid;
+	if (w->sel.filter_comm)
+		return !strcmp(t->comm, w->sel.filter_comm);
 	return 1;
 }
 
@@ -95,9 +95,9 @@ static int class_ok(const struct wk *w, int32_t prio)
 {
 	enum lat_sched_policy p = wk_policy_of(prio);
 
-	if (w->filter_pol != LAT_POL_UNKNOWN && p != w->filter_pol)
+	if (w->sel.filter_pol != LAT_POL_UNKNOWN && p != w->sel.filter_pol)
 		return 0;
-	return !w->min_prio || (p == LAT_POL_RT && 99 - prio >= w->min_prio);
+	return !w->sel.min_prio || (p == LAT_POL_RT && 99 - prio >= w->sel.min_prio);
 }
 
 static inline size_t task_slot(const struct wk *w, int32_t pid)
@@ -162,7 +162,7 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	w->ntasks++;
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
-	w->any_match |= t->match;
+	w->sel.any_match |= t->match;
 	return t;
 oom:
 	w->oom = 1;
@@ -174,7 +174,7 @@ static __attribute__((noinline)) void rename_task(struct wk *w, struct wk_task *
 {
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
-	w->any_match |= t->match;
+	w->sel.any_match |= t->match;
 }
 
 /* The task @pid (> 0), created on first sight; comm refreshed when known. */
@@ -782,7 +782,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		owe_release(w, t);
 	rq_leave(w, t, ts);
 	/* this wait becomes the first link of any chain through this task */
-	if (!ch->nodes && !(ch->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*ch->nodes)))) {
+	if (!ch->nodes &&
+	    !(ch->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*ch->nodes)))) {
 		w->oom = 1;
 		return;
 	}
@@ -804,7 +805,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	l->held_unknown = 0;
 	l->preempted = t->kind == LAT_WAIT_PREEMPT && t->plus;
 
-	if (!t->match || (w->classing && !class_ok(w, t->prio))) {
+	if (!t->match || (w->sel.classing && !class_ok(w, t->prio))) {
 		if (!trusted) {
 			t->untrusted++;
 			w->r->untrusted++;
@@ -870,7 +871,7 @@ static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
 
 	if (wk_policy_of(prio) == LAT_POL_FAIR || t->kind == LAT_WAIT_PREEMPT ||
 	    lat < LAT_WAKE_PI_NS || s->pid <= 0 || t->gaps_at_start != w->ngaps ||
-	    wk_rank(prio, s->prio) >= 0 || !t->match || (w->classing && !class_ok(w, prio)))
+	    wk_rank(prio, s->prio) >= 0 || !t->match || (w->sel.classing && !class_ok(w, prio)))
 		return;
 	if (w->nstall && wk_stall_overlap(w, cpu, t->start, ts) * 2 >= lat)
 		return;
@@ -1698,24 +1699,25 @@ static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze
 		w->ring_cap /= 2;
 	w->all.arena = &w->arena;
 	w->next_we = UINT64_MAX;
-	w->filter_pid = -1;
+	w->sel.filter_pid = -1;
 	if (o->task && o->task[0]) {
 		char *end;
 		long v = strtol(o->task, &end, 10);
 
 		if (!*end && v >= 0 && v <= INT32_MAX)
-			w->filter_pid = (int32_t)v;
+			w->sel.filter_pid = (int32_t)v;
 		else
-			w->filter_comm = o->task;
+			w->sel.filter_comm = o->task;
 	}
-	if (o->policy && lat_sched_policy_parse(o->policy, &w->filter_pol))
+	if (o->policy && lat_sched_policy_parse(o->policy, &w->sel.filter_pol))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown policy '%s' (rt, fair or dl): every class kept",
 				      o->policy);
 	if (o->min_prio > 0 && o->min_prio < 100)
-		w->min_prio = o->min_prio;
-	r->selecting = w->filter_pid >= 0 || w->filter_comm || w->filter_pol || w->min_prio;
-	w->classing = w->filter_pol || w->min_prio;
+		w->sel.min_prio = o->min_prio;
+	r->selecting = w->sel.filter_pid >= 0 || w->sel.filter_comm || w->sel.filter_pol ||
+		       w->sel.min_prio;
+	w->sel.classing = w->sel.filter_pol || w->sel.min_prio;
 	w->activity = r->activity != NULL;
 	w->above_ns = o->threshold_ns > 0 ? o->threshold_ns : INT64_MAX;
 	w->fail_ns = o->fail_above_ns > 0 ? o->fail_above_ns : INT64_MAX;
@@ -1741,14 +1743,14 @@ static void wk_finish(struct wk *w, struct lat_wakeup_result *r)
 static void select_findings(struct lat_block *b, const struct wk *w,
 			    const struct lat_analyze_opts *o, const struct lat_wakeup_result *r)
 {
-	if (r->selecting && w->any_match && !r->selected)
+	if (r->selecting && w->sel.any_match && !r->selected)
 		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
 				      "no wait of a task that matched --task passed --policy / "
 				      "--min-prio: nothing to show");
-	if ((w->filter_pid >= 0 || w->filter_comm) && !w->any_match)
+	if ((w->sel.filter_pid >= 0 || w->sel.filter_comm) && !w->sel.any_match)
 		lat_block_add_finding(b, "no-such-task", LAT_SEV_WARN,
 				      "no task in the trace has the %s '%s' (--task): nothing to show",
-				      w->filter_pid >= 0 ? "pid" : "comm", o->task);
+				      w->sel.filter_pid >= 0 ? "pid" : "comm", o->task);
 	if (!r->nevents)
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
 }

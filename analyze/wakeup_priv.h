@@ -280,17 +280,33 @@ struct wk_chain {
 	uint64_t nseq;			/* seq of the newest node */
 };
 
-struct wk {
-	const struct lat_analyze_opts *o;
-	struct lat_wakeup_result *r;
+/*
+ * The selection (--task, --policy, --min-prio): wakeup.c's, set once by
+ * wk_setup(), which also marks the tasks that match (task_matches(),
+ * class_ok()); the others ask wk_sel_classing().
+ */
+struct wk_sel {
 	int32_t filter_pid;		/* -1: by comm (filter_comm) or no filter */
 	enum lat_sched_policy filter_pol;	/* LAT_POL_UNKNOWN: any */
 	int min_prio;			/* real-time priority at least, 0 any */
 	uint8_t classing;		/* filter_pol or min_prio set */
+	uint8_t any_match;		/* some task matched --task */
+	const char *filter_comm;
+};
+
+/* Whether --policy or --min-prio select: then only tasks with a wait that passed count. */
+static inline int wk_sel_classing(const struct wk_sel *s)
+{
+	return s->classing;
+}
+
+struct wk {
+	const struct lat_analyze_opts *o;
+	struct lat_wakeup_result *r;
+	struct wk_sel sel;		/* wakeup.c's */
 	uint8_t activity;		/* r->activity kept */
 	int64_t above_ns;		/* waits of this or more get a verdict (verdict_above) */
 	int64_t fail_ns;		/* waits over this count in over_limit (--fail-above) */
-	const char *filter_comm;
 	struct wk_cpu **cpus;
 	size_t ncpus;
 	size_t ring_cap;		/* slices per CPU ring */
@@ -321,7 +337,6 @@ struct wk {
 	size_t hold_cap, nhold;
 	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
 	size_t hold_hcap;
-	uint8_t any_match;		/* some task matched --task */
 	struct lat_probe *pr;		/* the probe samples, NULL: not collected */
 	struct lat_probe_seen pseen;
 	int oom;

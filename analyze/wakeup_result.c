@@ -109,7 +109,7 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 
 		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
 			continue;
-		if ((w->filter_pol || w->min_prio) && !t->sel)
+		if (wk_sel_classing(&w->sel) && !t->sel)
 			continue;
 		if (t->sel)
 			r->selected++;
