@@ -102,32 +102,32 @@ static int class_ok(const struct wk *w, int32_t prio)
 
 static inline size_t task_slot(const struct wk *w, int32_t pid)
 {
-	size_t i = ((uint32_t)pid * 2654435761u) & (w->tcap - 1);
+	size_t i = ((uint32_t)pid * 2654435761u) & (w->tasks.tcap - 1);
 
-	while (w->tasks[i].t && w->tasks[i].pid != pid)
-		i = (i + 1) & (w->tcap - 1);
+	while (w->tasks.slots[i].t && w->tasks.slots[i].pid != pid)
+		i = (i + 1) & (w->tasks.tcap - 1);
 	return i;
 }
 
 static struct wk_task *find_task(const struct wk *w, int32_t pid)
 {
-	return w->tcap ? w->tasks[task_slot(w, pid)].t : NULL;
+	return w->tasks.tcap ? w->tasks.slots[task_slot(w, pid)].t : NULL;
 }
 
 static int tasks_grow(struct wk *w)
 {
-	size_t ocap = w->tcap, ncap = ocap ? ocap * 2 : 1024;
-	struct wk_slot *old = w->tasks;
+	size_t ocap = w->tasks.tcap, ncap = ocap ? ocap * 2 : 1024;
+	struct wk_slot *old = w->tasks.slots;
 
-	w->tasks = calloc(ncap, sizeof(*w->tasks));
-	if (!w->tasks) {
-		w->tasks = old;
+	w->tasks.slots = calloc(ncap, sizeof(*w->tasks.slots));
+	if (!w->tasks.slots) {
+		w->tasks.slots = old;
 		return -LAT_ENOMEM;
 	}
-	w->tcap = ncap;
+	w->tasks.tcap = ncap;
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i].t)
-			w->tasks[task_slot(w, old[i].pid)] = old[i];
+			w->tasks.slots[task_slot(w, old[i].pid)] = old[i];
 	free(old);
 	return 0;
 }
@@ -138,17 +138,18 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 {
 	struct wk_task *t;
 
-	if ((w->ntasks + 1) * 2 > w->tcap && tasks_grow(w))
+	if ((w->tasks.ntasks + 1) * 2 > w->tasks.tcap && tasks_grow(w))
 		goto oom;
 	t = lat_arena_alloc(&w->arena, sizeof(*t));
 	if (!t)
 		goto oom;
-	if (lat_grow(&w->by_idx, &w->by_idx_cap, w->ntasks + 1, sizeof(*w->by_idx)))
+	if (lat_grow(&w->tasks.by_idx, &w->tasks.by_idx_cap, w->tasks.ntasks + 1,
+		     sizeof(*w->tasks.by_idx)))
 		goto oom;
 	t->wake.arena = &w->arena;
 	t->preempt.arena = &w->arena;
-	t->idx = (uint32_t)w->ntasks;
-	w->by_idx[t->idx] = t;
+	t->idx = (uint32_t)w->tasks.ntasks;
+	w->tasks.by_idx[t->idx] = t;
 	t->pid = pid;
 	t->on_cpu = -1;
 	t->off_stack = -1;
@@ -158,8 +159,8 @@ static __attribute__((noinline)) struct wk_task *new_task(struct wk *w, int32_t 
 	t->prio = LAT_PRIO_UNKNOWN;	/* until a switch or waking of it says */
 	t->policy = -1;
 	t->wait_prio = INT32_MAX;
-	w->tasks[task_slot(w, pid)] = (struct wk_slot){ pid, t };
-	w->ntasks++;
+	w->tasks.slots[task_slot(w, pid)] = (struct wk_slot){ pid, t };
+	w->tasks.ntasks++;
 	copy_comm(t->comm, comm);
 	t->match = (uint8_t)task_matches(w, t);
 	w->sel.any_match |= t->match;
@@ -183,10 +184,10 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	struct wk_task *t;
 	size_t i;
 
-	if (!w->tcap)
+	if (!w->tasks.tcap)
 		return new_task(w, pid, comm);
 	i = task_slot(w, pid);
-	t = w->tasks[i].t;
+	t = w->tasks.slots[i].t;
 	if (!t)
 		return new_task(w, pid, comm);
 	/* bytes past the NUL may differ: then the same name is copied again, no harm */
@@ -1667,8 +1668,8 @@ static void wk_release(struct wk *w)
 {
 	/* CPUs, tasks, their histogram rows and the nodes live in the arena */
 	free(w->cpus);
-	free(w->tasks);
-	free(w->by_idx);
+	free(w->tasks.slots);
+	free(w->tasks.by_idx);
 	wk_batch_free(&w->batch);
 	for (size_t i = 0; i < w->nworst; i++)
 		wk_worst_free(w->worst[i]);

@@ -264,7 +264,7 @@ void lat_hll_release(struct lat_hll *h)
 
 static void pend_apply(struct wk *w, const struct wk_pend *p)
 {
-	struct wk_task *t = w->by_idx[p->idx];
+	struct wk_task *t = wk_task_by_idx(&w->tasks, p->idx);
 
 	if (hll_bump(p->preempt ? &t->preempt : &t->wake, p->row, p->col))
 		w->oom = 1;
@@ -273,7 +273,7 @@ static void pend_apply(struct wk *w, const struct wk_pend *p)
 void wk_pend_flush(struct wk *w)
 {
 	struct wk_batch *b = &w->batch;
-	size_t n = b->npend, nt = w->ntasks;
+	size_t n = b->npend, nt = w->tasks.ntasks;
 
 	b->npend = 0;
 	if (!n)

@@ -300,6 +300,33 @@ static inline int wk_sel_classing(const struct wk_sel *s)
 	return s->classing;
 }
 
+/*
+ * The task table: wakeup.c's, which creates the tasks (get_task(), new_task())
+ * and frees the table; the others read it through wk_tasks_next() (every
+ * task, in table order) and wk_task_by_idx().  The tasks live in the arena.
+ */
+struct wk_tasks {
+	struct wk_slot *slots;		/* open addressing by pid */
+	size_t tcap, ntasks;
+	struct wk_task **by_idx;	/* tasks by idx */
+	size_t by_idx_cap;
+};
+
+/* The task with creation number @idx (< ntasks). */
+static inline struct wk_task *wk_task_by_idx(const struct wk_tasks *ts, uint32_t idx)
+{
+	return ts->by_idx[idx];
+}
+
+/* The next task of the table from slot *@i on (*@i moves past it), NULL after the last. */
+static inline struct wk_task *wk_tasks_next(const struct wk_tasks *ts, size_t *i)
+{
+	for (; *i < ts->tcap; (*i)++)
+		if (ts->slots[*i].t)
+			return ts->slots[(*i)++].t;
+	return NULL;
+}
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -310,8 +337,7 @@ struct wk {
 	struct wk_cpu **cpus;
 	size_t ncpus;
 	size_t ring_cap;		/* slices per CPU ring */
-	struct wk_slot *tasks;		/* open addressing by pid */
-	size_t tcap, ntasks;
+	struct wk_tasks tasks;		/* wakeup.c's */
 	struct lat_hll all;
 	uint64_t ngaps;
 	struct lat_wake_marker *marks;	/* a ring of mcap, from the arena at the first marker */
@@ -330,8 +356,6 @@ struct wk {
 	uint64_t next_we;		/* no open case's window ends before this */
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
 	struct wk_batch batch;		/* wakeup_hist.c's */
-	struct wk_task **by_idx;	/* tasks by idx */
-	size_t by_idx_cap;
 	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
 	struct wk_hold *hold;		/* scratch: a window's tasks or irqs (hold_slices()) */
 	size_t hold_cap, nhold;

@@ -59,19 +59,16 @@ static int cmp_hist_task(const void *a, const void *b)
 static int build_hists(struct wk *w)
 {
 	struct lat_wakeup_result *r = w->r;
-	const struct wk_task **sel = NULL;
+	const struct wk_task **sel = NULL, *t;
 	size_t nsel = 0, n = 0;
 
 	for (size_t i = 0; i < w->ncpus; i++)
 		n += w->cpus[i] && w->cpus[i]->wake.n;
-	if (r->selecting && w->ntasks && !(sel = calloc(w->ntasks, sizeof(*sel))))
+	if (r->selecting && w->tasks.ntasks && !(sel = calloc(w->tasks.ntasks, sizeof(*sel))))
 		return -LAT_ENOMEM;
-	for (size_t i = 0; sel && i < w->tcap; i++) {
-		const struct wk_task *t = w->tasks[i].t;
-
-		if (t && t->match && t->sel && t->wake.n && nsel < w->ntasks)
+	for (size_t i = 0; sel && (t = wk_tasks_next(&w->tasks, &i));)
+		if (t->match && t->sel && t->wake.n && nsel < w->tasks.ntasks)
 			sel[nsel++] = t;
-	}
 	if (nsel)
 		qsort(sel, nsel, sizeof(*sel), cmp_hist_task);
 	if (nsel > LAT_WAKE_HIST_TASKS)
@@ -98,16 +95,16 @@ static int build_hists(struct wk *w)
 int wk_build_results(struct wk *w, const struct lat_event_source *src)
 {
 	struct lat_wakeup_result *r = w->r;
+	const struct wk_task *t;
 	enum lat_wake_sort key;
 	size_t n = 0;
 
-	if (w->ntasks && !(r->tasks = calloc(w->ntasks, sizeof(*r->tasks))))
+	if (w->tasks.ntasks && !(r->tasks = calloc(w->tasks.ntasks, sizeof(*r->tasks))))
 		return -LAT_ENOMEM;
-	for (size_t i = 0; i < w->tcap; i++) {
-		const struct wk_task *t = w->tasks[i].t;
+	for (size_t i = 0; (t = wk_tasks_next(&w->tasks, &i));) {
 		struct lat_wake_task *o;
 
-		if (!t || !t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
+		if (!t->match || (!t->wake.n && !t->preempt.n && !t->untrusted))
 			continue;
 		if (wk_sel_classing(&w->sel) && !t->sel)
 			continue;
