@@ -646,7 +646,7 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 	t->at_wakeup = 0;
 	t->kind = (uint8_t)kind;
 	t->start = ts;
-	t->gaps_at_start = w->ngaps;
+	t->gaps_at_start = w->recent.ngaps;
 	t->queued_cpu = queued;
 	t->rq_wake = -1;
 	t->area_cpu = -1;
@@ -771,7 +771,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 							   uint64_t ts)
 {
 	int64_t lat = (int64_t)(ts - t->start);
-	int trusted = t->gaps_at_start == w->ngaps;
+	int trusted = t->gaps_at_start == w->recent.ngaps;
 	int verdict = -1;		/* judged: the verdict verdicts_above counted */
 	struct wk_done *d = &c->done;
 	struct wk_chain *ch = &w->chain;
@@ -871,10 +871,10 @@ static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
 	int64_t lat = (int64_t)(ts - t->start);
 
 	if (wk_policy_of(prio) == LAT_POL_FAIR || t->kind == LAT_WAIT_PREEMPT ||
-	    lat < LAT_WAKE_PI_NS || s->pid <= 0 || t->gaps_at_start != w->ngaps ||
+	    lat < LAT_WAKE_PI_NS || s->pid <= 0 || t->gaps_at_start != w->recent.ngaps ||
 	    wk_rank(prio, s->prio) >= 0 || !t->match || (w->sel.classing && !class_ok(w, prio)))
 		return;
-	if (w->nstall && wk_stall_overlap(w, cpu, t->start, ts) * 2 >= lat)
+	if (w->recent.nstall && wk_stall_overlap(w, cpu, t->start, ts) * 2 >= lat)
 		return;
 	if (!w->r->inversions++ || lat > (int64_t)(v->end_ns - v->start_ns)) {
 		v->pid = t->pid;
@@ -1209,14 +1209,15 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 {
 	struct wk_task *t = find_task(w, ev->u.migrate.pid);
 	struct wk_mig *m = NULL;
+	struct wk_recent *rc = &w->recent;
 
-	if (!w->migs && !(w->migs = lat_arena_alloc(&w->arena, WK_MIG_RING * sizeof(*w->migs))))
+	if (!rc->migs && !(rc->migs = lat_arena_alloc(&w->arena, WK_MIG_RING * sizeof(*rc->migs))))
 		w->oom = 1;
-	else if (w->nmig < WK_MIG_RING) {
-		m = &w->migs[(w->mighead + w->nmig++) % WK_MIG_RING];
+	else if (rc->nmig < WK_MIG_RING) {
+		m = &rc->migs[(rc->mighead + rc->nmig++) % WK_MIG_RING];
 	} else {
-		m = &w->migs[w->mighead];
-		w->mighead = (w->mighead + 1) % WK_MIG_RING;
+		m = &rc->migs[rc->mighead];
+		rc->mighead = (rc->mighead + 1) % WK_MIG_RING;
 	}
 	if (m) {
 		m->ts_ns = ev->ts_ns;
@@ -1371,23 +1372,24 @@ static int64_t marker_latency(const char *s, size_t len)
 static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 {
 	struct lat_wake_marker *m;
+	struct wk_recent *rc = &w->recent;
 	size_t pos, len = ev->u.marker.text ? ev->u.marker.len : 0;
 
-	if (!w->marks) {
-		w->mcap = w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING;
-		w->marks = lat_arena_alloc(&w->arena, w->mcap * sizeof(*w->marks));
-		if (!w->marks) {
+	if (!rc->marks) {
+		rc->mcap = w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING;
+		rc->marks = lat_arena_alloc(&w->arena, rc->mcap * sizeof(*rc->marks));
+		if (!rc->marks) {
 			w->oom = 1;
 			return;
 		}
 	}
-	if (w->mlen < w->mcap) {
-		pos = (w->mhead + w->mlen++) % w->mcap;
+	if (rc->mlen < rc->mcap) {
+		pos = (rc->mhead + rc->mlen++) % rc->mcap;
 	} else {
-		pos = w->mhead;
-		w->mhead = (w->mhead + 1) % w->mcap;
+		pos = rc->mhead;
+		rc->mhead = (rc->mhead + 1) % rc->mcap;
 	}
-	m = &w->marks[pos];
+	m = &rc->marks[pos];
 	m->ts_ns = ev->ts_ns;
 	m->cpu = cpu;
 	m->pid = ev->pid;
@@ -1404,6 +1406,7 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct lat_wakeup_result *r = w->r;
+	struct wk_recent *rc = &w->recent;
 	struct lat_wake_gap g = { .cpu = cpu, .from_ns = c->seen ? c->last_ts : r->first_ns,
 				  .to_ns = ev->ts_ns, .count = ev->u.lost.count };
 
@@ -1415,11 +1418,11 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		r->gaps[r->ngaps++] = g;
 	}
 	/* the recent ones again, for the timelines built later */
-	if (w->ngap < WK_GAP_RING) {
-		w->rgaps[(w->gaphead + w->ngap++) % WK_GAP_RING] = g;
+	if (rc->ngap < WK_GAP_RING) {
+		rc->rgaps[(rc->gaphead + rc->ngap++) % WK_GAP_RING] = g;
 	} else {
-		w->rgaps[w->gaphead] = g;
-		w->gaphead = (w->gaphead + 1) % WK_GAP_RING;
+		rc->rgaps[rc->gaphead] = g;
+		rc->gaphead = (rc->gaphead + 1) % WK_GAP_RING;
 	}
 	r->ngaps_total++;
 	c->lost += ev->u.lost.count;
@@ -1429,7 +1432,7 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 	if (w->o->sink && w->o->sink->lost)
 		w->o->sink->lost(w->o->sink->ctx, &g);
 	/* every wait pending now spans the gap: it is counted as untrusted when it ends */
-	w->ngaps++;
+	rc->ngaps++;
 	c->cur_known = 0;
 	c->pr_irq_ts = 0;
 	c->pr_expire_ts = 0;
@@ -1484,6 +1487,7 @@ static void on_task(struct wk *w, const struct lat_event *ev)
 static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 {
 	struct lat_wakeup_result *r = w->r;
+	struct wk_recent *rc = &w->recent;
 
 	if (r->nstalls < LAT_WAKE_STALLS_MAX) {
 		if (!r->stalls && !(r->stalls = calloc(LAT_WAKE_STALLS_MAX, sizeof(*r->stalls)))) {
@@ -1492,11 +1496,11 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 		}
 		r->stalls[r->nstalls++] = *s;
 	}
-	if (w->nstall < WK_STALL_RING) {
-		w->rstalls[(w->stallhead + w->nstall++) % WK_STALL_RING] = *s;
+	if (rc->nstall < WK_STALL_RING) {
+		rc->rstalls[(rc->stallhead + rc->nstall++) % WK_STALL_RING] = *s;
 	} else {
-		w->rstalls[w->stallhead] = *s;
-		w->stallhead = (w->stallhead + 1) % WK_STALL_RING;
+		rc->rstalls[rc->stallhead] = *s;
+		rc->stallhead = (rc->stallhead + 1) % WK_STALL_RING;
 	}
 	r->nstalls_total++;
 	r->stall_ns_total += (int64_t)(s->to_ns - s->from_ns);
@@ -1517,7 +1521,7 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 /* The newest stall, or NULL. */
 static const struct lat_wake_stall *last_stall(const struct wk *w)
 {
-	return w->nstall ? &w->rstalls[(w->stallhead + w->nstall - 1) % WK_STALL_RING] : NULL;
+	return w->recent.nstall ? wk_recent_stall(&w->recent, w->recent.nstall - 1) : NULL;
 }
 
 /*

@@ -137,8 +137,8 @@ int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b
 	size_t n = 0;
 	int64_t ns = 0;
 
-	for (size_t i = 0; i < w->nstall; i++) {
-		const struct lat_wake_stall *s = &w->rstalls[(w->stallhead + i) % WK_STALL_RING];
+	for (size_t i = 0; i < w->recent.nstall; i++) {
+		const struct lat_wake_stall *s = wk_recent_stall(&w->recent, i);
 		size_t k;
 
 		if ((s->cpu >= 0 && s->cpu != cpu) || !overlap(s->from_ns, s->to_ns, a, b))
@@ -171,7 +171,7 @@ static int64_t slice_ns(const struct wk *w, const struct wk_cpu *c, uint64_t s0,
 {
 	int64_t ov = overlap(s0, s1, start, end);
 
-	if (ov && w->nstall)
+	if (ov && w->recent.nstall)
 		ov -= wk_stall_overlap(w, c->id, s0 > start ? s0 : start, s1 < end ? s1 : end);
 	return ov;
 }
@@ -339,7 +339,7 @@ static void cpu_shares(struct wk *w, struct lat_wake_case *c)
 				break;
 			s->irq_ns += overlap(q->start, q->end, start, end);
 		}
-		s->stall_ns = w->nstall ? wk_stall_overlap(w, (int32_t)k, start, end) : 0;
+		s->stall_ns = w->recent.nstall ? wk_stall_overlap(w, (int32_t)k, start, end) : 0;
 		s->unknown_ns = c->latency_ns - s->busy_ns - s->idle_ns - s->stall_ns;
 		if (s->unknown_ns < 0)
 			s->unknown_ns = 0;
@@ -388,10 +388,10 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	c->other_tasks = g - c->non_cpu;
 	for (size_t k = 0; k < c->non_cpu; k++)
 		oncpu_from(cpu, &w->hold[k], &c->on_cpu[k]);
-	c->stall_ns = w->nstall ? wk_stall_overlap(w, cpu->id, c->start_ns, c->end_ns) : 0;
+	c->stall_ns = w->recent.nstall ? wk_stall_overlap(w, cpu->id, c->start_ns, c->end_ns) : 0;
 	c->nstalls = 0;
-	for (size_t k = 0; k < w->nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
-		const struct lat_wake_stall *s = &w->rstalls[(w->stallhead + k) % WK_STALL_RING];
+	for (size_t k = 0; k < w->recent.nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
+		const struct lat_wake_stall *s = wk_recent_stall(&w->recent, k);
 
 		if ((s->cpu < 0 || s->cpu == cpu->id || s->cpu == c->queued_cpu) &&
 		    overlap(s->from_ns, s->to_ns, c->start_ns, c->end_ns))
@@ -434,8 +434,8 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 		c->nirqs++;
 	}
 	c->markers_dropped = 0;
-	for (i = 0; i < w->mlen; i++) {
-		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % w->mcap];
+	for (i = 0; i < w->recent.mlen; i++) {
+		const struct lat_wake_marker *m = wk_recent_mark(&w->recent, i);
 
 		if (m->ts_ns < c->start_ns || m->ts_ns > c->end_ns)
 			continue;
@@ -684,27 +684,27 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
 	snprintf(tl->title, sizeof(tl->title), "%.15s/%d waited %s on CPU%d", c->comm, c->pid,
 		 lat_fmt_duration(c->latency_ns, d, sizeof(d)), c->cpu);
 	tl_slices(w, x, until);
-	for (size_t i = 0; i < w->mlen; i++) {
-		const struct lat_wake_marker *m = &w->marks[(w->mhead + i) % w->mcap];
+	for (size_t i = 0; i < w->recent.mlen; i++) {
+		const struct lat_wake_marker *m = wk_recent_mark(&w->recent, i);
 
 		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
 			tl_mark(w, x, LAT_TL_MARKER, m->ts_ns, m->ts_ns, m->cpu, -1, m->pid,
 				m->lat_ns, m->text);
 	}
 	/* every migration the ring still has, then the case's own older than the ring */
-	for (size_t i = 0; i < w->nmig; i++) {
-		const struct wk_mig *m = &w->migs[(w->mighead + i) % WK_MIG_RING];
+	for (size_t i = 0; i < w->recent.nmig; i++) {
+		const struct wk_mig *m = wk_recent_mig(&w->recent, i);
 
 		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
 			tl_mark(w, x, LAT_TL_MIGRATE, m->ts_ns, m->ts_ns, m->from_cpu, m->to_cpu,
 				m->pid, -1, m->comm);
 	}
 	for (size_t i = 0; i < c->nmigr; i++)
-		if (!w->nmig || c->migr[i].ts_ns < w->migs[w->mighead].ts_ns)
+		if (!w->recent.nmig || c->migr[i].ts_ns < wk_recent_mig(&w->recent, 0)->ts_ns)
 			tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
 				c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
-	for (size_t i = 0; i < w->ngap; i++) {
-		const struct lat_wake_gap *g = &w->rgaps[(w->gaphead + i) % WK_GAP_RING];
+	for (size_t i = 0; i < w->recent.ngap; i++) {
+		const struct lat_wake_gap *g = wk_recent_gap(&w->recent, i);
 
 		if (g->to_ns >= tl->start_ns && g->to_ns <= tl->end_ns)
 			tl_mark(w, x, LAT_TL_LOST, g->to_ns, g->to_ns, g->cpu, -1, -1,

@@ -327,6 +327,44 @@ static inline struct wk_task *wk_tasks_next(const struct wk_tasks *ts, size_t *i
 	return NULL;
 }
 
+/*
+ * The recent markers, migrations, lost-events gaps and stalls, in rings for
+ * the cases built later: wakeup.c's, whose event handlers push; the others
+ * read entry i (0 the oldest) of a ring of mlen, nmig, ngap, nstall with
+ * wk_recent_mark(), _mig(), _gap(), _stall().
+ */
+struct wk_recent {
+	uint64_t ngaps;			/* gaps ever: a wait across one is untrusted */
+	struct lat_wake_marker *marks;	/* a ring of mcap, from the arena at the first marker */
+	size_t mhead, mlen, mcap;
+	struct wk_mig *migs;		/* WK_MIG_RING recent migrations, at the first one */
+	size_t mighead, nmig;
+	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */
+	size_t gaphead, ngap;
+	struct lat_wake_stall rstalls[WK_STALL_RING];	/* recent stalls, likewise */
+	size_t stallhead, nstall;
+};
+
+static inline const struct lat_wake_marker *wk_recent_mark(const struct wk_recent *r, size_t i)
+{
+	return &r->marks[(r->mhead + i) % r->mcap];
+}
+
+static inline const struct wk_mig *wk_recent_mig(const struct wk_recent *r, size_t i)
+{
+	return &r->migs[(r->mighead + i) % WK_MIG_RING];
+}
+
+static inline const struct lat_wake_gap *wk_recent_gap(const struct wk_recent *r, size_t i)
+{
+	return &r->rgaps[(r->gaphead + i) % WK_GAP_RING];
+}
+
+static inline const struct lat_wake_stall *wk_recent_stall(const struct wk_recent *r, size_t i)
+{
+	return &r->rstalls[(r->stallhead + i) % WK_STALL_RING];
+}
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -339,15 +377,7 @@ struct wk {
 	size_t ring_cap;		/* slices per CPU ring */
 	struct wk_tasks tasks;		/* wakeup.c's */
 	struct lat_hll all;
-	uint64_t ngaps;
-	struct lat_wake_marker *marks;	/* a ring of mcap, from the arena at the first marker */
-	size_t mhead, mlen, mcap;
-	struct wk_mig *migs;		/* WK_MIG_RING recent migrations, at the first one */
-	size_t mighead, nmig;
-	struct lat_wake_gap rgaps[WK_GAP_RING];	/* recent lost-events gaps, likewise */
-	size_t gaphead, ngap;
-	struct lat_wake_stall rstalls[WK_STALL_RING];	/* recent stalls, likewise */
-	size_t stallhead, nstall;
+	struct wk_recent recent;	/* wakeup.c's */
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stacks stacks;	/* wakeup_stack.c's */
 	struct wk_chain chain;		/* wakeup.c's */
