@@ -1602,7 +1602,7 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	if (!r->nevents++)
 		r->first_ns = ev->ts_ns;
 	r->last_ns = ev->ts_ns;
-	if (ev->ts_ns > w->next_we)
+	if (ev->ts_ns > w->cases.next_we)
 		wk_cap_tick(w, ev->ts_ns);
 	if (ev->type != LAT_EV_STACK) {
 		if (c->done.valid)
@@ -1675,13 +1675,8 @@ static void wk_release(struct wk *w)
 	free(w->tasks.slots);
 	free(w->tasks.by_idx);
 	wk_batch_free(&w->batch);
-	for (size_t i = 0; i < w->nworst; i++)
-		wk_worst_free(w->worst[i]);
-	free(w->worst);
-	wk_spares_free(w);
+	wk_cases_free(&w->cases);
 	wk_stacks_free(&w->stacks);
-	free(w->hold);
-	free(w->hold_ix);
 	lat_arena_release(&w->arena);
 }
 
@@ -1703,7 +1698,6 @@ static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze
 	       WK_RING_BYTES)
 		w->ring_cap /= 2;
 	w->all.arena = &w->arena;
-	w->next_we = UINT64_MAX;
 	w->sel.filter_pid = -1;
 	if (o->task && o->task[0]) {
 		char *end;
@@ -1779,15 +1773,13 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	if (o->activity && !(r->activity = calloc(1, sizeof(*r->activity))))
 		return -LAT_ENOMEM;
 	wk_setup(&w, b, o, src, r);
-	w.worst = calloc(o->worst_n > 0 ? (size_t)o->worst_n + 1 : 1, sizeof(*w.worst));
+	ret = wk_cases_init(&w.cases, o->worst_n);
 	if (with_probe && !(w.pr = lat_probe_new(o, wk_probe_view, &w))) {
 		ret = -LAT_ENOMEM;
 		goto out;
 	}
-	if (!w.worst) {
-		ret = -LAT_ENOMEM;
+	if (ret)
 		goto out;
-	}
 	while ((ret = lat_event_next(src, &ev)) > 0) {
 		ret = handle(&w, &ev);
 		if (ret < 0)

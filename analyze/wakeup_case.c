@@ -17,28 +17,30 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? (int64_t)(hi - lo) : 0;
 }
 
-/* Empties the grouping scratch (w->hold, w->hold_ix); -1 (and w->oom) without memory. */
+/* Empties the grouping scratch (hold, hold_ix); -1 (and w->oom) without memory. */
 static int hold_reset(struct wk *w)
 {
-	if (!w->hold_ix) {
-		w->hold_hcap = 256;
-		w->hold_ix = malloc(w->hold_hcap * sizeof(*w->hold_ix));
-		if (!w->hold_ix) {
+	struct wk_cases *cs = &w->cases;
+	if (!cs->hold_ix) {
+		cs->hold_hcap = 256;
+		cs->hold_ix = malloc(cs->hold_hcap * sizeof(*cs->hold_ix));
+		if (!cs->hold_ix) {
 			w->oom = 1;
 			return -1;
 		}
 	}
-	memset(w->hold_ix, 0xff, w->hold_hcap * sizeof(*w->hold_ix));
-	w->nhold = 0;
+	memset(cs->hold_ix, 0xff, cs->hold_hcap * sizeof(*cs->hold_ix));
+	cs->nhold = 0;
 	return 0;
 }
 
 static size_t hold_slot(const struct wk *w, int64_t key)
 {
-	size_t i = (size_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 32) & (w->hold_hcap - 1);
+	const struct wk_cases *cs = &w->cases;
+	size_t i = (size_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 32) & (cs->hold_hcap - 1);
 
-	while (w->hold_ix[i] >= 0 && w->hold[w->hold_ix[i]].key != key)
-		i = (i + 1) & (w->hold_hcap - 1);
+	while (cs->hold_ix[i] >= 0 && cs->hold[cs->hold_ix[i]].key != key)
+		i = (i + 1) & (cs->hold_hcap - 1);
 	return i;
 }
 
@@ -49,33 +51,34 @@ static size_t hold_slot(const struct wk *w, int64_t key)
  */
 static void hold_add(struct wk *w, int64_t key, uint32_t idx, int64_t ns, int64_t longest)
 {
+	struct wk_cases *cs = &w->cases;
 	size_t i = hold_slot(w, key);
 	struct wk_hold *g;
 
-	if (w->hold_ix[i] < 0) {
-		if (lat_grow(&w->hold, &w->hold_cap, w->nhold + 1, sizeof(*w->hold)) < 0) {
+	if (cs->hold_ix[i] < 0) {
+		if (lat_grow(&cs->hold, &cs->hold_cap, cs->nhold + 1, sizeof(*cs->hold)) < 0) {
 			w->oom = 1;
 			return;
 		}
-		if ((w->nhold + 1) * 2 > w->hold_hcap) {
-			int32_t *ix = malloc(2 * w->hold_hcap * sizeof(*ix));
+		if ((cs->nhold + 1) * 2 > cs->hold_hcap) {
+			int32_t *ix = malloc(2 * cs->hold_hcap * sizeof(*ix));
 
 			if (!ix) {
 				w->oom = 1;
 				return;
 			}
-			free(w->hold_ix);
-			w->hold_ix = ix;
-			w->hold_hcap *= 2;
-			memset(ix, 0xff, w->hold_hcap * sizeof(*ix));
-			for (size_t k = 0; k < w->nhold; k++)
-				ix[hold_slot(w, w->hold[k].key)] = (int32_t)k;
+			free(cs->hold_ix);
+			cs->hold_ix = ix;
+			cs->hold_hcap *= 2;
+			memset(ix, 0xff, cs->hold_hcap * sizeof(*ix));
+			for (size_t k = 0; k < cs->nhold; k++)
+				ix[hold_slot(w, cs->hold[k].key)] = (int32_t)k;
 			i = hold_slot(w, key);
 		}
-		w->hold_ix[i] = (int32_t)w->nhold;
-		w->hold[w->nhold++] = (struct wk_hold){ .key = key, .idx = idx, .longest = -1 };
+		cs->hold_ix[i] = (int32_t)cs->nhold;
+		cs->hold[cs->nhold++] = (struct wk_hold){ .key = key, .idx = idx, .longest = -1 };
 	}
-	g = &w->hold[w->hold_ix[i]];
+	g = &cs->hold[cs->hold_ix[i]];
 	g->ns += ns;
 	g->n++;
 	if (longest > g->longest) {
@@ -95,20 +98,21 @@ static int cmp_hold_ns(const void *a, const void *b)
 }
 
 /*
- * Moves the @k (at most LAT_WAKE_ONCPU_MAX) longest of the w->nhold groups to
- * the front of w->hold, longest first, and returns how many that is; *rest
+ * Moves the @k (at most LAT_WAKE_ONCPU_MAX) longest of the cases.nhold groups to
+ * the front of cases.hold, longest first, and returns how many that is; *rest
  * gets the others' time summed.  One compare for most groups: no full sort.
  */
 static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
 {
+	struct wk_cases *cs = &w->cases;
 	struct wk_hold top[LAT_WAKE_ONCPU_MAX];
 	size_t n = 0;
 	int64_t all = 0, kept = 0;
 
 	if (k > LAT_WAKE_ONCPU_MAX)
 		k = LAT_WAKE_ONCPU_MAX;
-	for (size_t i = 0; i < w->nhold && k; i++) {
-		const struct wk_hold *e = &w->hold[i];
+	for (size_t i = 0; i < cs->nhold && k; i++) {
+		const struct wk_hold *e = &cs->hold[i];
 		size_t p;
 
 		all += e->ns;
@@ -120,7 +124,7 @@ static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
 		top[p] = *e;
 	}
 	for (size_t i = 0; i < n; i++) {
-		w->hold[i] = top[i];
+		cs->hold[i] = top[i];
 		kept += top[i].ns;
 	}
 	*rest = all - kept;
@@ -177,7 +181,7 @@ static int64_t slice_ns(const struct wk *w, const struct wk_cpu *c, uint64_t s0,
 }
 
 /*
- * Groups @c's slices that overlap [start, end) by task, into w->hold (every
+ * Groups @c's slices that overlap [start, end) by task, into cases.hold (every
  * task counts, however many shared the window; hold_top() finds the longest);
  * their number.
  * *covered gets the time they cover; *stop the position below the oldest one
@@ -214,7 +218,7 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 		*covered += ov;
 	}
 	*stop = i;
-	return w->nhold;
+	return w->cases.nhold;
 }
 
 /* Fills @o from hold group @e of @cpu's ring (idx rlen: the task on the CPU now). */
@@ -245,6 +249,7 @@ static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
  */
 void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 {
+	struct wk_cases *cs = &w->cases;
 	const struct wk_cpu *c;
 	struct lat_wake_oncpu o;
 	int64_t covered, rest;
@@ -263,7 +268,7 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
 	if (!n || !hold_top(w, 1, &rest))
 		return;
-	oncpu_from(c, &w->hold[0], &o);
+	oncpu_from(c, &cs->hold[0], &o);
 	l->held_by_pid = o.pid;
 	l->held_ns = o.ns;
 	memcpy(l->held_by_comm, o.comm, LAT_COMM_LEN);
@@ -276,6 +281,7 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
  */
 static void queued_case(struct wk *w, struct lat_wake_case *c)
 {
+	struct wk_cases *cs = &w->cases;
 	const struct wk_cpu *q;
 	int64_t covered;
 	size_t g, stop;
@@ -297,7 +303,7 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
 	c->nqueued_on = hold_top(w, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
 	c->queued_other_tasks = g - c->nqueued_on;
 	for (size_t k = 0; k < c->nqueued_on; k++)
-		oncpu_from(q, &w->hold[k], &c->queued_on[k]);
+		oncpu_from(q, &cs->hold[k], &c->queued_on[k]);
 }
 
 /*
@@ -378,6 +384,7 @@ static void unseen_ins(const struct wk_cpu *cpu, struct lat_wake_case *c)
 
 static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
 {
+	struct wk_cases *cs = &w->cases;
 	int64_t covered;
 	size_t g, i, n;
 
@@ -387,7 +394,7 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	c->non_cpu = hold_top(w, LAT_WAKE_ONCPU_MAX, &c->other_ns);
 	c->other_tasks = g - c->non_cpu;
 	for (size_t k = 0; k < c->non_cpu; k++)
-		oncpu_from(cpu, &w->hold[k], &c->on_cpu[k]);
+		oncpu_from(cpu, &cs->hold[k], &c->on_cpu[k]);
 	c->stall_ns = w->recent.nstall ? wk_stall_overlap(w, cpu->id, c->start_ns, c->end_ns) : 0;
 	c->nstalls = 0;
 	for (size_t k = 0; k < w->recent.nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
@@ -418,14 +425,14 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 			if (ov)
 				hold_add(w, (int64_t)q->irq * 2 + q->soft, (uint32_t)i, ov, -1);
 		}
-		g = w->nhold;
+		g = cs->nhold;
 	}
 	c->nirqs = 0;
 	c->other_irq_ns = 0;
 	n = g ? hold_top(w, LAT_WAKE_IRQS_MAX, &c->other_irq_ns) : 0;
 	c->other_irqs = g - n;
 	for (size_t k = 0; k < n; k++) {
-		const struct wk_hold *e = &w->hold[k];
+		const struct wk_hold *e = &cs->hold[k];
 		const struct wk_irq *q = wk_irq_at(cpu, e->idx);
 
 		c->irqs[c->nirqs] = (struct lat_wake_irq){ .softirq = q->soft, .irq = q->irq,
@@ -582,6 +589,7 @@ static size_t ring_from(const struct wk_cpu *cpu, uint64_t ts)
 /* The slices of every CPU in [tl->start_ns, until], then what each CPU runs at @until. */
 static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
 {
+	struct wk_cases *cs = &w->cases;
 	struct lat_timeline *tl = x->c.tl;
 	size_t need = 0;
 
@@ -596,7 +604,7 @@ static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
 	if (!need)
 		return;
 	for (size_t i = 0; i < WK_SPARES; i++) {
-		struct wk_spare *sp = &w->spares[i];
+		struct wk_spare *sp = &cs->spares[i];
 
 		/* the smallest that fits */
 		if (sp->p && sp->cap >= need && (!tl->slices || sp->cap < x->slcap)) {
@@ -607,8 +615,8 @@ static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
 		}
 	}
 	for (size_t i = 0; tl->slices && i < WK_SPARES; i++)
-		if (w->spares[i].p == tl->slices)
-			w->spares[i].p = NULL;
+		if (cs->spares[i].p == tl->slices)
+			cs->spares[i].p = NULL;
 	if (!tl->slices) {
 		/* room to grow: the windows of the worst cases grow as the trace goes on */
 		tl->slices = lat_bigmap(2 * need * sizeof(*tl->slices), &x->slmap, &x->slmaplen);
@@ -747,11 +755,12 @@ static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
  */
 static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
 {
+	struct wk_cases *cs = &w->cases;
 	struct wk_cpu *cpu = x->c.cpu >= 0 && (size_t)x->c.cpu < w->ncpus ? w->cpus[x->c.cpu] :
 			     NULL;
 
 	x->open = 0;
-	w->nopen--;
+	cs->nopen--;
 	if (cpu)
 		build_case(w, cpu, &x->c);
 	for (size_t i = 0; i < x->c.nchain; i++)
@@ -765,10 +774,11 @@ static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
 /* Builds the open cases whose window ended before @ts; notes when the next one ends. */
 void wk_cap_tick(struct wk *w, uint64_t ts)
 {
+	struct wk_cases *cs = &w->cases;
 	uint64_t next = UINT64_MAX;
 
-	for (size_t i = 0; i < w->nworst && w->nopen; i++) {
-		struct wk_worst *x = w->worst[i];
+	for (size_t i = 0; i < cs->nworst && cs->nopen; i++) {
+		struct wk_worst *x = cs->worst[i];
 
 		if (!x->open)
 			continue;
@@ -777,18 +787,19 @@ void wk_cap_tick(struct wk *w, uint64_t ts)
 		else if (x->we < next)
 			next = x->we;
 	}
-	w->next_we = next;
+	cs->next_we = next;
 }
 
 void wk_cap_close_all(struct wk *w)
 {
-	for (size_t i = 0; i < w->nworst; i++)
-		if (w->worst[i]->open)
-			build(w, w->worst[i], i, w->r->last_ns < w->worst[i]->we ? w->r->last_ns :
-			      w->worst[i]->we);
+	struct wk_cases *cs = &w->cases;
+	for (size_t i = 0; i < cs->nworst; i++)
+		if (cs->worst[i]->open)
+			build(w, cs->worst[i], i, w->r->last_ns < cs->worst[i]->we ? w->r->last_ns :
+			      cs->worst[i]->we);
 }
 
-void wk_worst_free(struct wk_worst *x)
+static void worst_free(struct wk_worst *x)
 {
 	if (!x)
 		return;
@@ -802,7 +813,7 @@ void wk_worst_free(struct wk_worst *x)
 }
 
 /* Moves @x's case into @out; its timeline takes the slices' mapping along. */
-int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out)
+static int worst_take(struct wk_worst *x, struct lat_wake_case *out)
 {
 	struct lat_timeline *tl = x->c.tl;
 
@@ -819,18 +830,19 @@ int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out)
 /* Keeps @x's slice buffer for reuse in place of the smallest spare (or frees it). */
 static void keep_spare(struct wk *w, struct wk_worst *x)
 {
-	struct wk_spare *min = &w->spares[0];
+	struct wk_cases *cs = &w->cases;
+	struct wk_spare *min = &cs->spares[0];
 
 	for (size_t i = 0; i < WK_SPARES; i++) {
-		if (!w->spares[i].p) {
-			min = &w->spares[i];
+		if (!cs->spares[i].p) {
+			min = &cs->spares[i];
 			break;
 		}
-		if (w->spares[i].cap < min->cap)
-			min = &w->spares[i];
+		if (cs->spares[i].cap < min->cap)
+			min = &cs->spares[i];
 	}
 	if (min->p && min->cap >= x->slcap)
-		return;		/* wk_worst_free() unmaps it */
+		return;		/* worst_free() unmaps it */
 	if (min->p)
 		lat_bigmap_free(min->map, min->maplen);
 	/* stale slices stay in it: every user writes what it reads */
@@ -839,15 +851,47 @@ static void keep_spare(struct wk *w, struct wk_worst *x)
 	x->slmap = NULL;
 }
 
-void wk_spares_free(struct wk *w)
+static void spares_free(struct wk_cases *cs)
 {
 	for (size_t i = 0; i < WK_SPARES; i++)
-		if (w->spares[i].p)
-			lat_bigmap_free(w->spares[i].map, w->spares[i].maplen);
+		if (cs->spares[i].p)
+			lat_bigmap_free(cs->spares[i].map, cs->spares[i].maplen);
+}
+
+/* Room for @worst_n cases (and one more); no window open yet. */
+int wk_cases_init(struct wk_cases *cs, int worst_n)
+{
+	cs->next_we = UINT64_MAX;
+	cs->worst = calloc(worst_n > 0 ? (size_t)worst_n + 1 : 1, sizeof(*cs->worst));
+	return cs->worst ? 0 : -LAT_ENOMEM;
+}
+
+/* Moves the cases into @r->worst (best first), with their timelines. */
+int wk_cases_take(struct wk_cases *cs, struct lat_wakeup_result *r)
+{
+	if (cs->nworst && !(r->worst = calloc(cs->nworst, sizeof(*r->worst))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < cs->nworst; i++) {
+		if (worst_take(cs->worst[i], &r->worst[r->nworst]))
+			return -LAT_ENOMEM;
+		r->nworst++;
+	}
+	return 0;
+}
+
+void wk_cases_free(struct wk_cases *cs)
+{
+	for (size_t i = 0; i < cs->nworst; i++)
+		worst_free(cs->worst[i]);
+	free(cs->worst);
+	spares_free(cs);
+	free(cs->hold);
+	free(cs->hold_ix);
 }
 
 static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 {
+	struct wk_cases *cs = &w->cases;
 	struct wk_worst *x = calloc(1, sizeof(*x));
 	uint64_t margin = (uint64_t)c->latency_ns / 2;
 	size_t pos;
@@ -861,24 +905,24 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 		margin = 100 * LAT_NS_PER_US;
 	x->ws = c->start_ns > margin ? c->start_ns - margin : 0;
 	x->we = c->end_ns + margin;
-	if (w->nworst == (size_t)w->o->worst_n) {
-		struct wk_worst *last = w->worst[--w->nworst];
+	if (cs->nworst == (size_t)w->o->worst_n) {
+		struct wk_worst *last = cs->worst[--cs->nworst];
 
 		if (last->open)
-			w->nopen--;
+			cs->nopen--;
 		if (last->slmap)
 			keep_spare(w, last);
-		wk_worst_free(last);
+		worst_free(last);
 	}
-	for (pos = w->nworst; pos > 0 && wk_rank_ns(&w->worst[pos - 1]->c) < wk_rank_ns(c); pos--)
+	for (pos = cs->nworst; pos > 0 && wk_rank_ns(&cs->worst[pos - 1]->c) < wk_rank_ns(c); pos--)
 		;
-	memmove(&w->worst[pos + 1], &w->worst[pos], (w->nworst - pos) * sizeof(*w->worst));
-	w->worst[pos] = x;
-	w->nworst++;
+	memmove(&cs->worst[pos + 1], &cs->worst[pos], (cs->nworst - pos) * sizeof(*cs->worst));
+	cs->worst[pos] = x;
+	cs->nworst++;
 	x->open = 1;
-	w->nopen++;
-	if (x->we < w->next_we)
-		w->next_we = x->we;
+	cs->nopen++;
+	if (x->we < cs->next_we)
+		cs->next_we = x->we;
 }
 
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu)

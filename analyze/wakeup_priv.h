@@ -365,6 +365,24 @@ static inline const struct lat_wake_stall *wk_recent_stall(const struct wk_recen
 	return &r->rstalls[(r->stallhead + i) % WK_STALL_RING];
 }
 
+/*
+ * The worst cases, open until their window has passed (wk_cap_tick()), and
+ * wakeup_case.c's scratch: wakeup_case.c's alone.  wakeup.c reads next_we on
+ * every event and asks wk_qualifies() at every wait's end; wakeup_result.c
+ * moves the cases into the result with wk_cases_take().  Made by
+ * wk_cases_init(), freed by wk_cases_free().
+ */
+struct wk_cases {
+	struct wk_worst **worst;	/* by latency, descending */
+	size_t nworst, nopen;
+	uint64_t next_we;		/* no open case's window ends before this */
+	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
+	struct wk_hold *hold;		/* scratch: a window's tasks or irqs (hold_slices()) */
+	size_t hold_cap, nhold;
+	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
+	size_t hold_hcap;
+};
+
 struct wk {
 	const struct lat_analyze_opts *o;
 	struct lat_wakeup_result *r;
@@ -381,16 +399,9 @@ struct wk {
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stacks stacks;	/* wakeup_stack.c's */
 	struct wk_chain chain;		/* wakeup.c's */
-	struct wk_worst **worst;	/* by latency, descending */
-	size_t nworst, nopen;
-	uint64_t next_we;		/* no open case's window ends before this */
+	struct wk_cases cases;		/* wakeup_case.c's */
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
 	struct wk_batch batch;		/* wakeup_hist.c's */
-	struct wk_spare spares[WK_SPARES];	/* pushed-out cases' slice buffers, for reuse */
-	struct wk_hold *hold;		/* scratch: a window's tasks or irqs (hold_slices()) */
-	size_t hold_cap, nhold;
-	int32_t *hold_ix;		/* their index by key, open addressing, -1 empty */
-	size_t hold_hcap;
 	struct lat_probe *pr;		/* the probe samples, NULL: not collected */
 	struct lat_probe_seen pseen;
 	int oom;
@@ -417,12 +428,14 @@ static inline int64_t wk_rank_ns(const struct lat_wake_case *c)
 	       (int64_t)(c->end_low_ns - c->start_ns) : c->latency_ns;
 }
 
-/* Whether a wait of rank @lat (wk_rank_ns()) enters the worst N. */
+/* Whether a wait of rank @lat (wk_rank_ns()) enters the worst N (wakeup_case.c's). */
 static inline int wk_qualifies(const struct wk *w, int64_t lat)
 {
+	const struct wk_cases *cs = &w->cases;
+
 	if (w->o->worst_n <= 0)
 		return 0;
-	return w->nworst < (size_t)w->o->worst_n || lat > wk_rank_ns(&w->worst[w->nworst - 1]->c);
+	return cs->nworst < (size_t)w->o->worst_n || lat > wk_rank_ns(&cs->worst[cs->nworst - 1]->c);
 }
 
 /* lat_sched_policy_of(), inline for the per-wait checks of wakeup.c */
@@ -443,9 +456,9 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l);
 void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu);
 void wk_cap_tick(struct wk *w, uint64_t ts);
 void wk_cap_close_all(struct wk *w);
-void wk_worst_free(struct wk_worst *x);
-void wk_spares_free(struct wk *w);
-int wk_worst_take(struct wk_worst *x, struct lat_wake_case *out);
+int wk_cases_init(struct wk_cases *cs, int worst_n);
+int wk_cases_take(struct wk_cases *cs, struct lat_wakeup_result *r);
+void wk_cases_free(struct wk_cases *cs);
 /* wakeup_verdict.c */
 int wk_rank(int32_t prio, int32_t hprio);
 void wk_verdict(struct lat_wake_case *c);

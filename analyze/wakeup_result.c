@@ -156,13 +156,8 @@ int wk_build_results(struct wk *w, const struct lat_event_source *src)
 
 	if (build_hists(w))
 		return -LAT_ENOMEM;
-	if (w->nworst && !(r->worst = calloc(w->nworst, sizeof(*r->worst))))
+	if (wk_cases_take(&w->cases, r))
 		return -LAT_ENOMEM;
-	for (size_t i = 0; i < w->nworst; i++) {
-		if (wk_worst_take(w->worst[i], &r->worst[r->nworst]))
-			return -LAT_ENOMEM;
-		r->nworst++;
-	}
 	return wk_blame_finish(w);
 }
 
