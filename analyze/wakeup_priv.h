@@ -3,7 +3,9 @@
  * The wakeup analysis' working state (analyze/wakeup*.c only).  Everything here
  * is bounded: per-CPU rings of recent slices and irqs, a ring of recent markers,
  * per-task state (O(tasks), not O(events)) and the worst-N cases with their
- * timeline windows.
+ * timeline windows.  struct wk is made of sub-structs, each written by one
+ * file (its comment says which, and how the others reach it; the table in
+ * docs/hacking.md, "The wakeup analysis' state").
  */
 #ifndef LATSCOPE_WAKEUP_PRIV_H
 #define LATSCOPE_WAKEUP_PRIV_H
