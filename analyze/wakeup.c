@@ -49,7 +49,7 @@ static void copy_comm(char *dst, const char *src)
 	dst[LAT_COMM_LEN - 1] = 0;
 }
 
-static struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
+static __attribute__((noinline)) struct wk_cpu *get_cpu(struct wk *w, int32_t cpu)
 {
 	struct wk_cpu *c;
 
@@ -178,6 +178,19 @@ static __attribute__((noinline)) void rename_task(struct wk *w, struct wk_task *
 	w->sel.any_match |= t->match;
 }
 
+/* Whether the names @a and @b differ in their first LAT_COMM_LEN - 1 bytes: two loads each. */
+static inline int comm_differs(const char *a, const char *b)
+{
+	uint64_t a0, a1, b0, b1;
+
+	_Static_assert(LAT_COMM_LEN == 16, "two overlapping 8-byte words cover 15 bytes");
+	memcpy(&a0, a, 8);
+	memcpy(&a1, a + 7, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, b + 7, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) != 0;
+}
+
 /* The task @pid (> 0), created on first sight; comm refreshed when known. */
 static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *comm)
 {
@@ -191,7 +204,7 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	if (!t)
 		return new_task(w, pid, comm);
 	/* bytes past the NUL may differ: then the same name is copied again, no harm */
-	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1))
+	if (comm && comm[0] && comm_differs(t->comm, comm))
 		rename_task(w, t, comm);
 	return t;
 }
@@ -207,7 +220,7 @@ static inline struct wk_task *get_cur_task(struct wk *w, const struct wk_cpu *c,
 
 	if (!t || t->pid != pid)
 		return get_task(w, pid, comm);
-	if (comm && comm[0] && memcmp(t->comm, comm, LAT_COMM_LEN - 1))
+	if (comm && comm[0] && comm_differs(t->comm, comm))
 		rename_task(w, t, comm);
 	return t;
 }
@@ -469,16 +482,16 @@ static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, 
  * there and counted as a switch break.  A task seen running is not waiting.
  * Switches, stacks and uninterpreted events are not used: events recorded
  * inside __schedule() after the switch (its kernel stack, sched_stat_*) still
- * carry the previous task's pid.
+ * carry the previous task's pid.  Called (by handle()) only for an event of a
+ * task (pid >= 0) other than the CPU's current one.
  */
-static void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+static __attribute__((noinline)) void note_current(struct wk *w, struct wk_cpu *c, int32_t cpu,
+						   const struct lat_event *ev)
 {
 	struct wk_task *t;
 	int was_known;
 	uint64_t low;
 
-	if (ev->pid < 0 || (c->cur_known && c->cur_pid == ev->pid))
-		return;
 	was_known = c->cur_known;
 	low = c->seen ? c->last_ts : 0;
 	if (c->cur_known) {
@@ -1568,6 +1581,11 @@ static void check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *
 	c->owed_since = ts;
 }
 
+/* The events that tell which task a CPU runs (every event but these). */
+#define WK_NOTE_TYPES (~((1u << LAT_EV_LOST) | (1u << LAT_EV_STACK) | (1u << LAT_EV_OTHER) | \
+			 (1u << LAT_EV_SWITCH)))
+_Static_assert(LAT_EV_NTYPES <= 32, "WK_NOTE_TYPES is a 32-bit mask");
+
 static int handle(struct wk *w, const struct lat_event *ev)
 {
 	struct lat_wakeup_result *r = w->r;
@@ -1591,8 +1609,8 @@ static int handle(struct wk *w, const struct lat_event *ev)
 		}
 		return 0;
 	}
-	c = get_cpu(w, cpu);
-	if (!c)
+	if (__builtin_expect((size_t)cpu >= w->ncpus || !(c = w->cpus[cpu]), 0) &&
+	    !(c = get_cpu(w, cpu)))
 		return -LAT_ENOMEM;
 	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here, while a switch is owed */
 	if (w->nowed && (ev->ts_ns - r->last_ns >= LAT_WAKE_STALL_NS ||
@@ -1609,13 +1627,14 @@ static int handle(struct wk *w, const struct lat_event *ev)
 			wk_finish_done(w, c, cpu);
 		c->stack_kind = WK_STK_NONE;
 	}
-	if (ev->type != LAT_EV_LOST && ev->type != LAT_EV_STACK && ev->type != LAT_EV_OTHER &&
-	    ev->type != LAT_EV_SWITCH)
+	if (ev->type == LAT_EV_SWITCH) {	/* a third of the events: no dispatch */
+		on_switch(w, c, cpu, ev);
+		goto out;
+	}
+	if (((1u << ev->type) & WK_NOTE_TYPES) && ev->pid >= 0 &&
+	    !(c->cur_known && c->cur_pid == ev->pid))
 		note_current(w, c, cpu, ev);
 	switch (ev->type) {
-	case LAT_EV_SWITCH:
-		on_switch(w, c, cpu, ev);
-		break;
 	case LAT_EV_WAKING:
 	case LAT_EV_WAKEUP:
 	case LAT_EV_WAKEUP_NEW:
@@ -1663,6 +1682,7 @@ static int handle(struct wk *w, const struct lat_event *ev)
 	default:
 		break;
 	}
+out:
 	c->seen = 1;
 	c->last_ts = ev->ts_ns;
 	return w->oom ? -LAT_ENOMEM : 0;
