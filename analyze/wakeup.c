@@ -328,10 +328,14 @@ static __attribute__((noinline)) enum lat_verdict_kind
 verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t lat)
 {
 	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
-	int64_t part[LAT_VERDICT_N] = { 0 }, span = (int64_t)(ts - snap_ts), covered;
+	int64_t span = (int64_t)(ts - snap_ts), covered, untrusted, best;
 	enum lat_sched_policy wp = wk_policy_of(t->prio);
-	int64_t idle, dl, rt, fair, hi = 0, same, lo = 0, unk;
+	int64_t idle, dl, rt, fair, hi = 0, same = 0, lo = 0, unk, stall;
+	enum lat_verdict_kind k;
 
+	if (t->snap_cpu != c->id || ts < snap_ts ||
+	    (t->inferred && (int64_t)(ts - t->end_low) * 2 > lat))
+		return LAT_VERDICT_UNTRUSTED;	/* moved unseen, or ran at an unknown point of it */
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = c->cum.v[i] - t->snap.s.v[i];	/* the running part before it is in snap */
 	idle = (int64_t)d[WK_CUM_IDLE];
@@ -339,13 +343,7 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	rt = (int64_t)d[WK_CUM_RT];
 	fair = (int64_t)d[WK_CUM_FAIR];
 	unk = (int64_t)d[WK_CUM_UNK];	/* tasks of no known class: no claim of priority */
-	same = 0;
-	if (t->snap_cpu != c->id || ts < snap_ts ||
-	    (t->inferred && (int64_t)(ts - t->end_low) * 2 > lat)) {
-		/* moved unseen, or ran at an unknown point of it: who ran is unknown */
-		part[LAT_VERDICT_UNTRUSTED] = lat;
-		goto pick;
-	}
+	stall = (int64_t)d[WK_CUM_STALL];
 	if (wp == LAT_POL_RT) {
 		uint64_t rh, rs;
 
@@ -362,17 +360,26 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 	} else {
 		unk += dl + rt + fair;
 	}
-	part[LAT_VERDICT_IDLE] = idle;
-	part[LAT_VERDICT_HIGHER_PRIORITY] = hi;
-	part[LAT_VERDICT_CPU_SATURATED] = same;
-	part[LAT_VERDICT_NOT_PREEMPTIBLE] = lo;
-	part[LAT_VERDICT_IRQ] = (int64_t)d[WK_CUM_IRQ];
-	part[LAT_VERDICT_STALL] = (int64_t)d[WK_CUM_STALL];
-	covered = idle + hi + same + lo + unk + part[LAT_VERDICT_STALL];
-	part[LAT_VERDICT_UNTRUSTED] = unk + (span > covered ? span - covered : 0);
-	part[LAT_VERDICT_QUEUED] = (int64_t)t->queued_ns;
-pick:
-	return wk_verdict_pick(part, lat > 0 ? lat : 1, t->queued_busy);
+	covered = idle + hi + same + lo + unk + stall;
+	untrusted = unk + (span > covered ? span - covered : 0);
+	/* wk_verdict_pick() on these parts, written out: the first largest in enum order */
+	if ((int64_t)d[WK_CUM_IRQ] * 2 > lat)
+		return LAT_VERDICT_IRQ;
+	if ((int64_t)t->queued_ns * 2 > lat && t->queued_busy)
+		return LAT_VERDICT_QUEUED;
+	k = LAT_VERDICT_CPU_SATURATED;
+	best = same;
+	if (hi > best)
+		k = LAT_VERDICT_HIGHER_PRIORITY, best = hi;
+	if (lo > best)
+		k = LAT_VERDICT_NOT_PREEMPTIBLE, best = lo;
+	if (stall > best)
+		k = LAT_VERDICT_STALL, best = stall;
+	if (idle > best)
+		k = LAT_VERDICT_IDLE, best = idle;
+	if (untrusted > best)
+		k = LAT_VERDICT_UNTRUSTED, best = untrusted;
+	return best > 0 ? k : LAT_VERDICT_NONE;
 }
 
 /* Counts the verdict of a wait of at least the threshold; returns it. */
