@@ -1781,12 +1781,15 @@ static void select_findings(struct lat_block *b, const struct wk *w,
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
 }
 
+/* Events taken from the source at once (lat_event_next_batch()). */
+#define WK_BATCH 32
+
 int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
 			     int with_probe)
 {
 	struct lat_event_source *src = b->events;
 	struct wk w = { 0 };
-	struct lat_event ev;
+	struct lat_event evs[WK_BATCH];
 	struct lat_wakeup_result *r;
 	int ret;
 
@@ -1807,10 +1810,15 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	}
 	if (ret)
 		goto out;
-	while ((ret = lat_event_next(src, &ev)) > 0) {
-		ret = handle(&w, &ev);
-		if (ret < 0)
-			goto out;
+	while ((ret = lat_event_next_batch(src, evs, WK_BATCH)) > 0) {
+		for (int i = 0; i < ret; i++) {
+			int hret = handle(&w, &evs[i]);
+
+			if (hret < 0) {
+				ret = hret;
+				goto out;
+			}
+		}
 	}
 	if (ret < 0) {
 		lat_block_add_finding(b, "read-error", r->nevents ? LAT_SEV_WARN : LAT_SEV_HIGH,

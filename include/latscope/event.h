@@ -122,6 +122,14 @@ struct lat_event_source_ops {
 	/* Returns 1 with *ev filled, 0 at the end, or a negative lat_err. */
 	int (*next)(struct lat_event_source *src, struct lat_event *ev);
 	void (*free)(struct lat_event_source *src);
+	/*
+	 * Optional: up to @n events into @evs, as @n calls of next() would give
+	 * them; returns how many (>= 1), 0 at the end, or a negative lat_err
+	 * when no event came before the error.  A batch ends after any event
+	 * that lends a pointer into the source (see lat_event_batch_ends()):
+	 * what every event of a batch lends stays valid until the next call.
+	 */
+	int (*next_batch)(struct lat_event_source *src, struct lat_event *evs, int n);
 };
 
 struct lat_event_source {
@@ -145,6 +153,36 @@ struct lat_event_source {
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)
 {
 	return s->ops->next(s, ev);
+}
+
+/*
+ * Whether an event of type @t can lend a pointer into the source besides its
+ * static name (marker text, stack, irq and timer names, an uninterpreted
+ * event's fields): a batch (next_batch) ends after it.
+ */
+static inline int lat_event_batch_ends(enum lat_ev_type t)
+{
+	const uint32_t own = (1u << LAT_EV_SWITCH) | (1u << LAT_EV_WAKING) |
+			     (1u << LAT_EV_WAKEUP) | (1u << LAT_EV_WAKEUP_NEW) |
+			     (1u << LAT_EV_MIGRATE) | (1u << LAT_EV_FORK) | (1u << LAT_EV_EXEC) |
+			     (1u << LAT_EV_EXIT) | (1u << LAT_EV_LOST) | (1u << LAT_EV_SETSCHED) |
+			     (1u << LAT_EV_SETSCHED_EXIT);
+
+	return (unsigned)t >= 32 || !(own & (1u << t));
+}
+
+/*
+ * Up to @n (>= 1) events into @evs: the source's batch, or one event of next().
+ * Returns how many, 0 at the end, or a negative lat_err.
+ */
+static inline int lat_event_next_batch(struct lat_event_source *s, struct lat_event *evs, int n)
+{
+	int ret;
+
+	if (s->ops->next_batch)
+		return s->ops->next_batch(s, evs, n);
+	ret = s->ops->next(s, evs);
+	return ret > 0 ? 1 : ret;
 }
 
 static inline void lat_event_source_free(struct lat_event_source *s)

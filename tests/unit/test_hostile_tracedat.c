@@ -288,6 +288,117 @@ static void test_truncated_everywhere(void **state)
 	free(v.d);
 }
 
+/* One event as a line of text: every field the readers fill, for comparing two reads. */
+static void ev_line(const struct lat_event *ev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%llu %d %d %.16s %d %u %s |", (unsigned long long)ev->ts_ns,
+			 ev->cpu, ev->pid, ev->comm, (int)ev->type, ev->flags,
+			 ev->name ? ev->name : "-");
+
+	if (ev->type == LAT_EV_SWITCH)
+		snprintf(buf + n, len - (size_t)n, "%.16s %d %d %u %.16s %d %d", ev->u.sw.prev_comm,
+			 ev->u.sw.prev_pid, ev->u.sw.prev_prio, ev->u.sw.prev_state_raw,
+			 ev->u.sw.next_comm, ev->u.sw.next_pid, ev->u.sw.next_prio);
+	else if (ev->type == LAT_EV_WAKING || ev->type == LAT_EV_WAKEUP ||
+		 ev->type == LAT_EV_WAKEUP_NEW)
+		snprintf(buf + n, len - (size_t)n, "%.16s %d %d %d", ev->u.wake.comm,
+			 ev->u.wake.pid, ev->u.wake.prio, ev->u.wake.target_cpu);
+	else if (ev->type == LAT_EV_MARKER)
+		snprintf(buf + n, len - (size_t)n, "%.*s", (int)ev->u.marker.len,
+			 ev->u.marker.text ? ev->u.marker.text : "");
+	else if (ev->type == LAT_EV_LOST)
+		snprintf(buf + n, len - (size_t)n, "%llu", (unsigned long long)ev->u.lost.count);
+	else if (ev->type >= LAT_EV_IRQ_ENTRY && ev->type <= LAT_EV_SOFTIRQ_EXIT)
+		snprintf(buf + n, len - (size_t)n, "%d %s", ev->u.irq.irq,
+			 ev->u.irq.name ? ev->u.irq.name : "-");
+}
+
+/* The events of @path (a text line each, in @out) and the last return: by next() or batches of @n. */
+static int read_all(const char *path, int n, char ***out, size_t *count)
+{
+	struct lat_loaded l;
+	struct lat_event evs[40];
+	size_t cap = 0;
+	int ret;
+
+	*out = NULL;
+	*count = 0;
+	if (lat_load(&l, path, NULL) < 0)
+		return -1000;
+	for (;;) {
+		ret = n ? lat_event_next_batch(l.blocks[0]->events, evs, n) :
+			  lat_event_next(l.blocks[0]->events, evs);
+		if (ret <= 0)
+			break;
+		/* a batch's lent pointers stay valid until the next call: read them all now */
+		for (int i = 0; i < ret; i++) {
+			char line[512];
+
+			ev_line(&evs[i], line, sizeof(line));
+			if (*count == cap) {
+				cap = cap ? 2 * cap : 1024;
+				*out = realloc(*out, cap * sizeof(**out));
+				assert_non_null(*out);
+			}
+			(*out)[(*count)++] = strdup(line);
+		}
+	}
+	lat_loaded_release(&l);
+	return ret;
+}
+
+static void free_lines(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * next_batch gives what next() gives, event for event, and the same end or
+ * error: on the whole file (with markers, irqs, lost marks if any) and on
+ * copies cut inside the data, where the walk stops with an error.
+ */
+static void test_batch_equals_next(void **state)
+{
+	struct v6 v;
+	size_t data0, cuts = 0;
+
+	(void)state;
+	v6_parse(&v);
+	data0 = cpu_off(&v, 0);
+	for (size_t cut = v.len; cut > data0; cut = cut > v.psize / 3 + data0 ? cut - v.psize / 3 :
+									     data0) {
+		char path[] = "/tmp/latscope-batch-dat-XXXXXX";
+		int fd = mkstemp(path), rn;
+		char **a;
+		size_t na;
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, v.d, cut), (ssize_t)cut);
+		close(fd);
+		rn = read_all(path, 0, &a, &na);
+		for (int n = 1; n <= 40; n += 13) {
+			char **b;
+			size_t nb;
+			int rb = read_all(path, n, &b, &nb);
+
+			assert_int_equal(rb, rn);
+			assert_int_equal(nb, na);
+			for (size_t i = 0; i < na; i++)
+				assert_string_equal(b[i], a[i]);
+			free_lines(b, nb);
+		}
+		if (cut == v.len)
+			assert_int_equal(na, 3000);	/* the sample's name */
+		free_lines(a, na);
+		unlink(path);
+		cuts++;
+	}
+	assert_true(cuts > 10);
+	free(v.d);
+}
+
 static void test_truncated_v7(void **state)
 {
 	struct outcome o = { 0 };
@@ -519,6 +630,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_truncated_everywhere),
 		cmocka_unit_test(test_truncated_v7),
+		cmocka_unit_test(test_batch_equals_next),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_cpu_table),
 		cmocka_unit_test(test_formats),
