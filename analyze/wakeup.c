@@ -1593,32 +1593,45 @@ static void check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *
 			 (1u << LAT_EV_SWITCH)))
 _Static_assert(LAT_EV_NTYPES <= 32, "WK_NOTE_TYPES is a 32-bit mask");
 
-static int handle(struct wk *w, const struct lat_event *ev)
+/*
+ * Sources give events in time order; one earlier than the last analyzed has a
+ * corrupt timestamp, and would make waits of negative or absurd length:
+ * counted and skipped.
+ */
+static __attribute__((noinline)) void backwards(struct lat_wakeup_result *r,
+						const struct lat_event *ev)
+{
+	if (!r->backwards++) {
+		r->first_back_ns = ev->ts_ns;
+		r->first_back_from_ns = r->last_ns;
+		r->first_back_cpu = ev->cpu;
+	}
+}
+
+/*
+ * One event.  Out of memory sets w->oom, which the caller checks after each
+ * batch (what the analysis made is dropped then).
+ */
+static void handle(struct wk *w, const struct lat_event *ev)
 {
 	struct lat_wakeup_result *r = w->r;
-	struct wk_cpu *c;
+	struct wk_cpu *c = NULL;
 	int32_t cpu = ev->cpu;
 
-	if (cpu < 0 || cpu >= WK_MAX_CPUS) {
+	/* a CPU seen before: one test; a new one, or a corrupt number, below */
+	if (__builtin_expect((uint32_t)cpu >= w->ncpus || !(c = w->cpus[cpu]), 0) &&
+	    (cpu < 0 || cpu >= WK_MAX_CPUS)) {
 		r->skipped_events++;
-		return 0;
+		return;
 	}
-	/*
-	 * Sources give events in time order; one earlier than the last analyzed
-	 * has a corrupt timestamp, and would make waits of negative or absurd
-	 * length: counted and skipped.
-	 */
 	if (ev->ts_ns < r->last_ns) {	/* last_ns is 0 before the first event */
-		if (!r->backwards++) {
-			r->first_back_ns = ev->ts_ns;
-			r->first_back_from_ns = r->last_ns;
-			r->first_back_cpu = cpu;
-		}
-		return 0;
+		backwards(r, ev);
+		return;
 	}
-	if (__builtin_expect((size_t)cpu >= w->ncpus || !(c = w->cpus[cpu]), 0) &&
-	    !(c = get_cpu(w, cpu)))
-		return -LAT_ENOMEM;
+	if (__builtin_expect(!c, 0) && !(c = get_cpu(w, cpu))) {
+		w->oom = 1;
+		return;
+	}
 	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here, while a switch is owed */
 	if (w->nowed && (ev->ts_ns - r->last_ns >= LAT_WAKE_STALL_NS ||
 			 (c->owed_since && ev->ts_ns - c->last_ts >= LAT_WAKE_STALL_NS)) &&
@@ -1692,7 +1705,6 @@ static int handle(struct wk *w, const struct lat_event *ev)
 out:
 	c->seen = 1;
 	c->last_ts = ev->ts_ns;
-	return w->oom ? -LAT_ENOMEM : 0;
 }
 
 static void wk_release(struct wk *w)
@@ -1811,13 +1823,11 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	if (ret)
 		goto out;
 	while ((ret = lat_event_next_batch(src, evs, WK_BATCH)) > 0) {
-		for (int i = 0; i < ret; i++) {
-			int hret = handle(&w, &evs[i]);
-
-			if (hret < 0) {
-				ret = hret;
-				goto out;
-			}
+		for (int i = 0; i < ret; i++)
+			handle(&w, &evs[i]);
+		if (w.oom) {
+			ret = -LAT_ENOMEM;
+			goto out;
 		}
 	}
 	if (ret < 0) {
