@@ -913,7 +913,9 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 {
 	struct wk_slice *s;
 	struct wk_task *t;
-	int broke = c->cur_known && c->cur_pid != ev->u.sw.prev_pid;
+	/* the switches said prev was running (cont), or another task (broke), or nothing */
+	int cont = c->cur_known && c->cur_pid == ev->u.sw.prev_pid;
+	int broke = c->cur_known && !cont;
 	uint64_t low = c->last_ts;	/* read when broke only */
 
 	if (broke) {
@@ -934,7 +936,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	owe_clear(w, c);
 	/* written in place: a slice is written at every switch, read for a few cases */
 	s = next_slice(c);
-	s->start = c->cur_known && c->cur_pid == ev->u.sw.prev_pid ? c->cur_start : ev->ts_ns;
+	s->start = cont ? c->cur_start : ev->ts_ns;
 	s->end = ev->ts_ns;
 	s->pid = ev->u.sw.prev_pid;
 	s->prio = ev->u.sw.prev_prio;
@@ -950,8 +952,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	if (w->o->sink && w->o->sink->slice) {
 		struct lat_run_slice rs = { .cpu = cpu, .pid = s->pid, .prio = s->prio,
 					    .start_ns = s->start, .end_ns = s->end,
-					    .start_known = c->cur_known &&
-							   c->cur_pid == ev->u.sw.prev_pid,
+					    .start_known = (uint8_t)cont,
 					    .end = LAT_SLICE_SWITCH, .state = ev->u.sw.prev_state };
 
 		memcpy(rs.comm, s->comm, LAT_COMM_LEN);
