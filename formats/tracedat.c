@@ -474,7 +474,7 @@ static inline __attribute__((always_inline)) int decode(struct td_src *s,
 	const struct td_etype *t;
 	uint16_t id;
 
-	if (!s->ty.hot_hdr || size < s->ty.hdr_end) {
+	if (size < s->ty.hot_hdr_min) {	/* or not hot_hdr */
 		decode_full(s, r, ev);
 		return lat_event_batch_ends(ev->type);
 	}

@@ -304,6 +304,7 @@ int td_types_build(struct td_types *ty, struct td_file *f)
 		ty->hdr_end = (uint32_t)ty->f_pid.off + ty->f_pid.size;
 	if (ty->f_flags.ok && (uint32_t)ty->f_flags.off + 1 > ty->hdr_end)
 		ty->hdr_end = (uint32_t)ty->f_flags.off + 1;
+	ty->hot_hdr_min = ty->hot_hdr ? ty->hdr_end : UINT32_MAX;
 	if (!ty->f_type.ok ||
 	    (ty->f_type.size != 1 && ty->f_type.size != 2 && ty->f_type.size != 4))
 		return -LAT_EFORMAT;

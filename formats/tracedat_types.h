@@ -32,7 +32,8 @@ struct td_types {
 	size_t ntypes;
 	struct td_fld f_type, f_pid, f_flags;	/* f_flags: common_flags, 1 byte */
 	int hot_hdr;			/* common_type / _pid / _flags read by direct loads */
-	uint32_t hdr_end;		/* records at least this long hold both */
+	uint32_t hdr_end;		/* records at least this long hold them */
+	uint32_t hot_hdr_min;		/* hdr_end if hot_hdr, else UINT32_MAX: one test */
 };
 
 /*
