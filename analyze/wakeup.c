@@ -1629,17 +1629,19 @@ static void handle(struct wk *w, const struct lat_event *ev)
 		backwards(r, ev);
 		return;
 	}
-	if (__builtin_expect(!c, 0) && !(c = get_cpu(w, cpu))) {
-		w->oom = 1;
-		return;
+	if (__builtin_expect(!c, 0)) {
+		if (!w->ncpus)
+			r->first_ns = ev->ts_ns;	/* the first event taken makes the first CPU */
+		if (!(c = get_cpu(w, cpu))) {
+			w->oom = 1;
+			return;
+		}
 	}
 	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here, while a switch is owed */
 	if (w->nowed && (ev->ts_ns - r->last_ns >= LAT_WAKE_STALL_NS ||
 			 (c->owed_since && ev->ts_ns - c->last_ts >= LAT_WAKE_STALL_NS)) &&
 	    ev->type != LAT_EV_LOST)
 		check_stall(w, c, ev);
-	if (!r->nevents++)
-		r->first_ns = ev->ts_ns;
 	r->last_ns = ev->ts_ns;
 	if (ev->ts_ns > w->cases.next_we)
 		wk_cap_tick(w, ev->ts_ns);
@@ -1804,6 +1806,7 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	struct wk w = { 0 };
 	struct lat_event evs[WK_BATCH];
 	struct lat_wakeup_result *r;
+	uint64_t taken = 0;
 	int ret;
 
 	if (!src)
@@ -1826,11 +1829,14 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 	while ((ret = lat_event_next_batch(src, evs, WK_BATCH)) > 0) {
 		for (int i = 0; i < ret; i++)
 			handle(&w, &evs[i]);
+		taken += (uint64_t)ret;
 		if (w.oom) {
 			ret = -LAT_ENOMEM;
 			goto out;
 		}
 	}
+	/* the events analyzed: all but those handle() skipped */
+	r->nevents = taken - r->skipped_events - r->backwards;
 	if (ret < 0) {
 		lat_block_add_finding(b, "read-error", r->nevents ? LAT_SEV_WARN : LAT_SEV_HIGH,
 				      "reading the events failed after %llu events: %s",
