@@ -909,6 +909,28 @@ static void check_inversion(struct wk *w, int32_t cpu, const struct wk_task *t,
 	}
 }
 
+/*
+ * A switch out of another task than the one the switches said was running: that
+ * one left unseen, and ran until here.
+ */
+static void switch_break(struct wk *w, struct wk_cpu *c, int32_t cpu,
+			 const struct lat_event *ev)
+{
+	struct wk_slice *b = next_slice(c);
+	struct wk_task *t;
+
+	*b = (struct wk_slice){ .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
+				.prio = c->cur_prio, .stack = -1 };
+	memcpy(b->comm, c->cur_comm, LAT_COMM_LEN);
+	cum_add(c, b->pid, b->prio, b->end - b->start);
+	sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
+	c->cur_start = ev->ts_ns;	/* counted up to here */
+	if (!w->r->switch_breaks++)
+		w->r->first_break_ns = ev->ts_ns;
+	if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
+		t->on_cpu = -1;
+}
+
 static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_slice *s;
@@ -918,21 +940,8 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	int broke = c->cur_known && !cont;
 	uint64_t low = c->last_ts;	/* read when broke only */
 
-	if (broke) {
-		/* the task the switches said was running left unseen: it ran until here */
-		struct wk_slice *b = next_slice(c);
-
-		*b = (struct wk_slice){ .start = c->cur_start, .end = ev->ts_ns, .pid = c->cur_pid,
-					.prio = c->cur_prio, .stack = -1 };
-		memcpy(b->comm, c->cur_comm, LAT_COMM_LEN);
-		cum_add(c, b->pid, b->prio, b->end - b->start);
-		sink_cur_slice(w, c, cpu, ev->ts_ns, LAT_SLICE_BREAK);
-		c->cur_start = ev->ts_ns;	/* counted up to here */
-		if (!w->r->switch_breaks++)
-			w->r->first_break_ns = ev->ts_ns;
-		if (c->cur_pid > 0 && (t = find_task(w, c->cur_pid)) && t->on_cpu == cpu)
-			t->on_cpu = -1;
-	}
+	if (broke)
+		switch_break(w, c, cpu, ev);
 	owe_clear(w, c);
 	/* written in place: a slice is written at every switch, read for a few cases */
 	s = next_slice(c);
