@@ -323,8 +323,10 @@ static int read_all(const char *path, int n, char ***out, size_t *count)
 
 	*out = NULL;
 	*count = 0;
-	if (lat_load(&l, path, NULL) < 0)
+	if (lat_load(&l, path, NULL) < 0) {
+		lat_loaded_release(&l);	/* refused: its reason is kept in @l */
 		return -1000;
+	}
 	for (;;) {
 		ret = n ? lat_event_next_batch(l.blocks[0]->events, evs, n) :
 			  lat_event_next(l.blocks[0]->events, evs);
