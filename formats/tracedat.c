@@ -17,11 +17,13 @@
 #include "tracedat_walk.h"
 
 /* Per CPU slot of the walk: a one-entry comm cache (runs of events share a pid). */
+/* Emptied (comm_set()) whenever the comm table changes, so a hit needs no other test. */
 struct td_ccache {
-	int32_t pid;
-	uint32_t gen;			/* comms.gen when filled */
+	int32_t pid;			/* TD_CC_NONE: empty */
 	const char *comm;		/* LAT_COMM_LEN bytes, lent by the comm table */
 };
+
+#define TD_CC_NONE INT32_MIN
 
 /*
  * The source: the file (header, options, formats: tracedat_meta.c), the
@@ -34,7 +36,8 @@ struct td_src {
 	struct td_buffer *buf;		/* lent by f */
 	struct td_walk *walk;		/* owned */
 	struct td_types ty;
-	struct td_ccache *cc;		/* per walk slot, owned */
+	struct td_ccache *cc;		/* per walk slot (ncc), owned */
+	int ncc;
 	int end_pending;		/* td_next_batch() met the end after some events */
 	uint64_t *overrun;		/* base.cpu_overrun, owned */
 	uint64_t *ips;			/* a stack's addresses and symbols, lent to the event */
@@ -118,26 +121,38 @@ static const char comm_idle[LAT_COMM_LEN] = "<idle>", comm_unknown[LAT_COMM_LEN]
  * (LAT_COMM_LEN bytes, NUL inside, stable until the table is released) or one
  * of the two fixed names.
  */
-static void comm_cache_fill(struct td_src *s, struct td_ccache *cc, int32_t pid, const char *c)
+static void comm_cache_fill(struct td_ccache *cc, int32_t pid, const char *c)
 {
 	cc->comm = pid == 0 ? comm_idle : c ? c : comm_unknown;
 	cc->pid = pid;
-	cc->gen = s->f.comms.gen;
 }
 
 /* The comm of @pid, through a one-entry cache per CPU (runs of events share a pid). */
 static inline void comm_of(struct td_src *s, struct td_ccache *cc, int32_t pid, char *dst)
 {
-	if (pid != cc->pid || cc->gen != s->f.comms.gen)
-		comm_cache_fill(s, cc, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
+	if (pid != cc->pid)
+		comm_cache_fill(cc, pid, pid ? td_comm_get(&s->f.comms, pid) : NULL);
 	memcpy(dst, cc->comm, LAT_COMM_LEN);
+}
+
+/*
+ * td_comm_set() while reading: every CPU's cache is emptied, since one may
+ * hold "<...>" for the pid just learned.
+ */
+static int comm_set(struct td_src *s, int32_t pid, const char *comm, size_t len)
+{
+	int ret = td_comm_set(&s->f.comms, pid, comm, len);
+
+	for (int i = 0; i < s->ncc; i++)
+		s->cc[i].pid = TD_CC_NONE;
+	return ret;
 }
 
 /* Learns a comm the saved cmdlines did not have (short-lived tasks). */
 static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
 {
 	if (pid > 0 && comm[0] && !td_comm_get(&s->f.comms, pid))
-		td_comm_set(&s->f.comms, pid, comm, strlen(comm));
+		comm_set(s, pid, comm, strlen(comm));
 }
 
 /*
@@ -148,7 +163,7 @@ static void learn_comm(struct td_src *s, int32_t pid, const char *comm)
 static __attribute__((noinline)) const char *switch_learn(struct td_src *s, int32_t pid,
 							    const char *comm)
 {
-	if (td_comm_set(&s->f.comms, pid, comm, strlen(comm)) == 0)
+	if (comm_set(s, pid, comm, strlen(comm)) == 0)
 		return td_comm_get(&s->f.comms, pid);
 	return NULL;
 }
@@ -164,7 +179,7 @@ static inline void switch_in(struct td_src *s, struct td_ccache *cc, int32_t pid
 			c = switch_learn(s, pid, comm);
 	}
 	if (pid >= 0)
-		comm_cache_fill(s, cc, pid, c);
+		comm_cache_fill(cc, pid, c);
 }
 
 
@@ -296,7 +311,7 @@ static void decode_exec(struct td_src *s, const char *d, unsigned int size,
 	memcpy(ev->u.task.comm, b, len);
 	ev->u.task.comm[len] = 0;
 	if (len)
-		td_comm_set(&s->f.comms, ev->u.task.pid, b, len);
+		comm_set(s, ev->u.task.pid, b, len);
 }
 
 /* sched_process_fork / exec / exit. */
@@ -650,8 +665,9 @@ static int init_decode(struct td_src *s)
 	s->syms = calloc(s->ips_cap, sizeof(*s->syms));
 	if (!s->cc || !s->ips || !s->syms)
 		return -LAT_ENOMEM;
-	for (int i = 0; i < nslots; i++) {
-		s->cc[i].pid = -2;
+	s->ncc = nslots + 1;
+	for (int i = 0; i < s->ncc; i++) {
+		s->cc[i].pid = TD_CC_NONE;
 		s->cc[i].comm = comm_unknown;
 	}
 	for (int i = 0; i < b->ncpus; i++)

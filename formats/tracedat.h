@@ -62,7 +62,6 @@ struct td_comms {
 	char *pool;			/* zeroed memory to take the table and chunks from */
 	size_t pool_left;		/* (the file's arena), or 0 */
 	int made_table;			/* chunks was calloc'ed */
-	uint32_t gen;			/* bumped on every change: invalidates caches */
 };
 
 /*

@@ -991,7 +991,6 @@ int td_comm_set(struct td_comms *c, int32_t pid, const char *comm, size_t len)
 	}
 	memcpy(chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)], comm, len);
 	chunk[pid & ((1 << TD_COMM_CHUNK_SHIFT) - 1)][len] = 0;
-	c->gen++;
 	return 0;
 }
 
