@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "latscope/an_wakeup.h"
+#include "latscope/arena.h"
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 

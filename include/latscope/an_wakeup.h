@@ -8,10 +8,11 @@
 #define LATSCOPE_AN_WAKEUP_H
 
 #include "analyze.h"
-#include "arena.h"
 #include "event.h"
 #include "model.h"
 #include "timeline.h"
+
+struct lat_arena;		/* latscope/arena.h: where a histogram's rows come from */
 
 /*
  * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
