@@ -151,6 +151,21 @@ static void decompose(const struct lat_probe_view *v, const struct lat_event *ev
 		}
 	}
 	/*
+	 * A switch in or a waking more than PR_EARLY_NS before the expected time is
+	 * an earlier period's: the switch in of this one was not recorded, or the
+	 * thread was still runnable from an earlier waking (preempted since).  Not
+	 * used: what lies between expected and the next point left is one segment.
+	 */
+	if (pt[LAT_PPT_SWITCH] && pt[LAT_PPT_SWITCH] + PR_EARLY_NS < pt[LAT_PPT_EXPECTED])
+		pt[LAT_PPT_SWITCH] = 0;
+	if (!pt[LAT_PPT_SWITCH] ||
+	    (pt[LAT_PPT_WAKING] && pt[LAT_PPT_WAKING] + PR_EARLY_NS < pt[LAT_PPT_EXPECTED])) {
+		pt[LAT_PPT_WAKING] = 0;
+		pt[LAT_PPT_EXPIRE] = 0;
+		pt[LAT_PPT_IRQ] = 0;
+		s->irq_name[0] = 0;
+	}
+	/*
 	 * The expected time is the marker's minus the latency, so it is late by the
 	 * probe's clock read to marker write: an irq or expiry a little before it
 	 * is this period's (the expected point moves back to it); one more than

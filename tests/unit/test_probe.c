@@ -146,6 +146,63 @@ static void test_inferred_switch(void **state)
 }
 
 /*
+ * Points of an earlier period are not this sample's (docs/probe.md).  The
+ * thread woken at 1,000,000 was preempted at 1,050,000 and ran again at
+ * 1,900,000; its marker at 1,920,000 says 700 us: expected 1,220,000.  The
+ * waking is 220 us before that, an earlier period's: expected .. switch is one
+ * segment, 680 us.  (Before, the waking was taken and the points were out of
+ * order, as a cyclictest run on this VM showed.)
+ */
+static void test_earlier_waking(void **state)
+{
+	struct lat_block *b;
+	const struct lat_probe_sample *s;
+
+	(void)state;
+	wake(1000000, 0, 0, "swapper/0", LAT_EV_WAKING, 51, "probe", 0);
+	sw(1010000, 0, 0, "swapper/0", LAT_TS_RUNNING, 51, "probe");
+	sw(1050000, 0, 51, "probe", LAT_TS_RUNNING, 60, "hog");
+	sw(1900000, 0, 60, "hog", LAT_TS_RUNNING, 51, "probe");
+	marker(1920000, 0, 51, "latscope: probe=timer cpu=0 lat_ns=700000 seq=3");
+	b = run_meta(NULL);
+	assert_non_null(b->probe);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->pt[LAT_PPT_EXPECTED], 1220000);
+	assert_int_equal(s->pt[LAT_PPT_WAKING], 0);
+	assert_int_equal(s->pt[LAT_PPT_SWITCH], 1900000);
+	assert_int_equal(s->seg_ns[LAT_PSEG_IRQ], 680000);
+	assert_int_equal(s->seg_to[LAT_PSEG_IRQ], LAT_PPT_SWITCH);
+	assert_int_equal(s->seg_ns[LAT_PSEG_RUNQ], -1);
+	assert_int_equal(s->seg_ns[LAT_PSEG_SELF], 20000);
+	assert_int_equal(s->unknown_ns, 0);
+	assert_int_equal(s->holder_pid, -1);
+	lat_block_free(b);
+}
+
+/*
+ * The thread's last recorded switch in, 500,000, is 500 us before the expected
+ * time 1,000,000 (marker 3,000,000, 2 ms): this period's switch in was not
+ * recorded.  Only the total is known: one segment, expected .. marker.
+ */
+static void test_earlier_switch(void **state)
+{
+	struct lat_block *b;
+	const struct lat_probe_sample *s;
+
+	(void)state;
+	sw(500000, 0, 0, "swapper/0", LAT_TS_RUNNING, 51, "probe");
+	marker(3000000, 0, 51, "latscope: probe=timer cpu=0 lat_ns=2000000 seq=4");
+	b = run_meta(NULL);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->pt[LAT_PPT_SWITCH], 0);
+	assert_int_equal(s->seg_ns[LAT_PSEG_IRQ], 2000000);
+	assert_int_equal(s->seg_to[LAT_PSEG_IRQ], LAT_PPT_MARKER);
+	assert_int_equal(s->seg_ns[LAT_PSEG_SELF], -1);
+	assert_int_equal(s->unknown_ns, 0);
+	lat_block_free(b);
+}
+
+/*
  * The stored summary: 100 samples, 2 markers (4000, 5000).  p99 rank 99 > 98
  * unmarked: the first marker; p99.9 rank 100: the second; p50 rank 50 falls in
  * bucket 10 (60 samples): <= 2048.
@@ -279,6 +336,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_decompose_full, reset),
 		cmocka_unit_test_setup(test_decompose_unknown, reset),
+		cmocka_unit_test_setup(test_earlier_waking, reset),
+		cmocka_unit_test_setup(test_earlier_switch, reset),
 		cmocka_unit_test_setup(test_inferred_switch, reset),
 		cmocka_unit_test_setup(test_summary, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
