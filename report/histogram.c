@@ -72,10 +72,7 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_str(j, "title", h->title);
 		if (h->group)
 			lat_json_str(j, "group", h->group);
-		lat_json_arr_open(j, "lines");
-		lat_json_uint(j, NULL, h->first_line);
-		lat_json_uint(j, NULL, h->last_line);
-		lat_json_arr_close(j);
+		lat_report_json_lines(j, "lines", h->first_line, h->last_line);
 		lat_json_uint(j, "buckets", h->nbuckets);
 		lat_json_uint(j, "total", s->total);
 		if (h->printed_total == (uint64_t)-1)

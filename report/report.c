@@ -15,10 +15,7 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
 	if (b->first_line) {
-		lat_json_arr_open(j, "lines");
-		lat_json_uint(j, NULL, b->first_line);
-		lat_json_uint(j, NULL, b->last_line);
-		lat_json_arr_close(j);
+		lat_report_json_lines(j, "lines", b->first_line, b->last_line);
 	} else {
 		lat_json_null(j, "lines");	/* a whole binary file: no lines */
 	}
@@ -52,10 +49,7 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	lat_json_obj_open(j, "repairs");
 	if (r->qp_lines) {
 		lat_json_obj_open(j, "quoted_printable");
-		lat_json_arr_open(j, "lines");
-		lat_json_uint(j, NULL, r->qp_first);
-		lat_json_uint(j, NULL, r->qp_last);
-		lat_json_arr_close(j);
+		lat_report_json_lines(j, "lines", r->qp_first, r->qp_last);
 		lat_json_uint(j, "input_lines", r->qp_lines);
 		lat_json_uint(j, "soft_breaks", r->qp_soft_breaks);
 		if (r->qp_header_line)
@@ -68,10 +62,7 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	}
 	if (r->b64_lines) {
 		lat_json_obj_open(j, "base64");
-		lat_json_arr_open(j, "lines");
-		lat_json_uint(j, NULL, r->b64_first);
-		lat_json_uint(j, NULL, r->b64_last);
-		lat_json_arr_close(j);
+		lat_report_json_lines(j, "lines", r->b64_first, r->b64_last);
 		lat_json_uint(j, "input_lines", r->b64_lines);
 		lat_json_uint(j, "text_lines", r->b64_text_lines);
 		lat_json_uint(j, "bad_bytes", r->b64_bad);

@@ -28,5 +28,7 @@ void lat_report_probe_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_probe_text(FILE *out, const struct lat_block *b);
 /* "  name" left-aligned in @width columns, control characters escaped. */
 void lat_report_cell(FILE *out, const char *s, int width);
+/* "@key": [@first, @last], an input's line range (docs/json.md). */
+void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 
 #endif

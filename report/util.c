@@ -28,3 +28,11 @@ void lat_report_cell(FILE *out, const char *s, int width)
 	for (int i = (int)n; i < width; i++)
 		fputc(' ', out);
 }
+
+void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last)
+{
+	lat_json_arr_open(j, key);
+	lat_json_uint(j, NULL, first);
+	lat_json_uint(j, NULL, last);
+	lat_json_arr_close(j);
+}
