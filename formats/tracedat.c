@@ -16,8 +16,11 @@
 #include "tracedat_types.h"
 #include "tracedat_walk.h"
 
-/* Per CPU slot of the walk: a one-entry comm cache (runs of events share a pid). */
-/* Emptied (comm_set()) whenever the comm table changes, so a hit needs no other test. */
+/*
+ * Per CPU slot of the walk: a one-entry comm cache (runs of events share a
+ * pid), emptied (comm_set()) whenever the comm table changes, so that a hit
+ * needs no other test.
+ */
 struct td_ccache {
 	int32_t pid;			/* TD_CC_NONE: empty */
 	const char *comm;		/* LAT_COMM_LEN bytes, lent by the comm table */
