@@ -60,6 +60,15 @@ int lat_format_detect(const char *peek, size_t len, const struct lat_format **be
 	const struct lat_format *top = NULL, *tie = NULL;
 	int top_score = 0;
 
+	/* a format known by its magic bytes first: its certainty ends the search */
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++) {
+		const struct lat_format *f = registry[i];
+
+		if (f->magic && f->probe && f->probe(peek, len) >= 100) {
+			*best = f;
+			return 100;
+		}
+	}
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++) {
 		const struct lat_format *f = registry[i];
 		int s = f->probe ? f->probe(peek, len) : 0;

@@ -770,5 +770,6 @@ const struct lat_format lat_format_tracedat = {
 	.name = "trace.dat",
 	.summary = "trace-cmd trace.dat v6 and v7 (zstd/zlib): scheduler event stream",
 	.probe = td_probe,
+	.magic = 1,
 	.open_stream = td_open,
 };

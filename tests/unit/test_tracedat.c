@@ -175,6 +175,39 @@ static void test_fixture_overrun(void **state)
 	lat_loaded_release(&l);
 }
 
+/*
+ * Detection: the magic "\x17\x08\x44tracing" and version 6 or 7 are certain
+ * and end the search (the text readers are not asked); any other version
+ * scores 60 through the full search, and without the magic the text after it
+ * is what counts.
+ */
+static void test_detect_magic(void **state)
+{
+	/* after the magic, lines a lat3 log would have: ignored */
+	static const char v6[] = "\x17\x08\x44tracing6\0\x00\x10\0\0"
+				 "\n1 1180000000.123 1 2 3\n2 1180000001.123 1 2 3\n";
+	char peek[sizeof(v6)];
+	const struct lat_format *best = NULL;
+	char msg[128];
+
+	(void)state;
+	memcpy(peek, v6, sizeof(v6));
+	assert_int_equal(lat_format_detect(peek, sizeof(peek) - 1, &best, msg, sizeof(msg)), 100);
+	assert_string_equal(best->name, "trace.dat");
+	peek[10] = '7';
+	best = NULL;
+	assert_int_equal(lat_format_detect(peek, sizeof(peek) - 1, &best, msg, sizeof(msg)), 100);
+	assert_string_equal(best->name, "trace.dat");
+	peek[10] = '8';		/* ours, but unreadable: not final */
+	best = NULL;
+	assert_int_equal(lat_format_detect(peek, sizeof(peek) - 1, &best, msg, sizeof(msg)), 60);
+	assert_string_equal(best->name, "trace.dat");
+	peek[1] = 'X';		/* no magic */
+	best = NULL;
+	assert_true(lat_format_detect(peek, sizeof(peek) - 1, &best, msg, sizeof(msg)) <= 0 ||
+		    strcmp(best->name, "trace.dat"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_fixture_overrun),
+		cmocka_unit_test(test_detect_magic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
