@@ -718,6 +718,24 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 	}
 }
 
+/* The link node @nd packs, its held_by still lazy. */
+static void node_link(const struct wk_node *nd, struct lat_wake_link *l)
+{
+	l->pid = nd->pid;
+	l->cpu = nd->cpu;
+	memcpy(l->comm, nd->comm, LAT_COMM_LEN);
+	l->kind = (enum lat_wait_kind)nd->kind;
+	l->start_ns = nd->start_ns;
+	l->end_ns = nd->end_ns;
+	l->latency_ns = (int64_t)(nd->end_ns - nd->start_ns);
+	l->waker = nd->waker;
+	l->held_by_pid = WK_HELD_LAZY;
+	l->held_by_comm[0] = 0;
+	l->held_ns = 0;
+	l->held_unknown = 0;
+	l->preempted = nd->preempted;
+}
+
 /* The chain from node @ref back, at most LAT_WAKE_CHAIN_MAX links (held_by still lazy). */
 static void chain_copy(const struct wk_chain *ch, uint64_t ref, struct lat_wake_case *c)
 {
@@ -729,7 +747,7 @@ static void chain_copy(const struct wk_chain *ch, uint64_t ref, struct lat_wake_
 			c->chain_cut = 1;	/* WK_NODES waits ended since: the ring moved on */
 			return;
 		}
-		c->chain[c->nchain++] = nd->l;
+		node_link(nd, &c->chain[c->nchain++]);
 		ref = nd->parent;
 	}
 }
@@ -773,12 +791,14 @@ static void done_case(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
  * judged.
  */
 static __attribute__((noinline)) void sink_wait(struct wk *w, const struct wk_task *t,
-						 const struct lat_wake_link *l, int trusted,
+						 const struct wk_node *nd, int trusted,
 						 int verdict)
 {
-	struct lat_wait_rec rec = { .w = l, .prio = t->prio, .queued_cpu = t->queued_cpu,
+	struct lat_wake_link l;
+	struct lat_wait_rec rec = { .w = &l, .prio = t->prio, .queued_cpu = t->queued_cpu,
 				    .trusted = (uint8_t)trusted };
 
+	node_link(nd, &l);
 	if (verdict >= 0)
 		rec.verdict = lat_verdict_name((enum lat_verdict_kind)verdict);
 
@@ -795,7 +815,6 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	int verdict = -1;		/* judged: the verdict verdicts_above counted */
 	struct wk_done *d = &c->done;
 	struct wk_chain *ch = &w->chain;
-	struct lat_wake_link *l;
 	struct wk_node *nd;
 
 	t->pending = 0;
@@ -804,7 +823,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	rq_leave(w, t, ts);
 	/* this wait becomes the first link of any chain through this task */
 	if (!ch->nodes &&
-	    !(ch->nodes = lat_arena_alloc(&w->arena, WK_NODES * sizeof(*ch->nodes)))) {
+	    !(ch->nodes = lat_bigmap(WK_NODES * sizeof(*ch->nodes), &ch->map, &ch->maplen))) {
 		w->oom = 1;
 		return;
 	}
@@ -812,19 +831,14 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	nd->seq = ch->nseq;
 	nd->parent = t->chain_ref;
 	t->last_ref = ch->nseq;
-	l = &nd->l;
-	l->pid = t->pid;
-	l->cpu = cpu;
-	memcpy(l->comm, t->comm, LAT_COMM_LEN);
-	l->kind = (enum lat_wait_kind)t->kind;
-	l->start_ns = t->start;
-	l->end_ns = ts;
-	l->latency_ns = lat;
-	l->waker = t->waker;
-	l->held_by_pid = WK_HELD_LAZY;
-	l->held_ns = 0;
-	l->held_unknown = 0;
-	l->preempted = t->kind == LAT_WAIT_PREEMPT && t->plus;
+	nd->start_ns = t->start;
+	nd->end_ns = ts;
+	nd->pid = t->pid;
+	nd->cpu = cpu;
+	memcpy(nd->comm, t->comm, LAT_COMM_LEN);
+	nd->waker = t->waker;
+	nd->kind = t->kind;
+	nd->preempted = t->kind == LAT_WAIT_PREEMPT && t->plus;
 
 	if (!t->match || (w->sel.classing && !class_ok(w, t->prio))) {
 		if (!trusted) {
@@ -858,7 +872,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 			w->r->over_limit++;
 	}
 	if (w->o->sink && w->o->sink->wait)
-		sink_wait(w, t, l, 1, verdict);
+		sink_wait(w, t, nd, 1, verdict);
 	if (d->valid)
 		wk_finish_done(w, c, cpu);
 	d->candidate = t->kind != LAT_WAIT_PREEMPT &&
@@ -876,7 +890,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	return;
 uncounted:
 	if (w->o->sink && w->o->sink->wait)
-		sink_wait(w, t, l, trusted, -1);
+		sink_wait(w, t, nd, trusted, -1);
 }
 
 /*
@@ -1721,7 +1735,8 @@ out:
 
 static void wk_release(struct wk *w)
 {
-	/* CPUs, tasks, their histogram rows and the nodes live in the arena */
+	/* CPUs, tasks and their histogram rows live in the arena */
+	lat_bigmap_free(w->chain.map, w->chain.maplen);
 	free(w->cpus);
 	free(w->tasks.slots);
 	free(w->tasks.by_idx);

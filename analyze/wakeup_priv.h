@@ -32,7 +32,7 @@
 #define WK_NODES 32768		/* ended waits remembered for chains (a power of two) */
 #define WK_SPARES 4		/* timeline slice buffers kept for reuse */
 #define WK_PR_IRQS 4		/* irq entry names kept per CPU for the probe samples */
-#define WK_PEND 65536		/* per-task histogram buckets batched before they are added */
+#define WK_PEND 16384		/* per-task histogram buckets batched before they are added */
 
 struct wk_slice {
 	uint64_t start, end;
@@ -143,8 +143,15 @@ struct wk_cpu {
  */
 struct wk_node {
 	uint64_t seq, parent;		/* parent: seq of the waker's last wait, 0 none */
-	struct lat_wake_link l;
-};
+	/* what a struct lat_wake_link holds that is known at the end (node_link()) */
+	uint64_t start_ns, end_ns;
+	int32_t pid, cpu;
+	char comm[LAT_COMM_LEN];
+	struct lat_wake_waker waker;
+	uint8_t kind, preempted;
+} __attribute__((aligned(128)));
+
+_Static_assert(sizeof(struct wk_node) == 128, "struct wk_node: two cache lines");
 
 /* The pid beside the pointer: a probe past other pids does not load their tasks. */
 struct wk_slot {
@@ -276,10 +283,13 @@ struct wk_stacks {
 /*
  * The ended waits behind the chains (struct wk_node): wakeup.c's alone, which
  * pushes one at every ended wait (end_wait()) and copies a case's chain out
- * of them (chain_copy()).  In the arena.
+ * of them (chain_copy()).  A mapping of its own (4 MiB: two huge pages; in
+ * the arena its header would take a third), freed by wk_release().
  */
 struct wk_chain {
-	struct wk_node *nodes;		/* WK_NODES, allocated at the first ended wait */
+	struct wk_node *nodes;		/* WK_NODES, lat_bigmap()ed at the first ended wait */
+	void *map;			/* for lat_bigmap_free(): map, maplen */
+	size_t maplen;
 	uint64_t nseq;			/* seq of the newest node */
 };
 
