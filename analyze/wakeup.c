@@ -111,7 +111,7 @@ static inline size_t task_slot(const struct wk *w, int32_t pid)
 
 static struct wk_task *find_task(const struct wk *w, int32_t pid)
 {
-	return w->tasks.tcap ? w->tasks.slots[task_slot(w, pid)].t : NULL;
+	return w->tasks.slots[task_slot(w, pid)].t;
 }
 
 static int tasks_grow(struct wk *w)
@@ -197,8 +197,6 @@ static inline struct wk_task *get_task(struct wk *w, int32_t pid, const char *co
 	struct wk_task *t;
 	size_t i;
 
-	if (!w->tasks.tcap)
-		return new_task(w, pid, comm);
 	i = task_slot(w, pid);
 	t = w->tasks.slots[i].t;
 	if (!t)
@@ -1844,6 +1842,9 @@ int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts 
 		return -LAT_ENOMEM;
 	wk_setup(&w, b, o, src, r);
 	ret = wk_cases_init(&w.cases, o->worst_n);
+	/* the task table is never empty: no lookup tests for it */
+	if (!ret && tasks_grow(&w))
+		ret = -LAT_ENOMEM;
 	if (with_probe && !(w.pr = lat_probe_new(o, wk_probe_view, &w))) {
 		ret = -LAT_ENOMEM;
 		goto out;

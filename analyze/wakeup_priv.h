@@ -319,7 +319,7 @@ static inline int wk_sel_classing(const struct wk_sel *s)
  * task, in table order) and wk_task_by_idx().  The tasks live in the arena.
  */
 struct wk_tasks {
-	struct wk_slot *slots;		/* open addressing by pid */
+	struct wk_slot *slots;		/* open addressing by pid; allocated before the first event */
 	size_t tcap, ntasks;
 	struct wk_task **by_idx;	/* tasks by idx */
 	size_t by_idx_cap;
