@@ -84,16 +84,18 @@ static void heap_on_huge_pages(void)
 	if (!mallopt(M_MMAP_THRESHOLD, 16 << 20) || !mallopt(M_TOP_PAD, 16 << 20) ||
 	    !mallopt(M_TRIM_THRESHOLD, INT32_MAX))
 		return;
-	probe = malloc(1);	/* where the heap's free end is now */
+	/* where the heap's free end is now (in a fresh process, which has freed nothing) */
+	probe = malloc(1);
 	if (!probe)
 		return;
 	at = (uintptr_t)probe + 32;
 	edge = (at + unit - 1) & ~(unit - 1);
-	if (edge - at > 256 && !malloc(edge - at - 64))	/* the filler, never touched or freed */
-		return;
-	end = (uintptr_t)sbrk(0) & ~(unit - 1);
-	if (end > edge)
-		(void)madvise((void *)edge, end - edge, MADV_HUGEPAGE);
+	/* the filler: never touched past its header, never freed */
+	if (edge - at <= 256 || malloc(edge - at - 64)) {
+		end = (uintptr_t)sbrk(0) & ~(unit - 1);
+		if (end > edge)
+			(void)madvise((void *)edge, end - edge, MADV_HUGEPAGE);
+	}
 	free(probe);
 #endif
 }
