@@ -319,17 +319,16 @@ static inline void cum_snap(struct wk_task *t, const struct wk_cpu *c, uint64_t 
  * The verdict of @t's wait of @lat ending at @ts on @c (a counted wakeup wait
  * of at least the threshold), from the sums since its snapshot: counted in
  * verdicts_above (docs/wakeup.md, "Verdicts") and given to an exporter's
- * row.  The same choice as a worst case's (wk_verdict_pick()), from sums
+ * row.  The same choice as a worst case's (wk_verdict_choose()), from sums
  * instead of the case's slices.
  */
 static __attribute__((noinline)) enum lat_verdict_kind
 verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t lat)
 {
 	uint64_t snap_ts = t->snap.ts, d[WK_CUM_N];
-	int64_t span = (int64_t)(ts - snap_ts), covered, untrusted, best;
+	int64_t span = (int64_t)(ts - snap_ts), covered;
 	enum lat_sched_policy wp = wk_policy_of(t->prio);
 	int64_t idle, dl, rt, fair, hi = 0, same = 0, lo = 0, unk, stall;
-	enum lat_verdict_kind k;
 
 	if (t->snap_cpu != c->id || ts < snap_ts ||
 	    (t->inferred && (int64_t)(ts - t->end_low) * 2 > lat))
@@ -359,25 +358,9 @@ verdict_of(const struct wk_cpu *c, const struct wk_task *t, uint64_t ts, int64_t
 		unk += dl + rt + fair;
 	}
 	covered = idle + hi + same + lo + unk + stall;
-	untrusted = unk + (span > covered ? span - covered : 0);
-	/* wk_verdict_pick() on these parts, written out: the first largest in enum order */
-	if ((int64_t)d[WK_CUM_IRQ] * 2 > lat)
-		return LAT_VERDICT_IRQ;
-	if ((int64_t)t->queued_ns * 2 > lat && t->queued_busy)
-		return LAT_VERDICT_QUEUED;
-	k = LAT_VERDICT_CPU_SATURATED;
-	best = same;
-	if (hi > best)
-		k = LAT_VERDICT_HIGHER_PRIORITY, best = hi;
-	if (lo > best)
-		k = LAT_VERDICT_NOT_PREEMPTIBLE, best = lo;
-	if (stall > best)
-		k = LAT_VERDICT_STALL, best = stall;
-	if (idle > best)
-		k = LAT_VERDICT_IDLE, best = idle;
-	if (untrusted > best)
-		k = LAT_VERDICT_UNTRUSTED, best = untrusted;
-	return best > 0 ? k : LAT_VERDICT_NONE;
+	return wk_verdict_choose(lat, (int64_t)d[WK_CUM_IRQ], (int64_t)t->queued_ns,
+				 t->queued_busy, same, hi, lo, stall, idle,
+				 unk + (span > covered ? span - covered : 0));
 }
 
 /* Counts the verdict of a wait of at least the threshold; returns it. */

@@ -481,8 +481,6 @@ enum wk_act_what { WK_ACT_BUSY, WK_ACT_IRQ, WK_ACT_RQ };
 void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from, uint64_t to,
 		uint64_t weight);
 void lat_wake_activity_free(struct lat_wake_activity *a);
-enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t lat,
-				      int queued_busy);
 /* wakeup_hist.c */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col);
 void wk_pend_flush(struct wk *w);
@@ -608,6 +606,56 @@ static inline __attribute__((always_inline)) void wk_hist_add(struct wk *w, stru
 	p->preempt = (uint8_t)preempt;
 	if (b->npend == WK_PEND)
 		wk_pend_flush(w);
+}
+
+/*
+ * The verdict of a wait of @lat from the time of each cause: irq and softirq
+ * handlers when over half (their time lies inside the holders'), then queued
+ * elsewhere when over half and a task held that CPU (@queued_busy), else the
+ * first largest of the others in enum order.  One rule for both callers:
+ * verdict_of() in wakeup.c, for every wait above the threshold, passes its sums
+ * as they are; the cases' verdicts (wakeup_verdict.c) their parts array
+ * (wk_verdict_pick()).
+ */
+static inline enum lat_verdict_kind wk_verdict_choose(int64_t lat, int64_t irq, int64_t queued,
+						      int queued_busy, int64_t same, int64_t hi,
+						      int64_t lo, int64_t stall, int64_t idle,
+						      int64_t untrusted)
+{
+	enum lat_verdict_kind k = LAT_VERDICT_CPU_SATURATED;
+	int64_t best = same;
+
+	_Static_assert(LAT_VERDICT_CPU_SATURATED < LAT_VERDICT_HIGHER_PRIORITY &&
+		       LAT_VERDICT_HIGHER_PRIORITY < LAT_VERDICT_NOT_PREEMPTIBLE &&
+		       LAT_VERDICT_NOT_PREEMPTIBLE < LAT_VERDICT_STALL &&
+		       LAT_VERDICT_STALL < LAT_VERDICT_IDLE && LAT_VERDICT_IDLE < LAT_VERDICT_UNTRUSTED &&
+		       LAT_VERDICT_UNTRUSTED + 1 == LAT_VERDICT_N,
+		       "wk_verdict_choose() takes the parts in enum order");
+	if (irq * 2 > lat)
+		return LAT_VERDICT_IRQ;
+	if (queued * 2 > lat && queued_busy)
+		return LAT_VERDICT_QUEUED;
+	if (hi > best)
+		k = LAT_VERDICT_HIGHER_PRIORITY, best = hi;
+	if (lo > best)
+		k = LAT_VERDICT_NOT_PREEMPTIBLE, best = lo;
+	if (stall > best)
+		k = LAT_VERDICT_STALL, best = stall;
+	if (idle > best)
+		k = LAT_VERDICT_IDLE, best = idle;
+	if (untrusted > best)
+		k = LAT_VERDICT_UNTRUSTED, best = untrusted;
+	return best > 0 ? k : LAT_VERDICT_NONE;
+}
+
+/* wk_verdict_choose() on a parts array indexed by enum lat_verdict_kind. */
+static inline enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N],
+						    int64_t lat, int queued_busy)
+{
+	return wk_verdict_choose(lat, part[LAT_VERDICT_IRQ], part[LAT_VERDICT_QUEUED], queued_busy,
+				 part[LAT_VERDICT_CPU_SATURATED], part[LAT_VERDICT_HIGHER_PRIORITY],
+				 part[LAT_VERDICT_NOT_PREEMPTIBLE], part[LAT_VERDICT_STALL],
+				 part[LAT_VERDICT_IDLE], part[LAT_VERDICT_UNTRUSTED]);
 }
 
 #endif

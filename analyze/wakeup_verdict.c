@@ -117,28 +117,6 @@ static __attribute__((format(printf, 2, 3))) void evidence(struct lat_wake_verdi
 }
 
 /*
- * The verdict of a wait of @lat from the time of each cause (@part): irq and
- * softirq handlers when over half (their time lies inside the holders'), then
- * queued elsewhere when over half and a task held that CPU (@queued_busy),
- * else the largest part.
- */
-enum lat_verdict_kind wk_verdict_pick(const int64_t part[LAT_VERDICT_N], int64_t lat,
-				      int queued_busy)
-{
-	enum lat_verdict_kind k = LAT_VERDICT_NONE;
-
-	if (part[LAT_VERDICT_IRQ] * 2 > lat)
-		return LAT_VERDICT_IRQ;
-	if (part[LAT_VERDICT_QUEUED] * 2 > lat && queued_busy)
-		return LAT_VERDICT_QUEUED;
-	for (int i = LAT_VERDICT_CPU_SATURATED; i < LAT_VERDICT_N; i++)
-		if (i != LAT_VERDICT_IRQ && i != LAT_VERDICT_QUEUED &&
-		    (k == LAT_VERDICT_NONE || part[i] > part[k]))
-			k = (enum lat_verdict_kind)i;
-	return part[k] > 0 ? k : LAT_VERDICT_NONE;
-}
-
-/*
  * The verdict of a wait whose switch-in was not recorded and which ran
  * somewhere in the last @unsure ns of it: untrusted.
  */
