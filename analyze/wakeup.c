@@ -1213,6 +1213,21 @@ static __attribute__((noinline)) void on_setsched(struct wk *w, const struct lat
 }
 
 /*
+ * The slot for a new entry of a ring of @cap (struct wk_recent's rings: the
+ * oldest at @head, @len kept): the next free one, or the oldest once full.
+ */
+static size_t ring_push(size_t *head, size_t *len, size_t cap)
+{
+	size_t pos;
+
+	if (*len < cap)
+		return (*head + (*len)++) % cap;
+	pos = *head;
+	*head = (*head + 1) % cap;
+	return pos;
+}
+
+/*
  * A pending wait moves to another CPU: the time so far counts as queued
  * (elsewhere), busy when a task ran on the CPU it leaves; the sums start
  * again on the new CPU.
@@ -1238,12 +1253,8 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 
 	if (!rc->migs && !(rc->migs = lat_arena_alloc(&w->arena, WK_MIG_RING * sizeof(*rc->migs))))
 		w->oom = 1;
-	else if (rc->nmig < WK_MIG_RING) {
-		m = &rc->migs[(rc->mighead + rc->nmig++) % WK_MIG_RING];
-	} else {
-		m = &rc->migs[rc->mighead];
-		rc->mighead = (rc->mighead + 1) % WK_MIG_RING;
-	}
+	else
+		m = &rc->migs[ring_push(&rc->mighead, &rc->nmig, WK_MIG_RING)];
 	if (m) {
 		m->ts_ns = ev->ts_ns;
 		m->from_cpu = ev->u.migrate.orig_cpu;
@@ -1398,7 +1409,7 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 {
 	struct lat_wake_marker *m;
 	struct wk_recent *rc = &w->recent;
-	size_t pos, len = ev->u.marker.text ? ev->u.marker.len : 0;
+	size_t len = ev->u.marker.text ? ev->u.marker.len : 0;
 
 	if (!rc->marks) {
 		rc->mcap = w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING;
@@ -1408,13 +1419,7 @@ static void on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 			return;
 		}
 	}
-	if (rc->mlen < rc->mcap) {
-		pos = (rc->mhead + rc->mlen++) % rc->mcap;
-	} else {
-		pos = rc->mhead;
-		rc->mhead = (rc->mhead + 1) % rc->mcap;
-	}
-	m = &rc->marks[pos];
+	m = &rc->marks[ring_push(&rc->mhead, &rc->mlen, rc->mcap)];
 	m->ts_ns = ev->ts_ns;
 	m->cpu = cpu;
 	m->pid = ev->pid;
@@ -1443,12 +1448,7 @@ static void on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		r->gaps[r->ngaps++] = g;
 	}
 	/* the recent ones again, for the timelines built later */
-	if (rc->ngap < WK_GAP_RING) {
-		rc->rgaps[(rc->gaphead + rc->ngap++) % WK_GAP_RING] = g;
-	} else {
-		rc->rgaps[rc->gaphead] = g;
-		rc->gaphead = (rc->gaphead + 1) % WK_GAP_RING;
-	}
+	rc->rgaps[ring_push(&rc->gaphead, &rc->ngap, WK_GAP_RING)] = g;
 	r->ngaps_total++;
 	c->lost += ev->u.lost.count;
 	/* the task ran at least until the last event seen before the gap */
@@ -1521,12 +1521,7 @@ static void add_stall(struct wk *w, const struct lat_wake_stall *s)
 		}
 		r->stalls[r->nstalls++] = *s;
 	}
-	if (rc->nstall < WK_STALL_RING) {
-		rc->rstalls[(rc->stallhead + rc->nstall++) % WK_STALL_RING] = *s;
-	} else {
-		rc->rstalls[rc->stallhead] = *s;
-		rc->stallhead = (rc->stallhead + 1) % WK_STALL_RING;
-	}
+	rc->rstalls[ring_push(&rc->stallhead, &rc->nstall, WK_STALL_RING)] = *s;
 	r->nstalls_total++;
 	r->stall_ns_total += (int64_t)(s->to_ns - s->from_ns);
 	/* charged to no one: taken off the running task's class, into stall */
