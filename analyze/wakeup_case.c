@@ -21,6 +21,7 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 static int hold_reset(struct wk *w)
 {
 	struct wk_cases *cs = &w->cases;
+
 	if (!cs->hold_ix) {
 		cs->hold_hcap = 256;
 		cs->hold_ix = malloc(cs->hold_hcap * sizeof(*cs->hold_ix));
@@ -793,6 +794,7 @@ void wk_cap_tick(struct wk *w, uint64_t ts)
 void wk_cap_close_all(struct wk *w)
 {
 	struct wk_cases *cs = &w->cases;
+
 	for (size_t i = 0; i < cs->nworst; i++)
 		if (cs->worst[i]->open)
 			build(w, cs->worst[i], i, w->r->last_ns < cs->worst[i]->we ? w->r->last_ns :

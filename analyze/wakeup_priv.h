@@ -413,7 +413,7 @@ struct wk {
 	struct wk_stacks stacks;	/* wakeup_stack.c's */
 	struct wk_chain chain;		/* wakeup.c's */
 	struct wk_cases cases;		/* wakeup_case.c's */
-	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows, nodes */
+	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows (not the nodes) */
 	struct wk_batch batch;		/* wakeup_hist.c's */
 	struct lat_probe *pr;		/* the probe samples, NULL: not collected */
 	struct lat_probe_seen pseen;
