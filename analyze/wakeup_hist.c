@@ -21,27 +21,62 @@ static int64_t hll_value(unsigned row, unsigned col)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
-/* hll_bump()'s first bucket of a row (or of the histogram): allocates the row. */
+static void *hll_zalloc(struct lat_hll *h, size_t bytes)
+{
+	return h->arena ? lat_arena_alloc(h->arena, bytes) : calloc(1, bytes);
+}
+
+/* The row @row of @h made 32-bit, its counts kept. */
+static int hll_widen(struct lat_hll *h, unsigned row)
+{
+	const uint16_t *n = h->rows[row];
+	uint32_t *w = hll_zalloc(h, LAT_HLL_SUB * sizeof(uint32_t));
+
+	if (!w)
+		return -LAT_ENOMEM;
+	for (unsigned c = 0; c < LAT_HLL_SUB; c++)
+		w[c] = n[c];
+	if (!h->arena)
+		free(h->rows[row]);
+	h->rows[row] = w;
+	return 0;
+}
+
+/*
+ * @k more values in bucket (@row, @col) of @h: the row table and the row
+ * made where missing, the row widened when its count reaches HLL_WIDE.
+ */
+static int hll_add_n(struct lat_hll *h, unsigned row, unsigned col, uint64_t k)
+{
+	uint64_t *n, sum;
+	uint32_t *w;
+
+	if (!h->rows && !(h->rows = hll_zalloc(h, HLL_TABLE_BYTES)))
+		return -LAT_ENOMEM;
+	if (!h->rows[row] && !(h->rows[row] = hll_zalloc(h, LAT_HLL_SUB * sizeof(uint16_t))))
+		return -LAT_ENOMEM;
+	n = &hll_row_counts(h->rows)[row];
+	if (*n < HLL_WIDE && k < HLL_WIDE - *n) {
+		((uint16_t *)h->rows[row])[col] += (uint16_t)k;
+		*n += k;
+		return 0;
+	}
+	if (*n < HLL_WIDE && hll_widen(h, row))
+		return -LAT_ENOMEM;
+	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
+	w = h->rows[row];
+	sum = (uint64_t)w[col] + k;
+	if (sum > UINT32_MAX)
+		sum = UINT32_MAX;
+	*n += sum - w[col];
+	w[col] = (uint32_t)sum;
+	return 0;
+}
+
+/* hll_bump()'s other cases: a new row or histogram, a wide row or one to widen. */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 {
-	if (!h->rows) {
-		h->rows = h->arena ? lat_arena_alloc(h->arena, HLL_TABLE_BYTES) :
-				     calloc(1, HLL_TABLE_BYTES);
-		if (!h->rows)
-			return -LAT_ENOMEM;
-	}
-	if (!h->rows[row]) {
-		h->rows[row] = h->arena ? lat_arena_alloc(h->arena, LAT_HLL_SUB * sizeof(uint32_t)) :
-					  calloc(LAT_HLL_SUB, sizeof(uint32_t));
-		if (!h->rows[row])
-			return -LAT_ENOMEM;
-	}
-	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
-	if (h->rows[row][col] != UINT32_MAX) {
-		h->rows[row][col]++;
-		hll_row_counts(h->rows)[row]++;
-	}
-	return 0;
+	return hll_add_n(h, row, col, 1);
 }
 
 void lat_hll_note(struct lat_hll *h, int64_t v)
@@ -62,23 +97,13 @@ int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src)
 	if (!src->n)
 		return 0;
 	for (unsigned r = 0; src->rows && r < LAT_HLL_ROWS; r++) {
-		const uint32_t *row = src->rows[r];
-
-		if (!row || !hll_row_counts(src->rows)[r])
+		if (!src->rows[r] || !hll_row_counts(src->rows)[r])
 			continue;
 		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
-			uint64_t sum;
+			uint32_t k = hll_get(src->rows, r, c);
 
-			if (!row[c])
-				continue;
-			if (hll_bump(dst, r, c))
+			if (k && hll_add_n(dst, r, c, k))
 				return -LAT_ENOMEM;
-			/* the one bump made the row; the rest of the count goes straight in */
-			sum = (uint64_t)dst->rows[r][c] + row[c] - 1;
-			if (sum > UINT32_MAX)
-				sum = UINT32_MAX;
-			hll_row_counts(dst->rows)[r] += sum - dst->rows[r][c];
-			dst->rows[r][c] = (uint32_t)sum;
 		}
 	}
 	if (!dst->n || src->min < dst->min)
@@ -93,38 +118,30 @@ int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src)
 int lat_hll_bucket_n(struct lat_hll *h, int64_t v, uint64_t n)
 {
 	unsigned row, col;
-	uint64_t sum;
 
 	if (!n)
 		return 0;
 	hll_index(v < 0 ? 0 : (uint64_t)v, &row, &col);
-	if (hll_bump(h, row, col))
-		return -LAT_ENOMEM;
-	sum = (uint64_t)h->rows[row][col] + n - 1;
-	if (sum > UINT32_MAX)
-		sum = UINT32_MAX;
-	hll_row_counts(h->rows)[row] += sum - h->rows[row][col];
-	h->rows[row][col] = (uint32_t)sum;
-	return 0;
+	return hll_add_n(h, row, col, n);
 }
 
 void lat_hll_each(const struct lat_hll *h,
 		  void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t n), void *ctx)
 {
 	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS; r++) {
-		const uint32_t *row = h->rows[r];
 		unsigned shift = r < 2 ? 0 : r - 1;
 
-		if (!row || !hll_row_counts(h->rows)[r])
+		if (!h->rows[r] || !hll_row_counts(h->rows)[r])
 			continue;
 		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+			uint32_t k = hll_get(h->rows, r, c);
 			int64_t lo;
 
-			if (!row[c])
+			if (!k)
 				continue;
 			lo = r < 2 ? (int64_t)(r * LAT_HLL_SUB + c) :
 				     (int64_t)((uint64_t)(LAT_HLL_SUB + c) << shift);
-			fn(ctx, lo, lo + ((int64_t)1 << shift), row[c]);
+			fn(ctx, lo, lo + ((int64_t)1 << shift), k);
 		}
 	}
 }
@@ -159,21 +176,21 @@ static void hll_percentiles(const struct lat_hll *h, const uint32_t *pct_milli, 
 	while (k < n && rank[k] >= h->n)
 		k++;	/* only possible at the end: ranks ascend */
 	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS && k < n; r++) {
-		const uint32_t *row = h->rows[r];
 		uint64_t rc = hll_row_counts(h->rows)[r];
 
-		if (!row || !rc)
+		if (!h->rows[r] || !rc)
 			continue;
 		if (seen + rc < rank[k]) {
 			seen += rc;	/* no rank falls in this row */
 			continue;
 		}
 		for (unsigned c = 0; c < LAT_HLL_SUB && k < n; c++) {
+			uint32_t cnt = hll_get(h->rows, r, c);
 			int64_t v;
 
-			if (!row[c])
+			if (!cnt)
 				continue;
-			seen += row[c];
+			seen += cnt;
 			if (seen < rank[k])
 				continue;
 			v = hll_value(r, c);
@@ -238,15 +255,13 @@ void lat_wake_hist_edges(size_t k, int64_t *lo, int64_t *hi)
 void lat_hll_coarse(const struct lat_hll *h, uint64_t *b)
 {
 	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS; r++) {
-		const uint32_t *row = h->rows[r];
-
-		if (!row)
+		if (!h->rows[r])
 			continue;
 		for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
 			size_t k = r < 2 ? 0 : 1 + (size_t)(r - 2) * LAT_WAKE_HIST_SUB +
 					   c / (LAT_HLL_SUB / LAT_WAKE_HIST_SUB);
 
-			b[k < LAT_WAKE_HIST_N ? k : LAT_WAKE_HIST_N - 1] += row[c];
+			b[k < LAT_WAKE_HIST_N ? k : LAT_WAKE_HIST_N - 1] += hll_get(h->rows, r, c);
 		}
 	}
 }

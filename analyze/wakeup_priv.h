@@ -534,11 +534,24 @@ static inline void hll_index(uint64_t v, unsigned *row, unsigned *col)
  * The row table: LAT_HLL_ROWS row pointers, then each row's count, so that a
  * percentile walk reads the few rows its ranks fall in, not every bucket.
  */
-#define HLL_TABLE_BYTES (LAT_HLL_ROWS * (sizeof(uint32_t *) + sizeof(uint64_t)))
+#define HLL_TABLE_BYTES (LAT_HLL_ROWS * (sizeof(void *) + sizeof(uint64_t)))
+/*
+ * A row's counters are uint16_t while its count is below HLL_WIDE, uint32_t
+ * from then on: a narrow row's counters are at most its count, so none can
+ * overflow, and the width needs no flag.
+ */
+#define HLL_WIDE 65535u
 
-static inline uint64_t *hll_row_counts(uint32_t **rows)
+static inline uint64_t *hll_row_counts(void *const *rows)
 {
 	return (uint64_t *)(void *)(rows + LAT_HLL_ROWS);
+}
+
+/* Bucket @col of row @r (allocated) of the table @rows. */
+static inline uint32_t hll_get(void *const *rows, unsigned r, unsigned col)
+{
+	return hll_row_counts(rows)[r] >= HLL_WIDE ? ((const uint32_t *)rows[r])[col] :
+						     ((const uint16_t *)rows[r])[col];
 }
 
 static inline void hll_note(struct lat_hll *h, int64_t v)
@@ -553,15 +566,17 @@ static inline void hll_note(struct lat_hll *h, int64_t v)
 	h->sum += (double)v;
 }
 
-/* The bucket (@row, @col) of @h, one more: inline while its row exists. */
+/* The bucket (@row, @col) of @h, one more: inline while its row exists and is narrow. */
 static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 {
-	uint32_t *r;
+	uint16_t *r;
+	uint64_t *n;
 
-	if (__builtin_expect(!h->rows || !(r = h->rows[row]) || r[col] == UINT32_MAX, 0))
+	if (__builtin_expect(!h->rows || !(r = h->rows[row]) ||
+			     *(n = &hll_row_counts(h->rows)[row]) >= HLL_WIDE - 1, 0))
 		return wk_hll_bump_slow(h, row, col);
 	r[col]++;
-	hll_row_counts(h->rows)[row]++;
+	(*n)++;
 	return 0;
 }
 

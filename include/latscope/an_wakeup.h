@@ -19,7 +19,10 @@ struct lat_arena;		/* latscope/arena.h: where a histogram's rows come from */
  * two, so a value read back (bucket middle, clamped to [min, max]) is within
  * 1/256 of the true one.  Rows are allocated on first use: a task's waits
  * spread over many powers of two, mostly sparsely.  The row table itself is
- * apart too, so a histogram per task keeps the task record small.
+ * apart too, so a histogram per task keeps the task record small.  A row's
+ * counters are 16-bit until the row holds 65535 values, 32-bit from then on
+ * (saturating): half the memory for the hundreds of per-task histograms whose
+ * rows never get there.
  */
 #define LAT_HLL_SUB 128
 #define LAT_HLL_ROWS 58
@@ -28,7 +31,8 @@ struct lat_hll {
 	uint64_t n;
 	int64_t min, max;
 	double sum;
-	uint32_t **rows;		/* LAT_HLL_ROWS row pointers, NULL until the first bucket */
+	void **rows;			/* LAT_HLL_ROWS row pointers and the rows' counts (a row is
+					   16- or 32-bit by its count), NULL until the first bucket */
 	struct lat_arena *arena;	/* where rows come from; NULL: malloc */
 };
 

@@ -609,6 +609,79 @@ static void test_hist_merge(void **state)
 	}
 }
 
+/* lat_hll_each() into a small table: each bucket's low edge and count. */
+struct bucket_seen {
+	int64_t lo[8];
+	uint64_t n[8];
+	size_t k;
+};
+
+static void see_bucket(void *ctx, int64_t lo, int64_t hi, uint64_t n)
+{
+	struct bucket_seen *b = ctx;
+
+	(void)hi;
+	assert_true(b->k < LAT_ARRAY_SIZE(b->lo));
+	b->lo[b->k] = lo;
+	b->n[b->k++] = n;
+}
+
+/*
+ * A row's 16-bit counters become 32-bit when the row reaches 65535 values
+ * (wakeup_hist.c): counts across the change, after it, by bulk adds and by
+ * merges, and the saturation at 2^32 - 1 of one bucket.  1000 and 1010 ns
+ * share row 3 (512 .. 1023 ns, 4 ns buckets): buckets [1000, 1004) and
+ * [1008, 1012), read back as their middles 1001 and 1009; 3000 ns is in row
+ * 5's [2992, 3008).
+ */
+static void test_hist_wide_rows(void **state)
+{
+	struct lat_hll a = { 0 }, b = { 0 }, c = { 0 };
+	struct bucket_seen s = { 0 };
+
+	(void)state;
+	for (int i = 0; i < 70000; i++)
+		assert_int_equal(lat_hll_add(&a, 1000), 0);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(lat_hll_add(&a, 1010), 0);
+	assert_int_equal(lat_hll_add(&a, 3000), 0);
+	lat_hll_each(&a, see_bucket, &s);
+	assert_int_equal(s.k, 3);
+	assert_int_equal(s.lo[0], 1000);
+	assert_int_equal(s.n[0], 70000);
+	assert_int_equal(s.lo[1], 1008);
+	assert_int_equal(s.n[1], 10);
+	assert_int_equal(s.lo[2], 2992);
+	assert_int_equal(s.n[2], 1);
+	/* rank 70010 of 70011 is the last 1010; 70011 is 3000 */
+	assert_int_equal(lat_hll_percentile(&a, 99998), 1009);
+	assert_int_equal(lat_hll_percentile(&a, 100000), 3000);	/* the max */
+	assert_int_equal(lat_hll_percentile(&a, 50000), 1001);
+
+	/* narrow b (5 in a row of 3) merged into wide a, then wide a into empty c */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(lat_hll_add(&b, 1010), 0);
+	assert_int_equal(lat_hll_merge(&a, &b), 0);
+	assert_int_equal(lat_hll_merge(&c, &a), 0);
+	memset(&s, 0, sizeof(s));
+	lat_hll_each(&c, see_bucket, &s);
+	assert_int_equal(s.k, 3);
+	assert_int_equal(s.n[0], 70000);
+	assert_int_equal(s.n[1], 15);
+	assert_int_equal(c.n, 70016);
+
+	/* one bulk add past 2^32 - 1 saturates that bucket; its neighbour keeps counting */
+	assert_int_equal(lat_hll_bucket_n(&c, 1000, UINT64_C(5000000000)), 0);
+	assert_int_equal(lat_hll_bucket_n(&c, 1010, 1), 0);
+	memset(&s, 0, sizeof(s));
+	lat_hll_each(&c, see_bucket, &s);
+	assert_int_equal(s.n[0], UINT32_MAX);
+	assert_int_equal(s.n[1], 16);
+	lat_hll_release(&a);
+	lat_hll_release(&b);
+	lat_hll_release(&c);
+}
+
 /* Any single value read back from among others stays within 1%. */
 static void test_hist_error(void **state)
 {
@@ -1068,6 +1141,7 @@ int main(void)
 		cmocka_unit_test_setup(test_percentiles, reset),
 		cmocka_unit_test_setup(test_percentiles_exact, reset),
 		cmocka_unit_test_setup(test_hist_merge, reset),
+		cmocka_unit_test_setup(test_hist_wide_rows, reset),
 		cmocka_unit_test_setup(test_hist_error, reset),
 		cmocka_unit_test_setup(test_stack_blame, reset),
 		cmocka_unit_test_setup(test_stack_by_name, reset),
