@@ -26,16 +26,21 @@ static void *hll_zalloc(struct lat_hll *h, size_t bytes)
 	return h->arena ? lat_arena_alloc(h->arena, bytes) : calloc(1, bytes);
 }
 
-/* The row @row of @h made 32-bit, its counts kept. */
-static int hll_widen(struct lat_hll *h, unsigned row)
+/* The row @row of @h made @bytes wide (2 or 4) from what its count says it is, counts kept. */
+static int hll_widen(struct lat_hll *h, unsigned row, size_t bytes)
 {
-	const uint16_t *n = h->rows[row];
-	uint32_t *w = hll_zalloc(h, LAT_HLL_SUB * sizeof(uint32_t));
+	void *w = hll_zalloc(h, LAT_HLL_SUB * bytes);
 
 	if (!w)
 		return -LAT_ENOMEM;
-	for (unsigned c = 0; c < LAT_HLL_SUB; c++)
-		w[c] = n[c];
+	for (unsigned c = 0; c < LAT_HLL_SUB; c++) {
+		uint32_t v = hll_get(h->rows, row, c);
+
+		if (bytes == 2)
+			((uint16_t *)w)[c] = (uint16_t)v;
+		else
+			((uint32_t *)w)[c] = v;
+	}
 	if (!h->arena)
 		free(h->rows[row]);
 	h->rows[row] = w;
@@ -44,7 +49,7 @@ static int hll_widen(struct lat_hll *h, unsigned row)
 
 /*
  * @k more values in bucket (@row, @col) of @h: the row table and the row
- * made where missing, the row widened when its count reaches HLL_WIDE.
+ * made where missing, the row widened when its count reaches HLL_W8 or HLL_W16.
  */
 static int hll_add_n(struct lat_hll *h, unsigned row, unsigned col, uint64_t k)
 {
@@ -53,15 +58,22 @@ static int hll_add_n(struct lat_hll *h, unsigned row, unsigned col, uint64_t k)
 
 	if (!h->rows && !(h->rows = hll_zalloc(h, HLL_TABLE_BYTES)))
 		return -LAT_ENOMEM;
-	if (!h->rows[row] && !(h->rows[row] = hll_zalloc(h, LAT_HLL_SUB * sizeof(uint16_t))))
+	if (!h->rows[row] && !(h->rows[row] = hll_zalloc(h, LAT_HLL_SUB * sizeof(uint8_t))))
 		return -LAT_ENOMEM;
 	n = &hll_row_counts(h->rows)[row];
-	if (*n < HLL_WIDE && k < HLL_WIDE - *n) {
+	if (*n < HLL_W8 && k < HLL_W8 - *n) {
+		((uint8_t *)h->rows[row])[col] += (uint8_t)k;
+		*n += k;
+		return 0;
+	}
+	if (*n < HLL_W16 && k < HLL_W16 - *n) {
+		if (*n < HLL_W8 && hll_widen(h, row, sizeof(uint16_t)))
+			return -LAT_ENOMEM;
 		((uint16_t *)h->rows[row])[col] += (uint16_t)k;
 		*n += k;
 		return 0;
 	}
-	if (*n < HLL_WIDE && hll_widen(h, row))
+	if (*n < HLL_W16 && hll_widen(h, row, sizeof(uint32_t)))
 		return -LAT_ENOMEM;
 	/* a bucket saturates rather than wraps: 4G equal waits of one task is not a trace */
 	w = h->rows[row];
@@ -73,7 +85,7 @@ static int hll_add_n(struct lat_hll *h, unsigned row, unsigned col, uint64_t k)
 	return 0;
 }
 
-/* hll_bump()'s other cases: a new row or histogram, a wide row or one to widen. */
+/* hll_bump()'s other cases: a new row or histogram, a 32-bit row or one to widen. */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 {
 	return hll_add_n(h, row, col, 1);

@@ -536,11 +536,13 @@ static inline void hll_index(uint64_t v, unsigned *row, unsigned *col)
  */
 #define HLL_TABLE_BYTES (LAT_HLL_ROWS * (sizeof(void *) + sizeof(uint64_t)))
 /*
- * A row's counters are uint16_t while its count is below HLL_WIDE, uint32_t
- * from then on: a narrow row's counters are at most its count, so none can
- * overflow, and the width needs no flag.
+ * A row's counters are uint8_t while its count is below HLL_W8, uint16_t while
+ * below HLL_W16, uint32_t from then on: a counter is at most its row's count,
+ * so none can overflow its width, and the width needs no flag.  Nearly every
+ * per-task row holds fewer than 255 values.
  */
-#define HLL_WIDE 65535u
+#define HLL_W8 255u
+#define HLL_W16 65535u
 
 static inline uint64_t *hll_row_counts(void *const *rows)
 {
@@ -550,8 +552,11 @@ static inline uint64_t *hll_row_counts(void *const *rows)
 /* Bucket @col of row @r (allocated) of the table @rows. */
 static inline uint32_t hll_get(void *const *rows, unsigned r, unsigned col)
 {
-	return hll_row_counts(rows)[r] >= HLL_WIDE ? ((const uint32_t *)rows[r])[col] :
-						     ((const uint16_t *)rows[r])[col];
+	uint64_t n = hll_row_counts(rows)[r];
+
+	if (n < HLL_W8)
+		return ((const uint8_t *)rows[r])[col];
+	return n < HLL_W16 ? ((const uint16_t *)rows[r])[col] : ((const uint32_t *)rows[r])[col];
 }
 
 static inline void hll_note(struct lat_hll *h, int64_t v)
@@ -566,16 +571,24 @@ static inline void hll_note(struct lat_hll *h, int64_t v)
 	h->sum += (double)v;
 }
 
-/* The bucket (@row, @col) of @h, one more: inline while its row exists and is narrow. */
+/*
+ * The bucket (@row, @col) of @h, one more: inline while its row exists and
+ * keeps its width (8 or 16 bits).
+ */
 static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 {
-	uint16_t *r;
+	void *r;
 	uint64_t *n;
 
-	if (__builtin_expect(!h->rows || !(r = h->rows[row]) ||
-			     *(n = &hll_row_counts(h->rows)[row]) >= HLL_WIDE - 1, 0))
+	if (__builtin_expect(!h->rows || !(r = h->rows[row]), 0))
 		return wk_hll_bump_slow(h, row, col);
-	r[col]++;
+	n = &hll_row_counts(h->rows)[row];
+	if (*n < HLL_W8 - 1)
+		((uint8_t *)r)[col]++;
+	else if (*n >= HLL_W8 && *n < HLL_W16 - 1)
+		((uint16_t *)r)[col]++;
+	else
+		return wk_hll_bump_slow(h, row, col);
 	(*n)++;
 	return 0;
 }

@@ -20,9 +20,9 @@ struct lat_arena;		/* latscope/arena.h: where a histogram's rows come from */
  * 1/256 of the true one.  Rows are allocated on first use: a task's waits
  * spread over many powers of two, mostly sparsely.  The row table itself is
  * apart too, so a histogram per task keeps the task record small.  A row's
- * counters are 16-bit until the row holds 65535 values, 32-bit from then on
- * (saturating): half the memory for the hundreds of per-task histograms whose
- * rows never get there.
+ * counters are 8-bit until the row holds 255 values, 16-bit until 65535,
+ * 32-bit from then on (saturating): a quarter of the memory for the hundreds
+ * of per-task histograms whose rows never get far.
  */
 #define LAT_HLL_SUB 128
 #define LAT_HLL_ROWS 58
@@ -32,7 +32,7 @@ struct lat_hll {
 	int64_t min, max;
 	double sum;
 	void **rows;			/* LAT_HLL_ROWS row pointers and the rows' counts (a row is
-					   16- or 32-bit by its count), NULL until the first bucket */
+					   8-, 16- or 32-bit by its count), NULL until the first bucket */
 	struct lat_arena *arena;	/* where rows come from; NULL: malloc */
 };
 

@@ -627,9 +627,9 @@ static void see_bucket(void *ctx, int64_t lo, int64_t hi, uint64_t n)
 }
 
 /*
- * A row's 16-bit counters become 32-bit when the row reaches 65535 values
- * (wakeup_hist.c): counts across the change, after it, by bulk adds and by
- * merges, and the saturation at 2^32 - 1 of one bucket.  1000 and 1010 ns
+ * A row's 8-bit counters become 16-bit when the row reaches 255 values, and
+ * 32-bit at 65535 (wakeup_hist.c): counts across each change, after it, by
+ * bulk adds and by merges, and the saturation at 2^32 - 1 of one bucket.  1000 and 1010 ns
  * share row 3 (512 .. 1023 ns, 4 ns buckets): buckets [1000, 1004) and
  * [1008, 1012), read back as their middles 1001 and 1009; 3000 ns is in row
  * 5's [2992, 3008).
@@ -680,6 +680,23 @@ static void test_hist_wide_rows(void **state)
 	lat_hll_release(&a);
 	lat_hll_release(&b);
 	lat_hll_release(&c);
+
+	/* one value at a time across 255, then bulk adds within 16 bits and across 65535 */
+	for (int i = 0; i < 300; i++)
+		assert_int_equal(lat_hll_add(&a, 1000), 0);
+	assert_int_equal(lat_hll_add(&a, 1010), 0);
+	assert_int_equal(lat_hll_bucket_n(&a, 1010, 1000), 0);
+	memset(&s, 0, sizeof(s));
+	lat_hll_each(&a, see_bucket, &s);
+	assert_int_equal(s.k, 2);
+	assert_int_equal(s.n[0], 300);
+	assert_int_equal(s.n[1], 1001);
+	assert_int_equal(lat_hll_bucket_n(&a, 1000, 65000), 0);
+	memset(&s, 0, sizeof(s));
+	lat_hll_each(&a, see_bucket, &s);
+	assert_int_equal(s.n[0], 65300);
+	assert_int_equal(s.n[1], 1001);
+	lat_hll_release(&a);
 }
 
 /* Any single value read back from among others stays within 1%. */
