@@ -27,7 +27,7 @@ static void sink_cur_slice(const struct wk *w, const struct wk_cpu *c, int32_t c
 
 	if (w->activity && c->cur_known && c->cur_pid > 0)
 		wk_act_add((struct wk *)w, cpu, WK_ACT_BUSY, c->cur_start, end, 1);
-	if (!w->o->sink || !w->o->sink->slice || !c->cur_known)
+	if (!w->sink_slice || !c->cur_known)
 		return;
 	s.cpu = cpu;
 	s.pid = c->cur_pid;
@@ -852,7 +852,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		if (lat > w->fail_ns)
 			w->r->over_limit++;
 	}
-	if (w->o->sink && w->o->sink->wait)
+	if (w->sink_wait)
 		sink_wait(w, t, nd, 1, verdict);
 	if (d->valid)
 		wk_finish_done(w, c, cpu);
@@ -870,7 +870,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	done_case(w, c, cpu, t, ts, lat);
 	return;
 uncounted:
-	if (w->o->sink && w->o->sink->wait)
+	if (w->sink_wait)
 		sink_wait(w, t, nd, trusted, -1);
 }
 
@@ -953,7 +953,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 		wk_act_add(w, cpu, WK_ACT_BUSY, s->start, s->end, 1);
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;
-	if (w->o->sink && w->o->sink->slice) {
+	if (w->sink_slice) {
 		struct lat_run_slice rs = { .cpu = cpu, .pid = s->pid, .prio = s->prio,
 					    .start_ns = s->start, .end_ns = s->end,
 					    .start_known = (uint8_t)cont,
@@ -1021,12 +1021,13 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
  * expiry last seen on the waker's CPU.  A few stores; nothing when no probe
  * samples are collected.
  */
-static void probe_waking(struct wk *w, const struct wk_cpu *c, int32_t cpu, struct wk_task *t,
-			 const struct lat_event *ev)
+static inline void probe_waking(struct wk *w, const struct wk_cpu *c, int32_t cpu,
+				struct wk_task *t, const struct lat_event *ev,
+				enum lat_ev_type type)
 {
-	if (ev->type == LAT_EV_WAKING)
+	if (type == LAT_EV_WAKING)
 		w->pseen.waking = 1;
-	else if (ev->type != LAT_EV_WAKEUP || w->pseen.waking)
+	else if (type != LAT_EV_WAKEUP || w->pseen.waking)
 		return;
 	t->pw_ts = ev->ts_ns;
 	t->pw_cpu = ev->u.wake.target_cpu >= 0 ? ev->u.wake.target_cpu : cpu;
@@ -1122,7 +1123,11 @@ static void wk_probe_view(void *ctx, const struct lat_event *ev, struct lat_prob
 	probe_holder(c, ev->pid, v->waking_ts, v->switch_ts, v);
 }
 
-static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+/* @type is ev->type, a constant at each of handle()'s three calls: one copy each */
+static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct wk_cpu *c,
+							   int32_t cpu,
+							   const struct lat_event *ev,
+							   enum lat_ev_type type)
 {
 	struct wk_task *t = get_task(w, ev->u.wake.pid, ev->u.wake.comm);
 	struct lat_wake_waker k;
@@ -1131,8 +1136,8 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		return;
 	t->prio = ev->u.wake.prio;
 	if (w->pr)
-		probe_waking(w, c, cpu, t, ev);
-	if (ev->type == LAT_EV_WAKING) {
+		probe_waking(w, c, cpu, t, ev, type);
+	if (type == LAT_EV_WAKING) {
 		if (t->on_cpu >= 0 || ev->pid == t->pid) {
 			/* it woke itself (or was woken) before calling schedule() */
 			w->r->self_wakes++;
@@ -1143,7 +1148,7 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 			preempt_woken(w, t, ev->ts_ns);
 		else if (t->pending)
 			phantom(w, t, ev->ts_ns);
-		if (w->o->wake_start == LAT_WAKE_START_WAKEUP) {
+		if (w->wake_tent) {
 			make_waker(c, cpu, ev, &t->tent);
 			t->has_tent = 1;
 			c->stack_kind = WK_STK_WAKING;
@@ -1175,7 +1180,7 @@ static void on_wake(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct la
 		k.from_wakeup = 1;
 	}
 	t->has_tent = 0;
-	start_wait(w, t, ev->type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
+	start_wait(w, t, type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
 		   ev->ts_ns, ev->u.wake.target_cpu, &k, c);
 	t->at_wakeup = 1;
 }
@@ -1658,9 +1663,13 @@ static void handle(struct wk *w, const struct lat_event *ev)
 		note_current(w, c, cpu, ev);
 	switch (ev->type) {
 	case LAT_EV_WAKING:
+		on_wake(w, c, cpu, ev, LAT_EV_WAKING);
+		break;
 	case LAT_EV_WAKEUP:
+		on_wake(w, c, cpu, ev, LAT_EV_WAKEUP);
+		break;
 	case LAT_EV_WAKEUP_NEW:
-		on_wake(w, c, cpu, ev);
+		on_wake(w, c, cpu, ev, LAT_EV_WAKEUP_NEW);
 		break;
 	case LAT_EV_MIGRATE:
 		on_migrate(w, ev);
@@ -1760,6 +1769,9 @@ static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze
 		       w->sel.min_prio;
 	w->sel.classing = w->sel.filter_pol || w->sel.min_prio;
 	w->activity = r->activity != NULL;
+	w->sink_wait = o->sink && o->sink->wait;
+	w->sink_slice = o->sink && o->sink->slice;
+	w->wake_tent = o->wake_start == LAT_WAKE_START_WAKEUP;
 	w->above_ns = o->threshold_ns > 0 ? o->threshold_ns : INT64_MAX;
 	w->fail_ns = o->fail_above_ns > 0 ? o->fail_above_ns : INT64_MAX;
 	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))

@@ -401,6 +401,8 @@ struct wk {
 	struct lat_wakeup_result *r;
 	struct wk_sel sel;		/* wakeup.c's */
 	uint8_t activity;		/* r->activity kept */
+	uint8_t sink_wait, sink_slice;	/* o->sink takes waits, slices (tested at each) */
+	uint8_t wake_tent;		/* o->wake_start: waits start at sched_wakeup */
 	int64_t above_ns;		/* waits of this or more get a verdict (verdict_above) */
 	int64_t fail_ns;		/* waits over this count in over_limit (--fail-above) */
 	struct wk_cpu **cpus;
