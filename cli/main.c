@@ -63,20 +63,10 @@ int cli_wants_help(int argc, char **argv)
  * heap from there is advised.  Advice only: where THP is off nothing changes.
  * Not under AddressSanitizer (its own allocator).  bench/README.md, "Start-up".
  */
-#if defined(__SANITIZE_ADDRESS__)
-#define HEAP_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HEAP_SANITIZED 1
-#endif
-#endif
-#ifndef HEAP_SANITIZED
-#define HEAP_SANITIZED 0
-#endif
 
 static void heap_on_huge_pages(void)
 {
-#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !HEAP_SANITIZED
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !LAT_ASAN
 	const uintptr_t unit = (uintptr_t)2 << 20;
 	uintptr_t at, edge, end;
 	char *probe;

@@ -12,17 +12,9 @@
 #include <sys/mman.h>
 
 #include "latscope/arena.h"
+#include "latscope/base.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_MALLOC 1
-#endif
-#endif
-#ifndef ARENA_MALLOC
-#define ARENA_MALLOC 0
-#endif
+#define ARENA_MALLOC LAT_ASAN
 
 #define ARENA_CHUNK LAT_BIGMAP_UNIT
 #define ARENA_ALIGN 64

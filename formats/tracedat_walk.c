@@ -612,7 +612,7 @@ const struct td_rec *td_walk_cross(struct td_walk *w)
  */
 static void map_read_bufs(struct td_walk *w, size_t stride)
 {
-#ifndef __SANITIZE_ADDRESS__
+#if !LAT_ASAN
 	size_t n = 0, len;
 	void *p;
 

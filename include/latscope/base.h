@@ -85,6 +85,22 @@ char *lat_fmt_trace_ts(uint64_t ns, char *buf, size_t len);
 
 #define LAT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * 1 when built with AddressSanitizer (gcc's -fsanitize=address defines
+ * __SANITIZE_ADDRESS__, clang's says it through __has_feature): the code that
+ * maps or advises its own memory then leaves it to malloc, which ASan bounds.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LAT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAT_ASAN 1
+#endif
+#endif
+#ifndef LAT_ASAN
+#define LAT_ASAN 0
+#endif
+
 /* qsort() that accepts an empty array with a NULL base (qsort's contract does not). */
 static inline void lat_sort(void *base, size_t n, size_t size,
 			    int (*cmp)(const void *, const void *))
