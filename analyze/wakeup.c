@@ -242,17 +242,25 @@ static void push_slice(struct wk_cpu *c, const struct wk_slice *s)
 	*next_slice(c) = *s;
 }
 
-static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
+/*
+ * The slot for a new entry of a ring of @cap (the CPUs' irq rings, struct
+ * wk_recent's: the oldest at @head, @len kept): the next free one, or the
+ * oldest once full.  Inline: @cap is a constant at most calls.
+ */
+static inline size_t ring_push(size_t *head, size_t *len, size_t cap)
 {
 	size_t pos;
 
-	if (c->ilen < WK_IRQ_RING) {
-		pos = (c->ihead + c->ilen++) % WK_IRQ_RING;
-	} else {
-		pos = c->ihead;
-		c->ihead = (c->ihead + 1) % WK_IRQ_RING;
-	}
-	c->irqs[pos] = *q;
+	if (*len < cap)
+		return (*head + (*len)++) % cap;
+	pos = *head;
+	*head = (*head + 1) % cap;
+	return pos;
+}
+
+static void push_irq(struct wk_cpu *c, const struct wk_irq *q)
+{
+	c->irqs[ring_push(&c->ihead, &c->ilen, WK_IRQ_RING)] = *q;
 }
 
 /* ---- running sums of who ran, for the verdicts above the threshold ---------- */
@@ -1215,21 +1223,6 @@ static __attribute__((noinline)) void on_setsched(struct wk *w, const struct lat
 		x->policy = t->ss_policy;
 		w->r->setscheds++;
 	}
-}
-
-/*
- * The slot for a new entry of a ring of @cap (struct wk_recent's rings: the
- * oldest at @head, @len kept): the next free one, or the oldest once full.
- */
-static size_t ring_push(size_t *head, size_t *len, size_t cap)
-{
-	size_t pos;
-
-	if (*len < cap)
-		return (*head + (*len)++) % cap;
-	pos = *head;
-	*head = (*head + 1) % cap;
-	return pos;
 }
 
 /*

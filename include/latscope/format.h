@@ -88,8 +88,9 @@ const struct lat_format *lat_format_find(const char *name);
 
 /*
  * Probes @peek with every reader (a magic format's 100 first, which ends it).
- * On success *best is the highest scorer and the return is its score; -LAT_EUNKNOWN when every reader says 0;
- * -LAT_EAMBIGUOUS when two stream readers tie at the top (names in @msg).
+ * On success *best is the highest scorer and the return is its score;
+ * -LAT_EUNKNOWN when every reader says 0; -LAT_EAMBIGUOUS when two stream
+ * readers tie at the top (names in @msg).
  * Ties between block readers are not an error: the segmenter decides per block.
  */
 int lat_format_detect(const char *peek, size_t len, const struct lat_format **best,
