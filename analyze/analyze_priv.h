@@ -39,8 +39,20 @@ void lat_probe_marker(struct lat_probe *p, const struct lat_event *ev);
 int lat_probe_finish(struct lat_block *b, struct lat_probe *p, const struct lat_probe_seen *seen);
 void lat_probe_free(struct lat_probe *p);
 
+/*
+ * The analyses' entry points, one pair per schema: the table in analyze/analyze.c is
+ * their only caller.  Each fills b->analysis with its result, freed with its *_free.
+ */
+int an_loop(struct lat_block *b, const struct lat_analyze_opts *o);
+void an_loop_free(void *r);
+int an_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o);
+void an_schedcnt_free(void *r);
+int an_histogram(struct lat_block *b, const struct lat_analyze_opts *o);
+void an_histogram_free(void *r);
+int an_fntrace(struct lat_block *b, const struct lat_analyze_opts *o);
+void an_fntrace_free(void *r);
 /* The wakeup analysis, with the probe samples collected on the way (@with_probe). */
-int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
-			     int with_probe);
+int wk_analyze(struct lat_block *b, const struct lat_analyze_opts *o, int with_probe);
+void wk_result_free(void *r);	/* analyze/wakeup_result.c */
 
 #endif

@@ -39,7 +39,7 @@ const char *lat_fn_off_name(enum lat_fn_off_what w)
 	return (unsigned)w < LAT_FN_OFF_N ? n[w] : "?";
 }
 
-void lat_fntrace_result_free(void *p)
+void an_fntrace_free(void *p)
 {
 	struct lat_fntrace_result *r = p;
 
@@ -971,7 +971,7 @@ static void findings(struct lat_block *b, const struct lat_fntrace *t,
 				      r->fn[0].share_pct);
 }
 
-int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
+int an_fntrace(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	const struct lat_fntrace *t = b->fntrace;
 	struct lat_fntrace_result *r;

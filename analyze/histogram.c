@@ -23,7 +23,7 @@ const char *const lat_hist_tnames[LAT_HT_N] = { "1ms", "10ms", "100ms" };
 static const uint64_t q_num[LAT_HQ_N] = { 1, 9, 99, 999 };
 static const uint64_t q_den[LAT_HQ_N] = { 2, 10, 100, 1000 };
 
-void lat_histogram_result_free(void *p)
+void an_histogram_free(void *p)
 {
 	struct lat_hist_result *r = p;
 
@@ -321,7 +321,7 @@ static size_t first_of_group(const struct lat_block *b, const struct lat_hist_re
 	return i;
 }
 
-int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
+int an_histogram(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_hist_result *r = calloc(1, sizeof(*r));
 

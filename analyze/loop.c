@@ -11,7 +11,7 @@
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 
-void lat_loop_result_free(void *p)
+void an_loop_free(void *p)
 {
 	struct lat_loop_result *r = p;
 
@@ -95,7 +95,7 @@ static int analyze_proc(const struct lat_series *s, int64_t thr, struct lat_loop
 	return 0;
 }
 
-int lat_analyze_loop(struct lat_block *b, const struct lat_analyze_opts *o)
+int an_loop(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_loop_result *r = calloc(1, sizeof(*r));
 	size_t maxrows = 0;
@@ -113,7 +113,7 @@ int lat_analyze_loop(struct lat_block *b, const struct lat_analyze_opts *o)
 	r->procs = calloc(b->nseries ? b->nseries : 1, sizeof(*r->procs));
 	if (!tmp || !r->procs) {
 		free(tmp);
-		lat_loop_result_free(r);
+		an_loop_free(r);
 		return -LAT_ENOMEM;
 	}
 	b->analysis = r;

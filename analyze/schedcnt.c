@@ -13,7 +13,7 @@
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 
-void lat_schedcnt_result_free(void *p)
+void an_schedcnt_free(void *p)
 {
 	struct lat_sched_result *r = p;
 
@@ -268,7 +268,7 @@ static const char *group_of(const struct lat_series *s)
 	return s->group ? s->group : "N = ?";
 }
 
-int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o)
+int an_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	struct lat_sched_result *r = calloc(1, sizeof(*r));
 	size_t maxrows = 0, cap = 0;

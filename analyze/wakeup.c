@@ -1724,11 +1724,6 @@ static void wk_release(struct wk *w)
 	lat_arena_release(&w->arena);
 }
 
-int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o)
-{
-	return lat_analyze_wakeup_probe(b, o, 0);
-}
-
 /* The options into @w: the ring size for @src's CPUs, --task, --policy, --min-prio, --sort. */
 static void wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_opts *o,
 		     const struct lat_event_source *src, struct lat_wakeup_result *r)
@@ -1804,8 +1799,7 @@ static void select_findings(struct lat_block *b, const struct wk *w,
 /* Events taken from the source at once (lat_event_next_batch()). */
 #define WK_BATCH 32
 
-int lat_analyze_wakeup_probe(struct lat_block *b, const struct lat_analyze_opts *o,
-			     int with_probe)
+int wk_analyze(struct lat_block *b, const struct lat_analyze_opts *o, int with_probe)
 {
 	struct lat_event_source *src = b->events;
 	struct wk w = { 0 };

@@ -6,7 +6,6 @@
 #include "latscope/model.h"
 #include "latscope/event.h"
 #include "latscope/fntrace.h"
-#include "latscope/kind.h"
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema)
 {
@@ -32,10 +31,8 @@ void lat_block_free(struct lat_block *b)
 	for (size_t i = 0; i < b->nfindings; i++)
 		free(b->findings[i].message);
 	free(b->findings);
-	if (b->analysis && b->kind)
-		b->kind->result_free(b->analysis);
-	if (b->kind && b->kind->extra_free)
-		b->kind->extra_free(b);
+	if (b->analysis_free)
+		b->analysis_free(b);
 	lat_fntrace_free(b->fntrace);
 	lat_event_source_free(b->events);
 	free(b->title);
@@ -186,6 +183,20 @@ const char *lat_severity_name(enum lat_severity s)
 		return "high";
 	}
 	return "info";
+}
+
+const char *lat_schema_name(enum lat_schema s)
+{
+	static const char *const n[] = {
+		[LAT_SCHEMA_NONE] = "block",
+		[LAT_SCHEMA_LOOP] = "loop log",
+		[LAT_SCHEMA_SCHEDCNT] = "schedcnt table",
+		[LAT_SCHEMA_HISTOGRAM] = "histogram",
+		[LAT_SCHEMA_FNTRACE] = "function trace",
+		[LAT_SCHEMA_EVENTS] = "event trace",
+	};
+
+	return (unsigned)s < LAT_ARRAY_SIZE(n) ? n[s] : "block";
 }
 
 const char *lat_task_state_name(enum lat_task_state st)

@@ -9,7 +9,6 @@
 #include "latscope/an_histogram.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
-#include "latscope/kind.h"
 #include "render_priv.h"
 
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
@@ -173,13 +172,6 @@ static int render_fntrace(const struct lat_block *b, const struct lat_render_opt
 	return ret;
 }
 
-static const char *schema_name(enum lat_schema s)
-{
-	const struct lat_kind *k = lat_kind_of(s);
-
-	return k ? k->name : "block";
-}
-
 static int draw_series(const struct lat_block *b, const struct lat_render_opts *o,
 		       struct lat_render_buf *out)
 {
@@ -264,9 +256,9 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 	if ((unsigned)k < LAT_CHART_NKINDS && charts[k].fits && charts[k].fits(b))
 		return charts[k].draw(b, o, out);
 	if (k == LAT_CHART_AUTO)
-		snprintf(out->msg, sizeof(out->msg), "no chart for a %s", schema_name(b->schema));
+		snprintf(out->msg, sizeof(out->msg), "no chart for a %s", lat_schema_name(b->schema));
 	else
 		snprintf(out->msg, sizeof(out->msg), "a %s chart does not fit this block (%s)",
-			 lat_chart_name(k), schema_name(b->schema));
+			 lat_chart_name(k), lat_schema_name(b->schema));
 	return -LAT_EUSAGE;
 }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The kind table (include/latscope/kind.h): per schema, the analysis, the reports and the
- * chart; and the dispatchers that use it.  It sits in report/, the layer above the analyses
- * (their entry points are in latscope/analyze.h) that holds the report emitters.
+ * The report layer's table: per schema, the block's section of the text and of the JSON
+ * report (after the common part, report/report.c).  The analyses have their own table
+ * (analyze/analyze.c), the charts theirs (render/chart_opts.c).
  */
-#include "latscope/kind.h"
 #include "report_priv.h"
 
 /* The emitters of the kinds whose report does not depend on the options. */
@@ -38,47 +37,18 @@ static void events_json(struct lat_json *j, const struct lat_block *b,
 	lat_report_wakeup_json(j, b, o);
 }
 
-static const struct lat_kind kinds[] = {
-	{ LAT_SCHEMA_LOOP, "loop log", lat_analyze_loop, lat_loop_result_free, NULL,
-	  lat_report_loop_text_o, lat_report_loop_json_o, LAT_CHART_SERIES },
-	{ LAT_SCHEMA_SCHEDCNT, "schedcnt table", lat_analyze_schedcnt, lat_schedcnt_result_free,
-	  NULL, lat_report_schedcnt_text_o, lat_report_schedcnt_json_o, LAT_CHART_CPUS },
-	{ LAT_SCHEMA_HISTOGRAM, "histogram", lat_analyze_histogram, lat_histogram_result_free,
-	  NULL, lat_report_histogram_text_o, lat_report_histogram_json_o, LAT_CHART_HISTOGRAM },
-	{ LAT_SCHEMA_FNTRACE, "function trace", lat_analyze_fntrace, lat_fntrace_result_free, NULL,
-	  lat_report_fntrace_text_o, lat_report_fntrace_json_o, LAT_CHART_BLAME },
-	{ LAT_SCHEMA_EVENTS, "event trace", lat_analyze_events, wk_result_free,
-	  lat_events_extra_free, events_text, events_json, LAT_CHART_TIMELINE },
+static const struct rp_writers writers[] = {
+	{ LAT_SCHEMA_LOOP, lat_report_loop_text_o, lat_report_loop_json_o },
+	{ LAT_SCHEMA_SCHEDCNT, lat_report_schedcnt_text_o, lat_report_schedcnt_json_o },
+	{ LAT_SCHEMA_HISTOGRAM, lat_report_histogram_text_o, lat_report_histogram_json_o },
+	{ LAT_SCHEMA_FNTRACE, lat_report_fntrace_text_o, lat_report_fntrace_json_o },
+	{ LAT_SCHEMA_EVENTS, events_text, events_json },
 };
 
-const struct lat_kind *lat_kind_of(enum lat_schema s)
+const struct rp_writers *rp_writers_of(enum lat_schema s)
 {
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(kinds); i++)
-		if (kinds[i].schema == s)
-			return &kinds[i];
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(writers); i++)
+		if (writers[i].schema == s)
+			return &writers[i];
 	return NULL;
-}
-
-int lat_analyze_block(struct lat_block *b, const struct lat_analyze_opts *o)
-{
-	const struct lat_kind *k = lat_kind_of(b->schema);
-
-	if (b->skipped_lines)
-		lat_block_add_finding(b, "skipped-rows", LAT_SEV_WARN,
-				      "%zu malformed line%s skipped (see the messages on stderr)",
-				      b->skipped_lines, b->skipped_lines == 1 ? "" : "s");
-	if (!k || !k->analyze) {
-		lat_block_add_finding(b, "not-analyzed", LAT_SEV_INFO,
-				      "no analysis for this kind of block");
-		return 0;
-	}
-	b->kind = k;	/* lat_block_free() frees b->analysis with k->result_free */
-	return k->analyze(b, o);
-}
-
-enum lat_chart_kind lat_render_pick(const struct lat_block *b)
-{
-	const struct lat_kind *k = lat_kind_of(b->schema);
-
-	return k ? k->chart : LAT_CHART_AUTO;
 }

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The report envelope (inputs, blocks, findings); each kind's section through the kind table. */
+/* The report envelope (inputs, blocks, findings); each schema's section through report/kind.c. */
 #include <string.h>
 
 #include "report_priv.h"
 #include "latscope/format.h"
-#include "latscope/kind.h"
 #include "latscope/summary.h"
 
 static void block_json(struct lat_json *j, const struct lat_block *b,
 		       const struct lat_analyze_opts *o)
 {
-	const struct lat_kind *kind;
+	const struct rp_writers *kind;
 
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
@@ -30,9 +29,9 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
-	kind = lat_kind_of(b->schema);
-	if (kind && kind->report_json)
-		kind->report_json(j, b, o);
+	kind = rp_writers_of(b->schema);
+	if (kind)
+		kind->json(j, b, o);
 	lat_json_obj_close(j);
 }
 
@@ -162,7 +161,7 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		       const struct lat_analyze_opts *o)
 {
-	const struct lat_kind *kind;
+	const struct rp_writers *kind;
 
 	fprintf(out, "\n== block %zu: %s", idx + 1, b->fmt ? b->fmt->name : "?");
 	if (b->first_line)
@@ -179,9 +178,9 @@ static void block_text(FILE *out, const struct lat_block *b, size_t idx,
 		lat_fput_safe(out, f->message, strlen(f->message));
 		fputc('\n', out);
 	}
-	kind = lat_kind_of(b->schema);
-	if (kind && kind->report_text)
-		kind->report_text(out, b, o);
+	kind = rp_writers_of(b->schema);
+	if (kind)
+		kind->text(out, b, o);
 }
 
 void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,

@@ -31,4 +31,15 @@ void lat_report_cell(FILE *out, const char *s, int width);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
 void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 
+/* The writers of a schema's section (report/kind.c, the report layer's table). */
+struct rp_writers {
+	enum lat_schema schema;
+	void (*text)(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o);
+	void (*json)(struct lat_json *j, const struct lat_block *b,
+		     const struct lat_analyze_opts *o);
+};
+
+/* The writers of schema @s (static), or NULL for LAT_SCHEMA_NONE and unknown values. */
+const struct rp_writers *rp_writers_of(enum lat_schema s);
+
 #endif

@@ -47,28 +47,11 @@ struct lat_analyze_opts {
 void lat_analyze_opts_init(struct lat_analyze_opts *o);
 
 /*
- * Runs the analysis for b->schema (the kind table's, report/kind.c).  Returns 0 or a negative
- * lat_err.  The result stays in b->analysis, owned by the block.
+ * Runs the analysis for b->schema (the table in analyze/analyze.c).  Returns 0 or a
+ * negative lat_err.  The result stays in b->analysis (typed per schema: an_*.h), and the
+ * probe samples of an event trace in b->probe, both owned by the block: lat_block_free()
+ * frees them through b->analysis_free.
  */
 int lat_analyze_block(struct lat_block *b, const struct lat_analyze_opts *o);
-
-/*
- * The analyses' entry points, one pair per kind of block; the kind table (report/kind.c) is
- * their only caller.  Each fills b->analysis with its result (owned by the block, freed with
- * the matching *_result_free through b->kind).
- */
-int lat_analyze_loop(struct lat_block *b, const struct lat_analyze_opts *o);
-void lat_loop_result_free(void *r);
-int lat_analyze_schedcnt(struct lat_block *b, const struct lat_analyze_opts *o);
-void lat_schedcnt_result_free(void *r);
-int lat_analyze_histogram(struct lat_block *b, const struct lat_analyze_opts *o);
-void lat_histogram_result_free(void *r);
-int lat_analyze_fntrace(struct lat_block *b, const struct lat_analyze_opts *o);
-void lat_fntrace_result_free(void *r);
-int lat_analyze_wakeup(struct lat_block *b, const struct lat_analyze_opts *o);
-void wk_result_free(void *r);	/* analyze/wakeup_result.c */
-/* An event trace: probe samples (b->probe, analyze/probe.c), then the wakeup analysis. */
-int lat_analyze_events(struct lat_block *b, const struct lat_analyze_opts *o);
-void lat_events_extra_free(struct lat_block *b);	/* frees b->probe */
 
 #endif

@@ -144,7 +144,6 @@ struct lat_finding {
 };
 
 struct lat_format;
-struct lat_kind;
 
 /* One log block of one format inside an input. */
 struct lat_block {
@@ -165,9 +164,10 @@ struct lat_block {
 	size_t nfindings, findcap;
 
 	void *analysis;			/* owned: the analysis result (typed per schema) */
-	const struct lat_kind *kind;	/* set with analysis: its result_free frees it */
-	/* probe samples of an event stream (an_probe.h), or NULL; owned, kind->extra_free */
+	/* probe samples of an event stream (an_probe.h), or NULL; owned */
 	struct lat_probe_result *probe;
+	/* set by lat_analyze_block(): frees analysis and probe (lat_block_free() calls it) */
+	void (*analysis_free)(struct lat_block *b);
 };
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema);
@@ -189,5 +189,7 @@ int lat_block_add_hist(struct lat_block *b, struct lat_histogram *h);
 void lat_histogram_free(struct lat_histogram *h);
 
 const char *lat_severity_name(enum lat_severity s);
+/* What a block of schema @s is, for messages: "loop log", "event trace", ... (static). */
+const char *lat_schema_name(enum lat_schema s);
 
 #endif

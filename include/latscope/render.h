@@ -124,7 +124,8 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
  * it draws a chart: analysis runs never pay cairo's start-up.  The module
  * exports one symbol, LAT_RENDER_API_SYMBOL, a table of the drawing entry
  * points above.  The options, chart names and lat_render_pick() are not in it:
- * they need no cairo and live in latscope_core.  A new, incompatible table gets
+ * they need no cairo and live in latscope_chartopts (render/chart_opts.c), which
+ * the executable links.  A new, incompatible table gets
  * a new symbol (_v2); version and struct sizes catch a module from another
  * build whose structs differ.  docs/render.md.
  */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The part of the chart interface that needs no cairo: option defaults and
- * chart names (the per-schema pick is the kind table's, report/kind.c).  It
- * lives in latscope_core so that `latscope render` can check its options (and
- * a test can name a chart) before the render module, and the libraries cairo
- * drags in, are loaded.  docs/render.md.
+ * The part of the chart interface that needs no cairo: option defaults, chart
+ * names and the render layer's table, the chart `render --chart auto` draws per
+ * schema.  Built apart from the module (latscope_chartopts) so that `latscope
+ * render` and `latscope report` can check their options and name a chart (and a
+ * test can) before the render module, and the libraries cairo drags in, are
+ * loaded.  docs/render.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,26 @@ static const char *const chart_names[LAT_CHART_NKINDS] = {
 	[LAT_CHART_CPUS] = "cpus",
 	[LAT_CHART_PROBE] = "probe",
 };
+
+/* The chart each schema gets when none is asked. */
+static const struct {
+	enum lat_schema schema;
+	enum lat_chart_kind chart;
+} auto_charts[] = {
+	{ LAT_SCHEMA_LOOP, LAT_CHART_SERIES },
+	{ LAT_SCHEMA_SCHEDCNT, LAT_CHART_CPUS },
+	{ LAT_SCHEMA_HISTOGRAM, LAT_CHART_HISTOGRAM },
+	{ LAT_SCHEMA_FNTRACE, LAT_CHART_BLAME },
+	{ LAT_SCHEMA_EVENTS, LAT_CHART_TIMELINE },
+};
+
+enum lat_chart_kind lat_render_pick(const struct lat_block *b)
+{
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(auto_charts); i++)
+		if (auto_charts[i].schema == b->schema)
+			return auto_charts[i].chart;
+	return LAT_CHART_AUTO;
+}
 
 void lat_render_opts_init(struct lat_render_opts *o)
 {
