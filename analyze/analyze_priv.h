@@ -6,6 +6,8 @@
 #include "latscope/analyze.h"
 #include "latscope/event.h"
 
+struct lat_wakeup_result;
+
 /*
  * Probe samples (analyze/probe.c) are collected inside the wakeup analysis'
  * own event loop: it hands every marker to lat_probe_marker(), which asks it
@@ -53,6 +55,9 @@ int an_fntrace(struct lat_block *b, const struct lat_analyze_opts *o);
 void an_fntrace_free(void *r);
 /* The wakeup analysis, with the probe samples collected on the way (@with_probe). */
 int wk_analyze(struct lat_block *b, const struct lat_analyze_opts *o, int with_probe);
-void wk_result_free(void *r);	/* analyze/wakeup_result.c */
+void wk_result_free(void *r);	/* analyze/wakeup.c */
+/* The findings of a wakeup result (analyze/wakeup_findings.c). */
+void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
+		     const struct lat_wakeup_result *r);
 
 #endif

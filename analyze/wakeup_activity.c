@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * CPU activity over the whole trace, for the CPU lanes chart: intervals
- * (running slices, irq handlers, run-queue depth x time) added into per-CPU
- * time bins that double in width when the trace outgrows them.
+ * CPU activity over the whole trace (wakeup_activity.h): intervals added into
+ * per-CPU time bins that double in width when the trace outgrows them.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "wakeup_priv.h"
+#include "wakeup_activity.h"
 
 /* Halves the resolution: bin k takes bins 2k and 2k + 1. */
 static void act_merge(struct lat_wake_activity *a)
@@ -29,7 +28,7 @@ static void act_merge(struct lat_wake_activity *a)
 	a->nbins = (a->nbins + 1) / 2;
 }
 
-static struct lat_act_cpu *act_cpu(struct wk *w, int32_t cpu)
+static struct lat_act_cpu *act_cpu(struct wk_activity *w, int32_t cpu)
 {
 	struct lat_wake_activity *a = w->r->activity;
 
@@ -40,7 +39,7 @@ static struct lat_act_cpu *act_cpu(struct wk *w, int32_t cpu)
 		struct lat_act_cpu *p = realloc(a->cpu, n * sizeof(*p));
 
 		if (!p) {
-			w->oom = 1;
+			*w->oom = 1;
 			return NULL;
 		}
 		memset(p + a->ncpus, 0, (n - a->ncpus) * sizeof(*p));
@@ -51,8 +50,8 @@ static struct lat_act_cpu *act_cpu(struct wk *w, int32_t cpu)
 	return &a->cpu[cpu];
 }
 
-void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from, uint64_t to,
-		uint64_t weight)
+void wk_act_add(struct wk_activity *w, int32_t cpu, enum wk_act_what what, uint64_t from,
+		uint64_t to, uint64_t weight)
 {
 	struct lat_wake_activity *a = w->r->activity;
 	struct lat_act_cpu *p;
@@ -92,7 +91,7 @@ void wk_act_add(struct wk *w, int32_t cpu, enum wk_act_what what, uint64_t from,
 		a->nbins = (size_t)k1 + 1;
 }
 
-void lat_wake_activity_free(struct lat_wake_activity *a)
+void wk_act_free(struct lat_wake_activity *a)
 {
 	if (a)
 		free(a->cpu);

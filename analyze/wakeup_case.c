@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The worst wakeups, explained from the per-CPU rings when their wait ends:
- * who held the CPU (slices, irqs), markers inside the wait, and a timeline
- * window that keeps collecting events until its end.  Bounded by worst_n.
+ * The worst wakeups (wakeup_case.h), explained from the history when their
+ * window has passed: who held the CPU (slices, irqs), where it was queued,
+ * the stalls and markers inside the wait, its chain and its verdict.  Bounded
+ * by worst_n.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wakeup_priv.h"
+#include "wakeup_case.h"
+#include "wakeup_verdict.h"
 
 static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 {
@@ -17,16 +19,14 @@ static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
 	return hi > lo ? (int64_t)(hi - lo) : 0;
 }
 
-/* Empties the grouping scratch (hold, hold_ix); -1 (and w->oom) without memory. */
-static int hold_reset(struct wk *w)
+/* Empties the grouping scratch (hold, hold_ix); -1 (and oom) without memory. */
+static int hold_reset(struct wk_cases *cs)
 {
-	struct wk_cases *cs = &w->cases;
-
 	if (!cs->hold_ix) {
 		cs->hold_hcap = 256;
 		cs->hold_ix = malloc(cs->hold_hcap * sizeof(*cs->hold_ix));
 		if (!cs->hold_ix) {
-			w->oom = 1;
+			*cs->oom = 1;
 			return -1;
 		}
 	}
@@ -35,9 +35,8 @@ static int hold_reset(struct wk *w)
 	return 0;
 }
 
-static size_t hold_slot(const struct wk *w, int64_t key)
+static size_t hold_slot(const struct wk_cases *cs, int64_t key)
 {
-	const struct wk_cases *cs = &w->cases;
 	size_t i = (size_t)((uint64_t)key * 0x9e3779b97f4a7c15ull >> 32) & (cs->hold_hcap - 1);
 
 	while (cs->hold_ix[i] >= 0 && cs->hold[cs->hold_ix[i]].key != key)
@@ -50,22 +49,22 @@ static size_t hold_slot(const struct wk *w, int64_t key)
  * time summed, count, the first idx seen (entries come newest first) and the
  * longest one with a stack (@longest >= 0), the newest of equal ones.
  */
-static void hold_add(struct wk *w, int64_t key, uint32_t idx, int64_t ns, int64_t longest)
+static void hold_add(struct wk_cases *cs, int64_t key, uint32_t idx, int64_t ns,
+		     int64_t longest)
 {
-	struct wk_cases *cs = &w->cases;
-	size_t i = hold_slot(w, key);
+	size_t i = hold_slot(cs, key);
 	struct wk_hold *g;
 
 	if (cs->hold_ix[i] < 0) {
 		if (lat_grow(&cs->hold, &cs->hold_cap, cs->nhold + 1, sizeof(*cs->hold)) < 0) {
-			w->oom = 1;
+			*cs->oom = 1;
 			return;
 		}
 		if ((cs->nhold + 1) * 2 > cs->hold_hcap) {
 			int32_t *ix = malloc(2 * cs->hold_hcap * sizeof(*ix));
 
 			if (!ix) {
-				w->oom = 1;
+				*cs->oom = 1;
 				return;
 			}
 			free(cs->hold_ix);
@@ -73,8 +72,8 @@ static void hold_add(struct wk *w, int64_t key, uint32_t idx, int64_t ns, int64_
 			cs->hold_hcap *= 2;
 			memset(ix, 0xff, cs->hold_hcap * sizeof(*ix));
 			for (size_t k = 0; k < cs->nhold; k++)
-				ix[hold_slot(w, cs->hold[k].key)] = (int32_t)k;
-			i = hold_slot(w, key);
+				ix[hold_slot(cs, cs->hold[k].key)] = (int32_t)k;
+			i = hold_slot(cs, key);
 		}
 		cs->hold_ix[i] = (int32_t)cs->nhold;
 		cs->hold[cs->nhold++] = (struct wk_hold){ .key = key, .idx = idx, .longest = -1 };
@@ -103,9 +102,8 @@ static int cmp_hold_ns(const void *a, const void *b)
  * the front of cases.hold, longest first, and returns how many that is; *rest
  * gets the others' time summed.  One compare for most groups: no full sort.
  */
-static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
+static size_t hold_top(struct wk_cases *cs, size_t k, int64_t *rest)
 {
-	struct wk_cases *cs = &w->cases;
 	struct wk_hold top[LAT_WAKE_ONCPU_MAX];
 	size_t n = 0;
 	int64_t all = 0, kept = 0;
@@ -132,52 +130,14 @@ static size_t hold_top(struct wk *w, size_t k, int64_t *rest)
 	return n;
 }
 
-/*
- * The part of [a, b) inside the stalls of @cpu (and of every CPU) still kept:
- * their union (an every-CPU stall lies inside a CPU's longer one).
- */
-int64_t wk_stall_overlap(const struct wk *w, int32_t cpu, uint64_t a, uint64_t b)
-{
-	uint64_t lo[WK_STALL_RING], hi[WK_STALL_RING], cur0 = 0, cur1 = 0;
-	size_t n = 0;
-	int64_t ns = 0;
-
-	for (size_t i = 0; i < w->recent.nstall; i++) {
-		const struct lat_wake_stall *s = wk_recent_stall(&w->recent, i);
-		size_t k;
-
-		if ((s->cpu >= 0 && s->cpu != cpu) || !overlap(s->from_ns, s->to_ns, a, b))
-			continue;
-		/* insertion by start: a handful at most */
-		for (k = n; k > 0 && lo[k - 1] > (s->from_ns > a ? s->from_ns : a); k--) {
-			lo[k] = lo[k - 1];
-			hi[k] = hi[k - 1];
-		}
-		lo[k] = s->from_ns > a ? s->from_ns : a;
-		hi[k] = s->to_ns < b ? s->to_ns : b;
-		n++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i && lo[i] <= cur1) {
-			if (hi[i] > cur1)
-				cur1 = hi[i];
-			continue;
-		}
-		ns += (int64_t)(cur1 - cur0);
-		cur0 = lo[i];
-		cur1 = hi[i];
-	}
-	return ns + (int64_t)(cur1 - cur0);
-}
-
 /* The slice [s0, s1)'s time inside [start, end), less what fell inside a stall. */
-static int64_t slice_ns(const struct wk *w, const struct wk_cpu *c, uint64_t s0, uint64_t s1,
-			uint64_t start, uint64_t end)
+static int64_t slice_ns(const struct wk_cases *cs, const struct wk_hcpu *c, uint64_t s0,
+			uint64_t s1, uint64_t start, uint64_t end)
 {
 	int64_t ov = overlap(s0, s1, start, end);
 
-	if (ov && w->recent.nstall)
-		ov -= wk_stall_overlap(w, c->id, s0 > start ? s0 : start, s1 < end ? s1 : end);
+	if (ov && cs->h->nstall)
+		ov -= wk_stall_overlap(cs->h, c->id, s0 > start ? s0 : start, s1 < end ? s1 : end);
 	return ov;
 }
 
@@ -188,21 +148,21 @@ static int64_t slice_ns(const struct wk *w, const struct wk_cpu *c, uint64_t s0,
  * *covered gets the time they cover; *stop the position below the oldest one
  * looked at, (size_t)-1 when the ring ran out first.
  */
-static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, uint64_t end,
-			  int64_t *covered, size_t *stop)
+static size_t hold_slices(struct wk_cases *cs, const struct wk_hcpu *c, uint64_t start,
+			  uint64_t end, int64_t *covered, size_t *stop)
 {
 	size_t i;
 
 	*covered = 0;
 	*stop = (size_t)-1;
-	if (hold_reset(w))
+	if (hold_reset(cs))
 		return 0;
 	/* the task on the CPU now: its slice is not in the ring yet (idx rlen) */
 	if (c->cur_known) {
-		int64_t ov = slice_ns(w, c, c->cur_start, end, start, end);
+		int64_t ov = slice_ns(cs, c, c->cur_start, end, start, end);
 
 		if (ov) {
-			hold_add(w, c->cur_pid, (uint32_t)c->rlen, ov, -1);
+			hold_add(cs, c->cur_pid, (uint32_t)c->rlen, ov, -1);
 			*covered += ov;
 		}
 	}
@@ -212,18 +172,18 @@ static size_t hold_slices(struct wk *w, const struct wk_cpu *c, uint64_t start, 
 
 		if (s->end <= start)
 			break;
-		ov = slice_ns(w, c, s->start, s->end, start, end);
+		ov = slice_ns(cs, c, s->start, s->end, start, end);
 		if (ov <= 0)
 			continue;
-		hold_add(w, s->pid, (uint32_t)i, ov, s->stack >= 0 ? ov : -1);
+		hold_add(cs, s->pid, (uint32_t)i, ov, s->stack >= 0 ? ov : -1);
 		*covered += ov;
 	}
 	*stop = i;
-	return w->cases.nhold;
+	return cs->nhold;
 }
 
 /* Fills @o from hold group @e of @cpu's ring (idx rlen: the task on the CPU now). */
-static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
+static void oncpu_from(const struct wk_hcpu *cpu, const struct wk_hold *e,
 		       struct lat_wake_oncpu *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -248,10 +208,9 @@ static void oncpu_from(const struct wk_cpu *cpu, const struct wk_hold *e,
  * chain (for every wait it would cost a scan of every slice each wait spans):
  * the ring still holds the window unless the CPU switched rcap times since.
  */
-void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
+static void resolve_link(struct wk_cases *cs, struct lat_wake_link *l)
 {
-	struct wk_cases *cs = &w->cases;
-	const struct wk_cpu *c;
+	const struct wk_hcpu *c;
 	struct lat_wake_oncpu o;
 	int64_t covered, rest;
 	size_t n, stop;
@@ -260,14 +219,14 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
 		return;
 	l->held_by_pid = -1;
 	l->held_ns = 0;
-	if (l->cpu < 0 || (size_t)l->cpu >= w->ncpus || !(c = w->cpus[l->cpu]))
+	if (l->cpu < 0 || (size_t)l->cpu >= cs->h->ncpus || !(c = cs->h->cpus[l->cpu]))
 		return;
 	if (c->rlen == c->rcap && wk_ring_at(c, 0)->end > l->start_ns) {
 		l->held_unknown = 1;
 		return;
 	}
-	n = hold_slices(w, c, l->start_ns, l->end_ns, &covered, &stop);
-	if (!n || !hold_top(w, 1, &rest))
+	n = hold_slices(cs, c, l->start_ns, l->end_ns, &covered, &stop);
+	if (!n || !hold_top(cs, 1, &rest))
 		return;
 	oncpu_from(c, &cs->hold[0], &o);
 	l->held_by_pid = o.pid;
@@ -280,10 +239,9 @@ void wk_resolve_link(struct wk *w, struct lat_wake_link *l)
  * queued on, from the waking until it was migrated off it.  That CPU, not
  * the one it ran on (often idle, which pulled it), is why it waited.
  */
-static void queued_case(struct wk *w, struct lat_wake_case *c)
+static void queued_case(struct wk_cases *cs, struct lat_wake_case *c)
 {
-	struct wk_cases *cs = &w->cases;
-	const struct wk_cpu *q;
+	const struct wk_hcpu *q;
 	int64_t covered;
 	size_t g, stop;
 
@@ -291,8 +249,8 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
 	c->queued_other_ns = 0;
 	c->queued_other_tasks = 0;
 	c->queued_until_ns = 0;
-	if (c->queued_cpu < 0 || c->queued_cpu == c->cpu || (size_t)c->queued_cpu >= w->ncpus ||
-	    !(q = w->cpus[c->queued_cpu]))
+	if (c->queued_cpu < 0 || c->queued_cpu == c->cpu ||
+	    (size_t)c->queued_cpu >= cs->h->ncpus || !(q = cs->h->cpus[c->queued_cpu]))
 		return;
 	c->queued_until_ns = c->end_ns;
 	for (size_t k = 0; k < c->nmigr; k++)
@@ -300,8 +258,8 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
 			c->queued_until_ns = c->migr[k].ts_ns;
 			break;
 		}
-	g = hold_slices(w, q, c->start_ns, c->queued_until_ns, &covered, &stop);
-	c->nqueued_on = hold_top(w, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
+	g = hold_slices(cs, q, c->start_ns, c->queued_until_ns, &covered, &stop);
+	c->nqueued_on = hold_top(cs, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
 	c->queued_other_tasks = g - c->nqueued_on;
 	for (size_t k = 0; k < c->nqueued_on; k++)
 		oncpu_from(q, &cs->hold[k], &c->queued_on[k]);
@@ -312,13 +270,14 @@ static void queued_case(struct wk *w, struct lat_wake_case *c)
  * to neither), unknown (older than its ring, or before its first switch); and
  * the irq time inside that.
  */
-static void cpu_shares(struct wk *w, struct lat_wake_case *c)
+static void cpu_shares(struct wk_cases *cs, struct lat_wake_case *c)
 {
+	const struct wk_history *h = cs->h;
 	uint64_t start = c->start_ns, end = c->end_ns;
 
 	c->ncpushare = 0;
-	for (size_t k = 0; k < w->ncpus && c->ncpushare < LAT_WAKE_CPUSHARE_MAX; k++) {
-		const struct wk_cpu *cp = w->cpus[k];
+	for (size_t k = 0; k < h->ncpus && c->ncpushare < LAT_WAKE_CPUSHARE_MAX; k++) {
+		const struct wk_hcpu *cp = h->cpus[k];
 		struct lat_wake_cpushare *s;
 		int64_t ov;
 
@@ -328,7 +287,7 @@ static void cpu_shares(struct wk *w, struct lat_wake_case *c)
 		memset(s, 0, sizeof(*s));
 		s->cpu = (int32_t)k;
 		if (cp->cur_known) {
-			ov = slice_ns(w, cp, cp->cur_start, end, start, end);
+			ov = slice_ns(cs, cp, cp->cur_start, end, start, end);
 			*(cp->cur_pid == 0 ? &s->idle_ns : &s->busy_ns) += ov > 0 ? ov : 0;
 		}
 		for (size_t i = cp->rlen; i-- > 0;) {
@@ -336,7 +295,7 @@ static void cpu_shares(struct wk *w, struct lat_wake_case *c)
 
 			if (sl->end <= start)
 				break;
-			ov = slice_ns(w, cp, sl->start, sl->end, start, end);
+			ov = slice_ns(cs, cp, sl->start, sl->end, start, end);
 			*(sl->pid == 0 ? &s->idle_ns : &s->busy_ns) += ov > 0 ? ov : 0;
 		}
 		for (size_t i = cp->ilen; i-- > 0;) {
@@ -346,77 +305,46 @@ static void cpu_shares(struct wk *w, struct lat_wake_case *c)
 				break;
 			s->irq_ns += overlap(q->start, q->end, start, end);
 		}
-		s->stall_ns = w->recent.nstall ? wk_stall_overlap(w, (int32_t)k, start, end) : 0;
+		s->stall_ns = h->nstall ? wk_stall_overlap(h, (int32_t)k, start, end) : 0;
 		s->unknown_ns = c->latency_ns - s->busy_ns - s->idle_ns - s->stall_ns;
 		if (s->unknown_ns < 0)
 			s->unknown_ns = 0;
 	}
 }
 
-/*
- * A switch whose previous task was not the CPU's current one leaves the slice
- * of the task the switches said ran ending there, then an empty slice of the
- * task switched out (on_switch()): that task ran at an unknown point of the
- * slice before.  The longest such slice inside the wait, another task's than
- * the case's own (an inferred switch-in of its own is end_low_ns).
- */
-static void unseen_ins(const struct wk_cpu *cpu, struct lat_wake_case *c)
+/* The longest unseen switch-in inside the wait (wk_history_unseen()). */
+static void unseen_ins(const struct wk_hcpu *cpu, struct lat_wake_case *c)
 {
-	c->unseen_pid = -1;
-	c->unseen_ns = 0;
-	c->unseen_comm[0] = 0;
-	for (size_t i = cpu->rlen; i-- > 1;) {
-		const struct wk_slice *s = wk_ring_at(cpu, i), *b = wk_ring_at(cpu, i - 1);
-		int64_t ov;
+	struct wk_unseen u;
 
-		if (s->end <= c->start_ns)
-			break;
-		if (s->start != s->end || s->pid <= 0 || s->pid == c->pid || b->end != s->start ||
-		    b->pid == s->pid)
-			continue;
-		ov = overlap(b->start, b->end, c->start_ns, c->end_ns);
-		if (ov > c->unseen_ns) {
-			c->unseen_ns = ov;
-			c->unseen_pid = s->pid;
-			memcpy(c->unseen_comm, s->comm, LAT_COMM_LEN);
-		}
-	}
+	wk_history_unseen(cpu, c->pid, c->start_ns, c->end_ns, &u);
+	c->unseen_pid = u.pid;
+	c->unseen_ns = u.ns;
+	memcpy(c->unseen_comm, u.comm, LAT_COMM_LEN);
 }
 
-static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_case *c)
+/* The stalls the case overlaps (on its CPU, the CPU it was queued on, or every CPU). */
+static void case_stalls(const struct wk_history *h, const struct wk_hcpu *cpu,
+			struct lat_wake_case *c)
 {
-	struct wk_cases *cs = &w->cases;
-	int64_t covered;
-	size_t g, i, n;
-
-	queued_case(w, c);
-	/* who held the CPU: every task in the window, the longest named */
-	g = hold_slices(w, cpu, c->start_ns, c->end_ns, &covered, &i);
-	c->non_cpu = hold_top(w, LAT_WAKE_ONCPU_MAX, &c->other_ns);
-	c->other_tasks = g - c->non_cpu;
-	for (size_t k = 0; k < c->non_cpu; k++)
-		oncpu_from(cpu, &cs->hold[k], &c->on_cpu[k]);
-	c->stall_ns = w->recent.nstall ? wk_stall_overlap(w, cpu->id, c->start_ns, c->end_ns) : 0;
+	c->stall_ns = h->nstall ? wk_stall_overlap(h, cpu->id, c->start_ns, c->end_ns) : 0;
 	c->nstalls = 0;
-	for (size_t k = 0; k < w->recent.nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
-		const struct lat_wake_stall *s = wk_recent_stall(&w->recent, k);
+	for (size_t k = 0; k < h->nstall && c->nstalls < LAT_WAKE_CASE_STALLS; k++) {
+		const struct lat_wake_stall *s = wk_recent_stall(h, k);
 
 		if ((s->cpu < 0 || s->cpu == cpu->id || s->cpu == c->queued_cpu) &&
 		    overlap(s->from_ns, s->to_ns, c->start_ns, c->end_ns))
 			c->stalls[c->nstalls++] = *s;
 	}
-	cpu_shares(w, c);
-	unseen_ins(cpu, c);
-	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
-	if (c->unaccounted_ns < 0)
-		c->unaccounted_ns = 0;
-	/* the ring ran out before the wait's start: say so rather than guess */
-	c->partial = i == (size_t)-1 && cpu->rlen == cpu->rcap && c->unaccounted_ns > 0;
+}
 
-	/* irq and softirq handlers in the window, likewise */
-	g = 0;
-	if (!hold_reset(w)) {
-		for (i = cpu->ilen; i-- > 0;) {
+/* The irq and softirq handlers on the CPU in the wait, the longest named. */
+static void case_irqs(struct wk_cases *cs, const struct wk_hcpu *cpu, struct lat_wake_case *c)
+{
+	size_t g = 0, n;
+
+	if (!hold_reset(cs)) {
+		for (size_t i = cpu->ilen; i-- > 0;) {
 			const struct wk_irq *q = wk_irq_at(cpu, i);
 			int64_t ov;
 
@@ -424,13 +352,13 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 				break;
 			ov = overlap(q->start, q->end, c->start_ns, c->end_ns);
 			if (ov)
-				hold_add(w, (int64_t)q->irq * 2 + q->soft, (uint32_t)i, ov, -1);
+				hold_add(cs, (int64_t)q->irq * 2 + q->soft, (uint32_t)i, ov, -1);
 		}
 		g = cs->nhold;
 	}
 	c->nirqs = 0;
 	c->other_irq_ns = 0;
-	n = g ? hold_top(w, LAT_WAKE_IRQS_MAX, &c->other_irq_ns) : 0;
+	n = g ? hold_top(cs, LAT_WAKE_IRQS_MAX, &c->other_irq_ns) : 0;
 	c->other_irqs = g - n;
 	for (size_t k = 0; k < n; k++) {
 		const struct wk_hold *e = &cs->hold[k];
@@ -441,9 +369,14 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 		memcpy(c->irqs[c->nirqs].name, q->name, sizeof(c->irqs[0].name));
 		c->nirqs++;
 	}
+}
+
+/* The markers (any CPU) inside the wait, the first LAT_WAKE_MARKERS_MAX. */
+static void case_markers(const struct wk_history *h, struct lat_wake_case *c)
+{
 	c->markers_dropped = 0;
-	for (i = 0; i < w->recent.mlen; i++) {
-		const struct lat_wake_marker *m = wk_recent_mark(&w->recent, i);
+	for (size_t i = 0; i < h->mlen; i++) {
+		const struct lat_wake_marker *m = wk_recent_mark(h, i);
 
 		if (m->ts_ns < c->start_ns || m->ts_ns > c->end_ns)
 			continue;
@@ -454,328 +387,195 @@ static void build_case(struct wk *w, const struct wk_cpu *cpu, struct lat_wake_c
 	}
 }
 
-/* ---- timeline windows ------------------------------------------------------------- */
-
-/*
- * A case's explanation and timeline are built when its window closes (end +
- * half the latency, at least 100 us), from the rings: most cases that enter the
- * worst N are pushed out again before that (411 of 472 on the hackbench
- * fixture x8), and those cost nothing but their header.
- */
-
-static struct lat_tl_slice *tl_slice(struct wk_worst *x, int32_t cpu,
-				     uint64_t start, uint64_t end, int32_t pid, int32_t prio,
-				     const char *comm, int preempted)
+static void build_case(struct wk_cases *cs, const struct wk_hcpu *cpu, struct lat_wake_case *c)
 {
-	struct lat_timeline *tl = x->c.tl;
-	struct lat_tl_slice *s;
+	int64_t covered;
+	size_t g, i;
 
-	if (start < tl->start_ns)
-		start = tl->start_ns;
-	if (end > tl->end_ns)
-		end = tl->end_ns;
-	if (end <= start)
-		return NULL;
-	if (tl->nslices == x->slcap)
-		return NULL;	/* sized by tl_slices(): cannot happen */
-	s = &tl->slices[tl->nslices++];
-	s->start_ns = start;
-	s->end_ns = end;
-	s->cpu = cpu;
-	s->pid = pid;
-	s->prio = prio;
-	memcpy(s->comm, comm, LAT_COMM_LEN);
-	s->comm[LAT_COMM_LEN - 1] = 0;
-	s->preempted = (uint8_t)preempted;
-	return s;
+	queued_case(cs, c);
+	/* who held the CPU: every task in the window, the longest named */
+	g = hold_slices(cs, cpu, c->start_ns, c->end_ns, &covered, &i);
+	c->non_cpu = hold_top(cs, LAT_WAKE_ONCPU_MAX, &c->other_ns);
+	c->other_tasks = g - c->non_cpu;
+	for (size_t k = 0; k < c->non_cpu; k++)
+		oncpu_from(cpu, &cs->hold[k], &c->on_cpu[k]);
+	case_stalls(cs->h, cpu, c);
+	cpu_shares(cs, c);
+	unseen_ins(cpu, c);
+	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
+	if (c->unaccounted_ns < 0)
+		c->unaccounted_ns = 0;
+	/* the ring ran out before the wait's start: say so rather than guess */
+	c->partial = i == (size_t)-1 && cpu->rlen == cpu->rcap && c->unaccounted_ns > 0;
+	case_irqs(cs, cpu, c);
+	case_markers(cs->h, c);
 }
 
-static void tl_mark(struct wk *w, struct wk_worst *x, enum lat_tl_mark_kind kind, uint64_t start,
-		    uint64_t end, int32_t cpu, int32_t other, int32_t pid, int64_t value,
-		    const char *label)
+/* ---- the case's verdict --------------------------------------------------------------- */
+
+/* The longest holder of each cause, for the verdict's evidence. */
+struct vtops {
+	const struct lat_wake_oncpu *top[LAT_VERDICT_N];
+	size_t ntasks;			/* tasks (not idle) that held the CPU */
+	int64_t unk_class;		/* of them, of no known class */
+	const struct lat_wake_oncpu *unk_top;
+};
+
+/* One holder's time into its cause: idle, no known class, or its rank against the waiter. */
+static void holder_part(const struct lat_wake_case *c, const struct lat_wake_oncpu *h,
+			struct wk_parts *p, struct vtops *t)
 {
-	struct lat_timeline *tl = x->c.tl;
-	struct lat_tl_mark *m;
-	size_t n = label ? strnlen(label, sizeof(m->label) - 1) : 0;
+	enum lat_verdict_kind hk;
 
-	if (tl->nmarks == x->mkcap &&
-	    lat_grow(&tl->marks, &x->mkcap, tl->nmarks + 1, sizeof(*tl->marks))) {
-		w->oom = 1;
-		return;
-	}
-	m = &tl->marks[tl->nmarks++];
-	memset(m, 0, sizeof(*m));
-	m->kind = kind;
-	m->start_ns = start;
-	m->end_ns = end;
-	m->cpu = cpu;
-	m->other_cpu = other;
-	m->pid = pid;
-	m->value_ns = value;
-	if (n)
-		memcpy(m->label, label, n);
-}
-
-static void tl_edge(struct lat_timeline *tl, uint64_t ts, const struct lat_wake_waker *k,
-		    int32_t to_cpu, int32_t to_pid)
-{
-	struct lat_tl_edge *e = &tl->edges[tl->nedges++];
-
-	memset(e, 0, sizeof(*e));
-	e->ts_ns = ts;
-	e->from_cpu = k->cpu;
-	e->to_cpu = to_cpu;
-	e->from_pid = k->pid;
-	e->to_pid = to_pid;
-	if (k->ctx == LAT_WAKE_CTX_TASK)
-		memcpy(e->from_comm, k->comm, LAT_COMM_LEN);
-	else
-		snprintf(e->from_comm, LAT_COMM_LEN, "%s", lat_wake_irq_label(k));
-	e->from_comm[LAT_COMM_LEN - 1] = 0;
-	e->from_irq = (uint8_t)k->ctx;
-}
-
-/*
- * The task that ran longest on the CPU (the list is by ns, descending), idle
- * left out: an idle stretch longer than any one task's slice among 100 tasks
- * sharing the CPU does not make the CPU "idle".  NULL when only idle ran.
- */
-static const struct lat_wake_oncpu *busiest(const struct lat_wake_oncpu *o, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (o[i].pid > 0)
-			return &o[i];
-	return NULL;
-}
-
-/* How many of them are tasks (idle not counted). */
-static size_t ran_count(const struct lat_wake_oncpu *o, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		k += o[i].pid > 0;
-	return k;
-}
-
-static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t cpu, int32_t pid,
-		       const char *comm, int32_t held_pid, const char *held_comm, int64_t held_ns,
-		       size_t held_tasks)
-{
-	struct lat_tl_bracket *b = &tl->brackets[tl->nbrackets++];
-
-	memset(b, 0, sizeof(*b));
-	b->start_ns = s;
-	b->end_ns = e;
-	b->cpu = cpu;
-	b->pid = pid;
-	memcpy(b->comm, comm, LAT_COMM_LEN);
-	b->held_by_pid = held_pid;
-	b->held_ns = held_ns;
-	b->held_tasks = held_tasks;
-	if (held_comm)
-		memcpy(b->held_by_comm, held_comm, LAT_COMM_LEN);
-}
-
-/* The index of the first slice of @cpu's ring that ends after @ts. */
-static size_t ring_from(const struct wk_cpu *cpu, uint64_t ts)
-{
-	size_t k;
-
-	for (k = cpu->rlen; k > 0 && wk_ring_at(cpu, k - 1)->end > ts; k--)
-		;
-	return k;
-}
-
-/* The slices of every CPU in [tl->start_ns, until], then what each CPU runs at @until. */
-static void tl_slices(struct wk *w, struct wk_worst *x, uint64_t until)
-{
-	struct wk_cases *cs = &w->cases;
-	struct lat_timeline *tl = x->c.tl;
-	size_t need = 0;
-
-	/*
-	 * Sized once, in a huge-page mapping reused from a case pushed out: a
-	 * 4 KiB page fault costs ~10 us on a VM, and a window of a long wait holds
-	 * thousands of slices.
-	 */
-	for (size_t i = 0; i < w->ncpus; i++)
-		if (w->cpus[i])
-			need += w->cpus[i]->rlen - ring_from(w->cpus[i], tl->start_ns) + 1;
-	if (!need)
-		return;
-	for (size_t i = 0; i < WK_SPARES; i++) {
-		struct wk_spare *sp = &cs->spares[i];
-
-		/* the smallest that fits */
-		if (sp->p && sp->cap >= need && (!tl->slices || sp->cap < x->slcap)) {
-			tl->slices = sp->p;
-			x->slcap = sp->cap;
-			x->slmap = sp->map;
-			x->slmaplen = sp->maplen;
-		}
-	}
-	for (size_t i = 0; tl->slices && i < WK_SPARES; i++)
-		if (cs->spares[i].p == tl->slices)
-			cs->spares[i].p = NULL;
-	if (!tl->slices) {
-		/* room to grow: the windows of the worst cases grow as the trace goes on */
-		tl->slices = lat_bigmap(2 * need * sizeof(*tl->slices), &x->slmap, &x->slmaplen);
-		if (!tl->slices) {
-			w->oom = 1;
-			return;
-		}
-		x->slcap = (x->slmaplen - LAT_BIGMAP_UNIT) / sizeof(*tl->slices);
-	}
-	for (size_t i = 0; i < w->ncpus; i++) {
-		const struct wk_cpu *cpu = w->cpus[i];
-		size_t k;
-
-		if (!cpu)
-			continue;
-		for (k = ring_from(cpu, tl->start_ns); k < cpu->rlen; k++) {
-			const struct wk_slice *s = wk_ring_at(cpu, k);
-
-			if (s->start >= tl->end_ns)
-				break;
-			tl_slice(x, (int32_t)i, s->start, s->end, s->pid, s->prio, s->comm,
-				 s->preempted);
-		}
-		/* the slice still running at @until (only the end of the trace can cut it) */
-		if (cpu->cur_known && cpu->cur_start < tl->end_ns && (k == cpu->rlen))
-			tl_slice(x, (int32_t)i, cpu->cur_start, until, cpu->cur_pid,
-				 cpu->cur_prio, cpu->cur_comm, 0);
-		for (k = cpu->ilen; k > 0 && wk_irq_at(cpu, k - 1)->end > tl->start_ns; k--)
-			;
-		for (; k < cpu->ilen; k++) {
-			const struct wk_irq *q = wk_irq_at(cpu, k);
-
-			if (q->start >= tl->end_ns)
-				break;
-			tl_mark(w, x, q->soft ? LAT_TL_SOFTIRQ : LAT_TL_IRQ, q->start, q->end,
-				(int32_t)i, -1, -1, -1, q->name);
-		}
-	}
-}
-
-/* The window can only start where every full ring still has slices. */
-static uint64_t tl_kept_from(const struct wk *w, uint64_t ws)
-{
-	for (size_t i = 0; i < w->ncpus; i++) {
-		const struct wk_cpu *cpu = w->cpus[i];
-
-		if (cpu && cpu->rlen == cpu->rcap && wk_ring_at(cpu, 0)->start > ws)
-			ws = wk_ring_at(cpu, 0)->start;
-	}
-	return ws;
-}
-
-static void build_timeline(struct wk *w, struct wk_worst *x, uint64_t until)
-{
-	struct lat_wake_case *c = &x->c;
-	struct lat_timeline *tl;
-	char d[32];
-
-	tl = c->tl = calloc(1, sizeof(*tl));
-	if (tl) {
-		tl->edges = calloc(LAT_WAKE_CHAIN_MAX + 1, sizeof(*tl->edges));
-		tl->brackets = calloc(LAT_WAKE_CHAIN_MAX + 1, sizeof(*tl->brackets));
-	}
-	if (!tl || !tl->edges || !tl->brackets) {
-		lat_timeline_free(tl);
-		c->tl = NULL;
-		w->oom = 1;
-		return;
-	}
-	tl->start_ns = tl_kept_from(w, x->ws);
-	tl->end_ns = until < x->we ? (until > tl->start_ns ? until : tl->start_ns) : x->we;
-	tl->ncpus = (int)w->ncpus;
-	snprintf(tl->title, sizeof(tl->title), "%.15s/%d waited %s on CPU%d", c->comm, c->pid,
-		 lat_fmt_duration(c->latency_ns, d, sizeof(d)), c->cpu);
-	tl_slices(w, x, until);
-	for (size_t i = 0; i < w->recent.mlen; i++) {
-		const struct lat_wake_marker *m = wk_recent_mark(&w->recent, i);
-
-		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
-			tl_mark(w, x, LAT_TL_MARKER, m->ts_ns, m->ts_ns, m->cpu, -1, m->pid,
-				m->lat_ns, m->text);
-	}
-	/* every migration the ring still has, then the case's own older than the ring */
-	for (size_t i = 0; i < w->recent.nmig; i++) {
-		const struct wk_mig *m = wk_recent_mig(&w->recent, i);
-
-		if (m->ts_ns >= tl->start_ns && m->ts_ns <= tl->end_ns)
-			tl_mark(w, x, LAT_TL_MIGRATE, m->ts_ns, m->ts_ns, m->from_cpu, m->to_cpu,
-				m->pid, -1, m->comm);
-	}
-	for (size_t i = 0; i < c->nmigr; i++)
-		if (!w->recent.nmig || c->migr[i].ts_ns < wk_recent_mig(&w->recent, 0)->ts_ns)
-			tl_mark(w, x, LAT_TL_MIGRATE, c->migr[i].ts_ns, c->migr[i].ts_ns,
-				c->migr[i].from_cpu, c->migr[i].to_cpu, c->pid, -1, c->comm);
-	for (size_t i = 0; i < w->recent.ngap; i++) {
-		const struct lat_wake_gap *g = wk_recent_gap(&w->recent, i);
-
-		if (g->to_ns >= tl->start_ns && g->to_ns <= tl->end_ns)
-			tl_mark(w, x, LAT_TL_LOST, g->to_ns, g->to_ns, g->cpu, -1, -1,
-				(int64_t)g->count, "lost events");
-	}
-	if (c->waker.cpu >= 0)
-		tl_edge(tl, c->start_ns, &c->waker, c->queued_cpu >= 0 ? c->queued_cpu : c->cpu,
-			c->pid);
-	if (c->queued_until_ns) {
-		/* the CPU it was queued on is why it waited (queued_case()) */
-		const struct lat_wake_oncpu *h = busiest(c->queued_on, c->nqueued_on);
-
-		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
-			   h ? h->pid : -1, h ? h->comm : NULL, h ? h->ns : 0,
-			   ran_count(c->queued_on, c->nqueued_on) + c->queued_other_tasks);
-		tl->brackets[tl->nbrackets - 1].queued_cpu = c->queued_cpu;
-		tl->brackets[tl->nbrackets - 1].queued_until_ns = c->queued_until_ns;
+	if (h->pid == 0) {
+		hk = LAT_VERDICT_IDLE;
+		p->idle_ns += h->ns;
+	} else if (lat_sched_policy_of(h->prio) == LAT_POL_UNKNOWN &&
+		   lat_sched_policy_of(c->prio) != LAT_POL_UNKNOWN) {
+		/* no switch or waking of it said its class: no claim of priority */
+		hk = LAT_VERDICT_UNTRUSTED;
+		p->unknown_ns += h->ns;
+		t->unk_class += h->ns;
+		if (!t->unk_top)
+			t->unk_top = h;
+		t->ntasks++;
 	} else {
-		const struct lat_wake_oncpu *h = busiest(c->on_cpu, c->non_cpu);
+		int rk = wk_rank(c->prio, h->prio);
 
-		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
-			   h ? h->pid : -1, h ? h->comm : NULL, h ? h->ns : 0,
-			   ran_count(c->on_cpu, c->non_cpu) + c->other_tasks);
+		hk = rk > 0 ? LAT_VERDICT_HIGHER_PRIORITY : rk < 0 ?
+		     LAT_VERDICT_NOT_PREEMPTIBLE : LAT_VERDICT_CPU_SATURATED;
+		*(rk > 0 ? &p->higher_ns : rk < 0 ? &p->lower_ns : &p->same_ns) += h->ns;
+		t->ntasks++;
 	}
-	for (size_t i = 0; i < c->nchain; i++) {
-		const struct lat_wake_link *l = &c->chain[i];
+	if (!t->top[hk])
+		t->top[hk] = h;	/* longest first */
+}
 
-		if (l->waker.cpu >= 0)
-			tl_edge(tl, l->start_ns, &l->waker, l->cpu, l->pid);
-		tl_bracket(tl, l->start_ns, l->end_ns, l->cpu, l->pid, l->comm,
-			   l->held_by_pid > 0 ? l->held_by_pid : -1,
-			   l->held_by_pid > 0 ? l->held_by_comm : NULL, l->held_ns, 0);
+/* The parts of case @c as built (holders, irqs, stalls, queued, the unknown). */
+static void case_parts(const struct lat_wake_case *c, struct wk_parts *p, struct vtops *t)
+{
+	memset(p, 0, sizeof(*p));
+	memset(t, 0, sizeof(*t));
+	p->lat_ns = c->latency_ns > 0 ? c->latency_ns : 1;
+	t->ntasks = c->other_tasks;
+	for (size_t i = 0; i < c->non_cpu; i++)
+		holder_part(c, &c->on_cpu[i], p, t);
+	/* the tasks past the ones named: counted as sharing (their class is not kept) */
+	p->same_ns += c->other_ns;
+	p->irq_ns = c->other_irq_ns;	/* inside the holders' time: wins only over half */
+	for (size_t i = 0; i < c->nirqs; i++)
+		p->irq_ns += c->irqs[i].ns;
+	p->stall_ns = c->stall_ns;
+	p->unknown_ns += c->unaccounted_ns;
+	if (c->queued_until_ns > c->start_ns)
+		p->queued_ns = (int64_t)(c->queued_until_ns - c->start_ns);
+	p->queued_busy = c->nqueued_on && c->queued_on[0].pid != 0;
+	if (c->inferred_end && c->end_ns > c->end_low_ns)
+		p->unsure_ns = (int64_t)(c->end_ns - c->end_low_ns);
+	if (c->unseen_pid > 0)
+		p->unseen_ns = c->unseen_ns;
+}
+
+/* The time behind verdict @k on @basis in @p. */
+static int64_t part_of(const struct wk_parts *p, enum lat_verdict_kind k,
+		       enum lat_verdict_basis basis)
+{
+	if (basis == LAT_VBASIS_INFERRED)
+		return p->unsure_ns;
+	if (basis == LAT_VBASIS_UNSEEN)
+		return p->unseen_ns;
+	if (basis == LAT_VBASIS_MOVED)
+		return p->lat_ns;
+	switch (k) {
+	case LAT_VERDICT_CPU_SATURATED:
+		return p->same_ns;
+	case LAT_VERDICT_HIGHER_PRIORITY:
+		return p->higher_ns;
+	case LAT_VERDICT_NOT_PREEMPTIBLE:
+		return p->lower_ns;
+	case LAT_VERDICT_IRQ:
+		return p->irq_ns;
+	case LAT_VERDICT_STALL:
+		return p->stall_ns;
+	case LAT_VERDICT_QUEUED:
+		return p->queued_ns;
+	case LAT_VERDICT_IDLE:
+		return p->idle_ns;
+	case LAT_VERDICT_UNTRUSTED:
+		return p->unknown_ns;
+	default:
+		return 0;
 	}
 }
 
 /*
- * Explains @x, at @rank in the worst list, from the rings as they are at @until
- * (its window's end, or the trace's).  A case only moves down the list once
- * there, so one ranked past the timelines asked for never needs one.
+ * The verdict of case @c, by the engine from the case's parts; a wait judged
+ * when it ended (@judged >= 0, on @jbasis) keeps that verdict: one wait, one
+ * verdict (its parts here are the evidence shown).
  */
-static void build(struct wk *w, struct wk_worst *x, size_t rank, uint64_t until)
+static void case_verdict(struct lat_wake_case *c, int judged, enum lat_verdict_basis jbasis)
 {
-	struct wk_cases *cs = &w->cases;
-	struct wk_cpu *cpu = x->c.cpu >= 0 && (size_t)x->c.cpu < w->ncpus ? w->cpus[x->c.cpu] :
-			     NULL;
+	struct lat_wake_verdict *v = &c->verdict;
+	struct wk_judgement j;
+	struct wk_parts p;
+	struct vtops t;
+	const struct lat_wake_oncpu *who;
+
+	case_parts(c, &p, &t);
+	wk_judge(&p, &j);
+	if (judged >= 0 && (j.kind != (enum lat_verdict_kind)judged || j.basis != jbasis)) {
+		j.kind = (enum lat_verdict_kind)judged;
+		j.basis = jbasis;
+		j.part_ns = part_of(&p, j.kind, j.basis);
+	}
+	memset(v, 0, sizeof(*v));
+	v->kind = j.kind;
+	v->basis = j.basis;
+	v->part_ns = j.part_ns;
+	v->share = (double)j.part_ns / (double)p.lat_ns;
+	if (v->share > 1)
+		v->share = 1;
+	v->ntasks = t.ntasks;
+	who = j.kind < LAT_VERDICT_N ? t.top[j.kind] : NULL;
+	if (j.kind == LAT_VERDICT_QUEUED)
+		who = c->nqueued_on ? &c->queued_on[0] : NULL;
+	if (j.kind == LAT_VERDICT_UNTRUSTED) {
+		v->unknown_class = j.basis == LAT_VBASIS_PARTS && t.unk_top &&
+				   t.unk_class * 2 > j.part_ns;
+		who = v->unknown_class ? t.unk_top : NULL;
+	}
+	if (who)
+		v->holder = *who;
+	else
+		v->holder.pid = -1;
+}
+
+/* ---- the worst list --------------------------------------------------------------------- */
+
+/*
+ * Explains @x, at @rank in the worst list, from the history as it is at
+ * @until (its window's end, or the trace's).  A case only moves down the list
+ * once there, so one ranked past the timelines asked for never needs one.
+ */
+static void build(struct wk_cases *cs, struct wk_worst *x, size_t rank, uint64_t until)
+{
+	const struct wk_hcpu *cpu = x->c.cpu >= 0 && (size_t)x->c.cpu < cs->h->ncpus ?
+				    cs->h->cpus[x->c.cpu] : NULL;
 
 	x->open = 0;
 	cs->nopen--;
 	if (cpu)
-		build_case(w, cpu, &x->c);
+		build_case(cs, cpu, &x->c);
 	for (size_t i = 0; i < x->c.nchain; i++)
-		wk_resolve_link(w, &x->c.chain[i]);
-	wk_verdict(&x->c);
-	wk_chain_verdict(&x->c, w->o->threshold_ns);
-	if (rank < (size_t)(w->o->timelines > 0 ? w->o->timelines : 0))
-		build_timeline(w, x, until);
+		resolve_link(cs, &x->c.chain[i]);
+	case_verdict(&x->c, x->verdict, x->vbasis);
+	wk_chain_verdict(&x->c, cs->threshold_ns);
+	if (rank < (size_t)(cs->timelines > 0 ? cs->timelines : 0))
+		wk_tl_build(cs, x, until);
 }
 
-/* Builds the open cases whose window ended before @ts; notes when the next one ends. */
-void wk_cap_tick(struct wk *w, uint64_t ts)
+void wk_cases_tick(struct wk_cases *cs, uint64_t ts)
 {
-	struct wk_cases *cs = &w->cases;
 	uint64_t next = UINT64_MAX;
 
 	for (size_t i = 0; i < cs->nworst && cs->nopen; i++) {
@@ -784,20 +584,18 @@ void wk_cap_tick(struct wk *w, uint64_t ts)
 		if (!x->open)
 			continue;
 		if (ts > x->we)
-			build(w, x, i, x->we);
+			build(cs, x, i, x->we);
 		else if (x->we < next)
 			next = x->we;
 	}
 	cs->next_we = next;
 }
 
-void wk_cap_close_all(struct wk *w)
+void wk_cases_close_all(struct wk_cases *cs, uint64_t last_ns)
 {
-	struct wk_cases *cs = &w->cases;
-
 	for (size_t i = 0; i < cs->nworst; i++)
 		if (cs->worst[i]->open)
-			build(w, cs->worst[i], i, w->r->last_ns < cs->worst[i]->we ? w->r->last_ns :
+			build(cs, cs->worst[i], i, last_ns < cs->worst[i]->we ? last_ns :
 			      cs->worst[i]->we);
 }
 
@@ -815,7 +613,7 @@ static void worst_free(struct wk_worst *x)
 }
 
 /* Moves @x's case into @out; its timeline takes the slices' mapping along. */
-static int worst_take(struct wk_worst *x, struct lat_wake_case *out)
+static void worst_take(struct wk_worst *x, struct lat_wake_case *out)
 {
 	struct lat_timeline *tl = x->c.tl;
 
@@ -826,58 +624,30 @@ static int worst_take(struct wk_worst *x, struct lat_wake_case *out)
 	}
 	*out = x->c;
 	x->c.tl = NULL;
-	return 0;
 }
 
-/* Keeps @x's slice buffer for reuse in place of the smallest spare (or frees it). */
-static void keep_spare(struct wk *w, struct wk_worst *x)
+int wk_cases_init(struct wk_cases *cs, const struct lat_analyze_opts *o,
+		  const struct wk_history *h, const struct wk_chain *chain,
+		  struct wk_stacks *stacks, int *oom)
 {
-	struct wk_cases *cs = &w->cases;
-	struct wk_spare *min = &cs->spares[0];
-
-	for (size_t i = 0; i < WK_SPARES; i++) {
-		if (!cs->spares[i].p) {
-			min = &cs->spares[i];
-			break;
-		}
-		if (cs->spares[i].cap < min->cap)
-			min = &cs->spares[i];
-	}
-	if (min->p && min->cap >= x->slcap)
-		return;		/* worst_free() unmaps it */
-	if (min->p)
-		lat_bigmap_free(min->map, min->maplen);
-	/* stale slices stay in it: every user writes what it reads */
-	*min = (struct wk_spare){ x->c.tl->slices, x->slcap, x->slmaplen, x->slmap };
-	x->c.tl->slices = NULL;
-	x->slmap = NULL;
-}
-
-static void spares_free(struct wk_cases *cs)
-{
-	for (size_t i = 0; i < WK_SPARES; i++)
-		if (cs->spares[i].p)
-			lat_bigmap_free(cs->spares[i].map, cs->spares[i].maplen);
-}
-
-/* Room for @worst_n cases (and one more); no window open yet. */
-int wk_cases_init(struct wk_cases *cs, int worst_n)
-{
+	cs->h = h;
+	cs->chain = chain;
+	cs->stacks = stacks;
+	cs->oom = oom;
+	cs->worst_n = o->worst_n;
+	cs->timelines = o->timelines;
+	cs->threshold_ns = o->threshold_ns;
 	cs->next_we = UINT64_MAX;
-	cs->worst = calloc(worst_n > 0 ? (size_t)worst_n + 1 : 1, sizeof(*cs->worst));
+	cs->worst = calloc(o->worst_n > 0 ? (size_t)o->worst_n + 1 : 1, sizeof(*cs->worst));
 	return cs->worst ? 0 : -LAT_ENOMEM;
 }
 
-/* Moves the cases into @r->worst (best first), with their timelines. */
 int wk_cases_take(struct wk_cases *cs, struct lat_wakeup_result *r)
 {
 	if (cs->nworst && !(r->worst = calloc(cs->nworst, sizeof(*r->worst))))
 		return -LAT_ENOMEM;
-	for (size_t i = 0; i < cs->nworst; i++) {
-		if (worst_take(cs->worst[i], &r->worst[r->nworst]))
-			return -LAT_ENOMEM;
-		r->nworst++;
-	}
+	for (size_t i = 0; i < cs->nworst; i++)
+		worst_take(cs->worst[i], &r->worst[r->nworst++]);
 	return 0;
 }
 
@@ -886,34 +656,36 @@ void wk_cases_free(struct wk_cases *cs)
 	for (size_t i = 0; i < cs->nworst; i++)
 		worst_free(cs->worst[i]);
 	free(cs->worst);
-	spares_free(cs);
+	wk_tl_spares_free(cs);
 	free(cs->hold);
 	free(cs->hold_ix);
 }
 
-static void insert_worst(struct wk *w, const struct lat_wake_case *c)
+static void insert_worst(struct wk_cases *cs, const struct wk_done *d)
 {
-	struct wk_cases *cs = &w->cases;
+	const struct lat_wake_case *c = &d->c;
 	struct wk_worst *x = calloc(1, sizeof(*x));
 	uint64_t margin = (uint64_t)c->latency_ns / 2;
 	size_t pos;
 
 	if (!x) {
-		w->oom = 1;
+		*cs->oom = 1;
 		return;
 	}
 	x->c = *c;
+	x->verdict = d->verdict;
+	x->vbasis = d->vbasis;
 	if (margin < 100 * LAT_NS_PER_US)
 		margin = 100 * LAT_NS_PER_US;
 	x->ws = c->start_ns > margin ? c->start_ns - margin : 0;
 	x->we = c->end_ns + margin;
-	if (cs->nworst == (size_t)w->o->worst_n) {
+	if (cs->nworst == (size_t)cs->worst_n) {
 		struct wk_worst *last = cs->worst[--cs->nworst];
 
 		if (last->open)
 			cs->nopen--;
 		if (last->slmap)
-			keep_spare(w, last);
+			wk_tl_keep_spare(cs, last);
 		worst_free(last);
 	}
 	for (pos = cs->nworst; pos > 0 && wk_rank_ns(&cs->worst[pos - 1]->c) < wk_rank_ns(c); pos--)
@@ -927,64 +699,68 @@ static void insert_worst(struct wk *w, const struct lat_wake_case *c)
 		cs->next_we = x->we;
 }
 
-void wk_finish_done(struct wk *w, struct wk_cpu *c, int32_t cpu)
+void wk_cases_finish_done(struct wk_cases *cs, struct wk_cases_cpu *cp, const struct wk_hcpu *hc)
 {
-	struct wk_done *d = &c->done;
+	struct wk_done *d = &cp->done;
 
 	d->valid = 0;
-	if (w->r->has_stacks) {
+	if (wk_stacks_any(cs->stacks)) {
 		/* runnable time blamed on the stack each holder had when it left the CPU */
-		for (size_t i = c->rlen; i-- > 0;) {
-			const struct wk_slice *s = wk_ring_at(c, i);
+		for (size_t i = hc->rlen; i-- > 0;) {
+			const struct wk_slice *s = wk_ring_at(hc, i);
 			int64_t ov;
 
 			if (s->end <= d->start)
 				break;
 			ov = overlap(s->start, s->end, d->start, d->end);
 			if (ov && s->pid > 0 && s->stack >= 0)
-				wk_stack_blame_run(&w->stacks, s->stack, ov);
+				wk_stack_blame_run(cs->stacks, s->stack, ov);
 		}
 	}
-	if (!d->candidate || !wk_qualifies(w, wk_rank_ns(&d->c)))
+	if (!d->candidate || !wk_qualifies(cs, wk_rank_ns(&d->c)))
 		return;
-	(void)cpu;
-	insert_worst(w, &d->c);
+	insert_worst(cs, d);
 }
 
-int lat_wakeup_timeline(const struct lat_block *b, size_t idx, struct lat_timeline **out)
+/*
+ * Keeps wait @e until its CPU's next event; a candidate for the worst gets
+ * what is known of its case at its end (the rest when it is built).
+ */
+void wk_cases_keep(struct wk_cases_cpu *cp, struct wk_cases *cs, const struct wk_end *e)
 {
-	const struct lat_wakeup_result *r;
-	const struct lat_timeline *s;
-	struct lat_timeline *t;
+	struct wk_done *d = &cp->done;
+	struct lat_wake_case *c = &d->c;
+	struct wk_end_detail x;
 
-	*out = NULL;
-	if (!b || b->schema != LAT_SCHEMA_EVENTS || !b->analysis)
-		return -LAT_EEMPTY;
-	r = b->analysis;
-	if (idx >= r->nworst || !r->worst[idx].tl)
-		return -LAT_EEMPTY;
-	s = r->worst[idx].tl;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -LAT_ENOMEM;
-	*t = *s;
-	t->slices_map = NULL;	/* the copy's slices are its own */
-	t->slices = malloc((s->nslices ? s->nslices : 1) * sizeof(*t->slices));
-	t->marks = malloc((s->nmarks ? s->nmarks : 1) * sizeof(*t->marks));
-	t->edges = malloc((s->nedges ? s->nedges : 1) * sizeof(*t->edges));
-	t->brackets = malloc((s->nbrackets ? s->nbrackets : 1) * sizeof(*t->brackets));
-	if (!t->slices || !t->marks || !t->edges || !t->brackets) {
-		lat_timeline_free(t);
-		return -LAT_ENOMEM;
-	}
-	if (s->nslices)
-		memcpy(t->slices, s->slices, s->nslices * sizeof(*t->slices));
-	if (s->nmarks)
-		memcpy(t->marks, s->marks, s->nmarks * sizeof(*t->marks));
-	if (s->nedges)
-		memcpy(t->edges, s->edges, s->nedges * sizeof(*t->edges));
-	if (s->nbrackets)
-		memcpy(t->brackets, s->brackets, s->nbrackets * sizeof(*t->brackets));
-	*out = t;
-	return 0;
+	d->valid = 1;
+	d->pid = e->pid;
+	d->kind = e->kind;
+	d->start = e->start_ns;
+	d->end = e->end_ns;
+	d->verdict = e->verdict;
+	d->vbasis = e->vbasis;
+	if (!d->candidate)
+		return;
+	wk_end_detail(e, &x);
+	memset(c, 0, sizeof(*c));
+	c->pid = e->pid;
+	c->prio = e->prio;
+	c->policy = x.policy;
+	c->cpu = e->cpu;
+	memcpy(c->comm, e->comm, LAT_COMM_LEN);
+	c->kind = e->kind;
+	c->queued_cpu = x.queued_cpu;
+	c->start_ns = e->start_ns;
+	c->end_ns = e->end_ns;
+	c->latency_ns = e->lat_ns;
+	c->inferred_end = e->inferred;
+	c->end_low_ns = e->end_low_ns;
+	c->rq_at_wake = x.rq_wake;
+	c->rq_avg = x.rq_area != UINT64_MAX && e->lat_ns > 0 ?
+		    (double)x.rq_area / (double)e->lat_ns : -1;
+	c->waker = *e->waker;
+	wk_chain_copy(cs->chain, e->chain_ref, c);
+	c->nmigr = x.nmigr;
+	memcpy(c->migr, x.migr, x.nmigr * sizeof(x.migr[0]));
+	c->migr_dropped = x.migr_dropped;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "latscope/an_wakeup_sink.h"
-#include "wakeup_priv.h"
+#include "wakeup_rec.h"
 
 const char *lat_wake_ctx_name(enum lat_wake_ctx c)
 {

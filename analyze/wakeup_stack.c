@@ -9,9 +9,16 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "wakeup_priv.h"
+#include "wakeup_stack.h"
 
 #define WK_HASH_SLOTS (WK_MAX_STACKS * 2)
+
+void wk_stacks_init(struct wk_stacks *st, struct lat_wakeup_result *r, int top_n, int *oom)
+{
+	st->r = r;
+	st->top_n = top_n;
+	st->oom = oom;
+}
 
 /*
  * Frames that say how a task left the CPU or how a wakeup is delivered, not
@@ -108,11 +115,10 @@ static int build_strings(struct lat_wake_stack *st, const char *folded, const ui
  * Text traces have names but no addresses (ips all 0), binary ones may have
  * addresses but no names: the identity of a stack is its folded text.
  */
-int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *syms,
+int32_t wk_stack_intern(struct wk_stacks *st, const uint64_t *ips, const char *const *syms,
 			uint32_t depth)
 {
-	struct lat_wakeup_result *r = w->r;
-	struct wk_stacks *st = &w->stacks;
+	struct lat_wakeup_result *r = st->r;
 	uint64_t h = 1469598103934665603ull;
 	ssize_t len;
 	size_t slot;
@@ -162,7 +168,7 @@ int32_t wk_stack_intern(struct wk *w, const uint64_t *ips, const char *const *sy
 	st->stk_hash[slot] = id;
 	return id;
 oom:
-	w->oom = 1;
+	*st->oom = 1;
 	return -1;
 }
 
@@ -180,12 +186,11 @@ static int cmp_name(const void *a, const void *b)
 }
 
 /* Rows with time, sorted, cut to top_n; then the same per top function. */
-static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_t *nrows,
+static int blame_rows(struct wk_stacks *st, int run, struct lat_wake_blame **rows, size_t *nrows,
 		      size_t *nall, struct lat_wake_blame **funcs, size_t *nfuncs)
 {
-	struct lat_wakeup_result *r = w->r;
-	const struct wk_stacks *st = &w->stacks;
-	size_t n = 0, top = w->o->top_n > 0 ? (size_t)w->o->top_n : 20, nf = 0;
+	struct lat_wakeup_result *r = st->r;
+	size_t n = 0, top = st->top_n > 0 ? (size_t)st->top_n : 20, nf = 0;
 	struct lat_wake_blame *a = calloc(r->nstacks ? r->nstacks : 1, sizeof(*a));
 	struct lat_wake_blame *f = calloc(r->nstacks ? r->nstacks : 1, sizeof(*f));
 
@@ -227,17 +232,17 @@ static int blame_rows(struct wk *w, int run, struct lat_wake_blame **rows, size_
 	return 0;
 }
 
-int wk_blame_finish(struct wk *w)
+int wk_stacks_finish(struct wk_stacks *st)
 {
-	struct lat_wakeup_result *r = w->r;
+	struct lat_wakeup_result *r = st->r;
 	int ret;
 
 	if (!r->nstacks)
 		return 0;
-	ret = blame_rows(w, 0, &r->off_stacks, &r->noff_stacks, &r->noff_stacks_all,
+	ret = blame_rows(st, 0, &r->off_stacks, &r->noff_stacks, &r->noff_stacks_all,
 			 &r->off_funcs, &r->noff_funcs);
 	if (!ret)
-		ret = blame_rows(w, 1, &r->run_stacks, &r->nrun_stacks, &r->nrun_stacks_all,
+		ret = blame_rows(st, 1, &r->run_stacks, &r->nrun_stacks, &r->nrun_stacks_all,
 				 &r->run_funcs, &r->nrun_funcs);
 	return ret;
 }

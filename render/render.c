@@ -9,6 +9,7 @@
 #include "latscope/an_histogram.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
+#include "latscope/report.h"
 #include "render_priv.h"
 
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
@@ -60,7 +61,7 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 
 	if (r->nworst && r->worst[0].verdict.kind != LAT_VERDICT_NONE) {
 		const struct lat_wake_verdict *v = &r->worst[0].verdict;
-		char buf[512];
+		char buf[512], ev[LAT_VERDICT_TEXT_LEN];
 
 		/*
 		 * the verdict first: a headline too long wraps, and is only cut
@@ -69,8 +70,8 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 		int head = snprintf(buf, sizeof(buf), "%s (%.0f%%)", lat_verdict_name(v->kind),
 				    100 * v->share);
 
-		snprintf(buf + head, sizeof(buf) - (size_t)head, ": %s \xc2\xb7 %s", v->evidence,
-			 tl->title);
+		snprintf(buf + head, sizeof(buf) - (size_t)head, ": %s \xc2\xb7 %s",
+			 lat_report_verdict_text(&r->worst[0], ev, sizeof(ev)), tl->title);
 		snprintf(tl->title, sizeof(tl->title), "%.*s", (int)sizeof(tl->title) - 1, buf);
 		tl->title_keep = (size_t)head;
 	}

@@ -471,7 +471,7 @@ static void case_rows(struct doc *d, const struct lat_wakeup_result *r)
 {
 	static const char *const cols[] = { "#", "task", "class", "CPU", "waited from",
 					    "to", "latency", "verdict", "evidence" };
-	char cls[40], t0[40], t1[40], dl[32];
+	char cls[40], t0[40], t1[40], dl[32], ev[LAT_VERDICT_TEXT_LEN];
 
 	d->ops->table(d, cols, LAT_ARRAY_SIZE(cols));
 	for (size_t c = 0; c < r->nworst; c++) {
@@ -487,7 +487,7 @@ static void case_rows(struct doc *d, const struct lat_wakeup_result *r)
 		d->ops->cell(d, 6, dur(w->latency_ns, dl, sizeof(dl)));
 		cellf(d, 7, "%s (%.0f%%)", lat_verdict_name(w->verdict.kind),
 		      w->verdict.share * 100);
-		cellf(d, 8, "%.*s", (int)sizeof(w->verdict.evidence), w->verdict.evidence);
+		cellf(d, 8, "%s", lat_report_verdict_text(w, ev, sizeof(ev)));
 	}
 	d->ops->table_end(d);
 }

@@ -126,6 +126,8 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 /* The case's identity, its wait and its verdict. */
 static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 {
+	char ev[LAT_VERDICT_TEXT_LEN];
+
 	lat_json_int(j, "pid", c->pid);
 	lat_json_str(j, "comm", c->comm);
 	lat_json_int(j, "prio", c->prio);
@@ -153,14 +155,14 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 	lat_json_obj_open(j, "verdict");
 	lat_json_str(j, "kind", lat_verdict_name(c->verdict.kind));
 	lat_json_fixed(j, "share", c->verdict.share, 3);
-	lat_json_str(j, "evidence", c->verdict.evidence);
+	lat_json_str(j, "evidence", lat_report_verdict_text(c, ev, sizeof(ev)));
 	lat_json_obj_close(j);
 	if (c->chain_verdict.waker_waited) {
 		lat_json_obj_open(j, "chain_verdict");
 		lat_json_str(j, "kind", c->chain_verdict.waker_late ? "waker-late" : "none");
 		lat_json_fixed(j, "share", c->chain_verdict.share, 3);
 		lat_json_int(j, "end_to_end_ns", c->chain_verdict.e2e_ns);
-		lat_json_str(j, "evidence", c->chain_verdict.evidence);
+		lat_json_str(j, "evidence", lat_report_chain_text(c, ev, sizeof(ev)));
 		lat_json_obj_close(j);
 	} else {
 		lat_json_null(j, "chain_verdict");
@@ -634,18 +636,18 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 /* The verdict, then who waited how long where. */
 static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 {
-	char d1[32], t1[40], t2[40];
+	char d1[32], t1[40], t2[40], ev[LAT_VERDICT_TEXT_LEN];
 
 	fprintf(out, "  %zu. %s (%d%%): ", idx + 1, lat_verdict_name(c->verdict.kind),
 		(int)(100.0 * c->verdict.share + 0.5));
-	lat_fput_safe(out, c->verdict.evidence, strnlen(c->verdict.evidence,
-							sizeof(c->verdict.evidence)));
+	lat_report_verdict_text(c, ev, sizeof(ev));
+	lat_fput_safe(out, ev, strlen(ev));
 	if (c->chain_verdict.waker_waited) {
 		fprintf(out, "\n     chain: %s (%d%% end to end): ",
 			c->chain_verdict.waker_late ? "waker-late" : "the waker waited too",
 			(int)(100.0 * c->chain_verdict.share + 0.5));
-		lat_fput_safe(out, c->chain_verdict.evidence,
-			      strnlen(c->chain_verdict.evidence, sizeof(c->chain_verdict.evidence)));
+		lat_report_chain_text(c, ev, sizeof(ev));
+		lat_fput_safe(out, ev, strlen(ev));
 	}
 	fputs("\n     ", out);
 	who(out, c->comm, c->pid);

@@ -234,10 +234,32 @@ enum lat_verdict_kind {
 
 const char *lat_verdict_name(enum lat_verdict_kind k);	/* "cpu-saturated", ... */
 
+/* What a verdict rests on (docs/wakeup.md, "Verdicts": the rule's steps). */
+enum lat_verdict_basis {
+	LAT_VBASIS_PARTS,	/* the time of each cause over the wait: the largest (or over half) */
+	LAT_VBASIS_MOVED,	/* untrusted: it moved with no migration recorded, nothing known */
+	LAT_VBASIS_INFERRED,	/* untrusted: its own switch-in was not recorded (inferred end) */
+	LAT_VBASIS_UNSEEN,	/* untrusted: a holder's switch-in was not recorded (unseen_*) */
+};
+
+/*
+ * A wait's verdict, as data: report/ words it (lat_report_verdict_text()).  Every
+ * verdict comes from one rule (analyze/wakeup_verdict.h); a worst case whose wait
+ * was judged when it ended (at least the threshold) keeps that verdict.
+ */
 struct lat_wake_verdict {
 	enum lat_verdict_kind kind;
-	double share;			/* of the wait */
-	char evidence[160];
+	enum lat_verdict_basis basis;
+	double share;			/* part_ns of the wait, at most 1 */
+	int64_t part_ns;		/* the time behind the verdict */
+	/*
+	 * The task that took the longest part of that cause on the CPU (the
+	 * queued CPU's for queued-elsewhere), pid -1 when none is named; for an
+	 * untrusted verdict of a class no event said (unknown_class), that task.
+	 */
+	struct lat_wake_oncpu holder;
+	size_t ntasks;			/* tasks (not idle) that held the CPU during the wait */
+	uint8_t unknown_class;		/* most of the unknown part: tasks of no known class */
 };
 
 /*
@@ -252,7 +274,6 @@ struct lat_wake_chain_verdict {
 	uint8_t waker_waited, waker_late;
 	double share;			/* waker's wait / end to end */
 	int64_t e2e_ns;			/* chain[0].start_ns .. end_ns */
-	char evidence[160];
 };
 
 /* One of the worst wakeups, explained. */

@@ -51,6 +51,19 @@ struct lat_json;
 void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t n,
 		   const struct lat_gate *g);
 
+struct lat_wake_case;
+
+/* A verdict's evidence, as the reports word it: at most this many bytes, NUL included. */
+#define LAT_VERDICT_TEXT_LEN 160
+
+/*
+ * The evidence line of case @c's verdict ("CPU1 saturated: 168.6 waiting on average, ...")
+ * into @buf (@len bytes, cut there); returns @buf.  docs/wakeup.md, "Verdicts".
+ */
+char *lat_report_verdict_text(const struct lat_wake_case *c, char *buf, size_t len);
+/* The chain verdict's line of @c ("its waker A/100 waited 8 ms before it could wake it..."). */
+char *lat_report_chain_text(const struct lat_wake_case *c, char *buf, size_t len);
+
 /* Writes @len bytes of untrusted text with control characters shown as \xNN. */
 void lat_fput_safe(FILE *out, const char *s, size_t len);
 

@@ -559,7 +559,7 @@ static void test_verdicts(void **state)
 	assert_int_equal(c->pid, 101);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
 	assert_true(c->verdict.share == 1.0);
-	assert_non_null(strstr(c->verdict.evidence, "CPU0 saturated: 1.0 waiting on average, "
+	assert_non_null(strstr(verdict_text(c), "CPU0 saturated: 1.0 waiting on average, "
 				    "1 task of its class ran 1 us"));
 	c = &r->worst[1];
 	assert_int_equal(c->pid, 104);
@@ -568,11 +568,11 @@ static void test_verdicts(void **state)
 	c = &r->worst[2];
 	assert_int_equal(c->pid, 102);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_HIGHER_PRIORITY);
-	assert_non_null(strstr(c->verdict.evidence, "rt/60 SCHED_FIFO 50 ran 400 ns"));
+	assert_non_null(strstr(verdict_text(c), "rt/60 SCHED_FIFO 50 ran 400 ns"));
 	c = &r->worst[3];
 	assert_int_equal(c->pid, 103);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_NOT_PREEMPTIBLE);
-	assert_non_null(strstr(c->verdict.evidence, "hog/50 SCHED_OTHER nice 0 ran 200 ns"));
+	assert_non_null(strstr(verdict_text(c), "hog/50 SCHED_OTHER nice 0 ran 200 ns"));
 	txt = report_text(b, &o);
 	assert_non_null(strstr(txt, "verdicts of the 4 worst: cpu-saturated 1, higher-priority 1, "
 				    "not-preemptible 1, irq-softirq 1\n"));
@@ -663,7 +663,7 @@ static void test_runqueue(void **state)
 	/* B's holders: hog 2000..3000, A 3000..4000 */
 	assert_int_equal(c->cpushare[0].busy_ns, 2000);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
-	assert_non_null(strstr(c->verdict.evidence, "CPU0 saturated: 2.0 waiting on average"));
+	assert_non_null(strstr(verdict_text(c), "CPU0 saturated: 2.0 waiting on average"));
 	lat_block_free(b);
 }
 

@@ -103,8 +103,8 @@ static void test_last_known_prio(void **state)
 	assert_int_equal(c->on_cpu[0].prio, 110);
 	assert_int_equal(c->on_cpu[0].ns, 3900);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
-	assert_null(strstr(c->verdict.evidence, "DEADLINE"));
-	assert_non_null(strstr(c->verdict.evidence, "tok/76 SCHED_OTHER nice -10 ran 3.9 us"));
+	assert_null(strstr(verdict_text(c), "DEADLINE"));
+	assert_non_null(strstr(verdict_text(c), "tok/76 SCHED_OTHER nice -10 ran 3.9 us"));
 	lat_block_free(b);
 }
 
@@ -143,7 +143,7 @@ static void test_unknown_class(void **state)
 	assert_int_equal(c->unseen_pid, -1);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
 	assert_true(c->verdict.share == 1.0);
-	assert_non_null(strstr(c->verdict.evidence, "anon/78 ran 3.9 us, of a class no event "
+	assert_non_null(strstr(verdict_text(c), "anon/78 ran 3.9 us, of a class no event "
 				    "said"));
 	assert_int_equal(r->above, 1);
 	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
@@ -210,7 +210,7 @@ static void test_inferred_unsure(void **state)
 	assert_int_equal(c->end_low_ns, 1107);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
 	assert_true(c->verdict.share > 0.996 && c->verdict.share < 0.997);	/* 2033/2040 */
-	assert_string_equal(c->verdict.evidence, "its switch-in was not recorded: it ran "
+	assert_string_equal(verdict_text(c), "its switch-in was not recorded: it ran "
 			    "between +7 ns and +2.04 us after the waking");
 	assert_int_equal(r->above, 1);
 	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
@@ -291,7 +291,7 @@ static void test_unseen_switch_in(void **state)
 	assert_int_equal(c->unseen_pid, 78);
 	assert_int_equal(c->unseen_ns, 800);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
-	assert_string_equal(c->verdict.evidence, "kd/78 ran on CPU1 with no recorded switch-in, "
+	assert_string_equal(verdict_text(c), "kd/78 ran on CPU1 with no recorded switch-in, "
 			    "at an unknown point of 800 ns of the wait: who held the CPU when is "
 			    "unknown");
 	txt = report_text(b, &o);
@@ -375,7 +375,7 @@ static void test_chain_verdict(void **state)
 	assert_true(c->chain_verdict.waker_late);
 	assert_int_equal(c->chain_verdict.e2e_ns, 8700);
 	assert_true(c->chain_verdict.share > 0.919 && c->chain_verdict.share < 0.920);
-	assert_string_equal(c->chain_verdict.evidence, "its waker A/100 waited 8 us before it "
+	assert_string_equal(chain_text(c), "its waker A/100 waited 8 us before it "
 			    "could wake it: 8.7 us from A's waking to this task's run");
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_IDLE);	/* its own wait: unchanged */
 	c = case_of(r, 300);

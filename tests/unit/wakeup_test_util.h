@@ -12,6 +12,7 @@
 
 #include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
+#include "latscope/report.h"
 #include "evarray.h"
 
 static struct lat_event *evs;
@@ -60,6 +61,21 @@ static inline void wake(uint64_t ts, int cpu, int cur, const char *cc, enum lat_
 	e->u.wake.prio = 120;
 	e->u.wake.target_cpu = target;
 	snprintf(e->u.wake.comm, LAT_COMM_LEN, "%s", comm);
+}
+
+/* A case's verdict and chain verdict as the reports word them (valid until the next call). */
+static inline const char *verdict_text(const struct lat_wake_case *c)
+{
+	static char buf[LAT_VERDICT_TEXT_LEN];
+
+	return lat_report_verdict_text(c, buf, sizeof(buf));
+}
+
+static inline const char *chain_text(const struct lat_wake_case *c)
+{
+	static char buf[LAT_VERDICT_TEXT_LEN];
+
+	return lat_report_chain_text(c, buf, sizeof(buf));
 }
 
 static inline struct lat_block *run_opts(struct lat_analyze_opts *o)

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wakeup_priv.h"
+#include "latscope/arena.h"
+#include "wakeup_hll.h"
 
 /* The middle of bucket (row, col). */
 static int64_t hll_value(unsigned row, unsigned col)
@@ -85,7 +86,6 @@ static int hll_add_n(struct lat_hll *h, unsigned row, unsigned col, uint64_t k)
 	return 0;
 }
 
-/* hll_bump()'s other cases: a new row or histogram, a 32-bit row or one to widen. */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 {
 	return hll_add_n(h, row, col, 1);
@@ -287,43 +287,4 @@ void lat_hll_release(struct lat_hll *h)
 	}
 	h->rows = NULL;
 	h->n = 0;
-}
-
-static void pend_apply(struct wk *w, const struct wk_pend *p)
-{
-	struct wk_task *t = wk_task_by_idx(&w->tasks, p->idx);
-
-	if (hll_bump(p->preempt ? &t->preempt : &t->wake, p->row, p->col))
-		w->oom = 1;
-}
-
-void wk_pend_flush(struct wk *w)
-{
-	struct wk_batch *b = &w->batch;
-	size_t n = b->npend, nt = w->tasks.ntasks;
-
-	b->npend = 0;
-	if (!n)
-		return;
-	/* grouping pays while tasks are fewer than the batch; beyond, in order */
-	if (nt > 4 * WK_PEND ||
-	    lat_grow(&b->pend_count, &b->pend_count_cap, nt + 1, sizeof(*b->pend_count))) {
-		for (size_t i = 0; i < n; i++)
-			pend_apply(w, &b->pend[i]);
-		return;
-	}
-	memset(b->pend_count, 0, (nt + 1) * sizeof(*b->pend_count));
-	for (size_t i = 0; i < n; i++)
-		b->pend_count[b->pend[i].idx + 1]++;
-	for (size_t k = 1; k <= nt; k++)
-		b->pend_count[k] += b->pend_count[k - 1];
-	for (size_t i = 0; i < n; i++)
-		b->pend_sorted[b->pend_count[b->pend[i].idx]++] = b->pend[i];
-	for (size_t i = 0; i < n; i++)
-		pend_apply(w, &b->pend_sorted[i]);
-}
-
-void wk_batch_free(struct wk_batch *b)
-{
-	free(b->pend_count);	/* pend, pend_sorted: in the arena */
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The verdict sums consumer (wakeup_sums.h): a judged wait's parts, to the verdict engine. */
+#include "wakeup_sums.h"
+#include "wakeup_verdict.h"
+
+/* Real-time time on @cp above and at prio @p, into @hi, @same (@p a real-time prio). */
+static void cum_rt_split(const struct wk_sums_cpu *cp, int32_t p, uint64_t *hi, uint64_t *same)
+{
+	uint64_t h = 0;
+
+	for (int32_t q = 0; q < p; q++)
+		h += cp->cum_rt[q];
+	*hi = h;
+	*same = cp->cum_rt[p];
+}
+
+void wk_sums_snap_rt(struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		     const struct wk_hcpu *hc, int32_t prio, uint64_t part)
+{
+	enum wk_cum_kind part_kind = cum_kind(hc->cur_pid, hc->cur_prio);
+
+	cum_rt_split(cp, prio, &tp->snap_rt_hi, &tp->snap_rt_same);
+	if (part_kind == WK_CUM_RT && hc->cur_prio < prio)
+		tp->snap_rt_hi += part;
+	else if (part_kind == WK_CUM_RT && hc->cur_prio == prio)
+		tp->snap_rt_same += part;
+}
+
+/* The parts of wait @e from the sums since @tp's snapshot (which is of this CPU). */
+static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		       const struct wk_end *e, struct wk_parts *p)
+{
+	uint64_t d[WK_CUM_N];
+	int64_t span = (int64_t)(e->end_ns - tp->snap.ts), covered, dl, rt, fair, unk;
+	enum lat_sched_policy wp = lat_sched_policy_of(e->prio);
+
+	for (int i = 0; i < WK_CUM_N; i++)
+		d[i] = cp->cum.v[i] - tp->snap.s.v[i];	/* the running part before it is in snap */
+	p->idle_ns = (int64_t)d[WK_CUM_IDLE];
+	dl = (int64_t)d[WK_CUM_DL];
+	rt = (int64_t)d[WK_CUM_RT];
+	fair = (int64_t)d[WK_CUM_FAIR];
+	unk = (int64_t)d[WK_CUM_UNK];	/* tasks of no known class: no claim of priority */
+	p->stall_ns = (int64_t)d[WK_CUM_STALL];
+	p->irq_ns = (int64_t)d[WK_CUM_IRQ];
+	if (wp == LAT_POL_RT) {
+		uint64_t rh, rs;
+
+		cum_rt_split(cp, e->prio, &rh, &rs);
+		p->higher_ns = dl + (int64_t)(rh - tp->snap_rt_hi);
+		p->same_ns = (int64_t)(rs - tp->snap_rt_same);
+		p->lower_ns = rt - (int64_t)(rh - tp->snap_rt_hi) -
+			      (int64_t)(rs - tp->snap_rt_same) + fair;
+	} else if (wp == LAT_POL_FAIR) {
+		p->higher_ns = dl + rt;
+		p->same_ns = fair;
+	} else if (wp == LAT_POL_DEADLINE) {
+		p->same_ns = dl;
+		p->lower_ns = rt + fair;
+	} else {
+		unk += dl + rt + fair;
+	}
+	covered = p->idle_ns + p->higher_ns + p->same_ns + p->lower_ns + unk + p->stall_ns;
+	p->unknown_ns = unk + (span > covered ? span - covered : 0);
+	p->queued_ns = (int64_t)tp->queued_ns;
+	p->queued_busy = tp->queued_busy;
+}
+
+void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		   const struct wk_hcpu *hc, struct wk_end *e)
+{
+	struct wk_parts p = { .lat_ns = e->lat_ns };
+	struct wk_judgement j;
+
+	if (e->inferred && e->end_ns > e->end_low_ns)
+		p.unsure_ns = (int64_t)(e->end_ns - e->end_low_ns);
+	if (tp->snap_cpu != hc->id || e->end_ns < tp->snap.ts)
+		p.no_evidence = 1;	/* moved unseen: the sums are another CPU's */
+	else
+		sums_parts(tp, cp, e, &p);
+	wk_judge(&p, &j);
+	e->verdict = (int)j.kind;
+	e->vbasis = j.basis;
+	s->r->verdicts_above[j.kind]++;
+	s->r->above++;
+}
