@@ -230,6 +230,7 @@ static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts
 	*b = (struct wk_slice){ .start = c->h.cur_start, .end = ts, .pid = c->h.cur_pid,
 				.prio = c->h.cur_prio, .stack = -1 };
 	memcpy(b->comm, c->h.cur_comm, LAT_COMM_LEN);
+	wk_history_pushed(&c->h, b);
 	wk_sums_slice(&c->sums, b->pid, b->prio, b->end - b->start);
 	wk_cur_slice_out(w, c, cpu, ts, LAT_SLICE_BREAK);
 	if (!w->r->switch_breaks++)
@@ -472,6 +473,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 	wk_sums_slice(&c->sums, s->pid, s->prio, s->end - s->start);
 	memcpy(s->comm, ev->u.sw.prev_comm, LAT_COMM_LEN);
 	s->comm[LAT_COMM_LEN - 1] = 0;
+	wk_history_pushed(&c->h, s);
 	wk_act_busy(&w->act, cpu, s->pid, s->start, s->end);
 	c->stack_kind = WK_STK_SWITCH;
 	c->stack_pid = ev->u.sw.prev_pid;

@@ -22,7 +22,8 @@ int wk_hcpu_init(struct wk_hcpu *c, int32_t cpu, size_t rcap, struct lat_arena *
 	c->rcap = rcap;
 	c->ring = lat_arena_alloc(arena, rcap * sizeof(*c->ring));
 	c->irqs = lat_arena_alloc(arena, WK_IRQ_RING * sizeof(*c->irqs));
-	return c->ring && c->irqs ? 0 : -LAT_ENOMEM;
+	c->unseen = lat_arena_alloc(arena, WK_UNSEEN_RING * sizeof(*c->unseen));
+	return c->ring && c->irqs && c->unseen ? 0 : -LAT_ENOMEM;
 }
 
 int wk_history_add_cpu(struct wk_history *h, struct wk_hcpu *c, struct lat_arena *arena)
@@ -108,6 +109,43 @@ void wk_history_unseen(const struct wk_hcpu *c, int32_t pid, uint64_t start, uin
 			u->ns = ov;
 			u->pid = s->pid;
 			memcpy(u->comm, s->comm, LAT_COMM_LEN);
+		}
+	}
+}
+
+void wk_history_note_unseen(struct wk_hcpu *c, const struct wk_slice *s)
+{
+	const struct wk_slice *b = wk_ring_at(c, c->rlen - 2);
+	struct wk_unseen_rec *u;
+
+	if (b->end != s->start || b->pid == s->pid)
+		return;
+	u = &c->unseen[wk_ring_push(&c->uhead, &c->ulen, WK_UNSEEN_RING)];
+	u->from = b->start;
+	u->to = b->end;
+	u->pid = s->pid;
+	memcpy(u->comm, s->comm, LAT_COMM_LEN);
+}
+
+void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t start,
+			      uint64_t end, struct wk_unseen *u)
+{
+	u->pid = -1;
+	u->ns = 0;
+	u->comm[0] = 0;
+	for (size_t i = c->ulen; i-- > 0;) {
+		const struct wk_unseen_rec *r = &c->unseen[(c->uhead + i) % WK_UNSEEN_RING];
+		int64_t ov;
+
+		if (r->to <= start)
+			break;
+		if (r->pid == pid)
+			continue;
+		ov = overlap(r->from, r->to, start, end);
+		if (ov > u->ns) {
+			u->ns = ov;
+			u->pid = r->pid;
+			memcpy(u->comm, r->comm, LAT_COMM_LEN);
 		}
 	}
 }

@@ -33,6 +33,18 @@
 #define WK_GAP_RING 64
 #define WK_STALL_RING 64	/* recent stalls, for the cases built later */
 #define WK_MAX_CPUS 4096	/* CPU numbers above are skipped (per-CPU tables of pointers) */
+#define WK_UNSEEN_RING 64	/* recent unseen switch-ins per CPU, for the verdict sums */
+
+/*
+ * An empty slice of a task (pid > 0) right after another task's slice that
+ * ended where it starts: a switch out of a task the CPU was not known to run
+ * (or one that ran 0 ns), which ran at an unknown point of the slice before.
+ */
+struct wk_unseen_rec {
+	uint64_t from, to;		/* the slice before */
+	int32_t pid;			/* the task switched out */
+	char comm[LAT_COMM_LEN];
+};
 /* A CPU's history: the task on it now, then its last slices and irqs. */
 struct wk_hcpu {
 	int32_t id;
@@ -44,6 +56,8 @@ struct wk_hcpu {
 	size_t rhead, rlen, rcap;
 	struct wk_irq *irqs;
 	size_t ihead, ilen;
+	struct wk_unseen_rec *unseen;	/* WK_UNSEEN_RING, oldest at uhead */
+	size_t uhead, ulen;
 };
 
 struct wk_mig {
@@ -140,6 +154,15 @@ static inline size_t wk_ring_push(size_t *head, size_t *len, size_t cap)
 	return pos;
 }
 
+void wk_history_note_unseen(struct wk_hcpu *c, const struct wk_slice *s);
+
+/* Slice @s was just put in @c's ring: an unseen switch-in when it is empty after another. */
+static inline void wk_history_pushed(struct wk_hcpu *c, const struct wk_slice *s)
+{
+	if (__builtin_expect(s->start == s->end && s->pid > 0, 0) && c->rlen >= 2)
+		wk_history_note_unseen(c, s);
+}
+
 static inline void wk_history_irq(struct wk_hcpu *c, const struct wk_irq *q)
 {
 	c->irqs[wk_ring_push(&c->ihead, &c->ilen, WK_IRQ_RING)] = *q;
@@ -185,9 +208,12 @@ struct wk_unseen {
  * @pid (docs/wakeup.md, "Inferred switch-ins"): a switch whose previous task
  * was not the CPU's current one leaves that task's slice ending there, then
  * an empty slice of the task switched out, which ran at an unknown point of
- * the slice before.
+ * the slice before.  From the slices still in the ring.
  */
 void wk_history_unseen(const struct wk_hcpu *c, int32_t pid, uint64_t start, uint64_t end,
 		       struct wk_unseen *u);
+/* The same from the last WK_UNSEEN_RING such slices noted (wk_history_pushed()): cheap. */
+void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t start,
+			      uint64_t end, struct wk_unseen *u);
 
 #endif

@@ -78,6 +78,14 @@ void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struc
 		p.no_evidence = 1;	/* moved unseen: the sums are another CPU's */
 	else
 		sums_parts(tp, cp, e, &p);
+	/* a task that ran with no recorded switch-in inside it, as the case would see it */
+	if (hc->ulen) {
+		struct wk_unseen u;
+
+		wk_history_unseen_recent(hc, e->pid, e->start_ns, e->end_ns, &u);
+		if (u.pid > 0)
+			p.unseen_ns = u.ns;
+	}
 	wk_judge(&p, &j);
 	e->verdict = (int)j.kind;
 	e->vbasis = j.basis;

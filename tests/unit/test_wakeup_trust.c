@@ -327,6 +327,64 @@ static const struct lat_wake_case *case_of(const struct lat_wakeup_result *r, in
 }
 
 /*
+ * One wait, one verdict (docs/wakeup.md, "Verdicts").  The scenario of
+ * test_unseen_switch_in with a threshold of 500: K's 800 ns wait is judged
+ * when it ends, from the sums, and kd's unseen switch-in (800 of it) makes it
+ * untrusted there as in its case (before, the sums said idle 800 and the case
+ * untrusted).  kd's own wait (990 .. 1800, inferred: it ran after 1000) is
+ * judged untrusted too, its switch-in unsure for 800 of 810.  Then a wait that moved with no migration recorded: M is woken
+ * at 1000 for CPU0 (hog runs there), and switched in on CPU1 at 3000, where
+ * hog2 (its class) ran: the sums know nothing of CPU1 for it (untrusted,
+ * moved), and its case, whose own parts say cpu-saturated, keeps that verdict.
+ */
+static void test_one_verdict(void **state)
+{
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+	struct lat_block *b;
+
+	(void)state;
+	sw(5, 1, 9134, "K", LAT_TS_SLEEPING, 78, "kd");
+	sw(6, 1, 78, "kd", LAT_TS_SLEEPING, 0, "swapper/1");
+	wake(990, 1, 0, "swapper/1", LAT_EV_WAKING, 78, "kd", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 9134, "K", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	sw(1800, 1, 78, "kd", LAT_TS_OTHER, 9134, "K");
+	flagged(&evs[nev - 1], task_ctx);
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 500;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->above, 2);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 2);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_IDLE], 0);
+	c = case_of(r, 9134);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
+	assert_int_equal(c->verdict.basis, LAT_VBASIS_UNSEEN);
+	assert_int_equal(c->verdict.part_ns, 800);
+	lat_block_free(b);
+
+	nev = 0;
+	sw(5, 0, 300, "M", LAT_TS_SLEEPING, 50, "hog");
+	sw(6, 1, 77, "x", LAT_TS_SLEEPING, 60, "hog2");
+	wake(1000, 0, 50, "hog", LAT_EV_WAKING, 300, "M", 0);
+	sw(3000, 1, 60, "hog2", LAT_TS_RUNNING, 300, "M");
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->above, 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
+	c = case_of(r, 300);
+	assert_int_equal(c->latency_ns, 2000);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
+	assert_int_equal(c->verdict.basis, LAT_VBASIS_MOVED);
+	assert_string_equal(verdict_text(c), "it moved from CPU0 with no migration recorded: who "
+			    "ran where it waited is unknown");
+	lat_block_free(b);
+}
+
+/*
  * The chain verdict (docs/wakeup.md): A is woken at 1000 for CPU0 where hog
  * runs and runs at 9000 (8000), then wakes B at 9500 for idle CPU1, which runs
  * at 9700 (200): end to end 8700 (1000 .. 9700), A's 8000 is 92% of it:
@@ -564,6 +622,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inferred_unsure, reset),
 		cmocka_unit_test_setup(test_inferred_sure, reset),
 		cmocka_unit_test_setup(test_unseen_switch_in, reset),
+		cmocka_unit_test_setup(test_one_verdict, reset),
 		cmocka_unit_test_setup(test_chain_verdict, reset),
 		cmocka_unit_test_setup(test_r_plus, reset),
 		cmocka_unit_test_setup(test_setscheduler, reset),
