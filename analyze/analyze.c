@@ -58,7 +58,7 @@ static void analysis_free(struct lat_block *b)
 	if (b->analysis && k)
 		k->result_free(b->analysis);
 	b->analysis = NULL;
-	lat_probe_result_free(b->probe);
+	pr_result_free(b->probe);
 	b->probe = NULL;
 }
 

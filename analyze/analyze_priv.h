@@ -40,6 +40,8 @@ void lat_probe_marker(struct lat_probe *p, const struct lat_event *ev);
 /* Builds b->probe (NULL when the trace has no probe samples) and adds findings. */
 int lat_probe_finish(struct lat_block *b, struct lat_probe *p, const struct lat_probe_seen *seen);
 void lat_probe_free(struct lat_probe *p);
+/* Frees b->probe (a struct lat_probe_result); NULL is a no-op. */
+void pr_result_free(void *r);
 
 /*
  * The analyses' entry points, one pair per schema: the table in analyze/analyze.c is

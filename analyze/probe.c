@@ -318,7 +318,7 @@ struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view
 	return st;
 }
 
-void lat_probe_result_free(void *p)
+void pr_result_free(void *p)
 {
 	struct lat_probe_result *r = p;
 
@@ -700,7 +700,7 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 			goto out;
 		}
 	if (!r->ncpus && !st->has_stop && !st->nworst) {
-		lat_probe_result_free(r);
+		pr_result_free(r);
 		r = NULL;
 		goto out;
 	}
@@ -727,6 +727,6 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 	b->probe = r;
 	r = NULL;
 out:
-	lat_probe_result_free(r);
+	pr_result_free(r);
 	return ret;
 }

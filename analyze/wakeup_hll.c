@@ -91,12 +91,7 @@ int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col)
 	return hll_add_n(h, row, col, 1);
 }
 
-void lat_hll_note(struct lat_hll *h, int64_t v)
-{
-	hll_note(h, v);
-}
-
-int lat_hll_bucket(struct lat_hll *h, int64_t v)
+static int hll_bucket(struct lat_hll *h, int64_t v)
 {
 	unsigned row, col;
 
@@ -160,7 +155,7 @@ void lat_hll_each(const struct lat_hll *h,
 
 int lat_hll_add(struct lat_hll *h, int64_t v)
 {
-	if (lat_hll_bucket(h, v))
+	if (hll_bucket(h, v))
 		return -LAT_ENOMEM;
 	hll_note(h, v);
 	return 0;
@@ -264,7 +259,7 @@ void lat_wake_hist_edges(size_t k, int64_t *lo, int64_t *hi)
 	      *lo + (int64_t)((uint64_t)(LAT_HLL_SUB / LAT_WAKE_HIST_SUB) << (row - 1));
 }
 
-void lat_hll_coarse(const struct lat_hll *h, uint64_t *b)
+void wk_hll_coarse(const struct lat_hll *h, uint64_t *b)
 {
 	for (unsigned r = 0; h->rows && r < LAT_HLL_ROWS; r++) {
 		if (!h->rows[r])

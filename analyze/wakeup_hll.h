@@ -12,10 +12,12 @@
 #ifndef LATSCOPE_WAKEUP_HLL_H
 #define LATSCOPE_WAKEUP_HLL_H
 
-#include "latscope/an_wakeup.h"
+#include "latscope/hll.h"
 
 /* hll_bump()'s other cases: a new row or histogram, a 32-bit row or one to widen. */
 int wk_hll_bump_slow(struct lat_hll *h, unsigned row, unsigned col);
+/* Adds the counts of @h into @b (LAT_WAKE_HIST_N buckets, lat_wake_hist_edges()). */
+void wk_hll_coarse(const struct lat_hll *h, uint64_t *b);
 
 static inline void hll_index(uint64_t v, unsigned *row, unsigned *col)
 {

@@ -35,7 +35,7 @@ enum lat_sched_policy lat_sched_policy_of(int32_t prio)
 	return wk_policy_of(prio);
 }
 
-const char *lat_sched_policy_name(int32_t prio)
+static const char *sched_policy_name(int32_t prio)
 {
 	switch (lat_sched_policy_of(prio)) {
 	case LAT_POL_DEADLINE:
@@ -59,7 +59,7 @@ void lat_sched_class_fmt(int32_t prio, char *buf, size_t len)
 		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
 		break;
 	default:
-		snprintf(buf, len, "%s", lat_sched_policy_name(prio));
+		snprintf(buf, len, "%s", sched_policy_name(prio));
 		break;
 	}
 }
@@ -115,4 +115,52 @@ int lat_wake_sort_parse(const char *s, enum lat_wake_sort *out)
 			return 0;
 		}
 	return -LAT_EUSAGE;
+}
+
+/*
+ * The name of @policy (a recorded sched_setscheduler()) when it agrees with
+ * the class of @prio, else NULL: a boosted or otherwise changed task keeps
+ * the class its prio shows.
+ */
+static const char *policy_name(int32_t prio, int32_t policy)
+{
+	static const char *const names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
+					     "SCHED_BATCH", NULL, "SCHED_IDLE", "SCHED_DEADLINE" };
+	enum lat_sched_policy p = lat_sched_policy_of(prio);
+
+	if (policy < 0 || policy > 6 || !names[policy])
+		return NULL;
+	if ((policy == 1 || policy == 2) && p == LAT_POL_RT)
+		return names[policy];
+	if ((policy == 0 || policy == 3 || policy == 5) && p == LAT_POL_FAIR)
+		return names[policy];
+	if (policy == 6 && p == LAT_POL_DEADLINE)
+		return names[policy];
+	return NULL;
+}
+
+const char *lat_sched_policy_name_pol(int32_t prio, int32_t policy, int *from_policy)
+{
+	const char *n = policy_name(prio, policy);
+
+	if (from_policy)
+		*from_policy = n != NULL;
+	return n ? n : sched_policy_name(prio);
+}
+
+int lat_sched_class_fmt_pol(int32_t prio, int32_t policy, char *buf, size_t len)
+{
+	const char *n = policy_name(prio, policy);
+
+	if (!n) {
+		lat_sched_class_fmt(prio, buf, len);
+		return 0;
+	}
+	if (policy == 1 || policy == 2)
+		snprintf(buf, len, "%s %d", n, 99 - prio);
+	else if (policy == 0 || policy == 3)
+		snprintf(buf, len, "%s nice %d", n, prio - 120);
+	else
+		snprintf(buf, len, "%s", n);	/* SCHED_IDLE: below every nice; DEADLINE */
+	return 1;
 }

@@ -146,7 +146,7 @@ static void hist_fill(struct lat_wake_hist *o, const struct lat_hll *h, int32_t 
 	o->pid = pid;
 	o->prio = -1;
 	lat_hll_stat(h, &o->st);
-	lat_hll_coarse(h, o->b);
+	wk_hll_coarse(h, o->b);
 }
 
 /* Largest max first, then pid: the selected tasks that get a histogram. */

@@ -88,7 +88,7 @@ void wk_stats_flush(struct wk_stats *st);
  * nearly every one was a cache miss to memory (a third of the analysis time on
  * a hackbench trace).  Noted in a buffer and added WK_PEND at a time, grouped
  * by task, a task's rows are fetched once per batch.  Count, sum, min and max
- * are kept at once (lat_hll_note): only percentiles wait for the flush.  The
+ * are kept at once (hll_note()): only percentiles wait for the flush.  The
  * CPU's histogram gets the wait at once, from the same bucket index.
  */
 static inline __attribute__((always_inline)) void stats_hist_add(struct wk_stats *st,

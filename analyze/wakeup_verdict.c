@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The verdict engine (wakeup_verdict.h): the one rule that gives a wait its
- * verdict from its parts; the names of verdicts and of scheduling policies;
- * the chain's view of a case.
+ * verdict from its parts; the verdicts' names; the chain's view of a case.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,54 +23,6 @@ const char *lat_verdict_name(enum lat_verdict_kind k)
 	};
 
 	return (unsigned)k < LAT_VERDICT_N ? names[k] : "none";
-}
-
-/*
- * The name of @policy (a recorded sched_setscheduler()) when it agrees with
- * the class of @prio, else NULL: a boosted or otherwise changed task keeps
- * the class its prio shows.
- */
-static const char *policy_name(int32_t prio, int32_t policy)
-{
-	static const char *const names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
-					     "SCHED_BATCH", NULL, "SCHED_IDLE", "SCHED_DEADLINE" };
-	enum lat_sched_policy p = lat_sched_policy_of(prio);
-
-	if (policy < 0 || policy > 6 || !names[policy])
-		return NULL;
-	if ((policy == 1 || policy == 2) && p == LAT_POL_RT)
-		return names[policy];
-	if ((policy == 0 || policy == 3 || policy == 5) && p == LAT_POL_FAIR)
-		return names[policy];
-	if (policy == 6 && p == LAT_POL_DEADLINE)
-		return names[policy];
-	return NULL;
-}
-
-const char *lat_sched_policy_name_pol(int32_t prio, int32_t policy, int *from_policy)
-{
-	const char *n = policy_name(prio, policy);
-
-	if (from_policy)
-		*from_policy = n != NULL;
-	return n ? n : lat_sched_policy_name(prio);
-}
-
-int lat_sched_class_fmt_pol(int32_t prio, int32_t policy, char *buf, size_t len)
-{
-	const char *n = policy_name(prio, policy);
-
-	if (!n) {
-		lat_sched_class_fmt(prio, buf, len);
-		return 0;
-	}
-	if (policy == 1 || policy == 2)
-		snprintf(buf, len, "%s %d", n, 99 - prio);
-	else if (policy == 0 || policy == 3)
-		snprintf(buf, len, "%s nice %d", n, prio - 120);
-	else
-		snprintf(buf, len, "%s", n);	/* SCHED_IDLE: below every nice; DEADLINE */
-	return 1;
 }
 
 int wk_rank(int32_t prio, int32_t hprio)

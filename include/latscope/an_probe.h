@@ -118,6 +118,5 @@ struct lat_probe_result {
 	int64_t stop_above_ns;		/* from the summary, -1 unknown */
 };
 
-void lat_probe_result_free(void *r);
 
 #endif

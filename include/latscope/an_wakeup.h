@@ -11,80 +11,7 @@
 #include "event.h"
 #include "model.h"
 #include "timeline.h"
-
-struct lat_arena;		/* latscope/arena.h: where a histogram's rows come from */
-
-/*
- * Log-linear histogram: exact below 256 ns, then 128 sub-buckets per power of
- * two, so a value read back (bucket middle, clamped to [min, max]) is within
- * 1/256 of the true one.  Rows are allocated on first use: a task's waits
- * spread over many powers of two, mostly sparsely.  The row table itself is
- * apart too, so a histogram per task keeps the task record small.  A row's
- * counters are 8-bit until the row holds 255 values, 16-bit until 65535,
- * 32-bit from then on (saturating): a quarter of the memory for the hundreds
- * of per-task histograms whose rows never get far.
- */
-#define LAT_HLL_SUB 128
-#define LAT_HLL_ROWS 58
-
-struct lat_hll {
-	uint64_t n;
-	int64_t min, max;
-	double sum;
-	void **rows;			/* LAT_HLL_ROWS row pointers and the rows' counts (a row is
-					   8-, 16- or 32-bit by its count), NULL until the first bucket */
-	struct lat_arena *arena;	/* where rows come from; NULL: malloc */
-};
-
-/* Adds one value (negative values count as 0).  Returns 0 or -LAT_ENOMEM. */
-int lat_hll_add(struct lat_hll *h, int64_t v);
-/*
- * lat_hll_add() in two halves, for a caller that batches the second: the count,
- * sum, min and max at once (cheap, the header), the bucket later.  Percentiles
- * are right once every noted value's bucket is in.
- */
-void lat_hll_note(struct lat_hll *h, int64_t v);
-int lat_hll_bucket(struct lat_hll *h, int64_t v);
-/* Adds every value of @src to @dst.  Returns 0 or -LAT_ENOMEM. */
-int lat_hll_merge(struct lat_hll *dst, const struct lat_hll *src);
-/*
- * Adds @n values to the bucket of @v without noting them (count, sum, min and
- * max are the caller's: lat_hll_note, or set from a merged summary).  Returns 0
- * or -LAT_ENOMEM.
- */
-int lat_hll_bucket_n(struct lat_hll *h, int64_t v, uint64_t n);
-/*
- * Calls @fn for every non-empty bucket, from the lowest: [lo, hi) and its
- * count.  A value in it is read back as its middle (within 1/256 of lo).
- */
-void lat_hll_each(const struct lat_hll *h,
-		  void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t n), void *ctx);
-/* Nearest-rank percentile, @pct_milli in thousandths of a percent (99900 = p99.9). */
-int64_t lat_hll_percentile(const struct lat_hll *h, uint32_t pct_milli);
-void lat_hll_release(struct lat_hll *h);
-
-/*
- * A wait histogram for charts: a lat_hll summed to LAT_WAKE_HIST_SUB buckets
- * per power of two of ns.  Their edges are edges of lat_hll buckets, so the
- * counts are exact.  Bucket 0 holds [0, 256 ns); bucket k >= 1 the k-1'th
- * eighth of [2^8, 2^9), [2^9, 2^10), ...; the last one is open (values of
- * 2^62 ns and more, none in practice).
- */
-#define LAT_WAKE_HIST_SUB 8
-#define LAT_WAKE_HIST_N (1 + LAT_WAKE_HIST_SUB * 54)
-
-/* Bucket @k's range [*lo, *hi) in ns; *hi is INT64_MAX for the open last bucket. */
-void lat_wake_hist_edges(size_t k, int64_t *lo, int64_t *hi);
-/* Adds the counts of @h into @b (LAT_WAKE_HIST_N buckets). */
-void lat_hll_coarse(const struct lat_hll *h, uint64_t *b);
-
-struct lat_wake_stat {
-	uint64_t n;
-	int64_t min, max, p50, p90, p99, p999;
-	double avg;
-};
-
-void lat_hll_stat(const struct lat_hll *h, struct lat_wake_stat *st);
+#include "hll.h"
 
 enum lat_wake_ctx {
 	LAT_WAKE_CTX_TASK,
@@ -124,7 +51,6 @@ const char *lat_wake_irq_label(const struct lat_wake_waker *k);
 enum lat_sched_policy { LAT_POL_UNKNOWN, LAT_POL_DEADLINE, LAT_POL_RT, LAT_POL_FAIR };
 
 enum lat_sched_policy lat_sched_policy_of(int32_t prio);
-const char *lat_sched_policy_name(int32_t prio);	/* "SCHED_FIFO", ..., "" unknown */
 void lat_sched_class_fmt(int32_t prio, char *buf, size_t len);
 /*
  * The same with the policy a recorded sched_setscheduler() set (@policy: the
@@ -276,7 +202,13 @@ struct lat_wake_chain_verdict {
 	int64_t e2e_ns;			/* chain[0].start_ns .. end_ns */
 };
 
-/* One of the worst wakeups, explained. */
+/*
+ * One of the worst wakeups, explained (docs/wakeup.md, "The worst N").
+ * Invariants: latency_ns = end_ns - start_ns; start_ns <= end_low_ns <= end_ns;
+ * on_cpu[] (non_cpu of them), queued_on[] and irqs[] by ns descending, the rest
+ * summed in other_*; on_cpu's time + other_ns + stall_ns + unaccounted_ns add up
+ * to the wait (irq time lies inside them); verdict.share <= 1.
+ */
 struct lat_wake_case {
 	int32_t pid, prio, cpu;		/* cpu: where it finally ran */
 	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
@@ -429,10 +361,30 @@ struct lat_wake_blame {
 enum lat_wake_sort { LAT_WSORT_MAX, LAT_WSORT_AVG, LAT_WSORT_P99, LAT_WSORT_COUNT,
 		     LAT_WSORT_PID, LAT_WSORT_COMM };
 
+/*
+ * The result of the wakeup analysis (block->analysis of an event trace), owned
+ * by the block.  Each group of fields has one writer in analyze/ (named in
+ * brackets; docs/hacking.md, "The wakeup analysis"); everything is final once
+ * lat_analyze_block() returns.  Invariants:
+ *  - waits + preempt_waits waits are in the statistics (all, tasks, cpus,
+ *    hists); untrusted, untrusted_waits, preempt_woken and canceled ones are not;
+ *  - above <= waits, and the verdicts_above sum to above; over_limit <= waits;
+ *  - worst holds at most worst_n cases, by rank (latency, or its sure part when
+ *    inferred), each with the verdict its wait was judged with when judged;
+ *  - the arrays hold n* entries; the *_total counts can be larger (lists cut);
+ *  - times are in the trace's clock (ns), first_ns <= every time <= last_ns.
+ */
 struct lat_wakeup_result {
+	/* [the entry, wakeup.c] */
 	enum lat_wake_start start;
-	uint64_t nevents, first_ns, last_ns;
-	uint64_t waits, preempt_waits, untrusted, self_wakes, canceled;
+	uint64_t nevents;		/* events analyzed (skipped and backwards ones not) */
+	int selecting;			/* --task / --policy / --min-prio given */
+	char *stop_reason;		/* reading stopped early: why (owned), or NULL */
+	char *skip_reason;		/* damaged data skipped: what (owned), or NULL */
+
+	/* [the core, wakeup_core.c and wakeup_events.c] */
+	uint64_t first_ns, last_ns;	/* the first and last event analyzed */
+	uint64_t self_wakes, canceled;
 	/*
 	 * Waits ended by proof that the task ran meanwhile although no switch
 	 * showed it (a second sched_waking of it, or an event it ran): not
@@ -440,13 +392,6 @@ struct lat_wakeup_result {
 	 */
 	uint64_t untrusted_waits;
 	uint64_t first_untrusted_ns;
-	/*
-	 * Counted waits whose switch in was not recorded, ended at the task's own
-	 * first event in task context on the CPU it was queued on (an upper bound;
-	 * docs/wakeup.md, "Inferred switch-ins"); the first one's time.
-	 */
-	uint64_t inferred_waits;
-	uint64_t first_inferred_ns;
 	/*
 	 * Preemption waits ended by a sched_waking of the task before it ran
 	 * again: it was asleep after all (docs/wakeup.md, "R and R+"): on
@@ -457,6 +402,43 @@ struct lat_wakeup_result {
 	uint64_t preempt_woken, preempt_woken_plus;
 	uint64_t first_preempt_woken_ns;
 	uint64_t setscheds;		/* sched_setscheduler() calls seen to succeed */
+	struct lat_wake_gap *gaps;	/* the first LAT_WAKE_GAPS_MAX lost-events gaps */
+	size_t ngaps;
+	uint64_t ngaps_total;
+	uint64_t skipped_events;	/* CPU numbers out of range */
+	/* events earlier than one already analyzed (a corrupt timestamp): skipped */
+	uint64_t backwards;
+	uint64_t first_back_ns, first_back_from_ns;	/* the first: its time, the time before */
+	int32_t first_back_cpu;
+	/* switches whose prev was not the CPU's current task: events missing unannounced */
+	uint64_t switch_breaks;
+	uint64_t first_break_ns;
+
+	/* [the statistics, wakeup_stats.c] */
+	uint64_t waits, preempt_waits;	/* counted: trusted and selected */
+	uint64_t untrusted;		/* waits across a lost-events gap: not counted */
+	/*
+	 * Counted waits whose switch in was not recorded, ended at the task's own
+	 * first event in task context on the CPU it was queued on (an upper bound;
+	 * docs/wakeup.md, "Inferred switch-ins"); the first one's time.
+	 */
+	uint64_t inferred_waits;
+	uint64_t first_inferred_ns;
+	size_t selected;		/* threads with waits that passed the selection */
+	struct lat_wake_stat all;	/* every counted wakeup wait */
+	struct lat_wake_task *tasks;	/* sorted (--sort), filtered */
+	size_t ntasks;
+	struct lat_wake_cpu *cpus;
+	size_t ncpus;
+	/*
+	 * Wakeup-wait histograms: every CPU with waits (cpu order), then, when
+	 * selecting, the LAT_WAKE_HIST_TASKS selected tasks with the largest max.
+	 */
+	struct lat_wake_hist *hists;
+	size_t nhists, nhist_cpus;
+	uint64_t lost_events;		/* per CPU the larger of the stream's count and overrun */
+
+	/* [the verdict sums, wakeup_sums.c] */
 	/*
 	 * Verdicts over every counted wakeup wait of at least the threshold
 	 * (lat_analyze_opts.threshold_ns), from per-CPU running sums of who ran
@@ -464,11 +446,15 @@ struct lat_wakeup_result {
 	 */
 	uint64_t verdicts_above[LAT_VERDICT_N];
 	uint64_t above;
+
+	/* [the gate, wakeup_gate.h] */
 	/*
 	 * --fail-above (lat_analyze_opts.fail_above_ns > 0): the counted wakeup
 	 * waits of the selected tasks strictly above it (docs/cli.md, "The CI gate").
 	 */
 	uint64_t over_limit;
+
+	/* [the inversions, wakeup_inversion.c] */
 	/*
 	 * Waits of real-time / deadline tasks of at least LAT_WAKE_PI_NS that ended
 	 * with a lower-priority task (not idle) on the CPU, less than half of them
@@ -481,49 +467,30 @@ struct lat_wakeup_result {
 		char comm[LAT_COMM_LEN], holder_comm[LAT_COMM_LEN];
 		uint64_t start_ns, end_ns;
 	} worst_inversion;
-	/* --task / --policy / --min-prio: how many threads had waits that passed them */
-	int selecting;
-	size_t selected;
-	struct lat_wake_stat all;		/* every counted wakeup wait */
-	struct lat_wake_task *tasks;		/* sorted, filtered */
-	size_t ntasks;
-	struct lat_wake_cpu *cpus;
-	size_t ncpus;
-	/*
-	 * Wakeup-wait histograms: every CPU with waits (cpu order), then, when
-	 * selecting, the LAT_WAKE_HIST_TASKS selected tasks with the largest max.
-	 */
-	struct lat_wake_hist *hists;
-	size_t nhists, nhist_cpus;
-	struct lat_wake_activity *activity;	/* NULL unless lat_analyze_opts.activity */
-	struct lat_wake_case *worst;		/* by latency, descending */
+
+	/* [the worst cases, wakeup_case.c] */
+	struct lat_wake_case *worst;	/* by rank, the worst first */
 	size_t nworst;
-	struct lat_wake_stall *stalls;		/* the first LAT_WAKE_STALLS_MAX stalls */
+
+	/* [the stalls, wakeup_stall.c] */
+	struct lat_wake_stall *stalls;	/* the first LAT_WAKE_STALLS_MAX stalls */
 	size_t nstalls;
 	uint64_t nstalls_total;
-	int64_t stall_ns_total;			/* their length summed (all of them) */
-	struct lat_wake_gap *gaps;		/* the first LAT_WAKE_GAPS_MAX gaps */
-	size_t ngaps;
-	uint64_t ngaps_total, lost_events;
+	int64_t stall_ns_total;		/* their length summed (all of them) */
+
+	/* [the stacks, wakeup_stack.c] */
 	int has_stacks;
-	struct lat_wake_stack *stacks;		/* interned kernel stacks, by id */
+	struct lat_wake_stack *stacks;	/* interned kernel stacks, by id */
 	size_t nstacks;
-	uint64_t stacks_dropped;		/* stacks over the intern limit */
+	uint64_t stacks_dropped;	/* stacks over the intern limit */
 	/* blame, sorted by ns descending, at most top_n rows each */
 	struct lat_wake_blame *off_stacks, *off_funcs, *run_stacks, *run_funcs;
 	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
 	/* every stack with time is in off_stacks / run_stacks, past the top_n: charts draw all */
 	size_t noff_stacks_all, nrun_stacks_all;
-	uint64_t skipped_events;		/* CPU numbers out of range */
-	/* events earlier than one already analyzed (a corrupt timestamp): skipped */
-	uint64_t backwards;
-	uint64_t first_back_ns, first_back_from_ns;	/* the first: its time, the time before */
-	int32_t first_back_cpu;
-	/* switches whose prev was not the CPU's current task: events missing unannounced */
-	uint64_t switch_breaks;
-	uint64_t first_break_ns;
-	char *stop_reason;			/* copy owned, or NULL */
-	char *skip_reason;			/* damaged data skipped: copy owned, or NULL */
+
+	/* [the activity, wakeup_activity.c] */
+	struct lat_wake_activity *activity;	/* NULL unless lat_analyze_opts.activity */
 };
 
 #define LAT_WAKE_GAPS_MAX 64
