@@ -107,18 +107,6 @@ static void numbered(const char *out, int no, char *buf, size_t len)
 		snprintf(buf, len, "%.*s-%d%s", (int)stem, out, no, dot ? dot : "");
 }
 
-int cli_write_file(const char *path, const struct lat_render_buf *b)
-{
-	FILE *f = fopen(path, "wb");
-	int bad;
-
-	if (!f)
-		return -1;
-	bad = fwrite(b->data, 1, b->len, f) != b->len;
-	bad |= fclose(f) != 0;
-	return bad ? -1 : 0;
-}
-
 static int set_output(struct cli_ctx *c, const char *arg)
 {
 	((struct render_cmd *)c->own)->out = arg;

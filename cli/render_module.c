@@ -9,6 +9,7 @@
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,4 +74,17 @@ const struct lat_render_api *cli_render_api(void)
 fail:
 	dlclose(h);
 	return NULL;
+}
+
+/* A chart the module drew, into a file (render, render of many inputs, report). */
+int cli_write_file(const char *path, const struct lat_render_buf *b)
+{
+	FILE *f = fopen(path, "wb");
+	int bad;
+
+	if (!f)
+		return -1;
+	bad = fwrite(b->data, 1, b->len, f) != b->len;
+	bad |= fclose(f) != 0;
+	return bad ? -1 : 0;
 }

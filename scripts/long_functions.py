@@ -3,6 +3,8 @@
 """Lists the C functions longer than N lines (docs/hacking.md, "Style": none over 100).
 
   long_functions.py [N] [DIR...]      (default: 100, the source folders)
+  long_functions.py --check [N]       the product's folders only (not tests, bench):
+                                      exit status 1 when any function is longer
 
 A function is counted from the first line of its signature to its closing brace,
 in the house style: the opening and closing braces of a function body stand alone
@@ -56,7 +58,12 @@ def functions(path):
 
 def main():
     args = sys.argv[1:]
+    check = bool(args) and args[0] == "--check"
+    if check:
+        args.pop(0)
     limit = int(args.pop(0)) if args and args[0].isdigit() else 100
+    if check:
+        args = [d for d in DIRS if d not in ("tests", "bench")]
     found = []
     for top in args or DIRS:
         for dirpath, dirnames, filenames in os.walk(top):
@@ -68,6 +75,8 @@ def main():
                               if n > limit]
     for n, path, line, fn in sorted(found, key=lambda f: -f[0]):
         print(f"{n:5d} {path}:{line} {fn}")
+    if check and found:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
