@@ -111,14 +111,18 @@ static bool tracefs_mounted(void)
 	return yes;
 }
 
-/* Removes instances of earlier latscope runs that died without cleaning up. */
-static void remove_stale_instances(const char *tdir)
+/*
+ * Removes the instances of earlier latscope runs that died without cleaning up, saying which.
+ * Only an instance whose pid no longer exists is touched: other recordings run at the same
+ * time (kill() says EPERM for a live process of another user: left alone as well).
+ */
+static void remove_stale_instances(struct rec *r)
 {
 	char path[4096];
 	struct dirent *de;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "%s/instances", tdir);
+	snprintf(path, sizeof(path), "%s/instances", r->tdir);
 	d = opendir(path);
 	if (!d)
 		return;
@@ -131,8 +135,14 @@ static void remove_stale_instances(const char *tdir)
 		pid = strtol(de->d_name + 9, &end, 10);
 		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(path, sizeof(path), "%s/instances/%s", tdir, de->d_name);
-		rmdir(path);
+		snprintf(path, sizeof(path), "%s/instances/%s", r->tdir, de->d_name);
+		if (!rmdir(path))
+			fprintf(r->msg, "latscope: removed instance %s left by a killed run "
+				"(pid %ld no longer exists)\n", path, pid);
+		else if (errno != ENOENT)	/* ENOENT: another run removed it first */
+			fprintf(r->msg, "latscope: could not remove instance %s left by a killed "
+				"run (pid %ld no longer exists): %s\n", path, pid,
+				strerror(errno));
 	}
 	closedir(d);
 }
@@ -230,7 +240,7 @@ int lat_rec_setup_instance(struct rec *r)
 
 	if (ret)
 		return ret;
-	remove_stale_instances(r->tdir);
+	remove_stale_instances(r);
 	snprintf(r->inst_name, sizeof(r->inst_name), "latscope-%d", (int)getpid());
 	if (tracefs_instance_exists(r->inst_name)) {
 		fprintf(r->msg, "latscope: instance %s already exists\n", r->inst_name);
