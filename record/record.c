@@ -455,6 +455,41 @@ static void record(struct rec *r, struct lat_record_result *res)
 }
 
 /*
+ * Stopped for another reason than the command's exit: the command is not part of what we
+ * record any more.  It gets the signal that stopped us (else SIGTERM); one that outlives it
+ * while another signal arrives (the user's second Ctrl-C) is killed, so that the file is
+ * written now.
+ */
+static void end_command(struct rec *r, struct lat_record_result *res)
+{
+	/* the signals before the one that asks for the kill (1: the one that stopped us) */
+	int seen = res->end == LAT_REC_END_SIGNAL ? 1 : lat_rec_em_signals();
+	bool killed = false;
+
+	kill(r->child, res->end == LAT_REC_END_SIGNAL ? lat_rec_em_last_signal() : SIGTERM);
+	for (;;) {
+		struct pollfd pfd = { r->wake[0], POLLIN, 0 };
+		pid_t got = waitpid(r->child, &r->child_status, WNOHANG);
+		char c;
+
+		if (got == r->child) {
+			r->child_done = true;
+			return;
+		}
+		if (got < 0 && errno != EINTR)
+			return;
+		if (!killed && lat_rec_em_signals() > seen) {
+			kill(r->child, SIGKILL);
+			killed = true;
+		}
+		/* SIGCHLD and our signals write to the wake pipe */
+		if (poll(&pfd, 1, 100) > 0)
+			while (read(r->wake[0], &c, 1) == 1)
+				;
+	}
+}
+
+/*
  * Stops the kernel first (so that what we stop is what the file holds), then the probes, the
  * command and the readers; reads the stats and removes the instance.
  */
@@ -465,12 +500,8 @@ static void stop(struct rec *r, struct lat_record_result *res)
 	lat_probes_stop(r->probes);
 	if (res->end == LAT_REC_END_SPIKE)
 		lat_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
-	if (r->child > 0 && !r->child_done) {
-		/* Stopped for another reason: the command is not part of what we record any more. */
-		kill(r->child, res->end == LAT_REC_END_SIGNAL ? lat_rec_em_last_signal() : SIGTERM);
-		if (waitpid(r->child, &r->child_status, 0) == r->child)
-			r->child_done = true;
-	}
+	if (r->child > 0 && !r->child_done)
+		end_command(r, res);
 	if (r->child_done)
 		res->cmd_status = r->child_status;
 	if (r->rd)
@@ -481,12 +512,13 @@ static void stop(struct rec *r, struct lat_record_result *res)
 	if (r->inst)
 		read_stats(r);
 	lat_rec_close_readers(r);
+	/* forgotten by the signal handler before its number can be reused */
+	lat_rec_em_tracing_on(-1);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
 	if (r->marker_fd >= 0)
 		close(r->marker_fd);
 	r->tracing_on_fd = r->marker_fd = -1;
-	lat_rec_em_tracing_on(-1);
 	/* The kernel side is done: remove the instance before the (longer) file assembly. */
 	lat_rec_teardown_instance(r);
 }
@@ -559,6 +591,9 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 		goto out;
 	}
 	readable = finish(r, res);
+	/* complete: a late third signal must not remove it */
+	if (readable)
+		lat_rec_em_output_complete();
 	ret = readable ? 0 : -LAT_EIO;
 out:
 	lat_rec_teardown_instance(r);

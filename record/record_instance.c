@@ -304,11 +304,17 @@ void lat_rec_teardown_instance(struct rec *r)
 		tracefs_instance_file_write(r->inst, r->enabled[i], "0");
 	if (r->copy_markers)
 		tracefs_instance_file_write(r->inst, "options/copy_trace_marker", "0");
-	if (tracefs_instance_destroy(r->inst) < 0)
-		fprintf(r->msg, "latscope: removing instance %s failed: %s\n", r->inst_name,
-			strerror(errno));
-	else
+	if (tracefs_instance_destroy(r->inst) < 0) {
+		char *dir = tracefs_instance_get_dir(r->inst);
+
+		/* another process holds one of its files (EBUSY): say how to remove it later */
+		fprintf(r->msg, "latscope: could not remove instance %s (%s); its tracing is off; "
+			"remove it with: rmdir %s (the next latscope record also removes it)\n",
+			dir ? dir : r->inst_name, strerror(errno), dir ? dir : r->inst_name);
+		free(dir);
+	} else {
 		lat_rec_em_instance(NULL, false);
+	}
 	tracefs_instance_free(r->inst);
 	r->inst = NULL;
 	if (r->mounted_here)

@@ -86,23 +86,26 @@ void lat_rec_close_readers(struct rec *r);
 void lat_rec_free_readers(struct rec *r);
 
 /*
- * record_signal.c: the state a second SIGINT/SIGTERM needs to undo the recording from inside
- * the handler (plain fds and paths).  Only one recording runs per process.
+ * record_signal.c: the state a third SIGINT/SIGTERM needs to undo the recording from inside
+ * the handler (plain fds and paths); a second one stops tracing through the instance's
+ * tracing_on and lets the session finish the file.  Only one recording runs per process.
  */
 /* Resets the state and installs the handlers for SIGINT, SIGTERM and SIGCHLD. */
 void lat_rec_em_begin(int ncpus, int wake_fd);
 /* Forgets the output and the wake fd and restores the handlers lat_rec_em_begin() replaced. */
 void lat_rec_em_end(void);
 /*
- * The instance directory to remove on a second signal (set before it is created: one that does
+ * The instance directory to remove on a third signal (set before it is created: one that does
  * not exist counts as removed), and whether tracefs is to be unmounted after; NULL: it is gone.
  */
 void lat_rec_em_instance(const char *path, bool mounted_here);
-/* The output file (and its .cpuN files) to remove on a second signal; NULL: none. */
+/* The output file (and its .cpuN files) to remove on a third signal; NULL: none (complete). */
 void lat_rec_em_output(const char *path);
+/* The output file is complete: a third signal keeps it. */
+void lat_rec_em_output_complete(void);
 /* The instance's open tracing_on, or -1. */
 void lat_rec_em_tracing_on(int fd);
-/* An fd to close on a second signal (ignored when the table is full). */
+/* An fd to close on a third signal (ignored when the table is full). */
 void lat_rec_em_add_fd(int fd);
 /* Forgets the fds added so far (they are closed). */
 void lat_rec_em_forget_fds(void);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The recorder's signal handling: the first SIGINT/SIGTERM asks the session to stop, SIGCHLD
- * wakes it, a second SIGINT/SIGTERM undoes what it can from the handler itself and exits.
+ * wakes it.  A second one (a quick double Ctrl-C is a habit, not a wish to lose the recording)
+ * stops the kernel side at once and lets the session finish the file with what it holds; only
+ * a third undoes what it can from the handler itself and exits without a file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +21,7 @@
 #include "record_session.h"
 
 /*
- * What a signal handler may need to undo on a second SIGINT: plain fds and paths, nothing that
+ * What a signal handler may need to undo on a third SIGINT: plain fds and paths, nothing that
  * allocates.  Only one recording runs per process.
  */
 #define EM_MAX_FDS (2 * LAT_REC_MAX_CPUS + 8)
@@ -33,6 +35,7 @@ static struct {
 	char inst_path[4096];
 	volatile sig_atomic_t inst_live;
 	char out_path[4096];
+	volatile sig_atomic_t kept;	/* out_path is complete: only its .cpuN files go */
 	int ncpus;
 	volatile sig_atomic_t umount;	/* tracefs was mounted by us */
 } em = { .wake_fd = -1, .tracing_on_fd = -1 };
@@ -154,32 +157,45 @@ static void on_signal(int sig)
 		return;
 	}
 	em.last_signal = sig;
-	if (++em.signals < 2) {
+	if (++em.signals < 3) {
+		/*
+		 * The second: what was captured up to now is what the file keeps (the session
+		 * stops the rest as after the first, and kills a command that outlives it).
+		 */
+		if (em.signals == 2) {
+			if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
+				(void)0;
+			em_write("latscope: second signal: tracing stopped, writing the file "
+				 "with what was recorded so far (a third signal aborts without "
+				 "a file)\n");
+		}
 		if (em.wake_fd >= 0 && write(em.wake_fd, "i", 1) < 0)
 			(void)0;
 		errno = saved;
 		return;
 	}
-	/* Second signal: stop the kernel side, drop our files, remove the instance, leave. */
+	/* Third signal: stop the kernel side, drop our files, remove the instance, leave. */
 	if (em.tracing_on_fd >= 0 && write(em.tracing_on_fd, "0", 1) < 0)
 		(void)0;
 	em_close_all();
 	if (em.out_path[0]) {
-		unlink(em.out_path);
+		if (!em.kept)
+			unlink(em.out_path);
 		em_unlink_cpu_files();
 	}
 	if (!em.inst_live || em_remove_instance()) {
 		if (em.umount)
 			umount2("/sys/kernel/tracing", MNT_DETACH);
-		em_write("latscope: aborted by a second signal: ");
-		em_write(em.inst_live ? "instance removed, no file written\n" :
-			 "no instance left, no file written\n");
+		em_write("latscope: aborted by a third signal: ");
+		em_write(em.inst_live ? "instance removed, " : "no instance left, ");
+		em_write(em.kept ? "the file was complete already: kept\n" : "no file written\n");
 	} else {
 		int err = errno;
 
 		em_disable_instance();
-		em_write("latscope: aborted by a second signal: no file written, but could not "
-			 "remove instance ");
+		em_write("latscope: aborted by a third signal: ");
+		em_write(em.kept ? "the file was complete already: kept" : "no file written");
+		em_write(", but could not remove instance ");
 		em_write(em.inst_path);
 		em_write(" (");
 		em_write(strerrordesc_np(err) ? strerrordesc_np(err) : "unknown error");
@@ -208,6 +224,7 @@ void lat_rec_em_begin(int ncpus, int wake_fd)
 	em.nfds = 0;
 	em.inst_live = 0;
 	em.out_path[0] = 0;
+	em.kept = 0;
 	em.ncpus = ncpus;
 	em.wake_fd = wake_fd;
 	memset(&sa, 0, sizeof(sa));
@@ -247,6 +264,11 @@ void lat_rec_em_output(const char *path)
 		return;
 	}
 	snprintf(em.out_path, sizeof(em.out_path), "%s", path);
+}
+
+void lat_rec_em_output_complete(void)
+{
+	em.kept = 1;
 }
 
 void lat_rec_em_tracing_on(int fd)

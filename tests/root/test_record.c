@@ -465,8 +465,8 @@ static void test_command_fails(void **state)
 
 /*
  * Two signals back to back (SIGINT then SIGTERM: two of the same kind could merge while
- * pending): either the first already ended the run (exit 0, readable file) or the second
- * aborted it (exit 130, no file; the usual outcome).  Either way no instance, no FILE.cpuN.
+ * pending), as a quick double Ctrl-C: what was recorded is kept.  Exit 0, a file trace-cmd
+ * reads with sched_switch events in it, no instance, no FILE.cpuN.
  */
 static void test_second_sigint(void **state)
 {
@@ -474,9 +474,10 @@ static void test_second_sigint(void **state)
 	char file[128], cmd[512];
 	struct timespec ts = { 0, 500 * 1000 * 1000 };
 	int status;
+	char *rep;
 	pid_t pid;
 
-	snprintf(file, sizeof(file), "%s/abort.dat", c->dir);
+	snprintf(file, sizeof(file), "%s/double.dat", c->dir);
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid) {
@@ -488,18 +489,14 @@ static void test_second_sigint(void **state)
 	kill(pid, SIGTERM);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	check_clean(c);
 	snprintf(cmd, sizeof(cmd), "test ! -e %s.cpu0 && test ! -e %s.cpu1", file, file);
 	assert_int_equal(run(cmd), 0);
-	if (WEXITSTATUS(status) == 130) {
-		assert_int_equal(access(file, F_OK), -1);
-	} else {
-		char *rep;
-
-		assert_int_equal(WEXITSTATUS(status), 0);
-		rep = report(c, file, "");
-		free(rep);
-	}
+	rep = report(c, file, "");
+	/* half a second of a 2-CPU machine: at least the recorder's own switches */
+	assert_true(count_type(rep, "sched_switch") > 0);
+	free(rep);
 }
 
 int main(void)
