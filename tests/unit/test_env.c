@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The recorded environment (docs/record.md, "The recorded environment" and "Steal time"): the
+ * metadata and steal-marker parsers of core/env.c on hand-made lines.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latscope/env.h"
+
+static const char full_meta[] =
+	"latscope: version=0.1.0 cmdline=\"record -d 1s\" events=sched stacks=0 buffer_kb=0\n"
+	"latscope: tgids=1:1\n"
+	"latscope: env preempt=none preempt_src=config dynamic=1 rt=0 "
+	"preempt_note=\"debugfs sched/preempt: Operation not permitted\"\n"
+	"latscope: env hz=250 hz_src=config nohz=idle config=\"/proc/config.gz\"\n"
+	"latscope: env nohz_full=\"\" isolated=\"1-3\" cmdline=\"isolcpus=1-3 threadirqs\"\n"
+	"latscope: env virt=kvm virt_src=systemd-detect-virt hypervisor_flag=1 dmi_vendor=\"QEMU\" "
+	"dmi_product=\"Standard PC (i440FX + PIIX, 1996)\"\n"
+	"latscope: env rt_runtime_us=-1 rt_period_us=1000000\n"
+	"latscope: env fair_server cpu=1 runtime_ns=50000000 period_ns=1000000000\n"
+	"latscope: cpustat at=start cpu=0 steal_ns=660000000 guest_ns=0 idle_ns=581230000000 "
+	"iowait_ns=1410000000\n"
+	"latscope: cpustat at=end cpu=0 steal_ns=690000000 guest_ns=0 idle_ns=581240000000 "
+	"iowait_ns=1410000000\n"
+	"latscope: steal_sampler interval_ns=10000000 clk_tck=100 samples=1002 markers=5 "
+	"late_max_ns=9527314\n";
+
+static void test_parse_full(void **state)
+{
+	struct lat_trace_env e;
+	struct lat_diag d;
+
+	(void)state;
+	lat_diag_init(&d, "t.dat", NULL);
+	assert_int_equal(lat_trace_env_parse(&e, full_meta, &d), 0);
+	assert_int_equal(d.nwarn, 0);
+	assert_int_equal(e.present, 1);
+	assert_int_equal(e.preempt, LAT_PREEMPT_NONE);
+	assert_int_equal(e.preempt_src, LAT_ENV_SRC_CONFIG);
+	assert_int_equal(e.preempt_dynamic, 1);
+	assert_int_equal(e.preempt_rt, 0);
+	assert_string_equal(e.preempt_note, "debugfs sched/preempt: Operation not permitted");
+	assert_int_equal(e.hz, 250);
+	assert_int_equal(e.hz_src, LAT_ENV_SRC_CONFIG);
+	assert_int_equal(e.nohz, LAT_NOHZ_IDLE);
+	assert_string_equal(e.nohz_full, "");		/* recorded empty: none */
+	assert_string_equal(e.isolated, "1-3");
+	assert_string_equal(e.cmdline, "isolcpus=1-3 threadirqs");
+	assert_string_equal(e.virt, "kvm");
+	assert_string_equal(e.virt_src, "systemd-detect-virt");
+	assert_int_equal(e.hypervisor_flag, 1);
+	assert_null(e.sys_hypervisor);			/* not recorded: unknown */
+	assert_string_equal(e.dmi_vendor, "QEMU");
+	assert_string_equal(e.dmi_product, "Standard PC (i440FX + PIIX, 1996)");
+	assert_int_equal(e.rt_runtime_us, -1);		/* the kernel's "no throttling" */
+	assert_int_equal(e.rt_period_us, 1000000);
+	assert_null(e.fair_note);
+	assert_int_equal(e.clk_tck, 100);
+	assert_int_equal(e.steal_interval_ns, 10000000);
+	assert_int_equal(e.steal_samples, 1002);
+	assert_int_equal(e.steal_markers, 5);
+	assert_int_equal(e.steal_late_max_ns, 9527314);
+	/* cpu 1 has only the fair server, cpu 0 only the cpustat lines */
+	assert_int_equal(e.ncpus, 2);
+	assert_int_equal(e.cpus[0].start.cpu, 0);
+	assert_int_equal(e.cpus[0].start.steal_ns, 660000000);
+	assert_int_equal(e.cpus[0].end.steal_ns, 690000000);
+	assert_int_equal(e.cpus[0].end.idle_ns, 581240000000LL);
+	assert_int_equal(e.cpus[0].end.iowait_ns, 1410000000);
+	assert_int_equal(e.cpus[0].end.guest_ns, 0);
+	assert_true(e.cpus[0].end.since_ns == LAT_ENV_UNKNOWN);
+	assert_true(e.cpus[0].fair_runtime_ns == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.cpus[1].start.cpu, -1);
+	assert_true(e.cpus[1].start.steal_ns == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.cpus[1].fair_runtime_ns, 50000000);
+	assert_int_equal(e.cpus[1].fair_period_ns, 1000000000);
+	lat_trace_env_release(&e);
+	assert_null(e.cpus);
+	assert_int_equal(e.ncpus, 0);
+}
+
+/* No environment lines (an older recording, another recorder): all unknown, nothing said. */
+static void test_parse_absent(void **state)
+{
+	struct lat_trace_env e;
+	struct lat_diag d;
+
+	(void)state;
+	lat_diag_init(&d, "t.dat", NULL);
+	assert_int_equal(lat_trace_env_parse(&e, "latscope: version=0.1.0 cmdline=\"x\"\n"
+					     "latscope: probe=timer cpu=0 samples=3\n", &d), 0);
+	assert_int_equal(d.nwarn, 0);
+	assert_int_equal(e.present, 0);
+	assert_int_equal(e.preempt, LAT_PREEMPT_UNKNOWN);
+	assert_int_equal(e.preempt_src, LAT_ENV_SRC_UNKNOWN);
+	assert_int_equal(e.preempt_dynamic, -1);
+	assert_int_equal(e.preempt_rt, -1);
+	assert_true(e.hz == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.nohz, LAT_NOHZ_UNKNOWN);
+	assert_null(e.nohz_full);
+	assert_null(e.virt);
+	assert_int_equal(e.hypervisor_flag, -1);
+	assert_true(e.rt_runtime_us == LAT_ENV_UNKNOWN);
+	assert_true(e.clk_tck == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.ncpus, 0);
+	lat_trace_env_release(&e);
+	assert_int_equal(lat_trace_env_parse(&e, NULL, &d), 0);
+	assert_int_equal(e.present, 0);
+	lat_trace_env_release(&e);
+}
+
+/*
+ * Bad values are said (one warning each) and left unknown; the good ones around them are kept;
+ * a key of a newer recorder is skipped silently.  Warnings: hz=25O, dynamic=2,
+ * preempt=sometimes, cpu=99999, at=middle, rt_runtime_us="" (six).
+ */
+static void test_parse_bad(void **state)
+{
+	struct lat_trace_env e;
+	struct lat_diag d;
+	const char meta[] =
+		"latscope: env hz=25O hz_src=config future_key=1 dynamic=2 rt=1\n"
+		"latscope: env preempt=sometimes preempt_src=uname\n"
+		"latscope: env fair_server cpu=99999 runtime_ns=1 period_ns=2\n"
+		"latscope: cpustat at=middle cpu=0 steal_ns=1\n"
+		"latscope: cpustat at=end cpu=1 steal_ns=20000000 idle_ns=x\n"
+		"latscope: env rt_runtime_us= rt_period_us=1000000 virt=\"kvm\n";
+
+	(void)state;
+	lat_diag_init(&d, "t.dat", NULL);
+	assert_int_equal(lat_trace_env_parse(&e, meta, &d), 0);
+	assert_int_equal(d.nwarn, 6);
+	assert_int_equal(e.present, 1);
+	assert_true(e.hz == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.hz_src, LAT_ENV_SRC_CONFIG);
+	assert_int_equal(e.preempt_dynamic, -1);
+	assert_int_equal(e.preempt_rt, 1);
+	assert_int_equal(e.preempt, LAT_PREEMPT_UNKNOWN);
+	assert_int_equal(e.preempt_src, LAT_ENV_SRC_UNAME);
+	/* the cpustat at=end of cpu 1 is kept, its bad idle_ns unknown */
+	assert_int_equal(e.ncpus, 2);
+	assert_int_equal(e.cpus[0].start.cpu, -1);
+	assert_int_equal(e.cpus[1].end.steal_ns, 20000000);
+	assert_true(e.cpus[1].end.idle_ns == LAT_ENV_UNKNOWN);
+	assert_true(e.rt_runtime_us == LAT_ENV_UNKNOWN);
+	assert_int_equal(e.rt_period_us, 1000000);
+	assert_string_equal(e.virt, "kvm");	/* an unclosed quote ends with the line */
+	lat_trace_env_release(&e);
+}
+
+static void test_steal_parse(void **state)
+{
+	static const char with_more[] = "latscope: steal cpu=1 steal_ns=20000000 guest_ns=0 "
+					"idle_ns=5 iowait_ns=6 since_ns=10081234XYZ";
+	struct lat_steal s;
+
+	(void)state;
+	/* not NUL-terminated where it ends: the length counts, not the string */
+	assert_int_equal(lat_steal_parse(with_more, strlen(with_more) - 3, &s), 1);
+	assert_int_equal(s.cpu, 1);
+	assert_int_equal(s.steal_ns, 20000000);
+	assert_int_equal(s.guest_ns, 0);
+	assert_int_equal(s.idle_ns, 5);
+	assert_int_equal(s.iowait_ns, 6);
+	assert_int_equal(s.since_ns, 10081234);
+	/* the whole string: "10081234XYZ" is no number */
+	assert_int_equal(lat_steal_parse(with_more, strlen(with_more), &s), 1);
+	assert_true(s.since_ns == LAT_ENV_UNKNOWN);
+	/* a CPU's first marker has no since_ns */
+	assert_int_equal(lat_steal_parse("latscope: steal cpu=0 steal_ns=0", 32, &s), 1);
+	assert_int_equal(s.cpu, 0);
+	assert_true(s.since_ns == LAT_ENV_UNKNOWN && s.guest_ns == LAT_ENV_UNKNOWN);
+	assert_int_equal(lat_steal_parse("latscope: probe=timer cpu=1 lat_ns=5 seq=1", 43, &s), 0);
+	assert_int_equal(lat_steal_parse("latscope: steal cpu=1 guest_ns=5", 32, &s), 0);
+	assert_int_equal(lat_steal_parse("latscope: steal cpu=-1 steal_ns=5", 33, &s), 0);
+	assert_int_equal(lat_steal_parse("latscope: steal_sampler interval_ns=1", 37, &s), 0);
+	assert_int_equal(lat_steal_parse("latscope: ste", 13, &s), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_full),
+		cmocka_unit_test(test_parse_absent),
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_steal_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
