@@ -25,6 +25,7 @@
 #include "latscope/base.h"
 #include "latscope/record.h"
 #include "probe.h"
+#include "record_env.h"
 #include "record_priv.h"
 #include "record_session.h"
 
@@ -191,6 +192,8 @@ static int finish_file(struct rec *r, bool *readable, struct lat_record_result *
 		probes_desc(r->o, mf, lat_probes_fifo(r->probes));
 		lat_probes_summary(r->probes, mf);
 		append_tgids(mf, cmdlines);
+		if (r->env)
+			fputs(r->env, mf);
 		fclose(mf);
 		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, meta,
 							(uint32_t)meta_len + 1 };
@@ -319,6 +322,7 @@ static void free_rec(struct rec *r)
 	free(r->stats);
 	free(r->clock);
 	free(r->cmdlines);
+	free(r->env);
 	if (r->wake[0] >= 0)
 		close(r->wake[0]);
 	if (r->wake[1] >= 0)
@@ -352,6 +356,24 @@ static int check_subbuf(struct rec *r)
 	return ret;
 }
 
+/* The environment lines of the metadata (record_env.c), read before tracing starts. */
+static void read_env(struct rec *r)
+{
+	struct lat_rec_env_in in = { .root = "", .release = "", .version = "", .live = true };
+	struct utsname u;
+	size_t len = 0;
+	FILE *f = open_memstream(&r->env, &len);
+
+	if (!uname(&u)) {
+		in.release = u.release;
+		in.version = u.version;
+	}
+	if (!f)
+		return;
+	lat_rec_env_write(&in, f, r->msg);
+	fclose(f);
+}
+
 /* The instance, the file's header and the instance's tracing_on and trace_marker fds. */
 static int prepare(struct rec *r, struct lat_record_result *res)
 {
@@ -362,6 +384,7 @@ static int prepare(struct rec *r, struct lat_record_result *res)
 		ret = check_subbuf(r);
 	if (ret)
 		return ret;
+	read_env(r);
 	lat_rec_em_output(o->output);
 	/*
 	 * kallsyms (large, and reading it is most of a short recording's CPU) only turns

@@ -50,6 +50,7 @@ struct rec {
 	bool triggers_set;
 	bool copy_markers;		/* options/copy_trace_marker set (--top-markers) */
 	struct lat_probes *probes;
+	char *env;		/* the "latscope: env" metadata lines, read before tracing */
 	int tracing_on_fd;	/* the instance's tracing_on, trace_marker; -1: not open */
 	int marker_fd;
 	struct lat_rec_file file;
