@@ -20,7 +20,8 @@ void usage_record(FILE *out)
 		"                       [--timer-detail] [--top-markers]\n"
 		"                       [--probe timer[:INTERVAL[:PRIO]]] [--probe gap[:THRESHOLD]]\n"
 		"                       [--marker-above DURATION] [--stop-above DURATION]\n"
-		"                       [--buffer-kb N] [-e SYSTEM:EVENT]...\n\n"
+		"                       [--buffer-kb N] [--steal-interval DURATION]\n"
+		"                       [-e SYSTEM:EVENT]...\n\n"
 		"Records scheduler events (and latscope's probes) from a private tracefs instance\n"
 		"into a trace.dat (v6) that trace-cmd and KernelShark read.\n\n"
 		"  -o FILE              output (default trace.dat)\n"
@@ -37,6 +38,8 @@ void usage_record(FILE *out)
 		"  --marker-above DURATION  timer samples above this become markers (default 200us)\n"
 		"  --stop-above DURATION    flight recorder: stop at the first probe sample above\n"
 		"  --buffer-kb N        per-CPU ring buffer size in KB\n"
+		"  --steal-interval DURATION  read /proc/stat's steal time this often into\n"
+		"                       markers (default 10ms; 0: at the start and end only)\n"
 		"  -e SYSTEM:EVENT      one more event (EVENT may be '*'); repeatable\n\n"
 		"exit status: the command's with -- COMMAND; else 0 ok, 1 write error,\n"
 		"2 usage error or tracefs refused (needs root)\n"
@@ -214,6 +217,19 @@ static int set_buffer_kb(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
+static int set_steal_interval(struct cli_ctx *c, const char *arg)
+{
+	int64_t *ns = &rec_opts(c)->steal_interval_ns;
+
+	if (lat_parse_duration(arg, LAT_NS_PER_US, ns) || *ns < 0 ||
+	    (*ns > 0 && *ns < LAT_NS_PER_MS)) {
+		fprintf(stderr, "latscope record: --steal-interval %s: expected 0 or a duration of "
+			"1ms or more\n", arg);
+		return -1;
+	}
+	return 0;
+}
+
 static const struct cli_opt record_options[] = {
 	{ "output", 'o', required_argument, set_output },
 	{ "duration", 'd', required_argument, set_duration },
@@ -226,6 +242,7 @@ static const struct cli_opt record_options[] = {
 	{ "stop-above", 0, required_argument, set_stop_above },
 	{ "marker-above", 0, required_argument, set_marker_above },
 	{ "buffer-kb", 0, required_argument, set_buffer_kb },
+	{ "steal-interval", 0, required_argument, set_steal_interval },
 	{ NULL, 0, 0, NULL },
 };
 

@@ -28,6 +28,7 @@
 #include "record_env.h"
 #include "record_priv.h"
 #include "record_session.h"
+#include "steal.h"
 
 void lat_record_opts_init(struct lat_record_opts *o)
 {
@@ -37,6 +38,7 @@ void lat_record_opts_init(struct lat_record_opts *o)
 	o->timer_prio = 95;
 	o->gap_threshold_ns = 100 * LAT_NS_PER_US;
 	o->marker_threshold_ns = 200 * LAT_NS_PER_US;
+	o->steal_interval_ns = 10 * LAT_NS_PER_MS;
 }
 
 static uint64_t stat_field(const char *text, const char *key)
@@ -194,6 +196,7 @@ static int finish_file(struct rec *r, bool *readable, struct lat_record_result *
 		append_tgids(mf, cmdlines);
 		if (r->env)
 			fputs(r->env, mf);
+		lat_stealer_summary(r->stealer, mf);
 		fclose(mf);
 		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, meta,
 							(uint32_t)meta_len + 1 };
@@ -414,6 +417,20 @@ static int prepare(struct rec *r, struct lat_record_result *res)
 	return 0;
 }
 
+/* Steal time through the recording (steal.c); a recording goes on without it. */
+static void start_stealer(struct rec *r)
+{
+	struct lat_steal_cfg sc = {
+		.ncpus = r->ncpus, .marker_fd = r->marker_fd,
+		.interval_ns = r->o->steal_interval_ns, .stat_path = "/proc/stat",
+	};
+	int ret = lat_stealer_start(&sc, &r->stealer);
+
+	if (ret)
+		fprintf(r->msg, "latscope: /proc/stat: %s: no steal time in this recording\n",
+			lat_strerror(ret));
+}
+
 /*
  * Readers, the command, tracing on, the probes: with our signals blocked, so that the worker
  * threads inherit a mask without them (only this thread handles them).  *@go_fd: the pipe
@@ -454,6 +471,8 @@ static int start(struct rec *r, int *go_fd)
 
 		ret = lat_probes_start(&pc, &r->probes, r->msg);
 	}
+	if (!ret)
+		start_stealer(r);
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	return ret;
 }
@@ -521,6 +540,7 @@ static void stop(struct rec *r, struct lat_record_result *res)
 	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0)
 		(void)0;
 	lat_probes_stop(r->probes);
+	lat_stealer_stop(r->stealer);
 	if (res->end == LAT_REC_END_SPIKE)
 		lat_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
 	if (r->child > 0 && !r->child_done)
@@ -566,6 +586,7 @@ static bool finish(struct rec *r, struct lat_record_result *res)
 		end_name(res->end), res->events_total, res->write_err ?
 		" (the file keeps only the pages that fit)" : "");
 	print_summary(r, res);
+	lat_stealer_say(r->stealer, r->msg);
 	/* The same per-CPU probe lines the file stores (--stat shows them too). */
 	lat_probes_summary(r->probes, r->msg);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
@@ -621,6 +642,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 out:
 	lat_rec_teardown_instance(r);
 	lat_probes_free(r->probes);
+	lat_stealer_free(r->stealer);
 	lat_rec_free_readers(r);
 	if (r->file_open)
 		lat_rec_file_close(&r->file, !readable);

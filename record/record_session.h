@@ -17,6 +17,7 @@
 
 struct lat_record_opts;
 struct lat_probes;
+struct lat_stealer;
 struct tracefs_cpu;
 struct tracefs_instance;
 
@@ -50,6 +51,7 @@ struct rec {
 	bool triggers_set;
 	bool copy_markers;		/* options/copy_trace_marker set (--top-markers) */
 	struct lat_probes *probes;
+	struct lat_stealer *stealer;	/* NULL: /proc/stat unreadable */
 	char *env;		/* the "latscope: env" metadata lines, read before tracing */
 	int tracing_on_fd;	/* the instance's tracing_on, trace_marker; -1: not open */
 	int marker_fd;

@@ -30,6 +30,9 @@ struct lat_record_opts {
 	int64_t marker_threshold_ns;	/* timer samples above this become markers, default 200 us */
 	int64_t stop_above_ns;		/* > 0: flight recorder, stop at the first sample above */
 	unsigned buffer_kb;		/* per-CPU ring buffer size, 0 = the kernel's default */
+	/* /proc/stat's steal time read this often into markers, default 10 ms; 0: only at
+	 * the start and the end */
+	int64_t steal_interval_ns;
 	const char *const *events;	/* extra "SYSTEM:EVENT" (EVENT may be "*") */
 	size_t nevents;
 	const char *cmdline;		/* stored in the file's metadata */

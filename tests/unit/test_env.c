@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The recorded environment (docs/record.md, "The recorded environment" and "Steal time"): the
- * metadata and steal-marker parsers of core/env.c on hand-made lines, and the recorder's
- * collection (record/record_env.c) over hand-made /proc, /sys and config trees, read back
- * through the parser.
+ * metadata and steal-marker parsers of core/env.c on hand-made lines, /proc/stat parsing
+ * (record/steal.c), and the recorder's collection (record/record_env.c) over hand-made /proc,
+ * /sys and config trees, read back through the parser.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +21,7 @@
 
 #include "latscope/env.h"
 #include "record_env.h"
+#include "steal.h"
 
 static const char full_meta[] =
 	"latscope: version=0.1.0 cmdline=\"record -d 1s\" events=sched stacks=0 buffer_kb=0\n"
@@ -190,6 +191,30 @@ static void test_steal_parse(void **state)
 	assert_int_equal(lat_steal_parse("latscope: steal cpu=-1 steal_ns=5", 33, &s), 0);
 	assert_int_equal(lat_steal_parse("latscope: steal_sampler interval_ns=1", 37, &s), 0);
 	assert_int_equal(lat_steal_parse("latscope: ste", 13, &s), 0);
+}
+
+static void test_stat_parse(void **state)
+{
+	/* /proc/stat of this 2-CPU VM, one guest tick added on cpu1 */
+	static const char stat[] = "cpu  148104 1090 38728 111356 652 0 268 192 0 0\n"
+				   "cpu0 72698 507 18474 58125 141 0 25 94 0 0\n"
+				   "cpu1 75405 583 20254 53230 510 0 242 98 3 0\n"
+				   "intr 1 2 3\nctxt 5\n";
+	struct lat_steal c[3];
+
+	(void)state;
+	assert_int_equal(lat_rec_stat_parse(stat, sizeof(stat) - 1, c, 3, 10000000), 2);
+	assert_int_equal(c[0].cpu, 0);
+	assert_int_equal(c[0].idle_ns, 581250000000LL);	/* 58125 ticks of 10 ms */
+	assert_int_equal(c[0].iowait_ns, 1410000000);
+	assert_int_equal(c[0].steal_ns, 940000000);
+	assert_int_equal(c[0].guest_ns, 0);
+	assert_int_equal(c[1].steal_ns, 980000000);
+	assert_int_equal(c[1].guest_ns, 30000000);
+	assert_int_equal(c[2].cpu, -1);				/* no line: offline */
+	assert_true(c[2].steal_ns == LAT_ENV_UNKNOWN);
+	/* more CPUs in the file than asked for: the rest is ignored */
+	assert_int_equal(lat_rec_stat_parse(stat, sizeof(stat) - 1, c, 1, 10000000), 1);
 }
 
 /* ---- the collection over hand-made trees ----------------------------------------------- */
@@ -383,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_parse_absent),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_steal_parse),
+		cmocka_unit_test(test_stat_parse),
 		cmocka_unit_test_setup_teardown(test_collect_debugfs, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_collect_boot_config, tree_setup,
 						tree_teardown),
