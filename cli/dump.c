@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latscope/env.h"
 #include "latscope/input.h"
 #include "cli.h"
 #include "options.h"
@@ -38,6 +39,22 @@ static const char *const type_names[LAT_EV_NTYPES] = {
 	[LAT_EV_TIMER_ENTRY] = "timer_entry", [LAT_EV_TIMER_EXIT] = "timer_exit",
 	[LAT_EV_SETSCHED] = "setscheduler", [LAT_EV_SETSCHED_EXIT] = "setscheduler_exit",
 };
+
+/* A steal marker's values as the reader parsed them: " [steal cpu=N steal_ns=V ...]". */
+static void steal_fields(FILE *o, const struct lat_steal *s)
+{
+	const int64_t v[] = { s->steal_ns, s->guest_ns, s->idle_ns, s->iowait_ns, s->since_ns };
+	static const char *const k[] = { "steal_ns", "guest_ns", "idle_ns", "iowait_ns",
+					 "since_ns" };
+
+	fprintf(o, " [steal cpu=%d", s->cpu);
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(v); i++)
+		if (v[i] == LAT_ENV_UNKNOWN)
+			fprintf(o, " %s=?", k[i]);
+		else
+			fprintf(o, " %s=%" PRId64, k[i], v[i]);
+	fputc(']', o);
+}
 
 static void print_event(FILE *o, const struct lat_event *e)
 {
@@ -93,6 +110,8 @@ static void print_event(FILE *o, const struct lat_event *e)
 
 			fputc(ch >= 32 && ch < 127 ? ch : '?', o);
 		}
+		if (e->u.marker.steal)
+			steal_fields(o, e->u.marker.steal);
 		break;
 	case LAT_EV_STACK:
 		fprintf(o, " depth=%u", e->u.stack.depth);

@@ -7,6 +7,7 @@
 #ifndef LATSCOPE_FTRACE_TEXT_H
 #define LATSCOPE_FTRACE_TEXT_H
 
+#include "latscope/env.h"
 #include "latscope/event.h"
 #include "latscope/format.h"
 
@@ -80,6 +81,7 @@ struct lat_ft_strs {
 	char irq[64];		/* irq handler or softirq action name */
 	char buffer[64];	/* trace-cmd report's "instance:" prefix of the line, or "" */
 	struct lat_ft_flags flags;	/* the line's irq-info column */
+	struct lat_steal steal;		/* a latscope steal marker's values (marker.steal) */
 };
 
 /*

@@ -400,7 +400,7 @@ static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *st
 	return 1;
 }
 
-static void marker(struct cur *c, struct lat_event *ev)
+static void marker(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
 	const char *e = c->e;
 
@@ -410,6 +410,9 @@ static void marker(struct cur *c, struct lat_event *ev)
 	ev->name = "ftrace:print";
 	ev->u.marker.text = c->p;
 	ev->u.marker.len = (size_t)(e - c->p);
+	/* latscope's steal-time markers come parsed, as from trace.dat */
+	ev->u.marker.steal = lat_steal_parse(c->p, ev->u.marker.len, &strs->steal) ?
+			     &strs->steal : NULL;
 }
 
 /*
@@ -1019,7 +1022,7 @@ static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event
 }
 
 /* trace-cmd's "print:   tracing_mark_write: text" (or "...+0x91/0x170: text"). */
-static void print_payload(struct cur *c, struct lat_event *ev)
+static void print_payload(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
 	struct cur t = *c;
 
@@ -1032,7 +1035,7 @@ static void print_payload(struct cur *c, struct lat_event *ev)
 			*c = t;
 		}
 	}
-	marker(c, ev);
+	marker(c, ev, strs);
 }
 
 static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
@@ -1046,11 +1049,11 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 	if (irq_payload(c, n, nl, ev, strs, expected, &kind))
 		return kind;
 	if (NAME_IS(n, nl, "tracing_mark_write")) {
-		marker(c, ev);
+		marker(c, ev, strs);
 		return LAT_FT_EVENT;
 	}
 	if (NAME_IS(n, nl, "print")) {
-		print_payload(c, ev);
+		print_payload(c, ev, strs);
 		return LAT_FT_EVENT;
 	}
 	if (NAME_IS(n, nl, "kernel_stack")) {

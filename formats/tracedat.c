@@ -46,6 +46,7 @@ struct td_src {
 	uint64_t *ips;			/* a stack's addresses and symbols, lent to the event */
 	const char **syms;
 	size_t ips_cap;
+	struct lat_steal steal;		/* the last steal marker's values, lent */
 };
 
 static const char *const softirq_names[] = {
@@ -375,8 +376,8 @@ static void decode_irq(struct td_src *s, const char *d, unsigned int size,
 }
 
 /* trace_marker text, its trailing newlines dropped. */
-static void decode_marker(const char *d, unsigned int size, const struct td_etype *t,
-			  struct lat_event *ev)
+static void decode_marker(struct td_src *s, const char *d, unsigned int size,
+			  const struct td_etype *t, struct lat_event *ev)
 {
 	const char *txt = d + t->f[0].off;
 	size_t len = strnlen(txt, size - t->f[0].off);
@@ -385,6 +386,8 @@ static void decode_marker(const char *d, unsigned int size, const struct td_etyp
 		len--;
 	ev->u.marker.text = txt;
 	ev->u.marker.len = len;
+	/* latscope's steal-time markers come parsed (lent until the next event) */
+	ev->u.marker.steal = lat_steal_parse(txt, len, &s->steal) ? &s->steal : NULL;
 }
 
 /* A known event's own fields, any layout. */
@@ -415,7 +418,7 @@ static void decode_fields(struct td_src *s, struct td_ccache *cc, const char *d,
 		decode_irq(s, d, size, t, ev);
 		break;
 	case LAT_EV_MARKER:
-		decode_marker(d, size, t, ev);
+		decode_marker(s, d, size, t, ev);
 		break;
 	case LAT_EV_STACK:
 		decode_stack(s, d, size, t, ev);
@@ -677,6 +680,7 @@ static int init_decode(struct td_src *s)
 		if (b->cpus[i].cpu > maxcpu)
 			maxcpu = b->cpus[i].cpu;
 	s->base.latscope_meta = s->f.latscope_meta;
+	s->base.env = s->f.env.present ? &s->f.env : NULL;
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
 		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));

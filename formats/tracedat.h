@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "latscope/env.h"
 #include "latscope/format.h"
 
 /* Caps on what the file may make us allocate (docs/tracedat.md). */
@@ -125,6 +126,7 @@ struct td_file {
 	uint64_t *pend_overrun;
 	int npend_overrun;
 	char *latscope_meta;		/* the CPUSTAT block of "latscope: " lines, or NULL */
+	struct lat_trace_env env;	/* parsed from latscope_meta (present 0: none) */
 };
 
 /*

@@ -883,6 +883,9 @@ int td_file_open(struct td_file *f, struct lat_diag *d)
 		f->bufs[0].noverrun = f->npend_overrun;
 		f->pend_overrun = NULL;
 	}
+	/* the recorded environment (docs/record.md); a bad value is said and left unknown */
+	if (f->latscope_meta)
+		return lat_trace_env_parse(&f->env, f->latscope_meta, d);
 	return 0;
 bad:
 	if (f->version >= 7 && f->last_section)
@@ -911,6 +914,7 @@ void td_file_release(struct td_file *f)
 	free(f->keep);
 	free(f->pend_overrun);
 	free(f->latscope_meta);
+	lat_trace_env_release(&f->env);
 	free(f->trace_clock);
 	free(f->host);
 	free(f->uname);

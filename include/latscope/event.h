@@ -99,6 +99,12 @@ struct lat_event {
 		struct {
 			const char *text;	/* lent, not NUL-terminated; trailing newline removed */
 			size_t len;
+			/*
+			 * latscope's steal-time line ("latscope: steal cpu=N ...",
+			 * docs/record.md) parsed by the reader, lent like the text;
+			 * NULL for every other marker
+			 */
+			const struct lat_steal *steal;
 		} marker;
 		struct {
 			const uint64_t *ips;	/* lent */
@@ -117,6 +123,8 @@ struct lat_event {
 };
 
 struct lat_event_source;
+struct lat_steal;
+struct lat_trace_env;
 
 struct lat_event_source_ops {
 	/* Returns 1 with *ev filled, 0 at the end, or a negative lat_err. */
@@ -148,6 +156,12 @@ struct lat_event_source {
 	const char *host;
 	/* the whole UNAME option ("Linux HOST RELEASE VERSION MACHINE"), NULL unknown; lent */
 	const char *uname;
+	/*
+	 * The environment latscope record stored (latscope/env.h: preemption model, HZ,
+	 * isolation, virtualization, RT throttling, steal totals), NULL when the trace has
+	 * none; lent by the source
+	 */
+	const struct lat_trace_env *env;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)

@@ -351,6 +351,26 @@ static void test_markers(void **state)
 	assert_int_equal(ev.u.marker.len, strlen("latscope-sample: start"));
 	assert_memory_equal(ev.u.marker.text, "latscope-sample: start", ev.u.marker.len);
 	assert_int_equal(ev.ts_ns, 893188168000ULL);
+	assert_null(ev.u.marker.steal);
+	/* the recorder's steal marker as trace-cmd report prints it: parsed by the reader */
+	assert_int_equal(parse("  latscope-steal-5918  [001]  1347.122718: print:                "
+			       "0xffffffff814abf11: latscope: steal cpu=1 steal_ns=780000000 "
+			       "guest_ns=0 idle_ns=532260000000 iowait_ns=5090000000 "
+			       "since_ns=51947455", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_MARKER);
+	assert_ptr_equal(ev.u.marker.steal, &strs.steal);
+	assert_int_equal(ev.u.marker.steal->cpu, 1);
+	assert_int_equal(ev.u.marker.steal->steal_ns, 780000000);
+	assert_int_equal(ev.u.marker.steal->idle_ns, 532260000000LL);
+	assert_int_equal(ev.u.marker.steal->iowait_ns, 5090000000LL);
+	assert_int_equal(ev.u.marker.steal->since_ns, 51947455);
+	/* and the kernel's own trace text */
+	assert_int_equal(parse("  latscope-steal-5918    [001] .....  1347.122718: "
+			       "tracing_mark_write: latscope: steal cpu=0 steal_ns=10000000",
+			       &ev, &strs), LAT_FT_EVENT);
+	assert_non_null(ev.u.marker.steal);
+	assert_int_equal(ev.u.marker.steal->cpu, 0);
+	assert_int_equal(ev.u.marker.steal->steal_ns, 10000000);
 }
 
 static void test_frames(void **state)
