@@ -580,6 +580,15 @@ static void recorder_line(const char *meta, char *buf, size_t len)
 		 meta + 10);
 }
 
+/* A recorded-environment row of report/env.c into the table. */
+static void recorded_row(void *ctx, const char *what, const char *value)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "recorded %s", what);
+	env_row(ctx, key, value);
+}
+
 static void env_block(struct doc *d, const char *name, const struct lat_block *b,
 		      const struct lat_wakeup_result *r)
 {
@@ -597,7 +606,9 @@ static void env_block(struct doc *d, const char *name, const struct lat_block *b
 	env_row(d, "kernel release", buf);
 	uname_part(u ? u : "", 3, buf, sizeof(buf));
 	env_row(d, "kernel version string", buf);
-	env_row(d, "preemption model", lat_bundle_preempt_model(u ? buf : NULL));
+	/* the recorder's own view (recorded ... rows below) when the trace has it */
+	if (!s || !s->env)
+		env_row(d, "preemption model", lat_bundle_preempt_model(u ? buf : NULL));
 	buf[0] = '\0';
 	if (u && strrchr(u, ' '))
 		snprintf(buf, sizeof(buf), "%s", strrchr(u, ' ') + 1);
@@ -607,6 +618,7 @@ static void env_block(struct doc *d, const char *name, const struct lat_block *b
 	env_row(d, "trace clock", s ? s->clock : NULL);
 	recorder_line(s ? s->latscope_meta : NULL, buf, sizeof(buf));
 	env_row(d, "recorded by", buf[0] ? buf : "not latscope (no latscope metadata)");
+	lat_report_env_rows(b, recorded_row, d);
 	if (r) {
 		snprintf(buf, sizeof(buf), "%s .. %s (%s)",
 			 lat_fmt_trace_ts(r->first_ns, t0, sizeof(t0)),
@@ -635,10 +647,13 @@ static void environment(struct doc *d, const struct lat_bundle *bn)
 			if (!any++) {
 				d->ops->head(d, 2, "Environment");
 				d->ops->para(d, "As the trace stores it: the kernel from "
-						"the trace.dat UNAME option, the preemption model "
-						"from its version string, the clock and CPUs from "
-						"the trace, the recorder's command line from "
-						"latscope's metadata.");
+						"the trace.dat UNAME option, the clock and CPUs "
+						"from the trace, the recorder's command line and "
+						"the recorded environment (preemption, tick, "
+						"isolation, virtualization, RT throttling, steal "
+						"time) from latscope's metadata; without that, the "
+						"preemption model from the kernel's version "
+						"string.");
 			}
 			env_block(d, block_name(bn, i, k, name, sizeof(name)), b,
 				  wakeup_of(b));

@@ -26,6 +26,12 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 /* Probe samples of an event stream (report/probe.c); nothing when the block has none. */
 void lat_report_probe_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_probe_text(FILE *out, const struct lat_block *b);
+/* The recorded environment of an event trace (report/env.c); nothing when it has none. */
+void lat_report_env_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_env_text(FILE *out, const struct lat_block *b);
+/* The same as (what, value) rows, each through @row (report.md's environment table). */
+void lat_report_env_rows(const struct lat_block *b,
+			 void (*row)(void *ctx, const char *what, const char *value), void *ctx);
 /* "  name" left-aligned in @width columns, control characters escaped. */
 void lat_report_cell(FILE *out, const char *s, int width);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
