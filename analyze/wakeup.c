@@ -48,6 +48,7 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 		w->ring_cap /= 2;
 	setup_selection(w, b, o, r);
 	w->wake_tent = o->wake_start == LAT_WAKE_START_WAKEUP;
+	w->include_untrusted = o->include_untrusted != 0;
 	if (o->sort && lat_wake_sort_parse(o->sort, &(enum lat_wake_sort){ 0 }))
 		lat_block_add_finding(b, "bad-option", LAT_SEV_WARN,
 				      "unknown sort key '%s': sorted by max", o->sort);
@@ -59,6 +60,7 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	wk_sink_init(&w->sink, o->sink);
 	wk_stacks_init(&w->stacks, r, o->top_n, &w->oom);
 	wk_stalls_init(&w->stalls, r, &w->arena, &w->oom);
+	wk_health_init(&w->health, r, &w->arena);
 	w->act = (struct wk_activity){ r, r->activity != NULL, &w->oom };
 	/* the task table is never empty: no lookup tests for it */
 	if (wk_tasks_grow(w))
@@ -97,7 +99,7 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 		wk_stats_task_row(&w->stats, &v, &t->stats);
 	}
 	if ((ret = wk_stats_finish(&w->stats, src, w->o->sort)) ||
-	    (ret = wk_cases_take(&w->cases, w->r)))
+	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)))
 		return ret;
 	return wk_stacks_finish(&w->stacks);
 }
@@ -203,6 +205,7 @@ void wk_result_free(void *p)
 	free(r->tasks);
 	free(r->cpus);
 	free(r->hists);
+	free(r->health);
 	wk_act_free(r->activity);
 	for (size_t i = 0; i < r->nworst; i++)
 		lat_timeline_free(r->worst[i].tl);

@@ -123,7 +123,8 @@ static inline void wk_cases_end(struct wk_cases *cs, struct wk_cases_cpu *cp,
 
 	if (d->valid)
 		wk_cases_finish_done(cs, cp, hc);
-	d->candidate = e->kind != LAT_WAIT_PREEMPT && wk_qualifies(cs, wk_end_rank(e));
+	d->candidate = e->ranked && e->kind != LAT_WAIT_PREEMPT &&
+		       wk_qualifies(cs, wk_end_rank(e));
 	if (!d->candidate && !wk_stacks_any(cs->stacks))
 		return;
 	wk_cases_keep(cp, cs, e);

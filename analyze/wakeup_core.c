@@ -132,6 +132,8 @@ static inline __attribute__((always_inline)) void end_record(struct wk *w, const
 							      const struct wk_slice *prev,
 							      struct wk_end *e)
 {
+	const struct wk_cpu *qc;
+
 	e->pid = t->pid;
 	e->prio = t->prio;
 	e->cpu = cpu;
@@ -145,7 +147,11 @@ static inline __attribute__((always_inline)) void end_record(struct wk *w, const
 	e->selected = t->match;
 	if (w->sel.classing)
 		e->selected &= class_ok(w, t->prio);
-	e->counted = e->trusted & e->selected;
+	e->low_trust = !wk_health_ok(&c->health) ||
+		       (t->queued_cpu != cpu && (qc = cpu_of(w, t->queued_cpu)) &&
+			!wk_health_ok(&qc->health));
+	e->counted = e->trusted && e->selected;
+	e->ranked = e->counted && (!e->low_trust || w->include_untrusted);
 	e->inferred = t->inferred;
 	e->preempted = t->plus && t->kind == LAT_WAIT_PREEMPT;
 	e->end_low_ns = t->inferred ? t->end_low : ts;
@@ -156,6 +162,15 @@ static inline __attribute__((always_inline)) void end_record(struct wk *w, const
 	e->chain_ref = 0;
 	e->verdict = -1;
 	e->vbasis = LAT_VBASIS_PARTS;
+}
+
+/* A wait of @t ending on @c of low trust: counted on the incomplete CPU. */
+static __attribute__((noinline)) void low_trust(struct wk *w, struct wk_cpu *c,
+						 const struct wk_task *t)
+{
+	struct wk_cpu *q = cpu_of(w, t->queued_cpu);
+
+	wk_health_low_trust(&w->health, !wk_health_ok(&c->health) || !q ? &c->health : &q->health);
 }
 
 /*
@@ -176,6 +191,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 	if (wk_chain_end(&w->chain, &t->chain, &e))
 		return;
 	t->sel |= e.selected;
+	if (e.low_trust && e.counted)
+		low_trust(w, c, t);
 	wk_stats_end(&w->stats, &t->stats, &c->stats, t->idx, &e);
 	wk_sums_end(&w->sums, &t->sums, &c->sums, &c->h, &e);
 	wk_gate_end(&w->gate, &e);
@@ -192,14 +209,15 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
  * context (common_flags known: not in an irq, softirq or NMI) on the CPU it is
  * queued on, while the CPU's current task was known to be another, which
  * logged the CPU's last event @low at or after the waking: so the task did
- * not run there already when it was woken.
+ * not run there already when it was woken.  Never on a CPU whose events are
+ * incomplete (wakeup_health.h): there the unrecorded switch is the rule.
  */
-static inline int infer_ok(const struct wk_task *t, int32_t cpu, const struct lat_event *ev,
-			   uint64_t low)
+static inline int infer_ok(const struct wk_cpu *c, const struct wk_task *t, int32_t cpu,
+			   const struct lat_event *ev, uint64_t low)
 {
 	int32_t q = t->qcpu >= 0 ? t->qcpu : t->queued_cpu;
 
-	return (ev->flags & LAT_EVF_KNOWN) &&
+	return wk_health_ok(&c->health) && (ev->flags & LAT_EVF_KNOWN) &&
 	       !(ev->flags & (LAT_EVF_HARDIRQ | LAT_EVF_SOFTIRQ | LAT_EVF_NMI)) && q == cpu &&
 	       low >= t->start && ev->ts_ns >= low;
 }
@@ -226,6 +244,10 @@ static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, 
 static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts)
 {
 	struct wk_slice *b = wk_ring_next(&c->h);
+
+	wk_health_break(&c->health, c->h.cur_pid, ts);
+	if (!wk_health_ok(&c->health))
+		wk_stall_clear(&w->stalls, &c->stall);	/* its idle is no proof of anything */
 
 	*b = (struct wk_slice){ .start = c->h.cur_start, .end = ts, .pid = c->h.cur_pid,
 				.prio = c->h.cur_prio, .stack = -1 };
@@ -275,7 +297,7 @@ static __attribute__((noinline)) void note_current(struct wk *w, struct wk_cpu *
 	c->h.cur_prio = t->prio;	/* its last known, from a switch or waking of it */
 	if (t->pending) {
 		/* it runs: its switch-in was not seen */
-		if (was_known && c->seen && infer_ok(t, cpu, ev, low)) {
+		if (was_known && c->seen && infer_ok(c, t, cpu, ev, low)) {
 			infer_end(w, c, cpu, t, low, ev->ts_ns);
 			c->cur_switched = 2;
 		} else {
@@ -354,7 +376,8 @@ static inline __attribute__((always_inline)) void join_queue(struct wk *w, struc
 	t->area_cpu = queued;
 	qc->nq++;
 	t->qcpu = queued;
-	if (kind != LAT_WAIT_PREEMPT && wk_stall_owes(&qc->stall, &qc->h, t->prio))
+	if (kind != LAT_WAIT_PREEMPT && wk_health_ok(&qc->health) &&
+	    wk_stall_owes(&qc->stall, &qc->h, t->prio))
 		wk_stall_set(&w->stalls, &t->stall, &qc->stall, queued, t->pid, t->comm, ts);
 }
 
@@ -392,6 +415,7 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 
 	t->pending = 1;
 	t->at_wakeup = 0;
+	t->wakeup_seen = 0;
 	t->kind = (uint8_t)kind;
 	t->start = ts;
 	t->gaps_at_start = w->h.ngaps;
@@ -429,8 +453,10 @@ static void switch_out(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_ta
 	t->prio = ev->u.sw.prev_prio;
 	if (t->on_cpu == cpu)
 		t->on_cpu = -1;
-	if (t->pending && broke && c->seen && infer_ok(t, cpu, ev, low))
+	if (t->pending && broke && c->seen && infer_ok(c, t, cpu, ev, low))
 		infer_end(w, c, cpu, t, low, ev->ts_ns);	/* it ran: switch-in missing */
+	else if (t->pending && broke && !wk_health_ok(&c->health))
+		phantom(w, t, ev->ts_ns);	/* it ran, when is not known */
 	if (t->pending) {
 		/* a wait that started while it still ran (or from a lost view) */
 		t->pending = 0;
@@ -461,6 +487,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 
 	if (broke)
 		switch_break(w, c, cpu, ev);
+	wk_health_switch(&c->health, ev->u.sw.prev_pid, ev->u.sw.next_pid);
 	wk_stall_clear(&w->stalls, &c->stall);
 	/* written in place: a slice is written at every switch, read for a few cases */
 	s = wk_ring_next(&c->h);
@@ -550,6 +577,7 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 	if (!t || ev->u.wake.pid <= 0)
 		return;
 	t->prio = ev->u.wake.prio;
+	wk_health_wake(&c->health, &t->health, type);
 	if (w->pr) {
 		if (type == LAT_EV_WAKING)
 			w->pseen.waking = 1;
@@ -560,14 +588,18 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 		on_waking(w, c, cpu, t, ev);
 		return;
 	}
-	/* sched_wakeup / sched_wakeup_new */
-	if (t->pending && t->at_wakeup && t->on_cpu < 0 && ev->pid != t->pid)
-		phantom(w, t, ev->ts_ns);	/* a second wakeup: likewise */
+	/* sched_wakeup / sched_wakeup_new: a second one of a wait proves it ran meanwhile */
+	if (t->pending && t->wakeup_seen && t->kind != LAT_WAIT_PREEMPT && t->on_cpu < 0 &&
+	    ev->pid != t->pid)
+		phantom(w, t, ev->ts_ns);
 	if (t->pending && t->kind != LAT_WAIT_PREEMPT && ev->u.wake.target_cpu != t->queued_cpu) {
 		tc = cpu_of(w, ev->u.wake.target_cpu);	/* another CPU chosen */
+		if (tc && !wk_health_ok(&tc->health))
+			tc = NULL;
 		wk_stall_owe(&w->stalls, &t->stall, tc ? &tc->stall : NULL, tc ? &tc->h : NULL,
 			     ev->u.wake.target_cpu, t->pid, t->prio, t->comm, t->start);
 	}
+	t->wakeup_seen |= t->pending && t->kind != LAT_WAIT_PREEMPT;
 	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
 		t->has_tent = 0;
 		return;
@@ -582,6 +614,7 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 	start_wait(w, t, type == LAT_EV_WAKEUP_NEW ? LAT_WAIT_NEW : LAT_WAIT_WAKEUP,
 		   ev->ts_ns, ev->u.wake.target_cpu, &k, c);
 	t->at_wakeup = 1;
+	t->wakeup_seen = 1;
 }
 
 /* A pending wait of @t moves to another CPU: its run queue, its debt, its sums. */
@@ -590,9 +623,12 @@ static void migrate_wait(struct wk *w, struct wk_task *t, const struct lat_event
 	int32_t to = ev->u.migrate.dest_cpu;
 	struct wk_cpu *fc = cpu_of(w, ev->u.migrate.orig_cpu), *dc = cpu_of(w, to);
 
-	if (t->stall.owed_cpu >= 0)
-		wk_stall_owe(&w->stalls, &t->stall, dc ? &dc->stall : NULL, dc ? &dc->h : NULL, to,
+	if (t->stall.owed_cpu >= 0) {
+		struct wk_cpu *oc = dc && wk_health_ok(&dc->health) ? dc : NULL;
+
+		wk_stall_owe(&w->stalls, &t->stall, oc ? &oc->stall : NULL, oc ? &oc->h : NULL, to,
 			     t->pid, t->prio, t->comm, ev->ts_ns);
+	}
 	wk_sums_migrate(&t->sums, fc ? &fc->h : NULL, dc ? &dc->sums : NULL, dc ? &dc->h : NULL,
 			t->prio, t->start, ev->ts_ns);
 	if (t->qcpu >= 0) {
@@ -722,6 +758,7 @@ static void handle(struct wk *w, const struct lat_event *ev)
 	    ev->type != LAT_EV_LOST)
 		wk_check_stall(w, c, ev);
 	r->last_ns = ev->ts_ns;
+	wk_health_event(&c->health, ev->ts_ns);
 	if (ev->ts_ns > w->cases.next_we)
 		wk_cases_tick(&w->cases, ev->ts_ns);
 	if (ev->type != LAT_EV_STACK) {

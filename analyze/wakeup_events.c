@@ -206,6 +206,7 @@ void wk_on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_ev
 	wk_history_gap(&w->h, &g);
 	r->ngaps_total++;
 	wk_stats_lost(&c->stats, ev->u.lost.count);
+	wk_health_lost(&c->health, ev->u.lost.count);
 	/* the task ran at least until the last event seen before the gap */
 	wk_cur_slice_out(w, c, cpu, g.from_ns > c->h.cur_start ? g.from_ns : c->h.cur_start,
 			 LAT_SLICE_LOST);

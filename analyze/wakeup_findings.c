@@ -115,6 +115,41 @@ static void inversion_finding(struct lat_block *b, const struct lat_wakeup_resul
 	}
 }
 
+/* The CPUs whose events are incomplete: the headline, it changes what the rest can say. */
+static void health_findings(struct lat_block *b, const struct lat_wakeup_result *r)
+{
+	char t1[40];
+
+	for (size_t i = 0; i < r->nhealth; i++) {
+		const struct lat_wake_health *h = &r->health[i];
+
+		if (h->incomplete == LAT_HEALTH_IDLE_EXITS)
+			lat_block_add_finding(b, "trace-health", LAT_SEV_HIGH,
+					      "CPU%d's events are incomplete: %llu switches into idle, "
+					      "%llu out, %llu exits from idle seen only by the next "
+					      "task's events (its switches out of idle are not "
+					      "recorded, from %s): no switch-in or stall is inferred "
+					      "there, and its %llu waits are of low trust (not ranked "
+					      "nor gated; --include-untrusted)", h->cpu,
+					      (unsigned long long)h->into_idle,
+					      (unsigned long long)h->out_of_idle,
+					      (unsigned long long)h->idle_exits_unrecorded,
+					      lat_fmt_trace_ts(h->incomplete_since_ns, t1, sizeof(t1)),
+					      (unsigned long long)h->low_trust_waits);
+		else if (h->incomplete == LAT_HEALTH_BREAKS)
+			lat_block_add_finding(b, "trace-health", LAT_SEV_HIGH,
+					      "CPU%d's events are incomplete: %llu of its %llu switches "
+					      "showed another task than the one it ran (from %s): no "
+					      "switch-in or stall is inferred there, and its %llu waits "
+					      "are of low trust (not ranked nor gated; "
+					      "--include-untrusted)", h->cpu,
+					      (unsigned long long)h->breaks,
+					      (unsigned long long)h->switches,
+					      lat_fmt_trace_ts(h->incomplete_since_ns, t1, sizeof(t1)),
+					      (unsigned long long)h->low_trust_waits);
+	}
+}
+
 /* The waits not counted, or counted up to an inferred end. */
 static void wait_findings(struct lat_block *b, const struct lat_wakeup_result *r)
 {
@@ -123,9 +158,10 @@ static void wait_findings(struct lat_block *b, const struct lat_wakeup_result *r
 	if (r->untrusted_waits)
 		lat_block_add_finding(b, "untrusted-waits", LAT_SEV_WARN,
 				      "%llu wait%s ended with proof that the task ran meanwhile "
-				      "without a recorded switch (a second sched_waking of it, or an "
-				      "event it ran; first at %s): not counted, their length is "
-				      "unknown", (unsigned long long)r->untrusted_waits,
+				      "without a recorded switch (a second sched_waking or "
+				      "sched_wakeup of it, an event it ran, or its switch out on a CPU "
+				      "whose events are incomplete; first at %s): not counted, their "
+				      "length is unknown", (unsigned long long)r->untrusted_waits,
 				      r->untrusted_waits == 1 ? "" : "s",
 				      lat_fmt_trace_ts(r->first_untrusted_ns, t1, sizeof(t1)));
 	if (r->inferred_waits)
@@ -216,6 +252,7 @@ static void worst_finding(struct lat_block *b, const struct lat_analyze_opts *o,
 void wk_add_findings(struct lat_block *b, const struct lat_analyze_opts *o,
 			 const struct lat_wakeup_result *r)
 {
+	health_findings(b, r);
 	gap_findings(b, r);
 	stall_findings(b, r);
 	inversion_finding(b, r);

@@ -23,7 +23,7 @@ static inline void wk_gate_init(struct wk_gate *g, struct lat_wakeup_result *r, 
 /* Wait end. */
 static inline void wk_gate_end(struct wk_gate *g, const struct wk_end *e)
 {
-	if (e->lat_ns > g->fail_ns && e->counted && e->kind != LAT_WAIT_PREEMPT)
+	if (e->lat_ns > g->fail_ns && e->ranked && e->kind != LAT_WAIT_PREEMPT)
 		g->r->over_limit++;
 }
 

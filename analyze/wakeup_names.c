@@ -79,6 +79,18 @@ int lat_sched_policy_parse(const char *s, enum lat_sched_policy *out)
 	return 0;
 }
 
+const char *lat_health_name(enum lat_health_why w)
+{
+	switch (w) {
+	case LAT_HEALTH_IDLE_EXITS:
+		return "idle-exits";
+	case LAT_HEALTH_BREAKS:
+		return "breaks";
+	default:
+		return "ok";
+	}
+}
+
 const char *lat_wait_kind_name(enum lat_wait_kind k)
 {
 	switch (k) {

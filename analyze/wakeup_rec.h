@@ -83,7 +83,11 @@ struct wk_end {
 	const struct lat_wake_waker *waker;	/* lent */
 	uint8_t trusted;		/* no lost-events gap fell inside it */
 	uint8_t selected;		/* --task matched and --policy / --min-prio passed */
-	uint8_t counted;		/* trusted and selected: in the statistics, verdicts, worst */
+	uint8_t low_trust;		/* it ended or was queued on a CPU whose events are
+					   incomplete (wakeup_health.h): its explanation is */
+	uint8_t counted;		/* trusted and selected: in the statistics and verdicts */
+	uint8_t ranked;			/* counted, and of full trust unless --include-untrusted:
+					   it may head the worst and fail the gate */
 	uint8_t inferred;		/* its switch in was not recorded: it ran in
 					   (end_low_ns, end_ns] (docs/wakeup.md) */
 	uint8_t preempted;		/* a preemption wait that began at an R+ switch-out */

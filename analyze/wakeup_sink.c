@@ -39,7 +39,8 @@ void wk_sink_wait(const struct wk_sink *k, const struct wk_end *e, const struct 
 {
 	struct lat_wake_link l;
 	struct wk_end_detail x;
-	struct lat_wait_rec rec = { .w = &l, .prio = e->prio, .trusted = e->trusted };
+	struct lat_wait_rec rec = { .w = &l, .prio = e->prio, .trusted = e->trusted,
+				    .low_trust = e->low_trust };
 
 	wk_end_detail(e, &x);
 	rec.queued_cpu = x.queued_cpu;

@@ -8,10 +8,10 @@
  *   struct wk                   one per analysis
  *     cpus[i] -> struct wk_cpu  from the arena at the CPU's first event
  *       h                       its history (wakeup_history.h): current task, rings
- *       stall, stats, sums, cases, pr   the consumers' parts of it
+ *       stall, stats, sums, cases, pr, health   the consumers' parts of it
  *     tasks.slots[] -> struct wk_task   open addressing by pid; from the arena
- *       chain, stall, sums, pr, stats   the consumers' parts of it
- *     h, chain, stats, sums, gate, inv, sink, cases, stacks, stalls, act
+ *       chain, stall, sums, pr, stats, health   the consumers' parts of it
+ *     h, chain, stats, sums, gate, inv, sink, cases, stacks, stalls, health, act
  *                               the history and the consumers' own state
  *
  * Who writes: the core files write struct wk, wk_cpu and wk_task, except the
@@ -32,6 +32,7 @@
 #include "wakeup_case.h"
 #include "wakeup_chain.h"
 #include "wakeup_gate.h"
+#include "wakeup_health.h"
 #include "wakeup_history.h"
 #include "wakeup_inversion.h"
 #include "wakeup_probe.h"
@@ -68,6 +69,7 @@ struct wk_cpu {
 	struct wk_cases_cpu cases;
 	struct wk_probe_cpu pr;
 	struct wk_stats_cpu stats;
+	struct wk_health_cpu health;
 };
 
 /*
@@ -108,6 +110,8 @@ struct wk_task {
 	struct wk_stats_task stats;
 	struct lat_wake_waker tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
+	struct wk_health_task health;
+	uint8_t wakeup_seen;		/* the pending wait's sched_wakeup came (its first) */
 	/* cold: a recorded sched_setscheduler() */
 	uint8_t ss_pending;		/* inside sched_setscheduler(): ss_target, ss_policy */
 	int32_t ss_target, ss_policy;
@@ -145,6 +149,7 @@ struct wk {
 	struct lat_wakeup_result *r;
 	struct wk_sel sel;
 	uint8_t wake_tent;		/* o->wake_start: waits start at sched_wakeup */
+	uint8_t include_untrusted;	/* o->include_untrusted: low-trust waits counted */
 	struct wk_cpu **cpus;
 	size_t ncpus;
 	size_t ring_cap;		/* slices per CPU ring */
@@ -162,9 +167,10 @@ struct wk {
 	struct wk_inversions inv;
 	struct wk_sink sink;
 	struct wk_cases cases;
-	/* the others: stacks, stalls, CPU activity */
+	/* the others: stacks, stalls, trace health, CPU activity */
 	struct wk_stacks stacks;
 	struct wk_stalls stalls;
+	struct wk_health health;
 	struct wk_activity act;
 };
 

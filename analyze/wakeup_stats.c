@@ -106,6 +106,7 @@ void wk_stats_task_row(struct wk_stats *st, const struct wk_task_view *v,
 	lat_hll_stat(&p->preempt, &o->preempt);
 	o->max_end_ns = p->max_end;
 	o->untrusted = p->untrusted;
+	o->low_trust = p->low_trust;
 	o->policy = v->policy;
 	if (st->sel && v->sel && p->wake.n)
 		st->sel[st->nsel++] = (struct wk_stats_sel){ p, r->ntasks };

@@ -25,6 +25,7 @@
 struct wk_stats_task {
 	struct lat_hll wake, preempt;
 	uint64_t untrusted;		/* waits across a lost-events gap, or phantom */
+	uint64_t low_trust;		/* counted waits of low trust (wakeup_health.h) */
 	uint64_t max_end;		/* when its worst wakeup wait ended */
 	int32_t wait_prio;		/* the highest priority (lowest prio) its counted waits ended
 					   at, INT32_MAX none: a thread that drops its class at exit
@@ -126,7 +127,10 @@ static inline __attribute__((always_inline)) void stats_hist_add(struct wk_stats
 		wk_stats_flush(st);
 }
 
-/* Wait end (task @idx's part @tp, the CPU's @cp): counted, or counted as untrusted. */
+/*
+ * Wait end (task @idx's part @tp, the CPU's @cp): counted (those of low trust
+ * too, and said), or counted as untrusted (a lost-events gap inside it).
+ */
 static inline __attribute__((always_inline)) void wk_stats_end(struct wk_stats *st,
 								struct wk_stats_task *tp,
 								struct wk_stats_cpu *cp,
@@ -140,8 +144,9 @@ static inline __attribute__((always_inline)) void wk_stats_end(struct wk_stats *
 		r->untrusted++;
 		return;
 	}
-	if (!e->selected)
+	if (!e->counted)
 		return;
+	tp->low_trust += e->low_trust;
 	if (e->inferred && !r->inferred_waits++)
 		r->first_inferred_ns = e->end_ns;
 	if (e->kind == LAT_WAIT_PREEMPT) {

@@ -34,6 +34,8 @@ void usage_analyze(FILE *out)
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n"
+		"      --include-untrusted waits on a CPU whose events are incomplete (trace\n"
+		"                          health) may head the worst and fail the gate too\n"
 		"      --folded off|runnable\n"
 		"                          instead of the report, every kernel stack with its\n"
 		"                          off-CPU or runnable time in ns, as FlameGraph reads\n"

@@ -99,6 +99,13 @@ static int set_task(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
+static int set_include_untrusted(struct cli_ctx *c, const char *arg)
+{
+	(void)arg;
+	c->an.include_untrusted = 1;
+	return 0;
+}
+
 int cli_set_wake_start(struct cli_ctx *c, const char *arg)
 {
 	if (!strcmp(arg, "waking")) {
@@ -120,6 +127,7 @@ const struct cli_opt cli_analysis_options[] = {
 	{ "top", 0, required_argument, set_top },
 	{ "task", 0, required_argument, set_task },
 	{ "wakeup-start", 0, required_argument, cli_set_wake_start },
+	{ "include-untrusted", 0, no_argument, set_include_untrusted },
 	{ NULL, 0, 0, NULL },
 };
 

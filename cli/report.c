@@ -40,7 +40,8 @@ void usage_report(FILE *out)
 		"                          the tasks analyzed, as for `latscope analyze`\n"
 		"      --fail-above DUR    CI gate, as for `latscope analyze` (exit 3)\n"
 		"  -f, --format NAME, --buffer NAME, -t, --threshold DUR, --cpu-mhz MHZ, --top N,\n"
-		"      --wakeup-start waking|wakeup     as for `latscope analyze`\n\n"
+		"      --wakeup-start waking|wakeup, --include-untrusted\n"
+		"                                       as for `latscope analyze`\n\n"
 		"exit status: 0 the bundle was written, 1 it could not be (DIR not writable, a\n"
 		"write failed, the render module missing), 2 usage error or an input not\n"
 		"readable (nothing written), 3 written, and --fail-above was exceeded\n"
@@ -160,6 +161,8 @@ static void common_options(FILE *f, const struct cli_ctx *c)
 		fprintf(f, " --top %d", c->an.top_n);
 	if (c->an.wake_start == LAT_WAKE_START_WAKEUP)
 		fputs(" --wakeup-start wakeup", f);
+	if (c->an.include_untrusted)
+		fputs(" --include-untrusted", f);
 	if (c->an.policy) {
 		fputs(" --policy ", f);
 		shell_word(f, c->an.policy);

@@ -37,6 +37,11 @@ void lat_report_cell(FILE *out, const char *s, int width);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
 void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 
+/* An event trace's trace health per CPU (report/health.c). */
+struct lat_wakeup_result;
+void rp_health_json(struct lat_json *j, const struct lat_wakeup_result *r);
+void rp_health_text(FILE *out, const struct lat_wakeup_result *r);
+
 /* The writers of a schema's section (report/kind.c, the report layer's table). */
 struct rp_writers {
 	enum lat_schema schema;

@@ -387,6 +387,7 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 		stat_json(j, &t->wake);
 		lat_json_uint(j, "max_end_ns", t->max_end_ns);
 		lat_json_uint(j, "untrusted", t->untrusted);
+		lat_json_uint(j, "low_trust", t->low_trust);
 		lat_json_obj_open(j, "preempt");
 		stat_json(j, &t->preempt);
 		lat_json_obj_close(j);
@@ -496,6 +497,7 @@ void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 		case_json(j, r, &r->worst[i]);
 	lat_json_arr_close(j);
 	gaps_json(j, r);
+	rp_health_json(j, r);
 	lat_json_str(j, "stop_reason", r->stop_reason);
 	lat_json_bool(j, "has_stacks", r->has_stacks);
 	if (r->has_stacks) {
@@ -927,6 +929,7 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			fprintf(out, " %8llu\n", (unsigned long long)r->cpus[i].lost);
 		}
 	}
+	rp_health_text(out, r);
 	if (r->nworst) {
 		size_t cnt[LAT_VERDICT_N] = { 0 };
 		int first = 1;

@@ -105,6 +105,36 @@ struct lat_wake_stall {
 	char waiting_comm[LAT_COMM_LEN];
 };
 
+/*
+ * A CPU's trace health (docs/wakeup.md, "Trace health"): what its events say
+ * about themselves, and whether they are demonstrably incomplete.
+ */
+enum lat_health_why {
+	LAT_HEALTH_OK,			/* nothing shows events missing systematically */
+	LAT_HEALTH_IDLE_EXITS,		/* its switches out of idle are mostly not recorded */
+	LAT_HEALTH_BREAKS,		/* a tenth of its switches are missing */
+};
+
+const char *lat_health_name(enum lat_health_why w);	/* "ok", "idle-exits", "breaks" */
+
+struct lat_wake_health {
+	int32_t cpu;
+	uint64_t events, switches;
+	uint64_t into_idle, out_of_idle;	/* sched_switch to and from the idle task */
+	/* exits from idle that only the next task's own events showed (no switch recorded) */
+	uint64_t idle_exits_unrecorded;
+	uint64_t breaks;		/* events of a task the CPU was not known to run */
+	uint64_t wakings, wakeups;	/* sched_waking, sched_wakeup(_new) logged on it */
+	uint64_t unpaired_wakeups;	/* of them, a sched_wakeup with no sched_waking of its
+					   task before (not sched_wakeup_new, which has none) */
+	uint64_t lost_marks, lost_events;	/* lost-events marks, and the events they count */
+	uint64_t silences;		/* gaps of LAT_WAKE_STALL_NS or more between its events */
+	uint64_t longest_silence_ns, longest_silence_end_ns;
+	enum lat_health_why incomplete;
+	uint64_t incomplete_since_ns;	/* from then on: no inference there, waits low-trust */
+	uint64_t low_trust_waits;	/* waits that ended or were queued there since */
+};
+
 #define LAT_WAKE_CHAIN_MAX 4
 #define LAT_WAKE_CPUSHARE_MAX 16
 #define LAT_WAKE_ONCPU_MAX 16
@@ -291,6 +321,7 @@ struct lat_wake_task {
 	struct lat_wake_stat preempt;	/* preemption waits */
 	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
 	uint64_t untrusted;		/* waits across a lost-events gap, or phantom: not counted */
+	uint64_t low_trust;		/* counted waits on a CPU whose events are incomplete */
 	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 };
 
@@ -488,6 +519,16 @@ struct lat_wakeup_result {
 	size_t noff_stacks, noff_funcs, nrun_stacks, nrun_funcs;
 	/* every stack with time is in off_stacks / run_stacks, past the top_n: charts draw all */
 	size_t noff_stacks_all, nrun_stacks_all;
+
+	/* [the trace health, wakeup_health.c] */
+	struct lat_wake_health *health;	/* every CPU seen, by number */
+	size_t nhealth;
+	/*
+	 * Counted waits that ended on (or were queued on) a CPU whose events are
+	 * incomplete: in the statistics, but not ranked among the worst nor counted
+	 * by the gate unless lat_analyze_opts.include_untrusted.
+	 */
+	uint64_t low_trust_waits;
 
 	/* [the activity, wakeup_activity.c] */
 	struct lat_wake_activity *activity;	/* NULL unless lat_analyze_opts.activity */

@@ -40,6 +40,8 @@ struct lat_wait_rec {
 	int32_t prio;			/* at the switch-in */
 	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
 	uint8_t trusted;		/* 0: a lost-events gap fell inside the wait */
+	uint8_t low_trust;		/* on a CPU whose events are incomplete (docs/wakeup.md,
+					   "Trace health"): counted, not ranked */
 	/*
 	 * The verdict verdicts_above counts for it ("cpu-saturated", ...: a selected,
 	 * trusted wakeup or new-task wait of at least the threshold), NULL when not judged.

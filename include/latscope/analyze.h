@@ -40,6 +40,12 @@ struct lat_analyze_opts {
 	int timelines;
 	/* the wakeup analysis keeps every CPU's activity over time (result->activity) */
 	int activity;
+	/*
+	 * --include-untrusted: waits of low trust (on a CPU whose events are
+	 * incomplete, docs/wakeup.md "Trace health") may head the worst and fail the
+	 * gate like the others.  Default 0: they are only in the statistics.
+	 */
+	int include_untrusted;
 	/* the wakeup analysis' records as they come (an_wakeup_sink.h), NULL none; lent */
 	const struct lat_wake_sink *sink;
 };

@@ -14,22 +14,33 @@
 # target_cpu, then each migration's dest_cpu), while the CPU's task was known
 # to be another one whose last event on it (any event) came at or after the
 # wait's start.
+# Trace health: once a CPU has 4 exits from idle that only the next task's
+# events showed (an event of another task, or a switch of one, while the
+# switches said idle) and more of them than recorded switches out of idle,
+# nothing is inferred there: a pending task seen running there, or switched
+# out there after such a break, had its wait end unseen (no row).  A second
+# sched_wakeup of a task whose pending wait already had one ends it unseen too.
 function ns(t,  a) { split(t, a, "."); return a[1] * 1000000000 + substr(a[2] "000000000", 1, 9) }
 function field(k,  i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 function off(p) { if (p in running) delete running[p] }
-function start(p, t, kind, q) { pending[p] = 1; st[p] = t; kd[p] = kind; g0[p] = gaps; qc[p] = q }
+function start(p, t, kind, q) { pending[p] = 1; st[p] = t; kd[p] = kind; g0[p] = gaps; qc[p] = q; woke[p] = 0 }
+# the switches said @cpu ran @was; an event showed another task
+function brk(cpu, was) {
+	if (was == 0) unrec[cpu]++
+	if (unrec[cpu] >= 4 && unrec[cpu] > outidle[cpu]) bad[cpu] = 1
+}
 function row(p, t) {
 	printf "%d %.0f %.0f %.0f %s %d\n", p, st[p], t, t - st[p], kd[p], g0[p] == gaps ? 1 : 0
 	delete pending[p]
 }
 # @p's own event at @t on @cpu ends its pending wait as an inferred switch-in
 function inferred(cpu, p) {
-	return (p in pending) && (cpu in cur) && cur[cpu] != p && taskctx && qc[p] == cpu &&
-	       pl >= st[p]
+	return !(cpu in bad) && (p in pending) && (cpu in cur) && cur[cpu] != p && taskctx &&
+	       qc[p] == cpu && pl >= st[p]
 }
 function seen(cpu, p,  old) {
 	if ((cpu in cur) && cur[cpu] == p) return
-	if (cpu in cur) { old = cur[cpu]; if ((old in running) && running[old] == cpu) delete running[old] }
+	if (cpu in cur) { old = cur[cpu]; brk(cpu, old); if ((old in running) && running[old] == cpu) delete running[old] }
 	if (p > 0 && inferred(cpu, p)) row(p, t)
 	cur[cpu] = p
 	if (p > 0) { if (p in pending) delete pending[p]; running[p] = cpu }
@@ -56,10 +67,12 @@ function seen(cpu, p,  old) {
 }
 ev == "sched_switch" {
 	prev = field("prev_pid") + 0; next_ = field("next_pid") + 0; state = field("prev_state")
+	if ((cpu in cur) && cur[cpu] != prev) brk(cpu, cur[cpu])
 	if (prev > 0 && inferred(cpu, prev)) row(prev, t)
 	# the task the switches had on this CPU left unseen (a switch break)
 	if ((cpu in cur) && cur[cpu] != prev && (cur[cpu] in running) && running[cur[cpu]] == cpu)
 		delete running[cur[cpu]]
+	if (prev == 0) outidle[cpu]++
 	cur[cpu] = next_
 	off(prev)
 	if (prev in pending) delete pending[prev]
@@ -73,9 +86,12 @@ ev ~ /^(sched_waking|sched_wakeup|sched_wakeup_new|sched_migrate_task|sched_proc
 }
 ev ~ /^sched_wak/ {
 	p = field("pid") + 0
+	if (ev == "sched_wakeup" && (p in pending) && kd[p] != "preempt" && woke[p] && !(p in running) && p != hpid)
+		delete pending[p]
+	if (ev == "sched_wakeup" && (p in pending) && kd[p] != "preempt") woke[p] = 1
 	if (p <= 0 || (p in running) || p == hpid || (p in pending)) next
 	if (ev == "sched_waking") start(p, t, "wakeup", field("target_cpu") + 0)
-	else start(p, t, ev == "sched_wakeup_new" ? "new" : "wakeup", field("target_cpu") + 0)
+	else { start(p, t, ev == "sched_wakeup_new" ? "new" : "wakeup", field("target_cpu") + 0); woke[p] = 1 }
 }
 ev == "sched_migrate_task" {
 	p = field("pid") + 0
