@@ -111,6 +111,11 @@ static void log_label(const struct lat_axis *a, double v, char *buf, size_t len)
 	} else {
 		count_label(v, buf, len);
 	}
+	if (a->percent) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "%%");
+	}
 }
 
 static void add_tick(struct lat_axis *a, double v, int major)

@@ -102,7 +102,7 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
 		   const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL };
+	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, 0 };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }

@@ -184,61 +184,79 @@ void lat_frame_layout(struct lat_chart *c, cairo_t *m)
 	}
 }
 
-static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
+void lat_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+		     int labels)
 {
-	const struct lat_axis *a = &c->x;
-	double yb = c->plot.y + c->plot.h;
-
 	for (int i = 0; i < a->nticks; i++) {
 		double x = round(lat_axis_map(a, a->tick[i])) + 0.5;
 
 		if (a->tick_major[i]) {
 			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
-			cairo_move_to(cr, x, c->plot.y);
-			cairo_line_to(cr, x, yb);
+			cairo_move_to(cr, x, y_top);
+			cairo_line_to(cr, x, y_bottom);
 			cairo_stroke(cr);
 		}
 		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-		cairo_move_to(cr, x, yb);
-		cairo_line_to(cr, x, yb + (a->tick_major[i] ? 6 : 3));
+		cairo_move_to(cr, x, y_bottom);
+		cairo_line_to(cr, x, y_bottom + (a->tick_major[i] ? 6 : 3));
 		cairo_stroke(cr);
-		if (a->tick_label[i][0])
-			lat_text(cr, x, yb + 8 + LAT_TICK_PT, 1, a->tick_label[i]);
+		if (labels && a->tick_label[i][0])
+			lat_text(cr, x, y_bottom + 8 + LAT_TICK_PT, 1, a->tick_label[i]);
 	}
-	lat_font(cr, LAT_LABEL_PT, 0);
-	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
-		 a->title);
 }
 
-static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)
+static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
 {
-	const struct lat_axis *a = &c->y;
-	char buf[160];
+	const struct lat_axis *a = &c->x;
+	double yb = c->plot.y + c->plot.h;
 
+	char buf[sizeof(a->title) + 8];
+
+	lat_axis_draw_x(cr, a, c->plot.y, yb, 1);
+	lat_font(cr, LAT_LABEL_PT, 0);
+	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
+		 lat_text_fit(cr, a->title, c->plot.w, buf, sizeof(buf)));
+}
+
+void lat_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+		     int labels)
+{
 	lat_font(cr, LAT_TICK_PT, 0);
 	for (int i = 0; i < a->nticks; i++) {
 		double y = round(lat_axis_map(a, a->tick[i])) + 0.5;
 
 		if (a->tick_major[i]) {
 			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
-			cairo_move_to(cr, c->plot.x, y);
-			cairo_line_to(cr, c->plot.x + c->plot.w, y);
+			cairo_move_to(cr, x_left, y);
+			cairo_line_to(cr, x_right, y);
 			cairo_stroke(cr);
 		}
 		cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
-		cairo_move_to(cr, c->plot.x, y);
-		cairo_line_to(cr, c->plot.x - (a->tick_major[i] ? 6 : 3), y);
+		cairo_move_to(cr, x_left, y);
+		cairo_line_to(cr, x_left - (a->tick_major[i] ? 6 : 3), y);
 		cairo_stroke(cr);
-		if (a->tick_label[i][0])
-			lat_text(cr, c->plot.x - 9, y + LAT_TICK_PT * 0.35, 2, a->tick_label[i]);
+		if (labels && a->tick_label[i][0])
+			lat_text(cr, x_left - 9, y + LAT_TICK_PT * 0.35, 2, a->tick_label[i]);
 	}
+}
+
+void lat_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title)
+{
+	char buf[160];
+
 	lat_font(cr, LAT_LABEL_PT, 0);
-	lat_text_fit(cr, a->title, c->plot.h, buf, sizeof(buf));
+	lat_text_fit(cr, title, c->plot.h, buf, sizeof(buf));
 	cairo_save(cr);
 	cairo_translate(cr, LAT_PAD + LAT_LABEL_PT, c->plot.y + c->plot.h / 2);
 	cairo_rotate(cr, -M_PI / 2);
 	lat_text(cr, 0, 0, 1, buf);
 	cairo_restore(cr);
+}
+
+static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)
+{
+	lat_axis_draw_y(cr, &c->y, c->plot.x, c->plot.x + c->plot.w, 1);
+	lat_axis_title_y(cr, c, c->y.title);
 }
 
 static void draw_legend(cairo_t *cr, const struct lat_chart *c)

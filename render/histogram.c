@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The histogram chart: latency distributions on log-log axes (as OSADL's
- * cyclictest plots), drawn as steps, several overlaid in distinct colours,
- * with p50 / p99 / max marked.  A bucket only tells a range, so percentiles
- * are given as the bucket's upper bound ("p99 < 5.62 ms"): the bucket the
- * histogram analysis found, or the value the wakeup analysis computed.
+ * cyclictest plots), drawn as steps with p50 / p99 / max marked
+ * (render/hist_marks.c).  Up to 3 histograms (6 compared by share) are
+ * overlaid in distinct colours; more become small multiples, one panel per
+ * histogram on the same axes, the panels of each group (rtla's IRQ, Thr) on
+ * rows of their own.  The percentile labels are placed in the layout pass
+ * (render/labels.c): they never overlap, and no mark's line runs through one.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,254 +14,521 @@
 
 #include "render_priv.h"
 
-/* Upper end of bucket @i, with the open last bucket as wide as its neighbour in ratio. */
-static double bucket_hi(const struct lat_histogram *h, size_t i)
+#define HM_MIN_W 190.0		/* a small multiple's smallest frame */
+#define HM_MIN_H 110.0
+#define HM_GAP 10.0
+#define HM_TITLE_PT 11.0
+#define HL_PANEL_PT 10.0	/* percentile labels in a small multiple */
+#define OVERLAY_MAX 3
+#define OVERLAY_MAX_SHARES 6
+
+static void hist_release(struct lat_chart *c)
 {
-	const struct lat_bucket *b = &h->b[i];
+	struct lat_hist_layout *l = c->priv;
 
-	if (b->hi_ns != INT64_MAX)
-		return (double)b->hi_ns;
-	if (i > 0 && h->b[i - 1].lo_ns > 0 && b->lo_ns > h->b[i - 1].lo_ns)
-		return (double)b->lo_ns * ((double)b->lo_ns / (double)h->b[i - 1].lo_ns);
-	return b->lo_ns > 0 ? (double)b->lo_ns * 2 : 1000;
-}
-
-static double bucket_lo(const struct lat_histogram *h, size_t i)
-{
-	double lo = (double)h->b[i].lo_ns;
-
-	/* a first bucket from 0 cannot sit on a log axis: give it its neighbour's ratio */
-	if (lo <= 0)
-		lo = bucket_hi(h, i) / 2;
-	return lo;
-}
-
-/* Index of the bucket holding the nearest-rank @pct percentile, or nbuckets. */
-size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct)
-{
-	uint64_t total = 0, cum = 0, rank;
-
-	for (size_t i = 0; i < h->nbuckets; i++)
-		total += h->b[i].count;
-	if (!total)
-		return h->nbuckets;
-	rank = (uint64_t)ceil(pct / 100.0 * (double)total);
-	if (rank < 1)
-		rank = 1;
-	for (size_t i = 0; i < h->nbuckets; i++) {
-		cum += h->b[i].count;
-		if (cum >= rank)
-			return i;
+	if (l) {
+		free(l->panel);
+		free(l->order);
+		free(l->total);
+		free(l->colour);
+		free(l->label);
 	}
-	return h->nbuckets - 1;
+	free(l);
+	c->priv = NULL;
 }
 
-/*
- * "p99 < 163 µs", or for the open overflow bucket, which has no upper bound,
- * "p99 ≥ 200 µs" (cyclictest's -h N, rtla's over:): nothing is invented.
- */
-static void mark_label(const struct lat_histogram *h, size_t i, const char *what, char *buf,
-		       size_t len)
+/* What a bucket is drawn at: its count, or its share of the histogram's samples (%). */
+static double yval(const struct lat_hist_input *in, const struct lat_hist_layout *l, size_t k,
+		   size_t i)
 {
-	char d[32];
+	double n = (double)in->h[k]->b[i].count;
 
-	if (h->b[i].hi_ns == INT64_MAX)
-		snprintf(buf, len, "%s \xe2\x89\xa5 %s", what,
-			 lat_fmt_dur_chart((double)h->b[i].lo_ns, d, sizeof(d)));
+	return in->shares ? 100 * n / (double)(l->total[k] ? l->total[k] : 1) : n;
+}
+
+static void hist_name(const struct lat_hist_input *in, size_t k, char *buf, size_t len)
+{
+	if (in->h[k]->title)
+		lat_utf8_clean(in->h[k]->title, (size_t)-1, buf, len);
 	else
-		snprintf(buf, len, "%s < %s", what, lat_fmt_dur_chart(bucket_hi(h, i), d,
-								      sizeof(d)));
+		snprintf(buf, len, "histogram %zu", k + 1);
 }
 
-/* Where a mark sits: the bucket's upper bound, the open bucket's lower one. */
-static double mark_x(const struct lat_histogram *h, size_t i)
+/* Histograms with samples into l->order; the data's ranges: x lo, hi, smallest y > 0, y max. */
+static void scan(const struct lat_hist_input *in, struct lat_hist_layout *l, double r[4])
 {
-	return h->b[i].hi_ns == INT64_MAX ? bucket_lo(h, i) : bucket_hi(h, i);
-}
+	r[0] = INFINITY;
+	r[1] = 0;
+	r[2] = INFINITY;
+	r[3] = 0;
+	for (size_t k = 0; k < in->n; k++) {
+		const struct lat_histogram *h = in->h[k];
 
-static size_t last_nonzero(const struct lat_histogram *h)
-{
-	for (size_t i = h->nbuckets; i > 0; i--)
-		if (h->b[i - 1].count)
-			return i - 1;
-	return h->nbuckets;
-}
-
-static const char *const mark_what[3] = { "p50", "p99", "max" };
-
-/* The bucket of @h that the analysis' quantile @q names, or nbuckets. */
-static size_t q_bucket(const struct lat_histogram *h, const struct lat_hist_q *q)
-{
-	for (size_t i = 0; q->valid && i < h->nbuckets; i++)
-		if (h->b[i].lo_ns == q->lo_ns && h->b[i].hi_ns == q->hi_ns)
-			return i;
-	return h->nbuckets;
-}
-
-/*
- * The buckets of p50, p99 and max of histogram @k: the histogram analysis'
- * when the caller passed it, else found here (nearest rank, the same rule).
- */
-static void mark_buckets(const struct lat_hist_input *in, size_t k, size_t idx[3])
-{
-	const struct lat_histogram *h = in->h[k];
-
-	if (in->stats && in->stats[k].h == h) {
-		idx[0] = q_bucket(h, &in->stats[k].q[LAT_HQ_P50]);
-		idx[1] = q_bucket(h, &in->stats[k].q[LAT_HQ_P99]);
-		idx[2] = q_bucket(h, &in->stats[k].max);
-		if (idx[0] < h->nbuckets && idx[1] < h->nbuckets && idx[2] < h->nbuckets)
-			return;
+		l->total[k] = lat_hist_samples(h);
+		if (!l->total[k])
+			continue;
+		l->order[l->norder++] = k;
+		for (size_t i = 0; i < h->nbuckets; i++) {
+			if (!h->b[i].count)
+				continue;
+			r[0] = fmin(r[0], lat_hist_bucket_lo(h, i));
+			r[1] = fmax(r[1], lat_hist_bucket_hi(h, i));
+			r[2] = fmin(r[2], yval(in, l, k, i));
+			r[3] = fmax(r[3], yval(in, l, k, i));
+		}
 	}
-	idx[0] = lat_hist_pct_bucket(h, 50);
-	idx[1] = lat_hist_pct_bucket(h, 99);
-	idx[2] = last_nonzero(h);
 }
 
 /*
- * Mark @j (p50, p99, max) of histogram @k: where it sits and its label.  The
- * analysis' own value when it gave one ("p99 1.23 ms"), else the bucket bound.
- * 0 when there is no such mark (or it repeats the previous one).
+ * Small multiples are ordered by group (first appearance), each group's in
+ * input order; a panel is coloured by its group when there are several.
  */
-static int hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
-		     size_t len)
+static void assign_groups(const struct lat_hist_input *in, struct lat_hist_layout *l)
+{
+	const char *seen[LAT_LEGEND_MAX];
+	size_t *grp = calloc(in->n ? in->n : 1, sizeof(*grp)), m = 0;
+
+	l->ngroups = 0;
+	for (size_t j = 0; j < l->norder; j++) {
+		const char *g = in->h[l->order[j]]->group ? in->h[l->order[j]]->group : "";
+		size_t i;
+
+		for (i = 0; i < l->ngroups && strcmp(seen[i], g); i++)
+			;
+		if (i == l->ngroups && l->ngroups < LAT_LEGEND_MAX)
+			seen[l->ngroups++] = g;
+		if (grp)
+			grp[l->order[j]] = i;
+		/* small multiples are coloured by group (all alike when there is one) */
+		l->colour[l->order[j]] = l->multiples ? i : l->order[j];
+	}
+	if (!grp || !l->multiples || l->ngroups < 2) {
+		free(grp);
+		return;
+	}
+	/* stable: by group, then input order */
+	for (size_t g = 0; g < l->ngroups; g++)
+		for (size_t k = 0; k < in->n; k++)
+			if (l->total[k] && grp[k] == g)
+				l->order[m++] = k;
+	free(grp);
+}
+
+/* Rows of a grid of @cols columns, each group starting a row. */
+static size_t grid_rows(const struct lat_hist_layout *l, size_t cols)
+{
+	size_t rows = 0, run = 0;
+
+	for (size_t j = 0; j < l->norder; j++) {
+		int same = j > 0 && l->ngroups > 1 &&
+			   l->colour[l->order[j]] == l->colour[l->order[j - 1]];
+
+		if (j > 0 && !same && l->ngroups > 1)
+			run = 0;
+		if (run % cols == 0)
+			rows++;
+		run++;
+	}
+	return rows;
+}
+
+/*
+ * The grid with the panels closest to 1.4:1 and few empty cells, among those
+ * of panels at least HM_MIN_W x HM_MIN_H.
+ */
+static int grid_pick(const struct lat_chart *c, const struct lat_hist_layout *l, size_t *cols,
+		     size_t *rows)
+{
+	size_t maxc = (size_t)floor((c->plot.w + HM_GAP) / (HM_MIN_W + HM_GAP));
+	size_t maxr = (size_t)floor((c->plot.h + HM_GAP) / (HM_MIN_H + HM_GAP));
+	double best = INFINITY;
+
+	for (size_t nc = 1; nc <= maxc && nc <= l->norder; nc++) {
+		size_t nr = grid_rows(l, nc);
+		double pw = (c->plot.w - (double)(nc - 1) * HM_GAP) / (double)nc;
+		double ph = (c->plot.h - (double)(nr - 1) * HM_GAP) / (double)nr;
+		/* empty cells waste room as much as a skewed panel does */
+		double score = fabs(log(pw / ph / 1.4)) +
+			       2 * (double)(nr * nc - l->norder) / (double)(nr * nc);
+
+		if (nr > maxr || score >= best)
+			continue;
+		best = score;
+		*cols = nc;
+		*rows = nr;
+	}
+	return best < INFINITY ? 0 : -LAT_ELIMIT;
+}
+
+static void panel_axes(const struct lat_chart *c, struct lat_hist_panel *p)
+{
+	p->x = c->x;
+	p->x.p0 = p->box.x;
+	p->x.p1 = p->box.x + p->box.w;
+	lat_axis_ticks(&p->x, (int)fmax(2, p->box.w / 90));
+	p->y = c->y;
+	p->y.p0 = p->box.y + p->box.h;
+	p->y.p1 = p->box.y;
+}
+
+/* The tool's own maximum, when the histogram's max is in its open last bucket; else -1. */
+static int64_t printed_max(const struct lat_hist_input *in, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
+
+	if (h->has_printed && h->printed.max_ns != LAT_VALUE_NONE && lat_hist_mark_open(in, k))
+		return h->printed.max_ns;
+	return -1;
+}
+
+/* "IRQ cpu0 · 10001 samples", with " · printed max 428 µs" when the buckets cannot say. */
+static void panel_title(const struct lat_hist_input *in, const struct lat_hist_layout *l,
+			size_t k, const char *name, char *buf, size_t len)
+{
 	char d[32];
+	size_t n;
 
-	if (in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS) {
-		const struct lat_hist_marks *m = &in->marks[k];
-		int64_t v[3] = { m->p50, m->p99, m->max };
+	snprintf(buf, len, "%s \xc2\xb7 %llu sample%s", name, (unsigned long long)l->total[k],
+		 PLURAL(l->total[k]));
+	n = strlen(buf);
+	if (printed_max(in, k) >= 0)
+		snprintf(buf + n, len - n, " \xc2\xb7 printed max %s",
+			 lat_fmt_dur_chart((double)printed_max(in, k), d, sizeof(d)));
+}
 
-		if (v[j] < 0 || (j > 0 && v[j] == v[j - 1]))
-			return 0;
-		*x = v[j] > 0 ? (double)v[j] : 1;
-		snprintf(buf, len, "%s %s%s", mark_what[j], m->bound & (1u << j) ?
-			 "\xe2\x89\xa4 " : "", lat_fmt_dur_chart((double)v[j], d, sizeof(d)));
-		return 1;
-	} else {
-		size_t idx[3];
+static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
+			   struct lat_hist_layout *l, char *msg, size_t msglen)
+{
+	size_t cols = 1, rows = 1, r = 0, col = 0;
+	double pw, ph;
 
-		mark_buckets(in, k, idx);
-		if (idx[2] == h->nbuckets || (j > 0 && idx[j] == idx[j - 1]))
-			return 0;
-		*x = mark_x(h, idx[j]);
-		mark_label(h, idx[j], mark_what[j], buf, len);
-		return 1;
+	if (grid_pick(c, l, &cols, &rows)) {
+		snprintf(msg, msglen, "%zu histograms do not fit as panels of %.0fx%.0f",
+			 l->norder, HM_MIN_W, HM_MIN_H);
+		return -LAT_ELIMIT;
 	}
+	l->panel = calloc(l->norder, sizeof(*l->panel));
+	if (!l->panel) {
+		snprintf(msg, msglen, "out of memory");
+		return -LAT_ENOMEM;
+	}
+	l->ncols = cols;
+	pw = (c->plot.w - (double)(cols - 1) * HM_GAP) / (double)cols;
+	ph = (c->plot.h - (double)(rows - 1) * HM_GAP) / (double)rows;
+	for (size_t j = 0; j < l->norder; j++) {
+		struct lat_hist_panel *p = &l->panel[l->npanels++];
+		size_t k = l->order[j];
+		char name[80];
+
+		if (j > 0 && (col == cols || (l->ngroups > 1 &&
+					      l->colour[k] != l->colour[l->order[j - 1]]))) {
+			r++;
+			col = 0;
+		}
+		p->box = (struct lat_rect){ c->plot.x + (double)col * (pw + HM_GAP),
+					    c->plot.y + (double)r * (ph + HM_GAP), pw, ph };
+		p->first = j;
+		p->n = 1;
+		p->col = col++;
+		p->ylabels = p->col == 0;
+		hist_name(in, k, name, sizeof(name));
+		panel_title(in, l, k, name, p->title, sizeof(p->title));
+		panel_axes(c, p);
+	}
+	return 0;
+}
+
+/*
+ * Mark @w of histogram @k sits where the one before it does (p99 in the p50's
+ * bucket): one label says both, "p50, p99 < 2 µs".
+ */
+static void merge_mark(cairo_t *m, const struct lat_hist_input *in, struct lat_hist_layout *l,
+		       size_t first, size_t k, int w)
+{
+	static const char *const what[3] = { "p50", "p99", "max" };
+	struct lat_plabel *prev = l->nlabels > first ? &l->label[l->nlabels - 1] : NULL;
+	char buf[2 * sizeof(prev->text)], own[sizeof(prev->text)];
+	const char *rest;
+	double xv;
+	size_t keep;
+	int n;
+
+	if (!prev || prev->hist != k || prev->what != w - 1 ||
+	    !lat_hist_mark_at(in, k, w, &xv, own, sizeof(own)))
+		return;
+	/* "p50, p99" + the value part both labels share, " < 2 µs" */
+	rest = strchr(own, ' ');
+	if (!rest || strlen(prev->text) < strlen(rest))
+		return;
+	keep = strlen(prev->text) - strlen(rest);
+	n = snprintf(buf, sizeof(buf), "%.*s, %s%s", (int)keep, prev->text, what[w], rest);
+	if (n < 0 || (size_t)n >= sizeof(prev->text))
+		return;
+	memcpy(prev->text, buf, (size_t)n + 1);
+	prev->what = w;
+	prev->w = lat_text_width(m, prev->text);
+}
+
+/* The marks of panel @p as labels at @pt points, placed in the band at its top. */
+static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_hist_layout *l,
+			struct lat_hist_panel *p, const struct lat_rect *zone, double pt)
+{
+	size_t first = l->nlabels;
+
+	lat_font(m, pt, 0);
+	for (size_t j = p->first; j < p->first + p->n; j++) {
+		size_t k = l->order[j];
+
+		for (int w = 0; w < 3; w++) {
+			struct lat_plabel *lb = &l->label[l->nlabels];
+			double xv;
+
+			memset(lb, 0, sizeof(*lb));
+			if (!lat_hist_mark(in, k, w, &xv, lb->text, sizeof(lb->text))) {
+				merge_mark(m, in, l, first, k, w);
+				continue;
+			}
+			lb->x = round(lat_axis_map(&p->x, xv)) + 0.5;
+			lb->y1 = p->box.y + p->box.h;
+			lb->w = lat_text_width(m, lb->text);
+			lb->h = pt;
+			lb->hist = k;
+			lb->what = w;
+			l->nlabels++;
+		}
+	}
+	{
+		size_t dropped;
+		int used = lat_plabels_place(l->label + first, l->nlabels - first, zone, pt + 5,
+					     &dropped);
+
+		l->dropped += dropped;
+		return used;
+	}
+}
+
+/*
+ * Labels of every panel, then the data of each below the band of label rows
+ * the most crowded panel used (the same height in every panel: one y axis).
+ */
+static int place_labels(struct lat_chart *c, cairo_t *m, const struct lat_hist_input *in,
+			struct lat_hist_layout *l)
+{
+	double pt = l->multiples ? HL_PANEL_PT : LAT_TICK_PT, head, band;
+	int used = 0, rows;
+
+	l->label = calloc(3 * l->norder + 1, sizeof(*l->label));
+	if (!l->label)
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < l->npanels; i++) {
+		struct lat_hist_panel *p = &l->panel[i];
+		struct lat_rect zone;
+
+		head = l->multiples ? HM_TITLE_PT + 8 : 4;
+		/* at most a third of a panel for labels, a row per mark at most */
+		rows = (int)fmin(3 * (double)p->n, floor(p->box.h / 3 / (pt + 5)));
+		zone = (struct lat_rect){ p->box.x + 2, p->box.y + head, p->box.w - 4,
+					  rows * (pt + 5) };
+		used = (int)fmax(used, panel_labels(m, in, l, p, &zone, pt));
+	}
+	band = (l->multiples ? HM_TITLE_PT + 8 : 4) + used * (pt + 5) + 4;
+	for (size_t i = 0; i < l->npanels; i++) {
+		struct lat_axis *y = l->multiples ? &l->panel[i].y : &c->y;
+
+		y->p1 = l->panel[i].box.y + band;
+		lat_axis_ticks(y, (int)fmax(2, (y->p0 - y->p1) / (l->multiples ? 30 : 55)));
+		l->panel[i].y = *y;
+	}
+	return 0;
+}
+
+/* Key numbers of an overlay: per histogram, its samples and marks; the legend. */
+static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
+			struct lat_hist_layout *l)
+{
+	size_t more = 0;
+
+	for (size_t k = 0; k < in->n; k++) {
+		size_t len = strlen(c->subtitle);
+		char name[160], d[3][48], pm[32];
+		double x;
+
+		hist_name(in, k, name, sizeof(name));
+		if (c->nlegend < LAT_LEGEND_MAX) {
+			struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+			snprintf(it->text, sizeof(it->text), "%.70s (%llu sample%s)", name,
+				 (unsigned long long)l->total[k], PLURAL(l->total[k]));
+			it->rgb = lat_palette(k);
+			it->style = LAT_LEG_BOX;
+		} else {
+			more++;
+		}
+		if (!l->total[k])
+			continue;
+		for (int j = 0; j < 3; j++)
+			if (!lat_hist_mark_at(in, k, j, &x, d[j], sizeof(d[j])))
+				snprintf(d[j], sizeof(d[j]), "?");
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, "%s%s: n %llu, %s, %s, %s",
+			 len ? " \xc2\xb7 " : "", name, (unsigned long long)l->total[k], d[0], d[1],
+			 d[2]);
+		/* the tool's own maximum says what the open bucket cannot */
+		if (printed_max(in, k) >= 0) {
+			len = strlen(c->subtitle);
+			snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " (printed max %s)",
+				 lat_fmt_dur_chart((double)printed_max(in, k), pm, sizeof(pm)));
+		}
+	}
+	if (more)
+		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more", more);
+}
+
+/* Key numbers of small multiples: how many, the groups, the largest max; a legend of groups. */
+static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
+			  struct lat_hist_layout *l)
+{
+	size_t worst = l->order[0];
+	double wx = 0, x;
+	char d[96], name[96];
+
+	for (size_t j = 0; j < l->norder; j++) {
+		size_t k = l->order[j];
+
+		if (!lat_hist_mark_at(in, k, 2, &x, d, sizeof(d)))
+			continue;
+		/* the tool's maximum beyond an open bucket is the larger */
+		x = printed_max(in, k) >= 0 ? fmax(x, (double)printed_max(in, k)) : x;
+		if (x > wx) {
+			wx = x;
+			worst = k;
+		}
+	}
+	lat_hist_mark_at(in, worst, 2, &x, d, sizeof(d));
+	if (printed_max(in, worst) >= 0) {
+		char pm[32];
+		size_t n = strlen(d);
+
+		snprintf(d + n, sizeof(d) - n, " (printed max %s)",
+			 lat_fmt_dur_chart((double)printed_max(in, worst), pm, sizeof(pm)));
+	}
+	hist_name(in, worst, name, sizeof(name));
+	snprintf(c->subtitle, sizeof(c->subtitle), "%zu histograms, one panel each, same axes"
+		 " \xc2\xb7 largest: %s %s", l->norder, name, d);
+	for (size_t g = 0; l->ngroups > 1 && g < l->ngroups; g++) {
+		struct lat_legend_item *it = &c->legend[c->nlegend++];
+
+		for (size_t j = 0; j < l->norder; j++)
+			if (l->colour[l->order[j]] == g) {
+				const char *gn = in->h[l->order[j]]->group;
+
+				lat_utf8_clean(gn && *gn ? gn : "(no group)", (size_t)-1, it->text,
+					       sizeof(it->text));
+				break;
+			}
+		it->rgb = lat_palette(g);
+		it->style = LAT_LEG_BOX;
+	}
+}
+
+/* The axes' ranges: log x over the buckets, log y from half the smallest value. */
+static void hist_axes(struct lat_chart *c, cairo_t *m, const struct lat_hist_input *in,
+		      const double r[4], int multiples)
+{
+	struct lat_axis t;
+	double ylab = 0;
+
+	/* a margin, not whole decades: the data should fill the width */
+	c->x = (struct lat_axis){ .lo = r[0] / 1.4, .hi = r[1] * 1.4, .log = 1,
+				  .unit = LAT_UNIT_NS };
+	snprintf(c->x.title, sizeof(c->x.title), "%s", in->what ? in->what : "latency");
+	c->y = (struct lat_axis){ .lo = r[2], .hi = r[3] * 1.5, .log = 1,
+				  .unit = in->shares ? LAT_UNIT_NONE : LAT_UNIT_COUNT,
+				  .percent = in->shares };
+	/* counts by whole decades; shares with a margin (a top decade would stay empty) */
+	if (!in->shares)
+		lat_axis_nice_range(&c->y, 8);
+	/* empty buckets drop to the floor, half a step below the smallest count */
+	c->y.lo = r[2] / 2;
+	snprintf(c->y.title, sizeof(c->y.title), in->shares ? "share of its samples per bucket" :
+		 "samples per bucket");
+	c->has_y = !multiples;
+	if (!multiples)
+		return;
+	/* small multiples: the frame leaves room for the y tick labels the panels draw */
+	t = c->y;
+	lat_axis_ticks(&t, 4);
+	lat_font(m, LAT_TICK_PT, 0);
+	for (int i = 0; i < t.nticks; i++)
+		ylab = fmax(ylab, lat_text_width(m, t.tick_label[i]));
+	c->lane_label_w = LAT_LABEL_PT + 12 + ylab;
+	lat_axis_ticks(&c->y, 4);	/* fixes the title's unit */
 }
 
 static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_hist_input *in = data;
-	double xlo = INFINITY, xhi = 0, ymax = 1;
-	size_t nonempty = 0, n = 0;
-	char d1[48], d2[48], d3[48], x1[32];
+	struct lat_hist_layout *l = calloc(1, sizeof(*l));
+	double r[4];
+	int ret;
 
-	for (size_t k = 0; k < in->n; k++) {
-		const struct lat_histogram *h = in->h[k];
-
-		for (size_t i = 0; i < h->nbuckets; i++) {
-			if (!h->b[i].count)
-				continue;
-			nonempty++;
-			xlo = fmin(xlo, bucket_lo(h, i));
-			xhi = fmax(xhi, bucket_hi(h, i));
-			ymax = fmax(ymax, (double)h->b[i].count);
-		}
-	}
-	if (!nonempty) {
+	if (!l)
+		goto nomem;
+	c->priv = l;
+	l->order = calloc(in->n + 1, sizeof(*l->order));
+	l->total = calloc(in->n + 1, sizeof(*l->total));
+	l->colour = calloc(in->n + 1, sizeof(*l->colour));
+	if (!l->order || !l->total || !l->colour)
+		goto nomem;
+	scan(in, l, r);
+	if (!l->norder) {
 		snprintf(msg, msglen, "the histograms hold no samples");
 		return -LAT_EEMPTY;
 	}
-	c->has_y = 1;
-	/* a margin, not whole decades: the data should fill the width */
-	c->x = (struct lat_axis){ .lo = xlo / 1.4, .hi = xhi * 1.4, .log = 1, .unit = LAT_UNIT_NS };
-	snprintf(c->x.title, sizeof(c->x.title), "%s", in->what ? in->what : "latency");
-	c->y = (struct lat_axis){ .lo = 1, .hi = ymax * 1.5, .log = 1, .unit = LAT_UNIT_COUNT };
-	lat_axis_nice_range(&c->y, 8);
-	/* room above the tallest bar for the percentile labels */
-	if (c->y.hi < ymax * 3)
-		c->y.hi *= 10;
-	/* zero-count buckets drop to the floor, half a step below a count of 1 */
-	c->y.lo = 0.5;
-	snprintf(c->y.title, sizeof(c->y.title), "samples per bucket");
-
+	l->multiples = l->norder > (in->shares ? OVERLAY_MAX_SHARES : OVERLAY_MAX);
+	assign_groups(in, l);
+	hist_axes(c, m, in, r, l->multiples);
 	lat_chart_title(c, o, "histogram", in->title);
-	for (size_t k = 0; k < in->n; k++) {
-		const struct lat_histogram *h = in->h[k];
-		size_t idx[3], p50, p99, mx, len = strlen(c->subtitle);
-		uint64_t total = 0;
-		char name[160];
-
-		mark_buckets(in, k, idx);
-		p50 = idx[0];
-		p99 = idx[1];
-		mx = idx[2];
-		for (size_t i = 0; i < h->nbuckets; i++)
-			total += h->b[i].count;
-		if (h->title)
-			lat_utf8_clean(h->title, (size_t)-1, name, sizeof(name));
-		else
-			snprintf(name, sizeof(name), "histogram %zu", k + 1);
-		if (c->nlegend < LAT_LEGEND_MAX) {
-			struct lat_legend_item *it = &c->legend[c->nlegend++];
-
-			snprintf(it->text, sizeof(it->text), "%.70s (%llu sample%s)", name,
-				 (unsigned long long)total, PLURAL(total));
-			it->rgb = lat_palette(k);
-			it->style = LAT_LEG_BOX;
-		} else {
-			n++;
-		}
-		if (mx == h->nbuckets)
-			continue;
-		if (in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS) {
-			const struct lat_hist_marks *mk = &in->marks[k];
-
-			static const char *const le = "\xe2\x89\xa4 ";
-
-			snprintf(d1, sizeof(d1), "p50 %s%s", mk->bound & 1 ? le : "",
-				 lat_fmt_dur_chart((double)mk->p50, x1, sizeof(x1)));
-			snprintf(d2, sizeof(d2), "p99 %s%s", mk->bound & 2 ? le : "",
-				 lat_fmt_dur_chart((double)mk->p99, x1, sizeof(x1)));
-			snprintf(d3, sizeof(d3), "max %s%s", mk->bound & 4 ? le : "",
-				 lat_fmt_dur_chart((double)mk->max, x1, sizeof(x1)));
-		} else {
-			mark_label(h, p50, "p50", d1, sizeof(d1));
-			mark_label(h, p99, "p99", d2, sizeof(d2));
-			mark_label(h, mx, "max", d3, sizeof(d3));
-		}
-		snprintf(c->subtitle + len, sizeof(c->subtitle) - len,
-			 "%s%s: n %llu, %s, %s, %s", len ? " \xc2\xb7 " : "",
-			 name, (unsigned long long)total, d1, d2, d3);
-		/* the tool's own maximum says what the open bucket cannot */
-		if (h->has_printed && h->printed.max_ns != LAT_VALUE_NONE &&
-		    h->b[mx].hi_ns == INT64_MAX) {
-			len = strlen(c->subtitle);
-			snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " (printed max %s)",
-				 lat_fmt_dur_chart((double)h->printed.max_ns, d3, sizeof(d3)));
-		}
-	}
-	if (n)
-		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu more", n);
+	if (l->multiples)
+		multiples_key(c, in, l);
+	else
+		overlay_key(c, in, l);
 	lat_frame_layout(c, m);
+	if (l->multiples) {
+		ret = place_multiples(c, in, l, msg, msglen);
+		if (ret)
+			return ret;
+		c->x.nticks = 0;	/* each column draws its own */
+	} else {
+		l->panel = calloc(1, sizeof(*l->panel));
+		if (!l->panel)
+			goto nomem;
+		l->npanels = 1;
+		l->ncols = 1;
+		l->panel[0] = (struct lat_hist_panel){ .box = c->plot, .x = c->x, .y = c->y,
+						       .first = 0, .n = l->norder };
+	}
+	if (place_labels(c, m, in, l))
+		goto nomem;
 	return 0;
+nomem:
+	snprintf(msg, msglen, "out of memory");
+	return -LAT_ENOMEM;
 }
 
-static void draw_steps(cairo_t *cr, const struct lat_chart *c, const struct lat_histogram *h,
-		       struct lat_rgb rgb)
+static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
+		       const struct lat_hist_layout *l, const struct lat_hist_panel *p, size_t k)
 {
-	double floor_y = c->plot.y + c->plot.h;
+	const struct lat_histogram *h = in->h[k];
+	struct lat_rgb rgb = lat_palette(l->colour[k]);
+	double floor_y = p->y.p0;
 	int open = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < h->nbuckets; i++) {
-			double x0 = lat_axis_map(&c->x, bucket_lo(h, i));
-			double x1 = lat_axis_map(&c->x, bucket_hi(h, i));
-			double y = h->b[i].count ? lat_axis_map(&c->y, (double)h->b[i].count) :
-				   floor_y;
+			double x0 = lat_axis_map(&p->x, lat_hist_bucket_lo(h, i));
+			double x1 = lat_axis_map(&p->x, lat_hist_bucket_hi(h, i));
+			double y = h->b[i].count ? lat_axis_map(&p->y, yval(in, l, k, i)) : floor_y;
 
 			if (!open) {
 				cairo_move_to(cr, x0, floor_y);
@@ -268,7 +537,8 @@ static void draw_steps(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			cairo_line_to(cr, x0, y);
 			cairo_line_to(cr, x1, y);
 			/* a gap between buckets goes down to the floor */
-			if (i + 1 == h->nbuckets || bucket_lo(h, i + 1) > bucket_hi(h, i) * 1.0001) {
+			if (i + 1 == h->nbuckets ||
+			    lat_hist_bucket_lo(h, i + 1) > lat_hist_bucket_hi(h, i) * 1.0001) {
 				cairo_line_to(cr, x1, floor_y);
 				if (pass == 0)
 					cairo_close_path(cr);
@@ -287,63 +557,83 @@ static void draw_steps(cairo_t *cr, const struct lat_chart *c, const struct lat_
 	}
 }
 
+/* A small multiple: its grid, its frame, its title. */
+static void draw_panel_frame(cairo_t *cr, const struct lat_hist_panel *p)
+{
+	char buf[96];
+
+	cairo_set_line_width(cr, 1);
+	lat_axis_draw_x(cr, &p->x, p->y.p1, p->box.y + p->box.h, 0);
+	lat_axis_draw_y(cr, &p->y, p->box.x, p->box.x + p->box.w, p->ylabels);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	cairo_rectangle(cr, round(p->box.x) + 0.5, round(p->box.y) + 0.5, round(p->box.w),
+			round(p->box.h));
+	cairo_stroke(cr);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	lat_font(cr, HM_TITLE_PT, 1);
+	lat_text(cr, p->box.x + 6, p->box.y + 4 + HM_TITLE_PT,
+		 0, lat_text_fit(cr, p->title, p->box.w - 12, buf, sizeof(buf)));
+}
+
+/* The shared axes of small multiples: x tick labels under each column, the y title. */
+static void multiples_axes(cairo_t *cr, const struct lat_chart *c,
+			   const struct lat_hist_layout *l)
+{
+	double yb = c->plot.y + c->plot.h;
+
+	for (size_t col = 0; col < l->ncols; col++)
+		for (size_t i = 0; i < l->npanels; i++) {
+			if (l->panel[i].col != col)
+				continue;
+			lat_font(cr, LAT_TICK_PT, 0);
+			lat_axis_draw_x(cr, &l->panel[i].x, yb, yb, 1);
+			break;
+		}
+	lat_axis_title_y(cr, c, c->y.title);
+}
+
 static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
 	const struct lat_hist_input *in = data;
-	char buf[64];
+	const struct lat_hist_layout *l = c->priv;
+	double dash[] = { 3, 3 };
 
-	cairo_save(cr);
-	cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
-	cairo_clip(cr);
-	for (size_t k = 0; k < in->n; k++)
-		draw_steps(cr, c, in->h[k], lat_palette(k));
-	cairo_restore(cr);
+	(void)o;
+	for (size_t i = 0; i < l->npanels; i++) {
+		const struct lat_hist_panel *p = &l->panel[i];
 
-	/* percentile marks: a dashed line from the top, labels stacked per histogram */
-	lat_font(cr, LAT_TICK_PT, 0);
-	for (size_t k = 0; k < in->n && k < LAT_LEGEND_MAX; k++) {
-		double d[] = { 3, 3 }, lastx = -1e9, xs[3], tx[3], w[3];
-		double ytxt = c->plot.y + 16 + (double)k * (LAT_TICK_PT + 6);
-		double limit = c->plot.x + c->plot.w - 2;
-		char lab[3][64];
-		int have[3];
-
-		/* labels left to right beside their line, then pulled back from the right edge */
-		for (int j = 0; j < 3; j++) {
-			have[j] = hist_mark(in, k, j, &xs[j], lab[j], sizeof(lab[j]));
-			if (!have[j])
-				continue;
-			xs[j] = round(lat_axis_map(&c->x, xs[j])) + 0.5;
-			w[j] = lat_text_width(cr, lab[j]);
-			tx[j] = fmax(lastx, xs[j] + 4);
-			lastx = tx[j] + w[j] + 10;
-		}
-		for (int j = 2; j >= 0; j--) {
-			if (!have[j])
-				continue;
-			if (tx[j] + w[j] > limit)
-				tx[j] = limit - w[j];
-			limit = tx[j] - 10;
-		}
-		for (int j = 0; j < 3; j++) {
-			if (!have[j])
-				continue;
-			lat_set_rgb(cr, lat_palette(k), 0.9);
-			cairo_set_line_width(cr, 1.2);
-			cairo_set_dash(cr, d, 2, 0);
-			cairo_move_to(cr, xs[j], ytxt + 4);
-			cairo_line_to(cr, xs[j], c->plot.y + c->plot.h);
-			cairo_stroke(cr);
-			cairo_set_dash(cr, NULL, 0, 0);
-			lat_text(cr, tx[j], ytxt, 0, lab[j]);
-		}
+		if (l->multiples)
+			draw_panel_frame(cr, p);
+		cairo_save(cr);
+		cairo_rectangle(cr, p->box.x, p->y.p1, p->box.w, p->y.p0 - p->y.p1);
+		cairo_clip(cr);
+		for (size_t j = p->first; j < p->first + p->n; j++)
+			draw_steps(cr, in, l, p, l->order[j]);
+		cairo_restore(cr);
 	}
-	(void)buf;
+	if (l->multiples)
+		multiples_axes(cr, c, l);
+	/* percentile marks: a dashed line from under the label to the floor */
+	for (size_t i = 0; i < l->nlabels; i++) {
+		const struct lat_plabel *lb = &l->label[i];
+
+		if (!lb->placed)
+			continue;
+		lat_set_rgb(cr, lat_palette(l->colour[lb->hist]), 0.9);
+		cairo_set_line_width(cr, 1.2);
+		cairo_set_dash(cr, dash, 2, 0);
+		cairo_move_to(cr, lb->x, lb->y0);
+		cairo_line_to(cr, lb->x, lb->y1);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+		lat_text_box(cr, &lb->box, lb->h, 0, lb->text);
+	}
 }
 
 const struct lat_chart_ops lat_hist_ops = {
 	.name = "histogram",
 	.layout = hist_layout,
 	.draw = hist_draw,
+	.release = hist_release,
 };

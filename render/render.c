@@ -23,7 +23,7 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL };
+	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
 
 	return lat_chart_run(&lat_hist_ops, &in, o, out);
 }
@@ -183,7 +183,7 @@ static int draw_histogram(const struct lat_block *b, const struct lat_render_opt
 			  struct lat_render_buf *out)
 {
 	const struct lat_hist_result *r = b->schema == LAT_SCHEMA_HISTOGRAM ? b->analysis : NULL;
-	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL };
+	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
 
 	if (b->schema == LAT_SCHEMA_EVENTS)
 		return lat_render_wakeup_hist(b, o, out);

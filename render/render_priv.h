@@ -43,11 +43,12 @@ struct lat_axis {
 	int vertical;
 	double p0, p1;		/* pixel of lo and of hi */
 	enum lat_unit unit;
-	char title[96];		/* quantity, unit appended by lat_axis_ticks for linear axes */
+	char title[200];	/* quantity, unit appended by lat_axis_ticks for linear axes */
 	int nticks;
 	double tick[LAT_AXIS_MAX_TICKS];
 	char tick_label[LAT_AXIS_MAX_TICKS][24];
 	int tick_major[LAT_AXIS_MAX_TICKS];	/* labelled */
+	int percent;		/* log tick labels end in "%" (shares) */
 };
 
 /* Value to pixel.  Values outside the range map outside [p0, p1]; log axes clamp v <= 0 to lo. */
@@ -129,12 +130,31 @@ void lat_frame_layout(struct lat_chart *c, cairo_t *m);
 /* The bottom of the title lines (after lat_frame_layout). */
 double lat_frame_title_h(const struct lat_chart *c);
 void lat_frame_draw(cairo_t *cr, const struct lat_chart *c);
+/*
+ * The ticks of an axis (its pixel ends set) and their grid lines: an x axis
+ * between @y_top and @y_bottom (ticks below y_bottom), a y axis between
+ * @x_left and @x_right (ticks left of x_left); tick labels when @labels.
+ * The frame draws c->x and c->y with them; charts of several panels draw
+ * each panel's.  Uses the current font for the x labels.
+ */
+void lat_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+		     int labels);
+void lat_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+		     int labels);
+/* The y axis title, rotated, left of c->plot (what the frame draws when c->has_y). */
+void lat_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title);
 
 /* Selects the chart font at @size points (bold or not) with fixed, unhinted metrics. */
 void lat_font(cairo_t *cr, double size, int bold);
 double lat_text_width(cairo_t *cr, const char *s);
 /* Draws @s (valid UTF-8) with its left end at x (align 0), centre (1) or right end (2). */
 void lat_text(cairo_t *cr, double x, double y, int align, const char *s);
+/*
+ * A text placed in a layout pass as a box @pt high from box->y (its baseline
+ * LAT_TEXT_BASE of that below the top: DejaVu's digits and descenders fit).
+ */
+#define LAT_TEXT_BASE 0.78
+void lat_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s);
 /* Copies @s into @out elided with "…" to at most @maxw wide; returns out. */
 char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen);
 
@@ -170,8 +190,32 @@ static inline void lat_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
 /* "2.51 s", "50 µs" with up to 3 significant digits (µ, not u: charts are UTF-8). */
 char *lat_fmt_dur_chart(double ns, char *buf, size_t len);
 
-/* Index of the bucket holding the nearest-rank @pct percentile (nbuckets when empty). */
-size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
+/*
+ * A percentile mark of a histogram chart: a dashed line at x from under its
+ * label (y0) down to the floor (y1), and its label in a row of a band above
+ * the data (render/labels.c).
+ */
+struct lat_plabel {
+	double x, y1;		/* the line; y1 its lower end */
+	double w, h;		/* the text's extent */
+	char text[48];
+	size_t hist;		/* whose mark (colour) */
+	int what;		/* 0 p50, 1 p99, 2 max */
+	/* set by lat_plabels_place() */
+	int placed, row;
+	struct lat_rect box;	/* the text's box */
+	double y0;		/* the line's upper end, under the box */
+};
+
+/*
+ * Places the labels in rows of @pitch pixels from the top of @zone: beside
+ * their line (right, else left), the max marks first, then p99, then p50.  No
+ * two boxes overlap and no line crosses a box (of a lower row); a label that
+ * fits nowhere is not placed (counted in *dropped).  Returns the rows used.
+ */
+int lat_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
+		      double pitch, size_t *dropped);
+
 
 /*
  * Title "source · block N: title" into c->title.  A headline too wide for one
@@ -241,7 +285,60 @@ struct lat_hist_input {
 	 * its p50, p99 and max marked at their bucket), or NULL: found here.
 	 */
 	const struct lat_hist_stats *stats;
+	int shares;		/* y: each histogram's share of its samples (A/B), not counts */
 };
+
+/*
+ * The histogram chart's layout (c->priv), for tests.  Up to 3 histograms (6
+ * compared by share) are overlaid in c->plot; more are small multiples, one
+ * panel each, the panels of a group (h->group: rtla's IRQ, Thr) on rows of
+ * their own, every panel on the same axes.  More than fit: the chart fails
+ * with -LAT_ELIMIT and lat_hist_chart() draws the summary rows instead.
+ */
+struct lat_hist_panel {
+	struct lat_rect box;	/* its frame; the data under the label band */
+	struct lat_axis x, y;	/* the chart's ranges, this panel's pixels */
+	size_t first, n;	/* its histograms: order[first .. first + n) */
+	size_t col;		/* grid column */
+	int ylabels;		/* tick labels left of it (first column) */
+	char title[96];		/* small multiples: the histogram's name */
+};
+
+struct lat_hist_layout {
+	int multiples;
+	size_t npanels, ncols;
+	struct lat_hist_panel *panel;	/* overlaid: one, c->plot with c->x and c->y */
+	size_t *order;		/* the histograms with samples, panel by panel */
+	size_t norder;
+	uint64_t *total;	/* per histogram: samples in its buckets */
+	size_t *colour;		/* per histogram: palette index */
+	size_t ngroups;
+	struct lat_plabel *label;	/* the marks of every histogram drawn */
+	size_t nlabels, dropped;	/* dropped: marks with no room for their label */
+};
+
+/*
+ * Bucket edges on a log axis (render/hist_marks.c): the open last bucket as
+ * wide (in ratio) as its neighbour, a first bucket from 0 half its upper bound.
+ */
+double lat_hist_bucket_lo(const struct lat_histogram *h, size_t i);
+double lat_hist_bucket_hi(const struct lat_histogram *h, size_t i);
+/* Index of the bucket holding the nearest-rank @pct percentile (nbuckets when empty). */
+size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
+/* The samples in the buckets of @h. */
+uint64_t lat_hist_samples(const struct lat_histogram *h);
+/*
+ * Mark @j (0 p50, 1 p99, 2 max) of histogram @k of @in: where it sits (ns)
+ * and its label, "p99 < 5.62 ms" (a bucket's bound, "≥" for the open bucket)
+ * or "p99 1.23 ms" (the analysis' value).  0 when @k has no such mark.
+ * lat_hist_mark() also leaves out a mark at the place of the one before it.
+ */
+int lat_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+		     size_t len);
+int lat_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+		  size_t len);
+/* Whether the max of histogram @k is in the open last bucket (no upper bound). */
+int lat_hist_mark_open(const struct lat_hist_input *in, size_t k);
 
 struct lat_blame_input {
 	const struct lat_blame_row *rows;

@@ -117,6 +117,12 @@ void lat_text(cairo_t *cr, double x, double y, int align, const char *s)
 	cairo_show_text(cr, s);
 }
 
+void lat_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s)
+{
+	lat_font(cr, pt, bold);
+	lat_text(cr, box->x, box->y + pt * LAT_TEXT_BASE, 0, s);
+}
+
 char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen)
 {
 	static const char ell[] = "\xe2\x80\xa6";	/* … */

@@ -38,6 +38,19 @@ static inline int is_alert_red(struct lat_rgb c)
 	return c.r > 0.6 && c.g < 0.45 && c.b < 0.45;
 }
 
+/* Whether two boxes share an area (touching edges do not). */
+static inline int rects_overlap(const struct lat_rect *a, const struct lat_rect *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* Whether @in lies within @out (half a pixel of slack for rounding). */
+static inline int rect_inside(const struct lat_rect *in, const struct lat_rect *out)
+{
+	return in->x >= out->x - 0.5 && in->x + in->w <= out->x + out->w + 0.5 &&
+	       in->y >= out->y - 0.5 && in->y + in->h <= out->y + out->h + 0.5;
+}
+
 /* LAT_RENDER_DUMP=dir writes @name there, to look at what a test drew. */
 static inline void dump_png(cairo_surface_t *s, const char *name)
 {

@@ -119,7 +119,7 @@ static void test_marks_from_analysis(void **state)
 	lat_render_opts_init(&o);
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_block(bl, &o, &x), 0);
-	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL };
+	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0 };
 	assert_int_equal(lat_chart_run(&lat_hist_ops, &in, &o, &y), 0);
 	assert_int_equal(x.len, y.len);
 	assert_memory_equal(x.data, y.data, x.len);
@@ -131,7 +131,7 @@ static void test_marks_from_analysis(void **state)
 static void test_overlay_geometry(void **state)
 {
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL };
+	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
 	struct lat_chart c;
@@ -165,6 +165,7 @@ static void test_overlay_geometry(void **state)
 	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.15);
 	assert_true(y < c.plot.y + c.plot.h - 10);
 	cairo_surface_destroy(s);
+	lat_hist_ops.release(&c);
 
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_histogram(h, 2, "<delivery> & \"times\"", &o, &b), 0);
@@ -172,6 +173,202 @@ static void test_overlay_geometry(void **state)
 	lat_render_buf_release(&b);
 	lat_histogram_free(h[0]);
 	lat_histogram_free(h[1]);
+}
+
+/*
+ * The layout facts of the percentile labels: each placed label inside its
+ * panel, no two overlapping, and no mark's line (x, from y0 down to y1)
+ * through any label's box but for its own end under it.  Checked here with
+ * plain rectangle arithmetic, not with the placement code.
+ */
+static void labels_ok(const struct lat_hist_layout *l)
+{
+	for (size_t i = 0; i < l->nlabels; i++) {
+		const struct lat_plabel *a = &l->label[i];
+		const struct lat_rect *pb = NULL;
+
+		if (!a->placed)
+			continue;
+		for (size_t p = 0; p < l->npanels; p++) {
+			const struct lat_hist_panel *pn = &l->panel[p];
+
+			for (size_t j = pn->first; j < pn->first + pn->n; j++)
+				if (l->order[j] == a->hist)
+					pb = &pn->box;
+		}
+		assert_non_null(pb);
+		assert_true(a->box.x >= pb->x && a->box.x + a->box.w <= pb->x + pb->w);
+		assert_true(a->box.y >= pb->y && a->y1 <= pb->y + pb->h + 0.5);
+		assert_true(a->y0 >= a->box.y + a->box.h && a->y0 < a->y1);
+		assert_false(a->x >= a->box.x && a->x <= a->box.x + a->box.w);
+		for (size_t j = 0; j < l->nlabels; j++) {
+			const struct lat_plabel *b = &l->label[j];
+
+			if (j == i || !b->placed)
+				continue;
+			assert_false(rects_overlap(&a->box, &b->box));
+			/* a's line clear of b's box */
+			assert_false(a->x >= b->box.x && a->x <= b->box.x + b->box.w &&
+				     a->y0 < b->box.y + b->box.h && b->box.y < a->y1);
+		}
+	}
+}
+
+static size_t placed(const struct lat_hist_layout *l, const char *text)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->nlabels; i++)
+		n += l->label[i].placed && (!text || !strcmp(l->label[i].text, text));
+	return n;
+}
+
+/*
+ * Seed 003 overlaid at two sizes: all six marks labelled (p50, p99 and max
+ * of both, the values checked in test_tables_as_printed), none in another's
+ * way; the two max marks (126 ms, 141 ms) lie 8 px apart at 1200 px.
+ */
+static void test_overlay_labels(void **state)
+{
+	static const int sizes[2][2] = { { 1600, 900 }, { 1200, 675 } };
+	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
+	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		const struct lat_hist_layout *l;
+		struct lat_render_opts o;
+		struct lat_chart c;
+		cairo_surface_t *s;
+
+		lat_render_opts_init(&o);
+		o.width = sizes[k][0];
+		o.height = sizes[k][1];
+		s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+		assert_non_null(s);
+		l = c.priv;
+		assert_false(l->multiples);
+		assert_int_equal(l->nlabels, 6);
+		assert_int_equal(l->dropped, 0);
+		assert_int_equal(placed(l, "max < 126 ms"), 1);
+		assert_int_equal(placed(l, "max < 141 ms"), 1);
+		assert_int_equal(placed(l, "p99 < 447 \xc2\xb5s"), 1);
+		labels_ok(l);
+		/* the data starts under the band of label rows */
+		for (size_t i = 0; i < l->nlabels; i++)
+			assert_true(l->label[i].box.y + l->label[i].box.h < c.y.p1);
+		cairo_surface_destroy(s);
+		lat_hist_ops.release(&c);
+	}
+	lat_histogram_free(h[0]);
+	lat_histogram_free(h[1]);
+}
+
+/*
+ * Marks bunched together: three histograms whose p50, p99 and max fall in
+ * neighbouring buckets.  Some labels may find no room, but what is drawn
+ * keeps the layout facts, and a mark whose label is left out is counted.
+ */
+static void test_crowded_labels(void **state)
+{
+	struct lat_histogram *h[3];
+	struct lat_hist_input in = { h, 3, "crowded", NULL, NULL, NULL, 0 };
+	const struct lat_hist_layout *l;
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		uint64_t cnt[LAT_ARRAY_SIZE(lo_ns)] = { 0 };
+
+		cnt[10 + k] = 50;
+		cnt[11 + k] = 49;
+		cnt[12 + k] = 1;
+		h[k] = mk(k == 0 ? "a" : k == 1 ? "b" : "c", cnt);
+	}
+	lat_render_opts_init(&o);
+	o.width = 480;
+	o.height = 300;
+	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->nlabels, 9);
+	assert_int_equal(placed(l, NULL) + l->dropped, 9);
+	assert_true(placed(l, NULL) >= 3);
+	labels_ok(l);
+	cairo_surface_destroy(s);
+	lat_hist_ops.release(&c);
+	for (int k = 0; k < 3; k++)
+		lat_histogram_free(h[k]);
+}
+
+/*
+ * rtla/timerlat-hist.txt: 10 histograms (IRQ-000 .. Thr-004, 600002 samples
+ * each, its "count:" row) are small multiples, the IRQ panels on one row and
+ * the Thr panels on the next, on the same axes.  Last non-empty bucket per
+ * column (awk over the Index rows): IRQ-000 16, Thr-001 58 -> "max < 17 µs",
+ * "max < 59 µs" (the 1 us buckets' upper bounds).
+ */
+static void test_many_series_multiples(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_analyze_opts ao;
+	const struct lat_hist_layout *l;
+	const struct lat_hist_result *r;
+	struct lat_render_opts o;
+	struct lat_hist_input in;
+	struct lat_block *bl;
+	struct lat_chart c;
+	cairo_surface_t *s;
+
+	(void)state;
+	lat_analyze_opts_init(&ao);
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/rtla/timerlat-hist.txt", NULL), 0);
+	bl = ld.blocks[0];
+	assert_int_equal(lat_analyze_block(bl, &ao), 0);
+	r = bl->analysis;
+	assert_int_equal(bl->nhist, 10);
+	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, r->stats, 0 };
+	lat_render_opts_init(&o);
+	o.width = 1200;
+	o.height = 675;
+	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_true(l->multiples);
+	assert_int_equal(l->npanels, 10);
+	assert_int_equal(l->ngroups, 2);
+	assert_int_equal(l->ncols, 5);
+	for (size_t i = 0; i < 10; i++) {
+		const struct lat_hist_panel *p = &l->panel[i];
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s cpu%zu \xc2\xb7 600002 samples",
+			 i < 5 ? "IRQ" : "Thr", i % 5);
+		assert_string_equal(p->title, want);
+		/* IRQ on the first row, Thr on the second, same columns */
+		assert_true(p->box.y == l->panel[i < 5 ? 0 : 5].box.y);
+		assert_true(p->box.x == l->panel[i % 5].box.x);
+		assert_true(rect_inside(&p->box, &c.plot));
+		/* one scale for all */
+		assert_true(p->x.lo == c.x.lo && p->x.hi == c.x.hi && p->y.lo == l->panel[0].y.lo &&
+			    p->y.hi == l->panel[0].y.hi && p->y.p1 - p->box.y == l->panel[0].y.p1 -
+			    l->panel[0].box.y);
+		for (size_t j = i + 1; j < 10; j++)
+			assert_false(rects_overlap(&p->box, &l->panel[j].box));
+	}
+	assert_true(l->panel[5].box.y > l->panel[0].box.y);
+	assert_int_equal(placed(l, "max < 17 \xc2\xb5s"), 1);
+	assert_int_equal(placed(l, "max < 59 \xc2\xb5s"), 1);
+	assert_int_equal(l->dropped, 0);
+	labels_ok(l);
+	/* IRQ blue, Thr orange: the panels are coloured by group */
+	assert_int_equal(l->colour[l->order[0]], 0);
+	assert_int_equal(l->colour[l->order[9]], 1);
+	cairo_surface_destroy(s);
+	lat_hist_ops.release(&c);
+	lat_loaded_release(&ld);
 }
 
 static void test_empty(void **state)
@@ -196,6 +393,9 @@ int main(void)
 		cmocka_unit_test(test_tables_as_printed),
 		cmocka_unit_test(test_marks_from_analysis),
 		cmocka_unit_test(test_overlay_geometry),
+		cmocka_unit_test(test_overlay_labels),
+		cmocka_unit_test(test_crowded_labels),
+		cmocka_unit_test(test_many_series_multiples),
 		cmocka_unit_test(test_empty),
 	};
 
