@@ -104,7 +104,7 @@ static int ev_draw(const struct lat_hist_set *e, const char *title, const char *
 {
 	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, 0 };
 
-	return lat_chart_run(&lat_hist_ops, &in, o, out);
+	return lat_hist_chart(&in, o, out);
 }
 
 /* The name of a wakeup histogram: "CPU 2" or "cyclictest:1234 SCHED_FIFO 80". */

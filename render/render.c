@@ -25,7 +25,7 @@ int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *t
 {
 	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
 
-	return lat_chart_run(&lat_hist_ops, &in, o, out);
+	return lat_hist_chart(&in, o, out);
 }
 
 int lat_render_cpus(const struct lat_block *b, const struct lat_render_opts *o,
@@ -190,7 +190,7 @@ static int draw_histogram(const struct lat_block *b, const struct lat_render_opt
 	/* the percentiles of the histogram analysis, not found again */
 	if (r && r->n == b->nhist)
 		in.stats = r->stats;
-	return lat_chart_run(&lat_hist_ops, &in, o, out);
+	return lat_hist_chart(&in, o, out);
 }
 
 static bool fits_loop(const struct lat_block *b)

@@ -318,6 +318,59 @@ struct lat_hist_layout {
 };
 
 /*
+ * The summary rows (render/ranges.c): per histogram a range bar min..max with
+ * its average (or p50) and its max marked, one row per thread / CPU / task,
+ * one bar per kind in a row when the histograms come in kinds (h->group, or
+ * titles "IRQ cpu1" / "Thread cpu1"); rows wrap into columns.  Its layout
+ * (c->priv), for tests.
+ */
+#define LAT_RG_KINDS 6
+
+struct lat_rg_bar {
+	size_t hist;		/* the histogram drawn */
+	size_t row, kind;
+	double lo, mid, p99, hi;	/* ns; NAN: not known */
+	int64_t count;		/* -1: not known */
+	int mid_avg;		/* mid is the average (else p50) */
+	int bounds;		/* the values are bucket bounds (no summary printed) */
+	double y;		/* its centre line */
+	size_t col;
+};
+
+struct lat_rg_text {
+	struct lat_rect box;
+	char s[96];
+	double pt;
+	int bold, alert;	/* alert: the worst, in red */
+};
+
+struct lat_ranges_layout {
+	struct lat_rg_bar *bar;
+	size_t nbars, nrows, nkinds;
+	char kind[LAT_RG_KINDS][64];
+	char (*row_name)[64];	/* per row */
+	size_t ncols, rows_per_col, label_every;	/* every Nth row labelled (and worst) */
+	double pitch, bar_h;	/* row pitch, a bar's thickness */
+	struct lat_axis *colx;	/* per column: the shared range, its pixels */
+	double col_top, col_bottom;
+	size_t worst[LAT_RG_KINDS];	/* per kind: the bar with the largest max */
+	size_t worst_all;
+	struct lat_rg_text *text;	/* every text drawn in the plot */
+	size_t ntext, text_cap;
+};
+
+extern const struct lat_chart_ops lat_ranges_ops;	/* data: struct lat_hist_input */
+
+/*
+ * Draws histograms: the histogram chart, or when none holds samples but the
+ * tool printed their summary (cyclictest T: rows, rtla top, perf sched
+ * latency) or when there are more than fit as small multiples, the summary
+ * rows (render/ranges.c).  0 or a negative lat_err with out->msg set.
+ */
+int lat_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
+		   struct lat_render_buf *out);
+
+/*
  * Bucket edges on a log axis (render/hist_marks.c): the open last bucket as
  * wide (in ratio) as its neighbour, a first bucket from 0 half its upper bound.
  */
