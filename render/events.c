@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "latscope/an_probe.h"
+#include "latscope/format.h"
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
@@ -100,9 +101,9 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 }
 
 static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
-		   const struct lat_render_opts *o, struct lat_render_buf *out)
+		   int shares, const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, 0 };
+	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares };
 
 	return lat_hist_chart(&in, o, out);
 }
@@ -169,7 +170,7 @@ int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_op
 		 per_task ? "per selected task" : "per CPU", (unsigned long long)r->all.n,
 		 per_task && r->selected > LAT_WAKE_HIST_TASKS ? " (12 largest max)" : "");
 	if (!ret)
-		ret = ev_draw(&e, title, "wakeup latency (waking to running)", o, out);
+		ret = ev_draw(&e, title, "wakeup latency (waking to running)", 0, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	lat_hist_set_release(&e);
@@ -219,7 +220,7 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 		 PLURAL(p->markers),
 		 p->has_summary ? " (counts from the recorder's summary)" : "");
 	if (!ret)
-		ret = ev_draw(&e, title, "probe latency", o, out);
+		ret = ev_draw(&e, title, "probe latency", 0, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	lat_hist_set_release(&e);
@@ -285,11 +286,54 @@ static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const 
 	return ret;
 }
 
+#define WAKE_METRIC "wakeup latency (waking to running)"
+
+/* What block @b measures, for the axis: the wakeup waits, or the histograms' block. */
+static void compare_metric(const struct lat_block *b, char *buf, size_t len)
+{
+	if (b->schema == LAT_SCHEMA_EVENTS)
+		snprintf(buf, len, WAKE_METRIC);
+	else
+		lat_utf8_clean(b->title ? b->title : b->fmt && b->fmt->name ? b->fmt->name :
+			       "histogram", (size_t)-1, buf, len);
+}
+
+void lat_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
+		      char *buf, size_t len)
+{
+	char m0[96], m[96], nm[64];
+	int same = 1;
+	size_t used;
+
+	compare_metric(b[0], m0, sizeof(m0));
+	for (size_t i = 1; i < n; i++) {
+		compare_metric(b[i], m, sizeof(m));
+		same &= !strcmp(m, m0);
+	}
+	if (same) {
+		snprintf(buf, len, b[0]->schema == LAT_SCHEMA_EVENTS ? "%s" : "latency: %s", m0);
+		return;
+	}
+	snprintf(buf, len, "latency");
+	for (size_t i = 0; i < n; i++) {
+		used = strlen(buf);
+		compare_metric(b[i], m, sizeof(m));
+		lat_utf8_clean(names[i], (size_t)-1, nm, sizeof(nm));
+		snprintf(buf + used, len - used, " \xc2\xb7 %s: %s", nm, m);
+	}
+}
+
+/*
+ * A/B: the histograms of several blocks overlaid, each as its share of its
+ * own samples per bucket (runs of different lengths compare), the x axis
+ * naming what each side measured.
+ */
 int lat_render_compare(const struct lat_block *const *b, const char *const *names, size_t n,
 		       const struct lat_render_opts *o, struct lat_render_buf *out)
 {
 	struct lat_hist_set e = { 0 };
 	int ret = 0, traces = 0;
+	char what[200];
 
 	out->msg[0] = '\0';
 	for (size_t i = 0; i < n && !ret; i++) {
@@ -303,9 +347,9 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 			 "wait in these inputs");
 		ret = -LAT_EEMPTY;
 	} else {
+		lat_compare_what(b, names, n, what, sizeof(what));
 		ret = ev_draw(&e, traces ? "wakeup latency of several inputs" :
-			      "histograms of several inputs",
-			      traces ? "wakeup latency (waking to running)" : NULL, o, out);
+			      "histograms of several inputs", what, 1, o, out);
 	}
 	lat_hist_set_release(&e);
 	return ret;

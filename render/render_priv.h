@@ -248,6 +248,15 @@ int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *
 struct lat_wakeup_result;
 int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r);
 
+/*
+ * The x axis of an A/B chart (lat_render_compare) names what each side
+ * measured: once when every side measured the same ("wakeup latency (waking
+ * to running)", "latency: cyclictest histogram"), else per side, "latency ·
+ * A#1: rtla hist · B#1: wakeup latency (waking to running)".
+ */
+void lat_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
+		      char *buf, size_t len);
+
 /* Event traces' histograms (render/events.c), from the analyses' results. */
 int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			   struct lat_render_buf *out);

@@ -371,6 +371,85 @@ static void test_many_series_multiples(void **state)
 	lat_loaded_release(&ld);
 }
 
+/*
+ * A/B by share: seed 003's plain table against itself with every count
+ * times 10 (5000 and 50000 samples).  As shares the two are the same curve:
+ * the [50, 56) us bucket, 2976 of 5000 = 59.52 %, sits at one height for
+ * both, drawn in the second colour on top; by count the second would sit at
+ * 29760.
+ */
+static void test_ab_shares(void **state)
+{
+	uint64_t ten[LAT_ARRAY_SIZE(lo_ns)];
+	struct lat_histogram *h[2];
+	struct lat_hist_input in = { h, 2, "A/B", NULL, NULL, NULL, 1 };
+	struct lat_render_opts o;
+	struct lat_chart c;
+	cairo_surface_t *s;
+	double x, y;
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(lo_ns); i++)
+		ten[i] = 10 * plain[i];
+	h[0] = mk("A", plain);
+	h[1] = mk("B", ten);
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	assert_non_null(s);
+	/* 59.52 % the largest share, 1 in 5000 = 0.02 % the smallest: margins, not decades */
+	assert_true(c.y.percent && c.y.hi > 59.52 && c.y.hi < 100 && c.y.lo < 0.02);
+	assert_non_null(strstr(c.y.title, "share of its samples per bucket"));
+	x = (lat_axis_map(&c.x, 50000) + lat_axis_map(&c.x, 56000)) / 2;
+	y = lat_axis_map(&c.y, 59.52);
+	assert_true(rgb_dist(px(s, x, y), lat_palette(1)) < 0.15);
+	/* the lone 112 ms sample: 1 of 5000 = 0.02 %, 10 of 50000 the same */
+	x = (lat_axis_map(&c.x, 112202000) + lat_axis_map(&c.x, 125893000)) / 2;
+	assert_true(rgb_dist(px(s, x, lat_axis_map(&c.y, 0.02)), lat_palette(1)) < 0.15);
+	cairo_surface_destroy(s);
+	lat_hist_ops.release(&c);
+	lat_histogram_free(h[0]);
+	lat_histogram_free(h[1]);
+}
+
+/*
+ * The x axis of an A/B chart names each side's metric: seed 003's two
+ * tables (blocks titled "Plain 2.2.10" and "With Patch") are different
+ * histograms; one of them twice is one metric.
+ */
+static void test_ab_metrics(void **state)
+{
+	struct lat_loaded a, b;
+	struct lat_analyze_opts ao;
+	const struct lat_block *blk[2];
+	const char *names[2] = { "plain#1", "patch#1" };
+	struct lat_render_opts o;
+	struct lat_render_buf buf = { 0 };
+	char what[200];
+
+	(void)state;
+	lat_analyze_opts_init(&ao);
+	assert_int_equal(lat_load(&a, LAT_SAMPLES_DIR "/histogram/seed003-plain-2.2.10.txt",
+				  NULL), 0);
+	assert_int_equal(lat_load(&b, LAT_SAMPLES_DIR "/histogram/seed003-with-patch.txt",
+				  NULL), 0);
+	assert_int_equal(lat_analyze_block(a.blocks[0], &ao), 0);
+	assert_int_equal(lat_analyze_block(b.blocks[0], &ao), 0);
+	blk[0] = a.blocks[0];
+	blk[1] = b.blocks[0];
+	lat_compare_what(blk, names, 2, what, sizeof(what));
+	assert_string_equal(what, "latency \xc2\xb7 plain#1: Plain 2.2.10 \xc2\xb7 patch#1: "
+			    "With Patch");
+	blk[1] = a.blocks[0];
+	lat_compare_what(blk, names, 2, what, sizeof(what));
+	assert_string_equal(what, "latency: Plain 2.2.10");
+	lat_render_opts_init(&o);
+	blk[1] = b.blocks[0];
+	assert_int_equal(lat_render_compare(blk, names, 2, &o, &buf), 0);
+	lat_render_buf_release(&buf);
+	lat_loaded_release(&a);
+	lat_loaded_release(&b);
+}
+
 static void test_empty(void **state)
 {
 	struct lat_histogram *h = mk("nothing", plain);
@@ -396,6 +475,8 @@ int main(void)
 		cmocka_unit_test(test_overlay_labels),
 		cmocka_unit_test(test_crowded_labels),
 		cmocka_unit_test(test_many_series_multiples),
+		cmocka_unit_test(test_ab_shares),
+		cmocka_unit_test(test_ab_metrics),
 		cmocka_unit_test(test_empty),
 	};
 
