@@ -111,12 +111,10 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	lat_frame_layout(c, m);
 	l->lane_gap = l->nlanes > 1 ? fmin(12, c->plot.h * 0.04) : 0;
 	l->lane_y0 = c->plot.y + 4;
-	l->lane_h = fmin(240, (c->plot.h - 8 - l->lane_gap * (double)(l->nlanes - 1)) /
-			 (double)l->nlanes);
+	/* the lanes share the plot's whole height (with 4 px above and below) */
+	l->lane_h = (c->plot.h - 8 - l->lane_gap * (double)(l->nlanes - 1)) / (double)l->nlanes;
 	if (l->lane_h < 4)
 		l->lane_h = 4;
-	if (lane_top(l, l->nlanes) + 4 < c->plot.y + c->plot.h)
-		c->plot.h = lane_top(l, l->nlanes) - l->lane_gap + 4 - c->plot.y;
 	return 0;
 }
 

@@ -276,6 +276,14 @@ static void test_lanes(void **state)
 	l = c.priv;
 	assert_int_equal(l->nlanes, 2);
 	assert_int_equal(l->drawn_stalls, 0);
+	/*
+	 * the lanes use the plot's whole height: the plot ends where the frame puts
+	 * the x axis (900 - 16 pad - 13 title - 10 - 12 tick labels - 10 = 839), the
+	 * second lane 4 px above it
+	 */
+	assert_true(fabs(c.plot.y + c.plot.h - (o.height - 61)) < 0.01);
+	assert_true(fabs(l->lane_y0 + 2 * l->lane_h + l->lane_gap - (c.plot.y + c.plot.h - 4)) <
+		    0.01);
 	cairo_surface_destroy(s);
 	lat_lanes_ops.release(&c);
 	lat_loaded_release(&ld);
