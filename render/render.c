@@ -9,6 +9,7 @@
 #include "latscope/an_histogram.h"
 #include "latscope/an_loop.h"
 #include "latscope/an_wakeup.h"
+#include "latscope/fntrace.h"
 #include "latscope/report.h"
 #include "render_priv.h"
 
@@ -115,8 +116,15 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	}
 	ret = lat_wakeup_timeline(b, 0, &tl);
 	if (ret == -LAT_EEMPTY) {
-		snprintf(out->msg, sizeof(out->msg), "no wakeup in this trace%s to draw a "
-			 "timeline around", o->task ? " for --task" : "");
+		const struct lat_wakeup_result *r = b->analysis;
+
+		if (!o->task && !r->waits && !r->preempt_waits)
+			snprintf(out->msg, sizeof(out->msg), "%llu event%s and no wakeup or "
+				 "preemption wait among them: no timeline to draw",
+				 (unsigned long long)r->nevents, PLURAL(r->nevents));
+		else
+			snprintf(out->msg, sizeof(out->msg), "no wakeup in this trace%s to draw a "
+				 "timeline around", o->task ? " for --task" : "");
 		return ret;
 	}
 	if (ret < 0) {
@@ -134,6 +142,30 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	return ret;
 }
 
+/*
+ * A latency trace pasted without its entries (the header only): the latency
+ * the header states, as one bar blamed on nothing, the entries announced and
+ * where the section started and ended in the title.
+ */
+static int render_header_only(const struct lat_block *b, const struct lat_render_opts *o,
+			      struct lat_render_buf *out)
+{
+	const struct lat_fntrace *f = b->fntrace;
+	struct lat_blame_row row = { .total_ns = (uint64_t)f->latency_ns,
+				     .self_ns = (uint64_t)f->latency_ns };
+	char name[96], title[300], ents[48] = "";
+
+	if (f->entries_total >= 0)
+		snprintf(ents, sizeof(ents), " of the %lld announced",
+			 (long long)f->entries_total);
+	snprintf(name, sizeof(name), "not in the input (no entry%s)", ents);
+	row.name = name;
+	snprintf(title, sizeof(title), "%s%sheader only: latency from %s to %s",
+		 b->title ? b->title : "", b->title ? " \xc2\xb7 " : "",
+		 f->started_at ? f->started_at : "?", f->ended_at ? f->ended_at : "?");
+	return lat_render_blame(&row, 1, row.self_ns, title, o, out);
+}
+
 /* The top functions of a function-trace dump by self time. */
 static int render_fntrace(const struct lat_block *b, const struct lat_render_opts *o,
 			  struct lat_render_buf *out)
@@ -143,6 +175,8 @@ static int render_fntrace(const struct lat_block *b, const struct lat_render_opt
 	size_t n;
 	int ret;
 
+	if (r && !r->nfn && b->fntrace && b->fntrace->latency_ns > 0)
+		return render_header_only(b, o, out);
 	if (!r || !r->nfn) {
 		snprintf(out->msg, sizeof(out->msg), "the function-trace analysis found no "
 			 "function to blame");

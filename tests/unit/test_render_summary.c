@@ -3,9 +3,9 @@
  * A chart for every input with numbers (issue 28): the summary rows of
  * histograms that hold only what the tool printed (cyclictest T: lines, rtla
  * timerlat top, perf sched latency), from one row to 256 CPUs, the worst of
- * each kind highlighted, no two texts overlapping.  Expected numbers come from
- * the samples by grep / awk (in each test's comment), never from the chart
- * code.
+ * each kind highlighted, no two texts overlapping; and a latency trace pasted
+ * without its entries.  Expected numbers come from the samples by grep / awk
+ * (in each test's comment), never from the chart code.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "latscope/analyze.h"
+#include "latscope/fntrace.h"
 #include "latscope/input.h"
 #include "render_test_util.h"
 
@@ -285,6 +286,53 @@ static void test_256_cpus(void **state)
 }
 
 /*
+ * rt-lattrace/v1.0.1-vogel-header-only-408us.txt: " latency: 408 us, entries:
+ * 2273 (2273)" and no entry; the chart is the latency, blamed on nothing.
+ */
+static void test_header_only_trace(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_block *b = load(&ld, LAT_SAMPLES_DIR
+				   "/rt-lattrace/v1.0.1-vogel-header-only-408us.txt");
+
+	(void)state;
+	assert_non_null(b->fntrace);
+	assert_true(b->fntrace->latency_ns == 408000);
+	assert_int_equal(b->fntrace->n, 0);
+	renders(b);
+	lat_loaded_release(&ld);
+}
+
+/*
+ * rtla/timerlat-hist-usr-lkml.txt ends with one bpf_trace_printk line of the
+ * trace rtla saved (line 22, block 2): no wait, no chart, and it says so.
+ */
+static void test_trace_without_waits(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_analyze_opts ao;
+	struct lat_render_opts o;
+	struct lat_render_buf buf = { 0 };
+	struct lat_block *b;
+
+	(void)state;
+	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/rtla/timerlat-hist-usr-lkml.txt", NULL),
+			 0);
+	assert_int_equal(ld.nblocks, 2);
+	b = ld.blocks[1];
+	assert_int_equal(b->first_line, 22);
+	assert_int_equal(lat_analyze_block(b, &ao), 0);
+	lat_render_opts_init(&o);
+	assert_int_equal(lat_render_block(b, &o, &buf), -LAT_EEMPTY);
+	assert_string_equal(buf.msg, "1 event and no wakeup or preemption wait among them: no "
+			    "timeline to draw");
+	lat_render_buf_release(&buf);
+	lat_loaded_release(&ld);
+}
+
+/*
  * Hostile names (markup, a control character, invalid UTF-8) and a kind of
  * its own: a well-formed SVG, the same bytes twice.
  */
@@ -335,6 +383,8 @@ int main(void)
 		cmocka_unit_test(test_rtla_top_kinds),
 		cmocka_unit_test(test_perf_sched_no_min),
 		cmocka_unit_test(test_256_cpus),
+		cmocka_unit_test(test_header_only_trace),
+		cmocka_unit_test(test_trace_without_waits),
 		cmocka_unit_test(test_hostile_svg),
 		cmocka_unit_test(test_nothing),
 	};
