@@ -42,6 +42,7 @@ struct td_src {
 	struct td_ccache *cc;		/* per walk slot (ncc), owned */
 	int ncc;
 	int end_pending;		/* td_next_batch() met the end after some events */
+	struct td_notes notes;		/* base.stop_reason and skip_reason point in */
 	uint64_t *overrun;		/* base.cpu_overrun, owned */
 	uint64_t *ips;			/* a stack's addresses and symbols, lent to the event */
 	const char **syms;
@@ -749,7 +750,9 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 		lat_diag_at(d, 0, "trace.dat holds no usable event formats");
 		goto err;
 	}
-	ret = td_walk_open(&s->walk, &s->f, s->buf, &s->base.stop_reason, &s->base.skip_reason);
+	s->notes = (struct td_notes){ .stop_reason = &s->base.stop_reason,
+				      .skip_reason = &s->base.skip_reason };
+	ret = td_walk_open(&s->walk, &s->f, s->buf, &s->notes, 0);
 	if (ret < 0)
 		goto err;
 	ret = init_decode(s);

@@ -99,7 +99,7 @@ struct td_file {
 	int long_size;
 	uint32_t page_size;
 	enum td_comp comp;
-	void *zstd_dctx;		/* one zstd context for every chunk */
+	void *zstd_dctx;		/* the zstd context of the metadata and the walk */
 	int ncpus_sys;			/* CPUCOUNT option or the v6 header's count */
 	struct tep_handle *tep;
 	/* kallsyms are parsed only when a stack needs a symbol */
@@ -146,8 +146,15 @@ int td_buffer_load_cpus(struct td_file *f, struct td_buffer *b, struct lat_diag 
 /* Parses the kallsyms into f->tep on first use; returns 0 or a negative lat_err. */
 int td_load_kallsyms(struct td_file *f);
 
-/* Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with f->comp. */
-int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen);
+/*
+ * Decompresses @in (clen bytes) into @out (exactly ulen bytes expected) with
+ * f->comp; *@dctx is the zstd context, made on first use (f->zstd_dctx, or a
+ * thread's own: one context serves one thread at a time).
+ */
+int td_decompress(struct td_file *f, void **dctx, const void *in, size_t clen, void *out,
+		  size_t ulen);
+/* Frees a zstd context td_decompress() made. */
+void td_dctx_free(void *dctx);
 
 /*
  * Parses the noted format @m into f->tep (a format libtraceevent rejects is

@@ -149,16 +149,17 @@ static int expect_tag(struct td_cur *c, const char *tag, size_t len)
 	return memcmp(b, tag, len) ? -LAT_EFORMAT : 0;
 }
 
-int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, size_t ulen)
+int td_decompress(struct td_file *f, void **dctx, const void *in, size_t clen, void *out,
+		  size_t ulen)
 {
 	enum td_comp comp = f->comp;
 
 	if (comp == TD_COMP_ZSTD) {
 		size_t r;
 
-		if (!f->zstd_dctx && !(f->zstd_dctx = ZSTD_createDCtx()))
+		if (!*dctx && !(*dctx = ZSTD_createDCtx()))
 			return -LAT_ENOMEM;
-		r = ZSTD_decompressDCtx(f->zstd_dctx, out, ulen, in, clen);
+		r = ZSTD_decompressDCtx(*dctx, out, ulen, in, clen);
 
 		return ZSTD_isError(r) || r != ulen ? -LAT_EFORMAT : 0;
 	}
@@ -170,6 +171,11 @@ int td_decompress(struct td_file *f, const void *in, size_t clen, void *out, siz
 		return 0;
 	}
 	return -LAT_EFORMAT;
+}
+
+void td_dctx_free(void *dctx)
+{
+	ZSTD_freeDCtx(dctx);
 }
 
 /*
@@ -219,7 +225,7 @@ static int load_section(struct td_file *f, uint64_t off, unsigned id, struct td_
 	ret = td_pread(f, in, clen, off + 8);
 	if (ret < 0)
 		goto err;
-	ret = td_decompress(f, in, clen, out, ulen);
+	ret = td_decompress(f, &f->zstd_dctx, in, clen, out, ulen);
 	if (ret < 0)
 		goto err;
 	out[ulen] = 0;

@@ -31,6 +31,12 @@ struct td_cpu {
 	char *page;
 	struct kbuffer *kbuf;		/* the portable walk */
 	int64_t lost;			/* TD_LOST_NONE, -1 (count unknown) or a count */
+	uint64_t resident;		/* compressed: chunk buffers held, <= w->res_cap */
+	void **dctx;			/* compressed: the zstd context of its walking thread */
+	int ready;			/* per CPU: cpu_init() found its data readable */
+	struct td_note *notes;		/* per CPU: notes not taken yet (td_walk_cpu_notes) */
+	int nnotes, notes_err;
+	size_t notes_cap;
 };
 
 struct td_walk {
@@ -48,35 +54,71 @@ struct td_walk {
 	char *rbuf;			/* the CPUs' read buffers in one mapping, or NULL */
 	char *rbuf_arena;		/* or in the second half of f->arena */
 	size_t rbuf_len;
-	uint64_t resident;		/* page data held for all CPUs, <= TD_MAX_RESIDENT */
+	/*
+	 * Page data one CPU may hold (chunk buffers): its share of TD_MAX_RESIDENT,
+	 * so that what a CPU reads does not depend on how far the others got.
+	 */
+	uint64_t res_cap;
 	struct td_rec mark;		/* the lost-events mark returned last */
 	int err;			/* why td_walk_next() returned NULL, or 0 at the end */
-	const char **stop_reason;	/* the caller's, pointed at stop */
-	const char **skip_reason;	/* the caller's, pointed at skip */
-	char stop[512];
-	uint64_t skipped;		/* pages (or their rest) skipped as damaged */
-	char skip_first[256];		/* the first one: where and why */
-	char skip[320];
+	int per_cpu;			/* walked per CPU by the caller: notes kept per CPU */
+	struct td_notes *notes;		/* the caller's */
 };
 
-/* Appends "where and why" to the stop reason (every CPU that stopped early is named). */
-static void __attribute__((format(printf, 2, 3))) set_stop(struct td_walk *w, const char *fmt,
-							   ...)
+void td_notes_stop(struct td_notes *n, const char *text)
 {
-	size_t used = strlen(w->stop);
-	va_list ap;
+	size_t used = strlen(n->stop);
 
 	/* every CPU that stopped early is named, the first one first */
-	if (used && used + 3 < sizeof(w->stop)) {
-		memcpy(w->stop + used, "; ", 3);
+	if (used && used + 3 < sizeof(n->stop)) {
+		memcpy(n->stop + used, "; ", 3);
 		used += 2;
 	}
-	if (used + 1 >= sizeof(w->stop))
+	if (used + 1 >= sizeof(n->stop))
 		return;
+	snprintf(n->stop + used, sizeof(n->stop) - used, "%s", text);
+	*n->stop_reason = n->stop;
+}
+
+void td_notes_skip(struct td_notes *n, const char *text)
+{
+	if (!n->skipped++)
+		snprintf(n->skip_first, sizeof(n->skip_first), "%s", text);
+	snprintf(n->skip, sizeof(n->skip), "%llu damaged page%s skipped, the first: %s",
+		 (unsigned long long)n->skipped, n->skipped == 1 ? "" : "s", n->skip_first);
+	*n->skip_reason = n->skip;
+}
+
+/* A note of CPU @c: to the walk's notes, or kept for the caller walking CPUs one by one. */
+static void note(struct td_walk *w, struct td_cpu *c, int is_skip, const char *text)
+{
+	if (!w->per_cpu || !c) {
+		if (is_skip)
+			td_notes_skip(w->notes, text);
+		else
+			td_notes_stop(w->notes, text);
+		return;
+	}
+	if (c->notes_err || lat_grow(&c->notes, &c->notes_cap, (size_t)c->nnotes + 1,
+				     sizeof(*c->notes)) < 0 ||
+	    !(c->notes[c->nnotes].text = strdup(text))) {
+		c->notes_err = -LAT_ENOMEM;
+		return;
+	}
+	c->notes[c->nnotes++].skip = is_skip;
+}
+
+/* Appends "where and why" of CPU @c (NULL: of the buffer) to the stop reason. */
+static void __attribute__((format(printf, 3, 4))) set_stop(struct td_walk *w, struct td_cpu *c,
+							   const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(w->stop + used, sizeof(w->stop) - used, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	*w->stop_reason = w->stop;
+	note(w, c, 0, text);
 }
 
 /*
@@ -88,16 +130,13 @@ static void __attribute__((format(printf, 2, 3))) set_stop(struct td_walk *w, co
 static void __attribute__((format(printf, 3, 4))) skip(struct td_walk *w, struct td_cpu *c,
 						       const char *fmt, ...)
 {
+	char text[512];
 	va_list ap;
 
-	if (!w->skipped++) {
-		va_start(ap, fmt);
-		vsnprintf(w->skip_first, sizeof(w->skip_first), fmt, ap);
-		va_end(ap);
-	}
-	snprintf(w->skip, sizeof(w->skip), "%llu damaged page%s skipped, the first: %s",
-		 (unsigned long long)w->skipped, w->skipped == 1 ? "" : "s", w->skip_first);
-	*w->skip_reason = w->skip;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	note(w, c, 1, text);
 	c->lost = -1;
 }
 
@@ -117,13 +156,13 @@ static int refill_plain(struct td_walk *w, struct td_cpu *c)
 	if (n > avail) {
 		n = avail - avail % w->psize;
 		if (w->f->fsize <= c->data_off)
-			set_stop(w, "CPU%d data (offsets %llu to %llu) is past the "
+			set_stop(w, c, "CPU%d data (offsets %llu to %llu) is past the "
 				    "file's end at %llu", c->cur.r.cpu,
 				    (unsigned long long)c->data_off,
 				    (unsigned long long)c->end,
 				    (unsigned long long)w->f->fsize);
 		else
-			set_stop(w, "CPU%d data ends at offset %llu of %llu "
+			set_stop(w, c, "CPU%d data ends at offset %llu of %llu "
 				    "(the file ends there)", c->cur.r.cpu,
 				    (unsigned long long)w->f->fsize,
 				    (unsigned long long)c->end);
@@ -133,13 +172,13 @@ static int refill_plain(struct td_walk *w, struct td_cpu *c)
 	}
 	n -= n % w->psize;
 	if (!n) {
-		set_stop(w, "CPU%d data ends inside a page at offset %llu", c->cur.r.cpu,
+		set_stop(w, c, "CPU%d data ends inside a page at offset %llu", c->cur.r.cpu,
 			    (unsigned long long)c->end);
 		return 0;
 	}
 	ret = td_pread(w->f, c->data, n, c->pos);
 	if (ret < 0) {
-		set_stop(w, "CPU%d: read at offset %llu failed: %s", c->cur.r.cpu,
+		set_stop(w, c, "CPU%d: read at offset %llu failed: %s", c->cur.r.cpu,
 			    (unsigned long long)c->pos, lat_strerror(ret));
 		return 0;
 	}
@@ -159,7 +198,7 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 		return 0;
 	c->chunks_left--;
 	if (c->pos + 8 > c->end || td_pread(w->f, h, 8, c->pos) < 0) {
-		set_stop(w, "CPU%d data ends at offset %llu of %llu (chunk header)",
+		set_stop(w, c, "CPU%d data ends at offset %llu of %llu (chunk header)",
 			    c->cur.r.cpu,
 			    (unsigned long long)(c->pos < w->f->fsize ? c->pos : w->f->fsize),
 			    (unsigned long long)c->end);
@@ -169,22 +208,24 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 	ulen = td_get32(w->f->swap, h + 4);
 	if (clen > TD_MAX_CHUNK || ulen > TD_MAX_CHUNK || ulen < w->psize ||
 	    c->pos + 8 + clen > c->end) {
-		set_stop(w, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cur.r.cpu,
+		set_stop(w, c, "CPU%d: bad chunk at offset %llu (%u -> %u bytes)", c->cur.r.cpu,
 			    (unsigned long long)c->pos, clen, ulen);
 		return 0;
 	}
 	/* chunks of every CPU are held at once: a file of tiny bombs stops here */
-	if (clen > c->ccap && (w->resident += clen - c->ccap) > TD_MAX_RESIDENT) {
-		set_stop(w, "CPU%d: chunk at offset %llu would hold more than "
-			    "512 MiB of page data for all CPUs (TD_MAX_RESIDENT)", c->cur.r.cpu,
-			    (unsigned long long)c->pos);
+	if (clen > c->ccap && (c->resident += clen - c->ccap) > w->res_cap) {
+		set_stop(w, c, "CPU%d: chunk at offset %llu would hold more than its "
+			    "share (%llu MiB) of the 512 MiB of page data for all CPUs "
+			    "(TD_MAX_RESIDENT)", c->cur.r.cpu, (unsigned long long)c->pos,
+			    (unsigned long long)(w->res_cap >> 20));
 		return 0;
 	}
 	if ((size_t)ulen + TD_PAD > c->dcap &&
-	    (w->resident += (size_t)ulen + TD_PAD - c->dcap) > TD_MAX_RESIDENT) {
-		set_stop(w, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
-			    "than 512 MiB of page data for all CPUs (TD_MAX_RESIDENT)",
-			    c->cur.r.cpu, (unsigned long long)c->pos, ulen);
+	    (c->resident += (size_t)ulen + TD_PAD - c->dcap) > w->res_cap) {
+		set_stop(w, c, "CPU%d: chunk at offset %llu inflates to %u bytes: more "
+			    "than its share (%llu MiB) of the 512 MiB of page data for all CPUs "
+			    "(TD_MAX_RESIDENT)", c->cur.r.cpu, (unsigned long long)c->pos, ulen,
+			    (unsigned long long)(w->res_cap >> 20));
 		return 0;
 	}
 	if (lat_grow(&c->cdata, &c->ccap, clen ? clen : 1, 1) < 0 ||
@@ -192,13 +233,13 @@ static int refill_chunk(struct td_walk *w, struct td_cpu *c)
 		return -LAT_ENOMEM;
 	ret = td_pread(w->f, c->cdata, clen, c->pos + 8);
 	if (ret < 0) {
-		set_stop(w, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
+		set_stop(w, c, "CPU%d data ends at offset %llu of %llu (inside a chunk)",
 			    c->cur.r.cpu, (unsigned long long)w->f->fsize,
 			    (unsigned long long)c->end);
 		return 0;
 	}
-	if (td_decompress(w->f, c->cdata, clen, c->data, ulen) < 0) {
-		set_stop(w, "CPU%d: chunk at offset %llu does not decompress", c->cur.r.cpu,
+	if (td_decompress(w->f, c->dctx, c->cdata, clen, c->data, ulen) < 0) {
+		set_stop(w, c, "CPU%d: chunk at offset %llu does not decompress", c->cur.r.cpu,
 			    (unsigned long long)c->pos);
 		return 0;
 	}
@@ -428,30 +469,11 @@ static int step(struct td_walk *w, struct td_cpu *c)
 	return 1;
 }
 
-/*
- * The fast walk's common case, inline in the caller: a data event of
- * type_len 1..28 that ends inside the page's commit.  Anything else (long
- * events, time extends and stamps, padding, the end of the page, a record
- * crossing the commit) is left untouched for step(), which walks it the
- * same way fast_next() always did.  Only with w->fast.
- */
+/* step() after the fast walk's common case (td_cur_step()), inline in the caller. */
 static inline int step_fast(struct td_walk *w, struct td_cpu *c)
 {
-	/* c->cur.pcur <= c->cur.psz always: every step is bounded by the commit */
-	uint32_t left = c->cur.psz - c->cur.pcur, h, tl;
-	const char *p = c->cur.pdata + c->cur.pcur;
-
-	if (left >= 4) {
-		memcpy(&h, p, 4);
-		tl = h & 31;
-		if (tl - 1 < 28 && tl * 4 <= left - 4) {
-			c->cur.r.ts += h >> 5;
-			c->cur.r.data = p + 4;
-			c->cur.r.size = tl * 4;
-			c->cur.pcur += 4 + tl * 4;
-			return 1;
-		}
-	}
+	if (td_cur_step(&c->cur))
+		return 1;
 	return step(w, c);
 }
 
@@ -669,6 +691,7 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 	c->cur.r.cpu = cd->cpu;
 	c->cur.r.slot = (int)(c - w->cpus);
 	c->lost = TD_LOST_NONE;
+	c->dctx = &f->zstd_dctx;
 	c->data_off = cd->off;
 	c->pos = cd->off;
 	c->end = cd->off + cd->size < cd->off ? UINT64_MAX : cd->off + cd->size;
@@ -682,7 +705,7 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 		char h[4];
 
 		if (td_pread(f, h, 4, c->pos) < 0) {
-			set_stop(w, "CPU%d data ends at offset %llu of %llu", c->cur.r.cpu,
+			set_stop(w, c, "CPU%d data ends at offset %llu of %llu", c->cur.r.cpu,
 				 (unsigned long long)f->fsize, (unsigned long long)c->end);
 			return 0;
 		}
@@ -699,11 +722,11 @@ static int cpu_init(struct td_walk *w, struct td_cpu *c, const struct td_cpu_des
 }
 
 int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer *b,
-		 const char **stop_reason, const char **skip_reason)
+		 struct td_notes *notes, int per_cpu)
 {
 	struct td_walk *w = calloc(1, sizeof(*w));
 	size_t stride;
-	int ret = -LAT_ENOMEM;
+	int ret = -LAT_ENOMEM, ndata = 0;
 
 	*out = NULL;
 	if (!w)
@@ -712,15 +735,18 @@ int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer
 	w->buf = b;
 	w->psize = b->page_size;
 	w->advance = -1;
-	w->stop_reason = stop_reason;
-	w->skip_reason = skip_reason;
+	w->notes = notes;
+	w->per_cpu = per_cpu;
 	/* at least 4 pages per CPU are read ahead: all of them must fit TD_MAX_RESIDENT */
 	if ((uint64_t)b->ncpus * 4 * w->psize > TD_MAX_RESIDENT) {
-		set_stop(w, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
+		set_stop(w, NULL, "%d CPUs of %u-byte pages exceed the 512 MiB read cap "
 			 "(TD_MAX_RESIDENT)", b->ncpus, w->psize);
 		ret = 0;
 		goto out;
 	}
+	for (int i = 0; i < b->ncpus; i++)
+		ndata += b->cpus[i].size != 0;
+	w->res_cap = TD_MAX_RESIDENT / (uint64_t)(ndata ? ndata : 1);
 	ret = walk_setup(w, &stride);
 	for (int i = 0; ret >= 0 && i < b->ncpus; i++) {
 		struct td_cpu *c = &w->cpus[w->ncpu];
@@ -729,9 +755,10 @@ int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer
 			continue;
 		w->ncpu++;
 		ret = cpu_init(w, c, &b->cpus[i], stride);
-		if (ret > 0)
+		c->ready = ret > 0;
+		if (ret > 0 && !per_cpu)
 			ret = next_page(w, c);
-		if (ret > 0)
+		if (ret > 0 && !per_cpu)
 			heap_push(w, w->ncpu - 1);
 	}
 	if (ret >= 0)
@@ -760,16 +787,75 @@ int td_walk_live(const struct td_walk *w)
 	return w->nheap > 0;
 }
 
+int td_walk_cpu_start(struct td_walk *w, int slot, void **dctx)
+{
+	struct td_cpu *c = &w->cpus[slot];
+
+	c->dctx = dctx;
+	return c->ready ? next_page(w, c) : 0;
+}
+
+int td_walk_cpu_step(struct td_walk *w, int slot, void **dctx)
+{
+	struct td_cpu *c = &w->cpus[slot];
+
+	c->dctx = dctx;
+	return step(w, c);
+}
+
+struct td_walk_cur *td_walk_cpu_cur(struct td_walk *w, int slot)
+{
+	return &w->cpus[slot].cur;
+}
+
+int td_walk_fast(const struct td_walk *w)
+{
+	return w->fast;
+}
+
+int td_walk_cpu_lost(struct td_walk *w, int slot, uint64_t *count)
+{
+	struct td_cpu *c = &w->cpus[slot];
+
+	if (c->lost == TD_LOST_NONE)
+		return 0;
+	*count = c->lost > 0 ? (uint64_t)c->lost : 0;
+	c->lost = TD_LOST_NONE;
+	return 1;
+}
+
+int td_walk_cpu_notes(struct td_walk *w, int slot, struct td_note **out)
+{
+	struct td_cpu *c = &w->cpus[slot];
+	int n = c->nnotes;
+
+	*out = NULL;
+	if (c->notes_err)
+		return c->notes_err;
+	if (!n)
+		return 0;
+	*out = c->notes;
+	c->notes = NULL;
+	c->nnotes = 0;
+	c->notes_cap = 0;
+	return n;
+}
+
 void td_walk_free(struct td_walk *w)
 {
 	if (!w)
 		return;
 	for (int i = 0; i < w->ncpu; i++) {
+		struct td_cpu *c = &w->cpus[i];
+
 		if (!w->rbuf && !w->rbuf_arena)
-			free(w->cpus[i].data);
-		free(w->cpus[i].cdata);
-		if (w->cpus[i].kbuf)
-			kbuffer_free(w->cpus[i].kbuf);
+			free(c->data);
+		free(c->cdata);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		for (int k = 0; k < c->nnotes; k++)
+			free(c->notes[k].text);
+		free(c->notes);
 	}
 	if (w->rbuf)
 		munmap(w->rbuf, w->rbuf_len);
