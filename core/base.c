@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "latscope/base.h"
 
@@ -148,6 +149,13 @@ int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize)
 	*p = n;
 	*cap = ncap;
 	return 0;
+}
+
+int lat_jobs_default(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > LAT_JOBS_MAX ? LAT_JOBS_MAX : (int)n;
 }
 
 char *lat_fmt_trace_ts(uint64_t ns, char *buf, size_t len)

@@ -73,7 +73,7 @@ static int load_stream(struct lat_loaded *l, const struct lat_format *f, const c
 		       size_t peeklen)
 {
 	struct lat_input in = { .path = l->path, .fp = l->fp, .peek = peek, .peeklen = peeklen,
-				.buffer = l->opts.buffer };
+				.buffer = l->opts.buffer, .jobs = l->opts.jobs };
 	struct lat_event_source *src = NULL;
 	struct lat_block *b;
 	int ret;

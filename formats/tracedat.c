@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracedat_src.h"
+#include "tracedat_par.h"
 
 /* Any record td_decode_hot() declined: decoded, then finished; whether a batch ends after it. */
 static __attribute__((noinline)) int decode_cold(struct td_src *s, const struct td_rec *r,
@@ -117,6 +117,7 @@ static void td_free(struct lat_event_source *base)
 {
 	struct td_src *s = (struct td_src *)base;
 
+	td_par_free(s);		/* the workers first: they use the walk */
 	td_walk_free(s->walk);
 	td_types_release(&s->dec.ty);
 	free(s->cc);
@@ -131,6 +132,9 @@ static void td_free(struct lat_event_source *base)
 
 static const struct lat_event_source_ops td_ops = { .next = td_next, .free = td_free,
 						     .next_batch = td_next_batch };
+/* the same source with its CPUs decoded by worker threads (tracedat_par.c) */
+static const struct lat_event_source_ops td_par_ops = { .next = td_par_next, .free = td_free,
+							 .next_batch = td_par_next_batch };
 
 /* Bytes of page data @b holds (its cpu table read if need be, quietly); 0 if none. */
 static uint64_t buffer_bytes(struct td_src *s, struct td_buffer *b, const struct lat_diag *d)
@@ -212,17 +216,31 @@ static int init_decode(struct td_src *s)
 	return 0;
 }
 
-/* The walk of the buffer. */
-static int open_walk(struct td_src *s)
+/* The walk of the buffer, with @nworkers worker threads (0: one thread reads). */
+static int open_walk(struct td_src *s, int nworkers)
 {
 	int ret;
 
 	s->notes = (struct td_notes){ .stop_reason = &s->base.stop_reason,
 				      .skip_reason = &s->base.skip_reason };
-	ret = td_walk_open(&s->walk, &s->f, s->buf, &s->notes, 0);
+	ret = td_walk_open(&s->walk, &s->f, s->buf, &s->notes, nworkers > 0);
 	if (ret < 0)
 		return ret;
-	return init_decode(s);
+	if (!s->cc && (ret = init_decode(s)) < 0)
+		return ret;
+	if (!nworkers)
+		return 0;
+	ret = td_par_start(s, nworkers);
+	if (ret != 1) {
+		s->base.ops = &td_par_ops;
+		return ret;
+	}
+	/* no thread could be made: one thread reads */
+	td_par_free(s);
+	td_walk_free(s->walk);
+	s->walk = NULL;
+	s->base.stop_reason = s->base.skip_reason = NULL;
+	return open_walk(s, 0);
 }
 
 static int td_probe(const char *peek, size_t len)
@@ -285,10 +303,10 @@ static int td_open(struct lat_input *in, struct lat_event_source **out, struct l
 	s->dec.long_size = (unsigned int)s->f.long_size;
 	/* the peek is the caller's, gone once we return; the page data is read from the file */
 	s->f.peek = NULL;
-	ret = open_walk(s);
+	ret = open_walk(s, td_par_workers(s, in->jobs));
 	if (ret < 0)
 		goto err;
-	if (!td_walk_live(s->walk) && s->base.stop_reason) {
+	if (!(s->par ? td_par_live(s) : td_walk_live(s->walk)) && s->base.stop_reason) {
 		lat_diag_at(d, 0, "no event readable: %s", s->base.stop_reason);
 		ret = -LAT_ETRUNC;
 		goto err;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The trace.dat event source (tracedat.c) and the finishing of a decoded
- * event, done in the merged order because it depends on the events before:
- * its comm from the saved cmdlines and what the trace taught since
- * (tracedat_finish.c), the kallsyms names of stacks and timer callbacks.
+ * The trace.dat event source (tracedat.c: one thread; tracedat_par.c: CPUs
+ * decoded by worker threads) and the finishing of a decoded event, done in
+ * the merged order because it depends on the events before: its comm from
+ * the saved cmdlines and what the trace taught since (tracedat_finish.c),
+ * the kallsyms names of stacks and timer callbacks.
  */
 #ifndef LATSCOPE_FORMATS_TRACEDAT_SRC_H
 #define LATSCOPE_FORMATS_TRACEDAT_SRC_H
@@ -22,6 +23,8 @@ struct td_ccache {
 };
 
 #define TD_CC_NONE INT32_MIN
+
+struct td_par;
 
 /*
  * The source: the file (header, options, formats: tracedat_meta.c), the
@@ -42,6 +45,7 @@ struct td_src {
 	uint64_t *ips;			/* one thread: a stack's addresses, lent to it */
 	const char **syms;		/* a stack's symbols, lent to the event */
 	struct lat_steal steal;		/* the last steal marker's values, lent */
+	struct td_par *par;		/* the worker threads (tracedat_par.c), or NULL */
 };
 
 extern const char td_comm_idle[LAT_COMM_LEN], td_comm_unknown[LAT_COMM_LEN];

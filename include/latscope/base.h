@@ -112,4 +112,9 @@ static inline void lat_sort(void *base, size_t n, size_t size,
 /* Grow *@arr (of @elsize bytes per element) so that it holds at least @need elements. */
 int lat_grow(void *arr, size_t *cap, size_t need, size_t elsize);
 
+/* Threads a reader uses by default (--jobs not given): the online CPUs, at most this. */
+#define LAT_JOBS_MAX 16
+/* The default threads: the online CPUs, 1 to LAT_JOBS_MAX. */
+int lat_jobs_default(void);
+
 #endif

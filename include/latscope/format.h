@@ -38,6 +38,7 @@ struct lat_input {
 	size_t peeklen;
 	int peek_consumed;		/* fp is past the peek (pipes): readers must start from peek */
 	const char *buffer;		/* trace.dat: instance to read (--buffer), NULL = top; lent */
+	int jobs;			/* threads (--jobs): 0 the reader's default, 1 one */
 };
 
 struct lat_format {

@@ -22,6 +22,12 @@ struct lat_read_opts {
 	const struct lat_format *format;	/* read with this reader; NULL: detect */
 	const char *buffer;	/* trace.dat instance; NULL: the top one ("" too); lent */
 	FILE *diag;		/* "file:line: ..." messages; NULL: only counted */
+	/*
+	 * Threads reading a stream (trace.dat, ftrace text file): 1 one; N the thread
+	 * pulling the events and N - 1 workers; 0 the default: lat_jobs_default(), and
+	 * one thread for small inputs.  The events are the same either way.
+	 */
+	int jobs;
 };
 
 struct lat_loaded {

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The trace.dat reader's worker threads (formats/tracedat_par.c): with
+ * --jobs N every event (every field, and what it lends: marker text, irq and
+ * timer names, stacks), its order, and the stop and skip reasons after every
+ * call are those of one thread (--jobs 1), which tests/e2e/test_tracedat.sh
+ * checks against trace-cmd report.  Over every sample, the fixture, and
+ * truncated and damaged copies (the stop and skip reasons), with our page walk
+ * and kbuffer's, pulled one event at a time and in batches of several sizes.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "latscope/input.h"
+
+#define SAMPLES LAT_SAMPLES_DIR "/tracedat"
+
+/* What one read gave: a line per event and per change of the reasons. */
+struct trail {
+	char *text;
+	size_t len, cap;
+	unsigned long events, stops, skips;
+};
+
+static void put(struct trail *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->text + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		assert_true(n >= 0);
+		if ((size_t)n < t->cap - t->len)
+			break;
+		t->cap = t->cap * 2 + (size_t)n + 4096;
+		t->text = realloc(t->text, t->cap);
+		assert_non_null(t->text);
+	}
+	t->len += (size_t)n;
+}
+
+/* Every field of @ev, and what it lends (read now: valid until the next call). */
+static void put_event(struct trail *t, const struct lat_event *ev)
+{
+	put(t, "%llu %d %d %s %d %x %s |", (unsigned long long)ev->ts_ns, ev->cpu, ev->pid,
+	    ev->comm, ev->type, ev->flags, ev->name ? ev->name : "(null)");
+	switch (ev->type) {
+	case LAT_EV_SWITCH:
+		put(t, "%s %d %d %d %u %s %d %d", ev->u.sw.prev_comm, ev->u.sw.prev_pid,
+		    ev->u.sw.prev_prio, ev->u.sw.prev_state, ev->u.sw.prev_state_raw,
+		    ev->u.sw.next_comm, ev->u.sw.next_pid, ev->u.sw.next_prio);
+		break;
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		put(t, "%s %d %d %d", ev->u.wake.comm, ev->u.wake.pid, ev->u.wake.prio,
+		    ev->u.wake.target_cpu);
+		break;
+	case LAT_EV_MIGRATE:
+		put(t, "%s %d %d %d %d", ev->u.migrate.comm, ev->u.migrate.pid, ev->u.migrate.prio,
+		    ev->u.migrate.orig_cpu, ev->u.migrate.dest_cpu);
+		break;
+	case LAT_EV_FORK:
+	case LAT_EV_EXEC:
+	case LAT_EV_EXIT:
+		put(t, "%s %d %d %s", ev->u.task.comm, ev->u.task.pid, ev->u.task.child_pid,
+		    ev->u.task.child_comm);
+		break;
+	case LAT_EV_IRQ_ENTRY:
+	case LAT_EV_IRQ_EXIT:
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
+		put(t, "%d %d %s", ev->u.irq.irq, ev->u.irq.ret,
+		    ev->u.irq.name ? ev->u.irq.name : "(null)");
+		break;
+	case LAT_EV_MARKER:
+		put(t, "%.*s", (int)ev->u.marker.len, ev->u.marker.text);
+		break;
+	case LAT_EV_STACK:
+		for (uint32_t i = 0; i < ev->u.stack.depth; i++)
+			put(t, " %llx %s", (unsigned long long)ev->u.stack.ips[i],
+			    ev->u.stack.syms && ev->u.stack.syms[i] ? ev->u.stack.syms[i] : "?");
+		break;
+	case LAT_EV_LOST:
+		put(t, "%llu", (unsigned long long)ev->u.lost.count);
+		break;
+	case LAT_EV_SETSCHED:
+		put(t, "%d %d", ev->u.setsched.pid, ev->u.setsched.policy);
+		break;
+	case LAT_EV_SETSCHED_EXIT:	/* only ret is set */
+		put(t, "%lld", (long long)ev->u.setsched.ret);
+		break;
+	default:
+		break;
+	}
+	put(t, "\n");
+}
+
+/* Notes the reasons when they changed since the last call. */
+static void put_reasons(struct trail *t, const struct lat_event_source *src, char *stop,
+			char *skip)
+{
+	const char *st = src->stop_reason ? src->stop_reason : "";
+	const char *sk = src->skip_reason ? src->skip_reason : "";
+
+	if (strcmp(st, stop)) {
+		put(t, "stop: %s\n", st);
+		snprintf(stop, 1024, "%s", st);
+		t->stops++;
+	}
+	if (strcmp(sk, skip)) {
+		put(t, "skip: %s\n", sk);
+		snprintf(skip, 1024, "%s", sk);
+		t->skips++;
+	}
+}
+
+/*
+ * Reads @path (@buffer) with @jobs threads, @batch events a call (0: one by
+ * one through lat_event_next()), at most @max events; the trail of it.
+ */
+static void read_trail(struct trail *t, const char *path, const char *buffer, int jobs,
+		       int batch, unsigned long max)
+{
+	struct lat_loaded l;
+	struct lat_event evs[64];
+	char stop[1024] = "", skip[1024] = "";
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	put(t, "open %d\n", lat_load(&l, path, &(struct lat_read_opts){
+		.format = lat_format_find("trace.dat"), .buffer = buffer, .jobs = jobs }));
+	if (l.nblocks != 1 || !l.blocks[0]->events) {
+		lat_loaded_release(&l);
+		return;
+	}
+	put_reasons(t, l.blocks[0]->events, stop, skip);
+	for (;;) {
+		if (t->events >= max)
+			break;
+		if (batch)
+			ret = lat_event_next_batch(l.blocks[0]->events, evs, batch);
+		else
+			ret = lat_event_next(l.blocks[0]->events, evs);
+		if (ret <= 0)
+			break;
+		for (int i = 0; i < (batch ? ret : 1); i++) {
+			put_event(t, &evs[i]);
+			t->events++;
+			/* a batch ends after any event that lends a pointer into the source */
+			if (i < ret - 1)
+				assert_false(lat_event_batch_ends(evs[i].type));
+		}
+		put_reasons(t, l.blocks[0]->events, stop, skip);
+	}
+	put(t, "end %d\n", ret);
+	lat_loaded_release(&l);
+}
+
+/* @path read with @jobs threads gives what one thread gives; returns the events read. */
+static unsigned long same_as_one(const char *path, const char *buffer, int jobs, int batch,
+				 unsigned long max, struct trail *one_out)
+{
+	struct trail one, par;
+
+	read_trail(&one, path, buffer, 1, batch, max);
+	read_trail(&par, path, buffer, jobs, batch, max);
+	if (one.len != par.len || memcmp(one.text, par.text, one.len)) {
+		size_t i = 0;
+
+		while (i < one.len && i < par.len && one.text[i] == par.text[i])
+			i++;
+		while (i && one.text[i - 1] != '\n')
+			i--;
+		print_error("%s (buffer %s) --jobs %d, batch %d differs from one thread at:\n"
+			    "%.300s\n--- against ---\n%.300s\n", path, buffer ? buffer : "-",
+			    jobs, batch, one.text + i, par.text + (i < par.len ? i : par.len));
+		fail();
+	}
+	free(par.text);
+	if (one_out)
+		*one_out = one;
+	else
+		free(one.text);
+	return one.events;
+}
+
+/* Every sample, both walks, several thread counts and batch sizes. */
+static void test_samples(void **state)
+{
+	DIR *dir = opendir(SAMPLES);
+	struct dirent *de;
+	int files = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((de = readdir(dir))) {
+		char path[4096];
+		size_t n = strlen(de->d_name);
+
+		if (n < 4 || strcmp(de->d_name + n - 4, ".dat"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", SAMPLES, de->d_name);
+		for (int kb = 0; kb < 2; kb++) {
+			setenv("LATSCOPE_TRACEDAT_KBUFFER", kb ? "1" : "0", 1);
+			assert_true(same_as_one(path, NULL, 2, 32, ULONG_MAX, NULL) > 0);
+			same_as_one(path, NULL, 3, 0, ULONG_MAX, NULL);
+			same_as_one(path, NULL, 16, 7, ULONG_MAX, NULL);
+		}
+		if (strstr(de->d_name, "inst1"))
+			same_as_one(path, "inst1", 2, 32, ULONG_MAX, NULL);
+		files++;
+	}
+	closedir(dir);
+	unsetenv("LATSCOPE_TRACEDAT_KBUFFER");
+	assert_true(files >= 12);
+	/* mixed-3000-v6.dat: 3000 events (trace-cmd report), all of them */
+	assert_int_equal(same_as_one(SAMPLES "/mixed-3000-v6.dat", NULL, 2, 32, ULONG_MAX, NULL),
+			 3000);
+}
+
+/* The trace-cmd fixture (67,159 events: trace-cmd report), v7+zstd and v6. */
+static void test_fixture(void **state)
+{
+	(void)state;
+	assert_int_equal(same_as_one(LAT_FIXTURE_V7, NULL, 2, 32, ULONG_MAX, NULL), 67159);
+	assert_int_equal(same_as_one(LAT_FIXTURE_V6, NULL, 3, 32, ULONG_MAX, NULL), 67159);
+}
+
+/* A copy of @src: cut at @cut bytes (0: whole), @nflip bytes set to @val at spread offsets. */
+static void damaged_copy(const char *src, const char *dst, long cut, int nflip, int seed,
+			 unsigned char val)
+{
+	FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+	char buf[65536];
+	long size, done = 0;
+	size_t n;
+
+	assert_true(in && out);
+	fseek(in, 0, SEEK_END);
+	size = ftell(in);
+	rewind(in);
+	if (!cut || cut > size)
+		cut = size;
+	while (done < cut && (n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if ((long)n > cut - done)
+			n = (size_t)(cut - done);
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+		done += (long)n;
+	}
+	for (int i = 0; i < nflip; i++) {
+		/* the same multiplicative walk as tests/e2e/tracedat_damage.sh */
+		unsigned long long off = ((unsigned long long)(seed * 7919 + i * 104729) *
+					  2654435761ull) % (unsigned long long)cut;
+
+		fseek(out, (long)off, SEEK_SET);
+		fputc(val, out);
+	}
+	fclose(in);
+	fclose(out);
+}
+
+/*
+ * Truncated and damaged copies: the stop and skip reasons (and the lost marks)
+ * after every call are those of one thread, also when the read stops early.
+ * The cuts and flips are chosen so that the notes are met (checked below).
+ */
+static void test_damaged(void **state)
+{
+	const char *srcs[] = { SAMPLES "/mixed-3000-v6.dat", SAMPLES "/mixed-3000-v7-zstd.dat",
+			       SAMPLES "/probe-pair-v7-zstd.dat" };
+	char path[] = "/tmp/latscope-tdpar-XXXXXX";
+	int fd = mkstemp(path), stops = 0, skips = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t s = 0; s < LAT_ARRAY_SIZE(srcs); s++) {
+		FILE *f = fopen(srcs[s], "rb");
+		long size;
+
+		assert_non_null(f);
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+		for (int k = 0; k < 24; k++) {
+			struct trail one;
+
+			/* cut at 1/2 .. 23/24 of the file, or whole with 4 bytes set */
+			damaged_copy(srcs[s], path, k < 12 ? size * (12 + k) / 24 : 0,
+				     k < 12 ? 0 : 4, k, k % 3 ? 0xff : 0);
+			for (int kb = 0; kb < 2; kb++) {
+				setenv("LATSCOPE_TRACEDAT_KBUFFER", kb ? "1" : "0", 1);
+				same_as_one(path, NULL, 2, 32, ULONG_MAX, &one);
+				stops += one.stops > 0;
+				skips += one.skips > 0;
+				free(one.text);
+				same_as_one(path, NULL, 3, 1, ULONG_MAX, NULL);
+				same_as_one(path, NULL, 2, 32, 100, NULL);
+				same_as_one(path, NULL, 4, 0, 1000, NULL);
+			}
+		}
+	}
+	unsetenv("LATSCOPE_TRACEDAT_KBUFFER");
+	unlink(path);
+	/* the copies do stop early and skip pages: the comparisons above saw notes */
+	assert_true(stops >= 20);
+	assert_true(skips >= 2);
+}
+
+/* Threads alive in this process (/proc/self/task). */
+static int threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * --jobs N: N - 1 workers, never more than the CPUs with data (the fixture has 2);
+ * the default on a small file and --jobs 1: none.  Freeing the source early
+ * (workers in the middle of the trace) stops and joins them.
+ */
+static void test_workers(void **state)
+{
+	const struct { const char *path; int jobs, workers; } cases[] = {
+		{ LAT_FIXTURE_V7, 3, 2 },	/* 2 CPUs with data: 2 workers */
+		{ LAT_FIXTURE_V7, 2, 1 },
+		{ LAT_FIXTURE_V7, 16, 2 },
+		{ LAT_FIXTURE_V7, 1, 0 },
+		{ SAMPLES "/mixed-3000-v6.dat", 0, 0 },	/* 196 KB: below TD_PAR_MIN_BYTES */
+	};
+	int base = threads();
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(cases); i++) {
+		struct lat_loaded l;
+		struct lat_event ev;
+
+		assert_int_equal(lat_load(&l, cases[i].path, &(struct lat_read_opts){
+			.format = lat_format_find("trace.dat"), .jobs = cases[i].jobs }), 0);
+		assert_int_equal(threads(), base + cases[i].workers);
+		assert_int_equal(lat_event_next(l.blocks[0]->events, &ev), 1);
+		lat_loaded_release(&l);
+		assert_int_equal(threads(), base);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_workers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
