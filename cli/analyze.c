@@ -32,6 +32,8 @@ void usage_analyze(FILE *out)
 		"                          1.5ms; a bare number is us); the report lists them\n"
 		"      --sort KEY          wakeup tables: max, avg, p99, count, pid, comm (default max)\n"
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
+		"      --jobs N            threads reading a trace.dat or ftrace text file\n"
+		"                          (default: the CPUs, at most 16; 1 for small files)\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n"
 		"      --include-untrusted waits on a CPU whose events are incomplete (trace\n"

@@ -21,6 +21,7 @@ void usage_dump(FILE *out)
 		"  SECONDS CPU PID COMM TYPE FIELDS   (blanks in COMM print as _)\n\n"
 		"  -f, --format NAME   read with this reader\n"
 		"      --buffer NAME   trace.dat: the instance to read\n"
+		"      --jobs N        threads reading (default: the CPUs, at most 16)\n"
 		"  -n, --count N       stop after N events\n"
 		"  -s, --stats         print only counts per event type and name\n\n"
 		"exit status: 0 ok (a warning on stderr if the trace ends early or\n"

@@ -33,6 +33,7 @@ void usage_export(FILE *out)
 		"      --trace-id ID       the trace_id column (default: a hash of the file)\n"
 		"      --reader NAME       read with this reader (see `latscope formats`)\n"
 		"      --buffer NAME       trace.dat: export this instance's buffer\n"
+		"      --jobs N            threads reading, as for `latscope analyze`\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n"
 		"  -t, --threshold DUR     waits of at least DUR get a verdict (the\n"
@@ -116,6 +117,7 @@ static const struct cli_opt export_options[] = {
 	{ "output", 'o', required_argument, set_output },
 	{ "reader", 0, required_argument, set_reader },
 	{ "buffer", 0, required_argument, cli_set_buffer },
+	{ "jobs", 0, required_argument, cli_set_jobs },
 	{ "wakeup-start", 0, required_argument, cli_set_wake_start },
 	{ "threshold", 't', required_argument, cli_set_threshold },
 	{ "host", 0, required_argument, set_host },

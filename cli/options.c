@@ -53,9 +53,25 @@ int cli_set_buffer(struct cli_ctx *c, const char *arg)
 	return 0;
 }
 
+/* --jobs N: threads reading a stream; more than 256 would only cost memory. */
+int cli_set_jobs(struct cli_ctx *c, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || v < 1 || v > 256) {
+		fprintf(stderr, "%s: --jobs: expected a thread count from 1 to 256, got '%s'\n",
+			c->cmd, arg);
+		return -1;
+	}
+	c->read.jobs = (int)v;
+	return 0;
+}
+
 const struct cli_opt cli_read_options[] = {
 	{ "format", 'f', required_argument, set_format },
 	{ "buffer", 0, required_argument, cli_set_buffer },
+	{ "jobs", 0, required_argument, cli_set_jobs },
 	{ NULL, 0, 0, NULL },
 };
 

@@ -43,11 +43,12 @@ extern const struct cli_opt cli_gate_options[];
 
 /*
  * The setters of single shared options, for a command that takes only some of a
- * table (export: --buffer, --wakeup-start, --threshold): --buffer NAME into c->read.buffer,
- * --wakeup-start waking|wakeup into c->an.wake_start, --threshold DUR into
- * c->an.threshold_ns.
+ * table (export: --buffer, --jobs, --wakeup-start, --threshold): --buffer NAME into
+ * c->read.buffer, --jobs N into c->read.jobs, --wakeup-start waking|wakeup into
+ * c->an.wake_start, --threshold DUR into c->an.threshold_ns.
  */
 int cli_set_buffer(struct cli_ctx *c, const char *arg);
+int cli_set_jobs(struct cli_ctx *c, const char *arg);
 /* The reader named @arg into c->read.format; -1 after "CMD: unknown @what 'ARG' ...". */
 int cli_set_reader(struct cli_ctx *c, const char *what, const char *arg);
 int cli_set_wake_start(struct cli_ctx *c, const char *arg);

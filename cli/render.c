@@ -36,6 +36,7 @@ void usage_render(FILE *out)
 		"  -f, --format NAME       read with this reader (see `latscope formats`)\n"
 		"  -t, --threshold DUR     freeze threshold drawn on series charts (default 10ms)\n"
 		"      --buffer NAME       trace.dat: chart this instance's buffer\n"
+		"      --jobs N            threads reading, as for `latscope analyze`\n"
 		"      --cpu-mhz MHZ, --top N, --wakeup-start waking|wakeup, --include-untrusted\n"
 		"                          passed to the analysis, as for `latscope analyze`\n\n"
 		"exit status: 0 a chart was written for every block, 1 some block had no chart, a\n"

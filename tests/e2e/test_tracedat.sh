@@ -397,6 +397,31 @@ sys.exit(not (t["inferred_waits"] == 0 and d["inferred_waits"] > 0 and
               t["preempt_waits"] == d["preempt_waits"]))
 PY
 
+# --jobs N: the CPUs decoded by worker threads (docs/tracedat.md, "Threads") give
+# the dump of one thread, byte for byte with its warnings, on the samples, the
+# fixtures, the marker and stack, and the damaged copies above; and the same
+# analysis
+for f in "$samples"/*.dat "$fx6" "$fx7" "$tmp/inj.dat" "$tmp/cut6.dat" "$tmp/chunk.dat" \
+	 "$tmp/corrupt.dat" "$tmp/lost.dat" "$tmp/stamp.dat"; do
+	[ -f "$f" ] || continue
+	"$bin" dump --jobs 1 "$f" >"$tmp/j1" 2>&1
+	for j in 2 4; do
+		"$bin" dump --jobs $j "$f" >"$tmp/jn" 2>&1
+		cmp -s "$tmp/j1" "$tmp/jn" ||
+			bad "$(basename "$f"): dump --jobs $j differs from --jobs 1"
+	done
+done
+[ "$(grep -c . "$tmp/j1")" -gt 1000 ] || bad "--jobs: the last dump compared is nearly empty"
+"$bin" analyze --json --jobs 1 "$fx7" >"$tmp/a1" 2>&1
+"$bin" analyze --json --jobs 3 "$fx7" >"$tmp/a3" 2>&1
+cmp -s "$tmp/a1" "$tmp/a3" || bad "fixture: analyze --jobs 3 differs from --jobs 1"
+for j in 0 257 x; do
+	"$bin" dump --jobs $j "$v6" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "jobs: expected a thread count from 1 to 256" "$tmp/err" ||
+		bad "--jobs $j: exit $rc, $(cat "$tmp/err")"
+done
+
 # a dump (and a report) that cannot be written fails, and says so
 if [ -w /dev/full ]; then
 	"$bin" dump "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
