@@ -19,6 +19,15 @@
       writes every CPU's pages N times, shifting each copy's page timestamps
       by the trace's span so that time still runs forward: a long trace for
       bench/ made from a short real one (the events are real, repeated).
+      Written as it is made: a file of many GB needs no more memory than
+      the input.
+  tracedat_v6_tool.py widen IN OUT NCPU [N]
+      a trace of NCPU CPUs (a multiple of IN's): IN's CPUs copied NCPU / CPUS
+      times side by side, copy j with every pid above 0 raised by j * 100000,
+      every CPU field (target_cpu, orig_cpu, ...) by j * CPUS and its page
+      timestamps by j * 997 ns (so that the copies interleave), then repeated
+      N times as `repeat` does: independent machines' worth of real events
+      on many CPUs, for the reader's threads (bench/).
   tracedat_v6_tool.py cpus IN
       prints each CPU's page range, OFFSET:SIZE, one per line, then the
       sched_switch and sched_waking ids and field offsets as
@@ -108,18 +117,41 @@ def parse(data):
     return psize, ks_start, ks_end, opt_start, head_end, cpus
 
 
-def write(out, head, psize, datas):
-    table_len = 16 * len(datas)
+def write(out, head, psize, parts):
+    """parts: per CPU, (size, chunks) where chunks() yields its data in pieces."""
+    table_len = 16 * len(parts)
     off = -(-(len(head) + table_len) // psize) * psize
     table = b""
-    body = b""
-    for d in datas:
-        table += struct.pack("<QQ", off + len(body), len(d))
-        body += d
-        body += b"\0" * (-len(body) % psize)
-    pad = off - len(head) - table_len
+    pos = off
+    for size, _ in parts:
+        table += struct.pack("<QQ", pos, size)
+        pos += size + (-size % psize)
     with open(out, "wb") as f:
-        f.write(head + table + b"\0" * pad + body)
+        f.write(head + table + b"\0" * (off - len(head) - table_len))
+        for size, chunks in parts:
+            n = 0
+            for c in chunks():
+                f.write(c)
+                n += len(c)
+            assert n == size
+            f.write(b"\0" * (-size % psize))
+
+
+def whole(datas):
+    return [(len(d), lambda d=d: [d]) for d in datas]
+
+
+def repeated(d, psize, n, span):
+    return (len(d) * n, lambda: (page_ts_shift(d, psize, i * span) for i in range(n)))
+
+
+def trace_span(datas, psize):
+    """From the earliest to the latest page timestamp, + 1 s of slack that
+    covers the last page's events (they run past its header's ts)."""
+    first = min(struct.unpack_from("<Q", d, 0)[0] for d in datas if d)
+    last = max(struct.unpack_from("<Q", d, p)[0] for d in datas
+               for p in range(0, len(d), psize))
+    return last - first + 1000000000
 
 
 def page_ts_shift(pages, psize, shift):
@@ -145,17 +177,14 @@ def main():
     head = data[:ks_start] + struct.pack("<I", 0) + data[ks_end:head_end]
     datas = [data[o:o + s] for o, s in cpus]
     if sys.argv[1] == "strip":
-        write(sys.argv[3], head, psize, datas)
+        write(sys.argv[3], head, psize, whole(datas))
     elif sys.argv[1] == "repeat":
         n = int(sys.argv[4])
-        # span: from the earliest to the latest page timestamp (+1 s of slack
-        # covers the last page's events, which run past its header's ts)
-        first = min(struct.unpack_from("<Q", d, 0)[0] for d in datas if d)
-        last = max(struct.unpack_from("<Q", d, p)[0] for d in datas
-                   for p in range(0, len(d), psize))
-        span = last - first + 1000000000
-        write(sys.argv[3], head, psize,
-              [b"".join(page_ts_shift(d, psize, i * span) for i in range(n)) for d in datas])
+        span = trace_span(datas, psize)
+        write(sys.argv[3], head, psize, [repeated(d, psize, n, span) for d in datas])
+    elif sys.argv[1] == "widen":
+        widen(sys.argv[3], head, psize, datas, int(sys.argv[4]),
+              int(sys.argv[5]) if len(sys.argv) > 5 else 1, ks_end - ks_start - 4, opt_start)
     elif sys.argv[1] == "inject":
         inject(sys.argv[3], data[:head_end], psize, datas)
     elif sys.argv[1] == "instance":
@@ -178,6 +207,95 @@ def sched_format(name, fields):
                 out.append(int(m.group(2)))
             return out
     raise SystemExit("no sched:%s format" % name.decode())
+
+
+def id_fields():
+    """{event id: [(offset, "pid" or "cpu")]}: every 4-byte field named *pid or
+    *cpu of every event format (common_pid too)."""
+    import re
+    out = {}
+    for f in parse.ftrace + parse.events:
+        m = re.search(rb"^ID: (\d+)$", f, re.M)
+        if not m:
+            continue
+        flds = []
+        for fm in re.finditer(rb"field:[^;]*?[ *](\w+);\s*offset:(\d+);\s*size:4;", f):
+            name = fm.group(1)
+            if name.endswith(b"pid"):
+                flds.append((int(fm.group(2)), "pid"))
+            elif name.endswith(b"cpu"):
+                flds.append((int(fm.group(2)), "cpu"))
+        out[int(m.group(1))] = flds
+    return out
+
+
+def patch_pages(d, psize, fields, pid_add, cpu_add, ts_add):
+    """A copy of one CPU's pages with its records' pid and CPU fields raised
+    (pids above 0, CPUs from 0 on) and its page timestamps moved: the ring
+    buffer's layout as tracedat_walk.c's fast_next() reads it."""
+    b = bytearray(d)
+    for p in range(0, len(b), psize):
+        ts, flags = struct.unpack_from("<QQ", b, p)
+        struct.pack_into("<Q", b, p, ts + ts_add)
+        pos = p + 16
+        end = pos + min(flags & ((1 << 27) - 1), psize - 16)
+        while pos + 4 <= end:
+            h = struct.unpack_from("<I", b, pos)[0]
+            tl = h & 31
+            if 1 <= tl <= 28:
+                rec, ln, pos = pos + 4, tl * 4, pos + 4 + tl * 4
+            elif tl == 0 and pos + 8 <= end:
+                w = struct.unpack_from("<I", b, pos + 4)[0]
+                if w < 4:
+                    break
+                rec, ln = pos + 8, (w - 4 + 3) & ~3
+                pos += 8 + ln
+            elif tl == 29 and pos + 8 <= end:
+                pos += 4 + struct.unpack_from("<I", b, pos + 4)[0]
+                continue
+            elif tl in (30, 31):
+                pos += 8
+                continue
+            else:
+                break
+            if pos > end or ln < 2:
+                break
+            for off, kind in fields.get(struct.unpack_from("<H", b, rec)[0], ()):
+                if off + 4 > ln:
+                    continue
+                v = struct.unpack_from("<i", b, rec + off)[0]
+                if kind == "pid" and v > 0:
+                    struct.pack_into("<i", b, rec + off, v + pid_add)
+                elif kind == "cpu" and v >= 0:
+                    struct.pack_into("<i", b, rec + off, v + cpu_add)
+    return bytes(b)
+
+
+def widen(out, head, psize, datas, ncpu, n, ks_shrink, opt_start):
+    if ncpu % len(datas) or ncpu // len(datas) > 40:
+        raise SystemExit("NCPU: a multiple of the input's %d CPUs, at most 40 copies" %
+                         len(datas))
+    fields = id_fields()
+    span = trace_span(datas, psize) + 997 * (ncpu // len(datas))
+    parts = []
+    for j in range(ncpu // len(datas)):
+        for k, d in enumerate(datas):
+            pd = patch_pages(d, psize, fields, j * 100000, j * len(datas), j * 997)
+            parts.append(repeated(pd, psize, n, span))
+    # the header's CPU count, the u32 before the options (kallsyms dropped from
+    # head), and the CPUCOUNT option (id 8), which trace-cmd goes by
+    at = opt_start - 4 - ks_shrink
+    head = bytearray(head[:at] + struct.pack("<I", ncpu) + head[at + 4:])
+    if head[at + 4:at + 14] == b"options  \0":
+        at += 14
+        while True:
+            oid, size = struct.unpack_from("<HI", head, at)
+            if oid == 0:
+                break
+            if oid == 8 and size == 4:
+                struct.pack_into("<I", head, at + 6, ncpu)
+            at += 6 + size
+    write(out, bytes(head), psize, parts)
 
 
 def event_id(name):
@@ -212,7 +330,7 @@ def inject(out, head, psize, datas):
     page = struct.pack("<QQ", last + 1000000000, len(body)) + body
     page += b"\0" * (psize - len(page))
     datas[0] = datas[0] + page
-    write(out, head, psize, datas)
+    write(out, head, psize, whole(datas))
 
 
 def instance(out, data, psize, ks_start, ks_end, opt_start, head_end, cpus, name):

@@ -422,6 +422,21 @@ for j in 0 257 x; do
 		bad "--jobs $j: exit $rc, $(cat "$tmp/err")"
 done
 
+# A 16-CPU trace (scripts/tracedat_v6_tool.py widen: the sample's 2 CPUs copied 8
+# times side by side, each copy's pids raised by 100000 and CPU fields by 2): its
+# events are trace-cmd report's, on all 16 CPUs, and --jobs 8 and 16 (8 and 15
+# workers) dump what one thread dumps
+python3 "$repo/scripts/tracedat_v6_tool.py" widen "$v6" "$tmp/w16.dat" 16 || bad "widen failed"
+compare "$tmp/w16.dat"
+[ "$("$bin" dump "$tmp/w16.dat" | awk '{ print $2 }' | sort -u | wc -l)" -eq 16 ] ||
+	bad "widen: not 16 CPUs with events"
+"$bin" dump --jobs 1 "$tmp/w16.dat" >"$tmp/j1" 2>&1
+[ "$(wc -l <"$tmp/j1")" -eq 24000 ] || bad "widen: $(wc -l <"$tmp/j1") events, want 8 x 3000"
+for j in 8 16; do
+	"$bin" dump --jobs $j "$tmp/w16.dat" >"$tmp/jn" 2>&1
+	cmp -s "$tmp/j1" "$tmp/jn" || bad "16 CPUs: dump --jobs $j differs from --jobs 1"
+done
+
 # a dump (and a report) that cannot be written fails, and says so
 if [ -w /dev/full ]; then
 	"$bin" dump "$samples/mixed-3000-v6.dat" >/dev/full 2>"$tmp/err"
