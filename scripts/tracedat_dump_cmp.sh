@@ -10,6 +10,10 @@
 # LAT_CMP_FORMATS=1 also on copies of the v6 samples with one byte of their
 # first 24 KiB (header and event formats) set to 0, '0', '9', LF, '_' or 0xff
 # at every 53rd offset (~2,800 copies, ~2 minutes).
+# LAT_CMP_JOBS="1 2 4": NEW_BIN also runs with --jobs 1, 2 and 4 (the reader's
+# worker threads; BASE_BIN as it is); LAT_CMP_HEAD="100 1000": the damaged
+# copies also with -n 100 and -n 1000 (the stop and skip reasons of a walk
+# left early).
 base=$1
 new=$2
 repo=$3
@@ -27,16 +31,21 @@ cmp1() {	# file label [dump options]
 		LATSCOPE_TRACEDAT_KBUFFER=$kb ASAN_OPTIONS=detect_leaks=0 \
 			"$base" dump "$@" "$cf" >"$tmp/b.out" 2>"$tmp/b.err"
 		echo "rc $?" >>"$tmp/b.err"
-		LATSCOPE_TRACEDAT_KBUFFER=$kb ASAN_OPTIONS=detect_leaks=0 \
-			"$new" dump "$@" "$cf" >"$tmp/n.out" 2>"$tmp/n.err"
-		echo "rc $?" >>"$tmp/n.err"
-		runs=$((runs + 1))
-		if ! cmp -s "$tmp/b.out" "$tmp/n.out" || ! cmp -s "$tmp/b.err" "$tmp/n.err"; then
-			echo "DIFF: $label (kbuffer=$kb) $*"
-			diff "$tmp/b.err" "$tmp/n.err" | head -4
-			diff "$tmp/b.out" "$tmp/n.out" | head -6
-			fail=$((fail + 1))
-		fi
+		for j in ${LAT_CMP_JOBS:-default}; do
+			jo=
+			[ "$j" = default ] || jo="--jobs $j"
+			LATSCOPE_TRACEDAT_KBUFFER=$kb ASAN_OPTIONS=detect_leaks=0 \
+				"$new" dump $jo "$@" "$cf" >"$tmp/n.out" 2>"$tmp/n.err"
+			echo "rc $?" >>"$tmp/n.err"
+			runs=$((runs + 1))
+			if ! cmp -s "$tmp/b.out" "$tmp/n.out" ||
+			   ! cmp -s "$tmp/b.err" "$tmp/n.err"; then
+				echo "DIFF: $label (kbuffer=$kb) $jo $*"
+				diff "$tmp/b.err" "$tmp/n.err" | head -4
+				diff "$tmp/b.out" "$tmp/n.out" | head -6
+				fail=$((fail + 1))
+			fi
+		done
 	done
 }
 
@@ -50,6 +59,9 @@ for f in "$repo"/samples/tracedat/*.dat; do
 	tracedat_damaged "$f" "$tmp/d" || exit 1
 	for c in "$tmp"/d/bytes-*.dat "$tmp"/d/cut-*.dat; do
 		cmp1 "$c" "$(basename "$f") $(basename "$c" .dat)"
+		for h in $LAT_CMP_HEAD; do
+			cmp1 "$c" "$(basename "$f") $(basename "$c" .dat)" -n "$h"
+		done
 	done
 done
 if [ -n "$LAT_CMP_FORMATS" ]; then
