@@ -21,112 +21,9 @@
 #include <cmocka.h>
 
 #include "latscope/input.h"
+#include "evtrail.h"
 
 #define SAMPLES LAT_SAMPLES_DIR "/tracedat"
-
-/* What one read gave: a line per event and per change of the reasons. */
-struct trail {
-	char *text;
-	size_t len, cap;
-	unsigned long events, stops, skips;
-};
-
-static void put(struct trail *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(t->text + t->len, t->cap - t->len, fmt, ap);
-		va_end(ap);
-		assert_true(n >= 0);
-		if ((size_t)n < t->cap - t->len)
-			break;
-		t->cap = t->cap * 2 + (size_t)n + 4096;
-		t->text = realloc(t->text, t->cap);
-		assert_non_null(t->text);
-	}
-	t->len += (size_t)n;
-}
-
-/* Every field of @ev, and what it lends (read now: valid until the next call). */
-static void put_event(struct trail *t, const struct lat_event *ev)
-{
-	put(t, "%llu %d %d %s %d %x %s |", (unsigned long long)ev->ts_ns, ev->cpu, ev->pid,
-	    ev->comm, ev->type, ev->flags, ev->name ? ev->name : "(null)");
-	switch (ev->type) {
-	case LAT_EV_SWITCH:
-		put(t, "%s %d %d %d %u %s %d %d", ev->u.sw.prev_comm, ev->u.sw.prev_pid,
-		    ev->u.sw.prev_prio, ev->u.sw.prev_state, ev->u.sw.prev_state_raw,
-		    ev->u.sw.next_comm, ev->u.sw.next_pid, ev->u.sw.next_prio);
-		break;
-	case LAT_EV_WAKING:
-	case LAT_EV_WAKEUP:
-	case LAT_EV_WAKEUP_NEW:
-		put(t, "%s %d %d %d", ev->u.wake.comm, ev->u.wake.pid, ev->u.wake.prio,
-		    ev->u.wake.target_cpu);
-		break;
-	case LAT_EV_MIGRATE:
-		put(t, "%s %d %d %d %d", ev->u.migrate.comm, ev->u.migrate.pid, ev->u.migrate.prio,
-		    ev->u.migrate.orig_cpu, ev->u.migrate.dest_cpu);
-		break;
-	case LAT_EV_FORK:
-	case LAT_EV_EXEC:
-	case LAT_EV_EXIT:
-		put(t, "%s %d %d %s", ev->u.task.comm, ev->u.task.pid, ev->u.task.child_pid,
-		    ev->u.task.child_comm);
-		break;
-	case LAT_EV_IRQ_ENTRY:
-	case LAT_EV_IRQ_EXIT:
-	case LAT_EV_SOFTIRQ_ENTRY:
-	case LAT_EV_SOFTIRQ_EXIT:
-	case LAT_EV_TIMER_ENTRY:
-	case LAT_EV_TIMER_EXIT:
-		put(t, "%d %d %s", ev->u.irq.irq, ev->u.irq.ret,
-		    ev->u.irq.name ? ev->u.irq.name : "(null)");
-		break;
-	case LAT_EV_MARKER:
-		put(t, "%.*s", (int)ev->u.marker.len, ev->u.marker.text);
-		break;
-	case LAT_EV_STACK:
-		for (uint32_t i = 0; i < ev->u.stack.depth; i++)
-			put(t, " %llx %s", (unsigned long long)ev->u.stack.ips[i],
-			    ev->u.stack.syms && ev->u.stack.syms[i] ? ev->u.stack.syms[i] : "?");
-		break;
-	case LAT_EV_LOST:
-		put(t, "%llu", (unsigned long long)ev->u.lost.count);
-		break;
-	case LAT_EV_SETSCHED:
-		put(t, "%d %d", ev->u.setsched.pid, ev->u.setsched.policy);
-		break;
-	case LAT_EV_SETSCHED_EXIT:	/* only ret is set */
-		put(t, "%lld", (long long)ev->u.setsched.ret);
-		break;
-	default:
-		break;
-	}
-	put(t, "\n");
-}
-
-/* Notes the reasons when they changed since the last call. */
-static void put_reasons(struct trail *t, const struct lat_event_source *src, char *stop,
-			char *skip)
-{
-	const char *st = src->stop_reason ? src->stop_reason : "";
-	const char *sk = src->skip_reason ? src->skip_reason : "";
-
-	if (strcmp(st, stop)) {
-		put(t, "stop: %s\n", st);
-		snprintf(stop, 1024, "%s", st);
-		t->stops++;
-	}
-	if (strcmp(sk, skip)) {
-		put(t, "skip: %s\n", sk);
-		snprintf(skip, 1024, "%s", sk);
-		t->skips++;
-	}
-}
 
 /*
  * Reads @path (@buffer) with @jobs threads, @batch events a call (0: one by
@@ -141,13 +38,13 @@ static void read_trail(struct trail *t, const char *path, const char *buffer, in
 	int ret = 0;
 
 	memset(t, 0, sizeof(*t));
-	put(t, "open %d\n", lat_load(&l, path, &(struct lat_read_opts){
+	trail_put(t, "open %d\n", lat_load(&l, path, &(struct lat_read_opts){
 		.format = lat_format_find("trace.dat"), .buffer = buffer, .jobs = jobs }));
 	if (l.nblocks != 1 || !l.blocks[0]->events) {
 		lat_loaded_release(&l);
 		return;
 	}
-	put_reasons(t, l.blocks[0]->events, stop, skip);
+	trail_reasons(t, l.blocks[0]->events, stop, skip);
 	for (;;) {
 		if (t->events >= max)
 			break;
@@ -158,15 +55,15 @@ static void read_trail(struct trail *t, const char *path, const char *buffer, in
 		if (ret <= 0)
 			break;
 		for (int i = 0; i < (batch ? ret : 1); i++) {
-			put_event(t, &evs[i]);
+			trail_event(t, &evs[i]);
 			t->events++;
 			/* a batch ends after any event that lends a pointer into the source */
 			if (i < ret - 1)
 				assert_false(lat_event_batch_ends(evs[i].type));
 		}
-		put_reasons(t, l.blocks[0]->events, stop, skip);
+		trail_reasons(t, l.blocks[0]->events, stop, skip);
 	}
-	put(t, "end %d\n", ret);
+	trail_put(t, "end %d\n", ret);
 	lat_loaded_release(&l);
 }
 
@@ -175,21 +72,13 @@ static unsigned long same_as_one(const char *path, const char *buffer, int jobs,
 				 unsigned long max, struct trail *one_out)
 {
 	struct trail one, par;
+	char what[4200];
 
 	read_trail(&one, path, buffer, 1, batch, max);
 	read_trail(&par, path, buffer, jobs, batch, max);
-	if (one.len != par.len || memcmp(one.text, par.text, one.len)) {
-		size_t i = 0;
-
-		while (i < one.len && i < par.len && one.text[i] == par.text[i])
-			i++;
-		while (i && one.text[i - 1] != '\n')
-			i--;
-		print_error("%s (buffer %s) --jobs %d, batch %d differs from one thread at:\n"
-			    "%.300s\n--- against ---\n%.300s\n", path, buffer ? buffer : "-",
-			    jobs, batch, one.text + i, par.text + (i < par.len ? i : par.len));
-		fail();
-	}
+	snprintf(what, sizeof(what), "%s (buffer %s) --jobs %d, batch %d against one thread",
+		 path, buffer ? buffer : "-", jobs, batch);
+	trail_same(&one, &par, what);
 	free(par.text);
 	if (one_out)
 		*one_out = one;
