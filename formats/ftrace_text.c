@@ -12,8 +12,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "ftrace_text.h"
+#include "ftrace_text_par.h"
 
 #define STREAM_BUF (1u << 20)
 
@@ -31,11 +33,13 @@ struct ft_source {
 	size_t skipped;
 	uint64_t lines;
 
-	/* stream: a window of the file */
+	/* stream: a window of the file, or its lines parsed by worker threads */
 	FILE *fp;
 	char *buf;
 	size_t pos, fill;
 	int eof, overlong;
+	struct ft_par *par;		/* the workers (ftrace_text_par.c), or NULL */
+	int fd;				/* theirs: a dup of fp's, or -1 */
 	/* block: lines of a text */
 	const struct lat_text *t;
 	size_t li, lend;
@@ -286,11 +290,9 @@ static void flush_lost(struct ft_source *s, uint64_t ts)
 	s->lost_pending = 0;
 }
 
-/* Whether the line just parsed belongs to the buffer this source reads. */
-static int own_buffer(struct ft_source *s)
+/* Whether the line just parsed, of buffer @b ("" the top one), is of the one this source reads. */
+static int own_buffer(struct ft_source *s, const char *b)
 {
-	const char *b = s->strs.buffer;
-
 	if (!b[0] && !s->want[0] && (s->chosen || s->want_set))
 		return 1;	/* the common case: no buffer names at all */
 	if (!s->want_set && !s->chosen) {
@@ -329,11 +331,9 @@ static void legend(struct ft_source *s, const char *line, size_t len, unsigned l
 	s->layout[s->nlayout] = 0;
 }
 
-/* The flags of an event line: by the legend's columns when one was read. */
-static void flags(struct ft_source *s, unsigned long lineno)
+/* The flags @f of an event line: by the legend's columns when one was read. */
+static void flags(struct ft_source *s, struct lat_ft_flags *f, unsigned long lineno)
 {
-	struct lat_ft_flags *f = &s->strs.flags;
-
 	if (!f->ncols)
 		return;
 	if (s->nlayout && f->text) {
@@ -353,75 +353,40 @@ static void flags(struct ft_source *s, unsigned long lineno)
 		s->flags_undecoded++;
 }
 
-/* At @p: "[001] " then a flags word and "893.188643:", an event's context. */
-static int cpu_context_at(const char *p, const char *e)
-{
-	const char *q = p + 1;
-
-	while (q < e && *q >= '0' && *q <= '9')
-		q++;
-	if (q == p + 1 || q + 1 >= e || q[0] != ']' || q[1] != ' ')
-		return 0;
-	for (q += 2; q < e && *q == ' '; q++)
-		;
-	if (q < e && !(*q >= '0' && *q <= '9')) {
-		while (q < e && *q != ' ')
-			q++;	/* the flags word ("d..2.") */
-		while (q < e && *q == ' ')
-			q++;
-	}
-	if (q >= e || *q < '0' || *q > '9')
-		return 0;
-	while (q < e && *q >= '0' && *q <= '9')
-		q++;
-	if (q >= e || *q != '.')
-		return 0;
-	for (q++; q < e && *q >= '0' && *q <= '9'; q++)
-		;
-	return q < e && *q == ':';
-}
-
-/*
- * A line that holds two events a mailer joined ("... target_cpu=001    Web
- * Content-7-11150 (11150) [001] dN.4. 893.188643: sched_wakeup: ..."): a
- * second "[cpu] flags time:" context.  It is not split: a comm may hold blanks
- * ("Web Content-7" or "Content-7"?), so where the second event starts is not
- * known; the line is reported instead of losing the second event silently.
- */
-static int joined_events(const char *line, size_t len)
-{
-	const char *e = line + len, *p = line;
-	int n = 0;
-
-	while (p < e && (p = memchr(p, '[', (size_t)(e - p)))) {
-		if (p > line && p[-1] == ' ' && cpu_context_at(p, e) && ++n == 2)
-			return 1;
-		p++;
-	}
-	return 0;
-}
-
-/* Feeds one line; events it completes land in s->q. */
-static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
-{
-	struct lat_event ev;
+/* One line as the state machine takes it, parsed (ft_parse()) here or by a worker. */
+struct ft_in {
+	const char *line;		/* dequoted */
+	size_t len;
+	unsigned long lineno;
+	int k;				/* enum lat_ft_kind or FT_JOINED */
+	int nc;				/* a CPU count the line gave, 0 none */
 	const char *exp;
-	enum lat_ft_kind k;
+	struct lat_event *ev;		/* EVENT, STACK, USTACK, LOST */
+	const char *buffer;		/* the line's buffer ("" the top one) */
+	struct lat_ft_flags *flags;	/* its irq-info column */
+};
 
-	if (joined_events(line, len)) {
-		bad(s, lineno, "one event a line, not two a mailer joined (neither is read: "
-			       "where the second starts is ambiguous)");
+/* Feeds one parsed line; events it completes land in s->q. */
+static void feed_in(struct ft_source *s, struct ft_in *in)
+{
+	int k = in->k;
+	const char *exp = in->exp;
+
+	if (k == FT_JOINED) {
+		bad(s, in->lineno, "one event a line, not two a mailer joined (neither is read: "
+				   "where the second starts is ambiguous)");
 		return;
 	}
-	k = lat_ft_parse_line(line, len, &ev, &s->strs, &s->ncpus, &exp);
+	if (in->nc)
+		s->ncpus = in->nc;
 	if (k == LAT_FT_FRAME) {
-		add_frame(s, line, len, lineno);
+		add_frame(s, in->line, in->len, in->lineno);
 		return;
 	}
 	if (s->in_stack && k != LAT_FT_SKIP)
 		finish_stack(s);
 	if ((k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK) &&
-	    !own_buffer(s)) {
+	    !own_buffer(s, in->buffer)) {
 		if (k != LAT_FT_EVENT)
 			s->in_stack = 3;
 		return;
@@ -429,31 +394,31 @@ static void feed(struct ft_source *s, const char *line, size_t len, unsigned lon
 	if (k != LAT_FT_SKIP)
 		s->legend_open = 0;
 	if (k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK)
-		flags(s, lineno);
+		flags(s, in->flags, in->lineno);
 	switch (k) {
 	case LAT_FT_SKIP:
 		if (s->ncpus > 0)
 			s->base.ncpus = s->ncpus;
-		legend(s, line, len, lineno);
+		legend(s, in->line, in->len, in->lineno);
 		break;
 	case LAT_FT_EVENT:
-		flush_lost(s, ev.ts_ns);
-		s->last_ts = ev.ts_ns;
-		push(s, &ev);
+		flush_lost(s, in->ev->ts_ns);
+		s->last_ts = in->ev->ts_ns;
+		push(s, in->ev);
 		break;
 	case LAT_FT_STACK:
 	case LAT_FT_USTACK:
-		flush_lost(s, ev.ts_ns);
-		s->last_ts = ev.ts_ns;
-		s->stack_ev = ev;
-		s->stack_line = lineno;
+		flush_lost(s, in->ev->ts_ns);
+		s->last_ts = in->ev->ts_ns;
+		s->stack_ev = *in->ev;
+		s->stack_line = in->lineno;
 		s->in_stack = k == LAT_FT_STACK ? 1 : 2;
 		s->stacks[s->cur].depth = 0;
 		s->stacks[s->cur].used = 0;
 		break;
 	case LAT_FT_LOST:
 		flush_lost(s, s->last_ts);
-		s->lost_ev = ev;
+		s->lost_ev = *in->ev;
 		s->lost_pending = 1;
 		break;
 	case LAT_FT_FOREIGN:
@@ -461,9 +426,94 @@ static void feed(struct ft_source *s, const char *line, size_t len, unsigned lon
 		/* fall through */
 	case LAT_FT_BAD:
 	default:
-		bad(s, lineno, exp);
+		bad(s, in->lineno, exp);
 		break;
 	}
+}
+
+/* Parses and feeds one line read here. */
+static void feed(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
+{
+	struct lat_event ev;
+	struct ft_in in = { .line = line, .len = len, .lineno = lineno, .ev = &ev,
+			    .buffer = s->strs.buffer, .flags = &s->strs.flags };
+
+	in.k = ft_parse(line, len, &ev, &s->strs, &in.nc, &in.exp);
+	feed_in(s, &in);
+}
+
+/* Feeds the next line a worker parsed: 1, 0 at the end, or -LAT_EIO. */
+static int feed_par(struct ft_source *s)
+{
+	const struct ft_pline *pl;
+	struct ft_in in;
+	int ret = ft_par_next(s->par, &pl);
+
+	if (ret <= 0) {
+		if (ret < 0)
+			s->base.stop_reason = "read error";
+		return ret;
+	}
+	if (pl->kind == FT_OVERLONG) {
+		overlong(s);
+		return 1;
+	}
+	s->lines++;
+	in = (struct ft_in){ .line = pl->s, .len = pl->len, .lineno = (unsigned long)s->lines,
+			     .k = pl->kind, .nc = pl->nc, .exp = pl->exp };
+	if (pl->pev) {
+		in.ev = &pl->pev->ev;
+		in.buffer = pl->pev->buffer;
+		in.flags = &pl->pev->flags;
+	}
+	feed_in(s, &in);
+	return 1;
+}
+
+/* The input's end: a stack or a lost-events line still open, what was not read summed up. */
+static void at_end(struct ft_source *s)
+{
+	if (s->in_stack)
+		finish_stack(s);
+	flush_lost(s, s->last_ts);
+	if (s->mismatch && s->d) {
+		lat_diag_at(s->d, s->mismatch_line,
+			    "expected %d irq-info flag columns, as the legend of "
+			    "line %lu announces, not %d (%llu lines; their flags "
+			    "are not decoded)", s->nlayout, s->legend_line,
+			    s->mismatch_width, (unsigned long long)s->mismatch);
+		s->mismatch = 0;
+	}
+	if (s->other_buffer && s->d) {
+		lat_diag_at(s->d, 0, "%llu events of other buffers (first \"%s\") "
+			    "not read: this reads buffer \"%s\"; --buffer NAME "
+			    "picks one", (unsigned long long)s->other_buffer,
+			    s->other_name, s->want);
+		s->other_buffer = 0;
+	}
+}
+
+/* Reads and feeds the next line: 1, 0 at the end, or a negative lat_err. */
+static int next_line(struct ft_source *s)
+{
+	const char *line;
+	size_t len;
+	unsigned long lineno;
+	int ret;
+
+	if (s->par)
+		return feed_par(s);
+	if (s->t) {
+		ret = block_line(s, &line, &len, &lineno);
+	} else {
+		ret = stream_line(s, &line, &len);
+		lineno = (unsigned long)s->lines;
+		if (ret > 0 && len && line[0] == '>')
+			lat_line_dequote(&line, &len);
+	}
+	if (ret > 0)
+		feed(s, line, len, lineno);
+	return ret;
 }
 
 static int ft_next(struct lat_event_source *src, struct lat_event *ev)
@@ -471,46 +521,18 @@ static int ft_next(struct lat_event_source *src, struct lat_event *ev)
 	struct ft_source *s = ft(src);
 
 	while (s->qi >= s->qn) {
-		const char *line;
-		size_t len;
-		unsigned long lineno;
 		int ret;
 
 		s->qi = s->qn = 0;
-		if (s->t) {
-			ret = block_line(s, &line, &len, &lineno);
-		} else {
-			ret = stream_line(s, &line, &len);
-			lineno = (unsigned long)s->lines;
-			if (ret > 0 && len && line[0] == '>')
-				lat_line_dequote(&line, &len);
-		}
+		ret = next_line(s);
 		if (ret < 0)
 			return ret;
 		if (!ret) {
-			if (s->in_stack)
-				finish_stack(s);
-			flush_lost(s, s->last_ts);
-			if (s->mismatch && s->d) {
-				lat_diag_at(s->d, s->mismatch_line,
-					    "expected %d irq-info flag columns, as the legend of "
-					    "line %lu announces, not %d (%llu lines; their flags "
-					    "are not decoded)", s->nlayout, s->legend_line,
-					    s->mismatch_width, (unsigned long long)s->mismatch);
-				s->mismatch = 0;
-			}
-			if (s->other_buffer && s->d) {
-				lat_diag_at(s->d, 0, "%llu events of other buffers (first \"%s\") "
-					    "not read: this reads buffer \"%s\"; --buffer NAME "
-					    "picks one", (unsigned long long)s->other_buffer,
-					    s->other_name, s->want);
-				s->other_buffer = 0;
-			}
+			at_end(s);
 			if (!s->qn)
 				return 0;
 			break;
 		}
-		feed(s, line, len, lineno);
 	}
 	*ev = s->q[s->qi++];
 	return 1;
@@ -520,6 +542,9 @@ static void ft_free(struct lat_event_source *src)
 {
 	struct ft_source *s = ft(src);
 
+	ft_par_free(s->par);
+	if (s->fd >= 0)
+		close(s->fd);
 	free(s->buf);
 	free(s->join);
 	free(s);
@@ -538,6 +563,7 @@ static struct ft_source *source_new(struct lat_diag *d)
 		return NULL;
 	s->base.ops = &ft_ops;
 	s->d = d;
+	s->fd = -1;
 	return s;
 }
 
@@ -573,22 +599,50 @@ uint64_t lat_ft_source_lines(const struct lat_event_source *src)
 	return ((const struct ft_source *)src)->lines;
 }
 
+/*
+ * A regular file read with worker threads (--jobs, or a large file by
+ * default): 1 started, 0 read here, or -LAT_ENOMEM.
+ */
+static int start_par(struct ft_source *s, const struct lat_input *in)
+{
+	struct stat st;
+	int nw, ret;
+
+	if (in->peek_consumed || fstat(fileno(in->fp), &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	nw = ft_par_workers((uint64_t)st.st_size, in->jobs);
+	if (!nw || (s->fd = dup(fileno(in->fp))) < 0)
+		return 0;
+	ret = ft_par_open(&s->par, s->fd, (uint64_t)st.st_size, nw);
+	if (!ret)
+		return 1;
+	/* no thread could be made: read here */
+	ft_par_free(s->par);
+	s->par = NULL;
+	close(s->fd);
+	s->fd = -1;
+	return ret < 0 ? ret : 0;
+}
+
 static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
 			  struct lat_diag *d)
 {
 	struct ft_source *s = source_new(d);
+	int ret;
 
 	if (!s)
 		return -LAT_ENOMEM;
-	s->buf = malloc(STREAM_BUF);
-	if (!s->buf) {
-		free(s);
-		return -LAT_ENOMEM;
-	}
 	s->fp = in->fp;
 	if (in->buffer) {
 		snprintf(s->want, sizeof(s->want), "%s", in->buffer);
 		s->want_set = 1;
+	}
+	ret = start_par(s, in);
+	if (!ret && !(s->buf = malloc(STREAM_BUF)))
+		ret = -LAT_ENOMEM;
+	if (ret < 0) {
+		ft_free(&s->base);
+		return ret;
 	}
 	if (in->peek_consumed) {
 		/* a pipe: the peek is the start of the data */

@@ -25,9 +25,11 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 echo "== the readers' worker threads (ThreadSanitizer build) =="
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_WERROR=ON -DLATSCOPE_TSAN=ON \
 	>/dev/null
-cmake --build build-tsan -j "$jobs" --target latscope lat_fixtures test_tracedat_par
+cmake --build build-tsan -j "$jobs" --target latscope lat_fixtures test_tracedat_par \
+	test_ftrace_text_par
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure \
-	-R '^(test_tracedat_par|e2e_test_tracedat)$' || status=1
+	-R '^(test_tracedat_par|test_ftrace_text_par|e2e_test_tracedat|e2e_test_ftrace_text)$' ||
+	status=1
 echo "== fuzzing (libFuzzer, ${FUZZ_SECONDS:-30}s per harness) =="
 FUZZ_SECONDS=${FUZZ_SECONDS:-30} ./scripts/fuzz.sh || status=1
 exit $status

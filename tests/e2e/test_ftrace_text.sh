@@ -77,4 +77,30 @@ for v in dmesg-t syslog; do
 		echo "ok: console dump as $v: same events"
 	fi
 done
+
+# --jobs N: a file of many 64 KiB chunks (the fixture's report, 7 MB) parsed by
+# worker threads gives the dump of one thread, byte for byte with its warnings,
+# and the same analysis; so does the file with every line quoted ("> ")
+fx=${LAT_FIXTURE_V7:-$repo/tests/fixtures/tracecmd-mixed.dat}
+trace-cmd report -i "$fx" >"$tmp/big.txt" 2>/dev/null
+sed 's/^/> /' "$tmp/big.txt" >"$tmp/bigq.txt"
+for f in "$tmp/big.txt" "$tmp/bigq.txt"; do
+	"$bin" dump --jobs 1 "$f" >"$tmp/j1" 2>&1
+	[ "$(wc -l <"$tmp/j1")" -gt 67000 ] ||
+		{ echo "FAIL: --jobs: $f dumps $(wc -l <"$tmp/j1") lines"; fail=$((fail + 1)); }
+	for j in 2 4; do
+		"$bin" dump --jobs $j "$f" >"$tmp/jn" 2>&1
+		if ! cmp -s "$tmp/j1" "$tmp/jn"; then
+			echo "FAIL: $(basename "$f"): dump --jobs $j differs"
+			fail=$((fail + 1))
+		fi
+	done
+done
+"$bin" analyze --json --jobs 1 "$tmp/big.txt" >"$tmp/a1" 2>&1
+"$bin" analyze --json --jobs 3 "$tmp/big.txt" >"$tmp/a3" 2>&1
+if cmp -s "$tmp/a1" "$tmp/a3"; then
+	echo "ok: --jobs 2, 3, 4: the same dump and analysis as one thread"
+else
+	echo "FAIL: analyze --jobs 3 differs from --jobs 1"; fail=$((fail + 1))
+fi
 exit $((fail != 0))
