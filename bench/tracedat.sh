@@ -7,7 +7,8 @@
 # in the same run, on the same files:
 #   - libtracecmd: bench/tracedat_libtracecmd.c, tracecmd_iterate_events()
 #     reading one field per event (the field looked up once);
-#   - `trace-cmd report > /dev/null`.
+#   - `trace-cmd report > /dev/null`;
+#   - `perf sched timehist` of a perf.data of the same workload (below).
 # The reader alone is bench/tracedat_latscope.c: the same loop over the event
 # source.  Both print a checksum of the field they read; they must agree.
 # The floors are bench/tracedat_floor.c: each CPU's pages read (pread, and
@@ -24,6 +25,12 @@
 #
 # Times are CPU time (user + sys, best of RUNS): the machine is shared and
 # wall time measures the neighbours.  Peak RSS from /usr/bin/time.
+#
+# Then the goals' measure: paired, alternating whole-process runs (bench/pairtime.c)
+# of latscope analyze against each anchor, wall and CPU time, the median ratio
+# with its spread; and perf sched timehist on a perf.data of a hackbench run
+# that latscope record recorded too (PAIRS=N pairs, default 21; HACKBENCH=0
+# skips the recording).
 #
 # LAT_BASE=/path/to/an/older/latscope: its `analyze` of the same two files is
 # timed too, alternating with this build's run by run (best of RUNS each, and
@@ -159,6 +166,50 @@ if [ -n "$ab6" ]; then
 	echo "before/after, alternating (LAT_BASE=$LAT_BASE), best of $runs:"
 	echo "  analyze v6:      $ab6 -> $ab6n s, median ratio $ab6r"
 	echo "  analyze v7+zstd: $ab7 -> $ab7n s, median ratio $ab7r"
+fi
+
+# Paired, whole process (bench/pairtime.c): each anchor (A) and latscope analyze
+# (B) in turn, PAIRS times (trace-cmd report 5 times); A/B is how many times
+# faster latscope is, as the median of the pairs [middle half] [min, max].  Wall
+# time is the goal's (the reader's threads use the second core); CPU time beside.
+cc -O2 -o "$tmp/pairtime" "$repo/bench/pairtime.c"
+pairs=${PAIRS:-21}
+pair() { # LABEL N CMD_A ... --vs CMD_B ...
+	label=$1 n=$2
+	shift 2
+	echo "$label (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+	"$tmp/pairtime" -n "$n" "$@" | sed 's/^/    /' || echo "    pairtime failed"
+}
+echo "paired, whole process, median [p25, p75] [min, max]:"
+pair "libtracecmd iterate v6 (A) / latscope analyze v6 (B)" "$pairs" \
+	"$tmp/tracecmd_iter" "$tmp/v6.dat" --vs "$build/latscope" analyze "$tmp/v6.dat"
+pair "trace-cmd report v6 (A) / latscope analyze v6 (B)" 5 \
+	trace-cmd report "$tmp/v6.dat" --vs "$build/latscope" analyze "$tmp/v6.dat"
+pair "libtracecmd iterate v7+zstd (A) / latscope analyze v7+zstd (B)" "$pairs" \
+	"$tmp/tracecmd_iter" "$tmp/v7.dat" --vs "$build/latscope" analyze "$tmp/v7.dat"
+pair "latscope analyze --jobs 1 v6 (A) / latscope analyze v6 (B, the default threads)" "$pairs" \
+	"$build/latscope" analyze --jobs 1 "$tmp/v6.dat" --vs "$build/latscope" analyze "$tmp/v6.dat"
+
+# perf sched timehist, the anchor of perf's world, on a perf.data of the same
+# workload: hackbench recorded by `perf sched record` and, in the same run, by
+# `latscope record` (a trace.dat v6 that trace-cmd reads).  Needs root and
+# tracefs; HACKBENCH=0 skips it.
+if [ "${HACKBENCH:-1}" != 0 ] && command -v perf >/dev/null && command -v hackbench >/dev/null &&
+   perf sched record -o "$tmp/hb.perf" -- "$build/latscope" record -o "$tmp/hb.dat" -- \
+	hackbench -g 8 -l 1000 >/dev/null 2>&1; then
+	hb_perf=$(perf script -i "$tmp/hb.perf" 2>/dev/null | wc -l)
+	hb_dat=$("$tmp/latscope_iter" "$tmp/hb.dat" | awk '{ print $1 }')
+	echo "hackbench -g 8 -l 1000: perf.data $hb_perf events" \
+		"($(du -k "$tmp/hb.perf" | cut -f1) KiB), trace.dat $hb_dat events" \
+		"($(du -k "$tmp/hb.dat" | cut -f1) KiB)"
+	pair "perf sched timehist (A) / latscope analyze (B), the same hackbench run" "$pairs" \
+		perf sched timehist -i "$tmp/hb.perf" --vs "$build/latscope" analyze "$tmp/hb.dat"
+	pair "libtracecmd iterate (A) / latscope analyze (B), its trace.dat" "$pairs" \
+		"$tmp/tracecmd_iter" "$tmp/hb.dat" --vs "$build/latscope" analyze "$tmp/hb.dat"
+	pair "trace-cmd report (A) / latscope analyze (B), its trace.dat" 5 \
+		trace-cmd report "$tmp/hb.dat" --vs "$build/latscope" analyze "$tmp/hb.dat"
+else
+	echo "perf sched anchor skipped (HACKBENCH=0, or perf, hackbench or recording unavailable)"
 fi
 
 # Memory does not grow with the trace: 8x more events, same peak RSS

@@ -3,8 +3,10 @@
  * latscope's side of bench/tracedat.sh: the same loop as
  * tracedat_libtracecmd.c (every event, one field read: next_pid of a switch,
  * the running pid otherwise) over the trace.dat event source.
+ *   tracedat_latscope FILE [JOBS]    (JOBS: --jobs, default the reader's)
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "latscope/input.h"
 
@@ -15,12 +17,13 @@ int main(int argc, char **argv)
 	unsigned long long n = 0, sum = 0;
 	int ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s trace.dat\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s trace.dat [JOBS]\n", argv[0]);
 		return 2;
 	}
 	if (lat_load(&l, argv[1], &(struct lat_read_opts){ .format = lat_format_find("trace.dat"),
-							.diag = stderr }) < 0 ||
+							.diag = stderr,
+							.jobs = argc == 3 ? atoi(argv[2]) : 0 }) < 0 ||
 	    l.nblocks != 1) {
 		fprintf(stderr, "cannot open %s: %s\n", argv[1], l.error);
 		lat_loaded_release(&l);
