@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "ftrace_text_par.h"
+#include "par_threads.h"
 
 #define FTP_CHUNK (64u << 10)
-#define FTP_STACK (256u << 10)		/* a worker's stack */
 
 /* A chunk's lines and their events, parsed by a worker. */
 struct ftp_slot {
@@ -404,24 +404,6 @@ int ft_par_workers(uint64_t size, int jobs)
 	return (uint64_t)n < chunks ? n : (int)chunks;
 }
 
-/* Starts up to @nworkers threads; how many started. */
-static int spawn(struct ft_par *p, int nworkers)
-{
-	pthread_attr_t at;
-	int ok = pthread_attr_init(&at) == 0;
-
-	if (ok)
-		pthread_attr_setstacksize(&at, FTP_STACK);
-	for (int i = 0; i < nworkers; i++) {
-		if (pthread_create(&p->th[p->nworkers], ok ? &at : NULL, worker_main, p))
-			break;
-		p->nworkers++;
-	}
-	if (ok)
-		pthread_attr_destroy(&at);
-	return p->nworkers;
-}
-
 int ft_par_open(struct ft_par **out, int fd, uint64_t size, int nworkers)
 {
 	struct ft_par *p = calloc(1, sizeof(*p));
@@ -447,19 +429,15 @@ int ft_par_open(struct ft_par **out, int fd, uint64_t size, int nworkers)
 		if (!p->slots[i].text)
 			return -LAT_ENOMEM;
 	}
-	return spawn(p, nworkers) ? 0 : 1;
+	p->nworkers = par_spawn(p->th, nworkers, worker_main, (char *)p, 0);
+	return p->nworkers ? 0 : 1;
 }
 
 void ft_par_free(struct ft_par *p)
 {
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
-	for (int i = 0; i < p->nworkers; i++)
-		pthread_join(p->th[i], NULL);
+	par_stop(&p->mu, &p->work, &p->stop, p->th, p->nworkers);
 	for (int i = 0; p->slots && i < p->nslots; i++) {
 		free(p->slots[i].text);
 		free(p->slots[i].lines);

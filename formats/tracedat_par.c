@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "par_threads.h"
 #include "tracedat_par.h"
 
 #define TDP_RING 4			/* batches per CPU */
@@ -30,7 +31,6 @@
 #define TDP_BATCH_MIN 16
 #define TDP_BUDGET (8u << 20)		/* the batches' events of all CPUs together */
 #define TDP_LEND_MIN (64u << 10)	/* a batch's room for lent bytes, when it needs one */
-#define TDP_STACK (256u << 10)		/* a worker's stack */
 
 struct tdp_note {
 	int idx;			/* replayed when the puller steps onto event idx */
@@ -78,7 +78,6 @@ struct tdp_cpu {
 
 struct tdp_worker {
 	struct td_par *p;
-	pthread_t th;
 	void *dctx;			/* its zstd context */
 };
 
@@ -95,6 +94,7 @@ struct td_par {
 	struct tdp_cpu *cpus;
 	int nworkers;
 	struct tdp_worker *workers;
+	pthread_t *th;
 	int batch_cap;
 	size_t lend_cap;
 	/* the merge, the puller's: a heap of CPUs on their top event's (ts, cpu) */
@@ -553,7 +553,8 @@ static int par_alloc(struct td_par *p, int ncpu, int nworkers)
 	p->cpus = calloc((size_t)ncpu, sizeof(*p->cpus));
 	p->heap = calloc((size_t)ncpu, sizeof(*p->heap));
 	p->workers = calloc((size_t)nworkers, sizeof(*p->workers));
-	if (!p->cpus || !p->heap || !p->workers)
+	p->th = calloc((size_t)nworkers, sizeof(*p->th));
+	if (!p->cpus || !p->heap || !p->workers || !p->th)
 		return -LAT_ENOMEM;
 	for (int i = 0; i < ncpu; i++)
 		for (int k = 0; k < TDP_RING; k++) {
@@ -564,26 +565,6 @@ static int par_alloc(struct td_par *p, int ncpu, int nworkers)
 				return -LAT_ENOMEM;
 		}
 	return 0;
-}
-
-/* Starts up to @nworkers threads; how many started. */
-static int spawn(struct td_par *p, int nworkers)
-{
-	pthread_attr_t at;
-	int ok = pthread_attr_init(&at) == 0;
-
-	if (ok)
-		pthread_attr_setstacksize(&at, TDP_STACK);
-	for (int i = 0; i < nworkers; i++) {
-		p->workers[p->nworkers].p = p;
-		if (pthread_create(&p->workers[p->nworkers].th, ok ? &at : NULL, worker_main,
-				   &p->workers[p->nworkers]))
-			break;
-		p->nworkers++;
-	}
-	if (ok)
-		pthread_attr_destroy(&at);
-	return p->nworkers;
 }
 
 int td_par_start(struct td_src *s, int nworkers)
@@ -602,7 +583,11 @@ int td_par_start(struct td_src *s, int nworkers)
 	ret = par_alloc(p, td_walk_slots(s->walk), nworkers);
 	if (ret < 0)
 		return ret;
-	if (!spawn(p, nworkers))
+	for (int i = 0; i < nworkers; i++)
+		p->workers[i].p = p;
+	p->nworkers = par_spawn(p->th, nworkers, worker_main, (char *)p->workers,
+				sizeof(*p->workers));
+	if (!p->nworkers)
 		return 1;
 	/* the walk's start, CPU by CPU as the one-thread walk opens them */
 	for (int i = 0; i < p->ncpu; i++) {
@@ -626,14 +611,9 @@ void td_par_free(struct td_src *s)
 
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	p->stop = 1;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
-	for (int i = 0; i < p->nworkers; i++) {
-		pthread_join(p->workers[i].th, NULL);
+	par_stop(&p->mu, &p->work, &p->stop, p->th, p->nworkers);
+	for (int i = 0; i < p->nworkers; i++)
 		td_dctx_free(p->workers[i].dctx);
-	}
 	for (int i = 0; p->cpus && i < p->ncpu; i++)
 		for (int k = 0; k < TDP_RING; k++) {
 			struct tdp_batch *b = &p->cpus[i].ring[k];
@@ -650,6 +630,7 @@ void td_par_free(struct td_src *s)
 	free(p->cpus);
 	free(p->heap);
 	free(p->workers);
+	free(p->th);
 	free(p);
 	s->par = NULL;
 }
