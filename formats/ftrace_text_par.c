@@ -398,7 +398,11 @@ int ft_par_workers(uint64_t size, int jobs)
 	if (!jobs) {
 		if (size < FT_PAR_MIN_BYTES)
 			return 0;
-		jobs = lat_jobs_default();
+		/*
+		 * a worker per CPU: the parse is three quarters of the work, the puller
+		 * (the state machine, the analysis) mostly waits for it
+		 */
+		jobs = lat_jobs_default() + 1;
 	}
 	n = jobs - 1;		/* the puller is one of them */
 	return (uint64_t)n < chunks ? n : (int)chunks;

@@ -50,8 +50,9 @@ struct ft_pline {
 struct ft_par;
 
 /*
- * Workers for a @size-byte file read with @jobs threads in all (0: the
- * default, one below FT_PAR_MIN_BYTES): 0 when one thread reads it.
+ * Workers for a @size-byte file read with @jobs threads in all: 0 when one
+ * thread reads it.  @jobs 0, the default: a worker per online CPU (at most
+ * LAT_JOBS_MAX) beside the puller, none below FT_PAR_MIN_BYTES.
  */
 int ft_par_workers(uint64_t size, int jobs);
 
