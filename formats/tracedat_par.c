@@ -76,6 +76,17 @@ struct tdp_cpu {
 	struct tdp_batch ring[TDP_RING];
 };
 
+/*
+ * A CPU in the merge heap with its top event's (ts, cpu) beside it, so that
+ * the compares follow no pointer (the heap's top: its ts as of the last
+ * merge_fix(), the top steps in place in between).
+ */
+struct tdp_node {
+	uint64_t ts;
+	int32_t cpu;
+	struct tdp_cpu *c;
+};
+
 struct tdp_worker {
 	struct td_par *p;
 	void *dctx;			/* its zstd context */
@@ -98,7 +109,7 @@ struct td_par {
 	int batch_cap;
 	size_t lend_cap;
 	/* the merge, the puller's: a heap of CPUs on their top event's (ts, cpu) */
-	struct tdp_cpu **heap;
+	struct tdp_node *heap;
 	int nheap;
 	struct tdp_cpu *adv;		/* the CPU to step past its event before the next one */
 	uint64_t lim_ts;		/* (ts, cpu) of the earliest other CPU */
@@ -306,43 +317,41 @@ static void *worker_main(void *arg)
 
 /* ---- the puller ---- */
 
-static inline int ev_less(const struct lat_event *a, const struct lat_event *b)
+static inline int node_less(const struct tdp_node *a, const struct tdp_node *b)
 {
-	return a->ts_ns < b->ts_ns || (a->ts_ns == b->ts_ns && a->cpu < b->cpu);
+	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
 }
 
-static void heap_down(struct td_par *p, int i)
+/* The heap's top sifted down to its place. */
+static void heap_down(struct td_par *p)
 {
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-		struct tdp_cpu *t;
+	struct tdp_node x = p->heap[0];
+	int i = 0, n = p->nheap;
 
-		if (l < p->nheap && ev_less(p->heap[l]->e, p->heap[m]->e))
-			m = l;
-		if (r < p->nheap && ev_less(p->heap[r]->e, p->heap[m]->e))
-			m = r;
-		if (m == i)
-			return;
-		t = p->heap[i];
+	for (;;) {
+		int l = 2 * i + 1, m;
+
+		if (l >= n)
+			break;
+		m = l + 1 < n && node_less(&p->heap[l + 1], &p->heap[l]) ? l + 1 : l;
+		if (!node_less(&p->heap[m], &x))
+			break;
 		p->heap[i] = p->heap[m];
-		p->heap[m] = t;
 		i = m;
 	}
+	p->heap[i] = x;
 }
 
 static void heap_push(struct td_par *p, struct tdp_cpu *c)
 {
+	struct tdp_node x = { c->e->ts_ns, c->e->cpu, c };
 	int i = p->nheap++;
 
-	p->heap[i] = c;
-	while (i && ev_less(p->heap[i]->e, p->heap[(i - 1) / 2]->e)) {
-		int q = (i - 1) / 2;
-		struct tdp_cpu *t = p->heap[q];
-
-		p->heap[q] = p->heap[i];
-		p->heap[i] = t;
-		i = q;
+	while (i && node_less(&x, &p->heap[(i - 1) / 2])) {
+		p->heap[i] = p->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
 	}
+	p->heap[i] = x;
 }
 
 /* Notes the earliest CPU below the heap's top in lim_ts / lim_cpu. */
@@ -350,32 +359,34 @@ static void merge_limit(struct td_par *p)
 {
 	p->lim_ts = UINT64_MAX;
 	p->lim_cpu = INT32_MAX;
-	for (int i = 1; i < 3 && i < p->nheap; i++) {
-		const struct lat_event *e = p->heap[i]->e;
-
-		if (e->ts_ns < p->lim_ts || (e->ts_ns == p->lim_ts && e->cpu < p->lim_cpu)) {
-			p->lim_ts = e->ts_ns;
-			p->lim_cpu = e->cpu;
+	for (int i = 1; i < 3 && i < p->nheap; i++)
+		if (p->heap[i].ts < p->lim_ts ||
+		    (p->heap[i].ts == p->lim_ts && p->heap[i].cpu < p->lim_cpu)) {
+			p->lim_ts = p->heap[i].ts;
+			p->lim_cpu = p->heap[i].cpu;
 		}
-	}
 }
 
 /* The top CPU stepped (@live: it has an event, else it ended): the heap and its limit fixed. */
 static void merge_fix(struct td_par *p, int live)
 {
-	if (live && p->nheap == 2) {
-		/* two CPUs, the other one now earlier: they trade places */
-		struct tdp_cpu *t = p->heap[0];
+	if (live) {
+		p->heap[0].ts = p->heap[0].c->e->ts_ns;
+		if (p->nheap == 2) {
+			/* two CPUs, the other one now earlier: they trade places */
+			struct tdp_node t = p->heap[0];
 
-		p->heap[0] = p->heap[1];
-		p->heap[1] = t;
-		p->lim_ts = t->e->ts_ns;
-		p->lim_cpu = t->e->cpu;
-		return;
-	}
-	if (!live)
+			p->heap[0] = p->heap[1];
+			p->heap[1] = t;
+			p->lim_ts = t.ts;
+			p->lim_cpu = t.cpu;
+			return;
+		}
+	} else {
 		p->heap[0] = p->heap[--p->nheap];
-	heap_down(p, 0);
+	}
+	if (p->nheap)
+		heap_down(p);
 	merge_limit(p);
 }
 
@@ -517,7 +528,7 @@ int td_par_next_batch(struct lat_event_source *base, struct lat_event *evs, int 
 				return i;
 			}
 		}
-		c = p->heap[0];
+		c = p->heap[0].c;
 		*ev = *c->e;
 		p->adv = c;
 		finish(s, c->cc, ev);
