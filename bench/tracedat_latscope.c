@@ -4,11 +4,27 @@
  * tracedat_libtracecmd.c (every event, one field read: next_pid of a switch,
  * the running pid otherwise) over the trace.dat event source.
  *   tracedat_latscope FILE [JOBS]    (JOBS: --jobs, default the reader's)
+ * With LAT_THREAD_CPU=1 it prints, once every event is read, the CPU time of
+ * the puller (this thread: the critical path when every worker has a core)
+ * and of the workers together (the process's less the puller's).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "latscope/input.h"
+
+/* "puller P s, workers W s": this thread's CPU time, and the process's less it. */
+static void thread_cpu(void)
+{
+	struct timespec p, t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &p);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	fprintf(stderr, "thread cpu: puller %.4f s, workers %.4f s\n",
+		(double)t.tv_sec + (double)t.tv_nsec / 1e9,
+		(double)(p.tv_sec - t.tv_sec) + (double)(p.tv_nsec - t.tv_nsec) / 1e9);
+}
 
 int main(int argc, char **argv)
 {
@@ -33,6 +49,8 @@ int main(int argc, char **argv)
 		sum += (unsigned long long)(ev.type == LAT_EV_SWITCH ? ev.u.sw.next_pid : ev.pid);
 		n++;
 	}
+	if (getenv("LAT_THREAD_CPU"))
+		thread_cpu();
 	printf("%llu events, checksum %llu\n", n, sum);
 	lat_loaded_release(&l);
 	return ret < 0;
