@@ -59,7 +59,9 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	w->inv = (struct wk_inversions){ r, &w->h };
 	wk_sink_init(&w->sink, o->sink);
 	wk_stacks_init(&w->stacks, r, o->top_n, &w->oom);
-	wk_stalls_init(&w->stalls, r, &w->arena, &w->oom);
+	wk_stalls_init(&w->stalls, r, &w->arena,
+		       src->env && src->env->hz != LAT_ENV_UNKNOWN ? src->env->hz : 0, &w->oom);
+	wk_steal_init(&w->steal, src->env, &w->oom);
 	wk_health_init(&w->health, r, &w->arena);
 	w->act = (struct wk_activity){ r, r->activity != NULL, &w->oom };
 	/* the task table is never empty: no lookup tests for it */
@@ -101,6 +103,7 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	if ((ret = wk_stats_finish(&w->stats, src, w->o->sort)) ||
 	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)))
 		return ret;
+	wk_steal_finish(&w->steal, w->r);
 	return wk_stacks_finish(&w->stacks);
 }
 
@@ -129,6 +132,7 @@ static void wk_release(struct wk *w)
 	wk_stats_release(&w->stats);
 	wk_cases_free(&w->cases);
 	wk_stacks_free(&w->stacks);
+	wk_steal_release(&w->steal);
 	lat_arena_release(&w->arena);
 }
 

@@ -743,6 +743,7 @@ void wk_cases_keep(struct wk_cases_cpu *cp, struct wk_cases *cs, const struct wk
 		return;
 	wk_end_detail(e, &x);
 	memset(c, 0, sizeof(*c));
+	c->steal_ns = -1;	/* the steal consumer's, at the end */
 	c->pid = e->pid;
 	c->prio = e->prio;
 	c->policy = x.policy;

@@ -71,8 +71,10 @@ static inline void rq_leave(struct wk *w, struct wk_task *t, uint64_t ts)
 {
 	struct wk_cpu *c = cpu_of(w, t->qcpu);
 
-	if (c)
+	if (c) {
 		rq_add(w, c, ts, -1);
+		wk_stall_queue(&c->stall, &t->stall, t->prio, -1, ts);
+	}
 	t->qcpu = -1;
 }
 
@@ -375,6 +377,7 @@ static inline __attribute__((always_inline)) void join_queue(struct wk *w, struc
 	t->area0 = qc->area;
 	t->area_cpu = queued;
 	qc->nq++;
+	wk_stall_queue(&qc->stall, &t->stall, t->prio, 1, ts);
 	t->qcpu = queued;
 	if (kind != LAT_WAIT_PREEMPT && wk_health_ok(&qc->health) &&
 	    wk_stall_owes(&qc->stall, &qc->h, t->prio))
@@ -577,7 +580,7 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 	if (!t || ev->u.wake.pid <= 0)
 		return;
 	t->prio = ev->u.wake.prio;
-	wk_health_wake(&c->health, &t->health, type);
+	wk_health_wake(&w->health, &c->health, &t->health, type, t->pid, t->comm, ev->ts_ns);
 	if (w->pr) {
 		if (type == LAT_EV_WAKING)
 			w->pseen.waking = 1;
@@ -635,6 +638,7 @@ static void migrate_wait(struct wk *w, struct wk_task *t, const struct lat_event
 		rq_leave(w, t, ev->ts_ns);
 		if (dc) {
 			rq_add(w, dc, ev->ts_ns, 1);
+			wk_stall_queue(&dc->stall, &t->stall, t->prio, 1, ev->ts_ns);
 			t->qcpu = to;
 		}
 		t->area_cpu = -1;	/* moved: no average over one CPU */
@@ -753,9 +757,8 @@ static void handle(struct wk *w, const struct lat_event *ev)
 			return;
 		}
 	}
-	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here, while a switch is owed */
-	if (wk_stall_due(&w->stalls, &c->stall, ev->ts_ns, r->last_ns, c->last_ts) &&
-	    ev->type != LAT_EV_LOST)
+	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here: was something due? */
+	if (wk_stall_due(ev->ts_ns, r->last_ns, c->last_ts) && ev->type != LAT_EV_LOST)
 		wk_check_stall(w, c, ev);
 	r->last_ns = ev->ts_ns;
 	wk_health_event(&c->health, ev->ts_ns);

@@ -185,6 +185,8 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	m->text[len] = 0;
 	m->lat_ns = len ? marker_latency(ev->u.marker.text, ev->u.marker.len) : -1;
 	wk_sink_marker(&w->sink, ev, m->lat_ns);
+	if (ev->u.marker.steal)
+		wk_steal_marker(&w->steal, ev->u.marker.steal, ev->ts_ns);
 	if (w->pr)
 		lat_probe_marker(w->pr, ev);
 }
@@ -309,9 +311,17 @@ static void on_stall(struct wk *w, const struct lat_wake_stall *s)
 
 void wk_check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
 {
+	struct wk_stall_ctx x = { .last_ts = c->last_ts, .seen = c->seen,
+				  .trusted = wk_health_ok(&c->health),
+				  .last_ns = w->r->last_ns, .open_pid = w->health.open_pid,
+				  .open_comm = w->health.open_comm };
 	struct lat_wake_stall s[2];
-	int n = wk_stall_check(&w->stalls, &c->stall, &c->h, c->last_ts, c->seen, ev,
-			       w->r->last_ns, s);
+	int n;
+
+	/* a waking whose sched_wakeup is due: only where the trace pairs them */
+	if (w->health.paired)
+		x.open_ts = w->health.open_ts;
+	n = wk_stall_check(&w->stalls, &c->stall, &c->h, &x, ev, s);
 
 	for (int i = 0; i < n; i++)
 		on_stall(w, &s[i]);

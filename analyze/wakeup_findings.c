@@ -60,31 +60,60 @@ static void gap_findings(struct lat_block *b, const struct lat_wakeup_result *r)
 	}
 }
 
+/* What was due in stall @s, for its finding. */
+static void stall_due_text(const struct lat_wake_stall *s, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (s->due == LAT_STALL_QUEUED)
+		snprintf(buf, len, " while %u task%s waited behind %.15s/%d (the tick would have "
+			 "switched)", s->queued, s->queued == 1 ? "" : "s", s->comm, s->pid);
+	else if (s->due == LAT_STALL_WAKEUP && s->waiting_pid >= 0)
+		snprintf(buf, len, " between the sched_waking of %.15s/%d and its sched_wakeup",
+			 s->waiting_comm, s->waiting_pid);
+	else if (s->waiting_pid >= 0)
+		snprintf(buf, len, " while %.15s/%d should have run", s->waiting_comm,
+			 s->waiting_pid);
+}
+
+/* What the steal time says of stall @s (cpu name @where), for its finding. */
+static void stall_steal_text(const struct lat_wake_stall *s, const char *where, char *buf,
+			     size_t len)
+{
+	char d1[32];
+
+	if (s->steal_ns > 0)
+		snprintf(buf, len, "the host stole %s of %s around it (/proc/stat)",
+			 lat_fmt_duration(s->steal_ns, d1, sizeof(d1)),
+			 s->cpu < 0 ? "a CPU" : where);
+	else if (!s->steal_ns)
+		snprintf(buf, len, "no steal time on %s around it: a non-preemptible section, or "
+			 "the host not accounting its steal", where);
+	else
+		snprintf(buf, len, "the host not running the vCPU%s, or a non-preemptible section",
+			 s->cpu < 0 ? "s" : "");
+}
+
 /* The first 8 stalls (CPUs that logged nothing), and how many more. */
 static void stall_findings(struct lat_block *b, const struct lat_wakeup_result *r)
 {
-	char t1[40], t2[40], n1[32], d1[32];
+	char t1[40], t2[40], n1[32], d1[32], due[128], why[128];
 
 	for (size_t i = 0; i < r->nstalls && i < 8; i++) {
 		const struct lat_wake_stall *s = &r->stalls[i];
-		char who[64] = "";
 
-		if (s->waiting_pid >= 0)
-			snprintf(who, sizeof(who), " while %.15s/%d should have run",
-				 s->waiting_comm, s->waiting_pid);
 		if (s->cpu < 0)
 			snprintf(n1, sizeof(n1), "every CPU");
 		else
 			snprintf(n1, sizeof(n1), "CPU%d", s->cpu);
+		stall_due_text(s, due, sizeof(due));
+		stall_steal_text(s, n1, why, sizeof(why));
 		lat_block_add_finding(b, "stall", LAT_SEV_WARN,
-				      "%s logged nothing for %s (%s .. %s)%s: stall? (the host "
-				      "not running the vCPU%s, or a non-preemptible section); no "
-				      "run time is charged inside it", n1,
+				      "%s logged nothing for %s (%s .. %s)%s: stall? (%s); no run "
+				      "time is charged inside it", n1,
 				      lat_fmt_duration((int64_t)(s->to_ns - s->from_ns), d1,
 						       sizeof(d1)),
 				      lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
-				      lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)), who,
-				      s->cpu < 0 ? "s" : "");
+				      lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)), due, why);
 	}
 	if (r->nstalls_total > 8)
 		lat_block_add_finding(b, "stall", LAT_SEV_WARN, "%llu more stalls",

@@ -18,6 +18,8 @@
 #ifndef LATSCOPE_WAKEUP_HEALTH_H
 #define LATSCOPE_WAKEUP_HEALTH_H
 
+#include <string.h>
+
 #include "latscope/arena.h"
 #include "wakeup_history.h"
 
@@ -38,6 +40,11 @@ struct wk_health_task {
 struct wk_health {
 	struct lat_wakeup_result *r;
 	struct lat_arena *arena;
+	uint64_t paired;		/* sched_waking -> sched_wakeup pairs seen, all CPUs */
+	/* the newest sched_waking still waiting for its sched_wakeup (0: none), its task */
+	uint64_t open_ts;
+	int32_t open_pid;
+	char open_comm[LAT_COMM_LEN];
 	struct wk_health_cpu **cpus;	/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
 	size_t ncpus;
 };
@@ -89,19 +96,26 @@ static inline void wk_health_break(struct wk_health_cpu *p, int32_t was, uint64_
 }
 
 /*
- * A sched_waking, sched_wakeup or sched_wakeup_new (@type) on the CPU of a
- * task (its part @tp); a new task's has no sched_waking before it.
+ * A sched_waking, sched_wakeup or sched_wakeup_new (@type) at @ts on the CPU of
+ * task @pid (its part @tp); a new task's has no sched_waking before it.
  */
-static inline void wk_health_wake(struct wk_health_cpu *p, struct wk_health_task *tp,
-				  enum lat_ev_type type)
+static inline void wk_health_wake(struct wk_health *hl, struct wk_health_cpu *p,
+				  struct wk_health_task *tp, enum lat_ev_type type, int32_t pid,
+				  const char *comm, uint64_t ts)
 {
 	if (type == LAT_EV_WAKING) {
 		p->r.wakings++;
 		tp->waking_open = 1;
+		hl->open_ts = ts;
+		hl->open_pid = pid;
+		memcpy(hl->open_comm, comm, LAT_COMM_LEN);
 		return;
 	}
 	p->r.wakeups++;
 	p->r.unpaired_wakeups += type == LAT_EV_WAKEUP && !tp->waking_open;
+	hl->paired += tp->waking_open;
+	if (hl->open_pid == pid)
+		hl->open_ts = 0;
 	tp->waking_open = 0;
 }
 

@@ -79,6 +79,18 @@ int lat_sched_policy_parse(const char *s, enum lat_sched_policy *out)
 	return 0;
 }
 
+const char *lat_stall_due_name(enum lat_stall_due d)
+{
+	switch (d) {
+	case LAT_STALL_QUEUED:
+		return "queued";
+	case LAT_STALL_WAKEUP:
+		return "wakeup";
+	default:
+		return "owed-switch";
+	}
+}
+
 const char *lat_health_name(enum lat_health_why w)
 {
 	switch (w) {

@@ -5,12 +5,31 @@
 
 #include "wakeup_stall.h"
 
+/* A fair task's slice at most (EEVDF's base slice grows with the CPUs; 3 ms covers 16). */
+#define WK_STALL_SLICE_NS 3000000ULL
+
+/*
+ * How long tasks queued behind a fair task of the same weight can wait with
+ * nothing wrong: EEVDF bounds a task's lag by max(2 slices, a tick), so the
+ * one queued becomes eligible after the runner ran twice that at most, then
+ * waits for the runner's deadline (a slice) and the tick that sees it; half
+ * as much again for margin.  28.5 ms at HZ 250, 24 ms at HZ 1000.
+ */
+static uint64_t queued_bound(int64_t hz)
+{
+	uint64_t tick = LAT_NS_PER_S / (uint64_t)(hz > 0 ? hz : 250);
+	uint64_t lag = 2 * WK_STALL_SLICE_NS > tick ? 2 * WK_STALL_SLICE_NS : tick;
+
+	return 3 * (2 * lag + WK_STALL_SLICE_NS + tick) / 2;
+}
+
 void wk_stalls_init(struct wk_stalls *st, struct lat_wakeup_result *r, struct lat_arena *arena,
-		    int *oom)
+		    int64_t hz, int *oom)
 {
 	st->r = r;
 	st->arena = arena;
 	st->oom = oom;
+	st->queued_ns = queued_bound(hz);
 }
 
 int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu)
@@ -29,7 +48,7 @@ void wk_stall_set(struct wk_stalls *st, struct wk_stall_task *tp, struct wk_stal
 	cp->owed_since = ts;
 	cp->owed_pid = pid;
 	memcpy(cp->owed_comm, comm, LAT_COMM_LEN);
-	tp->owed_cpu = cpu;
+	tp->owed_cpu = (int16_t)cpu;
 	st->nowed++;
 }
 
@@ -50,43 +69,108 @@ static void record(struct wk_stalls *st, const struct lat_wake_stall *s)
 	st->last = *s;
 }
 
-int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
-		   uint64_t last_ts, int seen, const struct lat_event *ev, uint64_t last_ns,
-		   struct lat_wake_stall out[2])
+/* Every CPU silent from @x->last_ns while a switch was owed or a sched_wakeup due. */
+static int every_cpu(struct wk_stalls *st, const struct wk_stall_ctx *x, uint64_t ts,
+		     struct lat_wake_stall *s)
+{
+	int waking = x->open_ts && x->open_ts + WK_STALL_WAKING_NS >= x->last_ns;
+
+	if (ts - x->last_ns < LAT_WAKE_STALL_NS || (!st->nowed && !waking))
+		return 0;
+	*s = (struct lat_wake_stall){ .cpu = -1, .from_ns = x->last_ns, .to_ns = ts, .pid = -1,
+				      .waiting_pid = -1, .due = LAT_STALL_OWED, .steal_ns = -1 };
+	for (size_t i = 0; st->nowed && i < st->ncpus; i++)
+		if (st->cpus[i] && st->cpus[i]->owed_since) {
+			s->waiting_pid = st->cpus[i]->owed_pid;
+			memcpy(s->waiting_comm, st->cpus[i]->owed_comm, LAT_COMM_LEN);
+			break;
+		}
+	if (!st->nowed) {
+		s->due = LAT_STALL_WAKEUP;
+		s->waiting_pid = x->open_pid;
+		memcpy(s->waiting_comm, x->open_comm, LAT_COMM_LEN);
+	}
+	record(st, s);
+	return 1;
+}
+
+/*
+ * The fair tasks queued on CPU @cp (@hc) that its fair task would have let run
+ * by now: near its priority or above (0 none, or its run queue not known), the
+ * earliest since when one was (@since).
+ */
+static uint32_t near_queued(const struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
+			    int trusted, uint64_t *since)
+{
+	uint32_t n = 0;
+	int32_t top;
+
+	if (!trusted || !cp->nfair || !hc->cur_known || hc->cur_pid <= 0 || hc->cur_prio < 100 ||
+	    hc->cur_prio >= 100 + WK_STALL_FAIR)
+		return 0;
+	top = hc->cur_prio - 100 + WK_STALL_NICE_NEAR;
+	*since = UINT64_MAX;
+	for (int32_t k = 0; k <= top && k < WK_STALL_FAIR; k++) {
+		n += cp->fair[k];
+		if (cp->fair[k] && cp->fair_since[k] < *since)
+			*since = cp->fair_since[k];
+	}
+	return n;
+}
+
+/* This CPU silent while it owed a switch, or with tasks queued behind a fair one. */
+static int this_cpu(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
+		    const struct wk_stall_ctx *x, uint64_t ts, struct lat_wake_stall *s)
 {
 	const struct lat_wake_stall *ls = &st->last;
-	uint64_t from, ts = ev->ts_ns;
+	uint64_t from = x->last_ts;
+	enum lat_stall_due due = LAT_STALL_OWED;
+	uint32_t nq = 0;
+	uint64_t since;
+
+	if (!x->seen)
+		return 0;
+	if (cp->owed_since) {
+		from = x->last_ts > cp->owed_since ? x->last_ts : cp->owed_since;
+		if (ts < from || ts - from < LAT_WAKE_STALL_NS)
+			return 0;
+	} else if ((nq = near_queued(cp, hc, x->trusted, &since))) {
+		/* queued since the silence began, or since then (a remote wakeup in it) */
+		from = x->last_ts > since ? x->last_ts : since;
+		if (ts < from || ts - from < st->queued_ns)
+			return 0;
+		due = LAT_STALL_QUEUED;
+	} else {
+		return 0;
+	}
+	/* a CPU's silence inside an every-CPU stall already recorded is that stall */
+	if (st->r->nstalls_total && ls->cpu < 0 && ls->from_ns <= from + LAT_WAKE_STALL_NS / 2 &&
+	    ls->to_ns + LAT_WAKE_STALL_NS / 2 >= ts)
+		return 0;
+	*s = (struct lat_wake_stall){ .cpu = hc->id, .from_ns = from, .to_ns = ts,
+				      .pid = hc->cur_pid, .waiting_pid = -1, .due = due,
+				      .queued = nq, .steal_ns = -1 };
+	memcpy(s->comm, hc->cur_comm, LAT_COMM_LEN);
+	if (due == LAT_STALL_OWED) {
+		s->waiting_pid = cp->owed_pid;
+		memcpy(s->waiting_comm, cp->owed_comm, LAT_COMM_LEN);
+		/* the CPU is owed the switch still, but this silence is counted */
+		cp->owed_since = ts;
+	}
+	record(st, s);
+	return 1;
+}
+
+int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
+		   const struct wk_stall_ctx *x, const struct lat_event *ev,
+		   struct lat_wake_stall out[2])
+{
 	int n = 0;
 
 	/* an event that shows the owed task running (its switch-in missing) proves nothing */
 	if (cp->owed_since && ev->type != LAT_EV_SWITCH && ev->pid == cp->owed_pid)
 		return 0;
-	if (st->nowed && ts - last_ns >= LAT_WAKE_STALL_NS) {
-		out[n] = (struct lat_wake_stall){ .cpu = -1, .from_ns = last_ns, .to_ns = ts,
-						  .pid = -1, .waiting_pid = -1 };
-		for (size_t i = 0; i < st->ncpus; i++)
-			if (st->cpus[i] && st->cpus[i]->owed_since) {
-				out[n].waiting_pid = st->cpus[i]->owed_pid;
-				memcpy(out[n].waiting_comm, st->cpus[i]->owed_comm, LAT_COMM_LEN);
-				break;
-			}
-		record(st, &out[n++]);
-	}
-	if (!cp->owed_since || !seen)
-		return n;
-	from = last_ts > cp->owed_since ? last_ts : cp->owed_since;
-	if (ts < from || ts - from < LAT_WAKE_STALL_NS)
-		return n;
-	/* a CPU's silence inside an every-CPU stall already recorded is that stall */
-	if (st->r->nstalls_total && ls->cpu < 0 && ls->from_ns <= from + LAT_WAKE_STALL_NS / 2 &&
-	    ls->to_ns + LAT_WAKE_STALL_NS / 2 >= ts)
-		return n;
-	out[n] = (struct lat_wake_stall){ .cpu = hc->id, .from_ns = from, .to_ns = ts,
-					  .pid = hc->cur_pid, .waiting_pid = cp->owed_pid };
-	memcpy(out[n].comm, hc->cur_comm, LAT_COMM_LEN);
-	memcpy(out[n].waiting_comm, cp->owed_comm, LAT_COMM_LEN);
-	record(st, &out[n++]);
-	/* the CPU is owed the switch still, but this silence is counted */
-	cp->owed_since = ts;
+	n += every_cpu(st, x, ev->ts_ns, &out[n]);
+	n += this_cpu(st, cp, hc, x, ev->ts_ns, &out[n]);
 	return n;
 }

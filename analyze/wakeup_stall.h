@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Stalls (analyze/wakeup_stall.c; docs/wakeup.md, "Stalls"): a CPU that logs
- * nothing for LAT_WAKE_STALL_NS while it owed a switch (a task woken for it
- * that the kernel would run at once: it was idle, or the woken task is
- * real-time and above the one running), or every CPU silent that long while
- * one owed a switch.  The core tells it who is owed what (wk_stall_owe() and
- * the others) and asks it before each event (wk_stall_check()); the stalls it
- * finds go back to the core, which hands them to the history, the sums and
- * the sink.
+ * Stalls (analyze/wakeup_stall.c; docs/wakeup.md, "Stalls"): silences while
+ * something was due.  A CPU that logs nothing for LAT_WAKE_STALL_NS while it
+ * owed a switch (a task woken for it that the kernel would run at once: it
+ * was idle, or the woken task is real-time and above the one running), or for
+ * queued_ns (EEVDF's bound on their wait, with margin) while tasks of a
+ * weight near its own were queued behind a fair one;
+ * every CPU silent for LAT_WAKE_STALL_NS while one owed a switch, or right
+ * after a sched_waking whose sched_wakeup had not come.  The core tells it who
+ * is owed what (wk_stall_owe() and the others) and asks it before each event
+ * (wk_stall_check()); the stalls it finds go back to the core, which hands
+ * them to the history, the sums and the sink.
  *
  * Data layout: per CPU the debt (struct wk_stall_cpu, registered in cpus[]),
  * per task the CPU that owes it a switch (struct wk_stall_task).
@@ -20,28 +23,80 @@
 
 #include "wakeup_history.h"
 
+/* Fair priorities 100..139 (nice -20..19). */
+#define WK_STALL_FAIR 40
+
 struct wk_stall_cpu {
 	uint64_t owed_since;		/* a task woken for it should run at once: since, 0 none */
 	int32_t owed_pid;
 	char owed_comm[LAT_COMM_LEN];
+	/* fair tasks waiting in its run queue, by priority - 100, and since when (fair > 0) */
+	uint32_t nfair, fair[WK_STALL_FAIR];
+	uint64_t fair_since[WK_STALL_FAIR];
 };
 
 struct wk_stall_task {
-	int32_t owed_cpu;		/* the CPU that owes it a switch, -1 none */
+	int16_t owed_cpu;		/* the CPU that owes it a switch, -1 none (< WK_MAX_CPUS) */
+	int16_t qprio;			/* fair: the priority it waits with in a queue, else -1 */
+};
+
+/*
+ * Tasks queued behind a fair task wait a bounded time for it to be preempted
+ * (EEVDF picks the eligible task with the earliest deadline at the tick) when
+ * their weight is near its own: up to WK_STALL_NICE_NEAR nice levels below it
+ * (weight 1.25^3, twice less at most).  Not known from the trace: cgroup
+ * weights (equal by default) and SCHED_IDLE (weight 3, shown as prio 120).
+ */
+#define WK_STALL_NICE_NEAR 3
+
+/* Task @tp (of @prio) joins (@delta 1) or leaves (-1) the run queue of CPU @cp at @ts. */
+static inline void wk_stall_queue(struct wk_stall_cpu *cp, struct wk_stall_task *tp,
+				  int32_t prio, int delta, uint64_t ts)
+{
+	if (delta > 0) {
+		tp->qprio = prio >= 100 && prio < 100 + WK_STALL_FAIR ? (int16_t)prio : -1;
+		if (tp->qprio < 0)
+			return;
+		if (!cp->fair[prio - 100]++)
+			cp->fair_since[prio - 100] = ts;
+		cp->nfair++;
+		return;
+	}
+	if (tp->qprio < 0 || !cp->fair[tp->qprio - 100])
+		return;
+	cp->fair[tp->qprio - 100]--;
+	cp->nfair--;
+	tp->qprio = -1;
+}
+
+/* A sched_waking this close before a silence still had its sched_wakeup due. */
+#define WK_STALL_WAKING_NS 100000
+
+/* What the core knows of a CPU and the machine at the end of a silence. */
+struct wk_stall_ctx {
+	uint64_t last_ts;		/* the CPU's last event before this one */
+	uint8_t seen;			/* it had one */
+	uint8_t trusted;		/* its events are complete (its run queue known) */
+	uint64_t last_ns;		/* the last event of any CPU before this one */
+	uint64_t open_ts;		/* the newest sched_waking without its sched_wakeup, 0 */
+	int32_t open_pid;		/* its task */
+	const char *open_comm;
 };
 
 struct wk_stalls {
 	struct lat_wakeup_result *r;
 	struct lat_arena *arena;
 	int *oom;
+	uint64_t queued_ns;		/* a switch is due after this with tasks queued (28.5 ms) */
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stall_cpu **cpus;	/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
 	size_t ncpus;
 	struct lat_wake_stall last;	/* the newest stall found (valid when r->nstalls_total) */
 };
 
+/* @hz: the kernel's tick rate when the recording says it (<= 0 unknown: 250). */
 void wk_stalls_init(struct wk_stalls *st, struct lat_wakeup_result *r, struct lat_arena *arena,
-		    int *oom);
+		    int64_t hz, int *oom);
 /* A new CPU's part.  0 or -LAT_ENOMEM. */
 int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu);
 
@@ -93,22 +148,22 @@ static inline void wk_stall_owe(struct wk_stalls *st, struct wk_stall_task *tp,
 		wk_stall_set(st, tp, cp, cpu, pid, comm, ts);
 }
 
-/* Whether an event at @ts on a CPU (@cp, its last event @last_ts) may end a stall. */
-static inline int wk_stall_due(const struct wk_stalls *st, const struct wk_stall_cpu *cp,
-			       uint64_t ts, uint64_t last_ns, uint64_t last_ts)
+/*
+ * Whether an event at @ts on a CPU (its last event @last_ts; @last_ns the last
+ * of any CPU) ends a silence long enough to be a stall: most events do not.
+ */
+static inline int wk_stall_due(uint64_t ts, uint64_t last_ns, uint64_t last_ts)
 {
-	return st->nowed && (ts - last_ns >= LAT_WAKE_STALL_NS ||
-			     (cp->owed_since && ts - last_ts >= LAT_WAKE_STALL_NS));
+	return ts - last_ns >= LAT_WAKE_STALL_NS || ts - last_ts >= LAT_WAKE_STALL_NS;
 }
 
 /*
- * The silences that end at event @ev on CPU @hc (part @cp, its last event
- * @last_ts, @seen: it had one; @last_ns the last event of any CPU): every
- * CPU's, then this one's unless it is that same one.  Each is recorded in the
- * result and written to @out; how many (0 to 2).
+ * The silences that end at event @ev on CPU @hc (part @cp; @x what the core
+ * knows): every CPU's, then this one's unless it is that same one.  Each is
+ * recorded in the result and written to @out; how many (0 to 2).
  */
 int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
-		   uint64_t last_ts, int seen, const struct lat_event *ev, uint64_t last_ns,
+		   const struct wk_stall_ctx *x, const struct lat_event *ev,
 		   struct lat_wake_stall out[2]);
 
 #endif

@@ -61,6 +61,7 @@ __attribute__((noinline)) struct wk_task *wk_new_task(struct wk *w, int32_t pid,
 	t->on_cpu = -1;
 	t->off_stack = -1;
 	t->stall.owed_cpu = -1;
+	t->stall.qprio = -1;
 	t->qcpu = -1;
 	t->area_cpu = -1;
 	t->prio = LAT_PRIO_UNKNOWN;	/* until a switch or waking of it says */

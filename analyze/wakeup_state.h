@@ -40,6 +40,7 @@
 #include "wakeup_stack.h"
 #include "wakeup_stall.h"
 #include "wakeup_stats.h"
+#include "wakeup_steal.h"
 #include "wakeup_sums.h"
 
 /* An irq, softirq or hrtimer callback running on a CPU (open from entry to exit). */
@@ -171,6 +172,7 @@ struct wk {
 	struct wk_stacks stacks;
 	struct wk_stalls stalls;
 	struct wk_health health;
+	struct wk_steal steal;
 	struct wk_activity act;
 };
 

@@ -90,6 +90,11 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 		lat_json_int(j, "waiting_pid", s->waiting_pid);
 		lat_json_str(j, "waiting_comm", s->waiting_comm);
 	}
+	lat_json_str(j, "due", lat_stall_due_name(s->due));
+	if (s->due == LAT_STALL_QUEUED)
+		lat_json_uint(j, "queued", s->queued);
+	if (s->steal_ns >= 0)
+		lat_json_int(j, "steal_ns", s->steal_ns);
 	lat_json_obj_close(j);
 }
 
@@ -289,6 +294,8 @@ static void case_cpus_json(struct lat_json *j, const struct lat_wake_case *c)
 	}
 	lat_json_arr_close(j);
 	lat_json_int(j, "stall_ns", c->stall_ns);
+	if (c->steal_ns >= 0)
+		lat_json_int(j, "steal_ns", c->steal_ns);
 	lat_json_arr_open(j, "stalls");
 	for (size_t i = 0; i < c->nstalls; i++)
 		stall_json(j, &c->stalls[i]);
@@ -700,6 +707,10 @@ static void case_time_text(FILE *out, const struct lat_wakeup_result *r,
 			lat_fmt_trace_ts(s->from_ns, t1, sizeof(t1)),
 			lat_fmt_trace_ts(s->to_ns, t2, sizeof(t2)));
 	}
+	if (c->steal_ns > 0)
+		fprintf(out, ";\n     the host stole %s of CPU%d during this wait (/proc/stat)", dur(c->steal_ns, d1, sizeof(d1)), c->cpu);
+	else if (!c->steal_ns && c->stall_ns)
+		fprintf(out, ";\n     no steal time on CPU%d during this wait", c->cpu);
 }
 
 /* The CPU it was queued on first, its run queue, and every CPU's share of the wait. */

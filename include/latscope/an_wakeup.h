@@ -86,15 +86,28 @@ struct lat_wake_link {
 };
 
 /*
- * A stall: a CPU (or every CPU: cpu -1) logged nothing for at least
- * LAT_WAKE_STALL_NS while it owed a switch (a task woken for it that should run
- * at once: it was idle, or the woken task is real-time and above the running
- * one).  The host not running the vCPU, or the kernel not preemptible there.
+ * A stall (docs/wakeup.md, "Stalls"): a CPU (or every CPU: cpu -1) logged
+ * nothing for at least LAT_WAKE_STALL_NS while something was due there: a switch
+ * it owed (a task woken for it that should run at once: it was idle, or the woken
+ * task is real-time and above the running one), a switch due to tasks queued
+ * behind a fair one for two ticks and a slice, the sched_wakeup of a waking.  The
+ * host not running the vCPU (steal time shows it when recorded), or the kernel
+ * with interrupts off there.
  */
 #define LAT_WAKE_STALL_NS 2000000
 #define LAT_WAKE_STALLS_MAX 64
 #define LAT_WAKE_PI_NS 100000		/* an RT wait behind a lower task: from 100 us */
 #define LAT_WAKE_CASE_STALLS 4
+
+/* What was due in a silence that made it a stall. */
+enum lat_stall_due {
+	LAT_STALL_OWED,			/* a switch the CPU owed a woken task */
+	LAT_STALL_QUEUED,		/* a switch, tasks queued behind a fair one */
+	LAT_STALL_WAKEUP,		/* the sched_wakeup of a sched_waking just before */
+	LAT_STALL_NDUE
+};
+
+const char *lat_stall_due_name(enum lat_stall_due d);	/* "owed-switch", "queued", "wakeup" */
 
 struct lat_wake_stall {
 	int32_t cpu;			/* -1: every CPU was silent */
@@ -103,6 +116,15 @@ struct lat_wake_stall {
 	char comm[LAT_COMM_LEN];
 	int32_t waiting_pid;		/* the task that should have run, -1 unknown */
 	char waiting_comm[LAT_COMM_LEN];
+	enum lat_stall_due due;
+	uint32_t queued;		/* LAT_STALL_QUEUED: the tasks queued on the CPU */
+	/*
+	 * Steal time the recorder sampled (docs/record.md) in windows that overlap the
+	 * stall, on its CPU (every CPU: the most of one CPU): the host ran something
+	 * else; -1 unknown (not sampled).  0 with sampling: interrupts were off there.
+	 * [the steal, wakeup_steal.c, at the end]
+	 */
+	int64_t steal_ns;
 };
 
 /*
@@ -310,6 +332,9 @@ struct lat_wake_case {
 	struct lat_wake_stall stalls[LAT_WAKE_CASE_STALLS];	/* the stalls it overlaps */
 	size_t nstalls;
 	uint32_t markers_dropped;	/* markers in the wait past LAT_WAKE_MARKERS_MAX */
+	/* steal time sampled on its CPU in windows overlapping the wait, -1 unknown
+	   [the steal, wakeup_steal.c, at the end] */
+	int64_t steal_ns;
 	struct lat_timeline *tl;	/* owned: the window around the case, or NULL */
 };
 

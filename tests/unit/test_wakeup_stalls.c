@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Stalls found by what was due (docs/wakeup.md, "Stalls"), over hand-built
+ * event sequences: a switch owed (the older tests in test_wakeup_explain.c),
+ * tasks queued behind a fair task past EEVDF's bound, the sched_wakeup of a
+ * sched_waking, and the steal time the recorder sampled as evidence.  Every
+ * expected number is a difference of timestamps written in the test.
+ *
+ * HZ is not recorded here, so the bound on a queued task's wait is taken at
+ * HZ 250: 1.5 * (2 * max(2 * 3 ms, 4 ms) + 3 ms + 4 ms) = 28.5 ms.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "latscope/env.h"
+#include "report_priv.h"
+#include "wakeup_test_util.h"
+
+#define MS 1000000ull
+
+static const struct lat_wakeup_result *res(const struct lat_block *b)
+{
+	return b->analysis;
+}
+
+/* The message of @b's first finding of @kind containing @what, or NULL. */
+static const char *finding(const struct lat_block *b, const char *kind, const char *what)
+{
+	for (size_t i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, kind) && strstr(b->findings[i].message, what))
+			return b->findings[i].message;
+	return NULL;
+}
+
+/* The text report of @b into a malloc'ed string. */
+static char *report_text(const struct lat_block *b)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lat_report_wakeup_text(f, b, NULL);
+	fclose(f);
+	return buf;
+}
+
+/* CPU0 logs a marker every ms in [from, to): the machine is never silent. */
+static void busy_cpu0(uint64_t from, uint64_t to)
+{
+	for (uint64_t t = from; t < to; t += MS)
+		add(t, 0, 50, "hog", LAT_EV_MARKER);
+}
+
+/*
+ * hog2 (fair, 120) runs on CPU1; A (120) is woken for CPU1 by CPU0 at @wake_at
+ * (its waking and sched_wakeup) and switched in at @run_at; CPU1 logs nothing
+ * between.  A's priority @prio, hog2's @hog_prio.
+ */
+static struct lat_block *queued_behind(uint64_t wake_at, uint64_t run_at, int prio,
+				       int hog_prio)
+{
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	evs[nev - 1].u.sw.next_prio = hog_prio;
+	busy_cpu0(MS / 2, wake_at);
+	wake(wake_at, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	evs[nev - 1].u.wake.prio = prio;
+	wake(wake_at + 1000, 0, 50, "hog", LAT_EV_WAKEUP, 100, "A", 1);
+	evs[nev - 1].u.wake.prio = prio;
+	busy_cpu0(wake_at + MS, run_at);
+	sw(run_at, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	evs[nev - 1].u.sw.prev_prio = hog_prio;
+	evs[nev - 1].u.sw.next_prio = prio;
+	return run();
+}
+
+/*
+ * Queued 39 ms (1..40 ms) behind hog2, both nice 0, while CPU1 logged nothing:
+ * past the 28.5 ms bound, a stall of CPU1 from the wakeup (CPU1's last event
+ * is older), due to the queue.  The wait is all stall, hog2 is charged
+ * nothing.
+ */
+static void test_queued(void **state)
+{
+	struct lat_block *b = queued_behind(1 * MS, 40 * MS, 120, 120);
+	const struct lat_wakeup_result *r = res(b);
+	const struct lat_wake_stall *s = &r->stalls[0];
+	const struct lat_wake_case *c = &r->worst[0];
+
+	(void)state;
+	assert_int_equal(r->nstalls, 1);
+	assert_int_equal(s->cpu, 1);
+	assert_int_equal(s->due, LAT_STALL_QUEUED);
+	assert_int_equal(s->from_ns, 1 * MS);
+	assert_int_equal(s->to_ns, 40 * MS);
+	assert_int_equal(s->queued, 1);
+	assert_int_equal(s->pid, 60);
+	assert_int_equal(s->waiting_pid, -1);
+	assert_int_equal(s->steal_ns, -1);		/* not sampled */
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->latency_ns, 39 * MS);	/* from the waking */
+	assert_int_equal(c->stall_ns, 39 * MS);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_STALL);
+	assert_int_equal(c->steal_ns, -1);
+	assert_non_null(finding(b, "stall", "CPU1 logged nothing for 39 ms (0.001000000 .. "
+				"0.040000000) while 1 task waited behind hog2/60 (the tick would "
+				"have switched): stall? (the host not running the vCPU, or a "
+				"non-preemptible section)"));
+	lat_block_free(b);
+}
+
+/* 28 ms behind hog2 is within EEVDF's bound: no stall, hog2 ran. */
+static void test_queued_within_bound(void **state)
+{
+	struct lat_block *b = queued_behind(1 * MS, 29 * MS, 120, 120);
+	const struct lat_wakeup_result *r = res(b);
+
+	(void)state;
+	assert_int_equal(r->nstalls_total, 0);
+	assert_int_equal(r->worst[0].stall_ns, 0);
+	assert_int_equal(r->worst[0].on_cpu[0].pid, 60);
+	lat_block_free(b);
+}
+
+/*
+ * A nice 19 task (139) behind a nice 0 one waits long by design (weight 15
+ * against 1024): 4 nice levels apart is no stall, 3 is (weight 1.95x).
+ */
+static void test_queued_far_priority(void **state)
+{
+	struct lat_block *b = queued_behind(1 * MS, 40 * MS, 124, 120);
+
+	(void)state;
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+	nev = 0;
+	b = queued_behind(1 * MS, 40 * MS, 123, 120);
+	assert_int_equal(res(b)->nstalls_total, 1);
+	assert_int_equal(res(b)->stalls[0].due, LAT_STALL_QUEUED);
+	lat_block_free(b);
+}
+
+/* A fair task behind a real-time one (prio 50) is not due to run: no stall. */
+static void test_queued_behind_rt(void **state)
+{
+	struct lat_block *b = queued_behind(1 * MS, 40 * MS, 120, 50);
+
+	(void)state;
+	assert_int_equal(res(b)->nstalls_total, 0);
+	assert_int_equal(res(b)->worst[0].on_cpu[0].pid, 60);
+	lat_block_free(b);
+}
+
+/*
+ * The silence counts from when the task was queued: CPU1 silent 0..40 ms, A
+ * queued there at 35 ms by CPU0 (record-stacks: a 100 ms CPU0 silence of cc1
+ * alone, rcu_preempt woken for it just before its end) is 5 ms, no stall.
+ */
+static void test_queued_late(void **state)
+{
+	struct lat_block *b = queued_behind(35 * MS, 40 * MS, 120, 120);
+
+	(void)state;
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+}
+
+/*
+ * Every CPU silent 3 ms right after a sched_waking (1 ms) whose sched_wakeup
+ * comes at 4 ms, nothing owed (A is fair, CPU1 runs hog2): a stall of every
+ * CPU, due the wakeup.  The trace pairs waking and wakeup (B's pair first).
+ */
+static void test_wakeup_due(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_stall *s;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	sw(12, 0, 50, "hog", LAT_TS_SLEEPING, 0, "swapper/0");
+	sw(13, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	wake(100, 0, 50, "hog", LAT_EV_WAKING, 70, "B", 0);
+	wake(200, 0, 50, "hog", LAT_EV_WAKEUP, 70, "B", 0);
+	busy_cpu0(MS / 2, 1 * MS);
+	wake(1 * MS - 50000, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	wake(4 * MS, 1, 60, "hog2", LAT_EV_WAKEUP, 100, "A", 1);
+	sw(5 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nstalls_total, 1);
+	s = &r->stalls[0];
+	assert_int_equal(s->cpu, -1);
+	assert_int_equal(s->due, LAT_STALL_WAKEUP);
+	assert_int_equal(s->from_ns, 1 * MS - 50000);
+	assert_int_equal(s->to_ns, 4 * MS);
+	assert_int_equal(s->waiting_pid, 100);
+	assert_non_null(finding(b, "stall", "every CPU logged nothing for 3.05 ms (0.000950000 .. "
+				"0.004000000) between the sched_waking of A/100 and its "
+				"sched_wakeup"));
+	lat_block_free(b);
+}
+
+/*
+ * A waking 150 us before the last event of the machine is past the 100 us a
+ * sched_wakeup takes: the silence after is no stall.  Neither is a silence
+ * after a waking in a trace that never pairs them (sched_waking alone).
+ */
+static void test_wakeup_not_due(void **state)
+{
+	struct lat_block *b;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	wake(100, 0, 50, "hog", LAT_EV_WAKING, 70, "B", 0);
+	wake(200, 0, 50, "hog", LAT_EV_WAKEUP, 70, "B", 0);
+	wake(1 * MS, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	add(1 * MS + 150000, 0, 50, "hog", LAT_EV_MARKER);
+	wake(4 * MS, 1, 60, "hog2", LAT_EV_WAKEUP, 100, "A", 1);
+	sw(5 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+	nev = 0;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
+	wake(1 * MS, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
+	sw(5 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
+	b = run();
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+}
+
+/* A "latscope: steal" marker at @ts: @cpu's steal total @steal_ns, read @since_ns after the last. */
+static struct lat_steal steals[8];
+static size_t nsteals;
+
+static void steal(uint64_t ts, int cpu, int64_t steal_ns, int64_t since_ns)
+{
+	struct lat_steal *s = &steals[nsteals++];
+	struct lat_event *e = add(ts, 0, 900, "latscope", LAT_EV_MARKER);
+	static const char text[] = "latscope: steal";
+
+	*s = (struct lat_steal){ .cpu = cpu, .steal_ns = steal_ns, .since_ns = since_ns };
+	e->u.marker.text = text;
+	e->u.marker.len = sizeof(text) - 1;
+	e->u.marker.steal = s;
+}
+
+/*
+ * The owed-switch stall of test_stall_cpu (a FIFO task woken for idle CPU1 at
+ * 1 ms, its switch at 4 ms) with steal time sampled: CPU1's steal grew 20 ms
+ * (from 5 to 25 ms) in the reading 0..10 ms, which overlaps the stall; CPU0's
+ * did not grow.  The stall and the wait get CPU1's 20 ms; a CPU0 stall
+ * (5.5..8 ms, owed to B) gets 0: no steal time there.
+ */
+static void test_steal(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+	char *txt;
+
+	(void)state;
+	nsteals = 0;
+	steal(100, 1, 5 * (int64_t)MS, -1);
+	steal(101, 0, 7 * (int64_t)MS, -1);
+	sw(200, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(201, 1, 100, "A", LAT_TS_SLEEPING, 0, "swapper/1");
+	sw(202, 0, 50, "hog", LAT_TS_SLEEPING, 0, "swapper/0");
+	wake(1 * MS, 1, 0, "swapper/1", LAT_EV_WAKING, 100, "A", 1);
+	evs[nev - 1].u.wake.prio = 19;
+	add(2 * MS, 0, 0, "swapper/0", LAT_EV_MARKER);
+	add(3 * MS, 0, 0, "swapper/0", LAT_EV_MARKER);
+	sw(4 * MS, 1, 0, "swapper/1", LAT_TS_RUNNING, 100, "A");
+	wake(5 * MS + MS / 2, 1, 100, "A", LAT_EV_WAKING, 110, "B", 0);
+	evs[nev - 1].u.wake.prio = 19;
+	add(6 * MS, 1, 100, "A", LAT_EV_MARKER);
+	add(7 * MS, 1, 100, "A", LAT_EV_MARKER);
+	sw(8 * MS, 0, 0, "swapper/0", LAT_TS_RUNNING, 110, "B");
+	steal(10 * MS, 1, 25 * (int64_t)MS, 10 * (int64_t)MS);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nstalls, 2);
+	assert_int_equal(r->stalls[0].cpu, 1);
+	assert_int_equal(r->stalls[0].steal_ns, 20 * MS);
+	assert_int_equal(r->stalls[1].cpu, 0);
+	assert_int_equal(r->stalls[1].from_ns, 5 * MS + MS / 2);
+	assert_int_equal(r->stalls[1].steal_ns, 0);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->steal_ns, 20 * MS);
+	assert_int_equal(c->stalls[0].steal_ns, 20 * MS);
+	txt = report_text(b);
+	assert_non_null(strstr(txt, "the host stole 20 ms of CPU1 during this wait (/proc/stat)"));
+	free(txt);
+	assert_non_null(finding(b, "stall", "CPU1 logged nothing for 3 ms (0.001000000 .. "
+				"0.004000000) while A/100 should have run: stall? (the host stole "
+				"20 ms of CPU1 around it (/proc/stat))"));
+	assert_non_null(finding(b, "stall", "CPU0 logged nothing for 2.5 ms (0.005500000 .. "
+				"0.008000000) while B/110 should have run: stall? (no steal time "
+				"on CPU0 around it"));
+	lat_block_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_queued, reset),
+		cmocka_unit_test_setup(test_queued_within_bound, reset),
+		cmocka_unit_test_setup(test_queued_far_priority, reset),
+		cmocka_unit_test_setup(test_queued_behind_rt, reset),
+		cmocka_unit_test_setup(test_queued_late, reset),
+		cmocka_unit_test_setup(test_wakeup_due, reset),
+		cmocka_unit_test_setup(test_wakeup_not_due, reset),
+		cmocka_unit_test_setup(test_steal, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, release_events);
+}
