@@ -106,10 +106,11 @@ check "hosts and overall: the counts and maxima agree" \
 check "hosts and overall: every percentile within the histogram error" \
 	'[ "$(grep -c " within True$" "$dir/cmp.out")" -eq 16 ]'
 check "host and comm: every count and maximum agrees" 'grep -q "^comms .* True$" "$dir/cmp.out"'
-# 18453 + 438: tracecmd-mixed and kernel-trace.txt with inferred switch-ins (docs/wakeup.md; the
-# counts are test_merge's; kernel-trace.txt's rows are test_export's independent awk's)
-check "alpha: 18453 + 438 waits, max 347160698 (tracecmd-mixed's hackbench)" \
-	'grep -q "^alpha count 18891/18891 max 347160698/347160698 True" "$dir/cmp.out"'
+# 18368 + 328: tracecmd-mixed and kernel-trace.txt with inferred switch-ins, less the waits of
+# CPU1, whose switches out of idle these kernels never log (docs/wakeup.md "Trace health": such
+# waits are of low trust and not counted; `analyze` prints each file's count as "waits")
+check "alpha: 18368 + 328 waits, max 347160698 (tracecmd-mixed's hackbench)" \
+	'grep -q "^alpha count 18696/18696 max 347160698/347160698 True" "$dir/cmp.out"'
 [ "$fail" -eq 0 ] || cat "$dir/cmp.out"
 # the verdict and pid columns loaded: per host, the rows with a verdict are analyze's
 # verdicts_above_threshold (10 ms, both defaults), the rows with a pid those of the traces
