@@ -103,6 +103,7 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	if ((ret = wk_stats_finish(&w->stats, src, w->o->sort)) ||
 	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)))
 		return ret;
+	wk_stalls_finish(&w->stalls);
 	wk_steal_finish(&w->steal, w->r);
 	return wk_stacks_finish(&w->stacks);
 }

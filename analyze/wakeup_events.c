@@ -165,6 +165,54 @@ static int64_t marker_latency(const char *s, size_t len)
 	return -1;
 }
 
+/* The task on CPU @c at @ts (its pid, prio; -1 not known). */
+static void ran_at(const struct wk_hcpu *c, uint64_t ts, int32_t *pid, int32_t *prio)
+{
+	*pid = *prio = -1;
+	if (c->cur_known && c->cur_start <= ts) {
+		*pid = c->cur_pid;
+		*prio = c->cur_prio;
+		return;
+	}
+	for (size_t i = c->rlen; i > 0; i--) {
+		const struct wk_slice *sl = wk_ring_at(c, i - 1);
+
+		if (sl->start <= ts && ts < sl->end) {
+			*pid = sl->pid;
+			*prio = sl->prio;
+			return;
+		}
+		if (sl->end <= ts)
+			return;
+	}
+}
+
+/*
+ * A marker of a sample of @lat_ns (a probe's, cyclictest's): a silence it
+ * measured across is a stall, charged to no one as the others are (a wait
+ * judged between the silence's end and this marker keeps it as its task's).
+ */
+static void on_probe_due(struct wk *w, int32_t cpu, const struct lat_event *ev, int64_t lat_ns)
+{
+	struct lat_wake_stall s;
+	int32_t prio;
+
+	if (!wk_stall_probe(&w->stalls, cpu, ev->ts_ns, lat_ns, ev->pid, ev->comm, &s, &prio))
+		return;
+	wk_history_stall(&w->h, &s);
+	for (size_t i = 0; i < w->ncpus; i++) {
+		struct wk_cpu *c = w->cpus[i];
+		int32_t pid = s.pid;
+
+		if (!c || (s.cpu >= 0 && (size_t)s.cpu != i))
+			continue;
+		if (s.cpu < 0)
+			ran_at(&c->h, s.from_ns, &pid, &prio);
+		wk_sums_stall_late(&c->sums, pid, prio, s.to_ns - s.from_ns, s.to_ns, ev->ts_ns);
+	}
+	wk_sink_stall(&w->sink, &s);
+}
+
 void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 {
 	size_t len = ev->u.marker.text ? ev->u.marker.len : 0;
@@ -185,6 +233,12 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	m->text[len] = 0;
 	m->lat_ns = len ? marker_latency(ev->u.marker.text, ev->u.marker.len) : -1;
 	wk_sink_marker(&w->sink, ev, m->lat_ns);
+	/*
+	 * A timer sample (latscope's or cyclictest's) was due at its expiry; a
+	 * gap sample is a fair busy loop kept off its CPU, which a hog does too.
+	 */
+	if (m->lat_ns >= LAT_WAKE_STALL_NS && !strstr(m->text, "probe=gap "))
+		on_probe_due(w, cpu, ev, m->lat_ns);
 	if (ev->u.marker.steal)
 		wk_steal_marker(&w->steal, ev->u.marker.steal, ev->ts_ns);
 	if (w->pr)

@@ -63,10 +63,15 @@ static void gap_findings(struct lat_block *b, const struct lat_wakeup_result *r)
 /* What was due in stall @s, for its finding. */
 static void stall_due_text(const struct lat_wake_stall *s, char *buf, size_t len)
 {
+	char d1[32];
+
 	buf[0] = 0;
 	if (s->due == LAT_STALL_QUEUED)
 		snprintf(buf, len, " while %u task%s waited behind %.15s/%d (the tick would have "
 			 "switched)", s->queued, s->queued == 1 ? "" : "s", s->comm, s->pid);
+	else if (s->due == LAT_STALL_PROBE)
+		snprintf(buf, len, " while the sample of %.15s/%d was due (it measured %s)",
+			 s->waiting_comm, s->waiting_pid, lat_fmt_duration(s->probe_ns, d1, sizeof(d1)));
 	else if (s->due == LAT_STALL_WAKEUP && s->waiting_pid >= 0)
 		snprintf(buf, len, " between the sched_waking of %.15s/%d and its sched_wakeup",
 			 s->waiting_comm, s->waiting_pid);

@@ -86,6 +86,8 @@ const char *lat_stall_due_name(enum lat_stall_due d)
 		return "queued";
 	case LAT_STALL_WAKEUP:
 		return "wakeup";
+	case LAT_STALL_PROBE:
+		return "probe";
 	default:
 		return "owed-switch";
 	}

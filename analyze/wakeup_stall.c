@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Stalls (wakeup_stall.h): debts of a switch, and the silences while one is owed. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,14 +70,34 @@ static void record(struct wk_stalls *st, const struct lat_wake_stall *s)
 	st->last = *s;
 }
 
+/* A silence with nothing due at its end, kept for the probe markers. */
+static void keep_quiet(struct wk_stalls *st, int32_t cpu, uint64_t from, uint64_t to,
+		       const struct wk_hcpu *hc)
+{
+	struct wk_quiet *q = &st->quiet[st->qhead++ % WK_STALL_QUIET];
+
+	*q = (struct wk_quiet){ .cpu = cpu, .from = from, .to = to, .pid = -1, .prio = -1 };
+	if (hc && hc->cur_known) {
+		q->pid = hc->cur_pid;
+		q->prio = hc->cur_prio;
+		memcpy(q->comm, hc->cur_comm, LAT_COMM_LEN);
+	}
+	if (st->nquiet < WK_STALL_QUIET)
+		st->nquiet++;
+}
+
 /* Every CPU silent from @x->last_ns while a switch was owed or a sched_wakeup due. */
 static int every_cpu(struct wk_stalls *st, const struct wk_stall_ctx *x, uint64_t ts,
 		     struct lat_wake_stall *s)
 {
 	int waking = x->open_ts && x->open_ts + WK_STALL_WAKING_NS >= x->last_ns;
 
-	if (ts - x->last_ns < LAT_WAKE_STALL_NS || (!st->nowed && !waking))
+	if (ts - x->last_ns < LAT_WAKE_STALL_NS)
 		return 0;
+	if (!st->nowed && !waking) {
+		keep_quiet(st, -1, x->last_ns, ts, NULL);
+		return 0;
+	}
 	*s = (struct lat_wake_stall){ .cpu = -1, .from_ns = x->last_ns, .to_ns = ts, .pid = -1,
 				      .waiting_pid = -1, .due = LAT_STALL_OWED, .steal_ns = -1 };
 	for (size_t i = 0; st->nowed && i < st->ncpus; i++)
@@ -141,6 +162,11 @@ static int this_cpu(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct 
 			return 0;
 		due = LAT_STALL_QUEUED;
 	} else {
+		/* nothing due that the trace shows: kept for a probe's marker (not an every-CPU one) */
+		if (x->trusted && ts - from >= LAT_WAKE_STALL_NS &&
+		    !(st->nquiet && st->quiet[(st->qhead - 1) % WK_STALL_QUIET].cpu < 0 &&
+		      st->quiet[(st->qhead - 1) % WK_STALL_QUIET].to == ts))
+			keep_quiet(st, hc->id, from, ts, hc);
 		return 0;
 	}
 	/* a CPU's silence inside an every-CPU stall already recorded is that stall */
@@ -173,4 +199,46 @@ int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct w
 	n += every_cpu(st, x, ev->ts_ns, &out[n]);
 	n += this_cpu(st, cp, hc, x, ev->ts_ns, &out[n]);
 	return n;
+}
+
+int wk_stall_probe(struct wk_stalls *st, int32_t cpu, uint64_t ts, int64_t lat_ns, int32_t pid,
+		   const char *comm, struct lat_wake_stall *out, int32_t *prio)
+{
+	uint64_t due = lat_ns > 0 && (uint64_t)lat_ns < ts ? ts - (uint64_t)lat_ns : ts;
+
+	for (size_t i = 1; i <= st->nquiet; i++) {
+		struct wk_quiet *q = &st->quiet[(st->qhead - i) % WK_STALL_QUIET];
+		uint64_t from = q->from > due ? q->from : due;
+
+		if (q->to <= from || q->to - from < LAT_WAKE_STALL_NS || (q->cpu >= 0 && q->cpu != cpu))
+			continue;
+		*out = (struct lat_wake_stall){ .cpu = q->cpu, .from_ns = from, .to_ns = q->to,
+						.pid = q->pid, .waiting_pid = pid,
+						.due = LAT_STALL_PROBE, .probe_ns = lat_ns,
+						.steal_ns = -1 };
+		memcpy(out->comm, q->comm, LAT_COMM_LEN);
+		snprintf(out->waiting_comm, LAT_COMM_LEN, "%s", comm);
+		*prio = q->prio;
+		q->to = 0;	/* used */
+		record(st, out);
+		return 1;
+	}
+	return 0;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct lat_wake_stall *x = a, *y = b;
+
+	/* by end (as found: the every-CPU one first where both end at one event) */
+	if (x->to_ns != y->to_ns)
+		return x->to_ns < y->to_ns ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+void wk_stalls_finish(struct wk_stalls *st)
+{
+	/* those found at a probe's marker come after the ones found meanwhile */
+	if (st->r->nstalls > 1)
+		qsort(st->r->stalls, st->r->nstalls, sizeof(*st->r->stalls), by_end);
 }

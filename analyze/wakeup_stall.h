@@ -7,7 +7,8 @@
  * queued_ns (EEVDF's bound on their wait, with margin) while tasks of a
  * weight near its own were queued behind a fair one;
  * every CPU silent for LAT_WAKE_STALL_NS while one owed a switch, or right
- * after a sched_waking whose sched_wakeup had not come.  The core tells it who
+ * after a sched_waking whose sched_wakeup had not come; a silence a probe
+ * sample measured across (known at its marker, after: wk_stall_probe()).  The core tells it who
  * is owed what (wk_stall_owe() and the others) and asks it before each event
  * (wk_stall_check()); the stalls it finds go back to the core, which hands
  * them to the history, the sums and the sink.
@@ -83,6 +84,19 @@ struct wk_stall_ctx {
 	const char *open_comm;
 };
 
+/*
+ * A silence of LAT_WAKE_STALL_NS or more with nothing known to be due at its
+ * end: a stall if a probe sample's marker later says it measured across it.
+ */
+struct wk_quiet {
+	int32_t cpu;			/* -1: every CPU */
+	uint64_t from, to;
+	int32_t pid, prio;		/* the task on the CPU then (cpu >= 0), -1 none */
+	char comm[LAT_COMM_LEN];
+};
+
+#define WK_STALL_QUIET 16		/* the newest silences kept for the probe markers */
+
 struct wk_stalls {
 	struct lat_wakeup_result *r;
 	struct lat_arena *arena;
@@ -92,6 +106,8 @@ struct wk_stalls {
 	struct wk_stall_cpu **cpus;	/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
 	size_t ncpus;
 	struct lat_wake_stall last;	/* the newest stall found (valid when r->nstalls_total) */
+	struct wk_quiet quiet[WK_STALL_QUIET];	/* a ring, the newest at qhead - 1 */
+	size_t qhead, nquiet;
 };
 
 /* @hz: the kernel's tick rate when the recording says it (<= 0 unknown: 250). */
@@ -165,5 +181,18 @@ static inline int wk_stall_due(uint64_t ts, uint64_t last_ns, uint64_t last_ts)
 int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
 		   const struct wk_stall_ctx *x, const struct lat_event *ev,
 		   struct lat_wake_stall out[2]);
+
+/*
+ * A probe sample's marker at @ts on CPU @cpu by task @pid (@comm): its thread
+ * wanted to run from @ts - @lat_ns (its timer's expected time, its busy loop's
+ * gap start).  A kept silence of that CPU or every CPU where it was due for
+ * LAT_WAKE_STALL_NS or more is a stall (recorded, written to @out): 1, else 0.
+ * *@prio is the priority of the task on the CPU then (-1 none).
+ */
+int wk_stall_probe(struct wk_stalls *st, int32_t cpu, uint64_t ts, int64_t lat_ns, int32_t pid,
+		   const char *comm, struct lat_wake_stall *out, int32_t *prio);
+
+/* At the end: the stalls listed in the result in time order. */
+void wk_stalls_finish(struct wk_stalls *st);
 
 #endif

@@ -26,16 +26,43 @@ void wk_sums_snap_rt(struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
 		tp->snap_rt_same += part;
 }
 
+/*
+ * Late stalls charged after @tp's snapshot but ended before it: taken off a
+ * class in the sums since the snapshot that never had them, given back (to
+ * @d, and to the real-time time above and at @prio: @rh, @rs).
+ */
+static void late_undo(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp, int32_t prio,
+		      uint64_t d[WK_CUM_N], uint64_t *rh, uint64_t *rs)
+{
+	for (size_t i = 0; i < cp->nlate; i++) {
+		const struct wk_sums_late *l = &cp->late[i];
+		enum wk_cum_kind k;
+
+		if (!(l->to <= tp->snap.ts && tp->snap.ts < l->at))
+			continue;
+		d[WK_CUM_STALL] -= l->ns;
+		if (l->pid < 0)
+			continue;
+		k = cum_kind(l->pid, l->prio);
+		d[k] += l->ns;
+		if (k == WK_CUM_RT && l->prio < prio)
+			*rh += l->ns;
+		else if (k == WK_CUM_RT && l->prio == prio)
+			*rs += l->ns;
+	}
+}
+
 /* The parts of wait @e from the sums since @tp's snapshot (which is of this CPU). */
 static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
 		       const struct wk_end *e, struct wk_parts *p)
 {
-	uint64_t d[WK_CUM_N];
+	uint64_t d[WK_CUM_N], rh_fix = 0, rs_fix = 0;
 	int64_t span = (int64_t)(e->end_ns - tp->snap.ts), covered, dl, rt, fair, unk;
 	enum lat_sched_policy wp = lat_sched_policy_of(e->prio);
 
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = cp->cum.v[i] - tp->snap.s.v[i];	/* the running part before it is in snap */
+	late_undo(tp, cp, e->prio, d, &rh_fix, &rs_fix);
 	p->idle_ns = (int64_t)d[WK_CUM_IDLE];
 	dl = (int64_t)d[WK_CUM_DL];
 	rt = (int64_t)d[WK_CUM_RT];
@@ -47,6 +74,8 @@ static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *
 		uint64_t rh, rs;
 
 		cum_rt_split(cp, e->prio, &rh, &rs);
+		rh += rh_fix;
+		rs += rs_fix;
 		p->higher_ns = dl + (int64_t)(rh - tp->snap_rt_hi);
 		p->same_ns = (int64_t)(rs - tp->snap_rt_same);
 		p->lower_ns = rt - (int64_t)(rh - tp->snap_rt_hi) -

@@ -25,9 +25,19 @@ struct wk_cum {
 	uint64_t v[WK_CUM_N];
 };
 
+#define WK_SUMS_LATE 8		/* late stalls remembered per CPU */
+
+/* A stall charged late (at a probe marker, @at) that ended at @to: @ns off @pid's class. */
+struct wk_sums_late {
+	uint64_t at, to, ns;
+	int32_t pid, prio;
+};
+
 struct wk_sums_cpu {
 	struct wk_cum cum;
 	uint64_t cum_rt[100];		/* real-time time by prio */
+	struct wk_sums_late late[WK_SUMS_LATE];	/* a ring, lhead the next */
+	uint8_t lhead, nlate;
 };
 
 /*
@@ -129,6 +139,24 @@ static inline void wk_sums_stall(struct wk_sums_cpu *cp, const struct wk_hcpu *h
 	if (hc->cur_known)
 		wk_sums_slice(cp, hc->cur_pid, hc->cur_prio, -ns);
 	cp->cum.v[WK_CUM_STALL] += ns;
+}
+
+/*
+ * A stall of @ns on the CPU (@cp) found late (at a probe marker, @at) that
+ * ended at @to while task @pid of @prio (-1 unknown) was on it: charged to no
+ * one, and remembered so that a wait whose snapshot was taken between @to and
+ * @at does not lose what its snapshot never had (sums_parts()).
+ */
+static inline void wk_sums_stall_late(struct wk_sums_cpu *cp, int32_t pid, int32_t prio,
+				      uint64_t ns, uint64_t to, uint64_t at)
+{
+	if (pid >= 0)
+		wk_sums_slice(cp, pid, prio, -ns);
+	cp->cum.v[WK_CUM_STALL] += ns;
+	cp->late[cp->lhead] = (struct wk_sums_late){ at, to, ns, pid, prio };
+	cp->lhead = (uint8_t)((cp->lhead + 1) % WK_SUMS_LATE);
+	if (cp->nlate < WK_SUMS_LATE)
+		cp->nlate++;
 }
 
 /* The verdict of wait @e from @tp's snapshot and the CPU's sums: counted, and set in @e. */

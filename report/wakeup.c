@@ -93,6 +93,8 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 	lat_json_str(j, "due", lat_stall_due_name(s->due));
 	if (s->due == LAT_STALL_QUEUED)
 		lat_json_uint(j, "queued", s->queued);
+	if (s->due == LAT_STALL_PROBE)
+		lat_json_int(j, "probe_ns", s->probe_ns);
 	if (s->steal_ns >= 0)
 		lat_json_int(j, "steal_ns", s->steal_ns);
 	lat_json_obj_close(j);

@@ -90,7 +90,8 @@ struct lat_wake_link {
  * nothing for at least LAT_WAKE_STALL_NS while something was due there: a switch
  * it owed (a task woken for it that should run at once: it was idle, or the woken
  * task is real-time and above the running one), a switch due to tasks queued
- * behind a fair one for two ticks and a slice, the sched_wakeup of a waking.  The
+ * behind a fair one past EEVDF's bound, the sched_wakeup of a waking, a probe's
+ * timer (a sample measured across the silence, found when its marker comes).  The
  * host not running the vCPU (steal time shows it when recorded), or the kernel
  * with interrupts off there.
  */
@@ -104,10 +105,12 @@ enum lat_stall_due {
 	LAT_STALL_OWED,			/* a switch the CPU owed a woken task */
 	LAT_STALL_QUEUED,		/* a switch, tasks queued behind a fair one */
 	LAT_STALL_WAKEUP,		/* the sched_wakeup of a sched_waking just before */
+	LAT_STALL_PROBE,		/* a probe's timer (or its busy loop) measured across it */
 	LAT_STALL_NDUE
 };
 
-const char *lat_stall_due_name(enum lat_stall_due d);	/* "owed-switch", "queued", "wakeup" */
+/* "owed-switch", "queued", "wakeup", "probe" */
+const char *lat_stall_due_name(enum lat_stall_due d);
 
 struct lat_wake_stall {
 	int32_t cpu;			/* -1: every CPU was silent */
@@ -118,6 +121,7 @@ struct lat_wake_stall {
 	char waiting_comm[LAT_COMM_LEN];
 	enum lat_stall_due due;
 	uint32_t queued;		/* LAT_STALL_QUEUED: the tasks queued on the CPU */
+	int64_t probe_ns;		/* LAT_STALL_PROBE: the sample's latency (waiting_pid's) */
 	/*
 	 * Steal time the recorder sampled (docs/record.md) in windows that overlap the
 	 * stall, on its CPU (every CPU: the most of one CPU): the host ran something

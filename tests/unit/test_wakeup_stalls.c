@@ -312,6 +312,140 @@ static void test_steal(void **state)
 	lat_block_free(b);
 }
 
+/* A probe marker at @ts on CPU @cpu by latscope/900: "latscope: probe=timer cpu=N lat_ns=..". */
+static char probe_text[4][96];
+static size_t nprobe;
+static const char *probe_kind = "timer";
+
+static void probe_marker(uint64_t ts, int cpu, int64_t lat_ns)
+{
+	char *t = probe_text[nprobe++ % 4];
+	struct lat_event *e;
+
+	snprintf(t, sizeof(probe_text[0]), "latscope: probe=%s cpu=%d lat_ns=%lld seq=5",
+		 probe_kind, cpu, (long long)lat_ns);
+	e = add(ts, cpu, 900, "latscope", LAT_EV_MARKER);
+	e->u.marker.text = t;
+	e->u.marker.len = strlen(t);
+}
+
+/*
+ * hog (fair) runs on CPU0, hog2 on CPU1, C (fair) is queued behind hog2 from
+ * 0.5 ms; every CPU is silent 1..12 ms with nothing due that the events show.
+ * At 12 ms the probe thread (latscope/900, FIFO) is woken on CPU0 and writes
+ * its sample at 12.05 ms: 11.05 ms late, so its timer was due at 1 ms, inside
+ * the silence: a stall of every CPU 1..12 ms, due the probe.  D (fair) is
+ * queued behind hog2 at 12.01 ms, after the silence but before the marker: its
+ * wait (12.01..14 ms) had no stall in it, C's (0.5..13 ms) had 11 ms of it.
+ */
+static void probe_silence(int64_t lat_ns)
+{
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	sw(11, 1, 0, "swapper/1", LAT_TS_RUNNING, 60, "hog2");
+	sw(12, 0, 50, "hog", LAT_TS_RUNNING, 0, "swapper/0");
+	sw(13, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
+	wake(MS / 2, 0, 50, "hog", LAT_EV_WAKING, 100, "C", 1);
+	wake(MS / 2 + 1000, 0, 50, "hog", LAT_EV_WAKEUP, 100, "C", 1);
+	add(1 * MS, 0, 50, "hog", LAT_EV_MARKER);
+	wake(12 * MS, 0, 50, "hog", LAT_EV_WAKING, 900, "latscope", 0);
+	evs[nev - 1].u.wake.prio = 4;
+	wake(12 * MS + 1000, 0, 50, "hog", LAT_EV_WAKEUP, 900, "latscope", 0);
+	evs[nev - 1].u.wake.prio = 4;
+	sw(12 * MS + 2000, 0, 50, "hog", LAT_TS_RUNNING, 900, "latscope");
+	evs[nev - 1].u.sw.next_prio = 4;
+	wake(12 * MS + 10000, 0, 900, "latscope", LAT_EV_WAKING, 110, "D", 1);
+	wake(12 * MS + 11000, 0, 900, "latscope", LAT_EV_WAKEUP, 110, "D", 1);
+	probe_marker(12 * MS + 50000, 0, lat_ns);
+	sw(12 * MS + 60000, 0, 900, "latscope", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 4;
+	add(12 * MS + MS / 2, 0, 50, "hog", LAT_EV_MARKER);
+	sw(13 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 100, "C");
+	sw(13 * MS + 500000, 1, 100, "C", LAT_TS_SLEEPING, 60, "hog2");
+	sw(14 * MS, 1, 60, "hog2", LAT_TS_RUNNING, 110, "D");
+}
+
+static const struct lat_wake_case *case_of(const struct lat_wakeup_result *r, int pid)
+{
+	for (size_t i = 0; i < r->nworst; i++)
+		if (r->worst[i].pid == pid)
+			return &r->worst[i];
+	fail_msg("no case of %d", pid);
+	return NULL;
+}
+
+static void test_probe_due(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_stall *s;
+	const struct lat_wake_case *c;
+	struct lat_analyze_opts o;
+
+	(void)state;
+	probe_silence(11 * (int64_t)MS + 50000);
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 1 * MS;	/* C and D are judged as they end */
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nstalls_total, 1);
+	s = &r->stalls[0];
+	assert_int_equal(s->cpu, -1);
+	assert_int_equal(s->due, LAT_STALL_PROBE);
+	assert_int_equal(s->from_ns, 1 * MS);
+	assert_int_equal(s->to_ns, 12 * MS);
+	assert_int_equal(s->waiting_pid, 900);
+	assert_int_equal(s->probe_ns, 11 * MS + 50000);
+	assert_non_null(finding(b, "stall", "every CPU logged nothing for 11 ms (0.001000000 .. "
+				"0.012000000) while the sample of latscope/900 was due (it measured "
+				"11.1 ms)"));	/* 3 digits */
+	/* C waited 0.5..13 ms: 11 ms of it in the stall, hog2 ran 1.5 ms */
+	c = case_of(r, 100);
+	assert_int_equal(c->latency_ns, 12 * MS + MS / 2);
+	assert_int_equal(c->stall_ns, 11 * MS);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_STALL);
+	/* D waited 12.01..14 ms behind hog2, after the stall: hog2's time, not a stall */
+	c = case_of(r, 110);
+	assert_int_equal(c->latency_ns, 2 * MS - 10000);
+	assert_int_equal(c->stall_ns, 0);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	/* both judged as they ended, with the same verdicts */
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_STALL], 1);
+	lat_block_free(b);
+}
+
+/*
+ * The same silence, the sample 3 ms late: its timer was due at 9.05 ms, so the
+ * stall is 9.05..12 ms.  1.5 ms late: due at 10.55 ms, 1.45 ms of silence
+ * left, no stall.  A gap probe's 11 ms sample: no stall (a hog keeps a fair
+ * busy loop off its CPU as long).
+ */
+static void test_probe_due_part(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	probe_silence(3 * (int64_t)MS);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->nstalls_total, 1);
+	assert_int_equal(r->stalls[0].from_ns, 9 * MS + 50000);
+	assert_int_equal(r->stalls[0].to_ns, 12 * MS);
+	lat_block_free(b);
+	nev = 0;
+	probe_silence(MS + MS / 2);
+	b = run();
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+	nev = 0;
+	probe_kind = "gap";
+	probe_silence(11 * (int64_t)MS + 50000);
+	probe_kind = "timer";
+	b = run();
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +457,8 @@ int main(void)
 		cmocka_unit_test_setup(test_wakeup_due, reset),
 		cmocka_unit_test_setup(test_wakeup_not_due, reset),
 		cmocka_unit_test_setup(test_steal, reset),
+		cmocka_unit_test_setup(test_probe_due, reset),
+		cmocka_unit_test_setup(test_probe_due_part, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
