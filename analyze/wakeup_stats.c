@@ -24,6 +24,7 @@ int wk_stats_task_init(struct wk_stats *st, struct wk_stats_task *p, uint32_t id
 		return -LAT_ENOMEM;
 	p->wake.arena = st->arena;
 	p->preempt.arena = st->arena;
+	p->rt.arena = st->arena;
 	p->wait_prio = INT32_MAX;
 	st->parts[idx] = p;
 	st->nparts = (size_t)idx + 1;
@@ -104,6 +105,7 @@ void wk_stats_task_row(struct wk_stats *st, const struct wk_task_view *v,
 	memcpy(o->comm, v->comm, LAT_COMM_LEN);
 	lat_hll_stat(&p->wake, &o->wake);
 	lat_hll_stat(&p->preempt, &o->preempt);
+	lat_hll_stat(&p->rt, &o->rt);
 	o->max_end_ns = p->max_end;
 	o->untrusted = p->untrusted;
 	o->low_trust = p->low_trust;

@@ -24,6 +24,9 @@
 
 struct wk_stats_task {
 	struct lat_hll wake, preempt;
+	struct lat_hll rt;		/* its wakeup waits that ended at a real-time or deadline
+					   prio: a thread's waits before it took (or after it
+					   dropped) its real-time policy are not real-time waits */
 	uint64_t untrusted;		/* waits across a lost-events gap, or phantom */
 	uint64_t low_trust;		/* counted waits of low trust (wakeup_health.h) */
 	uint64_t max_end;		/* when its worst wakeup wait ended */
@@ -159,6 +162,8 @@ static inline __attribute__((always_inline)) void wk_stats_end(struct wk_stats *
 		tp->wait_prio = e->prio;
 	if (e->lat_ns >= tp->wake.max || !tp->wake.n)
 		tp->max_end = e->end_ns;
+	if (e->prio >= -1 && e->prio < 100 && lat_hll_add(&tp->rt, e->lat_ns))
+		*st->oom = 1;
 	/* st->all is the CPUs' histograms merged at the end */
 	stats_hist_add(st, tp, cp, idx, 0, e->lat_ns);
 }

@@ -427,17 +427,17 @@ static void rt_json(struct lat_json *j, const struct lat_wakeup_result *r)
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
 
-		if (lat_sched_policy_of(t->prio) == LAT_POL_FAIR ||
-		    lat_sched_policy_of(t->prio) == LAT_POL_UNKNOWN || !t->wake.n)
+		if (!t->rt.n)
 			continue;
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "pid", t->pid);
 		lat_json_str(j, "comm", t->comm);
 		lat_json_int(j, "prio", t->prio);
 		sched_json_pol(j, t->prio, t->policy);
-		lat_json_uint(j, "count", t->wake.n);
-		lat_json_int(j, "p99_ns", t->wake.p99);
-		lat_json_int(j, "max_ns", t->wake.max);
+		lat_json_uint(j, "count", t->rt.n);
+		lat_json_int(j, "p99_ns", t->rt.p99);
+		lat_json_int(j, "max_ns", t->rt.max);
+		lat_json_uint(j, "other_waits", t->wake.n - t->rt.n);
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
@@ -851,7 +851,10 @@ static void blame_text(FILE *out, const char *title, const struct lat_wake_blame
 	}
 }
 
-/* Real-time threads first, every one (not cut by --top): max and p99 of their wakeup waits. */
+/*
+ * Real-time threads first, every one (not cut by --top): max and p99 of their
+ * wakeup waits while they were real-time.
+ */
 static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 {
 	char d1[32], d2[32], cls[40];
@@ -859,9 +862,8 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
-		enum lat_sched_policy p = lat_sched_policy_of(t->prio);
 
-		if (p == LAT_POL_FAIR || p == LAT_POL_UNKNOWN || !t->wake.n)
+		if (!t->rt.n)
 			continue;
 		if (first)
 			fputs("\n  real-time threads (wakeup waits):\n", out);
@@ -869,9 +871,13 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 		lat_sched_class_fmt_pol(t->prio, t->policy, cls, sizeof(cls));
 		fputs("    ", out);
 		who(out, t->comm, t->pid);
-		fprintf(out, " %s: max %s, p99 %s over %llu wait%s\n", cls,
-			dur(t->wake.max, d1, sizeof(d1)), dur(t->wake.p99, d2, sizeof(d2)),
-			(unsigned long long)t->wake.n, t->wake.n == 1 ? "" : "s");
+		fprintf(out, " %s: max %s, p99 %s over %llu wait%s", cls,
+			dur(t->rt.max, d1, sizeof(d1)), dur(t->rt.p99, d2, sizeof(d2)),
+			(unsigned long long)t->rt.n, t->rt.n == 1 ? "" : "s");
+		if (t->wake.n > t->rt.n)
+			fprintf(out, " (and %llu at a lower class, not counted here)",
+				(unsigned long long)(t->wake.n - t->rt.n));
+		fputc('\n', out);
 	}
 	if (!first && r->inversions)
 		fprintf(out, "    %llu wait%s ended behind a lower-priority task (see the "

@@ -348,6 +348,8 @@ struct lat_wake_task {
 	char comm[LAT_COMM_LEN];
 	struct lat_wake_stat wake;	/* wakeup (and new-task) waits */
 	struct lat_wake_stat preempt;	/* preemption waits */
+	struct lat_wake_stat rt;	/* the wakeup waits that ended at a real-time or deadline
+					   prio (prio < 100): those of its real-time times only */
 	uint64_t max_end_ns;		/* when its worst wakeup wait ended */
 	uint64_t untrusted;		/* waits across a lost-events gap, or phantom: not counted */
 	uint64_t low_trust;		/* counted waits on a CPU whose events are incomplete */

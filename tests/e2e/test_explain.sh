@@ -31,7 +31,7 @@ check "cyclictest: no chain behind an irq waker" \
 	'[ -s "$tmp/case1" ] && ! grep -q "itself waited" "$tmp/case1"'
 check "cyclictest: real-time threads first" \
 	'grep -A1 "^  real-time threads (wakeup waits):" "$tmp/cyc" |
-	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 462 us over 2001 waits"'
+	 grep -q "cyclictest/20718 SCHED_FIFO 80: max 5.71 ms, p99 462 us over 2000 waits (and 1 at a lower class, not counted here)"'
 check "cyclictest: 514 priority inversions, the longest 583 us behind test_hostile_te" \
 	'grep -q "priority-inversion: 514 waits of real-time tasks .* cyclictest/20718 SCHED_FIFO 80 waited 583 us on CPU0 (ended at 452.062052581) while test_hostile_te/20537 SCHED_OTHER nice 19 held it" "$tmp/cyc"'
 "$bin" analyze --task cyclictest --worst 1 "$cyc" >"$tmp/all" 2>&1

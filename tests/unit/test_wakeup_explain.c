@@ -627,6 +627,46 @@ static void test_inversion(void **state)
 }
 
 /*
+ * Policy over time: R starts as SCHED_OTHER (prio 120) and waits 5 ms behind
+ * hog (woken at 1000, runs at 5001000), then sets SCHED_FIFO 90 (prio 9) and
+ * waits 100 us (woken at 6000000, runs at 6100000).  The task table counts
+ * both (max 5 ms); the real-time table only the FIFO wait (max 100 us), and
+ * says the other apart.
+ */
+static void test_rt_policy_over_time(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	char *txt;
+
+	(void)state;
+	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	wake(1000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	sw(5001000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	sw(5002000, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(6000000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(6100000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+	lat_analyze_opts_init(&o);
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->tasks[0].pid, 200);
+	assert_int_equal(r->tasks[0].wake.n, 2);
+	assert_int_equal(r->tasks[0].wake.max, 5000000);
+	assert_int_equal(r->tasks[0].rt.n, 1);
+	assert_int_equal(r->tasks[0].rt.max, 100000);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "real-time threads (wakeup waits):\n    R/200 SCHED_FIFO 90: "
+				    "max 100 us, p99 100 us over 1 wait (and 1 at a lower class, "
+				    "not counted here)\n"));
+	free(txt);
+	lat_block_free(b);
+}
+
+/*
  * Run-queue depth: hog runs on CPU0; A is woken for it at 1000 (nobody waits,
  * hog runs: 1), B at 2000 (A waits, hog runs: 2).  A runs at 3000: 1000..2000
  * one waiting (A), 2000..3000 two: 3000 / 2000 = 1.5 on average.  B runs at
@@ -737,6 +777,7 @@ int main(void)
 		cmocka_unit_test_setup(test_verdicts, reset),
 		cmocka_unit_test_setup(test_verdicts_above, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
+		cmocka_unit_test_setup(test_rt_policy_over_time, reset),
 		cmocka_unit_test_setup(test_runqueue, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
