@@ -567,6 +567,30 @@ static inline __attribute__((always_inline)) void on_waking(struct wk *w, struct
 	c->stack_pid = t->pid;
 }
 
+/*
+ * sched_wakeup names the CPU @t was queued on; sched_waking's target_cpu is the
+ * CPU it last ran on, before the kernel chose.  Where no sched_migrate_task
+ * moved the wait there (not recorded), it was never queued on the old one: the
+ * wait is queued on @to from now, as if woken there (its run queue, sums, the
+ * switch owed).
+ */
+static __attribute__((noinline)) void wakeup_queue(struct wk *w, struct wk_task *t, int32_t to,
+						    uint64_t ts)
+{
+	struct wk_cpu *qc = cpu_of(w, to), *fc = cpu_of(w, t->qcpu >= 0 ? t->qcpu : t->queued_cpu);
+
+	/* the microseconds since the waking count as queued, as for a migration */
+	wk_sums_migrate(&t->sums, fc ? &fc->h : NULL, qc ? &qc->sums : NULL, qc ? &qc->h : NULL,
+			t->prio, t->start, ts);
+	rq_leave(w, t, ts);
+	wk_stall_release(&w->stalls, &t->stall, t->pid);
+	t->queued_cpu = to;
+	t->rq_wake = -1;
+	t->area_cpu = -1;
+	if (qc)
+		join_queue(w, t, qc, to, (enum lat_wait_kind)t->kind, ts);
+}
+
 /* @type is ev->type, a constant at each of handle()'s three calls: one copy each */
 static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct wk_cpu *c,
 							   int32_t cpu,
@@ -575,7 +599,6 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 {
 	struct wk_task *t = wk_get_task(w, ev->u.wake.pid, ev->u.wake.comm);
 	struct lat_wake_waker k;
-	struct wk_cpu *tc;
 
 	if (!t || ev->u.wake.pid <= 0)
 		return;
@@ -595,13 +618,9 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 	if (t->pending && t->wakeup_seen && t->kind != LAT_WAIT_PREEMPT && t->on_cpu < 0 &&
 	    ev->pid != t->pid)
 		phantom(w, t, ev->ts_ns);
-	if (t->pending && t->kind != LAT_WAIT_PREEMPT && ev->u.wake.target_cpu != t->queued_cpu) {
-		tc = cpu_of(w, ev->u.wake.target_cpu);	/* another CPU chosen */
-		if (tc && !wk_health_ok(&tc->health))
-			tc = NULL;
-		wk_stall_owe(&w->stalls, &t->stall, tc ? &tc->stall : NULL, tc ? &tc->h : NULL,
-			     ev->u.wake.target_cpu, t->pid, t->prio, t->comm, t->start);
-	}
+	if (t->pending && t->kind != LAT_WAIT_PREEMPT && !t->wakeup_seen &&
+	    ev->u.wake.target_cpu != (t->qcpu >= 0 ? t->qcpu : t->queued_cpu))
+		wakeup_queue(w, t, ev->u.wake.target_cpu, ev->ts_ns);
 	t->wakeup_seen |= t->pending && t->kind != LAT_WAIT_PREEMPT;
 	if (t->on_cpu >= 0 || ev->pid == t->pid || t->pending) {
 		t->has_tent = 0;

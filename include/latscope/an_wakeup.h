@@ -270,7 +270,8 @@ struct lat_wake_case {
 	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 	char comm[LAT_COMM_LEN];
 	enum lat_wait_kind kind;
-	int32_t queued_cpu;		/* target CPU at the waking, -1 unknown */
+	int32_t queued_cpu;		/* the CPU it was queued on first (sched_wakeup's,
+					   else the waking's target_cpu), -1 unknown */
 	uint64_t start_ns, end_ns;
 	int64_t latency_ns;
 	/*

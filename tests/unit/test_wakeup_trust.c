@@ -614,6 +614,46 @@ static void test_setscheduler(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * The queued CPU follows sched_wakeup's (trace-cmd -e sched_waking -e
+ * sched_wakeup -e sched_switch: no sched_migrate_task).  A last ran on CPU0:
+ * its waking at 1000 says target_cpu 0, the kernel chose CPU1, where hog runs
+ * (sched_wakeup at 1100: CPU1).  A's switch in is not recorded; its own event
+ * at 5000 on CPU1 (task context) ends its wait there, inferred: only on the
+ * CPU it is queued on.  Run queue of CPU1 at the waking: hog (1).
+ */
+static void test_queued_at_wakeup(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	sw(5, 1, 0, "swapper/1", LAT_TS_RUNNING, 50, "hog");
+	flagged(&evs[nev - 1], task_ctx);
+	sw(6, 0, 100, "A", LAT_TS_SLEEPING, 0, "swapper/0");
+	flagged(&evs[nev - 1], task_ctx);
+	wake(1000, 0, 0, "swapper/0", LAT_EV_WAKING, 100, "A", 0);
+	flagged(&evs[nev - 1], soft_ctx);
+	wake(1100, 0, 0, "swapper/0", LAT_EV_WAKEUP, 100, "A", 1);
+	flagged(&evs[nev - 1], soft_ctx);
+	flagged(add(3000, 1, 50, "hog", LAT_EV_MARKER), task_ctx);
+	flagged(add(5000, 1, 100, "A", LAT_EV_MARKER), task_ctx);
+	b = run();
+	r = res(b);
+	assert_int_equal(r->waits, 1);
+	assert_int_equal(r->inferred_waits, 1);
+	assert_int_equal(r->nworst, 1);
+	c = &r->worst[0];
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->cpu, 1);
+	assert_int_equal(c->queued_cpu, 1);
+	assert_int_equal(c->latency_ns, 4000);		/* 5000 - 1000 */
+	assert_true(c->inferred_end);
+	assert_int_equal(c->rq_at_wake, 1);
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup(test_chain_verdict, reset),
 		cmocka_unit_test_setup(test_r_plus, reset),
 		cmocka_unit_test_setup(test_setscheduler, reset),
+		cmocka_unit_test_setup(test_queued_at_wakeup, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
