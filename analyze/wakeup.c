@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wakeup_state.h"
+#include "wakeup_verdict.h"
 
 /* --task, --policy, --min-prio into @w->sel; bad values are findings. */
 static void setup_selection(struct wk *w, struct lat_block *b, const struct lat_analyze_opts *o,
@@ -103,6 +104,8 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	if ((ret = wk_stats_finish(&w->stats, src, w->o->sort)) ||
 	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)))
 		return ret;
+	for (size_t i = 0; i < w->r->nworst; i++)
+		wk_verdict_env(&w->r->worst[i].verdict, src->env);
 	wk_stalls_finish(&w->stalls);
 	wk_steal_finish(&w->steal, w->r);
 	return wk_stacks_finish(&w->stacks);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "latscope/env.h"
 #include "wakeup_verdict.h"
 
 const char *lat_verdict_name(enum lat_verdict_kind k)
@@ -105,4 +106,19 @@ void wk_chain_verdict(struct lat_wake_case *c, int64_t threshold_ns)
 	v->e2e_ns = (int64_t)(c->end_ns - l->start_ns);
 	v->share = v->e2e_ns > 0 ? (double)l->latency_ns / (double)v->e2e_ns : 0;
 	v->waker_late = v->share > 0.5;
+}
+
+void wk_verdict_env(struct lat_wake_verdict *v, const struct lat_trace_env *env)
+{
+	v->preempt = LAT_PREEMPT_UNKNOWN;
+	v->preempt_rt = -1;
+	v->vm = -1;
+	if (!env)
+		return;
+	v->preempt = (int8_t)env->preempt;
+	v->preempt_rt = (int8_t)(env->preempt_rt < 0 ? -1 : env->preempt_rt > 0);
+	if (env->virt)
+		v->vm = strcmp(env->virt, "none") != 0;
+	else if (env->hypervisor_flag >= 0)
+		v->vm = (int8_t)(env->hypervisor_flag > 0);
 }

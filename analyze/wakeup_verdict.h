@@ -64,6 +64,10 @@ void wk_judge(const struct wk_parts *p, struct wk_judgement *j);
  */
 int wk_rank(int32_t prio, int32_t hprio);
 
+struct lat_trace_env;
+/* @v's environment fields from @env (NULL: unknown). */
+void wk_verdict_env(struct lat_wake_verdict *v, const struct lat_trace_env *env);
+
 /* The chain's view of case @c (c->chain_verdict): docs/wakeup.md, "Chain verdict". */
 void wk_chain_verdict(struct lat_wake_case *c, int64_t threshold_ns);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "latscope/an_wakeup.h"
+#include "latscope/env.h"
 #include "latscope/report.h"
 
 /* "comm/pid SCHED_X N ran T" of @h into @buf. */
@@ -66,6 +67,45 @@ static void untrusted_text(const struct lat_wake_case *c, const char *who, const
 		    "older than the switches kept)", c->cpu, d1);
 }
 
+/*
+ * What keeps the CPU from a task that should preempt the one running, under
+ * the recorded preemption model (docs/wakeup.md, "Verdicts").
+ */
+static const char *unpreempted_why(const struct lat_wake_verdict *v)
+{
+	if (v->preempt_rt > 0)
+		return "on PREEMPT_RT only a raw spinlock or a section with preemption or "
+		       "interrupts off keeps the CPU (or priority inversion)";
+	switch (v->preempt) {
+	case LAT_PREEMPT_NONE:
+		return "under preempt=none kernel code is not preempted: a system call or "
+		       "kernel thread keeps the CPU until it gives it up (or priority inversion)";
+	case LAT_PREEMPT_VOLUNTARY:
+		return "under preempt=voluntary kernel code is preempted only where it may "
+		       "reschedule: a kernel section without such a point (or priority inversion)";
+	case LAT_PREEMPT_NONE_OR_VOLUNTARY:
+		return "under preempt=none or voluntary kernel code is preempted only where it "
+		       "may reschedule: a kernel section without such a point (or priority "
+		       "inversion)";
+	case LAT_PREEMPT_FULL:
+	case LAT_PREEMPT_LAZY:
+		return "under full preemption only a section with preemption or interrupts off "
+		       "keeps the CPU (or priority inversion)";
+	default:
+		return "priority inversion or a non-preemptible kernel section";
+	}
+}
+
+/* Who can make a CPU log nothing: a host, or the CPU itself with interrupts off. */
+static const char *silent_why(const struct lat_wake_verdict *v)
+{
+	if (v->vm > 0)
+		return "on a VM: the host not running the vCPU, or a section with interrupts off";
+	if (!v->vm)
+		return "not a VM: a section with interrupts off, or firmware (SMI)";
+	return "the host not running the vCPU, or a non-preemptible section";
+}
+
 char *lat_report_verdict_text(const struct lat_wake_case *c, char *buf, size_t len)
 {
 	const struct lat_wake_verdict *v = &c->verdict;
@@ -90,16 +130,16 @@ char *lat_report_verdict_text(const struct lat_wake_case *c, char *buf, size_t l
 		put(buf, len, "higher-priority tasks ran %s: %s", d1, who);
 		break;
 	case LAT_VERDICT_NOT_PREEMPTIBLE:
-		put(buf, len, "%s while it should have been preempted: priority inversion or a "
-		    "non-preemptible kernel section", who);
+		put(buf, len, "%s while it should have been preempted: %s", who,
+		    unpreempted_why(v));
 		break;
 	case LAT_VERDICT_IRQ:
 		put(buf, len, "irq and softirq handlers ran %s on CPU%d%s%.24s", d1, c->cpu,
 		    c->nirqs ? ", mostly " : "", c->nirqs ? c->irqs[0].name : "");
 		break;
 	case LAT_VERDICT_STALL:
-		put(buf, len, "no events on CPU%d for %s of the wait (the host not running the "
-		    "vCPU, or a non-preemptible section)", c->cpu, d1);
+		put(buf, len, "no events on CPU%d for %s of the wait (%s)", c->cpu, d1,
+		    silent_why(v));
 		break;
 	case LAT_VERDICT_QUEUED:
 		put(buf, len, "queued on CPU%d for %s until migrated: %s there", c->queued_cpu, d1,

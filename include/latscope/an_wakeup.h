@@ -242,6 +242,14 @@ struct lat_wake_verdict {
 	struct lat_wake_oncpu holder;
 	size_t ntasks;			/* tasks (not idle) that held the CPU during the wait */
 	uint8_t unknown_class;		/* most of the unknown part: tasks of no known class */
+	/*
+	 * The recording's environment (latscope/env.h), for the words: what can
+	 * keep a CPU from a waiting task depends on the preemption model and on
+	 * whether a host can stop the CPU.
+	 */
+	int8_t preempt;			/* enum lat_preempt_mode, LAT_PREEMPT_UNKNOWN (-1) */
+	int8_t preempt_rt;		/* a PREEMPT_RT kernel: 1, 0, -1 unknown */
+	int8_t vm;			/* a virtual machine: 1, 0, -1 unknown */
 };
 
 /*

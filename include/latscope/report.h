@@ -54,7 +54,7 @@ void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t
 struct lat_wake_case;
 
 /* A verdict's evidence, as the reports word it: at most this many bytes, NUL included. */
-#define LAT_VERDICT_TEXT_LEN 160
+#define LAT_VERDICT_TEXT_LEN 256
 
 /*
  * The evidence line of case @c's verdict ("CPU1 saturated: 168.6 waiting on average, ...")

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/env.h"
 #include "latscope/report.h"
 #include "report_priv.h"
 #include "ftrace_text.h"
@@ -627,6 +628,68 @@ static void test_inversion(void **state)
 }
 
 /*
+ * The environment in the words: R (FIFO 90) waits 150 us behind hog (fair),
+ * not-preemptible; recorded under preempt=none on a KVM guest, the evidence
+ * says what keeps a CPU there.  The same case as a stall: a VM's host, or not
+ * a VM.  Without an environment: both causes, as before.
+ */
+static void test_verdict_env(void **state)
+{
+	struct lat_block *b;
+	struct lat_analyze_opts o;
+	struct lat_trace_env env;
+	struct lat_wake_case c;
+
+	(void)state;
+	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+	lat_trace_env_init(&env);
+	env.preempt = LAT_PREEMPT_NONE;
+	env.virt = (char *)"kvm";	/* lent: never released */
+	lat_analyze_opts_init(&o);
+	b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+	assert_non_null(b);
+	b->events = lat_evarray_new(evs, nev, 2);
+	assert_non_null(b->events);
+	b->events->env = &env;
+	assert_int_equal(lat_analyze_block(b, &o), 0);
+	c = res(b)->worst[0];
+	assert_int_equal(c.pid, 200);
+	assert_int_equal(c.verdict.kind, LAT_VERDICT_NOT_PREEMPTIBLE);
+	assert_int_equal(c.verdict.preempt, LAT_PREEMPT_NONE);
+	assert_int_equal(c.verdict.vm, 1);
+	assert_string_equal(verdict_text(&c), "hog/50 SCHED_OTHER nice 0 ran 150 us while it "
+			    "should have been preempted: under preempt=none kernel code is not "
+			    "preempted: a system call or kernel thread keeps the CPU until it gives "
+			    "it up (or priority inversion)");
+	c.verdict.kind = LAT_VERDICT_STALL;
+	assert_string_equal(verdict_text(&c), "no events on CPU0 for 150 us of the wait (on a "
+			    "VM: the host not running the vCPU, or a section with interrupts off)");
+	c.verdict.vm = 0;
+	assert_string_equal(verdict_text(&c), "no events on CPU0 for 150 us of the wait (not a "
+			    "VM: a section with interrupts off, or firmware (SMI))");
+	b->events->env = NULL;
+	lat_block_free(b);
+	nev = 0;
+	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+	b = run_opts(&o);
+	assert_int_equal(res(b)->worst[0].verdict.preempt, LAT_PREEMPT_UNKNOWN);
+	assert_int_equal(res(b)->worst[0].verdict.vm, -1);
+	assert_non_null(strstr(verdict_text(&res(b)->worst[0]), "should have been preempted: "
+			       "priority inversion or a non-preemptible kernel section"));
+	lat_block_free(b);
+}
+
+/*
  * Policy over time: R starts as SCHED_OTHER (prio 120) and waits 5 ms behind
  * hog (woken at 1000, runs at 5001000), then sets SCHED_FIFO 90 (prio 9) and
  * waits 100 us (woken at 6000000, runs at 6100000).  The task table counts
@@ -778,6 +841,7 @@ int main(void)
 		cmocka_unit_test_setup(test_verdicts_above, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
 		cmocka_unit_test_setup(test_rt_policy_over_time, reset),
+		cmocka_unit_test_setup(test_verdict_env, reset),
 		cmocka_unit_test_setup(test_runqueue, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
