@@ -30,10 +30,26 @@ static int utf8_second_bad(unsigned char lead, unsigned char second)
 	}
 }
 
+size_t lat_utf8_seq(const char *s, size_t len)
+{
+	unsigned char c = len ? (unsigned char)s[0] : 0;
+	size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 :
+		   c >= 0xc2 && c < 0xe0 ? 2 : 0;
+
+	if (!n || n > len)
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if (((unsigned char)s[k] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	return utf8_second_bad(c, (unsigned char)s[1]) ? 0 : n;
+}
+
 void lat_json_escape(FILE *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t n;
 
 		switch (c) {
 		case '"':
@@ -55,22 +71,9 @@ void lat_json_escape(FILE *out, const char *s, size_t len)
 			if (c < 0x20 || c == 0x7f) {
 				fprintf(out, "\\u%04x", c);
 			} else if (c >= 0x80) {
-				/* keep valid UTF-8, replace what is not */
-				size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 :
-					   c >= 0xc2 && c < 0xe0 ? 2 : 0;
-				size_t k;
-
-				if (!n || i + n > len) {
-					fputs("\\ufffd", out);
-					break;
-				}
-				for (k = 1; k < n; k++)
-					if (((unsigned char)s[i + k] & 0xc0) != 0x80)
-						break;
-				/* no overlong forms, surrogates or code points past U+10FFFF */
-				if (k == n && utf8_second_bad(c, (unsigned char)s[i + 1]))
-					k = 0;
-				if (k < n) {
+				/* keep valid UTF-8, replace what is not (each bad byte) */
+				n = lat_utf8_seq(s + i, len - i);
+				if (!n) {
 					fputs("\\ufffd", out);
 					break;
 				}

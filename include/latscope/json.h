@@ -36,5 +36,10 @@ void lat_json_fixed(struct lat_json *j, const char *key, double val, int decimal
 void lat_json_raw_number(struct lat_json *j, const char *key, const char *num);
 /* Escapes @len bytes of @s as a JSON string body into @out (no quotes). */
 void lat_json_escape(FILE *out, const char *s, size_t len);
+/*
+ * The length (2..4) of the valid UTF-8 sequence (RFC 3629: no overlong form, surrogate or
+ * code point past U+10FFFF) that starts at @s (@len bytes left), 0 when none does.
+ */
+size_t lat_utf8_seq(const char *s, size_t len);
 
 #endif
