@@ -204,6 +204,9 @@ static int init_decode(struct td_src *s)
 			maxcpu = b->cpus[i].cpu;
 	s->base.latscope_meta = s->f.latscope_meta;
 	s->base.env = s->f.env.present ? &s->f.env : NULL;
+	s->base.realtime_known = s->f.realtime_known;
+	s->base.realtime_offset_ns = s->f.realtime_offset_ns;
+	s->base.realtime_error_ns = s->f.realtime_error_ns;
 	s->base.ncpus = maxcpu + 1 > s->f.ncpus_sys ? maxcpu + 1 : s->f.ncpus_sys;
 	if (b->overrun && s->base.ncpus > 0) {
 		s->overrun = calloc((size_t)s->base.ncpus, sizeof(*s->overrun));

@@ -127,6 +127,9 @@ struct td_file {
 	int npend_overrun;
 	char *latscope_meta;		/* the CPUSTAT block of "latscope: " lines, or NULL */
 	struct lat_trace_env env;	/* parsed from latscope_meta (present 0: none) */
+	/* CLOCK_REALTIME - trace clock from its "latscope: wallclock" line (docs/record.md) */
+	int realtime_known;
+	int64_t realtime_offset_ns, realtime_error_ns;
 };
 
 /*

@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "latscope/arena.h"
+#include "latscope/scan.h"
 #include "tracedat.h"
 
 /* A read position over either the file (v6 header) or a section in memory (v7). */
@@ -839,6 +840,37 @@ out:
 	return ret;
 }
 
+/*
+ * The recorder's "latscope: wallclock realtime_offset_ns=N error_ns=E ..." line
+ * (docs/record.md): CLOCK_REALTIME minus the trace clock.  Absent: unknown; a
+ * damaged one is said and left unknown.
+ */
+static void wallclock_meta(struct td_file *f, struct lat_diag *d)
+{
+	static const char key[] = "latscope: wallclock ";
+	const char *p = f->latscope_meta, *eol;
+	struct lat_scan sc;
+
+	while (p && strncmp(p, key, sizeof(key) - 1)) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return;
+	eol = strchrnul(p, '\n');
+	lat_scan_init(&sc, p + sizeof(key) - 1, (size_t)(eol - p) - (sizeof(key) - 1));
+	if (!lat_scan_lit(&sc, "realtime_offset_ns=") ||
+	    !lat_scan_i64(&sc, &f->realtime_offset_ns) || !lat_scan_lit(&sc, " error_ns=") ||
+	    !lat_scan_i64(&sc, &f->realtime_error_ns) || f->realtime_error_ns < 0 ||
+	    (!lat_scan_eol(&sc) && !lat_scan_char(&sc, ' '))) {
+		lat_diag_at(d, 0, "latscope metadata: expected \"%srealtime_offset_ns=N "
+			    "error_ns=N\", got \"%.*s\": no wall clock", key, (int)(eol - p), p);
+		return;
+	}
+	f->realtime_known = 1;
+}
+
 int td_file_open(struct td_file *f, struct lat_diag *d)
 {
 	struct td_cur c = { .f = f, .pos = 0, .end = f->fsize };
@@ -889,6 +921,7 @@ int td_file_open(struct td_file *f, struct lat_diag *d)
 		f->bufs[0].noverrun = f->npend_overrun;
 		f->pend_overrun = NULL;
 	}
+	wallclock_meta(f, d);
 	/* the recorded environment (docs/record.md); a bad value is said and left unknown */
 	if (f->latscope_meta)
 		return lat_trace_env_parse(&f->env, f->latscope_meta, d);

@@ -120,6 +120,23 @@ static void append_tgids(FILE *f, const char *cmdlines)
 	free(pids);
 }
 
+/*
+ * CLOCK_REALTIME - trace clock, measured as tracing started (and again at the
+ * stop: the two differ by the clocks' drift over the recording, or by a jump
+ * of the wall clock); no line when the clock does not count ns.
+ */
+static void append_wallclock(FILE *f, const struct rec *r)
+{
+	if (!r->wall.ok)
+		return;
+	fprintf(f, "latscope: wallclock realtime_offset_ns=%" PRId64 " error_ns=%" PRId64,
+		r->wall.offset_ns, r->wall.error_ns);
+	if (r->wall_end.ok)
+		fprintf(f, " end_offset_ns=%" PRId64 " end_error_ns=%" PRId64,
+			r->wall_end.offset_ns, r->wall_end.error_ns);
+	fputc('\n', f);
+}
+
 static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
 {
 	fprintf(f, "latscope: version=%s cmdline=\"%s\" events=%s%s", LATSCOPE_VERSION,
@@ -197,6 +214,7 @@ static int finish_file(struct rec *r, bool *readable, struct lat_record_result *
 		if (r->env)
 			fputs(r->env, mf);
 		lat_stealer_summary(r->stealer, mf);
+		append_wallclock(mf, r);
 		fclose(mf);
 		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, meta,
 							(uint32_t)meta_len + 1 };
@@ -459,6 +477,8 @@ static int start(struct rec *r, int *go_fd)
 		fprintf(r->msg, "latscope: turning tracing on refused: %s\n", strerror(errno));
 		ret = -LAT_EPERM;
 	}
+	if (!ret)
+		lat_rec_wallclock(r, &r->wall);
 	if (!ret && (o->probe_timer || o->probe_gap)) {
 		struct lat_probe_cfg pc = {
 			.ncpus = r->ncpus, .marker_fd = r->marker_fd,
@@ -539,6 +559,8 @@ static void stop(struct rec *r, struct lat_record_result *res)
 {
 	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0)
 		(void)0;
+	if (r->inst)
+		lat_rec_wallclock(r, &r->wall_end);
 	lat_probes_stop(r->probes);
 	lat_stealer_stop(r->stealer);
 	if (res->end == LAT_REC_END_SPIKE)

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -31,6 +32,12 @@ struct reader {
 	pthread_t th;
 	bool started;
 	int err;		/* -errno of a write error */
+};
+
+/* CLOCK_REALTIME minus the instance's trace clock (record/record_clock.c) */
+struct lat_rec_wall {
+	bool ok;			/* false: the clock does not count ns, or no reading */
+	int64_t offset_ns, error_ns;
 };
 
 struct rec {
@@ -62,6 +69,7 @@ struct rec {
 	bool child_done;
 	char **stats;		/* per-CPU stats text at the end */
 	char *clock;		/* the instance's trace_clock */
+	struct lat_rec_wall wall, wall_end;	/* once tracing is on, and at the stop */
 	char *cmdlines;		/* saved_cmdlines (global, read-only) at the end */
 };
 
@@ -74,6 +82,17 @@ struct rec {
 int lat_rec_setup_instance(struct rec *r);
 /* Undoes everything in the instance, then removes it; safe on a half-built setup. */
 void lat_rec_teardown_instance(struct rec *r);
+
+/*
+ * Measures CLOCK_REALTIME minus the instance's trace clock into @w
+ * (record/record_clock.c); w->ok false when it cannot be had.
+ */
+void lat_rec_wallclock(struct rec *r, struct lat_rec_wall *w);
+/*
+ * The "now ts:" of a per_cpu stats text in ns into *@ns: 0, or -1 when it is
+ * missing or not in seconds.microseconds (a clock that does not count ns).
+ */
+int lat_rec_parse_now_ts(const char *stats, int64_t *ns);
 
 /*
  * record_capture.c.  Creates the per-CPU files "<output>.cpuN" and opens the CPUs' raw

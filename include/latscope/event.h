@@ -162,6 +162,13 @@ struct lat_event_source {
 	 * none; lent by the source
 	 */
 	const struct lat_trace_env *env;
+	/*
+	 * CLOCK_REALTIME minus the trace clock, ns, when the recorder measured it
+	 * (latscope's "wallclock" metadata line, docs/record.md): a timestamp plus
+	 * realtime_offset_ns is the wall-clock time, within realtime_error_ns.
+	 */
+	int realtime_known;
+	int64_t realtime_offset_ns, realtime_error_ns;
 };
 
 static inline int lat_event_next(struct lat_event_source *s, struct lat_event *ev)
