@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "latscope/export.h"
 #include "latscope/input.h"
@@ -20,15 +21,19 @@ void usage_export(FILE *out)
 		"usage: latscope export --perfetto OUT.json [options] TRACE\n"
 		"       latscope export --rows waits|slices|samples|stalls|traces\n"
 		"                       [--format csv|jsonl] [--host NAME] [--trace-id ID]\n"
-		"                       [-o OUT] [options] TRACE...\n\n"
+		"                       [-o OUT] [options] TRACE...\n"
+		"       latscope export --rows KIND,KIND...|all -o DIR [options] TRACE...\n\n"
 		"  -p, --perfetto OUT      Chrome trace-event JSON for ui.perfetto.dev and\n"
 		"                          chrome://tracing (- is stdout): a track per CPU\n"
 		"                          with the running slices, a track per task with its\n"
 		"                          waits, waker arrows, markers, stalls, lost events\n"
 		"  -r, --rows KIND         one row per wait, running slice, trace_marker line,\n"
-		"                          stall, or trace (its metadata and totals)\n"
+		"                          stall, or trace (its metadata and totals); several\n"
+		"                          kinds (or all) in one pass, each into -o DIR/KIND.csv\n"
+		"                          or DIR/KIND.jsonl\n"
 		"      --format csv|jsonl  rows as CSV (RFC 4180, the default) or JSON Lines\n"
-		"  -o, --output OUT        write the rows there instead of stdout\n"
+		"  -o, --output OUT        write the rows there instead of stdout (several\n"
+		"                          kinds: the directory, made if missing)\n"
 		"      --host NAME         the host column (default: trace.dat's node name)\n"
 		"      --trace-id ID       the trace_id column (default: a hash of the file)\n"
 		"      --reader NAME       read with this reader (see `latscope formats`)\n"
@@ -46,8 +51,7 @@ void usage_export(FILE *out)
 /* export's own settings (cli_ctx.own); reading and analysis go to cli_ctx.read / .an */
 struct export_args {
 	const char *perfetto, *output;
-	int rows;			/* 1: --rows given */
-	enum lat_rows_kind kind;
+	unsigned kinds;			/* --rows: a mask of 1 << lat_rows_kind, 0 none */
 	enum lat_rows_fmt fmt;
 	int fmt_given;
 	const char *host, *trace_id;	/* --host, --trace-id, NULL: the trace's own; lent */
@@ -62,13 +66,15 @@ static int set_perfetto(struct cli_ctx *c, const char *arg)
 static int set_rows(struct cli_ctx *c, const char *arg)
 {
 	struct export_args *a = c->own;
+	const char *bad;
+	size_t n;
 
-	if (lat_rows_kind_parse(arg, &a->kind)) {
-		fprintf(stderr, "%s: --rows: expected waits, slices, samples, stalls or traces, "
-			"got '%s'\n", c->cmd, arg);
+	if (lat_rows_kinds_parse(arg, &a->kinds, &bad, &n)) {
+		fprintf(stderr, "%s: --rows: expected waits, slices, samples, stalls or traces "
+			"(a comma-separated list of them, or all), got '%.*s'\n", c->cmd,
+			(int)n, bad);
 		return -1;
 	}
-	a->rows = 1;
 	return 0;
 }
 
@@ -130,7 +136,7 @@ static const struct cli_opt *const export_tables[] = { export_options, NULL };
 /* The options that go together, and the inputs: 0, or -1 after saying why. */
 static int check_args(const struct export_args *a, int ninputs)
 {
-	if (!a->perfetto == !a->rows) {
+	if (!a->perfetto == !a->kinds) {
 		fprintf(stderr, "latscope export: give one of --perfetto OUT or --rows KIND\n");
 		return -1;
 	}
@@ -149,6 +155,11 @@ static int check_args(const struct export_args *a, int ninputs)
 	}
 	if (a->perfetto && ninputs > 1) {
 		fprintf(stderr, "latscope export: --perfetto takes one trace\n");
+		return -1;
+	}
+	if ((a->kinds & (a->kinds - 1)) && (!a->output || !strcmp(a->output, "-"))) {
+		fprintf(stderr, "latscope export: several --rows kinds go into files: give "
+				"-o DIR\n");
 		return -1;
 	}
 	return 0;
@@ -284,6 +295,81 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 	return n < 0 ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }
 
+/*
+ * Opens the table files of --rows: stdout or -o OUT for one kind, DIR/KIND.EXT
+ * for several (DIR made if missing).  Returns 0, or -1 after a message.
+ */
+static int open_tables(const struct export_args *a, struct lat_rows *r)
+{
+	int one = !(a->kinds & (a->kinds - 1));
+
+	if (one) {
+		FILE *out = a->output && strcmp(a->output, "-") ? fopen(a->output, "w") : stdout;
+
+		if (!out) {
+			fprintf(stderr, "latscope export: cannot write %s: %s\n", a->output,
+				strerror(errno));
+			return -1;
+		}
+		for (int k = 0; k < LAT_ROWS_NKINDS; k++)
+			if (a->kinds & (1u << k))
+				lat_rows_table(r, (enum lat_rows_kind)k, out);
+		return 0;
+	}
+	if (mkdir(a->output, 0777) && errno != EEXIST) {
+		fprintf(stderr, "latscope export: cannot make %s: %s\n", a->output,
+			strerror(errno));
+		return -1;
+	}
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++) {
+		char path[4096];
+		FILE *out;
+
+		if (!(a->kinds & (1u << k)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.%s", a->output,
+			 lat_rows_kind_name((enum lat_rows_kind)k), lat_rows_fmt_name(a->fmt));
+		out = fopen(path, "w");
+		if (!out) {
+			fprintf(stderr, "latscope export: cannot write %s: %s\n", path,
+				strerror(errno));
+			return -1;
+		}
+		lat_rows_table(r, (enum lat_rows_kind)k, out);
+	}
+	return 0;
+}
+
+/* Flushes and closes the tables' files; 0, or -1 after naming the one that failed. */
+static int close_tables(const struct export_args *a, struct lat_rows *r)
+{
+	int bad = 0;
+
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++) {
+		FILE *out = r->t[k].out;
+		int werr;
+
+		if (!out)
+			continue;
+		for (int j = k + 1; j < LAT_ROWS_NKINDS; j++)
+			if (r->t[j].out == out)
+				r->t[j].out = NULL;	/* one stream: closed once */
+		werr = fflush(out) || ferror(out);
+		if (out != stdout)
+			werr |= fclose(out) != 0;
+		r->t[k].out = NULL;
+		if (werr && !bad && (a->kinds & (a->kinds - 1)))
+			fprintf(stderr, "latscope export: cannot write %s/%s.%s\n", a->output,
+				lat_rows_kind_name((enum lat_rows_kind)k),
+				lat_rows_fmt_name(a->fmt));
+		else if (werr && !bad)
+			fprintf(stderr, "latscope export: cannot write %s\n",
+				out == stdout ? "the rows" : a->output);
+		bad |= werr;
+	}
+	return bad ? -1 : 0;
+}
+
 static int run_rows(struct cli_ctx *c, int nin, char **in)
 {
 	const struct export_args *a = c->own;
@@ -291,28 +377,20 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	struct lat_wake_sink sink;
 	struct export_names names = { .trace = &r.trace, .host = &r.host,
 				      .trace_id = &r.trace_id, .rows = &r };
-	FILE *out = a->output && strcmp(a->output, "-") ? fopen(a->output, "w") : stdout;
 	int bad = 0, werr;
 
-	if (!out) {
-		fprintf(stderr, "latscope export: cannot write %s: %s\n", a->output,
-			strerror(errno));
-		return LAT_EXIT_FAIL;
+	lat_rows_init(&r, a->fmt);
+	werr = open_tables(a, &r);
+	if (!werr) {
+		lat_rows_header(&r);
+		lat_rows_sink(&r, &sink);
+		for (int i = 0; i < nin; i++)
+			bad += export_input(in[i], c, &sink, &names) < 0;
 	}
-	lat_rows_init(&r, out, a->kind, a->fmt);
-	lat_rows_header(&r);
-	lat_rows_sink(&r, &sink);
-	for (int i = 0; i < nin; i++)
-		bad += export_input(in[i], c, &sink, &names) < 0;
+	werr |= close_tables(a, &r);
 	lat_rows_release(&r);
-	werr = fflush(out) || ferror(out);
-	if (out != stdout)
-		werr |= fclose(out) != 0;
-	if (werr) {
-		fprintf(stderr, "latscope export: cannot write %s\n",
-			out == stdout ? "the rows" : a->output);
+	if (werr)
 		return LAT_EXIT_FAIL;
-	}
 	return bad ? LAT_EXIT_USAGE : LAT_EXIT_OK;
 }
 

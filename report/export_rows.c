@@ -82,11 +82,13 @@ static void csv_field(FILE *o, const char *s, size_t len)
 		fputc('"', o);
 }
 
-static void write_row(struct lat_rows *w, const struct row *r)
+static void write_row(struct lat_rows *w, enum lat_rows_kind kind, const struct row *r)
 {
-	FILE *o = w->out;
+	struct lat_rows_table *t = &w->t[kind];
+	FILE *o = t->out;
 
-	lat_rows_header(w);
+	if (!t->header_done)
+		lat_rows_header(w);
 	if (w->fmt == LAT_ROWS_JSONL)
 		fputc('{', o);
 	for (int i = 0; i < r->n; i++) {
@@ -122,15 +124,15 @@ static void write_row(struct lat_rows *w, const struct row *r)
 		}
 	}
 	fputs(w->fmt == LAT_ROWS_JSONL ? "}\n" : "\r\n", o);
-	w->nrows++;
+	t->nrows++;
 }
 
 /* trace_id, row_schema: the last columns of every table */
-static void write_row_end(struct lat_rows *w, struct row *r)
+static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r)
 {
 	put_str(r, "trace_id", w->trace_id ? w->trace_id : "");
 	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
-	write_row(w, r);
+	write_row(w, kind, r);
 }
 
 const char *lat_prio_policy(int32_t prio)
@@ -301,7 +303,7 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 		put_null(&r, "waker_cpu");
 	put_str(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
 			      lat_wake_ctx_name(l->waker.ctx) : NULL);
-	write_row_end(w, &r);
+	write_row_end(w, LAT_ROWS_WAITS, &r);
 }
 
 static void slice_row(void *ctx, const struct lat_run_slice *s)
@@ -323,7 +325,7 @@ static void slice_row(void *ctx, const struct lat_run_slice *s)
 	}
 	put_str(&r, "end", lat_slice_end_name(s->end));
 	put_str(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
-	write_row_end(w, &r);
+	write_row_end(w, LAT_ROWS_SLICES, &r);
 }
 
 /* "probe=NAME" in a latscope probe line, else NULL; *len its length */
@@ -362,7 +364,7 @@ static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 	else
 		put_null(&r, "lat_ns");
 	put_strn(&r, "text", text, len);
-	write_row_end(w, &r);
+	write_row_end(w, LAT_ROWS_SAMPLES, &r);
 }
 
 static void stall_row(void *ctx, const struct lat_wake_stall *s)
@@ -383,7 +385,7 @@ static void stall_row(void *ctx, const struct lat_wake_stall *s)
 		put_null(&r, "waiting_tid");
 		put_null(&r, "waiting_comm");
 	}
-	write_row_end(w, &r);
+	write_row_end(w, LAT_ROWS_STALLS, &r);
 }
 
 const char *lat_uname_preempt(const char *uname)
@@ -427,7 +429,7 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 	struct row r = { .n = 0 };
 	char release[128];
 
-	if (w->kind != LAT_ROWS_TRACES || !src)
+	if (!w->t[LAT_ROWS_TRACES].out || !src)
 		return;
 	put_str(&r, "trace", w->trace ? w->trace : "");
 	put_str(&r, "host", w->host);
@@ -457,7 +459,7 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 		for (size_t i = 0; i < LAT_ARRAY_SIZE(none); i++)
 			put_null(&r, none[i]);
 	}
-	write_row_end(w, &r);
+	write_row_end(w, LAT_ROWS_TRACES, &r);
 }
 
 int lat_rows_trace_id(const char *path, char *buf)
@@ -480,16 +482,53 @@ int lat_rows_trace_id(const char *path, char *buf)
 	return err;
 }
 
+static const char *const kind_names[LAT_ROWS_NKINDS] = { "waits", "slices", "samples", "stalls",
+							   "traces" };
+
+const char *lat_rows_kind_name(enum lat_rows_kind kind)
+{
+	return kind_names[kind];
+}
+
+const char *lat_rows_fmt_name(enum lat_rows_fmt fmt)
+{
+	return fmt == LAT_ROWS_JSONL ? "jsonl" : "csv";
+}
+
 int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out)
 {
-	static const char *const names[] = { "waits", "slices", "samples", "stalls", "traces" };
-
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(names); i++)
-		if (!strcmp(s, names[i])) {
+	for (size_t i = 0; i < LAT_ROWS_NKINDS; i++)
+		if (!strcmp(s, kind_names[i])) {
 			*out = (enum lat_rows_kind)i;
 			return 0;
 		}
 	return -LAT_EUSAGE;
+}
+
+int lat_rows_kinds_parse(const char *s, unsigned *mask, const char **bad, size_t *badlen)
+{
+	*mask = 0;
+	if (!strcmp(s, "all")) {
+		*mask = (1u << LAT_ROWS_NKINDS) - 1;
+		return 0;
+	}
+	for (const char *p = s;; p++) {
+		size_t n = strcspn(p, ",");
+		size_t k = 0;
+
+		while (k < LAT_ROWS_NKINDS && (strlen(kind_names[k]) != n ||
+					       strncmp(p, kind_names[k], n)))
+			k++;
+		if (k == LAT_ROWS_NKINDS) {
+			*bad = p;
+			*badlen = n;
+			return -LAT_EUSAGE;
+		}
+		*mask |= 1u << k;
+		p += n;
+		if (!*p)
+			return 0;
+	}
 }
 
 int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out)
@@ -503,43 +542,50 @@ int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out)
 	return 0;
 }
 
-void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum lat_rows_fmt fmt)
+void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt)
 {
 	memset(r, 0, sizeof(*r));
-	r->out = out;
-	r->kind = kind;
 	r->fmt = fmt;
+}
+
+void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out)
+{
+	r->t[kind].out = out;
 }
 
 void lat_rows_header(struct lat_rows *w)
 {
-	static const char *const waits = "trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,"
-		"latency_ns,kind,waker,verdict,trusted,queued_cpu,waker_tid,waker_cpu,waker_ctx";
-	static const char *const slices = "trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,"
-		"dur_ns,end,state";
-	static const char *const samples = "trace,host,pid,tid,comm,cpu,ts_ns,probe,lat_ns,text";
-	static const char *const stalls = "trace,host,pid,tid,comm,cpu,from_ns,to_ns,dur_ns,"
-		"waiting_tid,waiting_comm";
-	static const char *const traces = "trace,host,kernel,uname,preempt,clock,cpus,first_ns,"
-		"last_ns,events,waits,preempt_waits,untrusted,lost_events,stalls,stall_ns";
-	static const char *const *const heads[] = { &waits, &slices, &samples, &stalls, &traces };
+	static const char *const heads[LAT_ROWS_NKINDS] = {
+		"trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,latency_ns,kind,waker,"
+		"verdict,trusted,queued_cpu,waker_tid,waker_cpu,waker_ctx",
+		"trace,host,pid,tid,comm,policy,prio,cpu,start_ns,end_ns,dur_ns,end,state",
+		"trace,host,pid,tid,comm,cpu,ts_ns,probe,lat_ns,text",
+		"trace,host,pid,tid,comm,cpu,from_ns,to_ns,dur_ns,waiting_tid,waiting_comm",
+		"trace,host,kernel,uname,preempt,clock,cpus,first_ns,last_ns,events,waits,"
+		"preempt_waits,untrusted,lost_events,stalls,stall_ns",
+	};
 
-	if (w->fmt != LAT_ROWS_CSV || w->header_done)
-		return;
-	fprintf(w->out, "%s,trace_id,row_schema\r\n", *heads[w->kind]);
-	w->header_done = 1;
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++) {
+		struct lat_rows_table *t = &w->t[k];
+
+		if (!t->out || t->header_done)
+			continue;
+		if (w->fmt == LAT_ROWS_CSV)
+			fprintf(t->out, "%s,trace_id,row_schema\r\n", heads[k]);
+		t->header_done = 1;
+	}
 }
 
 void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->ctx = r;
-	if (r->kind == LAT_ROWS_WAITS)
+	if (r->t[LAT_ROWS_WAITS].out)
 		sink->wait = wait_row;
-	else if (r->kind == LAT_ROWS_SLICES)
+	if (r->t[LAT_ROWS_SLICES].out)
 		sink->slice = slice_row;
-	else if (r->kind == LAT_ROWS_SAMPLES)
+	if (r->t[LAT_ROWS_SAMPLES].out)
 		sink->marker = marker_row;
-	else if (r->kind == LAT_ROWS_STALLS)
+	if (r->t[LAT_ROWS_STALLS].out)
 		sink->stall = stall_row;
 }

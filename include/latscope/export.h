@@ -11,7 +11,7 @@
 #include "an_wakeup_sink.h"
 
 enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES, LAT_ROWS_STALLS,
-		    LAT_ROWS_TRACES };
+		    LAT_ROWS_TRACES, LAT_ROWS_NKINDS };
 
 /* The row tables' version (the row_schema column): changes when a column's meaning does. */
 #define LAT_ROWS_SCHEMA 1
@@ -20,22 +20,43 @@ enum lat_rows_fmt { LAT_ROWS_CSV, LAT_ROWS_JSONL };
 /* Parse "waits|slices|samples|stalls|traces" and "csv|jsonl".  Return 0 or -LAT_EUSAGE. */
 int lat_rows_kind_parse(const char *s, enum lat_rows_kind *out);
 int lat_rows_fmt_parse(const char *s, enum lat_rows_fmt *out);
+/*
+ * Parse a comma-separated list of kinds, or "all", into a mask of (1 << kind).  Returns 0,
+ * or -LAT_EUSAGE with the first word that is not a kind (or an empty one) in @bad (lent
+ * from @s, @badlen bytes).
+ */
+int lat_rows_kinds_parse(const char *s, unsigned *mask, const char **bad, size_t *badlen);
+/* "waits", ... (static) */
+const char *lat_rows_kind_name(enum lat_rows_kind kind);
+/* "csv" or "jsonl" (static): the file name extension of a table */
+const char *lat_rows_fmt_name(enum lat_rows_fmt fmt);
 
+/* One table being written. */
+struct lat_rows_table {
+	FILE *out;			/* lent; NULL: this table is not written */
+	uint64_t nrows;
+	int header_done;
+};
+
+/*
+ * The rows writer: the tables asked for, each to its own stream, filled in one
+ * pass over the traces.  Between traces the caller sets trace, host and
+ * trace_id and calls lat_rows_tgids().
+ */
 struct lat_rows {
-	FILE *out;
-	enum lat_rows_kind kind;
+	struct lat_rows_table t[LAT_ROWS_NKINDS];
 	enum lat_rows_fmt fmt;
 	const char *trace;	/* the trace column; lent, change between traces */
 	const char *host;	/* the host column, NULL: empty; lent */
 	const char *trace_id;	/* the trace_id column, NULL: empty; lent */
-	uint64_t nrows;
-	int header_done;
 	struct lat_rows_tgid *tgids;	/* the pid column: the current trace's, by tid; owned */
 	size_t ntgids, tgid_cap;
 };
 
-/* A rows writer of @kind in @fmt to @out; the CSV header comes before the first trace. */
-void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum lat_rows_fmt fmt);
+/* A rows writer in @fmt with no table yet. */
+void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt);
+/* Table @kind goes to @out (lent until lat_rows_release()). */
+void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
 /*
  * The pid column (thread group ids) of the next trace's rows: the recorder's
  * "latscope: tgids=TID:TGID,..." line in @meta (trace.dat's latscope metadata,
@@ -44,15 +65,15 @@ void lat_rows_init(struct lat_rows *r, FILE *out, enum lat_rows_kind kind, enum 
  * keeping the pairs before a malformed one.
  */
 int lat_rows_tgids(struct lat_rows *r, const char *meta);
-/* Frees what @r holds (not its output). */
+/* Frees what @r holds (not its outputs). */
 void lat_rows_release(struct lat_rows *r);
-/* Writes the CSV header now if not yet (so an empty table still has one). */
+/* Writes the CSV headers not written yet (so an empty table still has one). */
 void lat_rows_header(struct lat_rows *r);
-/* The sink that writes @r's rows. */
+/* The sink that writes @r's tables of waits, slices, samples and stalls. */
 void lat_rows_sink(struct lat_rows *r, struct lat_wake_sink *sink);
 /*
- * --rows traces: the row of analyzed event block @b (its source's metadata and
- * the wakeup analysis' totals); nothing for the other tables.
+ * The traces table's row of analyzed event block @b (its source's metadata and
+ * the wakeup analysis' totals); nothing when that table is not written.
  */
 void lat_rows_trace(struct lat_rows *r, const struct lat_block *b);
 /*

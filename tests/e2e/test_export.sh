@@ -372,5 +372,33 @@ check "not an event trace: exit 2, says so, header only" \
 "$bin" export --perfetto /nonexistent/dir/x.json "$lost" 2>"$tmp/w.err"
 check "unwritable output: exit 1" '[ $? -eq 1 ] && grep -q "cannot write" "$tmp/w.err"'
 
+# --- several tables in one pass: each file what one --rows KIND gives ----------
+cyc=$repo/samples/tracedat/cyclictest-stress-v7-zstd.dat
+probe=$repo/samples/tracedat/probe-stop-v7-zstd.dat	# markers for the samples table
+for fmt in csv jsonl; do
+	"$bin" export --rows all --format $fmt -t 1ms -o "$tmp/all-$fmt" "$cyc" "$lost" "$probe" \
+		2>"$tmp/all.err"
+	check "--rows all ($fmt): exit 0, five files" \
+		'[ $? -eq 0 ] && [ "$(ls "$tmp/all-$fmt" | wc -l)" -eq 5 ]'
+	for k in waits slices samples stalls traces; do
+		"$bin" export --rows $k --format $fmt -t 1ms "$cyc" "$lost" "$probe" >"$tmp/one.$fmt" \
+			2>/dev/null
+		check "--rows all ($fmt): $k.$fmt is --rows $k's output" \
+			'cmp -s "$tmp/one.$fmt" "$tmp/all-$fmt/$k.$fmt" && [ -s "$tmp/one.$fmt" ]'
+	done
+done
+"$bin" export --rows stalls,traces -o "$tmp/two" "$cyc" 2>/dev/null
+check "--rows stalls,traces: the two files" \
+	'[ "$(ls "$tmp/two" | tr "\n" " ")" = "stalls.csv traces.csv " ]'
+"$bin" export --rows waits,traces "$cyc" >/dev/null 2>"$tmp/u.err"
+check "several kinds without -o DIR: usage error" \
+	'[ $? -eq 2 ] && grep -q "give -o DIR" "$tmp/u.err"'
+"$bin" export --rows waits,cases -o "$tmp/bad" "$cyc" >/dev/null 2>"$tmp/u.err"
+check "--rows waits,cases: usage error naming cases" \
+	'[ $? -eq 2 ] && grep -q "got .cases.$" "$tmp/u.err" && [ ! -e "$tmp/bad" ]'
+"$bin" export --rows all -o /nonexistent/dir "$cyc" 2>"$tmp/w.err"
+check "--rows all into a directory that cannot be made: exit 1" \
+	'[ $? -eq 1 ] && grep -q "cannot make /nonexistent/dir" "$tmp/w.err"'
+
 [ $fail -eq 0 ] && echo "test_export: all passed"
 exit $((fail > 0))
