@@ -172,10 +172,13 @@ struct export_names {
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
 
-/* The pid column of @b's rows, from the recorder's tgids line (docs/record.md). */
-static void export_tgids(struct lat_rows *r, const struct lat_block *b, const char *name)
+/*
+ * The pid column of @b's rows, from the recorder's tgids line, and the wall_ns
+ * column, from its wall clock offset (docs/record.md).
+ */
+static void export_source(struct lat_rows *r, const struct lat_block *b, const char *name)
 {
-	int ret = lat_rows_tgids(r, b->events->latscope_meta);
+	int ret = lat_rows_source(r, b->events);
 
 	if (ret == -LAT_EFORMAT)
 		fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: the pid "
@@ -245,7 +248,7 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 		snprintf(names->host_copy, sizeof(names->host_copy), "%s",
 			 b->events->host ? b->events->host : "");
 		if (names->rows)
-			export_tgids(names->rows, b, name);
+			export_source(names->rows, b, name);
 		ret = lat_analyze_block(b, &c->an);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
@@ -380,6 +383,7 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	int bad = 0, werr;
 
 	lat_rows_init(&r, a->fmt);
+	r.threshold_ns = c->an.threshold_ns;
 	werr = open_tables(a, &r);
 	if (!werr) {
 		lat_rows_header(&r);

@@ -55,29 +55,46 @@ static void put_bool(struct row *r, const char *name, int v)
 }
 
 /*
- * A CSV field: quoted when it holds a comma, a quote, CR or LF (RFC 4180),
- * quotes doubled.  Other control characters are written as \xNN so that a
- * row stays one line; other bytes as they are.
+ * Text, the same in both formats (docs/export.md, "Rows"): valid UTF-8 as it
+ * is, but control characters, DEL, the backslash and bytes that are not valid
+ * UTF-8 as \xNN, so that a value never holds a line end or a raw control
+ * byte, never reads as CSV's \N, and the bytes come back by undoing \xNN.
+ * Then the format's own quoting: CSV doubles a double quote, JSON escapes it
+ * and the backslash.
+ */
+static void text_out(FILE *o, const char *s, size_t len, enum lat_rows_fmt fmt)
+{
+	const char *bs = fmt == LAT_ROWS_JSONL ? "\\\\" : "\\";
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		size_t n = ch >= 0x80 ? lat_utf8_seq(s + i, len - i) : 1;
+
+		if (ch < 0x20 || ch == 0x7f || ch == '\\' || !n) {
+			fprintf(o, "%sx%02x", bs, ch);
+		} else if (ch == '"') {
+			fputs(fmt == LAT_ROWS_JSONL ? "\\\"" : "\"\"", o);
+		} else {
+			fwrite(s + i, 1, n, o);
+			i += n - 1;
+		}
+	}
+}
+
+/*
+ * A CSV text field, quoted (RFC 4180) when it holds a comma or a quote, and
+ * when it starts or ends with a blank, which CSV readers such as ClickHouse's
+ * trim from an unquoted field.
  */
 static void csv_field(FILE *o, const char *s, size_t len)
 {
-	int quote = 0;
+	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
 
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
-			quote = 1;
+	for (size_t i = 0; i < len && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"';
 	if (quote)
 		fputc('"', o);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"')
-			fputs("\"\"", o);
-		else if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') || ch == 0x7f)
-			fprintf(o, "\\x%02x", ch);
-		else
-			fputc(ch, o);
-	}
+	text_out(o, s, len, LAT_ROWS_CSV);
 	if (quote)
 		fputc('"', o);
 }
@@ -86,51 +103,60 @@ static void write_row(struct lat_rows *w, enum lat_rows_kind kind, const struct 
 {
 	struct lat_rows_table *t = &w->t[kind];
 	FILE *o = t->out;
+	int jsonl = w->fmt == LAT_ROWS_JSONL;
 
 	if (!t->header_done)
 		lat_rows_header(w);
-	if (w->fmt == LAT_ROWS_JSONL)
+	if (jsonl)
 		fputc('{', o);
 	for (int i = 0; i < r->n; i++) {
 		const struct cell *c = &r->c[i];
 
-		if (w->fmt == LAT_ROWS_JSONL)
+		if (jsonl)
 			fprintf(o, "%s\"%s\":", i ? "," : "", c->name);
 		else if (i)
 			fputc(',', o);
 		switch (c->type) {
 		case CELL_STR:
-			if (w->fmt == LAT_ROWS_CSV) {
-				csv_field(o, c->s, c->slen);
+			if (jsonl) {
+				fputc('"', o);
+				text_out(o, c->s, c->slen, LAT_ROWS_JSONL);
+				fputc('"', o);
 			} else {
-				fputc('"', o);
-				lat_json_escape(o, c->s, c->slen);
-				fputc('"', o);
+				csv_field(o, c->s, c->slen);
 			}
 			break;
 		case CELL_INT:
 			fprintf(o, "%" PRId64, c->v);
 			break;
 		case CELL_BOOL:
-			if (w->fmt == LAT_ROWS_CSV)
-				fputs(c->v ? "1" : "0", o);
-			else
+			if (jsonl)
 				fputs(c->v ? "true" : "false", o);
+			else
+				fputs(c->v ? "1" : "0", o);
 			break;
 		default:
-			if (w->fmt == LAT_ROWS_JSONL)
-				fputs("null", o);
+			/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
+			fputs(jsonl ? "null" : "\\N", o);
 			break;
 		}
 	}
-	fputs(w->fmt == LAT_ROWS_JSONL ? "}\n" : "\r\n", o);
+	fputs(jsonl ? "}\n" : "\r\n", o);
 	t->nrows++;
 }
 
-/* trace_id, row_schema: the last columns of every table */
-static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r)
+/*
+ * wall_ns, trace_id, row_schema: the last columns of every table.  @ts_ns is
+ * the row's time in the trace clock (the wall_ns column's), @known 0: unknown.
+ */
+static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r,
+			  uint64_t ts_ns, int known)
 {
-	put_str(r, "trace_id", w->trace_id ? w->trace_id : "");
+	if (known && w->wall_known)
+		put_int(r, "wall_ns", (int64_t)ts_ns + w->wall_offset_ns);
+	else
+		put_null(r, "wall_ns");
+	put_str(r, "trace_id", w->trace_id);
 	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
 	write_row(w, kind, r);
 }
@@ -235,7 +261,7 @@ static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const
 	int32_t tgid = tgid_of(w, tid);
 
 	put_str(r, "trace", w->trace ? w->trace : "");
-	put_str(r, "host", w->host);	/* NULL: empty */
+	put_str(r, "host", w->host);	/* NULL: unknown */
 	if (tgid > 0)
 		put_int(r, "pid", tgid);
 	else
@@ -303,7 +329,7 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 		put_null(&r, "waker_cpu");
 	put_str(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
 			      lat_wake_ctx_name(l->waker.ctx) : NULL);
-	write_row_end(w, LAT_ROWS_WAITS, &r);
+	write_row_end(w, LAT_ROWS_WAITS, &r, l->start_ns, 1);
 }
 
 static void slice_row(void *ctx, const struct lat_run_slice *s)
@@ -325,7 +351,7 @@ static void slice_row(void *ctx, const struct lat_run_slice *s)
 	}
 	put_str(&r, "end", lat_slice_end_name(s->end));
 	put_str(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
-	write_row_end(w, LAT_ROWS_SLICES, &r);
+	write_row_end(w, LAT_ROWS_SLICES, &r, s->start_ns, s->start_known);
 }
 
 /* "probe=NAME" in a latscope probe line, else NULL; *len its length */
@@ -364,7 +390,7 @@ static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 	else
 		put_null(&r, "lat_ns");
 	put_strn(&r, "text", text, len);
-	write_row_end(w, LAT_ROWS_SAMPLES, &r);
+	write_row_end(w, LAT_ROWS_SAMPLES, &r, ev->ts_ns, 1);
 }
 
 static void stall_row(void *ctx, const struct lat_wake_stall *s)
@@ -385,7 +411,7 @@ static void stall_row(void *ctx, const struct lat_wake_stall *s)
 		put_null(&r, "waiting_tid");
 		put_null(&r, "waiting_comm");
 	}
-	write_row_end(w, LAT_ROWS_STALLS, &r);
+	write_row_end(w, LAT_ROWS_STALLS, &r, s->from_ns, 1);
 }
 
 const char *lat_uname_preempt(const char *uname)
@@ -459,7 +485,18 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 		for (size_t i = 0; i < LAT_ARRAY_SIZE(none); i++)
 			put_null(&r, none[i]);
 	}
-	write_row_end(w, LAT_ROWS_TRACES, &r);
+	if (w->threshold_ns > 0)
+		put_int(&r, "threshold_ns", w->threshold_ns);
+	else
+		put_null(&r, "threshold_ns");
+	if (w->wall_known) {
+		put_int(&r, "realtime_offset_ns", w->wall_offset_ns);
+		put_int(&r, "realtime_error_ns", src->realtime_error_ns);
+	} else {
+		put_null(&r, "realtime_offset_ns");
+		put_null(&r, "realtime_error_ns");
+	}
+	write_row_end(w, LAT_ROWS_TRACES, &r, res ? res->first_ns : 0, res != NULL);
 }
 
 int lat_rows_trace_id(const char *path, char *buf)
@@ -553,6 +590,13 @@ void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out)
 	r->t[kind].out = out;
 }
 
+int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src)
+{
+	r->wall_known = src->realtime_known;
+	r->wall_offset_ns = src->realtime_known ? src->realtime_offset_ns : 0;
+	return lat_rows_tgids(r, src->latscope_meta);
+}
+
 void lat_rows_header(struct lat_rows *w)
 {
 	static const char *const heads[LAT_ROWS_NKINDS] = {
@@ -562,7 +606,8 @@ void lat_rows_header(struct lat_rows *w)
 		"trace,host,pid,tid,comm,cpu,ts_ns,probe,lat_ns,text",
 		"trace,host,pid,tid,comm,cpu,from_ns,to_ns,dur_ns,waiting_tid,waiting_comm",
 		"trace,host,kernel,uname,preempt,clock,cpus,first_ns,last_ns,events,waits,"
-		"preempt_waits,untrusted,lost_events,stalls,stall_ns",
+		"preempt_waits,untrusted,lost_events,stalls,stall_ns,threshold_ns,"
+		"realtime_offset_ns,realtime_error_ns",
 	};
 
 	for (int k = 0; k < LAT_ROWS_NKINDS; k++) {
@@ -571,7 +616,7 @@ void lat_rows_header(struct lat_rows *w)
 		if (!t->out || t->header_done)
 			continue;
 		if (w->fmt == LAT_ROWS_CSV)
-			fprintf(t->out, "%s,trace_id,row_schema\r\n", heads[k]);
+			fprintf(t->out, "%s,wall_ns,trace_id,row_schema\r\n", heads[k]);
 		t->header_done = 1;
 	}
 }

@@ -33,7 +33,7 @@ while getopts p:s:H:b:d opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "load.sh: no trace" >&2; exit 2; }
-ROW_SCHEMA=1
+ROW_SCHEMA=2
 KINDS="traces waits samples stalls"
 
 q() { clickhouse-client --host "$server" --port "$port" "$@"; }

@@ -110,7 +110,9 @@ CREATE TABLE IF NOT EXISTS latscope_stage.traces_tpl (
 	first_ns Nullable(UInt64), last_ns Nullable(UInt64), events Nullable(UInt64),
 	waits Nullable(UInt64), preempt_waits Nullable(UInt64), untrusted Nullable(UInt64),
 	lost_events Nullable(UInt64), stalls Nullable(UInt64), stall_ns Nullable(Int64),
-	trace_id String, row_schema UInt16
+	threshold_ns Nullable(Int64), realtime_offset_ns Nullable(Int64),
+	realtime_error_ns Nullable(Int64), wall_ns Nullable(Int64), trace_id String,
+	row_schema UInt16
 ) ENGINE = Log;
 
 CREATE TABLE IF NOT EXISTS latscope_stage.waits_tpl (
@@ -118,18 +120,18 @@ CREATE TABLE IF NOT EXISTS latscope_stage.waits_tpl (
 	policy String, prio Int16, cpu Int32, start_ns UInt64, end_ns UInt64, latency_ns Int64,
 	kind String, waker String, verdict Nullable(String), trusted UInt8,
 	queued_cpu Nullable(Int32), waker_tid Nullable(Int32), waker_cpu Nullable(Int32),
-	waker_ctx Nullable(String), trace_id String, row_schema UInt16
+	waker_ctx Nullable(String), wall_ns Nullable(Int64), trace_id String, row_schema UInt16
 ) ENGINE = Log;
 
 CREATE TABLE IF NOT EXISTS latscope_stage.samples_tpl (
 	trace String, host Nullable(String), pid Nullable(Int32), tid Nullable(Int32),
 	comm String, cpu Int32, ts_ns UInt64, probe Nullable(String), lat_ns Nullable(Int64),
-	text String, trace_id String, row_schema UInt16
+	text String, wall_ns Nullable(Int64), trace_id String, row_schema UInt16
 ) ENGINE = Log;
 
 CREATE TABLE IF NOT EXISTS latscope_stage.stalls_tpl (
 	trace String, host Nullable(String), pid Nullable(Int32), tid Nullable(Int32),
 	comm String, cpu Int32, from_ns UInt64, to_ns UInt64, dur_ns Int64,
-	waiting_tid Nullable(Int32), waiting_comm Nullable(String), trace_id String,
-	row_schema UInt16
+	waiting_tid Nullable(Int32), waiting_comm Nullable(String), wall_ns Nullable(Int64),
+	trace_id String, row_schema UInt16
 ) ENGINE = Log;

@@ -13,8 +13,11 @@
 enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES, LAT_ROWS_STALLS,
 		    LAT_ROWS_TRACES, LAT_ROWS_NKINDS };
 
-/* The row tables' version (the row_schema column): changes when a column's meaning does. */
-#define LAT_ROWS_SCHEMA 1
+/*
+ * The row tables' version (the row_schema column): changes when a column's meaning does.
+ * 2: unknown values are \N in CSV, text is escaped alike in CSV and JSON Lines, wall_ns.
+ */
+#define LAT_ROWS_SCHEMA 2
 enum lat_rows_fmt { LAT_ROWS_CSV, LAT_ROWS_JSONL };
 
 /* Parse "waits|slices|samples|stalls|traces" and "csv|jsonl".  Return 0 or -LAT_EUSAGE. */
@@ -41,14 +44,18 @@ struct lat_rows_table {
 /*
  * The rows writer: the tables asked for, each to its own stream, filled in one
  * pass over the traces.  Between traces the caller sets trace, host and
- * trace_id and calls lat_rows_tgids().
+ * trace_id and calls lat_rows_source().
  */
 struct lat_rows {
 	struct lat_rows_table t[LAT_ROWS_NKINDS];
 	enum lat_rows_fmt fmt;
 	const char *trace;	/* the trace column; lent, change between traces */
-	const char *host;	/* the host column, NULL: empty; lent */
-	const char *trace_id;	/* the trace_id column, NULL: empty; lent */
+	const char *host;	/* the host column, NULL: unknown; lent */
+	const char *trace_id;	/* the trace_id column, NULL: unknown; lent */
+	int64_t threshold_ns;	/* the traces table's verdict threshold, 0 none */
+	/* the current trace's CLOCK_REALTIME - trace clock (the wall_ns column), if known */
+	int wall_known;
+	int64_t wall_offset_ns;
 	struct lat_rows_tgid *tgids;	/* the pid column: the current trace's, by tid; owned */
 	size_t ntgids, tgid_cap;
 };
@@ -65,6 +72,12 @@ void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
  * keeping the pairs before a malformed one.
  */
 int lat_rows_tgids(struct lat_rows *r, const char *meta);
+/*
+ * The next trace comes from @src: its wall clock offset (the wall_ns column)
+ * and its thread groups (lat_rows_tgids() of its latscope metadata, whose
+ * result this returns).
+ */
+int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src);
 /* Frees what @r holds (not its outputs). */
 void lat_rows_release(struct lat_rows *r);
 /* Writes the CSV headers not written yet (so an empty table still has one). */

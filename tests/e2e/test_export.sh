@@ -17,6 +17,9 @@ fixture=${LAT_FIXTURE_V7:-$repo/tests/fixtures/tracecmd-mixed.dat}
 pf="$repo/tests/e2e/export_check_perfetto.py"
 # "tid start end latency kind trusted" from the CSV, for the awk's lines
 csv_waits() { tr -d '\r' <"$1" | awk -F, 'NR > 1 { print $4, $9, $10, $11, $12, $15 }'; }
+# CSV rows with CR removed and every unknown value (\N) an empty field, for awk's tests of
+# emptiness (a text value never holds \N: its backslash is written \x5c, docs/export.md)
+unnull() { tr -d '\r' | sed 's/\\N//g'; }
 val() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # --- waits: every row as the independent reading finds it ---------------------
@@ -37,11 +40,12 @@ check "pipe-lost: the untrusted ones are 11446 and 11480" \
 # memfd:sealed-91 (4390): waking 918.180097 on CPU 1 by a hardirq (flags d.h2.) in
 # sched-messaging-11473, switched in at 918.180104 (lines 24 and 27); no irq_handler
 # events, so the irq has no name
+# unknown: host, pid, verdict (below the threshold), wall_ns (ftrace text has no offset)
 check "pipe-lost: the row of 4390" 'tr -d "\r" <"$tmp/kernel-trace-pipe-lost.txt.csv" |
-	grep -qx "$lost,,,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,irq,,1,1,11473,1,irq,[0-9a-f]\{16\},1"'
+	grep -qx "$lost,\\\\N,\\\\N,4390,memfd:sealed-91,fair,120,1,918180097000,918180104000,7000,wakeup,irq,\\\\N,1,1,11473,1,irq,\\\\N,[0-9a-f]\{16\},2"'
 check "ktrace waits: 463 rows (110 fewer since CPU1's events are incomplete: its unrecorded switch-ins end waits unseen)" '[ "$(wc -l <"$tmp/kernel-trace.txt.got")" -eq 463 ]'
-check "CSV: CRLF line ends, 21 columns everywhere" \
-	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 21" | wc -l)" -eq 0 ] &&
+check "CSV: CRLF line ends, 22 columns everywhere" \
+	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NF != 22" | wc -l)" -eq 0 ] &&
 	 [ "$(grep -c "$(printf "\r")\$" "$tmp/kernel-trace.txt.csv")" -eq 464 ]'
 
 # --- verdicts: the rows' verdict column against analyze's verdicts_above_threshold ---
@@ -49,9 +53,9 @@ check "CSV: CRLF line ends, 21 columns everywhere" \
 # of another column count is "badrow"); a row must have a verdict exactly when it is a
 # trusted wakeup or new-task wait of at least the threshold (else "misjudged")
 judged() {
-	"$bin" export --threshold "$2" --rows waits "$1" 2>/dev/null | tr -d '\r' |
+	"$bin" export --threshold "$2" --rows waits "$1" 2>/dev/null | unnull |
 	awk -F, -v thr="$3" 'NR > 1 {
-		if (NF != 21) { print "badrow " NR; next }
+		if (NF != 22) { print "badrow " NR; next }
 		j = $15 == 1 && $12 != "preempt" && $11 >= thr
 		if (j != ($14 != "")) print "misjudged " NR
 		if (j) { n++; v[$14]++ }
@@ -94,7 +98,7 @@ check "kernel-trace.txt: 56 and 127 waits judged, as the awk counts" \
 check "cyclictest: the 5.71 ms wait of 20718 is a stall" \
 	'"$bin" export -t 1ms --rows waits "$cyc" 2>/dev/null | tr -d "\r" |
 	 grep -q ",20718,cyclictest,rt,19,0,450844462793,450850177406,5714613,wakeup,[^,]*,stall,1,"'
-"$bin" export --rows waits "$cyc" 2>/dev/null | tr -d '\r' >"$tmp/cyc.csv"
+"$bin" export --rows waits "$cyc" 2>/dev/null | unnull >"$tmp/cyc.csv"
 check "cyclictest: no wait of 10 ms (the default threshold): no verdict" \
 	'[ "$(awk -F, "NR > 1 && \$14 != \"\"" "$tmp/cyc.csv" | wc -l)" -eq 0 ]'
 
@@ -122,7 +126,7 @@ if command -v trace-cmd >/dev/null 2>&1; then
 	check "pid: every row's pid is the tgids line's" '[ ! -s "$tmp/tg.bad" ]'
 fi
 check "pid: ftrace text has none" \
-	'[ "$(tr -d "\r" <"$tmp/kernel-trace.txt.csv" | awk -F, "NR > 1 && \$3 != \"\"" | wc -l)" -eq 0 ]'
+	'[ "$(unnull <"$tmp/kernel-trace.txt.csv" | awk -F, "NR > 1 && \$3 != \"\"" | wc -l)" -eq 0 ]'
 
 # --- JSON Lines: one object a line, the same values as the CSV ----------------
 "$bin" export --rows waits --format jsonl "$lost" >"$tmp/w.jsonl" 2>/dev/null
@@ -137,14 +141,14 @@ for j, c in zip(rows, table):
     if list(j) != list(c):
         same = False
     for k, v in j.items():
-        s = "" if v is None else ("1" if v is True else "0" if v is False else str(v))
+        s = "\\N" if v is None else ("1" if v is True else "0" if v is False else str(v))
         same &= s == c[k]
 print("same" if same else "differ")
 PY
 check "jsonl: the CSV's rows, keys in the header's order" '[ "$(cat "$tmp/jl")" = same ]'
 
 # --- slices: one per sched_switch, plus the cut and the still-running ones ----
-"$bin" export --rows slices "$lost" >"$tmp/s.csv" 2>/dev/null
+"$bin" export --rows slices "$lost" 2>/dev/null | unnull >"$tmp/s.csv"
 check "slices: exit 0" '[ $? -eq 0 ]'
 nsw=$(grep -c "sched_switch:" "$lost")	# 110
 check "slices: one ending at each of the $nsw switches" \
@@ -155,11 +159,11 @@ check "slices: 2 still running at the end, none cut by the gaps" \
 	'[ "$(tr -d "\r" <"$tmp/s.csv" | awk -F, "NR > 1 && \$12 != \"switch\" { print \$12 }" | sort | uniq -c | tr -s " ")" = " 2 end" ]'
 # CPU 0's first switch (line 2) comes before anything showed 11480 running
 check "slices: 11480's first slice has no start" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11480,sched-messaging,fair,120,0,,918173468000,,switch,R,[0-9a-f]\{16\},1"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11480,sched-messaging,fair,120,0,,918173468000,,switch,R,,[0-9a-f]\{16\},2"'
 check "slices: 11441's first slice on CPU 1 has no start either" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11441,sched-messaging,fair,120,1,,918179656000,,switch,S,[0-9a-f]\{16\},1"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,11441,sched-messaging,fair,120,1,,918179656000,,switch,S,,[0-9a-f]\{16\},2"'
 check "slices: rcu_preempt 918.173468 .. 918.173476, state I folded to other" \
-	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,15,rcu_preempt,fair,120,0,918173468000,918173476000,8000,switch,?,[0-9a-f]\{16\},1"'
+	'tr -d "\r" <"$tmp/s.csv" | grep -qx "$lost,,,15,rcu_preempt,fair,120,0,918173468000,918173476000,8000,switch,?,,[0-9a-f]\{16\},2"'
 
 # --- samples: trace_marker lines, probe values, RFC 4180 quoting -------------
 cat >"$tmp/markers.txt" <<'TXT'
@@ -180,9 +184,9 @@ with open(sys.argv[1], newline="") as f:
         print("|".join([r["tid"], r["cpu"], r["ts_ns"], r["probe"], r["lat_ns"], r["text"]]))
 PY
 check "samples: the probe's value and the quoted text read back" '[ "$(cat "$tmp/m.out")" = "700|1|100000100000|timer|73210|latscope: probe=timer cpu=1 lat_ns=73210 seq=5
-700|1|100000200000|||note, with \"quotes\"" ]'
+700|1|100000200000|\\N|\\N|note, with \"quotes\"" ]'
 check "samples: the text with a comma and quotes is quoted, quotes doubled" \
-	'grep -qF ",,,\"note, with \"\"quotes\"\"\"" "$tmp/m.csv"'
+	'grep -qF ",\\N,\\N,\"note, with \"\"quotes\"\"\"" "$tmp/m.csv"'
 "$bin" export --rows samples "$ktrace" >"$tmp/k.csv" 2>/dev/null
 check "samples: kernel-trace.txt's 2 tracing_mark_write lines" \
 	'[ "$(($(wc -l <"$tmp/k.csv") - 1))" -eq "$(grep -c tracing_mark_write: "$ktrace")" ] &&
@@ -199,11 +203,40 @@ cat >"$tmp/comm.txt" <<'TXT'
 TXT
 "$bin" export --rows waits "$tmp/comm.txt" >"$tmp/comm.csv" 2>/dev/null
 check "waits: a comm with a comma and a quote is one quoted field" \
-	'grep -qF ",,,700,\"a,\"\"b\",fair,120,1,100000100000,100000300000,200000,wakeup," "$tmp/comm.csv"'
+	'grep -qF ",\\N,\\N,700,\"a,\"\"b\",fair,120,1,100000100000,100000300000,200000,wakeup," "$tmp/comm.csv"'
 "$bin" export --rows waits --format jsonl "$tmp/comm.txt" 2>/dev/null |
 	python3 -c 'import json, sys; r = json.loads(sys.stdin.readline()); print(r["comm"], r["latency_ns"])' \
 	>"$tmp/comm.jl"
 check "jsonl: the same comm escaped" '[ "$(cat "$tmp/comm.jl")" = "a,\"b 200000" ]'
+# control characters, DEL, a backslash and a byte that is not UTF-8 (0xe9 alone) in a comm
+# and in a marker: the same text in both formats (\xNN), one line a row, the bytes back
+printf '%s\n' '# tracer: nop' '#' \
+ "          <idle>-0       [001] d.h2.   100.000100: sched_waking: comm=a$(printf '\t')b$(printf '\177')c\\d$(printf '\351') pid=700 prio=120 target_cpu=001" \
+ "          <idle>-0       [001] d..2.   100.000300: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a$(printf '\t')b$(printf '\177')c\\d$(printf '\351') next_pid=700 next_prio=120" \
+ "       a-700     [001] d..2.   100.000400: tracing_mark_write: x$(printf '\t')y$(printf '\177')z\\w$(printf '\351') v" \
+	>"$tmp/ctl.txt"
+for k in waits samples; do
+	"$bin" export --rows $k "$tmp/ctl.txt" >"$tmp/ctl-$k.csv" 2>/dev/null
+	"$bin" export --rows $k --format jsonl "$tmp/ctl.txt" >"$tmp/ctl-$k.jsonl" 2>/dev/null
+done
+python3 - "$tmp" >"$tmp/ctl.out" <<'PY'
+import csv, json, re, sys
+d = sys.argv[1]
+undo = lambda s: re.sub(rb'\\x([0-9a-f]{2})', lambda m: bytes([int(m.group(1), 16)]),
+                        s.encode())
+for k, col, orig in (('waits', 'comm', b'a\tb\x7fc\\d\xe9'),
+                     ('samples', 'text', b'x\ty\x7fz\\w\xe9 v')):
+    raw = open('%s/ctl-%s.csv' % (d, k), 'rb').read()
+    c = list(csv.DictReader(open('%s/ctl-%s.csv' % (d, k), newline='')))
+    j = [json.loads(l) for l in open('%s/ctl-%s.jsonl' % (d, k))]
+    # one row a line: no control byte but the CRLF line ends
+    print(k, raw.count(b'\n') == len(c) + 1,
+          not re.search(rb'[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]', raw),
+          [r[col] for r in c] == [r[col] for r in j], c[-1][col], undo(c[-1][col]) == orig)
+PY
+check "control bytes: one line a row, the same text in CSV and JSON Lines, bytes back" \
+	'[ "$(cat "$tmp/ctl.out")" = "waits True True True a\x09b\x7fc\x5cd\xe9 True
+samples True True True x\x09y\x7fz\x5cw\xe9 v True" ]'
 
 # --- perfetto: the format's fields, and the counts verified above -------------
 "$bin" export --perfetto "$tmp/lost.json" "$lost" 2>/dev/null
@@ -331,7 +364,7 @@ if command -v trace-cmd >/dev/null 2>&1; then
 			'! grep -q "^error" "$tmp/mixed.dt" &&
 			 [ "$(val X "$tmp/mixed.dt")" -eq "$(val ph.X "$tmp/mixed.chk")" ]'
 	fi
-	"$bin" export --rows slices "$fixture" >"$tmp/mixed.csv" 2>/dev/null
+	"$bin" export --rows slices "$fixture" 2>/dev/null | unnull >"$tmp/mixed.csv"
 	tsw=$(trace-cmd report "$fixture" 2>/dev/null | grep -c "sched_switch:")
 	check "fixture: a slice row per switch of trace-cmd report ($tsw)" \
 		'[ "$(tr -d "\r" <"$tmp/mixed.csv" | awk -F, "\$12 == \"switch\"" | wc -l)" -eq "$tsw" ]'

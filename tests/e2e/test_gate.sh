@@ -105,7 +105,7 @@ check "probe: at 669545 ns the task and both probe CPUs (max 870443, 1344909) ar
 "$bin" export --rows samples "$probe" 2>/dev/null | tr -d '\r' >"$tmp/samples.csv"
 # rows LIMIT_NS [FIELD VALUE]: wait rows above the limit (of the tasks with $FIELD == VALUE)
 rows() {
-	awk -F, -v lim="$1" -v f="${2:-0}" -v val="$3" 'NR > 1 && NF == 21 && $15 == 1 &&
+	awk -F, -v lim="$1" -v f="${2:-0}" -v val="$3" 'NR > 1 && NF == 22 && $15 == 1 &&
 		$12 != "preempt" && $11 > lim && (f == 0 || $f == val)' "$tmp/waits.csv" | wc -l
 }
 # said LIMIT: the gate's "above" line, as "WAITS SAMPLES"

@@ -15,7 +15,7 @@
 #   450.849989769 by 5525003 ns (analyze gives it the verdict "stall" with stall_ns
 #   5525003); the other hosts' worst waits overlap no stall.
 # * loading twice: skipped, the counts unchanged; forced twice: FINAL counts unchanged.
-# * refused: a cut row, row_schema 2, a wait row missing: nothing of the trace in any
+# * refused: a cut row, row_schema 3, a wait row missing: nothing of the trace in any
 #   table, no staging table left.
 bin=$1
 repo=$2
@@ -186,8 +186,8 @@ rm -rf "$dir/bad" && cp -r "$dir/rows" "$dir/bad"
 sed -i '100s/,"latency_ns":[0-9]*/,"latency_ns":12x/' "$dir/bad/waits.jsonl"
 refuse "a malformed row" "waits.jsonl: Code: [0-9]*.*Exception"
 rm -rf "$dir/bad" && cp -r "$dir/rows" "$dir/bad"
-sed -i '$s/"row_schema":1/"row_schema":2/' "$dir/bad/waits.jsonl"
-refuse "row_schema 2" "expected row_schema 1 in every row"
+sed -i '$s/"row_schema":2/"row_schema":3/' "$dir/bad/waits.jsonl"
+refuse "row_schema 3" "expected row_schema 2 in every row"
 rm -rf "$dir/bad" && cp -r "$dir/rows" "$dir/bad"
 sed -i '7d' "$dir/bad/waits.jsonl"
 refuse "a wait row missing" "expected the wait rows the traces row counts"

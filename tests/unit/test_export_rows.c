@@ -2,7 +2,8 @@
 /*
  * The rows exporter (report/export_rows.c): the pid column from the
  * recorder's "latscope: tgids=TID:TGID,..." line (docs/record.md) and what a
- * damaged or absent line gives; --rows lists.
+ * damaged or absent line gives; unknown values (\N in CSV, null in JSON
+ * Lines); the one text rule of both formats; the wall_ns column; --rows lists.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,6 +41,21 @@ static void stall_row(struct lat_rows *r, int32_t tid, char *buf, size_t len)
 	lat_rows_table(r, LAT_ROWS_STALLS, NULL);
 }
 
+/* The samples table's row of a marker of @len bytes of @text, into @buf. */
+static void marker_row(struct lat_rows *r, const char *text, size_t tlen, char *buf, size_t len)
+{
+	struct lat_wake_sink sink;
+	struct lat_event ev = { .ts_ns = 5, .cpu = 1, .pid = 3, .comm = "c", .type = LAT_EV_MARKER };
+	FILE *f = to_buf(r, LAT_ROWS_SAMPLES, buf, len);
+
+	ev.u.marker.text = text;
+	ev.u.marker.len = tlen;
+	lat_rows_sink(r, &sink);
+	sink.marker(sink.ctx, &ev, -1);
+	fclose(f);
+	lat_rows_table(r, LAT_ROWS_SAMPLES, NULL);
+}
+
 static void test_tgids(void **state)
 {
 	static const char meta[] = "latscope: version=0.1.0 cmdline=\"record\"\n"
@@ -51,19 +67,21 @@ static void test_tgids(void **state)
 	(void)state;
 	lat_rows_init(&r, LAT_ROWS_CSV);
 	assert_int_equal(lat_rows_tgids(&r, meta), 4);
+	/* trace "", host, pid, tid, comm, cpu, from, to, dur, waiting_tid, waiting_comm,
+	 * wall_ns, trace_id, row_schema */
 	stall_row(&r, 20719, buf, sizeof(buf));
-	assert_string_equal(buf, ",,2748,20719,t,0,1,2,1,,,,1\r\n");
+	assert_string_equal(buf, ",\\N,2748,20719,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	stall_row(&r, 59, buf, sizeof(buf));
-	assert_string_equal(buf, ",,1,59,t,0,1,2,1,,,,1\r\n");
+	assert_string_equal(buf, ",\\N,1,59,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	/* not in the list (exited before the recorder read /proc), and the idle task */
 	stall_row(&r, 20718, buf, sizeof(buf));
-	assert_string_equal(buf, ",,,20718,t,0,1,2,1,,,,1\r\n");
+	assert_string_equal(buf, ",\\N,\\N,20718,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	stall_row(&r, 0, buf, sizeof(buf));
-	assert_string_equal(buf, ",,,0,t,0,1,2,1,,,,1\r\n");
+	assert_string_equal(buf, ",\\N,\\N,0,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	/* the next trace has no metadata: nothing is carried over */
 	assert_int_equal(lat_rows_tgids(&r, NULL), 0);
 	stall_row(&r, 20719, buf, sizeof(buf));
-	assert_string_equal(buf, ",,,20719,t,0,1,2,1,,,,1\r\n");
+	assert_string_equal(buf, ",\\N,\\N,20719,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	assert_int_equal(lat_rows_tgids(&r, "latscope: version=0.1.0\n"), 0);
 	assert_int_equal(lat_rows_tgids(&r, "latscope: tgids=\n"), 0);
 	lat_rows_release(&r);
@@ -85,10 +103,76 @@ static void test_tgids_damaged(void **state)
 		/* the pairs before the bad one are kept */
 		assert_int_equal(lat_rows_tgids(&r, bad[i]), -LAT_EFORMAT);
 		stall_row(&r, 7, buf, sizeof(buf));
-		assert_string_equal(buf, ",,7,7,t,0,1,2,1,,,,1\r\n");
+		assert_string_equal(buf, ",\\N,7,7,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 		stall_row(&r, 9, buf, sizeof(buf));
-		assert_string_equal(buf, ",,,9,t,0,1,2,1,,,,1\r\n");
+		assert_string_equal(buf, ",\\N,\\N,9,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	}
+	lat_rows_release(&r);
+}
+
+/* Unknown values: null in JSON Lines too; trace_id, host and wall_ns once known. */
+static void test_unknown_and_wall(void **state)
+{
+	struct lat_event_source src = { .realtime_known = 1,
+					.realtime_offset_ns = 1700000000000000000 };
+	struct lat_rows r;
+	char buf[512];
+
+	(void)state;
+	lat_rows_init(&r, LAT_ROWS_JSONL);
+	stall_row(&r, 20719, buf, sizeof(buf));
+	assert_string_equal(buf, "{\"trace\":\"\",\"host\":null,\"pid\":null,\"tid\":20719,"
+			    "\"comm\":\"t\",\"cpu\":0,\"from_ns\":1,\"to_ns\":2,\"dur_ns\":1,"
+			    "\"waiting_tid\":null,\"waiting_comm\":null,\"wall_ns\":null,"
+			    "\"trace_id\":null,\"row_schema\":2}\n");
+	/* the wall clock of from_ns: 1 + the offset */
+	assert_int_equal(lat_rows_source(&r, &src), 0);
+	r.host = "h";
+	r.trace_id = "0123456789abcdef";
+	stall_row(&r, 20719, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\"host\":\"h\","));
+	assert_non_null(strstr(buf, ",\"wall_ns\":1700000000000000001,\"trace_id\":"
+				    "\"0123456789abcdef\",\"row_schema\":2}\n"));
+	/* a trace without the offset: no wall clock carried over */
+	src.realtime_known = 0;
+	lat_rows_source(&r, &src);
+	stall_row(&r, 20719, buf, sizeof(buf));
+	assert_non_null(strstr(buf, ",\"wall_ns\":null,"));
+	lat_rows_release(&r);
+}
+
+/*
+ * One text rule for both formats: comma, quote, backslash, TAB, DEL, LF, a
+ * byte that is not UTF-8 (0xff) and a valid two-byte character (U+00E9).
+ */
+static void test_text(void **state)
+{
+	static const char text[] = "a,\"b\\c\t\x7f\n\xff \xc3\xa9";
+	struct lat_rows r;
+	char buf[512];
+
+	(void)state;
+	lat_rows_init(&r, LAT_ROWS_CSV);
+	marker_row(&r, text, sizeof(text) - 1, buf, sizeof(buf));
+	/* trace, host, pid, tid, comm, cpu, ts_ns, probe, lat_ns, text, wall, id, schema */
+	assert_string_equal(buf, ",\\N,\\N,3,c,1,5,\\N,\\N,"
+			    "\"a,\"\"b\\x5cc\\x09\\x7f\\x0a\\xff \xc3\xa9\",\\N,\\N,2\r\n");
+	lat_rows_release(&r);
+	lat_rows_init(&r, LAT_ROWS_JSONL);
+	marker_row(&r, text, sizeof(text) - 1, buf, sizeof(buf));
+	/* the same text after JSON's unescaping: \\x5c is the four characters \x5c */
+	assert_non_null(strstr(buf, ",\"text\":\"a,\\\"b\\\\x5cc\\\\x09\\\\x7f\\\\x0a\\\\xff "
+				    "\xc3\xa9\","));
+	lat_rows_release(&r);
+	/* CSV quotes a field with a blank at either end (readers trim unquoted ones) */
+	lat_rows_init(&r, LAT_ROWS_CSV);
+	marker_row(&r, " x", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, ",\" x\","));
+	marker_row(&r, "x y", 3, buf, sizeof(buf));
+	assert_non_null(strstr(buf, ",x y,"));
+	/* text that reads \N is not NULL: its backslash is escaped */
+	marker_row(&r, "\\N", 2, buf, sizeof(buf));
+	assert_non_null(strstr(buf, ",\\x5cN,"));
 	lat_rows_release(&r);
 }
 
@@ -121,6 +205,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tgids),
 		cmocka_unit_test(test_tgids_damaged),
+		cmocka_unit_test(test_unknown_and_wall),
+		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_kinds),
 	};
 
