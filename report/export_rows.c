@@ -266,11 +266,14 @@ static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const
 		put_int(r, "pid", tgid);
 	else
 		put_null(r, "pid");	/* no tgids stored, or the task had exited */
-	if (tid >= 0)
+	if (tid >= 0) {
 		put_int(r, "tid", tid);
-	else
-		put_null(r, "tid");	/* an event of an unknown task (a marker, say) */
-	put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
+		put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
+	} else {
+		/* an event of an unknown task (a marker, say, or a stall of every CPU) */
+		put_null(r, "tid");
+		put_null(r, "comm");
+	}
 }
 
 static void put_prio(struct row *r, int32_t prio, int known)

@@ -52,12 +52,12 @@ copy_sql() {
 	samples) echo "INSERT INTO latscope.samples (trace_id, host, probe, cpu, ts_ns, tid,
 		comm, lat_ns, text, text_hash, row_schema)
 		SELECT trace_id, ifNull(host, ''), ifNull(probe, ''), cpu, ts_ns, ifNull(tid, -1),
-		comm, lat_ns, text, cityHash64(text), row_schema
+		ifNull(comm, ''), lat_ns, text, cityHash64(text), row_schema
 		FROM latscope_stage.samples_$sfx" ;;
 	stalls) echo "INSERT INTO latscope.stalls (trace_id, host, cpu, from_ns, to_ns, dur_ns,
 		tid, comm, waiting_tid, waiting_comm, row_schema)
 		SELECT trace_id, ifNull(host, ''), cpu, from_ns, to_ns, dur_ns, ifNull(tid, -1),
-		comm, ifNull(waiting_tid, -1), ifNull(waiting_comm, ''), row_schema
+		ifNull(comm, ''), ifNull(waiting_tid, -1), ifNull(waiting_comm, ''), row_schema
 		FROM latscope_stage.stalls_$sfx" ;;
 	traces) echo "INSERT INTO latscope.traces (trace_id, trace, host, kernel, uname, preempt,
 		clock, cpus, first_ns, last_ns, events, waits, preempt_waits, untrusted,

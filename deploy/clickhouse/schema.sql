@@ -125,13 +125,14 @@ CREATE TABLE IF NOT EXISTS latscope_stage.waits_tpl (
 
 CREATE TABLE IF NOT EXISTS latscope_stage.samples_tpl (
 	trace String, host Nullable(String), pid Nullable(Int32), tid Nullable(Int32),
-	comm String, cpu Int32, ts_ns UInt64, probe Nullable(String), lat_ns Nullable(Int64),
+	comm Nullable(String), cpu Int32, ts_ns UInt64, probe Nullable(String),
+	lat_ns Nullable(Int64),
 	text String, wall_ns Nullable(Int64), trace_id String, row_schema UInt16
 ) ENGINE = Log;
 
 CREATE TABLE IF NOT EXISTS latscope_stage.stalls_tpl (
 	trace String, host Nullable(String), pid Nullable(Int32), tid Nullable(Int32),
-	comm String, cpu Int32, from_ns UInt64, to_ns UInt64, dur_ns Int64,
+	comm Nullable(String), cpu Int32, from_ns UInt64, to_ns UInt64, dur_ns Int64,
 	waiting_tid Nullable(Int32), waiting_comm Nullable(String), wall_ns Nullable(Int64),
 	trace_id String, row_schema UInt16
 ) ENGINE = Log;

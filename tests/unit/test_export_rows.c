@@ -125,6 +125,9 @@ static void test_unknown_and_wall(void **state)
 			    "\"comm\":\"t\",\"cpu\":0,\"from_ns\":1,\"to_ns\":2,\"dur_ns\":1,"
 			    "\"waiting_tid\":null,\"waiting_comm\":null,\"wall_ns\":null,"
 			    "\"trace_id\":null,\"row_schema\":2}\n");
+	/* an unknown task (a stall of every CPU) has no name either */
+	stall_row(&r, -1, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\"pid\":null,\"tid\":null,\"comm\":null,"));
 	/* the wall clock of from_ns: 1 + the offset */
 	assert_int_equal(lat_rows_source(&r, &src), 0);
 	r.host = "h";
