@@ -3,9 +3,10 @@
 # Loads traces into the tables of deploy/clickhouse/schema.sql, one trace at a time, each
 # whole or not at all (docs/fleet.md).
 #
-#   load.sh [-p PORT] [-s SERVER] [-H HOST] [-b LATSCOPE] TRACE...
-#       exports each TRACE with `latscope export --rows traces|waits|samples|stalls
-#       --format jsonl [--host HOST]` and loads the rows
+#   load.sh [-p PORT] [-s SERVER] [-H HOST] [-t DUR] [-b LATSCOPE] TRACE...
+#       exports each TRACE with `latscope export --rows traces,waits,samples,stalls
+#       --format jsonl [--host HOST] [-t DUR]` (one pass) and loads the rows; -t: the
+#       waits of at least DUR get a verdict (default 10ms, as analyze)
 #   load.sh [-p PORT] [-s SERVER] -d DIR...
 #       loads rows exported before: DIR/traces.jsonl (one trace), DIR/waits.jsonl,
 #       DIR/samples.jsonl, DIR/stalls.jsonl, and DIR/recorded_at (seconds since the epoch,
@@ -19,20 +20,26 @@
 port=9000
 server=127.0.0.1
 label=
+threshold=
 bin=${LATSCOPE:-latscope}
 dirs=0
-while getopts p:s:H:b:d opt; do
+while getopts p:s:H:t:b:d opt; do
 	case $opt in
 	p) port=$OPTARG ;;
 	s) server=$OPTARG ;;
 	H) label=$OPTARG ;;
+	t) threshold=$OPTARG ;;
 	b) bin=$OPTARG ;;
 	d) dirs=1 ;;
-	*) sed -n '4,11p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,13p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "load.sh: no trace" >&2; exit 2; }
+if [ "$dirs" = 1 ] && [ -n "$threshold$label" ]; then
+	echo "load.sh: -t and -H apply to the export: not with -d (rows exported before)" >&2
+	exit 2
+fi
 ROW_SCHEMA=2
 KINDS="traces waits samples stalls"
 
@@ -185,17 +192,15 @@ for arg in "$@"; do
 		rc=$?
 	else
 		rm -f "$tmp"/*
-		ok=1
-		for k in $KINDS; do
-			"$bin" export --rows "$k" --format jsonl ${label:+--host "$label"} \
-				-o "$tmp/$k.jsonl" "$arg" 2>"$tmp/err" || {
-				ok=0
-				echo "$arg: refused: latscope export --rows $k failed:" \
-					"$(grep -m1 error "$tmp/err")" >&2
-				break
-			}
-		done
-		[ "$ok" = 1 ] || { bad=1; continue; }
+		# shellcheck disable=SC2086
+		"$bin" export --rows traces,waits,samples,stalls --format jsonl \
+			${label:+--host "$label"} ${threshold:+-t "$threshold"} -o "$tmp" "$arg" \
+			2>"$tmp/err" || {
+			echo "$arg: refused: latscope export failed:" \
+				"$(grep -m1 -e error -e usage -e expected "$tmp/err")" >&2
+			bad=1
+			continue
+		}
 		stat -c %Y "$arg" >"$tmp/recorded_at"
 		load_dir "$tmp" "$arg"
 		rc=$?
