@@ -81,7 +81,7 @@ nt=$(grep -c ": loaded " "$dir/load.out")
 rows=$(ch_q "$tcp" -q "SELECT (SELECT count() FROM latscope.waits) +
 	(SELECT count() FROM latscope.samples) + (SELECT count() FROM latscope.stalls)")
 echo "load.sh: $nt traces, $rows rows in $(secs "$t0" "$t1") s: $(rate "$nt" "$t0" "$t1")" \
-	"traces/s, $(rate "$rows" "$t0" "$t1") rows/s (4 exports per trace included)"
+	"traces/s, $(rate "$rows" "$t0" "$t1") rows/s (the export of each trace included)"
 "$bin" export --rows waits --format jsonl -o "$dir/waits.jsonl" $(for k in $(seq 4); do
 	echo tests/fixtures/tracecmd-mixed.dat; done) 2>/dev/null
 nr=$(wc -l <"$dir/waits.jsonl")
@@ -92,12 +92,13 @@ t1=$(now)
 echo "INSERT JSONEachRow (staging, Log): $nr wait rows in $(secs "$t0" "$t1") s:" \
 	"$(rate "$nr" "$t0" "$t1") rows/s"
 t0=$(now)
-ch_q "$tcp" -q "INSERT INTO latscope.waits SELECT concat(trace_id, 'b'), ifNull(host, ''),
-	comm, tid, pid, policy, prio, cpu, start_ns, end_ns, latency_ns, kind, waker,
-	ifNull(verdict, ''), trusted, queued_cpu, waker_tid, waker_cpu, ifNull(waker_ctx, ''),
-	row_schema FROM latscope_stage.bench"
+ch_q "$tcp" -q "INSERT INTO latscope.waits SELECT concat(trace_id, 'b'), 1, ifNull(host, ''),
+	comm, tid, pid, policy, prio, cpu, start_ns, end_ns, latency_ns, kind, waker, verdict,
+	trusted, queued_cpu, waker_tid, waker_cpu, waker_ctx,
+	toDateTime(intDiv(wall_ns, 1000000000)), wall_ns, today(), row_schema
+	FROM latscope_stage.bench"
 t1=$(now)
-echo "INSERT SELECT into latscope.waits (ReplacingMergeTree): $nr rows in" \
+echo "INSERT SELECT into latscope.waits (MergeTree): $nr rows in" \
 	"$(secs "$t0" "$t1") s: $(rate "$nr" "$t0" "$t1") rows/s"
 t0=$(now)
 "$bin" export --rows waits --format jsonl -o /dev/null tests/fixtures/tracecmd-mixed.dat \

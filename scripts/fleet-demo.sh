@@ -9,9 +9,10 @@
 #
 #   scripts/fleet-demo.sh [BUILD_DIR]      (default build; as root it records two traces)
 #
-# Hosts: the samples of samples/tracedat as "lab-a", "lab-b", "lab-c", the trace-cmd
-# fixture as "ci-1", and, as root, two recordings made here with `latscope record` (one
-# idle, one under hackbench with a cyclictest-like probe) as "rec-idle" and "rec-load".
+# Hosts: the samples of samples/tracedat as "lab-a" (its waits of 1 ms or more judged: -t 1ms),
+# "lab-b", "lab-c", the trace-cmd fixture as "ci-1", and, as root, two recordings made here
+# with `latscope record` (one idle, one under hackbench with a cyclictest-like probe) as
+# "rec-idle" and "rec-load".  ci-1 is then reloaded twice: every answer stays the same.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 repo=$PWD
@@ -82,8 +83,11 @@ for h in $hosts; do
 	eval "files=\$$v"
 	shard=$(ch_q "$p1" -q "SELECT cityHash64('$h') % 2")
 	[ "$shard" = 0 ] && port=$p1 || port=$p2
+	thr=
+	[ "$h" = lab-a ] && thr=1ms
 	# shellcheck disable=SC2086
-	LATSCOPE=$bin deploy/clickhouse/load.sh -p "$port" -H "$h" $files | sed "s/^/   shard $((shard + 1)): /"
+	LATSCOPE=$bin deploy/clickhouse/load.sh -p "$port" -H "$h" ${thr:+-t $thr} $files |
+		sed "s/^/   shard $((shard + 1)): /"
 	# shellcheck disable=SC2086
 	"$bin" analyze --json --mergeable --host "$h" $files >"$dir/$h.json" 2>/dev/null
 done
@@ -94,6 +98,34 @@ LATSCOPE=$bin deploy/clickhouse/load.sh -p "$port" -H ci-1 $t_ci_1 | sed 's/^/  
 
 # --- the fleet queries through the Distributed tables -----------------------------------------
 W=latscope.waits_all S=latscope.stalls_all T=latscope.traces_all
+# every answer: the queries, and per host the count, max and exact p99 of the rows that count
+answers() {
+	for qq in q_host q_comm q_stall q_waker q_verdict; do
+		ch_q "$p1" -q "$($qq)"
+	done
+	ch_q "$p1" -q "SELECT host, count(), max(latency_ns),
+		arrayElement(arraySort(groupArray(latency_ns)), intDiv(99 * count() + 99, 100))
+		FROM $W WHERE trusted AND kind != 'preempt' AND $(eval echo "\"$fleet_loaded\"")
+		GROUP BY host ORDER BY host"
+	# the view for one's own queries counts the same
+	ch_q "$p1" -q "SELECT count() FROM latscope.waits_all_latest
+		WHERE trusted AND kind != 'preempt'"
+}
+answers >"$dir/answers.before"
+echo "== reloading ci-1 twice (LATSCOPE_CH_FORCE=1): each load replaces the one before"
+for i in 1 2; do
+	LATSCOPE_CH_FORCE=1 LATSCOPE=$bin deploy/clickhouse/load.sh -p "$port" -H ci-1 $t_ci_1 |
+		sed 's/^/   /'
+done
+answers >"$dir/answers.after"
+if cmp -s "$dir/answers.before" "$dir/answers.after"; then
+	echo "   every answer below is the same before and after (counts, maxima, p99s)"
+	same=0
+else
+	echo "   the answers CHANGED:"
+	diff "$dir/answers.before" "$dir/answers.after" | sed 's/^/   /'
+	same=1
+fi
 show() {
 	echo
 	echo "== $1"
@@ -104,6 +136,7 @@ ch_q "$p1" -q "$(q_host)" >"$dir/q_host.tsv"
 show "per comm, across hosts (at least 20 waits; the 10 worst p99)" "$(q_comm)"
 show "hosts whose worst wait lay mostly in a stall" "$(q_stall)"
 show "who woke the real-time tasks that waited 100 us or more" "$(q_waker)"
+show "verdicts of the judged waits (lab-a: 1 ms and more; the others 10 ms)" "$(q_verdict)"
 echo
 echo "== what each shard holds (its own latscope.traces)"
 for p in $p1 $p2; do
@@ -137,4 +170,4 @@ PY
 agree=$?
 echo
 echo "fleet-demo: done; the servers stop now"
-exit "$agree"
+[ "$agree" = 0 ] && [ "$same" = 0 ]

@@ -12,11 +12,13 @@
 #       DIR/samples.jsonl, DIR/stalls.jsonl, and DIR/recorded_at (seconds since the epoch,
 #       else the time of traces.jsonl)
 #
-# A trace whose traces row is there already is skipped (LATSCOPE_CH_FORCE=1 loads it
-# again: the tables' ReplacingMergeTree then folds the copies, see schema.sql).  A file
-# ClickHouse cannot parse, a row of another row_schema or of another trace, or row counts
-# that disagree with the trace's totals refuse the trace: nothing of it reaches the
-# tables.  Exit status: 0 every trace loaded or already there, 1 one was refused, 2 usage.
+# Every load has its own load_id; a trace counts through its latest load that finished (its
+# traces row is written last), so a trace loaded twice is never counted twice (schema.sql).
+# A trace whose traces row is there already is skipped (LATSCOPE_CH_FORCE=1 loads it again:
+# then the older loads' rows are deleted once the new one finished).  A file ClickHouse
+# cannot parse, a row of another row_schema or of another trace, or row counts that disagree
+# with the trace's totals refuse the trace: nothing of it reaches the tables.  Exit status:
+# 0 every trace loaded or already there, 1 one was refused, 2 usage.
 port=9000
 server=127.0.0.1
 label=
@@ -45,35 +47,44 @@ KINDS="traces waits samples stalls"
 
 q() { clickhouse-client --host "$server" --port "$port" "$@"; }
 
-# The copies from a staging table to the fleet table, per kind.
+# The wall clock of a row (wall_ns, or NULL) as DateTime, and its partition day: the wall
+# clock's, else the trace file's ($1: its time, seconds).
+wall_sql() { echo "toDateTime(intDiv(wall_ns, 1000000000))"; }
+day_sql() { echo "toDate(ifNull(toDateTime(intDiv(wall_ns, 1000000000)), toDateTime($1)))"; }
+
+# The copies from a staging table to the fleet table, per kind: $1 kind, $2 the staging
+# suffix, $3 the file's time, $4 the load_id.
 copy_sql() {
-	kind=$1 sfx=$2 rec=$3
+	kind=$1 sfx=$2 rec=$3 lid=$4
 	case $kind in
-	waits) echo "INSERT INTO latscope.waits (trace_id, host, comm, tid, pid, policy, prio,
-		cpu, start_ns, end_ns, latency_ns, kind, waker, verdict, trusted, queued_cpu,
-		waker_tid, waker_cpu, waker_ctx, row_schema)
-		SELECT trace_id, ifNull(host, ''), comm, tid, pid, policy, prio, cpu, start_ns,
-		end_ns, latency_ns, kind, waker, ifNull(verdict, ''), trusted, queued_cpu,
-		waker_tid, waker_cpu, ifNull(waker_ctx, ''), row_schema
+	waits) echo "INSERT INTO latscope.waits (trace_id, load_id, host, comm, tid, pid,
+		policy, prio, cpu, start_ns, end_ns, latency_ns, kind, waker, verdict, trusted,
+		queued_cpu, waker_tid, waker_cpu, waker_ctx, wall, wall_ns, day, row_schema)
+		SELECT trace_id, $lid, ifNull(host, ''), comm, tid, pid, policy, prio, cpu,
+		start_ns, end_ns, latency_ns, kind, waker, verdict, trusted, queued_cpu,
+		waker_tid, waker_cpu, waker_ctx, $(wall_sql), wall_ns, $(day_sql "$rec"),
+		row_schema
 		FROM latscope_stage.waits_$sfx" ;;
-	samples) echo "INSERT INTO latscope.samples (trace_id, host, probe, cpu, ts_ns, tid,
-		comm, lat_ns, text, text_hash, row_schema)
-		SELECT trace_id, ifNull(host, ''), ifNull(probe, ''), cpu, ts_ns, ifNull(tid, -1),
-		ifNull(comm, ''), lat_ns, text, cityHash64(text), row_schema
+	samples) echo "INSERT INTO latscope.samples (trace_id, load_id, host, probe, cpu,
+		ts_ns, tid, pid, comm, lat_ns, text, wall, wall_ns, day, row_schema)
+		SELECT trace_id, $lid, ifNull(host, ''), ifNull(probe, ''), cpu, ts_ns, tid, pid,
+		comm, lat_ns, text, $(wall_sql), wall_ns, $(day_sql "$rec"), row_schema
 		FROM latscope_stage.samples_$sfx" ;;
-	stalls) echo "INSERT INTO latscope.stalls (trace_id, host, cpu, from_ns, to_ns, dur_ns,
-		tid, comm, waiting_tid, waiting_comm, row_schema)
-		SELECT trace_id, ifNull(host, ''), cpu, from_ns, to_ns, dur_ns, ifNull(tid, -1),
-		ifNull(comm, ''), ifNull(waiting_tid, -1), ifNull(waiting_comm, ''), row_schema
+	stalls) echo "INSERT INTO latscope.stalls (trace_id, load_id, host, cpu, from_ns,
+		to_ns, dur_ns, tid, pid, comm, waiting_tid, waiting_comm, wall, wall_ns, day,
+		row_schema)
+		SELECT trace_id, $lid, ifNull(host, ''), cpu, from_ns, to_ns, dur_ns, tid, pid,
+		comm, waiting_tid, waiting_comm, $(wall_sql), wall_ns, $(day_sql "$rec"),
+		row_schema
 		FROM latscope_stage.stalls_$sfx" ;;
-	traces) echo "INSERT INTO latscope.traces (trace_id, trace, host, kernel, uname, preempt,
-		clock, cpus, first_ns, last_ns, events, waits, preempt_waits, untrusted,
-		lost_events, stalls, stall_ns, recorded_at, loaded_at, row_schema)
-		SELECT trace_id, trace, ifNull(host, ''), ifNull(kernel, ''), ifNull(uname, ''),
-		ifNull(preempt, ''), ifNull(clock, ''), ifNull(cpus, 0), ifNull(first_ns, 0),
-		ifNull(last_ns, 0), ifNull(events, 0), ifNull(waits, 0), ifNull(preempt_waits, 0),
-		ifNull(untrusted, 0), ifNull(lost_events, 0), ifNull(stalls, 0),
-		ifNull(stall_ns, 0), toDateTime($rec), now(), row_schema
+	traces) echo "INSERT INTO latscope.traces (trace_id, load_id, trace, host, kernel,
+		uname, preempt, clock, cpus, first_ns, last_ns, events, waits, preempt_waits,
+		untrusted, lost_events, stalls, stall_ns, threshold_ns, realtime_offset_ns,
+		realtime_error_ns, wall, wall_ns, recorded_at, loaded_at, day, row_schema)
+		SELECT trace_id, $lid, trace, ifNull(host, ''), kernel, uname, preempt, clock,
+		cpus, first_ns, last_ns, events, waits, preempt_waits, untrusted, lost_events,
+		stalls, stall_ns, threshold_ns, realtime_offset_ns, realtime_error_ns,
+		$(wall_sql), wall_ns, toDateTime($rec), now(), $(day_sql "$rec"), row_schema
 		FROM latscope_stage.traces_$sfx" ;;
 	esac
 }
@@ -138,7 +149,8 @@ load_dir() {
 		fi
 	fi
 	rec=$(cat "$dir/recorded_at" 2>/dev/null || stat -c %Y "$dir/traces.jsonl")
-	sfx=$(printf '%s %s %s' "$id" "$$" "$(date +%s%N)" | md5sum | cut -c1-16)
+	lid=$(date +%s%N)
+	sfx=$(printf '%s %s %s' "$id" "$$" "$lid" | md5sum | cut -c1-16)
 	for k in $KINDS; do
 		echo "CREATE TABLE latscope_stage.${k}_$sfx AS latscope_stage.${k}_tpl;"
 	done | q -n || {
@@ -165,7 +177,7 @@ load_dir() {
 	# the traces row last (-n stops at the first statement that fails): a trace counts
 	# once it has one
 	for k in waits samples stalls traces; do
-		copy_sql "$k" "$sfx" "$rec"
+		copy_sql "$k" "$sfx" "$rec" "$lid"
 		echo ";"
 	done | q -n || {
 		echo "$name: error: copying the rows failed; the trace has no traces row, load" \
@@ -177,7 +189,26 @@ load_dir() {
 	set -- $(printf '%s\n' "$res" | cut -f2-4)
 	host=$(printf '%s\n' "$res" | cut -f5)
 	echo "$name: loaded $1 waits, $2 samples, $3 stalls, host '$host' (trace_id $id)"
+	drop_older "$name" "$id" "$lid"
 	return 0
+}
+
+# After load $3 of trace $2 finished: the rows of its older loads (a forced reload) no
+# longer count (the queries take the latest load); delete them.  Only older ones: a load
+# that started later and is still running is left alone.
+drop_older() {
+	name=$1 id=$2 lid=$3
+	old=$(q -q "SELECT count() FROM latscope.traces WHERE trace_id = '$id' AND
+		load_id < $lid") || return 0
+	[ "${old:-0}" -gt 0 ] || return 0
+	for k in waits samples stalls traces; do
+		echo "ALTER TABLE latscope.$k DELETE WHERE trace_id = '$id' AND load_id < $lid;"
+	done | q -n || {
+		echo "$name: warning: deleting the $old older loads failed (they do not count:" \
+			"the latest load does)" >&2
+		return 0
+	}
+	echo "$name: replaces $old earlier load(s) of trace_id $id (deleted)"
 }
 
 bad=0

@@ -65,6 +65,7 @@ ch_q() {
 ch_start() {
 	_chd=$1 _tcp=$2 _http=$3
 	mkdir -p "$_chd/data" "$_chd/tmp" "$_chd/log" "$_chd/user_files" "$_chd/format_schemas" || return 1
+	_chd=$(cd "$_chd" && pwd)	# the daemon leaves the working directory: absolute paths
 	ch_config "$_chd" "$_tcp" "$_http"
 	clickhouse-server --config-file="$_chd/config.xml" --pid-file="$_chd/pid" --daemon \
 		>"$_chd/log/stdout" 2>&1 || { cat "$_chd/log/stdout" >&2; return 1; }

@@ -5,8 +5,11 @@
 # (latscope.waits_all, ...).  GLOBAL IN / JOIN: on a Distributed table the subquery runs
 # once, on the initiator, and its result goes to every shard.
 
-# Only the waits of traces whose load finished (their traces row is written last).
-fleet_loaded="trace_id GLOBAL IN (SELECT trace_id FROM \$T)"
+# Only the rows of each trace's latest load that finished (its traces row is written last):
+# a trace loaded twice (forced, under another label, by another latscope) or a load cut
+# halfway never counts twice (schema.sql).
+fleet_loaded="(trace_id, load_id) GLOBAL IN (SELECT trace_id, max(load_id) FROM \$T
+	GROUP BY trace_id)"
 
 # p99 and max wakeup latency per host (trusted wakeup and new-task waits)
 q_host() {
@@ -43,7 +46,7 @@ q_stall() {
 		) GLOBAL ANY INNER JOIN (
 			SELECT trace_id AS wtrace, groupArray(cpu) AS scpu,
 				groupArray(from_ns) AS sfrom, groupArray(to_ns) AS sto
-			FROM $S GROUP BY trace_id
+			FROM $S WHERE $(eval echo "\"$fleet_loaded\"") GROUP BY trace_id
 		) USING wtrace
 	) ARRAY JOIN scpu, sfrom, sto
 	WHERE (scpu = wcpu OR scpu = -1) AND sfrom < wend AND sto > wstart
@@ -58,4 +61,13 @@ q_waker() {
 	FROM $W WHERE trusted AND kind != 'preempt' AND policy = 'rt'
 		AND latency_ns >= 100000 AND $(eval echo "\"$fleet_loaded\"")
 	GROUP BY waker ORDER BY late_waits DESC, max_ns DESC LIMIT 5"
+}
+
+# the verdicts of the judged waits (at least each trace's threshold_ns) per host: how many,
+# the longest
+q_verdict() {
+	echo "SELECT host, verdict, count() AS waits, max(latency_ns) AS max_ns
+	FROM $W WHERE trusted AND kind != 'preempt' AND verdict IS NOT NULL
+		AND $(eval echo "\"$fleet_loaded\"")
+	GROUP BY host, verdict ORDER BY host, waits DESC, verdict"
 }
