@@ -32,6 +32,13 @@ void lat_summary_release(struct lat_summary *s)
 		free(s->worst[i].trace);
 		free(s->worst[i].host);
 	}
+	for (size_t i = 0; i < s->ntids; i++) {
+		free(s->tids[i].id);
+		free(s->tids[i].trace);
+		free(s->tids[i].origin);
+	}
+	free(s->tids);
+	free(s->tid_hash);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -119,6 +126,63 @@ struct lat_sgroup *lat_summary_group(struct lat_summary *s, enum lat_sg_kind kin
 	return g;
 }
 
+static uint64_t id_hash(const char *id)
+{
+	return fnv(14695981039346656037ull, id, strlen(id));
+}
+
+/* The slot of @id's first entry in s->tid_hash (empty when it has none). */
+static size_t tid_slot(const struct lat_summary *s, const char *id)
+{
+	size_t k = id_hash(id) & (s->tid_hcap - 1);
+
+	while (s->tid_hash[k] && strcmp(s->tids[s->tid_hash[k] - 1].id, id))
+		k = (k + 1) & (s->tid_hcap - 1);
+	return k;
+}
+
+static int tid_rehash(struct lat_summary *s)
+{
+	size_t ncap = s->tid_hcap ? 2 * s->tid_hcap : 64, *nh = calloc(ncap, sizeof(*nh));
+	size_t *old = s->tid_hash, ocap = s->tid_hcap;
+
+	if (!nh)
+		return -LAT_ENOMEM;
+	s->tid_hash = nh;
+	s->tid_hcap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			nh[tid_slot(s, s->tids[old[i] - 1].id)] = old[i];
+	free(old);
+	return 0;
+}
+
+int lat_summary_tid_add(struct lat_summary *s, const char *id, const char *trace,
+			const char *origin, uint64_t from_ns, uint64_t to_ns)
+{
+	struct lat_summary_tid t = { .from_ns = from_ns, .to_ns = to_ns };
+	size_t k;
+
+	if ((2 * (s->ntids + 1) > s->tid_hcap && tid_rehash(s)) ||
+	    lat_grow(&s->tids, &s->tid_cap, s->ntids + 1, sizeof(t)))
+		return -LAT_ENOMEM;
+	t.id = strdup(id);
+	t.trace = trace ? strdup(trace) : NULL;
+	t.origin = origin ? strdup(origin) : NULL;
+	if (!t.id || (trace && !t.trace) || (origin && !t.origin)) {
+		free(t.id);
+		free(t.trace);
+		free(t.origin);
+		return -LAT_ENOMEM;
+	}
+	/* the new entry heads its id's chain */
+	k = tid_slot(s, id);
+	t.next = s->tid_hash[k];
+	s->tids[s->ntids++] = t;
+	s->tid_hash[k] = s->ntids;
+	return 0;
+}
+
 void lat_summary_trace(struct lat_summary *s)
 {
 	struct lat_sgroup *g = lat_summary_group(s, LAT_SG_HOST, s->host, NULL, -1);
@@ -128,6 +192,50 @@ void lat_summary_trace(struct lat_summary *s)
 		s->oom = 1;
 	else
 		g->traces++;
+	if (s->trace_id && lat_summary_tid_add(s, s->trace_id, s->trace, NULL,
+					       s->windowed ? s->from_ns : 0,
+					       s->windowed ? s->to_ns : 0))
+		s->oom = 1;
+}
+
+/* Whether windows [f, t) overlap (t 0: no end). */
+static int windows_meet(const struct lat_summary_tid *a, const struct lat_summary_tid *b)
+{
+	return (!b->to_ns || a->from_ns < b->to_ns) && (!a->to_ns || b->from_ns < a->to_ns);
+}
+
+enum lat_summary_seen lat_summary_seen(const struct lat_summary *s, const struct lat_summary *src,
+				       const struct lat_summary_tid **dup,
+				       const struct lat_summary_tid **mine)
+{
+	size_t same = 0, met = 0;
+
+	*dup = *mine = NULL;
+	for (size_t i = 0; i < src->ntids && s->tid_hcap; i++) {
+		const struct lat_summary_tid *t = &src->tids[i], *o = NULL;
+		int is_same = 0;
+
+		for (size_t e = s->tid_hash[tid_slot(s, t->id)]; e; e = s->tids[e - 1].next) {
+			const struct lat_summary_tid *x = &s->tids[e - 1];
+
+			if (!windows_meet(x, t))
+				continue;
+			o = o ? o : x;
+			is_same |= x->from_ns == t->from_ns && x->to_ns == t->to_ns;
+		}
+		if (!o)
+			continue;
+		met++;
+		same += is_same;
+		if (!*dup) {
+			*dup = o;
+			*mine = t;
+		}
+	}
+	if (!met)
+		return LAT_SEEN_NONE;
+	/* every trace of src counted already, each whole: src adds nothing */
+	return same == src->ntids && src->traces == src->ntids ? LAT_SEEN_ALL : LAT_SEEN_SOME;
 }
 
 /* The worst waits: latency descending, then trace and end time, for a stable order. */
@@ -328,5 +436,12 @@ int lat_summary_merge(struct lat_summary *dst, struct lat_summary *src)
 	}
 	src->nworst = 0;
 	dst->traces += src->traces;
+	for (size_t i = 0; i < src->ntids; i++) {
+		const struct lat_summary_tid *t = &src->tids[i];
+
+		if (lat_summary_tid_add(dst, t->id, t->trace, t->origin ? t->origin : src->origin,
+					t->from_ns, t->to_ns))
+			return -LAT_ENOMEM;
+	}
 	return 0;
 }

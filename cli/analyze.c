@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "latscope/an_wakeup.h"
+#include "latscope/export.h"
 #include "latscope/input.h"
 #include "latscope/report.h"
 #include "latscope/summary.h"
@@ -152,16 +153,17 @@ static const struct cli_opt *const analyze_tables[] = {
 
 /*
  * Analyzes block @k of @l, feeding @sum (when not NULL) with its waits if it
- * is an event trace.
+ * is an event trace.  @hash: the input's trace id (export's: a hash of the
+ * file), computed here when first needed, "" when it cannot be (stdin).
  */
 static int analyze_block(struct lat_loaded *l, size_t k, const char *path,
 			 const struct analyze_cmd *a, struct lat_summary *sum,
-			 const struct lat_analyze_opts *o)
+			 const struct lat_analyze_opts *o, char hash[17])
 {
 	struct lat_block *b = l->blocks[k];
 	struct lat_analyze_opts so;
 	struct lat_wake_sink sink;
-	char name[4096];
+	char name[4096], id[64];
 	size_t nev = 0;
 	int ret;
 
@@ -169,19 +171,25 @@ static int analyze_block(struct lat_loaded *l, size_t k, const char *path,
 		return lat_analyze_block(b, o);
 	for (size_t i = 0; i < l->nblocks; i++)
 		nev += l->blocks[i]->events != NULL;
+	if (!hash[0] && strcmp(path, "-") && lat_rows_trace_id(path, hash) < 0)
+		hash[0] = '\0';
 	/* several traces in one input (a mail): each by its first line, as export names them */
-	if (nev > 1 && b->first_line)
+	if (nev > 1 && b->first_line) {
 		snprintf(name, sizeof(name), "%s:%u", path, b->first_line);
-	else
+		snprintf(id, sizeof(id), "%s:%u", hash, b->first_line);
+	} else {
 		snprintf(name, sizeof(name), "%s", path);
+		snprintf(id, sizeof(id), "%s", hash);
+	}
 	sum->trace = name;
+	sum->trace_id = hash[0] ? id : NULL;
 	sum->host = a->host ? a->host : b->events->host;
 	lat_summary_trace(sum);
 	so = *o;
 	lat_summary_sink(sum, &sink);
 	so.sink = &sink;
 	ret = lat_analyze_block(b, &so);
-	sum->trace = sum->host = NULL;
+	sum->trace = sum->host = sum->trace_id = NULL;
 	return ret;
 }
 
@@ -191,6 +199,7 @@ static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const c
 {
 	const struct analyze_cmd *a = c->own;
 	int ret = lat_load(l, path, &c->read);
+	char hash[17] = "";
 
 	rep->path = path;
 	if (ret < 0) {
@@ -199,7 +208,7 @@ static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const c
 		return false;
 	}
 	for (size_t k = 0; k < l->nblocks; k++) {
-		ret = analyze_block(l, k, path, a, sum, &c->an);
+		ret = analyze_block(l, k, path, a, sum, &c->an, hash);
 		if (ret < 0)
 			lat_block_add_finding(l->blocks[k], "analysis-failed", LAT_SEV_HIGH,
 					      "analysis stopped: %s", lat_strerror(ret));

@@ -18,7 +18,10 @@ void usage_merge(FILE *out)
 		"reports (every input's \"summary\"), or of earlier merges, into one: per host,\n"
 		"per comm, per CPU and overall, with the percentiles one analysis over all\n"
 		"the traces would give (docs/merge.md).  A report that cannot be read, holds\n"
-		"no summary or one of another schema version is refused: nothing is written.\n\n"
+		"no summary or one of another schema version is refused: nothing is written.\n"
+		"A summary whose traces (by trace id and window) were merged already is\n"
+		"skipped with a warning naming them: each trace counts once; one that holds\n"
+		"such a trace together with others is refused.\n\n"
 		"exit status: 0 ok, 1 the output could not be written,\n"
 		"             2 usage error or a report refused\n");
 }
@@ -64,6 +67,23 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * Adds summary @v of report @path to @s: 0, 1 skipped (every trace of it merged already:
+ * said), or -1 with @err set.
+ */
+static int add_summary(struct lat_summary *s, const char *path, const struct lat_jv *v,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	s->origin = path;
+	ret = lat_summary_add_json(s, v, err, errlen);
+	s->origin = NULL;
+	if (ret == 1)
+		fprintf(stderr, "%s: warning: %s\n", path, err);
+	return ret < 0 ? -1 : ret;
+}
+
 /* Adds every summary of report @path to @s.  Returns 0, or -1 after a message. */
 static int merge_file(struct lat_summary *s, const char *path)
 {
@@ -87,7 +107,7 @@ static int merge_file(struct lat_summary *s, const char *path)
 	one = lat_jv_get(&root, "summary");	/* a merge's output */
 	inputs = lat_jv_get(&root, "inputs");	/* an analyze report */
 	if (one) {
-		if (lat_summary_add_json(s, one, err, sizeof(err)))
+		if (add_summary(s, path, one, err, sizeof(err)) < 0)
 			goto bad;
 		found++;
 	}
@@ -95,7 +115,7 @@ static int merge_file(struct lat_summary *s, const char *path)
 		one = lat_jv_get(&inputs->items[i], "summary");
 		if (!one)
 			continue;
-		if (lat_summary_add_json(s, one, err, sizeof(err)))
+		if (add_summary(s, path, one, err, sizeof(err)) < 0)
 			goto bad;
 		found++;
 	}
@@ -137,6 +157,11 @@ int cmd_merge(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (merge_file(&s, argv[i]) < 0)
 			goto out;	/* nothing is written: a partial merge would mislead */
+	if (s.traces > s.ntids)
+		fprintf(stderr, "latscope merge: warning: %llu of the %llu traces have no id (read "
+			"from stdin, or summarized by a latscope before ids): whether one of them "
+			"was merged twice cannot be told\n",
+			(unsigned long long)(s.traces - s.ntids), (unsigned long long)s.traces);
 	lat_json_init(&j, stdout, 1);
 	lat_json_obj_open(&j, NULL);
 	lat_json_str(&j, "latscope", LATSCOPE_VERSION);

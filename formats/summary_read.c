@@ -180,6 +180,37 @@ static int rd_worst(struct rd *r, struct lat_summary *t, const struct lat_jv *a)
 	return 0;
 }
 
+/*
+ * The traces with an id (optional: a report of a latscope before them has none, its traces
+ * then count as of unknown id).
+ */
+static int rd_trace_ids(struct rd *r, struct lat_summary *t, const struct lat_jv *v)
+{
+	const struct lat_jv *a = lat_jv_get(v, "trace_ids");
+
+	if (!a)
+		return 0;
+	if (a->type != LAT_JV_ARR)
+		return rd_fail(r, a, "\"trace_ids\": an array");
+	for (size_t i = 0; i < a->n; i++) {
+		const struct lat_jv *e = &a->items[i], *to = lat_jv_get(e, "to_ns");
+		int ok[2];
+		const char *id = rd_str(e, "id", &ok[0]), *trace = rd_str(e, "trace", &ok[1]);
+		uint64_t from;
+
+		if (e->type != LAT_JV_OBJ || !ok[0] || !id || !*id || !ok[1] || !to ||
+		    (to->type != LAT_JV_NULL && (!to->is_int || to->i <= 0)))
+			return rd_fail(r, e, "a trace {id: a string, trace, from_ns, to_ns: "
+					     "an integer > 0 or null}");
+		if (rd_uint(r, e, "from_ns", &from))
+			return -LAT_EFORMAT;
+		if (lat_summary_tid_add(t, id, trace, NULL, from,
+					to->type == LAT_JV_NULL ? 0 : (uint64_t)to->i))
+			return -LAT_ENOMEM;
+	}
+	return 0;
+}
+
 /* Everything of summary @v into the empty @t; @t holds part of it on error. */
 static int rd_summary(struct rd *r, struct lat_summary *t, const struct lat_jv *v)
 {
@@ -224,7 +255,50 @@ static int rd_summary(struct rd *r, struct lat_summary *t, const struct lat_jv *
 			return -LAT_EFORMAT;
 		t->traces += g->traces;
 	}
+	if (rd_trace_ids(r, t, v))
+		return -LAT_EFORMAT;
+	if (t->ntids > t->traces)
+		return rd_fail(r, lat_jv_get(v, "trace_ids"), "no more trace_ids than traces");
 	return rd_worst(r, t, worst);
+}
+
+/* A trace's window as ", window FROM:TO" (empty when whole) into @buf. */
+static void window_text(const struct lat_summary_tid *t, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (t->to_ns)
+		snprintf(buf, len, ", window %llu:%llu", (unsigned long long)t->from_ns,
+			 (unsigned long long)t->to_ns);
+	else if (t->from_ns)
+		snprintf(buf, len, ", window %llu:", (unsigned long long)t->from_ns);
+}
+
+/*
+ * What lat_summary_seen() found, said: @mine of the summary read overlaps @dup,
+ * merged before; @all: every trace of the summary read was merged before.
+ */
+static void seen_text(const struct lat_summary_tid *dup, const struct lat_summary_tid *mine,
+		      char *err, size_t errlen, int all)
+{
+	char win[80], dwin[80], from[600] = "";
+
+	window_text(mine, win, sizeof(win));
+	window_text(dup, dwin, sizeof(dwin));
+	if (dup->origin)
+		snprintf(from, sizeof(from), " from %.500s", dup->origin);
+	if (all)
+		snprintf(err, errlen, "trace %s (%s%s) was merged already%s: counted once, this "
+			 "summary skipped", mine->id, mine->trace ? mine->trace : "?", win, from);
+	else if (dup->from_ns != mine->from_ns || dup->to_ns != mine->to_ns)
+		snprintf(err, errlen, "trace %s (%s%s) overlaps the part of it merged already%s "
+			 "(%s): its waits there would count twice; refused", mine->id,
+			 mine->trace ? mine->trace : "?", win, from,
+			 dup->to_ns || dup->from_ns ? dwin + 2 : "the whole trace");
+	else
+		snprintf(err, errlen, "trace %s (%s%s) was merged already%s, and this summary "
+			 "holds other traces too: it cannot be counted once; refused (merge the "
+			 "reports it was made of instead)", mine->id,
+			 mine->trace ? mine->trace : "?", win, from);
 }
 
 int lat_summary_add_json(struct lat_summary *s, const struct lat_jv *v, char *err, size_t errlen)
@@ -233,10 +307,21 @@ int lat_summary_add_json(struct lat_summary *s, const struct lat_jv *v, char *er
 	struct lat_summary t;
 	int ret;
 
+	const struct lat_summary_tid *dup, *mine;
+	enum lat_summary_seen seen;
+
 	lat_summary_init(&t);
+	t.origin = s->origin;
 	ret = rd_summary(&r, &t, v);
 	if (ret == -LAT_ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	if (!ret) {
+		seen = lat_summary_seen(s, &t, &dup, &mine);
+		if (seen != LAT_SEEN_NONE) {
+			seen_text(dup, mine, err, errlen, seen == LAT_SEEN_ALL);
+			ret = seen == LAT_SEEN_ALL ? 1 : -LAT_EFORMAT;
+		}
+	}
 	if (!ret)
 		ret = lat_summary_merge(s, &t);
 	lat_summary_release(&t);

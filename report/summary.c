@@ -96,6 +96,36 @@ static void worst_json(struct lat_json *j, const struct lat_summary *s)
 	lat_json_arr_close(j);
 }
 
+/* A window's from_ns and to_ns (0: to the end, null) in the open object. */
+static void window_json(struct lat_json *j, uint64_t from_ns, uint64_t to_ns)
+{
+	lat_json_uint(j, "from_ns", from_ns);
+	if (to_ns)
+		lat_json_uint(j, "to_ns", to_ns);
+	else
+		lat_json_null(j, "to_ns");
+}
+
+/* The traces with an id, each with its window: what lets a merge count each once. */
+static void trace_ids_json(struct lat_json *j, const struct lat_summary *s)
+{
+	int pretty = j->pretty;
+
+	lat_json_arr_open(j, "trace_ids");
+	for (size_t i = 0; i < s->ntids; i++) {
+		const struct lat_summary_tid *t = &s->tids[i];
+
+		lat_json_obj_open(j, NULL);
+		j->pretty = 0;	/* one line each */
+		lat_json_str(j, "id", t->id);
+		lat_json_str(j, "trace", t->trace);
+		window_json(j, t->from_ns, t->to_ns);
+		lat_json_obj_close(j);
+		j->pretty = pretty;
+	}
+	lat_json_arr_close(j);
+}
+
 void lat_summary_json(struct lat_json *j, const char *key, const struct lat_summary *s)
 {
 	struct lat_summary_view hosts, all;
@@ -112,16 +142,13 @@ void lat_summary_json(struct lat_json *j, const char *key, const struct lat_summ
 	lat_json_obj_close(j);
 	if (s->windowed) {
 		lat_json_obj_open(j, "window");
-		lat_json_uint(j, "from_ns", s->from_ns);
-		if (s->to_ns)
-			lat_json_uint(j, "to_ns", s->to_ns);
-		else
-			lat_json_null(j, "to_ns");
+		window_json(j, s->from_ns, s->to_ns);
 		lat_json_obj_close(j);
 	} else {
 		lat_json_null(j, "window");
 	}
 	lat_json_uint(j, "traces", s->traces);
+	trace_ids_json(j, s);
 	oom |= lat_summary_view(s, LAT_SG_HOST, 0, NULL, &all) < 0;
 	lat_json_obj_open(j, "all");
 	if (all.n) {

@@ -45,9 +45,22 @@ struct lat_summary_worst {
 	uint64_t end_ns;
 };
 
+/* A trace summarized: its id (the rows' trace_id, docs/export.md) and window. */
+struct lat_summary_tid {
+	char *id;			/* owned */
+	char *trace;			/* owned: its path as analyzed, NULL unknown */
+	char *origin;			/* owned: the report it was merged from, NULL: none */
+	uint64_t from_ns, to_ns;	/* the window of it summarized; to_ns 0: to the end */
+	size_t next;			/* 1 + the next entry of the same id, 0: none */
+};
+
 struct lat_summary {
 	/* set by the caller between traces (lent): the current trace and its host label */
 	const char *trace, *host;
+	/* the current trace's id, NULL unknown (lent, set with trace) */
+	const char *trace_id;
+	/* set by the caller before lat_summary_add_json(): the report read (lent) */
+	const char *origin;
 	/* only waits ending in [from_ns, to_ns) are counted (to_ns 0: no end) */
 	uint64_t from_ns, to_ns;
 	int windowed;
@@ -56,13 +69,40 @@ struct lat_summary {
 	struct lat_summary_worst worst[LAT_SUMMARY_WORST];
 	size_t nworst;
 	uint64_t traces;		/* traces summarized (lat_summary_trace) */
+	/* the traces with an id, in the order summarized or merged; by id in tid_hash */
+	struct lat_summary_tid *tids;	/* owned */
+	size_t ntids, tid_cap;
+	size_t *tid_hash;		/* owned: 1 + the first entry of an id, 0 empty */
+	size_t tid_hcap;
 	int oom;
 };
 
+/* What lat_summary_seen() finds of one summary's traces in another. */
+enum lat_summary_seen { LAT_SEEN_NONE, LAT_SEEN_ALL, LAT_SEEN_SOME };
+
 void lat_summary_init(struct lat_summary *s);
 void lat_summary_release(struct lat_summary *s);
-/* A trace begins: counts it for its host (s->host); call after setting trace and host. */
+/*
+ * A trace begins: counts it for its host (s->host) and keeps its id (s->trace_id) with the
+ * window; call after setting trace, host and trace_id.
+ */
 void lat_summary_trace(struct lat_summary *s);
+/*
+ * Whether the traces of @src were summarized in @s already: LAT_SEEN_NONE (no id of @src
+ * in @s with an overlapping window), LAT_SEEN_ALL (@src has ids and each is in @s with the
+ * same window: merging @src would count every wait of it twice), LAT_SEEN_SOME (some
+ * overlap, not all: it cannot be counted once).  *@dup: the entry of @s that overlaps the
+ * first one of @src that does (NULL when none); *@mine: that one of @src.
+ */
+enum lat_summary_seen lat_summary_seen(const struct lat_summary *s, const struct lat_summary *src,
+				       const struct lat_summary_tid **dup,
+				       const struct lat_summary_tid **mine);
+/*
+ * Keeps the trace @id (@trace, @origin: may be NULL) with its window in @s (the strings
+ * are copied).  Returns 0 or -LAT_ENOMEM.
+ */
+int lat_summary_tid_add(struct lat_summary *s, const char *id, const char *trace,
+			const char *origin, uint64_t from_ns, uint64_t to_ns);
 /* The sink that feeds @s: every trusted wakeup and new-task wait. */
 void lat_summary_sink(struct lat_summary *s, struct lat_wake_sink *sink);
 /*
@@ -100,9 +140,10 @@ void lat_summary_view_free(struct lat_summary_view *v);
 void lat_summary_json(struct lat_json *j, const char *key, const struct lat_summary *s);
 /*
  * Adds the summary object @v (written by lat_summary_json, read back) to @s
- * (formats/summary_read.c).
- * Returns 0, or -LAT_EFORMAT with "line N: expected ..." in @err (nothing of
- * @v is added then), or -LAT_ENOMEM.
+ * (formats/summary_read.c), its traces taking s->origin as their origin.
+ * Returns 0; 1 when every trace of @v is in @s already (nothing added, what in
+ * @err: merging it would count it twice); -LAT_EFORMAT with "line N: expected
+ * ..." or what overlaps in @err (nothing of @v is added then), or -LAT_ENOMEM.
  */
 int lat_summary_add_json(struct lat_summary *s, const struct lat_jv *v, char *err,
 			 size_t errlen);

@@ -12,9 +12,11 @@
 #    nearest-rank value.
 # 3. Hand-counted: kernel-trace-pipe-lost.txt has 49 wakeup waits, 22 trusted
 #    preemption waits, 2 across its LOST gap (test_export.sh, samples/README.md).
-# 4. Hosts: the same trace labelled twice with --host; merge of merges.
+# 4. Hosts: two traces labelled alpha, another beta; merge of merges.
 # 5. Refused: another schema version, malformed JSON, a bucket count that does
 #    not add up, a report without summary; nothing written then.
+# 6. Each trace once: a report merged twice, a trace twice in one report, a
+#    merge and one of its reports, overlapping windows, reports without ids.
 bin=$1
 repo=$2
 tmp=$(mktemp -d /tmp/latscope-merge-e2e.XXXXXX) || exit 2
@@ -53,7 +55,8 @@ n=$(wc -l <"$tmp/lat.txt")
 
 # --- 4. hosts, merge of merges -----------------------------------------------------------
 "$bin" analyze --json --mergeable --host alpha "$fixture" "$lost" >"$tmp/a.json"
-"$bin" analyze --json --mergeable --host beta "$fixture" >"$tmp/b.json"
+ktrace=$repo/samples/ftrace-text/kernel-trace.txt
+"$bin" analyze --json --mergeable --host beta "$ktrace" >"$tmp/b.json"
 "$bin" merge "$tmp/a.json" "$tmp/b.json" >"$tmp/ab.json"
 "$bin" merge "$tmp/a.json" >"$tmp/a-m.json" && "$bin" merge "$tmp/b.json" >"$tmp/b-m.json" &&
 	"$bin" merge "$tmp/a-m.json" "$tmp/b-m.json" >"$tmp/ab2.json"
@@ -84,9 +87,10 @@ for p in 50:p50_ns 90:p90_ns 99:p99_ns 99.9:p999_ns; do
 done
 check "pipe-lost: 49 waits, 22 preemption, 2 untrusted, max 2042000, no host" \
 	'[ "$(val lost.line)" = "49 22 2 2042000 None" ]'
-check "hosts: alpha 2 traces 18417 waits (18368 + 49), beta 1 trace 18368" \
-	'[ "$(val ab.hostline)" = "alpha/2/18417 beta/1/18368" ]'
-check "hosts: overall 36785" '[ "$(val ab.all.count)" -eq 36785 ]'
+# 328: kernel-trace.txt's trusted wakeup and new waits (analyze's wakeup.waits, test_fleet.sh)
+check "hosts: alpha 2 traces 18417 waits (18368 + 49), beta 1 trace 328" \
+	'[ "$(val ab.hostline)" = "alpha/2/18417 beta/1/328" ]'
+check "hosts: overall 18745" '[ "$(val ab.all.count)" -eq 18745 ]'
 check "hosts: the worst wait names its trace and host" \
 	'[ "$(val ab.worst0)" = "347160698 alpha True" ]'
 for k in all comms cpus worst hosts; do
@@ -118,6 +122,54 @@ check "no summary: refused" '[ $? -eq 2 ] && grep -q "no mergeable summary" "$tm
 check "--mergeable without --json: usage error" '[ $? -eq 2 ] && grep -q "with --json" "$tmp/err"'
 "$bin" analyze --json --mergeable --summary-window 5:3 "$fixture" >/dev/null 2>"$tmp/err"
 check "--summary-window 5:3: usage error" '[ $? -eq 2 ] && grep -q "expected FROM:TO" "$tmp/err"'
+
+# --- 6. each trace once -------------------------------------------------------------------
+# the summary without "reports" (which counts the files given); its overall count
+summary() { python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["summary"]))' "$1"; }
+total() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["all"]["count"])' "$1"; }
+"$bin" merge "$tmp/a.json" "$tmp/a.json" >"$tmp/aa.json" 2>"$tmp/aa.err"
+check "a report twice: exit 0, the second skipped, saying which trace and from where" \
+	'[ $? -eq 0 ] && [ "$(grep -c "a.json: warning: trace [0-9a-f]\{16\} (.*) was merged already from $tmp/a.json: counted once, this summary skipped" "$tmp/aa.err")" -eq 2 ]'
+check "a report twice: the merge of it once (18417 waits)" \
+	'[ "$(summary "$tmp/aa.json")" = "$(summary "$tmp/a-m.json")" ] && [ "$(total "$tmp/aa.json")" -eq 18417 ]'
+"$bin" analyze --json --mergeable "$lost" "$lost" >"$tmp/ll.json" 2>/dev/null
+"$bin" merge "$tmp/ll.json" >"$tmp/ll-m.json" 2>"$tmp/ll.err"
+check "a trace twice in one report: counted once (49 waits)" \
+	'[ $? -eq 0 ] && grep -q "counted once" "$tmp/ll.err" && [ "$(total "$tmp/ll-m.json")" -eq 49 ]'
+# a merge holds its reports' traces: merging one of them again after it adds nothing
+"$bin" merge "$tmp/ab.json" "$tmp/a.json" >"$tmp/ab-a.json" 2>"$tmp/ab-a.err"
+check "a merge, then one of its reports: skipped, the merge unchanged" \
+	'[ $? -eq 0 ] && [ "$(summary "$tmp/ab-a.json")" = "$(summary "$tmp/ab.json")" ] &&
+	 [ "$(grep -c "counted once" "$tmp/ab-a.err")" -eq 2 ]'
+# ... but a merge after one of its reports holds that trace with others: refused
+"$bin" merge "$tmp/a.json" "$tmp/ab.json" >"$tmp/out" 2>"$tmp/err"
+check "a report, then a merge of it with others: refused, nothing written" \
+	'[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	 grep -q "ab.json: error: trace [0-9a-f]* (.*) was merged already from $tmp/a.json, and this summary holds other traces too: it cannot be counted once; refused" "$tmp/err"'
+# windows: the three that tile the trace merge (1. above); two that overlap do not
+"$bin" analyze --json --mergeable --summary-window "$c1:" "$fixture" >"$tmp/p23.json"
+"$bin" merge "$tmp/p2.json" "$tmp/p23.json" >"$tmp/out" 2>"$tmp/err"
+check "overlapping windows of one trace: refused, both windows named" \
+	'[ $? -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	 grep -q "p23.json: error: trace [0-9a-f]* (.*, window $c1:) overlaps the part of it merged already from $tmp/p2.json (window $c1:$c2)" "$tmp/err"'
+"$bin" merge "$tmp/whole.json" "$tmp/p2.json" >"$tmp/out" 2>"$tmp/err"
+check "the whole trace, then a window of it: refused" \
+	'[ $? -eq 2 ] && grep -q "overlaps the part of it merged already from .*whole.json (the whole trace)" "$tmp/err"'
+# no id: a report read from stdin, or of a latscope before ids; each counted, and said
+"$bin" analyze --json --mergeable - <"$lost" >"$tmp/stdin.json" 2>/dev/null
+"$bin" merge "$tmp/stdin.json" "$tmp/stdin.json" >"$tmp/ss.json" 2>"$tmp/ss.err"
+check "no id (stdin): counted each time (2 x 49), with a warning" \
+	'[ $? -eq 0 ] && grep -q "warning: 2 of the 2 traces have no id" "$tmp/ss.err" &&
+	 [ "$(total "$tmp/ss.json")" -eq 98 ]'
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i in d['inputs']:
+    del i['summary']['trace_ids']
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/a.json" "$tmp/old.json"
+"$bin" merge "$tmp/old.json" "$tmp/a.json" >/dev/null 2>"$tmp/old.err"
+check "a report without trace_ids (older latscope): merged, with a warning" \
+	'[ $? -eq 0 ] && grep -q "warning: 2 of the 4 traces have no id" "$tmp/old.err"'
 
 [ "$fail" -eq 0 ] && echo "merge: all checks passed"
 exit "$fail"
