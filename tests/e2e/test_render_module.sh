@@ -57,7 +57,8 @@ check "module beside a copied executable" '[ $? -eq 0 ] && cmp -s "$tmp/a.png" "
 rm "$tmp/bin/latscope-render.so"
 "$tmp/bin/latscope" render "$lat3" -o "$tmp/f.png" >/dev/null 2>"$tmp/err"
 st=$?
-# exit 0 only when an installed module of this build is there (make install)
+# exit 0 only when an installed module of this build is there (make install; $tmp/lib/latscope
+# relative to $tmp/bin is not there)
 check "alone: the install libdir or a clear error" \
 	'[ $st -eq 0 ] || { [ $st -eq 1 ] && grep -q "^latscope: charts need /.*/latscope/latscope-render.so: " "$tmp/err"; }'
 
