@@ -73,4 +73,7 @@ void usage_report(FILE *out);
 /* True when argv holds -h / --help before any "--". */
 int cli_wants_help(int argc, char **argv);
 
+/* The git commit built from, "unknown" outside git (generated: cmake/commit.cmake). */
+extern const char cli_commit[];
+
 #endif

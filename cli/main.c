@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 		return LAT_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("latscope %s\n", LATSCOPE_VERSION);
+		printf("latscope %s (commit %s)\n", LATSCOPE_VERSION, cli_commit);
 		return LAT_EXIT_OK;
 	}
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(commands); i++) {
