@@ -22,6 +22,15 @@ cmake --install "$build" --prefix "$tmp/x" >"$tmp/install.out" 2>&1
 check "cmake --install --prefix: exit 0" '[ $? -eq 0 ]'
 check "the executable and the module in the prefix" \
 	'[ -x "$tmp/x/bin/latscope" ] && [ -f "$tmp/x/lib/latscope/latscope-render.so" ]'
+if [ -d "$build/dist/man1" ]; then
+	check "the man pages and completions in the prefix" \
+		'[ -f "$tmp/x/share/man/man1/latscope.1.gz" ] &&
+		 [ -f "$tmp/x/share/man/man1/latscope-render.1.gz" ] &&
+		 [ -f "$tmp/x/share/bash-completion/completions/latscope" ] &&
+		 [ -f "$tmp/x/share/zsh/vendor-completions/_latscope" ]'
+	check "man -M finds latscope-render(1) there" \
+		'MANPATH= man -M "$tmp/x/share/man" -w latscope-render >/dev/null 2>&1'
+fi
 cd "$tmp" || exit 2
 LD_DEBUG=files "$tmp/x/bin/latscope" render "$lat3" -o "$tmp/a.png" >/dev/null 2>"$tmp/ld"
 check "render from the prefix: exit 0, a 1600x900 PNG" \
