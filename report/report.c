@@ -128,6 +128,8 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 	lat_json_init(&j, out, 1);
 	lat_json_obj_open(&j, NULL);
 	lat_json_str(&j, "latscope", LATSCOPE_VERSION);
+	lat_json_str(&j, "schema", LAT_REPORT_SCHEMA);
+	lat_json_int(&j, "version", LAT_REPORT_VERSION);
 	lat_json_int(&j, "threshold_ns", o->threshold_ns);
 	lat_json_arr_open(&j, "inputs");
 	for (size_t i = 0; i < n; i++) {

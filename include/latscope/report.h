@@ -11,6 +11,14 @@
 
 struct lat_summary;
 
+/*
+ * The JSON report's schema and its version ("schema", "version" of the envelope;
+ * docs/schema/latscope-report.schema.json): the version changes when a key's meaning
+ * does or one of the contract is removed, not when keys are added.
+ */
+#define LAT_REPORT_SCHEMA "latscope-report"
+#define LAT_REPORT_VERSION 1
+
 struct lat_report_input {
 	const char *path;		/* lent */
 	const char *format;		/* reader name, "mail" for several kinds; lent */
