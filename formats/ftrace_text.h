@@ -94,6 +94,16 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 				   struct lat_ft_strs *strs, int *ncpus, const char **expected);
 
 /*
+ * The head "<comm>-<pid> [(tgid)] [cpu] [flags] <sec.usec>: " of an event line
+ * (console prefixes and blanks before it skipped): fills @ev's comm, pid, cpu,
+ * flags and ts_ns and returns the offset of what follows it, or 0 when @s has
+ * no such head.  For the readers of lines whose payload is no event ("#1
+ * context irq timer_latency 932 ns": formats/ktracer_line.c).
+ */
+size_t lat_ft_parse_head(const char *s, size_t len, struct lat_event *ev,
+			 struct lat_ft_strs *strs);
+
+/*
  * Bytes in front of @s that a console or syslog capture added to an ftrace line:
  * a syslog "... host kernel: " prefix, a "<4>" log level, the printk time
  * "[  123.456789]" and caller id "[ T123]", or a "| " paste bar.  0 if none.

@@ -1215,6 +1215,22 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 	return payload(&c, n, nl, ev, strs, expected);
 }
 
+size_t lat_ft_parse_head(const char *s, size_t len, struct lat_event *ev,
+			 struct lat_ft_strs *strs)
+{
+	struct cur c = { s, s + len };
+
+	ev->flags = 0;
+	c.p += lat_ft_console_prefix(c.p, len);
+	skip_ws(&c);
+	if (c.p >= c.e || *c.p == '#')
+		return 0;
+	strs->buffer[0] = '\0';
+	if (!header(&c, ev, strs))
+		return 0;
+	return (size_t)(c.p - s);
+}
+
 int lat_ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip)
 {
 	struct cur c = { s, s + len };
