@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ftrace_text_par.h"
+#include "ktracer.h"
 
 #define STREAM_BUF (1u << 20)
 
@@ -777,7 +778,7 @@ static int peek_line(const char **p, const char *end, const char **s, size_t *le
 static int ft_probe(const char *peek, size_t len)
 {
 	const char *p = peek, *end = peek + len, *s;
-	size_t l, n = 0, events = 0, foreign = 0, lines = 0;
+	size_t l, n = 0, events = 0, foreign = 0, lines = 0, kt_own = 0, kt_noise = 0;
 	int tracer = 0, legend = 0, latency = 0, cpus = 0, console = 0;
 
 	while (peek_line(&p, end, &s, &l) && lines < 400) {
@@ -786,6 +787,7 @@ static int ft_probe(const char *peek, size_t len)
 		const char *exp;
 		int nc = 0;
 		unsigned q = lat_line_dequote(&s, &l);
+		enum kt_class kt = KT_CL_OTHER;
 
 		lines++;
 		if (is_dump_start(s, l) || (l && lat_ft_console_prefix(s, l)))
@@ -801,6 +803,8 @@ static int ft_probe(const char *peek, size_t len)
 			cpus = 1;
 		switch (lat_ft_parse_line(s, l, &ev, &strs, &nc, &exp)) {
 		case LAT_FT_EVENT:
+			kt = ev.type == LAT_EV_OTHER ? kt_classify_event(ev.name) : KT_CL_OTHER;
+			/* fall through */
 		case LAT_FT_STACK:
 		case LAT_FT_USTACK:
 		case LAT_FT_LOST:
@@ -809,15 +813,29 @@ static int ft_probe(const char *peek, size_t len)
 				n++;	/* events from the start of the file on */
 			break;
 		case LAT_FT_FRAME:
+			break;
 		case LAT_FT_SKIP:
+			/* "# tracer: timerlat" */
+			kt = kt_classify(s, l);
 			break;
 		default:
+			/* the tracers' sample rows are no events: bad or foreign lines */
+			kt = kt_classify(s, l);
 			foreign++;
 			break;
 		}
+		kt_own += kt == KT_CL_OWN;
+		kt_noise += kt == KT_CL_NOISE;
 	}
 	if (latency)
 		return 0;	/* latency tracers' dumps: the ftrace-latency reader */
+	/*
+	 * timerlat, osnoise and hwlat traces (their samples, or osnoise:* events
+	 * with no other event among them): the kernel-tracer reader.  osnoise
+	 * events interleaved with scheduler events stay an event trace.
+	 */
+	if (kt_own || (kt_noise && kt_noise == events))
+		return 0;
 	/*
 	 * A console or syslog capture (ftrace_dump_on_oops, sysrq-z) holds other
 	 * kernel messages around the dump: the segmenter cuts the dump out.

@@ -16,6 +16,7 @@ extern const struct lat_format lat_format_rt_lattrace;
 extern const struct lat_format lat_format_ftrace_latency;
 extern const struct lat_format lat_format_tracedat;
 extern const struct lat_format lat_format_ftrace_text;
+extern const struct lat_format lat_format_kernel_tracer;
 extern const struct lat_format lat_format_cyclictest;
 extern const struct lat_format lat_format_rtla;
 extern const struct lat_format lat_format_perf_sched;
@@ -30,6 +31,7 @@ static const struct lat_format *const registry[] = {
 	&lat_format_ftrace_latency,
 	&lat_format_tracedat,
 	&lat_format_ftrace_text,
+	&lat_format_kernel_tracer,
 	&lat_format_cyclictest,
 	&lat_format_rtla,
 	&lat_format_perf_sched,
