@@ -30,25 +30,17 @@
 
 #include "latscope/format.h"
 #include "import_hist.h"
+#include "rtla.h"
 
 #define RT_LINE_MAX 4096
 #define RT_MAX_COLS 1024
 #define RT_NAME_MAX 48
 #define RT_SOFT (-100)		/* parse_line(): a soft line, nothing to read */
 
-/* labels of timerlat's auto-analysis that carry a value */
-static const char *const aa_labels[] = {
-	"IRQ handler delay:", "IRQ latency:", "Timerlat IRQ duration:", "Blocking thread:",
-	"Thread latency:", "Max timerlat IRQ latency from idle:", "Previous IRQ interference:",
-	"IRQ interference", "Softirq interference", "Thread interference",
-	"Thread dispatch latency:", "Kernel IRQ", "Max timerlat thread latency",
-};
-
 static const char *const soft_lines[] = {
 	"# Duration:", "# Time unit is", "rtla timerlat hit stop tracing",
-	"rtla osnoise hit stop tracing", "Saving trace to", "The system has exit from idle",
-	"Blocking thread stacktrace", "-> ", "Timer Latency", "Operating System Noise",
-	"duration:", "CPU COUNT",
+	"rtla osnoise hit stop tracing", "Saving trace to", "Timer Latency",
+	"Operating System Noise", "duration:", "CPU COUNT",
 };
 
 static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
@@ -136,32 +128,13 @@ static int ends_with_time(const char *s, size_t len)
 	return s[len - 4] >= '0' && s[len - 4] <= '9';
 }
 
-/* "IRQ latency:      28.13 us" or "... 27.49 us (65.52 %)": a label, a time, a share */
-static int is_aa_value(const char *s, size_t len)
-{
-	const char *c;
-	size_t i, d = 0;
-
-	if (!starts_any(s, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)))
-		return 0;
-	c = memchr(s, ':', len);
-	if (!c)
-		return 0;
-	i = (size_t)(c - s) + 1;
-	while (i < len && s[i] == ' ')
-		i++;
-	while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
-		i++, d++;
-	return d && i + 3 <= len && (!memcmp(s + i, " us", 3) || !memcmp(s + i, " ns", 3));
-}
-
 static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 {
 	if (lat_imp_starts(s, len, "# RTLA ") || is_hist_header(s, len) || is_top_header(s, len))
 		return LAT_LINE_HEAD;
-	if (is_summary_row(s, len) || is_top_row(s, len) ||
-	    (lat_imp_starts(s, len, "## CPU ") && memmem(s, len, "hit stop tracing", 16)) ||
-	    is_aa_value(s, len))
+	enum lat_line_kind aa = rt_aa_line_kind(s, len);
+
+	if (is_summary_row(s, len) || is_top_row(s, len) || aa == LAT_LINE_ROW)
 		return LAT_LINE_ROW;
 	/*
 	 * Bucket rows are bare numbers, as schedcnt's and many a table's: soft, so
@@ -169,7 +142,7 @@ static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 	 * read, up to the over:/count: rows.
 	 */
 	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
-	    ends_with_time(s, len) || is_number_row(s, len))
+	    ends_with_time(s, len) || is_number_row(s, len) || aa == LAT_LINE_SOFT)
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -214,11 +187,9 @@ struct rt_state {
 	int ngroups;
 	char allnames[3][RT_NAME_MAX];	/* the ALL: columns */
 	int nall, in_all;
-	char *aa;			/* the auto-analysis, gathered for one finding */
-	size_t aalen;
+	struct rt_aa aa;		/* timerlat's auto-analysis (rtla_aa.c) */
 	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
 	int64_t cmd_bucket;		/* -b of the command line above the block, 0 none */
-	int in_stack;			/* the last auto-analysis line was a "-> fn" */
 };
 
 static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
@@ -621,76 +592,11 @@ static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct la
 	return !*err;
 }
 
-/* ---- auto-analysis ---- */
-
-static int aa_add(struct rt_state *st, const char *s)
-{
-	size_t n = strlen(s), cap = st->aalen + n + 3;
-	char *p = realloc(st->aa, cap);
-
-	if (!p)
-		return -LAT_ENOMEM;
-	st->aa = p;
-	if (st->aalen)
-		st->aa[st->aalen++] = ';';
-	if (st->aalen)
-		st->aa[st->aalen++] = ' ';
-	memcpy(st->aa + st->aalen, s, n + 1);
-	st->aalen += n;
-	return 0;
-}
-
-/* "IRQ handler delay:    27.49 us (65.52 %)" -> "IRQ handler delay: 27.49 us (65.52 %)" */
-static int parse_aa(struct rt_state *st, char *buf)
-{
-	const char *s = buf;
-	size_t len = strlen(buf);
-	char out[RT_LINE_MAX];
-	size_t o = 0;
-	int space = 0;
-
-	lat_imp_trim(&s, &len);
-	for (size_t i = 0; i < len && o + 1 < sizeof(out); i++) {
-		if (s[i] == ' ' || s[i] == '\t') {
-			space = 1;
-			continue;
-		}
-		if (space && o)
-			out[o++] = ' ';
-		space = 0;
-		if (o + 1 < sizeof(out))
-			out[o++] = s[i];
-	}
-	out[o] = '\0';
-	return aa_add(st, out) ? -LAT_ENOMEM : 1;
-}
-
-/* "-> timerlat_irq": the blocking thread's stack, innermost first, joined on one line */
-static int parse_stack(struct rt_state *st, char *buf)
-{
-	const char *s = buf;
-	size_t len = strlen(buf), cap;
-	char *p;
-
-	lat_imp_trim(&s, &len);
-	s += 3;
-	len -= 3;
-	lat_imp_trim(&s, &len);
-	cap = st->aalen + len + 16;
-	p = realloc(st->aa, cap);
-	if (!p)
-		return -LAT_ENOMEM;
-	st->aa = p;
-	st->aalen += (size_t)snprintf(p + st->aalen, cap - st->aalen, "%s%.*s",
-				      st->in_stack ? " <- " : "; stack: ", (int)len, s);
-	st->in_stack = 1;
-	return 1;
-}
-
 static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		      struct lat_block *b, int *err)
 {
 	size_t len = strlen(buf);
+	int r;
 
 	if (lat_imp_starts(buf, len, "# Time unit is")) {
 		st->unit = strstr(buf, "(ns)") ? 1 : 1000;
@@ -714,13 +620,9 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		       parse_timerlat_top_row(st, buf, l->lineno, err);
 	if (is_number_row(buf, len))
 		return parse_number_row(st, buf, l->lineno, err);
-	if (st->aa && lat_imp_starts(buf, len, "-> "))
-		return parse_stack(st, buf);
-	st->in_stack = 0;
-	if (lat_imp_starts(buf, len, "## CPU ") ||
-	    starts_any(buf, len, aa_labels, LAT_ARRAY_SIZE(aa_labels)) ||
-	    (st->aa && (strstr(buf, " us") || strstr(buf, " ns"))))
-		return parse_aa(st, buf);
+	r = rt_aa_line(&st->aa, buf, l->lineno);
+	if (r)
+		return r;
 	return RT_SOFT;	/* a soft line without data */
 }
 
@@ -735,7 +637,7 @@ static void free_state(struct rt_state *st)
 	free(st->cols);
 	free(st->sum);
 	free(st->rows);
-	free(st->aa);
+	rt_aa_free(&st->aa);
 }
 
 static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
@@ -782,8 +684,8 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 		ret = finish_hist(&st, b);
 	for (size_t i = 0; i < st.nsum && !ret; i++)
 		ret = lat_hist_build_finish(&st.sum[i].hb, 0, b);
-	if (!ret && st.aa)
-		ret = lat_block_add_finding(b, "rtla-auto-analysis", LAT_SEV_INFO, "%s", st.aa);
+	if (!ret)
+		ret = rt_aa_finish(&st.aa, b);
 	if (!ret)
 		b->title = strdup(st.kinds & 1 ? "rtla hist" : st.kinds & 2 ? "rtla timerlat top" :
 				  st.kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis");

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rtla in every version: timerlat's auto-analysis in the tab-aligned layout
+ * (rtla 6.3 - 6.9, and as a paste flattens it) and the space-aligned one
+ * (6.10+), its culprit and stack.  The samples and how their numbers were
+ * checked: samples/README-imports.md.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "latscope/format.h"
+#include "old_logs_util.h"
+
+#define S(x) LAT_SAMPLES_DIR "/" x
+#define NONE LAT_VALUE_NONE
+
+static void assert_printed(const struct lat_histogram *h, const char *title, int64_t n,
+			   int64_t min, int64_t avg, int64_t max)
+{
+	assert_string_equal(h->title, title);
+	assert_true(h->has_printed);
+	assert_int_equal(h->printed.count, n);
+	assert_int_equal(h->printed.min_ns, min);
+	assert_int_equal(h->printed.avg_ns, avg);
+	assert_int_equal(h->printed.max_ns, max);
+}
+
+static const char *message(const struct lat_block *b, const char *kind)
+{
+	const struct lat_finding *f = old_logs_finding(b, kind);
+
+	assert_non_null(f);
+	return f->message;
+}
+
+static const char blocking_23[] =
+	"cpu 23: objtool:49256 blocked the timerlat thread for 3.79 us (9.03 % of the 41.96 us "
+	"Thread latency)";
+
+static void test_aa_both_layouts(void **state)
+{
+	struct lat_loaded *tabs = old_logs_load(S("rtla/timerlat-top-aa-tabs-6.3-lkml.txt"), NULL);
+	struct lat_loaded *spaces = old_logs_load(S("rtla/timerlat-top-aa.txt"), NULL);
+	const struct lat_block *t, *s;
+
+	(void)state;
+	assert_int_equal(tabs->nblocks, 1);
+	assert_int_equal(spaces->nblocks, 1);
+	t = tabs->blocks[0];
+	s = spaces->blocks[0];
+	assert_int_equal(t->skipped_lines, 0);
+	/* the same run, printed by rtla 6.3 with tabs and documented with spaces */
+	assert_string_equal(message(t, "rtla-auto-analysis"), message(s, "rtla-auto-analysis"));
+	assert_string_equal(message(t, "rtla-blocking-thread"), blocking_23);
+	assert_string_equal(message(s, "rtla-blocking-thread"), blocking_23);
+	assert_string_equal(message(t, "rtla-stack"), message(s, "rtla-stack"));
+	assert_non_null(strstr(message(s, "rtla-stack"), "cpu 23: the stack of objtool:49256, "
+			       "innermost first (19 frames): timerlat_irq <- __hrtimer_run_queues"));
+	assert_non_null(strstr(message(s, "rtla-stack"), "<- btrfs_buffered_write <- "
+			       "btrfs_do_write_iter <- vfs_write"));
+	assert_int_equal(t->nhist, 46);
+	assert_printed(t->hist[44], "IRQ cpu23", 12320, 0, 1000, 28000);
+	old_logs_free(tabs);
+	old_logs_free(spaces);
+}
+
+static void test_aa_tabs_flattened(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-aa-tabs-pasted-lkml.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	assert_string_equal(b->title, "rtla auto-analysis");
+	assert_string_equal(message(b, "rtla-blocking-thread"),
+			    "cpu 3: insync:4048 blocked the timerlat thread for 1223.16 us (99.00 % "
+			    "of the 1235.47 us Thread latency)");
+	/* "IRQ interference" has no colon; the IRQ under it is kept too */
+	assert_non_null(strstr(message(b, "rtla-auto-analysis"),
+			       "IRQ interference 4.93 us (0.40 %); local_timer:236 4.93 us; "
+			       "Thread latency: 1235.47 us (100%)"));
+	assert_null(old_logs_finding(b, "rtla-stack"));
+	old_logs_free(l);
+}
+
+static void test_aa_irq_case(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-aa-irq-qp-lkml-2025.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	/* the analysis, then the function trace Marc attached (ftrace text) */
+	assert_int_equal(l->nblocks, 2);
+	b = l->blocks[0];
+	assert_string_equal(b->fmt->name, "rtla");
+	assert_int_equal(b->first_line, 30);
+	/* "(0.00" / "%)": a line his mailer wrapped, the one reported */
+	assert_int_equal(b->skipped_lines, 1);
+	assert_string_equal(message(b, "rtla-blocking-thread"),
+			    "cpu 1: ip:3567 was running when the timer IRQ came late (IRQ latency "
+			    "709.25 us)");
+	assert_non_null(strstr(message(b, "rtla-stack"), "cpu 1: the stack of ip:3567, innermost "
+			       "first (21 frames): timerlat_irq <- "));
+	assert_non_null(strstr(message(b, "rtla-stack"), "<- igb_update_mc_addr_list <- "
+			       "igb_set_rx_mode <- "));
+	assert_string_equal(l->blocks[1]->fmt->name, "ftrace-text");
+	old_logs_free(l);
+}
+
+static void test_aa_line_kinds(void **state)
+{
+	const struct lat_format *rt = lat_format_find("rtla");
+	static const char *const rows[] = {
+		"  Blocking thread:",
+		"  IRQ handler delay:\t\t\t\t      \t    27.49 us (65.52 %)",
+		"    IRQ interference          4.93 us (0.40 %)",
+		"  Previous IRQ interference:                  up to       8.93 us",
+		"  IRQ handler delay:                  (exit from idle)       0.98 us (0.00 %)",
+	};
+	static const char *const soft[] = {
+		"                               ip:3567",
+		"\t\t\tobjtool:49256    \t\t     3.79 us",
+		"    Blocking thread stack trace",
+	};
+	static const char prose[] = "IRQ interference is what we saw, 4 us of it.";
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(rows); i++)
+		assert_int_equal(rt->line_kind(rows[i], strlen(rows[i])), LAT_LINE_ROW);
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(soft); i++)
+		assert_int_equal(rt->line_kind(soft[i], strlen(soft[i])), LAT_LINE_SOFT);
+	assert_int_equal(rt->line_kind(prose, sizeof(prose) - 1), LAT_LINE_NO);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aa_both_layouts),
+		cmocka_unit_test(test_aa_tabs_flattened),
+		cmocka_unit_test(test_aa_irq_case),
+		cmocka_unit_test(test_aa_line_kinds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
