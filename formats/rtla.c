@@ -41,6 +41,8 @@ static const char *const soft_lines[] = {
 	"# Duration:", "# Time unit is", "rtla timerlat hit stop tracing",
 	"rtla osnoise hit stop tracing", "Saving trace to", "Timer Latency",
 	"Operating System Noise", "duration:", "CPU COUNT",
+	/* rtla 5.17 - 6.2 */
+	"timerlat hit stop tracing", "osnoise hit stop tracing", "saving trace to",
 };
 
 static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
@@ -110,13 +112,26 @@ static int is_top_row(const char *s, size_t len)
 	return i + 1 < len && s[i] == '#' && s[i + 1] >= '0' && s[i + 1] <= '9';
 }
 
+/* "-----" rules, and timerlat top's "---------------|------...|---" above its ALL row */
 static int is_dashes(const char *s, size_t len)
 {
+	size_t dashes = 0;
+
 	lat_imp_trim(&s, &len);
-	for (size_t i = 0; i < len; i++)
-		if (s[i] != '-')
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '-')
+			dashes++;
+		else if (s[i] != '|')
 			return 0;
-	return len >= 10;
+	}
+	return dashes >= 10;
+}
+
+/* "...", "[...]": rows a poster left out */
+static int is_elision(const char *s, size_t len)
+{
+	lat_imp_trim(&s, &len);
+	return (len == 3 && !memcmp(s, "...", 3)) || (len == 5 && !memcmp(s, "[...]", 5));
 }
 
 /* "objtool:49256     3.79 us": the auto-analysis names a task and its time */
@@ -142,7 +157,8 @@ static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 	 * read, up to the over:/count: rows.
 	 */
 	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
-	    ends_with_time(s, len) || is_number_row(s, len) || aa == LAT_LINE_SOFT)
+	    ends_with_time(s, len) || is_number_row(s, len) || aa == LAT_LINE_SOFT ||
+	    is_elision(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -190,6 +206,13 @@ struct rt_state {
 	struct rt_aa aa;		/* timerlat's auto-analysis (rtla_aa.c) */
 	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
 	int64_t cmd_bucket;		/* -b of the command line above the block, 0 none */
+	uint32_t elided_line;		/* the first "..." a poster put for rows left out */
+	int nelided;
+	int64_t top_count;		/* timerlat top: the CPU rows' COUNT summed (IRQ samples) */
+	int ntop_rows;
+	int64_t all_count;		/* the ALL row's count (times 10^e), -1 when none */
+	int all_e;
+	uint32_t all_line;
 };
 
 static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
@@ -498,23 +521,64 @@ static int parse_top_header(struct rt_state *st, const char *buf)
 	return st->ngroups > 0;
 }
 
+/* "ALL #119144 e4 |": the count divided by 10^e to fit its 6 digits (rtla 6.10+) */
+static int all_count(struct lat_scan *sc, int64_t *count, int *e)
+{
+	int64_t x;
+
+	lat_scan_ws(sc);
+	*e = 0;
+	if (!lat_scan_char(sc, 'e'))
+		return 1;
+	if (!lat_scan_i64(sc, &x) || x < 0 || x > 12)
+		return 0;
+	for (*e = (int)x; x > 0; x--) {
+		if (*count > INT64_MAX / 10)
+			return 0;
+		*count *= 10;
+	}
+	return 1;
+}
+
+/* One context's "cur min avg max" (the ALL row has no cur): "-" where it had no sample. */
+static int top_values(struct rt_state *st, struct lat_scan *sc, int all, int64_t v[4])
+{
+	v[0] = LAT_VALUE_NONE;
+	for (int k = all ? 1 : 0; k < 4; k++) {
+		lat_scan_ws(sc);
+		if (lat_scan_char(sc, '-'))
+			v[k] = LAT_VALUE_NONE;
+		else if (!lat_scan_fixed(sc, st->unit, &v[k], NULL))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * "  6 #58634     |  12  0  1  12 |  30  2  10  30 <--- CPU with spike" or the
+ * ALL row.  COUNT is the IRQ sample count (rtla: "unless trace is being lost,
+ * IRQ counter is always the max"): the other contexts' counts are not printed.
+ */
 static int parse_timerlat_top_row(struct rt_state *st, const char *buf, uint32_t line,
-				  int *err)
+				  struct lat_block *b, int *err)
 {
 	struct lat_scan sc;
 	int64_t cpu = -1, count;
 	char cpuname[32];
+	int all, e = 0;
 
 	lat_scan_init(&sc, buf, strlen(buf));
 	lat_scan_ws(&sc);
-	if (lat_scan_lit(&sc, "ALL"))
+	all = lat_scan_lit(&sc, "ALL");
+	if (all)
 		snprintf(cpuname, sizeof(cpuname), "all");
 	else if (lat_scan_i64(&sc, &cpu) && cpu >= 0)
 		snprintf(cpuname, sizeof(cpuname), "cpu%lld", (long long)cpu);
 	else
 		return 0;
 	lat_scan_ws(&sc);
-	if (!lat_scan_char(&sc, '#') || !lat_scan_i64(&sc, &count))
+	if (!lat_scan_char(&sc, '#') || !lat_scan_i64(&sc, &count) || count < 0 ||
+	    (all && !all_count(&sc, &count, &e)))
 		return 0;
 	for (int g = 0; g < st->ngroups; g++) {
 		int64_t v[4];
@@ -522,28 +586,88 @@ static int parse_timerlat_top_row(struct rt_state *st, const char *buf, uint32_t
 		struct rt_col *c;
 
 		lat_scan_ws(&sc);
-		if (!lat_scan_char(&sc, '|'))
+		if (!lat_scan_char(&sc, '|') || !top_values(st, &sc, all, v))
 			return 0;
-		for (int k = 0; k < 4; k++) {
-			lat_scan_ws(&sc);
-			/* a context without samples on this CPU prints "-" four times */
-			if (lat_scan_char(&sc, '-'))
-				v[k] = LAT_VALUE_NONE;
-			else if (!lat_scan_fixed(&sc, st->unit, &v[k], NULL))
-				return 0;
-		}
 		snprintf(name, sizeof(name), "%s %s", st->groups[g], cpuname);
 		c = sum_col(st, name, err);
 		if (!c)
 			return 0;
-		c->hb.h->printed = (struct lat_hist_printed){ v[3] == LAT_VALUE_NONE ? 0 : count,
-							      v[1], v[2], v[3] };
+		c->hb.h->printed = (struct lat_hist_printed){
+			g ? LAT_VALUE_NONE : v[3] == LAT_VALUE_NONE ? 0 : count, v[1], v[2], v[3] };
 		c->hb.h->first_line = c->hb.h->last_line = line;
+	}
+	if (all) {
+		st->all_count = count;
+		st->all_e = e;
+		st->all_line = line;
+	} else {
+		st->top_count += count;
+		st->ntop_rows++;
 	}
 	lat_scan_ws(&sc);
 	lat_scan_char(&sc, '|');
 	lat_scan_ws(&sc);
-	return lat_scan_eol(&sc);
+	if (lat_scan_eol(&sc))
+		return 1;
+	/* a note typed after the row ("<--- CPU with spike"), not a number gone astray */
+	if ((*sc.p >= '0' && *sc.p <= '9') || *sc.p == '|')
+		return 0;
+	*err = lat_block_add_finding(b, "note", LAT_SEV_INFO, "%s (line %u): \"%s\" typed after "
+				     "the row", cpuname, line, sc.p);
+	return !*err;
+}
+
+/* us as the row printed them: "5 us" */
+static const char *top_value(const struct rt_state *st, int64_t ns, char *buf, size_t len)
+{
+	if (st->unit == 1)
+		snprintf(buf, len, "%lld ns", (long long)ns);
+	else
+		snprintf(buf, len, "%lld us", (long long)(ns / st->unit));
+	return buf;
+}
+
+/*
+ * The checks rtla's own numbers allow: an average above the maximum (the
+ * count overflowed: rtla kept it in a 32-bit int before 6.13), the ALL count
+ * against the CPU rows' sum, and rows a poster left out.
+ */
+static int top_findings(const struct rt_state *st, struct lat_block *b)
+{
+	char a[32], m[32];
+	int ret = 0;
+
+	for (size_t i = 0; i < st->nsum && !ret; i++) {
+		const struct lat_hist_printed *p = &st->sum[i].hb.h->printed;
+
+		if (p->avg_ns == LAT_VALUE_NONE || p->max_ns == LAT_VALUE_NONE ||
+		    p->avg_ns <= p->max_ns)
+			continue;
+		ret = lat_block_add_finding(b, "count-overflow", LAT_SEV_WARN,
+					    "%s: the average %s is above the maximum %s: the sample "
+					    "count rtla divided by overflowed (a 32-bit int before "
+					    "rtla 6.13), this row's averages are wrong",
+					    st->sum[i].name, top_value(st, p->avg_ns, a, sizeof(a)),
+					    top_value(st, p->max_ns, m, sizeof(m)));
+	}
+	if (!ret && st->all_line && st->ntop_rows && !st->nelided) {
+		int64_t step = 1;
+
+		for (int e = 0; e < st->all_e; e++)
+			step *= 10;
+		if (st->top_count < st->all_count || st->top_count >= st->all_count + step)
+			ret = lat_block_add_finding(b, "count-mismatch", LAT_SEV_WARN,
+						    "ALL (line %u): its count %lld is not the sum of "
+						    "the CPU rows' counts, %lld", st->all_line,
+						    (long long)st->all_count, (long long)st->top_count);
+	}
+	if (!ret && st->nelided)
+		ret = lat_block_add_finding(b, "rows-elided", LAT_SEV_INFO,
+					    "%d \"...\" line%s (the first at line %u): the paste "
+					    "leaves rows out%s", st->nelided, st->nelided == 1 ? "" : "s",
+					    st->elided_line, st->all_line ? "; the ALL row covers "
+					    "every CPU" : "");
+	return ret;
 }
 
 /* osnoise top: one finding per CPU with every column, the longest single noise as max */
@@ -617,12 +741,17 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 	if (is_top_row(buf, len))
 		return st->kinds & 4 && !(st->kinds & 2) ?
 		       parse_osnoise_top_row(st, buf, b, err) :
-		       parse_timerlat_top_row(st, buf, l->lineno, err);
+		       parse_timerlat_top_row(st, buf, l->lineno, b, err);
 	if (is_number_row(buf, len))
 		return parse_number_row(st, buf, l->lineno, err);
 	r = rt_aa_line(&st->aa, buf, l->lineno);
 	if (r)
 		return r;
+	if (is_elision(buf, len)) {
+		if (!st->nelided++)
+			st->elided_line = l->lineno;
+		return 1;
+	}
 	return RT_SOFT;	/* a soft line without data */
 }
 
@@ -640,10 +769,31 @@ static void free_state(struct rt_state *st)
 	rt_aa_free(&st->aa);
 }
 
+/* The histograms and findings of a block read into @st. */
+static int finish_block(struct rt_state *st, struct lat_block *b)
+{
+	int ret = 0;
+
+	if (st->ncols)
+		ret = finish_hist(st, b);
+	if (!ret)
+		ret = rt_aa_finish(&st->aa, b);
+	/* before the summaries are finished: the builders hand them to the block */
+	if (!ret && st->kinds & 2)
+		ret = top_findings(st, b);
+	for (size_t i = 0; i < st->nsum && !ret; i++)
+		ret = lat_hist_build_finish(&st->sum[i].hb, 0, b);
+	if (!ret && !(b->title = strdup(st->kinds & 1 ? "rtla hist" :
+					st->kinds & 2 ? "rtla timerlat top" :
+					st->kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis")))
+		ret = -LAT_ENOMEM;
+	return ret;
+}
+
 static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
-	struct rt_state st = { .unit = 1000 };
+	struct rt_state st = { .unit = 1000, .all_count = -1 };
 	char *buf = malloc(RT_LINE_MAX);
 	int ret = 0, err = 0;
 
@@ -680,15 +830,8 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    "max | ...\" or an auto-analysis line");
 	}
 	free(buf);
-	if (!ret && st.ncols)
-		ret = finish_hist(&st, b);
-	for (size_t i = 0; i < st.nsum && !ret; i++)
-		ret = lat_hist_build_finish(&st.sum[i].hb, 0, b);
 	if (!ret)
-		ret = rt_aa_finish(&st.aa, b);
-	if (!ret)
-		b->title = strdup(st.kinds & 1 ? "rtla hist" : st.kinds & 2 ? "rtla timerlat top" :
-				  st.kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis");
+		ret = finish_block(&st, b);
 	free_state(&st);
 	if (ret)
 		return ret;

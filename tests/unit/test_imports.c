@@ -351,9 +351,14 @@ static void test_rtla_top_user(void **state)
 	/* CPUs 1-7, IRQ, Thread and "Ret user" each */
 	assert_int_equal(b->nhist, 21);
 	assert_string_equal(b->hist[2]->title, "Ret user cpu1");
-	/* "1 #60003 | 1 1 6 41 | 11 7 18 367 | 14 10 22 372" */
-	assert_printed(b->hist[1], 60003, 7000, 18000, 367000);
-	assert_printed(b->hist[2], 60003, 10000, 22000, 372000);
+	/*
+	 * "1 #60003 | 1 1 6 41 | 11 7 18 367 | 14 10 22 372": COUNT is the IRQ
+	 * count (timerlat_top.c prints cpu_data->irq_count), the others' are not
+	 * printed
+	 */
+	assert_printed(b->hist[0], 60003, 1000, 6000, 41000);
+	assert_printed(b->hist[1], NONE, 7000, 18000, 367000);
+	assert_printed(b->hist[2], NONE, 10000, 22000, 372000);
 	old_logs_free(l);
 
 	/*
@@ -363,8 +368,9 @@ static void test_rtla_top_user(void **state)
 	l = old_logs_load_text(top_esc, NULL);
 	b = one_block(l, "rtla");
 	assert_int_equal(b->nhist, 3);
-	assert_printed(b->hist[1], 5000, 2000, 4000, 20000);
-	assert_printed(b->hist[2], 0, NONE, NONE, NONE);
+	assert_printed(b->hist[0], 5000, 0, 1000, 10000);
+	assert_printed(b->hist[1], NONE, 2000, 4000, 20000);
+	assert_printed(b->hist[2], NONE, NONE, NONE, NONE);
 	old_logs_free(l);
 }
 
@@ -379,7 +385,7 @@ static void test_rtla_timerlat_top_aa(void **state)
 	assert_int_equal(b->nhist, 46);
 	assert_string_equal(b->hist[44]->title, "IRQ cpu23");
 	assert_printed(b->hist[44], 12320, 0, 1000, 28000);
-	assert_printed(b->hist[45], 12320, 3000, 11000, 41000);
+	assert_printed(b->hist[45], NONE, 3000, 11000, 41000);
 	aa = old_logs_finding(b, "rtla-auto-analysis");
 	assert_non_null(aa);
 	assert_non_null(strstr(aa->message, "IRQ handler delay: 27.49 us (65.52 %)"));

@@ -2,8 +2,9 @@
 /*
  * rtla in every version: timerlat's auto-analysis in the tab-aligned layout
  * (rtla 6.3 - 6.9, and as a paste flattens it) and the space-aligned one
- * (6.10+), its culprit and stack.  The samples and how their numbers were
- * checked: samples/README-imports.md.
+ * (6.10+), its culprit and stack; timerlat top's ALL row, rows left out, a
+ * count that overflowed, notes typed after a row.  The samples and how their
+ * numbers were checked: samples/README-imports.md.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,108 @@ static void test_aa_irq_case(void **state)
 	old_logs_free(l);
 }
 
+static void test_top_all_row(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-all-6.10-lkml.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	assert_int_equal(b->nhist, 10);
+	/* COUNT is the IRQ count: the Thread column's is not printed */
+	assert_printed(b->hist[0], "IRQ cpu0", 10003, 19000, 150000, 441000);
+	assert_printed(b->hist[1], "Thread cpu0", NONE, 35000, 170000, 459000);
+	/* "ALL #40011  e0 |  2  137  462 |  8  156  481": 3 x 10003 + 10002 = 40011 */
+	assert_printed(b->hist[8], "IRQ all", 40011, 2000, 137000, 462000);
+	assert_printed(b->hist[9], "Thread all", NONE, 8000, 156000, 481000);
+	assert_null(old_logs_finding(b, "count-mismatch"));
+	assert_null(old_logs_finding(b, "count-overflow"));
+	old_logs_free(l);
+}
+
+static void test_top_overflow(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-overflow-lkml.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	/* the "..." between the rows is the poster's, not a malformed row */
+	assert_int_equal(b->skipped_lines, 0);
+	assert_string_equal(message(b, "rows-elided"), "1 \"...\" line (the first at line 8): the "
+			    "paste leaves rows out; the ALL row covers every CPU");
+	assert_int_equal(b->nhist, 6);
+	/* " 1 #43200096  |": the count wider than its column */
+	assert_printed(b->hist[0], "IRQ cpu1", 43200096, 0, 1000, 2000);
+	/* "ALL #119144 e4": 119144 x 10^4 */
+	assert_printed(b->hist[4], "IRQ all", 1191440000, 0, 5000, 4000);
+	assert_string_equal(message(b, "count-overflow"), "IRQ all: the average 5 us is above the "
+			    "maximum 4 us: the sample count rtla divided by overflowed (a 32-bit "
+			    "int before rtla 6.13), this row's averages are wrong");
+	assert_int_equal(b->findings[1].sev, LAT_SEV_WARN);
+	assert_non_null(strstr(b->findings[1].message, "Thread all: the average 28 us is above "
+			       "the maximum 16 us"));
+	old_logs_free(l);
+}
+
+/* Built from timerlat_top.c's format strings ("%3d #%-9llu |", "ALL #%-6llu e%d |"). */
+static const char mismatch[] =
+	"                                     Timer Latency\n"
+	"  0 00:00:10   |          IRQ Timer Latency (us)        |         Thread Timer "
+	"Latency (us)\n"
+	"CPU COUNT      |      cur       min       avg       max |      cur       min       avg"
+	"       max\n"
+	"  0 #1000      |        1         0         1        10 |        3         2         4"
+	"        20\n"
+	"  1 #1000      |        1         0         1        11 |        3         2         4"
+	"        21\n"
+	"---------------|----------------------------------------|------------------------------"
+	"---------\n"
+	"ALL #1500   e0 |                  0         1        11 |                  2         4"
+	"        21\n";
+
+static void test_top_count_mismatch(void **state)
+{
+	struct lat_loaded *l = old_logs_load_text(mismatch, NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	assert_string_equal(message(b, "count-mismatch"), "ALL (line 7): its count 1500 is not the "
+			    "sum of the CPU rows' counts, 2000");
+	old_logs_free(l);
+}
+
+static void test_top_notes_and_old_wording(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-trace-5.17-doc.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	/* rtla 5.17's top, then the trace it saved (the kernel-tracer reader) */
+	assert_int_equal(l->nblocks, 2);
+	b = l->blocks[0];
+	assert_string_equal(b->fmt->name, "rtla");
+	assert_int_equal(b->skipped_lines, 0);
+	assert_int_equal(b->nhist, 48);
+	assert_string_equal(message(b, "note"), "cpu6 (line 11): \"<--- CPU with spike\" typed "
+			    "after the row");
+	assert_printed(b->hist[13], "Thread cpu6", NONE, 2000, 10000, 30000);
+	b = l->blocks[1];
+	assert_string_equal(b->fmt->name, "kernel-tracer");
+	assert_int_equal(b->skipped_lines, 0);
+	assert_non_null(strstr(message(b, "stack"), "<- _raw_spin_unlock_irqrestore [<---- "
+			       "spinlock that disabled interrupt.] <- try_to_wake_up"));
+	assert_non_null(strstr(message(b, "noise-culprit"), "irq_noise local_timer:236 12553 ns "
+			       "(41.4 %, line 35), thread_noise sh:109404 4769 ns"));
+	old_logs_free(l);
+}
+
 static void test_aa_line_kinds(void **state)
 {
 	const struct lat_format *rt = lat_format_find("rtla");
@@ -122,11 +225,16 @@ static void test_aa_line_kinds(void **state)
 		"    IRQ interference          4.93 us (0.40 %)",
 		"  Previous IRQ interference:                  up to       8.93 us",
 		"  IRQ handler delay:                  (exit from idle)       0.98 us (0.00 %)",
+		"ALL #40011  e0 |                  2       137       462 |                  8       "
+		"156       481",
 	};
 	static const char *const soft[] = {
 		"                               ip:3567",
 		"\t\t\tobjtool:49256    \t\t     3.79 us",
 		"    Blocking thread stack trace",
+		"  ---------------|----------------------------------------|-----------------------",
+		"...",
+		"  saving trace to timerlat_trace.txt",
 	};
 	static const char prose[] = "IRQ interference is what we saw, 4 us of it.";
 
@@ -144,6 +252,10 @@ int main(void)
 		cmocka_unit_test(test_aa_both_layouts),
 		cmocka_unit_test(test_aa_tabs_flattened),
 		cmocka_unit_test(test_aa_irq_case),
+		cmocka_unit_test(test_top_all_row),
+		cmocka_unit_test(test_top_overflow),
+		cmocka_unit_test(test_top_count_mismatch),
+		cmocka_unit_test(test_top_notes_and_old_wording),
 		cmocka_unit_test(test_aa_line_kinds),
 	};
 
