@@ -90,6 +90,30 @@ static void test_aa_tabs_flattened(void **state)
 	old_logs_free(l);
 }
 
+/* rtla 6.3's first release: "Previous IRQ interference" printed without its \n (fixed in 6.3) */
+static void test_aa_previous_irq(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-aa-tabs-prev-irq-lkml.txt"), NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	/* the two analyses, the patch's "Fix the output:" (line 10) between them */
+	assert_int_equal(b->skipped_lines, 1);
+	assert_non_null(strstr(message(b, "rtla-auto-analysis"),
+			       "## CPU 12 hit stop tracing, analyzing it ##; Previous IRQ "
+			       "interference: up to 2.22 us IRQ handler delay: 18.06 us (0.00 %); "
+			       "IRQ latency: 18.52 us;"));
+	assert_non_null(strstr(message(b, "rtla-auto-analysis"),
+			       "## CPU 7 hit stop tracing, analyzing it ##; Previous IRQ "
+			       "interference: up to 8.93 us; IRQ handler delay: 0.98 us (0.00 %); "
+			       "IRQ latency: 2.95 us; Timerlat IRQ duration: 11.26 us (0.03 %)"));
+	/* no thread is named: no blocking-thread finding */
+	assert_null(old_logs_finding(b, "rtla-blocking-thread"));
+	old_logs_free(l);
+}
+
 static void test_aa_irq_case(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-aa-irq-qp-lkml-2025.txt"), NULL);
@@ -257,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_top_count_mismatch),
 		cmocka_unit_test(test_top_notes_and_old_wording),
 		cmocka_unit_test(test_aa_line_kinds),
+		cmocka_unit_test(test_aa_previous_irq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
