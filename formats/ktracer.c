@@ -213,6 +213,7 @@ static void on_threshold(struct kt_state *st, struct kt_cpu *c, const struct kt_
 	struct kt_worst *w = &st->thr;
 
 	st->n_thresholds++;
+	acc_add(&c->thr, r->u.nz.dur_ns, line);
 	if (w->valid && r->u.nz.dur_ns <= w->v_ns)
 		return;
 	worst_set(w, r, r->u.nz.dur_ns, line);
@@ -515,6 +516,9 @@ static int histograms(const struct kt_state *st, struct lat_block *b)
 			ret = summary_hist(b, &c->os, title, NULL);
 		if (!ret && c->hw.n)
 			ret = summary_hist(b, &c->hw, title, NULL);
+		/* osnoise events alone: the noise samples above the tolerance are the summary */
+		if (!ret && c->thr.n && !st->n_samples)
+			ret = summary_hist(b, &c->thr, title, NULL);
 	}
 	return ret;
 }

@@ -254,7 +254,13 @@ static int summary_note(const struct kt_state *st, enum kt_tracer tr, struct lat
 					     "%llu row%s of the trace (the %s); the tracer prints no "
 					     "summary of its own", (unsigned long long)st->n_samples,
 					     st->n_samples == 1 ? "" : "s", of[tr]);
-	if (st->n_thresholds || st->n_noise)
+	if (st->n_thresholds)
+		return lat_block_add_finding(b, "summary-counted", LAT_SEV_INFO,
+					     "count, min, avg and max per CPU are counted from the "
+					     "%llu sample_threshold event%s (the noise above osnoise's "
+					     "tolerance)", (unsigned long long)st->n_thresholds,
+					     st->n_thresholds == 1 ? "" : "s");
+	if (st->n_noise)
 		return 0;
 	if (st->has_entries)
 		snprintf(entries, sizeof(entries), " (entries-in-buffer/entries-written: %lld/%lld)",

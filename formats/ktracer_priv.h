@@ -40,6 +40,7 @@ struct kt_cpu {
 	int64_t os_min_avail;		/* the lowest % CPU available, 1e-5 % */
 	int64_t os_cnt[5];		/* HW, NMI, IRQ, softirq, thread, summed */
 	struct kt_acc hw;		/* hwlat: max(inner, outer) per window, ns */
+	struct kt_acc thr;		/* osnoise:sample_threshold durations, ns */
 	struct kt_noise_ev ring[KT_RING];	/* the last osnoise events, oldest first */
 	unsigned rhead, rlen;
 	/* the last timerlat IRQ sample: the IRQ part of the thread sample that follows */

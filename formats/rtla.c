@@ -778,6 +778,9 @@ static int finish_block(struct rt_state *st, struct lat_block *b)
 		ret = finish_hist(st, b);
 	if (!ret)
 		ret = rt_aa_finish(&st->aa, b);
+	/* an analysis alone: the latencies it names are the block's summaries */
+	if (!ret && !st->ncols && !st->nsum)
+		ret = rt_aa_summaries(&st->aa, b);
 	/* before the summaries are finished: the builders hand them to the block */
 	if (!ret && st->kinds & 2)
 		ret = top_findings(st, b);

@@ -19,6 +19,8 @@ struct rt_aa_sec {
 	char blocking_pct[24];	/* "9.03 %" of "Blocking thread: 3.79 us (9.03 %)", or "" */
 	char total_kind[8];	/* "Thread" or "IRQ" of "Thread latency: 41.96 us (100%)" */
 	int64_t total_ns;	/* LAT_VALUE_NONE until that line */
+	int64_t irq_ns;		/* "IRQ latency: 28.13 us" (the IRQ's part), LAT_VALUE_NONE */
+	uint32_t last_line;	/* the section's last line read */
 	char *stack;		/* owned: "timerlat_irq <- ... <- entry_SYSCALL_64...", or NULL */
 	size_t stack_len;
 	int nframes;
@@ -49,6 +51,13 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line);
 
 /* Adds the findings (rtla-auto-analysis, rtla-blocking-thread, rtla-stack) to @b; 0 or error. */
 int rt_aa_finish(const struct rt_aa *a, struct lat_block *b);
+
+/*
+ * For an analysis printed alone (--aa-only, or pasted without its table): per
+ * CPU analyzed the latencies it names as summary-only histograms, "IRQ cpu3"
+ * and "Thread cpu3", whose max is the sample that stopped the trace.  0 or error.
+ */
+int rt_aa_summaries(const struct rt_aa *a, struct lat_block *b);
 
 void rt_aa_free(struct rt_aa *a);
 

@@ -247,6 +247,8 @@ static void label(struct rt_aa *a, const char *s, size_t len)
 		sec->total_ns = ns;
 		snprintf(sec->total_kind, sizeof(sec->total_kind), "%s",
 			 lat_imp_starts(s, len, "IRQ") ? "IRQ" : "Thread");
+	} else if (has && lat_imp_starts(s, len, "IRQ latency:")) {
+		sec->irq_ns = ns;
 	}
 }
 
@@ -255,6 +257,9 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 	const char *s = buf;
 	size_t len = strlen(buf), nl;
 	int64_t ns;
+
+	if (a->nsec)
+		a->sec[a->nsec - 1].last_line = line;
 
 	if (a->text && lat_imp_starts(s, len, "-> "))
 		return frame(a, s, len) ? -LAT_ENOMEM : 1;
@@ -265,7 +270,7 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 
 			sec->cpu = atoi(strstr(s, "## CPU ") + 7);
 			sec->line = line;
-			sec->culprit_ns = sec->total_ns = LAT_VALUE_NONE;
+			sec->culprit_ns = sec->total_ns = sec->irq_ns = LAT_VALUE_NONE;
 		}
 		a->after_blocking = 0;
 		return squeezed(a, s, len) ? -LAT_ENOMEM : 1;
@@ -340,6 +345,46 @@ int rt_aa_finish(const struct rt_aa *a, struct lat_block *b)
 	ret = lat_block_add_finding(b, "rtla-auto-analysis", LAT_SEV_INFO, "%s", a->text);
 	for (int i = 0; i < a->nsec && !ret; i++)
 		ret = section_findings(&a->sec[i], b);
+	return ret;
+}
+
+static int aa_summary(struct lat_block *b, const struct rt_aa_sec *s, const char *ctx,
+		      int64_t ns)
+{
+	struct lat_hist_build hb;
+	char title[48];
+	int ret;
+
+	snprintf(title, sizeof(title), "%s cpu%d", ctx, s->cpu);
+	ret = lat_hist_build_init(&hb, title);
+	if (ret)
+		return ret;
+	if (!(hb.h->group = strdup(ctx))) {
+		lat_hist_build_drop(&hb);
+		return -LAT_ENOMEM;
+	}
+	/* one sample, the one that hit the stop condition: its count is not printed */
+	hb.h->has_printed = 1;
+	hb.h->printed.max_ns = ns;
+	hb.h->first_line = s->line;
+	hb.h->last_line = s->last_line ? s->last_line : s->line;
+	return lat_hist_build_finish(&hb, 0, b);
+}
+
+int rt_aa_summaries(const struct rt_aa *a, struct lat_block *b)
+{
+	int ret = 0;
+
+	for (int i = 0; i < a->nsec && !ret; i++) {
+		const struct rt_aa_sec *s = &a->sec[i];
+		int irq_total = s->total_ns != LAT_VALUE_NONE && !strcmp(s->total_kind, "IRQ");
+
+		if (s->irq_ns != LAT_VALUE_NONE || irq_total)
+			ret = aa_summary(b, s, "IRQ", s->irq_ns != LAT_VALUE_NONE ? s->irq_ns :
+						       s->total_ns);
+		if (!ret && s->total_ns != LAT_VALUE_NONE && !irq_total)
+			ret = aa_summary(b, s, "Thread", s->total_ns);
+	}
 	return ret;
 }
 

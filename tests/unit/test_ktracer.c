@@ -269,7 +269,9 @@ static void test_osnoise(void **state)
 	/* the events alone: sample_threshold and the noise in its window */
 	l = old_logs_load(S("kernel-tracers/osnoise-rst-events.txt"), NULL);
 	b = one_block(l);
-	assert_int_equal(b->nhist, 0);
+	/* no period row: the sample_threshold events are the summary */
+	assert_int_equal(b->nhist, 1);
+	assert_summary(b->hist[0], "cpu8", 1, 8812, 8812, 8812);
 	/* [5789.858404555, +8812 ns]: lines 4 and 5; line 3 ended 1 ms before */
 	assert_finding(b, "noise-culprit", "2 osnoise events in its window, 5916 ns in all; the "
 		       "largest: thread_noise migration/8:54 3068 ns (34.8 %, line 5), irq_noise "

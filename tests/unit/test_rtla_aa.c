@@ -87,6 +87,10 @@ static void test_aa_tabs_flattened(void **state)
 			       "IRQ interference 4.93 us (0.40 %); local_timer:236 4.93 us; "
 			       "Thread latency: 1235.47 us (100%)"));
 	assert_null(old_logs_finding(b, "rtla-stack"));
+	/* an analysis alone: its IRQ and Thread latencies are the block's summaries */
+	assert_int_equal(b->nhist, 2);
+	assert_printed(b->hist[0], "IRQ cpu3", NONE, NONE, NONE, 1900);
+	assert_printed(b->hist[1], "Thread cpu3", NONE, NONE, NONE, 1235470);
 	old_logs_free(l);
 }
 
@@ -109,8 +113,11 @@ static void test_aa_previous_irq(void **state)
 			       "## CPU 7 hit stop tracing, analyzing it ##; Previous IRQ "
 			       "interference: up to 8.93 us; IRQ handler delay: 0.98 us (0.00 %); "
 			       "IRQ latency: 2.95 us; Timerlat IRQ duration: 11.26 us (0.03 %)"));
-	/* no thread is named: no blocking-thread finding */
+	/* no thread is named: no blocking-thread finding; each CPU's IRQ latency */
 	assert_null(old_logs_finding(b, "rtla-blocking-thread"));
+	assert_int_equal(b->nhist, 2);
+	assert_printed(b->hist[0], "IRQ cpu12", NONE, NONE, NONE, 18520);
+	assert_printed(b->hist[1], "IRQ cpu7", NONE, NONE, NONE, 2950);
 	old_logs_free(l);
 }
 
@@ -135,6 +142,10 @@ static void test_aa_irq_case(void **state)
 	assert_non_null(strstr(message(b, "rtla-stack"), "<- igb_update_mc_addr_list <- "
 			       "igb_set_rx_mode <- "));
 	assert_string_equal(l->blocks[1]->fmt->name, "ftrace-text");
+	/* the IRQ case names one latency, the IRQ's */
+	assert_int_equal(b->nhist, 1);
+	assert_printed(b->hist[0], "IRQ cpu1", NONE, NONE, NONE, 709250);
+	assert_int_equal(b->hist[0]->first_line, 30);
 	old_logs_free(l);
 }
 
