@@ -355,6 +355,16 @@ static int parse_summary_row(struct rt_state *st, const char *buf, int *err)
 		/* "avg:" may have decimals in newer rtla; a CPU without samples prints "-" */
 		if (lat_scan_char(&sc, '-'))
 			continue;
+		/*
+		 * Before 6.10 rtla printed a column without samples (count 0) with
+		 * its initial values, min ~0 (18446744073709551615) and max 0: no
+		 * sample's, so none is kept.
+		 */
+		if (k > 1 && c->hb.h->has_printed && p->count == 0) {
+			if (!lat_scan_word(&sc, &w, &wl))
+				return 0;
+			continue;
+		}
 		if (!lat_scan_fixed(&sc, st->unit, &v, NULL))
 			return 0;
 		c->hb.h->has_printed |= k > 0;

@@ -199,6 +199,19 @@ static struct rt_aa_sec *section(struct rt_aa *a)
 	return a->nsec ? &a->sec[a->nsec - 1] : NULL;
 }
 
+/* A CPU's section from @line on; cpu -1 when the analysis does not name it. */
+static void section_open(struct rt_aa *a, int cpu, uint32_t line)
+{
+	struct rt_aa_sec *sec;
+
+	if (a->nsec >= RT_AA_SECTIONS)
+		return;
+	sec = &a->sec[a->nsec++];
+	sec->cpu = cpu;
+	sec->line = line;
+	sec->culprit_ns = sec->total_ns = sec->irq_ns = LAT_VALUE_NONE;
+}
+
 /* "-> timerlat_irq": the text's "; stack: a <- b" and the section's stack */
 static int frame(struct rt_aa *a, const char *s, size_t len)
 {
@@ -265,17 +278,18 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 		return frame(a, s, len) ? -LAT_ENOMEM : 1;
 	a->in_stack = 0;
 	if (lat_imp_starts(s, len, "## CPU ")) {
-		if (a->nsec < RT_AA_SECTIONS) {
-			struct rt_aa_sec *sec = &a->sec[a->nsec++];
-
-			sec->cpu = atoi(strstr(s, "## CPU ") + 7);
-			sec->line = line;
-			sec->culprit_ns = sec->total_ns = sec->irq_ns = LAT_VALUE_NONE;
-		}
+		section_open(a, atoi(strstr(s, "## CPU ") + 7), line);
 		a->after_blocking = 0;
 		return squeezed(a, s, len) ? -LAT_ENOMEM : 1;
 	}
 	if (is_label(s, len)) {
+		/*
+		 * rtla timerlat hist -T of 6.9 printed the analysis with no "## CPU"
+		 * line (John Kacur's count-0 report): a section of an unnamed CPU.
+		 * "Max timerlat IRQ latency from idle" after the sections is none.
+		 */
+		if (!a->nsec && !lat_imp_starts(s, len, "Max timerlat IRQ latency from idle"))
+			section_open(a, -1, line);
 		label(a, s, len);
 		return squeezed(a, s, len) ? -LAT_ENOMEM : 1;
 	}
@@ -307,31 +321,36 @@ static const char *us2(int64_t ns, char *buf, size_t len)
 
 static int section_findings(const struct rt_aa_sec *s, struct lat_block *b)
 {
-	char t1[32], t2[32], of[96] = "";
+	char t1[32], t2[32], of[96] = "", cpu[40];
 	int ret = 0;
+
+	if (s->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "cpu %d", s->cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "cpu not printed");
 
 	if (s->total_ns != LAT_VALUE_NONE)
 		snprintf(of, sizeof(of), " of the %s %s latency", us2(s->total_ns, t2, sizeof(t2)),
 			 s->total_kind);
 	if (s->culprit[0] && s->culprit_ns != LAT_VALUE_NONE)
 		ret = lat_block_add_finding(b, "rtla-blocking-thread", LAT_SEV_INFO,
-					    "cpu %d: %s blocked the timerlat thread for %s (%s%s)",
-					    s->cpu, s->culprit, us2(s->culprit_ns, t1, sizeof(t1)),
+					    "%s: %s blocked the timerlat thread for %s (%s%s)",
+					    cpu, s->culprit, us2(s->culprit_ns, t1, sizeof(t1)),
 					    s->blocking_pct[0] ? s->blocking_pct : "share not printed",
 					    of);
 	else if (s->culprit[0] && s->total_ns != LAT_VALUE_NONE)
 		ret = lat_block_add_finding(b, "rtla-blocking-thread", LAT_SEV_INFO,
-					    "cpu %d: %s was running when the timer IRQ came late "
-					    "(%s latency %s)", s->cpu, s->culprit, s->total_kind,
+					    "%s: %s was running when the timer IRQ came late "
+					    "(%s latency %s)", cpu, s->culprit, s->total_kind,
 					    us2(s->total_ns, t2, sizeof(t2)));
 	else if (s->culprit[0])
 		ret = lat_block_add_finding(b, "rtla-blocking-thread", LAT_SEV_INFO,
-					    "cpu %d: %s was running when the timer IRQ came late",
-					    s->cpu, s->culprit);
+					    "%s: %s was running when the timer IRQ came late",
+					    cpu, s->culprit);
 	if (!ret && s->stack)
 		ret = lat_block_add_finding(b, "rtla-stack", LAT_SEV_INFO,
-					    "cpu %d: the stack of %s, innermost first (%d frames): %s",
-					    s->cpu, s->culprit[0] ? s->culprit : "the blocking thread",
+					    "%s: the stack of %s, innermost first (%d frames): %s",
+					    cpu, s->culprit[0] ? s->culprit : "the blocking thread",
 					    s->nframes, s->stack);
 	return ret;
 }
@@ -355,7 +374,10 @@ static int aa_summary(struct lat_block *b, const struct rt_aa_sec *s, const char
 	char title[48];
 	int ret;
 
-	snprintf(title, sizeof(title), "%s cpu%d", ctx, s->cpu);
+	if (s->cpu >= 0)
+		snprintf(title, sizeof(title), "%s cpu%d", ctx, s->cpu);
+	else
+		snprintf(title, sizeof(title), "%s", ctx);
 	ret = lat_hist_build_init(&hb, title);
 	if (ret)
 		return ret;

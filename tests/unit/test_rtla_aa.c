@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "latscope/format.h"
@@ -118,6 +119,37 @@ static void test_aa_previous_irq(void **state)
 	assert_int_equal(b->nhist, 2);
 	assert_printed(b->hist[0], "IRQ cpu12", NONE, NONE, NONE, 18520);
 	assert_printed(b->hist[1], "IRQ cpu7", NONE, NONE, NONE, 2950);
+	old_logs_free(l);
+}
+
+/*
+ * John Kacur's report (May 2024): rtla before 6.10 printed a column without
+ * samples with its initial values, "min: 18446744073709551615" (~0) and
+ * "max: 0"; the analysis of hist -T came with no "## CPU" line.
+ */
+static void test_hist_count0_unnamed_cpu(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-hist-count0-aa-tabs-lkml.txt"),
+					     NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	/* the min: row (line 13) is read, not reported; no line is */
+	assert_int_equal(b->skipped_lines, 0);
+	assert_int_equal(b->nhist, 6);
+	/* rows 2, 33, 36, 49, 52: one sample each; "2" is IRQ-001's (us) */
+	assert_printed(b->hist[0], "IRQ cpu1", 1, 2000, 2000, 2000);
+	assert_printed(b->hist[4], "Thr cpu2", 1, 52000, 52000, 52000);
+	/* Usr-002: count 0, its ~0 / - / 0 no values */
+	assert_printed(b->hist[5], "Usr cpu2", 0, NONE, NONE, NONE);
+	/* swapper/2:0 under "Blocking thread:", the total on the glued line */
+	assert_string_equal(message(b, "rtla-blocking-thread"),
+			    "cpu not printed: swapper/2:0 blocked the timerlat thread for 1.01 us "
+			    "(1.90 % of the 52.93 us Thread latency)");
+	assert_non_null(strstr(message(b, "rtla-auto-analysis"),
+			       "IRQ handler delay: (exit from idle) 48.21 us (91.09 %)"));
 	old_logs_free(l);
 }
 
@@ -293,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_top_notes_and_old_wording),
 		cmocka_unit_test(test_aa_line_kinds),
 		cmocka_unit_test(test_aa_previous_irq),
+		cmocka_unit_test(test_hist_count0_unnamed_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
