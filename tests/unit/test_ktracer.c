@@ -72,6 +72,7 @@ static void test_detection(void **state)
 		"timerlat-rst-cat-trace.txt", "timerlat-rst-osnoise-events.txt",
 		"timerlat-rst-print-stack.txt", "timerlat-rst-5.14-ipi.txt",
 		"timerlat-lkml-2021-stop-tracing.txt", "timerlat-lkml-2024-m68k-quoted.txt",
+		"timerlat-lkml-2021-rt-header.txt",
 		"osnoise-rst-cat-trace.txt", "osnoise-rst-events.txt",
 		"osnoise-lkml-2021-rt-rows.txt", "osnoise-notes-5col.txt",
 		"hwlat-ftrace-rst-4.x.txt", "hwlat-ftrace-rst-5.7.txt",
@@ -232,6 +233,19 @@ static void test_timerlat_layouts(void **state)
 	assert_summary(b->hist[0], "IRQ cpu0", 2, 108608, 109664, 110720);
 	assert_summary(b->hist[1], "Thread cpu0", 3, 401472, 405973, 409280);
 	assert_null(old_logs_finding(b, "noise-culprit"));
+	old_logs_free(l);
+
+	/*
+	 * PREEMPT_RT rows (7 flag columns "d..h...") under the 4-column header
+	 * they overran, the patch that gave RT its own header: one activation.
+	 */
+	l = old_logs_load(S("kernel-tracers/timerlat-lkml-2021-rt-header.txt"), NULL);
+	b = one_block(l);
+	assert_int_equal(b->nhist, 2);
+	assert_summary(b->hist[0], "IRQ cpu0", 1, 830, 830, 830);
+	assert_summary(b->hist[1], "Thread cpu0", 1, 11301, 11301, 11301);
+	assert_finding(b, "worst-sample", "worst 11301 ns on cpu0 at 3279.798881 (activation #1, "
+		       "line 15); the timer IRQ of this activation: 830 ns");
 	old_logs_free(l);
 }
 
