@@ -4,27 +4,7 @@
 #include <strings.h>
 
 #include "latscope/text.h"
-
-unsigned lat_line_dequote(const char **sp, size_t *lenp)
-{
-	const char *s = *sp;
-	size_t len = *lenp;
-	unsigned depth = 0;
-
-	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	/* "> ", ">> ", "> > ", ">" */
-	while (len && s[0] == '>') {
-		depth++;
-		s++;
-		len--;
-		if (len && s[0] == ' ' && (len < 2 || s[1] == '>' || depth))
-			s++, len--;
-	}
-	*sp = s;
-	*lenp = len;
-	return depth;
-}
+#include "text_priv.h"
 
 /* ---- one input line at a time ---------------------------------------- */
 
@@ -887,21 +867,6 @@ static int continuation(const struct lat_line *l, size_t max)
 				    l->s[i + 1] == '\t'));
 }
 
-/* Appends line @c to line @d with a blank, in place (@c lies after @d in the buffer). */
-static int join_into(struct lat_line *d, const struct lat_line *c)
-{
-	char *e = (char *)d->s + d->len;
-
-	if (e >= c->s || (uint64_t)d->len + 1 + c->len > UINT32_MAX)
-		return 0;
-	*e = ' ';
-	memmove(e + 1, c->s, c->len);
-	d->len += 1 + c->len;
-	d->joined = (uint16_t)(d->joined + 1u + c->joined > UINT16_MAX ? UINT16_MAX :
-			       d->joined + 1u + c->joined);
-	return 1;
-}
-
 #define HEADER_WRAP_LINES 3	/* pieces of one wrapped "# latency:" line */
 #define HEADER_WRAP_LEN 40	/* longest piece wrapped off a header line */
 #define HEADER_LINES 40		/* an ftrace latency header is about 20 lines */
@@ -937,7 +902,7 @@ static void rejoin_headers(struct lat_text *t)
 			if (k < n && k - r < HEADER_WRAP_LINES &&
 			    continuation(&t->lines[k], HEADER_WRAP_LEN)) {
 				for (; r <= k; r++) {
-					if (!join_into(&cur, &t->lines[r]))
+					if (!tx_join(&cur, &t->lines[r], 1))
 						break;
 					if (!fx->rejoined++)
 						fx->first_rejoined_line = t->lines[r].lineno;
@@ -946,7 +911,7 @@ static void rejoin_headers(struct lat_text *t)
 		} else if (in_header && starts_hash(&cur) && r + 1 < n &&
 			   !starts_hash(&t->lines[r]) &&
 			   continuation(&t->lines[r], 2 * HEADER_WRAP_LEN) &&
-			   starts_hash(&t->lines[r + 1]) && join_into(&cur, &t->lines[r])) {
+			   starts_hash(&t->lines[r + 1]) && tx_join(&cur, &t->lines[r], 1)) {
 			if (!fx->rejoined++)
 				fx->first_rejoined_line = t->lines[r].lineno;
 			r++;
@@ -1066,23 +1031,6 @@ void lat_text_release(struct lat_text *t)
 	free(t->buf);
 	free(t->lines);
 	memset(t, 0, sizeof(*t));
-}
-
-size_t lat_line_copy(const struct lat_line *l, char *buf, size_t size)
-{
-	size_t n = l->len < size - 1 ? l->len : size - 1;
-
-	memcpy(buf, l->s, n);
-	buf[n] = '\0';
-	return n;
-}
-
-int lat_line_blank(const struct lat_line *l)
-{
-	for (uint32_t i = 0; i < l->len; i++)
-		if (l->s[i] != ' ' && l->s[i] != '\t')
-			return 0;
-	return 1;
 }
 
 size_t lat_fix_micro(char *s)
