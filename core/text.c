@@ -59,6 +59,9 @@ struct qp_region {
 	uint32_t first, last;	/* input lines, inclusive */
 	uint32_t header_line;	/* the Content-Transfer-Encoding line; 0: by pattern */
 	int b64;		/* a declared base64 text part, not quoted-printable */
+	int encoded;		/* 0: not encoded, listed for its format=flowed only */
+	int flowed, delsp;	/* Content-Type: ... format=flowed [; delsp=yes] */
+	uint32_t flowed_line;	/* the Content-Type line that says so */
 };
 
 /* What a region of lines without a declared encoding looks like. */
@@ -184,11 +187,13 @@ struct mime_scan {
 	uint32_t body_first;
 	int cte;
 	uint32_t cte_line;
+	int body_flowed, body_delsp;
+	uint32_t body_flowed_line;
 	struct qp_stats st;
 	/* the header being read */
 	int field;		/* 1 Content-Type, 2 Content-Transfer-Encoding, 0 other */
-	int hdr_cte, hdr_multi, hdr_type, hdr_text;
-	uint32_t hdr_cte_line;
+	int hdr_cte, hdr_multi, hdr_type, hdr_text, hdr_flowed, hdr_delsp;
+	uint32_t hdr_cte_line, hdr_flowed_line;
 	char hdr_boundary[MIME_BOUNDARY_MAX + 1];
 	/* enclosing multiparts */
 	char bound[MIME_MAX_DEPTH][MIME_BOUNDARY_MAX + 1];
@@ -197,14 +202,18 @@ struct mime_scan {
 
 static int close_body(struct mime_scan *m, uint32_t last)
 {
-	struct qp_region r = { m->body_first, last, 0, 0 };
+	struct qp_region r = { m->body_first, last, 0, 0, 1, m->body_flowed, m->body_delsp,
+			       m->body_flowed_line };
 
 	if (last < m->body_first)
 		return 0;
 	if (m->cte == CTE_QP || m->cte == CTE_B64) {
 		r.header_line = m->cte_line;
 		r.b64 = m->cte == CTE_B64;
-	} else if (m->cte != CTE_NONE || !qp_pattern(&m->st))
+	} else if (m->cte != CTE_NONE || !qp_pattern(&m->st)) {
+		r.encoded = 0;
+	}
+	if (!r.encoded && !r.flowed)
 		return 0;
 	if (lat_grow(&m->reg, &m->cap, m->nreg + 1, sizeof(*m->reg)))
 		return -LAT_ENOMEM;
@@ -217,7 +226,19 @@ static void open_body(struct mime_scan *m, uint32_t first, int cte, uint32_t cte
 	m->body_first = first;
 	m->cte = cte;
 	m->cte_line = cte_line;
+	m->body_flowed = m->body_delsp = 0;
+	m->body_flowed_line = 0;
 	memset(&m->st, 0, sizeof(m->st));
+}
+
+/* The body a header just opened is format=flowed when that header says so (not a multipart). */
+static void body_flowed(struct mime_scan *m)
+{
+	if (!m->hdr_flowed || m->hdr_multi)
+		return;
+	m->body_flowed = 1;
+	m->body_delsp = m->hdr_delsp;
+	m->body_flowed_line = m->hdr_flowed_line;
 }
 
 static void header_reset(struct mime_scan *m)
@@ -228,6 +249,8 @@ static void header_reset(struct mime_scan *m)
 	m->hdr_multi = 0;
 	m->hdr_type = 0;
 	m->hdr_text = 0;
+	m->hdr_flowed = m->hdr_delsp = 0;
+	m->hdr_flowed_line = 0;
 	m->hdr_boundary[0] = '\0';
 }
 
@@ -256,6 +279,13 @@ static void header_line(struct mime_scan *m, const char *s, size_t n, uint32_t l
 			m->hdr_multi = 1;
 		if (ci_find(s, n, "text/"))
 			m->hdr_text = 1;
+		/* RFC 3676: "format=flowed", the value may be quoted; "delsp=yes" */
+		if (ci_find(s, n, "format=flowed") || ci_find(s, n, "format=\"flowed\"")) {
+			m->hdr_flowed = 1;
+			m->hdr_flowed_line = lineno;
+		}
+		if (ci_find(s, n, "delsp=yes") || ci_find(s, n, "delsp=\"yes\""))
+			m->hdr_delsp = 1;
 		v = ci_find(s, n, "boundary=");
 		if (v) {
 			size_t k = 0;
@@ -332,6 +362,7 @@ static int find_qp(const struct lat_text *t, struct qp_region **regp, size_t *nr
 				open_body(&m, n ? ln : ln + 1, CTE_OTHER, 0);
 			} else {
 				open_body(&m, n ? ln : ln + 1, m.hdr_cte, m.hdr_cte_line);
+				body_flowed(&m);
 			}
 			if (!n)
 				continue;
@@ -563,6 +594,7 @@ static int add_line(struct splitter *sp, const char *s, size_t len, uint32_t lin
 	l = &t->lines[t->nlines++];
 	l->lineno = lineno;
 	l->joined = joined > UINT16_MAX ? UINT16_MAX : (uint16_t)joined;
+	l->soft = 0;
 	l->quote = (uint8_t)(quote > UINT8_MAX ? UINT8_MAX : quote);
 	l->s = s;
 	l->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
@@ -739,6 +771,22 @@ static int b64_region(struct splitter *sp, struct raw_iter *it, char **w,
 }
 
 /*
+ * The line just indexed ended in a blank inside a format=flowed body: a soft
+ * break (RFC 3676), but for the signature separator "-- ".  The join is made
+ * once every line is indexed (tx_rejoin_flowed()).
+ */
+static void flowed_soft(struct lat_text *t, const struct qp_region *r)
+{
+	struct lat_line *l = &t->lines[t->nlines - 1];
+
+	if (l->len == 2 && !memcmp(l->s, "--", 2))
+		return;
+	l->soft = r->delsp ? 2 : 1;
+	if (!t->fix.flowed_header_line)
+		t->fix.flowed_header_line = r->flowed_line;
+}
+
+/*
  * Splits the buffer into lines, decoding the quoted-printable regions @reg
  * (sorted) in place: the buffer is rewritten front to back and only shrinks.
  */
@@ -755,7 +803,7 @@ static int split_lines(struct lat_text *t, const struct qp_region *reg, size_t n
 	for (;;) {
 		uint32_t first, joined = 0;
 		char *ls = w;
-		int qp;
+		int qp, in_reg;
 
 		if (t->nlines >= LAT_TEXT_MAX_LINES && it.pos < it.len) {
 			/* the index would outgrow the text: keep what is indexed, count the rest */
@@ -768,7 +816,8 @@ static int split_lines(struct lat_text *t, const struct qp_region *reg, size_t n
 		first = it.lineno;
 		while (ri < nreg && reg[ri].last < first)
 			ri++;
-		qp = ri < nreg && reg[ri].first <= first;
+		in_reg = ri < nreg && reg[ri].first <= first;
+		qp = in_reg && reg[ri].encoded;
 		if (qp && reg[ri].b64) {
 			ret = b64_region(&sp, &it, &w, &reg[ri], s, n);
 			if (ret)
@@ -804,6 +853,8 @@ static int split_lines(struct lat_text *t, const struct qp_region *reg, size_t n
 		ret = emit_pieces(&sp, ls, (size_t)(w - ls), first, joined);
 		if (ret)
 			return ret;
+		if (in_reg && reg[ri].flowed && w > ls && w[-1] == ' ')
+			flowed_soft(t, &reg[ri]);
 		/* lines stay apart: a later join moves text only leftwards */
 		if (w < t->buf + t->len)
 			*w++ = '\n';
@@ -933,9 +984,12 @@ static int index_text(struct lat_text *t)
 	if (!ret)
 		ret = split_lines(t, reg, nreg);
 	free(reg);
-	if (!ret)
-		rejoin_headers(t);
-	return ret;
+	if (ret)
+		return ret;
+	tx_rejoin_flowed(t);
+	rejoin_headers(t);
+	tx_rejoin_rows(t);
+	return 0;
 }
 
 int lat_text_peek_encoded(const char *peek, size_t len)
@@ -943,11 +997,14 @@ int lat_text_peek_encoded(const char *peek, size_t len)
 	struct lat_text t = { .buf = (char *)peek, .len = len };
 	struct qp_region *reg = NULL;
 	size_t nreg = 0;
+	int encoded = 0;
 
 	if (find_qp(&t, &reg, &nreg) < 0)
 		return 0;
+	for (size_t i = 0; i < nreg; i++)
+		encoded |= reg[i].encoded;
 	free(reg);
-	return nreg > 0;
+	return encoded;
 }
 
 int lat_text_init_mem(struct lat_text *t, const char *data, size_t len)

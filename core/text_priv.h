@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The text layer's own helpers (core/ only): text.c splits and decodes an
- * input into lines, text_line.c holds what works on one line.
+ * input into lines, text_rejoin.c undoes what mailers and web viewers did to
+ * whole lines (format=flowed soft breaks, table rows wrapped at a fixed
+ * column), text_line.c holds what both use.
  */
 #ifndef LATSCOPE_CORE_TEXT_PRIV_H
 #define LATSCOPE_CORE_TEXT_PRIV_H
@@ -14,5 +16,10 @@
  * not lie after @d.
  */
 int tx_join(struct lat_line *d, const struct lat_line *c, int blank);
+
+/* Joins each line ending in a format=flowed soft break (l->soft) with the next. */
+void tx_rejoin_flowed(struct lat_text *t);
+/* Joins the table rows a mailer wrapped at a fixed column back into one line each. */
+void tx_rejoin_rows(struct lat_text *t);
 
 #endif

@@ -37,7 +37,27 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 
 static int repaired(const struct lat_text_repairs *r)
 {
-	return r && (r->qp_lines || r->b64_lines || r->spaces || r->rejoined || r->split);
+	return r && (r->qp_lines || r->b64_lines || r->spaces || r->rejoined || r->split ||
+		     r->flowed || r->rows);
+}
+
+/* The repairs of whole lines (flowed, wrapped rows): keys only when done. */
+static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs *r)
+{
+	if (r->flowed) {
+		lat_json_obj_open(j, "format_flowed");
+		lat_json_uint(j, "soft_breaks", r->flowed);
+		lat_json_uint(j, "first_line", r->first_flowed_line);
+		lat_json_uint(j, "declared_at_line", r->flowed_header_line);
+		lat_json_obj_close(j);
+	}
+	if (r->rows) {
+		lat_json_obj_open(j, "wrapped_rows");
+		lat_json_uint(j, "rows", r->rows);
+		lat_json_uint(j, "pieces_joined", r->row_pieces);
+		lat_json_uint(j, "first_line", r->first_row_line);
+		lat_json_obj_close(j);
+	}
 }
 
 /* What the text layer undid (docs/json.md "repairs"); absent when nothing. */
@@ -76,6 +96,7 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	lat_json_uint(j, "first_rejoined_line", r->first_rejoined_line);
 	lat_json_uint(j, "header_lines_split", r->split);
 	lat_json_uint(j, "first_split_line", r->first_split_line);
+	repairs_json_rows(j, r);
 	lat_json_obj_close(j);
 }
 
@@ -114,9 +135,21 @@ static void repairs_text(FILE *out, const struct lat_text_repairs *r)
 			r->rejoined, r->rejoined == 1 ? "" : "s", r->first_rejoined_line);
 		sep = ";";
 	}
-	if (r->split)
+	if (r->split) {
 		fprintf(out, "%s %u merged header line%s split (first at line %u)", sep, r->split,
 			r->split == 1 ? "" : "s", r->first_split_line);
+		sep = ";";
+	}
+	if (r->flowed) {
+		fprintf(out, "%s %u format=flowed soft break%s joined (first at line %u; "
+			"format=flowed at line %u)", sep, r->flowed, r->flowed == 1 ? "" : "s",
+			r->first_flowed_line, r->flowed_header_line);
+		sep = ";";
+	}
+	if (r->rows)
+		fprintf(out, "%s %u wrapped table row%s joined back from %u more line%s (first at "
+			"line %u)", sep, r->rows, r->rows == 1 ? "" : "s", r->row_pieces,
+			r->row_pieces == 1 ? "" : "s", r->first_row_line);
 	fputc('\n', out);
 }
 

@@ -15,7 +15,11 @@
  *    spaces, zero-width ones are dropped;
  *  - an ftrace latency header line wrapped by a mailer (the continuation at
  *    column 0 without "#") is joined again, and a header rule merged with the
- *    line after it ("# -----...----- # latency: ...") is split again.
+ *    line after it ("# -----...----- # latency: ...") is split again;
+ *  - a body declared format=flowed (RFC 3676) has its soft breaks joined;
+ *  - a table row a mailer wrapped at a fixed column (cyclictest "T:", perf
+ *    sched latency and timehist, rtla top) is joined again when the pieces
+ *    make one complete row and no piece is a row of its own.
  */
 #ifndef LATSCOPE_TEXT_H
 #define LATSCOPE_TEXT_H
@@ -29,6 +33,8 @@ struct lat_line {
 	uint8_t quote;		/* mail quote depth that was stripped */
 	uint8_t binary;		/* the line held NUL or other non-text bytes */
 	uint16_t joined;	/* input lines after @lineno joined into this one */
+	uint8_t soft;		/* ended in a format=flowed soft break (a blank), joined with
+				 * the next while the text is indexed */
 };
 
 /* What lat_text undid; every count is of input lines or characters. */
@@ -48,6 +54,12 @@ struct lat_text_repairs {
 	uint32_t first_rejoined_line;
 	uint32_t split;			/* merged header lines split */
 	uint32_t first_split_line;
+	uint32_t flowed;		/* format=flowed soft breaks joined */
+	uint32_t first_flowed_line;
+	uint32_t flowed_header_line;	/* the first Content-Type declaring format=flowed */
+	uint32_t rows;			/* table rows a mailer wrapped, joined back */
+	uint32_t first_row_line;
+	uint32_t row_pieces;		/* the lines joined to those rows' first lines */
 };
 
 struct lat_text {

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Tables as mail mangles them (issue 28, core/text_rejoin.c and the readers):
+ * format=flowed soft breaks, rows hard-wrapped at a fixed column (cyclictest
+ * "T:", perf sched latency and timehist, rtla top), deep quoting.  Each
+ * literal input is cut from a public mail named in its comment; every
+ * expected value is read off the literal by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "latscope/text.h"
+#include "old_logs_util.h"
+
+static void init(struct lat_text *t, const char *s)
+{
+	assert_int_equal(lat_text_init_mem(t, s, strlen(s)), 0);
+}
+
+static void assert_line(const struct lat_text *t, size_t i, const char *s, uint32_t lineno,
+			uint16_t joined)
+{
+	char buf[1024];
+
+	assert_true(i < t->nlines);
+	lat_line_copy(&t->lines[i], buf, sizeof(buf));
+	assert_string_equal(buf, s);
+	assert_int_equal(t->lines[i].lineno, lineno);
+	assert_int_equal(t->lines[i].joined, joined);
+}
+
+/* The printed values of histogram @k of block @b: count, min, avg, max (ns). */
+static void assert_printed(const struct lat_block *b, size_t k, const char *title, int64_t count,
+			   int64_t min, int64_t avg, int64_t max)
+{
+	const struct lat_histogram *h;
+
+	assert_true(k < b->nhist);
+	h = b->hist[k];
+	assert_string_equal(h->title, title);
+	assert_true(h->has_printed);
+	assert_int_equal(h->printed.count, count);
+	assert_int_equal(h->printed.min_ns, min);
+	assert_int_equal(h->printed.avg_ns, avg);
+	assert_int_equal(h->printed.max_ns, max);
+}
+
+/*
+ * Jean-Michel Hautbois, LKML 23 Oct 2024 (Thunderbird, format=flowed): the
+ * quoted row broken by a soft break after "Avg:  775 " and by a hard wrap
+ * after "Max:", the new row by a soft break after "Max: ".
+ */
+static const char flowed_mail[] =
+	"From: Jean-Michel Hautbois <jeanmichel.hautbois@yoseli.org>\n"		/* 1 */
+	"Subject: Re: [PATCH RFC 1/2] m68k: Add tracirqs\n"			/* 2 */
+	"Content-Type: text/plain; charset=UTF-8; format=flowed\n"		/* 3 */
+	"Content-Transfer-Encoding: 8bit\n"					/* 4 */
+	"\n"									/* 5 */
+	">>>>> T: 0 (  245) P:99 I:1000 C:  11203 Min:     92 Act:  623 Avg:  775 \n" /* 6 */
+	">>>>> Max:\n"								/* 7 */
+	">>>>>      3516\n"							/* 8 */
+	">>>>>\n"								/* 9 */
+	"T: 0 (  258) P:99 I:1000 C:  10000 Min:    118 Act: 1104 Avg:  418 Max: \n" /* 10 */
+	"   1858\n"								/* 11 */
+	"\n"									/* 12 */
+	"Thanks, \n"								/* 13 */
+	"JM\n"									/* 14 */
+	"-- \n"									/* 15 */
+	"signature\n";								/* 16 */
+
+static void test_flowed(void **state)
+{
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	init(&t, flowed_mail);
+	/* soft breaks at lines 6, 10 and 13 (15 is the signature separator, kept) */
+	assert_int_equal(t.fix.flowed, 3);
+	assert_int_equal(t.fix.first_flowed_line, 7);
+	assert_int_equal(t.fix.flowed_header_line, 3);
+	/* 6+7 by the soft break, then 8 as the rest of the row cut after "Max:" */
+	/* lines 0-4 are the header and the blank line after it */
+	assert_line(&t, 5, "T: 0 (  245) P:99 I:1000 C:  11203 Min:     92 Act:  623 Avg:  775 "
+		    "Max:      3516", 6, 2);
+	assert_int_equal(t.lines[5].quote, 5);
+	assert_int_equal(t.fix.rows, 1);
+	assert_int_equal(t.fix.row_pieces, 1);
+	assert_line(&t, 7, "T: 0 (  258) P:99 I:1000 C:  10000 Min:    118 Act: 1104 Avg:  418 "
+		    "Max:    1858", 10, 1);
+	assert_line(&t, 9, "Thanks, JM", 13, 1);
+	assert_line(&t, 10, "--", 15, 0);
+	assert_line(&t, 11, "signature", 16, 0);
+	lat_text_release(&t);
+
+	l = old_logs_load_text(flowed_mail, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_printed(l->blocks[0], 0, "thread 0", 11203, 92000, 775000, 3516000);
+	assert_printed(l->blocks[1], 0, "thread 0", 10000, 118000, 418000, 1858000);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	old_logs_free(l);
+}
+
+/* Without a header saying format=flowed, a line ending in a blank is a line. */
+static void test_not_flowed(void **state)
+{
+	static const char text[] =
+		"Thanks, \n"
+		"JM\n";
+	static const char delsp[] =
+		"Content-Type: text/plain; format=flowed; delsp=yes\n"
+		"Subject: x\n"
+		"\n"
+		"long word split in the mid \n"
+		"dle of it\n";
+	struct lat_text t;
+
+	(void)state;
+	init(&t, text);
+	assert_int_equal(t.nlines, 2);
+	assert_int_equal(t.fix.flowed, 0);
+	lat_text_release(&t);
+	/* DelSp=yes: the blank before the break is the mailer's, deleted */
+	init(&t, delsp);
+	assert_int_equal(t.fix.flowed, 1);
+	assert_line(&t, 3, "long word split in the middle of it", 4, 1);
+	lat_text_release(&t);
+}
+
+/*
+ * Two rows never make one: a row cut short stays as it is (and is reported
+ * by its reader) before a blank line, before a complete row, before a piece
+ * of another quote depth; a complete row is never extended.  The first text
+ * is Arnaldo Carvalho de Melo's (LKML 17 Jul 2020: ^C stopped the default
+ * mode in the middle of a refresh).
+ */
+static void test_rows_never_joined(void **state)
+{
+	static const char acme[] =
+		"> > T: 6 (29071) P:95 I:4000 C:    124 Min:      2 Act:    2 Avg:    2 Max:       7\n"
+		"> > T: 7 (29072) P:95 I:4500 C:    110 Min:      2 Act:    2 Avg:    2 Max:\n"
+		"\n"
+		"> > Then we do:\n";
+	static const char *const not_joined[] = {
+		/* a cut row, then a row */
+		"T: 0 ( 1) P:95 I:1000 C: 10 Min: 1 Act: 2 Avg: 2 Max:\n"
+		"T: 1 ( 2) P:95 I:1000 C: 10 Min: 1 Act: 2 Avg: 2 Max: 9\n",
+		/* a cut row, then a piece of another quote depth */
+		"T: 2 ( 3) P:95 I:1000 C: 10 Min: 1 Act: 2 Avg:\n"
+		"> 5 Max: 12\n",
+		/* a complete row, then a number */
+		"T: 3 ( 4) P:95 I:1000 C: 10 Min: 1 Act: 2 Avg: 2 Max: 9\n"
+		"       17\n",
+		/* a perf sched latency row cut short, then a row of its own */
+		"a:1 |  1.000 ms |  2 | avg:  0.500 ms |\n"
+		"b:2 |  1.000 ms |  2 | avg:  0.500 ms | max:  0.900 ms | max at: 1.000000 s\n",
+		/* the TOTAL row ends after its switches */
+		"  TOTAL:                |   2121.176 ms |      628 |\n"
+		" ---------------------------------------------------\n",
+	};
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(not_joined); i++) {
+		init(&t, not_joined[i]);
+		assert_int_equal(t.fix.rows, 0);
+		assert_int_equal(t.nlines, 2);
+		lat_text_release(&t);
+	}
+	init(&t, acme);
+	assert_int_equal(t.fix.rows, 0);
+	lat_text_release(&t);
+	/* thread 7 is cut: skipped, never guessed */
+	l = old_logs_load_text(acme, NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->nhist, 1);
+	assert_printed(l->blocks[0], 0, "thread 6", 124, 2000, 2000, 7000);
+	assert_int_equal(l->blocks[0]->skipped_lines, 1);
+	old_logs_free(l);
+}
+
+/*
+ * rtla timerlat top -u (Documentation's example, samples/rtla/timerlat-top-u-lkml.txt)
+ * as `fold -s -w 76` wraps it: both header lines and every row in two.
+ */
+static void test_wrapped_rtla_top(void **state)
+{
+	static const char text[] =
+		"  0 00:01:01   |          IRQ Timer Latency (us)        |         Thread\n"
+		"Timer Latency (us)      |    Ret user Timer Latency (us)\n"
+		"CPU COUNT      |      cur       min       avg       max |      cur\n"
+		"min       avg       max |      cur       min       avg       max\n"
+		"  1 #60003     |        1         1         6        41 |       11\n"
+		"7        18       367 |       14        10        22       372\n"
+		"  2 #60002     |        1         1         5        17 |       11\n"
+		"6        16        42 |       14         9        19        51\n";
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	init(&t, text);
+	assert_int_equal(t.fix.rows, 4);
+	assert_int_equal(t.nlines, 4);
+	lat_text_release(&t);
+	l = old_logs_load_text(text, NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	/* IRQ, Thread and Ret user per CPU; cpu1's Thread max 367 us, Ret user 372 us */
+	assert_int_equal(l->blocks[0]->nhist, 6);
+	assert_printed(l->blocks[0], 1, "Thread cpu1", 60003, 7000, 18000, 367000);
+	assert_printed(l->blocks[0], 2, "Ret user cpu1", 60003, 10000, 22000, 372000);
+	old_logs_free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flowed),
+		cmocka_unit_test(test_not_flowed),
+		cmocka_unit_test(test_rows_never_joined),
+		cmocka_unit_test(test_wrapped_rtla_top),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
