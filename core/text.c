@@ -986,6 +986,7 @@ static int index_text(struct lat_text *t)
 	free(reg);
 	if (ret)
 		return ret;
+	tx_strip_line_numbers(t);
 	tx_rejoin_flowed(t);
 	rejoin_headers(t);
 	tx_rejoin_rows(t);

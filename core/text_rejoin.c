@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Whole lines a mailer broke, put back
+ * Whole lines a mailer or a web viewer broke or prefixed, put back
  * (docs/formats.md, "Mail and paste damage"):
  *
  *  - format=flowed (RFC 3676): a line of a body declared flowed that ends in
@@ -11,7 +11,9 @@
  *    of its quote depth, when together they make exactly one complete row and
  *    none of them starts a row of its own.  Two real rows are never joined:
  *    a complete row is never extended, and a piece that starts a row is never
- *    taken as a continuation.
+ *    taken as a continuation;
+ *  - line numbers a web viewer pasted in front of each line ("318  <idle>-0
+ *    ..."): removed from a run of lines numbered one by one.
  *
  * The row shapes are the tools' printf formats; only as much of them as tells
  * "a row, cut short" from "a row" and from "not a row" is checked here, the
@@ -459,4 +461,82 @@ void tx_rejoin_flowed(struct lat_text *t)
 		t->lines[wi++] = cur;
 	}
 	t->nlines = wi;
+}
+
+/* ---- line numbers pasted in front of each line ------------------------- */
+
+#define TR_NUMBERED_MIN 5	/* the shortest run of numbered lines taken for one */
+
+/*
+ * "318  text", "318\ttext" or a bare "318": the number (no leading zero) in
+ * *@v and the length of the prefix (number and blanks); 0 when @l has none.
+ * *@text says whether what follows holds a letter.
+ */
+static size_t line_number(const struct lat_line *l, uint64_t *v, int *text)
+{
+	struct tr c = { l->s, l->s + l->len };
+	const char *d;
+
+	ws(&c);
+	d = c.p;
+	if (l->binary || !digits(&c) || *d == '0' || c.p - d > 9 || !boundary(&c))
+		return 0;
+	*v = 0;
+	for (const char *p = d; p < c.p; p++)
+		*v = *v * 10 + (uint64_t)(*p - '0');
+	ws(&c);
+	*text = 0;
+	for (const char *p = c.p; p < c.e; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+			*text = 1;
+	return (size_t)(c.p - l->s);
+}
+
+/* The length of the run of numbered lines from @i (0 when it is no such run). */
+static size_t numbered_run(const struct lat_text *t, size_t i)
+{
+	uint64_t v, prev = 0;
+	size_t j, texts = 0;
+	int text;
+
+	for (j = i; j < t->nlines && line_number(&t->lines[j], &v, &text); j++) {
+		if (j > i && v != prev + 1)
+			break;
+		prev = v;
+		texts += (size_t)text;
+	}
+	/*
+	 * A table counted up by one (rtla hist's Index, rtla top's CPU column) is
+	 * no numbered paste: most of the lines must hold a word.
+	 */
+	if (j - i < TR_NUMBERED_MIN || texts * 2 < j - i)
+		return 0;
+	return j - i;
+}
+
+void tx_strip_line_numbers(struct lat_text *t)
+{
+	struct lat_text_repairs *fx = &t->fix;
+
+	for (size_t i = 0; i < t->nlines;) {
+		size_t run = numbered_run(t, i);
+
+		if (!run) {
+			i++;
+			continue;
+		}
+		for (size_t j = i; j < i + run; j++) {
+			struct lat_line *l = &t->lines[j];
+			uint64_t v;
+			int text;
+			size_t k = line_number(l, &v, &text);
+
+			l->s += k;
+			l->len -= (uint32_t)k;
+			if (!fx->numbered++)
+				fx->numbered_first = l->lineno;
+			fx->numbered_last = l->lineno;
+		}
+		i += run;
+	}
 }

@@ -38,10 +38,10 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 static int repaired(const struct lat_text_repairs *r)
 {
 	return r && (r->qp_lines || r->b64_lines || r->spaces || r->rejoined || r->split ||
-		     r->flowed || r->rows);
+		     r->flowed || r->rows || r->numbered);
 }
 
-/* The repairs of whole lines (flowed, wrapped rows): keys only when done. */
+/* The repairs of issue 28 (flowed, wrapped rows, line numbers): keys only when done. */
 static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs *r)
 {
 	if (r->flowed) {
@@ -56,6 +56,12 @@ static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs 
 		lat_json_uint(j, "rows", r->rows);
 		lat_json_uint(j, "pieces_joined", r->row_pieces);
 		lat_json_uint(j, "first_line", r->first_row_line);
+		lat_json_obj_close(j);
+	}
+	if (r->numbered) {
+		lat_json_obj_open(j, "line_numbers");
+		lat_json_uint(j, "lines_stripped", r->numbered);
+		lat_report_json_lines(j, "lines", r->numbered_first, r->numbered_last);
 		lat_json_obj_close(j);
 	}
 }
@@ -146,10 +152,15 @@ static void repairs_text(FILE *out, const struct lat_text_repairs *r)
 			r->first_flowed_line, r->flowed_header_line);
 		sep = ";";
 	}
-	if (r->rows)
+	if (r->rows) {
 		fprintf(out, "%s %u wrapped table row%s joined back from %u more line%s (first at "
 			"line %u)", sep, r->rows, r->rows == 1 ? "" : "s", r->row_pieces,
 			r->row_pieces == 1 ? "" : "s", r->first_row_line);
+		sep = ";";
+	}
+	if (r->numbered)
+		fprintf(out, "%s pasted line numbers removed from %u lines (%u-%u)", sep,
+			r->numbered, r->numbered_first, r->numbered_last);
 	fputc('\n', out);
 }
 

@@ -19,7 +19,8 @@
  *  - a body declared format=flowed (RFC 3676) has its soft breaks joined;
  *  - a table row a mailer wrapped at a fixed column (cyclictest "T:", perf
  *    sched latency and timehist, rtla top) is joined again when the pieces
- *    make one complete row and no piece is a row of its own.
+ *    make one complete row and no piece is a row of its own;
+ *  - line numbers a web viewer pasted in front of a run of lines are removed.
  */
 #ifndef LATSCOPE_TEXT_H
 #define LATSCOPE_TEXT_H
@@ -60,6 +61,8 @@ struct lat_text_repairs {
 	uint32_t rows;			/* table rows a mailer wrapped, joined back */
 	uint32_t first_row_line;
 	uint32_t row_pieces;		/* the lines joined to those rows' first lines */
+	uint32_t numbered;		/* lines whose pasted line number was removed */
+	uint32_t numbered_first, numbered_last;
 };
 
 struct lat_text {

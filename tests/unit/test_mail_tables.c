@@ -2,9 +2,9 @@
 /*
  * Tables as mail mangles them (issue 28, core/text_rejoin.c and the readers):
  * format=flowed soft breaks, rows hard-wrapped at a fixed column (cyclictest
- * "T:", perf sched latency and timehist, rtla top), deep quoting.  Each
- * literal input is cut from a public mail named in its comment; every
- * expected value is read off the literal by hand.
+ * "T:", perf sched latency and timehist, rtla top), deep quoting, line
+ * numbers a web viewer pasted.  Each literal input is cut from a public mail
+ * named in its comment; every expected value is read off the literal by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -218,6 +218,64 @@ static void test_wrapped_rtla_top(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * A trace copied from a web viewer with its line numbers ("318  <idle>-0 ...");
+ * and two tables counted up by one that are no such paste (rtla top's CPU
+ * column, rtla hist's Index).
+ */
+static void test_line_numbers(void **state)
+{
+	static const char numbered[] =
+		"316  # tracer: nop\n"
+		"317  #\n"
+		"318            <idle>-0       [000] d..2.   893.188729: sched_switch: "
+		"prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sh "
+		"next_pid=11150 next_prio=120\n"
+		"319                sh-11150   [000] d..2.   893.188892: sched_wakeup: "
+		"comm=record.sh pid=11147 prio=120 target_cpu=001\n"
+		"320\n"
+		"321  # end\n";
+	static const char top[] =
+		"  1 #12322     |        0         0         1        15 |       10         3         9        31\n"
+		"  2 #12322     |        3         0         1        12 |       10         3         9        23\n"
+		"  3 #12322     |        1         0         1        21 |        8         2         8        34\n"
+		"  4 #12322     |        1         0         1        17 |       10         2        11        33\n"
+		"  5 #12322     |        0         0         1        12 |        8         3         8        25\n";
+	static const char hist[] =
+		"0         1201         0\n"
+		"1           47       563\n"
+		"2            2       598\n"
+		"3            0       101\n"
+		"4            0        12\n";
+	struct lat_text t;
+	struct lat_loaded *l;
+	const struct lat_block *b;
+
+	(void)state;
+	init(&t, numbered);
+	assert_int_equal(t.fix.numbered, 6);
+	assert_int_equal(t.fix.numbered_first, 1);
+	assert_int_equal(t.fix.numbered_last, 6);
+	assert_line(&t, 2, "<idle>-0       [000] d..2.   893.188729: sched_switch: "
+		    "prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sh "
+		    "next_pid=11150 next_prio=120", 3, 0);
+	assert_line(&t, 4, "", 5, 0);
+	lat_text_release(&t);
+	/* the comm is "sh", not "319                sh" */
+	l = old_logs_load_text(numbered, NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	old_logs_free(l);
+
+	init(&t, top);
+	assert_int_equal(t.fix.numbered, 0);
+	lat_text_release(&t);
+	init(&t, hist);
+	assert_int_equal(t.fix.numbered, 0);
+	lat_text_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_not_flowed),
 		cmocka_unit_test(test_rows_never_joined),
 		cmocka_unit_test(test_wrapped_rtla_top),
+		cmocka_unit_test(test_line_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
