@@ -63,6 +63,7 @@ struct ct_state {
 	uint64_t refreshes;		/* summary lines that replaced an earlier one */
 	int nmin;			/* values in "# Min Latencies:": threads, not -H's sum */
 	int nsecs;			/* summaries printed by -N (ns): Act and Avg 8 wide */
+	int no_avg;			/* summaries without Avg (the first cyclictest versions) */
 	int64_t break_tid, break_value;	/* -b: "# Break thread:", "# Break value:" (or NONE) */
 	char *notes;			/* "# Max Latency:" (old rt-tests) and "# SMIs:" lines */
 };
@@ -183,6 +184,31 @@ static int is_summary(const char *s, size_t len)
 	return len > 3 && !memcmp(s, "T:", 2) && memmem(s, len, "Max:", 4);
 }
 
+/*
+ * Before "policy:" was added, the bare /proc/loadavg: "0.97 1.02 1.18 4/545 3576"
+ * (three loads, runnable/total, the last pid), a note may follow ("293.12
+ * 276.22 198.22 88/202 12270 <---- output from /proc/loadavg", LKML 2005).
+ */
+static int is_loadavg(const char *s, size_t len)
+{
+	struct lat_scan sc;
+	int64_t v;
+	uint64_t u;
+
+	lat_scan_init(&sc, s, len);
+	lat_scan_ws(&sc);
+	for (int k = 0; k < 3; k++) {
+		int dec = 0;
+
+		if ((k && !lat_scan_ws(&sc)) || !lat_scan_fixed(&sc, 100, &v, &dec) || dec != 2)
+			return 0;
+	}
+	if (!lat_scan_ws(&sc) || !lat_scan_u64(&sc, &u) || !lat_scan_char(&sc, '/') ||
+	    !lat_scan_u64(&sc, &u) || !lat_scan_ws(&sc) || !lat_scan_u64(&sc, &u))
+		return 0;
+	return lat_scan_eol(&sc) || lat_scan_ws(&sc) > 0;
+}
+
 /* The default mode's refresh line, after the cursor-up escape: "\e[3Apolicy: fifo: ..." */
 static int is_policy(const char *s, size_t len)
 {
@@ -197,9 +223,13 @@ static int is_policy(const char *s, size_t len)
 	}
 	if (len >= 7 && !memcmp(s, "policy:", 7))
 		return 1;
-	/* before "policy:" was added: the bare /proc/loadavg, "0.97 1.02 1.18 4/545 3576" */
-	return len >= 15 && s[0] >= '0' && s[0] <= '9' && s[1] == '.' && memchr(s, '/', len) &&
-	       !memchr(s, ':', len);
+	return is_loadavg(s, len);
+}
+
+/* The loadavg line above a run's summaries is the run's own: no label, look above it. */
+static int ct_label_skip(const char *s, size_t len)
+{
+	return is_policy(s, len);
 }
 
 static enum lat_line_kind ct_line_kind(const char *s, size_t len)
@@ -283,7 +313,7 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	struct ct_thread *t;
 	int64_t id, tid, v[7], unit;
 	static const char *const keys[] = { "P:", "I:", "C:", "Min:", "Act:", "Avg:", "Max:" };
-	int seen = 0, wide = 0;
+	int seen = 0, wide = 0, old = 0;
 
 	lat_scan_init(&sc, buf, strlen(buf));
 	lat_scan_ws(&sc);
@@ -313,6 +343,9 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 			/* -N prints Act and Avg 8 wide (ns), the default 5 wide (us) */
 			if (k == 4 || k == 5)
 				wide += sc.p - f >= 8;
+			/* cyclictest 0.x printed every field 8 wide, "I:    1000", in us */
+			if (k == 1)
+				old = sc.p - f >= 8;
 			continue;
 		}
 		/* a field this version adds (SMI:, ...): a word "KEY:" and a value */
@@ -322,8 +355,8 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 		if (!lat_scan_word(&sc, &w, &wl))
 			return 0;
 	}
-	/* C, Min, Avg and Max are what the summary is for */
-	if ((seen & 0x6c) != 0x6c)
+	/* C, Min and Max are what the summary is for (the first versions print no Avg) */
+	if ((seen & 0x4c) != 0x4c)
 		return 0;
 	t = thread_of(st, id, err);
 	if (!t)
@@ -335,11 +368,12 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	t->prio = v[0];
 	t->interval = v[1];
 	t->cycles = v[2];
-	unit = wide == 2 ? 1 : st->unit;
-	st->nsecs |= wide == 2;
+	unit = wide == 2 && !old ? 1 : st->unit;
+	st->nsecs |= wide == 2 && !old;
+	st->no_avg |= !(seen & 0x20);
 	/* the default mode's first refresh has no sample yet: Min:1000000 C:0 */
 	t->min = v[2] ? v[3] * unit : LAT_VALUE_NONE;
-	t->avg = v[2] ? v[5] * unit : LAT_VALUE_NONE;
+	t->avg = v[2] && v[5] != LAT_VALUE_NONE ? v[5] * unit : LAT_VALUE_NONE;
 	t->max = v[2] ? v[6] * unit : LAT_VALUE_NONE;
 	note_line(t->hb.h, line);
 	st->kinds |= CT_K_SUMMARY;
@@ -814,40 +848,6 @@ static size_t ct_split(const struct lat_text *t, size_t first, size_t end)
 	return end;
 }
 
-/*
- * A run's label: the nearest non-blank line within 3 lines above the block,
- * of at most 48 characters, when it starts with a version ("2.6.33-rt4:",
- * "6.10.14-stable +xx": a digit, or "v" and a digit, and a '.' in the first
- * word) or ends in ':' ("latency went to this:").  Read, not claimed: it stays
- * outside the block.  NULL if none.
- */
-static char *run_label(const struct lat_text *t, size_t first)
-{
-	for (size_t i = first, k = 0; i > 0 && k < 3; k++) {
-		const struct lat_line *l = &t->lines[--i];
-		const char *s = l->s;
-		size_t n = l->len;
-		size_t w = 0;
-		int version;
-
-		if (lat_line_blank(l))
-			continue;
-		if (l->binary)
-			return NULL;
-		lat_imp_trim(&s, &n);
-		while (w < n && s[w] != ' ' && s[w] != '\t')
-			w++;
-		version = w >= 3 && (isdigit((unsigned char)s[0]) ||
-			  (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w);
-		if (n > 48 || n < 2 || (!version && s[n - 1] != ':'))
-			return NULL;
-		if (s[n - 1] == ':')
-			n--;
-		return strndup(s, n);
-	}
-	return NULL;
-}
-
 static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t lineno,
 		      int *err)
 {
@@ -860,23 +860,6 @@ static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t
 	if (is_verbose_row(buf, len))
 		return parse_verbose(st, buf, lineno, err);
 	return parse_json(st, buf, lineno, err);
-}
-
-/* "6.6.58-stable: cyclictest summary" when the run has a label above it. */
-static int label_title(const struct lat_text *t, size_t first, struct lat_block *b)
-{
-	char *label = run_label(t, first), *title;
-
-	if (!label)
-		return 0;
-	if (asprintf(&title, "%s: %s", label, b->title) < 0) {
-		free(label);
-		return -LAT_ENOMEM;
-	}
-	free(label);
-	free(b->title);
-	b->title = title;
-	return 0;
 }
 
 static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
@@ -938,6 +921,10 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 		ret = lat_block_add_finding(b, "nanoseconds", LAT_SEV_INFO,
 					    "the summaries print Act and Avg 8 wide: "
 					    "cyclictest -N, their values are read as ns");
+	if (!ret && st.no_avg)
+		ret = lat_block_add_finding(b, "no-avg", LAT_SEV_INFO,
+					    "the summaries print no Avg (the first cyclictest "
+					    "versions, 2005): the average is unknown");
 	if (!ret && st.break_value != LAT_VALUE_NONE)
 		ret = break_finding(&st, b);
 	if (!ret && st.notes)
@@ -945,7 +932,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	if (!ret && (b->title = block_title(&st)) == NULL)
 		ret = -LAT_ENOMEM;
 	if (!ret && (st.kinds & CT_K_SUMMARY))
-		ret = label_title(t, first, b);
+		ret = lat_imp_label_title(t, first, ct_label_skip, NULL, b);
 	free(st.th);
 	free(st.cmdline);
 	free(st.notes);

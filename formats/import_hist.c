@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Histogram builders shared by the cyclictest, rtla and perf-sched readers. */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,4 +177,59 @@ int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap)
 	buf[len] = '\0';
 	lat_fix_micro(buf);
 	return 1;
+}
+
+/*
+ * A run's label, read, not claimed (it stays outside the block): the nearest
+ * non-blank line within 3 lines above line @first that @skip (may be NULL)
+ * does not pass over, when it is one: at most 48 characters, starting with a
+ * version ("2.6.33-rt4:", "6.10.14-stable +xx": a digit, or "v" and a digit,
+ * and a '.' in the first word) or ending in ':' ("latency went to this:"); or,
+ * when @loose (may be NULL) is given, naming it ("last good commit --> perf
+ * sched latency -s max" for "perf sched").  A trailing ':' is dropped.  NULL
+ * if none (caller frees).
+ */
+static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const char *, size_t),
+		       const char *loose)
+{
+	for (size_t i = first, k = 0; i > 0 && k < 3; k++) {
+		const struct lat_line *l = &t->lines[--i];
+		const char *s = l->s;
+		size_t n = l->len, w = 0;
+		int version, command;
+
+		if (lat_line_blank(l) || (!l->binary && skip && skip(l->s, l->len)))
+			continue;
+		if (l->binary)
+			return NULL;
+		lat_imp_trim(&s, &n);
+		while (w < n && s[w] != ' ' && s[w] != '\t')
+			w++;
+		version = w >= 3 && (isdigit((unsigned char)s[0]) ||
+			  (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w);
+		command = loose && n <= 48 && memmem(s, n, loose, strlen(loose));
+		if (n < 2 || (!command && (n > 48 || (!version && s[n - 1] != ':'))))
+			return NULL;
+		if (s[n - 1] == ':')
+			n--;
+		return strndup(s, n);
+	}
+	return NULL;
+}
+
+int lat_imp_label_title(const struct lat_text *t, size_t first,
+			int (*skip)(const char *, size_t), const char *loose, struct lat_block *b)
+{
+	char *label = run_label(t, first, skip, loose), *title;
+
+	if (!label)
+		return 0;
+	if (asprintf(&title, "%s: %s", label, b->title) < 0) {
+		free(label);
+		return -LAT_ENOMEM;
+	}
+	free(label);
+	free(b->title);
+	b->title = title;
+	return 0;
 }

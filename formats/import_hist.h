@@ -39,5 +39,16 @@ int lat_imp_starts(const char *s, size_t len, const char *lit);
 void lat_imp_trim(const char **s, size_t *len);
 /* Copies at most @cap-1 bytes of a line, NUL-terminated, micro sign fixed; 0 if too long. */
 int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap);
+/*
+ * Prefixes @b's title with its run's label ("6.6.58-stable: cyclictest
+ * summary"), the line just above line @first when it is one: lines @skip
+ * (may be NULL) says are the run's own are passed over; a label starts with
+ * a version or ends in ':', or names @loose (may be NULL: "perf sched")
+ * (docs/formats.md, "Several runs in one paste").  0 or -LAT_ENOMEM.
+ */
+struct lat_text;
+int lat_imp_label_title(const struct lat_text *t, size_t first,
+			int (*skip)(const char *, size_t), const char *loose,
+			struct lat_block *b);
 
 #endif

@@ -53,8 +53,13 @@ static int row_shape(const char *s, size_t len)
 	lat_scan_ws(&sc);
 	if (!lat_scan_u64(&sc, &v) || !lat_scan_char(&sc, '.') || !lat_scan_u64(&sc, &v))
 		return 0;
-	/* and a number after it: prose such as "1.3 ms will cause" is not a row */
-	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v);
+	/*
+	 * and a whole number after it (no fraction, no '/'): prose such as "1.3
+	 * ms will cause" is not a row, nor is /proc/loadavg ("0.01 0.03 0.01
+	 * 1/151 3486", printed bare by the first cyclictest versions)
+	 */
+	return lat_scan_ws(&sc) > 0 && lat_scan_u64(&sc, &v) &&
+	       (lat_scan_eol(&sc) || (*sc.p != '.' && *sc.p != '/'));
 }
 
 static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,

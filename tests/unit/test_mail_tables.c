@@ -3,8 +3,10 @@
  * Tables as mail mangles them (issue 28, core/text_rejoin.c and the readers):
  * format=flowed soft breaks, rows hard-wrapped at a fixed column (cyclictest
  * "T:", perf sched latency and timehist, rtla top), deep quoting, line
- * numbers a web viewer pasted.  Each literal input is cut from a public mail
- * named in its comment; every expected value is read off the literal by hand.
+ * numbers a web viewer pasted, a bare /proc/loadavg above cyclictest's rows
+ * and the first cyclictest versions' fields.  Each literal input is cut from
+ * a public mail named in its comment (samples/README.md, "Tables as mail
+ * mangles them"); every expected value is read off the literal by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +132,47 @@ static void test_not_flowed(void **state)
 	assert_int_equal(t.fix.flowed, 1);
 	assert_line(&t, 3, "long word split in the middle of it", 4, 1);
 	lat_text_release(&t);
+}
+
+/*
+ * Clark Williams, LKML 27 Sep 2006 (cyclictest 0.9): every row wrapped after
+ * "Avg:", its value on the next line; the bare /proc/loadavg above.
+ */
+static const char williams[] =
+	"$ sudo ./cyclictest32 --prio=1\n"					/* 1 */
+	"0.01 0.03 0.01 1/151 3486\n"						/* 2 */
+	"\n"									/* 3 */
+	"T: 0 ( 3484) P: 1 I:    1000 C:    8955 Min:      10 Act:   38011 Avg:\n" /* 4 */
+	" 20919 Max:   38445\n"							/* 5 */
+	"$ sudo ./cyclictest32 --prio=1 --nanosleep\n"				/* 6 */
+	"0.01 0.03 0.00 1/151 3490\n"						/* 7 */
+	"\n"									/* 8 */
+	"T: 0 ( 3488) P: 1 I:    1000 C:   12995 Min:       6 Act:       7 Avg:\n" /* 9 */
+	"     6 Max:      31\n";						/* 10 */
+
+static void test_wrapped_cyclictest(void **state)
+{
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	init(&t, williams);
+	assert_int_equal(t.fix.rows, 2);
+	assert_line(&t, 3, "T: 0 ( 3484) P: 1 I:    1000 C:    8955 Min:      10 Act:   38011 "
+		    "Avg:  20919 Max:   38445", 4, 1);
+	lat_text_release(&t);
+
+	/*
+	 * Two runs (tids 3484, 3488): two blocks; the loadavg is no lat3 row and
+	 * no label; the 8 wide Act/Avg of cyclictest 0.9 ("I:    1000") are us.
+	 */
+	l = old_logs_load_text(williams, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_string_equal(l->blocks[0]->title, "cyclictest summary");
+	assert_printed(l->blocks[0], 0, "thread 0", 8955, 10000, 20919000, 38445000);
+	assert_printed(l->blocks[1], 0, "thread 0", 12995, 6000, 6000, 31000);
+	assert_null(old_logs_finding(l->blocks[0], "nanoseconds"));
+	old_logs_free(l);
 }
 
 /*
@@ -276,14 +319,52 @@ static void test_line_numbers(void **state)
 	lat_text_release(&t);
 }
 
+/*
+ * Robert Schwebel, LKML 22 Nov 2006 (cyclictest 0.11: every field 8 wide, in
+ * us); Thomas Gleixner, LKML 20 Aug 2005 (cyclictest 0.1: no Avg); both with
+ * the bare /proc/loadavg above, Thomas's with a note after it.
+ */
+static void test_first_cyclictests(void **state)
+{
+	static const char schwebel[] =
+		"  0.00 0.00 0.00 1/54 2843          \n"
+		"  \n"
+		"  T: 0 ( 2840) P:90 I:    1000 C:    1000 Min:    7294 Act: 3008486 Avg: 1508852 "
+		"Max: 3008486\n";
+	static const char tglx[] =
+		"test1:/home/tglx/cyclictest# ./cyclictest -p 80 -n -i 1100\n"
+		"293.12 276.22 198.22 88/202 12270 <---- output from /proc/loadavg\n"
+		"\n"
+		"T: 0 ( 5407) P:80 I:    1100 C: 2047066 Min:       7 Act:      15 Max:      59\n";
+	struct lat_loaded *l;
+
+	(void)state;
+	l = old_logs_load_text(schwebel, NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->title, "cyclictest summary");
+	/* 3008486 us = 3.008486 s, not 3.008486 ms */
+	assert_printed(l->blocks[0], 0, "thread 0", 1000, 7294000, 1508852000, 3008486000);
+	assert_null(old_logs_finding(l->blocks[0], "nanoseconds"));
+	old_logs_free(l);
+
+	l = old_logs_load_text(tglx, NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_printed(l->blocks[0], 0, "thread 0", 2047066, 7000, LAT_VALUE_NONE, 59000);
+	assert_non_null(old_logs_finding(l->blocks[0], "no-avg"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flowed),
 		cmocka_unit_test(test_not_flowed),
+		cmocka_unit_test(test_wrapped_cyclictest),
 		cmocka_unit_test(test_rows_never_joined),
 		cmocka_unit_test(test_wrapped_rtla_top),
 		cmocka_unit_test(test_line_numbers),
+		cmocka_unit_test(test_first_cyclictests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
