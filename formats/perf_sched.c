@@ -26,15 +26,49 @@
 #define PS_LINE_MAX 1024
 #define PS_MAX_CPUS 8192
 
+/* "Task | Runtime ms | Switches | Avg delay ms | ..." (perf 6.x: "Count" for "Switches") */
 static int is_lat_header(const char *s, size_t len)
 {
-	return memmem(s, len, "Task", 4) && memmem(s, len, "Switches", 8) &&
-	       memmem(s, len, "delay", 5);
+	return memmem(s, len, "Task", 4) && memchr(s, '|', len) && memmem(s, len, "delay", 5) &&
+	       (memmem(s, len, "Switches", 8) || memmem(s, len, "Count", 5));
 }
 
+/* "time cpu task name wait time sch delay run time [pre-mig time] [state]" */
 static int is_th_header(const char *s, size_t len)
 {
-	return memmem(s, len, "sch delay", 9) && memmem(s, len, "wait time", 9);
+	return memmem(s, len, "wait time", 9) &&
+	       (memmem(s, len, "sch delay", 9) || memmem(s, len, "task name", 9));
+}
+
+/*
+ * A piece of a header a mailer wrapped ("Max delay ms | Max delay start | Max
+ * delay end |", "delay   run time  state", "(msec)     (msec)"): nothing but
+ * the headers' own words.
+ */
+static int is_header_piece(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"Task", "Runtime", "Switches", "Count", "Avg", "Average", "Max", "Maximum", "delay",
+		"ms", "start", "end", "at", "|", "time", "cpu", "task", "name", "wait", "sch",
+		"run", "state", "pre-mig", "next", "[tid/pid]", "(msec)",
+	};
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+	int n = 0;
+
+	lat_scan_init(&sc, s, len);
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+		size_t k;
+
+		for (k = 0; k < LAT_ARRAY_SIZE(words); k++)
+			if (wl == strlen(words[k]) && !memcmp(w, words[k], wl))
+				break;
+		if (k == LAT_ARRAY_SIZE(words))
+			return 0;
+		n++;
+	}
+	return n > 0;
 }
 
 static int is_dashes(const char *s, size_t len)
@@ -92,10 +126,28 @@ static enum lat_line_kind ps_line_kind(const char *s, size_t len)
 	if (is_lat_row(s, len) || is_th_row(s, len) ||
 	    (lat_imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
 		return LAT_LINE_ROW;
-	if (is_dashes(s, len) || lat_imp_starts(s, len, "INFO:") ||
-	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)))
+	if (is_dashes(s, len) || lat_imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
+	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)) ||
+	    lat_imp_starts(s, len, "...") || lat_imp_starts(s, len, "[...]"))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
+}
+
+/* A run's label, not a garbled row: a letter, no bar, no "TIME [CPU]". */
+static int is_label(const char *s, size_t len)
+{
+	int letter = 0;
+
+	for (size_t i = 0; i < len; i++)
+		letter |= (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+	return letter && !memchr(s, '|', len) && !is_th_row(s, len);
+}
+
+/* Above a block: its rules and header pieces are the table's own, the label is above them. */
+static int ps_label_skip(const char *s, size_t len)
+{
+	return is_dashes(s, len) || is_header_piece(s, len) || is_lat_header(s, len) ||
+	       is_th_header(s, len);
 }
 
 static int ps_probe(const char *peek, size_t len)
@@ -213,47 +265,67 @@ struct ps_th {
 	size_t n, cap;
 	uint64_t idle;
 	uint64_t events;	/* -w "awakened:" and -M "migrated:" rows */
+	uint64_t premig_rows;	/* rows with -P's pre-migration time */
+	int64_t premig_max_ns;
+	uint32_t premig_line;	/* the row of the longest */
 };
 
-static int is_num(const char *s, size_t len)
+/* "0.004": a time as timehist prints it, "%9.3f" ms. */
+static int is_ms(const char *w, size_t wl)
 {
-	int dot = 0;
+	size_t i = 0;
 
-	if (!len)
+	while (i < wl && w[i] >= '0' && w[i] <= '9')
+		i++;
+	if (!i || i + 4 != wl || w[i] != '.')
 		return 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '.')
-			dot++;
-		else if (s[i] < '0' || s[i] > '9')
+	for (i++; i < wl; i++)
+		if (w[i] < '0' || w[i] > '9')
 			return 0;
-	}
-	return dot <= 1;
+	return 1;
 }
 
-/* The start of the last whitespace-separated word of [s, s+*len); *len cut before it. */
-static const char *last_word(const char *s, size_t *len, size_t *wl)
+/* The CPU's histogram, made on its first row; NULL (and *@err) when out of memory. */
+static struct ps_cpu *cpu_of(struct ps_th *th, int64_t cpu, int *err)
 {
-	size_t e = *len, a;
+	struct ps_cpu *c;
+	char title[48];
 
-	while (e && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-		e--;
-	a = e;
-	while (a && s[a - 1] != ' ' && s[a - 1] != '\t')
-		a--;
-	*wl = e - a;
-	*len = a;
-	return s + a;
+	for (size_t i = 0; i < th->n; i++)
+		if (th->c[i].cpu == cpu)
+			return &th->c[i];
+	if (lat_grow(&th->c, &th->cap, th->n + 1, sizeof(*th->c))) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	c = &th->c[th->n];
+	c->cpu = cpu;
+	snprintf(title, sizeof(title), "cpu%lld sch delay", (long long)cpu);
+	if (lat_hist_build_init(&c->hb, title)) {
+		*err = -LAT_ENOMEM;
+		return NULL;
+	}
+	th->n++;
+	return c;
 }
 
+/*
+ * "TIME [CPU] [VISUAL] TASK WAIT SCH RUN [PRE-MIG] [STATE] [next: TASK] [CALLCHAIN]"
+ * (-V adds the visual column before the task, -P the pre-migration time, --state
+ * a letter, -n the next task, and call chains follow): read from the front, the
+ * task's name may hold blanks and digits, its times are the first three words
+ * of three decimals in a row.
+ */
 static int parse_th_row(const char *buf, uint32_t line, struct ps_th *th, int *err)
 {
 	struct lat_scan sc;
-	int64_t ts, cpu, sch;
-	size_t len = strlen(buf), wl;
-	const char *w[3], *task, *tend;
-	struct ps_cpu *c = NULL;
+	int64_t ts, cpu, t[4];
+	const char *w;
+	size_t wl;
+	int nt = 0, idle = 0;
+	struct ps_cpu *c;
 
-	lat_scan_init(&sc, buf, len);
+	lat_scan_init(&sc, buf, strlen(buf));
 	lat_scan_ws(&sc);
 	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &ts, NULL) || (lat_scan_ws(&sc),
 	    !lat_scan_char(&sc, '[')) || !lat_scan_i64(&sc, &cpu) || !lat_scan_char(&sc, ']'))
@@ -263,51 +335,40 @@ static int parse_th_row(const char *buf, uint32_t line, struct ps_th *th, int *e
 		th->events++;
 		return 1;
 	}
-	/* from the end: [state] run time, sch delay, wait time */
-	w[2] = last_word(buf, &len, &wl);
-	if (!is_num(w[2], wl) && wl <= 2)
-		w[2] = last_word(buf, &len, &wl);
-	for (int k = 2; k >= 0; k--) {
-		if (k < 2)
-			w[k] = last_word(buf, &len, &wl);
-		if (!is_num(w[k], wl) || (size_t)(w[k] - buf) < (size_t)(sc.p - buf))
-			return 0;
+	while (nt < 3 && (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl))) {
+		struct lat_scan v;
+
+		if (!is_ms(w, wl)) {
+			if (nt)
+				return 0;	/* a word between the times */
+			idle |= wl == 6 && !memcmp(w, "<idle>", 6);
+			continue;
+		}
+		lat_scan_init(&v, w, wl);
+		lat_scan_fixed(&v, LAT_NS_PER_MS, &t[nt++], NULL);
 	}
-	task = sc.p;
-	tend = buf + len;
-	while (task < tend && (*task == ' ' || *task == '\t'))
-		task++;
-	if (task >= tend)
+	if (nt < 3 || cpu < 0 || cpu >= PS_MAX_CPUS)
 		return 0;
-	if (tend - task >= 6 && !memcmp(task, "<idle>", 6)) {
+	/* -P: a fourth time, the pre-migration wait */
+	if (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl) && is_ms(w, wl)) {
+		struct lat_scan v;
+
+		lat_scan_init(&v, w, wl);
+		lat_scan_fixed(&v, LAT_NS_PER_MS, &t[3], NULL);
+		th->premig_rows++;
+		if (t[3] > th->premig_max_ns) {
+			th->premig_max_ns = t[3];
+			th->premig_line = line;
+		}
+	}
+	if (idle) {
 		th->idle++;
 		return 1;
 	}
-	lat_scan_init(&sc, w[1], strlen(w[1]));
-	if (!lat_scan_fixed(&sc, LAT_NS_PER_MS, &sch, NULL))
+	c = cpu_of(th, cpu, err);
+	if (!c)
 		return 0;
-	if (cpu < 0 || cpu >= PS_MAX_CPUS)
-		return 0;
-	for (size_t i = 0; i < th->n; i++)
-		if (th->c[i].cpu == cpu)
-			c = &th->c[i];
-	if (!c) {
-		char title[48];
-
-		if (lat_grow(&th->c, &th->cap, th->n + 1, sizeof(*th->c))) {
-			*err = -LAT_ENOMEM;
-			return 0;
-		}
-		c = &th->c[th->n];
-		c->cpu = cpu;
-		snprintf(title, sizeof(title), "cpu%lld sch delay", (long long)cpu);
-		if (lat_hist_build_init(&c->hb, title)) {
-			*err = -LAT_ENOMEM;
-			return 0;
-		}
-		th->n++;
-	}
-	if (lat_hist_build_value(&c->hb, sch, line)) {
+	if (lat_hist_build_value(&c->hb, t[1], line)) {
 		*err = -LAT_ENOMEM;
 		return 0;
 	}
@@ -319,6 +380,22 @@ static int cmp_cpu(const void *a, const void *b)
 	const struct ps_cpu *x = a, *y = b;
 
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int premig_finding(struct lat_block *b, const struct ps_th *th)
+{
+	char d[32];
+
+	if (!th->premig_max_ns)
+		return lat_block_add_finding(b, "pre-migration", LAT_SEV_INFO,
+					     "%llu rows with a pre-migration time (timehist -P), "
+					     "none above 0", (unsigned long long)th->premig_rows);
+	return lat_block_add_finding(b, "pre-migration", LAT_SEV_INFO,
+				     "%llu rows with a pre-migration time (timehist -P): the "
+				     "longest %s (line %u), a wait on a CPU the task then left",
+				     (unsigned long long)th->premig_rows,
+				     lat_fmt_duration(th->premig_max_ns, d, sizeof(d)),
+				     th->premig_line);
 }
 
 static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
@@ -383,6 +460,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "%llu awakened/migrated rows (timehist -w, -M) are "
 					    "events, not switches: not counted",
 					    (unsigned long long)th.events);
+	if (!ret && th.premig_rows)
+		ret = premig_finding(b, &th);
 	if (!ret && th.idle)
 		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
 					    "%llu <idle> rows not counted: the idle task has no "
@@ -391,9 +470,36 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		b->title = strdup(nlat && nth ? "perf sched latency and timehist" :
 				  nth ? "perf sched timehist: sch delay per CPU" :
 				  "perf sched latency: per task, as perf printed it");
+	if (!ret)
+		ret = lat_imp_label_title(t, first, ps_label_skip, "perf sched", b);
 	if (ret)
 		return ret;
 	return b->nhist ? 0 : -LAT_EEMPTY;
+}
+
+/*
+ * Several runs pasted one after the other, each under a label line ("6.6 rc7
+ * --> perf sched latency -s max", "Before:"): a line that is no row and no
+ * header of ours, holds a letter and no bar, between rows, ends a run.  The
+ * block is cut there; the label stays outside (the next block's title).
+ */
+static size_t ps_split(const struct lat_text *t, size_t first, size_t end)
+{
+	int rows = 0;
+
+	for (size_t i = first; i < end; i++) {
+		const struct lat_line *l = &t->lines[i];
+		enum lat_line_kind k;
+
+		if (l->binary || lat_line_blank(l))
+			continue;
+		k = ps_line_kind(l->s, l->len);
+		if (k == LAT_LINE_ROW)
+			rows = 1;
+		else if (k == LAT_LINE_NO && rows && is_label(l->s, l->len))
+			return i;
+	}
+	return end;
 }
 
 const struct lat_format lat_format_perf_sched = {
@@ -403,4 +509,5 @@ const struct lat_format lat_format_perf_sched = {
 	.probe = ps_probe,
 	.line_kind = ps_line_kind,
 	.parse_block = ps_parse_block,
+	.split = ps_split,
 };

@@ -229,6 +229,56 @@ static void test_rows_never_joined(void **state)
 }
 
 /*
+ * Daniel Dao, LKML 14 Mar 2025 (Gmail, wrapped near column 78): a perf sched
+ * latency row in three pieces, and timehist -w --state rows in two.
+ */
+static const char dao[] =
+	"Task                  |   Runtime ms  |  Count   | Avg delay ms    |\n"		/* 1 */
+	"Max delay ms    | Max delay start           | Max delay end          |\n"		/* 2 */
+	"---------------------------------------------------------------------\n"		/* 3 */
+	"Pingora HTTP Pr:3133982 |      0.080 ms |        1 | avg: 881.614 ms |\n"		/* 4 */
+	"max: 881.614 ms | max start: 312881.567210 s | max end: 312882.448824\n"	/* 5 */
+	"s\n"										/* 6 */
+	"\n"										/* 7 */
+	"          time    cpu  task name                       wait time  sch\n"	/* 8 */
+	"delay   run time  state\n"							/* 9 */
+	"  312882.448861 [0118]  Pingora HTTP Pr[3133982/3045241\n"			/* 10 */
+	"                   awakened: Pingora HTTP Pr[3045278/3045241\n"		/* 11 */
+	"  312882.448911 [0118]  Pingora HTTP Pr[3133982/3045241      0.000\n"		/* 12 */
+	"881.614      0.087      S\n";							/* 13 */
+
+static void test_wrapped_perf_sched(void **state)
+{
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	init(&t, dao);
+	assert_int_equal(t.fix.rows, 3);
+	assert_int_equal(t.fix.row_pieces, 4);
+	assert_line(&t, 3, "Pingora HTTP Pr:3133982 |      0.080 ms |        1 | avg: 881.614 ms | "
+		    "max: 881.614 ms | max start: 312881.567210 s | max end: 312882.448824 s", 4, 2);
+	assert_line(&t, 8, "  312882.448911 [0118]  Pingora HTTP Pr[3133982/3045241      0.000 "
+		    "881.614      0.087      S", 12, 1);
+	lat_text_release(&t);
+
+	l = old_logs_load_text(dao, NULL);
+	assert_int_equal(l->nblocks, 2);
+	/* "Count" (perf 6.x) for "Switches": one switch, avg = max = 881.614 ms */
+	assert_printed(l->blocks[0], 0, "Pingora HTTP Pr:3133982", 1, LAT_VALUE_NONE, 881614000,
+		       881614000);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	/* the header's second halves are its own, not malformed rows */
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	assert_int_equal(l->blocks[1]->nhist, 1);
+	assert_string_equal(l->blocks[1]->hist[0]->title, "cpu118 sch delay");
+	assert_int_equal(l->blocks[1]->hist[0]->nbuckets, 1);
+	assert_int_equal(l->blocks[1]->hist[0]->b[0].lo_ns, 881614000);
+	assert_non_null(old_logs_finding(l->blocks[1], "event-rows"));
+	old_logs_free(l);
+}
+
+/*
  * rtla timerlat top -u (Documentation's example, samples/rtla/timerlat-top-u-lkml.txt)
  * as `fold -s -w 76` wraps it: both header lines and every row in two.
  */
@@ -362,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_not_flowed),
 		cmocka_unit_test(test_wrapped_cyclictest),
 		cmocka_unit_test(test_rows_never_joined),
+		cmocka_unit_test(test_wrapped_perf_sched),
 		cmocka_unit_test(test_wrapped_rtla_top),
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_first_cyclictests),

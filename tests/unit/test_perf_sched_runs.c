@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * perf sched as people post it (issue 28): timehist with every column set
+ * read from the front (-V, -w, -M, --state, -n, -P, call chains), two
+ * labelled `perf sched latency` runs in one paste kept apart.  Inputs are cut
+ * from the public examples of samples/perf-sched and samples/mail (their
+ * README says where each comes from); values are read off the literals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "old_logs_util.h"
+
+static const struct lat_histogram *hist_named(const struct lat_block *b, const char *title)
+{
+	for (size_t i = 0; i < b->nhist; i++)
+		if (b->hist[i]->title && !strcmp(b->hist[i]->title, title))
+			return b->hist[i];
+	return NULL;
+}
+
+/* The one sample of a timehist CPU histogram, ns. */
+static int64_t only_sample(const struct lat_block *b, const char *title)
+{
+	const struct lat_histogram *h = hist_named(b, title);
+
+	assert_non_null(h);
+	assert_int_equal(h->total, 1);
+	return h->b[0].lo_ns;
+}
+
+/*
+ * Every column set: -V's visual column, -w's and -M's event rows, --state's
+ * letter and -n's "next: task[pid]" (perf 6.1 here, samples/perf-sched/
+ * timehist-wMV-state-n.txt lines 1-9), -P's pre-migration time (Madadi Vineeth
+ * Reddy's patch, LKML 3 Oct 2024, samples/perf-sched/timehist-P-lkml.txt)
+ * and a call chain after the columns.
+ */
+static void test_timehist_columns(void **state)
+{
+	static const char all[] =
+		"           time    cpu  012  task name                       wait time  sch delay   run time  state\n"
+		"                             [tid/pid]                          (msec)     (msec)     (msec)       \n"
+		"--------------- ------  ---  ------------------------------  ---------  ---------  ---------  -----\n"
+		"    2554.903921 [0000]       perf[13536]                                                      awakened: migration/0[18]\n"
+		"    2554.903924 [0000]  s    perf[13536]                         0.000      0.000      0.000      D  next: migration/0[18]         \n"
+		"    2554.903927 [0000]       migration/0[18]                                                  awakened: perf[13536]\n"
+		"    2554.903928 [0000]   m     migration/0[18]                                                  migrated: perf[13536] cpu 0 => 1\n"
+		"    2554.903934 [0000]  s    migration/0[18]                     0.000      0.003      0.009      S  next: collect2[13815]         \n"
+		"    2554.904176 [0001]   s   Web Content 2[13815]                0.000      0.012      0.241      R  next: <idle>  schedule <- __schedule\n";
+	static const char premig[] =
+		"           time    cpu  task name                       wait time  sch delay   run time  pre-mig time\n"
+		"                        [tid/pid]                          (msec)     (msec)     (msec)     (msec)\n"
+		"--------------- ------  ------------------------------  ---------  ---------  ---------  ---------\n"
+		"   38456.720806 [0001]  schbench[28634/28574]               4.917      4.768      1.004      0.000\n"
+		"   38456.722800 [0002]  schbench[28773/28574]              60.371     60.237      3.955     60.197\n"
+		"   38456.723800 [0004]  schbench[28762/28574]              42.951     42.839      3.999     39.867\n";
+	struct lat_loaded *l;
+	const struct lat_block *b;
+	const struct lat_histogram *h;
+	const struct lat_finding *f;
+
+	(void)state;
+	l = old_logs_load_text(all, NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	/* cpu0: sch delay 0.000 and 0.003 ms; cpu1 0.012 ms (its task's name has a blank) */
+	h = hist_named(b, "cpu0 sch delay");
+	assert_int_equal(h->total, 2);
+	assert_int_equal(h->b[h->nbuckets - 1].lo_ns, 3000);
+	assert_int_equal(only_sample(b, "cpu1 sch delay"), 12000);
+	assert_non_null(f = old_logs_finding(b, "event-rows"));
+	assert_non_null(strstr(f->message, "3 awakened/migrated rows"));
+	old_logs_free(l);
+
+	l = old_logs_load_text(premig, NULL);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	/* the sch delay (second time), not the pre-migration time (fourth) */
+	assert_int_equal(only_sample(b, "cpu2 sch delay"), 60237000);
+	assert_int_equal(only_sample(b, "cpu4 sch delay"), 42839000);
+	assert_non_null(f = old_logs_finding(b, "pre-migration"));
+	assert_non_null(strstr(f->message, "3 rows"));
+	assert_non_null(strstr(f->message, "60.2 ms (line 5)"));
+	old_logs_free(l);
+}
+
+/*
+ * Two runs of `perf sched latency` one under the other, each under its label
+ * and without a header of its own (Youssef Esmat's and Tobias Huschle's mails
+ * do that, samples/mail/025 and 027): two blocks, titled by their labels; the
+ * labels are no malformed rows.
+ */
+static const char two_runs[] =
+	"Before:\n"
+	"  FinalizerDaemon:1234  |      1.000 ms |       10 | avg:    0.500 ms | max:    2.000 ms | max at:    10.000000 s\n"
+	"  kworker/6:1:88        |      1.000 ms |       10 | avg:    0.100 ms | max:    0.300 ms | max at:    10.100000 s\n"
+	"After:\n"
+	"  kworker/6:1:91        |      1.000 ms |       10 | avg:    0.050 ms | max:    0.200 ms | max at:    20.100000 s\n"
+	"  Binder:4321_2:77      |      1.000 ms |        4 | avg:    0.070 ms | max:    0.090 ms | max at:    20.200000 s\n"
+	"  FinalizerDaemon:1301  |      1.000 ms |       10 | avg:    0.250 ms | max:    1.000 ms | max at:    20.000000 s\n";
+
+static void test_labelled_runs(void **state)
+{
+	struct lat_loaded *l;
+
+	(void)state;
+	l = old_logs_load_text(two_runs, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_string_equal(l->blocks[0]->title,
+			    "Before: perf sched latency: per task, as perf printed it");
+	assert_string_equal(l->blocks[1]->title,
+			    "After: perf sched latency: per task, as perf printed it");
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	assert_int_equal(l->blocks[0]->nhist, 2);
+	assert_int_equal(l->blocks[1]->nhist, 3);
+	old_logs_free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timehist_columns),
+		cmocka_unit_test(test_labelled_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
