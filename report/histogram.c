@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdlib.h>
 #include <string.h>
 
 #include "latscope/an_histogram.h"
@@ -217,10 +218,15 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 /*
  * Histograms across blocks (and files).  Two kinds of pairs:
  *  - "buckets": the first block of histograms with samples is the reference;
- *    its k-th histogram with samples is compared with the k-th of every later
- *    block (thread 0 with thread 0, cpu1 with cpu1), as inside a block;
+ *    each of its histograms with samples is compared with the one of the same
+ *    name in every later block (thread 0 with thread 0, cpu6 with cpu6, never
+ *    by position: two runs list their CPUs or tasks in their own order);
  *  - "printed": the same for histograms that hold only what a tool printed
  *    (cyclictest -q, rtla top, perf sched latency): min, avg and max compared.
+ * The name is the title, a perf sched latency task's pid (":8651", or ":(2)"
+ * when perf merged tasks of one name) left out where the name is one task on
+ * each side: FinalizerDaemon:1234 of one run is FinalizerDaemon:1301 of the
+ * next.  Names found on one side only are listed as such.
  */
 enum hx_kind { HX_BUCKETS, HX_PRINTED };
 
@@ -238,6 +244,9 @@ struct hx_pair {
 };
 
 typedef void (*hx_fn)(void *ctx, const struct lat_report_input *in, const struct hx_pair *p);
+/* @r has no histogram of its name in @other; @side 'a' (the reference) or 'b'. */
+typedef void (*hx_unmatched_fn)(void *ctx, const struct lat_report_input *in,
+				const struct hx_ref *r, const struct hx_ref *other, char side);
 
 /*
  * The histograms a block offers: a histogram block's tables, or an event block's
@@ -304,47 +313,184 @@ static void pair_fill(struct hx_pair *p)
 	p->p[2] = lower(x->max_ns, y->max_ns);
 }
 
-static size_t hx_walk_kind(const struct lat_report_input *in, size_t n, enum hx_kind kind,
-			   hx_fn fn, void *ctx)
+/* The part of a title pairs are made by: without a trailing ":123" or ":(2)". */
+static size_t name_len(const char *t)
 {
-	const struct lat_block *ref = NULL;
-	size_t ri = 0, rb = 0, count = 0;
+	size_t n = t ? strlen(t) : 0, i = n;
+
+	if (i && t[i - 1] == ')') {
+		i--;
+		while (i && t[i - 1] >= '0' && t[i - 1] <= '9')
+			i--;
+		if (i == n - 1 || !i || t[i - 1] != '(')
+			return n;
+		i--;
+	} else {
+		while (i && t[i - 1] >= '0' && t[i - 1] <= '9')
+			i--;
+		if (i == n)
+			return n;
+	}
+	return i > 1 && t[i - 1] == ':' ? i - 1 : n;
+}
+
+/* "thread 3" (cyclictest) or "timer cpu3" (a timer probe's CPU): 3; else -1. */
+static long thread_or_cpu(const char *t, int *cpu)
+{
+	const char *n = !strncmp(t, "thread ", 7) ? t + 7 : !strncmp(t, "timer cpu", 9) ? t + 9 :
+			NULL;
+	char *end;
+	long v;
+
+	if (!n || *n < '0' || *n > '9')
+		return -1;
+	v = strtol(n, &end, 10);
+	*cpu = n == t + 9;
+	return *end ? -1 : v;
+}
+
+/*
+ * @x and @y have one name: their titles, or without pids when @short_names.
+ * A timer probe's "timer cpuK" is cyclictest's "thread K": the one measures
+ * what the other does on CPU K once cyclictest pins thread K there (-S, -a;
+ * docs/analyses.md).
+ */
+static int same_name(const struct lat_hist_stats *x, const struct lat_hist_stats *y,
+		     int short_names)
+{
+	const char *a = x->h->title, *b = y->h->title;
+	size_t la, lb;
+	int ca, cb;
+	long ka, kb;
+
+	if (!a || !b)
+		return 0;
+	ka = thread_or_cpu(a, &ca);
+	kb = thread_or_cpu(b, &cb);
+	if (ka >= 0 && kb >= 0 && ca != cb)
+		return ka == kb;
+	la = short_names ? name_len(a) : strlen(a);
+	lb = short_names ? name_len(b) : strlen(b);
+	return la == lb && !memcmp(a, b, la);
+}
+
+/* How many histograms of @kind in @b have @s's name without its pid. */
+static size_t name_count(const struct lat_block *b, const struct lat_hist_stats *s,
+			 enum hx_kind kind)
+{
+	size_t n = hist_count(b), c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += is_of(hist_at(b, i), kind) && same_name(s, hist_at(b, i), 1);
+	return c;
+}
+
+/*
+ * The histogram of @b named as @s (of block @a), not yet @used, of @kind;
+ * SIZE_MAX when none.  A task's pid is left out only where its name is one
+ * task on each side: two "latency_test" of one run against two of another
+ * are told apart by nothing but their pids.
+ */
+static size_t partner(const struct lat_block *a, const struct lat_block *b,
+		      const struct lat_hist_stats *s, enum hx_kind kind, const unsigned char *used)
+{
+	size_t n = hist_count(b);
+	int short_names = name_count(a, s, kind) == 1 && name_count(b, s, kind) == 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_hist_stats *y = hist_at(b, i);
+
+		if (!used[i] && is_of(y, kind) && same_name(s, y, short_names))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * Pairs histograms of the reference @x with those of @y by name: @fn for each
+ * pair, @un (may be NULL) for each histogram that has none (side 'a' or 'b').
+ * Returns the pairs, or SIZE_MAX when out of memory.
+ */
+static size_t hx_pair_blocks(const struct lat_report_input *in, enum hx_kind kind,
+			     const struct hx_ref *x, const struct hx_ref *y, hx_fn fn,
+			     hx_unmatched_fn un, void *ctx)
+{
+	size_t nx = hist_count(x->b), ny = hist_count(y->b), count = 0;
+	unsigned char *used = calloc(ny ? ny : 1, 1);
+
+	if (!used)
+		return SIZE_MAX;
+	for (size_t h = 0; h < nx; h++) {
+		const struct lat_hist_stats *s = hist_at(x->b, h);
+		struct hx_pair p;
+		size_t k;
+
+		if (!is_of(s, kind))
+			continue;
+		k = partner(x->b, y->b, s, kind, used);
+		if (k == SIZE_MAX) {
+			struct hx_ref r = { x->input, x->block, h, x->b, s };
+
+			if (un)
+				un(ctx, in, &r, y, 'a');
+			continue;
+		}
+		used[k] = 1;
+		memset(&p, 0, sizeof(p));
+		p.kind = kind;
+		p.a = (struct hx_ref){ x->input, x->block, h, x->b, s };
+		p.b = (struct hx_ref){ y->input, y->block, k, y->b, hist_at(y->b, k) };
+		pair_fill(&p);
+		if (fn)
+			fn(ctx, in, &p);
+		count++;
+	}
+	for (size_t k = 0; un && k < ny; k++) {
+		struct hx_ref r = { y->input, y->block, k, y->b, hist_at(y->b, k) };
+
+		if (!used[k] && is_of(r.s, kind))
+			un(ctx, in, &r, x, 'b');
+	}
+	free(used);
+	return count;
+}
+
+/* The pairs of @kind (SIZE_MAX: out of memory); @un as for hx_pair_blocks(). */
+static size_t hx_walk_kind(const struct lat_report_input *in, size_t n, enum hx_kind kind,
+			   hx_fn fn, hx_unmatched_fn un, void *ctx)
+{
+	struct hx_ref ref = { 0 };
+	size_t count = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < in[i].nblocks; k++) {
 			const struct lat_block *b = in[i].blocks[k];
+			struct hx_ref cur = { i, k, 0, b, NULL };
+			size_t c;
 
 			if (nth_of(b, 0, kind) == SIZE_MAX)
 				continue;
-			if (!ref) {
-				ref = b;
-				ri = i;
-				rb = k;
+			if (!ref.b) {
+				ref = cur;
 				continue;
 			}
-			for (size_t h = 0;; h++) {
-				size_t x = nth_of(ref, h, kind), y = nth_of(b, h, kind);
-				struct hx_pair p;
-
-				if (x == SIZE_MAX || y == SIZE_MAX)
-					break;
-				memset(&p, 0, sizeof(p));
-				p.kind = kind;
-				p.a = (struct hx_ref){ ri, rb, x, ref, hist_at(ref, x) };
-				p.b = (struct hx_ref){ i, k, y, b, hist_at(b, y) };
-				pair_fill(&p);
-				if (fn)
-					fn(ctx, in, &p);
-				count++;
-			}
+			c = hx_pair_blocks(in, kind, &ref, &cur, fn, un, ctx);
+			if (c == SIZE_MAX)
+				return SIZE_MAX;
+			count += c;
 		}
 	}
 	return count;
 }
 
-static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, void *ctx)
+/* Every pair (@fn) and every histogram without one (@un); each may be NULL. */
+static size_t hx_walk(const struct lat_report_input *in, size_t n, hx_fn fn, hx_unmatched_fn un,
+		      void *ctx)
 {
-	return hx_walk_kind(in, n, HX_BUCKETS, fn, ctx) + hx_walk_kind(in, n, HX_PRINTED, fn, ctx);
+	size_t a = hx_walk_kind(in, n, HX_BUCKETS, fn, un, ctx);
+	size_t b = hx_walk_kind(in, n, HX_PRINTED, fn, un, ctx);
+
+	return a == SIZE_MAX || b == SIZE_MAX ? SIZE_MAX : a + b;
 }
 
 static void hx_name(const struct lat_report_input *in, const struct hx_ref *r, char *buf,
@@ -491,13 +637,54 @@ static void hx_json(void *ctx, const struct lat_report_input *in, const struct h
 	lat_json_obj_close(j);
 }
 
+/* Counts what has no partner. */
+static void hx_count_un(void *ctx, const struct lat_report_input *in, const struct hx_ref *r,
+			const struct hx_ref *other, char side)
+{
+	(void)in;
+	(void)r;
+	(void)other;
+	(void)side;
+	(*(size_t *)ctx)++;
+}
+
+static void hx_json_un(void *ctx, const struct lat_report_input *in, const struct hx_ref *r,
+		       const struct hx_ref *other, char side)
+{
+	struct lat_json *j = ctx;
+
+	lat_json_obj_open(j, NULL);
+	lat_json_str(j, "side", side == 'a' ? "a" : "b");
+	lat_json_str(j, "path", in[r->input].path);
+	lat_json_uint(j, "input", r->input);
+	lat_json_uint(j, "block", r->block);
+	lat_json_uint(j, "histogram", r->hist);
+	lat_json_str(j, "title", r->s->h->title);
+	lat_json_str(j, "kind", is_of(r->s, HX_BUCKETS) ? "buckets" : "printed");
+	lat_json_obj_open(j, "not_in");
+	lat_json_str(j, "path", in[other->input].path);
+	lat_json_uint(j, "input", other->input);
+	lat_json_uint(j, "block", other->block);
+	lat_json_obj_close(j);
+	lat_json_obj_close(j);
+}
+
 void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n)
 {
-	if (!hx_walk(in, n, NULL, NULL))
+	size_t un = 0, pairs = hx_walk(in, n, NULL, hx_count_un, &un);
+
+	if (pairs == SIZE_MAX)
 		return;
-	lat_json_arr_open(j, "histogram_comparisons");
-	hx_walk(in, n, hx_json, j);
-	lat_json_arr_close(j);
+	if (pairs) {
+		lat_json_arr_open(j, "histogram_comparisons");
+		hx_walk(in, n, hx_json, NULL, j);
+		lat_json_arr_close(j);
+	}
+	if (un) {
+		lat_json_arr_open(j, "histogram_unmatched");
+		hx_walk(in, n, NULL, hx_json_un, j);
+		lat_json_arr_close(j);
+	}
 }
 
 /* "max: a (271 us vs 2.81 ms)" for each printed value both have */
@@ -551,11 +738,50 @@ static void hx_text(void *ctx, const struct lat_report_input *in, const struct h
 		"'neither' where the two buckets overlap\n", an, bn);
 }
 
+/* The names without a partner, a line per block pair and side. */
+struct hx_text_un {
+	FILE *out;
+	int open;			/* a line is open for the block pair and side below */
+	struct hx_ref at, other;
+	char side;
+};
+
+static void hx_text_un(void *ctx, const struct lat_report_input *in, const struct hx_ref *r,
+		       const struct hx_ref *other, char side)
+{
+	struct hx_text_un *u = ctx;
+	const char *t = r->s->h->title;
+
+	if (u->open && u->side == side && u->at.input == r->input && u->at.block == r->block &&
+	    u->other.input == other->input && u->other.block == other->block) {
+		fputs(", ", u->out);
+	} else {
+		if (u->open)
+			fputc('\n', u->out);
+		fputs("  only in ", u->out);
+		lat_fput_safe(u->out, in[r->input].path, strlen(in[r->input].path));
+		fprintf(u->out, "#%zu (none of the name in ", r->block + 1);
+		lat_fput_safe(u->out, in[other->input].path, strlen(in[other->input].path));
+		fprintf(u->out, "#%zu): ", other->block + 1);
+		u->at = *r;
+		u->other = *other;
+		u->side = side;
+		u->open = 1;
+	}
+	lat_fput_safe(u->out, t ? t : "?", strlen(t ? t : "?"));
+}
+
 void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n)
 {
-	if (!hx_walk(in, n, NULL, NULL))
+	struct hx_text_un u = { out, 0, { 0 }, { 0 }, 0 };
+	size_t un = 0, pairs = hx_walk(in, n, NULL, hx_count_un, &un);
+
+	if (pairs == SIZE_MAX || (!pairs && !un))
 		return;
-	fputs("\n== histograms across blocks (the first block's k-th histogram against the k-th "
-	      "of each later block) ==\n", out);
-	hx_walk(in, n, hx_text, out);
+	fputs("\n== histograms across blocks (the first block's histograms against those of the "
+	      "same name in each later block) ==\n", out);
+	hx_walk(in, n, hx_text, NULL, out);
+	hx_walk(in, n, NULL, hx_text_un, &u);
+	if (u.open)
+		fputc('\n', out);
 }

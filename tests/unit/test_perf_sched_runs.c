@@ -2,7 +2,8 @@
 /*
  * perf sched as people post it (issue 28): timehist with every column set
  * read from the front (-V, -w, -M, --state, -n, -P, call chains), two
- * labelled `perf sched latency` runs in one paste kept apart.  Inputs are cut
+ * labelled `perf sched latency` runs in one paste kept apart, and the
+ * comparison of runs made name by name, never by position.  Inputs are cut
  * from the public examples of samples/perf-sched and samples/mail (their
  * README says where each comes from); values are read off the literals.
  */
@@ -11,9 +12,11 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/report.h"
 #include "old_logs_util.h"
 
 static const struct lat_histogram *hist_named(const struct lat_block *b, const char *title)
@@ -95,7 +98,9 @@ static void test_timehist_columns(void **state)
  * Two runs of `perf sched latency` one under the other, each under its label
  * and without a header of its own (Youssef Esmat's and Tobias Huschle's mails
  * do that, samples/mail/025 and 027): two blocks, titled by their labels; the
- * labels are no malformed rows.
+ * labels are no malformed rows.  The tasks print in each run's own order:
+ * FinalizerDaemon is compared with FinalizerDaemon, cpu6's worker only with
+ * itself, and what has no partner is listed.
  */
 static const char two_runs[] =
 	"Before:\n"
@@ -106,9 +111,36 @@ static const char two_runs[] =
 	"  Binder:4321_2:77      |      1.000 ms |        4 | avg:    0.070 ms | max:    0.090 ms | max at:    20.200000 s\n"
 	"  FinalizerDaemon:1301  |      1.000 ms |       10 | avg:    0.250 ms | max:    1.000 ms | max at:    20.000000 s\n";
 
-static void test_labelled_runs(void **state)
+/* The JSON report of @l in *@buf (caller frees). */
+static void report_json(struct lat_loaded *l, char **buf)
+{
+	struct lat_analyze_opts o;
+	struct lat_report_input rep = { .path = "two-runs.txt", .format = l->format,
+					.blocks = l->blocks, .nblocks = l->nblocks };
+	size_t len = 0;
+	FILE *f = open_memstream(buf, &len);
+
+	assert_non_null(f);
+	lat_analyze_opts_init(&o);
+	lat_report_json(f, &rep, 1, &o);
+	fclose(f);
+}
+
+/* The text between @key's first occurrence in @s and the next "}", for strstr(). */
+static char *section(const char *s, const char *key)
+{
+	const char *a = strstr(s, key), *e;
+
+	assert_non_null(a);
+	e = strchr(a, '}');
+	assert_non_null(e);
+	return strndup(a, (size_t)(e - a));
+}
+
+static void test_labelled_runs_by_name(void **state)
 {
 	struct lat_loaded *l;
+	char *json = NULL, *first;
 
 	(void)state;
 	l = old_logs_load_text(two_runs, NULL);
@@ -121,6 +153,22 @@ static void test_labelled_runs(void **state)
 	assert_int_equal(l->blocks[1]->skipped_lines, 0);
 	assert_int_equal(l->blocks[0]->nhist, 2);
 	assert_int_equal(l->blocks[1]->nhist, 3);
+
+	report_json(l, &json);
+	/* two pairs: FinalizerDaemon (first in a, last in b), then kworker/6:1 */
+	first = section(json, "\"histogram_comparisons\"");
+	assert_non_null(strstr(first, "\"title\": \"FinalizerDaemon:1234\""));
+	free(first);
+	first = section(strstr(json, "\"histogram_comparisons\"") + 1, "\"b\": {");
+	assert_non_null(strstr(first, "\"title\": \"FinalizerDaemon:1301\""));
+	free(first);
+	assert_non_null(strstr(json, "\"title\": \"kworker/6:1:91\""));
+	/* Binder has no partner: listed, on side b */
+	first = section(json, "\"histogram_unmatched\"");
+	assert_non_null(strstr(first, "\"side\": \"b\""));
+	assert_non_null(strstr(first, "\"title\": \"Binder:4321_2:77\""));
+	free(first);
+	free(json);
 	old_logs_free(l);
 }
 
@@ -128,7 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timehist_columns),
-		cmocka_unit_test(test_labelled_runs),
+		cmocka_unit_test(test_labelled_runs_by_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
