@@ -111,6 +111,14 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	return wk_stacks_finish(&w->stacks);
 }
 
+static int any_switch(const struct wk *w)
+{
+	for (size_t i = 0; i < w->ncpus; i++)
+		if (w->cpus[i] && w->cpus[i]->switched)
+			return 1;
+	return 0;
+}
+
 /* Why nothing shows: no task matched --task, or none of them passed the class filters. */
 static void select_findings(struct lat_block *b, const struct wk *w,
 			    const struct lat_analyze_opts *o, const struct lat_wakeup_result *r)
@@ -125,6 +133,12 @@ static void select_findings(struct lat_block *b, const struct wk *w,
 				      w->sel.filter_pid >= 0 ? "pid" : "comm", o->task);
 	if (!r->nevents)
 		lat_block_add_finding(b, "empty", LAT_SEV_WARN, "the trace holds no events");
+	else if (!any_switch(w))
+		lat_block_add_finding(b, "no-switches", LAT_SEV_INFO,
+				      "none of the %llu events is a sched_switch: no wait can be "
+				      "measured (waits need sched_switch and sched_waking or "
+				      "sched_wakeup; Android's atrace records them with its 'sched' "
+				      "category)", (unsigned long long)r->nevents);
 }
 
 static void wk_release(struct wk *w)

@@ -241,9 +241,9 @@ static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, 
 /*
  * The slice of the task the switches said @c ran, cut at @ts because another
  * task showed up: into the ring and the sums, to the activity and the sink,
- * and counted as a switch break.
+ * and counted as a switch break when @count.
  */
-static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts)
+static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts, int count)
 {
 	struct wk_slice *b = wk_ring_next(&c->h);
 
@@ -257,7 +257,7 @@ static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts
 	wk_history_pushed(&c->h, b);
 	wk_sums_slice(&c->sums, b->pid, b->prio, b->end - b->start);
 	wk_cur_slice_out(w, c, cpu, ts, LAT_SLICE_BREAK);
-	if (!w->r->switch_breaks++)
+	if (count && !w->r->switch_breaks++)
 		w->r->first_break_ns = ts;
 }
 
@@ -278,8 +278,9 @@ static __attribute__((noinline)) void note_current(struct wk *w, struct wk_cpu *
 	int was_known = c->h.cur_known;
 	uint64_t low = c->seen ? c->last_ts : 0;
 
+	/* without any sched_switch on the CPU (an atrace of markers) nothing went missing */
 	if (c->h.cur_known)
-		break_slice(w, c, cpu, ev->ts_ns);
+		break_slice(w, c, cpu, ev->ts_ns, c->switched);
 	if (c->h.cur_pid > 0 && c->h.cur_pid != ev->pid) {
 		t = wk_find_task(w, c->h.cur_pid);
 		if (t && t->on_cpu == cpu)
@@ -443,7 +444,7 @@ static void switch_break(struct wk *w, struct wk_cpu *c, int32_t cpu,
 {
 	struct wk_task *t;
 
-	break_slice(w, c, cpu, ev->ts_ns);
+	break_slice(w, c, cpu, ev->ts_ns, 1);
 	c->h.cur_start = ev->ts_ns;	/* counted up to here */
 	if (c->h.cur_pid > 0 && (t = wk_find_task(w, c->h.cur_pid)) && t->on_cpu == cpu)
 		t->on_cpu = -1;
@@ -515,6 +516,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 
 	c->h.cur_known = 1;
 	c->cur_switched = 1;
+	c->switched = 1;
 	c->h.cur_pid = ev->u.sw.next_pid;
 	c->h.cur_prio = ev->u.sw.next_prio;
 	c->h.cur_start = ev->ts_ns;

@@ -60,6 +60,7 @@ struct wk_cpu {
 	uint64_t last_ts;
 	uint8_t seen;
 	uint8_t cur_switched;		/* cur_start is a sched_switch's (2: an inferred one) */
+	uint8_t switched;		/* a sched_switch was seen on it */
 	uint32_t nq;			/* tasks waiting for it (pending waits queued on it) */
 	uint64_t area, area_ts;		/* nq integrated over time (ns), up to area_ts */
 	struct wk_open_irq hard, soft, timer;	/* timer: an hrtimer callback running */

@@ -1156,7 +1156,8 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 			*expected = EXP_CPUS;
 		return k;
 	}
-	if (is_console_frame(c.p, c.e))
+	/* Android's atrace prints "TRACE:" above the ftrace text it dumps */
+	if (is_console_frame(c.p, c.e) || (c.e - c.p == 6 && !memcmp(c.p, "TRACE:", 6)))
 		return LAT_FT_SKIP;
 	if (c.e - c.p > 4 && !memcmp(c.p, "CPU:", 4) && is_digit(c.p[4])) {
 		k = lost_line(&c, ev);
