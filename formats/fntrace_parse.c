@@ -1271,19 +1271,25 @@ static int32_t field_after(const char *p, const char *key)
 
 /*
  * "comm-pid" (v1.1.x, ftrace) or "comm/pid" (v1.0.x: "IRQ 8/13", "ksoftirqd/0/4":
- * the pid follows the last separator) ending at @end.
+ * the pid follows the last separator) ending at @end.  The idle task has no
+ * comm there ("| task: -0 (uid:0 ..."): pid 0, named "<idle>" as the entries
+ * name it.
  */
 static void task_comm_pid(struct lat_fntrace *t, const char *s, const char *end, char sep)
 {
 	const char *d = end;
+	int32_t pid;
 
 	while (d > s && d[-1] != sep)
 		d--;
-	if (d > s + 1 && isdigit((unsigned char)*d)) {
-		free(t->task_comm);
-		t->task_comm = strndup(s, (size_t)(d - 1 - s));
-		t->task_pid = (int32_t)strtol(d, NULL, 10);
-	}
+	if (d <= s || !isdigit((unsigned char)*d))
+		return;
+	pid = (int32_t)strtol(d, NULL, 10);
+	if (d == s + 1 && pid != 0)
+		return;		/* "-5": a comm is missing, not the idle task */
+	free(t->task_comm);
+	t->task_comm = d == s + 1 ? strdup("<idle>") : strndup(s, (size_t)(d - 1 - s));
+	t->task_pid = pid;
 }
 
 static void parse_task_line(struct lat_fntrace *t, const char *p)

@@ -3,8 +3,9 @@
  * Clear messages for what is not a latency input (issue 28): an Android
  * atrace of trace markers only (no sched_switch) is said to hold no waits,
  * not to miss events; atrace's "TRACE:" line above the ftrace text is no
- * malformed row.  The literals follow the public outputs named in each
- * comment; the values are read off them.
+ * malformed row; the idle task in a latency tracer's header ("| task: -0")
+ * is pid 0.  The literals follow the public outputs named in each comment;
+ * the values are read off them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/fntrace.h"
 #include "old_logs_util.h"
 
 /*
@@ -78,11 +80,55 @@ static void test_switches_missing(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * An irqsoff trace of 2.6.33.1 (the header of IBM developerWorks' "ftrace
+ * 简介", 2010; 6.6-rt prints the same): the idle task has no comm there.
+ */
+static void test_idle_task_header(void **state)
+{
+	static const char text[] =
+		"# tracer: irqsoff\n"
+		"#\n"
+		"# irqsoff latency trace v1.1.5 on 2.6.33.1\n"
+		"# --------------------------------------------------------------------\n"
+		"# latency: 34380 us, #6/6, CPU#1 | (M:desktop VP:0, KP:0, SP:0 HP:0 #P:2)\n"
+		"#    -----------------\n"
+		"#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n"
+		"#    -----------------\n"
+		"#  => started at: reschedule_interrupt\n"
+		"#  => ended at:   restore_all_notrace\n"
+		"#\n"
+		"#                  _------=> CPU#\n"
+		"#                 / _-----=> irqs-off\n"
+		"#                | / _----=> need-resched\n"
+		"#                || / _---=> hardirq/softirq\n"
+		"#                ||| / _--=> preempt-depth\n"
+		"#                |||| /_--=> lock-depth\n"
+		"#                |||||/     delay\n"
+		"#  cmd    pid    |||||| time  |   caller\n"
+		"#    \\   /       ||||||   \\   |   /\n"
+		"<idle>-0       1dN... 4285us!: trace_hardirqs_off_thunk <-reschedule_interrupt\n"
+		"<idle>-0       1dN... 34373us+: smp_reschedule_interrupt <-reschedule_interrupt\n";
+	struct lat_loaded *l;
+	const struct lat_fntrace *t;
+
+	(void)state;
+	l = old_logs_load_text(text, NULL);
+	assert_int_equal(l->nblocks, 1);
+	t = l->blocks[0]->fntrace;
+	assert_non_null(t);
+	assert_string_equal(t->task_comm, "<idle>");
+	assert_int_equal(t->task_pid, 0);
+	assert_null(old_logs_finding(l->blocks[0], "header-unknown"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atrace_markers),
 		cmocka_unit_test(test_switches_missing),
+		cmocka_unit_test(test_idle_task_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
