@@ -797,7 +797,8 @@ static int ft_probe(const char *peek, size_t len)
 		if (l > 2 && s[0] == '#' && memmem(s, l, "TASK-PID", 8) &&
 		    memmem(s, l, "TIMESTAMP", 9))
 			legend = 1;
-		if (l > 10 && !memcmp(s, "# latency:", 10))
+		/* also behind a header rule a mailer joined it to ("# ----- # latency:") */
+		if (l > 10 && s[0] == '#' && memmem(s, l, "# latency:", 10))
 			latency = 1;
 		if (lines == 1 && l > 5 && !memcmp(s, "cpus=", 5) && !q)
 			cpus = 1;
