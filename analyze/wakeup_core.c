@@ -241,13 +241,15 @@ static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, 
 /*
  * The slice of the task the switches said @c ran, cut at @ts because another
  * task showed up: into the ring and the sums, to the activity and the sink,
- * and counted as a switch break when @count.
+ * and counted as a switch break (in the result and the CPU's health) when
+ * @count.
  */
 static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts, int count)
 {
 	struct wk_slice *b = wk_ring_next(&c->h);
 
-	wk_health_break(&c->health, c->h.cur_pid, ts);
+	if (count)	/* a CPU that never recorded a switch lost none */
+		wk_health_break(&c->health, c->h.cur_pid, ts);
 	if (!wk_health_ok(&c->health))
 		wk_stall_clear(&w->stalls, &c->stall);	/* its idle is no proof of anything */
 
