@@ -457,16 +457,19 @@ static int log2_bucket(int64_t v)
 }
 
 /*
- * Nearest-rank percentile @milli (thousandths of a percent) of @count samples
- * of which the @m largest are @sorted (ascending): exact when the rank falls
- * among them, else the upper bound of its summary bucket.
+ * Nearest-rank percentile @milli (thousandths of a percent) of the @pc->count samples, @i
+ * its index (enum lat_probe_pct; its _ns and _src fields in @ns, @src).  The @m markers
+ * (@sorted, ascending) are the @m largest samples when the trace holds every marker the
+ * recorder wrote (or there is no summary: they are all it knows): exact when the rank
+ * falls among them.  Else the summary's log2 bucket that holds the rank, cut to
+ * [min, max]: a range, its upper bound in @ns (docs/probe.md).
  */
 static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m,
-		       uint32_t milli, int64_t *out, enum lat_probe_src *src)
+		       uint32_t milli, int i, int64_t *ns, enum lat_probe_src *src)
 {
 	uint64_t n = pc->count, rank, below, cum = 0;
 
-	*out = -1;
+	*ns = pc->pct_lo_ns[i] = pc->pct_hi_ns[i] = -1;
 	*src = LAT_PSRC_NONE;
 	if (!n)
 		return;
@@ -476,8 +479,8 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 	if (m > n)
 		m = (size_t)n;
 	below = n - m;
-	if (rank > below) {
-		*out = sorted[rank - below - 1];
+	if (!pc->markers_missing && rank > below) {
+		*ns = pc->pct_lo_ns[i] = pc->pct_hi_ns[i] = sorted[rank - below - 1];
 		*src = LAT_PSRC_MARKERS;
 		return;
 	}
@@ -486,9 +489,11 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 	for (int k = 0; k < LAT_PROBE_HIST; k++) {
 		cum += pc->hist[k];
 		if (cum >= rank) {
+			int64_t lo = k ? (int64_t)1 << k : 0;
 			int64_t hi = k >= 62 ? INT64_MAX : ((int64_t)1 << (k + 1));
 
-			*out = pc->max_ns >= 0 && pc->max_ns < hi ? pc->max_ns : hi;
+			*ns = pc->pct_hi_ns[i] = pc->max_ns >= 0 && pc->max_ns < hi ? pc->max_ns : hi;
+			pc->pct_lo_ns[i] = pc->min_ns > lo ? pc->min_ns : lo;
 			*src = LAT_PSRC_SUMMARY_BUCKET;
 			return;
 		}
@@ -626,9 +631,10 @@ static int cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
 			pc->hist_src = LAT_PSRC_MARKERS;
 		}
 	}
-	percentile(pc, s, m, 50000, &pc->p50_ns, &pc->p50_src);
-	percentile(pc, s, m, 99000, &pc->p99_ns, &pc->p99_src);
-	percentile(pc, s, m, 99900, &pc->p999_ns, &pc->p999_src);
+	pc->markers_missing = pc->has_summary && m != pc->summary_markers;
+	percentile(pc, s, m, 50000, LAT_PPCT_P50, &pc->p50_ns, &pc->p50_src);
+	percentile(pc, s, m, 99000, LAT_PPCT_P99, &pc->p99_ns, &pc->p99_src);
+	percentile(pc, s, m, 99900, LAT_PPCT_P999, &pc->p999_ns, &pc->p999_src);
 	return build_dist(pc, s, m);
 }
 
@@ -639,6 +645,31 @@ static int cmp_cpu(const void *a, const void *b)
 	if (x->kind != y->kind)
 		return (int)x->kind - (int)y->kind;
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* The CPUs whose markers are not the recorder's: their percentiles are ranges. */
+static void missing_finding(struct lat_block *b, const struct lat_probe_result *r)
+{
+	char list[256] = "";
+	size_t len = 0, n = 0;
+
+	for (size_t i = 0; i < r->ncpus; i++) {
+		const struct lat_probe_cpu *c = &r->cpus[i];
+
+		if (!c->markers_missing)
+			continue;
+		if (n++ < 8 && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s cpu%d %llu of %llu",
+						len ? ", " : "", lat_probe_kind_name(c->kind), c->cpu,
+						(unsigned long long)c->markers,
+						(unsigned long long)c->summary_markers);
+	}
+	if (n)
+		lat_block_add_finding(b, "probe-markers-missing", LAT_SEV_INFO,
+				      "the trace does not hold the markers the recorder wrote (%s%s; "
+				      "the flight recorder overwrote the oldest, or tracing stopped "
+				      "first): percentiles there are ranges of the recorder's log2 "
+				      "histogram, not exact", list, n > 8 ? ", ..." : "");
 }
 
 static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
@@ -669,6 +700,7 @@ static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
 				      " nor " : "",
 				      r->has_local_timer || r->has_irq ? "" :
 				      "irq_vectors:local_timer_entry");
+	missing_finding(b, r);
 	if (r->bad_markers)
 		lat_block_add_finding(b, "probe-bad-marker", LAT_SEV_WARN,
 				      "%llu probe marker%s could not be read (no lat_ns=)",

@@ -36,6 +36,24 @@ static void num_src(struct lat_json *j, const char *key, int64_t v, enum lat_pro
 	lat_json_obj_close(j);
 }
 
+/* A percentile: its value, where from, and the range it lies in (both ends included). */
+static void pct_json(struct lat_json *j, const char *key, const struct lat_probe_cpu *c, int i,
+		     int64_t v, enum lat_probe_src s)
+{
+	lat_json_obj_open(j, key);
+	if (s == LAT_PSRC_NONE) {
+		lat_json_null(j, "ns");
+		lat_json_null(j, "lo_ns");
+		lat_json_null(j, "hi_ns");
+	} else {
+		lat_json_int(j, "ns", v);
+		lat_json_int(j, "lo_ns", c->pct_lo_ns[i]);
+		lat_json_int(j, "hi_ns", c->pct_hi_ns[i]);
+	}
+	lat_json_str(j, "from", lat_probe_src_name(s));
+	lat_json_obj_close(j);
+}
+
 /* Every sample as comparable buckets [lo, hi, count] (hi null when open), or null. */
 static void dist_json(struct lat_json *j, const struct lat_probe_cpu *c)
 {
@@ -75,17 +93,19 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_uint(j, "count", c->count);
 	lat_json_str(j, "count_from", lat_probe_src_name(c->count_src));
 	lat_json_uint(j, "markers", c->markers);
-	if (c->has_summary)
+	if (c->has_summary) {
 		lat_json_uint(j, "summary_markers", c->summary_markers);
+		lat_json_bool(j, "markers_missing", c->markers_missing);
+	}
 	if (c->marker_above_ns >= 0)
 		lat_json_int(j, "marker_above_ns", c->marker_above_ns);
 	else
 		lat_json_null(j, "marker_above_ns");
 	num_src(j, "min", c->min_ns, c->min_src);
 	num_src(j, "avg", c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src);
-	num_src(j, "p50", c->p50_ns, c->p50_src);
-	num_src(j, "p99", c->p99_ns, c->p99_src);
-	num_src(j, "p99_9", c->p999_ns, c->p999_src);
+	pct_json(j, "p50", c, LAT_PPCT_P50, c->p50_ns, c->p50_src);
+	pct_json(j, "p99", c, LAT_PPCT_P99, c->p99_ns, c->p99_src);
+	pct_json(j, "p99_9", c, LAT_PPCT_P999, c->p999_ns, c->p999_src);
 	num_src(j, "max", c->max_ns, c->max_src);
 	lat_json_obj_open(j, "hist_log2_ns");
 	lat_json_str(j, "from", lat_probe_src_name(c->hist_src));
@@ -189,26 +209,44 @@ void lat_report_probe_json(struct lat_json *j, const struct lat_block *b)
 
 static const char *dur(int64_t ns, enum lat_probe_src s, char *buf, size_t len)
 {
-	char d[32];
-
 	if (s == LAT_PSRC_NONE || ns < 0)
 		return "-";
-	lat_fmt_duration(ns, d, sizeof(d));
-	snprintf(buf, len, "%s%s", s == LAT_PSRC_SUMMARY_BUCKET ? "<=" : "", d);
+	return lat_fmt_duration(ns, buf, len);
+}
+
+/* A percentile: exact, or the range of its log2 bucket ("65.5-131 us", "655 us-1.05 ms"). */
+static const char *pct(const struct lat_probe_cpu *c, int i, int64_t ns, enum lat_probe_src s,
+		       char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	const char *ul, *uh;
+
+	if (s != LAT_PSRC_SUMMARY_BUCKET || c->pct_lo_ns[i] < 0)
+		return dur(ns, s, buf, len);
+	lat_fmt_duration(c->pct_lo_ns[i], lo, sizeof(lo));
+	lat_fmt_duration(c->pct_hi_ns[i], hi, sizeof(hi));
+	ul = strrchr(lo, ' ');
+	uh = strrchr(hi, ' ');
+	if (ul && uh && !strcmp(ul, uh))
+		snprintf(buf, len, "%.*s-%s", (int)(ul - lo), lo, hi);
+	else
+		snprintf(buf, len, "%s-%s", lo, hi);
 	return buf;
 }
 
 static void cpu_text(FILE *out, const struct lat_probe_cpu *c)
 {
-	char b[6][40];
+	char b[6][80];
 
-	fprintf(out, "  %-10s %4d %8llu %10s %10s %12s %12s %12s %10s %7llu\n",
+	fprintf(out, "  %-10s %4d %8llu %10s %10s %14s %14s %14s %10s %7llu%s\n",
 		lat_probe_kind_name(c->kind), c->cpu, (unsigned long long)c->count,
-		dur(c->min_ns, c->min_src, b[0], 40),
-		dur(c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src, b[1], 40),
-		dur(c->p50_ns, c->p50_src, b[2], 40), dur(c->p99_ns, c->p99_src, b[3], 40),
-		dur(c->p999_ns, c->p999_src, b[4], 40), dur(c->max_ns, c->max_src, b[5], 40),
-		(unsigned long long)c->markers);
+		dur(c->min_ns, c->min_src, b[0], 80),
+		dur(c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src, b[1], 80),
+		pct(c, LAT_PPCT_P50, c->p50_ns, c->p50_src, b[2], 80),
+		pct(c, LAT_PPCT_P99, c->p99_ns, c->p99_src, b[3], 80),
+		pct(c, LAT_PPCT_P999, c->p999_ns, c->p999_src, b[4], 80),
+		dur(c->max_ns, c->max_src, b[5], 80), (unsigned long long)c->markers,
+		c->markers_missing ? " (missing)" : "");
 }
 
 /* OSADL-style: latency classes on one axis, the count on a log scale on the other. */
@@ -283,34 +321,33 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 void lat_report_probe_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
-	int summary = 0, bucket = 0, exact = 0;
+	int summary = 0, missing = 0;
 
 	if (!r)
 		return;
 	fprintf(out, "\n  probe samples (%llu marker%s; docs/probe.md):\n",
 		(unsigned long long)r->markers, r->markers == 1 ? "" : "s");
-	fprintf(out, "  %-10s %4s %8s %10s %10s %12s %12s %12s %10s %7s\n", "probe", "cpu",
+	fprintf(out, "  %-10s %4s %8s %10s %10s %14s %14s %14s %10s %7s\n", "probe", "cpu",
 		"count", "min", "avg", "p50", "p99", "p99.9", "max", "markers");
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct lat_probe_cpu *c = &r->cpus[i];
 
 		cpu_text(out, c);
 		summary |= c->has_summary;
-		bucket |= c->p50_src == LAT_PSRC_SUMMARY_BUCKET ||
-			  c->p99_src == LAT_PSRC_SUMMARY_BUCKET ||
-			  c->p999_src == LAT_PSRC_SUMMARY_BUCKET;
-		exact |= c->p99_src == LAT_PSRC_MARKERS || c->p999_src == LAT_PSRC_MARKERS;
+		missing |= c->markers_missing;
 	}
 	if (summary)
 		fputs("  count, min, avg, max: the recorder's stored summary (every sample);"
 		      " percentiles:\n  exact from the markers when the rank is among the samples"
-		      " above --marker-above,\n  else '<=' the upper bound of the summary's log2"
-		      " bucket\n", out);
+		      " above --marker-above,\n  else a range: the summary's log2 bucket that holds"
+		      " it\n", out);
 	else
 		fputs("  every number from the markers in the trace (no recorder summary:"
 		      " samples that made\n  no marker are not counted)\n", out);
-	(void)bucket;
-	(void)exact;
+	if (missing)
+		fputs("  (missing): the trace does not hold every marker the recorder wrote (flight"
+		      " recorder):\n  its percentiles are all ranges of the summary's log2"
+		      " buckets\n", out);
 	for (size_t i = 0; i < r->ncpus; i++)
 		hist_text(out, &r->cpus[i]);
 	if (!r->nworst)

@@ -26,7 +26,7 @@ enum lat_probe_src {
 	LAT_PSRC_NONE,		/* unknown */
 	LAT_PSRC_MARKERS,	/* exact, from the markers in the trace */
 	LAT_PSRC_SUMMARY,	/* exact, from the recorder's stored summary */
-	LAT_PSRC_SUMMARY_BUCKET,	/* the upper bound of the summary's log2 bucket */
+	LAT_PSRC_SUMMARY_BUCKET,	/* the summary's log2 bucket that holds it: a range */
 };
 
 const char *lat_probe_src_name(enum lat_probe_src s);	/* "markers", "summary", ... */
@@ -41,6 +41,9 @@ enum lat_probe_res {
 
 const char *lat_probe_res_name(enum lat_probe_res r);	/* "log2", "log2+1us", "1us" */
 
+/* The percentiles of a probe CPU, in the order of its p50/p99/p999 fields. */
+enum lat_probe_pct { LAT_PPCT_P50, LAT_PPCT_P99, LAT_PPCT_P999, LAT_PPCT_N };
+
 struct lat_probe_cpu {
 	enum lat_probe_kind kind;
 	int32_t cpu;
@@ -52,8 +55,21 @@ struct lat_probe_cpu {
 	enum lat_probe_src count_src, min_src, avg_src, max_src, p50_src, p99_src, p999_src;
 	uint64_t hist[LAT_PROBE_HIST];	/* log2 buckets */
 	enum lat_probe_src hist_src;
+	/*
+	 * Each percentile lies in [pct_lo_ns, pct_hi_ns] (both included): equal to its _ns when
+	 * exact (from markers), the summary's log2 bucket cut to [min, max] when not
+	 * (summary-bucket; its _ns is then the upper bound), -1 unknown.
+	 */
+	int64_t pct_lo_ns[LAT_PPCT_N], pct_hi_ns[LAT_PPCT_N];
 	uint64_t summary_markers;	/* the summary's markers= (the recorder's count) */
 	uint8_t has_summary;
+	/*
+	 * The trace does not hold exactly the markers the recorder wrote (markers !=
+	 * summary_markers: the flight recorder overwrote the oldest, tracing stopped before the
+	 * last, or markers not the recorder's): the markers are not the largest samples, so no
+	 * percentile comes from them.
+	 */
+	uint8_t markers_missing;
 	/*
 	 * Every sample as a histogram comparable with cyclictest's and other tools' (timer
 	 * probe with a summary only; else NULL): ascending, non-overlapping buckets.

@@ -235,8 +235,14 @@ static void test_summary(void **state)
 	assert_int_equal(c->max_ns, 5000);
 	assert_int_equal(c->p50_ns, 2048);
 	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	/* bucket 10 is [1024, 2048): its lower end raised to the min, 1100 */
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P50], 1100);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P50], 2048);
+	assert_false(c->markers_missing);
 	assert_int_equal(c->p99_ns, 4000);
 	assert_int_equal(c->p99_src, LAT_PSRC_MARKERS);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P99], 4000);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P99], 4000);
 	assert_int_equal(c->p999_ns, 5000);
 	assert_int_equal(c->hist[11], 38);
 	/* 2 samples in [4096, 8192) but one marker there: the log2 buckets alone */
@@ -258,6 +264,57 @@ static void test_summary(void **state)
 	assert_int_equal(b->probe->worst[0].lat_ns, 5000);
 	assert_int_equal(b->probe->worst[1].lat_ns, 7000);
 	assert_int_equal(b->probe->worst[2].lat_ns, 4000);
+	lat_block_free(b);
+}
+
+/*
+ * Flight recorder: the recorder wrote 20 markers on CPU0, the trace holds the 3
+ * newest (250, 300, 900 us); the oldest 17 were overwritten.  The markers are not
+ * the 20 largest samples, so no percentile comes from them.  Nearest ranks of
+ * 1000 samples: p50 500, p99 990, p99.9 999.  Cumulative summary counts: 10, 810
+ * (bucket 14), 960, 980, 990 (bucket 17), 995, 1000 (bucket 19).  So p50 is in
+ * [16384, 32768], p99 in [131072, 262144], p99.9 in [524288, 900000] (the max).
+ * Before, p99.9 was "300 us from markers": rank 999 - (1000 - 3) = the 2nd marker.
+ */
+static void test_markers_missing(void **state)
+{
+	static const char meta[] =
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer "
+		"interval_ns=1000000 prio=95 policy=fifo marker_ns=200000 stop_above_ns=800000\n"
+		"latscope: probe=timer cpu=0 samples=1000 min_ns=10000 avg_ns=30000 "
+		"max_ns=900000 markers=20 hist_log2_ns=13:10,14:800,15:150,16:20,17:10,18:5,19:5\n";
+	const struct lat_probe_cpu *c;
+	struct lat_block *b;
+	size_t i;
+
+	(void)state;
+	marker(3000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=250000 seq=900");
+	marker(4000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=300000 seq=950");
+	marker(5000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=900000 seq=999 stop=1");
+	b = run_meta(meta);
+	assert_non_null(b->probe);
+	c = &b->probe->cpus[0];
+	assert_int_equal(c->markers, 3);
+	assert_true(c->markers_missing);
+	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P50], 16384);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P50], 32768);
+	assert_int_equal(c->p99_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P99], 131072);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P99], 262144);
+	assert_int_equal(c->p999_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->p999_ns, 900000);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P999], 524288);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P999], 900000);
+	/* max and count stay the summary's, exact */
+	assert_int_equal(c->max_ns, 900000);
+	assert_int_equal(c->max_src, LAT_PSRC_SUMMARY);
+	/* said so */
+	for (i = 0; i < b->nfindings; i++)
+		if (!strcmp(b->findings[i].kind, "probe-markers-missing"))
+			break;
+	assert_true(i < b->nfindings);
+	assert_non_null(strstr(b->findings[i].message, "timer cpu0 3 of 20"));
 	lat_block_free(b);
 }
 
@@ -340,6 +397,7 @@ int main(void)
 		cmocka_unit_test_setup(test_earlier_switch, reset),
 		cmocka_unit_test_setup(test_inferred_switch, reset),
 		cmocka_unit_test_setup(test_summary, reset),
+		cmocka_unit_test_setup(test_markers_missing, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
 		cmocka_unit_test_setup(test_none, reset),
 	};
