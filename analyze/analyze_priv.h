@@ -15,8 +15,38 @@ struct lat_wakeup_result;
  */
 struct lat_probe;
 
+/*
+ * What ran on a CPU, as the wakeup analysis' history holds it: the gap probe's
+ * model (docs/probe.md, "The gap probe's samples").
+ */
+enum lat_probe_span_kind {
+	LAT_PSPAN_TASK,		/* a task's slice: pid (0 the idle task), name its comm */
+	LAT_PSPAN_IRQ,		/* an irq or softirq handler's run, entry to exit: name */
+	LAT_PSPAN_STALL,	/* a stall of the CPU or of every CPU (docs/wakeup.md, "Stalls") */
+	LAT_PSPAN_UNKNOWN,	/* lost events, or irqs no longer kept: what ran is not known */
+};
+
+struct lat_probe_span {
+	enum lat_probe_span_kind kind;
+	uint64_t start, end;
+	int32_t pid;
+	const char *name;	/* lent for the call; "" none */
+};
+
+typedef void (*lat_probe_span_fn)(void *arg, const struct lat_probe_span *s);
+/*
+ * Calls @fn for every span of CPU @cpu's history that overlaps [@from, @to]
+ * (@src: the history, opaque here), the task running now as a slice up to @to.
+ * Time no span covers: the history does not know who ran.
+ */
+typedef void (*lat_probe_spans_fn)(const void *src, int32_t cpu, uint64_t from, uint64_t to,
+				   lat_probe_span_fn fn, void *arg);
+
 /* What the wakeup analysis knows of a marker's task; 0 / -1: not recorded. */
 struct lat_probe_view {
+	int32_t prio;			/* the task's kernel prio on its CPU now, LAT_PRIO_UNKNOWN */
+	lat_probe_spans_fn spans;	/* the CPUs' history (NULL none), with its @src */
+	const void *spans_src;
 	uint64_t switch_ts;		/* the sched_switch that put it on the marker's CPU */
 	uint64_t waking_ts;		/* its last sched_waking (sched_wakeup) for that CPU */
 	uint64_t irq_ts, expire_ts;	/* the irq entry and hrtimer_wakeup expiry last seen

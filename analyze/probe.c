@@ -15,16 +15,20 @@
 #include "latscope/an_probe.h"
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
+#include "probe_gap.h"
 
 #define PR_MAX_CPUS 4096
 #define PR_EARLY_NS (100 * LAT_NS_PER_US)
 #define PR_MAX_VALUES (4u << 20)	/* marker latencies kept in all */
 
+/* One probe on one CPU: its markers' latencies and its worst samples. */
 struct pr_vals {
 	enum lat_probe_kind kind;
 	int32_t cpu;
 	int64_t *v;
 	size_t n, cap;
+	struct lat_probe_sample *worst;	/* worst_cap, by lat descending */
+	size_t nworst;
 };
 
 struct lat_probe {
@@ -32,11 +36,11 @@ struct lat_probe {
 	void *view_ctx;
 	struct pr_vals *vals;
 	size_t nvals, nkept;
-	struct lat_probe_sample *worst;	/* worst_n, by lat descending */
-	size_t nworst, worst_cap;
+	size_t worst_cap;		/* --worst: of each probe */
 	struct lat_probe_sample stop;
 	uint8_t has_stop, oom;
 	int64_t limit_ns;		/* --fail-above, 0 none */
+	struct pr_gap gap;		/* the gap model's buffers */
 	struct lat_probe_result r;
 };
 
@@ -95,6 +99,7 @@ static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out
 	memcpy(buf, ev->u.marker.text ? ev->u.marker.text : "", len);
 	buf[len] = 0;
 	memset(out, 0, sizeof(*out));
+	out->part_dominant = -1;
 	out->cpu = ev->cpu;
 	out->pid = ev->pid;
 	if ((p = strstr(buf, "latscope: probe="))) {
@@ -229,22 +234,31 @@ static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int3
 	memset(&st->vals[st->nvals], 0, sizeof(*st->vals));
 	st->vals[st->nvals].kind = k;
 	st->vals[st->nvals].cpu = cpu;
+	if (st->worst_cap &&
+	    !(st->vals[st->nvals].worst = calloc(st->worst_cap, sizeof(*st->vals->worst)))) {
+		st->oom = 1;
+		return NULL;
+	}
 	return &st->vals[st->nvals++];
 }
 
-static void keep_worst(struct lat_probe *st, const struct lat_probe_sample *s)
+/* Whether a sample of @lat_ns would be among @v's worst (ties: the earlier stays). */
+static int is_worse(const struct lat_probe *st, const struct pr_vals *v, int64_t lat_ns)
+{
+	return st->worst_cap && (v->nworst < st->worst_cap || lat_ns > v->worst[v->nworst - 1].lat_ns);
+}
+
+static void keep_worst(struct lat_probe *st, struct pr_vals *v, const struct lat_probe_sample *s)
 {
 	size_t i;
 
-	if (!st->worst_cap)
+	if (!is_worse(st, v, s->lat_ns))
 		return;
-	if (st->nworst == st->worst_cap && s->lat_ns <= st->worst[st->nworst - 1].lat_ns)
-		return;
-	if (st->nworst < st->worst_cap)
-		st->nworst++;
-	for (i = st->nworst - 1; i > 0 && st->worst[i - 1].lat_ns < s->lat_ns; i--)
-		st->worst[i] = st->worst[i - 1];
-	st->worst[i] = *s;
+	if (v->nworst < st->worst_cap)
+		v->nworst++;
+	for (i = v->nworst - 1; i > 0 && v->worst[i - 1].lat_ns < s->lat_ns; i--)
+		v->worst[i] = v->worst[i - 1];
+	v->worst[i] = *s;
 }
 
 void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
@@ -261,8 +275,9 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	st->r.markers++;
 	if (st->limit_ns > 0 && s.lat_ns > st->limit_ns)
 		st->r.over_limit++;
-	v = vals_of(st, s.kind, s.cpu);
-	if (v && st->nkept < PR_MAX_VALUES) {
+	if (!(v = vals_of(st, s.kind, s.cpu)))
+		return;
+	if (st->nkept < PR_MAX_VALUES) {
 		if (lat_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v))) {
 			st->oom = 1;
 			return;
@@ -272,18 +287,20 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	}
 	if (s.stop && st->has_stop)
 		s.stop = 0;	/* the first stopping sample is the one that stopped it */
-	if (!s.stop && (st->nworst == st->worst_cap && st->nworst &&
-			s.lat_ns <= st->worst[st->nworst - 1].lat_ns))
+	if (!s.stop && !is_worse(st, v, s.lat_ns))
 		return;
 	memset(&view, 0, sizeof(view));
 	if (st->view)
 		st->view(st->view_ctx, ev, &view);
-	decompose(&view, ev, &s);
+	if (s.kind != LAT_PROBE_GAP)
+		decompose(&view, ev, &s);
+	else if (pr_gap_decompose(&st->gap, &view, ev, &s))
+		st->oom = 1;
 	if (s.stop) {
 		st->stop = s;
 		st->has_stop = 1;
 	} else {
-		keep_worst(st, &s);
+		keep_worst(st, v, &s);
 	}
 }
 
@@ -291,10 +308,12 @@ void lat_probe_free(struct lat_probe *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nvals; i++)
+	for (size_t i = 0; i < st->nvals; i++) {
 		free(st->vals[i].v);
+		free(st->vals[i].worst);
+	}
 	free(st->vals);
-	free(st->worst);
+	pr_gap_free(&st->gap);
 	free(st->r.cpus);
 	free(st->r.worst);
 	free(st);
@@ -311,10 +330,6 @@ struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view
 	st->view_ctx = ctx;
 	st->limit_ns = o->fail_above_ns;
 	st->worst_cap = o->worst_n > 0 ? (size_t)o->worst_n : 0;
-	if (st->worst_cap && !(st->worst = calloc(st->worst_cap, sizeof(*st->worst)))) {
-		free(st);
-		return NULL;
-	}
 	return st;
 }
 
@@ -708,6 +723,51 @@ static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
 				      r->bad_markers == 1 ? "" : "s");
 }
 
+/* Worst first; of the same latency, the earlier marker. */
+static int cmp_worst(const void *a, const void *b)
+{
+	const struct lat_probe_sample *x = a, *y = b;
+
+	if (x->lat_ns != y->lat_ns)
+		return x->lat_ns < y->lat_ns ? 1 : -1;
+	return (x->pt[LAT_PPT_MARKER] > y->pt[LAT_PPT_MARKER]) -
+	       (x->pt[LAT_PPT_MARKER] < y->pt[LAT_PPT_MARKER]);
+}
+
+/*
+ * r->worst: the stopping sample first, then the worst --worst of each probe (the
+ * CPUs' lists merged), worst first; gap samples finished (@irqs: the trace records
+ * irq handlers).  0 or -LAT_ENOMEM.
+ */
+static int take_worst(struct lat_probe *st, struct lat_probe_result *r, int irqs)
+{
+	size_t n = 0, first, taken[LAT_PROBE_NKINDS] = { 0 };
+
+	for (size_t i = 0; i < st->nvals; i++)
+		n += st->vals[i].nworst;
+	if (!(r->worst = calloc(n + 1, sizeof(*r->worst))))
+		return -LAT_ENOMEM;
+	if (st->has_stop)
+		r->worst[r->nworst++] = st->stop;
+	first = r->nworst;
+	for (size_t i = 0; i < st->nvals; i++)
+		for (size_t k = 0; k < st->vals[i].nworst; k++)
+			r->worst[r->nworst++] = st->vals[i].worst[k];
+	qsort(r->worst + first, r->nworst - first, sizeof(*r->worst), cmp_worst);
+	n = first;
+	for (size_t i = first; i < r->nworst; i++) {
+		unsigned k = (unsigned)r->worst[i].kind < LAT_PROBE_NKINDS ? r->worst[i].kind : 0;
+
+		if (taken[k]++ < st->worst_cap)
+			r->worst[n++] = r->worst[i];
+	}
+	r->nworst = n;
+	for (size_t i = 0; i < r->nworst; i++)
+		if (r->worst[i].kind == LAT_PROBE_GAP)
+			pr_gap_finish(&r->worst[i], irqs);
+	return 0;
+}
+
 int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat_probe_seen *seen)
 {
 	struct lat_probe_result *r;
@@ -731,7 +791,7 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 			ret = -LAT_ENOMEM;
 			goto out;
 		}
-	if (!r->ncpus && !st->has_stop && !st->nworst) {
+	if (!r->ncpus && !st->has_stop) {
 		pr_result_free(r);
 		r = NULL;
 		goto out;
@@ -746,15 +806,8 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 			goto out;
 	}
 	qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu);
-	r->worst = calloc(st->nworst + 1, sizeof(*r->worst));
-	if (!r->worst) {
-		ret = -LAT_ENOMEM;
+	if ((ret = take_worst(st, r, seen->irq || seen->local_timer)))
 		goto out;
-	}
-	if (st->has_stop)
-		r->worst[r->nworst++] = st->stop;
-	for (size_t i = 0; i < st->nworst; i++)
-		r->worst[r->nworst++] = st->worst[i];
 	add_findings(b, r);
 	b->probe = r;
 	r = NULL;

@@ -407,6 +407,9 @@ void wk_probe_view(void *ctx, const struct lat_event *ev, struct lat_probe_view 
 	const struct wk_task *t = ev->pid > 0 ? wk_find_task(w, ev->pid) : NULL;
 
 	v->holder_pid = -1;
+	v->prio = c && c->h.cur_known && c->h.cur_pid == ev->pid ? c->h.cur_prio : LAT_PRIO_UNKNOWN;
+	v->spans = wk_history_spans;
+	v->spans_src = &w->h;
 	if (!c || !c->h.cur_known || !c->cur_switched || c->h.cur_pid != ev->pid ||
 	    c->h.cur_start > ev->ts_ns)
 		return;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze_priv.h"
 #include "wakeup_history.h"
 
 static int64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
@@ -147,5 +148,58 @@ void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t sta
 			u->pid = r->pid;
 			memcpy(u->comm, r->comm, LAT_COMM_LEN);
 		}
+	}
+}
+
+static void span(uint64_t a, uint64_t b, enum lat_probe_span_kind kind, int32_t pid,
+		 const char *name, lat_probe_span_fn fn, void *arg)
+{
+	struct lat_probe_span s = { kind, a, b, pid, name };
+
+	fn(arg, &s);
+}
+
+void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
+		      lat_probe_span_fn fn, void *arg)
+{
+	const struct wk_history *h = src;
+	const struct wk_hcpu *c = h->cpus && cpu >= 0 && (size_t)cpu < h->ncpus ? h->cpus[cpu] :
+				  NULL;
+
+	if (!c)
+		return;
+	/* the rings are in the order of their ends: newest first, down to the window */
+	for (size_t i = c->rlen; i-- > 0;) {
+		const struct wk_slice *s = wk_ring_at(c, i);
+
+		if (s->end < from)
+			break;
+		if (s->start < to && s->end > s->start)
+			span(s->start, s->end, LAT_PSPAN_TASK, s->pid, s->comm, fn, arg);
+	}
+	if (c->cur_known && c->cur_start < to)
+		span(c->cur_start, to, LAT_PSPAN_TASK, c->cur_pid, c->cur_comm, fn, arg);
+	for (size_t i = c->ilen; i-- > 0;) {
+		const struct wk_irq *q = wk_irq_at(c, i);
+
+		if (q->end < from)
+			break;
+		if (q->start < to && q->end > q->start)
+			span(q->start, q->end, LAT_PSPAN_IRQ, -1, q->name, fn, arg);
+	}
+	/* a full ring may have dropped irqs that ended before its oldest */
+	if (c->ilen == WK_IRQ_RING && wk_irq_at(c, 0)->end > from)
+		span(from, wk_irq_at(c, 0)->end, LAT_PSPAN_UNKNOWN, -1, "", fn, arg);
+	for (size_t i = 0; i < h->nstall; i++) {
+		const struct lat_wake_stall *s = wk_recent_stall(h, i);
+
+		if ((s->cpu < 0 || s->cpu == cpu) && overlap(s->from_ns, s->to_ns, from, to))
+			span(s->from_ns, s->to_ns, LAT_PSPAN_STALL, -1, "", fn, arg);
+	}
+	for (size_t i = 0; i < h->ngap; i++) {
+		const struct lat_wake_gap *g = wk_recent_gap(h, i);
+
+		if (g->cpu == cpu && overlap(g->from_ns, g->to_ns, from, to))
+			span(g->from_ns, g->to_ns, LAT_PSPAN_UNKNOWN, -1, "", fn, arg);
 	}
 }

@@ -124,11 +124,8 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_obj_close(j);
 }
 
-static void sample_json(struct lat_json *j, const struct lat_block *b,
-			const struct lat_probe_sample *s)
+static void sample_head_json(struct lat_json *j, const struct lat_probe_sample *s)
 {
-	size_t wc = wakeup_case(b, s);
-
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
 	lat_json_int(j, "cpu", s->cpu);
@@ -136,6 +133,59 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_uint(j, "seq", s->seq);
 	lat_json_int(j, "lat_ns", s->lat_ns);
 	lat_json_bool(j, "stop", s->stop);
+}
+
+/* A gap sample: what its CPU did in the gap (docs/probe.md, "The gap probe's samples"). */
+static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
+{
+	sample_head_json(j, s);
+	lat_json_obj_open(j, "window_ns");
+	lat_json_uint(j, "from", s->pt[LAT_PPT_EXPECTED]);
+	lat_json_uint(j, "to", s->pt[LAT_PPT_MARKER]);
+	lat_json_obj_close(j);
+	lat_json_arr_open(j, "parts");
+	for (int i = 0; i < LAT_PGAP_N; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "part", lat_probe_gpart_name((enum lat_probe_gpart)i));
+		lat_json_int(j, "ns", s->part_ns[i]);
+		lat_json_fixed(j, "share_pct", s->part_pm[i] / 10.0, 1);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_str(j, "dominant", s->part_dominant >= 0 ?
+		     lat_probe_gpart_name((enum lat_probe_gpart)s->part_dominant) : NULL);
+	lat_json_int(j, "silent_ns", s->silent_ns);
+	lat_json_uint(j, "tasks", s->ntasks);
+	if (s->holder_pid >= 0 && s->holder_ns > 0) {
+		lat_json_obj_open(j, "longest_task");
+		lat_json_int(j, "pid", s->holder_pid);
+		lat_json_str(j, "comm", s->holder_comm);
+		lat_json_int(j, "ns", s->holder_ns);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "longest_task");
+	}
+	lat_json_arr_open(j, "irqs");
+	for (int i = 0; i < LAT_PROBE_GAP_IRQS && s->irqs[i].name[0]; i++) {
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "name", s->irqs[i].name);
+		lat_json_int(j, "ns", s->irqs[i].ns);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+	lat_json_obj_close(j);
+}
+
+static void sample_json(struct lat_json *j, const struct lat_block *b,
+			const struct lat_probe_sample *s)
+{
+	size_t wc = wakeup_case(b, s);
+
+	if (s->kind == LAT_PROBE_GAP) {
+		gap_json(j, s);
+		return;
+	}
+	sample_head_json(j, s);
 	lat_json_obj_open(j, "points_ns");
 	for (int i = 0; i < LAT_PPT_N; i++)
 		if (s->pt[i])
@@ -271,11 +321,9 @@ static void hist_text(FILE *out, const struct lat_probe_cpu *c)
 	}
 }
 
-static void sample_text(FILE *out, const struct lat_block *b, const struct lat_probe_sample *s,
-			size_t idx)
+static void sample_head_text(FILE *out, const struct lat_probe_sample *s, size_t idx)
 {
 	char d[32], t[32];
-	size_t wc = wakeup_case(b, s);
 
 	fprintf(out, "  %zu. %s cpu%d pid %d: %s", idx + 1, lat_probe_kind_name(s->kind), s->cpu,
 		s->pid, lat_fmt_duration(s->lat_ns, d, sizeof(d)));
@@ -283,6 +331,69 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 		fprintf(out, " (seq %llu)", (unsigned long long)s->seq);
 	fprintf(out, " at %s%s\n", lat_fmt_trace_ts(s->pt[LAT_PPT_MARKER], t, sizeof(t)),
 		s->stop ? "  <- the sample that stopped the recording" : "");
+}
+
+/* What a gap part holds, after its share. */
+static void gap_part_text(FILE *out, const struct lat_probe_sample *s, int i)
+{
+	char d[32];
+
+	switch (i) {
+	case LAT_PGAP_IRQ:
+		for (int k = 0; k < LAT_PROBE_GAP_IRQS && s->irqs[k].name[0]; k++) {
+			fputs(k ? ", " : "  ", out);
+			lat_fput_safe(out, s->irqs[k].name, strlen(s->irqs[k].name));
+			fprintf(out, " %s", lat_fmt_duration(s->irqs[k].ns, d, sizeof(d)));
+		}
+		break;
+	case LAT_PGAP_PREEMPTED:
+		if (s->holder_pid < 0 || s->holder_ns <= 0)
+			break;
+		fprintf(out, "  %u task%s ran; the longest ", s->ntasks, s->ntasks == 1 ? "" : "s");
+		lat_fput_safe(out, s->holder_comm, strlen(s->holder_comm));
+		fprintf(out, " (%d) %s", s->holder_pid, lat_fmt_duration(s->holder_ns, d, sizeof(d)));
+		break;
+	case LAT_PGAP_STALL:
+		if (s->part_ns[i])
+			fputs("  nothing logged while the thread was on its CPU", out);
+		break;
+	case LAT_PGAP_PATH:
+		if (s->part_ns[i])
+			fputs("  its switch in -> marker", out);
+		break;
+	default:
+		if (s->part_ns[i] && s->silent_ns && s->part_ns[LAT_PGAP_STALL] < s->silent_ns)
+			fputs("  nothing logged, and the trace records no irq handlers (--irq)", out);
+		break;
+	}
+}
+
+static void gap_text(FILE *out, const struct lat_probe_sample *s, size_t idx)
+{
+	char d[32];
+
+	sample_head_text(out, s, idx);
+	for (int i = 0; i < LAT_PGAP_N; i++) {
+		fprintf(out, "     %-17s %10s %5.1f%%", lat_probe_gpart_name((enum lat_probe_gpart)i),
+			lat_fmt_duration(s->part_ns[i], d, sizeof(d)), s->part_pm[i] / 10.0);
+		gap_part_text(out, s, i);
+		if (i == s->part_dominant)
+			fputs("  <- dominant", out);
+		fputc('\n', out);
+	}
+}
+
+static void sample_text(FILE *out, const struct lat_block *b, const struct lat_probe_sample *s,
+			size_t idx)
+{
+	char d[32], t[32];
+	size_t wc = wakeup_case(b, s);
+
+	if (s->kind == LAT_PROBE_GAP) {
+		gap_text(out, s, idx);
+		return;
+	}
+	sample_head_text(out, s, idx);
 	for (int i = 0; i < LAT_PSEG_N; i++) {
 		fprintf(out, "     %-17s ", lat_probe_seg_name((enum lat_probe_seg)i));
 		if (s->seg_ns[i] < 0) {
@@ -352,8 +463,8 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 		hist_text(out, &r->cpus[i]);
 	if (!r->nworst)
 		return;
-	fputs("\n  worst probe samples, decomposed (expected -> irq entry -> hrtimer expiry ->"
-	      " waking -> switch in -> marker):\n", out);
+	fputs("\n  worst probe samples, decomposed (timer: expected -> irq entry -> hrtimer expiry"
+	      " -> waking -> switch in -> marker;\n  gap: what its CPU did in the gap):\n", out);
 	for (size_t i = 0; i < r->nworst; i++)
 		sample_text(out, b, &r->worst[i], i);
 }

@@ -103,6 +103,26 @@ enum lat_probe_pt {
 	LAT_PPT_N
 };
 
+/*
+ * The parts of a gap probe's sample (docs/probe.md, "The gap probe's samples"): what its CPU did
+ * in the gap [marker - lat_ns, marker], each instant in the first that holds: unknown, stall,
+ * irq, preempted, then the probe thread's own time (probe-path after its switch in, else stall).
+ */
+enum lat_probe_gpart {
+	LAT_PGAP_IRQ,		/* recorded irq and softirq handlers */
+	LAT_PGAP_PREEMPTED,	/* other tasks ran: the thread was switched out */
+	LAT_PGAP_STALL,		/* nothing logged while it was on the CPU; stalls the wakeup
+				   analysis found */
+	LAT_PGAP_PATH,		/* probe-path: from its switch in back to the marker */
+	LAT_PGAP_UNKNOWN,	/* lost events, who ran not known; its silent time when the trace
+				   records no irq handlers */
+	LAT_PGAP_N
+};
+
+const char *lat_probe_gpart_name(enum lat_probe_gpart p);	/* "irq", "preempted", ... */
+
+#define LAT_PROBE_GAP_IRQS 3
+
 struct lat_probe_sample {
 	enum lat_probe_kind kind;
 	int32_t cpu, pid;
@@ -120,6 +140,20 @@ struct lat_probe_sample {
 	char holder_comm[LAT_COMM_LEN];
 	int64_t holder_ns;
 	char irq_name[24];		/* the irq whose entry was taken */
+	/*
+	 * The gap model (kind LAT_PROBE_GAP; seg_ns all unknown): the window is pt[EXPECTED]
+	 * (marker - lat_ns) .. pt[MARKER]; holder_*: the task that ran longest in it.
+	 */
+	int64_t part_ns[LAT_PGAP_N];	/* add up to lat_ns */
+	uint16_t part_pm[LAT_PGAP_N];	/* shares in per mille, adding up to 1000 */
+	int part_dominant;		/* enum lat_probe_gpart, -1 none (not a gap sample) */
+	int64_t silent_ns;		/* of the stall (or unknown) part: the thread's own time
+					   with nothing logged */
+	uint32_t ntasks;		/* other tasks that ran in the gap */
+	struct {
+		char name[24];
+		int64_t ns;
+	} irqs[LAT_PROBE_GAP_IRQS];	/* the handlers' time by name, longest first; "" none */
 };
 
 struct lat_probe_result {

@@ -31,6 +31,28 @@ static void marker(uint64_t ts, int cpu, int cur, const char *text)
 	e->u.marker.len = strlen(text);
 }
 
+/* A handler's run from @a to @b on @cpu (task @cur running): hard (@soft 0) or soft. */
+static void handler(uint64_t a, uint64_t b, int cpu, int cur, const char *name, int soft, int nr)
+{
+	struct lat_event *e;
+
+	e = add(a, cpu, cur, "t", soft ? LAT_EV_SOFTIRQ_ENTRY : LAT_EV_IRQ_ENTRY);
+	e->u.irq.irq = nr;
+	e->u.irq.name = name;
+	e = add(b, cpu, cur, "t", soft ? LAT_EV_SOFTIRQ_EXIT : LAT_EV_IRQ_EXIT);
+	e->u.irq.irq = nr;
+	e->u.irq.name = name;
+}
+
+static int64_t parts_sum(const struct lat_probe_sample *s, int pm)
+{
+	int64_t sum = 0;
+
+	for (int i = 0; i < LAT_PGAP_N; i++)
+		sum += pm ? s->part_pm[i] : s->part_ns[i];
+	return sum;
+}
+
 static struct lat_block *run_meta(const char *meta)
 {
 	struct lat_analyze_opts o;
@@ -375,6 +397,193 @@ static void test_distribution(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * The gap stream: the gap probe thread 70 runs on CPU1 from 1000; its marker at
+ * 2850 says a gap of 1350 ns: the window is [1500, 2850].  In it: nothing
+ * logged 1500..2000 (500, stall), irq virtio0 2000..2100, softirq TIMER
+ * 2100..2150, nothing 2150..2200 (50, stall: the way to the switch), hog/80
+ * 2200..2600 with irq eth0 2500..2540 inside (360 hog, 40 irq), kworker/81
+ * 2600..2800 (200), the thread again 2800..2850 (probe-path 50).  With
+ * @irqs 0 the handlers are not in the trace.
+ */
+static void gap_stream(int irqs)
+{
+	sw(1000, 1, 0, "swapper/1", LAT_TS_RUNNING, 70, "gap");
+	if (irqs) {
+		handler(2000, 2100, 1, 70, "virtio0", 0, 11);
+		handler(2100, 2150, 1, 70, "TIMER", 1, 1);
+	}
+	sw(2200, 1, 70, "gap", LAT_TS_RUNNING, 80, "hog");
+	if (irqs)
+		handler(2500, 2540, 1, 80, "eth0", 0, 12);
+	sw(2600, 1, 80, "hog", LAT_TS_RUNNING, 81, "kworker");
+	sw(2800, 1, 81, "kworker", LAT_TS_SLEEPING, 70, "gap");
+	marker(2850, 1, 70, "latscope: probe=gap cpu=1 lat_ns=1350 seq=4");
+}
+
+/*
+ * The parts add up to the sample: irq 100 + 50 + 40 = 190, preempted 360 +
+ * 200 = 560, stall 500 + 50 = 550, probe-path 50; 1350.  Shares in per mille:
+ * 140.74, 414.81, 407.41, 37.04: floors 140 + 414 + 407 + 37 = 998, the two
+ * largest remainders (preempted .81, irq .74) get the rest: 141, 415, 407, 37.
+ * (Before, the timer model made of it one segment "expected -> sched_switch".)
+ */
+static void test_gap_parts(void **state)
+{
+	const struct lat_probe_sample *s;
+	struct lat_block *b;
+
+	(void)state;
+	gap_stream(1);
+	b = run_meta(NULL);
+	assert_non_null(b->probe);
+	assert_int_equal(b->probe->nworst, 1);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->kind, LAT_PROBE_GAP);
+	assert_int_equal(s->pt[LAT_PPT_EXPECTED], 1500);
+	assert_int_equal(s->part_ns[LAT_PGAP_IRQ], 190);
+	assert_int_equal(s->part_ns[LAT_PGAP_PREEMPTED], 560);
+	assert_int_equal(s->part_ns[LAT_PGAP_STALL], 550);
+	assert_int_equal(s->silent_ns, 550);
+	assert_int_equal(s->part_ns[LAT_PGAP_PATH], 50);
+	assert_int_equal(s->part_ns[LAT_PGAP_UNKNOWN], 0);
+	assert_int_equal(parts_sum(s, 0), s->lat_ns);
+	assert_int_equal(s->part_pm[LAT_PGAP_IRQ], 141);
+	assert_int_equal(s->part_pm[LAT_PGAP_PREEMPTED], 415);
+	assert_int_equal(s->part_pm[LAT_PGAP_STALL], 407);
+	assert_int_equal(s->part_pm[LAT_PGAP_PATH], 37);
+	assert_int_equal(parts_sum(s, 1), 1000);
+	assert_int_equal(s->part_dominant, LAT_PGAP_PREEMPTED);
+	assert_int_equal(s->ntasks, 2);
+	assert_int_equal(s->holder_pid, 80);
+	assert_int_equal(s->holder_ns, 360);
+	assert_string_equal(s->holder_comm, "hog");
+	assert_string_equal(s->irqs[0].name, "virtio0");
+	assert_int_equal(s->irqs[0].ns, 100);
+	assert_string_equal(s->irqs[1].name, "TIMER");
+	assert_int_equal(s->irqs[1].ns, 50);
+	assert_string_equal(s->irqs[2].name, "eth0");
+	assert_int_equal(s->irqs[2].ns, 40);
+	/* no timer-model segment */
+	assert_int_equal(s->dominant, -1);
+	assert_int_equal(s->seg_ns[LAT_PSEG_RUNQ], -1);
+	lat_block_free(b);
+}
+
+/*
+ * The same without irq events: the thread's silent time (1500..2200, 700) may
+ * be a handler the trace does not record: unknown, not stall.  hog 400 +
+ * kworker 200 = 600 preempted, 50 probe-path: 1350.
+ */
+static void test_gap_no_irqs(void **state)
+{
+	const struct lat_probe_sample *s;
+	struct lat_block *b;
+
+	(void)state;
+	gap_stream(0);
+	b = run_meta(NULL);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->part_ns[LAT_PGAP_IRQ], 0);
+	assert_int_equal(s->part_ns[LAT_PGAP_PREEMPTED], 600);
+	assert_int_equal(s->part_ns[LAT_PGAP_STALL], 0);
+	assert_int_equal(s->part_ns[LAT_PGAP_UNKNOWN], 700);
+	assert_int_equal(s->silent_ns, 700);
+	assert_int_equal(s->part_ns[LAT_PGAP_PATH], 50);
+	assert_int_equal(parts_sum(s, 0), 1350);
+	assert_int_equal(parts_sum(s, 1), 1000);
+	assert_int_equal(s->holder_pid, 80);
+	assert_int_equal(s->holder_ns, 400);
+	lat_block_free(b);
+}
+
+/*
+ * A stall the wakeup analysis found (docs/wakeup.md, "Stalls") is stall in the
+ * gap, before the task that ran in it: the RT task 90 is woken for CPU0 at
+ * 10,000 while the gap thread 70 runs there, and nothing is logged anywhere
+ * until 3,010,000 (3 ms, above LAT_WAKE_STALL_NS) when 90 switches in; it
+ * sleeps at 3,020,000; the marker at 3,030,000 says 3,025,000: the window is
+ * [5,000, 3,030,000].  Parts: 5,000 silent + 3,000,000 stall = 3,005,000
+ * stall, 10,000 preempted (90), 10,000 probe-path.  An irq on CPU1 at 100
+ * says the trace records handlers.
+ */
+static void test_gap_stall(void **state)
+{
+	const struct lat_probe_sample *s;
+	struct lat_block *b;
+
+	(void)state;
+	sw(50, 0, 0, "swapper/0", LAT_TS_RUNNING, 70, "gap");
+	handler(100, 200, 1, 0, "virtio0", 0, 11);
+	wake(10000, 0, 70, "gap", LAT_EV_WAKING, 90, "rt", 0);
+	evs[nev - 1].u.wake.prio = 10;
+	sw(3010000, 0, 70, "gap", LAT_TS_RUNNING, 90, "rt");
+	evs[nev - 1].u.sw.next_prio = 10;
+	sw(3020000, 0, 90, "rt", LAT_TS_SLEEPING, 70, "gap");
+	evs[nev - 1].u.sw.prev_prio = 10;
+	marker(3030000, 0, 70, "latscope: probe=gap cpu=0 lat_ns=3025000 seq=9");
+	b = run_meta(NULL);
+	assert_true(((const struct lat_wakeup_result *)b->analysis)->nstalls_total > 0);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->part_ns[LAT_PGAP_STALL], 3005000);
+	assert_int_equal(s->silent_ns, 5000);
+	assert_int_equal(s->part_ns[LAT_PGAP_PREEMPTED], 10000);
+	assert_int_equal(s->part_ns[LAT_PGAP_PATH], 10000);
+	assert_int_equal(s->part_ns[LAT_PGAP_IRQ], 0);
+	assert_int_equal(parts_sum(s, 0), 3025000);
+	assert_int_equal(s->part_dominant, LAT_PGAP_STALL);
+	lat_block_free(b);
+}
+
+/*
+ * Lost events in the gap: CPU1's events between its switch at 1000 and the
+ * lost-events mark at 2000 are gone, and nothing says who ran until the marker
+ * at 2500 (1000 ns: window [1500, 2500]): all of it unknown.
+ */
+static void test_gap_lost(void **state)
+{
+	const struct lat_probe_sample *s;
+	struct lat_block *b;
+
+	(void)state;
+	sw(1000, 1, 0, "swapper/1", LAT_TS_RUNNING, 70, "gap");
+	add(2000, 1, -1, "", LAT_EV_LOST)->u.lost.count = 5;
+	marker(2500, 1, 70, "latscope: probe=gap cpu=1 lat_ns=1000 seq=1");
+	b = run_meta(NULL);
+	s = &b->probe->worst[0];
+	assert_int_equal(s->part_ns[LAT_PGAP_UNKNOWN], 1000);
+	assert_int_equal(s->part_pm[LAT_PGAP_UNKNOWN], 1000);
+	assert_int_equal(s->part_dominant, LAT_PGAP_UNKNOWN);
+	lat_block_free(b);
+}
+
+/*
+ * --worst is per probe: 2 timer samples larger than every gap sample do not
+ * push the gap samples out (worst_n 2: 2 of each, worst first).
+ */
+static void test_worst_per_probe(void **state)
+{
+	struct lat_analyze_opts o;
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+	static const int64_t want[4] = { 9000, 8000, 1350, 700 };
+
+	(void)state;
+	gap_stream(1);
+	marker(2900, 1, 70, "latscope: probe=gap cpu=1 lat_ns=700 seq=5");
+	marker(2950, 1, 70, "latscope: probe=gap cpu=1 lat_ns=600 seq=6");
+	marker(3000, 0, 51, "latscope: probe=timer cpu=0 lat_ns=8000 seq=1");
+	marker(3100, 0, 51, "latscope: probe=timer cpu=0 lat_ns=9000 seq=2");
+	marker(3200, 0, 51, "latscope: probe=timer cpu=0 lat_ns=7000 seq=3");
+	lat_analyze_opts_init(&o);
+	o.worst_n = 2;
+	b->events = lat_evarray_new(evs, nev, 2);
+	assert_int_equal(lat_analyze_block(b, &o), 0);
+	assert_int_equal(b->probe->nworst, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(b->probe->worst[i].lat_ns, want[i]);
+	lat_block_free(b);
+}
+
 /* A trace without probe markers or summary has no probe result. */
 static void test_none(void **state)
 {
@@ -399,6 +608,11 @@ int main(void)
 		cmocka_unit_test_setup(test_summary, reset),
 		cmocka_unit_test_setup(test_markers_missing, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
+		cmocka_unit_test_setup(test_gap_parts, reset),
+		cmocka_unit_test_setup(test_gap_no_irqs, reset),
+		cmocka_unit_test_setup(test_gap_stall, reset),
+		cmocka_unit_test_setup(test_gap_lost, reset),
+		cmocka_unit_test_setup(test_worst_per_probe, reset),
 		cmocka_unit_test_setup(test_none, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_events);
