@@ -65,6 +65,10 @@ void lat_gate_block(struct lat_gate *g, const struct lat_block *b)
 		g->samples += p->cpus[i].count;
 		g->cpus_over += lat_gate_cpu_over(&p->cpus[i], g->limit_ns);
 	}
+	for (size_t i = 0; p && i < p->nleft_out; i++) {
+		g->samples_left_out += p->left_out[i].count;
+		g->cpus_left_out++;
+	}
 }
 
 int lat_gate_failed(const struct lat_gate *g)

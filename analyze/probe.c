@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "latscope/an_probe.h"
+#include "latscope/an_wakeup.h"
 #include "latscope/analyze.h"
 #include "analyze_priv.h"
 #include "probe_gap.h"
@@ -29,6 +30,9 @@ struct pr_vals {
 	size_t n, cap;
 	struct lat_probe_sample *worst;	/* worst_cap, by lat descending */
 	size_t nworst;
+	uint64_t over;			/* markers above --fail-above */
+	int32_t prio;			/* its thread's at a marker, LAT_PRIO_UNKNOWN */
+	uint8_t left_out;		/* by --policy / --min-prio (lat_probe_finish()) */
 };
 
 struct lat_probe {
@@ -40,6 +44,8 @@ struct lat_probe {
 	struct lat_probe_sample stop;
 	uint8_t has_stop, oom;
 	int64_t limit_ns;		/* --fail-above, 0 none */
+	enum lat_sched_policy sel_pol;	/* --policy, LAT_POL_UNKNOWN none */
+	int min_prio;			/* --min-prio, 0 none */
 	struct pr_gap gap;		/* the gap model's buffers */
 	struct lat_probe_result r;
 };
@@ -217,11 +223,20 @@ static void decompose(const struct lat_probe_view *v, const struct lat_event *ev
 	}
 }
 
-static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
+static struct pr_vals *vals_find(const struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
 {
 	for (size_t i = 0; i < st->nvals; i++)
 		if (st->vals[i].kind == k && st->vals[i].cpu == cpu)
 			return &st->vals[i];
+	return NULL;
+}
+
+static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
+{
+	struct pr_vals *v = vals_find(st, k, cpu);
+
+	if (v)
+		return v;
 	if (st->nvals % 8 == 0) {
 		struct pr_vals *n = realloc(st->vals, (st->nvals + 8) * sizeof(*n));
 
@@ -234,6 +249,7 @@ static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int3
 	memset(&st->vals[st->nvals], 0, sizeof(*st->vals));
 	st->vals[st->nvals].kind = k;
 	st->vals[st->nvals].cpu = cpu;
+	st->vals[st->nvals].prio = LAT_PRIO_UNKNOWN;
 	if (st->worst_cap &&
 	    !(st->vals[st->nvals].worst = calloc(st->worst_cap, sizeof(*st->vals->worst)))) {
 		st->oom = 1;
@@ -266,17 +282,17 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	struct lat_probe_view view;
 	struct lat_probe_sample s;
 	struct pr_vals *v;
-	int ret = parse_marker(ev, &s);
+	int ret = parse_marker(ev, &s), worse;
 
 	if (ret < 0)
 		st->r.bad_markers++;
 	if (ret <= 0)
 		return;
 	st->r.markers++;
-	if (st->limit_ns > 0 && s.lat_ns > st->limit_ns)
-		st->r.over_limit++;
 	if (!(v = vals_of(st, s.kind, s.cpu)))
 		return;
+	if (st->limit_ns > 0 && s.lat_ns > st->limit_ns)
+		v->over++;
 	if (st->nkept < PR_MAX_VALUES) {
 		if (lat_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v))) {
 			st->oom = 1;
@@ -287,11 +303,17 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	}
 	if (s.stop && st->has_stop)
 		s.stop = 0;	/* the first stopping sample is the one that stopped it */
-	if (!s.stop && !is_worse(st, v, s.lat_ns))
+	worse = s.stop || is_worse(st, v, s.lat_ns);
+	if (!worse && v->prio != LAT_PRIO_UNKNOWN)
 		return;
 	memset(&view, 0, sizeof(view));
+	view.prio = LAT_PRIO_UNKNOWN;
 	if (st->view)
 		st->view(st->view_ctx, ev, &view);
+	if (v->prio == LAT_PRIO_UNKNOWN)
+		v->prio = view.prio;	/* its thread's class, for --policy */
+	if (!worse)
+		return;
 	if (s.kind != LAT_PROBE_GAP)
 		decompose(&view, ev, &s);
 	else if (pr_gap_decompose(&st->gap, &view, ev, &s))
@@ -330,6 +352,10 @@ struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view
 	st->view_ctx = ctx;
 	st->limit_ns = o->fail_above_ns;
 	st->worst_cap = o->worst_n > 0 ? (size_t)o->worst_n : 0;
+	/* a bad --policy is the wakeup analysis' finding; every probe is kept then */
+	if (o->policy && lat_sched_policy_parse(o->policy, &st->sel_pol))
+		st->sel_pol = LAT_POL_UNKNOWN;
+	st->min_prio = o->min_prio > 0 && o->min_prio < 100 ? o->min_prio : 0;
 	return st;
 }
 
@@ -342,6 +368,7 @@ void pr_result_free(void *p)
 	for (size_t i = 0; i < r->ncpus; i++)
 		lat_histogram_free(r->cpus[i].dist);
 	free(r->cpus);
+	free(r->left_out);
 	free(r->worst);
 	free(r);
 }
@@ -423,7 +450,31 @@ static int summary_line(struct lat_probe_result *r, const char *l, int64_t marke
 	return 0;
 }
 
-static int read_summary(struct lat_probe_result *r, const char *meta)
+/*
+ * The probe threads' classes the recorder's first line declares (docs/record.md,
+ * "Probes"), as kernel prios into @prio (by kind): the timer probe's policy= and
+ * prio=, the gap probe always SCHED_OTHER.  After the command line, which may hold
+ * anything.
+ */
+static void declared_prios(const char *line, int32_t *prio)
+{
+	const char *rest = strstr(line, " events="), *t;
+	int64_t p;
+
+	if (!rest)
+		return;
+	if ((t = strstr(rest, " probe=timer "))) {
+		p = field(t, "prio");
+		if (strstr(t, " policy=other "))
+			prio[LAT_PROBE_TIMER] = 120;
+		else if (strstr(t, " policy=fifo ") && p >= 1 && p <= 99)
+			prio[LAT_PROBE_TIMER] = 99 - (int32_t)p;
+	}
+	if (strstr(rest, " probe=gap "))
+		prio[LAT_PROBE_GAP] = 120;
+}
+
+static int read_summary(struct lat_probe_result *r, const char *meta, int32_t *prio)
 {
 	int64_t marker_ns = -1;
 	const char *l = meta;
@@ -440,6 +491,7 @@ static int read_summary(struct lat_probe_result *r, const char *meta)
 		if (!strncmp(line, "latscope: version=", 18)) {
 			marker_ns = field(line, "marker_ns");
 			r->stop_above_ns = field(line, "stop_above_ns");
+			declared_prios(line, prio);
 		} else if (!strncmp(line, "latscope: probe=", 16)) {
 			ret = summary_line(r, line + 10, marker_ns);
 		}
@@ -687,9 +739,17 @@ static void missing_finding(struct lat_block *b, const struct lat_probe_result *
 				      "histogram, not exact", list, n > 8 ? ", ..." : "");
 }
 
-static void add_findings(struct lat_block *b, const struct lat_probe_result *r)
+static void add_findings(struct lat_block *b, const struct lat_probe_result *r,
+			 const struct lat_probe_sample *stop)
 {
 	const struct lat_probe_sample *s = r->nworst ? &r->worst[0] : NULL;
+
+	if (stop && !(s && s->stop))
+		lat_block_add_finding(b, "probe-stop", LAT_SEV_INFO,
+				      "the recording stopped on a %s probe sample of %lld us on CPU%d, "
+				      "whose thread's class --policy / --min-prio left out",
+				      lat_probe_kind_name(stop->kind),
+				      (long long)(stop->lat_ns / 1000), stop->cpu);
 
 	if (s && s->stop &&
 	    !lat_block_add_finding(b, "probe-stop", LAT_SEV_HIGH,
@@ -743,15 +803,17 @@ static int take_worst(struct lat_probe *st, struct lat_probe_result *r, int irqs
 {
 	size_t n = 0, first, taken[LAT_PROBE_NKINDS] = { 0 };
 
+	const struct pr_vals *sv = st->has_stop ? vals_find(st, st->stop.kind, st->stop.cpu) : NULL;
+
 	for (size_t i = 0; i < st->nvals; i++)
 		n += st->vals[i].nworst;
 	if (!(r->worst = calloc(n + 1, sizeof(*r->worst))))
 		return -LAT_ENOMEM;
-	if (st->has_stop)
+	if (st->has_stop && !(sv && sv->left_out))
 		r->worst[r->nworst++] = st->stop;
 	first = r->nworst;
 	for (size_t i = 0; i < st->nvals; i++)
-		for (size_t k = 0; k < st->vals[i].nworst; k++)
+		for (size_t k = 0; k < st->vals[i].nworst && !st->vals[i].left_out; k++)
 			r->worst[r->nworst++] = st->vals[i].worst[k];
 	qsort(r->worst + first, r->nworst - first, sizeof(*r->worst), cmp_worst);
 	n = first;
@@ -768,8 +830,70 @@ static int take_worst(struct lat_probe *st, struct lat_probe_result *r, int irqs
 	return 0;
 }
 
+/* Whether a probe whose thread has the kernel prio @prio passes --policy / --min-prio. */
+static int class_ok(const struct lat_probe *st, int32_t prio)
+{
+	enum lat_sched_policy p = lat_sched_policy_of(prio);
+
+	if (st->sel_pol != LAT_POL_UNKNOWN && p != st->sel_pol)
+		return 0;
+	return !st->min_prio || (p == LAT_POL_RT && 99 - prio >= st->min_prio);
+}
+
+/*
+ * Each CPU's thread class (the trace's, else the recorder's @declared by kind), and
+ * --policy / --min-prio: the CPUs that do not pass go to r->left_out, their markers
+ * out of over_limit, their samples out of worst (vals' left_out).  0 or -LAT_ENOMEM.
+ */
+static int select_cpus(struct lat_probe *st, struct lat_probe_result *r, const int32_t *declared)
+{
+	size_t n = 0, k = 0;
+
+	r->selecting = st->sel_pol != LAT_POL_UNKNOWN || st->min_prio;
+	for (size_t i = 0; i < r->ncpus; i++) {
+		struct lat_probe_cpu *c = &r->cpus[i];
+		struct pr_vals *v = vals_find(st, c->kind, c->cpu);
+
+		c->prio = LAT_PRIO_UNKNOWN;
+		c->prio_src = LAT_PSRC_NONE;
+		if (v && v->prio != LAT_PRIO_UNKNOWN) {
+			c->prio = v->prio;
+			c->prio_src = LAT_PSRC_MARKERS;
+		} else if (declared[c->kind] != LAT_PRIO_UNKNOWN) {
+			c->prio = declared[c->kind];
+			c->prio_src = LAT_PSRC_SUMMARY;
+		}
+		if (!r->selecting || class_ok(st, c->prio)) {
+			r->over_limit += v ? v->over : 0;
+			continue;
+		}
+		n++;
+		if (v)
+			v->left_out = 1;
+	}
+	if (!n)
+		return 0;
+	if (!(r->left_out = calloc(n, sizeof(*r->left_out))))
+		return -LAT_ENOMEM;
+	for (size_t i = 0; i < r->ncpus; i++) {
+		struct lat_probe_cpu *c = &r->cpus[i];
+
+		if (!r->selecting || class_ok(st, c->prio)) {
+			r->cpus[k++] = *c;
+			continue;
+		}
+		lat_histogram_free(c->dist);	/* a left-out CPU is only named */
+		c->dist = NULL;
+		r->left_out[r->nleft_out++] = *c;
+	}
+	r->ncpus = k;
+	return 0;
+}
+
 int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat_probe_seen *seen)
 {
+	int32_t declared[LAT_PROBE_NKINDS] = { LAT_PRIO_UNKNOWN, LAT_PRIO_UNKNOWN,
+					       LAT_PRIO_UNKNOWN };
 	struct lat_probe_result *r;
 	int ret = 0;
 
@@ -784,7 +908,9 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 	r->has_irq = seen->irq;
 	r->has_waking = seen->waking;
 	r->stop_above_ns = -1;
-	if (b->events && b->events->latscope_meta && (ret = read_summary(r, b->events->latscope_meta)))
+	r->over_limit = 0;	/* of the CPUs kept: select_cpus() */
+	if (b->events && b->events->latscope_meta &&
+	    (ret = read_summary(r, b->events->latscope_meta, declared)))
 		goto out;
 	for (size_t i = 0; i < st->nvals; i++)
 		if (!cpu_of(r, st->vals[i].kind, st->vals[i].cpu)) {
@@ -796,19 +922,14 @@ int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat
 		r = NULL;
 		goto out;
 	}
-	for (size_t i = 0; i < r->ncpus; i++) {
-		struct pr_vals *v = NULL;
-
-		for (size_t k = 0; k < st->nvals; k++)
-			if (st->vals[k].kind == r->cpus[i].kind && st->vals[k].cpu == r->cpus[i].cpu)
-				v = &st->vals[k];
-		if ((ret = cpu_stats(&r->cpus[i], v)))
+	for (size_t i = 0; i < r->ncpus; i++)
+		if ((ret = cpu_stats(&r->cpus[i], vals_find(st, r->cpus[i].kind, r->cpus[i].cpu))))
 			goto out;
-	}
 	qsort(r->cpus, r->ncpus, sizeof(*r->cpus), cmp_cpu);
-	if ((ret = take_worst(st, r, seen->irq || seen->local_timer)))
+	if ((ret = select_cpus(st, r, declared)) ||
+	    (ret = take_worst(st, r, seen->irq || seen->local_timer)))
 		goto out;
-	add_findings(b, r);
+	add_findings(b, r, st->has_stop ? &st->stop : NULL);
 	b->probe = r;
 	r = NULL;
 out:

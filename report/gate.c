@@ -123,6 +123,11 @@ void lat_gate_text(FILE *out, const struct lat_report_input *in, size_t n,
 	if (g->untrusted)
 		fprintf(out, "; %llu untrusted waits (lost or missing events) not checked",
 			(unsigned long long)g->untrusted);
+	if (g->cpus_left_out)
+		fprintf(out, "; %llu probe sample%s of %zu probe CPU%s left out by --policy / "
+			"--min-prio (the class of their thread)",
+			(unsigned long long)g->samples_left_out, g->samples_left_out == 1 ? "" : "s",
+			g->cpus_left_out, g->cpus_left_out == 1 ? "" : "s");
 	fputc('\n', out);
 	if (!g->tasks_over && !g->cpus_over)
 		return;
@@ -290,6 +295,10 @@ void lat_gate_json(struct lat_json *j, const struct lat_report_input *in, size_t
 	lat_json_uint(j, "untrusted_waits", g->untrusted);
 	lat_json_uint(j, "waits_over", g->waits_over);
 	lat_json_uint(j, "samples_over", g->samples_over);
+	if (g->cpus_left_out) {
+		lat_json_uint(j, "samples_left_out", g->samples_left_out);
+		lat_json_uint(j, "probe_cpus_left_out", g->cpus_left_out);
+	}
 	list_json(j, "tasks", in, n, g, 0, tasks_emit);
 	list_json(j, "cases", in, n, g, 0, cases_emit);
 	list_json(j, "probe_cpus", in, n, g, 1, pcpus_emit);

@@ -85,11 +85,57 @@ static void dist_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_obj_close(j);
 }
 
+/* The probe thread's class: "rt" / "fair" / "dl" / null. */
+static const char *policy_key(int32_t prio)
+{
+	switch (lat_sched_policy_of(prio)) {
+	case LAT_POL_RT:
+		return "rt";
+	case LAT_POL_FAIR:
+		return "fair";
+	case LAT_POL_DEADLINE:
+		return "dl";
+	default:
+		return NULL;
+	}
+}
+
+static void policy_json(struct lat_json *j, const struct lat_probe_cpu *c)
+{
+	lat_json_str(j, "policy", policy_key(c->prio));
+	if (lat_sched_policy_of(c->prio) == LAT_POL_RT)
+		lat_json_int(j, "rt_prio", 99 - c->prio);
+	else
+		lat_json_null(j, "rt_prio");
+	lat_json_str(j, "policy_from", lat_probe_src_name(c->prio_src));
+}
+
+/* The CPUs --policy / --min-prio left out, by name and count. */
+static void left_out_json(struct lat_json *j, const struct lat_probe_result *r)
+{
+	if (!r->selecting)
+		return;
+	lat_json_arr_open(j, "left_out");
+	for (size_t i = 0; i < r->nleft_out; i++) {
+		const struct lat_probe_cpu *c = &r->left_out[i];
+
+		lat_json_obj_open(j, NULL);
+		lat_json_str(j, "probe", lat_probe_kind_name(c->kind));
+		lat_json_int(j, "cpu", c->cpu);
+		lat_json_uint(j, "count", c->count);
+		lat_json_uint(j, "markers", c->markers);
+		policy_json(j, c);
+		lat_json_obj_close(j);
+	}
+	lat_json_arr_close(j);
+}
+
 static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 {
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "probe", lat_probe_kind_name(c->kind));
 	lat_json_int(j, "cpu", c->cpu);
+	policy_json(j, c);
 	lat_json_uint(j, "count", c->count);
 	lat_json_str(j, "count_from", lat_probe_src_name(c->count_src));
 	lat_json_uint(j, "markers", c->markers);
@@ -248,6 +294,7 @@ void lat_report_probe_json(struct lat_json *j, const struct lat_block *b)
 	for (size_t i = 0; i < r->ncpus; i++)
 		cpu_json(j, &r->cpus[i]);
 	lat_json_arr_close(j);
+	left_out_json(j, r);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
 		sample_json(j, b, &r->worst[i]);
@@ -284,12 +331,29 @@ static const char *pct(const struct lat_probe_cpu *c, int i, int64_t ns, enum la
 	return buf;
 }
 
+/* The probe thread's class, short: "FIFO 95", "OTHER", "?". */
+static const char *class_text(int32_t prio, char *buf, size_t len)
+{
+	switch (lat_sched_policy_of(prio)) {
+	case LAT_POL_RT:
+		snprintf(buf, len, "FIFO %d", 99 - prio);
+		return buf;
+	case LAT_POL_FAIR:
+		return "OTHER";
+	case LAT_POL_DEADLINE:
+		return "DEADLINE";
+	default:
+		return "?";
+	}
+}
+
 static void cpu_text(FILE *out, const struct lat_probe_cpu *c)
 {
-	char b[6][80];
+	char b[6][80], cls[24];
 
-	fprintf(out, "  %-10s %4d %8llu %10s %10s %14s %14s %14s %10s %7llu%s\n",
-		lat_probe_kind_name(c->kind), c->cpu, (unsigned long long)c->count,
+	fprintf(out, "  %-10s %4d %-8s %8llu %10s %10s %14s %14s %14s %10s %7llu%s\n",
+		lat_probe_kind_name(c->kind), c->cpu, class_text(c->prio, cls, sizeof(cls)),
+		(unsigned long long)c->count,
 		dur(c->min_ns, c->min_src, b[0], 80),
 		dur(c->avg_ns >= 0 ? (int64_t)(c->avg_ns + 0.5) : -1, c->avg_src, b[1], 80),
 		pct(c, LAT_PPCT_P50, c->p50_ns, c->p50_src, b[2], 80),
@@ -429,6 +493,22 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 			lat_fmt_duration(s->unknown_ns, d, sizeof(d)));
 }
 
+static void left_out_text(FILE *out, const struct lat_probe_result *r)
+{
+	char cls[24];
+
+	for (size_t i = 0; i < r->nleft_out; i++) {
+		const struct lat_probe_cpu *c = &r->left_out[i];
+
+		fprintf(out, "%s%s cpu%d (%s, %llu sample%s)", i ? ", " : "  left out by --policy / "
+			"--min-prio: ", lat_probe_kind_name(c->kind), c->cpu,
+			class_text(c->prio, cls, sizeof(cls)), (unsigned long long)c->count,
+			c->count == 1 ? "" : "s");
+		if (i + 1 == r->nleft_out)
+			fputc('\n', out);
+	}
+}
+
 void lat_report_probe_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
@@ -438,8 +518,12 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 		return;
 	fprintf(out, "\n  probe samples (%llu marker%s; docs/probe.md):\n",
 		(unsigned long long)r->markers, r->markers == 1 ? "" : "s");
-	fprintf(out, "  %-10s %4s %8s %10s %10s %14s %14s %14s %10s %7s\n", "probe", "cpu",
-		"count", "min", "avg", "p50", "p99", "p99.9", "max", "markers");
+	if (!r->ncpus) {
+		left_out_text(out, r);
+		return;
+	}
+	fprintf(out, "  %-10s %4s %-8s %8s %10s %10s %14s %14s %14s %10s %7s\n", "probe", "cpu",
+		"class", "count", "min", "avg", "p50", "p99", "p99.9", "max", "markers");
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct lat_probe_cpu *c = &r->cpus[i];
 
@@ -455,6 +539,7 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 	else
 		fputs("  every number from the markers in the trace (no recorder summary:"
 		      " samples that made\n  no marker are not counted)\n", out);
+	left_out_text(out, r);
 	if (missing)
 		fputs("  (missing): the trace does not hold every marker the recorder wrote (flight"
 		      " recorder):\n  its percentiles are all ranges of the summary's log2"

@@ -71,6 +71,16 @@ struct lat_probe_cpu {
 	 */
 	uint8_t markers_missing;
 	/*
+	 * The probe thread's scheduling class, as the kernel's prio (include/latscope/an_wakeup.h:
+	 * 99 - N for SCHED_FIFO N, 120 SCHED_OTHER; LAT_PRIO_UNKNOWN): from the trace (the prio
+	 * of its task at a marker: prio_src markers), else from the recorder's metadata (the
+	 * timer probe's policy= and prio=, the gap probe is SCHED_OTHER: summary).  --policy
+	 * and --min-prio select the probe CPUs by it (docs/probe.md, "Which probes --policy
+	 * keeps").
+	 */
+	int32_t prio;
+	enum lat_probe_src prio_src;
+	/*
 	 * Every sample as a histogram comparable with cyclictest's and other tools' (timer
 	 * probe with a summary only; else NULL): ascending, non-overlapping buckets.
 	 */
@@ -162,7 +172,15 @@ struct lat_probe_result {
 	struct lat_probe_sample *worst;	/* the stopping sample first, then by lat_ns descending */
 	size_t nworst;
 	uint64_t markers, bad_markers;	/* probe markers seen; markers with a probe tag unread */
-	uint64_t over_limit;		/* markers whose sample is above --fail-above (if given) */
+	uint64_t over_limit;		/* markers whose sample is above --fail-above (if given),
+					   of the CPUs kept */
+	/*
+	 * The probe CPUs --policy / --min-prio left out (their thread's class did not pass):
+	 * not in cpus, worst, over_limit nor the gate.  NULL / 0 when nothing was left out.
+	 */
+	struct lat_probe_cpu *left_out;
+	size_t nleft_out;
+	uint8_t selecting;		/* --policy or --min-prio given */
 	uint8_t has_expire, has_local_timer, has_irq, has_waking;	/* events the trace has */
 	uint8_t has_summary;
 	int64_t stop_above_ns;		/* from the summary, -1 unknown */

@@ -23,6 +23,9 @@ struct lat_gate {
 	/* what exceeds it, as the analyses counted it (their over_limit): the counted wakeup
 	 * waits of the selected tasks, and the probe samples by their markers */
 	uint64_t waits_over, samples_over;
+	/* probe samples not checked: --policy / --min-prio left their probe CPUs out */
+	uint64_t samples_left_out;
+	size_t cpus_left_out;
 };
 
 /* An empty gate for @limit_ns. */

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "latscope/an_probe.h"
+#include "latscope/gate.h"
 #include "wakeup_test_util.h"
 
 static void other(uint64_t ts, int cpu, int cur, const char *name)
@@ -584,6 +585,145 @@ static void test_worst_per_probe(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * --policy / --min-prio select the probe CPUs by their thread's class.  The
+ * recorder declares the timer probe SCHED_FIFO 95 (or, with @other, SCHED_OTHER:
+ * FIFO refused) and the gap probe; the timer thread 51 on CPU0 is switched in at
+ * prio 4 (FIFO 95) when @seen, the gap thread 70 on CPU1 at 120.  Markers: timer
+ * 900 and 300 us, gap 800 us.
+ */
+static struct lat_block *policy_run(const char *policy, int min_prio, int other, int seen)
+{
+	static char meta[512];
+	struct lat_analyze_opts o;
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+
+	snprintf(meta, sizeof(meta),
+		 "latscope: version=0.1.0 cmdline=\"record --probe timer --probe gap prio=1\" "
+		 "events=sched stacks=0 buffer_kb=0 probe=timer interval_ns=1000000 prio=95 "
+		 "policy=%s marker_ns=200000 probe=gap threshold_ns=100000\n"
+		 "latscope: probe=timer cpu=0 samples=50 min_ns=10000 avg_ns=40000 max_ns=900000 "
+		 "markers=2 hist_log2_ns=14:48,18:1,19:1\n"
+		 "latscope: probe=gap cpu=1 samples=1 min_ns=800000 avg_ns=800000 max_ns=800000 "
+		 "markers=1 hist_log2_ns=19:1\n", other ? "other" : "fifo");
+	reset(NULL);
+	if (seen) {
+		sw(100, 0, 0, "swapper/0", LAT_TS_RUNNING, 51, "timer");
+		evs[nev - 1].u.sw.next_prio = other ? 120 : 4;
+		sw(100, 1, 0, "swapper/1", LAT_TS_RUNNING, 70, "gap");
+	}
+	marker(1000000, 0, 51, "latscope: probe=timer cpu=0 lat_ns=900000 seq=1");
+	marker(1100000, 1, 70, "latscope: probe=gap cpu=1 lat_ns=800000 seq=1");
+	marker(1200000, 0, 51, "latscope: probe=timer cpu=0 lat_ns=300000 seq=2");
+	lat_analyze_opts_init(&o);
+	o.policy = policy;
+	o.min_prio = min_prio;
+	o.fail_above_ns = 250000;
+	b->events = lat_evarray_new(evs, nev, 2);
+	assert_non_null(b->events);
+	b->events->latscope_meta = meta;
+	assert_int_equal(lat_analyze_block(b, &o), 0);
+	assert_non_null(b->probe);
+	return b;
+}
+
+static void test_policy(void **state)
+{
+	const struct lat_probe_result *r;
+	struct lat_gate g;
+	struct lat_block *b;
+
+	(void)state;
+	/* no selection: both, the classes from the trace */
+	b = policy_run(NULL, 0, 0, 1);
+	r = b->probe;
+	assert_int_equal(r->ncpus, 2);
+	assert_int_equal(r->nleft_out, 0);
+	assert_int_equal(r->cpus[0].prio, 4);
+	assert_int_equal(r->cpus[0].prio_src, LAT_PSRC_MARKERS);
+	assert_int_equal(r->cpus[1].prio, 120);
+	assert_int_equal(r->over_limit, 3);
+	lat_block_free(b);
+
+	/* --policy rt: the gap probe (SCHED_OTHER) is left out of the result and the gate */
+	b = policy_run("rt", 0, 0, 1);
+	r = b->probe;
+	assert_int_equal(r->ncpus, 1);
+	assert_int_equal(r->cpus[0].kind, LAT_PROBE_TIMER);
+	assert_int_equal(r->nleft_out, 1);
+	assert_int_equal(r->left_out[0].kind, LAT_PROBE_GAP);
+	assert_int_equal(r->left_out[0].count, 1);
+	assert_int_equal(r->over_limit, 2);
+	assert_int_equal(r->nworst, 2);
+	assert_int_equal(r->worst[0].kind, LAT_PROBE_TIMER);
+	assert_int_equal(r->worst[1].kind, LAT_PROBE_TIMER);
+	lat_gate_init(&g, 250000);
+	lat_gate_block(&g, b);
+	assert_int_equal(g.samples, 50);
+	assert_int_equal(g.samples_over, 2);
+	assert_int_equal(g.cpus_over, 1);
+	assert_int_equal(g.samples_left_out, 1);
+	assert_int_equal(g.cpus_left_out, 1);
+	lat_block_free(b);
+
+	/* --policy fair: the gap probe alone */
+	b = policy_run("fair", 0, 0, 1);
+	r = b->probe;
+	assert_int_equal(r->ncpus, 1);
+	assert_int_equal(r->cpus[0].kind, LAT_PROBE_GAP);
+	assert_int_equal(r->over_limit, 1);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].kind, LAT_PROBE_GAP);
+	lat_block_free(b);
+
+	/* --min-prio: FIFO 95 passes 95, not 96 */
+	b = policy_run(NULL, 95, 0, 1);
+	assert_int_equal(b->probe->ncpus, 1);
+	assert_int_equal(b->probe->cpus[0].kind, LAT_PROBE_TIMER);
+	lat_block_free(b);
+	b = policy_run(NULL, 96, 0, 1);
+	assert_int_equal(b->probe->ncpus, 0);
+	assert_int_equal(b->probe->nleft_out, 2);
+	assert_int_equal(b->probe->over_limit, 0);
+	assert_int_equal(b->probe->nworst, 0);
+	lat_gate_init(&g, 250000);
+	lat_gate_block(&g, b);
+	assert_false(lat_gate_failed(&g));
+	lat_block_free(b);
+}
+
+/*
+ * No sched events of the probe threads: their class comes from the recorder's
+ * metadata (the gap probe SCHED_OTHER; the timer probe policy=fifo prio=95, or
+ * policy=other when FIFO was refused).  The "prio=1" in the command line is not it.
+ */
+static void test_policy_declared(void **state)
+{
+	const struct lat_probe_result *r;
+	struct lat_block *b;
+
+	(void)state;
+	b = policy_run("rt", 0, 0, 0);
+	r = b->probe;
+	assert_int_equal(r->ncpus, 1);
+	assert_int_equal(r->cpus[0].kind, LAT_PROBE_TIMER);
+	assert_int_equal(r->cpus[0].prio, 4);
+	assert_int_equal(r->cpus[0].prio_src, LAT_PSRC_SUMMARY);
+	assert_int_equal(r->left_out[0].prio, 120);
+	assert_int_equal(r->left_out[0].prio_src, LAT_PSRC_SUMMARY);
+	lat_block_free(b);
+	/* FIFO refused: the timer probe is SCHED_OTHER too, and --policy rt keeps nothing */
+	b = policy_run("rt", 0, 1, 0);
+	assert_int_equal(b->probe->ncpus, 0);
+	assert_int_equal(b->probe->nleft_out, 2);
+	lat_block_free(b);
+	/* the trace says so as well */
+	b = policy_run("fair", 0, 1, 1);
+	assert_int_equal(b->probe->ncpus, 2);
+	assert_int_equal(b->probe->cpus[0].prio_src, LAT_PSRC_MARKERS);
+	lat_block_free(b);
+}
+
 /* A trace without probe markers or summary has no probe result. */
 static void test_none(void **state)
 {
@@ -613,6 +753,8 @@ int main(void)
 		cmocka_unit_test_setup(test_gap_stall, reset),
 		cmocka_unit_test_setup(test_gap_lost, reset),
 		cmocka_unit_test_setup(test_worst_per_probe, reset),
+		cmocka_unit_test_setup(test_policy, reset),
+		cmocka_unit_test_setup(test_policy_declared, reset),
 		cmocka_unit_test_setup(test_none, reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, release_events);
