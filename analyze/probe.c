@@ -553,6 +553,11 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 	}
 	if (pc->hist_src != LAT_PSRC_SUMMARY)
 		return;
+	if (rank == n && pc->max_src == LAT_PSRC_SUMMARY) {
+		*ns = pc->pct_lo_ns[i] = pc->pct_hi_ns[i] = pc->max_ns;	/* the largest is known */
+		*src = LAT_PSRC_SUMMARY;
+		return;
+	}
 	for (int k = 0; k < LAT_PROBE_HIST; k++) {
 		cum += pc->hist[k];
 		if (cum >= rank) {
@@ -674,6 +679,27 @@ static int build_dist(struct lat_probe_cpu *pc, const int64_t *s, size_t m)
 	return 0;
 }
 
+/*
+ * How many samples of a CPU with a summary should have a marker, at least: every gap
+ * probe sample; every timer sample in a log2 bucket wholly above --marker-above.  More
+ * than the recorder wrote: some writes were refused (tracing already off: after the
+ * flight recorder's spike, at the recording's end), and the markers are not the
+ * largest samples.
+ */
+static uint64_t marks_due(const struct lat_probe_cpu *pc)
+{
+	uint64_t due = 0;
+
+	if (pc->kind == LAT_PROBE_GAP)
+		return pc->count;
+	if (pc->kind != LAT_PROBE_TIMER || pc->marker_above_ns < 0)
+		return pc->summary_markers;
+	for (int k = 0; k < LAT_PROBE_HIST; k++)
+		if (log2_lo(k) > pc->marker_above_ns)
+			due += pc->hist[k];
+	return due;
+}
+
 static int cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
 {
 	int64_t *s = v ? v->v : NULL;
@@ -698,7 +724,8 @@ static int cpu_stats(struct lat_probe_cpu *pc, struct pr_vals *v)
 			pc->hist_src = LAT_PSRC_MARKERS;
 		}
 	}
-	pc->markers_missing = pc->has_summary && m != pc->summary_markers;
+	pc->markers_missing = pc->has_summary &&
+			      (m != pc->summary_markers || marks_due(pc) > pc->summary_markers);
 	percentile(pc, s, m, 50000, LAT_PPCT_P50, &pc->p50_ns, &pc->p50_src);
 	percentile(pc, s, m, 99000, LAT_PPCT_P99, &pc->p99_ns, &pc->p99_src);
 	percentile(pc, s, m, 99900, LAT_PPCT_P999, &pc->p999_ns, &pc->p999_src);
@@ -717,7 +744,7 @@ static int cmp_cpu(const void *a, const void *b)
 /* The CPUs whose markers are not the recorder's: their percentiles are ranges. */
 static void missing_finding(struct lat_block *b, const struct lat_probe_result *r)
 {
-	char list[256] = "";
+	char list[400] = "";
 	size_t len = 0, n = 0;
 
 	for (size_t i = 0; i < r->ncpus; i++) {
@@ -725,18 +752,23 @@ static void missing_finding(struct lat_block *b, const struct lat_probe_result *
 
 		if (!c->markers_missing)
 			continue;
-		if (n++ < 8 && len < sizeof(list))
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s cpu%d %llu of %llu",
-						len ? ", " : "", lat_probe_kind_name(c->kind), c->cpu,
+		if (n++ < 4 && len < sizeof(list))
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s cpu%d: %llu in the trace, %llu written, %s%llu "
+						"samples to mark", len ? "; " : "",
+						lat_probe_kind_name(c->kind), c->cpu,
 						(unsigned long long)c->markers,
-						(unsigned long long)c->summary_markers);
+						(unsigned long long)c->summary_markers,
+						c->kind == LAT_PROBE_GAP ? "" : "at least ",
+						(unsigned long long)marks_due(c));
 	}
 	if (n)
 		lat_block_add_finding(b, "probe-markers-missing", LAT_SEV_INFO,
-				      "the trace does not hold the markers the recorder wrote (%s%s; "
+				      "the probe markers are not every sample they should be (%s%s: "
 				      "the flight recorder overwrote the oldest, or tracing stopped "
-				      "first): percentiles there are ranges of the recorder's log2 "
-				      "histogram, not exact", list, n > 8 ? ", ..." : "");
+				      "before the last were written): percentiles there are ranges of "
+				      "the recorder's log2 histogram, not exact", list,
+				      n > 4 ? "; ..." : "");
 }
 
 static void add_findings(struct lat_block *b, const struct lat_probe_result *r,

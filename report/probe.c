@@ -541,9 +541,9 @@ void lat_report_probe_text(FILE *out, const struct lat_block *b)
 		      " samples that made\n  no marker are not counted)\n", out);
 	left_out_text(out, r);
 	if (missing)
-		fputs("  (missing): the trace does not hold every marker the recorder wrote (flight"
-		      " recorder):\n  its percentiles are all ranges of the summary's log2"
-		      " buckets\n", out);
+		fputs("  (missing): the markers are not every sample they should be (flight recorder,"
+		      " or tracing\n  stopped before the last were written): its percentiles are"
+		      " ranges of the summary's log2\n  buckets, the largest sample its max\n", out);
 	for (size_t i = 0; i < r->ncpus; i++)
 		hist_text(out, &r->cpus[i]);
 	if (!r->nworst)

@@ -57,17 +57,20 @@ struct lat_probe_cpu {
 	enum lat_probe_src hist_src;
 	/*
 	 * Each percentile lies in [pct_lo_ns, pct_hi_ns] (both included): equal to its _ns when
-	 * exact (from markers), the summary's log2 bucket cut to [min, max] when not
-	 * (summary-bucket; its _ns is then the upper bound), -1 unknown.
+	 * exact (from markers, or the max when the rank is the count: summary), the summary's
+	 * log2 bucket cut to [min, max] when not (summary-bucket; its _ns is then the upper
+	 * bound), -1 unknown.
 	 */
 	int64_t pct_lo_ns[LAT_PPCT_N], pct_hi_ns[LAT_PPCT_N];
 	uint64_t summary_markers;	/* the summary's markers= (the recorder's count) */
 	uint8_t has_summary;
 	/*
-	 * The trace does not hold exactly the markers the recorder wrote (markers !=
-	 * summary_markers: the flight recorder overwrote the oldest, tracing stopped before the
-	 * last, or markers not the recorder's): the markers are not the largest samples, so no
-	 * percentile comes from them.
+	 * The markers are not every sample that should have one: the trace does not hold
+	 * exactly the markers the recorder wrote (markers != summary_markers: the flight
+	 * recorder overwrote the oldest, or markers not the recorder's), or the recorder wrote
+	 * fewer than it had samples to mark (every gap sample; every timer sample in a log2
+	 * bucket wholly above marker_above_ns: writes refused once tracing was off).  The
+	 * markers are then not the largest samples, so no percentile comes from them.
 	 */
 	uint8_t markers_missing;
 	/*

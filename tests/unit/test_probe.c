@@ -337,7 +337,57 @@ static void test_markers_missing(void **state)
 		if (!strcmp(b->findings[i].kind, "probe-markers-missing"))
 			break;
 	assert_true(i < b->nfindings);
-	assert_non_null(strstr(b->findings[i].message, "timer cpu0 3 of 20"));
+	assert_non_null(strstr(b->findings[i].message,
+			       "timer cpu0: 3 in the trace, 20 written, at least 10 samples"));
+	lat_block_free(b);
+}
+
+/*
+ * Marker writes refused: tracing is off after the flight recorder's spike and at
+ * the recording's end, and the recorder counts only the markers it wrote.
+ * Timer CPU0 (a recording here, `--stop-above 2ms`): 72 samples, 1 marker (the
+ * stopping one, 2270820), but buckets 20 and 21 ([1048576, ...), wholly above
+ * --marker-above 200 us) hold 3 samples: 2 marks were refused.  Gap CPU1: 3
+ * samples, 2 markers (150 and 300 us); the 600 us one's write was refused.
+ * Before, gap p50 (rank 2 of 3) was "150 us from markers" and p99 (rank 3)
+ * "300 us"; now p50 is bucket 18, [262144, 524288], and p99, rank n, the max.
+ */
+static void test_markers_refused(void **state)
+{
+	static const char meta[] =
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer "
+		"interval_ns=200000 prio=95 policy=fifo marker_ns=200000 probe=gap "
+		"threshold_ns=100000 stop_above_ns=2000000\n"
+		"latscope: probe=timer cpu=0 samples=72 min_ns=18877 avg_ns=108033 "
+		"max_ns=2270820 markers=1 hist_log2_ns=14:65,15:3,16:1,20:2,21:1\n"
+		"latscope: probe=gap cpu=1 samples=3 min_ns=150000 avg_ns=350000 "
+		"max_ns=600000 markers=2 hist_log2_ns=17:1,18:1,19:1\n";
+	const struct lat_probe_cpu *c;
+	struct lat_block *b;
+
+	(void)state;
+	marker(3000, 0, 52, "latscope: probe=timer cpu=0 lat_ns=2270820 seq=72 stop=1");
+	marker(3100, 1, 70, "latscope: probe=gap cpu=1 lat_ns=150000 seq=1");
+	marker(3200, 1, 70, "latscope: probe=gap cpu=1 lat_ns=300000 seq=2");
+	b = run_meta(meta);
+	c = &b->probe->cpus[0];
+	assert_int_equal(c->kind, LAT_PROBE_TIMER);
+	assert_int_equal(c->markers, c->summary_markers);
+	assert_true(c->markers_missing);
+	/* p99 rank 72 = n: the max, exact from the summary; p50 rank 36 in bucket 14 */
+	assert_int_equal(c->p99_ns, 2270820);
+	assert_int_equal(c->p99_src, LAT_PSRC_SUMMARY);
+	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P50], 18877);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P50], 32768);
+	c = &b->probe->cpus[1];
+	assert_int_equal(c->kind, LAT_PROBE_GAP);
+	assert_true(c->markers_missing);
+	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P50], 262144);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P50], 524288);
+	assert_int_equal(c->p99_ns, 600000);
+	assert_int_equal(c->p99_src, LAT_PSRC_SUMMARY);
 	lat_block_free(b);
 }
 
@@ -747,6 +797,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inferred_switch, reset),
 		cmocka_unit_test_setup(test_summary, reset),
 		cmocka_unit_test_setup(test_markers_missing, reset),
+		cmocka_unit_test_setup(test_markers_refused, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
 		cmocka_unit_test_setup(test_gap_parts, reset),
 		cmocka_unit_test_setup(test_gap_no_irqs, reset),
