@@ -147,6 +147,42 @@ check "probe --json: waits_over 1, samples_over 6" \
 	'python3 -c "import json,sys; g=json.load(open(sys.argv[1]))[\"gate\"]; \
 		assert (g[\"waits_over\"], g[\"samples_over\"]) == (1, 6), g" "$tmp/out"'
 
+# --policy / --min-prio select the probe CPUs by their thread's class (docs/probe.md): in
+# probe-gap the timer probe runs SCHED_FIFO 95 (cpu1 max 1265373 ns), the gap probe SCHED_OTHER
+# (cpu1 max 925529 ns; 46 + 94 samples), samples/README-probe.md.  Above 900 us: both CPUs 1
+# without a selection; the timer's alone with --policy rt, the gap probe's 140 samples left
+# out of the gate as of the probe section; nothing with --min-prio 99 (FIFO 95 < 99).
+gap=$repo/samples/tracedat/probe-gap-v7-zstd.dat
+gate 900us 3 --json "$gap"
+check "probe-gap: timer cpu1 and gap cpu1 above 900 us" \
+	'python3 - "$tmp/out" <<PY
+import json, sys
+g = json.load(open(sys.argv[1]))["gate"]
+assert [(c["probe"], c["cpu"], c["max_ns"]) for c in g["probe_cpus"]] == \
+	[("timer", 1, 1265373), ("gap", 1, 925529)], g["probe_cpus"]
+assert g["samples_over"] == 2 and "samples_left_out" not in g, g
+PY'
+gate 900us 3 --policy rt --json "$gap"
+check "probe-gap --policy rt: the gate checks the SCHED_FIFO timer probe alone" \
+	'python3 - "$tmp/out" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+g, p = d["gate"], d["inputs"][0]["blocks"][0]["probe"]
+assert [(c["probe"], c["cpu"]) for c in g["probe_cpus"]] == [("timer", 1)], g["probe_cpus"]
+assert [s["probe"] for s in g["probe_samples"]] == ["timer"], g["probe_samples"]
+assert (g["samples_over"], g["samples_left_out"], g["probe_cpus_left_out"]) == (1, 140, 2), g
+assert [(c["probe"], c["policy"], c["rt_prio"]) for c in p["cpus"]] == \
+	[("timer", "rt", 95)] * 2, p["cpus"]
+assert [(c["probe"], c["cpu"], c["count"], c["policy"]) for c in p["left_out"]] == \
+	[("gap", 0, 46, "fair"), ("gap", 1, 94, "fair")], p["left_out"]
+assert all(s["probe"] == "timer" for s in p["worst"]), p["worst"]
+PY'
+gate 900us 3 --policy rt "$gap"
+check "probe-gap --policy rt: the text names what it left out" \
+	'grep -q "^  left out by --policy / --min-prio: gap cpu0 (OTHER, 46 samples), gap cpu1 (OTHER, 94 samples)$" "$tmp/out" &&
+	 grep -q "; 140 probe samples of 2 probe CPUs left out by --policy / --min-prio" "$tmp/out"'
+gate 900us 0 --min-prio 99 "$gap"
+
 # bad values: exit 2 with a message naming the option and the value
 for bad in 0 0us -5us 5xs 5.ms. abc "" nan inf "5 ms" 1e30s; do
 	"$bin" analyze --fail-above "$bad" "$cyc" >"$tmp/out" 2>"$tmp/err"
