@@ -181,6 +181,20 @@ static void sample_head_json(struct lat_json *j, const struct lat_probe_sample *
 	lat_json_bool(j, "stop", s->stop);
 }
 
+/* The task that held the CPU longest: { pid, comm, ns } under @key, or null. */
+static void holder_json(struct lat_json *j, const char *key, const struct lat_probe_sample *s)
+{
+	if (s->holder_pid >= 0 && s->holder_ns > 0) {
+		lat_json_obj_open(j, key);
+		lat_json_int(j, "pid", s->holder_pid);
+		lat_json_str(j, "comm", s->holder_comm);
+		lat_json_int(j, "ns", s->holder_ns);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, key);
+	}
+}
+
 /* A gap sample: what its CPU did in the gap (docs/probe.md, "The gap probe's samples"). */
 static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
 {
@@ -202,15 +216,7 @@ static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
 		     lat_probe_gpart_name((enum lat_probe_gpart)s->part_dominant) : NULL);
 	lat_json_int(j, "silent_ns", s->silent_ns);
 	lat_json_uint(j, "tasks", s->ntasks);
-	if (s->holder_pid >= 0 && s->holder_ns > 0) {
-		lat_json_obj_open(j, "longest_task");
-		lat_json_int(j, "pid", s->holder_pid);
-		lat_json_str(j, "comm", s->holder_comm);
-		lat_json_int(j, "ns", s->holder_ns);
-		lat_json_obj_close(j);
-	} else {
-		lat_json_null(j, "longest_task");
-	}
+	holder_json(j, "longest_task", s);
 	lat_json_arr_open(j, "irqs");
 	for (int i = 0; i < LAT_PROBE_GAP_IRQS && s->irqs[i].name[0]; i++) {
 		lat_json_obj_open(j, NULL);
@@ -257,15 +263,7 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_int(j, "unknown_ns", s->unknown_ns);
 	lat_json_str(j, "dominant", s->dominant >= 0 ?
 		     lat_probe_seg_name((enum lat_probe_seg)s->dominant) : NULL);
-	if (s->holder_pid >= 0 && s->holder_ns > 0) {
-		lat_json_obj_open(j, "runqueue_holder");
-		lat_json_int(j, "pid", s->holder_pid);
-		lat_json_str(j, "comm", s->holder_comm);
-		lat_json_int(j, "ns", s->holder_ns);
-		lat_json_obj_close(j);
-	} else {
-		lat_json_null(j, "runqueue_holder");
-	}
+	holder_json(j, "runqueue_holder", s);
 	if (wc)
 		lat_json_uint(j, "wakeup_case", wc);
 	else
