@@ -524,6 +524,20 @@ static int log2_bucket(int64_t v)
 }
 
 /*
+ * The ends of log2 bucket @k, [2^k, 2^(k+1)) ns; 2^63 is past int64 and no ns value
+ * is there (only a damaged summary names bucket 63): INT64_MAX.
+ */
+static int64_t log2_lo(int k)
+{
+	return !k ? 0 : k >= 63 ? INT64_MAX : (int64_t)1 << k;
+}
+
+static int64_t log2_hi(int k)
+{
+	return k >= 62 ? INT64_MAX : (int64_t)1 << (k + 1);
+}
+
+/*
  * Nearest-rank percentile @milli (thousandths of a percent) of the @pc->count samples, @i
  * its index (enum lat_probe_pct; its _ns and _src fields in @ns, @src).  The @m markers
  * (@sorted, ascending) are the @m largest samples when the trace holds every marker the
@@ -561,11 +575,11 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 	for (int k = 0; k < LAT_PROBE_HIST; k++) {
 		cum += pc->hist[k];
 		if (cum >= rank) {
-			int64_t lo = k ? (int64_t)1 << k : 0;
-			int64_t hi = k >= 62 ? INT64_MAX : ((int64_t)1 << (k + 1));
+			int64_t lo = log2_lo(k), hi = log2_hi(k);
 
 			*ns = pc->pct_hi_ns[i] = pc->max_ns >= 0 && pc->max_ns < hi ? pc->max_ns : hi;
-			pc->pct_lo_ns[i] = pc->min_ns > lo ? pc->min_ns : lo;
+			lo = pc->min_ns > lo ? pc->min_ns : lo;
+			pc->pct_lo_ns[i] = lo < *ns ? lo : *ns;	/* a damaged summary */
 			*src = LAT_PSRC_SUMMARY_BUCKET;
 			return;
 		}
@@ -574,15 +588,6 @@ static void percentile(struct lat_probe_cpu *pc, const int64_t *sorted, size_t m
 
 /* ---- the distribution as a histogram (docs/probe.md, "As a histogram") --------- */
 
-static int64_t log2_lo(int k)
-{
-	return k ? (int64_t)1 << k : 0;
-}
-
-static int64_t log2_hi(int k)
-{
-	return k >= 62 ? INT64_MAX : (int64_t)1 << (k + 1);
-}
 
 /*
  * The summary's log2 buckets less the samples above --marker-above (@t): 0 when

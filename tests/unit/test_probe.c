@@ -343,6 +343,40 @@ static void test_markers_missing(void **state)
 }
 
 /*
+ * A damaged summary: bucket 63 ([2^63, ...) ns, past int64; the recorder never
+ * writes it) holds 2 of 3 samples, min 5000, max 6000.  Timer marks due above
+ * --marker-above 3000: bucket 12 (1) and 63 (2), 3 > 0 written: missing.  p50
+ * (rank 2) is in bucket 63: its ends were 1 << 63 (undefined behaviour, and
+ * INT64_MIN in practice, so lo was the min, 5000); now the range is cut to
+ * [min, max] and its low end to its high one: [6000, 6000].  p99 (rank 3 = n):
+ * the max.
+ */
+static void test_summary_damaged(void **state)
+{
+	static const char meta[] =
+		"latscope: version=0.1.0 cmdline=\"x\" events=sched probe=timer "
+		"interval_ns=1000000 prio=95 policy=fifo marker_ns=3000\n"
+		"latscope: probe=timer cpu=0 samples=3 min_ns=5000 avg_ns=5500 max_ns=6000 "
+		"markers=0 hist_log2_ns=12:1,63:2\n";
+	const struct lat_probe_cpu *c;
+	struct lat_block *b;
+
+	(void)state;
+	sw(900, 0, 0, "swapper/0", LAT_TS_RUNNING, 60, "hog");
+	b = run_meta(meta);
+	assert_non_null(b->probe);
+	assert_int_equal(b->probe->ncpus, 1);
+	c = &b->probe->cpus[0];
+	assert_true(c->markers_missing);
+	assert_int_equal(c->p50_src, LAT_PSRC_SUMMARY_BUCKET);
+	assert_int_equal(c->pct_lo_ns[LAT_PPCT_P50], 6000);
+	assert_int_equal(c->pct_hi_ns[LAT_PPCT_P50], 6000);
+	assert_int_equal(c->p99_src, LAT_PSRC_SUMMARY);
+	assert_int_equal(c->p99_ns, 6000);
+	lat_block_free(b);
+}
+
+/*
  * Marker writes refused: tracing is off after the flight recorder's spike and at
  * the recording's end, and the recorder counts only the markers it wrote.
  * Timer CPU0 (a recording here, `--stop-above 2ms`): 72 samples, 1 marker (the
@@ -798,6 +832,7 @@ int main(void)
 		cmocka_unit_test_setup(test_summary, reset),
 		cmocka_unit_test_setup(test_markers_missing, reset),
 		cmocka_unit_test_setup(test_markers_refused, reset),
+		cmocka_unit_test_setup(test_summary_damaged, reset),
 		cmocka_unit_test_setup(test_distribution, reset),
 		cmocka_unit_test_setup(test_gap_parts, reset),
 		cmocka_unit_test_setup(test_gap_no_irqs, reset),
