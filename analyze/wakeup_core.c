@@ -692,9 +692,14 @@ static void on_migrate(struct wk *w, const struct lat_event *ev)
 		migrate_wait(w, t, ev);
 }
 
-/* The events that tell which task a CPU runs (every event but these). */
+/*
+ * The events that tell which task a CPU runs (every event but these).  hrtimer_start and
+ * hrtimer_cancel stay out as they were while uninterpreted: the recordings that hold them
+ * find the same waits as before the timer consumer read them.
+ */
 #define WK_NOTE_TYPES (~((1u << LAT_EV_LOST) | (1u << LAT_EV_STACK) | (1u << LAT_EV_OTHER) | \
-			 (1u << LAT_EV_SWITCH)))
+			 (1u << LAT_EV_SWITCH) | (1u << LAT_EV_TIMER_START) | \
+			 (1u << LAT_EV_TIMER_CANCEL)))
 _Static_assert(LAT_EV_NTYPES <= 32, "WK_NOTE_TYPES is a 32-bit mask");
 
 /*

@@ -39,7 +39,20 @@ static const char *const type_names[LAT_EV_NTYPES] = {
 	[LAT_EV_MARKER] = "marker", [LAT_EV_STACK] = "stack", [LAT_EV_LOST] = "lost",
 	[LAT_EV_TIMER_ENTRY] = "timer_entry", [LAT_EV_TIMER_EXIT] = "timer_exit",
 	[LAT_EV_SETSCHED] = "setscheduler", [LAT_EV_SETSCHED_EXIT] = "setscheduler_exit",
+	[LAT_EV_TIMER_START] = "timer_start", [LAT_EV_TIMER_CANCEL] = "timer_cancel",
 };
+
+/* An hrtimer's fields: " hrtimer=0x.. [expires=N softexpires=N] [now=N]", unknown ones left out. */
+static void timer_fields(FILE *o, const struct lat_event *e)
+{
+	fprintf(o, " hrtimer=0x%" PRIx64, e->u.timer.hrtimer);
+	if (e->u.timer.expires != LAT_TIMER_UNKNOWN)
+		fprintf(o, " expires=%" PRId64, e->u.timer.expires);
+	if (e->u.timer.softexpires != LAT_TIMER_UNKNOWN)
+		fprintf(o, " softexpires=%" PRId64, e->u.timer.softexpires);
+	if (e->u.timer.now != LAT_TIMER_UNKNOWN)
+		fprintf(o, " now=%" PRId64, e->u.timer.now);
+}
 
 /* A steal marker's values as the reader parsed them: " [steal cpu=N steal_ns=V ...]". */
 static void steal_fields(FILE *o, const struct lat_steal *s)
@@ -98,11 +111,16 @@ static void print_event(FILE *o, const struct lat_event *e)
 	case LAT_EV_IRQ_EXIT:
 	case LAT_EV_SOFTIRQ_ENTRY:
 	case LAT_EV_SOFTIRQ_EXIT:
-	case LAT_EV_TIMER_ENTRY:
-	case LAT_EV_TIMER_EXIT:
 		fprintf(o, " %d %s", e->u.irq.irq, e->u.irq.name ? e->u.irq.name : "-");
 		if (e->type == LAT_EV_IRQ_EXIT)
 			fprintf(o, " ret=%d", e->u.irq.ret);
+		break;
+	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_EXIT:
+	case LAT_EV_TIMER_START:
+	case LAT_EV_TIMER_CANCEL:
+		fprintf(o, " %d %s", e->u.timer.irq, e->u.timer.name ? e->u.timer.name : "-");
+		timer_fields(o, e);
 		break;
 	case LAT_EV_MARKER:
 		fputc(' ', o);

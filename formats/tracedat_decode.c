@@ -195,13 +195,9 @@ static void decode_task(const struct td_dec *dc, const char *d, unsigned int siz
 	ev->u.task.child_pid = (int32_t)rd(dc, d, &t->f[3]);
 }
 
-/*
- * irq handlers, softirqs and hrtimer callbacks: the number and a name where
- * one is known (a callback's address is named by the finishing: TD_DEC_SYM).
- */
+/* irq handlers and softirqs: the number and a name where one is known. */
 static int decode_irq(const struct td_dec *dc, const char *d, unsigned int size,
-		      const struct td_etype *t, struct lat_event *ev, struct td_lend *l,
-		      uint64_t *aux)
+		      const struct td_etype *t, struct lat_event *ev, struct td_lend *l)
 {
 	const char *nm;
 	size_t len;
@@ -219,21 +215,48 @@ static int decode_irq(const struct td_dec *dc, const char *d, unsigned int size,
 	case LAT_EV_IRQ_EXIT:
 		ev->u.irq.ret = (int32_t)rd(dc, d, &t->f[1]);
 		return 0;
-	case LAT_EV_SOFTIRQ_ENTRY:
-	case LAT_EV_SOFTIRQ_EXIT:
+	default:	/* softirqs */
 		ev->u.irq.name = ev->u.irq.irq >= 0 &&
 			(size_t)ev->u.irq.irq < LAT_ARRAY_SIZE(softirq_names) ?
 			softirq_names[ev->u.irq.irq] : NULL;
 		return 0;
-	default:
-		/* hrtimers: the callback's address, named from the file's kallsyms */
-		ev->u.irq.irq = -1;
-		if (t->type != LAT_EV_TIMER_ENTRY || t->f[0].dyn ||
-		    t->f[0].size != (uint16_t)dc->long_size)
-			return 0;
-		*aux = (uint64_t)rd(dc, d, &t->f[0]);
-		return TD_DEC_SYM;
 	}
+}
+
+/* A 64-bit field of a timer event, LAT_TIMER_UNKNOWN when its format has none. */
+static int64_t rd_timer(const struct td_dec *dc, const char *d, const struct td_fld *f)
+{
+	return f->ok && !f->dyn && f->size == 8 ? (int64_t)td_get64(dc->swap, d + f->off) :
+						 LAT_TIMER_UNKNOWN;
+}
+
+/*
+ * hrtimer events: the timer's address, its expiry (start) or clock (entry).
+ * Fields as in the known table: function, hrtimer, then now (entry) or
+ * expires, softexpires (start); exit and cancel have the hrtimer alone.  The
+ * callback's address is named by the finishing (TD_DEC_SYM).
+ */
+static int decode_timer(const struct td_dec *dc, const char *d, const struct td_etype *t,
+			struct lat_event *ev, uint64_t *aux)
+{
+	int own = t->type == LAT_EV_TIMER_ENTRY || t->type == LAT_EV_TIMER_START;
+	const struct td_fld *fh = &t->f[own ? 1 : 0];
+
+	ev->u.timer.irq = -1;
+	ev->u.timer.ret = 0;
+	ev->u.timer.name = NULL;
+	ev->u.timer.hrtimer = fh->ok && !fh->dyn && (fh->size == 4 || fh->size == 8) ?
+			      (uint64_t)rd(dc, d, fh) : 0;
+	ev->u.timer.expires = t->type == LAT_EV_TIMER_START ? rd_timer(dc, d, &t->f[2]) :
+			      LAT_TIMER_UNKNOWN;
+	ev->u.timer.softexpires = t->type == LAT_EV_TIMER_START ? rd_timer(dc, d, &t->f[3]) :
+				  LAT_TIMER_UNKNOWN;
+	ev->u.timer.now = t->type == LAT_EV_TIMER_ENTRY ? rd_timer(dc, d, &t->f[2]) :
+			  LAT_TIMER_UNKNOWN;
+	if (!own || t->f[0].dyn || t->f[0].size != (uint16_t)dc->long_size)
+		return 0;
+	*aux = (uint64_t)rd(dc, d, &t->f[0]);
+	return TD_DEC_SYM;
 }
 
 /* trace_marker text, its trailing newlines dropped. */
@@ -274,9 +297,12 @@ static int decode_fields(const struct td_dec *dc, const char *d, unsigned int si
 	case LAT_EV_IRQ_EXIT:
 	case LAT_EV_SOFTIRQ_ENTRY:
 	case LAT_EV_SOFTIRQ_EXIT:
+		return decode_irq(dc, d, size, t, ev, l);
 	case LAT_EV_TIMER_ENTRY:
 	case LAT_EV_TIMER_EXIT:
-		return decode_irq(dc, d, size, t, ev, l, aux);
+	case LAT_EV_TIMER_START:
+	case LAT_EV_TIMER_CANCEL:
+		return decode_timer(dc, d, t, ev, aux);
 	case LAT_EV_MARKER:
 		decode_marker(d, size, t, ev, l);
 		return 0;

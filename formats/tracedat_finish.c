@@ -74,6 +74,7 @@ void td_finish(struct td_src *s, struct td_ccache *cc, struct lat_event *ev, int
 						     &s->steal) ? &s->steal : NULL;
 		break;
 	case LAT_EV_TIMER_ENTRY:
+	case LAT_EV_TIMER_START:
 		if (fl & TD_DEC_SYM)
 			ev->u.irq.name = td_load_kallsyms(&s->f) < 0 ? NULL :
 					 tep_find_function(s->f.tep, (unsigned long long)aux);

@@ -499,7 +499,8 @@ static inline void finish(struct td_src *s, struct td_ccache *cc, struct lat_eve
 		int fl = 0;
 
 		/* a timer callback's name is its address until now (decode_lent()) */
-		if (ev->type == LAT_EV_TIMER_ENTRY && ev->u.irq.name) {
+		if ((ev->type == LAT_EV_TIMER_ENTRY || ev->type == LAT_EV_TIMER_START) &&
+		    ev->u.irq.name) {
 			memcpy(&aux, ev->u.irq.name, sizeof(aux));
 			fl = TD_DEC_SYM;
 		}

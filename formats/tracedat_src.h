@@ -102,7 +102,8 @@ void td_finish(struct td_src *s, struct td_ccache *cc, struct lat_event *ev, int
 	       uint64_t aux);
 
 #define TD_FINISH_TYPES ((1u << LAT_EV_SWITCH) | (1u << LAT_EV_FORK) | (1u << LAT_EV_EXEC) | \
-			 (1u << LAT_EV_STACK) | (1u << LAT_EV_TIMER_ENTRY) | (1u << LAT_EV_MARKER))
+			 (1u << LAT_EV_STACK) | (1u << LAT_EV_TIMER_ENTRY) | (1u << LAT_EV_MARKER) | \
+			 (1u << LAT_EV_TIMER_START))
 
 /*
  * Makes the comm caches of @nslots walk slots (empty) and the stack buffers;

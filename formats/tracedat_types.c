@@ -32,8 +32,11 @@ static const struct td_known {
 	{ "irq", "irq_handler_exit", LAT_EV_IRQ_EXIT, { "irq", "ret" } },
 	{ "irq", "softirq_entry", LAT_EV_SOFTIRQ_ENTRY, { "vec" } },
 	{ "irq", "softirq_exit", LAT_EV_SOFTIRQ_EXIT, { "vec" } },
-	{ "timer", "hrtimer_expire_entry", LAT_EV_TIMER_ENTRY, { "function", "hrtimer" } },
+	{ "timer", "hrtimer_expire_entry", LAT_EV_TIMER_ENTRY, { "function", "hrtimer", "now" } },
 	{ "timer", "hrtimer_expire_exit", LAT_EV_TIMER_EXIT, { "hrtimer" } },
+	{ "timer", "hrtimer_start", LAT_EV_TIMER_START, { "function", "hrtimer", "expires",
+		"softexpires" } },
+	{ "timer", "hrtimer_cancel", LAT_EV_TIMER_CANCEL, { "hrtimer" } },
 	{ "ftrace", "print", LAT_EV_MARKER, { "buf" } },
 	{ "ftrace", "kernel_stack", LAT_EV_STACK, { "size", "caller" } },
 	{ "syscalls", "sys_enter_sched_setscheduler", LAT_EV_SETSCHED, { "pid", "policy" } },
@@ -47,7 +50,7 @@ static const int key_field[LAT_EV_NTYPES] = {
 	[LAT_EV_IRQ_ENTRY] = 0, [LAT_EV_IRQ_EXIT] = 0, [LAT_EV_SOFTIRQ_ENTRY] = 0,
 	[LAT_EV_SOFTIRQ_EXIT] = 0, [LAT_EV_MARKER] = 0, [LAT_EV_STACK] = 1,
 	[LAT_EV_TIMER_ENTRY] = 0, [LAT_EV_TIMER_EXIT] = 0, [LAT_EV_SETSCHED] = 1,
-	[LAT_EV_SETSCHED_EXIT] = 0,
+	[LAT_EV_SETSCHED_EXIT] = 0, [LAT_EV_TIMER_START] = 2, [LAT_EV_TIMER_CANCEL] = 0,
 };
 
 static void set_fld(struct td_fld *d, const struct tep_format_field *f, uint32_t *min_size)

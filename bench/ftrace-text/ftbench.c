@@ -19,7 +19,8 @@
 static const char *const type_names[LAT_EV_NTYPES] = {
 	"other", "switch", "waking", "wakeup", "wakeup_new", "migrate", "fork", "exec", "exit",
 	"irq_entry", "irq_exit", "softirq_entry", "softirq_exit", "marker", "stack", "lost",
-	"timer_entry", "timer_exit", "setscheduler", "setscheduler_exit",
+	"timer_entry", "timer_exit", "setscheduler", "setscheduler_exit", "timer_start",
+	"timer_cancel",
 };
 
 static void dump(const struct lat_event *e)

@@ -28,12 +28,19 @@ enum lat_ev_type {
 	LAT_EV_MARKER,		/* trace_marker text (print / tracing_mark_write) */
 	LAT_EV_STACK,		/* kernel stack of the preceding event on this CPU */
 	LAT_EV_LOST,		/* the source lost u.lost.count events on this CPU before ts */
-	LAT_EV_TIMER_ENTRY,	/* timer:hrtimer_expire_entry, the callback in u.irq.name */
-	LAT_EV_TIMER_EXIT,	/* its end (timer:hrtimer_expire_exit) */
+	LAT_EV_TIMER_ENTRY,	/* timer:hrtimer_expire_entry: u.timer hrtimer, now, the callback in
+				   u.timer.name (= u.irq.name) */
+	LAT_EV_TIMER_EXIT,	/* its end (timer:hrtimer_expire_exit): u.timer.hrtimer */
 	LAT_EV_SETSCHED,	/* syscalls:sys_enter_sched_setscheduler: u.setsched pid, policy */
 	LAT_EV_SETSCHED_EXIT,	/* syscalls:sys_exit_sched_setscheduler: u.setsched.ret */
+	LAT_EV_TIMER_START,	/* timer:hrtimer_start: u.timer (hrtimer, expires, softexpires,
+				   the callback in name) */
+	LAT_EV_TIMER_CANCEL,	/* timer:hrtimer_cancel: u.timer.hrtimer */
 	LAT_EV_NTYPES
 };
+
+/* A field of u.timer the source did not have. */
+#define LAT_TIMER_UNKNOWN INT64_MIN
 
 /* prev_state of a switch, folded to what latency analysis needs. */
 enum lat_task_state {
@@ -96,6 +103,19 @@ struct lat_event {
 			int32_t ret;		/* irq_handler_exit */
 			const char *name;	/* handler or vector name, lent */
 		} irq;
+		/*
+		 * TIMER_*: the hrtimer's fields (docs/timers.md).  The first three
+		 * members are u.irq's (a common initial sequence): a reader of
+		 * u.irq.name sees the callback.
+		 */
+		struct {
+			int32_t irq, ret;	/* -1, 0 */
+			const char *name;	/* its callback (ENTRY, START), lent, or NULL */
+			uint64_t hrtimer;	/* its address (text: the hashed %p), 0 unknown */
+			/* START: the expiry armed, in the timer's own clock (MONOTONIC, ...) */
+			int64_t expires, softexpires;
+			int64_t now;		/* ENTRY: that clock when its callback ran */
+		} timer;
 		struct {
 			const char *text;	/* lent, not NUL-terminated; trailing newline removed */
 			size_t len;
@@ -121,6 +141,9 @@ struct lat_event {
 		} setsched;
 	} u;
 };
+
+_Static_assert(offsetof(struct lat_event, u.timer.name) == offsetof(struct lat_event, u.irq.name),
+	       "u.timer begins as u.irq");
 
 struct lat_event_source;
 struct lat_steal;
@@ -187,7 +210,7 @@ static inline int lat_event_batch_ends(enum lat_ev_type t)
 			     (1u << LAT_EV_WAKEUP) | (1u << LAT_EV_WAKEUP_NEW) |
 			     (1u << LAT_EV_MIGRATE) | (1u << LAT_EV_FORK) | (1u << LAT_EV_EXEC) |
 			     (1u << LAT_EV_EXIT) | (1u << LAT_EV_LOST) | (1u << LAT_EV_SETSCHED) |
-			     (1u << LAT_EV_SETSCHED_EXIT);
+			     (1u << LAT_EV_SETSCHED_EXIT) | (1u << LAT_EV_TIMER_CANCEL);
 
 	return (unsigned)t >= 32 || !(own & (1u << t));
 }
