@@ -85,6 +85,14 @@ struct lat_ft_strs {
 };
 
 /*
+ * The fields of an hrtimer event (ev->type LAT_EV_TIMER_*) from its text [p, e):
+ * u.timer filled, the callback's name copied into strs->irq.  Returns 1, or 0
+ * when a field it needs is missing or bad (ftrace_text_timer.c).
+ */
+int lat_ft_timer_fields(const char *p, const char *e, struct lat_event *ev,
+			struct lat_ft_strs *strs);
+
+/*
  * Parses one line (no newline, already dequoted).  Fills @ev for EVENT, STACK,
  * USTACK and LOST; @ncpus gets a CPU count found in a header line (else left
  * alone).  Returns the kind; for LAT_FT_BAD *expected (static) says what a

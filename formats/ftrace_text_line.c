@@ -354,29 +354,6 @@ static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, 
 	return 1;
 }
 
-/* "hrtimer=00000000a5f3 function=hrtimer_wakeup now=123" (entry), "hrtimer=..." (exit) */
-static int p_timer(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, int entry)
-{
-	const char *e;
-
-	if (!LIT(c, "hrtimer="))
-		return 0;
-	while (c->p < c->e && !is_ws(*c->p))
-		c->p++;
-	if (!entry)
-		return 1;
-	skip_ws(c);
-	if (!LIT(c, "function="))
-		return 0;
-	for (e = c->p; e < c->e && !is_ws(*e); e++)
-		;
-	if (e == c->p)
-		return 0;
-	copy_str(strs->irq, sizeof(strs->irq), c->p, e);
-	ev->u.irq.name = strs->irq;
-	return 1;
-}
-
 static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 {
 	/* the kernel's softirq_to_name[], for text that printed the vector alone */
@@ -922,7 +899,8 @@ static const char EXP_EXIT[] = "sched_process_exit fields \"comm=… pid=N prio=
 static const char EXP_IRQ[] = "irq fields \"irq=N name=…\" or \"irq=N ret=handled\"";
 static const char EXP_SOFTIRQ[] = "softirq fields \"vec=N [action=NAME]\"";
 static const char EXP_TIMER[] =
-	"hrtimer fields \"hrtimer=P function=NAME now=N\" or \"hrtimer=P\"";
+	"hrtimer fields \"hrtimer=P function=NAME now=N\" (expire_entry), \"hrtimer=P "
+	"function=NAME expires=N softexpires=N\" (start) or \"hrtimer=P\"";
 static const char EXP_LOST[] = "\"CPU:N [LOST N EVENTS]\" or \"CPU:N [N EVENTS DROPPED]\"";
 static const char EXP_CPUS[] = "\"cpus=N\"";
 
@@ -983,10 +961,35 @@ static int sched_payload(struct cur *c, const char *m, size_t ml, struct lat_eve
 	return 0;
 }
 
-/* softirqs, irq handlers, hrtimer expiries: 1 with *@kind set, 0 for another name. */
+/* The hrtimer events read (docs/timers.md), by name; LAT_EV_OTHER for another name. */
+static enum lat_ev_type timer_type(const char *n, size_t nl, const char **full)
+{
+	static const struct {
+		const char *name, *full;
+		enum lat_ev_type type;
+	} t[] = {
+		{ "hrtimer_expire_entry", "timer:hrtimer_expire_entry", LAT_EV_TIMER_ENTRY },
+		{ "hrtimer_expire_exit", "timer:hrtimer_expire_exit", LAT_EV_TIMER_EXIT },
+		{ "hrtimer_start", "timer:hrtimer_start", LAT_EV_TIMER_START },
+		{ "hrtimer_cancel", "timer:hrtimer_cancel", LAT_EV_TIMER_CANCEL },
+	};
+
+	if (nl < 13 || memcmp(n, "hrtimer_", 8))
+		return LAT_EV_OTHER;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(t); i++)
+		if (nl == strlen(t[i].name) && !memcmp(n, t[i].name, nl)) {
+			*full = t[i].full;
+			return t[i].type;
+		}
+	return LAT_EV_OTHER;
+}
+
+/* softirqs, irq handlers, hrtimer events: 1 with *@kind set, 0 for another name. */
 static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
 		       struct lat_ft_strs *strs, const char **expected, enum lat_ft_kind *kind)
 {
+	enum lat_ev_type tt;
+	const char *full;
 	int ok, entry;
 
 	if (NAME_IS(n, nl, "softirq_entry") || NAME_IS(n, nl, "softirq_exit")) {
@@ -1004,16 +1007,11 @@ static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event
 		ev->u.irq.ret = 0;
 		*expected = EXP_IRQ;
 		ok = p_irq(c, ev, strs, entry);
-	} else if (NAME_IS(n, nl, "hrtimer_expire_entry") ||
-		   NAME_IS(n, nl, "hrtimer_expire_exit")) {
-		entry = nl == 20;
-		ev->type = entry ? LAT_EV_TIMER_ENTRY : LAT_EV_TIMER_EXIT;
-		ev->name = entry ? "timer:hrtimer_expire_entry" : "timer:hrtimer_expire_exit";
-		ev->u.irq.irq = -1;
-		ev->u.irq.ret = 0;
-		ev->u.irq.name = NULL;
+	} else if ((tt = timer_type(n, nl, &full)) != LAT_EV_OTHER) {
+		ev->type = tt;
+		ev->name = full;
 		*expected = EXP_TIMER;
-		ok = p_timer(c, ev, strs, entry);
+		ok = lat_ft_timer_fields(c->p, c->e, ev, strs);
 	} else {
 		return 0;
 	}

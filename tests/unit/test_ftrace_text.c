@@ -1188,6 +1188,92 @@ static void test_flags_legend(void **state)
 }
 
 /*
+ * The hrtimer events (docs/timers.md): the kernel's lines (a tracefs instance on
+ * 6.18: hashed pointers, "now" last, mode and was_armed after the expiries) and
+ * trace-cmd report's (3.1.6, of samples/tracedat/cyclictest-timers-v7-zstd.dat's
+ * recording: raw pointers, "now" before the function, "/0x0" after it).
+ */
+static void test_hrtimer_events(void **state)
+{
+	struct lat_event ev;
+	struct lat_ft_strs strs;
+	const char *exp;
+	int nc = 0;
+	const char *bad[] = {
+		/* a start without its expiries, a pointer that is no hex, a number too big */
+		"  a-1  [000] d..1.  7109.284705: hrtimer_start: hrtimer=00000000fea4b411 "
+		"function=hrtimer_wakeup",
+		"  a-1  [000] d.h..  7109.284675: hrtimer_expire_entry: hrtimer=zz "
+		"function=hrtimer_wakeup now=1",
+		"  a-1  [000] d..1.  7109.284705: hrtimer_start: hrtimer=1 function=f "
+		"expires=99999999999999999999 softexpires=1",
+		"  a-1  [000] d.h..  7109.284679: hrtimer_expire_exit: function=f",
+	};
+
+	(void)state;
+	assert_int_equal(parse(" memfd:sealed-91-31100   [000] d..1.  7109.284705: hrtimer_start: "
+			       "hrtimer=00000000fea4b411 function=hrtimer_wakeup "
+			       "expires=7109308310903 softexpires=7109308260903 mode=ABS "
+			       "was_armed=0", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_START);
+	assert_string_equal(ev.name, "timer:hrtimer_start");
+	assert_int_equal(ev.pid, 31100);
+	assert_true(ev.u.timer.hrtimer == 0xfea4b411ull);
+	assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
+	assert_true(ev.u.timer.expires == 7109308310903ll);
+	assert_true(ev.u.timer.softexpires == 7109308260903ll);
+	assert_true(ev.u.timer.now == LAT_TIMER_UNKNOWN);
+	assert_int_equal(parse("        latscope-30985   [000] d.h..  7109.284675: "
+			       "hrtimer_expire_entry: hrtimer=0000000065d77705 "
+			       "function=hrtimer_wakeup now=7109258230986", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_ENTRY);
+	assert_true(ev.u.timer.hrtimer == 0x65d77705ull);
+	assert_true(ev.u.timer.now == 7109258230986ll);
+	assert_string_equal(ev.u.irq.name, "hrtimer_wakeup");	/* u.irq's view of it */
+	assert_int_equal(ev.u.irq.irq, -1);
+	assert_int_equal(parse("        latscope-30985   [000] dNh..  7109.284679: "
+			       "hrtimer_expire_exit: hrtimer=0000000065d77705", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_EXIT);
+	assert_true(ev.u.timer.hrtimer == 0x65d77705ull);
+	assert_int_equal(parse(" Chrome_IOThread-30697   [001] d..1.  7109.285034: hrtimer_cancel: "
+			       "hrtimer=0000000054aff9e3", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_CANCEL);
+	assert_true(ev.u.timer.hrtimer == 0x54aff9e3ull);
+	/* trace-cmd report */
+	assert_int_equal(parse("      cyclictest-27828 [000]  7246.127957: hrtimer_start:        "
+			       "hrtimer=0xffffc90006eafca8 function=hrtimer_wakeup/0x0 "
+			       "expires=7246101697396 softexpires=7246101697396", &ev, &strs),
+			 LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_START);
+	assert_true(ev.u.timer.hrtimer == 0xffffc90006eafca8ull);
+	assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
+	assert_true(ev.u.timer.expires == 7246101697396ll);
+	assert_int_equal(parse("        latscope-28287 [000]  7246.130469: hrtimer_expire_entry: "
+			       "hrtimer=0xffffc90006eafca8 now=7246104027829 "
+			       "function=hrtimer_wakeup/0x0", &ev, &strs), LAT_FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_TIMER_ENTRY);
+	assert_true(ev.u.timer.now == 7246104027829ll);
+	assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
+	assert_int_equal(parse("        latscope-27674 [001]  7243.223692: hrtimer_cancel:       "
+			       "hrtimer=0xffff888627d30568", &ev, &strs), LAT_FT_EVENT);
+	assert_true(ev.u.timer.hrtimer == 0xffff888627d30568ull);
+	/* KTIME_MAX, 19 digits: a timer armed for never */
+	assert_int_equal(parse("  a-1  [000] d..1.  1.000000: hrtimer_start: hrtimer=1 function=f "
+			       "expires=9223372036854775807 softexpires=9223372036854775807",
+			       &ev, &strs), LAT_FT_EVENT);
+	assert_true(ev.u.timer.expires == INT64_MAX);
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(bad); i++) {
+		memset(&ev, 0, sizeof(ev));
+		exp = NULL;
+		assert_int_equal(lat_ft_parse_line(bad[i], strlen(bad[i]), &ev, &strs, &nc, &exp),
+				 LAT_FT_BAD);
+		assert_non_null(strstr(exp, "hrtimer fields"));
+	}
+}
+
+/*
  * The context of an event from its irq-info column, as lat_ft_flags_decode()
  * reads it: the layout's context column when the width is known, else the
  * third of 4 or more characters, else unknown.  Expected values by hand from
@@ -1272,6 +1358,7 @@ int main(void)
 		cmocka_unit_test(test_tracecmd_layouts),
 		cmocka_unit_test(test_wakeups),
 		cmocka_unit_test(test_process_and_irq_events),
+		cmocka_unit_test(test_hrtimer_events),
 		cmocka_unit_test(test_old_kernels),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_frames),
