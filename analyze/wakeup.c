@@ -65,6 +65,7 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	wk_steal_init(&w->steal, src->env, &w->oom);
 	wk_health_init(&w->health, r, &w->arena);
 	w->act = (struct wk_activity){ r, r->activity != NULL, &w->oom };
+	wk_timers_init(&w->tmr, r, &w->arena, &w->oom, &w->h);
 	/* the task table is never empty: no lookup tests for it */
 	if (wk_tasks_grow(w))
 		return -LAT_ENOMEM;
@@ -102,7 +103,8 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 		wk_stats_task_row(&w->stats, &v, &t->stats);
 	}
 	if ((ret = wk_stats_finish(&w->stats, src, w->o->sort)) ||
-	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)))
+	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)) ||
+	    (ret = wk_timers_finish(&w->tmr)))
 		return ret;
 	for (size_t i = 0; i < w->r->nworst; i++)
 		wk_verdict_env(&w->r->worst[i].verdict, src->env);
@@ -151,6 +153,7 @@ static void wk_release(struct wk *w)
 	wk_cases_free(&w->cases);
 	wk_stacks_free(&w->stacks);
 	wk_steal_release(&w->steal);
+	wk_timers_release(&w->tmr);
 	lat_arena_release(&w->arena);
 }
 
@@ -245,5 +248,6 @@ void wk_result_free(void *p)
 	free(r->run_funcs);
 	free(r->stop_reason);
 	free(r->skip_reason);
+	lat_timer_result_free(r->timers);
 	free(r);
 }

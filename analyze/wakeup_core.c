@@ -203,6 +203,7 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		wk_sink_wait(&w->sink, &e, wk_chain_last(&w->chain));
 	if (e.counted)
 		wk_cases_end(&w->cases, &c->cases, &c->h, &e);
+	wk_timer_end(&w->tmr, &t->tmr, &e);
 }
 
 /*
@@ -606,6 +607,7 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 
 	if (!t || ev->u.wake.pid <= 0)
 		return;
+	wk_timer_wake(&w->tmr, &c->tmr, &t->tmr, ev, t->on_cpu);
 	t->prio = ev->u.wake.prio;
 	wk_health_wake(&w->health, &c->health, &t->health, type, t->pid, t->comm, ev->ts_ns);
 	if (w->pr) {
@@ -720,6 +722,8 @@ static __attribute__((noinline)) void backwards(struct lat_wakeup_result *r,
 /* The events of neither the wait machine nor the CPU's current task. */
 static void dispatch_other(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
+	if ((1u << ev->type) & WK_TMR_EVENTS)
+		wk_timer_event(&w->tmr, &c->tmr, &c->h, c->seen ? c->last_ts : 0, ev);
 	switch (ev->type) {
 	case LAT_EV_MIGRATE:
 		on_migrate(w, ev);

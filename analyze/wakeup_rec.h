@@ -7,7 +7,7 @@
  * list of consumers, called directly (docs/hacking.md, "The wakeup analysis"):
  *
  *   wait start   struct wk_start   stall (owe), sums (snapshot), chain, activity (rq)
- *   wait end     struct wk_end     chain, stats, sums (verdict), gate, rt, sink, cases
+ *   wait end     struct wk_end     chain, stats, sums (verdict), gate, rt, sink, cases, timers
  *   slice end    struct wk_slice   history (ring), sums, activity, sink
  *   irq end      struct wk_irq     history (ring), sums, activity
  *   stall        lat_wake_stall    history, sums, sink, the result's list

@@ -8,10 +8,10 @@
  *   struct wk                   one per analysis
  *     cpus[i] -> struct wk_cpu  from the arena at the CPU's first event
  *       h                       its history (wakeup_history.h): current task, rings
- *       stall, stats, sums, cases, pr, health   the consumers' parts of it
+ *       stall, stats, sums, cases, pr, health, tmr   the consumers' parts of it
  *     tasks.slots[] -> struct wk_task   open addressing by pid; from the arena
- *       chain, stall, sums, pr, stats, health   the consumers' parts of it
- *     h, chain, stats, sums, gate, inv, sink, cases, stacks, stalls, health, act
+ *       chain, stall, sums, pr, stats, health, tmr   the consumers' parts of it
+ *     h, chain, stats, sums, gate, inv, sink, cases, stacks, stalls, health, act, tmr
  *                               the history and the consumers' own state
  *
  * Who writes: the core files write struct wk, wk_cpu and wk_task, except the
@@ -42,6 +42,7 @@
 #include "wakeup_stats.h"
 #include "wakeup_steal.h"
 #include "wakeup_sums.h"
+#include "wakeup_timer.h"
 
 /* An irq, softirq or hrtimer callback running on a CPU (open from entry to exit). */
 struct wk_open_irq {
@@ -72,6 +73,7 @@ struct wk_cpu {
 	struct wk_probe_cpu pr;
 	struct wk_stats_cpu stats;
 	struct wk_health_cpu health;
+	struct wk_timer_cpu tmr;
 };
 
 /*
@@ -118,6 +120,7 @@ struct wk_task {
 	uint8_t ss_pending;		/* inside sched_setscheduler(): ss_target, ss_policy */
 	int32_t ss_target, ss_policy;
 	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
+	struct wk_timer_task tmr;
 };
 
 _Static_assert(offsetof(struct wk_task, gaps_at_start) == 64 &&
@@ -175,6 +178,7 @@ struct wk {
 	struct wk_health health;
 	struct wk_steal steal;
 	struct wk_activity act;
+	struct wk_timers tmr;		/* kernel-side timer latency */
 };
 
 /* ---- the task table and the CPUs (wakeup_state.c) -------------------------------------- */

@@ -7,6 +7,7 @@
 #ifndef LATSCOPE_AN_WAKEUP_H
 #define LATSCOPE_AN_WAKEUP_H
 
+#include "an_timer.h"
 #include "analyze.h"
 #include "event.h"
 #include "model.h"
@@ -572,6 +573,9 @@ struct lat_wakeup_result {
 
 	/* [the activity, wakeup_activity.c] */
 	struct lat_wake_activity *activity;	/* NULL unless lat_analyze_opts.activity */
+
+	/* [the timers, wakeup_timer.c] */
+	struct lat_timer_result *timers;	/* NULL: the trace has no hrtimer event */
 };
 
 #define LAT_WAKE_GAPS_MAX 64
