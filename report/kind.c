@@ -23,11 +23,15 @@ NO_OPTS(lat_report_histogram_json, struct lat_json *, j)
 NO_OPTS(lat_report_fntrace_text, FILE *, out)
 NO_OPTS(lat_report_fntrace_json, struct lat_json *, j)
 
-/* An event trace: the probe samples, the wakeup analysis, the recorded environment. */
+/*
+ * An event trace: the probe samples, the wakeup analysis, the timers, the recorded
+ * environment.
+ */
 static void events_text(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	lat_report_probe_text(out, b);
 	lat_report_wakeup_text(out, b, o);
+	lat_report_timers_text(out, b, o);
 	lat_report_env_text(out, b);
 }
 
@@ -36,6 +40,7 @@ static void events_json(struct lat_json *j, const struct lat_block *b,
 {
 	lat_report_probe_json(j, b);
 	lat_report_wakeup_json(j, b, o);
+	lat_report_timers_json(j, b);
 	lat_report_env_json(j, b);
 }
 

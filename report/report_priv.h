@@ -26,6 +26,10 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 /* Probe samples of an event stream (report/probe.c); nothing when the block has none. */
 void lat_report_probe_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_probe_text(FILE *out, const struct lat_block *b);
+/* Kernel-side timer latency (report/timers.c); nothing when the trace has no hrtimer event. */
+void lat_report_timers_json(struct lat_json *j, const struct lat_block *b);
+void lat_report_timers_text(FILE *out, const struct lat_block *b,
+			    const struct lat_analyze_opts *o);
 /* The recorded environment of an event trace (report/env.c); nothing when it has none. */
 void lat_report_env_json(struct lat_json *j, const struct lat_block *b);
 void lat_report_env_text(FILE *out, const struct lat_block *b);

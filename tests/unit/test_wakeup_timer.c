@@ -15,6 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/report.h"
+#include "report_priv.h"
 #include "wakeup_test_util.h"
 
 #define HARD (LAT_EVF_KNOWN | LAT_EVF_HARDIRQ)
@@ -74,6 +76,18 @@ static const struct lat_timer_result *tmr(const struct lat_block *b)
 	const struct lat_wakeup_result *r = b->analysis;
 
 	return r->timers;
+}
+
+static char *report_text(const struct lat_block *b, const struct lat_analyze_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lat_report_timers_text(f, b, o);
+	fclose(f);
+	return buf;
 }
 
 /*
@@ -158,6 +172,54 @@ static void test_irq_and_thread_latency(void **state)
 	assert_string_equal(t->worst_irq[1].function, "tick_nohz_handler");
 	/* CPU0 logged nothing from the exit at 10520 across the expiry (10800 - 100) */
 	assert_int_equal(t->worst_irq[1].delay.silent_from_ns, 10520);
+	lat_block_free(b);
+}
+
+/*
+ * The same through the text report: the irq, callback and wait parts, and the
+ * wait's verdict as the wakeup analysis gave it.  With --threshold 100 ns the
+ * wait (390) is judged and is the worst wakeup: hog (prio 120, C's class) held
+ * the CPU from C's waking to its run: cpu-saturated.
+ */
+static void test_text_and_verdict(void **state)
+{
+	struct lat_analyze_opts o;
+	struct lat_block *b;
+	const struct lat_timer_sample *s;
+	const struct lat_wakeup_result *r;
+	char *txt;
+
+	(void)state;
+	cyclictest_sleep();
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 100;
+	b = run_opts(&o);
+	r = b->analysis;
+	s = &tmr(b)->worst[0];
+	assert_int_equal(r->worst[0].pid, 200);
+	assert_int_equal(r->worst[0].start_ns, 10510);
+	assert_int_equal(s->verdict, (int)r->worst[0].verdict.kind);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "2 expiries, 2 measured"));
+	assert_non_null(strstr(txt, "1. C/200 SCHED_OTHER nice 0 ran 700 ns after its timer's "
+				    "expiry at 0.000010200 (hrtimer_wakeup on CPU0)\n     = irq "
+				    "300 ns; CPU0 logged nothing from 0.000001200 until the "
+				    "interrupt at 0.000010500 (9.3 us); at the expiry CPU0 ran "
+				    "hog/70\n     + callback 10 ns + wait 390 ns on CPU0\n       "
+				    "the wait is worst wakeup 1: cpu-saturated: "));
+	free(txt);
+	lat_block_free(b);
+	/*
+	 * below the threshold (10 ms by default) the wait is judged only as one of
+	 * the worst wakeups; with none kept (--worst 0) it is not judged: said so
+	 */
+	lat_analyze_opts_init(&o);
+	o.worst_n = 0;
+	b = run_opts(&o);
+	assert_int_equal(tmr(b)->worst[0].verdict, -1);
+	txt = report_text(b, &o);
+	assert_non_null(strstr(txt, "the wait was not judged (below --threshold 10 ms)"));
+	free(txt);
 	lat_block_free(b);
 }
 
@@ -367,6 +429,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_irq_and_thread_latency, reset),
+		cmocka_unit_test_setup(test_text_and_verdict, reset),
 		cmocka_unit_test_setup(test_early_unarmed_lost, reset),
 		cmocka_unit_test_setup(test_cancel, reset),
 		cmocka_unit_test_setup(test_running, reset),
