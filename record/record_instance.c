@@ -30,9 +30,13 @@ static const char *const irq_events[] = {
 	"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
 };
 
-/* --timer-detail: what splits a probe sample into irq, handler and wakeup (docs/probe.md) */
+/*
+ * --timer-detail: what splits a probe sample into irq, handler and wakeup (docs/probe.md),
+ * and each hrtimer's expiry armed and canceled: kernel-side timer latency (docs/timers.md)
+ */
 static const char *const timer_events[] = {
 	"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit",
+	"timer:hrtimer_start", "timer:hrtimer_cancel",
 	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
 };
 
