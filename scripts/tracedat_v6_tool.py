@@ -28,6 +28,11 @@
       timestamps by j * 997 ns (so that the copies interleave), then repeated
       N times as `repeat` does: independent machines' worth of real events
       on many CPUs, for the reader's threads (bench/).
+  tracedat_v6_tool.py window IN OUT FROM TO
+      keeps of every CPU only the pages whose header timestamp (ns, the
+      trace clock) lies in [FROM, TO], kallsyms and options kept: a short
+      stretch of a long recording for samples/ (the events are real, each
+      page whole).
   tracedat_v6_tool.py cpus IN
       prints each CPU's page range, OFFSET:SIZE, one per line, then the
       sched_switch and sched_waking ids and field offsets as
@@ -185,6 +190,12 @@ def main():
     elif sys.argv[1] == "widen":
         widen(sys.argv[3], head, psize, datas, int(sys.argv[4]),
               int(sys.argv[5]) if len(sys.argv) > 5 else 1, ks_end - ks_start - 4, opt_start)
+    elif sys.argv[1] == "window" and len(sys.argv) == 6:
+        lo, hi = int(sys.argv[4]), int(sys.argv[5])
+        write(sys.argv[3], data[:head_end], psize,
+              whole([b"".join(d[p:p + psize] for p in range(0, len(d), psize)
+                              if lo <= struct.unpack_from("<Q", d, p)[0] <= hi)
+                     for d in datas]))
     elif sys.argv[1] == "inject":
         inject(sys.argv[3], data[:head_end], psize, datas)
     elif sys.argv[1] == "instance":
