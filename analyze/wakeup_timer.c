@@ -380,14 +380,21 @@ static struct wk_timer_thread *thread_of(struct wk_timers *s, struct wk_timer_ta
 	return tp->th = th;
 }
 
-/* Sample @p of @th complete but for its derived parts: counted; its worst? */
-static void add_sample(struct wk_timers *s, struct wk_timer_thread *th, struct lat_timer_sample *p)
+/*
+ * Sample @p of @th complete but for its derived parts: counted; its worst, when
+ * it may head a list (@ranked: its wait is the wakeup analysis' ranked one)?
+ */
+static void add_sample(struct wk_timers *s, struct wk_timer_thread *th, struct lat_timer_sample *p,
+		       int ranked)
 {
 	p->latency_ns = (int64_t)(p->end_ns - p->x.expiry_ns);
 	p->callback_ns = (int64_t)(p->waking_ns - p->x.entry_ns);
 	p->wait_ns = (int64_t)(p->end_ns - p->waking_ns);
-	if (!th->hll.n || p->latency_ns > th->hll.max) {
+	if (ranked && (!th->has_worst || p->latency_ns > th->worst.latency_ns)) {
 		th->worst = *p;
+		th->has_worst = 1;
+	}
+	if (!th->hll.n || p->latency_ns > th->hll.max) {
 		th->row.prio = p->prio;
 		th->row.max_irq_ns = p->x.irq_ns;
 		th->row.max_end_ns = p->end_ns;
@@ -448,7 +455,7 @@ void wk_timer_wake_slow(struct wk_timers *s, struct wk_timer_cpu *cp, struct wk_
 	th->p.cpu = ev->pid == ev->u.wake.pid ? ev->cpu : -1;
 	th->p.end_ns = th->p.end_low_ns = ev->ts_ns;
 	th->p.running = 1;
-	add_sample(s, th, &th->p);
+	add_sample(s, th, &th->p, 1);
 }
 
 void wk_timer_end_slow(struct wk_timers *s, struct wk_timer_task *tp, const struct wk_end *e)
@@ -485,7 +492,9 @@ void wk_timer_end_slow(struct wk_timers *s, struct wk_timer_task *tp, const stru
 	p->wait_start_ns = e->start_ns;
 	p->verdict = e->verdict;
 	p->vbasis = (int)e->vbasis;
-	add_sample(s, th, p);
+	p->low_trust = e->low_trust;
+	th->row.low_trust += e->low_trust;
+	add_sample(s, th, p, e->ranked);
 }
 
 /* ---- the result ---------------------------------------------------------------------------- */
@@ -554,7 +563,7 @@ int wk_timers_finish(struct wk_timers *s)
 			continue;
 		lat_hll_stat(&th->hll, &th->row.lat);
 		res->threads[res->nthreads++] = th->row;
-		if (res->nworst < LAT_TIMER_WORST)
+		if (res->nworst < LAT_TIMER_WORST && th->has_worst)
 			res->worst[res->nworst++] = th->worst;
 	}
 	return 0;

@@ -79,7 +79,8 @@ struct wk_timer_thread {
 	uint8_t pend;			/* a timer waking of it, its wait not ended yet */
 	uint64_t pend_wakeup_ns;	/* the sched_wakeup after it, 0 none yet */
 	struct lat_timer_sample p;	/* that waking: p.x, p.waking_ns */
-	struct lat_timer_sample worst;	/* its worst sample */
+	struct lat_timer_sample worst;	/* its worst sample of those that may head a list */
+	uint8_t has_worst;
 };
 
 struct wk_timer_task {

@@ -106,6 +106,7 @@ static void sample_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_uint(j, "end_ns", s->end_ns);
 	lat_json_bool(j, "running", s->running);
 	lat_json_bool(j, "inferred_end", s->inferred);
+	lat_json_bool(j, "low_trust", s->low_trust);
 	lat_json_uint(j, "end_low_ns", s->end_low_ns);
 	expiry_json(j, "timer", &s->x);
 	if (s->running) {
@@ -167,6 +168,7 @@ static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
 		stat_json(j, &h->lat);
 		lat_json_uint(j, "running", h->running);
 		lat_json_uint(j, "untrusted", h->untrusted);
+		lat_json_uint(j, "low_trust", h->low_trust);
 		lat_json_int(j, "max_irq_ns", h->max_irq_ns);
 		lat_json_uint(j, "max_end_ns", h->max_end_ns);
 		lat_json_obj_close(j);
@@ -319,6 +321,7 @@ static void sample_text(FILE *out, const struct lat_wakeup_result *r, size_t i,
 static void tables_text(FILE *out, const struct lat_timer_result *t)
 {
 	char cls[40], d[32];
+	uint64_t low = 0;
 
 	fprintf(out, "\n  hrtimer irq latency (the callback's now - the expiry hrtimer_start "
 		"armed):\n  %-16s %7s %10s %10s %10s %10s %10s %7s\n", "cpu", "count", "min", "avg",
@@ -346,7 +349,12 @@ static void tables_text(FILE *out, const struct lat_timer_result *t)
 		fprintf(out, " %7d %-16s", h->pid, cls);
 		stat_row(out, &h->lat);
 		fprintf(out, " %10s\n", dur(h->max_irq_ns, d));
+		low += h->low_trust;
 	}
+	if (low)
+		fprintf(out, "  (%" PRIu64 " sample%s of waits of low trust, on a CPU whose events are "
+			"incomplete: in the table, not among the worst below)\n", low,
+			low == 1 ? "" : "s");
 }
 
 void lat_report_timers_text(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o)

@@ -69,6 +69,7 @@ struct lat_timer_sample {
 	uint8_t running;		/* it was still on a CPU: no wait (its sleep never began) */
 	uint8_t inferred;		/* its switch in was not recorded: it ran in
 					   (end_low_ns, end_ns] */
+	uint8_t low_trust;		/* its wait is of low trust (wakeup.md, "Trace health") */
 	uint64_t end_low_ns;
 	/*
 	 * The wakeup wait (the wakeup analysis' own, docs/wakeup.md): it began at
@@ -94,6 +95,8 @@ struct lat_timer_thread {
 	struct lat_wake_stat lat;	/* thread latency of its samples */
 	uint64_t running;		/* samples woken while on a CPU */
 	uint64_t untrusted;		/* its waits across a lost-events gap: not counted */
+	uint64_t low_trust;		/* samples of waits of low trust: counted, never its worst
+					   sample unless --include-untrusted */
 	int64_t max_irq_ns;		/* the irq part of its worst sample */
 	uint64_t max_end_ns;		/* when its worst sample ended */
 };
@@ -116,7 +119,10 @@ struct lat_timer_result {
 	struct lat_timer_thread *threads;
 	size_t nthreads;
 	uint64_t wakes_dropped;		/* timer wakes of threads past LAT_TIMER_THREADS_MAX */
-	/* the worst sample of each of the first LAT_TIMER_WORST threads, in their order */
+	/*
+	 * the worst sample of each of the first LAT_TIMER_WORST threads, in their order,
+	 * of the samples whose wait may head a list (the wakeup analysis' ranked ones)
+	 */
 	struct lat_timer_sample worst[LAT_TIMER_WORST];
 	size_t nworst;
 	/* the worst irq latencies, one per interrupt (CPU and now), the worst first */

@@ -412,6 +412,54 @@ static void test_table_full(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * A CPU whose events are incomplete (docs/wakeup.md, "Trace health"): CPU1's
+ * exits from idle are never recorded; Y (50) shows up running after each of
+ * its sleeps with no switch (5 times, at 1100 + 1000 k).  C (200) sleeps there
+ * on its timer (expires 9000); the callback runs at 20000 with now 9030 (irq
+ * 30, expiry 19970) and C runs at 20100: 130.  Its wait is of low trust: in
+ * the statistics, not its worst sample (none is shown), unless
+ * --include-untrusted.
+ */
+static void test_low_trust(void **state)
+{
+	struct lat_analyze_opts o;
+	struct lat_block *b;
+	const struct lat_timer_result *t;
+
+	(void)state;
+	sw(5, 1, 0, "swapper/1", LAT_TS_RUNNING, 50, "Y");
+	for (uint64_t k = 0; k < 5; k++) {
+		sw(1000 + 1000 * k, 1, 50, "Y", LAT_TS_SLEEPING, 0, "swapper/1");
+		wake(1100 + 1000 * k, 1, 50, "Y", LAT_EV_WAKING, 60, "Z", 0);
+	}
+	sw(7000, 1, 50, "Y", LAT_TS_SLEEPING, 200, "C");
+	tstart(7100, 1, 200, "C", 0xa0, "hrtimer_wakeup", 9000, 9000);
+	sw(7200, 1, 200, "C", LAT_TS_SLEEPING, 0, "swapper/1");
+	tentry(20000, 1, 0, "swapper/1", 0xa0, "hrtimer_wakeup", 9030);
+	hwake(20010, 1, 0, "swapper/1", 200, "C");
+	texit(20020, 1, 0, "swapper/1", 0xa0);
+	sw(20100, 1, 0, "swapper/1", LAT_TS_SLEEPING, 200, "C");
+	b = run();
+	assert_int_not_equal(((const struct lat_wakeup_result *)b->analysis)->health[0].incomplete,
+			     LAT_HEALTH_OK);
+	t = tmr(b);
+	assert_int_equal(t->wakes, 1);
+	assert_int_equal(t->nthreads, 1);
+	assert_int_equal(t->threads[0].lat.max, 130);
+	assert_int_equal(t->threads[0].low_trust, 1);
+	assert_int_equal(t->nworst, 0);
+	lat_block_free(b);
+	lat_analyze_opts_init(&o);
+	o.include_untrusted = 1;
+	b = run_opts(&o);
+	t = tmr(b);
+	assert_int_equal(t->nworst, 1);
+	assert_int_equal(t->worst[0].latency_ns, 130);
+	assert_int_equal(t->worst[0].low_trust, 1);
+	lat_block_free(b);
+}
+
 /* No hrtimer event: no timer section at all. */
 static void test_no_timers(void **state)
 {
@@ -436,6 +484,7 @@ int main(void)
 		cmocka_unit_test_setup(test_wake_start_wakeup, reset),
 		cmocka_unit_test_setup(test_many_timers, reset),
 		cmocka_unit_test_setup(test_table_full, reset),
+		cmocka_unit_test_setup(test_low_trust, reset),
 		cmocka_unit_test_setup(test_no_timers, reset),
 	};
 
