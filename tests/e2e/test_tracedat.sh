@@ -171,6 +171,61 @@ done
 		bad "marker: $(grep marker "$tmp/dinj")"
 }
 
+# hrtimer fields (docs/timers.md), on the timer sample: every hrtimer event's address,
+# expires and softexpires (start), now (entry) and callback from `latscope dump` must be what
+# `trace-cmd report -t` prints; and that text, read back as ftrace text, must give the very
+# timers section the trace.dat gives (timestamps to the ns both).
+tm=$samples/cyclictest-timers-v7-zstd.dat
+trace-cmd report -t "$tm" 2>/dev/null >"$tmp/tm.txt"
+awk 'match($0, / hrtimer_(start|cancel|expire_entry|expire_exit): /) {
+	ev = substr($0, RSTART + 9, RLENGTH - 11)
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1)
+	out = ts " " ev
+	n = split(substr($0, RSTART + RLENGTH), f, / +/)
+	for (k = 1; k <= n; k++) {
+		split(f[k], kv, "="); v[kv[1]] = kv[2]
+	}
+	sub(/\/.*/, "", v["function"])
+	out = out " " v["hrtimer"]
+	if (ev == "start") out = out " " v["function"] " " v["expires"] " " v["softexpires"]
+	if (ev == "expire_entry") out = out " " v["function"] " " v["now"]
+	print out; delete v
+}' "$tmp/tm.txt" >"$tmp/tmwant"
+"$bin" dump "$tm" 2>/dev/null | awk '$5 ~ /^timer_/ {
+	m["timer_start"] = "start"; m["timer_cancel"] = "cancel"
+	m["timer_entry"] = "expire_entry"; m["timer_exit"] = "expire_exit"
+	for (k = 8; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
+	out = $1 " " m[$5] " " v["hrtimer"]
+	if ($5 == "timer_start") out = out " " $7 " " v["expires"] " " v["softexpires"]
+	if ($5 == "timer_entry") out = out " " $7 " " v["now"]
+	print out; delete v
+}' >"$tmp/tmgot"
+n=$(wc -l <"$tmp/tmwant")
+if [ "$n" -lt 2000 ] || ! cmp -s "$tmp/tmwant" "$tmp/tmgot"; then
+	bad "hrtimer fields: $n events, differing from trace-cmd report (want / got):"
+	diff "$tmp/tmwant" "$tmp/tmgot" | head -6
+else
+	echo "ok: $n hrtimer events' fields equal to trace-cmd report"
+fi
+"$bin" analyze --json "$tm" >"$tmp/tm1.json" 2>/dev/null
+"$bin" analyze --json "$tmp/tm.txt" >"$tmp/tm2.json" 2>/dev/null
+python3 -c '
+import json, sys
+t = [json.load(open(f))["inputs"][0]["blocks"][0].get("timers") for f in sys.argv[1:]]
+sys.exit(not (t[0] and t[0]["measured"] > 1000 and t[0] == t[1]))' "$tmp/tm1.json" "$tmp/tm2.json" ||
+	bad "the timer sample as trace-cmd report text: another timers section than the trace.dat's"
+# every woken thread's samples and worst latency, computed apart (tests/e2e/timer_threads.awk):
+# latscope counts the samples of a thread still on its CPU too ("running")
+awk -f "$repo/tests/e2e/timer_threads.awk" "$tmp/tm.txt" | sort >"$tmp/thwant"
+python3 -c '
+import json, sys
+for h in json.load(open(sys.argv[1]))["inputs"][0]["blocks"][0]["timers"]["threads"]:
+    print(h["pid"], h["count"] - h["running"], h["max_ns"])' "$tmp/tm1.json" | sort >"$tmp/thgot"
+if [ "$(wc -l <"$tmp/thwant")" -lt 8 ] || ! cmp -s "$tmp/thwant" "$tmp/thgot"; then
+	bad "timer thread latencies differ from timer_threads.awk (want / got):"
+	diff "$tmp/thwant" "$tmp/thgot" | head -6
+fi
+
 # Truncated v6: cut 10 pages into CPU0's data (its offset from `trace-cmd dump
 # --flyrecord`); what is left of CPU0 must be a prefix of the full CPU0
 # stream, CPU1 (stored after CPU0) is gone, and the reason names CPU0.

@@ -22,6 +22,7 @@
 #define V6 LAT_SAMPLES_DIR "/tracedat/mixed-3000-v6.dat"
 #define V7 LAT_SAMPLES_DIR "/tracedat/mixed-3000-v7-zstd.dat"
 #define INST LAT_SAMPLES_DIR "/tracedat/mixed-inst1-v7-zstd.dat"
+#define TIMERS LAT_SAMPLES_DIR "/tracedat/cyclictest-timers-v7-zstd.dat"
 #define FIXTURE LAT_FIXTURE_V7
 
 struct counts {
@@ -80,6 +81,51 @@ static void test_v6_counts(void **state)
 	assert_int_equal(c.backwards, 0);
 	assert_int_equal(c.cpus_seen, 3);
 	assert_null(l.blocks[0]->events->stop_reason);
+	lat_loaded_release(&l);
+}
+
+/*
+ * hrtimer events, fields looked up by name (docs/timers.md), in the timer sample;
+ * `trace-cmd report -t` of it: 1042 hrtimer_start, 3 hrtimer_cancel, 1039 expire
+ * entries and exits, and cyclictest's worst timer:
+ *   cyclictest-27828 [000] 7246.127957499: hrtimer_start: hrtimer=0xffffc90006eafca8
+ *     function=hrtimer_wakeup/0x0 expires=7246101697396 softexpires=7246101697396
+ *   latscope-28287 [000] 7246.130469467: hrtimer_expire_entry: hrtimer=0xffffc90006eafca8
+ *     now=7246104027829 function=hrtimer_wakeup/0x0
+ */
+static void test_hrtimer_fields(void **state)
+{
+	struct lat_loaded l;
+	struct lat_event ev;
+	unsigned long n[LAT_EV_NTYPES] = { 0 }, found = 0;
+
+	(void)state;
+	assert_int_equal(load(&l, TIMERS, NULL), 0);
+	while (lat_event_next(l.blocks[0]->events, &ev) > 0) {
+		n[ev.type]++;
+		if (ev.ts_ns == 7246127957499ull && ev.type == LAT_EV_TIMER_START) {
+			assert_int_equal(ev.pid, 27828);
+			assert_true(ev.u.timer.hrtimer == 0xffffc90006eafca8ull);
+			assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
+			assert_true(ev.u.timer.expires == 7246101697396ll);
+			assert_true(ev.u.timer.softexpires == 7246101697396ll);
+			assert_true(ev.u.timer.now == LAT_TIMER_UNKNOWN);
+			found++;
+		}
+		if (ev.ts_ns == 7246130469467ull && ev.type == LAT_EV_TIMER_ENTRY) {
+			assert_int_equal(ev.pid, 28287);
+			assert_true(ev.u.timer.hrtimer == 0xffffc90006eafca8ull);
+			assert_true(ev.u.timer.now == 7246104027829ll);
+			assert_string_equal(ev.u.irq.name, "hrtimer_wakeup");	/* u.irq's view */
+			assert_string_equal(ev.name, "timer:hrtimer_expire_entry");
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	assert_int_equal(n[LAT_EV_TIMER_START], 1042);
+	assert_int_equal(n[LAT_EV_TIMER_CANCEL], 3);
+	assert_int_equal(n[LAT_EV_TIMER_ENTRY], 1039);
+	assert_int_equal(n[LAT_EV_TIMER_EXIT], 1039);
 	lat_loaded_release(&l);
 }
 
@@ -213,6 +259,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v6_counts),
 		cmocka_unit_test(test_first_switch_fields),
+		cmocka_unit_test(test_hrtimer_fields),
 		cmocka_unit_test(test_instances),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_fixture_overrun),
