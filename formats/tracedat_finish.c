@@ -50,6 +50,20 @@ static void stack_syms(struct td_src *s, struct lat_event *ev)
 	ev->u.stack.syms = s->syms;
 }
 
+/* The kernel symbol at @addr (kallsyms loaded), through the small cache of callbacks. */
+static const char *fn_name(struct td_src *s, uint64_t addr)
+{
+	struct td_fn *c;
+
+	for (unsigned i = 0; i < TD_FN_CACHE; i++)
+		if (s->fns[i].addr == addr && addr)
+			return s->fns[i].name;
+	c = &s->fns[s->fn_next++ % TD_FN_CACHE];
+	c->addr = addr;
+	c->name = tep_find_function(s->f.tep, (unsigned long long)addr);
+	return c->name;
+}
+
 void td_finish(struct td_src *s, struct td_ccache *cc, struct lat_event *ev, int fl,
 	       uint64_t aux)
 {
@@ -76,8 +90,7 @@ void td_finish(struct td_src *s, struct td_ccache *cc, struct lat_event *ev, int
 	case LAT_EV_TIMER_ENTRY:
 	case LAT_EV_TIMER_START:
 		if (fl & TD_DEC_SYM)
-			ev->u.irq.name = td_load_kallsyms(&s->f) < 0 ? NULL :
-					 tep_find_function(s->f.tep, (unsigned long long)aux);
+			ev->u.irq.name = td_load_kallsyms(&s->f) < 0 ? NULL : fn_name(s, aux);
 		break;
 	default:
 		break;

@@ -23,6 +23,7 @@ struct td_ccache {
 };
 
 #define TD_CC_NONE INT32_MIN
+#define TD_FN_CACHE 4
 
 struct td_par;
 
@@ -46,6 +47,16 @@ struct td_src {
 	const char **syms;		/* a stack's symbols, lent to the event */
 	struct lat_steal steal;		/* the last steal marker's values, lent */
 	struct td_par *par;		/* the worker threads (tracedat_par.c), or NULL */
+	/*
+	 * The last hrtimer callbacks named (address, kallsyms name or NULL): a
+	 * timer-heavy trace names a handful of callbacks over and over, and each
+	 * tep_find_function() is a binary search of every kernel symbol.
+	 */
+	struct td_fn {
+		uint64_t addr;
+		const char *name;
+	} fns[TD_FN_CACHE];
+	unsigned fn_next;
 };
 
 extern const char td_comm_idle[LAT_COMM_LEN], td_comm_unknown[LAT_COMM_LEN];
