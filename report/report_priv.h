@@ -38,6 +38,11 @@ void lat_report_env_rows(const struct lat_block *b,
 			 void (*row)(void *ctx, const char *what, const char *value), void *ctx);
 /* "  name" left-aligned in @width columns, control characters escaped. */
 void lat_report_cell(FILE *out, const char *s, int width);
+/* A histogram's numbers as the wakeup JSON has them: count, avg_ns, min_ns, p50_ns .. max_ns. */
+struct lat_wake_stat;
+void lat_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);
+/* "comm/pid", "idle" for pid 0, control characters escaped. */
+void lat_report_who(FILE *out, const char *comm, int32_t pid);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
 void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 

@@ -41,18 +41,6 @@ static int verdict_of(const struct lat_wakeup_result *r, const struct lat_timer_
 
 /* ---- JSON ------------------------------------------------------------------------------- */
 
-static void stat_json(struct lat_json *j, const struct lat_wake_stat *s)
-{
-	lat_json_uint(j, "count", s->n);
-	lat_json_int(j, "min_ns", s->min);
-	lat_json_int(j, "avg_ns", (int64_t)(s->avg + 0.5));
-	lat_json_int(j, "p50_ns", s->p50);
-	lat_json_int(j, "p90_ns", s->p90);
-	lat_json_int(j, "p99_ns", s->p99);
-	lat_json_int(j, "p999_ns", s->p999);
-	lat_json_int(j, "max_ns", s->max);
-}
-
 static void hex_json(struct lat_json *j, const char *key, uint64_t v)
 {
 	char buf[24];
@@ -136,7 +124,7 @@ static void cpus_json(struct lat_json *j, const struct lat_timer_result *t)
 
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "cpu", c->cpu);
-		stat_json(j, &c->irq);
+		lat_report_stat_json(j, &c->irq);
 		lat_json_uint(j, "early", c->early);
 		lat_json_arr_open(j, "hist");	/* [lo_ns, count] of the non-empty buckets */
 		for (size_t k = 0; k < LAT_WAKE_HIST_N; k++) {
@@ -165,7 +153,7 @@ static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
 		lat_json_str(j, "comm", h->comm);
 		lat_json_int(j, "prio", h->prio);
 		lat_json_str(j, "function", h->function[0] ? h->function : NULL);
-		stat_json(j, &h->lat);
+		lat_report_stat_json(j, &h->lat);
 		lat_json_uint(j, "running", h->running);
 		lat_json_uint(j, "untrusted", h->untrusted);
 		lat_json_uint(j, "low_trust", h->low_trust);
@@ -195,7 +183,7 @@ void lat_report_timers_json(struct lat_json *j, const struct lat_block *b)
 	lat_json_uint(j, "unmatched", t->unmatched);
 	lat_json_uint(j, "wakes_dropped", t->wakes_dropped);
 	lat_json_obj_open(j, "irq");
-	stat_json(j, &t->irq);
+	lat_report_stat_json(j, &t->irq);
 	lat_json_obj_close(j);
 	cpus_json(j, t);
 	threads_json(j, t);
@@ -226,16 +214,6 @@ static void stat_row(FILE *out, const struct lat_wake_stat *s)
 		dur(s->max, b[4]));
 }
 
-static void who(FILE *out, const char *comm, int32_t pid)
-{
-	if (pid == 0) {
-		fputs("idle", out);
-		return;
-	}
-	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
-	fprintf(out, "/%d", pid);
-}
-
 /* Why a callback ran late: the CPU's silence, the stall, who ran at the expiry. */
 static void delay_text(FILE *out, const struct lat_timer_expiry *x)
 {
@@ -251,7 +229,7 @@ static void delay_text(FILE *out, const struct lat_timer_expiry *x)
 	if (x->delay.pid >= 0) {
 		fputs("; at the expiry CPU", out);
 		fprintf(out, "%d ran ", x->cpu);
-		who(out, x->delay.comm, x->delay.pid);
+		lat_report_who(out, x->delay.comm, x->delay.pid);
 	}
 }
 
@@ -264,7 +242,7 @@ static void expiry_text(FILE *out, size_t i, const struct lat_timer_expiry *x)
 	lat_fput_safe(out, x->function[0] ? x->function : "?",
 		      strnlen(x->function[0] ? x->function : "?", LAT_TIMER_FN_LEN));
 	fprintf(out, " ran %s late (armed by ", dur(x->irq_ns, d));
-	who(out, x->armed_comm, x->armed_pid);
+	lat_report_who(out, x->armed_comm, x->armed_pid);
 	fputc(')', out);
 	delay_text(out, x);
 	fputc('\n', out);
@@ -287,7 +265,8 @@ static void wait_text(FILE *out, const struct lat_wakeup_result *r,
 			lat_verdict_name((enum lat_verdict_kind)v));
 		lat_fput_safe(out, ev, strlen(ev));
 	} else if (v >= 0) {
-		fprintf(out, "\n       the wait's verdict: %s", lat_verdict_name((enum lat_verdict_kind)v));
+		fprintf(out, "\n       the wait's verdict: %s",
+			lat_verdict_name((enum lat_verdict_kind)v));
 	} else if (s->wait_ns > 0) {
 		fprintf(out, "\n       the wait was not judged (below --threshold %s)",
 			dur(o ? o->threshold_ns : 0, d));
@@ -300,7 +279,7 @@ static void sample_text(FILE *out, const struct lat_wakeup_result *r, size_t i,
 	char d[3][32], t[40], cls[40];
 
 	fprintf(out, "  %zu. ", i + 1);
-	who(out, s->comm, s->pid);
+	lat_report_who(out, s->comm, s->pid);
 	lat_sched_class_fmt(s->prio, cls, sizeof(cls));
 	if (cls[0])
 		fprintf(out, " %s", cls);
@@ -352,8 +331,8 @@ static void tables_text(FILE *out, const struct lat_timer_result *t)
 		low += h->low_trust;
 	}
 	if (low)
-		fprintf(out, "  (%" PRIu64 " sample%s of waits of low trust, on a CPU whose events are "
-			"incomplete: in the table, not among the worst below)\n", low,
+		fprintf(out, "  (%" PRIu64 " sample%s of waits of low trust, on a CPU whose events "
+			"are incomplete: in the table, not among the worst below)\n", low,
 			low == 1 ? "" : "s");
 }
 
@@ -365,12 +344,12 @@ void lat_report_timers_text(FILE *out, const struct lat_block *b, const struct l
 		return;
 	fprintf(out, "\n  hrtimers (docs/timers.md): %" PRIu64 " expiries, %" PRIu64 " measured "
 		"(their hrtimer_start recorded), %" PRIu64 " armed before the trace or unseen, "
-		"%" PRIu64 " after lost events; %" PRIu64 " thread wakes\n", t->entries, t->measured,
-		t->unarmed, t->untrusted, t->wakes);
+		"%" PRIu64 " after lost events; %" PRIu64 " thread wakes\n", t->entries,
+		t->measured, t->unarmed, t->untrusted, t->wakes);
 	if (!t->measured) {
 		if (t->entries && !t->starts)
-			fputs("  (record timer:hrtimer_start too: latscope record --timer-detail)\n",
-			      out);
+			fputs("  (record timer:hrtimer_start too: latscope record "
+			      "--timer-detail)\n", out);
 		return;
 	}
 	tables_text(out, t);

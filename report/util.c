@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "latscope/hll.h"
 #include "report_priv.h"
 
 void lat_fput_safe(FILE *out, const char *s, size_t len)
@@ -35,4 +36,26 @@ void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, 
 	lat_json_uint(j, NULL, first);
 	lat_json_uint(j, NULL, last);
 	lat_json_arr_close(j);
+}
+
+void lat_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s)
+{
+	lat_json_uint(j, "count", s->n);
+	lat_json_int(j, "avg_ns", (int64_t)(s->avg + 0.5));
+	lat_json_int(j, "min_ns", s->min);
+	lat_json_int(j, "p50_ns", s->p50);
+	lat_json_int(j, "p90_ns", s->p90);
+	lat_json_int(j, "p99_ns", s->p99);
+	lat_json_int(j, "p999_ns", s->p999);
+	lat_json_int(j, "max_ns", s->max);
+}
+
+void lat_report_who(FILE *out, const char *comm, int32_t pid)
+{
+	if (pid == 0) {
+		fputs("idle", out);
+		return;
+	}
+	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
+	fprintf(out, "/%d", pid);
 }

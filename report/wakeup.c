@@ -10,18 +10,6 @@
 
 /* ---- JSON ------------------------------------------------------------------------- */
 
-static void stat_json(struct lat_json *j, const struct lat_wake_stat *s)
-{
-	lat_json_uint(j, "count", s->n);
-	lat_json_int(j, "avg_ns", (int64_t)(s->avg + 0.5));
-	lat_json_int(j, "min_ns", s->min);
-	lat_json_int(j, "p50_ns", s->p50);
-	lat_json_int(j, "p90_ns", s->p90);
-	lat_json_int(j, "p99_ns", s->p99);
-	lat_json_int(j, "p999_ns", s->p999);
-	lat_json_int(j, "max_ns", s->max);
-}
-
 static void stack_json(struct lat_json *j, const char *key, const struct lat_wakeup_result *r,
 		       int32_t id)
 {
@@ -383,7 +371,7 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, size_t top)
 {
 	lat_json_obj_open(j, "all");
-	stat_json(j, &r->all);
+	lat_report_stat_json(j, &r->all);
 	lat_json_obj_close(j);
 	lat_json_uint(j, "ntasks", r->ntasks);
 	lat_json_arr_open(j, "tasks");
@@ -393,12 +381,12 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "pid", t->pid);
 		lat_json_str(j, "comm", t->comm);
-		stat_json(j, &t->wake);
+		lat_report_stat_json(j, &t->wake);
 		lat_json_uint(j, "max_end_ns", t->max_end_ns);
 		lat_json_uint(j, "untrusted", t->untrusted);
 		lat_json_uint(j, "low_trust", t->low_trust);
 		lat_json_obj_open(j, "preempt");
-		stat_json(j, &t->preempt);
+		lat_report_stat_json(j, &t->preempt);
 		lat_json_obj_close(j);
 		lat_json_obj_close(j);
 	}
@@ -409,9 +397,9 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "cpu", c->cpu);
-		stat_json(j, &c->wake);
+		lat_report_stat_json(j, &c->wake);
 		lat_json_obj_open(j, "preempt");
-		stat_json(j, &c->preempt);
+		lat_report_stat_json(j, &c->preempt);
 		lat_json_obj_close(j);
 		lat_json_uint(j, "lost_events", c->lost);
 		lat_json_uint(j, "overrun", c->overrun);
@@ -539,16 +527,6 @@ static void stat_row(FILE *out, const struct lat_wake_stat *s)
 		dur(s->max, b[5], 32));
 }
 
-static void who(FILE *out, const char *comm, int32_t pid)
-{
-	if (pid == 0) {
-		fputs("idle", out);
-		return;
-	}
-	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
-	fprintf(out, "/%d", pid);
-}
-
 /* "@pre" "SCHED_FIFO 80" (the class inferred from the kernel prio), or "@pre" "prio N". */
 static void sched_text(FILE *out, const char *pre, int32_t prio)
 {
@@ -578,7 +556,7 @@ static void holders_text(FILE *out, const struct lat_wakeup_result *r,
 		int pct = total ? (int)(100.0 * (double)o->ns / (double)total + 0.5) : 0;
 
 		fputs(i ? ", " : ": ", out);
-		who(out, o->comm, o->pid);
+		lat_report_who(out, o->comm, o->pid);
 		if (o->pid == 0) {
 			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
 		} else {
@@ -628,10 +606,10 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 			fputs(" (no irq events recorded to name it)", out);
 		}
 		fprintf(out, " on CPU%d, interrupting ", k->cpu);
-		who(out, k->comm, k->pid);
+		lat_report_who(out, k->comm, k->pid);
 	} else {
 		fputs("woken by ", out);
-		who(out, k->comm, k->pid);
+		lat_report_who(out, k->comm, k->pid);
 		fprintf(out, " on CPU%d", k->cpu);
 	}
 	/* a new task has no sched_waking: sched_wakeup_new is where its wait starts */
@@ -661,7 +639,7 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 		lat_fput_safe(out, ev, strlen(ev));
 	}
 	fputs("\n     ", out);
-	who(out, c->comm, c->pid);
+	lat_report_who(out, c->comm, c->pid);
 	if (lat_sched_class_fmt_pol(c->prio, c->policy, d1, sizeof(d1)))
 		fprintf(out, " %s", d1);	/* from its recorded sched_setscheduler() */
 	else
@@ -677,7 +655,7 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 			lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
 	if (c->unseen_pid > 0) {
 		fputs(" (", out);
-		who(out, c->unseen_comm, c->unseen_pid);
+		lat_report_who(out, c->unseen_comm, c->unseen_pid);
 		fprintf(out, " left the CPU with no recorded switch-in: it ran at an unknown point "
 			"of %s charged below to the task before it)", dur(c->unseen_ns, d1, sizeof(d1)));
 	}
@@ -765,14 +743,14 @@ static void case_chain_text(FILE *out, const struct lat_wakeup_result *r,
 		const struct lat_wake_link *l = &c->chain[i];
 
 		fputs(";\n     ", out);
-		who(out, l->comm, l->pid);
+		lat_report_who(out, l->comm, l->pid);
 		fprintf(out, " itself waited %s on CPU%d%s", dur(l->latency_ns, d1, sizeof(d1)),
 			l->cpu, l->kind != LAT_WAIT_PREEMPT ? "" : l->preempted ?
 			" after preemption (R+: preempted in the kernel)" :
 			" after preemption (R: rescheduled at a return to user space, or yielded)");
 		if (l->held_by_pid >= 0) {
 			fputs(" (", out);
-			who(out, l->held_by_comm, l->held_by_pid);
+			lat_report_who(out, l->held_by_comm, l->held_by_pid);
 			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
 		} else if (l->held_unknown) {
 			fputs(" (who held that CPU is unknown: older than the switches kept per CPU)",
@@ -870,7 +848,7 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 		first = 0;
 		lat_sched_class_fmt_pol(t->prio, t->policy, cls, sizeof(cls));
 		fputs("    ", out);
-		who(out, t->comm, t->pid);
+		lat_report_who(out, t->comm, t->pid);
 		fprintf(out, " %s: max %s, p99 %s over %llu wait%s", cls,
 			dur(t->rt.max, d1, sizeof(d1)), dur(t->rt.p99, d2, sizeof(d2)),
 			(unsigned long long)t->rt.n, t->rt.n == 1 ? "" : "s");
