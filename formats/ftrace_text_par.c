@@ -150,9 +150,11 @@ static int keep_str(struct ftp_slot *sl, const char *s, uintptr_t *off)
 	return 0;
 }
 
+/* The events whose u.irq.name may be the parser's scratch: irqs, softirqs, hrtimer callbacks. */
 static int is_irq(enum lat_ev_type t)
 {
-	return t >= LAT_EV_IRQ_ENTRY && t <= LAT_EV_SOFTIRQ_EXIT;
+	return (t >= LAT_EV_IRQ_ENTRY && t <= LAT_EV_SOFTIRQ_EXIT) || t == LAT_EV_TIMER_ENTRY ||
+	       t == LAT_EV_TIMER_START;
 }
 
 #define REL_NAME 1

@@ -174,7 +174,8 @@ done
 # hrtimer fields (docs/timers.md), on the timer sample: every hrtimer event's address,
 # expires and softexpires (start), now (entry) and callback from `latscope dump` must be what
 # `trace-cmd report -t` prints; and that text, read back as ftrace text, must give the very
-# timers section the trace.dat gives (timestamps to the ns both).
+# timers section the trace.dat gives (timestamps to the ns both), by one thread and by the
+# parser's workers (which must keep the callbacks' names, not point into their scratch).
 tm=$samples/cyclictest-timers-v7-zstd.dat
 trace-cmd report -t "$tm" 2>/dev/null >"$tmp/tm.txt"
 awk 'match($0, / hrtimer_(start|cancel|expire_entry|expire_exit): /) {
@@ -208,11 +209,13 @@ else
 	echo "ok: $n hrtimer events' fields equal to trace-cmd report"
 fi
 "$bin" analyze --json "$tm" >"$tmp/tm1.json" 2>/dev/null
-"$bin" analyze --json "$tmp/tm.txt" >"$tmp/tm2.json" 2>/dev/null
+"$bin" analyze --jobs 1 --json "$tmp/tm.txt" >"$tmp/tm2.json" 2>/dev/null
+"$bin" analyze --jobs 3 --json "$tmp/tm.txt" >"$tmp/tm3.json" 2>/dev/null
 python3 -c '
 import json, sys
 t = [json.load(open(f))["inputs"][0]["blocks"][0].get("timers") for f in sys.argv[1:]]
-sys.exit(not (t[0] and t[0]["measured"] > 1000 and t[0] == t[1]))' "$tmp/tm1.json" "$tmp/tm2.json" ||
+sys.exit(not (t[0] and t[0]["measured"] > 1000 and t[0] == t[1] == t[2]))' "$tmp/tm1.json" \
+	"$tmp/tm2.json" "$tmp/tm3.json" ||
 	bad "the timer sample as trace-cmd report text: another timers section than the trace.dat's"
 # every woken thread's samples and worst latency, computed apart (tests/e2e/timer_threads.awk):
 # latscope counts the samples of a thread still on its CPU too ("running")
