@@ -351,7 +351,7 @@ void wk_timer_event(struct wk_timers *s, struct wk_timer_cpu *cp, const struct w
 static struct wk_timer_thread *thread_of(struct wk_timers *s, struct wk_timer_task *tp,
 					 const struct lat_event *ev)
 {
-	struct wk_timer_thread *th, **n;
+	struct wk_timer_thread *th;
 
 	if (tp->th)
 		return tp->th;
@@ -359,13 +359,9 @@ static struct wk_timer_thread *thread_of(struct wk_timers *s, struct wk_timer_ta
 		s->res->wakes_dropped++;
 		return NULL;
 	}
-	if (!(s->nthreads & (s->nthreads - 1)) || !s->nthreads) {
-		n = realloc(s->threads, (s->nthreads ? s->nthreads * 2 : 8) * sizeof(*n));
-		if (!n) {
-			*s->oom = 1;
-			return NULL;
-		}
-		s->threads = n;
+	if (!s->threads && !(s->threads = calloc(LAT_TIMER_THREADS_MAX, sizeof(*s->threads)))) {
+		*s->oom = 1;
+		return NULL;
 	}
 	if (!(th = lat_arena_alloc(s->arena, sizeof(*th)))) {
 		*s->oom = 1;

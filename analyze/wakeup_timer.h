@@ -98,7 +98,7 @@ struct wk_timers {
 	size_t cap, n;
 	char (*fns)[LAT_TIMER_FN_LEN];	/* [0] "": unknown */
 	size_t nfns, last_fn;
-	struct wk_timer_thread **threads;
+	struct wk_timer_thread **threads;	/* LAT_TIMER_THREADS_MAX slots, at the first */
 	size_t nthreads;
 	struct wk_timer_cpu **cpus;	/* by CPU number, ncpus slots */
 	size_t ncpus;

@@ -460,6 +460,39 @@ static void test_low_trust(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * More woken threads than rows (256): 300 sleepers, each woken once by its
+ * own hrtimer_wakeup timer on CPU0 while arm (1) runs; none runs before the
+ * trace ends.  The first 256 get a row (their waits never end: unmatched), the
+ * other 44 wakes are counted as dropped.
+ */
+static void test_threads_full(void **state)
+{
+	struct lat_block *b;
+	const struct lat_timer_result *t;
+	uint64_t ts = 1000;
+
+	(void)state;
+	sw(5, 0, 0, "swapper/0", LAT_TS_RUNNING, 1, "arm");
+	for (int i = 0; i < 300; i++) {
+		uint64_t ptr = 0x1000 + 8 * (uint64_t)i;
+
+		tstart(ts, 0, 1, "arm", ptr, "hrtimer_wakeup", (int64_t)ts, (int64_t)ts);
+		tentry(ts + 10, 0, 1, "arm", ptr, "hrtimer_wakeup", (int64_t)ts + 5);
+		hwake(ts + 11, 0, 1, "arm", 1000 + i, "sleeper");
+		texit(ts + 12, 0, 1, "arm", ptr);
+		ts += 100;
+	}
+	b = run();
+	t = tmr(b);
+	assert_int_equal(t->measured, 300);
+	assert_int_equal(t->wakes, 0);
+	assert_int_equal(t->wakes_dropped, 300 - LAT_TIMER_THREADS_MAX);
+	assert_int_equal(t->unmatched, LAT_TIMER_THREADS_MAX);
+	assert_int_equal(t->nthreads, 0);	/* rows without a sample are not shown */
+	lat_block_free(b);
+}
+
 /* No hrtimer event: no timer section at all. */
 static void test_no_timers(void **state)
 {
@@ -485,6 +518,7 @@ int main(void)
 		cmocka_unit_test_setup(test_many_timers, reset),
 		cmocka_unit_test_setup(test_table_full, reset),
 		cmocka_unit_test_setup(test_low_trust, reset),
+		cmocka_unit_test_setup(test_threads_full, reset),
 		cmocka_unit_test_setup(test_no_timers, reset),
 	};
 
