@@ -111,6 +111,7 @@ static void on_vector(struct wk *w, struct wk_cpu *c, const struct lat_event *ev
 			l = sizeof(c->hard.name) - 1;
 		c->hard.open = 1;
 		c->hard.start = ev->ts_ns;
+		wk_timer_vector(&c->tmr, c->seen ? c->last_ts : 0, ev->ts_ns);
 		c->hard.irq = -1;
 		memset(c->hard.name, 0, sizeof(c->hard.name));
 		memcpy(c->hard.name, n, l);

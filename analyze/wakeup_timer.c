@@ -284,9 +284,11 @@ static void on_entry(struct wk_timers *s, struct wk_timer_cpu *cp, const struct 
 	o->x.armed_pid = -1;
 	/* one interrupt runs every callback due: they share its now and the silence before it */
 	if (ev->u.timer.now != cp->irq_now || !cp->irq_entry_ns) {
+		int vec = cp->vec_ns && last_ns == cp->vec_ns;	/* its vector came just before */
+
 		cp->irq_now = ev->u.timer.now;
-		cp->irq_entry_ns = ev->ts_ns;
-		cp->irq_from_ns = last_ns;
+		cp->irq_entry_ns = vec ? cp->vec_ns : ev->ts_ns;
+		cp->irq_from_ns = vec ? cp->vec_from_ns : last_ns;
 	}
 	if (!armed || ev->u.timer.now == LAT_TIMER_UNKNOWN)
 		s->res->unarmed++;

@@ -67,6 +67,8 @@ struct wk_timer_cpu {
 	   event before it */
 	int64_t irq_now;
 	uint64_t irq_entry_ns, irq_from_ns;
+	/* the CPU's last irq_vectors entry (local_timer_entry) and its last event before it */
+	uint64_t vec_ns, vec_from_ns;
 	struct lat_hll irq;		/* irq latency of its measured expiries */
 	uint64_t early;
 };
@@ -132,6 +134,18 @@ static inline void wk_timer_wake(struct wk_timers *s, struct wk_timer_cpu *cp,
 {
 	if (__builtin_expect(s->nopen | s->npend, 0) && (cp->depth || tp->th))
 		wk_timer_wake_slow(s, cp, tp, ev, on_cpu);
+}
+
+/*
+ * An irq_vectors:*_entry at @ts on @cp's CPU, its last event before at @last_ns
+ * (0 none).  When a callback's entry follows it directly (x86's local_timer_entry,
+ * --timer-detail), the interrupt began there: the CPU's silence before the
+ * interrupt ends at the vector, not at the callback a few hundred ns later.
+ */
+static inline void wk_timer_vector(struct wk_timer_cpu *cp, uint64_t last_ns, uint64_t ts)
+{
+	cp->vec_ns = ts;
+	cp->vec_from_ns = last_ns;
 }
 
 /* A wait ends (after the sums: e->verdict is the analysis' own): a timer wait's sample. */
