@@ -164,6 +164,7 @@ static void on_start(struct wk_timers *s, struct wk_timer_cpu *cp, const struct 
 	a->gen = s->gen;
 	a->pid = ev->pid;
 	a->fn = fn_intern(s, ev->u.timer.name);
+	a->cpu = (int16_t)ev->cpu;
 	memcpy(a->comm, ev->comm, LAT_COMM_LEN);
 	a->comm[LAT_COMM_LEN - 1] = 0;
 }
@@ -249,6 +250,22 @@ static void measure(struct wk_timers *s, struct wk_timer_cpu *cp, const struct w
 	worst_irq(s->res, x);
 }
 
+/*
+ * The difference of the trace clock and the timers' clock at a callback's
+ * entry.  Only one of a clock near the trace's (CLOCK_MONOTONIC, BOOTTIME: both
+ * count from boot, as the default trace clock does): a CLOCK_REALTIME timer's
+ * now counts from 1970, and would place the monotonic timers decades away.
+ */
+static void clock_note(struct wk_timer_cpu *cp, const struct lat_event *ev)
+{
+	int64_t off = (int64_t)ev->ts_ns - ev->u.timer.now;
+
+	if (ev->u.timer.now == LAT_TIMER_UNKNOWN || off > WK_TMR_CLK_NEAR || off < -WK_TMR_CLK_NEAR)
+		return;
+	cp->clk_off = off;
+	cp->clk_known = 1;
+}
+
 static void on_entry(struct wk_timers *s, struct wk_timer_cpu *cp, const struct wk_hcpu *hc,
 		     uint64_t last_ns, const struct lat_event *ev)
 {
@@ -290,6 +307,7 @@ static void on_entry(struct wk_timers *s, struct wk_timer_cpu *cp, const struct 
 		cp->irq_entry_ns = vec ? cp->vec_ns : ev->ts_ns;
 		cp->irq_from_ns = vec ? cp->vec_from_ns : last_ns;
 	}
+	clock_note(cp, ev);
 	if (!armed || ev->u.timer.now == LAT_TIMER_UNKNOWN)
 		s->res->unarmed++;
 	else if (a.gen != s->gen)
@@ -345,6 +363,37 @@ void wk_timer_event(struct wk_timers *s, struct wk_timer_cpu *cp, const struct w
 		on_timer_exit(s, cp, ev);
 		break;
 	}
+}
+
+int wk_timer_due(const struct wk_timers *s, int32_t cpu, uint64_t from_ns, uint64_t to_ns,
+		 struct wk_timer_due *out)
+{
+	const struct wk_timer_cpu *cp;
+	const struct wk_tmr_armed *best = NULL;
+	uint64_t best_ns = 0;
+
+	if (!s->n || cpu < 0 || (size_t)cpu >= s->ncpus || !(cp = s->cpus[cpu]) || !cp->clk_known)
+		return 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		const struct wk_tmr_armed *a = &s->tab[i];
+		int64_t due;
+
+		/* KTIME_MAX (armed "never") overflows: never due */
+		if (!a->hrtimer || a->cpu != cpu || a->gen != s->gen ||
+		    __builtin_add_overflow(a->expires, cp->clk_off, &due) || due <= (int64_t)from_ns ||
+		    due > (int64_t)to_ns || (best && (uint64_t)due >= best_ns))
+			continue;
+		best = a;
+		best_ns = (uint64_t)due;
+	}
+	if (!best)
+		return 0;
+	out->due_ns = best_ns;
+	out->hrtimer = best->hrtimer;
+	out->pid = best->pid;
+	out->function = s->fns[best->fn];
+	memcpy(out->comm, best->comm, LAT_COMM_LEN);
+	return 1;
 }
 
 /* ---- the woken threads --------------------------------------------------------------------- */

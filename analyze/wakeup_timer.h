@@ -36,6 +36,8 @@
 #define WK_TMR_CAP 16384		/* armed timers tracked at most (slots; half used) */
 #define WK_TMR_FNS 64			/* callback names kept; more are "" */
 #define WK_TMR_NEST 2			/* a hard hrtimer inside a softirq one */
+/* |trace clock - timer clock| at most this for wk_timer_due() (~73 min; REALTIME is ~56 years) */
+#define WK_TMR_CLK_NEAR (1ll << 42)
 
 /* The events the consumer takes (wk_timer_event()): the hrtimer ones, and lost events. */
 #define WK_TMR_EVENTS ((1u << LAT_EV_TIMER_START) | (1u << LAT_EV_TIMER_CANCEL) | \
@@ -49,6 +51,7 @@ struct wk_tmr_armed {
 	uint64_t gen;			/* the consumer's lost-events count at the start */
 	int32_t pid;			/* who armed it */
 	uint16_t fn;			/* its callback (fns[]), 0 unknown */
+	int16_t cpu;			/* where hrtimer_start was logged */
 	char comm[LAT_COMM_LEN];
 };
 
@@ -71,6 +74,9 @@ struct wk_timer_cpu {
 	uint64_t vec_ns, vec_from_ns;
 	struct lat_hll irq;		/* irq latency of its measured expiries */
 	uint64_t early;
+	/* the trace clock - the timers' clock at its last entry (wk_timer_due()) */
+	int64_t clk_off;
+	uint8_t clk_known;
 };
 
 /* A thread a timer woke: its row, and the timer wake waiting for its wait's end. */
@@ -119,6 +125,28 @@ void wk_timer_event(struct wk_timers *s, struct wk_timer_cpu *cp, const struct w
 void wk_timer_wake_slow(struct wk_timers *s, struct wk_timer_cpu *cp, struct wk_timer_task *tp,
 			const struct lat_event *ev, int32_t on_cpu);
 void wk_timer_end_slow(struct wk_timers *s, struct wk_timer_task *tp, const struct wk_end *e);
+/* A timer due inside a silence (wk_timer_due()). */
+struct wk_timer_due {
+	uint64_t due_ns;		/* its expiry (expires), in the trace clock */
+	uint64_t hrtimer;
+	int32_t pid;			/* who armed it */
+	const char *function;		/* its callback, "" unknown (lives as long as @s) */
+	char comm[LAT_COMM_LEN];
+};
+
+/*
+ * For the stall detector ("timer due", docs/timers.md, "Timers due"): the
+ * earliest expiry in (@from_ns, @to_ns] of the timers armed on CPU @cpu and not
+ * yet expired, into @out: 1, or 0 when none is known to be due.  A timer's
+ * expires is in its own clock: it is placed in the trace clock by the
+ * difference of the two at the CPU's last hrtimer_expire_entry (its
+ * timestamp - its now); before the CPU's first one nothing is known.  Timers
+ * armed before lost events are left out (re-armed unseen, maybe).  It scans
+ * the armed table (at most WK_TMR_CAP slots): for silences, not every event.
+ */
+int wk_timer_due(const struct wk_timers *s, int32_t cpu, uint64_t from_ns, uint64_t to_ns,
+		 struct wk_timer_due *out);
+
 /* The result's tables (r->timers), at the end.  0 or -LAT_ENOMEM. */
 int wk_timers_finish(struct wk_timers *s);
 void wk_timers_release(struct wk_timers *s);

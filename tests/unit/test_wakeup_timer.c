@@ -18,6 +18,7 @@
 #include "latscope/report.h"
 #include "report_priv.h"
 #include "wakeup_test_util.h"
+#include "wakeup_timer.h"
 
 #define HARD (LAT_EVF_KNOWN | LAT_EVF_HARDIRQ)
 
@@ -529,6 +530,61 @@ static void test_threads_full(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * "Timer due" for the stall detector (wk_timer_due()), on the consumer alone.
+ * CPU0: C (200) arms 0xa0 (hrtimer_wakeup) for 5000 and the tick 0xb0 for
+ * 9000, in the timers' clock; 0xc0, armed for 3000, runs at 8100 with now 3100:
+ * the trace clock is 8100 - 3100 = 5000 ahead, so 0xa0 is due at 10000 and 0xb0
+ * at 14000 in the trace clock.  Before that entry the difference is unknown:
+ * nothing is due.  A CLOCK_REALTIME callback (now ~1.7e18, 2024) leaves the
+ * difference as it was.  After lost events no timer armed before is trusted.
+ */
+static void test_timer_due(void **state)
+{
+	struct lat_wakeup_result r = { 0 };
+	struct lat_arena arena = { 0 };
+	struct wk_hcpu hc;
+	struct wk_timer_cpu cpu0 = { 0 };
+	struct wk_timers s;
+	struct wk_timer_due d;
+	int oom = 0;
+	const int64_t rt = 1700000000000000000ll;
+
+	(void)state;
+	memset(&hc, 0, sizeof(hc));
+	wk_timers_init(&s, &r, &arena, &oom, NULL);
+	tstart(1000, 0, 200, "C", 0xa0, "hrtimer_wakeup", 5000, 5000);
+	tstart(1100, 0, 200, "C", 0xb0, "tick_nohz_handler", 9000, 9000);
+	tstart(1200, 0, 200, "C", 0xc0, "it_real_fn", 3000, 3000);
+	tstart(1300, 0, 200, "C", 0xd0, "posix_timer_fn", rt + 900000, rt + 900000);
+	for (size_t i = 0; i < nev; i++)
+		wk_timer_event(&s, &cpu0, &hc, 0, &evs[i]);
+	assert_int_equal(wk_timer_due(&s, 0, 0, 1000000, &d), 0);	/* no clock yet */
+	tentry(8100, 0, 70, "hog", 0xc0, "it_real_fn", 3100);
+	tentry(8200, 0, 70, "hog", 0xd0, "posix_timer_fn", rt + 900100);	/* REALTIME */
+	wk_timer_event(&s, &cpu0, &hc, 0, &evs[nev - 2]);
+	wk_timer_event(&s, &cpu0, &hc, 0, &evs[nev - 1]);
+	assert_int_equal(s.cpus[0]->clk_off, 5000);
+	assert_int_equal(wk_timer_due(&s, 0, 8100, 20000, &d), 1);
+	assert_int_equal(d.due_ns, 10000);
+	assert_int_equal(d.hrtimer, 0xa0);
+	assert_int_equal(d.pid, 200);
+	assert_string_equal(d.function, "hrtimer_wakeup");
+	assert_string_equal(d.comm, "C");
+	assert_int_equal(wk_timer_due(&s, 0, 10000, 20000, &d), 1);	/* after 0xa0's */
+	assert_int_equal(d.due_ns, 14000);
+	assert_string_equal(d.function, "tick_nohz_handler");
+	assert_int_equal(wk_timer_due(&s, 0, 8100, 9999, &d), 0);
+	assert_int_equal(wk_timer_due(&s, 1, 0, 20000, &d), 0);	/* nothing on CPU1 */
+	add(9000, 0, 70, "hog", LAT_EV_LOST);
+	wk_timer_event(&s, &cpu0, &hc, 0, &evs[nev - 1]);
+	assert_int_equal(wk_timer_due(&s, 0, 8100, 20000, &d), 0);
+	assert_int_equal(oom, 0);
+	wk_timers_release(&s);
+	lat_timer_result_free(r.timers);
+	lat_arena_release(&arena);
+}
+
 /* No hrtimer event: no timer section at all. */
 static void test_no_timers(void **state)
 {
@@ -556,6 +612,7 @@ int main(void)
 		cmocka_unit_test_setup(test_low_trust, reset),
 		cmocka_unit_test_setup(test_threads_full, reset),
 		cmocka_unit_test_setup(test_vector_begins_irq, reset),
+		cmocka_unit_test_setup(test_timer_due, reset),
 		cmocka_unit_test_setup(test_no_timers, reset),
 	};
 
