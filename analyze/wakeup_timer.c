@@ -599,9 +599,11 @@ int wk_timers_finish(struct wk_timers *s)
 		return 0;
 	if ((ret = finish_cpus(s, res)))
 		return ret;
-	if (s->nthreads && !(res->threads = calloc(s->nthreads, sizeof(*res->threads))))
-		return -LAT_ENOMEM;
-	qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
+	if (s->nthreads) {	/* none: s->threads is NULL, and qsort(NULL, 0) undefined */
+		if (!(res->threads = calloc(s->nthreads, sizeof(*res->threads))))
+			return -LAT_ENOMEM;
+		qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_thread);
+	}
 	for (size_t i = 0; i < s->nthreads; i++) {
 		struct wk_timer_thread *th = s->threads[i];
 
