@@ -239,6 +239,7 @@ void lat_timeline_free(struct lat_timeline *t)
 		lat_bigmap_free(t->slices_map, t->slices_maplen);
 	else
 		free(t->slices);
+	free(t->sums);
 	free(t->marks);
 	free(t->edges);
 	free(t->brackets);

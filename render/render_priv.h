@@ -490,9 +490,33 @@ struct lat_tl_layout {
 	int nempty;		/* CPUs collapsed ... */
 	int nempty_rows;	/* ... into this many thin rows (one per run of consecutive CPUs) */
 	double thin_h;		/* a collapsed row's height */
+	size_t nsums;		/* merged spans (lat_tl_summary) in the view */
+	uint64_t sum_slices;	/* the slices they merged */
+	size_t drawn_sum_labels;	/* lanes labelled "summarised: N slices merged" */
 };
 
 double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);
+
+/* ---- render/timeline_merged.c: merged spans, and what timeline.c shares with them ---- */
+
+/* The muted colour (an index past the palette) of a task without a legend colour. */
+int tl_muted_colour(int32_t pid);
+/* A colour index's rgb: the legend's (l->task_rgb) or a muted one. */
+struct lat_rgb tl_colour_rgb(const struct lat_tl_layout *l, int colour);
+/* Fills the current path with diagonal lines of @rgb, 6 px apart: "/", or "\" if @back. */
+void tl_hatch_fill(cairo_t *cr, struct lat_rgb rgb, double alpha, int back);
+/* Whether merged span @s is in the view [v0, v1): overlaps it, or is empty and inside it. */
+int tl_sum_in_view(const struct lat_tl_summary *s, uint64_t v0, uint64_t v1);
+/* @t's merged spans by cpu then start: t->sums, or a sorted copy (*copy, freed by the caller). */
+int tl_sum_sort(const struct lat_timeline *t, const struct lat_tl_summary **out,
+		struct lat_tl_summary **copy);
+/*
+ * Lane @cpu's merged spans (from *k on in @s, @n sorted by cpu then start;
+ * *k moves past them), its top at @top: folded per pixel, the stretch
+ * hatched, outlined and labelled where it fits (l->drawn_sum_labels).
+ */
+void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
+		      const struct lat_tl_summary *s, size_t n, size_t *k, int cpu, double top);
 
 /*
  * A waker arrow's label: "comm:pid" for a task, "irq NAME" for a named irq

@@ -12,7 +12,9 @@
  * column, drawn in the colour of the task that ran most of it and as opaque
  * as the column was busy.  Rectangles are then drawn grouped by colour, one
  * path each, so a million slices cost a pass over the array and an SVG holds
- * at most a few thousand rectangles per lane.
+ * at most a few thousand rectangles per lane.  Where the analysis kept a
+ * CPU's slices only merged (a window longer than its rings reach), the merged
+ * spans are drawn the same way, hatched and labelled (render/timeline_merged.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -91,6 +93,8 @@ struct tl_priv {
 	const struct lat_tl_slice *sl;	/* the slices by cpu then start */
 	struct lat_tl_slice *sorted;	/* owned copy when the input was not in that order */
 	const struct lat_tl_mark **migr;	/* owned array: migrations to draw, by CPU pair */
+	const struct lat_tl_summary *sums;	/* the merged spans by cpu then start */
+	struct lat_tl_summary *sums_sorted;	/* owned copy when they were not in that order */
 };
 
 const struct lat_rgb lat_tl_migr_own_rgb = { 0.50, 0.10, 0.75 };
@@ -134,6 +138,7 @@ static void tl_release(struct lat_chart *c)
 		free(p->pub.task_rgb);
 		free(p->tasks.t);
 		free(p->sorted);
+		free(p->sums_sorted);
 		free(p->migr);
 		free(p->pub.lane_empty);
 		free(p->pub.lane_top);
@@ -339,6 +344,9 @@ static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_co
 {
 	const struct lat_tl_layout *l = &p->pub;
 
+	p->pub.nsums = 0;
+	p->pub.sum_slices = 0;
+
 	for (size_t k = 0; k < t->nslices; k++) {
 		const struct lat_tl_slice *s = &p->sl[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
@@ -355,6 +363,28 @@ static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_co
 		if (!ta->comm)
 			ta->comm = s->comm;
 		ta->run_ns += b - a;
+	}
+	for (size_t k = 0; k < t->nsums; k++) {
+		const struct lat_tl_summary *s = &p->sums[k];
+		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
+		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
+		struct task_acc *ta;
+
+		if (s->cpu >= n->ncpus && s->cpu < 4096)
+			n->ncpus = s->cpu + 1;
+		if (!tl_sum_in_view(s, l->v0, l->v1))
+			continue;
+		p->pub.nsums++;
+		p->pub.sum_slices += s->nslices;
+		if (s->pid <= 0 || b <= a)
+			continue;
+		/* the top task's share of the span, for its place in the legend */
+		if (!(ta = task_get(&p->tasks, s->pid)))
+			return -LAT_ENOMEM;
+		if (!ta->comm)
+			ta->comm = s->comm;
+		ta->run_ns += (uint64_t)((double)s->top_ns * (double)(b - a) /
+					 (double)(s->end_ns - s->start_ns));
 	}
 	for (size_t k = 0; k < t->nmarks; k++) {
 		if (t->marks[k].cpu >= n->ncpus && t->marks[k].cpu < 4096)
@@ -462,16 +492,22 @@ static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_t
 	if (l->focus_pid >= 0)
 		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.6, 0.6, 0.6 }, LAT_LEG_DASH)->text,
 			 sizeof(c->legend[0].text), "hatched: not the --task, holder or waker");
+	if (l->nsums)
+		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.35, 0.35, 0.35 }, LAT_LEG_BOX)->text,
+			 sizeof(c->legend[0].text), "white-hatched: slices merged");
 }
 
 static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 			const struct lat_timeline *t, const struct tl_counts *n)
 {
-	char d1[32], who[80], held[160], empty[40] = "";
+	char d1[32], who[80], held[160], empty[40] = "", merged[48] = "";
 	size_t k;
 
 	if (l->nempty)
 		snprintf(empty, sizeof(empty), " (%d with no events)", l->nempty);
+	if (l->sum_slices)
+		snprintf(merged, sizeof(merged), " (and %llu merged)",
+			 (unsigned long long)l->sum_slices);
 	if (t->nbrackets) {
 		const struct lat_tl_bracket *b = &t->brackets[0];
 
@@ -482,9 +518,9 @@ static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
-	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s, %zu task%s, %d CPU%s%s, "
+	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s%s, %zu task%s, %d CPU%s%s, "
 		 "%zu irq%s, %zu marker%s, %zu migration%s \xc2\xb7 window %s", t->nslices,
-		 PLURAL(t->nslices), l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
+		 PLURAL(t->nslices), merged, l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
 		 PLURAL(n->ncpus), empty, n->nirq, PLURAL(n->nirq), n->nmark, PLURAL(n->nmark), l->nmigr,
 		 PLURAL(l->nmigr), lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
 }
@@ -496,7 +532,7 @@ static void mark_cpu(uint8_t *used, int ncpus, int cpu)
 }
 
 /*
- * The CPUs with nothing to draw in the view: no slice (a task's or idle), irq,
+ * The CPUs with nothing to draw in the view: no slice (a task's or idle), merged span, irq,
  * marker, lost events, stall of their own, migration end, waker arrow or
  * wait.  Each run of consecutive ones is drawn as one thin row (docs/render.md).
  */
@@ -509,6 +545,9 @@ static int tl_empty_lanes(struct lat_tl_layout *l, const struct lat_timeline *t)
 	for (size_t i = 0; i < t->nslices; i++)
 		if (t->slices[i].end_ns > l->v0 && t->slices[i].start_ns < l->v1)
 			mark_cpu(used, l->ncpus, t->slices[i].cpu);
+	for (size_t i = 0; i < t->nsums; i++)
+		if (tl_sum_in_view(&t->sums[i], l->v0, l->v1))
+			mark_cpu(used, l->ncpus, t->sums[i].cpu);
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 
@@ -617,7 +656,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	ret = tl_window(l, t, o, msg, msglen);
 	if (ret)
 		return ret;
-	if (sort_slices(p, t) || tl_scan(p, t, &n))
+	if (sort_slices(p, t) || tl_sum_sort(t, &p->sums, &p->sums_sorted) || tl_scan(p, t, &n))
 		goto nomem;
 	if (n.ncpus <= 0) {
 		snprintf(msg, msglen, "the timeline has no CPU");
@@ -685,14 +724,7 @@ static int colour_of(const struct tl_priv *p, int32_t pid)
 
 	if (ta && ta->idx >= 0)
 		return ta->idx;
-	return LAT_PALETTE_N + (int)(((uint32_t)pid * 2654435761u) >> 28);
-}
-
-static struct lat_rgb rgb_of(const struct tl_priv *p, int colour)
-{
-	if (colour < LAT_PALETTE_N)
-		return p->pub.task_rgb[colour];
-	return lat_muted((uint32_t)(colour - LAT_PALETTE_N) * 977u + 13u);
+	return tl_muted_colour(pid);
 }
 
 /* A folded pixel column being filled. */
@@ -782,27 +814,6 @@ static int dimmed(const struct lat_tl_layout *l, const struct lat_timeline *t, i
 	return 1;
 }
 
-/* Fills the current path with diagonal lines of @rgb, 6 px apart (a repeated 6x6 tile). */
-static void hatch_fill(cairo_t *cr, struct lat_rgb rgb)
-{
-	cairo_surface_t *tile = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 6, 6);
-	cairo_pattern_t *pat;
-	cairo_t *tc = cairo_create(tile);
-
-	cairo_set_source_rgba(tc, rgb.r, rgb.g, rgb.b, 0.9);
-	cairo_set_line_width(tc, 1.4);
-	cairo_move_to(tc, -1, 7);
-	cairo_line_to(tc, 7, -1);
-	cairo_stroke(tc);
-	cairo_destroy(tc);
-	pat = cairo_pattern_create_for_surface(tile);
-	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
-	cairo_set_source(cr, pat);
-	cairo_fill(cr);
-	cairo_pattern_destroy(pat);
-	cairo_surface_destroy(tile);
-}
-
 /* The thin row of the run of CPUs with nothing to draw that starts at @cpu. */
 static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_layout *l,
 			   int cpu)
@@ -832,9 +843,9 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 {
 	struct lat_tl_layout *l = &p->pub;
 	struct lane_rects lr = { 0 };
-	size_t si = 0;
+	size_t si = 0, sk = 0;
 
-	l->drawn_rects = 0;
+	l->drawn_rects = l->drawn_sum_labels = 0;
 	for (int cpu = 0; cpu < l->ncpus; cpu++) {
 		double top = lat_tl_lane_top(l, cpu), h = l->lane_h;
 		char buf[32];
@@ -852,6 +863,12 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		lat_font(cr, h >= LAT_LABEL_PT ? LAT_LABEL_PT : fmax(h, 5), 0);
 		snprintf(buf, sizeof(buf), "CPU %d", cpu);
 		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
+		/* the merged spans before the lane's first slice */
+		cairo_save(cr);
+		cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
+		cairo_clip(cr);
+		tl_sum_draw_lane(cr, c, l, p->sums, t->nsums, &sk, cpu, top);
+		cairo_restore(cr);
 
 		/* slices are sorted by cpu, then start: skip lanes' foreign slices */
 		while (si < t->nslices && p->sl[si].cpu < cpu)
@@ -873,7 +890,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			cairo_rectangle(cr, c->plot.x + r->x0, top + 1, r->x1 - r->x0, h - 2);
 			if (i + 1 == lr.n || lr.r[i + 1].colour != r->colour ||
 			    lr.r[i + 1].alpha != r->alpha) {
-				struct lat_rgb rgb = rgb_of(p, r->colour);
+				struct lat_rgb rgb = tl_colour_rgb(l, r->colour);
 
 				if (!dimmed(l, t, pid)) {
 					lat_set_rgb(cr, rgb, a);
@@ -887,7 +904,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 				 */
 				lat_set_rgb(cr, rgb, 0.18);
 				cairo_fill_preserve(cr);
-				hatch_fill(cr, rgb);
+				tl_hatch_fill(cr, rgb, 0.9, 0);
 			}
 		}
 		cairo_restore(cr);

@@ -17,6 +17,22 @@ struct lat_tl_slice {		/* a task on a CPU, [start, end) */
 	uint8_t preempted;	/* it left the CPU still runnable (R) */
 };
 
+/*
+ * What ran on a CPU where the analysis no longer kept its slices one by one
+ * (docs/wakeup.md, "Timeline"): the slices of [start, end) merged.  Only
+ * before the CPU's first slice of the timeline; [start, end) is the merged
+ * span as kept, which may begin before the window (the counts are its whole).
+ */
+struct lat_tl_summary {
+	uint64_t start_ns, end_ns;
+	int32_t cpu;
+	uint32_t nslices;	/* slices merged */
+	uint64_t busy_ns;	/* of which tasks ran (idle not) */
+	uint64_t top_ns;	/* of which the top task ran */
+	int32_t pid, prio;	/* the top task: the longest of the parts merged; 0: idle only */
+	char comm[LAT_COMM_LEN];
+};
+
 enum lat_tl_mark_kind {
 	LAT_TL_IRQ,		/* hardirq handler [start, end) */
 	LAT_TL_SOFTIRQ,
@@ -70,6 +86,9 @@ struct lat_timeline {
 	size_t nslices;
 	void *slices_map;		/* slices is in this lat_bigmap() mapping, else malloc()ed */
 	size_t slices_maplen;
+	struct lat_tl_summary *sums;	/* owned: where slices were no longer kept, sorted by cpu
+					   then start; NULL when none */
+	size_t nsums;
 	struct lat_tl_mark *marks;	/* owned */
 	size_t nmarks;
 	struct lat_tl_edge *edges;	/* owned: the waker chain of the bracket */

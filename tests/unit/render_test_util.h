@@ -51,6 +51,15 @@ static inline int rect_inside(const struct lat_rect *in, const struct lat_rect *
 	       in->y >= out->y - 0.5 && in->y + in->h <= out->y + out->h + 0.5;
 }
 
+/* Whether the chart's legend has an entry of exactly @text. */
+static inline int legend_has(const struct lat_chart *c, const char *text)
+{
+	for (int i = 0; i < c->nlegend; i++)
+		if (!strcmp(c->legend[i].text, text))
+			return 1;
+	return 0;
+}
+
 /* LAT_RENDER_DUMP=dir writes @name there, to look at what a test drew. */
 static inline void dump_png(cairo_surface_t *s, const char *name)
 {

@@ -104,14 +104,6 @@ static void tl_free(struct lat_timeline *t)
 	free(t);
 }
 
-static int legend_has(const struct lat_chart *c, const char *text)
-{
-	for (int i = 0; i < c->nlegend; i++)
-		if (!strcmp(c->legend[i].text, text))
-			return 1;
-	return 0;
-}
-
 static void test_hand_built(void **state)
 {
 	struct lat_timeline *t = build();

@@ -3,7 +3,8 @@
  * The timeline chart against a hand-built timeline: the bracket spans the
  * x-range of its timestamps, slices sit in their CPU's lane in their task's
  * colour, idle stays blank, the legend names the tasks, hostile task names
- * keep the SVG well-formed, a million slices fold into a few rectangles.
+ * keep the SVG well-formed, a million slices fold into a few rectangles,
+ * merged spans are drawn hatched and labelled.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,6 +81,7 @@ static struct lat_timeline *build(const char *hog_comm)
 
 static void tl_free(struct lat_timeline *t)
 {
+	free(t->sums);
 	free(t->slices);
 	free(t->marks);
 	free(t->edges);
@@ -373,6 +375,111 @@ static void test_million_slices(void **state)
 	free(t);
 }
 
+/*
+ * build() with CPU 1's first 3 ms merged (the analysis no longer had them one
+ * by one): 300 spans of 10 us, each of 5 slices, 8 us of them tasks', 6 us
+ * the top task's, kworker/1:1:60 (the legend's third colour), then its exact
+ * slice 3-3.4 ms.  The spans are drawn in its colour as opaque as they were
+ * busy, in the 4 levels of folded columns (0.8 busy: level round(0.8 x 3) =
+ * 2, 0.25 + 0.75 x 2 / 3 = 0.75 over the lane's 0.965 grey), as one
+ * rectangle (no seams between them), hatched in white, outlined, labelled
+ * with the 1500 slices merged (span 150's 5 empty ones too); the subtitle
+ * and the legend say so.
+ */
+static void add_sums(struct lat_timeline *t, size_t n, uint64_t from)
+{
+	t->sums = calloc(n, sizeof(*t->sums));
+	assert_non_null(t->sums);
+	t->nsums = n;
+	for (size_t i = 0; i < n; i++)
+		t->sums[i] = (struct lat_tl_summary){ .start_ns = from + i * 10000,
+						      .end_ns = from + i * 10000 + 10000, .cpu = 1,
+						      .nslices = 5, .busy_ns = 8000, .top_ns = 6000,
+						      .pid = 60, .prio = 120,
+						      .comm = "kworker/1:1" };
+}
+
+static void test_merged(void **state)
+{
+	struct lat_timeline *t = build("hog");
+	struct lat_render_opts o;
+	struct lat_render_buf a = { 0 }, b = { 0 };
+	struct lat_chart c;
+	const struct lat_tl_layout *l;
+	cairo_surface_t *s;
+	struct lat_rgb want, kw = lat_palette(2);
+	int coloured = 0, white = 0;
+	double x, y;
+
+	(void)state;
+	t->slices[2].start_ns = T0 + 3 * MS;	/* kworker's exact slice: after the merged ones */
+	t->slices[2].end_ns = T0 + 3400000;
+	add_sums(t, 300, T0);
+	/* one span at 1.5 ms of empty slices only (the analysis' switches of unseen tasks) */
+	t->sums[150].end_ns = t->sums[150].start_ns;
+	t->sums[150].busy_ns = t->sums[150].top_ns = 0;
+	lat_render_opts_init(&o);
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	dump_png(s, "timeline-merged.png");
+	l = c.priv;
+	assert_int_equal(l->nsums, 300);
+	assert_true(l->sum_slices == 1500);
+	assert_int_equal(l->drawn_sum_labels, 1);
+	assert_non_null(strstr(c.subtitle, "4 slices (and 1500 merged), "));
+	assert_true(legend_has(&c, "white-hatched: slices merged"));
+	assert_string_equal(c.legend[2].text, "kworker/1:1:60");
+	/* a 6x6 px block of the merged stretch, away from the label: fill and hatch */
+	want = (struct lat_rgb){ 0.75 * kw.r + 0.25 * 0.965, 0.75 * kw.g + 0.25 * 0.965,
+				 0.75 * kw.b + 0.25 * 0.965 };
+	y = lat_tl_lane_top(l, 1) + l->lane_h * 0.75;
+	for (x = xat(&c, T0 + 1 * MS); x < xat(&c, T0 + 1 * MS) + 6; x++) {
+		for (int dy = 0; dy < 6; dy++) {
+			struct lat_rgb p = px(s, x, y + dy);
+
+			coloured += rgb_dist(p, want) < 0.03;
+			/* a white line (0.75 opaque) over the fill: every component high */
+			white += fmin(p.r, fmin(p.g, p.b)) > 0.7;
+		}
+	}
+	assert_true(coloured >= 6);
+	assert_true(white >= 6);
+	/* the exact slice after the stretch is plain */
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 3200000), y), kw) < 0.02);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+
+	/* a --window from 2 ms: the last 100 spans in view, still labelled */
+	o.has_window = 1;
+	o.window_start_ns = 2 * MS;
+	o.window_end_ns = -1;
+	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	assert_non_null(s);
+	l = c.priv;
+	assert_int_equal(l->nsums, 100);
+	assert_true(l->sum_slices == 500);
+	cairo_surface_destroy(s);
+	lat_timeline_ops.release(&c);
+
+	/* spans in any order draw the same chart; the SVG stays well-formed */
+	o.has_window = 0;
+	o.format = LAT_RENDER_SVG;
+	assert_int_equal(lat_render_timeline(t, &o, &a), 0);
+	assert_int_equal(xmllint_ok(&a), 0);
+	for (size_t i = 0; i < t->nsums / 2; i++) {
+		struct lat_tl_summary m = t->sums[i];
+
+		t->sums[i] = t->sums[t->nsums - 1 - i];
+		t->sums[t->nsums - 1 - i] = m;
+	}
+	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	lat_render_buf_release(&a);
+	lat_render_buf_release(&b);
+	tl_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_svg),
 		cmocka_unit_test(test_unsorted_slices),
 		cmocka_unit_test(test_million_slices),
+		cmocka_unit_test(test_merged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
