@@ -572,6 +572,14 @@ static void build(struct wk_cases *cs, struct wk_worst *x, size_t rank, uint64_t
 	wk_chain_verdict(&x->c, cs->threshold_ns);
 	if (rank < (size_t)(cs->timelines > 0 ? cs->timelines : 0))
 		wk_tl_build(cs, x, until);
+	else if (x->c.tl)
+		wk_tl_drop(cs, x);	/* snapped, then pushed down past the timelines */
+}
+
+/* When open case @x at @rank needs the stream next: its timeline's snap, else its build. */
+static uint64_t due(const struct wk_cases *cs, const struct wk_worst *x, size_t rank)
+{
+	return !x->c.tl && rank < (size_t)(cs->timelines > 0 ? cs->timelines : 0) ? x->twe : x->we;
 }
 
 void wk_cases_tick(struct wk_cases *cs, uint64_t ts)
@@ -583,10 +591,15 @@ void wk_cases_tick(struct wk_cases *cs, uint64_t ts)
 
 		if (!x->open)
 			continue;
-		if (ts > x->we)
+		if (ts > x->we) {
 			build(cs, x, i, x->we);
-		else if (x->we < next)
-			next = x->we;
+			continue;
+		}
+		/* a long wait's timeline: what ran, before the rings lose the end of its wait */
+		if (ts > due(cs, x, i))
+			wk_tl_snap(cs, x, x->twe);
+		if (due(cs, x, i) < next)
+			next = due(cs, x, i);
 	}
 	cs->next_we = next;
 }
@@ -665,7 +678,7 @@ static void insert_worst(struct wk_cases *cs, const struct wk_done *d)
 {
 	const struct lat_wake_case *c = &d->c;
 	struct wk_worst *x = calloc(1, sizeof(*x));
-	uint64_t margin = (uint64_t)c->latency_ns / 2;
+	uint64_t margin = (uint64_t)c->latency_ns / 2, tm = wk_tl_margin(c->latency_ns);
 	size_t pos;
 
 	if (!x) {
@@ -679,6 +692,8 @@ static void insert_worst(struct wk_cases *cs, const struct wk_done *d)
 		margin = 100 * LAT_NS_PER_US;
 	x->ws = c->start_ns > margin ? c->start_ns - margin : 0;
 	x->we = c->end_ns + margin;
+	x->tws = c->start_ns > tm ? c->start_ns - tm : 0;
+	x->twe = c->end_ns + tm;
 	if (cs->nworst == (size_t)cs->worst_n) {
 		struct wk_worst *last = cs->worst[--cs->nworst];
 
@@ -695,8 +710,8 @@ static void insert_worst(struct wk_cases *cs, const struct wk_done *d)
 	cs->nworst++;
 	x->open = 1;
 	cs->nopen++;
-	if (x->we < cs->next_we)
-		cs->next_we = x->we;
+	if (due(cs, x, pos) < cs->next_we)
+		cs->next_we = due(cs, x, pos);
 }
 
 void wk_cases_finish_done(struct wk_cases *cs, struct wk_cases_cpu *cp, const struct wk_hcpu *hc)

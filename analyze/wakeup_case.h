@@ -8,7 +8,10 @@
  * A wait that ends at a switch is finished at its CPU's next event (after the
  * stack the switch-out recorded): its CPU's part (struct wk_cases_cpu) holds
  * it until then.  A case that enters the worst is open until its window [ws,
- * we] has passed (wk_cases_tick()), then built.
+ * we] has passed (wk_cases_tick()), then built.  One ranked among the
+ * timelines asked for also has a timeline window [tws, twe] inside it (the
+ * same but for long waits, wk_tl_margin()): what ran is taken from the
+ * history when that one has passed, the rest with the case.
  *
  * Writes (it alone): its parts; of the result: worst, nworst.  Reads the
  * history, the chain, and adds runnable blame to the stacks.
@@ -21,6 +24,7 @@
 #include "wakeup_stack.h"
 
 #define WK_SPARES 4		/* timeline slice buffers kept for reuse */
+#define WK_TL_MARGIN_CAP (50 * LAT_NS_PER_MS)	/* a timeline's margins beyond: the wait's 1/8 */
 
 /* A wait that ended at a switch, finished at the CPU's next event (after its stack). */
 struct wk_done {
@@ -54,10 +58,15 @@ struct wk_spare {
 	void *map;
 };
 
-/* A worst case; open until its window [ws, we] has passed and it is built. */
+/*
+ * A worst case; open until its window [ws, we] has passed and it is built.
+ * Its timeline's window is [tws, twe] (inside): c.tl is made when that one
+ * has passed (wk_tl_snap()) while it ranks among the timelines asked for.
+ */
 struct wk_worst {
 	struct lat_wake_case c;
 	uint64_t ws, we;
+	uint64_t tws, twe;
 	size_t slcap, mkcap;
 	void *slmap;			/* tl->slices is a lat_bigmap() mapping: this, slmaplen */
 	size_t slmaplen;
@@ -148,8 +157,18 @@ void wk_cases_free(struct wk_cases *cs);
 
 /* ---- wakeup_timeline.c: a case's window of every CPU's slices -------------------------- */
 
-/* The timeline of @x (at @rank) from the history as it is at @until. */
+/*
+ * The margin of a timeline on each side of a wait of @latency_ns: half of it,
+ * but beyond WK_TL_MARGIN_CAP only that or an eighth of it, whichever is
+ * longer (the wait fills most of the chart); 100 us at least.
+ */
+uint64_t wk_tl_margin(int64_t latency_ns);
+/* What ran in @x's timeline window, from the history as it is at @until: x->c.tl made. */
+void wk_tl_snap(struct wk_cases *cs, struct wk_worst *x, uint64_t until);
+/* @x's timeline, snapped now if not before, with the case built: its brackets and edges. */
 void wk_tl_build(struct wk_cases *cs, struct wk_worst *x, uint64_t until);
+/* @x's timeline dropped (it ranks past the timelines asked for), its slice buffer kept. */
+void wk_tl_drop(struct wk_cases *cs, struct wk_worst *x);
 /* Keeps @x's slice buffer for reuse in place of the smallest spare (or leaves it). */
 void wk_tl_keep_spare(struct wk_cases *cs, struct wk_worst *x);
 void wk_tl_spares_free(struct wk_cases *cs);

@@ -287,7 +287,17 @@ static void tl_case(struct lat_timeline *tl, const struct lat_wake_case *c)
 	}
 }
 
-void wk_tl_build(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
+uint64_t wk_tl_margin(int64_t latency_ns)
+{
+	uint64_t m = latency_ns > 0 ? (uint64_t)latency_ns / 2 : 0;
+
+	if (m > WK_TL_MARGIN_CAP)
+		m = (uint64_t)latency_ns / 8 > WK_TL_MARGIN_CAP ? (uint64_t)latency_ns / 8 :
+		    WK_TL_MARGIN_CAP;
+	return m < 100 * LAT_NS_PER_US ? 100 * LAT_NS_PER_US : m;
+}
+
+void wk_tl_snap(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
 {
 	struct lat_wake_case *c = &x->c;
 	struct lat_timeline *tl;
@@ -304,14 +314,35 @@ void wk_tl_build(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
 		*cs->oom = 1;
 		return;
 	}
-	tl->start_ns = tl_kept_from(cs->h, x->ws);
-	tl->end_ns = until < x->we ? (until > tl->start_ns ? until : tl->start_ns) : x->we;
+	tl->start_ns = tl_kept_from(cs->h, x->tws);
+	tl->end_ns = until < x->twe ? (until > tl->start_ns ? until : tl->start_ns) : x->twe;
 	tl->ncpus = (int)cs->h->ncpus;
 	snprintf(tl->title, sizeof(tl->title), "%.15s/%d waited %s on CPU%d", c->comm, c->pid,
 		 lat_fmt_duration(c->latency_ns, d, sizeof(d)), c->cpu);
 	tl_slices(cs, x, until);
 	tl_marks(cs, x);
-	tl_case(tl, c);
+}
+
+void wk_tl_build(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
+{
+	if (!x->c.tl)
+		wk_tl_snap(cs, x, until);
+	if (x->c.tl)
+		tl_case(x->c.tl, &x->c);
+}
+
+void wk_tl_drop(struct wk_cases *cs, struct wk_worst *x)
+{
+	if (x->slmap)
+		wk_tl_keep_spare(cs, x);
+	if (x->slmap) {		/* not kept: the spares were bigger */
+		x->c.tl->slices = NULL;
+		lat_bigmap_free(x->slmap, x->slmaplen);
+		x->slmap = NULL;
+	}
+	lat_timeline_free(x->c.tl);
+	x->c.tl = NULL;
+	x->slcap = x->mkcap = 0;
 }
 
 /* Keeps @x's slice buffer for reuse in place of the smallest spare (or frees it). */

@@ -244,21 +244,22 @@ static void test_recorded(void **state)
 }
 
 /*
- * The trace-cmd fixture (hackbench): the windows of the two worst cases hold
- * 650 and 632 migrations, most before the case ended.  Counted with
+ * The trace-cmd fixture (hackbench): the two worst cases wait 347 ms
+ * (994.636899102 .. 994.984059800) and 300 ms (994.681558269 ..
+ * 994.981468965); their timelines have margins of 50 ms (WK_TL_MARGIN_CAP,
+ * more than an eighth of either wait): [994.586899102, 995.034059800] and
+ * [994.631558269, 995.031468965].  They hold 440 and 397 migrations:
  * `trace-cmd report -t FIXTURE | awk` over sched_migrate_task lines with a
- * time inside [994.463318753, 995.157640149] and [994.531602921,
- * 995.131424313], the windows the analysis gives (start_ns, end_ns).  Both
- * waits are on CPU 1, whose events are incomplete: ranked with
- * --include-untrusted.
+ * time inside.  Both waits are on CPU 1, whose events are incomplete: ranked
+ * with --include-untrusted.
  */
 static void test_fixture(void **state)
 {
 	static const struct {
 		uint64_t ws, we;
 		size_t n;
-	} want[2] = { { 994463318753ULL, 995157640149ULL, 650 },
-		      { 994531602921ULL, 995131424313ULL, 632 } };
+	} want[2] = { { 994586899102ULL, 995034059800ULL, 440 },
+		      { 994631558269ULL, 995031468965ULL, 397 } };
 	struct lat_loaded ld;
 	struct lat_analyze_opts ao;
 	struct lat_render_opts o;
