@@ -47,6 +47,8 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	       w->ring_cap * sizeof(struct wk_slice) * (size_t)(src->ncpus > 0 ? src->ncpus : 8) >
 	       WK_RING_BYTES)
 		w->ring_cap /= 2;
+	/* what the rings let go of, merged, for timelines of waits longer than they reach */
+	w->h.coarse_cap = o->timelines > 0 ? wk_coarse_cap(src->ncpus) : 0;
 	setup_selection(w, b, o, r);
 	w->wake_tent = o->wake_start == LAT_WAKE_START_WAKEUP;
 	w->include_untrusted = o->include_untrusted != 0;

@@ -67,7 +67,7 @@ struct wk_worst {
 	struct lat_wake_case c;
 	uint64_t ws, we;
 	uint64_t tws, twe;
-	size_t slcap, mkcap;
+	size_t slcap, mkcap, sumcap;
 	void *slmap;			/* tl->slices is a lat_bigmap() mapping: this, slmaplen */
 	size_t slmaplen;
 	uint8_t open;

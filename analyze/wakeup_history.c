@@ -31,6 +31,8 @@ int wk_history_add_cpu(struct wk_history *h, struct wk_hcpu *c, struct lat_arena
 {
 	if (!h->cpus && !(h->cpus = lat_arena_alloc(arena, WK_MAX_CPUS * sizeof(*h->cpus))))
 		return -LAT_ENOMEM;
+	if (h->coarse_cap && !(c->coarse = wk_coarse_new(arena, h->coarse_cap)))
+		return -LAT_ENOMEM;
 	h->cpus[c->id] = c;
 	if ((size_t)c->id >= h->ncpus)
 		h->ncpus = (size_t)c->id + 1;

@@ -10,6 +10,8 @@
  *   struct wk_history          one per analysis, in struct wk; its memory is the arena's
  *     cpus[i] -> wk_hcpu       embedded in the core's struct wk_cpu
  *       ring[rcap]             slices, oldest at rhead (rcap a power of two)
+ *       coarse                 with timelines: the slices the ring let go of, merged
+ *                              (wakeup_coarse.h); NULL without
  *       irqs[WK_IRQ_RING]      handler runs, oldest at ihead
  *     marks[mcap], migs[], rgaps[], rstalls[]   rings, oldest at *head
  *
@@ -21,6 +23,7 @@
 #define LATSCOPE_WAKEUP_HISTORY_H
 
 #include "latscope/arena.h"
+#include "wakeup_coarse.h"
 #include "wakeup_rec.h"
 
 #define WK_RING_MIN 4096	/* slices kept per CPU: explains waits up to that many switches, */
@@ -58,6 +61,8 @@ struct wk_hcpu {
 	size_t ihead, ilen;
 	struct wk_unseen_rec *unseen;	/* WK_UNSEEN_RING, oldest at uhead */
 	size_t uhead, ulen;
+	struct wk_coarse_cpu *coarse;	/* the slices the full ring let go of, merged; NULL:
+					   not kept (no timeline asked) */
 };
 
 struct wk_mig {
@@ -69,6 +74,7 @@ struct wk_mig {
 struct wk_history {
 	struct wk_hcpu **cpus;		/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
 	size_t ncpus;
+	uint32_t coarse_cap;		/* spans per level of each CPU's coarse history, 0: none */
 	uint64_t ngaps;			/* gaps ever: a wait across one is untrusted */
 	struct lat_wake_marker *marks;	/* a ring of mcap, from the arena at the first marker */
 	size_t mhead, mlen, mcap;
@@ -119,7 +125,10 @@ static inline const struct lat_wake_stall *wk_last_stall(const struct wk_history
 
 /* ---- the core's writes --------------------------------------------------------------- */
 
-/* The ring's next slot, the oldest slice's once the ring is full: the caller fills it. */
+/*
+ * The ring's next slot, the oldest slice's once the ring is full: the caller
+ * fills it.  The oldest goes to the coarse history first, where one is kept.
+ */
 static inline struct wk_slice *wk_ring_next(struct wk_hcpu *c)
 {
 	size_t pos;
@@ -129,6 +138,8 @@ static inline struct wk_slice *wk_ring_next(struct wk_hcpu *c)
 	} else {
 		pos = c->rhead;
 		c->rhead = (c->rhead + 1) & (c->rcap - 1);
+		if (__builtin_expect(c->coarse != NULL, 0))
+			wk_coarse_add(c->coarse, &c->ring[pos]);
 	}
 	return &c->ring[pos];
 }
@@ -180,7 +191,10 @@ static inline void wk_history_stall(struct wk_history *h, const struct lat_wake_
 
 /* A CPU's rings, @rcap slices (a power of two), from @arena.  0 or -LAT_ENOMEM. */
 int wk_hcpu_init(struct wk_hcpu *c, int32_t cpu, size_t rcap, struct lat_arena *arena);
-/* Registers @c as CPU c->id's history (the table from @arena).  0 or -LAT_ENOMEM. */
+/*
+ * Registers @c as CPU c->id's history (the table from @arena), with its coarse
+ * history when h->coarse_cap says so.  0 or -LAT_ENOMEM.
+ */
 int wk_history_add_cpu(struct wk_history *h, struct wk_hcpu *c, struct lat_arena *arena);
 /* The slot of a new marker (the ring from @arena, @cap entries, at the first), or NULL. */
 struct lat_wake_marker *wk_history_mark(struct wk_history *h, struct lat_arena *arena,

@@ -3,8 +3,9 @@
  * A worst case's timeline window (docs/wakeup.md, "Timeline"): every CPU's
  * slices, irqs, markers, migrations and lost events in [start - m, end + m],
  * from the history when the window has passed, with the case's waker edges
- * and the brackets of its chain.  A case's slices go into one mapping reused
- * from case to case.
+ * and the brackets of its chain.  Where a CPU's ring no longer reaches back
+ * to the window's start, its coarse history's merged spans fill the rest.  A
+ * case's slices go into one mapping reused from case to case.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,44 @@ static void tl_bracket(struct lat_timeline *tl, uint64_t s, uint64_t e, int32_t 
 		memcpy(b->held_by_comm, held_comm, LAT_COMM_LEN);
 }
 
+/*
+ * The merged spans of @cpu (number @id) in the window, older than its ring's
+ * oldest slice: from the oldest level down, each oldest first.
+ */
+static void tl_sums(struct wk_cases *cs, struct wk_worst *x, int32_t id, const struct wk_hcpu *cpu)
+{
+	const struct wk_coarse_cpu *cc = cpu->coarse;
+	struct lat_timeline *tl = x->c.tl;
+	uint64_t until = tl->end_ns;
+
+	if (!cc || !cc->nslices)
+		return;
+	if (cpu->rlen && wk_ring_at(cpu, 0)->start < until)
+		until = wk_ring_at(cpu, 0)->start;
+	for (uint32_t lv = cc->nlevels; lv-- > 0;) {
+		for (uint32_t i = 0; i < cc->lv[lv].len; i++) {
+			const struct wk_coarse *e = wk_coarse_at(cc, lv, i);
+			struct lat_tl_summary *s;
+
+			if (e->end <= tl->start_ns)
+				continue;
+			if (e->start >= until)
+				return;
+			if (tl->nsums == x->sumcap &&
+			    lat_grow(&tl->sums, &x->sumcap, tl->nsums + 1, sizeof(*tl->sums))) {
+				*cs->oom = 1;
+				return;
+			}
+			s = &tl->sums[tl->nsums++];
+			*s = (struct lat_tl_summary){ .start_ns = e->start, .end_ns = e->end,
+						      .cpu = id, .nslices = e->n,
+						      .busy_ns = e->busy_ns, .top_ns = e->top_ns,
+						      .pid = e->pid, .prio = e->prio };
+			memcpy(s->comm, e->comm, LAT_COMM_LEN);
+		}
+	}
+}
+
 /* The index of the first slice of @cpu's ring that ends after @ts. */
 static size_t ring_from(const struct wk_hcpu *cpu, uint64_t ts)
 {
@@ -182,6 +221,7 @@ static void tl_slices(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
 
 		if (!cpu)
 			continue;
+		tl_sums(cs, x, (int32_t)i, cpu);
 		for (k = ring_from(cpu, tl->start_ns); k < cpu->rlen; k++) {
 			const struct wk_slice *s = wk_ring_at(cpu, k);
 
@@ -207,14 +247,21 @@ static void tl_slices(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
 	}
 }
 
-/* The window can only start where every full ring still has slices. */
+/*
+ * The window can only start where every CPU still has what ran: its full
+ * ring's oldest slice, or, with a coarse history, where that lost nothing.
+ */
 static uint64_t tl_kept_from(const struct wk_history *h, uint64_t ws)
 {
 	for (size_t i = 0; i < h->ncpus; i++) {
 		const struct wk_hcpu *cpu = h->cpus[i];
+		uint64_t from;
 
-		if (cpu && cpu->rlen == cpu->rcap && wk_ring_at(cpu, 0)->start > ws)
-			ws = wk_ring_at(cpu, 0)->start;
+		if (!cpu || cpu->rlen < cpu->rcap)
+			continue;
+		from = cpu->coarse ? cpu->coarse->lost_to : wk_ring_at(cpu, 0)->start;
+		if (from > ws)
+			ws = from;
 	}
 	return ws;
 }
@@ -342,7 +389,7 @@ void wk_tl_drop(struct wk_cases *cs, struct wk_worst *x)
 	}
 	lat_timeline_free(x->c.tl);
 	x->c.tl = NULL;
-	x->slcap = x->mkcap = 0;
+	x->slcap = x->mkcap = x->sumcap = 0;
 }
 
 /* Keeps @x's slice buffer for reuse in place of the smallest spare (or frees it). */
@@ -393,16 +440,19 @@ int lat_wakeup_timeline(const struct lat_block *b, size_t idx, struct lat_timeli
 		return -LAT_ENOMEM;
 	*t = *s;
 	t->slices_map = NULL;	/* the copy's slices are its own */
+	t->sums = s->nsums ? malloc(s->nsums * sizeof(*t->sums)) : NULL;
 	t->slices = malloc((s->nslices ? s->nslices : 1) * sizeof(*t->slices));
 	t->marks = malloc((s->nmarks ? s->nmarks : 1) * sizeof(*t->marks));
 	t->edges = malloc((s->nedges ? s->nedges : 1) * sizeof(*t->edges));
 	t->brackets = malloc((s->nbrackets ? s->nbrackets : 1) * sizeof(*t->brackets));
-	if (!t->slices || !t->marks || !t->edges || !t->brackets) {
+	if (!t->slices || !t->marks || !t->edges || !t->brackets || (s->nsums && !t->sums)) {
 		lat_timeline_free(t);
 		return -LAT_ENOMEM;
 	}
 	if (s->nslices)
 		memcpy(t->slices, s->slices, s->nslices * sizeof(*t->slices));
+	if (s->nsums)
+		memcpy(t->sums, s->sums, s->nsums * sizeof(*t->sums));
 	if (s->nmarks)
 		memcpy(t->marks, s->marks, s->nmarks * sizeof(*t->marks));
 	if (s->nedges)

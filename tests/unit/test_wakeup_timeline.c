@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Long waits drawn whole (docs/wakeup.md, "Timeline"): the margins of a long
- * wait's window, and the reports the same whether a timeline is asked or not
- * (its window is taken earlier than the case is built).  The traces are
+ * Long waits drawn whole (docs/wakeup.md, "Timeline"): a wait longer than a
+ * CPU's slice ring reaches gets its whole window, the slices the ring let go
+ * of merged (the coarse history) and the exact ones after them, with no gap;
+ * the coarse history stays bounded and its spans fine for their age; the
+ * reports are the same whether a timeline is asked or not.  The traces are
  * generated; every expected number is worked out in the comments.
  */
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include "latscope/json.h"
 #include "report_priv.h"
 #include "wakeup_case.h"
+#include "wakeup_coarse.h"
 #include "wakeup_test_util.h"
 
 #define MS 1000000ULL
@@ -80,6 +83,155 @@ static void hog_and_pingpong(void)
 	sort_events();
 }
 
+/* The timeline's spans and slices of @cpu cover [a, b) with no gap and no overlap. */
+static void assert_covered(const struct lat_timeline *tl, int cpu, uint64_t a, uint64_t b)
+{
+	uint64_t at = 0;
+	int started = 0;
+
+	for (size_t i = 0; i < tl->nsums; i++) {
+		const struct lat_tl_summary *s = &tl->sums[i];
+
+		if (s->cpu != cpu)
+			continue;
+		if (started)
+			assert_true(s->start_ns == at);
+		else
+			assert_true(s->start_ns <= a);
+		started = 1;
+		at = s->end_ns;
+	}
+	for (size_t i = 0; i < tl->nslices; i++) {
+		const struct lat_tl_slice *s = &tl->slices[i];
+
+		if (s->cpu != cpu)
+			continue;
+		if (started)
+			assert_true(s->start_ns == at);
+		else
+			assert_true(s->start_ns <= a);
+		started = 1;
+		at = s->end_ns;
+	}
+	assert_true(started);
+	assert_true(at >= b);
+}
+
+/*
+ * The ping-pong's merged spans: each counts its slices once (one per STEP),
+ * all of them tasks' time, the top task one of the two.
+ */
+static void assert_pingpong_sums(const struct lat_timeline *tl, int cpu, uint64_t window_ns)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tl->nsums; i++) {
+		const struct lat_tl_summary *s = &tl->sums[i];
+
+		if (s->cpu != cpu || s->start_ns < PP_FROM)
+			continue;
+		assert_true((uint64_t)s->nslices * STEP == s->end_ns - s->start_ns);
+		assert_true(s->busy_ns == s->end_ns - s->start_ns);
+		assert_true(s->pid == 500 || s->pid == 700);
+		/* fine for their age: 2 x age / (512 - 1) + 16 us < 1/200 of the window */
+		assert_true((s->end_ns - s->start_ns) * 200 < window_ns);
+		n++;
+	}
+	assert_true(n > 100);
+}
+
+/*
+ * The 1 s wait: margins of an eighth of it (125 ms: more than WK_TL_MARGIN_CAP),
+ * so the window is [875 ms + 1, 2125 ms + 1], not cut where CPU1's ring ends.
+ * Its slices are taken when that window has passed: at the first event after
+ * 2125 ms + 1, switch k = 66251; CPU1 had pushed one slice at 15 ns and one
+ * per switch k = 0 .. 66250, 66252 in all, so the ring holds those of k =
+ * 33483 .. 66250, the oldest [t(33482), t(33483)), starting at 800 ms +
+ * 33482 x 20 us = 1469.64 ms.  Before that the merged spans; had they been
+ * taken at the case's build (2.5 s), the ring would start 375 ms later.
+ */
+static void test_long_wait_whole(void **state)
+{
+	struct lat_block *b;
+	struct lat_timeline *tl = NULL;
+	const struct lat_wake_case *c;
+	size_t first1 = SIZE_MAX, n0 = 0;
+
+	(void)state;
+	hog_and_pingpong();
+	b = run();
+	c = &((const struct lat_wakeup_result *)b->analysis)->worst[0];
+	assert_int_equal(c->pid, 300);
+	assert_int_equal(c->latency_ns, 1000 * MS);
+	assert_int_equal(lat_wakeup_timeline(b, 0, &tl), 0);
+	assert_true(tl->start_ns == 875 * MS + 1);
+	assert_true(tl->end_ns == 2125 * MS + 1);
+	/* CPU0: H, W, H, exact (its ring never filled): the wait is H's slice */
+	for (size_t i = 0; i < tl->nsums; i++)
+		assert_int_equal(tl->sums[i].cpu, 1);
+	for (size_t i = 0; i < tl->nslices; i++) {
+		if (tl->slices[i].cpu == 1 && first1 == SIZE_MAX)
+			first1 = i;
+		if (tl->slices[i].cpu != 0)
+			continue;
+		n0++;
+		if (n0 == 1) {
+			assert_int_equal(tl->slices[i].pid, 900);
+			assert_true(tl->slices[i].end_ns == 2000 * MS + 1);
+		}
+	}
+	assert_int_equal(n0, 3);
+	assert_covered(tl, 0, 875 * MS + 1, 2125 * MS + 1);
+	/* CPU1: merged spans up to the ring's oldest slice, exact from there */
+	assert_true(first1 != SIZE_MAX);
+	assert_true(tl->slices[first1].start_ns == PP_FROM + 33482 * STEP);
+	assert_true(tl->nsums > 0 && tl->sums[tl->nsums - 1].end_ns == PP_FROM + 33482 * STEP);
+	assert_covered(tl, 1, 875 * MS + 1, 2125 * MS + 1);
+	assert_pingpong_sums(tl, 1, 1250 * MS);
+	lat_timeline_free(tl);
+	lat_block_free(b);
+}
+
+/*
+ * The wait on the busy CPU itself: W sleeps on CPU1 at 17 ns, H wakes it from
+ * CPU0 at 1 s + 1 ns, the ping-pong switches to it at 2 s (switch 60000) and
+ * out at the next: a wait of 999,999,999 ns, margins 124,999,999 (an
+ * eighth), window [875 ms + 2, 2125 ms - 1].  Taken at switch 66250 (the
+ * first after), CPU1 having pushed 2 + 66250 slices: the ring holds those of
+ * switch 33482 .. 66249, the oldest from t(33481) = 1469.62 ms.
+ */
+static void test_busy_cpu_whole(void **state)
+{
+	struct lat_block *b;
+	struct lat_timeline *tl = NULL;
+	const struct lat_wake_case *c;
+	uint64_t win = 2000 * MS;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 900, "H");
+	sw(15, 1, 0, "swapper/1", LAT_TS_RUNNING, 300, "W");
+	sw(17, 1, 300, "W", LAT_TS_SLEEPING, 500, "Y");
+	wake(1000 * MS + 1, 0, 900, "H", LAT_EV_WAKING, 300, "W", 1);
+	pingpong(1, win);
+	sort_events();
+	b = run();
+	c = &((const struct lat_wakeup_result *)b->analysis)->worst[0];
+	assert_int_equal(c->pid, 300);
+	assert_int_equal(c->cpu, 1);
+	assert_int_equal(c->latency_ns, 999999999);
+	assert_int_equal(lat_wakeup_timeline(b, 0, &tl), 0);
+	assert_true(tl->start_ns == 875 * MS + 2);
+	assert_true(tl->end_ns == 2125 * MS - 1);
+	assert_true(tl->brackets[0].start_ns == 1000 * MS + 1 && tl->brackets[0].end_ns == win);
+	assert_true(tl->nsums > 0 && tl->sums[tl->nsums - 1].end_ns == PP_FROM + 33481 * STEP);
+	/* the whole wait on its CPU: merged spans, then exact slices, no gap */
+	assert_covered(tl, 1, 1000 * MS + 1, win);
+	assert_covered(tl, 1, tl->start_ns, tl->end_ns);
+	assert_pingpong_sums(tl, 1, 1250 * MS);
+	lat_timeline_free(tl);
+	lat_block_free(b);
+}
+
 /* The text and JSON reports of @b. */
 static char *reports(const struct lat_block *b, const struct lat_analyze_opts *o)
 {
@@ -124,6 +276,56 @@ static void test_reports_same(void **state)
 	lat_block_free(b1);
 }
 
+/*
+ * 10 s of 1 us slices into one coarse history of 512 spans a level: nothing
+ * lost, each slice and each task's ns counted once, spans in order with no
+ * gap, each within its level's length and at most 2 x age / 511 + 16 us long
+ * (levels below a span are full, of spans at least half their length: its
+ * age is at least 511 x 16 us x (2^i - 1) / 2 at level i); so at most 12
+ * levels (2^i <= 2 x 10 s / (511 x 16 us) + 1 = 2447: i <= 11).
+ */
+static void test_coarse_bounded(void **state)
+{
+	const uint64_t n = 10000000;
+	struct lat_arena a = { 0 };
+	struct wk_coarse_cpu *cc = wk_coarse_new(&a, 512);
+	uint64_t at = 0, busy = 0, nsl = 0;
+	size_t spans = 0;
+
+	(void)state;
+	assert_non_null(cc);
+	for (uint64_t i = 0; i < n; i++) {
+		/* three tasks and idle in turn */
+		struct wk_slice s = { .start = i * 1000, .end = i * 1000 + 1000,
+				      .pid = i % 4 == 3 ? 0 : (int32_t)(100 + i % 4), .prio = 120 };
+
+		wk_coarse_add(cc, &s);
+	}
+	assert_true(cc->lost_to == 0);
+	assert_true(cc->nslices == n);
+	assert_true(cc->nlevels >= 2 && cc->nlevels <= 12);
+	for (uint32_t lv = cc->nlevels; lv-- > 0;) {
+		for (uint32_t i = 0; i < cc->lv[lv].len; i++) {
+			const struct wk_coarse *e = wk_coarse_at(cc, lv, i);
+			uint64_t age = n * 1000 - e->end;
+
+			assert_true(e->start == at);
+			assert_true(e->end - e->start <= (uint64_t)WK_COARSE_RES0_NS << lv);
+			assert_true(e->end - e->start <= 2 * age / 511 + WK_COARSE_RES0_NS);
+			assert_true(e->pid >= 100 && e->pid <= 102);
+			at = e->end;
+			busy += e->busy_ns;
+			nsl += e->n;
+			spans++;
+		}
+	}
+	assert_true(at == n * 1000);
+	assert_true(nsl == n);
+	assert_true(busy == n / 4 * 3 * 1000);
+	assert_true(spans <= (size_t)cc->nlevels * 512);
+	lat_arena_release(&a);
+}
+
 /* Half the wait up to WK_TL_MARGIN_CAP (50 ms), then that or an eighth; 100 us at least. */
 static void test_margin(void **state)
 {
@@ -139,7 +341,10 @@ static void test_margin(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_long_wait_whole, reset),
+		cmocka_unit_test_setup(test_busy_cpu_whole, reset),
 		cmocka_unit_test_setup(test_reports_same, reset),
+		cmocka_unit_test(test_coarse_bounded),
 		cmocka_unit_test(test_margin),
 	};
 
