@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/input.h"
 #include "latscope/json.h"
 #include "report_priv.h"
 #include "wakeup_case.h"
@@ -232,6 +233,46 @@ static void test_busy_cpu_whole(void **state)
 	lat_block_free(b);
 }
 
+/*
+ * samples/tracedat/fifo-hog-wait-v7-zstd.dat (its README checks these with
+ * trace-cmd): python3/21457 waits 946,803,147 ns on CPU0 behind a FIFO hog
+ * while CPU1 switches 63,476 times in the window [7056.264640347,
+ * 7057.448144280] (margins of an eighth); CPU1's last 32768 slices are kept
+ * exactly (one of them empty, the running one added), the 30,712 before
+ * them merged, from 7056.264511081 on, up to the first exact one.
+ */
+static void test_sample(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_analyze_opts ao;
+	struct lat_timeline *tl = NULL;
+	size_t n1 = 0;
+	uint64_t merged = 0;
+
+	(void)state;
+	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/fifo-hog-wait-v7-zstd.dat",
+				  NULL), 0);
+	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
+	assert_int_equal(lat_wakeup_timeline(ld.blocks[0], 0, &tl), 0);
+	assert_int_equal(tl->brackets[0].pid, 21457);
+	assert_true(tl->start_ns == 7056264640347ULL && tl->end_ns == 7057448144280ULL);
+	for (size_t i = 0; i < tl->nslices; i++)
+		n1 += tl->slices[i].cpu == 1;
+	for (size_t i = 0; i < tl->nsums; i++) {
+		assert_int_equal(tl->sums[i].cpu, 1);
+		merged += tl->sums[i].nslices;
+	}
+	assert_int_equal(n1, 32768);
+	assert_true(merged == 30712);
+	assert_true(tl->sums[0].start_ns == 7056264511081ULL);
+	assert_covered(tl, 0, tl->start_ns, tl->end_ns);
+	assert_covered(tl, 1, tl->start_ns, tl->end_ns);
+	lat_timeline_free(tl);
+	lat_loaded_release(&ld);
+}
+
 /* The text and JSON reports of @b. */
 static char *reports(const struct lat_block *b, const struct lat_analyze_opts *o)
 {
@@ -344,6 +385,7 @@ int main(void)
 		cmocka_unit_test_setup(test_long_wait_whole, reset),
 		cmocka_unit_test_setup(test_busy_cpu_whole, reset),
 		cmocka_unit_test_setup(test_reports_same, reset),
+		cmocka_unit_test(test_sample),
 		cmocka_unit_test(test_coarse_bounded),
 		cmocka_unit_test(test_margin),
 	};
