@@ -17,8 +17,6 @@
 #include <cmocka.h>
 
 #include "latscope/input.h"
-#include "latscope/json.h"
-#include "report_priv.h"
 #include "wakeup_case.h"
 #include "wakeup_coarse.h"
 #include "wakeup_test_util.h"
@@ -84,36 +82,29 @@ static void hog_and_pingpong(void)
 	sort_events();
 }
 
+/* The next piece [s, e) of a lane: where the one before ended, the first no later than @a. */
+static void cover_next(uint64_t s, uint64_t e, uint64_t a, int *started, uint64_t *at)
+{
+	if (*started)
+		assert_true(s == *at);
+	else
+		assert_true(s <= a);
+	*started = 1;
+	*at = e;
+}
+
 /* The timeline's spans and slices of @cpu cover [a, b) with no gap and no overlap. */
 static void assert_covered(const struct lat_timeline *tl, int cpu, uint64_t a, uint64_t b)
 {
 	uint64_t at = 0;
 	int started = 0;
 
-	for (size_t i = 0; i < tl->nsums; i++) {
-		const struct lat_tl_summary *s = &tl->sums[i];
-
-		if (s->cpu != cpu)
-			continue;
-		if (started)
-			assert_true(s->start_ns == at);
-		else
-			assert_true(s->start_ns <= a);
-		started = 1;
-		at = s->end_ns;
-	}
-	for (size_t i = 0; i < tl->nslices; i++) {
-		const struct lat_tl_slice *s = &tl->slices[i];
-
-		if (s->cpu != cpu)
-			continue;
-		if (started)
-			assert_true(s->start_ns == at);
-		else
-			assert_true(s->start_ns <= a);
-		started = 1;
-		at = s->end_ns;
-	}
+	for (size_t i = 0; i < tl->nsums; i++)
+		if (tl->sums[i].cpu == cpu)
+			cover_next(tl->sums[i].start_ns, tl->sums[i].end_ns, a, &started, &at);
+	for (size_t i = 0; i < tl->nslices; i++)
+		if (tl->slices[i].cpu == cpu)
+			cover_next(tl->slices[i].start_ns, tl->slices[i].end_ns, a, &started, &at);
 	assert_true(started);
 	assert_true(at >= b);
 }
@@ -273,20 +264,18 @@ static void test_sample(void **state)
 	lat_loaded_release(&ld);
 }
 
-/* The text and JSON reports of @b. */
-static char *reports(const struct lat_block *b, const struct lat_analyze_opts *o)
+/* The text and JSON reports of @b, as `latscope analyze` writes them. */
+static char *reports(struct lat_block *b, const struct lat_analyze_opts *o)
 {
+	struct lat_report_input in = { .path = "mem", .format = "events", .blocks = &b,
+				       .nblocks = 1 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct lat_json j;
 
 	assert_non_null(f);
-	lat_report_wakeup_text(f, b, o);
-	lat_json_init(&j, f, 1);
-	lat_json_obj_open(&j, NULL);
-	lat_report_wakeup_json(&j, b, o);
-	lat_json_obj_close(&j);
+	lat_report_text(f, &in, 1, o);
+	lat_report_json(f, &in, 1, o);
 	fclose(f);
 	return buf;
 }
