@@ -339,6 +339,24 @@ static int tl_window(struct lat_tl_layout *l, const struct lat_timeline *t,
 	return 0;
 }
 
+/* Lane @cpu seen; @ns of task @pid (named @comm) in the view, unless @pid is 0 (nothing). */
+static int tl_credit(struct tl_priv *p, struct tl_counts *n, int32_t cpu, int32_t pid,
+		     const char *comm, uint64_t ns)
+{
+	struct task_acc *ta;
+
+	if (cpu >= n->ncpus && cpu < 4096)
+		n->ncpus = cpu + 1;
+	if (!pid)
+		return 0;
+	if (!(ta = task_get(&p->tasks, pid)))
+		return -LAT_ENOMEM;
+	if (!ta->comm)
+		ta->comm = comm;
+	ta->run_ns += ns;
+	return 0;
+}
+
 /* Run time per task inside the window, the CPUs seen, irqs and markers. */
 static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_counts *n)
 {
@@ -351,40 +369,29 @@ static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_co
 		const struct lat_tl_slice *s = &p->sl[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
 		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
-		struct task_acc *ta;
 
-		if (s->cpu >= n->ncpus && s->cpu < 4096)
-			n->ncpus = s->cpu + 1;
-		if (s->pid == 0 || b <= a)
-			continue;
-		ta = task_get(&p->tasks, s->pid);
-		if (!ta)
+		if (tl_credit(p, n, s->cpu, b > a ? s->pid : 0, s->comm, b > a ? b - a : 0))
 			return -LAT_ENOMEM;
-		if (!ta->comm)
-			ta->comm = s->comm;
-		ta->run_ns += b - a;
 	}
 	for (size_t k = 0; k < t->nsums; k++) {
 		const struct lat_tl_summary *s = &p->sums[k];
 		uint64_t a = s->start_ns > l->v0 ? s->start_ns : l->v0;
 		uint64_t b = s->end_ns < l->v1 ? s->end_ns : l->v1;
-		struct task_acc *ta;
+		int32_t pid = s->pid > 0 && b > a ? s->pid : 0;
+		uint64_t ns = 0;
 
-		if (s->cpu >= n->ncpus && s->cpu < 4096)
-			n->ncpus = s->cpu + 1;
-		if (!tl_sum_in_view(s, l->v0, l->v1))
+		if (!tl_sum_in_view(s, l->v0, l->v1)) {
+			tl_credit(p, n, s->cpu, 0, NULL, 0);
 			continue;
+		}
 		p->pub.nsums++;
 		p->pub.sum_slices += s->nslices;
-		if (s->pid <= 0 || b <= a)
-			continue;
 		/* the top task's share of the span, for its place in the legend */
-		if (!(ta = task_get(&p->tasks, s->pid)))
+		if (pid)
+			ns = (uint64_t)((double)s->top_ns * (double)(b - a) /
+					(double)(s->end_ns - s->start_ns));
+		if (tl_credit(p, n, s->cpu, pid, s->comm, ns))
 			return -LAT_ENOMEM;
-		if (!ta->comm)
-			ta->comm = s->comm;
-		ta->run_ns += (uint64_t)((double)s->top_ns * (double)(b - a) /
-					 (double)(s->end_ns - s->start_ns));
 	}
 	for (size_t k = 0; k < t->nmarks; k++) {
 		if (t->marks[k].cpu >= n->ncpus && t->marks[k].cpu < 4096)
