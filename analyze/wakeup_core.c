@@ -265,6 +265,26 @@ static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts
 }
 
 /*
+ * Task @t shows up running on @cpu at @ts while the switches still have it on
+ * another CPU: the slice there ended by @ts (an unseen switch out); the
+ * export cuts it there when the break is found (docs/export.md).
+ */
+static void cut_elsewhere(struct wk *w, const struct wk_task *t, int32_t cpu, uint64_t ts)
+{
+	struct wk_cpu *o;
+
+	if (t->on_cpu < 0 || t->on_cpu == cpu || !(o = cpu_of(w, t->on_cpu)))
+		return;
+	if (!o->h.cur_known || o->h.cur_pid != t->pid || o->h.cur_start > ts)
+		return;
+	if (o->h.cut_pid == t->pid && o->h.cut_of == o->h.cur_start)
+		return;		/* cut already, earlier */
+	o->h.cut_ns = ts;
+	o->h.cut_of = o->h.cur_start;
+	o->h.cut_pid = t->pid;
+}
+
+/*
  * Every event names the task running on its CPU.  Where the CPU's current task
  * is unknown (trace start, after a gap) that fills it in; where it differs from
  * what the switches said, a switch went missing: the slice so far is closed
@@ -310,6 +330,7 @@ static __attribute__((noinline)) void note_current(struct wk *w, struct wk_cpu *
 			phantom(w, t, ev->ts_ns);
 		}
 	}
+	cut_elsewhere(w, t, cpu, ev->ts_ns);
 	t->on_cpu = cpu;
 }
 
@@ -543,6 +564,7 @@ static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct 
 			wk_stack_blame_off(&w->stacks, t->off_stack,
 					   (int64_t)(ev->ts_ns - t->off_start));
 	}
+	cut_elsewhere(w, t, cpu, ev->ts_ns);
 	t->on_cpu = cpu;
 }
 

@@ -55,6 +55,14 @@ struct wk_hcpu {
 	uint64_t cur_start;
 	uint8_t cur_known;
 	char cur_comm[LAT_COMM_LEN];
+	/*
+	 * The current task was seen running on another CPU from cut_ns (its switch-in
+	 * there) while this CPU's switches still said it ran here: its slice here ended
+	 * by then.  Valid while cut_pid and cut_of are cur_pid and cur_start.  Only the
+	 * exported slice is cut (wakeup_sink.c); the ring keeps what the switches said.
+	 */
+	uint64_t cut_ns, cut_of;
+	int32_t cut_pid;
 	struct wk_slice *ring;
 	size_t rhead, rlen, rcap;
 	struct wk_irq *irqs;

@@ -16,6 +16,9 @@ void wk_sink_cur(const struct wk_sink *k, const struct wk_hcpu *hc, int32_t cpu,
 	s.prio = hc->cur_prio;
 	memcpy(s.comm, hc->cur_comm, LAT_COMM_LEN);
 	s.start_ns = hc->cur_start;
+	/* it ran elsewhere from cut_ns: the slice here ended by then (wakeup_history.h) */
+	if (hc->cut_pid == hc->cur_pid && hc->cut_of == hc->cur_start && hc->cut_ns < end)
+		end = hc->cut_ns;
 	s.end_ns = end;
 	s.start_known = 1;
 	s.end = why;
