@@ -64,6 +64,7 @@ static inline void rq_add(struct wk *w, struct wk_cpu *c, uint64_t ts, int delta
 	if (delta < 0 && !c->nq)
 		return;
 	c->nq = (uint32_t)((int64_t)c->nq + delta);
+	wk_sink_runq(&w->sink, c->h.id, ts, c->nq);
 }
 
 /* @t stops waiting in its run queue. */
@@ -402,6 +403,7 @@ static inline __attribute__((always_inline)) void join_queue(struct wk *w, struc
 	t->area0 = qc->area;
 	t->area_cpu = queued;
 	qc->nq++;
+	wk_sink_runq(&w->sink, queued, ts, qc->nq);
 	wk_stall_queue(&qc->stall, &t->stall, t->prio, 1, ts);
 	t->qcpu = queued;
 	if (kind != LAT_WAIT_PREEMPT && wk_health_ok(&qc->health) &&

@@ -42,6 +42,7 @@ static void irq_ended(struct wk *w, struct wk_cpu *c, const struct wk_open_irq *
 	if (act)
 		wk_act_irq(&w->act, c->h.id, q.start, q.end);
 	wk_sums_irq(&c->sums, q.end - q.start);
+	wk_sink_irq(&w->sink, c->h.id, soft, q.irq, q.name, q.start, q.end);
 }
 
 void wk_on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)

@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "latscope/an_wakeup.h"
+#include "latscope/an_wakeup_sink.h"
 
 /* lat_sched_policy_of(), inline for the per-wait checks */
 static inline enum lat_sched_policy wk_policy_of(int32_t prio)
@@ -104,6 +104,7 @@ struct wk_end {
 	uint64_t chain_ref;		/* by the chain: the waker's last wait at the waking */
 	int verdict;			/* by the sums: enum lat_verdict_kind when judged, else -1 */
 	enum lat_verdict_basis vbasis;	/* ... and what it rests on */
+	struct lat_verdict_evidence evidence;	/* by the sums, when judged: for the sink */
 };
 
 /* The rest of what is known of wait @e into @d. */

@@ -48,7 +48,9 @@ void wk_sink_wait(const struct wk_sink *k, const struct wk_end *e, const struct 
 	wk_end_detail(e, &x);
 	rec.queued_cpu = x.queued_cpu;
 	wk_node_link(nd, &l);
-	if (e->verdict >= 0)
+	if (e->verdict >= 0) {
 		rec.verdict = lat_verdict_name((enum lat_verdict_kind)e->verdict);
+		rec.evidence = &e->evidence;
+	}
 	k->s->wait(k->s->ctx, &rec);
 }

@@ -49,6 +49,24 @@ static inline void wk_sink_lost(const struct wk_sink *k, const struct lat_wake_g
 		k->s->lost(k->s->ctx, g);
 }
 
+/* A handler ended: @soft, @irq, @name, from @start to @end on @cpu. */
+static inline void wk_sink_irq(const struct wk_sink *k, int32_t cpu, int soft, int32_t irq,
+			       const char *name, uint64_t start, uint64_t end)
+{
+	struct lat_irq_slice q = { .cpu = cpu, .irq = irq, .soft = (uint8_t)soft,
+				   .start_ns = start, .end_ns = end, .name = name };
+
+	if (k->s && k->s->irq)
+		k->s->irq(k->s->ctx, &q);
+}
+
+/* The run queue of @cpu holds @depth from @ts on. */
+static inline void wk_sink_runq(const struct wk_sink *k, int32_t cpu, uint64_t ts, uint32_t depth)
+{
+	if (k->s && k->s->runq)
+		k->s->runq(k->s->ctx, cpu, ts, depth);
+}
+
 static inline void wk_sink_stall(const struct wk_sink *k, const struct lat_wake_stall *s)
 {
 	if (k->s && k->s->stall)

@@ -118,6 +118,11 @@ void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struc
 	wk_judge(&p, &j);
 	e->verdict = (int)j.kind;
 	e->vbasis = j.basis;
+	e->evidence = (struct lat_verdict_evidence){
+		.basis = j.basis, .part_ns = j.part_ns, .same_ns = p.same_ns,
+		.higher_ns = p.higher_ns, .lower_ns = p.lower_ns, .irq_ns = p.irq_ns,
+		.stall_ns = p.stall_ns, .idle_ns = p.idle_ns, .unknown_ns = p.unknown_ns,
+		.queued_ns = p.queued_ns };
 	s->r->verdicts_above[j.kind]++;
 	s->r->above++;
 }

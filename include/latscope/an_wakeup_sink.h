@@ -33,6 +33,27 @@ struct lat_run_slice {
 	enum lat_task_state state;	/* prev_state at the switch (LAT_SLICE_SWITCH only) */
 };
 
+/*
+ * What a judged wait's verdict rests on (docs/wakeup.md, "Verdicts"): the rule's
+ * basis, the time behind the verdict, and the time of each cause over the wait on
+ * the CPU it waited for.
+ */
+struct lat_verdict_evidence {
+	enum lat_verdict_basis basis;
+	int64_t part_ns;		/* the time behind the verdict */
+	int64_t same_ns, higher_ns, lower_ns;	/* tasks of its footing, higher, lower */
+	int64_t irq_ns, stall_ns, idle_ns, unknown_ns;
+	int64_t queued_ns;		/* queued on another CPU until migrated away */
+};
+
+/* An irq or softirq handler that ran on a CPU (recorded with irq events). */
+struct lat_irq_slice {
+	int32_t cpu, irq;
+	uint8_t soft;			/* 1: a softirq */
+	uint64_t start_ns, end_ns;
+	const char *name;		/* "timer", "RCU", "irq11", ...; lent for the call */
+};
+
 /* An ended wait: what the wakeup analysis counts (or counts as untrusted). */
 struct lat_wait_rec {
 	const struct lat_wake_link *w;	/* pid, cpu (where it ran), comm, kind, times, waker;
@@ -47,6 +68,7 @@ struct lat_wait_rec {
 	 * trusted wakeup or new-task wait of at least the threshold), NULL when not judged.
 	 */
 	const char *verdict;
+	const struct lat_verdict_evidence *evidence;	/* with a verdict, else NULL; lent */
 };
 
 struct lat_wake_sink {
@@ -58,6 +80,10 @@ struct lat_wake_sink {
 	void (*lost)(void *ctx, const struct lat_wake_gap *g);
 	/* a stall (docs/wakeup.md), when the silence has ended */
 	void (*stall)(void *ctx, const struct lat_wake_stall *s);
+	/* an irq or softirq handler ended */
+	void (*irq)(void *ctx, const struct lat_irq_slice *q);
+	/* CPU @cpu's run queue (tasks waiting for it) holds @depth from @ts_ns on */
+	void (*runq)(void *ctx, int32_t cpu, uint64_t ts_ns, uint32_t depth);
 };
 
 #endif
