@@ -1,180 +1,215 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `latscope export --perfetto`: the Trace Event Format (the JSON that
- * chrome://tracing and ui.perfetto.dev open).  Two processes of tracks:
- * "CPUs", one thread per CPU with the running slices, markers and lost-events
- * marks; "Tasks", one thread per task (tid = the kernel pid) with its running
- * slices and its waits for a CPU.  A flow arrow goes from the waker's CPU at
- * the waking to the wakee's wait.  Written as the analysis goes, in its order:
- * the viewers sort by time.  Layout: docs/export.md.
+ * ui.perfetto.dev and chrome://tracing open), written as the analysis goes,
+ * in its order (the viewers sort by time).  The records: the running slices
+ * on the CPUs' tracks and the tasks' own, the waits on the tasks' tracks with
+ * their verdicts, a zero-length "waking" slice on the waker's track (a task's,
+ * or the CPU's irq or softirq track) as the source of the arrow to the wait,
+ * irq and softirq handlers, markers, lost events, stalls, and the CPUs' busy
+ * and run-queue counters.  The tracks are export_perfetto_tracks.c's.  Layout:
+ * docs/export.md.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "latscope/export.h"
-#include "latscope/json.h"
-
-/* Synthetic ids no kernel pid reaches (PID_MAX_LIMIT is 4194304). */
-#define PF_TASKS_PID 4194304
-#define PF_CPUS_PID 4194305
-#define PF_CPU_TID0 4194306
-
-struct lat_pf_task {
-	int32_t pid;		/* 0: empty slot (pid 0 is the idle task: no track) */
-	char comm[LAT_COMM_LEN];
-};
-
-static size_t task_slot(const struct lat_perfetto *p, int32_t pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (p->tcap - 1);
-
-	while (p->tasks[i].pid && p->tasks[i].pid != pid)
-		i = (i + 1) & (p->tcap - 1);
-	return i;
-}
-
-/* Notes the task's latest comm.  Fails only on allocation (p->oom). */
-static void note_task(struct lat_perfetto *p, int32_t pid, const char *comm)
-{
-	struct lat_pf_task *t;
-
-	if (pid <= 0)
-		return;
-	if ((p->ntasks + 1) * 2 > p->tcap) {
-		struct lat_pf_task *old = p->tasks;
-		size_t ocap = p->tcap, ncap = ocap ? ocap * 2 : 256;
-
-		p->tasks = calloc(ncap, sizeof(*p->tasks));
-		if (!p->tasks) {
-			p->tasks = old;
-			p->oom = 1;
-			return;
-		}
-		p->tcap = ncap;
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].pid)
-				p->tasks[task_slot(p, old[i].pid)] = old[i];
-		free(old);
-	}
-	t = &p->tasks[task_slot(p, pid)];
-	if (!t->pid) {
-		t->pid = pid;
-		p->ntasks++;
-	}
-	if (comm[0])
-		memcpy(t->comm, comm, LAT_COMM_LEN);
-	t->comm[LAT_COMM_LEN - 1] = 0;
-}
-
-static void note_cpu(struct lat_perfetto *p, int32_t cpu)
-{
-	if (cpu > p->max_cpu)
-		p->max_cpu = cpu;
-}
-
-/* Microseconds with the nanoseconds kept: "1234.567" */
-static void put_us(FILE *o, const char *key, uint64_t ns)
-{
-	fprintf(o, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned)(ns % 1000));
-}
-
-static void put_str(FILE *o, const char *key, const char *s, size_t len)
-{
-	fprintf(o, ",\"%s\":\"", key);
-	lat_json_escape(o, s, len);
-	fputc('"', o);
-}
-
-/* Opens an event: {"ph":"X","pid":..,"tid":.. ; the caller adds fields and closes it. */
-static void ev_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid)
-{
-	fprintf(p->out, "%s{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d", p->nevents ? ",\n" : "", ph,
-		pid, tid);
-	p->nevents++;
-}
+#include "export_perfetto.h"
 
 static const char *comm_or(const char *comm, const char *dflt)
 {
 	return comm[0] ? comm : dflt;
 }
 
+/* CPU busy (a task other than idle runs) from the slices, which come in order per CPU. */
+static void busy(struct lat_perfetto *p, struct lat_pf_cpu *c, const struct lat_run_slice *s)
+{
+	if (c->busy && s->start_ns <= c->busy_to) {
+		if (s->end_ns > c->busy_to)
+			c->busy_to = s->end_ns;
+		return;
+	}
+	if (c->busy)
+		pf_count(p, s->cpu, &c->c_busy, "busy", c->busy_to, 0);
+	pf_count(p, s->cpu, &c->c_busy, "busy", s->start_ns, 1);
+	c->busy = 1;
+	c->busy_to = s->end_ns;
+}
+
 static void pf_slice(void *ctx, const struct lat_run_slice *s)
 {
 	struct lat_perfetto *p = ctx;
+	struct lat_pf_cpu *c = pf_cpu(p, s->cpu);
+	struct lat_pf_task *t = pf_task(p, s->pid, s->comm);
 	FILE *o = p->out;
 	char name[48];
 
-	note_cpu(p, s->cpu);
-	note_task(p, s->pid, s->comm);
 	/* a slice whose start was not seen cannot be drawn; the rows export keeps it */
-	if (!s->start_known)
+	if (!s->start_known || !c)
+		return;
+	if (s->pid > 0)
+		busy(p, c, s);
+	if (!pf_in_window(p, s->start_ns, s->end_ns) || (p->o.task && !(t && t->match)))
 		return;
 	snprintf(name, sizeof(name), "%.16s:%d", comm_or(s->comm, "?"), s->pid);
-	ev_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu);
-	put_str(o, "name", name, strlen(name));
-	fputs(",\"cat\":\"running\"", o);
-	put_us(o, "ts", s->start_ns);
-	put_us(o, "dur", s->end_ns - s->start_ns);
-	fprintf(o, ",\"args\":{\"tid\":%d", s->pid);
+	pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu);
+	pf_us(o, "ts", s->start_ns);
+	pf_us(o, "dur", s->end_ns - s->start_ns);
+	pf_str(o, "name", name, strlen(name));
+	if (s->end != LAT_SLICE_SWITCH)
+		fprintf(o, ",\"args\":{\"end\":\"%s\"}", lat_slice_end_name(s->end));
+	fputc('}', o);
+	if (!t)
+		return;
+	t->drawn = 1;
+	pf_open(p, 'X', pf_task_pid(t), s->pid);
+	pf_us(o, "ts", s->start_ns);
+	pf_us(o, "dur", s->end_ns - s->start_ns);
+	fprintf(o, ",\"name\":\"running\",\"args\":{\"cpu\":%d", s->cpu);
 	if (s->prio != LAT_PRIO_UNKNOWN)
 		fprintf(o, ",\"prio\":%d", s->prio);
-	fprintf(o, ",\"end\":\"%s\"", lat_slice_end_name(s->end));
 	if (s->end == LAT_SLICE_SWITCH)
-		fprintf(o, ",\"state\":\"%s\"", lat_task_state_name(s->state));
-	fputs("}}", o);
-	if (s->pid <= 0)
-		return;
-	ev_open(p, 'X', PF_TASKS_PID, s->pid);
-	fputs(",\"name\":\"running\",\"cat\":\"running\"", o);
-	put_us(o, "ts", s->start_ns);
-	put_us(o, "dur", s->end_ns - s->start_ns);
-	fprintf(o, ",\"args\":{\"cpu\":%d,\"end\":\"%s\"}}", s->cpu, lat_slice_end_name(s->end));
+		fprintf(o, ",\"state\":\"%s\"}}", lat_task_state_name(s->state));
+	else
+		fprintf(o, ",\"end\":\"%s\"}}", lat_slice_end_name(s->end));
+}
+
+static const char *basis_name(enum lat_verdict_basis b)
+{
+	switch (b) {
+	case LAT_VBASIS_MOVED:
+		return "moved";
+	case LAT_VBASIS_INFERRED:
+		return "inferred";
+	case LAT_VBASIS_UNSEEN:
+		return "unseen";
+	default:
+		return "parts";
+	}
+}
+
+/* The verdict and what it rests on: the basis, its part, every cause with time. */
+static void verdict_args(FILE *o, const struct lat_wait_rec *rec)
+{
+	const struct lat_verdict_evidence *e = rec->evidence;
+	const struct { const char *key; int64_t ns; } parts[] = {
+		{ "same_ns", e->same_ns }, { "higher_ns", e->higher_ns },
+		{ "lower_ns", e->lower_ns }, { "irq_ns", e->irq_ns }, { "stall_ns", e->stall_ns },
+		{ "idle_ns", e->idle_ns }, { "unknown_ns", e->unknown_ns },
+		{ "queued_ns", e->queued_ns },
+	};
+
+	pf_str(o, "verdict", rec->verdict, strlen(rec->verdict));
+	fprintf(o, ",\"basis\":\"%s\",\"part_ns\":%" PRId64, basis_name(e->basis), e->part_ns);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (parts[i].ns)
+			fprintf(o, ",\"%s\":%" PRId64, parts[i].key, parts[i].ns);
+}
+
+/* "comm:tid" of a task, "irq:NAME" or "softirq:NAME" (the kind alone when unnamed). */
+static void waker_arg(FILE *o, const struct lat_wake_waker *k)
+{
+	char w[64];
+	const char *irq = lat_wake_irq_label(k);
+
+	if (k->ctx == LAT_WAKE_CTX_TASK)
+		snprintf(w, sizeof(w), "%.16s:%d", comm_or(k->comm, "?"), k->pid);
+	else if (irq[0])
+		snprintf(w, sizeof(w), "%s:%.24s", lat_wake_ctx_name(k->ctx), irq);
+	else
+		snprintf(w, sizeof(w), "%s", lat_wake_ctx_name(k->ctx));
+	pf_str(o, "waker", w, strlen(w));
+}
+
+/*
+ * The arrow's source: a zero-length slice at the waking on the waker's track
+ * (Perfetto draws a flow from the end of its source slice to the start of its
+ * target): the task's, the CPU's irq or softirq track for a waking in an
+ * interrupt, the CPU's track for the idle task.
+ */
+static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64_t id)
+{
+	const struct lat_wake_waker *k = &l->waker;
+	struct lat_pf_task *t = NULL;
+	int32_t pid = PF_CPUS_PID, tid;
+	FILE *o = p->out;
+	struct lat_pf_cpu *c = pf_cpu(p, k->cpu);
+
+	if (k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && (t = pf_task(p, k->pid, k->comm))) {
+		pid = pf_task_pid(t);
+		tid = k->pid;
+		t->drawn = 1;
+	} else if (k->ctx == LAT_WAKE_CTX_TASK) {
+		tid = PF_CPU_TID0 + k->cpu;
+	} else {
+		int soft = k->ctx == LAT_WAKE_CTX_SOFTIRQ;
+
+		tid = PF_IRQ_TID0 + 2 * k->cpu + soft;
+		if (c)
+			c->irq_used[soft] = 1;
+	}
+	pf_open(p, 'X', pid, tid);
+	pf_us(o, "ts", l->start_ns);
+	fprintf(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":%" PRIu64 ",\"flow_out\":true,"
+		"\"args\":{\"tid\":%d}}", id, l->pid);
 }
 
 static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 {
 	struct lat_perfetto *p = ctx;
 	const struct lat_wake_link *l = rec->w;
-	const struct lat_wake_waker *k = &l->waker;
+	struct lat_pf_task *t = pf_task(p, l->pid, l->comm);
 	FILE *o = p->out;
-	int flow = k->cpu >= 0 && l->kind != LAT_WAIT_PREEMPT;
+	int flow = l->waker.cpu >= 0 && l->kind != LAT_WAIT_PREEMPT;
 
-	note_cpu(p, l->cpu);
-	note_task(p, l->pid, l->comm);
-	ev_open(p, 'X', PF_TASKS_PID, l->pid);
-	fprintf(o, ",\"name\":\"runnable (%s)\",\"cat\":\"wait\"", lat_wait_kind_name(l->kind));
-	put_us(o, "ts", l->start_ns);
-	put_us(o, "dur", l->end_ns - l->start_ns);
-	fprintf(o, ",\"args\":{\"latency_ns\":%" PRId64 ",\"cpu\":%d,\"queued_cpu\":%d,"
-		"\"trusted\":%s", l->latency_ns, l->cpu, rec->queued_cpu,
-		rec->trusted ? "true" : "false");
-	if (rec->verdict)
-		put_str(o, "verdict", rec->verdict, strlen(rec->verdict));
-	if (k->cpu >= 0) {
-		fprintf(o, ",\"waker_tid\":%d,\"waker_cpu\":%d,\"waker_ctx\":\"%s\"", k->pid,
-			k->cpu, lat_wake_ctx_name(k->ctx));
-		put_str(o, "waker_comm", k->comm, strnlen(k->comm, LAT_COMM_LEN));
-		if (k->ctx != LAT_WAKE_CTX_TASK)
-			put_str(o, "waker_irq", k->irq_name, strnlen(k->irq_name,
-								      sizeof(k->irq_name)));
-	}
-	fputs("}}", o);
-	if (!flow)
+	pf_cpu(p, l->cpu);
+	if (!t || !pf_in_window(p, l->start_ns, l->end_ns) || (p->o.task && !t->match))
 		return;
-	/* the arrow: from the waker's CPU track at the waking to the wait it started */
-	note_cpu(p, k->cpu);
-	p->nflows++;
-	ev_open(p, 's', PF_CPUS_PID, PF_CPU_TID0 + k->cpu);
-	fputs(",\"name\":\"wakeup\",\"cat\":\"wakeup\"", o);
-	fprintf(o, ",\"id\":%" PRIu64, p->nflows);
-	put_us(o, "ts", l->start_ns);
-	fputc('}', o);
-	ev_open(p, 'f', PF_TASKS_PID, l->pid);
-	fputs(",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"bp\":\"e\"", o);
-	fprintf(o, ",\"id\":%" PRIu64, p->nflows);
-	put_us(o, "ts", l->start_ns);
-	fputc('}', o);
+	t->drawn = 1;
+	pf_open(p, 'X', pf_task_pid(t), l->pid);
+	pf_us(o, "ts", l->start_ns);
+	pf_us(o, "dur", l->end_ns - l->start_ns);
+	fprintf(o, ",\"name\":\"runnable (%s)\"", lat_wait_kind_name(l->kind));
+	if (flow)
+		fprintf(o, ",\"bind_id\":%" PRIu64 ",\"flow_in\":true", ++p->nflows);
+	fprintf(o, ",\"args\":{\"cpu\":%d", l->cpu);
+	if (rec->queued_cpu >= 0 && rec->queued_cpu != l->cpu)
+		fprintf(o, ",\"queued_cpu\":%d", rec->queued_cpu);
+	if (rec->prio != LAT_PRIO_UNKNOWN)
+		fprintf(o, ",\"prio\":%d", rec->prio);
+	if (!rec->trusted)
+		fputs(",\"trusted\":false", o);
+	if (l->waker.cpu >= 0)
+		waker_arg(o, &l->waker);
+	if (rec->verdict && rec->evidence)
+		verdict_args(o, rec);
+	fputs("}}", o);
+	if (flow)
+		waking(p, l, p->nflows);
+}
+
+static void pf_irq(void *ctx, const struct lat_irq_slice *q)
+{
+	struct lat_perfetto *p = ctx;
+	struct lat_pf_cpu *c = pf_cpu(p, q->cpu);
+
+	if (!c || !pf_in_window(p, q->start_ns, q->end_ns))
+		return;
+	c->irq_used[q->soft] = 1;
+	pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft);
+	pf_us(p->out, "ts", q->start_ns);
+	pf_us(p->out, "dur", q->end_ns - q->start_ns);
+	pf_str(p->out, "name", q->name, strlen(q->name));
+	fputc('}', p->out);
+}
+
+static void pf_runq(void *ctx, int32_t cpu, uint64_t ts, uint32_t depth)
+{
+	struct lat_perfetto *p = ctx;
+	struct lat_pf_cpu *c = pf_cpu(p, cpu);
+
+	if (c)
+		pf_count(p, cpu, &c->c_runq, "runnable", ts, depth);
 }
 
 static void pf_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
@@ -182,17 +217,18 @@ static void pf_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 	struct lat_perfetto *p = ctx;
 	FILE *o = p->out;
 
-	note_cpu(p, ev->cpu);
-	ev_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
+	if (!pf_cpu(p, ev->cpu) || !pf_in_window(p, ev->ts_ns, ev->ts_ns))
+		return;
+	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
 	fprintf(o, ",\"name\":\"%s\",\"cat\":\"marker\",\"s\":\"t\"",
 		lat_ns >= 0 ? "sample" : "marker");
-	put_us(o, "ts", ev->ts_ns);
+	pf_us(o, "ts", ev->ts_ns);
 	fputs(",\"args\":{", o);
 	if (lat_ns >= 0)
 		fprintf(o, "\"lat_ns\":%" PRId64 ",", lat_ns);
 	fprintf(o, "\"tid\":%d", ev->pid);
-	put_str(o, "text", ev->u.marker.text ? ev->u.marker.text : "",
-		ev->u.marker.text ? ev->u.marker.len : 0);
+	pf_str(o, "text", ev->u.marker.text ? ev->u.marker.text : "",
+	       ev->u.marker.text ? ev->u.marker.len : 0);
 	fputs("}}", o);
 }
 
@@ -201,10 +237,11 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 	struct lat_perfetto *p = ctx;
 	FILE *o = p->out;
 
-	note_cpu(p, g->cpu);
-	ev_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
+	if (!pf_cpu(p, g->cpu) || !pf_in_window(p, g->to_ns, g->to_ns))
+		return;
+	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
 	fputs(",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"", o);
-	put_us(o, "ts", g->to_ns);
+	pf_us(o, "ts", g->to_ns);
 	fprintf(o, ",\"args\":{\"count\":%" PRIu64 ",\"since_ns\":%" PRIu64 ",\"until_ns\":%"
 		PRIu64 "}}", g->count, g->from_ns, g->to_ns);
 }
@@ -219,25 +256,42 @@ static void pf_stall(void *ctx, const struct lat_wake_stall *s)
 	struct lat_perfetto *p = ctx;
 	FILE *o = p->out;
 
-	if (s->cpu >= 0)
-		note_cpu(p, s->cpu);
-	ev_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
+	pf_cpu(p, s->cpu >= 0 ? s->cpu : 0);
+	if (!pf_in_window(p, s->from_ns, s->to_ns))
+		return;
+	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
 	fprintf(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"%s\"", s->cpu >= 0 ? "t" : "g");
-	put_us(o, "ts", s->from_ns);
+	pf_us(o, "ts", s->from_ns);
 	fprintf(o, ",\"args\":{\"cpu\":%d,\"dur_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64
 		",\"tid\":%d", s->cpu, s->to_ns - s->from_ns, s->to_ns, s->pid);
-	put_str(o, "comm", s->comm, strnlen(s->comm, LAT_COMM_LEN));
+	pf_str(o, "comm", s->comm, strnlen(s->comm, LAT_COMM_LEN));
 	fprintf(o, ",\"waiting_tid\":%d", s->waiting_pid);
-	put_str(o, "waiting_comm", s->waiting_comm, strnlen(s->waiting_comm, LAT_COMM_LEN));
+	pf_str(o, "waiting_comm", s->waiting_comm, strnlen(s->waiting_comm, LAT_COMM_LEN));
 	fputs("}}", o);
 }
 
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out)
+void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o)
 {
+	char *end;
+	long tid;
+
 	memset(p, 0, sizeof(*p));
 	p->out = out;
 	p->max_cpu = -1;
+	p->task_tid = -1;
+	if (o)
+		p->o = *o;
+	if (p->o.task) {
+		tid = strtol(p->o.task, &end, 10);
+		if (end != p->o.task && !*end && tid > 0 && tid <= INT32_MAX)
+			p->task_tid = (int32_t)tid;
+	}
 	fputs("{\"traceEvents\":[\n", out);
+}
+
+int lat_perfetto_tgids(struct lat_perfetto *p, const char *meta)
+{
+	return lat_rows_tgids(&p->tg, meta);
 }
 
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink)
@@ -249,65 +303,6 @@ void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink)
 	sink->marker = pf_marker;
 	sink->lost = pf_lost;
 	sink->stall = pf_stall;
-}
-
-static int cmp_task(const void *a, const void *b)
-{
-	const struct lat_pf_task *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
-static void meta(struct lat_perfetto *p, int32_t pid, int32_t tid, const char *what,
-		 const char *name, int64_t sort)
-{
-	FILE *o = p->out;
-
-	ev_open(p, 'M', pid, tid);
-	fprintf(o, ",\"name\":\"%s\",\"args\":{", what);
-	if (name) {
-		fputs("\"name\":\"", o);
-		lat_json_escape(o, name, strlen(name));
-		fputc('"', o);
-	} else {
-		fprintf(o, "\"sort_index\":%" PRId64, sort);
-	}
-	fputs("}}", o);
-}
-
-int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host)
-{
-	size_t n = 0;
-	char name[48];
-
-	meta(p, PF_CPUS_PID, PF_CPU_TID0, "process_name", "CPUs", 0);
-	meta(p, PF_CPUS_PID, PF_CPU_TID0, "process_sort_index", NULL, 0);
-	for (int32_t c = 0; c <= p->max_cpu; c++) {
-		snprintf(name, sizeof(name), "CPU %d", c);
-		meta(p, PF_CPUS_PID, PF_CPU_TID0 + c, "thread_name", name, 0);
-		meta(p, PF_CPUS_PID, PF_CPU_TID0 + c, "thread_sort_index", NULL, c);
-	}
-	meta(p, PF_TASKS_PID, PF_TASKS_PID, "process_name", "Tasks", 0);
-	meta(p, PF_TASKS_PID, PF_TASKS_PID, "process_sort_index", NULL, 1);
-	/* by pid, packed to the front of the table, which is not used afterwards */
-	for (size_t i = 0; i < p->tcap; i++)
-		if (p->tasks[i].pid)
-			p->tasks[n++] = p->tasks[i];
-	if (n)
-		qsort(p->tasks, n, sizeof(*p->tasks), cmp_task);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%.16s", comm_or(p->tasks[i].comm, "?"));
-		meta(p, PF_TASKS_PID, p->tasks[i].pid, "thread_name", name, 0);
-	}
-	fputs("\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"latscope export\"",
-	      p->out);
-	if (trace)
-		put_str(p->out, "trace", trace, strlen(trace));
-	if (host)
-		put_str(p->out, "host", host, strlen(host));
-	fputs("}}\n", p->out);
-	free(p->tasks);
-	p->tasks = NULL;
-	p->tcap = p->ntasks = 0;
-	return p->oom ? -LAT_ENOMEM : 0;
+	sink->irq = pf_irq;
+	sink->runq = pf_runq;
 }

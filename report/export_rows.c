@@ -190,6 +190,11 @@ static int32_t tgid_of(const struct lat_rows *w, int32_t tid)
 	return t ? t->tgid : -1;
 }
 
+int32_t lat_rows_tgid_of(const struct lat_rows *r, int32_t tid)
+{
+	return tgid_of(r, tid);
+}
+
 /* One "TID:TGID" of the tgids line at *@p (which moves past it): 1, or 0 malformed. */
 static int tgid_pair(const char **p, struct lat_rows_tgid *out)
 {

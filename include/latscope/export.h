@@ -100,24 +100,48 @@ int lat_rows_trace_id(const char *path, char *buf);
  */
 const char *lat_uname_preempt(const char *uname);
 
+/*
+ * The tgid of task @tid from the tgids line lat_rows_tgids() read, -1 when
+ * unknown (or for the idle task).
+ */
+int32_t lat_rows_tgid_of(const struct lat_rows *r, int32_t tid);
+
+/* What --perfetto exports (docs/export.md, "Size"). */
+struct lat_perfetto_opts {
+	uint64_t from_ns, to_ns;	/* --window: what overlaps [from, to]; to 0: no end */
+	const char *task;		/* --task: only this comm (or tid) and its wakers; lent */
+};
+
 /* Chrome trace-event JSON writer. */
 struct lat_pf_task;
+struct lat_pf_cpu;
 struct lat_perfetto {
 	FILE *out;
+	struct lat_perfetto_opts o;
 	uint64_t nevents;	/* trace events written */
 	uint64_t nflows;
 	int32_t max_cpu;	/* highest CPU seen, -1 none */
+	int32_t task_tid;	/* o.task as a number, -1: a comm */
 	struct lat_pf_task *tasks;	/* open addressing by pid */
 	size_t ntasks, tcap;
+	struct lat_pf_cpu *cpus;	/* counter state, by CPU number (max_cpu + 1) */
+	size_t ccap;
+	struct lat_rows tg;	/* its tgid table only: the tasks' processes */
 	int oom;
 };
 
-/* Starts the JSON document. */
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out);
+/* Starts the JSON document; @o NULL: everything. */
+void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o);
+/*
+ * The tasks' processes from the recorder's tgids line in @meta (as
+ * lat_rows_tgids()); call before the analysis.  Returns as lat_rows_tgids().
+ */
+int lat_perfetto_tgids(struct lat_perfetto *p, const char *meta);
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
 /*
- * Writes the track names and closes the document with @trace (the input's
- * name) and @host (NULL: unknown) in otherData.  Returns 0 or -LAT_ENOMEM.
+ * Writes the counters' last values, the track names and closes the document
+ * with @trace (the input's name) and @host (NULL: unknown) in otherData.
+ * Returns 0 or -LAT_ENOMEM.
  */
 int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host);
 

@@ -6,7 +6,8 @@
 //   - the file loads (the engine throws on what it cannot parse);
 //   - a thread per named track, named by the file's thread_name metadata;
 //   - on every thread, the X events of the file on it, none nested under another (the
-//     engine nests a slice that starts inside another: the tracks' slices never overlap);
+//     engine nests a slice that starts inside another: the tracks' slices never overlap)
+//     but the zero-length wakings, which lie inside their waker's running slice;
 //   - the trace's bounds: the first ts and the last ts + dur of the file.
 // Usage: node export_check_devtools.mjs FILE [ENGINE_DIR]
 import fs from 'node:fs';
@@ -57,7 +58,7 @@ for (const [pid, p] of parsed.Renderer.processes) {
 		for (const e of t.entries)
 			x += e.ph === 'X';
 		for (const r of t.tree.roots)
-			nested += r.children.length;
+			nested += r.children.filter((c) => (c.entry.dur || 0) > 0).length;
 		if (x !== (want.get(key) || 0))
 			err(`thread ${key} (${t.name}): ${x} slices, the file has ${want.get(key) || 0}`);
 		if (nested)
