@@ -122,6 +122,12 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 			snprintf(out->msg, sizeof(out->msg), "%llu event%s and no wakeup or "
 				 "preemption wait among them: no timeline to draw",
 				 (unsigned long long)r->nevents, PLURAL(r->nevents));
+		else if (r->low_trust_waits && !r->nworst)
+			snprintf(out->msg, sizeof(out->msg), "no trusted wakeup in this trace%s "
+				 "to draw a timeline around: %llu wait%s ended on a CPU whose "
+				 "events are incomplete (--include-untrusted draws them)",
+				 o->task ? " for --task" : "",
+				 (unsigned long long)r->low_trust_waits, PLURAL(r->low_trust_waits));
 		else
 			snprintf(out->msg, sizeof(out->msg), "no wakeup in this trace%s to draw a "
 				 "timeline around", o->task ? " for --task" : "");
