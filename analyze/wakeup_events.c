@@ -360,7 +360,7 @@ static void on_stall(struct wk *w, const struct lat_wake_stall *s)
 		struct wk_cpu *c = w->cpus[i];
 
 		if (c && (s->cpu < 0 || (size_t)s->cpu == i))
-			wk_sums_stall(&c->sums, &c->h, s->to_ns - s->from_ns);
+			wk_sums_stall(&c->sums, &c->h, s->from_ns, s->to_ns);
 	}
 	wk_sink_stall(&w->sink, s);
 }

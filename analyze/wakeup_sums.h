@@ -38,6 +38,7 @@ struct wk_sums_cpu {
 	uint64_t cum_rt[100];		/* real-time time by prio */
 	struct wk_sums_late late[WK_SUMS_LATE];	/* a ring, lhead the next */
 	uint8_t lhead, nlate;
+	uint64_t st_from, st_to;	/* the stall time charged last (a union), st_to 0 none */
 };
 
 /*
@@ -133,9 +134,29 @@ static inline void wk_sums_migrate(struct wk_sums_task *tp, const struct wk_hcpu
 		tp->snap_cpu = -1;
 }
 
-/* A stall of @ns on the CPU (@cp, its history @hc): charged to no one. */
-static inline void wk_sums_stall(struct wk_sums_cpu *cp, const struct wk_hcpu *hc, uint64_t ns)
+/*
+ * A stall @from..@to on the CPU (@cp, its history @hc): charged to no one.  An
+ * every-CPU stall and the CPU's own silence around it end at the same event:
+ * the time they share is charged once.
+ */
+static inline void wk_sums_stall(struct wk_sums_cpu *cp, const struct wk_hcpu *hc, uint64_t from,
+				 uint64_t to)
 {
+	uint64_t ns = to - from;
+
+	if (cp->st_to > from && cp->st_from < to) {
+		uint64_t lo = from > cp->st_from ? from : cp->st_from;
+		uint64_t hi = to < cp->st_to ? to : cp->st_to;
+
+		ns -= hi - lo;
+		cp->st_from = from < cp->st_from ? from : cp->st_from;
+		cp->st_to = to > cp->st_to ? to : cp->st_to;
+	} else {
+		cp->st_from = from;
+		cp->st_to = to;
+	}
+	if (!ns)
+		return;
 	if (hc->cur_known)
 		wk_sums_slice(cp, hc->cur_pid, hc->cur_prio, -ns);
 	cp->cum.v[WK_CUM_STALL] += ns;

@@ -81,11 +81,12 @@ check "break: --rows slices cuts it there too" \
 "$bin" export --perfetto "$tmp/cyc.json" "$cyc" 2>/dev/null
 # cyclictest/20718's 5714613 ns wait (samples/tracedat/README.md): the CPUs stalled in it.
 # The evidence is the running sums' as the verdict engine took them (analyze/wakeup_sums.c):
-# the stall part (9620681 ns) exceeds the wait and lower_ns is negative (-3906068), since
-# the sums take a stall off the class of the task it was charged to; the parts but irq
-# (which lies inside the holders' time) add up to the wait: 9620681 - 3906068 = 5714613
+# CPU0's own silence (450.844464766 .. 450.849989769, 5525003 ns) and the every-CPU stall
+# inside it (from 450.845894091) share 4.1 ms, charged once: stall 5525003 ns, the holder
+# below it (lower) the rest, 5714613 - 5525003 = 189610; irq lies inside the holders' time.
+# (Charged twice, they made stall 9620681 and lower -3906068.)
 check "cyclictest: the 5.71 ms wait of 20718 is a stall, with the engine's evidence" \
-	'grep -qF "\"tid\":20718,\"ts\":450844462.793,\"dur\":5714.613,\"name\":\"runnable (wakeup)\",\"bind_id\":343,\"flow_in\":true,\"args\":{\"cpu\":0,\"prio\":19,\"waker\":\"irq:hrtimer_wakeup\",\"verdict\":\"stall\",\"basis\":\"parts\",\"part_ns\":9620681,\"lower_ns\":-3906068,\"irq_ns\":9108,\"stall_ns\":9620681}}" "$tmp/cyc.json"'
+	'grep -qF "\"tid\":20718,\"ts\":450844462.793,\"dur\":5714.613,\"name\":\"runnable (wakeup)\",\"bind_id\":343,\"flow_in\":true,\"args\":{\"cpu\":0,\"prio\":19,\"waker\":\"irq:hrtimer_wakeup\",\"verdict\":\"stall\",\"basis\":\"parts\",\"part_ns\":5525003,\"lower_ns\":189610,\"irq_ns\":9108,\"stall_ns\":5525003}}" "$tmp/cyc.json"'
 # the recorder's tgids line (test_export.sh reads it with trace-cmd): 20719 is a thread of
 # 2748, tail 20713 its own process; cyclictest 20718 had exited: process not known
 check "processes: 20719 under 2748, 20713 its own, 20718 unknown" \
