@@ -627,6 +627,17 @@ static void test_inversion(void **state)
 	lat_block_free(b);
 }
 
+/* R (FIFO 90) sleeps at 5, is woken at 10000 and runs at 160000: 150 us behind hog (fair). */
+static void r_behind_hog(void)
+{
+	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
+	evs[nev - 1].u.sw.prev_prio = 9;
+	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
+	evs[nev - 1].u.wake.prio = 9;
+	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
+	evs[nev - 1].u.sw.next_prio = 9;
+}
+
 /*
  * The environment in the words: R (FIFO 90) waits 150 us behind hog (fair),
  * not-preemptible; recorded under preempt=none on a KVM guest, the evidence
@@ -641,12 +652,7 @@ static void test_verdict_env(void **state)
 	struct lat_wake_case c;
 
 	(void)state;
-	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
-	evs[nev - 1].u.sw.prev_prio = 9;
-	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
-	evs[nev - 1].u.wake.prio = 9;
-	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
-	evs[nev - 1].u.sw.next_prio = 9;
+	r_behind_hog();
 	lat_trace_env_init(&env);
 	env.preempt = LAT_PREEMPT_NONE;
 	env.virt = (char *)"kvm";	/* lent: never released */
@@ -675,12 +681,7 @@ static void test_verdict_env(void **state)
 	b->events->env = NULL;
 	lat_block_free(b);
 	nev = 0;
-	sw(5, 0, 200, "R", LAT_TS_SLEEPING, 50, "hog");
-	evs[nev - 1].u.sw.prev_prio = 9;
-	wake(10000, 1, 0, "swapper/1", LAT_EV_WAKING, 200, "R", 0);
-	evs[nev - 1].u.wake.prio = 9;
-	sw(160000, 0, 50, "hog", LAT_TS_RUNNING, 200, "R");
-	evs[nev - 1].u.sw.next_prio = 9;
+	r_behind_hog();
 	b = run_opts(&o);
 	assert_int_equal(res(b)->worst[0].verdict.preempt, LAT_PREEMPT_UNKNOWN);
 	assert_int_equal(res(b)->worst[0].verdict.vm, -1);
