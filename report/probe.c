@@ -228,6 +228,15 @@ static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
 	lat_json_obj_close(j);
 }
 
+/*
+ * A timer sample more than half inside stalls: its time is the silence's (the
+ * wait section's verdict of the same time), not its segment's.
+ */
+static int stall_dominates(const struct lat_probe_sample *s)
+{
+	return s->stall_ns > 0 && 2 * s->stall_ns > s->lat_ns;
+}
+
 static void sample_json(struct lat_json *j, const struct lat_block *b,
 			const struct lat_probe_sample *s)
 {
@@ -261,7 +270,8 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 	}
 	lat_json_arr_close(j);
 	lat_json_int(j, "unknown_ns", s->unknown_ns);
-	lat_json_str(j, "dominant", s->dominant >= 0 ?
+	lat_json_int(j, "stall_ns", s->stall_ns);
+	lat_json_str(j, "dominant", stall_dominates(s) ? "stall" : s->dominant >= 0 ?
 		     lat_probe_seg_name((enum lat_probe_seg)s->dominant) : NULL);
 	holder_json(j, "runqueue_holder", s);
 	if (wc)
@@ -471,7 +481,7 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 		fprintf(out, "%10s %5.1f%%  %s -> %s", lat_fmt_duration(s->seg_ns[i], d, sizeof(d)),
 			s->lat_ns > 0 ? 100.0 * (double)s->seg_ns[i] / (double)s->lat_ns : 0.0,
 			pt_names[i], pt_names[s->seg_to[i]]);
-		if (i == s->dominant)
+		if (i == s->dominant && !stall_dominates(s))
 			fputs("  <- dominant", out);
 		if (i == LAT_PSEG_RUNQ && s->holder_pid >= 0 && s->holder_ns > 0) {
 			fputs("; the CPU ran ", out);
@@ -483,6 +493,12 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 			fprintf(out, " (worst wakeup #%zu below)", wc);
 		fputc('\n', out);
 	}
+	if (s->stall_ns > 0)
+		fprintf(out, "     %-17s %10s %5.1f%%  nothing logged (the stall findings): the "
+			"host not running the CPU, or a section with interrupts off, inside the "
+			"segments above%s\n", "stall", lat_fmt_duration(s->stall_ns, d, sizeof(d)),
+			s->lat_ns > 0 ? 100.0 * (double)s->stall_ns / (double)s->lat_ns : 0.0,
+			stall_dominates(s) ? "  <- dominant" : "");
 	if (s->expected_moved_ns)
 		fprintf(out, "     (expected time moved back %s to the irq/expiry before it)\n",
 			lat_fmt_duration(s->expected_moved_ns, d, sizeof(d)));

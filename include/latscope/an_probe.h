@@ -148,6 +148,12 @@ struct lat_probe_sample {
 	int64_t expected_moved_ns;	/* the expected point moved back to an earlier irq/expiry */
 	int64_t unknown_ns;		/* lat_ns + expected_moved_ns - the known segments */
 	int dominant;			/* enum lat_probe_seg, -1 none known */
+	/*
+	 * Of the sample, the time inside stalls the wakeup analysis found on its
+	 * CPU or on every CPU (docs/wakeup.md, "Stalls"): nothing was logged, so
+	 * the segment it lies in is not the handler's or a task's time.  0 none.
+	 */
+	int64_t stall_ns;
 	/* run-queue wait: who ran on the CPU the longest between the waking and the switch */
 	int32_t holder_pid;
 	char holder_comm[LAT_COMM_LEN];

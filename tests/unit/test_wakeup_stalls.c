@@ -18,6 +18,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/an_probe.h"
+
 #include "latscope/env.h"
 #include "report_priv.h"
 #include "wakeup_test_util.h"
@@ -410,6 +412,11 @@ static void test_probe_due(void **state)
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
 	/* both judged as they ended, with the same verdicts */
 	assert_int_equal(r->verdicts_above[LAT_VERDICT_STALL], 1);
+	/* the probe section says so too: 11 ms of its 11.05 ms sample in the stall */
+	assert_non_null(b->probe);
+	assert_true(b->probe->nworst >= 1);
+	assert_int_equal(b->probe->worst[0].lat_ns, 11 * MS + 50000);
+	assert_int_equal(b->probe->worst[0].stall_ns, 11 * MS);
 	lat_block_free(b);
 }
 
