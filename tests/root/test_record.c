@@ -2,7 +2,8 @@
 /*
  * latscope record on the real kernel (root + tracefs), with the real trace-cmd as the oracle.
  * Every test also checks that the top-level tracefs state is byte-identical afterwards and that
- * no latscope instance is left behind.
+ * the recorder it started left no instance behind: only its own instances/latscope-PID, since
+ * other recordings (other users, other test suites) may run on the machine at the same time.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +44,7 @@ struct ctx {
 	char dir[64];
 	bool mounted;
 	char *before;
+	pid_t rec_pid;	/* the recorder this test started (its instance is latscope-PID) */
 };
 
 static char *read_file(const char *path, size_t *len_out)
@@ -94,20 +96,27 @@ static char *snapshot(void)
 	return out;
 }
 
-/* Names of instances whose name starts with "latscope-". */
-static int latscope_instances(void)
+/* Does the instance the recorder of pid @pid creates (latscope-PID, record_instance.c) exist? */
+static bool own_instance_exists(pid_t pid)
 {
-	DIR *d = opendir(TDIR "/instances");
-	struct dirent *de;
-	int n = 0;
+	char path[128];
+	struct stat st;
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, "latscope-", 9))
-			n++;
-	closedir(d);
-	return n;
+	snprintf(path, sizeof(path), TDIR "/instances/latscope-%d", (int)pid);
+	return stat(path, &st) == 0;
+}
+
+/*
+ * Waits up to 5 s for the recorder @pid to create its instance: proves that the instance the
+ * tests check for is the one it makes (a check of a name it never uses could not fail).
+ */
+static void wait_own_instance(pid_t pid)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 500 && !own_instance_exists(pid); i++)
+		nanosleep(&ts, NULL);
+	assert_true(own_instance_exists(pid));
 }
 
 static bool tracefs_mounted(void)
@@ -165,12 +174,15 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* After each test: nothing left behind, nothing changed. */
+/* After each test: the recorder it started left nothing behind, nothing changed. */
 static void check_clean(struct ctx *c)
 {
 	char *after = snapshot();
 
-	assert_int_equal(latscope_instances(), 0);
+	assert_true(c->rec_pid > 0);
+	if (own_instance_exists(c->rec_pid))
+		fprintf(stderr, "instance left: latscope-%d\n", (int)c->rec_pid);
+	assert_false(own_instance_exists(c->rec_pid));
 	assert_string_equal(after, c->before);
 	free(after);
 }
@@ -180,6 +192,27 @@ static int run(const char *cmd)
 	int st = system(cmd);
 
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * Runs @cmd, a command line that starts with the recorder (or with setpriv, which execs it),
+ * and keeps the recorder's pid in c->rec_pid: the shell writes its own pid, then execs the
+ * command in its place, so the recorder has that pid.
+ */
+static int run_rec(struct ctx *c, const char *cmd)
+{
+	char sh[1024], pidf[128];
+	char *pid;
+	int rc;
+
+	snprintf(pidf, sizeof(pidf), "%s/rec.pid", c->dir);
+	snprintf(sh, sizeof(sh), "echo $$ >%s && exec %s", pidf, cmd);
+	rc = run(sh);
+	pid = read_file(pidf, NULL);
+	assert_non_null(pid);
+	c->rec_pid = (pid_t)atoi(pid);
+	free(pid);
+	return rc;
 }
 
 /* trace-cmd report must read the file with an empty stderr; returns stdout. */
@@ -282,7 +315,7 @@ static void test_workload_events_and_markers(void **state)
 	assert_int_equal(run(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "%s record -o %s --stacks --probe timer --marker-above 1us "
 		 "-- " WORKLOAD, LATSCOPE_BIN, file, c->dir, c->dir);
-	assert_int_equal(run(cmd), 7);	/* the command's own status */
+	assert_int_equal(run_rec(c, cmd), 7);	/* the command's own status */
 	check_clean(c);
 	rep = report(c, file, "");
 	st = report(c, file, "--stat");
@@ -348,6 +381,8 @@ static void test_sigint_mid_run(void **state)
 		      (char *)NULL);
 		_exit(127);
 	}
+	c->rec_pid = pid;
+	wait_own_instance(pid);
 	nanosleep(&ts, NULL);
 	kill(pid, SIGINT);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -373,7 +408,7 @@ static void test_disk_full(void **state)
 	snprintf(errf, sizeof(errf), "%s/full.err", c->dir);
 	snprintf(cmd, sizeof(cmd), "%s record -o %s --irq -- sh -c 'for i in $(seq 400); do "
 		 "/bin/true; done' 2>%s", LATSCOPE_BIN, file, errf);
-	rc = run(cmd);
+	rc = run_rec(c, cmd);
 	err = read_file(errf, NULL);
 	assert_non_null(err);
 	assert_int_equal(rc, 1);
@@ -401,7 +436,7 @@ static void test_stop_above(void **state)
 	/* Every wake-up is later than 1 us: the first sample trips it. */
 	snprintf(cmd, sizeof(cmd), "%s record -o %s --probe timer --stop-above 1us -d 30s 2>%s",
 		 LATSCOPE_BIN, file, errf);
-	assert_int_equal(run(cmd), 0);
+	assert_int_equal(run_rec(c, cmd), 0);
 	check_clean(c);
 	err = read_file(errf, NULL);
 	assert_non_null(strstr(err, "latscope: spike: probe=timer"));
@@ -436,7 +471,7 @@ static void test_not_root(void **state)
 	assert_int_equal(chmod(c->dir, 0777), 0);
 	snprintf(cmd, sizeof(cmd), "setpriv --reuid=65534 --regid=65534 --clear-groups "
 		 "%s record -o %s -d 1s 2>%s", LATSCOPE_BIN, file, errf);
-	assert_int_equal(run(cmd), 2);
+	assert_int_equal(run_rec(c, cmd), 2);
 	err = read_file(errf, NULL);
 	assert_non_null(err);
 	assert_non_null(strstr(err, "refused"));
@@ -457,7 +492,7 @@ static void test_command_fails(void **state)
 	snprintf(file, sizeof(file), "%s/fail.dat", c->dir);
 	snprintf(cmd, sizeof(cmd), "%s record -o %s -- /nonexistent/command 2>/dev/null",
 		 LATSCOPE_BIN, file);
-	assert_int_equal(run(cmd), 127);
+	assert_int_equal(run_rec(c, cmd), 127);
 	check_clean(c);
 	rep = report(c, file, "");
 	free(rep);
@@ -484,6 +519,8 @@ static void test_second_sigint(void **state)
 		execl(LATSCOPE_BIN, "latscope", "record", "-o", file, "-d", "60s", (char *)NULL);
 		_exit(127);
 	}
+	c->rec_pid = pid;
+	wait_own_instance(pid);
 	nanosleep(&ts, NULL);
 	kill(pid, SIGINT);
 	kill(pid, SIGTERM);
