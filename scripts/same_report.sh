@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scripts/same_report.sh OLD_BIN NEW_BIN
+#
+# scripts/same_output.sh for `latscope report`: the bundles of OLD_BIN and NEW_BIN must be
+# byte-identical, every file of DIR (report.md, report.html, charts/*.svg), stdout, exit
+# status and stderr but its `latscope report: time:` lines (the steps' times, docs/report.md).
+# Inputs as same_output.sh takes them: every file in samples/ (with its X.args, run from
+# samples/), tests/fixtures/*.dat and the v6 fixture.  Per input: the bundle with the default
+# options, with --worst 3 --size 800x450 --fail-above 1ms, and with --task of the first
+# pid the JSON names; then every sample of samples/tracedat/ with the next one in one bundle.
+# Charts need each binary's latscope-render.so beside it (or $OLD_MODULE / $NEW_MODULE).
+# Prints each difference, then a count; exit status 1 when any differ.
+old=$1
+new=$2
+if [ -z "$old" ] || [ -z "$new" ] || [ ! -x "$old" ] || [ ! -x "$new" ]; then
+	echo "usage: $0 OLD_BIN NEW_BIN" >&2
+	exit 2
+fi
+case $old in /*) ;; *) old=$PWD/$old ;; esac
+case $new in /*) ;; *) new=$PWD/$new ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+old_mod=${OLD_MODULE:-$(dirname "$old")/latscope-render.so}
+new_mod=${NEW_MODULE:-$(dirname "$new")/latscope-render.so}
+ndiff=0
+nrun=0
+
+# run SIDE ARGS...: `latscope report -o $tmp/b ARGS` of SIDE's binary in $dir, kept as
+# $tmp/SIDE.{out,err,b}
+run() {
+	side=$1
+	shift
+	if [ "$side" = old ]; then
+		bin=$old
+		mod=$old_mod
+	else
+		bin=$new
+		mod=$new_mod
+	fi
+	rm -rf "$tmp/b" "$tmp/$side.b"
+	(cd "$dir" && LATSCOPE_RENDER_MODULE=$mod "$bin" report -o "$tmp/b" "$@" \
+		>"$tmp/$side.out" 2>"$tmp/$side.err")
+	echo "exit $?" >>"$tmp/$side.err"
+	grep -v "^latscope report: time: " "$tmp/$side.err" >"$tmp/$side.err2"
+	[ -d "$tmp/b" ] && mv "$tmp/b" "$tmp/$side.b"
+	mkdir -p "$tmp/$side.b"
+}
+
+# same LABEL ARGS...
+same() {
+	label=$1
+	shift
+	nrun=$((nrun + 1))
+	run old "$@"
+	run new "$@"
+	if ! cmp -s "$tmp/old.out" "$tmp/new.out" || ! cmp -s "$tmp/old.err2" "$tmp/new.err2" ||
+	   ! diff -r "$tmp/old.b" "$tmp/new.b" >/dev/null; then
+		ndiff=$((ndiff + 1))
+		echo "DIFF: $label: report $*"
+		diff "$tmp/old.out" "$tmp/new.out" | head -5
+		diff "$tmp/old.err2" "$tmp/new.err2" | head -5
+		diff -rq "$tmp/old.b" "$tmp/new.b" | head -5
+	fi
+}
+
+# check DIR INPUT ARGS
+check() {
+	dir=$1
+	in=$2
+	args=$3
+	# shellcheck disable=SC2086
+	same "$in" $args "$in"
+	# shellcheck disable=SC2086
+	same "$in" --worst 3 --size 800x450 --fail-above 1ms $args "$in"
+	pid=$(cd "$dir" && "$old" analyze --json "$in" 2>/dev/null |
+		grep -o '"pid": *[0-9]*' | head -1 | grep -o '[0-9]*$')
+	# shellcheck disable=SC2086
+	[ -n "$pid" ] && same "$in" --task "$pid" $args "$in"
+}
+
+(cd "$root/samples" && find . -type f ! -name '*.md' ! -name '*.args' \
+	! -name '*.expected.json' ! -name '*.png' ! -name '*.sh' | sed 's|^\./||' | sort) \
+	>"$tmp/inputs"
+while read -r f; do
+	a=""
+	[ -f "$root/samples/$f.args" ] && a=$(cat "$root/samples/$f.args")
+	check "$root/samples" "$f" "$a"
+done <"$tmp/inputs"
+for f in "$root"/tests/fixtures/*.dat; do
+	check "$root" "tests/fixtures/${f##*/}" ""
+done
+v6=$root/build/fixtures/tracecmd-mixed-v6.dat
+if [ ! -f "$v6" ]; then
+	v6=$tmp/tracecmd-mixed-v6.dat
+	zstd -d -q -o "$v6" "$root/tests/fixtures/tracecmd-mixed-v6.dat.zst" || v6=
+fi
+[ -n "$v6" ] && check "$(dirname "$v6")" "${v6##*/}" ""
+
+# several inputs in one bundle (inK- prefixes)
+dir=$root/samples
+prev=
+for f in $(grep '^tracedat/' "$tmp/inputs"); do
+	[ -n "$prev" ] && same "$prev + $f" "$prev" "$f"
+	prev=$f
+done
+
+echo "$nrun bundles compared, $ndiff differ"
+[ "$ndiff" -eq 0 ]
