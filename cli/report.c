@@ -203,47 +203,89 @@ static char *job_command(const struct cli_ctx *c, const struct report_cmd *r, co
 
 /* ---- the charts -------------------------------------------------------------- */
 
-/* Draws @j as its command does: @path read again, its block analyzed with those options. */
-static void draw(const struct lat_render_api *api, const struct cli_ctx *c,
-		 const struct report_cmd *r, const char *path, struct chart_job *j)
+/*
+ * One analysis of a block with a chart command's options: every chart of the same input,
+ * block and --task is drawn from it (the whole trace's charts share one).
+ */
+struct chart_pass {
+	size_t input, block;
+	char task[24];
+	int loaded;		/* l holds the input: release it */
+	int ok;			/* the block is there and analyzed */
+	struct lat_loaded l;
+	char why[300];		/* !ok: why */
+};
+
+static int same_pass(const struct chart_pass *p, const struct chart_job *j)
+{
+	return p->loaded && p->input == j->input && p->block == j->block &&
+	       !strcmp(p->task, j->task);
+}
+
+static void pass_release(struct chart_pass *p)
+{
+	if (p->loaded)
+		lat_loaded_release(&p->l);
+	p->loaded = p->ok = 0;
+}
+
+/* Reads @path again and analyzes @j's block with the options of @j's command. */
+static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *path,
+		     const struct chart_job *j)
 {
 	struct lat_read_opts rd = c->read;
 	struct lat_analyze_opts ao = c->an;
-	struct lat_render_opts ro;
-	struct lat_loaded l;
 	int ret;
 
+	pass_release(p);
+	p->input = j->input;
+	p->block = j->block;
+	snprintf(p->task, sizeof(p->task), "%s", j->task);
+	p->loaded = 1;
 	rd.diag = NULL;		/* its warnings were printed once, by the report's own read */
 	ao.timelines = 1;	/* as `latscope render` asks (cli/render.c) */
 	ao.activity = 1;
 	ao.task = j->task[0] ? j->task : NULL;
 	ao.fail_above_ns = 0;
+	if (lat_load(&p->l, path, &rd) < 0 || j->block >= p->l.nblocks) {
+		snprintf(p->why, sizeof(p->why), "the input could not be read again: %.200s",
+			 p->l.error[0] ? p->l.error : "fewer blocks");
+		return;
+	}
+	ret = lat_analyze_block(p->l.blocks[j->block], &ao);
+	if (ret < 0)
+		fprintf(stderr, "%s: block %zu: analysis stopped: %s\n", path, j->block + 1,
+			lat_strerror(ret));
+	p->ok = 1;
+}
+
+/* Draws @j as its command does, from the analysis @p made with that command's options. */
+static void draw(const struct lat_render_api *api, const struct report_cmd *r,
+		 const struct cli_ctx *c, const char *path, const struct chart_pass *p,
+		 struct chart_job *j)
+{
+	struct lat_render_opts ro;
+	int ret;
+
+	if (!p->ok) {
+		snprintf(j->why, sizeof(j->why), "%s", p->why);
+		return;
+	}
 	lat_render_opts_init(&ro);
 	ro.width = r->width;
 	ro.height = r->height;
 	ro.format = LAT_RENDER_SVG;
 	ro.chart = j->kind;
-	ro.task = ao.task;
-	ro.worst = ao.worst_n;
+	ro.task = j->task[0] ? j->task : NULL;
+	ro.worst = c->an.worst_n;
 	ro.source = path;
-	if (lat_load(&l, path, &rd) < 0 || j->block >= l.nblocks) {
-		snprintf(j->why, sizeof(j->why), "the input could not be read again: %.200s",
-			 l.error[0] ? l.error : "fewer blocks");
-		goto out;
-	}
-	ro.block_no = l.nblocks > 1 ? (int)j->block + 1 : 0;
-	ret = lat_analyze_block(l.blocks[j->block], &ao);
-	if (ret < 0)
-		fprintf(stderr, "%s: block %zu: analysis stopped: %s\n", path, j->block + 1,
-			lat_strerror(ret));
-	ret = api->render_block(l.blocks[j->block], &ro, &j->buf);
+	ro.block_no = p->l.nblocks > 1 ? (int)j->block + 1 : 0;
+	ret = api->render_block(p->l.blocks[j->block], &ro, &j->buf);
 	if (ret < 0)
 		snprintf(j->why, sizeof(j->why), "%s", j->buf.msg);
 	else
 		j->drawn = 1;
 	j->unfit = ret == -LAT_EUSAGE;
-out:
-	lat_loaded_release(&l);
 }
 
 /* A new job for block @k of input @i (NULL when out of memory). */
@@ -343,20 +385,30 @@ static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c
 		       const struct report_cmd *r, const struct lat_report_input *in,
 		       struct chart_job **jobs, size_t *n)
 {
+	struct chart_pass pass = { .loaded = 0 };
 	size_t cap = 0;
 
 	for (size_t i = 0; i < (size_t)r->nin; i++)
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			if (block_jobs(jobs, n, &cap, r, c, &in[i], i, k))
 				return -1;
+	/*
+	 * In the jobs' order (cairo numbers an SVG's images per process, docs/report.md): the
+	 * jobs of one pass are next to each other, so one pass at a time is kept.
+	 */
 	for (size_t j = 0; j < *n; j++) {
 		struct chart_job *cj = &(*jobs)[j];
 
 		cj->command = job_command(c, r, in[cj->input].path, cj);
-		if (!cj->command)
+		if (!cj->command) {
+			pass_release(&pass);
 			return -1;
-		draw(api, c, r, in[cj->input].path, cj);
+		}
+		if (!same_pass(&pass, cj))
+			pass_run(&pass, c, in[cj->input].path, cj);
+		draw(api, r, c, in[cj->input].path, &pass, cj);
 	}
+	pass_release(&pass);
 	return 0;
 }
 
