@@ -51,17 +51,17 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
 }
 
 /*
- * What the analysis says of the case the timeline is about (worst[0]): its
+ * What the analysis says of the case the timeline is about (worst[@idx]): its
  * verdict in the headline, and the stalls in the window as LAT_TL_STALL marks
  * (the machine-wide and per-CPU stalls the analysis kept).
  */
-int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
+int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx)
 {
 	size_t n = 0;
 	struct lat_tl_mark *m;
 
-	if (r->nworst && r->worst[0].verdict.kind != LAT_VERDICT_NONE) {
-		const struct lat_wake_verdict *v = &r->worst[0].verdict;
+	if (idx < r->nworst && r->worst[idx].verdict.kind != LAT_VERDICT_NONE) {
+		const struct lat_wake_verdict *v = &r->worst[idx].verdict;
 		char buf[512], ev[LAT_VERDICT_TEXT_LEN];
 
 		/*
@@ -72,7 +72,7 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 				    100 * v->share);
 
 		snprintf(buf + head, sizeof(buf) - (size_t)head, ": %s \xc2\xb7 %s",
-			 lat_report_verdict_text(&r->worst[0], ev, sizeof(ev)), tl->title);
+			 lat_report_verdict_text(&r->worst[idx], ev, sizeof(ev)), tl->title);
 		snprintf(tl->title, sizeof(tl->title), "%.*s", (int)sizeof(tl->title) - 1, buf);
 		tl->title_keep = (size_t)head;
 	}
@@ -102,7 +102,10 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r)
 	return 0;
 }
 
-/* The timeline of the worst wakeup case the analysis captured (the --task's when given). */
+/*
+ * The timeline of worst case o->case_idx the analysis captured (the worst, or the --task's
+ * when the analysis selected it).
+ */
 static int render_events(const struct lat_block *b, const struct lat_render_opts *o,
 			 struct lat_render_buf *out)
 {
@@ -114,7 +117,7 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 			 "block");
 		return -LAT_EEMPTY;
 	}
-	ret = lat_wakeup_timeline(b, 0, &tl);
+	ret = lat_wakeup_timeline(b, o->case_idx, &tl);
 	if (ret == -LAT_EEMPTY) {
 		const struct lat_wakeup_result *r = b->analysis;
 
@@ -139,7 +142,7 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	}
 	if (!tl->title[0] && b->title)
 		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
-	ret = lat_tl_add_case(tl, b->analysis);
+	ret = lat_tl_add_case(tl, b->analysis, o->case_idx);
 	if (!ret)
 		ret = lat_render_timeline(tl, o, out);
 	else

@@ -246,7 +246,7 @@ int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *
  * LAT_TL_STALL marks.  0 or -LAT_ENOMEM.
  */
 struct lat_wakeup_result;
-int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r);
+int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx);
 
 /*
  * The x axis of an A/B chart (lat_render_compare) names what each side

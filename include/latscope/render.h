@@ -47,6 +47,11 @@ struct lat_render_opts {
 	int worst;			/* freezes / peaks labelled with their value (default 5) */
 	const char *source;		/* input name for the title (lent), NULL = none */
 	int block_no;			/* 1-based block number for the title, 0 = none */
+	/*
+	 * timeline: the worst case drawn, 0 the worst (`latscope render`, whose --task selects
+	 * in the analysis); `latscope report` draws every case from one analysis
+	 */
+	size_t case_idx;
 };
 
 void lat_render_opts_init(struct lat_render_opts *o);

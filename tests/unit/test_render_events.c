@@ -389,7 +389,7 @@ static void test_timeline_case(void **state)
 
 	(void)state;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
 	assert_int_equal(strncmp(t->title, "stall (97%): no events on CPU0 for 5.53 ms", 42), 0);
 	for (size_t i = 0; i < t->nmarks; i++)
 		nstall += t->marks[i].kind == LAT_TL_STALL;
@@ -414,7 +414,7 @@ static void test_timeline_case(void **state)
 	b = load(&ld, STACKS, "3125", 0);
 	include_untrusted = 0;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
 	assert_int_equal(strncmp(t->title, "queued-elsewhere", 16), 0);
 	assert_int_equal(t->brackets[0].queued_cpu, 1);
 	o.task = "3125";
@@ -578,7 +578,7 @@ static void test_headline_wrap(void **state)
 
 	(void)state;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis), 0);
+	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
 	assert_string_equal(t->title, "idle (100%): CPU7 stayed idle 23 us: waking an idle CPU "
 			    "(IPI, idle exit) or a switch that was not recorded \xc2\xb7 rcuc/7/53 "
 			    "waited 23 us on CPU7");
