@@ -2,13 +2,15 @@
 /*
  * `latscope report TRACE... -o DIR`: the bug-report bundle (docs/report.md).  The inputs are
  * analyzed as `latscope analyze` does; every chart is drawn by the render module exactly as
- * the `latscope render` command printed beside it draws it (the input read again, the block
- * analyzed with that command's options); report/bundle.c writes report.md and report.html.
+ * the `latscope render` command printed beside it draws it, all the charts of a block from
+ * one more analysis of it (the input read again, the charts' options); report/bundle.c writes
+ * report.md and report.html.
  * The two reports are written under temporary names and renamed last: a DIR holding them holds
  * a complete bundle.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -204,22 +206,44 @@ static char *job_command(const struct cli_ctx *c, const struct report_cmd *r, co
 /* ---- the charts -------------------------------------------------------------- */
 
 /*
- * One analysis of a block with a chart command's options: every chart of the same input,
- * block and --task is drawn from it (the whole trace's charts share one).
+ * One analysis of a block with the charts' options (as `latscope render` asks: timelines and
+ * activity kept, no gate), and the --task of the report: every chart of the block is drawn
+ * from it, each case's timeline from its place in the worst list (docs/report.md, "One
+ * analysis for the charts").  Only under a --task COMM does a case's timeline get a pass of
+ * its own, with --task PID as its command: a task renamed during the trace has waits the
+ * COMM does not select.
  */
 struct chart_pass {
 	size_t input, block;
-	char task[24];
+	char task[24];		/* its --task, "" none */
 	int loaded;		/* l holds the input: release it */
 	int ok;			/* the block is there and analyzed */
 	struct lat_loaded l;
 	char why[300];		/* !ok: why */
 };
 
-static int same_pass(const struct chart_pass *p, const struct chart_job *j)
+/* --task as the analysis reads it: a PID when all digits (analyze/wakeup.c). */
+static int task_is_pid(const char *task)
+{
+	char *end;
+	long v = strtol(task, &end, 10);
+
+	return *task && !*end && v >= 0 && v <= INT32_MAX;
+}
+
+/* The --task of the pass that draws @j. */
+static const char *pass_task(const struct cli_ctx *c, const struct chart_job *j)
+{
+	if (j->kind == LAT_CHART_TIMELINE && j->case_no && c->an.task && !task_is_pid(c->an.task))
+		return j->task;
+	return c->an.task ? c->an.task : "";
+}
+
+static int same_pass(const struct chart_pass *p, const struct cli_ctx *c,
+		     const struct chart_job *j)
 {
 	return p->loaded && p->input == j->input && p->block == j->block &&
-	       !strcmp(p->task, j->task);
+	       !strcmp(p->task, pass_task(c, j));
 }
 
 static void pass_release(struct chart_pass *p)
@@ -229,7 +253,7 @@ static void pass_release(struct chart_pass *p)
 	p->loaded = p->ok = 0;
 }
 
-/* Reads @path again and analyzes @j's block with the options of @j's command. */
+/* Reads @path again and analyzes @j's block for its pass. */
 static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *path,
 		     const struct chart_job *j)
 {
@@ -240,12 +264,13 @@ static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *
 	pass_release(p);
 	p->input = j->input;
 	p->block = j->block;
-	snprintf(p->task, sizeof(p->task), "%s", j->task);
+	snprintf(p->task, sizeof(p->task), "%s", pass_task(c, j));
 	p->loaded = 1;
 	rd.diag = NULL;		/* its warnings were printed once, by the report's own read */
-	ao.timelines = 1;	/* as `latscope render` asks (cli/render.c) */
+	/* `latscope render` keeps 1 (cli/render.c): the worst's, or the --task's */
+	ao.timelines = c->an.worst_n > 1 ? c->an.worst_n : 1;
 	ao.activity = 1;
-	ao.task = j->task[0] ? j->task : NULL;
+	ao.task = p->task[0] ? p->task : NULL;
 	ao.fail_above_ns = 0;
 	if (lat_load(&p->l, path, &rd) < 0 || j->block >= p->l.nblocks) {
 		snprintf(p->why, sizeof(p->why), "the input could not be read again: %.200s",
@@ -259,7 +284,7 @@ static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *
 	p->ok = 1;
 }
 
-/* Draws @j as its command does, from the analysis @p made with that command's options. */
+/* Draws @j from pass @p as its command draws it. */
 static void draw(const struct lat_render_api *api, const struct report_cmd *r,
 		 const struct cli_ctx *c, const char *path, const struct chart_pass *p,
 		 struct chart_job *j)
@@ -277,6 +302,9 @@ static void draw(const struct lat_render_api *api, const struct report_cmd *r,
 	ro.format = LAT_RENDER_SVG;
 	ro.chart = j->kind;
 	ro.task = j->task[0] ? j->task : NULL;
+	/* `render --task PID` draws the task's worst: the case itself, the first of its task */
+	if (j->case_no && strcmp(p->task, j->task))
+		ro.case_idx = j->case_no - 1;
 	ro.worst = c->an.worst_n;
 	ro.source = path;
 	ro.block_no = p->l.nblocks > 1 ? (int)j->block + 1 : 0;
@@ -392,10 +420,7 @@ static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			if (block_jobs(jobs, n, &cap, r, c, &in[i], i, k))
 				return -1;
-	/*
-	 * In the jobs' order (cairo numbers an SVG's images per process, docs/report.md): the
-	 * jobs of one pass are next to each other, so one pass at a time is kept.
-	 */
+	/* the jobs of one pass are next to each other (a block's): one pass at a time is kept */
 	for (size_t j = 0; j < *n; j++) {
 		struct chart_job *cj = &(*jobs)[j];
 
@@ -404,7 +429,7 @@ static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c
 			pass_release(&pass);
 			return -1;
 		}
-		if (!same_pass(&pass, cj))
+		if (!same_pass(&pass, c, cj))
 			pass_run(&pass, c, in[cj->input].path, cj);
 		draw(api, r, c, in[cj->input].path, &pass, cj);
 	}

@@ -8,7 +8,7 @@
 # Inputs as same_output.sh takes them: every file in samples/ (with its X.args, run from
 # samples/), tests/fixtures/*.dat and the v6 fixture.  Per input: the bundle with the default
 # options, with --worst 3 --size 800x450 --fail-above 1ms, and with --task of the first
-# pid the JSON names; then every sample of samples/tracedat/ with the next one in one bundle.
+# pid and of the first comm the JSON names; then every sample of samples/tracedat/ with the next one in one bundle.
 # Charts need each binary's latscope-render.so beside it (or $OLD_MODULE / $NEW_MODULE).
 # Prints each difference, then a count; exit status 1 when any differ.
 old=$1
@@ -78,6 +78,10 @@ check() {
 		grep -o '"pid": *[0-9]*' | head -1 | grep -o '[0-9]*$')
 	# shellcheck disable=SC2086
 	[ -n "$pid" ] && same "$in" --task "$pid" $args "$in"
+	comm=$(cd "$dir" && "$old" analyze --json "$in" 2>/dev/null |
+		grep -o '"comm": *"[A-Za-z][A-Za-z0-9_-]*"' | head -1 | sed 's/.*"\(.*\)"$/\1/')
+	# shellcheck disable=SC2086
+	[ -n "$comm" ] && same "$in" --task "$comm" $args "$in"
 }
 
 (cd "$root/samples" && find . -type f ! -name '*.md' ! -name '*.args' \
