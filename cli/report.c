@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "latscope/an_wakeup.h"
@@ -34,7 +35,8 @@ void usage_report(FILE *out)
 		"Writes DIR/report.md (charts in DIR/charts/) and DIR/report.html\n"
 		"(self-contained: charts inline, no network): summary, verdicts, the worst\n"
 		"cases with their timelines, the other charts of each trace, the recording's\n"
-		"environment and the latscope command that draws each chart.\n\n"
+		"environment and the latscope command that draws each chart.  Says on stderr\n"
+		"how long each step took.\n\n"
 		"  -o, --output DIR        the bundle's directory (created if missing)\n"
 		"      --size WxH          charts' size in points (default %dx%d)\n"
 		"  -w, --worst N           worst cases explained (default 5)\n"
@@ -57,6 +59,20 @@ struct report_cmd {
 	int nin;
 };
 
+/* How long each step took, printed on stderr (docs/report.md, "Times"). */
+struct report_times {
+	int64_t start_ns, read_ns, pass_ns, text_ns, write_ns;
+	size_t npass;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* One chart of the bundle. */
 struct chart_job {
 	size_t input, block, case_no;
@@ -68,6 +84,7 @@ struct chart_job {
 	char *command;			/* owned */
 	struct lat_render_buf buf;	/* the SVG, owned */
 	char why[300];			/* not drawn: why */
+	int64_t draw_ns;		/* the time drawing it took */
 	int drawn, written;
 	int unfit;			/* the chart does not draw this kind of block at all */
 };
@@ -308,7 +325,9 @@ static void draw(const struct lat_render_api *api, const struct report_cmd *r,
 	ro.worst = c->an.worst_n;
 	ro.source = path;
 	ro.block_no = p->l.nblocks > 1 ? (int)j->block + 1 : 0;
+	j->draw_ns = now_ns();
 	ret = api->render_block(p->l.blocks[j->block], &ro, &j->buf);
+	j->draw_ns = now_ns() - j->draw_ns;
 	if (ret < 0)
 		snprintf(j->why, sizeof(j->why), "%s", j->buf.msg);
 	else
@@ -411,7 +430,7 @@ static int block_jobs(struct chart_job **jobs, size_t *n, size_t *cap,
 /* Every chart of the bundle, drawn. */
 static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c,
 		       const struct report_cmd *r, const struct lat_report_input *in,
-		       struct chart_job **jobs, size_t *n)
+		       struct chart_job **jobs, size_t *n, struct report_times *tm)
 {
 	struct chart_pass pass = { .loaded = 0 };
 	size_t cap = 0;
@@ -429,8 +448,13 @@ static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c
 			pass_release(&pass);
 			return -1;
 		}
-		if (!same_pass(&pass, c, cj))
+		if (!same_pass(&pass, c, cj)) {
+			int64_t t0 = now_ns();
+
 			pass_run(&pass, c, in[cj->input].path, cj);
+			tm->pass_ns += now_ns() - t0;
+			tm->npass++;
+		}
 		draw(api, r, c, in[cj->input].path, &pass, cj);
 	}
 	pass_release(&pass);
@@ -678,9 +702,30 @@ static size_t drawn(const struct chart_job *jobs, size_t n)
 	return k;
 }
 
+/* Each step's time on stderr: stdout and the bundle's files stay the same bytes run to run. */
+static void print_times(const struct report_times *tm, const struct chart_job *jobs, size_t n)
+{
+	int64_t draw_ns = 0;
+
+	fprintf(stderr, "latscope report: time: read and analyze %.1f ms\n", tm->read_ns / 1e6);
+	fprintf(stderr, "latscope report: time: text report %.1f ms\n", tm->text_ns / 1e6);
+	fprintf(stderr, "latscope report: time: charts' analysis %.1f ms (%zu pass%s)\n",
+		tm->pass_ns / 1e6, tm->npass, tm->npass == 1 ? "" : "es");
+	for (size_t j = 0; j < n; j++) {
+		draw_ns += jobs[j].draw_ns;
+		if (jobs[j].drawn)
+			fprintf(stderr, "latscope report: time: draw %s %.1f ms\n", jobs[j].file,
+				jobs[j].draw_ns / 1e6);
+	}
+	fprintf(stderr, "latscope report: time: draw, all %.1f ms\n", draw_ns / 1e6);
+	fprintf(stderr, "latscope report: time: write %.1f ms\n", tm->write_ns / 1e6);
+	fprintf(stderr, "latscope report: time: total %.1f ms\n", (now_ns() - tm->start_ns) / 1e6);
+}
+
 static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, char *cmd)
 {
 	struct bundle_run b = { .command = cmd };
+	struct report_times tm = { .start_ns = now_ns() };
 	const struct lat_render_api *api;
 	struct lat_bundle bn;
 	struct lat_gate g;
@@ -688,20 +733,24 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 	int rc;
 
 	rc = load_all(&b, c, r->nin, paths);
+	tm.read_ns = now_ns() - tm.start_ns;
 	if (rc != LAT_EXIT_OK)
 		goto out;
 	rc = LAT_EXIT_FAIL;
 	api = cli_render_api();
 	if (!api)
 		goto out;
+	tm.text_ns = now_ns();
 	b.summary = text_report(b.rep, (size_t)r->nin, &c->an);
-	if (!b.summary || make_charts(api, c, r, b.rep, &b.jobs, &b.njobs) ||
+	tm.text_ns = now_ns() - tm.text_ns;
+	if (!b.summary || make_charts(api, c, r, b.rep, &b.jobs, &b.njobs, &tm) ||
 	    !(b.charts = calloc(b.njobs + 1, sizeof(*b.charts)))) {
 		fprintf(stderr, "latscope report: out of memory\n");
 		goto out;
 	}
 	bn = (struct lat_bundle){ b.command, b.rep, (size_t)r->nin, &c->an, b.summary,
 				  b.charts, fill_charts(&b, r) };
+	tm.write_ns = now_ns();
 	if (prepare_dir(r, what, sizeof(what)) ||
 	    write_files(r, b.jobs, b.njobs, &bn, what, sizeof(what))) {
 		fprintf(stderr, "latscope report: %s: %s: no bundle written\n", what,
@@ -714,6 +763,8 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 	for (size_t j = 0; j < b.njobs; j++)
 		if (!b.jobs[j].drawn && !b.jobs[j].unfit)
 			printf("  %s: not drawn: %s\n", b.jobs[j].file, b.jobs[j].why);
+	tm.write_ns = now_ns() - tm.write_ns;
+	print_times(&tm, b.jobs, b.njobs);
 	rc = LAT_EXIT_OK;
 	if (c->an.fail_above_ns > 0 &&
 	    lat_gate_check(b.rep, (size_t)r->nin, c->an.fail_above_ns, &g))

@@ -118,6 +118,25 @@ cp "$out/report.md" "$out/report.html" "$tmp/keep/"
 check "a second run: the same report.md and report.html" \
 	'cmp -s "$out/report.md" "$tmp/keep/report.md" && cmp -s "$out/report.html" "$tmp/keep/report.html"'
 
+# the steps' times on stderr, in no file; one analysis for all the charts (the 4 timelines and
+# the trace's charts), but under --task COMM a pass per case's task (the worst of cyclictest
+# are 20718, then 20717 four times: report.md's table) and one for the trace's charts
+check "stderr: each step's time, one pass for the $nall charts" \
+	'grep -q "^latscope report: time: read and analyze [0-9.]* ms\$" "$tmp/stderr" &&
+	 grep -q "^latscope report: time: charts. analysis [0-9.]* ms (1 pass)\$" "$tmp/stderr" &&
+	 [ "$(grep -c "^latscope report: time: draw charts/[a-z0-9-]*\.svg [0-9.]* ms\$" "$tmp/stderr")" -eq $nall ] &&
+	 grep -q "^latscope report: time: write [0-9.]* ms\$" "$tmp/stderr" &&
+	 grep -q "^latscope report: time: total [0-9.]* ms\$" "$tmp/stderr" &&
+	 ! grep -rq "time: " "$out"'
+"$bin" report --task cyclictest -o "$tmp/c" "$cyc" >/dev/null 2>"$tmp/c.err"
+check "--task cyclictest: exit 0, a pass per case's task and one for the trace's charts" \
+	'[ $? -eq 0 ] && grep -q "^latscope report: time: charts. analysis [0-9.]* ms (3 passes)\$" "$tmp/c.err" &&
+	 [ "$(grep -c "^| [0-9] | cyclictest/20717 |" "$tmp/c/report.md")" -eq 4 ] &&
+	 [ "$(ls "$tmp/c/charts" | grep -c "^case-")" -eq 2 ]'
+"$bin" report --task 20718 -o "$tmp/p" "$cyc" >/dev/null 2>"$tmp/p.err"
+check "--task 20718: exit 0, one pass" \
+	'[ $? -eq 0 ] && grep -q "^latscope report: time: charts. analysis [0-9.]* ms (1 pass)\$" "$tmp/p.err"'
+
 # --fail-above: the bundle is written, exit 3, the gate in the full report
 "$bin" report --fail-above 5ms -o "$tmp/g" "$cyc" >/dev/null 2>&1
 check "--fail-above 5ms: exit 3, bundle written with the gate" \
