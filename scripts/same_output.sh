@@ -25,39 +25,20 @@
 # OLD_CACHE=DIR keeps OLD_BIN's outputs (but merge's) there and reuses them on the next run
 # (half the time when comparing a series of commits against one base; the
 # inputs and OLD_BIN must not change meanwhile).
-old=$1
-new=$2
-if [ -z "$old" ] || [ -z "$new" ] || [ ! -x "$old" ] || [ ! -x "$new" ]; then
-	echo "usage: $0 OLD_BIN NEW_BIN" >&2
-	exit 2
-fi
-case $old in /*) ;; *) old=$PWD/$old ;; esac
-case $new in /*) ;; *) new=$PWD/$new ;; esac
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-old_mod=${OLD_MODULE:-$(dirname "$old")/latscope-render.so}
-new_mod=${NEW_MODULE:-$(dirname "$new")/latscope-render.so}
+. "$(dirname "$0")/same_common.sh"
+same_setup "$1" "$2"
 render=1
 if [ ! -f "$old_mod" ] || [ ! -f "$new_mod" ]; then
 	echo "note: no latscope-render.so beside both binaries: render not compared"
 	render=0
 fi
-ndiff=0
-nrun=0
 
 # run SIDE LABEL ARGS...: one command of the binary of SIDE (old, new) in $dir,
 # its files written into $tmp/w, kept as $tmp/SIDE.*
 run() {
 	side=$1
 	shift
-	if [ "$side" = old ]; then
-		bin=$old
-		mod=$old_mod
-	else
-		bin=$new
-		mod=$new_mod
-	fi
+	side_bin "$side"
 	rm -rf "$tmp/w" "$tmp/$side.w"
 	key=
 	if [ "$side" = old ] && [ -n "$OLD_CACHE" ] && [ "$1" != merge ]; then
@@ -143,23 +124,7 @@ check() {
 }
 
 nsum=0
-(cd "$root/samples" && find . -type f ! -name '*.md' ! -name '*.args' \
-	! -name '*.expected.json' ! -name '*.png' ! -name '*.sh' | sed 's|^\./||' | sort) \
-	>"$tmp/inputs"
-while read -r f; do
-	a=""
-	[ -f "$root/samples/$f.args" ] && a=$(cat "$root/samples/$f.args")
-	check "$root/samples" "$f" "$a"
-done <"$tmp/inputs"
-for f in "$root"/tests/fixtures/*.dat; do
-	check "$root" "tests/fixtures/${f##*/}" ""
-done
-v6=$root/build/fixtures/tracecmd-mixed-v6.dat
-if [ ! -f "$v6" ]; then
-	v6=$tmp/tracecmd-mixed-v6.dat
-	zstd -d -q -o "$v6" "$root/tests/fixtures/tracecmd-mixed-v6.dat.zst" || v6=
-fi
-[ -n "$v6" ] && check "$(dirname "$v6")" "${v6##*/}" ""
+for_each_input check
 
 # merge: each mergeable summary with the next one's (and the last with the first)
 dir=$tmp

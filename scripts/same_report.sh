@@ -11,34 +11,15 @@
 # pid and of the first comm the JSON names; then every sample of samples/tracedat/ with the next one in one bundle.
 # Charts need each binary's latscope-render.so beside it (or $OLD_MODULE / $NEW_MODULE).
 # Prints each difference, then a count; exit status 1 when any differ.
-old=$1
-new=$2
-if [ -z "$old" ] || [ -z "$new" ] || [ ! -x "$old" ] || [ ! -x "$new" ]; then
-	echo "usage: $0 OLD_BIN NEW_BIN" >&2
-	exit 2
-fi
-case $old in /*) ;; *) old=$PWD/$old ;; esac
-case $new in /*) ;; *) new=$PWD/$new ;; esac
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-old_mod=${OLD_MODULE:-$(dirname "$old")/latscope-render.so}
-new_mod=${NEW_MODULE:-$(dirname "$new")/latscope-render.so}
-ndiff=0
-nrun=0
+. "$(dirname "$0")/same_common.sh"
+same_setup "$1" "$2"
 
 # run SIDE ARGS...: `latscope report -o $tmp/b ARGS` of SIDE's binary in $dir, kept as
 # $tmp/SIDE.{out,err,b}
 run() {
 	side=$1
 	shift
-	if [ "$side" = old ]; then
-		bin=$old
-		mod=$old_mod
-	else
-		bin=$new
-		mod=$new_mod
-	fi
+	side_bin "$side"
 	rm -rf "$tmp/b" "$tmp/$side.b"
 	(cd "$dir" && LATSCOPE_RENDER_MODULE=$mod "$bin" report -o "$tmp/b" "$@" \
 		>"$tmp/$side.out" 2>"$tmp/$side.err")
@@ -84,23 +65,7 @@ check() {
 	[ -n "$comm" ] && same "$in" --task "$comm" $args "$in"
 }
 
-(cd "$root/samples" && find . -type f ! -name '*.md' ! -name '*.args' \
-	! -name '*.expected.json' ! -name '*.png' ! -name '*.sh' | sed 's|^\./||' | sort) \
-	>"$tmp/inputs"
-while read -r f; do
-	a=""
-	[ -f "$root/samples/$f.args" ] && a=$(cat "$root/samples/$f.args")
-	check "$root/samples" "$f" "$a"
-done <"$tmp/inputs"
-for f in "$root"/tests/fixtures/*.dat; do
-	check "$root" "tests/fixtures/${f##*/}" ""
-done
-v6=$root/build/fixtures/tracecmd-mixed-v6.dat
-if [ ! -f "$v6" ]; then
-	v6=$tmp/tracecmd-mixed-v6.dat
-	zstd -d -q -o "$v6" "$root/tests/fixtures/tracecmd-mixed-v6.dat.zst" || v6=
-fi
-[ -n "$v6" ] && check "$(dirname "$v6")" "${v6##*/}" ""
+for_each_input check
 
 # several inputs in one bundle (inK- prefixes)
 dir=$root/samples
