@@ -10,42 +10,42 @@ struct lat_wakeup_result;
 
 /*
  * Probe samples (analyze/probe.c) are collected inside the wakeup analysis'
- * own event loop: it hands every marker to lat_probe_marker(), which asks it
+ * own event loop: it hands every marker to pr_probe_marker(), which asks it
  * back (view) for the points of the samples worth explaining.
  */
-struct lat_probe;
+struct pr_probe;
 
 /*
  * What ran on a CPU, as the wakeup analysis' history holds it: the gap probe's
  * model (docs/probe.md, "The gap probe's samples").
  */
-enum lat_probe_span_kind {
-	LAT_PSPAN_TASK,		/* a task's slice: pid (0 the idle task), name its comm */
-	LAT_PSPAN_IRQ,		/* an irq or softirq handler's run, entry to exit: name */
-	LAT_PSPAN_STALL,	/* a stall of the CPU or of every CPU (docs/wakeup.md, "Stalls") */
-	LAT_PSPAN_UNKNOWN,	/* lost events, or irqs no longer kept: what ran is not known */
+enum pr_hspan_kind {
+	PR_HSPAN_TASK,		/* a task's slice: pid (0 the idle task), name its comm */
+	PR_HSPAN_IRQ,		/* an irq or softirq handler's run, entry to exit: name */
+	PR_HSPAN_STALL,	/* a stall of the CPU or of every CPU (docs/wakeup.md, "Stalls") */
+	PR_HSPAN_UNKNOWN,	/* lost events, or irqs no longer kept: what ran is not known */
 };
 
-struct lat_probe_span {
-	enum lat_probe_span_kind kind;
+struct pr_hspan {
+	enum pr_hspan_kind kind;
 	uint64_t start, end;
 	int32_t pid;
 	const char *name;	/* lent for the call; "" none */
 };
 
-typedef void (*lat_probe_span_fn)(void *arg, const struct lat_probe_span *s);
+typedef void (*pr_hspan_fn)(void *arg, const struct pr_hspan *s);
 /*
  * Calls @fn for every span of CPU @cpu's history that overlaps [@from, @to]
  * (@src: the history, opaque here), the task running now as a slice up to @to.
  * Time no span covers: the history does not know who ran.
  */
-typedef void (*lat_probe_spans_fn)(const void *src, int32_t cpu, uint64_t from, uint64_t to,
-				   lat_probe_span_fn fn, void *arg);
+typedef void (*pr_spans_fn)(const void *src, int32_t cpu, uint64_t from, uint64_t to,
+				   pr_hspan_fn fn, void *arg);
 
 /* What the wakeup analysis knows of a marker's task; 0 / -1: not recorded. */
-struct lat_probe_view {
+struct pr_view {
 	int32_t prio;			/* the task's kernel prio on its CPU now, LAT_PRIO_UNKNOWN */
-	lat_probe_spans_fn spans;	/* the CPUs' history (NULL none), with its @src */
+	pr_spans_fn spans;	/* the CPUs' history (NULL none), with its @src */
 	const void *spans_src;
 	uint64_t switch_ts;		/* the sched_switch that put it on the marker's CPU */
 	uint64_t waking_ts;		/* its last sched_waking (sched_wakeup) for that CPU */
@@ -58,18 +58,18 @@ struct lat_probe_view {
 };
 
 /* Which events the trace has, for the probe's "events" and its findings. */
-struct lat_probe_seen {
+struct pr_seen {
 	uint8_t expire, local_timer, irq, waking;
 };
 
-typedef void (*lat_probe_view_fn)(void *ctx, const struct lat_event *ev, struct lat_probe_view *v);
+typedef void (*pr_view_fn)(void *ctx, const struct lat_event *ev, struct pr_view *v);
 
-struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view_fn view,
+struct pr_probe *pr_probe_new(const struct lat_analyze_opts *o, pr_view_fn view,
 				void *ctx);
-void lat_probe_marker(struct lat_probe *p, const struct lat_event *ev);
+void pr_probe_marker(struct pr_probe *p, const struct lat_event *ev);
 /* Builds b->probe (NULL when the trace has no probe samples) and adds findings. */
-int lat_probe_finish(struct lat_block *b, struct lat_probe *p, const struct lat_probe_seen *seen);
-void lat_probe_free(struct lat_probe *p);
+int pr_probe_finish(struct lat_block *b, struct pr_probe *p, const struct pr_seen *seen);
+void pr_probe_free(struct pr_probe *p);
 /* Frees b->probe (a struct lat_probe_result); NULL is a no-op. */
 void pr_result_free(void *r);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Probe samples (docs/probe.md).  The wakeup analysis hands every marker here
- * from its own event switch (lat_probe_marker()); nothing else of the stream
+ * from its own event switch (pr_probe_marker()); nothing else of the stream
  * is seen here.  A sample worth explaining asks the wakeup analysis for its
- * points (struct lat_probe_view: the switch in, the waking, the irq entry and
+ * points (struct pr_view: the switch in, the waking, the irq entry and
  * the hrtimer expiry before it, the run-queue holder), which it keeps anyway
  * or at the cost of a few stores per waking.  Every probe marker's latency is
  * kept, for exact percentiles of the tail.
@@ -32,11 +32,11 @@ struct pr_vals {
 	size_t nworst;
 	uint64_t over;			/* markers above --fail-above */
 	int32_t prio;			/* its thread's at a marker, LAT_PRIO_UNKNOWN */
-	uint8_t left_out;		/* by --policy / --min-prio (lat_probe_finish()) */
+	uint8_t left_out;		/* by --policy / --min-prio (pr_probe_finish()) */
 };
 
-struct lat_probe {
-	lat_probe_view_fn view;		/* the points of a marker, from the wakeup analysis' state */
+struct pr_probe {
+	pr_view_fn view;		/* the points of a marker, from the wakeup analysis' state */
 	void *view_ctx;
 	struct pr_vals *vals;
 	size_t nvals, nkept;
@@ -148,20 +148,20 @@ struct pr_stalls {
 	uint64_t a[PR_STALLS], b[PR_STALLS];
 };
 
-static void stall_span(void *arg, const struct lat_probe_span *sp)
+static void stall_span(void *arg, const struct pr_hspan *sp)
 {
 	struct pr_stalls *x = arg;
 	uint64_t a = sp->start > x->from ? sp->start : x->from;
 	uint64_t b = sp->end < x->to ? sp->end : x->to;
 
-	if (sp->kind != LAT_PSPAN_STALL || b <= a || x->n == PR_STALLS)
+	if (sp->kind != PR_HSPAN_STALL || b <= a || x->n == PR_STALLS)
 		return;
 	x->a[x->n] = a;
 	x->b[x->n++] = b;
 }
 
 /* The time of [@from, @to] on CPU @cpu inside stalls: their union. */
-static int64_t stall_time(const struct lat_probe_view *v, int32_t cpu, uint64_t from, uint64_t to)
+static int64_t stall_time(const struct pr_view *v, int32_t cpu, uint64_t from, uint64_t to)
 {
 	struct pr_stalls x = { .from = from, .to = to };
 	uint64_t end = 0;
@@ -191,7 +191,7 @@ static int64_t stall_time(const struct lat_probe_view *v, int32_t cpu, uint64_t 
 }
 
 /* The points of sample @s whose marker is @ev, from the wakeup analysis' state (@v). */
-static void decompose(const struct lat_probe_view *v, const struct lat_event *ev,
+static void decompose(const struct pr_view *v, const struct lat_event *ev,
 		      struct lat_probe_sample *s)
 {
 	uint64_t *pt = s->pt;
@@ -278,7 +278,7 @@ static void decompose(const struct lat_probe_view *v, const struct lat_event *ev
 	}
 }
 
-static struct pr_vals *vals_find(const struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
+static struct pr_vals *vals_find(const struct pr_probe *st, enum lat_probe_kind k, int32_t cpu)
 {
 	for (size_t i = 0; i < st->nvals; i++)
 		if (st->vals[i].kind == k && st->vals[i].cpu == cpu)
@@ -286,7 +286,7 @@ static struct pr_vals *vals_find(const struct lat_probe *st, enum lat_probe_kind
 	return NULL;
 }
 
-static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int32_t cpu)
+static struct pr_vals *vals_of(struct pr_probe *st, enum lat_probe_kind k, int32_t cpu)
 {
 	struct pr_vals *v = vals_find(st, k, cpu);
 
@@ -314,12 +314,12 @@ static struct pr_vals *vals_of(struct lat_probe *st, enum lat_probe_kind k, int3
 }
 
 /* Whether a sample of @lat_ns would be among @v's worst (ties: the earlier stays). */
-static int is_worse(const struct lat_probe *st, const struct pr_vals *v, int64_t lat_ns)
+static int is_worse(const struct pr_probe *st, const struct pr_vals *v, int64_t lat_ns)
 {
 	return st->worst_cap && (v->nworst < st->worst_cap || lat_ns > v->worst[v->nworst - 1].lat_ns);
 }
 
-static void keep_worst(struct lat_probe *st, struct pr_vals *v, const struct lat_probe_sample *s)
+static void keep_worst(struct pr_probe *st, struct pr_vals *v, const struct lat_probe_sample *s)
 {
 	size_t i;
 
@@ -332,9 +332,9 @@ static void keep_worst(struct lat_probe *st, struct pr_vals *v, const struct lat
 	v->worst[i] = *s;
 }
 
-void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
+void pr_probe_marker(struct pr_probe *st, const struct lat_event *ev)
 {
-	struct lat_probe_view view;
+	struct pr_view view;
 	struct lat_probe_sample s;
 	struct pr_vals *v;
 	int ret = parse_marker(ev, &s), worse;
@@ -381,7 +381,7 @@ void lat_probe_marker(struct lat_probe *st, const struct lat_event *ev)
 	}
 }
 
-void lat_probe_free(struct lat_probe *st)
+void pr_probe_free(struct pr_probe *st)
 {
 	if (!st)
 		return;
@@ -396,10 +396,10 @@ void lat_probe_free(struct lat_probe *st)
 	free(st);
 }
 
-struct lat_probe *lat_probe_new(const struct lat_analyze_opts *o, lat_probe_view_fn view,
+struct pr_probe *pr_probe_new(const struct lat_analyze_opts *o, pr_view_fn view,
 			       void *ctx)
 {
-	struct lat_probe *st = calloc(1, sizeof(*st));
+	struct pr_probe *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return NULL;
@@ -891,7 +891,7 @@ static int cmp_worst(const void *a, const void *b)
  * CPUs' lists merged), worst first; gap samples finished (@irqs: the trace records
  * irq handlers).  0 or -LAT_ENOMEM.
  */
-static int take_worst(struct lat_probe *st, struct lat_probe_result *r, int irqs)
+static int take_worst(struct pr_probe *st, struct lat_probe_result *r, int irqs)
 {
 	size_t n = 0, first, taken[LAT_PROBE_NKINDS] = { 0 };
 
@@ -923,7 +923,7 @@ static int take_worst(struct lat_probe *st, struct lat_probe_result *r, int irqs
 }
 
 /* Whether a probe whose thread has the kernel prio @prio passes --policy / --min-prio. */
-static int class_ok(const struct lat_probe *st, int32_t prio)
+static int class_ok(const struct pr_probe *st, int32_t prio)
 {
 	enum lat_sched_policy p = lat_sched_policy_of(prio);
 
@@ -937,7 +937,7 @@ static int class_ok(const struct lat_probe *st, int32_t prio)
  * --policy / --min-prio: the CPUs that do not pass go to r->left_out, their markers
  * out of over_limit, their samples out of worst (vals' left_out).  0 or -LAT_ENOMEM.
  */
-static int select_cpus(struct lat_probe *st, struct lat_probe_result *r, const int32_t *declared)
+static int select_cpus(struct pr_probe *st, struct lat_probe_result *r, const int32_t *declared)
 {
 	size_t n = 0, k = 0;
 
@@ -982,7 +982,7 @@ static int select_cpus(struct lat_probe *st, struct lat_probe_result *r, const i
 	return 0;
 }
 
-int lat_probe_finish(struct lat_block *b, struct lat_probe *st, const struct lat_probe_seen *seen)
+int pr_probe_finish(struct lat_block *b, struct pr_probe *st, const struct pr_seen *seen)
 {
 	int32_t declared[LAT_PROBE_NKINDS] = { LAT_PRIO_UNKNOWN, LAT_PRIO_UNKNOWN,
 					       LAT_PRIO_UNKNOWN };

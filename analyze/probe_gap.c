@@ -43,10 +43,10 @@ const char *lat_probe_gpart_name(enum lat_probe_gpart p)
 	return (unsigned)p < LAT_ARRAY_SIZE(n) ? n[p] : "?";
 }
 
-static void collect(void *arg, const struct lat_probe_span *s)
+static void collect(void *arg, const struct pr_hspan *s)
 {
-	static const int cls[] = { [LAT_PSPAN_TASK] = PC_TASK, [LAT_PSPAN_IRQ] = PC_IRQ,
-				   [LAT_PSPAN_STALL] = PC_STALL, [LAT_PSPAN_UNKNOWN] = PC_UNKNOWN };
+	static const int cls[] = { [PR_HSPAN_TASK] = PC_TASK, [PR_HSPAN_IRQ] = PC_IRQ,
+				   [PR_HSPAN_STALL] = PC_STALL, [PR_HSPAN_UNKNOWN] = PC_UNKNOWN };
 	struct pr_gap *g = arg;
 	uint64_t a = s->start > g->from ? s->start : g->from, b = s->end < g->to ? s->end : g->to;
 	struct pr_span *p;
@@ -61,7 +61,7 @@ static void collect(void *arg, const struct lat_probe_span *s)
 	p->a = a;
 	p->b = b;
 	p->pid = s->pid;
-	p->cls = s->kind == LAT_PSPAN_TASK && s->pid == g->pid ? PC_OWN : cls[s->kind];
+	p->cls = s->kind == PR_HSPAN_TASK && s->pid == g->pid ? PC_OWN : cls[s->kind];
 	strncpy(p->name, s->name ? s->name : "", sizeof(p->name) - 1);
 	p->name[sizeof(p->name) - 1] = 0;
 }
@@ -200,7 +200,7 @@ static void who_ran(const struct pr_gap *g, struct lat_probe_sample *s)
 	}
 }
 
-int pr_gap_decompose(struct pr_gap *g, const struct lat_probe_view *v,
+int pr_gap_decompose(struct pr_gap *g, const struct pr_view *v,
 		     const struct lat_event *ev, struct lat_probe_sample *s)
 {
 	uint64_t path_from = UINT64_MAX;

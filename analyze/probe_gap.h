@@ -5,7 +5,7 @@
  * two clock reads, cut into what its CPU did then, from the wakeup analysis'
  * history (the view's spans).
  *
- * Data layout: struct pr_gap, one per probe analysis (in struct lat_probe),
+ * Data layout: struct pr_gap, one per probe analysis (in struct pr_probe),
  * holds the buffers one decomposition uses, reused for the next: the spans of
  * the window, their ends sorted, and the time per task and per handler.
  *
@@ -41,7 +41,7 @@ struct pr_gap {
  * @v gives; the stall part holds the silent time until pr_gap_finish().
  * 0 or -LAT_ENOMEM.
  */
-int pr_gap_decompose(struct pr_gap *g, const struct lat_probe_view *v,
+int pr_gap_decompose(struct pr_gap *g, const struct pr_view *v,
 		     const struct lat_event *ev, struct lat_probe_sample *s);
 /*
  * The trace seen whole: the silent time is a stall when it records irq

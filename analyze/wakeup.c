@@ -205,7 +205,7 @@ int wk_analyze(struct lat_block *b, const struct lat_analyze_opts *o, int with_p
 	if (o->activity && !(r->activity = calloc(1, sizeof(*r->activity))))
 		return -LAT_ENOMEM;
 	ret = wk_setup(&w, b, o, src, r);
-	if (!ret && with_probe && !(w.pr = lat_probe_new(o, wk_probe_view, &w)))
+	if (!ret && with_probe && !(w.pr = pr_probe_new(o, wk_probe_view, &w)))
 		ret = -LAT_ENOMEM;
 	if (!ret) {
 		ret = wk_run(&w, src, &taken);
@@ -213,11 +213,11 @@ int wk_analyze(struct lat_block *b, const struct lat_analyze_opts *o, int with_p
 	}
 	if (w.pr) {
 		/* the samples seen are kept even when the wakeup analysis failed */
-		int pret = lat_probe_finish(b, w.pr, &w.pseen);
+		int pret = pr_probe_finish(b, w.pr, &w.pseen);
 
 		if (!ret)
 			ret = pret;
-		lat_probe_free(w.pr);
+		pr_probe_free(w.pr);
 	}
 	wk_release(&w);
 	return ret;

@@ -244,7 +244,7 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	if (ev->u.marker.steal)
 		wk_steal_marker(&w->steal, ev->u.marker.steal, ev->ts_ns);
 	if (w->pr)
-		lat_probe_marker(w->pr, ev);
+		pr_probe_marker(w->pr, ev);
 }
 
 void wk_on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
@@ -385,7 +385,7 @@ void wk_check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
 
 /* The run-queue holder: who ran longest on @c in [@from, @to], not @pid. */
 static void probe_holder(const struct wk_hcpu *c, int32_t pid, uint64_t from, uint64_t to,
-			 struct lat_probe_view *v)
+			 struct pr_view *v)
 {
 	for (size_t i = c->rlen; i > 0; i--) {
 		const struct wk_slice *sl = wk_ring_at(c, i - 1);
@@ -401,7 +401,7 @@ static void probe_holder(const struct wk_hcpu *c, int32_t pid, uint64_t from, ui
 	}
 }
 
-void wk_probe_view(void *ctx, const struct lat_event *ev, struct lat_probe_view *v)
+void wk_probe_view(void *ctx, const struct lat_event *ev, struct pr_view *v)
 {
 	const struct wk *w = ctx;
 	const struct wk_cpu *c = ev->cpu >= 0 && (size_t)ev->cpu < w->ncpus ? w->cpus[ev->cpu] :

@@ -153,16 +153,16 @@ void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t sta
 	}
 }
 
-static void span(uint64_t a, uint64_t b, enum lat_probe_span_kind kind, int32_t pid,
-		 const char *name, lat_probe_span_fn fn, void *arg)
+static void span(uint64_t a, uint64_t b, enum pr_hspan_kind kind, int32_t pid,
+		 const char *name, pr_hspan_fn fn, void *arg)
 {
-	struct lat_probe_span s = { kind, a, b, pid, name };
+	struct pr_hspan s = { kind, a, b, pid, name };
 
 	fn(arg, &s);
 }
 
 void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
-		      lat_probe_span_fn fn, void *arg)
+		      pr_hspan_fn fn, void *arg)
 {
 	const struct wk_history *h = src;
 	const struct wk_hcpu *c = h->cpus && cpu >= 0 && (size_t)cpu < h->ncpus ? h->cpus[cpu] :
@@ -177,31 +177,31 @@ void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
 		if (s->end < from)
 			break;
 		if (s->start < to && s->end > s->start)
-			span(s->start, s->end, LAT_PSPAN_TASK, s->pid, s->comm, fn, arg);
+			span(s->start, s->end, PR_HSPAN_TASK, s->pid, s->comm, fn, arg);
 	}
 	if (c->cur_known && c->cur_start < to)
-		span(c->cur_start, to, LAT_PSPAN_TASK, c->cur_pid, c->cur_comm, fn, arg);
+		span(c->cur_start, to, PR_HSPAN_TASK, c->cur_pid, c->cur_comm, fn, arg);
 	for (size_t i = c->ilen; i-- > 0;) {
 		const struct wk_irq *q = wk_irq_at(c, i);
 
 		if (q->end < from)
 			break;
 		if (q->start < to && q->end > q->start)
-			span(q->start, q->end, LAT_PSPAN_IRQ, -1, q->name, fn, arg);
+			span(q->start, q->end, PR_HSPAN_IRQ, -1, q->name, fn, arg);
 	}
 	/* a full ring may have dropped irqs that ended before its oldest */
 	if (c->ilen == WK_IRQ_RING && wk_irq_at(c, 0)->end > from)
-		span(from, wk_irq_at(c, 0)->end, LAT_PSPAN_UNKNOWN, -1, "", fn, arg);
+		span(from, wk_irq_at(c, 0)->end, PR_HSPAN_UNKNOWN, -1, "", fn, arg);
 	for (size_t i = 0; i < h->nstall; i++) {
 		const struct lat_wake_stall *s = wk_recent_stall(h, i);
 
 		if ((s->cpu < 0 || s->cpu == cpu) && overlap(s->from_ns, s->to_ns, from, to))
-			span(s->from_ns, s->to_ns, LAT_PSPAN_STALL, -1, "", fn, arg);
+			span(s->from_ns, s->to_ns, PR_HSPAN_STALL, -1, "", fn, arg);
 	}
 	for (size_t i = 0; i < h->ngap; i++) {
 		const struct lat_wake_gap *g = wk_recent_gap(h, i);
 
 		if (g->cpu == cpu && overlap(g->from_ns, g->to_ns, from, to))
-			span(g->from_ns, g->to_ns, LAT_PSPAN_UNKNOWN, -1, "", fn, arg);
+			span(g->from_ns, g->to_ns, PR_HSPAN_UNKNOWN, -1, "", fn, arg);
 	}
 }

@@ -239,13 +239,13 @@ void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t sta
 			      uint64_t end, struct wk_unseen *u);
 
 /*
- * The probe samples' spans (lat_probe_spans_fn, analyze_priv.h): CPU @cpu's
+ * The probe samples' spans (pr_spans_fn, analyze_priv.h): CPU @cpu's
  * slices (the one running now up to @to), irqs, stalls and lost events that
  * overlap [@from, @to], @src a const struct wk_history.  Irqs older than the
  * ring keeps are an unknown span.
  */
-struct lat_probe_span;
+struct pr_hspan;
 void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
-		      void (*fn)(void *arg, const struct lat_probe_span *s), void *arg);
+		      void (*fn)(void *arg, const struct pr_hspan *s), void *arg);
 
 #endif

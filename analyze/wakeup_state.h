@@ -160,8 +160,8 @@ struct wk {
 	size_t ring_cap;		/* slices per CPU ring */
 	struct wk_tasks tasks;
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows (not the nodes) */
-	struct lat_probe *pr;		/* the probe samples, NULL: not collected */
-	struct lat_probe_seen pseen;
+	struct pr_probe *pr;		/* the probe samples, NULL: not collected */
+	struct pr_seen pseen;
 	int oom;
 	/* the history, then the consumers in the order a wait's end reaches them */
 	struct wk_history h;
@@ -245,8 +245,8 @@ void wk_on_stack(struct wk *w, struct wk_cpu *c, const struct lat_event *ev);
 void wk_on_task(struct wk *w, const struct lat_event *ev);
 /* Silences before event @ev on @c that were stalls: to the history, sums, sink. */
 void wk_check_stall(struct wk *w, struct wk_cpu *c, const struct lat_event *ev);
-/* lat_probe_view_fn: the points of the marker @ev's task (analyze_priv.h). */
-void wk_probe_view(void *ctx, const struct lat_event *ev, struct lat_probe_view *v);
+/* pr_view_fn: the points of the marker @ev's task (analyze_priv.h). */
+void wk_probe_view(void *ctx, const struct lat_event *ev, struct pr_view *v);
 
 /* ---- wakeup_core.c -------------------------------------------------------------------- */
 
