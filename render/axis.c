@@ -10,7 +10,7 @@
 
 #include "render_priv.h"
 
-double lat_axis_map(const struct lat_axis *a, double v)
+double rd_axis_map(const struct lat_axis *a, double v)
 {
 	double f;
 
@@ -37,7 +37,7 @@ static double nice_step(double span, int target)
 	return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
 }
 
-void lat_axis_nice_range(struct lat_axis *a, int target)
+void rd_axis_nice_range(struct lat_axis *a, int target)
 {
 	double step;
 
@@ -105,7 +105,7 @@ static void count_label(double v, char *buf, size_t len)
 static void log_label(const struct lat_axis *a, double v, char *buf, size_t len)
 {
 	if (a->unit == LAT_UNIT_NS || a->unit == LAT_UNIT_TS_NS) {
-		lat_fmt_dur_chart(v, buf, len);
+		rd_fmt_dur_chart(v, buf, len);
 	} else if (a->unit == LAT_UNIT_CYCLES) {
 		count_label(v, buf, len);
 	} else {
@@ -142,7 +142,7 @@ static void title_unit(struct lat_axis *a, const char *unit, int log)
 		snprintf(a->title + n, sizeof(a->title) - n, " [%s]", unit);
 }
 
-void lat_axis_ticks(struct lat_axis *a, int target)
+void rd_axis_ticks(struct lat_axis *a, int target)
 {
 	a->nticks = 0;
 	if (a->log) {

@@ -43,7 +43,7 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		snprintf(msg, msglen, "no functions to blame");
 		return -LAT_EEMPTY;
 	}
-	lat_font(m, LAT_LABEL_PT, 0);
+	rd_font(m, LAT_LABEL_PT, 0);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct lat_blame_row *r = &in->rows[i];
 
@@ -51,23 +51,23 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		maxv = r->self_ns > maxv ? r->self_ns : maxv;
 		if (!in->whole_ns)
 			whole += r->self_ns;
-		lat_utf8_clean(r->name, (size_t)-1, name, sizeof(name));
-		namew = fmax(namew, lat_text_width(m, name));
+		rd_utf8_clean(r->name, (size_t)-1, name, sizeof(name));
+		namew = fmax(namew, rd_text_width(m, name));
 	}
 	p->whole_ns = whole;
 	c->has_y = 0;
 	c->lane_label_w = fmin(namew, c->w * 0.28);
 	c->x = (struct lat_axis){ .lo = 0, .hi = (double)maxv * 1.02, .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time");
-	lat_axis_nice_range(&c->x, 10);
+	rd_axis_nice_range(&c->x, 10);
 
-	c->legend[0] = (struct lat_legend_item){ .rgb = lat_palette(0), .style = LAT_LEG_BOX };
+	c->legend[0] = (struct lat_legend_item){ .rgb = rd_palette(0), .style = LAT_LEG_BOX };
 	snprintf(c->legend[0].text, sizeof(c->legend[0].text), "self time");
 	c->legend[1] = (struct lat_legend_item){ .rgb = { 0.72, 0.82, 0.91 }, .style = LAT_LEG_BOX };
 	snprintf(c->legend[1].text, sizeof(c->legend[1].text), "inclusive time");
 	c->nlegend = 2;
-	lat_chart_title(c, o, "blame", in->title);
-	lat_frame_layout(c, m);
+	rd_chart_title(c, o, "blame", in->title);
+	rd_frame_layout(c, m);
 
 	p->y0 = c->plot.y + 6;
 	p->row_h = fmin(ROW_MAX, (c->plot.h - 12) / (double)in->n);
@@ -79,11 +79,11 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	/* few rows: a compact chart, the axis right under the last bar */
 	if (p->nrows * p->row_h + 12 < c->plot.h)
 		c->plot.h = (double)p->nrows * p->row_h + 12;
-	lat_utf8_clean(in->rows[0].name, (size_t)-1, name, sizeof(name));
+	rd_utf8_clean(in->rows[0].name, (size_t)-1, name, sizeof(name));
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu of %zu row%s \xc2\xb7 whole %s \xc2\xb7 "
 		 "first: %s, self %s (%.1f%%)", p->nrows, in->n, PLURAL(in->n),
-		 lat_fmt_dur_chart((double)whole, d1, sizeof(d1)), name,
-		 lat_fmt_dur_chart((double)in->rows[0].self_ns, d2, sizeof(d2)),
+		 rd_fmt_dur_chart((double)whole, d1, sizeof(d1)), name,
+		 rd_fmt_dur_chart((double)in->rows[0].self_ns, d2, sizeof(d2)),
 		 whole ? 100.0 * (double)in->rows[0].self_ns / (double)whole : 0.0);
 	return 0;
 }
@@ -93,13 +93,13 @@ static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 {
 	const struct lat_blame_input *in = data;
 	const struct blame_priv *p = c->priv;
-	double x0 = lat_axis_map(&c->x, 0);
+	double x0 = rd_axis_map(&c->x, 0);
 
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct lat_blame_row *r = &in->rows[i];
 		double y = p->y0 + (double)i * p->row_h, bh = p->row_h * 0.72;
-		double xt = lat_axis_map(&c->x, (double)r->total_ns);
-		double xs = lat_axis_map(&c->x, (double)r->self_ns);
+		double xt = rd_axis_map(&c->x, (double)r->total_ns);
+		double xs = rd_axis_map(&c->x, (double)r->self_ns);
 		double pt = p->whole_ns ? 100.0 * (double)r->total_ns / (double)p->whole_ns : 0;
 		double ps = p->whole_ns ? 100.0 * (double)r->self_ns / (double)p->whole_ns : 0;
 		char name[160], fit[160], buf[200], d1[32], d2[32];
@@ -113,21 +113,21 @@ static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		cairo_set_source_rgb(cr, 0.72, 0.82, 0.91);
 		cairo_rectangle(cr, x0, y + (p->row_h - bh) / 2, fmax(xt - x0, 1), bh);
 		cairo_fill(cr);
-		lat_set_rgb(cr, lat_palette(0), 1);
+		rd_set_rgb(cr, rd_palette(0), 1);
 		cairo_rectangle(cr, x0, y + (p->row_h - bh) / 2, fmax(xs - x0, 1), bh);
 		cairo_fill(cr);
 
-		lat_font(cr, fmin(LAT_LABEL_PT, p->row_h * 0.7), 0);
+		rd_font(cr, fmin(LAT_LABEL_PT, p->row_h * 0.7), 0);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		lat_text_fit(cr, r->name ? r->name : "?", c->lane_label_w, fit, sizeof(fit));
+		rd_text_fit(cr, r->name ? r->name : "?", c->lane_label_w, fit, sizeof(fit));
 		lat_text(cr, c->plot.x - 8, y + p->row_h / 2 + fmin(LAT_LABEL_PT, p->row_h) * 0.35,
 			 2, fit);
 		snprintf(buf, sizeof(buf), "self %s (%.1f%%) \xc2\xb7 total %s (%.1f%%) \xc2\xb7 "
-			 "%llu call%s", lat_fmt_dur_chart((double)r->self_ns, d1, sizeof(d1)), ps,
-			 lat_fmt_dur_chart((double)r->total_ns, d2, sizeof(d2)), pt,
+			 "%llu call%s", rd_fmt_dur_chart((double)r->self_ns, d1, sizeof(d1)), ps,
+			 rd_fmt_dur_chart((double)r->total_ns, d2, sizeof(d2)), pt,
 			 (unsigned long long)r->calls, r->calls == 1 ? "" : "s");
-		lat_font(cr, fmin(LAT_TICK_PT, p->row_h * 0.65), 0);
-		tw = lat_text_width(cr, buf);
+		rd_font(cr, fmin(LAT_TICK_PT, p->row_h * 0.65), 0);
+		tw = rd_text_width(cr, buf);
 		tx = fmax(xt, xs) + 6;
 		if (tx + tw > c->plot.x + c->plot.w - 4) {
 			/* no room right of the bar: inside it, white on the self bar only */

@@ -200,14 +200,14 @@ static int assign_colours(struct lat_chart *c, const struct lat_block *b,
 				continue;
 			k = pid_index(l, (int32_t)pid);
 			if (k >= 0)
-				pr[k].cycles += fmax(0, lat_dsub(e, ex) + (double)dif);
+				pr[k].cycles += fmax(0, rd_dsub(e, ex) + (double)dif);
 		}
 	}
 	lat_sort(pr, l->npids, sizeof(*pr), cmp_run);
 	for (size_t r = 0; r < l->npids; r++) {
 		size_t i = pr[r].idx;
 
-		l->rgb[i] = r < LAT_PALETTE_N ? lat_palette(r) : lat_muted((uint32_t)l->pids[i]);
+		l->rgb[i] = r < LAT_PALETTE_N ? rd_palette(r) : rd_muted((uint32_t)l->pids[i]);
 		if (c->nlegend < LAT_LEGEND_MAX - 1) {
 			struct lat_legend_item *it = &c->legend[c->nlegend++];
 
@@ -282,8 +282,8 @@ static double runs_span(const struct lat_block *b, struct lat_cpus_layout *l, si
 				    __builtin_add_overflow(e, dif, &end))
 					end = LAT_VALUE_NONE;
 
-				if (end != LAT_VALUE_NONE && lat_dsub(end, r->c0) > span)
-					span = lat_dsub(end, r->c0);
+				if (end != LAT_VALUE_NONE && rd_dsub(end, r->c0) > span)
+					span = rd_dsub(end, r->c0);
 			}
 		}
 	}
@@ -371,7 +371,7 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		goto nomem;
 
 	lat_sort(lat, nlat, sizeof(*lat), cmp_i64);
-	lat_chart_title(c, o, "schedcnt", b->title);
+	rd_chart_title(c, o, "schedcnt", b->title);
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu run%s, %zu row%s \xc2\xb7 scheduler "
 		 "latency (LAT) max %lld, p99 %lld cycles \xc2\xb7 lines: a PID picked next on "
 		 "another CPU", l->nruns, PLURAL(l->nruns), rows, PLURAL(rows),
@@ -379,13 +379,13 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		 nlat ? (long long)lat_percentile_sorted(lat, nlat, 99) : 0);
 
 	c->has_y = 0;
-	lat_font(m, LAT_LABEL_PT, 0);
-	c->lane_label_w = lat_text_width(m, "cpu000");
+	rd_font(m, LAT_LABEL_PT, 0);
+	c->lane_label_w = rd_text_width(m, "cpu000");
 	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_CYCLES };
 	snprintf(c->x.title, sizeof(c->x.title), "cycle counter since the run's first "
 		 "SCHEDENTRY");
-	lat_axis_nice_range(&c->x, 10);
-	lat_frame_layout(c, m);
+	rd_axis_nice_range(&c->x, 10);
+	rd_frame_layout(c, m);
 	ret = place_panels(c, l, panel_lanes, o, msg, msglen);
 	free(lat);
 	return ret;
@@ -407,9 +407,9 @@ static void join(void *arg, const struct pick *from, const struct pick *to)
 	const struct join_arg *a = arg;
 
 	/* from where the PID stopped on one CPU to where it started on the other */
-	cairo_move_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(from->end, a->r->c0)),
+	cairo_move_to(a->cr, rd_axis_map(&a->c->x, rd_dsub(from->end, a->r->c0)),
 		      a->r->box.y + (from->cpu + 0.5) * a->lane);
-	cairo_line_to(a->cr, lat_axis_map(&a->c->x, lat_dsub(to->at, a->r->c0)),
+	cairo_line_to(a->cr, rd_axis_map(&a->c->x, rd_dsub(to->at, a->r->c0)),
 		      a->r->box.y + (to->cpu + 0.5) * a->lane);
 }
 
@@ -425,7 +425,7 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		double lane = r->box.h / (r->n ? (double)r->n : 1);
 		const struct lat_series *s0 = b->series[r->first];
 
-		lat_utf8_clean(r->group ? r->group : "run", (size_t)-1, name, sizeof(name));
+		rd_utf8_clean(r->group ? r->group : "run", (size_t)-1, name, sizeof(name));
 		snprintf(buf, sizeof(buf), "%s \xc2\xb7 %zu CPU change%s", name, r->changes,
 			 r->changes == 1 ? "" : "s");
 		if (s0->nextra >= 1) {
@@ -435,7 +435,7 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				 "tool: %lld cycles", (long long)s0->extra[0]);
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		lat_font(cr, LAT_LABEL_PT, 1);
+		rd_font(cr, LAT_LABEL_PT, 1);
 		lat_text(cr, r->box.x + 4, r->box.y - 6, 0, buf);
 		for (size_t i = r->first; i < r->first + r->n; i++) {
 			const struct lat_series *s = b->series[i];
@@ -444,9 +444,9 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			cairo_set_source_rgb(cr, 0.965, 0.965, 0.965);
 			cairo_rectangle(cr, r->box.x, top + 1, r->box.w, lane - 2);
 			cairo_fill(cr);
-			lat_font(cr, fmin(LAT_LABEL_PT, lane * 0.8), 0);
+			rd_font(cr, fmin(LAT_LABEL_PT, lane * 0.8), 0);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			lat_utf8_clean(s->name, (size_t)-1, name, sizeof(name));
+			rd_utf8_clean(s->name, (size_t)-1, name, sizeof(name));
 			lat_text(cr, r->box.x - 8, top + lane / 2 + fmin(LAT_LABEL_PT, lane) * 0.35,
 				 2, name);
 			for (size_t row = 0; row < s->nrows; row++) {
@@ -461,11 +461,11 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				    pid > INT32_MAX)
 					continue;
 				pi = pid_index(l, (int32_t)pid);
-				x0 = lat_axis_map(&c->x, lat_dsub(ex, r->c0));
+				x0 = rd_axis_map(&c->x, rd_dsub(ex, r->c0));
 				x1 = dif != LAT_VALUE_NONE && e != LAT_VALUE_NONE ?
-				     lat_axis_map(&c->x, lat_dsub(e, r->c0) + (double)dif) : x0 + 2;
+				     rd_axis_map(&c->x, rd_dsub(e, r->c0) + (double)dif) : x0 + 2;
 				cairo_rectangle(cr, x0, top + 3, fmax(x1 - x0, 1.5), lane - 6);
-				lat_set_rgb(cr, pi >= 0 ? l->rgb[pi] : lat_muted((uint32_t)pid), 1);
+				rd_set_rgb(cr, pi >= 0 ? l->rgb[pi] : rd_muted((uint32_t)pid), 1);
 				cairo_fill(cr);
 			}
 		}
@@ -475,7 +475,7 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			size_t n;
 
 			cairo_set_line_width(cr, 1.2);
-			lat_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
+			rd_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
 			if (!cpu_changes(b, l, r, join, &ja, &n))
 				cairo_stroke(cr);
 			cairo_new_path(cr);

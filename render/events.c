@@ -14,7 +14,7 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-void lat_hist_set_release(struct lat_hist_set *e)
+void rd_hist_set_release(struct lat_hist_set *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		lat_histogram_free(e->h[i]);
@@ -105,7 +105,7 @@ static int ev_draw(const struct lat_hist_set *e, const char *title, const char *
 {
 	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares };
 
-	return lat_hist_chart(&in, o, out);
+	return rd_hist_chart(&in, o, out);
 }
 
 /* The name of a wakeup histogram: "CPU 2" or "cyclictest:1234 SCHED_FIFO 80". */
@@ -127,7 +127,7 @@ static void wake_hist_name(const struct lat_wake_hist *wh, char *buf, size_t len
  * selected tasks (--task, --policy), else per CPU; the percentiles are the
  * analysis' (within 1/256 of the exact value).
  */
-int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task)
+int rd_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task)
 {
 	const struct lat_wakeup_result *r = b->analysis;
 	size_t from, to;
@@ -150,7 +150,7 @@ int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *
 	return ret;
 }
 
-int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			   struct lat_render_buf *out)
 {
 	const struct lat_wakeup_result *r = b->analysis;
@@ -158,11 +158,11 @@ int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_op
 	char title[240];
 	int ret, per_task;
 
-	ret = lat_hist_set_wakeup(&e, b, &per_task);
+	ret = rd_hist_set_wakeup(&e, b, &per_task);
 	if (ret == -LAT_EEMPTY || (!ret && !e.n)) {
 		snprintf(out->msg, sizeof(out->msg), "no wakeup wait in this trace%s to draw a "
 			 "histogram of", r && r->selecting ? " for the selected tasks" : "");
-		lat_hist_set_release(&e);
+		rd_hist_set_release(&e);
 		return -LAT_EEMPTY;
 	}
 	snprintf(title, sizeof(title), "%s%swakeup latency %s, %llu waits%s",
@@ -173,12 +173,12 @@ int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_op
 		ret = ev_draw(&e, title, "wakeup latency (waking to running)", 0, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
-	lat_hist_set_release(&e);
+	rd_hist_set_release(&e);
 	return ret;
 }
 
 /* The probe samples per CPU (and kind), the recorder's log2 buckets. */
-int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_probe_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			  struct lat_render_buf *out)
 {
 	const struct lat_probe_result *p = b->probe;
@@ -211,7 +211,7 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 	if (!ret && !e.n) {
 		snprintf(out->msg, sizeof(out->msg), "the probe samples have no histogram "
 			 "(neither markers nor the recorder's summary)");
-		lat_hist_set_release(&e);
+		rd_hist_set_release(&e);
 		return -LAT_EEMPTY;
 	}
 	snprintf(title, sizeof(title), "%s%sprobe samples per CPU: %llu sample%s, %llu "
@@ -223,7 +223,7 @@ int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opt
 		ret = ev_draw(&e, title, "probe latency", 0, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
-	lat_hist_set_release(&e);
+	rd_hist_set_release(&e);
 	return ret;
 }
 
@@ -294,11 +294,11 @@ static void compare_metric(const struct lat_block *b, char *buf, size_t len)
 	if (b->schema == LAT_SCHEMA_EVENTS)
 		snprintf(buf, len, WAKE_METRIC);
 	else
-		lat_utf8_clean(b->title ? b->title : b->fmt && b->fmt->name ? b->fmt->name :
+		rd_utf8_clean(b->title ? b->title : b->fmt && b->fmt->name ? b->fmt->name :
 			       "histogram", (size_t)-1, buf, len);
 }
 
-void lat_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
+void rd_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
 		      char *buf, size_t len)
 {
 	char m0[96], m[96], nm[64];
@@ -318,7 +318,7 @@ void lat_compare_what(const struct lat_block *const *b, const char *const *names
 	for (size_t i = 0; i < n; i++) {
 		used = strlen(buf);
 		compare_metric(b[i], m, sizeof(m));
-		lat_utf8_clean(names[i], (size_t)-1, nm, sizeof(nm));
+		rd_utf8_clean(names[i], (size_t)-1, nm, sizeof(nm));
 		snprintf(buf + used, len - used, " \xc2\xb7 %s: %s", nm, m);
 	}
 }
@@ -347,11 +347,11 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 			 "wait in these inputs");
 		ret = -LAT_EEMPTY;
 	} else {
-		lat_compare_what(b, names, n, what, sizeof(what));
+		rd_compare_what(b, names, n, what, sizeof(what));
 		ret = ev_draw(&e, traces ? "wakeup latency of several inputs" :
 			      "histograms of several inputs", what, 1, o, out);
 	}
-	lat_hist_set_release(&e);
+	rd_hist_set_release(&e);
 	return ret;
 }
 
@@ -376,7 +376,7 @@ static int stacks_panel(const struct lat_wake_blame *rows, size_t n,
  * by stack, every stack the analysis attributed time to (not only the
  * --top rows of the text report).
  */
-int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		      struct lat_render_buf *out)
 {
 	const struct lat_wakeup_result *r = b->analysis;
@@ -400,7 +400,7 @@ int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o
 		 r->selecting ? " of the selected tasks" : "");
 	in.title = title;
 	if (!ret)
-		ret = lat_chart_run(&lat_icicle_ops, &in, o, out);
+		ret = rd_chart_run(&lat_icicle_ops, &in, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	for (int k = 0; k < 2; k++) {

@@ -15,13 +15,13 @@
 #define LEG_ROW 20.0
 #define LEG_SWATCH 24.0
 
-void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+void rd_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title)
 {
 	char src[120], t[320], block[32] = "";
 
-	lat_utf8_clean(o->source ? o->source : "", (size_t)-1, src, sizeof(src));
-	lat_utf8_clean(title ? title : "", (size_t)-1, t, sizeof(t));
+	rd_utf8_clean(o->source ? o->source : "", (size_t)-1, src, sizeof(src));
+	rd_utf8_clean(title ? title : "", (size_t)-1, t, sizeof(t));
 	if (o->block_no > 0)
 		snprintf(block, sizeof(block), "block %d", o->block_no);
 	snprintf(c->title, sizeof(c->title), "%s%s%s%s%s%s%s", src, *src && *block ? " \xc2\xb7 " : "",
@@ -29,7 +29,7 @@ void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const
 	c->title_keep0 = c->title_keep1 = strlen(c->title) - strlen(t);
 }
 
-/* Bytes of @s kept by lat_text_fit's @out (its ellipsis left out). */
+/* Bytes of @s kept by rd_text_fit's @out (its ellipsis left out). */
 static size_t kept_bytes(const char *s, const char *out)
 {
 	size_t n = strlen(out);
@@ -53,7 +53,7 @@ static size_t fit_head(cairo_t *m, const char *s, double maxw)
 			continue;
 		memcpy(buf, s, i);
 		buf[i] = '\0';
-		if (lat_text_width(m, buf) > maxw)
+		if (rd_text_width(m, buf) > maxw)
 			break;
 		best = i;
 	}
@@ -72,7 +72,7 @@ static size_t title_put(struct lat_chart *c, cairo_t *m, int k, const char *s, s
 	buf[n] = '\0';
 	while (n && buf[n - 1] == ' ')
 		buf[--n] = '\0';
-	lat_text_fit(m, buf, maxw, c->title_line[k], sizeof(c->title_line[k]));
+	rd_text_fit(m, buf, maxw, c->title_line[k], sizeof(c->title_line[k]));
 	return kept_bytes(buf, c->title_line[k]);
 }
 
@@ -91,13 +91,13 @@ static void title_wrap(struct lat_chart *c, cairo_t *m)
 	c->title_lines = 1;
 	for (double pt = LAT_TITLE_PT; pt >= LAT_TITLE_MIN_PT; pt -= 2) {
 		c->title_pt = pt;
-		lat_font(m, pt, 1);
-		if (lat_text_width(m, c->title) <= maxw) {
+		rd_font(m, pt, 1);
+		if (rd_text_width(m, c->title) <= maxw) {
 			title_put(c, m, 0, c->title, len, maxw);
 			return;
 		}
 		brk = fit_head(m, c->title, maxw);
-		if (brk && lat_text_width(m, c->title + brk + 1) <= maxw) {
+		if (brk && rd_text_width(m, c->title + brk + 1) <= maxw) {
 			c->title_lines = 2;
 			title_put(c, m, 0, c->title, brk, maxw);
 			title_put(c, m, 1, c->title + brk + 1, len - brk - 1, maxw);
@@ -123,26 +123,26 @@ static void title_wrap(struct lat_chart *c, cairo_t *m)
 	}
 }
 
-double lat_frame_title_h(const struct lat_chart *c)
+double rd_frame_title_h(const struct lat_chart *c)
 {
 	return LAT_PAD + c->title_lines * c->title_pt + (c->title_lines - 1) * 4;
 }
 
-void lat_frame_layout(struct lat_chart *c, cairo_t *m)
+void rd_frame_layout(struct lat_chart *c, cairo_t *m)
 {
 	double top;
 	double bottom = c->h - LAT_PAD - LAT_LABEL_PT - 10 - LAT_TICK_PT - 10;
 	double right = c->w - LAT_PAD - 12, left, ylab = 0;
 
 	title_wrap(c, m);
-	top = lat_frame_title_h(c) + 8 + LAT_SUB_PT + 18;
+	top = rd_frame_title_h(c) + 8 + LAT_SUB_PT + 18;
 	if (c->nlegend || c->legend_more[0]) {
 		double lw = 0;
 
-		lat_font(m, LAT_TICK_PT, 0);
+		rd_font(m, LAT_TICK_PT, 0);
 		for (int i = 0; i < c->nlegend; i++)
-			lw = fmax(lw, lat_text_width(m, c->legend[i].text));
-		lw = fmax(lw, lat_text_width(m, c->legend_more));
+			lw = fmax(lw, rd_text_width(m, c->legend[i].text));
+		lw = fmax(lw, rd_text_width(m, c->legend_more));
 		lw = fmin(lw + LEG_SWATCH + 8, c->w * 0.26);
 		c->legend_box = (struct lat_rect){ c->w - LAT_PAD - lw, top, lw,
 						   (c->nlegend + !!c->legend_more[0]) * LEG_ROW };
@@ -154,10 +154,10 @@ void lat_frame_layout(struct lat_chart *c, cairo_t *m)
 		c->y.vertical = 1;
 		c->y.p0 = bottom;
 		c->y.p1 = top;
-		lat_axis_ticks(&c->y, (int)fmax(2, (bottom - top) / 55));
-		lat_font(m, LAT_TICK_PT, 0);
+		rd_axis_ticks(&c->y, (int)fmax(2, (bottom - top) / 55));
+		rd_font(m, LAT_TICK_PT, 0);
 		for (int i = 0; i < c->y.nticks; i++)
-			ylab = fmax(ylab, lat_text_width(m, c->y.tick_label[i]));
+			ylab = fmax(ylab, rd_text_width(m, c->y.tick_label[i]));
 		left = LAT_PAD + LAT_LABEL_PT + 12 + ylab + 8;
 	} else {
 		left = LAT_PAD + c->lane_label_w + 8;
@@ -167,7 +167,7 @@ void lat_frame_layout(struct lat_chart *c, cairo_t *m)
 	c->plot = (struct lat_rect){ left, top, right - left, bottom - top };
 	c->x.p0 = left;
 	c->x.p1 = right;
-	lat_axis_ticks(&c->x, (int)fmax(2, (right - left) / 120));
+	rd_axis_ticks(&c->x, (int)fmax(2, (right - left) / 120));
 	if (c->legend_box.h > c->plot.h) {
 		/* keep what fits, say how many did not */
 		int fit = (int)(c->plot.h / LEG_ROW) - 1, more;
@@ -184,11 +184,11 @@ void lat_frame_layout(struct lat_chart *c, cairo_t *m)
 	}
 }
 
-void lat_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+void rd_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
 		     int labels)
 {
 	for (int i = 0; i < a->nticks; i++) {
-		double x = round(lat_axis_map(a, a->tick[i])) + 0.5;
+		double x = round(rd_axis_map(a, a->tick[i])) + 0.5;
 
 		if (a->tick_major[i]) {
 			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
@@ -212,18 +212,18 @@ static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
 
 	char buf[sizeof(a->title) + 8];
 
-	lat_axis_draw_x(cr, a, c->plot.y, yb, 1);
-	lat_font(cr, LAT_LABEL_PT, 0);
+	rd_axis_draw_x(cr, a, c->plot.y, yb, 1);
+	rd_font(cr, LAT_LABEL_PT, 0);
 	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
-		 lat_text_fit(cr, a->title, c->plot.w, buf, sizeof(buf)));
+		 rd_text_fit(cr, a->title, c->plot.w, buf, sizeof(buf)));
 }
 
-void lat_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+void rd_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
 		     int labels)
 {
-	lat_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, LAT_TICK_PT, 0);
 	for (int i = 0; i < a->nticks; i++) {
-		double y = round(lat_axis_map(a, a->tick[i])) + 0.5;
+		double y = round(rd_axis_map(a, a->tick[i])) + 0.5;
 
 		if (a->tick_major[i]) {
 			cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
@@ -240,12 +240,12 @@ void lat_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, doubl
 	}
 }
 
-void lat_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title)
+void rd_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title)
 {
 	char buf[160];
 
-	lat_font(cr, LAT_LABEL_PT, 0);
-	lat_text_fit(cr, title, c->plot.h, buf, sizeof(buf));
+	rd_font(cr, LAT_LABEL_PT, 0);
+	rd_text_fit(cr, title, c->plot.h, buf, sizeof(buf));
 	cairo_save(cr);
 	cairo_translate(cr, LAT_PAD + LAT_LABEL_PT, c->plot.y + c->plot.h / 2);
 	cairo_rotate(cr, -M_PI / 2);
@@ -255,8 +255,8 @@ void lat_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title)
 
 static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)
 {
-	lat_axis_draw_y(cr, &c->y, c->plot.x, c->plot.x + c->plot.w, 1);
-	lat_axis_title_y(cr, c, c->y.title);
+	rd_axis_draw_y(cr, &c->y, c->plot.x, c->plot.x + c->plot.w, 1);
+	rd_axis_title_y(cr, c, c->y.title);
 }
 
 static void draw_legend(cairo_t *cr, const struct lat_chart *c)
@@ -264,12 +264,12 @@ static void draw_legend(cairo_t *cr, const struct lat_chart *c)
 	const struct lat_rect *b = &c->legend_box;
 	char buf[128];
 
-	lat_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, LAT_TICK_PT, 0);
 	for (int i = 0; i < c->nlegend; i++) {
 		const struct lat_legend_item *it = &c->legend[i];
 		double y = b->y + i * LEG_ROW, cy = y + LEG_ROW / 2;
 
-		lat_set_rgb(cr, it->rgb, 1);
+		rd_set_rgb(cr, it->rgb, 1);
 		switch (it->style) {
 		case LAT_LEG_BOX:
 			cairo_rectangle(cr, b->x, cy - 6, 16, 12);
@@ -298,7 +298,7 @@ static void draw_legend(cairo_t *cr, const struct lat_chart *c)
 			break;
 		}
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		lat_text_fit(cr, it->text, b->w - LEG_SWATCH, buf, sizeof(buf));
+		rd_text_fit(cr, it->text, b->w - LEG_SWATCH, buf, sizeof(buf));
 		lat_text(cr, b->x + LEG_SWATCH, cy + LAT_TICK_PT * 0.35, 0, buf);
 	}
 	if (c->legend_more[0]) {
@@ -308,7 +308,7 @@ static void draw_legend(cairo_t *cr, const struct lat_chart *c)
 	}
 }
 
-void lat_frame_draw(cairo_t *cr, const struct lat_chart *c)
+void rd_frame_draw(cairo_t *cr, const struct lat_chart *c)
 {
 	char buf[sizeof(c->subtitle)];
 
@@ -316,15 +316,15 @@ void lat_frame_draw(cairo_t *cr, const struct lat_chart *c)
 	cairo_paint(cr);
 	cairo_set_line_width(cr, 1);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	lat_font(cr, c->title_pt, 1);
+	rd_font(cr, c->title_pt, 1);
 	for (int k = 0; k < c->title_lines; k++)
 		lat_text(cr, LAT_PAD, LAT_PAD + c->title_pt + k * (c->title_pt + 4), 0,
 			 c->title_line[k]);
 	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
-	lat_font(cr, LAT_SUB_PT, 0);
-	lat_text(cr, LAT_PAD, lat_frame_title_h(c) + 8 + LAT_SUB_PT,
-		 0, lat_text_fit(cr, c->subtitle, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
-	lat_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, LAT_SUB_PT, 0);
+	lat_text(cr, LAT_PAD, rd_frame_title_h(c) + 8 + LAT_SUB_PT,
+		 0, rd_text_fit(cr, c->subtitle, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
+	rd_font(cr, LAT_TICK_PT, 0);
 	draw_axis_x(cr, c);
 	if (c->has_y)
 		draw_axis_y(cr, c);
@@ -358,7 +358,7 @@ static int do_layout(const struct lat_chart_ops *ops, const void *data,
 	memset(c, 0, sizeof(*c));
 	c->w = o->width;
 	c->h = o->height;
-	lat_font(m, LAT_TICK_PT, 0);
+	rd_font(m, LAT_TICK_PT, 0);
 	ret = ops->layout(c, m, data, o, msg, msglen);
 	if (!ret && cairo_status(m) != CAIRO_STATUS_SUCCESS) {
 		snprintf(msg, msglen, "layout: %s", cairo_status_to_string(cairo_status(m)));
@@ -372,7 +372,7 @@ static int do_layout(const struct lat_chart_ops *ops, const void *data,
 static void do_draw(cairo_t *cr, const struct lat_chart_ops *ops, const void *data,
 		    const struct lat_render_opts *o, const struct lat_chart *c)
 {
-	lat_frame_draw(cr, c);
+	rd_frame_draw(cr, c);
 	cairo_save(cr);
 	ops->draw(cr, c, data, o);
 	cairo_restore(cr);
@@ -389,7 +389,7 @@ static int check_opts(const struct lat_render_opts *o, char *msg, size_t len)
 	return 0;
 }
 
-cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *data,
+cairo_surface_t *rd_chart_image(const struct lat_chart_ops *ops, const void *data,
 				 const struct lat_render_opts *o, struct lat_chart *c)
 {
 	cairo_surface_t *s;
@@ -405,14 +405,14 @@ cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *da
 	}
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
 	cr = cairo_create(s);
-	lat_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, LAT_TICK_PT, 0);
 	do_draw(cr, ops, data, o, c);
 	cairo_destroy(cr);
 	cairo_surface_flush(s);
 	return s;
 }
 
-int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
+int rd_chart_run(const struct lat_chart_ops *ops, const void *data,
 		  const struct lat_render_opts *o, struct lat_render_buf *out)
 {
 	struct lat_chart c;
@@ -436,7 +436,7 @@ int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
 	}
 	cr = cairo_create(s);
-	lat_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, LAT_TICK_PT, 0);
 	do_draw(cr, ops, data, o, &c);
 	st = cairo_status(cr);
 	cairo_destroy(cr);
@@ -454,7 +454,7 @@ int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
 		ret = st == CAIRO_STATUS_NO_MEMORY ? -LAT_ENOMEM : -LAT_EIO;
 		goto out;
 	}
-	if (o->format == LAT_RENDER_SVG && lat_svg_renumber_ids(out)) {
+	if (o->format == LAT_RENDER_SVG && rd_svg_renumber_ids(out)) {
 		snprintf(out->msg, sizeof(out->msg), "SVG ids: out of memory");
 		ret = -LAT_ENOMEM;
 	}

@@ -12,7 +12,7 @@
 
 #include "render_priv.h"
 
-double lat_hist_bucket_hi(const struct lat_histogram *h, size_t i)
+double rd_hist_bucket_hi(const struct lat_histogram *h, size_t i)
 {
 	const struct lat_bucket *b = &h->b[i];
 
@@ -23,17 +23,17 @@ double lat_hist_bucket_hi(const struct lat_histogram *h, size_t i)
 	return b->lo_ns > 0 ? (double)b->lo_ns * 2 : 1000;
 }
 
-double lat_hist_bucket_lo(const struct lat_histogram *h, size_t i)
+double rd_hist_bucket_lo(const struct lat_histogram *h, size_t i)
 {
 	double lo = (double)h->b[i].lo_ns;
 
 	/* a first bucket from 0 cannot sit on a log axis: give it its neighbour's ratio */
 	if (lo <= 0)
-		lo = lat_hist_bucket_hi(h, i) / 2;
+		lo = rd_hist_bucket_hi(h, i) / 2;
 	return lo;
 }
 
-size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct)
+size_t rd_hist_pct_bucket(const struct lat_histogram *h, double pct)
 {
 	uint64_t total = 0, cum = 0, rank;
 
@@ -52,7 +52,7 @@ size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct)
 	return h->nbuckets - 1;
 }
 
-uint64_t lat_hist_samples(const struct lat_histogram *h)
+uint64_t rd_hist_samples(const struct lat_histogram *h)
 {
 	uint64_t total = 0;
 
@@ -72,16 +72,16 @@ static void mark_label(const struct lat_histogram *h, size_t i, const char *what
 
 	if (h->b[i].hi_ns == INT64_MAX)
 		snprintf(buf, len, "%s \xe2\x89\xa5 %s", what,
-			 lat_fmt_dur_chart((double)h->b[i].lo_ns, d, sizeof(d)));
+			 rd_fmt_dur_chart((double)h->b[i].lo_ns, d, sizeof(d)));
 	else
-		snprintf(buf, len, "%s < %s", what, lat_fmt_dur_chart(lat_hist_bucket_hi(h, i), d,
+		snprintf(buf, len, "%s < %s", what, rd_fmt_dur_chart(rd_hist_bucket_hi(h, i), d,
 								      sizeof(d)));
 }
 
 /* Where a mark sits: the bucket's upper bound, the open bucket's lower one. */
 static double mark_x(const struct lat_histogram *h, size_t i)
 {
-	return h->b[i].hi_ns == INT64_MAX ? lat_hist_bucket_lo(h, i) : lat_hist_bucket_hi(h, i);
+	return h->b[i].hi_ns == INT64_MAX ? rd_hist_bucket_lo(h, i) : rd_hist_bucket_hi(h, i);
 }
 
 static size_t last_nonzero(const struct lat_histogram *h)
@@ -118,8 +118,8 @@ static void mark_buckets(const struct lat_hist_input *in, size_t k, size_t idx[3
 		if (idx[0] < h->nbuckets && idx[1] < h->nbuckets && idx[2] < h->nbuckets)
 			return;
 	}
-	idx[0] = lat_hist_pct_bucket(h, 50);
-	idx[1] = lat_hist_pct_bucket(h, 99);
+	idx[0] = rd_hist_pct_bucket(h, 50);
+	idx[1] = rd_hist_pct_bucket(h, 99);
 	idx[2] = last_nonzero(h);
 }
 
@@ -128,7 +128,7 @@ static int has_values(const struct lat_hist_input *in, size_t k)
 	return in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS;
 }
 
-int lat_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
 		     size_t len)
 {
 	const struct lat_histogram *h = in->h[k];
@@ -142,7 +142,7 @@ int lat_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x
 			return 0;
 		*x = v[j] > 0 ? (double)v[j] : 1;
 		snprintf(buf, len, "%s %s%s", mark_what[j], m->bound & (1u << j) ?
-			 "\xe2\x89\xa4 " : "", lat_fmt_dur_chart((double)v[j], d, sizeof(d)));
+			 "\xe2\x89\xa4 " : "", rd_fmt_dur_chart((double)v[j], d, sizeof(d)));
 		return 1;
 	} else {
 		size_t idx[3];
@@ -156,7 +156,7 @@ int lat_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x
 	}
 }
 
-int lat_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
 		  size_t len)
 {
 	/* a mark at the place of the one before it (p99 in the max's bucket) says nothing new */
@@ -173,10 +173,10 @@ int lat_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, c
 		if (idx[j] == idx[j - 1])
 			return 0;
 	}
-	return lat_hist_mark_at(in, k, j, x, buf, len);
+	return rd_hist_mark_at(in, k, j, x, buf, len);
 }
 
-int lat_hist_mark_open(const struct lat_hist_input *in, size_t k)
+int rd_hist_mark_open(const struct lat_hist_input *in, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
 	size_t idx[3];

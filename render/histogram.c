@@ -49,7 +49,7 @@ static double yval(const struct lat_hist_input *in, const struct lat_hist_layout
 static void hist_name(const struct lat_hist_input *in, size_t k, char *buf, size_t len)
 {
 	if (in->h[k]->title)
-		lat_utf8_clean(in->h[k]->title, (size_t)-1, buf, len);
+		rd_utf8_clean(in->h[k]->title, (size_t)-1, buf, len);
 	else
 		snprintf(buf, len, "histogram %zu", k + 1);
 }
@@ -64,15 +64,15 @@ static void scan(const struct lat_hist_input *in, struct lat_hist_layout *l, dou
 	for (size_t k = 0; k < in->n; k++) {
 		const struct lat_histogram *h = in->h[k];
 
-		l->total[k] = lat_hist_samples(h);
+		l->total[k] = rd_hist_samples(h);
 		if (!l->total[k])
 			continue;
 		l->order[l->norder++] = k;
 		for (size_t i = 0; i < h->nbuckets; i++) {
 			if (!h->b[i].count)
 				continue;
-			r[0] = fmin(r[0], lat_hist_bucket_lo(h, i));
-			r[1] = fmax(r[1], lat_hist_bucket_hi(h, i));
+			r[0] = fmin(r[0], rd_hist_bucket_lo(h, i));
+			r[1] = fmax(r[1], rd_hist_bucket_hi(h, i));
 			r[2] = fmin(r[2], yval(in, l, k, i));
 			r[3] = fmax(r[3], yval(in, l, k, i));
 		}
@@ -165,7 +165,7 @@ static void panel_axes(const struct lat_chart *c, struct lat_hist_panel *p)
 	p->x = c->x;
 	p->x.p0 = p->box.x;
 	p->x.p1 = p->box.x + p->box.w;
-	lat_axis_ticks(&p->x, (int)fmax(2, p->box.w / 90));
+	rd_axis_ticks(&p->x, (int)fmax(2, p->box.w / 90));
 	p->y = c->y;
 	p->y.p0 = p->box.y + p->box.h;
 	p->y.p1 = p->box.y;
@@ -176,7 +176,7 @@ static int64_t printed_max(const struct lat_hist_input *in, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
 
-	if (h->has_printed && h->printed.max_ns != LAT_VALUE_NONE && lat_hist_mark_open(in, k))
+	if (h->has_printed && h->printed.max_ns != LAT_VALUE_NONE && rd_hist_mark_open(in, k))
 		return h->printed.max_ns;
 	return -1;
 }
@@ -193,7 +193,7 @@ static void panel_title(const struct lat_hist_input *in, const struct lat_hist_l
 	n = strlen(buf);
 	if (printed_max(in, k) >= 0)
 		snprintf(buf + n, len - n, " \xc2\xb7 printed max %s",
-			 lat_fmt_dur_chart((double)printed_max(in, k), d, sizeof(d)));
+			 rd_fmt_dur_chart((double)printed_max(in, k), d, sizeof(d)));
 }
 
 static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
@@ -254,7 +254,7 @@ static void merge_mark(cairo_t *m, const struct lat_hist_input *in, struct lat_h
 	int n;
 
 	if (!prev || prev->hist != k || prev->what != w - 1 ||
-	    !lat_hist_mark_at(in, k, w, &xv, own, sizeof(own)))
+	    !rd_hist_mark_at(in, k, w, &xv, own, sizeof(own)))
 		return;
 	/* "p50, p99" + the value part both labels share, " < 2 µs" */
 	rest = strchr(own, ' ');
@@ -266,7 +266,7 @@ static void merge_mark(cairo_t *m, const struct lat_hist_input *in, struct lat_h
 		return;
 	memcpy(prev->text, buf, (size_t)n + 1);
 	prev->what = w;
-	prev->w = lat_text_width(m, prev->text);
+	prev->w = rd_text_width(m, prev->text);
 }
 
 /* The marks of panel @p as labels at @pt points, placed in the band at its top. */
@@ -275,7 +275,7 @@ static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_
 {
 	size_t first = l->nlabels;
 
-	lat_font(m, pt, 0);
+	rd_font(m, pt, 0);
 	for (size_t j = p->first; j < p->first + p->n; j++) {
 		size_t k = l->order[j];
 
@@ -284,13 +284,13 @@ static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_
 			double xv;
 
 			memset(lb, 0, sizeof(*lb));
-			if (!lat_hist_mark(in, k, w, &xv, lb->text, sizeof(lb->text))) {
+			if (!rd_hist_mark(in, k, w, &xv, lb->text, sizeof(lb->text))) {
 				merge_mark(m, in, l, first, k, w);
 				continue;
 			}
-			lb->x = round(lat_axis_map(&p->x, xv)) + 0.5;
+			lb->x = round(rd_axis_map(&p->x, xv)) + 0.5;
 			lb->y1 = p->box.y + p->box.h;
-			lb->w = lat_text_width(m, lb->text);
+			lb->w = rd_text_width(m, lb->text);
 			lb->h = pt;
 			lb->hist = k;
 			lb->what = w;
@@ -299,7 +299,7 @@ static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_
 	}
 	{
 		size_t dropped;
-		int used = lat_plabels_place(l->label + first, l->nlabels - first, zone, pt + 5,
+		int used = rd_plabels_place(l->label + first, l->nlabels - first, zone, pt + 5,
 					     &dropped);
 
 		l->dropped += dropped;
@@ -336,7 +336,7 @@ static int place_labels(struct lat_chart *c, cairo_t *m, const struct lat_hist_i
 		struct lat_axis *y = l->multiples ? &l->panel[i].y : &c->y;
 
 		y->p1 = l->panel[i].box.y + band;
-		lat_axis_ticks(y, (int)fmax(2, (y->p0 - y->p1) / (l->multiples ? 30 : 55)));
+		rd_axis_ticks(y, (int)fmax(2, (y->p0 - y->p1) / (l->multiples ? 30 : 55)));
 		l->panel[i].y = *y;
 	}
 	return 0;
@@ -359,7 +359,7 @@ static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
 
 			snprintf(it->text, sizeof(it->text), "%.70s (%llu sample%s)", name,
 				 (unsigned long long)l->total[k], PLURAL(l->total[k]));
-			it->rgb = lat_palette(k);
+			it->rgb = rd_palette(k);
 			it->style = LAT_LEG_BOX;
 		} else {
 			more++;
@@ -367,7 +367,7 @@ static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
 		if (!l->total[k])
 			continue;
 		for (int j = 0; j < 3; j++)
-			if (!lat_hist_mark_at(in, k, j, &x, d[j], sizeof(d[j])))
+			if (!rd_hist_mark_at(in, k, j, &x, d[j], sizeof(d[j])))
 				snprintf(d[j], sizeof(d[j]), "?");
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, "%s%s: n %llu, %s, %s, %s",
 			 len ? " \xc2\xb7 " : "", name, (unsigned long long)l->total[k], d[0], d[1],
@@ -376,7 +376,7 @@ static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
 		if (printed_max(in, k) >= 0) {
 			len = strlen(c->subtitle);
 			snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " (printed max %s)",
-				 lat_fmt_dur_chart((double)printed_max(in, k), pm, sizeof(pm)));
+				 rd_fmt_dur_chart((double)printed_max(in, k), pm, sizeof(pm)));
 		}
 	}
 	if (more)
@@ -394,7 +394,7 @@ static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
 	for (size_t j = 0; j < l->norder; j++) {
 		size_t k = l->order[j];
 
-		if (!lat_hist_mark_at(in, k, 2, &x, d, sizeof(d)))
+		if (!rd_hist_mark_at(in, k, 2, &x, d, sizeof(d)))
 			continue;
 		/* the tool's maximum beyond an open bucket is the larger */
 		x = printed_max(in, k) >= 0 ? fmax(x, (double)printed_max(in, k)) : x;
@@ -403,13 +403,13 @@ static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
 			worst = k;
 		}
 	}
-	lat_hist_mark_at(in, worst, 2, &x, d, sizeof(d));
+	rd_hist_mark_at(in, worst, 2, &x, d, sizeof(d));
 	if (printed_max(in, worst) >= 0) {
 		char pm[32];
 		size_t n = strlen(d);
 
 		snprintf(d + n, sizeof(d) - n, " (printed max %s)",
-			 lat_fmt_dur_chart((double)printed_max(in, worst), pm, sizeof(pm)));
+			 rd_fmt_dur_chart((double)printed_max(in, worst), pm, sizeof(pm)));
 	}
 	hist_name(in, worst, name, sizeof(name));
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu histograms, one panel each, same axes"
@@ -421,11 +421,11 @@ static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
 			if (l->colour[l->order[j]] == g) {
 				const char *gn = in->h[l->order[j]]->group;
 
-				lat_utf8_clean(gn && *gn ? gn : "(no group)", (size_t)-1, it->text,
+				rd_utf8_clean(gn && *gn ? gn : "(no group)", (size_t)-1, it->text,
 					       sizeof(it->text));
 				break;
 			}
-		it->rgb = lat_palette(g);
+		it->rgb = rd_palette(g);
 		it->style = LAT_LEG_BOX;
 	}
 }
@@ -446,7 +446,7 @@ static void hist_axes(struct lat_chart *c, cairo_t *m, const struct lat_hist_inp
 				  .percent = in->shares };
 	/* counts by whole decades; shares with a margin (a top decade would stay empty) */
 	if (!in->shares)
-		lat_axis_nice_range(&c->y, 8);
+		rd_axis_nice_range(&c->y, 8);
 	/* empty buckets drop to the floor, half a step below the smallest count */
 	c->y.lo = r[2] / 2;
 	snprintf(c->y.title, sizeof(c->y.title), in->shares ? "share of its samples per bucket" :
@@ -456,12 +456,12 @@ static void hist_axes(struct lat_chart *c, cairo_t *m, const struct lat_hist_inp
 		return;
 	/* small multiples: the frame leaves room for the y tick labels the panels draw */
 	t = c->y;
-	lat_axis_ticks(&t, 4);
-	lat_font(m, LAT_TICK_PT, 0);
+	rd_axis_ticks(&t, 4);
+	rd_font(m, LAT_TICK_PT, 0);
 	for (int i = 0; i < t.nticks; i++)
-		ylab = fmax(ylab, lat_text_width(m, t.tick_label[i]));
+		ylab = fmax(ylab, rd_text_width(m, t.tick_label[i]));
 	c->lane_label_w = LAT_LABEL_PT + 12 + ylab;
-	lat_axis_ticks(&c->y, 4);	/* fixes the title's unit */
+	rd_axis_ticks(&c->y, 4);	/* fixes the title's unit */
 }
 
 static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
@@ -488,12 +488,12 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->multiples = l->norder > (in->shares ? OVERLAY_MAX_SHARES : OVERLAY_MAX);
 	assign_groups(in, l);
 	hist_axes(c, m, in, r, l->multiples);
-	lat_chart_title(c, o, "histogram", in->title);
+	rd_chart_title(c, o, "histogram", in->title);
 	if (l->multiples)
 		multiples_key(c, in, l);
 	else
 		overlay_key(c, in, l);
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 	if (l->multiples) {
 		ret = place_multiples(c, in, l, msg, msglen);
 		if (ret)
@@ -520,15 +520,15 @@ static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
 		       const struct lat_hist_layout *l, const struct lat_hist_panel *p, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
-	struct lat_rgb rgb = lat_palette(l->colour[k]);
+	struct lat_rgb rgb = rd_palette(l->colour[k]);
 	double floor_y = p->y.p0;
 	int open = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < h->nbuckets; i++) {
-			double x0 = lat_axis_map(&p->x, lat_hist_bucket_lo(h, i));
-			double x1 = lat_axis_map(&p->x, lat_hist_bucket_hi(h, i));
-			double y = h->b[i].count ? lat_axis_map(&p->y, yval(in, l, k, i)) : floor_y;
+			double x0 = rd_axis_map(&p->x, rd_hist_bucket_lo(h, i));
+			double x1 = rd_axis_map(&p->x, rd_hist_bucket_hi(h, i));
+			double y = h->b[i].count ? rd_axis_map(&p->y, yval(in, l, k, i)) : floor_y;
 
 			if (!open) {
 				cairo_move_to(cr, x0, floor_y);
@@ -538,7 +538,7 @@ static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
 			cairo_line_to(cr, x1, y);
 			/* a gap between buckets goes down to the floor */
 			if (i + 1 == h->nbuckets ||
-			    lat_hist_bucket_lo(h, i + 1) > lat_hist_bucket_hi(h, i) * 1.0001) {
+			    rd_hist_bucket_lo(h, i + 1) > rd_hist_bucket_hi(h, i) * 1.0001) {
 				cairo_line_to(cr, x1, floor_y);
 				if (pass == 0)
 					cairo_close_path(cr);
@@ -546,10 +546,10 @@ static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
 			}
 		}
 		if (pass == 0) {
-			lat_set_rgb(cr, rgb, 0.14);
+			rd_set_rgb(cr, rgb, 0.14);
 			cairo_fill(cr);
 		} else {
-			lat_set_rgb(cr, rgb, 1);
+			rd_set_rgb(cr, rgb, 1);
 			cairo_set_line_width(cr, 1.8);
 			cairo_stroke(cr);
 		}
@@ -563,16 +563,16 @@ static void draw_panel_frame(cairo_t *cr, const struct lat_hist_panel *p)
 	char buf[96];
 
 	cairo_set_line_width(cr, 1);
-	lat_axis_draw_x(cr, &p->x, p->y.p1, p->box.y + p->box.h, 0);
-	lat_axis_draw_y(cr, &p->y, p->box.x, p->box.x + p->box.w, p->ylabels);
+	rd_axis_draw_x(cr, &p->x, p->y.p1, p->box.y + p->box.h, 0);
+	rd_axis_draw_y(cr, &p->y, p->box.x, p->box.x + p->box.w, p->ylabels);
 	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
 	cairo_rectangle(cr, round(p->box.x) + 0.5, round(p->box.y) + 0.5, round(p->box.w),
 			round(p->box.h));
 	cairo_stroke(cr);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	lat_font(cr, HM_TITLE_PT, 1);
+	rd_font(cr, HM_TITLE_PT, 1);
 	lat_text(cr, p->box.x + 6, p->box.y + 4 + HM_TITLE_PT,
-		 0, lat_text_fit(cr, p->title, p->box.w - 12, buf, sizeof(buf)));
+		 0, rd_text_fit(cr, p->title, p->box.w - 12, buf, sizeof(buf)));
 }
 
 /* The shared axes of small multiples: x tick labels under each column, the y title. */
@@ -585,11 +585,11 @@ static void multiples_axes(cairo_t *cr, const struct lat_chart *c,
 		for (size_t i = 0; i < l->npanels; i++) {
 			if (l->panel[i].col != col)
 				continue;
-			lat_font(cr, LAT_TICK_PT, 0);
-			lat_axis_draw_x(cr, &l->panel[i].x, yb, yb, 1);
+			rd_font(cr, LAT_TICK_PT, 0);
+			rd_axis_draw_x(cr, &l->panel[i].x, yb, yb, 1);
 			break;
 		}
-	lat_axis_title_y(cr, c, c->y.title);
+	rd_axis_title_y(cr, c, c->y.title);
 }
 
 static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
@@ -620,14 +620,14 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 
 		if (!lb->placed)
 			continue;
-		lat_set_rgb(cr, lat_palette(l->colour[lb->hist]), 0.9);
+		rd_set_rgb(cr, rd_palette(l->colour[lb->hist]), 0.9);
 		cairo_set_line_width(cr, 1.2);
 		cairo_set_dash(cr, dash, 2, 0);
 		cairo_move_to(cr, lb->x, lb->y0);
 		cairo_line_to(cr, lb->x, lb->y1);
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
-		lat_text_box(cr, &lb->box, lb->h, 0, lb->text);
+		rd_text_box(cr, &lb->box, lb->h, 0, lb->text);
 	}
 }
 

@@ -155,8 +155,8 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		return -LAT_EEMPTY;
 	}
 	c->has_y = 0;
-	lat_font(m, LAT_LABEL_PT, 1);
-	c->lane_label_w = lat_text_width(m, "runnable");
+	rd_font(m, LAT_LABEL_PT, 1);
+	c->lane_label_w = rd_text_width(m, "runnable");
 	c->x = (struct lat_axis){ .lo = 0, .hi = 100, .unit = LAT_UNIT_NONE };
 	snprintf(c->x.title, sizeof(c->x.title), "share of each panel's time (%%)");
 	for (int k = 0; k < 2; k++) {
@@ -169,7 +169,7 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 										     0.85 };
 		it->style = LAT_LEG_BOX;
 		snprintf(it->text, sizeof(it->text), "%s %s (%zu stack%s)", k ? "runnable" :
-			 "off-CPU", lat_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)),
+			 "off-CPU", rd_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)),
 			 in->panel[k].n, PLURAL(in->panel[k].n));
 		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "%s%s: %s in %zu stack%s, "
 			 "%zu frame%s, %u deep", sub[0] ? " \xc2\xb7 " : "",
@@ -177,9 +177,9 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			 in->panel[k].n, PLURAL(in->panel[k].n), l->nframes[k] - 1,
 			 PLURAL(l->nframes[k] - 1), l->depth[k]);
 	}
-	lat_chart_title(c, o, "blame", in->title);
+	rd_chart_title(c, o, "blame", in->title);
 	snprintf(c->subtitle, sizeof(c->subtitle), "%s", sub);
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 
 	avail = c->plot.h - 8 - (np - 1) * gap;
 	y = c->plot.y + 4;
@@ -228,7 +228,7 @@ static void draw_node(cairo_t *cr, struct ici_tree *t, size_t i, double x, doubl
 	if (w < ICI_MIN_W)
 		return;
 	t->drawn++;
-	lat_set_rgb(cr, i ? frame_rgb(n, runnable) : (struct lat_rgb){ 0.8, 0.8, 0.8 }, 1);
+	rd_set_rgb(cr, i ? frame_rgb(n, runnable) : (struct lat_rgb){ 0.8, 0.8, 0.8 }, 1);
 	cairo_rectangle(cr, x, y, fmax(w - 0.5, 0.5), t->row_h - 1);
 	cairo_fill(cr);
 	if (w > 30 && t->row_h >= 9) {
@@ -237,9 +237,9 @@ static void draw_node(cairo_t *cr, struct ici_tree *t, size_t i, double x, doubl
 
 		memcpy(raw, n->name, len);
 		raw[len] = '\0';
-		lat_utf8_clean(raw, (size_t)-1, clean, sizeof(clean));
-		lat_font(cr, fmin(LAT_TICK_PT, t->row_h - 3), 0);
-		lat_text_fit(cr, clean, w - 6, fit, sizeof(fit));
+		rd_utf8_clean(raw, (size_t)-1, clean, sizeof(clean));
+		rd_font(cr, fmin(LAT_TICK_PT, t->row_h - 3), 0);
+		rd_text_fit(cr, clean, w - 6, fit, sizeof(fit));
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		lat_text(cr, x + 3, y + t->row_h * 0.72, 0, fit);
 	}
@@ -294,13 +294,13 @@ static void ici_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		t->drawn = 0;
 		draw_node(cr, t, 0, t->box.x, t->box.w, k);
 		l->drawn[k] = t->drawn;
-		lat_font(cr, LAT_LABEL_PT, 1);
+		rd_font(cr, LAT_LABEL_PT, 1);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		lat_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8, 2,
 			 k ? "runnable" : "off-CPU");
-		lat_font(cr, LAT_TICK_PT, 0);
+		rd_font(cr, LAT_TICK_PT, 0);
 		lat_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8 + 15, 2,
-			 lat_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)));
+			 rd_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)));
 	}
 }
 

@@ -116,7 +116,7 @@ static void order_by_x(const struct lat_plabel *l, size_t n, size_t *ord)
 	}
 }
 
-int lat_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
+int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
 		      double pitch, size_t *dropped)
 {
 	struct pl_search s = { .l = l, .n = n, .zone = zone, .pitch = pitch,

@@ -62,7 +62,7 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->nbins = a->nbins;
 	l->bin_ns = a->bin_ns;
 	/* shares are of the trace's length, the last bin's end may pass it */
-	span = lat_dsub((int64_t)in->r->last_ns, (int64_t)a->t0_ns);
+	span = rd_dsub((int64_t)in->r->last_ns, (int64_t)a->t0_ns);
 	if (span < 1)
 		span = (double)a->nbins * (double)a->bin_ns;
 	for (size_t i = 0; i < a->ncpus; i++)
@@ -70,8 +70,8 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			l->rq_max = fmax(l->rq_max, (double)a->cpu[i].rq_area[k] /
 					 (double)a->bin_ns);
 	c->has_y = 0;
-	lat_font(m, LAT_LABEL_PT, 1);
-	c->lane_label_w = lat_text_width(m, "CPU 000");
+	rd_font(m, LAT_LABEL_PT, 1);
+	c->lane_label_w = rd_text_width(m, "CPU 000");
 	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first event");
 	/* the trace's length, not widened to a round number: the lanes fill the width */
@@ -84,9 +84,9 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	c->legend[c->nlegend++] = (struct lat_legend_item){ "stall (no events)", lat_alert_rgb,
 							    LAT_LEG_BOX };
 	snprintf(title, sizeof(title), "%s%sCPU lanes, %s bins", in->title ? in->title : "",
-		 in->title ? " \xc2\xb7 " : "", lat_fmt_dur_chart((double)a->bin_ns, d,
+		 in->title ? " \xc2\xb7 " : "", rd_fmt_dur_chart((double)a->bin_ns, d,
 								sizeof(d)));
-	lat_chart_title(c, o, "cpus", title);
+	rd_chart_title(c, o, "cpus", title);
 	for (size_t k = 0; k < l->nlanes; k++) {
 		const struct lat_act_cpu *p = &a->cpu[l->cpu[k]];
 		double busy = 0, irq = 0;
@@ -105,10 +105,10 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 %llu stall%s, %s",
 			 (unsigned long long)in->r->nstalls_total,
 			 in->r->nstalls_total == 1 ? "" : "s",
-			 lat_fmt_dur_chart((double)in->r->stall_ns_total, d, sizeof(d)));
+			 rd_fmt_dur_chart((double)in->r->stall_ns_total, d, sizeof(d)));
 	else
 		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 no stall");
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 	l->lane_gap = l->nlanes > 1 ? fmin(12, c->plot.h * 0.04) : 0;
 	l->lane_y0 = c->plot.y + 4;
 	/* the lanes share the plot's whole height (with 4 px above and below) */
@@ -121,7 +121,7 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 /* The x pixel of @ns since t0. */
 static double xof(const struct lat_chart *c, double ns)
 {
-	return lat_axis_map(&c->x, ns);
+	return rd_axis_map(&c->x, ns);
 }
 
 static void draw_lane(cairo_t *cr, const struct lat_chart *c, const struct lat_lanes_layout *l,
@@ -146,7 +146,7 @@ static void draw_lane(cairo_t *cr, const struct lat_chart *c, const struct lat_l
 			else if (pass && fi > 0)
 				cairo_rectangle(cr, x0, y + h * (1 - fb - fi), x1 - x0, h * fi);
 		}
-		lat_set_rgb(cr, pass ? irq_rgb : busy_rgb, pass ? 1 : 0.85);
+		rd_set_rgb(cr, pass ? irq_rgb : busy_rgb, pass ? 1 : 0.85);
 		cairo_fill(cr);
 	}
 	if (l->rq_max <= 0)
@@ -163,7 +163,7 @@ static void draw_lane(cairo_t *cr, const struct lat_chart *c, const struct lat_l
 			cairo_line_to(cr, x0, yy);
 		cairo_line_to(cr, x1, yy);
 	}
-	lat_set_rgb(cr, rq_rgb, 1);
+	rd_set_rgb(cr, rq_rgb, 1);
 	cairo_set_line_width(cr, 1.3);
 	cairo_stroke(cr);
 }
@@ -182,7 +182,7 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		double y = lane_top(l, k);
 
 		draw_lane(cr, c, l, &a->cpu[l->cpu[k]], y, bin);
-		lat_font(cr, fmin(LAT_LABEL_PT, l->lane_h * 0.8), 1);
+		rd_font(cr, fmin(LAT_LABEL_PT, l->lane_h * 0.8), 1);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		snprintf(lab, sizeof(lab), "CPU %d", l->cpu[k]);
 		lat_text(cr, c->plot.x - 8, y + l->lane_h / 2 + 4, 2, lab);
@@ -191,8 +191,8 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	l->drawn_stalls = 0;
 	for (size_t i = 0; i < in->r->nstalls; i++) {
 		const struct lat_wake_stall *s = &in->r->stalls[i];
-		double x0 = xof(c, lat_dsub((int64_t)s->from_ns, (int64_t)a->t0_ns));
-		double x1 = xof(c, lat_dsub((int64_t)s->to_ns, (int64_t)a->t0_ns));
+		double x0 = xof(c, rd_dsub((int64_t)s->from_ns, (int64_t)a->t0_ns));
+		double x1 = xof(c, rd_dsub((int64_t)s->to_ns, (int64_t)a->t0_ns));
 		int drawn = 0;
 
 		for (size_t k = 0; k < l->nlanes; k++) {
@@ -200,11 +200,11 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 
 			if (s->cpu >= 0 && s->cpu != l->cpu[k])
 				continue;
-			lat_set_rgb(cr, lat_alert_rgb, 0.35);
+			rd_set_rgb(cr, lat_alert_rgb, 0.35);
 			cairo_rectangle(cr, x0, y, fmax(x1 - x0, 3), l->lane_h);
 			cairo_fill(cr);
 			/* a marker on top so that a short stall shows on a long trace */
-			lat_set_rgb(cr, lat_alert_rgb, 1);
+			rd_set_rgb(cr, lat_alert_rgb, 1);
 			cairo_move_to(cr, (x0 + x1) / 2 - 5, y);
 			cairo_line_to(cr, (x0 + x1) / 2 + 5, y);
 			cairo_line_to(cr, (x0 + x1) / 2, y + 8);
@@ -223,7 +223,7 @@ const struct lat_chart_ops lat_lanes_ops = {
 	.release = lanes_release,
 };
 
-int lat_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
 	struct lat_lanes_input in = { b->analysis, b->title };
@@ -233,5 +233,5 @@ int lat_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 			 "(lat_analyze_opts.activity)");
 		return -LAT_EEMPTY;
 	}
-	return lat_chart_run(&lat_lanes_ops, &in, o, out);
+	return rd_chart_run(&lat_lanes_ops, &in, o, out);
 }

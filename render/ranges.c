@@ -85,20 +85,20 @@ static void kind_key(const struct lat_hist_input *in, size_t k, int split, char 
 	if (h->group && *h->group && split >= 0) {
 		size_t gl = strlen(h->group);
 
-		lat_utf8_clean(h->group, (size_t)-1, kind, 32);
+		rd_utf8_clean(h->group, (size_t)-1, kind, 32);
 		if (!strncmp(t, h->group, gl) && t[gl] == ' ')
 			t += gl + 1;
 	} else if (split > 0) {
 		const char *sp = strrchr(t, ' ');
 
-		lat_utf8_clean(t, (size_t)(sp - t), kind, 32);
+		rd_utf8_clean(t, (size_t)(sp - t), kind, 32);
 		t = sp + 1;
 	}
 	if (!*t)
 		snprintf(raw, sizeof(raw), "histogram %zu", k + 1);
 	else
 		snprintf(raw, sizeof(raw), "%s", t);
-	lat_utf8_clean(raw, (size_t)-1, key, 64);
+	rd_utf8_clean(raw, (size_t)-1, key, 64);
 }
 
 /* What is known of histogram @k: the summary the tool printed, else its buckets' marks. */
@@ -118,14 +118,14 @@ static int bar_values(const struct lat_hist_input *in, size_t k, struct lat_rg_b
 		b->count = p->count != LAT_VALUE_NONE ? p->count : -1;
 		b->mid_avg = 1;
 	}
-	if (lat_hist_samples(h)) {
-		if (lat_hist_mark_at(in, k, 1, &x, buf, sizeof(buf)))
+	if (rd_hist_samples(h)) {
+		if (rd_hist_mark_at(in, k, 1, &x, buf, sizeof(buf)))
 			b->p99 = x;
-		if (isnan(b->hi) && lat_hist_mark_at(in, k, 2, &x, buf, sizeof(buf))) {
+		if (isnan(b->hi) && rd_hist_mark_at(in, k, 2, &x, buf, sizeof(buf))) {
 			b->hi = x;
 			b->bounds = 1;
 		}
-		if (isnan(b->mid) && lat_hist_mark_at(in, k, 0, &x, buf, sizeof(buf))) {
+		if (isnan(b->mid) && rd_hist_mark_at(in, k, 0, &x, buf, sizeof(buf))) {
 			b->mid = x;
 			b->mid_avg = 0;
 			b->bounds = 1;
@@ -134,7 +134,7 @@ static int bar_values(const struct lat_hist_input *in, size_t k, struct lat_rg_b
 			if (h->b[i].count)
 				b->lo = (double)h->b[i].lo_ns;
 		if (b->count < 0)
-			b->count = (int64_t)lat_hist_samples(h);
+			b->count = (int64_t)rd_hist_samples(h);
 	}
 	return !isnan(b->hi) || !isnan(b->mid) || !isnan(b->lo);
 }
@@ -223,7 +223,7 @@ static void rg_axis(struct lat_chart *c, const struct lat_hist_input *in,
 		c->x.hi = vmax * 1.3;
 	} else {
 		c->x.hi = vmax > 0 ? vmax * 1.04 : 1000;
-		lat_axis_nice_range(&c->x, 8);
+		rd_axis_nice_range(&c->x, 8);
 	}
 	snprintf(c->x.title, sizeof(c->x.title), "%s", in->what ? in->what : "latency");
 	c->has_y = 0;
@@ -236,7 +236,7 @@ static void value_text(const struct lat_rg_bar *b, int with_max, char *buf, size
 	size_t n;
 
 	snprintf(buf, len, "%s%s%s", with_max ? "max " : "", b->bounds ? "\xe2\x89\xa4 " : "",
-		 lat_fmt_dur_chart(bar_top(b), d, sizeof(d)));
+		 rd_fmt_dur_chart(bar_top(b), d, sizeof(d)));
 	n = strlen(buf);
 	if (b->count >= 0)
 		snprintf(buf + n, len - n, " \xc2\xb7 n %lld", (long long)b->count);
@@ -253,9 +253,9 @@ static int text_add(struct lat_ranges_layout *l, cairo_t *m, double x, double cy
 	struct lat_rg_text t = { .pt = pt, .bold = bold, .alert = alert };
 	double w;
 
-	lat_font(m, pt, bold);
-	lat_text_fit(m, s, maxw, t.s, sizeof(t.s));
-	w = lat_text_width(m, t.s);
+	rd_font(m, pt, bold);
+	rd_text_fit(m, s, maxw, t.s, sizeof(t.s));
+	w = rd_text_width(m, t.s);
 	t.box = (struct lat_rect){ align == 2 ? x - w : x, cy - pt / 2, w, pt };
 	for (size_t i = 0; check && i < l->ntext; i++) {
 		const struct lat_rect *o = &l->text[i].box;
@@ -317,9 +317,9 @@ static double row_labels(struct lat_chart *c, cairo_t *m, struct lat_ranges_layo
 	double colw = rg_col_w(c, l), pt = l->label_every > 1 ? RG_SMALL_PT : RG_LABEL_PT;
 	double lw = 0;
 
-	lat_font(m, pt, 1);
+	rd_font(m, pt, 1);
 	for (size_t r = 0; r < l->nrows; r++)
-		lw = fmax(lw, lat_text_width(m, l->row_name[r]));
+		lw = fmax(lw, rd_text_width(m, l->row_name[r]));
 	lw = fmin(lw, colw * 0.32);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < l->nbars; i++) {
@@ -344,7 +344,7 @@ static void short_value(const struct lat_rg_bar *b, char *buf, size_t len)
 	char d[32];
 
 	snprintf(buf, len, "%s%s", b->bounds ? "\xe2\x89\xa4 " : "",
-		 lat_fmt_dur_chart(bar_top(b), d, sizeof(d)));
+		 rd_fmt_dur_chart(bar_top(b), d, sizeof(d)));
 }
 
 /*
@@ -358,18 +358,18 @@ static void room_right(struct lat_chart *c, cairo_t *m, const struct lat_ranges_
 	double lo = a->log ? log10(a->lo) : a->lo, hi = a->log ? log10(a->hi) : a->hi;
 	char buf[48];
 
-	lat_font(m, RG_VAL_PT, 1);
+	rd_font(m, RG_VAL_PT, 1);
 	for (size_t j = 0; j < l->nkinds; j++) {
 		const struct lat_rg_bar *b = &l->bar[l->worst[j]];
 		double v = bar_top(b), f;
 
 		short_value(b, buf, sizeof(buf));
-		f = fmax(0.33, 1 - (lat_text_width(m, buf) + l->bar_h / 2 + 14) / w);
+		f = fmax(0.33, 1 - (rd_text_width(m, buf) + l->bar_h / 2 + 14) / w);
 		v = a->log ? log10(fmax(v, a->lo)) : v;
 		hi = fmax(hi, lo + (v - lo) / f);
 	}
 	a->hi = a->log ? pow(10, hi) : hi;
-	lat_axis_ticks(a, 4);	/* the title's unit for the new range */
+	rd_axis_ticks(a, 4);	/* the title's unit for the new range */
 	a->nticks = 0;
 }
 
@@ -381,11 +381,11 @@ static void worst_values(cairo_t *m, struct lat_ranges_layout *l)
 	for (size_t j = 0; j < l->nkinds; j++) {
 		const struct lat_rg_bar *b = &l->bar[l->worst[j]];
 		const struct lat_axis *a = &l->colx[b->col];
-		double xs = lat_axis_map(a, bar_top(b)) + l->bar_h / 2 + 6;
+		double xs = rd_axis_map(a, bar_top(b)) + l->bar_h / 2 + 6;
 
 		short_value(b, buf, sizeof(buf));
 		if (!text_add(l, m, xs, b->y, 0, 1e9, RG_VAL_PT, 1, 1, buf, 1))
-			text_add(l, m, lat_axis_map(a, isnan(b->lo) ? a->lo : b->lo) - 6, b->y, 2,
+			text_add(l, m, rd_axis_map(a, isnan(b->lo) ? a->lo : b->lo) - 6, b->y, 2,
 				 1e9, RG_VAL_PT, 1, 1, buf, 1);
 	}
 }
@@ -400,10 +400,10 @@ static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *
 	int column;
 	char buf[96];
 
-	lat_font(m, RG_VAL_PT, 1);
+	rd_font(m, RG_VAL_PT, 1);
 	for (size_t i = 0; i < l->nbars; i++) {
 		value_text(&l->bar[i], 0, buf, sizeof(buf));
-		vw = fmax(vw, lat_text_width(m, buf));
+		vw = fmax(vw, rd_text_width(m, buf));
 	}
 	column = sub >= RG_VAL_PT + 1 && colw - 6 - lw - 8 - vw - 14 >= RG_MIN_BARS_W;
 	if (!column)
@@ -418,7 +418,7 @@ static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *
 		*a = c->x;
 		a->p0 = x0 + 6 + lw + 8;
 		a->p1 = x0 + colw - (column ? vw + 14 : 12);
-		lat_axis_ticks(a, (int)fmax(2, (a->p1 - a->p0) / 70));
+		rd_axis_ticks(a, (int)fmax(2, (a->p1 - a->p0) / 70));
 	}
 	if (!column) {
 		worst_values(m, l);
@@ -465,13 +465,13 @@ static void rg_legend(struct lat_chart *c, const struct lat_ranges_layout *l)
 	int avg = 0, p50 = 0, nomin = 0;
 
 	for (size_t j = 0; j < l->nkinds && l->nkinds > 1; j++)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ .rgb = lat_palette(j),
+		c->legend[c->nlegend++] = (struct lat_legend_item){ .rgb = rd_palette(j),
 								    .style = LAT_LEG_BOX };
 	for (size_t j = 0; j < l->nkinds && l->nkinds > 1; j++)
 		snprintf(c->legend[j].text, sizeof(c->legend[j].text), "%s", l->kind[j][0] ?
 			 l->kind[j] : "(other)");
 	if (l->nkinds == 1)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ "min .. max", lat_palette(0),
+		c->legend[c->nlegend++] = (struct lat_legend_item){ "min .. max", rd_palette(0),
 								    LAT_LEG_BOX };
 	for (size_t i = 0; i < l->nbars; i++) {
 		avg |= !isnan(l->bar[i].mid) && l->bar[i].mid_avg;
@@ -479,7 +479,7 @@ static void rg_legend(struct lat_chart *c, const struct lat_ranges_layout *l)
 		nomin |= isnan(l->bar[i].lo);
 	}
 	if (nomin) {
-		struct lat_rgb pale = lat_palette(0);
+		struct lat_rgb pale = rd_palette(0);
 
 		pale.r += (1 - pale.r) * 0.75;
 		pale.g += (1 - pale.g) * 0.75;
@@ -518,10 +518,10 @@ static int rg_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	}
 	find_worst(l);
 	rg_axis(c, in, l);
-	lat_chart_title(c, o, "summary", in->title);
+	rd_chart_title(c, o, "summary", in->title);
 	rg_key(c, in, l);
 	rg_legend(c, l);
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 	c->x.nticks = 0;	/* each column draws its own */
 	ret = rg_grid(c, l, msg, msglen);
 	if (ret)
@@ -539,29 +539,29 @@ static void draw_bar(cairo_t *cr, const struct lat_ranges_layout *l, size_t i)
 {
 	const struct lat_rg_bar *b = &l->bar[i];
 	const struct lat_axis *a = &l->colx[b->col];
-	struct lat_rgb rgb = lat_palette(b->kind);
+	struct lat_rgb rgb = rd_palette(b->kind);
 	double h = l->bar_h, x0, x1;
 	int worst = is_worst(l, i);
 
 	/* min .. max; pale from the axis' start when the minimum is not known */
-	x0 = lat_axis_map(a, isnan(b->lo) ? a->lo : b->lo);
-	x1 = lat_axis_map(a, bar_top(b));
-	lat_set_rgb(cr, rgb, isnan(b->lo) ? 0.18 : 0.45);
+	x0 = rd_axis_map(a, isnan(b->lo) ? a->lo : b->lo);
+	x1 = rd_axis_map(a, bar_top(b));
+	rd_set_rgb(cr, rgb, isnan(b->lo) ? 0.18 : 0.45);
 	cairo_rectangle(cr, x0, b->y - h / 2, fmax(x1 - x0, 1), h);
 	cairo_fill(cr);
 	if (!isnan(b->p99)) {
-		lat_set_rgb(cr, rgb, 1);
-		cairo_rectangle(cr, lat_axis_map(a, b->p99) - 0.75, b->y - h / 2, 1.5, h);
+		rd_set_rgb(cr, rgb, 1);
+		cairo_rectangle(cr, rd_axis_map(a, b->p99) - 0.75, b->y - h / 2, 1.5, h);
 		cairo_fill(cr);
 	}
 	if (!isnan(b->mid)) {
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		cairo_rectangle(cr, lat_axis_map(a, b->mid) - 1.25, b->y - h / 2 - 2, 2.5, h + 4);
+		cairo_rectangle(cr, rd_axis_map(a, b->mid) - 1.25, b->y - h / 2 - 2, 2.5, h + 4);
 		cairo_fill(cr);
 	}
 	if (isnan(b->hi))
 		return;
-	lat_set_rgb(cr, worst ? lat_alert_rgb : rgb, 1);
+	rd_set_rgb(cr, worst ? lat_alert_rgb : rgb, 1);
 	cairo_new_sub_path(cr);
 	cairo_arc(cr, x1, b->y, fmax(2, h / 2 + (worst ? 2 : 0.5)), 0, 2 * M_PI);
 	cairo_fill(cr);
@@ -585,9 +585,9 @@ static void rg_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	}
 	for (size_t k = 0; k < l->ncols; k++) {
 		cairo_set_line_width(cr, 1);
-		lat_axis_draw_x(cr, &l->colx[k], c->plot.y, yb, 0);
-		lat_font(cr, LAT_TICK_PT, 0);
-		lat_axis_draw_x(cr, &l->colx[k], yb, yb, 1);
+		rd_axis_draw_x(cr, &l->colx[k], c->plot.y, yb, 0);
+		rd_font(cr, LAT_TICK_PT, 0);
+		rd_axis_draw_x(cr, &l->colx[k], yb, yb, 1);
 		if (k) {
 			cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
 			cairo_move_to(cr, round(c->plot.x + (double)k * colw) + 0.5, c->plot.y);
@@ -601,10 +601,10 @@ static void rg_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		const struct lat_rg_text *t = &l->text[i];
 
 		if (t->alert)
-			lat_set_rgb(cr, lat_alert_rgb, 1);
+			rd_set_rgb(cr, lat_alert_rgb, 1);
 		else
 			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		lat_text_box(cr, &t->box, t->pt, t->bold, t->s);
+		rd_text_box(cr, &t->box, t->pt, t->bold, t->s);
 	}
 }
 
@@ -618,21 +618,21 @@ const struct lat_chart_ops lat_ranges_ops = {
 static int any_samples(const struct lat_hist_input *in)
 {
 	for (size_t k = 0; k < in->n; k++)
-		if (lat_hist_samples(in->h[k]))
+		if (rd_hist_samples(in->h[k]))
 			return 1;
 	return 0;
 }
 
-int lat_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
+int rd_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
 		   struct lat_render_buf *out)
 {
 	int ret;
 
 	if (!any_samples(in))
-		return lat_chart_run(&lat_ranges_ops, in, o, out);
-	ret = lat_chart_run(&lat_hist_ops, in, o, out);
+		return rd_chart_run(&lat_ranges_ops, in, o, out);
+	ret = rd_chart_run(&lat_hist_ops, in, o, out);
 	/* more histograms than fit as panels: their summary rows */
 	if (ret == -LAT_ELIMIT)
-		ret = lat_chart_run(&lat_ranges_ops, in, o, out);
+		ret = rd_chart_run(&lat_ranges_ops, in, o, out);
 	return ret;
 }

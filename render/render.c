@@ -18,7 +18,7 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 {
 	struct lat_series_input in = { b, r };
 
-	return lat_chart_run(&lat_series_ops, &in, o, out);
+	return rd_chart_run(&lat_series_ops, &in, o, out);
 }
 
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
@@ -26,19 +26,19 @@ int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *t
 {
 	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
 
-	return lat_hist_chart(&in, o, out);
+	return rd_hist_chart(&in, o, out);
 }
 
 int lat_render_cpus(const struct lat_block *b, const struct lat_render_opts *o,
 		    struct lat_render_buf *out)
 {
-	return lat_chart_run(&lat_cpus_ops, b, o, out);
+	return rd_chart_run(&lat_cpus_ops, b, o, out);
 }
 
 int lat_render_timeline(const struct lat_timeline *t, const struct lat_render_opts *o,
 			struct lat_render_buf *out)
 {
-	return lat_chart_run(&lat_timeline_ops, t, o, out);
+	return rd_chart_run(&lat_timeline_ops, t, o, out);
 }
 
 int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
@@ -47,7 +47,7 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
 {
 	struct lat_blame_input in = { rows, n, whole_ns, title };
 
-	return lat_chart_run(&lat_blame_ops, &in, o, out);
+	return rd_chart_run(&lat_blame_ops, &in, o, out);
 }
 
 /*
@@ -55,7 +55,7 @@ int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_
  * verdict in the headline, and the stalls in the window as LAT_TL_STALL marks
  * (the machine-wide and per-CPU stalls the analysis kept).
  */
-int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx)
+int rd_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx)
 {
 	size_t n = 0;
 	struct lat_tl_mark *m;
@@ -142,7 +142,7 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	}
 	if (!tl->title[0] && b->title)
 		snprintf(tl->title, sizeof(tl->title), "%s", b->title);
-	ret = lat_tl_add_case(tl, b->analysis, o->case_idx);
+	ret = rd_tl_add_case(tl, b->analysis, o->case_idx);
 	if (!ret)
 		ret = lat_render_timeline(tl, o, out);
 	else
@@ -229,11 +229,11 @@ static int draw_histogram(const struct lat_block *b, const struct lat_render_opt
 	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
 
 	if (b->schema == LAT_SCHEMA_EVENTS)
-		return lat_render_wakeup_hist(b, o, out);
+		return rd_render_wakeup_hist(b, o, out);
 	/* the percentiles of the histogram analysis, not found again */
 	if (r && r->n == b->nhist)
 		in.stats = r->stats;
-	return lat_hist_chart(&in, o, out);
+	return rd_hist_chart(&in, o, out);
 }
 
 static bool fits_loop(const struct lat_block *b)
@@ -255,7 +255,7 @@ static int draw_cpus(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
 	if (b->schema == LAT_SCHEMA_EVENTS)
-		return lat_render_lanes(b, o, out);
+		return rd_render_lanes(b, o, out);
 	return lat_render_cpus(b, o, out);
 }
 
@@ -273,7 +273,7 @@ static int draw_blame(const struct lat_block *b, const struct lat_render_opts *o
 		      struct lat_render_buf *out)
 {
 	if (b->schema == LAT_SCHEMA_EVENTS)
-		return lat_render_stacks(b, o, out);
+		return rd_render_stacks(b, o, out);
 	return render_fntrace(b, o, out);
 }
 
@@ -288,7 +288,7 @@ static const struct {
 	[LAT_CHART_CPUS] = { fits_cpus, draw_cpus },
 	[LAT_CHART_TIMELINE] = { fits_events, render_events },
 	[LAT_CHART_BLAME] = { fits_fntrace, draw_blame },
-	[LAT_CHART_PROBE] = { fits_events, lat_render_probe_hist },
+	[LAT_CHART_PROBE] = { fits_events, rd_render_probe_hist },
 };
 
 int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,

@@ -43,7 +43,7 @@ struct lat_axis {
 	int vertical;
 	double p0, p1;		/* pixel of lo and of hi */
 	enum lat_unit unit;
-	char title[200];	/* quantity, unit appended by lat_axis_ticks for linear axes */
+	char title[200];	/* quantity, unit appended by rd_axis_ticks for linear axes */
 	int nticks;
 	double tick[LAT_AXIS_MAX_TICKS];
 	char tick_label[LAT_AXIS_MAX_TICKS][24];
@@ -52,11 +52,11 @@ struct lat_axis {
 };
 
 /* Value to pixel.  Values outside the range map outside [p0, p1]; log axes clamp v <= 0 to lo. */
-double lat_axis_map(const struct lat_axis *a, double v);
+double rd_axis_map(const struct lat_axis *a, double v);
 /* Fills the ticks and their labels for about @target ticks; fixes the title's unit suffix. */
-void lat_axis_ticks(struct lat_axis *a, int target);
+void rd_axis_ticks(struct lat_axis *a, int target);
 /* Widens [lo, hi] to the ticks when linear (hi > lo afterwards in every case). */
-void lat_axis_nice_range(struct lat_axis *a, int target);
+void rd_axis_nice_range(struct lat_axis *a, int target);
 
 enum lat_legend_style { LAT_LEG_BOX, LAT_LEG_LINE, LAT_LEG_DASH, LAT_LEG_RING };
 
@@ -70,7 +70,7 @@ struct lat_legend_item {
 
 struct lat_chart {
 	double w, h;
-	char title[512];	/* sanitised; wrapped (or elided) to the width by lat_frame_layout */
+	char title[512];	/* sanitised; wrapped (or elided) to the width by rd_frame_layout */
 	size_t title_keep0, title_keep1;	/* title[keep0, keep1) is never cut: the verdict */
 	char title_line[2][512];	/* the title as drawn: one or two lines ... */
 	int title_lines;
@@ -102,7 +102,7 @@ struct lat_chart_ops {
  * Runs layout then draws frame and data onto a PNG or SVG (o->format) held in
  * @out.  Returns 0 or a negative lat_err with out->msg set.
  */
-int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
+int rd_chart_run(const struct lat_chart_ops *ops, const void *data,
 		  const struct lat_render_opts *o, struct lat_render_buf *out);
 
 /*
@@ -111,14 +111,14 @@ int lat_chart_run(const struct lat_chart_ops *ops, const void *data,
  * appearance, so that a chart's bytes do not depend on what the process drew
  * before (render/svg_ids.c).  Returns 0, or -LAT_ENOMEM with @b unchanged.
  */
-int lat_svg_renumber_ids(struct lat_render_buf *b);
+int rd_svg_renumber_ids(struct lat_render_buf *b);
 
 /*
  * For tests: the same layout and drawing onto an RGB24 image surface, returned
  * (cairo_surface_destroy it), with the layout in @c (ops->release(c) after).
  * NULL on failure.
  */
-cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *data,
+cairo_surface_t *rd_chart_image(const struct lat_chart_ops *ops, const void *data,
 				 const struct lat_render_opts *o, struct lat_chart *c);
 
 /*
@@ -126,10 +126,10 @@ cairo_surface_t *lat_chart_image(const struct lat_chart_ops *ops, const void *da
  * right, axis labels; sets c->plot and the axes' pixel ends.  Call after the
  * axes' ranges, the titles and the legend are known.
  */
-void lat_frame_layout(struct lat_chart *c, cairo_t *m);
-/* The bottom of the title lines (after lat_frame_layout). */
-double lat_frame_title_h(const struct lat_chart *c);
-void lat_frame_draw(cairo_t *cr, const struct lat_chart *c);
+void rd_frame_layout(struct lat_chart *c, cairo_t *m);
+/* The bottom of the title lines (after rd_frame_layout). */
+double rd_frame_title_h(const struct lat_chart *c);
+void rd_frame_draw(cairo_t *cr, const struct lat_chart *c);
 /*
  * The ticks of an axis (its pixel ends set) and their grid lines: an x axis
  * between @y_top and @y_bottom (ticks below y_bottom), a y axis between
@@ -137,16 +137,16 @@ void lat_frame_draw(cairo_t *cr, const struct lat_chart *c);
  * The frame draws c->x and c->y with them; charts of several panels draw
  * each panel's.  Uses the current font for the x labels.
  */
-void lat_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+void rd_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
 		     int labels);
-void lat_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+void rd_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
 		     int labels);
 /* The y axis title, rotated, left of c->plot (what the frame draws when c->has_y). */
-void lat_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title);
+void rd_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title);
 
 /* Selects the chart font at @size points (bold or not) with fixed, unhinted metrics. */
-void lat_font(cairo_t *cr, double size, int bold);
-double lat_text_width(cairo_t *cr, const char *s);
+void rd_font(cairo_t *cr, double size, int bold);
+double rd_text_width(cairo_t *cr, const char *s);
 /* Draws @s (valid UTF-8) with its left end at x (align 0), centre (1) or right end (2). */
 void lat_text(cairo_t *cr, double x, double y, int align, const char *s);
 /*
@@ -154,26 +154,26 @@ void lat_text(cairo_t *cr, double x, double y, int align, const char *s);
  * LAT_TEXT_BASE of that below the top: DejaVu's digits and descenders fit).
  */
 #define LAT_TEXT_BASE 0.78
-void lat_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s);
+void rd_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s);
 /* Copies @s into @out elided with "…" to at most @maxw wide; returns out. */
-char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen);
+char *rd_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen);
 
 /*
  * Copies @in (@len bytes, or up to NUL when len == (size_t)-1) into @out as
  * valid UTF-8: invalid bytes and control characters become U+FFFD.  Always
  * NUL-terminates, never cuts a character.  Returns out.
  */
-char *lat_utf8_clean(const char *in, size_t len, char *out, size_t outlen);
+char *rd_utf8_clean(const char *in, size_t len, char *out, size_t outlen);
 
 /* The @i-th colour of the task palette (stable order, no red: red is for alerts). */
-struct lat_rgb lat_palette(size_t i);
+struct lat_rgb rd_palette(size_t i);
 #define LAT_PALETTE_N 12
 /* A muted colour derived from @key, for tasks past the palette. */
-struct lat_rgb lat_muted(uint32_t key);
+struct lat_rgb rd_muted(uint32_t key);
 extern const struct lat_rgb lat_alert_rgb;	/* freezes, brackets, thresholds */
 
 /* a - b as a double, without signed overflow for values read from files */
-static inline double lat_dsub(int64_t a, int64_t b)
+static inline double rd_dsub(int64_t a, int64_t b)
 {
 	int64_t r;
 
@@ -182,13 +182,13 @@ static inline double lat_dsub(int64_t a, int64_t b)
 	return (double)a - (double)b;
 }
 
-static inline void lat_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
+static inline void rd_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
 {
 	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
 }
 
 /* "2.51 s", "50 µs" with up to 3 significant digits (µ, not u: charts are UTF-8). */
-char *lat_fmt_dur_chart(double ns, char *buf, size_t len);
+char *rd_fmt_dur_chart(double ns, char *buf, size_t len);
 
 /*
  * A percentile mark of a histogram chart: a dashed line at x from under its
@@ -201,7 +201,7 @@ struct lat_plabel {
 	char text[48];
 	size_t hist;		/* whose mark (colour) */
 	int what;		/* 0 p50, 1 p99, 2 max */
-	/* set by lat_plabels_place() */
+	/* set by rd_plabels_place() */
 	int placed, row;
 	struct lat_rect box;	/* the text's box */
 	double y0;		/* the line's upper end, under the box */
@@ -213,16 +213,16 @@ struct lat_plabel {
  * two boxes overlap and no line crosses a box (of a lower row); a label that
  * fits nowhere is not placed (counted in *dropped).  Returns the rows used.
  */
-int lat_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
+int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
 		      double pitch, size_t *dropped);
 
 
 /*
  * Title "source · block N: title" into c->title.  A headline too wide for one
  * line wraps to two, then shrinks (down to LAT_TITLE_MIN_PT); only then is it
- * cut, and never in title_keep0..1 when it fits a line (lat_frame_layout).
+ * cut, and never in title_keep0..1 when it fits a line (rd_frame_layout).
  */
-void lat_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+void rd_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title);
 
 /* Histograms made for one chart (render/events.c): titles and buckets owned. */
@@ -232,13 +232,13 @@ struct lat_hist_set {
 	size_t n, cap;
 };
 
-void lat_hist_set_release(struct lat_hist_set *e);
+void rd_hist_set_release(struct lat_hist_set *e);
 /*
  * The wakeup waits of an analysed event block: one histogram per CPU, or per
  * selected task (*per_task) when the analysis selected tasks; each from its
  * first non-empty bucket to its last.  0, -LAT_EEMPTY or -LAT_ENOMEM.
  */
-int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task);
+int rd_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task);
 
 /*
  * What the analysis says of the case a timeline is about (its worst[0]): the
@@ -246,7 +246,7 @@ int lat_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *
  * LAT_TL_STALL marks.  0 or -LAT_ENOMEM.
  */
 struct lat_wakeup_result;
-int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx);
+int rd_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, size_t idx);
 
 /*
  * The x axis of an A/B chart (lat_render_compare) names what each side
@@ -254,13 +254,13 @@ int lat_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, 
  * to running)", "latency: cyclictest histogram"), else per side, "latency ·
  * A#1: rtla hist · B#1: wakeup latency (waking to running)".
  */
-void lat_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
+void rd_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
 		      char *buf, size_t len);
 
 /* Event traces' histograms (render/events.c), from the analyses' results. */
-int lat_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			   struct lat_render_buf *out);
-int lat_render_probe_hist(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_probe_hist(const struct lat_block *b, const struct lat_render_opts *o,
 			  struct lat_render_buf *out);
 
 /* Chart implementations. */
@@ -302,7 +302,7 @@ struct lat_hist_input {
  * compared by share) are overlaid in c->plot; more are small multiples, one
  * panel each, the panels of a group (h->group: rtla's IRQ, Thr) on rows of
  * their own, every panel on the same axes.  More than fit: the chart fails
- * with -LAT_ELIMIT and lat_hist_chart() draws the summary rows instead.
+ * with -LAT_ELIMIT and rd_hist_chart() draws the summary rows instead.
  */
 struct lat_hist_panel {
 	struct lat_rect box;	/* its frame; the data under the label band */
@@ -376,31 +376,31 @@ extern const struct lat_chart_ops lat_ranges_ops;	/* data: struct lat_hist_input
  * latency) or when there are more than fit as small multiples, the summary
  * rows (render/ranges.c).  0 or a negative lat_err with out->msg set.
  */
-int lat_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
+int rd_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
 		   struct lat_render_buf *out);
 
 /*
  * Bucket edges on a log axis (render/hist_marks.c): the open last bucket as
  * wide (in ratio) as its neighbour, a first bucket from 0 half its upper bound.
  */
-double lat_hist_bucket_lo(const struct lat_histogram *h, size_t i);
-double lat_hist_bucket_hi(const struct lat_histogram *h, size_t i);
+double rd_hist_bucket_lo(const struct lat_histogram *h, size_t i);
+double rd_hist_bucket_hi(const struct lat_histogram *h, size_t i);
 /* Index of the bucket holding the nearest-rank @pct percentile (nbuckets when empty). */
-size_t lat_hist_pct_bucket(const struct lat_histogram *h, double pct);
+size_t rd_hist_pct_bucket(const struct lat_histogram *h, double pct);
 /* The samples in the buckets of @h. */
-uint64_t lat_hist_samples(const struct lat_histogram *h);
+uint64_t rd_hist_samples(const struct lat_histogram *h);
 /*
  * Mark @j (0 p50, 1 p99, 2 max) of histogram @k of @in: where it sits (ns)
  * and its label, "p99 < 5.62 ms" (a bucket's bound, "≥" for the open bucket)
  * or "p99 1.23 ms" (the analysis' value).  0 when @k has no such mark.
- * lat_hist_mark() also leaves out a mark at the place of the one before it.
+ * rd_hist_mark() also leaves out a mark at the place of the one before it.
  */
-int lat_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
 		     size_t len);
-int lat_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
 		  size_t len);
 /* Whether the max of histogram @k is in the open last bucket (no upper bound). */
-int lat_hist_mark_open(const struct lat_hist_input *in, size_t k);
+int rd_hist_mark_open(const struct lat_hist_input *in, size_t k);
 
 struct lat_blame_input {
 	const struct lat_blame_row *rows;
@@ -432,7 +432,7 @@ struct lat_icicle_layout {
 
 extern const struct lat_chart_ops lat_icicle_ops;	/* data: struct lat_icicle_input */
 
-int lat_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		      struct lat_render_buf *out);
 
 /* CPU lanes of an event trace (render/lanes.c). */
@@ -453,7 +453,7 @@ struct lat_lanes_layout {
 };
 
 extern const struct lat_chart_ops lat_lanes_ops;	/* data: struct lat_lanes_input */
-int lat_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
+int rd_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out);
 
 /* The series chart's own layout (c->priv), for tests. */
@@ -495,7 +495,7 @@ struct lat_tl_layout {
 	size_t drawn_sum_labels;	/* lanes labelled "summarised: N slices merged" */
 };
 
-double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu);
+double rd_tl_lane_top(const struct lat_tl_layout *l, int cpu);
 
 /* ---- render/timeline_merged.c: merged spans, and what timeline.c shares with them ---- */
 
@@ -522,7 +522,7 @@ void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layo
  * A waker arrow's label: "comm:pid" for a task, "irq NAME" for a named irq
  * context, "woken in irq (unnamed)" (softirq, nmi) when the trace names none.
  */
-void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len);
+void rd_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len);
 
 /* Migration arrows: the case's own task's, and every other task's. */
 extern const struct lat_rgb lat_tl_migr_own_rgb, lat_tl_migr_rgb;

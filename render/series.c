@@ -54,7 +54,7 @@ static void scan_rows(const struct lat_block *b, struct lat_series_layout *l,
 
 		if (s->ncols < LAT_LOOP_NCOLS)
 			continue;
-		l->rgb[i] = lat_palette(i);
+		l->rgb[i] = rd_palette(i);
 		for (size_t k = 0; k < s->nrows; k++) {
 			int64_t t = lat_series_at(s, k, LAT_LOOP_TS);
 			int64_t v[2] = { lat_series_at(s, k, l->stall_col),
@@ -106,16 +106,16 @@ static void series_axes(struct lat_chart *c, const struct lat_series_layout *l,
 	char ts[40];
 
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = 0, .hi = lat_dsub(sc->t1, sc->t0), .unit = LAT_UNIT_NS };
+	c->x = (struct lat_axis){ .lo = 0, .hi = rd_dsub(sc->t1, sc->t0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
 		 lat_fmt_ts(sc->t0, ts, sizeof(ts)));
-	lat_axis_nice_range(&c->x, 10);
+	rd_axis_nice_range(&c->x, 10);
 	c->y = (struct lat_axis){ .lo = (double)sc->minpos, .hi = (double)sc->maxv,
 				  .unit = LAT_UNIT_NS };
 	c->y.log = (double)sc->maxv >= 100.0 * (double)sc->minpos;
 	if (!c->y.log)
 		c->y.lo = 0, c->y.hi = sc->maxv * 1.05;
-	lat_axis_nice_range(&c->y, 8);
+	rd_axis_nice_range(&c->y, 8);
 	snprintf(c->y.title, sizeof(c->y.title), "%s, and time asleep (dashed)",
 		 l->stall_col == LAT_LOOP_MAX ? "longest stall in the loop (max column)" :
 		 "loop time per row");
@@ -129,7 +129,7 @@ static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
 
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu row%s, %zu process%s \xc2\xb7 worst %s "
 		 "%s (process %s, line %u)", sc->rows, PLURAL(sc->rows), b->nseries, b->nseries == 1 ? "" : "es",
-		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", lat_fmt_dur_chart(sc->worst, d1,
+		 l->stall_col == LAT_LOOP_MAX ? "stall" : "loop", rd_fmt_dur_chart(sc->worst, d1,
 		 sizeof(d1)), b->series[sc->worst_proc]->name, sc->worst_line);
 	if (r) {
 		size_t n = strlen(c->subtitle);
@@ -142,9 +142,9 @@ static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
 			p99 = v > p99 ? v : p99;
 		}
 		snprintf(c->subtitle + n, sizeof(c->subtitle) - n, " \xc2\xb7 p99 %s \xc2\xb7 "
-			 "%zu freeze%s \xe2\x89\xa5 %s", lat_fmt_dur_chart(p99, d2, sizeof(d2)),
+			 "%zu freeze%s \xe2\x89\xa5 %s", rd_fmt_dur_chart(p99, d2, sizeof(d2)),
 			 sc->nfreeze, sc->nfreeze == 1 ? "" : "s",
-			 lat_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
+			 rd_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
 	}
 }
 
@@ -159,7 +159,7 @@ static void series_legend(struct lat_chart *c, const struct lat_block *b,
 		snprintf(it->text, sizeof(it->text), "process %s%s%s",
 			 b->series[i]->name, b->series[i]->note ? ": " : "",
 			 b->series[i]->note ? b->series[i]->note : "");
-		lat_utf8_clean(it->text, (size_t)-1, it->text, sizeof(it->text));
+		rd_utf8_clean(it->text, (size_t)-1, it->text, sizeof(it->text));
 		it->rgb = l->rgb[i];
 		it->style = LAT_LEG_LINE;
 	}
@@ -167,7 +167,7 @@ static void series_legend(struct lat_chart *c, const struct lat_block *b,
 		struct lat_legend_item *it = &c->legend[c->nlegend++];
 
 		snprintf(it->text, sizeof(it->text), "freeze threshold %s",
-			 lat_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
+			 rd_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
 		it->rgb = lat_alert_rgb;
 		it->style = LAT_LEG_DASH;
 		it = &c->legend[c->nlegend++];
@@ -208,10 +208,10 @@ static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	l->t0_ns = sc.t0;
 	scan_result(r, &sc);
 	series_axes(c, l, &sc);
-	lat_chart_title(c, o, "loop log", b->title);
+	rd_chart_title(c, o, "loop log", b->title);
 	series_subtitle(c, b, r, l, &sc);
 	series_legend(c, b, r, l);
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 	return 0;
 }
 
@@ -257,7 +257,7 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 	long col_px = LONG_MIN;
 	double ymin = 0, ymax = 0, ylast = 0;
 
-	lat_set_rgb(cr, rgb, dashed ? 0.55 : 1);
+	rd_set_rgb(cr, rgb, dashed ? 0.55 : 1);
 	cairo_set_line_width(cr, dashed ? 1.2 : 1.8);
 	if (dashed)
 		cairo_set_dash(cr, d, 2, 0);
@@ -269,9 +269,9 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 			pen = 0;
 			continue;
 		}
-		x = lat_axis_map(&c->x, lat_dsub(t, t0));
-		y = lat_axis_map(&c->y, (double)v);
-		if (gap > 0 && prev != LAT_VALUE_NONE && lat_dsub(t, prev) > gap)
+		x = rd_axis_map(&c->x, rd_dsub(t, t0));
+		y = rd_axis_map(&c->y, (double)v);
+		if (gap > 0 && prev != LAT_VALUE_NONE && rd_dsub(t, prev) > gap)
 			pen = 0;
 		prev = t;
 		if (pen && (long)floor(x) == col_px) {
@@ -309,8 +309,8 @@ static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_se
 
 		if (t == LAT_VALUE_NONE || v == LAT_VALUE_NONE)
 			continue;
-		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(t, t0)),
-			  lat_axis_map(&c->y, (double)v), dashed ? 2 : 3.2, 0, 2 * M_PI);
+		cairo_arc(cr, rd_axis_map(&c->x, rd_dsub(t, t0)),
+			  rd_axis_map(&c->y, (double)v), dashed ? 2 : 3.2, 0, 2 * M_PI);
 		cairo_fill(cr);
 	}
 }
@@ -392,27 +392,27 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 			n++;
 		}
 	lat_sort(all, n, sizeof(*all), cmp_dur_desc);
-	lat_set_rgb(cr, lat_alert_rgb, 1);
+	rd_set_rgb(cr, lat_alert_rgb, 1);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {
 		cairo_new_sub_path(cr);
-		cairo_arc(cr, lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0)),
-			  lat_axis_map(&c->y, all[i].v), 7, 0, 2 * M_PI);
+		cairo_arc(cr, rd_axis_map(&c->x, rd_dsub(all[i].f->ts_ns, t0)),
+			  rd_axis_map(&c->y, all[i].v), 7, 0, 2 * M_PI);
 	}
 	cairo_stroke(cr);
 	/* the longest ones get their duration written, without overlapping labels */
-	lat_font(cr, LAT_TICK_PT, 1);
+	rd_font(cr, LAT_TICK_PT, 1);
 	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
-		double x = lat_axis_map(&c->x, lat_dsub(all[i].f->ts_ns, t0));
-		double y = lat_axis_map(&c->y, all[i].v);
+		double x = rd_axis_map(&c->x, rd_dsub(all[i].f->ts_ns, t0));
+		double y = rd_axis_map(&c->y, all[i].v);
 		struct placed q;
 
-		lat_fmt_dur_chart((double)all[i].f->duration_ns, buf, sizeof(buf));
+		rd_fmt_dur_chart((double)all[i].f->duration_ns, buf, sizeof(buf));
 		if (all[i].f->what == LAT_FREEZE_WAIT)
 			strcat(buf, " asleep");
 		else if (col == LAT_LOOP_LOOP)
 			strcat(buf, " late");
-		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, lat_text_width(cr, buf) + 6,
+		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, rd_text_width(cr, buf) + 6,
 				     LAT_TICK_PT + 4 };
 		if (q.x + q.w > c->plot.x + c->plot.w)
 			q.x = x - 9 - q.w;
@@ -424,7 +424,7 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 		cairo_rectangle(cr, q.x, q.y, q.w, q.h);
 		cairo_fill(cr);
-		lat_set_rgb(cr, lat_alert_rgb, 1);
+		rd_set_rgb(cr, lat_alert_rgb, 1);
 		lat_text(cr, q.x + 3, q.y + LAT_TICK_PT, 0, buf);
 	}
 out:
@@ -439,13 +439,13 @@ static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct l
 	for (size_t p = 0; p < r->nprocs; p++) {
 		for (size_t i = 0; i < r->procs[p].nfreezes; i++) {
 			const struct lat_freeze *f = &r->procs[p].freezes[i];
-			double x1 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0));
-			double x0 = lat_axis_map(&c->x, lat_dsub(f->ts_ns, t0) - (double)f->duration_ns);
+			double x1 = rd_axis_map(&c->x, rd_dsub(f->ts_ns, t0));
+			double x0 = rd_axis_map(&c->x, rd_dsub(f->ts_ns, t0) - (double)f->duration_ns);
 
 			if (f->what != LAT_FREEZE_LOOP || x1 - x0 < 2)
 				continue;
 			cairo_rectangle(cr, x0, c->plot.y, x1 - x0, c->plot.h);
-			lat_set_rgb(cr, lat_alert_rgb, 0.06);
+			rd_set_rgb(cr, lat_alert_rgb, 0.06);
 			cairo_fill(cr);
 		}
 	}
@@ -464,19 +464,19 @@ static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data
 	if (in->r)
 		shade_freezes(cr, c, in->r, l->t0_ns);
 	if (in->r && in->r->threshold_ns > 0) {
-		double y = round(lat_axis_map(&c->y, (double)in->r->threshold_ns)) + 0.5;
+		double y = round(rd_axis_map(&c->y, (double)in->r->threshold_ns)) + 0.5;
 		double d[] = { 8, 5 };
 
-		lat_set_rgb(cr, lat_alert_rgb, 0.8);
+		rd_set_rgb(cr, lat_alert_rgb, 0.8);
 		cairo_set_line_width(cr, 1.2);
 		cairo_set_dash(cr, d, 2, 0);
 		cairo_move_to(cr, c->plot.x, y);
 		cairo_line_to(cr, c->plot.x + c->plot.w, y);
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
-		lat_font(cr, LAT_TICK_PT, 0);
+		rd_font(cr, LAT_TICK_PT, 0);
 		snprintf(buf, sizeof(buf), "freeze threshold %s",
-			 lat_fmt_dur_chart((double)in->r->threshold_ns, d1, sizeof(d1)));
+			 rd_fmt_dur_chart((double)in->r->threshold_ns, d1, sizeof(d1)));
 		lat_text(cr, c->plot.x + c->plot.w - 6, y - 5, 2, buf);
 	}
 	for (size_t i = 0; i < b->nseries; i++) {

@@ -130,7 +130,7 @@ static int put(struct lat_render_buf *o, const void *s, size_t len)
 	return 0;
 }
 
-int lat_svg_renumber_ids(struct lat_render_buf *b)
+int rd_svg_renumber_ids(struct lat_render_buf *b)
 {
 	static const struct { const char *s; unsigned char end; } keys[] = {
 		{ "id=\"", '"' }, { "href=\"#", '"' }, { "url(#", ')' },

@@ -48,7 +48,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-char *lat_utf8_clean(const char *in, size_t len, char *out, size_t outlen)
+char *rd_utf8_clean(const char *in, size_t len, char *out, size_t outlen)
 {
 	const unsigned char *s = (const unsigned char *)in;
 	size_t o = 0, i = 0;
@@ -86,7 +86,7 @@ char *lat_utf8_clean(const char *in, size_t len, char *out, size_t outlen)
 	return out;
 }
 
-void lat_font(cairo_t *cr, double size, int bold)
+void rd_font(cairo_t *cr, double size, int bold)
 {
 	cairo_font_options_t *fo = cairo_font_options_create();
 
@@ -101,7 +101,7 @@ void lat_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
-double lat_text_width(cairo_t *cr, const char *s)
+double rd_text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t e;
 
@@ -111,25 +111,25 @@ double lat_text_width(cairo_t *cr, const char *s)
 
 void lat_text(cairo_t *cr, double x, double y, int align, const char *s)
 {
-	double w = align ? lat_text_width(cr, s) : 0;
+	double w = align ? rd_text_width(cr, s) : 0;
 
 	cairo_move_to(cr, align == 1 ? x - w / 2 : align == 2 ? x - w : x, y);
 	cairo_show_text(cr, s);
 }
 
-void lat_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s)
+void rd_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s)
 {
-	lat_font(cr, pt, bold);
+	rd_font(cr, pt, bold);
 	lat_text(cr, box->x, box->y + pt * LAT_TEXT_BASE, 0, s);
 }
 
-char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen)
+char *rd_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen)
 {
 	static const char ell[] = "\xe2\x80\xa6";	/* … */
 	size_t n;
 
-	lat_utf8_clean(s, (size_t)-1, out, outlen);
-	if (lat_text_width(cr, out) <= maxw)
+	rd_utf8_clean(s, (size_t)-1, out, outlen);
+	if (rd_text_width(cr, out) <= maxw)
 		return out;
 	n = strlen(out);
 	while (n > 0) {
@@ -140,17 +140,17 @@ char *lat_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t ou
 		if (n + sizeof(ell) > outlen)
 			continue;
 		memcpy(out + n, ell, sizeof(ell));
-		if (lat_text_width(cr, out) <= maxw)
+		if (rd_text_width(cr, out) <= maxw)
 			return out;
 	}
-	if (outlen >= sizeof(ell) && lat_text_width(cr, ell) <= maxw)
+	if (outlen >= sizeof(ell) && rd_text_width(cr, ell) <= maxw)
 		memcpy(out, ell, sizeof(ell));
 	else
 		out[0] = '\0';
 	return out;
 }
 
-char *lat_fmt_dur_chart(double ns, char *buf, size_t len)
+char *rd_fmt_dur_chart(double ns, char *buf, size_t len)
 {
 	static const struct {
 		double div;
@@ -183,12 +183,12 @@ static const struct lat_rgb palette[LAT_PALETTE_N] = {
 
 const struct lat_rgb lat_alert_rgb = { 0.839, 0.153, 0.157 };
 
-struct lat_rgb lat_palette(size_t i)
+struct lat_rgb rd_palette(size_t i)
 {
 	return palette[i % LAT_PALETTE_N];
 }
 
-struct lat_rgb lat_muted(uint32_t key)
+struct lat_rgb rd_muted(uint32_t key)
 {
 	/* hue from a multiplicative hash, low saturation so palette colours stand out */
 	double h = (double)((key * 2654435761u) >> 8) / (double)(1u << 24) * 6.0;

@@ -147,7 +147,7 @@ static void tl_release(struct lat_chart *c)
 	c->priv = NULL;
 }
 
-double lat_tl_lane_top(const struct lat_tl_layout *l, int cpu)
+double rd_tl_lane_top(const struct lat_tl_layout *l, int cpu)
 {
 	if (l->lane_top)
 		return l->lane_top[cpu];
@@ -188,7 +188,7 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 {
 	char c[LAT_COMM_LEN * 3 + 4];
 
-	lat_utf8_clean(comm ? comm : "", strnlen(comm ? comm : "", LAT_COMM_LEN), c, sizeof(c));
+	rd_utf8_clean(comm ? comm : "", strnlen(comm ? comm : "", LAT_COMM_LEN), c, sizeof(c));
 	snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
 }
 
@@ -198,7 +198,7 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
  * interrupted), or, when the trace does not name it, "woken in irq (unnamed)"
  * (softirq, nmi).
  */
-void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
+void rd_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
 {
 	static const char *const ctx[] = { "irq", "softirq", "nmi" };
 	char c[LAT_COMM_LEN * 3 + 4];
@@ -207,7 +207,7 @@ void lat_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
 		task_label(e->from_comm, e->from_pid, buf, len);
 		return;
 	}
-	lat_utf8_clean(e->from_comm, strnlen(e->from_comm, LAT_COMM_LEN), c, sizeof(c));
+	rd_utf8_clean(e->from_comm, strnlen(e->from_comm, LAT_COMM_LEN), c, sizeof(c));
 	if (!*c)
 		snprintf(buf, len, "woken in %s (unnamed)",
 			 e->from_irq <= LAT_ARRAY_SIZE(ctx) ? ctx[e->from_irq - 1] : "irq");
@@ -331,7 +331,7 @@ static int tl_window(struct lat_tl_layout *l, const struct lat_timeline *t,
 		l->v1 = t->start_ns + we;
 		if (!(l->v1 > l->v0)) {
 			snprintf(msg, msglen, "--window is outside the timeline (%s long)",
-				 lat_fmt_dur_chart((double)(t->end_ns - t->start_ns), d1,
+				 rd_fmt_dur_chart((double)(t->end_ns - t->start_ns), d1,
 						   sizeof(d1)));
 			return -LAT_EUSAGE;
 		}
@@ -463,7 +463,7 @@ static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_t
 		struct task_acc *ta = task_find(&p->tasks, l->task_pid[i]);
 		struct lat_legend_item *it;
 
-		l->task_rgb[i] = lat_palette(i);
+		l->task_rgb[i] = rd_palette(i);
 		it = tl_legend_add(c, l->task_rgb[i], LAT_LEG_BOX);
 		task_label(ta->comm, ta->pid, it->text, sizeof(it->text));
 	}
@@ -521,7 +521,7 @@ static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 		task_label(b->comm, b->pid, who, sizeof(who));
 		held_phrase(b, held, sizeof(held));
 		snprintf(c->subtitle, sizeof(c->subtitle), "wakeup latency %s: %s on CPU %d, "
-			 "%s \xc2\xb7 ", lat_fmt_dur_chart((double)(b->end_ns -
+			 "%s \xc2\xb7 ", rd_fmt_dur_chart((double)(b->end_ns -
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
@@ -529,7 +529,7 @@ static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
 		 "%zu irq%s, %zu marker%s, %zu migration%s \xc2\xb7 window %s", t->nslices,
 		 PLURAL(t->nslices), merged, l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
 		 PLURAL(n->ncpus), empty, n->nirq, PLURAL(n->nirq), n->nmark, PLURAL(n->nmark), l->nmigr,
-		 PLURAL(l->nmigr), lat_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+		 PLURAL(l->nmigr), rd_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
 }
 
 static void mark_cpu(uint8_t *used, int ncpus, int cpu)
@@ -624,12 +624,12 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 	int nrows;
 
 	c->has_y = 0;
-	lat_font(m, LAT_LABEL_PT, 0);
-	c->lane_label_w = lat_text_width(m, "CPU 0000");
+	rd_font(m, LAT_LABEL_PT, 0);
+	c->lane_label_w = rd_text_width(m, "CPU 0000");
 	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(l->v1 - l->v0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the window start (%s s)",
 		 lat_fmt_trace_ts(l->v0, ts, sizeof(ts)));
-	lat_frame_layout(c, m);
+	rd_frame_layout(c, m);
 	nrows = ncpus - l->nempty + l->nempty_rows;
 	avail = c->plot.h - BAND_H - 4;
 	l->lane_gap = nrows > 32 ? 1 : LANE_GAP;
@@ -676,7 +676,7 @@ static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	if (n.nown < 0 || tl_task_order(p, t) || tl_empty_lanes(l, t))
 		goto nomem;
 	tl_legend(c, p, t, &n);
-	lat_chart_title(c, o, "timeline", t->title);
+	rd_chart_title(c, o, "timeline", t->title);
 	c->title_keep1 = c->title_keep0 + t->title_keep;
 	tl_subtitle(c, l, t, &n);
 	return tl_lanes(c, m, l, n.ncpus, o, msg, msglen);
@@ -825,7 +825,7 @@ static int dimmed(const struct lat_tl_layout *l, const struct lat_timeline *t, i
 static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_layout *l,
 			   int cpu)
 {
-	double top = lat_tl_lane_top(l, cpu), h = l->thin_h;
+	double top = rd_tl_lane_top(l, cpu), h = l->thin_h;
 	int last = cpu;
 	char buf[64];
 
@@ -841,7 +841,7 @@ static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct 
 	else
 		snprintf(buf, sizeof(buf), "CPU %d: no events", cpu);
 	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-	lat_font(cr, fmin(LAT_TICK_PT - 1, h - 3), 0);
+	rd_font(cr, fmin(LAT_TICK_PT - 1, h - 3), 0);
 	lat_text(cr, c->plot.x + 6, top + h / 2 + fmin(LAT_TICK_PT - 1, h - 3) * 0.35, 0, buf);
 }
 
@@ -854,7 +854,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 
 	l->drawn_rects = l->drawn_sum_labels = 0;
 	for (int cpu = 0; cpu < l->ncpus; cpu++) {
-		double top = lat_tl_lane_top(l, cpu), h = l->lane_h;
+		double top = rd_tl_lane_top(l, cpu), h = l->lane_h;
 		char buf[32];
 
 		if (lane_empty(l, cpu)) {
@@ -867,7 +867,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_rectangle(cr, c->plot.x, top, c->plot.w, h);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		lat_font(cr, h >= LAT_LABEL_PT ? LAT_LABEL_PT : fmax(h, 5), 0);
+		rd_font(cr, h >= LAT_LABEL_PT ? LAT_LABEL_PT : fmax(h, 5), 0);
 		snprintf(buf, sizeof(buf), "CPU %d", cpu);
 		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
 		/* the merged spans before the lane's first slice */
@@ -900,7 +900,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 				struct lat_rgb rgb = tl_colour_rgb(l, r->colour);
 
 				if (!dimmed(l, t, pid)) {
-					lat_set_rgb(cr, rgb, a);
+					rd_set_rgb(cr, rgb, a);
 					cairo_fill(cr);
 					continue;
 				}
@@ -909,7 +909,7 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 				 * own colour, so that it still matches its legend entry
 				 * and no pale colour of another task is mistaken for it
 				 */
-				lat_set_rgb(cr, rgb, 0.18);
+				rd_set_rgb(cr, rgb, 0.18);
 				cairo_fill_preserve(cr);
 				tl_hatch_fill(cr, rgb, 0.9, 0);
 			}
@@ -926,11 +926,11 @@ static void marker_text(const struct lat_tl_mark *mk, char *buf, size_t len)
 	char lab[64], d1[32];
 	const char *p;
 
-	lat_utf8_clean(mk->label, strnlen(mk->label, sizeof(mk->label)), lab, sizeof(lab));
+	rd_utf8_clean(mk->label, strnlen(mk->label, sizeof(mk->label)), lab, sizeof(lab));
 	/* latscope's own markers: the "latscope: " prefix says nothing on the chart */
 	p = strncmp(lab, "latscope: ", 10) ? lab : lab + 10;
 	if (mk->value_ns >= 0)
-		snprintf(buf, len, "%s%s%s", lat_fmt_dur_chart((double)mk->value_ns, d1,
+		snprintf(buf, len, "%s%s%s", rd_fmt_dur_chart((double)mk->value_ns, d1,
 							      sizeof(d1)), *p ? " " : "", p);
 	else
 		snprintf(buf, len, "%s", p);
@@ -987,7 +987,7 @@ static void marker_ticks(cairo_t *cr, const struct lat_chart *c, const struct la
 				*b = mk;
 		}
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
-			double top = lat_tl_lane_top(l, cpu), len;
+			double top = rd_tl_lane_top(l, cpu), len;
 
 			if (mk && (cpu != mk->cpu || col == m->lastcol[cpu])) {
 				if (mk && cpu == mk->cpu && mk->value_ns > m->colmax[cpu])
@@ -1015,9 +1015,9 @@ static void marker_ticks(cairo_t *cr, const struct lat_chart *c, const struct la
 static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
 			  double scale, const struct mk_scratch *m)
 {
-	lat_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, LAT_TICK_PT - 1, 0);
 	for (int cpu = 0; cpu < l->ncpus && l->lane_h >= 14; cpu++) {
-		double lastx = -1e9, top = lat_tl_lane_top(l, cpu);
+		double lastx = -1e9, top = rd_tl_lane_top(l, cpu);
 
 		for (size_t s = 0; s < m->nslot; s++) {
 			const struct lat_tl_mark *mk = m->best[(size_t)cpu * m->nslot + s];
@@ -1028,8 +1028,8 @@ static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_
 				continue;
 			x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
 			marker_text(mk, buf, sizeof(buf));
-			lat_text_fit(cr, buf, MARKER_SLOT_PX - 12, fit, sizeof(fit));
-			w = lat_text_width(cr, fit);
+			rd_text_fit(cr, buf, MARKER_SLOT_PX - 12, fit, sizeof(fit));
+			w = rd_text_width(cr, fit);
 			if (x + 3 + w > c->plot.x + c->plot.w)
 				x = c->plot.x + c->plot.w - 3 - w;
 			if (x < lastx)
@@ -1086,7 +1086,7 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
 {
 	double lastx = -1e9;
 
-	lat_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, LAT_TICK_PT - 1, 0);
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 		double x, top;
@@ -1095,8 +1095,8 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
 		    mk->start_ns < l->v0 || mk->start_ns >= l->v1)
 			continue;
 		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
-		top = lat_tl_lane_top(l, mk->cpu);
-		lat_set_rgb(cr, lat_alert_rgb, 1);
+		top = rd_tl_lane_top(l, mk->cpu);
+		rd_set_rgb(cr, lat_alert_rgb, 1);
 		cairo_set_line_width(cr, 2);
 		cairo_move_to(cr, x, top);
 		cairo_line_to(cr, x, top + l->lane_h);
@@ -1105,7 +1105,7 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
 		if (x > lastx && l->lane_h >= 14) {
 			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 			lat_text(cr, x + 3, top + l->lane_h - 4, 0, "events lost");
-			lastx = x + 6 + lat_text_width(cr, "events lost");
+			lastx = x + 6 + rd_text_width(cr, "events lost");
 		}
 	}
 }
@@ -1119,7 +1119,7 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 			struct lat_tl_layout *l, double scale)
 {
 	l->drawn_stalls = 0;
-	lat_font(cr, LAT_TICK_PT - 1, 1);
+	rd_font(cr, LAT_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 		uint64_t s0 = mk->start_ns > l->v0 ? mk->start_ns : l->v0;
@@ -1132,32 +1132,32 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 		x0 = c->plot.x + (double)(s0 - l->v0) * scale;
 		x1 = fmax(c->plot.x + (double)(s1 - l->v0) * scale, x0 + 2);
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
-			double top = lat_tl_lane_top(l, cpu);
+			double top = rd_tl_lane_top(l, cpu);
 
 			if ((mk->cpu >= 0 && cpu != mk->cpu) || lane_empty(l, cpu))
 				continue;
-			lat_set_rgb(cr, lat_alert_rgb, 0.16);
+			rd_set_rgb(cr, lat_alert_rgb, 0.16);
 			cairo_rectangle(cr, x0, top, x1 - x0, l->lane_h);
 			cairo_fill(cr);
-			lat_set_rgb(cr, lat_alert_rgb, 0.9);
+			rd_set_rgb(cr, lat_alert_rgb, 0.9);
 			cairo_rectangle(cr, x0, top + l->lane_h - 3, x1 - x0, 3);
 			cairo_fill(cr);
 		}
 		l->drawn_stalls++;
 		snprintf(buf, sizeof(buf), "no events: stall? %s",
-			 lat_fmt_dur_chart((double)(mk->end_ns - mk->start_ns), d1, sizeof(d1)));
-		if (x1 - x0 > lat_text_width(cr, buf) + 6 && l->lane_h >= 14) {
+			 rd_fmt_dur_chart((double)(mk->end_ns - mk->start_ns), d1, sizeof(d1)));
+		if (x1 - x0 > rd_text_width(cr, buf) + 6 && l->lane_h >= 14) {
 			int cpu = mk->cpu >= 0 ? mk->cpu : l->ncpus - 1;
 
 			while (cpu > 0 && lane_empty(l, cpu))
 				cpu--;
-			double ty = lat_tl_lane_top(l, cpu) + l->lane_h - 7;
+			double ty = rd_tl_lane_top(l, cpu) + l->lane_h - 7;
 
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-			cairo_rectangle(cr, x0 + 2, ty - LAT_TICK_PT + 1, lat_text_width(cr, buf) + 3,
+			cairo_rectangle(cr, x0 + 2, ty - LAT_TICK_PT + 1, rd_text_width(cr, buf) + 3,
 					LAT_TICK_PT + 2);
 			cairo_fill(cr);
-			lat_set_rgb(cr, lat_alert_rgb, 1);
+			rd_set_rgb(cr, lat_alert_rgb, 1);
 			lat_text(cr, x0 + 3, ty, 0, buf);
 		}
 	}
@@ -1172,7 +1172,7 @@ static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_
 	/* irqs and softirqs: strips in the lane's lower part, merged per pixel */
 	for (int kind = LAT_TL_IRQ; kind <= LAT_TL_SOFTIRQ; kind++) {
 		for (int cpu = 0; cpu < l->ncpus; cpu++) {
-			double top = lat_tl_lane_top(l, cpu), sh = fmax(2, fmin(5, l->lane_h / 5));
+			double top = rd_tl_lane_top(l, cpu), sh = fmax(2, fmin(5, l->lane_h / 5));
 			double y = top + l->lane_h - sh * (kind == LAT_TL_IRQ ? 1 : 2) - 1;
 			double rx0 = -1, rx1 = -1;
 
@@ -1212,7 +1212,7 @@ static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_
 
 static double lane_mid(const struct lat_tl_layout *l, int cpu)
 {
-	return lat_tl_lane_top(l, cpu) + l->lane_h / 2;
+	return rd_tl_lane_top(l, cpu) + l->lane_h / 2;
 }
 
 static void arrow_head(cairo_t *cr, double x, double y, double dx, double dy)
@@ -1264,7 +1264,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 
-	lat_font(cr, LAT_TICK_PT - 1, 1);
+	rd_font(cr, LAT_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nedges; i++) {
 		const struct lat_tl_edge *e = &t->edges[i];
 		double x, y0, y1;
@@ -1280,7 +1280,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_set_line_width(cr, 1.6);
 		if (e->from_cpu == e->to_cpu) {
 			/* same CPU: a hook from the lane's middle up to its top edge */
-			double top = lat_tl_lane_top(l, e->to_cpu) + 2;
+			double top = rd_tl_lane_top(l, e->to_cpu) + 2;
 
 			cairo_move_to(cr, x - 14, y0);
 			cairo_curve_to(cr, x - 14, top, x - 4, top, x, top + 2);
@@ -1295,11 +1295,11 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_arc(cr, x, y0, 3, 0, 2 * M_PI);
 		cairo_fill(cr);
 		cairo_set_line_width(cr, 1);
-		lat_tl_edge_label(e, buf, sizeof(buf));
+		rd_tl_edge_label(e, buf, sizeof(buf));
 		{
 			/* the waker's name beside the arrow's tail; step down past other labels */
 			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,
-					       lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+					       rd_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
 
 			if (!place_label(pl, &q, 6))
 				continue;
@@ -1335,7 +1335,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 	size_t nlab = 0;
 
 	l->drawn_migr = l->drawn_own_migr = 0;
-	lat_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, LAT_TICK_PT - 1, 0);
 	for (int own = 0; own < 2; own++) {
 		for (size_t i = 0, j; i < l->nmigr; i = j) {
 			const struct lat_tl_mark *mk = p->migr[i];
@@ -1360,7 +1360,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 			y0 = lane_mid(l, mk->cpu);
 			y1 = lane_mid(l, mk->other_cpu);
 			dir = y1 > y0 ? 1 : -1;
-			lat_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
+			rd_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
 			cairo_set_line_width(cr, own ? 2.5 : j - i > 1 ? 2 : 1.2);
 			cairo_new_path(cr);	/* text leaves a current point the arc would join */
 			cairo_arc(cr, x, y0, 3.5, 0, 2 * M_PI);
@@ -1384,7 +1384,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 				snprintf(buf, sizeof(buf), "%s", who);
 			/* beside the head, inside the destination lane */
 			q = (struct label_box){ x + 5, y1 - (dir > 0 ? LAT_TICK_PT + 3 : -2),
-						lat_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+						rd_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
 			if (q.x + q.w > c->plot.x + c->plot.w)
 				q.x = x - 5 - q.w;
 			if (!labs || !place_label(pl, &q, own ? 6 : 1))
@@ -1402,7 +1402,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 		cairo_rectangle(cr, q->x, q->y, q->w, q->h);
 		cairo_fill(cr);
 		if (labs[i].own)
-			lat_set_rgb(cr, lat_tl_migr_own_rgb, 1);
+			rd_set_rgb(cr, lat_tl_migr_own_rgb, 1);
 		else
 			cairo_set_source_rgb(cr, 0.35, 0.28, 0.45);
 		lat_text(cr, q->x + 2, q->y + LAT_TICK_PT - 1, 0, labs[i].text);
@@ -1421,8 +1421,8 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 		return;
 	x0 = c->plot.x + (double)((b->start_ns > l->v0 ? b->start_ns : l->v0) - l->v0) * scale;
 	x1 = c->plot.x + (double)((b->end_ns < l->v1 ? b->end_ns : l->v1) - l->v0) * scale;
-	top = lat_tl_lane_top(l, b->cpu);
-	lat_set_rgb(cr, lat_alert_rgb, main_one ? 1 : 0.5);
+	top = rd_tl_lane_top(l, b->cpu);
+	rd_set_rgb(cr, lat_alert_rgb, main_one ? 1 : 0.5);
 	cairo_set_line_width(cr, main_one ? 2 : 1);
 	if (b->queued_until_ns && b->queued_cpu >= 0 && b->queued_cpu < l->ncpus &&
 	    b->queued_cpu != b->cpu && b->queued_until_ns > b->start_ns) {
@@ -1433,14 +1433,14 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 		uint64_t qe = b->queued_until_ns < b->end_ns ? b->queued_until_ns : b->end_ns;
 		double xq = c->plot.x + (double)((qe > l->v0 ? (qe < l->v1 ? qe : l->v1) : l->v0) -
 						 l->v0) * scale;
-		double qtop = lat_tl_lane_top(l, b->queued_cpu);
+		double qtop = rd_tl_lane_top(l, b->queued_cpu);
 
 		cairo_rectangle(cr, x0, qtop, fmax(xq - x0, 1), l->lane_h);
 		if (x1 > xq)
 			cairo_rectangle(cr, xq, top, fmax(x1 - xq, 1), l->lane_h);
 		cairo_stroke(cr);
 		if (main_one && xq - x0 > 60 && l->lane_h >= 14) {
-			lat_font(cr, LAT_TICK_PT - 1, 1);
+			rd_font(cr, LAT_TICK_PT - 1, 1);
 			lat_text(cr, x0 + 4, qtop + l->lane_h - 4, 0, "queued here");
 		}
 		l->queued_outlined += main_one;
@@ -1469,12 +1469,12 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 	task_label(b->comm, b->pid, who, sizeof(who));
 	held_phrase(b, held, sizeof(held));
 	snprintf(buf, sizeof(buf), "%s waited %s to run on CPU %d \xe2\x80\x94 %s",
-		 who, lat_fmt_dur_chart((double)(b->end_ns - b->start_ns), d1, sizeof(d1)),
+		 who, rd_fmt_dur_chart((double)(b->end_ns - b->start_ns), d1, sizeof(d1)),
 		 b->cpu, held);
-	lat_font(cr, LAT_LABEL_PT, 1);
-	lat_text_fit(cr, buf, c->plot.w - 8, fit, sizeof(fit));
+	rd_font(cr, LAT_LABEL_PT, 1);
+	rd_text_fit(cr, buf, c->plot.w - 8, fit, sizeof(fit));
 	{
-		double w = lat_text_width(cr, fit), tx = (x0 + x1) / 2 - w / 2;
+		double w = rd_text_width(cr, fit), tx = (x0 + x1) / 2 - w / 2;
 
 		tx = fmax(c->plot.x + 4, fmin(tx, c->plot.x + c->plot.w - 4 - w));
 		lat_text(cr, tx, y - 10, 0, fit);

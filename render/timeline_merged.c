@@ -23,7 +23,7 @@ struct lat_rgb tl_colour_rgb(const struct lat_tl_layout *l, int colour)
 {
 	if (colour < LAT_PALETTE_N)
 		return l->task_rgb[colour];
-	return lat_muted((uint32_t)(colour - LAT_PALETTE_N) * 977u + 13u);
+	return rd_muted((uint32_t)(colour - LAT_PALETTE_N) * 977u + 13u);
 }
 
 /* A task's colour: its legend's, else its muted bucket's (as timeline.c's colour_of()). */
@@ -113,7 +113,7 @@ static void flush_rect(cairo_t *cr, const struct lat_tl_layout *l, struct sum_re
 {
 	if (r->x1 < r->x0)
 		return;
-	lat_set_rgb(cr, r->pid > 0 ? pid_rgb(l, r->pid) : (struct lat_rgb){ 0.8, 0.8, 0.8 },
+	rd_set_rgb(cr, r->pid > 0 ? pid_rgb(l, r->pid) : (struct lat_rgb){ 0.8, 0.8, 0.8 },
 		    0.25 + 0.75 * r->level / (SUM_LEVELS - 1));
 	cairo_rectangle(cr, r->x0, top + 1, r->x1 - r->x0, l->lane_h - 2);
 	cairo_fill(cr);
@@ -213,8 +213,8 @@ void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layo
 	cairo_stroke(cr);
 	snprintf(buf, sizeof(buf), "summarised: %" PRIu64 " slice%s merged", merged,
 		 PLURAL(merged));
-	lat_font(cr, LAT_TICK_PT - 1, 1);
-	w = lat_text_width(cr, buf);
+	rd_font(cr, LAT_TICK_PT - 1, 1);
+	w = rd_text_width(cr, buf);
 	if (x1 - x0 < w + 10 || h < LAT_TICK_PT + 8)
 		return;
 	cairo_set_source_rgba(cr, 1, 1, 1, 0.9);

@@ -17,23 +17,23 @@ static void test_utf8_clean(void **state)
 
 	(void)state;
 	/* a byte that cannot start a sequence, a control, a tab, valid µ */
-	assert_string_equal(lat_utf8_clean("a\xff" "b\x01" "c\td\xc2\xb5", (size_t)-1, out,
+	assert_string_equal(rd_utf8_clean("a\xff" "b\x01" "c\td\xc2\xb5", (size_t)-1, out,
 					   sizeof(out)), "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c d\xc2\xb5");
 	/* overlong '/', a lone continuation byte, a surrogate, a truncated sequence */
-	assert_string_equal(lat_utf8_clean("\xc0\xaf", (size_t)-1, out, sizeof(out)),
+	assert_string_equal(rd_utf8_clean("\xc0\xaf", (size_t)-1, out, sizeof(out)),
 			    "\xef\xbf\xbd\xef\xbf\xbd");
-	assert_string_equal(lat_utf8_clean("\x80", (size_t)-1, out, sizeof(out)), "\xef\xbf\xbd");
-	assert_string_equal(lat_utf8_clean("\xed\xa0\x80", (size_t)-1, out, sizeof(out)),
+	assert_string_equal(rd_utf8_clean("\x80", (size_t)-1, out, sizeof(out)), "\xef\xbf\xbd");
+	assert_string_equal(rd_utf8_clean("\xed\xa0\x80", (size_t)-1, out, sizeof(out)),
 			    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
-	assert_string_equal(lat_utf8_clean("x\xe2\x82", (size_t)-1, out, sizeof(out)),
+	assert_string_equal(rd_utf8_clean("x\xe2\x82", (size_t)-1, out, sizeof(out)),
 			    "x\xef\xbf\xbd\xef\xbf\xbd");
 	/* a fixed-size comm without NUL: only @len bytes are read */
-	assert_string_equal(lat_utf8_clean("abcdef", 3, out, sizeof(out)), "abc");
+	assert_string_equal(rd_utf8_clean("abcdef", 3, out, sizeof(out)), "abc");
 	/* never cuts a character: "aaaa€" into 7 bytes keeps "aaaa" (€ is 3 bytes + NUL) */
-	assert_string_equal(lat_utf8_clean("aaaa\xe2\x82\xac", (size_t)-1, out, 7), "aaaa");
-	assert_string_equal(lat_utf8_clean("aaaa\xe2\x82\xac", (size_t)-1, out, 8),
+	assert_string_equal(rd_utf8_clean("aaaa\xe2\x82\xac", (size_t)-1, out, 7), "aaaa");
+	assert_string_equal(rd_utf8_clean("aaaa\xe2\x82\xac", (size_t)-1, out, 8),
 			    "aaaa\xe2\x82\xac");
-	assert_string_equal(lat_utf8_clean(NULL, 0, out, sizeof(out)), "");
+	assert_string_equal(rd_utf8_clean(NULL, 0, out, sizeof(out)), "");
 }
 
 static void test_text_fit(void **state)
@@ -44,16 +44,16 @@ static void test_text_fit(void **state)
 	size_t n;
 
 	(void)state;
-	lat_font(cr, 12, 0);
-	assert_string_equal(lat_text_fit(cr, "short", 500, out, sizeof(out)), "short");
-	lat_text_fit(cr, "a-very-long-task-name-that-cannot-fit\xff", 80, out, sizeof(out));
+	rd_font(cr, 12, 0);
+	assert_string_equal(rd_text_fit(cr, "short", 500, out, sizeof(out)), "short");
+	rd_text_fit(cr, "a-very-long-task-name-that-cannot-fit\xff", 80, out, sizeof(out));
 	n = strlen(out);
 	assert_true(n > 3);
 	assert_memory_equal(out + n - 3, "\xe2\x80\xa6", 3);
-	assert_true(lat_text_width(cr, out) <= 80);
+	assert_true(rd_text_width(cr, out) <= 80);
 	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
 	/* invalid UTF-8 through cairo would put the context in an error state */
-	lat_utf8_clean("\xff\xfe<&>", (size_t)-1, out, sizeof(out));
+	rd_utf8_clean("\xff\xfe<&>", (size_t)-1, out, sizeof(out));
 	lat_text(cr, 0, 10, 0, out);
 	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
 	cairo_destroy(cr);
@@ -66,28 +66,28 @@ static void test_linear_axis(void **state)
 
 	(void)state;
 	snprintf(a.title, sizeof(a.title), "time");
-	lat_axis_nice_range(&a, 10);
+	rd_axis_nice_range(&a, 10);
 	/* 3.6 s / 10 -> steps of 0.5 s; the range is widened to 4 s */
 	assert_true(a.lo == 0 && fabs(a.hi - 4e9) < 1);
 	a.p0 = 100;
 	a.p1 = 900;
-	lat_axis_ticks(&a, 10);
+	rd_axis_ticks(&a, 10);
 	assert_int_equal(a.nticks, 9);
 	assert_string_equal(a.tick_label[0], "0.0");
 	assert_string_equal(a.tick_label[3], "1.5");
 	assert_string_equal(a.tick_label[8], "4.0");
 	assert_string_equal(a.title, "time [s]");
-	assert_true(fabs(lat_axis_map(&a, 2e9) - 500) < 1e-9);
+	assert_true(fabs(rd_axis_map(&a, 2e9) - 500) < 1e-9);
 	/* ticks again do not stack units in the title */
-	lat_axis_ticks(&a, 10);
+	rd_axis_ticks(&a, 10);
 	assert_string_equal(a.title, "time [s]");
 
 	a = (struct lat_axis){ .lo = 0, .hi = 45000, .unit = LAT_UNIT_NS };
-	lat_axis_ticks(&a, 5);
+	rd_axis_ticks(&a, 5);
 	assert_string_equal(a.title, " [\xc2\xb5s]");
 	assert_string_equal(a.tick_label[1], "10");
 	a = (struct lat_axis){ .lo = 0, .hi = 4.5e8, .unit = LAT_UNIT_CYCLES };
-	lat_axis_ticks(&a, 10);
+	rd_axis_ticks(&a, 10);
 	assert_string_equal(a.tick_label[1], "50");
 	assert_non_null(strstr(a.title, "[Mcycles]"));
 }
@@ -101,17 +101,17 @@ static void test_log_axis(void **state)
 	int k = 0;
 
 	(void)state;
-	lat_axis_nice_range(&a, 8);
+	rd_axis_nice_range(&a, 8);
 	assert_true(fabs(a.lo - 1e4) < 1e-6 && fabs(a.hi - 1e10) < 1e-3);
-	lat_axis_ticks(&a, 8);
+	rd_axis_ticks(&a, 8);
 	for (int i = 0; i < a.nticks; i++)
 		if (a.tick_label[i][0])
 			assert_string_equal(a.tick_label[i], want[k++]);
 	assert_int_equal(k, 7);
 	/* 1e7 is three of six decades up */
-	assert_true(fabs(lat_axis_map(&a, 1e7) - 450) < 1e-6);
+	assert_true(fabs(rd_axis_map(&a, 1e7) - 450) < 1e-6);
 	/* nothing below the floor: zero maps to the bottom */
-	assert_true(fabs(lat_axis_map(&a, 0) - 800) < 1e-6);
+	assert_true(fabs(rd_axis_map(&a, 0) - 800) < 1e-6);
 }
 
 static void test_opts_and_names(void **state)
@@ -154,17 +154,17 @@ static void test_blame(void **state)
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_blame_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_blame_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "blame.png");
 	assert_non_null(strstr(c.subtitle, "3 of 3 rows"));
 	assert_non_null(strstr(c.subtitle, "self 4 ms (40.0%)"));
 	/* schedule's row: self bar up to 1 ms, the inclusive bar on to 3 ms */
 	y = c.plot.y + 6 + 1.5 * 30;
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 0.5e6), y), lat_palette(0)) < 0.02);
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 2e6), y),
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 0.5e6), y), rd_palette(0)) < 0.02);
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 2e6), y),
 			     (struct lat_rgb){ 0.72, 0.82, 0.91 }) < 0.02);
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 3.4e6), y), lat_palette(0)) > 0.3);
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 3.4e6), y), rd_palette(0)) > 0.3);
 	cairo_surface_destroy(s);
 	lat_blame_ops.release(&c);
 	o.format = LAT_RENDER_SVG;
@@ -240,7 +240,7 @@ static const char *renumber(const char *in)
 	assert_non_null(b.data);
 	memcpy(b.data, in, strlen(in));
 	b.len = b.cap = strlen(in);
-	assert_int_equal(lat_svg_renumber_ids(&b), 0);
+	assert_int_equal(rd_svg_renumber_ids(&b), 0);
 	assert_true(b.len < sizeof(out));
 	if (b.len)
 		memcpy(out, b.data, b.len);

@@ -98,7 +98,7 @@ static void test_runs_and_bouncing(void **state)
 	(void)state;
 	lat_render_opts_init(&o);
 	assert_int_equal(lat_render_pick(b), LAT_CHART_CPUS);
-	s = lat_chart_image(&lat_cpus_ops, b, &o, &c);
+	s = rd_chart_image(&lat_cpus_ops, b, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "cpus.png");
 	l = c.priv;
@@ -142,19 +142,19 @@ static void test_runs_and_bouncing(void **state)
 	/* cpu0 of N = 3 ran 809 from its exit at ...961683 to the next entry ...941684 */
 	r = &l->runs[1];
 	lane = r->box.h / 2;
-	x0 = lat_axis_map(&c.x, (double)(470998961683LL - r->c0));
-	x1 = lat_axis_map(&c.x, (double)(470998955117LL + 43986567LL - r->c0));
+	x0 = rd_axis_map(&c.x, (double)(470998961683LL - r->c0));
+	x1 = rd_axis_map(&c.x, (double)(470998955117LL + 43986567LL - r->c0));
 	y = r->box.y + lane / 2;
 	assert_true(x1 - x0 > 3);
 	assert_true(rgb_dist(px(s, (x0 + x1) / 2, y), pid_rgb(l, 809)) < 0.02);
 	/* and cpu1 at the same time ran 808 */
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, (double)(471010000000LL - r->c0)),
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, (double)(471010000000LL - r->c0)),
 			       y + lane), pid_rgb(l, 808)) < 0.02);
 	/* N = 2: after 802's last pick ends (~116 Mcycles in) nothing is drawn: background */
 	r = &l->runs[0];
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 300e6), r->box.y + r->box.h / 2),
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 300e6), r->box.y + r->box.h / 2),
 			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
-	assert_true(rgb_dist(px(s, lat_axis_map(&c.x, 80e6), r->box.y + r->box.h / 2),
+	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 80e6), r->box.y + r->box.h / 2),
 			     pid_rgb(l, 802)) < 0.02);
 	cairo_surface_destroy(s);
 	lat_cpus_ops.release(&c);

@@ -83,7 +83,7 @@ static void test_wakeup_hist(void **state)
 	int per_task;
 
 	(void)state;
-	assert_int_equal(lat_hist_set_wakeup(&e, b, &per_task), 0);
+	assert_int_equal(rd_hist_set_wakeup(&e, b, &per_task), 0);
 	assert_int_equal(per_task, 0);
 	assert_int_equal(e.n, 2);
 	for (size_t k = 0; k < 2; k++) {
@@ -103,13 +103,13 @@ static void test_wakeup_hist(void **state)
 		struct lat_hist_input in = { e.h, 1, "cpu 0", NULL, NULL, NULL, 0 };
 		const struct lat_histogram *h = e.h[0];
 
-		s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+		s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 		assert_non_null(s);
 		dump_png(s, "wakeup-hist-cpu0.png");
 		for (size_t i = 0; i < h->nbuckets; i++) {
-			double x = lat_axis_map(&c.x, sqrt((double)(h->b[i].lo_ns ? h->b[i].lo_ns : 1) *
+			double x = rd_axis_map(&c.x, sqrt((double)(h->b[i].lo_ns ? h->b[i].lo_ns : 1) *
 							   (double)h->b[i].hi_ns));
-			double y = (lat_axis_map(&c.y, 1) + lat_axis_map(&c.y, 0.5)) / 2;
+			double y = (rd_axis_map(&c.y, 1) + rd_axis_map(&c.y, 0.5)) / 2;
 
 			if (tinted(px(s, x, y)))
 				filled++;
@@ -134,7 +134,7 @@ static void test_wakeup_hist(void **state)
 	assert_int_equal(xmllint_ok(&buf[0]), 0);
 	lat_render_buf_release(&buf[0]);
 	lat_render_buf_release(&buf[1]);
-	lat_hist_set_release(&e);
+	rd_hist_set_release(&e);
 	lat_loaded_release(&ld);
 }
 
@@ -153,14 +153,14 @@ static void test_wakeup_hist_task(void **state)
 	int per_task;
 
 	(void)state;
-	assert_int_equal(lat_hist_set_wakeup(&e, b, &per_task), 0);
+	assert_int_equal(rd_hist_set_wakeup(&e, b, &per_task), 0);
 	assert_int_equal(per_task, 1);
 	assert_int_equal(e.n, 1);
 	assert_string_equal(e.h[0]->title, "gmake:3040 SCHED_OTHER nice 0");
 	assert_int_equal(e.h[0]->total, 25);
 	assert_int_equal(nonempty(e.h[0]), 17);
 	assert_true(e.marks[0].p50 == 76031 && e.marks[0].max == 3678586);
-	lat_hist_set_release(&e);
+	rd_hist_set_release(&e);
 	lat_loaded_release(&ld);
 }
 
@@ -199,7 +199,7 @@ static void test_icicle(void **state)
 		in.panel[k] = (struct lat_icicle_panel){ names[k], ns[k], n[k] };
 	}
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_icicle_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_icicle_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "icicle.png");
 	l = c.priv;
@@ -270,7 +270,7 @@ static void test_lanes(void **state)
 	}
 	assert_int_equal(r->nstalls, 0);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_lanes_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_lanes_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "lanes.png");
 	l = c.priv;
@@ -295,13 +295,13 @@ static void test_lanes(void **state)
 	assert_int_equal(r->nstalls, 2);
 	assert_int_equal(r->stalls[0].cpu, -1);
 	assert_int_equal(r->stalls[1].cpu, 0);
-	s = lat_chart_image(&lat_lanes_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_lanes_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->drawn_stalls, 2);
 	/* the machine-wide stall's marker is red on top of both lanes */
 	{
-		double x = lat_axis_map(&c.x, lat_dsub((int64_t)(r->stalls[0].from_ns +
+		double x = rd_axis_map(&c.x, rd_dsub((int64_t)(r->stalls[0].from_ns +
 								 r->stalls[0].to_ns) / 2,
 						       (int64_t)a->t0_ns));
 
@@ -349,7 +349,7 @@ static void test_markers(void **state)
 			add_marker(t, t->start_ns + (uint64_t)i * 1000 + (uint64_t)cpu * 300, cpu,
 				   50000 + (i * 7919 + cpu * 104729) % 400000);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-markers.png");
 	l = c.priv;
@@ -364,7 +364,7 @@ static void test_markers(void **state)
 	 */
 	assert_true(l->drawn_marker_labels >= 2 * (slots / 2) && l->drawn_marker_labels <= 2 * slots);
 	/* the lane's lower part stays its background: ticks reach a third of the lane */
-	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2 + 0.5, lat_tl_lane_top(l, 0) +
+	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2 + 0.5, rd_tl_lane_top(l, 0) +
 				l->lane_h * 0.8), (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
@@ -389,13 +389,13 @@ static void test_timeline_case(void **state)
 
 	(void)state;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
+	assert_int_equal(rd_tl_add_case(t, b->analysis, 0), 0);
 	assert_int_equal(strncmp(t->title, "stall (97%): no events on CPU0 for 5.53 ms", 42), 0);
 	for (size_t i = 0; i < t->nmarks; i++)
 		nstall += t->marks[i].kind == LAT_TL_STALL;
 	assert_int_equal(nstall, 2);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-stalls.png");
 	l = c.priv;
@@ -414,18 +414,18 @@ static void test_timeline_case(void **state)
 	b = load(&ld, STACKS, "3125", 0);
 	include_untrusted = 0;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
+	assert_int_equal(rd_tl_add_case(t, b->analysis, 0), 0);
 	assert_int_equal(strncmp(t->title, "queued-elsewhere", 16), 0);
 	assert_int_equal(t->brackets[0].queued_cpu, 1);
 	o.task = "3125";
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->queued_outlined, 1);
 	/* the outline's left edge is red on CPU 1's lane at the waking */
-	assert_true(is_alert_red(px(s, round(lat_axis_map(&c.x, (double)(t->brackets[0].start_ns -
+	assert_true(is_alert_red(px(s, round(rd_axis_map(&c.x, (double)(t->brackets[0].start_ns -
 									 l->v0))),
-				   lat_tl_lane_top(l, 1) + l->lane_h / 2)));
+				   rd_tl_lane_top(l, 1) + l->lane_h / 2)));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
 	lat_timeline_free(t);
@@ -482,17 +482,17 @@ static void test_empty_lanes(struct lat_timeline *t)
 	lat_render_opts_init(&o);
 	o.width = 1200;
 	o.height = 675;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->ncpus, 8);
 	assert_int_equal(l->nempty, 7);
 	assert_int_equal(l->nempty_rows, 1);
 	for (int cpu = 0; cpu < 7; cpu++)
-		assert_true(lat_tl_lane_top(l, cpu) == l->lane_y0);
-	assert_true(lat_tl_lane_top(l, 7) == l->lane_y0 + l->thin_h + l->lane_gap);
+		assert_true(rd_tl_lane_top(l, cpu) == l->lane_y0);
+	assert_true(rd_tl_lane_top(l, 7) == l->lane_y0 + l->thin_h + l->lane_gap);
 	/* CPU 7's lane reaches the plot's bottom, less the 4 px margin */
-	assert_true(fabs(lat_tl_lane_top(l, 7) + l->lane_h - (c.plot.y + c.plot.h - 4)) < 1);
+	assert_true(fabs(rd_tl_lane_top(l, 7) + l->lane_h - (c.plot.y + c.plot.h - 4)) < 1);
 	assert_non_null(strstr(c.subtitle, "8 CPUs (7 with no events), "));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
@@ -515,23 +515,23 @@ static void test_timeline_unnamed_irq(void **state)
 			continue;
 		n++;
 		assert_int_equal(t->edges[i].from_cpu, 7);
-		lat_tl_edge_label(&t->edges[i], buf, sizeof(buf));
+		rd_tl_edge_label(&t->edges[i], buf, sizeof(buf));
 		assert_string_equal(buf, "woken in irq (unnamed)");
 	}
 	assert_int_equal(n, 1);
 	test_empty_lanes(t);
 	/* a named irq context: its name, without the pid of the task it interrupted */
 	strcpy(e.from_comm, "eth0");
-	lat_tl_edge_label(&e, buf, sizeof(buf));
+	rd_tl_edge_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "irq eth0");
 	e.from_irq = LAT_WAKE_CTX_SOFTIRQ;
 	e.from_comm[0] = 0;	/* not named in the trace */
-	lat_tl_edge_label(&e, buf, sizeof(buf));
+	rd_tl_edge_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "woken in softirq (unnamed)");
 	/* a task: comm:pid */
 	e.from_irq = 0;
 	strcpy(e.from_comm, "ksoftirqd/7");
-	lat_tl_edge_label(&e, buf, sizeof(buf));
+	rd_tl_edge_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "ksoftirqd/7:1234");
 	lat_timeline_free(t);
 	lat_loaded_release(&ld);
@@ -547,7 +547,7 @@ static void headline(struct lat_timeline *t, const char *source, int w, struct l
 	o.source = source;
 	o.width = w;
 	o.height = 675;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, c);
 	assert_non_null(s);
 	cairo_surface_destroy(s);
 }
@@ -578,7 +578,7 @@ static void test_headline_wrap(void **state)
 
 	(void)state;
 	assert_int_equal(lat_wakeup_timeline(b, 0, &t), 0);
-	assert_int_equal(lat_tl_add_case(t, b->analysis, 0), 0);
+	assert_int_equal(rd_tl_add_case(t, b->analysis, 0), 0);
 	assert_string_equal(t->title, "idle (100%): CPU7 stayed idle 23 us: waking an idle CPU "
 			    "(IPI, idle exit) or a switch that was not recorded \xc2\xb7 rcuc/7/53 "
 			    "waited 23 us on CPU7");

@@ -80,10 +80,10 @@ static void test_tables_as_printed(void **state)
 	 * patched: 2536 samples >= 0.100 ms (2464 below), p50 in [100, 112) us; 52 >= 0.398 ms
 	 * and 43 >= 0.447 ms, so p99 in [398, 447) us.
 	 */
-	assert_int_equal(a->b[lat_hist_pct_bucket(a, 50)].lo_ns, 50000);
-	assert_int_equal(a->b[lat_hist_pct_bucket(a, 99)].lo_ns, 5012000);
-	assert_int_equal(b->b[lat_hist_pct_bucket(b, 50)].lo_ns, 100000);
-	assert_int_equal(b->b[lat_hist_pct_bucket(b, 99)].lo_ns, 398000);
+	assert_int_equal(a->b[rd_hist_pct_bucket(a, 50)].lo_ns, 50000);
+	assert_int_equal(a->b[rd_hist_pct_bucket(a, 99)].lo_ns, 5012000);
+	assert_int_equal(b->b[rd_hist_pct_bucket(b, 50)].lo_ns, 100000);
+	assert_int_equal(b->b[rd_hist_pct_bucket(b, 99)].lo_ns, 398000);
 	lat_histogram_free(a);
 	lat_histogram_free(b);
 }
@@ -120,7 +120,7 @@ static void test_marks_from_analysis(void **state)
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_block(bl, &o, &x), 0);
 	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0 };
-	assert_int_equal(lat_chart_run(&lat_hist_ops, &in, &o, &y), 0);
+	assert_int_equal(rd_chart_run(&lat_hist_ops, &in, &o, &y), 0);
 	assert_int_equal(x.len, y.len);
 	assert_memory_equal(x.data, y.data, x.len);
 	lat_render_buf_release(&x);
@@ -140,7 +140,7 @@ static void test_overlay_geometry(void **state)
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "histogram.png");
 	assert_true(c.x.log && c.y.log);
@@ -152,17 +152,17 @@ static void test_overlay_geometry(void **state)
 	assert_non_null(strstr(c.subtitle, "Plain 2.2.10: n 5000, p50 < 56 \xc2\xb5s, "
 				     "p99 < 5.62 ms, max < 126 ms"));
 	/* plain's tallest bucket [50, 56) us: 2976, drawn as its colour's top edge */
-	x = (lat_axis_map(&c.x, 50000) + lat_axis_map(&c.x, 56000)) / 2;
-	y = lat_axis_map(&c.y, 2976);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.15);
+	x = (rd_axis_map(&c.x, 50000) + rd_axis_map(&c.x, 56000)) / 2;
+	y = rd_axis_map(&c.y, 2976);
+	assert_true(rgb_dist(px(s, x, y), rd_palette(0)) < 0.15);
 	/* patched's [100, 112) us bucket: 564 (lower than its neighbour 1047) */
-	x = (lat_axis_map(&c.x, 100000) + lat_axis_map(&c.x, 112000)) / 2;
-	y = lat_axis_map(&c.y, 564);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(1)) < 0.15);
+	x = (rd_axis_map(&c.x, 100000) + rd_axis_map(&c.x, 112000)) / 2;
+	y = rd_axis_map(&c.y, 564);
+	assert_true(rgb_dist(px(s, x, y), rd_palette(1)) < 0.15);
 	/* the lone 112 ms sample of the plain kernel is a one-count bar above the floor */
-	x = (lat_axis_map(&c.x, 112202000) + lat_axis_map(&c.x, 125893000)) / 2;
-	y = lat_axis_map(&c.y, 1);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.15);
+	x = (rd_axis_map(&c.x, 112202000) + rd_axis_map(&c.x, 125893000)) / 2;
+	y = rd_axis_map(&c.y, 1);
+	assert_true(rgb_dist(px(s, x, y), rd_palette(0)) < 0.15);
 	assert_true(y < c.plot.y + c.plot.h - 10);
 	cairo_surface_destroy(s);
 	lat_hist_ops.release(&c);
@@ -244,7 +244,7 @@ static void test_overlay_labels(void **state)
 		lat_render_opts_init(&o);
 		o.width = sizes[k][0];
 		o.height = sizes[k][1];
-		s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+		s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 		assert_non_null(s);
 		l = c.priv;
 		assert_false(l->multiples);
@@ -290,7 +290,7 @@ static void test_crowded_labels(void **state)
 	lat_render_opts_init(&o);
 	o.width = 480;
 	o.height = 300;
-	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nlabels, 9);
@@ -333,7 +333,7 @@ static void test_many_series_multiples(void **state)
 	lat_render_opts_init(&o);
 	o.width = 1200;
 	o.height = 675;
-	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_true(l->multiples);
@@ -394,17 +394,17 @@ static void test_ab_shares(void **state)
 	h[0] = mk("A", plain);
 	h[1] = mk("B", ten);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	/* 59.52 % the largest share, 1 in 5000 = 0.02 % the smallest: margins, not decades */
 	assert_true(c.y.percent && c.y.hi > 59.52 && c.y.hi < 100 && c.y.lo < 0.02);
 	assert_non_null(strstr(c.y.title, "share of its samples per bucket"));
-	x = (lat_axis_map(&c.x, 50000) + lat_axis_map(&c.x, 56000)) / 2;
-	y = lat_axis_map(&c.y, 59.52);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(1)) < 0.15);
+	x = (rd_axis_map(&c.x, 50000) + rd_axis_map(&c.x, 56000)) / 2;
+	y = rd_axis_map(&c.y, 59.52);
+	assert_true(rgb_dist(px(s, x, y), rd_palette(1)) < 0.15);
 	/* the lone 112 ms sample: 1 of 5000 = 0.02 %, 10 of 50000 the same */
-	x = (lat_axis_map(&c.x, 112202000) + lat_axis_map(&c.x, 125893000)) / 2;
-	assert_true(rgb_dist(px(s, x, lat_axis_map(&c.y, 0.02)), lat_palette(1)) < 0.15);
+	x = (rd_axis_map(&c.x, 112202000) + rd_axis_map(&c.x, 125893000)) / 2;
+	assert_true(rgb_dist(px(s, x, rd_axis_map(&c.y, 0.02)), rd_palette(1)) < 0.15);
 	cairo_surface_destroy(s);
 	lat_hist_ops.release(&c);
 	lat_histogram_free(h[0]);
@@ -436,11 +436,11 @@ static void test_ab_metrics(void **state)
 	assert_int_equal(lat_analyze_block(b.blocks[0], &ao), 0);
 	blk[0] = a.blocks[0];
 	blk[1] = b.blocks[0];
-	lat_compare_what(blk, names, 2, what, sizeof(what));
+	rd_compare_what(blk, names, 2, what, sizeof(what));
 	assert_string_equal(what, "latency \xc2\xb7 plain#1: Plain 2.2.10 \xc2\xb7 patch#1: "
 			    "With Patch");
 	blk[1] = a.blocks[0];
-	lat_compare_what(blk, names, 2, what, sizeof(what));
+	rd_compare_what(blk, names, 2, what, sizeof(what));
 	assert_string_equal(what, "latency: Plain 2.2.10");
 	lat_render_opts_init(&o);
 	blk[1] = b.blocks[0];

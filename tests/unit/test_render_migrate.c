@@ -25,18 +25,18 @@ static double xat(const struct lat_chart *c, uint64_t ts)
 {
 	const struct lat_tl_layout *l = c->priv;
 
-	return round(lat_axis_map(&c->x, (double)(ts - l->v0))) + 0.5;
+	return round(rd_axis_map(&c->x, (double)(ts - l->v0))) + 0.5;
 }
 
 /* Between the lanes of CPU 0 and CPU 1, where only arrows are drawn. */
 static double gap_y(const struct lat_tl_layout *l)
 {
-	return lat_tl_lane_top(l, 1) - l->lane_gap / 2;
+	return rd_tl_lane_top(l, 1) - l->lane_gap / 2;
 }
 
 static double mid_y(const struct lat_tl_layout *l, int cpu)
 {
-	return lat_tl_lane_top(l, cpu) + l->lane_h / 2;
+	return rd_tl_lane_top(l, cpu) + l->lane_h / 2;
 }
 
 static int is_rgb(struct lat_rgb c, struct lat_rgb want)
@@ -116,7 +116,7 @@ static void test_hand_built(void **state)
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-migrations.png");
 	l = c.priv;
@@ -152,7 +152,7 @@ static void test_hand_built(void **state)
 	o.has_window = 1;
 	o.window_start_ns = 6 * MS;
 	o.window_end_ns = 10 * MS;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nmigr, 100);
@@ -221,7 +221,7 @@ static void test_recorded(void **state)
 
 	lat_render_opts_init(&o);
 	o.task = "3125";
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-migration-cc.png");
 	l = c.priv;
@@ -284,7 +284,7 @@ static void test_fixture(void **state)
 		for (size_t i = 0; i < t->nmarks; i++)
 			n += t->marks[i].kind == LAT_TL_MIGRATE;
 		assert_int_equal(n, want[k].n);
-		s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+		s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 		assert_non_null(s);
 		l = c.priv;
 		/* all distinct and between the two lanes; merged to at most 2 per 24 px */

@@ -47,7 +47,7 @@ static void test_freeze_where_the_row_says(void **state)
 	(void)state;
 	lat_render_opts_init(&o);
 	o.source = "seed000-lat3-vs-shell-loop.txt";
-	s = lat_chart_image(&lat_series_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_series_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "series.png");
 	lay = c.priv;
@@ -60,22 +60,22 @@ static void test_freeze_where_the_row_says(void **state)
 	assert_true(c.y.lo <= 48000 && c.y.hi >= 2507346000.0);
 
 	/* the freeze: row 1112008906.469, maxlat 2507346 us; a red ring of radius 7 around it */
-	x = lat_axis_map(&c.x, (double)(1112008906469000000LL - lay->t0_ns));
-	y = lat_axis_map(&c.y, 2507346000.0);
+	x = rd_axis_map(&c.x, (double)(1112008906469000000LL - lay->t0_ns));
+	y = rd_axis_map(&c.y, 2507346000.0);
 	assert_true(x > c.plot.x + c.plot.w * 0.7 && x < c.plot.x + c.plot.w);
 	assert_true(y > c.plot.y && y < c.plot.y + c.plot.h * 0.2);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.1);	/* the row's dot */
+	assert_true(rgb_dist(px(s, x, y), rd_palette(0)) < 0.1);	/* the row's dot */
 	assert_true(is_alert_red(px(s, x, y - 7)));
 	assert_true(is_alert_red(px(s, x - 7, y)));
 	/* a normal row (line 7, 1112008903.368: maxlat 52 us) is near the floor, no ring */
-	x = lat_axis_map(&c.x, (double)(1112008903368000000LL - lay->t0_ns));
-	y = lat_axis_map(&c.y, 52000.0);
+	x = rd_axis_map(&c.x, (double)(1112008903368000000LL - lay->t0_ns));
+	y = rd_axis_map(&c.y, 52000.0);
 	yfloor = c.plot.y + c.plot.h;
 	assert_true(y > c.plot.y + c.plot.h * 0.6 && y < yfloor);
-	assert_true(rgb_dist(px(s, x, y), lat_palette(0)) < 0.1);
+	assert_true(rgb_dist(px(s, x, y), rd_palette(0)) < 0.1);
 	assert_false(is_alert_red(px(s, x, y - 7)));
 	/* the threshold line at 10 ms (dashed 8 on 5 off from the plot's left edge) */
-	y = round(lat_axis_map(&c.y, 1e7));
+	y = round(rd_axis_map(&c.y, 1e7));
 	assert_true(is_alert_red(px(s, c.plot.x + 3, y)) || is_alert_red(px(s, c.plot.x + 3, y + 1)));
 
 	assert_string_equal(c.legend[1].text, "freeze threshold 10 ms");
@@ -96,7 +96,7 @@ static void test_two_processes(void **state)
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_series_ops, &in, &o, &c);
+	s = rd_chart_image(&lat_series_ops, &in, &o, &c);
 	assert_non_null(s);
 	/* one legend entry per process, in the block's order, each its own colour */
 	assert_int_equal(l->blocks[0]->nseries, 2);
@@ -175,11 +175,11 @@ static void test_dense_rows(void **state)
 	/* the lone 5 ms spike survives the folding */
 	o.format = LAT_RENDER_PNG;
 	in.b = b;
-	img = lat_chart_image(&lat_series_ops, &in, &o, &c);
+	img = rd_chart_image(&lat_series_ops, &in, &o, &c);
 	assert_non_null(img);
-	x = lat_axis_map(&c.x, 100000 * 1e6);
-	y = lat_axis_map(&c.y, 5e6);
-	assert_true(rgb_dist(px(img, floor(x) + 0.5, y + 2), lat_palette(0)) < 0.2);
+	x = rd_axis_map(&c.x, 100000 * 1e6);
+	y = rd_axis_map(&c.y, 5e6);
+	assert_true(rgb_dist(px(img, floor(x) + 0.5, y + 2), rd_palette(0)) < 0.2);
 	cairo_surface_destroy(img);
 	lat_series_ops.release(&c);
 	lat_render_buf_release(&out);

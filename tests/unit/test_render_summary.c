@@ -65,7 +65,7 @@ static int dot_red(cairo_surface_t *s, const struct lat_ranges_layout *l, size_t
 {
 	const struct lat_rg_bar *b = &l->bar[i];
 
-	return is_alert_red(px(s, lat_axis_map(&l->colx[b->col], b->hi), b->y));
+	return is_alert_red(px(s, rd_axis_map(&l->colx[b->col], b->hi), b->y));
 }
 
 /*
@@ -86,7 +86,7 @@ static cairo_surface_t *draw_sample(struct lat_loaded *ld, const char *path, int
 		o.width = w;
 		o.height = h;
 	}
-	s = lat_chart_image(&lat_ranges_ops, &in, &o, c);
+	s = rd_chart_image(&lat_ranges_ops, &in, &o, c);
 	assert_non_null(s);
 	return s;
 }
@@ -126,7 +126,7 @@ static void test_cyclictest_one_row(void **state)
 	assert_int_equal(find_text(l, "1.44 ms \xc2\xb7 n 2000"), 1);
 	assert_true(dot_red(s, l, 0));
 	/* the average's tick is dark, on the bar */
-	assert_true(rgb_dist(px(s, lat_axis_map(&l->colx[0], 72000), l->bar[0].y),
+	assert_true(rgb_dist(px(s, rd_axis_map(&l->colx[0], 72000), l->bar[0].y),
 			     (struct lat_rgb){ 0.15, 0.15, 0.15 }) < 0.1);
 	assert_non_null(strstr(c.subtitle, "thread 0: max 1.44 ms \xc2\xb7 n 2000"));
 	done(s, &c, &ld);
@@ -249,7 +249,7 @@ static void test_256_cpus(void **state)
 		lat_render_opts_init(&o);
 		o.width = sizes[k][0];
 		o.height = sizes[k][1];
-		s = lat_chart_image(&lat_ranges_ops, &in, &o, &c);
+		s = rd_chart_image(&lat_ranges_ops, &in, &o, &c);
 		assert_non_null(s);
 		if (k == 0)
 			dump_png(s, "summary-256-cpus.png");
@@ -263,7 +263,7 @@ static void test_256_cpus(void **state)
 		for (size_t i = 0; i < l->nbars; i++) {
 			const struct lat_rg_bar *b = &l->bar[i];
 			const struct lat_axis *a = &l->colx[b->col];
-			double x = lat_axis_map(a, b->hi);
+			double x = rd_axis_map(a, b->hi);
 
 			assert_true(b->y > c.plot.y && b->y < c.plot.y + c.plot.h);
 			assert_true(x >= a->p0 - 0.5 && x <= a->p1 + 0.5);

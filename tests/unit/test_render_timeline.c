@@ -93,7 +93,7 @@ static double xat(const struct lat_chart *c, uint64_t ts)
 {
 	const struct lat_tl_layout *l = c->priv;
 
-	return lat_axis_map(&c->x, (double)(ts - l->v0));
+	return rd_axis_map(&c->x, (double)(ts - l->v0));
 }
 
 static void test_geometry(void **state)
@@ -107,7 +107,7 @@ static void test_geometry(void **state)
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline.png");
 	l = c.priv;
@@ -137,18 +137,18 @@ static void test_geometry(void **state)
 	assert_false(is_alert_red(px(s, x1 + 6, l->bracket_y)));
 
 	/* slices in their lane and colour; idle blank (lane background) */
-	y0mid = lat_tl_lane_top(l, 0) + l->lane_h * 0.75;
-	y1mid = lat_tl_lane_top(l, 1) + l->lane_h * 0.25;
-	assert_true(rgb_dist(px(s, xat(&c, T0 + 2 * MS), y0mid), lat_palette(1)) < 0.02);
-	assert_true(rgb_dist(px(s, xat(&c, T0 + 6600000), y0mid), lat_palette(0)) < 0.02);
-	assert_true(rgb_dist(px(s, xat(&c, T0 + 1 * MS), y1mid), lat_palette(2)) < 0.02);
+	y0mid = rd_tl_lane_top(l, 0) + l->lane_h * 0.75;
+	y1mid = rd_tl_lane_top(l, 1) + l->lane_h * 0.25;
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 2 * MS), y0mid), rd_palette(1)) < 0.02);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 6600000), y0mid), rd_palette(0)) < 0.02);
+	assert_true(rgb_dist(px(s, xat(&c, T0 + 1 * MS), y1mid), rd_palette(2)) < 0.02);
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 8 * MS), y0mid),
 			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 5 * MS), y1mid),
 			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
 	/* the waker arrow: dark, on the waking instant, between the two lanes */
 	assert_true(px(s, xat(&c, T0 + 3500000),
-		       (lat_tl_lane_top(l, 1) + lat_tl_lane_top(l, 0) + l->lane_h) / 2).r < 0.3);
+		       (rd_tl_lane_top(l, 1) + rd_tl_lane_top(l, 0) + l->lane_h) / 2).r < 0.3);
 
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
@@ -167,13 +167,13 @@ static void test_shared_cpu(void **state)
 	t->brackets[0].held_ns = 270000;	/* 10% of 2.7 ms */
 	t->brackets[0].held_tasks = 301;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "CPU shared by 301 tasks, most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
 	t->brackets[0].held_tasks = 0;		/* a chain link: how many is not known */
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "CPU held most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
@@ -183,7 +183,7 @@ static void test_shared_cpu(void **state)
 	t->brackets[0].queued_until_ns = t->brackets[0].start_ns + 540000;
 	t->brackets[0].held_ns = 540000;
 	t->brackets[0].held_tasks = 1;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, queued on CPU 1, held by "
 					   "hog:200 (100%)"));
@@ -213,7 +213,7 @@ static void test_empty_lanes(void **state)
 	t->ncpus = 5;
 	add_slice(t, &cap, 3, 70, "other", T0, T0 + 10 * MS);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-empty-lanes.png");
 	l = c.priv;
@@ -222,9 +222,9 @@ static void test_empty_lanes(void **state)
 	assert_int_equal(l->nempty_rows, 2);
 	assert_non_null(strstr(c.subtitle, "5 CPUs (2 with no events), "));
 	y = l->lane_y0 + 2 * (l->lane_h + l->lane_gap);
-	assert_true(lat_tl_lane_top(l, 2) == y);
-	assert_true(lat_tl_lane_top(l, 3) == y + l->thin_h + l->lane_gap);
-	assert_true(lat_tl_lane_top(l, 4) == y + l->thin_h + 2 * l->lane_gap + l->lane_h);
+	assert_true(rd_tl_lane_top(l, 2) == y);
+	assert_true(rd_tl_lane_top(l, 3) == y + l->thin_h + l->lane_gap);
+	assert_true(rd_tl_lane_top(l, 4) == y + l->thin_h + 2 * l->lane_gap + l->lane_h);
 	assert_true(l->thin_h < l->lane_h);
 	/* the thin row is pale, not a task's colour: between CPU 1's and CPU 3's lanes */
 	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w - 3, y + l->thin_h / 2),
@@ -235,12 +235,12 @@ static void test_empty_lanes(void **state)
 	o.has_window = 1;
 	o.window_start_ns = 6500000;
 	o.window_end_ns = -1;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nempty, 3);
 	assert_int_equal(l->nempty_rows, 2);
-	assert_true(lat_tl_lane_top(l, 1) == lat_tl_lane_top(l, 2));
+	assert_true(rd_tl_lane_top(l, 1) == rd_tl_lane_top(l, 2));
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
 	tl_free(t);
@@ -260,7 +260,7 @@ static void test_window(void **state)
 	o.has_window = 1;
 	o.window_start_ns = 3 * MS;
 	o.window_end_ns = 7 * MS;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->v0, T0 + 3 * MS);
@@ -356,14 +356,14 @@ static void test_million_slices(void **state)
 		add_slice(t, &cap, 0, i % 2 ? 11 : 12, i % 2 ? "odd" : "even", T0 + i * 100,
 			  T0 + i * 100 + 100);
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	/* one folded column per pixel at most, merged where neighbours match */
 	assert_true(l->drawn_rects <= (size_t)c.plot.w + 2);
 	assert_int_equal(l->ntasks_all, 2);
 	/* the lane is painted (fully busy columns), not left blank */
-	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2, lat_tl_lane_top(l, 0) + l->lane_h / 2),
+	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2, rd_tl_lane_top(l, 0) + l->lane_h / 2),
 			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) > 0.1);
 	cairo_surface_destroy(s);
 	lat_timeline_ops.release(&c);
@@ -407,7 +407,7 @@ static void test_merged(void **state)
 	struct lat_chart c;
 	const struct lat_tl_layout *l;
 	cairo_surface_t *s;
-	struct lat_rgb want, kw = lat_palette(2);
+	struct lat_rgb want, kw = rd_palette(2);
 	int coloured = 0, white = 0;
 	double x, y;
 
@@ -419,7 +419,7 @@ static void test_merged(void **state)
 	t->sums[150].end_ns = t->sums[150].start_ns;
 	t->sums[150].busy_ns = t->sums[150].top_ns = 0;
 	lat_render_opts_init(&o);
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-merged.png");
 	l = c.priv;
@@ -432,7 +432,7 @@ static void test_merged(void **state)
 	/* a 6x6 px block of the merged stretch, away from the label: fill and hatch */
 	want = (struct lat_rgb){ 0.75 * kw.r + 0.25 * 0.965, 0.75 * kw.g + 0.25 * 0.965,
 				 0.75 * kw.b + 0.25 * 0.965 };
-	y = lat_tl_lane_top(l, 1) + l->lane_h * 0.75;
+	y = rd_tl_lane_top(l, 1) + l->lane_h * 0.75;
 	for (x = xat(&c, T0 + 1 * MS); x < xat(&c, T0 + 1 * MS) + 6; x++) {
 		for (int dy = 0; dy < 6; dy++) {
 			struct lat_rgb p = px(s, x, y + dy);
@@ -453,7 +453,7 @@ static void test_merged(void **state)
 	o.has_window = 1;
 	o.window_start_ns = 2 * MS;
 	o.window_end_ns = -1;
-	s = lat_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nsums, 100);
