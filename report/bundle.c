@@ -618,7 +618,7 @@ static void env_block(struct doc *d, const char *name, const struct lat_block *b
 	env_row(d, "trace clock", s ? s->clock : NULL);
 	recorder_line(s ? s->latscope_meta : NULL, buf, sizeof(buf));
 	env_row(d, "recorded by", buf[0] ? buf : "not latscope (no latscope metadata)");
-	lat_report_env_rows(b, recorded_row, d);
+	rp_report_env_rows(b, recorded_row, d);
 	if (r) {
 		snprintf(buf, sizeof(buf), "%s .. %s (%s)",
 			 lat_fmt_trace_ts(r->first_ns, t0, sizeof(t0)),

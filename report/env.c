@@ -80,7 +80,7 @@ static void cpus_json(struct lat_json *j, const struct lat_trace_env *e)
 	lat_json_arr_close(j);
 }
 
-void lat_report_env_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_env_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_trace_env *e = env_of(b);
 
@@ -237,7 +237,7 @@ static void steal_text(FILE *out, const struct lat_trace_env *e)
 		fputc(')', out);
 }
 
-void lat_report_env_rows(const struct lat_block *b,
+void rp_report_env_rows(const struct lat_block *b,
 			 void (*row)(void *ctx, const char *what, const char *value), void *ctx)
 {
 	static const struct {
@@ -269,10 +269,10 @@ static void text_row(void *ctx, const char *what, const char *value)
 	fprintf(ctx, "    %-12s %s\n", what, value);
 }
 
-void lat_report_env_text(FILE *out, const struct lat_block *b)
+void rp_report_env_text(FILE *out, const struct lat_block *b)
 {
 	if (!env_of(b))
 		return;
 	fputs("\n  recorded environment (latscope record; docs/record.md):\n", out);
-	lat_report_env_rows(b, text_row, out);
+	rp_report_env_rows(b, text_row, out);
 }

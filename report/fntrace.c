@@ -219,7 +219,7 @@ static void notes_json(struct lat_json *j, const struct lat_fntrace *t)
 	lat_json_arr_close(j);
 }
 
-void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_fntrace_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_fntrace *t = b->fntrace;
 	const struct lat_fntrace_result *r = b->analysis;
@@ -330,7 +330,7 @@ static void notes_text(FILE *out, const struct lat_fntrace *t)
 		fprintf(out, "    ... %zu more (--json lists every note)\n", all - shown);
 }
 
-void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
+void rp_report_fntrace_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_fntrace *t = b->fntrace;
 	const struct lat_fntrace_result *r = b->analysis;
@@ -358,7 +358,7 @@ void lat_report_fntrace_text(FILE *out, const struct lat_block *b)
 		const struct lat_fn_blame *f = &r->fn[i];
 
 		fputs("  ", out);
-		lat_report_cell(out, f->function, 40);
+		rp_report_cell(out, f->function, 40);
 		fprintf(out, " %10s %10s %7llu %6.1f%%\n", dur(f->self_ns, d1, sizeof(d1)),
 			dur(f->total_ns, d2, sizeof(d2)), (unsigned long long)f->calls,
 			f->share_pct);

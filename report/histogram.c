@@ -58,7 +58,7 @@ static void verdict(struct lat_json *j, const char *key, int c, const char *a, c
 		lat_json_null(j, key);
 }
 
-void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_hist_result *r = b->analysis;
 
@@ -73,7 +73,7 @@ void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b)
 		lat_json_str(j, "title", h->title);
 		if (h->group)
 			lat_json_str(j, "group", h->group);
-		lat_report_json_lines(j, "lines", h->first_line, h->last_line);
+		rp_report_json_lines(j, "lines", h->first_line, h->last_line);
 		lat_json_uint(j, "buckets", h->nbuckets);
 		lat_json_uint(j, "total", s->total);
 		if (h->printed_total == (uint64_t)-1)
@@ -163,7 +163,7 @@ static void printed_text(FILE *out, const struct lat_hist_result *r)
 			fprintf(out, "  %-24s %9s %10s %10s %10s   (as the tool printed them)\n",
 				"summary", "count", "min", "avg", "max");
 		fputs("  ", out);
-		lat_report_cell(out, h->title ? h->title : "?", 24);
+		rp_report_cell(out, h->title ? h->title : "?", 24);
 		if (p->count == LAT_VALUE_NONE)
 			fprintf(out, " %9s", "-");
 		else
@@ -175,7 +175,7 @@ static void printed_text(FILE *out, const struct lat_hist_result *r)
 	}
 }
 
-void lat_report_histogram_text(FILE *out, const struct lat_block *b)
+void rp_report_histogram_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_hist_result *r = b->analysis;
 	int any = 0;
@@ -197,7 +197,7 @@ void lat_report_histogram_text(FILE *out, const struct lat_block *b)
 		if (!s->h->nbuckets)
 			continue;
 		fputs("  ", out);
-		lat_report_cell(out, s->h->title ? s->h->title : "title unknown", 16);
+		rp_report_cell(out, s->h->title ? s->h->title : "title unknown", 16);
 		fprintf(out, " %7llu", (unsigned long long)s->total);
 		for (int q = 0; q < LAT_HQ_N; q++) {
 			fputc(' ', out);
@@ -669,7 +669,7 @@ static void hx_json_un(void *ctx, const struct lat_report_input *in, const struc
 	lat_json_obj_close(j);
 }
 
-void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n)
+void rp_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n)
 {
 	size_t un = 0, pairs = hx_walk(in, n, NULL, hx_count_un, &un);
 
@@ -771,7 +771,7 @@ static void hx_text_un(void *ctx, const struct lat_report_input *in, const struc
 	lat_fput_safe(u->out, t ? t : "?", strlen(t ? t : "?"));
 }
 
-void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n)
+void rp_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n)
 {
 	struct hx_text_un u = { out, 0, { 0 }, { 0 }, 0 };
 	size_t un = 0, pairs = hx_walk(in, n, NULL, hx_count_un, &un);

@@ -14,14 +14,14 @@
 		(void)o; \
 		fn(arg, b); \
 	}
-NO_OPTS(lat_report_loop_text, FILE *, out)
-NO_OPTS(lat_report_loop_json, struct lat_json *, j)
-NO_OPTS(lat_report_schedcnt_text, FILE *, out)
-NO_OPTS(lat_report_schedcnt_json, struct lat_json *, j)
-NO_OPTS(lat_report_histogram_text, FILE *, out)
-NO_OPTS(lat_report_histogram_json, struct lat_json *, j)
-NO_OPTS(lat_report_fntrace_text, FILE *, out)
-NO_OPTS(lat_report_fntrace_json, struct lat_json *, j)
+NO_OPTS(rp_report_loop_text, FILE *, out)
+NO_OPTS(rp_report_loop_json, struct lat_json *, j)
+NO_OPTS(rp_report_schedcnt_text, FILE *, out)
+NO_OPTS(rp_report_schedcnt_json, struct lat_json *, j)
+NO_OPTS(rp_report_histogram_text, FILE *, out)
+NO_OPTS(rp_report_histogram_json, struct lat_json *, j)
+NO_OPTS(rp_report_fntrace_text, FILE *, out)
+NO_OPTS(rp_report_fntrace_json, struct lat_json *, j)
 
 /*
  * An event trace: the probe samples, the wakeup analysis, the timers, the recorded
@@ -29,26 +29,26 @@ NO_OPTS(lat_report_fntrace_json, struct lat_json *, j)
  */
 static void events_text(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o)
 {
-	lat_report_probe_text(out, b);
-	lat_report_wakeup_text(out, b, o);
-	lat_report_timers_text(out, b, o);
-	lat_report_env_text(out, b);
+	rp_report_probe_text(out, b);
+	rp_report_wakeup_text(out, b, o);
+	rp_report_timers_text(out, b, o);
+	rp_report_env_text(out, b);
 }
 
 static void events_json(struct lat_json *j, const struct lat_block *b,
 			const struct lat_analyze_opts *o)
 {
-	lat_report_probe_json(j, b);
-	lat_report_wakeup_json(j, b, o);
-	lat_report_timers_json(j, b);
-	lat_report_env_json(j, b);
+	rp_report_probe_json(j, b);
+	rp_report_wakeup_json(j, b, o);
+	rp_report_timers_json(j, b);
+	rp_report_env_json(j, b);
 }
 
 static const struct rp_writers writers[] = {
-	{ LAT_SCHEMA_LOOP, lat_report_loop_text_o, lat_report_loop_json_o },
-	{ LAT_SCHEMA_SCHEDCNT, lat_report_schedcnt_text_o, lat_report_schedcnt_json_o },
-	{ LAT_SCHEMA_HISTOGRAM, lat_report_histogram_text_o, lat_report_histogram_json_o },
-	{ LAT_SCHEMA_FNTRACE, lat_report_fntrace_text_o, lat_report_fntrace_json_o },
+	{ LAT_SCHEMA_LOOP, rp_report_loop_text_o, rp_report_loop_json_o },
+	{ LAT_SCHEMA_SCHEDCNT, rp_report_schedcnt_text_o, rp_report_schedcnt_json_o },
+	{ LAT_SCHEMA_HISTOGRAM, rp_report_histogram_text_o, rp_report_histogram_json_o },
+	{ LAT_SCHEMA_FNTRACE, rp_report_fntrace_text_o, rp_report_fntrace_json_o },
 	{ LAT_SCHEMA_EVENTS, events_text, events_json },
 };
 

@@ -16,7 +16,7 @@ static void stat_json(struct lat_json *j, const char *key, const struct lat_stat
 	lat_json_obj_close(j);
 }
 
-void lat_report_loop_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_loop_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_loop_result *r = b->analysis;
 	char ts[40];
@@ -154,7 +154,7 @@ static void print_notes(FILE *out, const struct lat_loop_result *r)
 		fprintf(out, "    ... %zu more (--json lists every note)\n", all - shown);
 }
 
-void lat_report_loop_text(FILE *out, const struct lat_block *b)
+void rp_report_loop_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_loop_result *r = b->analysis;
 
@@ -167,7 +167,7 @@ void lat_report_loop_text(FILE *out, const struct lat_block *b)
 		const struct lat_loop_proc *p = &r->procs[i];
 
 		fputs("  ", out);
-		lat_report_cell(out, p->s->name, 8);
+		rp_report_cell(out, p->s->name, 8);
 		fprintf(out, " %6zu ", p->rows);
 		dur_cell(out, p->wait.min, 9);
 		dur_cell(out, p->wait.p50, 9);

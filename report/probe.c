@@ -281,7 +281,7 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_obj_close(j);
 }
 
-void lat_report_probe_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_probe_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
 
@@ -523,7 +523,7 @@ static void left_out_text(FILE *out, const struct lat_probe_result *r)
 	}
 }
 
-void lat_report_probe_text(FILE *out, const struct lat_block *b)
+void rp_report_probe_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
 	int summary = 0, missing = 0;

@@ -14,7 +14,7 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "format", b->fmt ? b->fmt->name : NULL);
 	if (b->first_line) {
-		lat_report_json_lines(j, "lines", b->first_line, b->last_line);
+		rp_report_json_lines(j, "lines", b->first_line, b->last_line);
 	} else {
 		lat_json_null(j, "lines");	/* a whole binary file: no lines */
 	}
@@ -61,7 +61,7 @@ static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs 
 	if (r->numbered) {
 		lat_json_obj_open(j, "line_numbers");
 		lat_json_uint(j, "lines_stripped", r->numbered);
-		lat_report_json_lines(j, "lines", r->numbered_first, r->numbered_last);
+		rp_report_json_lines(j, "lines", r->numbered_first, r->numbered_last);
 		lat_json_obj_close(j);
 	}
 }
@@ -74,7 +74,7 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	lat_json_obj_open(j, "repairs");
 	if (r->qp_lines) {
 		lat_json_obj_open(j, "quoted_printable");
-		lat_report_json_lines(j, "lines", r->qp_first, r->qp_last);
+		rp_report_json_lines(j, "lines", r->qp_first, r->qp_last);
 		lat_json_uint(j, "input_lines", r->qp_lines);
 		lat_json_uint(j, "soft_breaks", r->qp_soft_breaks);
 		if (r->qp_header_line)
@@ -87,7 +87,7 @@ static void repairs_json(struct lat_json *j, const struct lat_text_repairs *r)
 	}
 	if (r->b64_lines) {
 		lat_json_obj_open(j, "base64");
-		lat_report_json_lines(j, "lines", r->b64_first, r->b64_last);
+		rp_report_json_lines(j, "lines", r->b64_first, r->b64_last);
 		lat_json_uint(j, "input_lines", r->b64_lines);
 		lat_json_uint(j, "text_lines", r->b64_text_lines);
 		lat_json_uint(j, "bad_bytes", r->b64_bad);
@@ -194,7 +194,7 @@ void lat_report_json(FILE *out, const struct lat_report_input *in, size_t n,
 		lat_json_obj_close(&j);
 	}
 	lat_json_arr_close(&j);
-	lat_report_hist_across_json(&j, in, n);
+	rp_report_hist_across_json(&j, in, n);
 	if (o->fail_above_ns > 0) {
 		struct lat_gate g;
 
@@ -253,7 +253,7 @@ void lat_report_text(FILE *out, const struct lat_report_input *in, size_t n,
 		for (size_t k = 0; k < in[i].nblocks; k++)
 			block_text(out, in[i].blocks[k], k, o);
 	}
-	lat_report_hist_across_text(out, in, n);
+	rp_report_hist_across_text(out, in, n);
 	if (o->fail_above_ns > 0) {
 		struct lat_gate g;
 

@@ -6,45 +6,45 @@
 #include "latscope/json.h"
 #include "latscope/report.h"
 
-void lat_report_loop_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_loop_text(FILE *out, const struct lat_block *b);
-void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_schedcnt_text(FILE *out, const struct lat_block *b);
-void lat_report_histogram_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_histogram_text(FILE *out, const struct lat_block *b);
+void rp_report_loop_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_loop_text(FILE *out, const struct lat_block *b);
+void rp_report_schedcnt_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_schedcnt_text(FILE *out, const struct lat_block *b);
+void rp_report_histogram_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_histogram_text(FILE *out, const struct lat_block *b);
 struct lat_report_input;
 /* Histograms of different blocks and files compared (nothing when fewer than two blocks). */
-void lat_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n);
-void lat_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n);
-void lat_report_fntrace_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_fntrace_text(FILE *out, const struct lat_block *b);
-void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
+void rp_report_hist_across_json(struct lat_json *j, const struct lat_report_input *in, size_t n);
+void rp_report_hist_across_text(FILE *out, const struct lat_report_input *in, size_t n);
+void rp_report_fntrace_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_fntrace_text(FILE *out, const struct lat_block *b);
+void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 			    const struct lat_analyze_opts *o);
-void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
+void rp_report_wakeup_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o);
 
 /* Probe samples of an event stream (report/probe.c); nothing when the block has none. */
-void lat_report_probe_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_probe_text(FILE *out, const struct lat_block *b);
+void rp_report_probe_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_probe_text(FILE *out, const struct lat_block *b);
 /* Kernel-side timer latency (report/timers.c); nothing when the trace has no hrtimer event. */
-void lat_report_timers_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_timers_text(FILE *out, const struct lat_block *b,
+void rp_report_timers_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_timers_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o);
 /* The recorded environment of an event trace (report/env.c); nothing when it has none. */
-void lat_report_env_json(struct lat_json *j, const struct lat_block *b);
-void lat_report_env_text(FILE *out, const struct lat_block *b);
+void rp_report_env_json(struct lat_json *j, const struct lat_block *b);
+void rp_report_env_text(FILE *out, const struct lat_block *b);
 /* The same as (what, value) rows, each through @row (report.md's environment table). */
-void lat_report_env_rows(const struct lat_block *b,
+void rp_report_env_rows(const struct lat_block *b,
 			 void (*row)(void *ctx, const char *what, const char *value), void *ctx);
 /* "  name" left-aligned in @width columns, control characters escaped. */
-void lat_report_cell(FILE *out, const char *s, int width);
+void rp_report_cell(FILE *out, const char *s, int width);
 /* A histogram's numbers as the wakeup JSON has them: count, avg_ns, min_ns, p50_ns .. max_ns. */
 struct lat_wake_stat;
-void lat_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);
+void rp_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);
 /* "comm/pid", "idle" for pid 0, control characters escaped. */
-void lat_report_who(FILE *out, const char *comm, int32_t pid);
+void rp_report_who(FILE *out, const char *comm, int32_t pid);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
-void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
+void rp_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 
 /* An event trace's trace health per CPU (report/health.c). */
 struct lat_wakeup_result;

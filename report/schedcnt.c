@@ -68,7 +68,7 @@ static void mask_json(struct lat_json *j, const char *key, uint64_t mask)
 	lat_json_arr_close(j);
 }
 
-void lat_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_sched_result *r = b->analysis;
 
@@ -116,7 +116,7 @@ static void cycles_cell(FILE *out, int64_t v, int width)
 		fprintf(out, "%*lld", width, (long long)v);
 }
 
-void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
+void rp_report_schedcnt_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_sched_result *r = b->analysis;
 	char d[32];
@@ -139,7 +139,7 @@ void lat_report_schedcnt_text(FILE *out, const struct lat_block *b)
 			char per[40];
 
 			fputs("    ", out);
-			lat_report_cell(out, cp->s->name, 11);
+			rp_report_cell(out, cp->s->name, 11);
 			fprintf(out, " %5zu ", cp->rows);
 			cycles_cell(out, cp->announced, 7);
 			fprintf(out, "  %8lld %10.1f %8lld  ", (long long)cp->lat_min, cp->lat_avg,

@@ -124,7 +124,7 @@ static void cpus_json(struct lat_json *j, const struct lat_timer_result *t)
 
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "cpu", c->cpu);
-		lat_report_stat_json(j, &c->irq);
+		rp_report_stat_json(j, &c->irq);
 		lat_json_uint(j, "early", c->early);
 		lat_json_arr_open(j, "hist");	/* [lo_ns, count] of the non-empty buckets */
 		for (size_t k = 0; k < LAT_WAKE_HIST_N; k++) {
@@ -153,7 +153,7 @@ static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
 		lat_json_str(j, "comm", h->comm);
 		lat_json_int(j, "prio", h->prio);
 		lat_json_str(j, "function", h->function[0] ? h->function : NULL);
-		lat_report_stat_json(j, &h->lat);
+		rp_report_stat_json(j, &h->lat);
 		lat_json_uint(j, "running", h->running);
 		lat_json_uint(j, "untrusted", h->untrusted);
 		lat_json_uint(j, "low_trust", h->low_trust);
@@ -164,7 +164,7 @@ static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
 	lat_json_arr_close(j);
 }
 
-void lat_report_timers_json(struct lat_json *j, const struct lat_block *b)
+void rp_report_timers_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_timer_result *t = timers_of(b);
 
@@ -183,7 +183,7 @@ void lat_report_timers_json(struct lat_json *j, const struct lat_block *b)
 	lat_json_uint(j, "unmatched", t->unmatched);
 	lat_json_uint(j, "wakes_dropped", t->wakes_dropped);
 	lat_json_obj_open(j, "irq");
-	lat_report_stat_json(j, &t->irq);
+	rp_report_stat_json(j, &t->irq);
 	lat_json_obj_close(j);
 	cpus_json(j, t);
 	threads_json(j, t);
@@ -229,7 +229,7 @@ static void delay_text(FILE *out, const struct lat_timer_expiry *x)
 	if (x->delay.pid >= 0) {
 		fputs("; at the expiry CPU", out);
 		fprintf(out, "%d ran ", x->cpu);
-		lat_report_who(out, x->delay.comm, x->delay.pid);
+		rp_report_who(out, x->delay.comm, x->delay.pid);
 	}
 }
 
@@ -242,7 +242,7 @@ static void expiry_text(FILE *out, size_t i, const struct lat_timer_expiry *x)
 	lat_fput_safe(out, x->function[0] ? x->function : "?",
 		      strnlen(x->function[0] ? x->function : "?", LAT_TIMER_FN_LEN));
 	fprintf(out, " ran %s late (armed by ", dur(x->irq_ns, d));
-	lat_report_who(out, x->armed_comm, x->armed_pid);
+	rp_report_who(out, x->armed_comm, x->armed_pid);
 	fputc(')', out);
 	delay_text(out, x);
 	fputc('\n', out);
@@ -279,7 +279,7 @@ static void sample_text(FILE *out, const struct lat_wakeup_result *r, size_t i,
 	char d[3][32], t[40], cls[40];
 
 	fprintf(out, "  %zu. ", i + 1);
-	lat_report_who(out, s->comm, s->pid);
+	rp_report_who(out, s->comm, s->pid);
 	lat_sched_class_fmt(s->prio, cls, sizeof(cls));
 	if (cls[0])
 		fprintf(out, " %s", cls);
@@ -323,7 +323,7 @@ static void tables_text(FILE *out, const struct lat_timer_result *t)
 		const struct lat_timer_thread *h = &t->threads[i];
 
 		fputs("  ", out);
-		lat_report_cell(out, h->comm, 16);
+		rp_report_cell(out, h->comm, 16);
 		lat_sched_class_fmt(h->prio, cls, sizeof(cls));
 		fprintf(out, " %7d %-16s", h->pid, cls);
 		stat_row(out, &h->lat);
@@ -336,7 +336,7 @@ static void tables_text(FILE *out, const struct lat_timer_result *t)
 			low == 1 ? "" : "s");
 }
 
-void lat_report_timers_text(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o)
+void rp_report_timers_text(FILE *out, const struct lat_block *b, const struct lat_analyze_opts *o)
 {
 	const struct lat_timer_result *t = timers_of(b);
 

@@ -21,7 +21,7 @@ void lat_fput_safe(FILE *out, const char *s, size_t len)
 	}
 }
 
-void lat_report_cell(FILE *out, const char *s, int width)
+void rp_report_cell(FILE *out, const char *s, int width)
 {
 	size_t n = strlen(s);
 
@@ -30,7 +30,7 @@ void lat_report_cell(FILE *out, const char *s, int width)
 		fputc(' ', out);
 }
 
-void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last)
+void rp_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last)
 {
 	lat_json_arr_open(j, key);
 	lat_json_uint(j, NULL, first);
@@ -38,7 +38,7 @@ void lat_report_json_lines(struct lat_json *j, const char *key, uint64_t first, 
 	lat_json_arr_close(j);
 }
 
-void lat_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s)
+void rp_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s)
 {
 	lat_json_uint(j, "count", s->n);
 	lat_json_int(j, "avg_ns", (int64_t)(s->avg + 0.5));
@@ -50,7 +50,7 @@ void lat_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s)
 	lat_json_int(j, "max_ns", s->max);
 }
 
-void lat_report_who(FILE *out, const char *comm, int32_t pid)
+void rp_report_who(FILE *out, const char *comm, int32_t pid)
 {
 	if (pid == 0) {
 		fputs("idle", out);

@@ -371,7 +371,7 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, size_t top)
 {
 	lat_json_obj_open(j, "all");
-	lat_report_stat_json(j, &r->all);
+	rp_report_stat_json(j, &r->all);
 	lat_json_obj_close(j);
 	lat_json_uint(j, "ntasks", r->ntasks);
 	lat_json_arr_open(j, "tasks");
@@ -381,12 +381,12 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "pid", t->pid);
 		lat_json_str(j, "comm", t->comm);
-		lat_report_stat_json(j, &t->wake);
+		rp_report_stat_json(j, &t->wake);
 		lat_json_uint(j, "max_end_ns", t->max_end_ns);
 		lat_json_uint(j, "untrusted", t->untrusted);
 		lat_json_uint(j, "low_trust", t->low_trust);
 		lat_json_obj_open(j, "preempt");
-		lat_report_stat_json(j, &t->preempt);
+		rp_report_stat_json(j, &t->preempt);
 		lat_json_obj_close(j);
 		lat_json_obj_close(j);
 	}
@@ -397,9 +397,9 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 
 		lat_json_obj_open(j, NULL);
 		lat_json_int(j, "cpu", c->cpu);
-		lat_report_stat_json(j, &c->wake);
+		rp_report_stat_json(j, &c->wake);
 		lat_json_obj_open(j, "preempt");
-		lat_report_stat_json(j, &c->preempt);
+		rp_report_stat_json(j, &c->preempt);
 		lat_json_obj_close(j);
 		lat_json_uint(j, "lost_events", c->lost);
 		lat_json_uint(j, "overrun", c->overrun);
@@ -475,7 +475,7 @@ static void gaps_json(struct lat_json *j, const struct lat_wakeup_result *r)
 	lat_json_int(j, "stall_ns_total", r->stall_ns_total);
 }
 
-void lat_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
+void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 			    const struct lat_analyze_opts *o)
 {
 	const struct lat_wakeup_result *r = b->analysis;
@@ -556,7 +556,7 @@ static void holders_text(FILE *out, const struct lat_wakeup_result *r,
 		int pct = total ? (int)(100.0 * (double)o->ns / (double)total + 0.5) : 0;
 
 		fputs(i ? ", " : ": ", out);
-		lat_report_who(out, o->comm, o->pid);
+		rp_report_who(out, o->comm, o->pid);
 		if (o->pid == 0) {
 			fprintf(out, " %s (%d%%)", dur(o->ns, d1, sizeof(d1)), pct);
 		} else {
@@ -606,10 +606,10 @@ static void waker_text(FILE *out, const struct lat_wakeup_result *r,
 			fputs(" (no irq events recorded to name it)", out);
 		}
 		fprintf(out, " on CPU%d, interrupting ", k->cpu);
-		lat_report_who(out, k->comm, k->pid);
+		rp_report_who(out, k->comm, k->pid);
 	} else {
 		fputs("woken by ", out);
-		lat_report_who(out, k->comm, k->pid);
+		rp_report_who(out, k->comm, k->pid);
 		fprintf(out, " on CPU%d", k->cpu);
 	}
 	/* a new task has no sched_waking: sched_wakeup_new is where its wait starts */
@@ -639,7 +639,7 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 		lat_fput_safe(out, ev, strlen(ev));
 	}
 	fputs("\n     ", out);
-	lat_report_who(out, c->comm, c->pid);
+	rp_report_who(out, c->comm, c->pid);
 	if (lat_sched_class_fmt_pol(c->prio, c->policy, d1, sizeof(d1)))
 		fprintf(out, " %s", d1);	/* from its recorded sched_setscheduler() */
 	else
@@ -655,7 +655,7 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 			lat_fmt_trace_ts(c->end_ns, t2, sizeof(t2)));
 	if (c->unseen_pid > 0) {
 		fputs(" (", out);
-		lat_report_who(out, c->unseen_comm, c->unseen_pid);
+		rp_report_who(out, c->unseen_comm, c->unseen_pid);
 		fprintf(out, " left the CPU with no recorded switch-in: it ran at an unknown point "
 			"of %s charged below to the task before it)", dur(c->unseen_ns, d1, sizeof(d1)));
 	}
@@ -743,14 +743,14 @@ static void case_chain_text(FILE *out, const struct lat_wakeup_result *r,
 		const struct lat_wake_link *l = &c->chain[i];
 
 		fputs(";\n     ", out);
-		lat_report_who(out, l->comm, l->pid);
+		rp_report_who(out, l->comm, l->pid);
 		fprintf(out, " itself waited %s on CPU%d%s", dur(l->latency_ns, d1, sizeof(d1)),
 			l->cpu, l->kind != LAT_WAIT_PREEMPT ? "" : l->preempted ?
 			" after preemption (R+: preempted in the kernel)" :
 			" after preemption (R: rescheduled at a return to user space, or yielded)");
 		if (l->held_by_pid >= 0) {
 			fputs(" (", out);
-			lat_report_who(out, l->held_by_comm, l->held_by_pid);
+			rp_report_who(out, l->held_by_comm, l->held_by_pid);
 			fprintf(out, " %s)", dur(l->held_ns, d2, sizeof(d2)));
 		} else if (l->held_unknown) {
 			fputs(" (who held that CPU is unknown: older than the switches kept per CPU)",
@@ -848,7 +848,7 @@ static void rt_text(FILE *out, const struct lat_wakeup_result *r)
 		first = 0;
 		lat_sched_class_fmt_pol(t->prio, t->policy, cls, sizeof(cls));
 		fputs("    ", out);
-		lat_report_who(out, t->comm, t->pid);
+		rp_report_who(out, t->comm, t->pid);
 		fprintf(out, " %s: max %s, p99 %s over %llu wait%s", cls,
 			dur(t->rt.max, d1, sizeof(d1)), dur(t->rt.p99, d2, sizeof(d2)),
 			(unsigned long long)t->rt.n, t->rt.n == 1 ? "" : "s");
@@ -874,7 +874,7 @@ static void worst_notes(FILE *out, const struct lat_wakeup_result *r)
 		      "policy it set)\n", out);
 }
 
-void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
+void rp_report_wakeup_text(FILE *out, const struct lat_block *b,
 			    const struct lat_analyze_opts *o)
 {
 	const struct lat_wakeup_result *r = b->analysis;
@@ -911,7 +911,7 @@ void lat_report_wakeup_text(FILE *out, const struct lat_block *b,
 			const struct lat_wake_task *t = &r->tasks[i];
 
 			fputs("  ", out);
-			lat_report_cell(out, t->comm, 16);
+			rp_report_cell(out, t->comm, 16);
 			fprintf(out, " %7d", t->pid);
 			stat_row(out, &t->wake);
 			fprintf(out, " %8llu\n", (unsigned long long)t->preempt.n);

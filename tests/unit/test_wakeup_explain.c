@@ -42,7 +42,7 @@ static char *report_text(const struct lat_block *b, const struct lat_analyze_opt
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	lat_report_wakeup_text(f, b, o);
+	rp_report_wakeup_text(f, b, o);
 	fclose(f);
 	return buf;
 }

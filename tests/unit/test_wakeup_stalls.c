@@ -48,7 +48,7 @@ static char *report_text(const struct lat_block *b)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	lat_report_wakeup_text(f, b, NULL);
+	rp_report_wakeup_text(f, b, NULL);
 	fclose(f);
 	return buf;
 }

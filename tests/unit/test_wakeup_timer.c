@@ -86,7 +86,7 @@ static char *report_text(const struct lat_block *b, const struct lat_analyze_opt
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	lat_report_timers_text(f, b, o);
+	rp_report_timers_text(f, b, o);
 	fclose(f);
 	return buf;
 }

@@ -39,7 +39,7 @@ static char *report_text(const struct lat_block *b, const struct lat_analyze_opt
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	lat_report_wakeup_text(f, b, o);
+	rp_report_wakeup_text(f, b, o);
 	fclose(f);
 	return buf;
 }
@@ -54,7 +54,7 @@ static char *report_json(const struct lat_block *b, const struct lat_analyze_opt
 	assert_non_null(f);
 	lat_json_init(&j, f, 1);
 	lat_json_obj_open(&j, NULL);
-	lat_report_wakeup_json(&j, b, o);
+	rp_report_wakeup_json(&j, b, o);
 	lat_json_obj_close(&j);
 	fclose(f);
 	return buf;
