@@ -292,8 +292,8 @@ static void test_aa_line_kinds(void **state)
 		"    IRQ interference          4.93 us (0.40 %)",
 		"  Previous IRQ interference:                  up to       8.93 us",
 		"  IRQ handler delay:                  (exit from idle)       0.98 us (0.00 %)",
-		"ALL #40011  e0 |                  2       137       462 |                  8       "
-		"156       481",
+		("ALL #40011  e0 |                  2       137       462 |                  8       "
+		 "156       481"),
 	};
 	static const char *const soft[] = {
 		"                               ip:3567",
