@@ -40,12 +40,15 @@ typedef void (*pr_hspan_fn)(void *arg, const struct pr_hspan *s);
  * Time no span covers: the history does not know who ran.
  */
 typedef void (*pr_spans_fn)(const void *src, int32_t cpu, uint64_t from, uint64_t to,
-				   pr_hspan_fn fn, void *arg);
+			    pr_hspan_fn fn, void *arg);
+/* The time of [@from, @to] on CPU @cpu inside stalls, counted once where they nest. */
+typedef int64_t (*pr_stall_ns_fn)(const void *src, int32_t cpu, uint64_t from, uint64_t to);
 
 /* What the wakeup analysis knows of a marker's task; 0 / -1: not recorded. */
 struct pr_view {
 	int32_t prio;			/* the task's kernel prio on its CPU now, LAT_PRIO_UNKNOWN */
-	pr_spans_fn spans;	/* the CPUs' history (NULL none), with its @src */
+	pr_spans_fn spans;		/* the CPUs' history (NULL none), with its @src */
+	pr_stall_ns_fn stall_ns;	/* of the same history, NULL none */
 	const void *spans_src;
 	uint64_t switch_ts;		/* the sched_switch that put it on the marker's CPU */
 	uint64_t waking_ts;		/* its last sched_waking (sched_wakeup) for that CPU */

@@ -140,54 +140,10 @@ static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out
 	return 0;
 }
 
-/* Stall spans of a sample's window, to be merged (they nest: a CPU's and every CPU's). */
-#define PR_STALLS 16
-struct pr_stalls {
-	uint64_t from, to;
-	size_t n;
-	uint64_t a[PR_STALLS], b[PR_STALLS];
-};
-
-static void stall_span(void *arg, const struct pr_hspan *sp)
-{
-	struct pr_stalls *x = arg;
-	uint64_t a = sp->start > x->from ? sp->start : x->from;
-	uint64_t b = sp->end < x->to ? sp->end : x->to;
-
-	if (sp->kind != PR_HSPAN_STALL || b <= a || x->n == PR_STALLS)
-		return;
-	x->a[x->n] = a;
-	x->b[x->n++] = b;
-}
-
-/* The time of [@from, @to] on CPU @cpu inside stalls: their union. */
+/* The time of [@from, @to] on CPU @cpu inside the stalls the wakeup analysis found. */
 static int64_t stall_time(const struct pr_view *v, int32_t cpu, uint64_t from, uint64_t to)
 {
-	struct pr_stalls x = { .from = from, .to = to };
-	uint64_t end = 0;
-	int64_t ns = 0;
-
-	if (!v->spans || to <= from)
-		return 0;
-	v->spans(v->spans_src, cpu, from, to, stall_span, &x);
-	for (size_t i = 1; i < x.n; i++)	/* by start: a handful at most */
-		for (size_t k = i; k > 0 && x.a[k - 1] > x.a[k]; k--) {
-			uint64_t ta = x.a[k], tb = x.b[k];
-
-			x.a[k] = x.a[k - 1];
-			x.b[k] = x.b[k - 1];
-			x.a[k - 1] = ta;
-			x.b[k - 1] = tb;
-		}
-	for (size_t i = 0; i < x.n; i++) {
-		uint64_t a = x.a[i] > end ? x.a[i] : end;
-
-		if (x.b[i] > a)
-			ns += (int64_t)(x.b[i] - a);
-		if (x.b[i] > end)
-			end = x.b[i];
-	}
-	return ns;
+	return v->stall_ns ? v->stall_ns(v->spans_src, cpu, from, to) : 0;
 }
 
 /* The points of sample @s whose marker is @ev, from the wakeup analysis' state (@v). */

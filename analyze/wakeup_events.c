@@ -411,6 +411,7 @@ void wk_probe_view(void *ctx, const struct lat_event *ev, struct pr_view *v)
 	v->holder_pid = -1;
 	v->prio = c && c->h.cur_known && c->h.cur_pid == ev->pid ? c->h.cur_prio : LAT_PRIO_UNKNOWN;
 	v->spans = wk_history_spans;
+	v->stall_ns = wk_history_stall_ns;
 	v->spans_src = &w->h;
 	if (!c || !c->h.cur_known || !c->cur_switched || c->h.cur_pid != ev->pid ||
 	    c->h.cur_start > ev->ts_ns)

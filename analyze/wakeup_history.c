@@ -92,6 +92,13 @@ int64_t wk_stall_overlap(const struct wk_history *h, int32_t cpu, uint64_t a, ui
 	return ns + (int64_t)(cur1 - cur0);
 }
 
+int64_t wk_history_stall_ns(const void *src, int32_t cpu, uint64_t from, uint64_t to)
+{
+	const struct wk_history *h = src;
+
+	return to > from && h->nstall ? wk_stall_overlap(h, cpu, from, to) : 0;
+}
+
 void wk_history_unseen(const struct wk_hcpu *c, int32_t pid, uint64_t start, uint64_t end,
 		       struct wk_unseen *u)
 {

@@ -247,5 +247,7 @@ void wk_history_unseen_recent(const struct wk_hcpu *c, int32_t pid, uint64_t sta
 struct pr_hspan;
 void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
 		      void (*fn)(void *arg, const struct pr_hspan *s), void *arg);
+/* wk_stall_overlap() for the probe, @src a const struct wk_history; 0 when @to <= @from. */
+int64_t wk_history_stall_ns(const void *src, int32_t cpu, uint64_t from, uint64_t to);
 
 #endif
