@@ -44,10 +44,8 @@ fixture=${LAT_FIXTURE:-$build/fixtures/tracecmd-mixed-v6.dat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[ -f "$build/liblatscope_model.a" ] || { echo "build latscope first ($build)"; exit 2; }
-cc -O2 -o "$tmp/latscope_iter" "$repo/bench/tracedat_latscope.c" -I"$repo/include" \
-	"$build/liblatscope_report.a" "$build/liblatscope_analyze.a" "$build/liblatscope_formats.a" "$build/liblatscope_model.a" -Wl,--as-needed \
-	$(pkg-config --libs libtraceevent libzstd zlib cairo) -lm
+. "$repo/bench/bench_tools.sh"
+bench_build_iter
 cc -O2 -o "$tmp/tracecmd_iter" "$repo/bench/tracedat_libtracecmd.c" \
 	$(pkg-config --cflags --libs libtracecmd)
 cc -O2 -o "$tmp/floor" "$repo/bench/tracedat_floor.c"
@@ -172,7 +170,7 @@ fi
 # (B) in turn, PAIRS times (trace-cmd report 5 times); A/B is how many times
 # faster latscope is, as the median of the pairs [middle half] [min, max].  Wall
 # time is the goal's (the reader's threads use the second core); CPU time beside.
-cc -O2 -o "$tmp/pairtime" "$repo/bench/pairtime.c"
+bench_build_pair
 pairs=${PAIRS:-21}
 pair() { # LABEL N CMD_A ... --vs CMD_B ...
 	label=$1 n=$2

@@ -22,12 +22,9 @@ fixture=${LAT_FIXTURE:-$build/fixtures/tracecmd-mixed-v6.dat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[ -f "$build/liblatscope_model.a" ] || { echo "build latscope first ($build)"; exit 2; }
-cc -O2 -o "$tmp/latscope_iter" "$repo/bench/tracedat_latscope.c" -I"$repo/include" \
-	"$build/liblatscope_report.a" "$build/liblatscope_analyze.a" \
-	"$build/liblatscope_formats.a" "$build/liblatscope_model.a" -Wl,--as-needed \
-	$(pkg-config --libs libtraceevent libzstd zlib cairo) -lm -lpthread
-cc -O2 -o "$tmp/pairtime" "$repo/bench/pairtime.c"
+. "$repo/bench/bench_tools.sh"
+bench_build_iter
+bench_build_pair
 python3 "$repo/scripts/tracedat_v6_tool.py" widen "$fixture" "$tmp/w.dat" "$ncpu" "$rep"
 echo "input: $ncpu CPUs, $("$tmp/latscope_iter" "$tmp/w.dat" 1 | awk '{ print $1 }') events," \
 	"$(du -k "$tmp/w.dat" | cut -f1) KiB; machine: $(nproc) online CPUs;" \
