@@ -47,7 +47,7 @@ struct ct_thread {
 	int64_t cycles, min, avg, max;		/* summary or JSON, ns */
 	int64_t trailer[CT_NTRAILERS];		/* -h trailers (Total and Overflows are counts) */
 	int64_t listed_overflows, others;	/* cycle numbers listed / "# N others" */
-	struct lat_hist_build hb;
+	struct imp_hist_build hb;
 	int64_t hist_top;			/* one past the largest bucket row, ns; 0 none */
 	uint64_t hist_sum;
 	int has_summary, has_hist, has_json_hist;
@@ -80,7 +80,7 @@ static int is_hist_row(const char *s, size_t len)
 {
 	size_t i = 0, ntok = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	while (i < len) {
 		size_t st = i;
 
@@ -132,7 +132,7 @@ static const char *const trailer_names[] = {
 static int is_trailer(const char *s, size_t len)
 {
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(trailer_names); i++)
-		if (lat_imp_starts(s, len, trailer_names[i]))
+		if (imp_starts(s, len, trailer_names[i]))
 			return 1;
 	return 0;
 }
@@ -153,7 +153,7 @@ static const char *const json_rows[] = {
 static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (lat_imp_starts(s, len, tab[i]))
+		if (imp_starts(s, len, tab[i]))
 			return 1;
 	return 0;
 }
@@ -163,7 +163,7 @@ static int is_json_numkey(const char *s, size_t len)
 {
 	size_t i = 1;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	if (len < 4 || s[0] != '"')
 		return 0;
 	while (i < len && s[i] >= '0' && s[i] <= '9')
@@ -173,14 +173,14 @@ static int is_json_numkey(const char *s, size_t len)
 
 static int is_brace(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	return (len == 1 && (s[0] == '{' || s[0] == '}')) || (len == 2 && !memcmp(s, "},", 2));
 }
 
 /* A summary line: "T:" then a thread number */
 static int is_summary(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	return len > 3 && !memcmp(s, "T:", 2) && memmem(s, len, "Max:", 4);
 }
 
@@ -212,7 +212,7 @@ static int is_loadavg(const char *s, size_t len)
 /* The default mode's refresh line, after the cursor-up escape: "\e[3Apolicy: fifo: ..." */
 static int is_policy(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	if (len && s[0] == '\033') {
 		const char *p = memchr(s, 'A', len);
 
@@ -237,14 +237,14 @@ static enum lat_line_kind ct_line_kind(const char *s, size_t len)
 	if (is_summary(s, len) || is_hist_row(s, len) || is_trailer(s, len) ||
 	    is_verbose_row(s, len))
 		return LAT_LINE_ROW;
-	if (lat_imp_starts(s, len, "# Histogram") || lat_imp_starts(s, len, "Thread ") ||
+	if (imp_starts(s, len, "# Histogram") || imp_starts(s, len, "Thread ") ||
 	    starts_any(s, len, json_heads, LAT_ARRAY_SIZE(json_heads)))
 		return LAT_LINE_HEAD;
 	if (starts_any(s, len, json_rows, LAT_ARRAY_SIZE(json_rows)) || is_json_numkey(s, len))
 		return LAT_LINE_ROW;
 	if (starts_any(s, len, json_soft, LAT_ARRAY_SIZE(json_soft)) || is_brace(s, len) ||
-	    is_policy(s, len) || lat_imp_starts(s, len, "# /dev/cpu_dma_latency") ||
-	    lat_imp_starts(s, len, "Max CPUs =") || lat_imp_starts(s, len, "Online CPUs ="))
+	    is_policy(s, len) || imp_starts(s, len, "# /dev/cpu_dma_latency") ||
+	    imp_starts(s, len, "Max CPUs =") || imp_starts(s, len, "Online CPUs ="))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -288,7 +288,7 @@ static struct ct_thread *thread_of(struct ct_state *st, int64_t id, int *err)
 		t->trailer[k] = LAT_VALUE_NONE;
 	t->listed_overflows = 0;
 	t->others = 0;
-	if (lat_hist_build_init(&t->hb, NULL)) {
+	if (imp_hist_build_init(&t->hb, NULL)) {
 		*err = -LAT_ENOMEM;
 		return NULL;
 	}
@@ -388,7 +388,7 @@ static int add_bucket(struct ct_state *st, struct ct_thread *t, uint64_t idx, ui
 {
 	int64_t lo = (int64_t)idx * st->unit, hi = (int64_t)(idx + 1) * st->unit;
 
-	if (lat_hist_build_bucket(&t->hb, lo, hi, c, line)) {
+	if (imp_hist_build_bucket(&t->hb, lo, hi, c, line)) {
 		*err = -LAT_ENOMEM;
 		return -1;
 	}
@@ -461,8 +461,8 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 		lat_scan_ws(&sc);
 		return lat_scan_eol(&sc);
 	}
-	if (lat_imp_starts(buf, strlen(buf), "# Max Latency:") ||
-	    lat_imp_starts(buf, strlen(buf), "# SMIs:"))
+	if (imp_starts(buf, strlen(buf), "# Max Latency:") ||
+	    imp_starts(buf, strlen(buf), "# SMIs:"))
 		return add_note(st, buf, err);
 	/* -b: "# Thread Ids: 28842", "# Break thread: 28842", "# Break value: 513" */
 	if (lat_scan_lit(&sc, "# Thread Ids:")) {
@@ -556,7 +556,7 @@ static int parse_verbose(struct ct_state *st, const char *buf, uint32_t line, in
 	t = thread_of(st, id, err);
 	if (!t)
 		return *err ? 0 : -1;
-	if (lat_hist_build_value(&t->hb, lat * st->unit, line)) {
+	if (imp_hist_build_value(&t->hb, lat * st->unit, line)) {
 		*err = -LAT_ENOMEM;
 		return 0;
 	}
@@ -604,9 +604,9 @@ static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *
 	int64_t v;
 	struct ct_thread *t;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	st->kinds |= CT_K_JSON;
-	if (lat_imp_starts(s, len, "\"cmdline:\":")) {
+	if (imp_starts(s, len, "\"cmdline:\":")) {
 		free(st->cmdline);
 		st->cmdline = json_string(s);
 		return 1;
@@ -631,11 +631,11 @@ static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *
 			st->json_threads = 0;
 		return 1;
 	}
-	if (lat_imp_starts(s, len, "\"thread\":")) {
+	if (imp_starts(s, len, "\"thread\":")) {
 		st->json_threads = 1;
 		return 1;
 	}
-	if (lat_imp_starts(s, len, "\"sysinfo\":")) {
+	if (imp_starts(s, len, "\"sysinfo\":")) {
 		st->json_other = !memchr(s, '}', len);
 		return 1;
 	}
@@ -653,7 +653,7 @@ static int parse_json(struct ct_state *st, const char *buf, uint32_t line, int *
 	t = thread_of(st, st->json_thread, err);
 	if (!t)
 		return *err ? 0 : -1;
-	if (lat_imp_starts(s, len, "\"histogram\":")) {
+	if (imp_starts(s, len, "\"histogram\":")) {
 		/* "histogram": {      },  is an empty one on one line */
 		st->json_hist = !memchr(s, '}', len);
 		t->has_json_hist = 1;
@@ -741,7 +741,7 @@ static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_bl
 				      (long long)(t->hist_top / 1000));
 	}
 	if (ovf > 0 && t->has_hist &&
-	    lat_hist_build_bucket(&t->hb, t->hist_top, INT64_MAX, (uint64_t)ovf, 0))
+	    imp_hist_build_bucket(&t->hb, t->hist_top, INT64_MAX, (uint64_t)ovf, 0))
 		return -LAT_ENOMEM;
 	if (t->listed_overflows && t->trailer[CT_OVERFLOWS] != LAT_VALUE_NONE &&
 	    t->listed_overflows + t->others != t->trailer[CT_OVERFLOWS])
@@ -750,7 +750,7 @@ static int finish_thread(struct ct_state *st, struct ct_thread *t, struct lat_bl
 				      "%lld overflows counted", t->id,
 				      (long long)t->listed_overflows, (long long)t->others,
 				      (long long)t->trailer[CT_OVERFLOWS]);
-	return lat_hist_build_finish(&t->hb, st->unit, b);
+	return imp_hist_build_finish(&t->hb, st->unit, b);
 }
 
 /* -b stopped the run: which thread, at what latency, and whether its summary agrees. */
@@ -889,7 +889,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 						      LAT_ARRAY_SIZE(json_heads)))
 			continue;
 		r = 0;
-		if (k != LAT_LINE_NO && lat_imp_copy(l->s, l->len, buf, CT_LINE_MAX))
+		if (k != LAT_LINE_NO && imp_copy(l->s, l->len, buf, CT_LINE_MAX))
 			r = parse_line(&st, buf, strlen(buf), l->lineno, &err);
 		if (err) {
 			ret = err;
@@ -911,7 +911,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	for (size_t i = 0; i < st.n && !ret; i++)
 		ret = finish_thread(&st, &st.th[i], b);
 	for (size_t i = 0; i < st.n; i++)
-		lat_hist_build_drop(&st.th[i].hb);
+		imp_hist_build_drop(&st.th[i].hb);
 	if (!ret && st.refreshes)
 		ret = lat_block_add_finding(b, "refreshes", LAT_SEV_INFO,
 					    "%llu summary lines were refreshes of an earlier one: "
@@ -932,7 +932,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	if (!ret && (b->title = block_title(&st)) == NULL)
 		ret = -LAT_ENOMEM;
 	if (!ret && (st.kinds & CT_K_SUMMARY))
-		ret = lat_imp_label_title(t, first, ct_label_skip, NULL, b);
+		ret = imp_label_title(t, first, ct_label_skip, NULL, b);
 	free(st.th);
 	free(st.cmdline);
 	free(st.notes);
@@ -941,7 +941,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist ? 0 : -LAT_EEMPTY;
 }
 
-const struct lat_format lat_format_cyclictest = {
+const struct lat_format fmt_cyclictest = {
 	.name = "cyclictest",
 	.summary = "cyclictest (rt-tests): summaries (-q and the default refresh), -h/--histfile "
 		   "histograms with their trailers, -v samples, --json",

@@ -262,7 +262,7 @@ static int scan_flags_rt_lazy(const char *f, struct lat_fn_entry *e, long cpu, c
  * hard/softirq, preempt depth (hex or '.'), optional migrate-disable depth.
  */
 /* The 4 or 5 flag characters after the CPU (or between the bars of a graph row). */
-static int flag_field(enum lat_fnt_dialect dialect, const char *f, size_t nf,
+static int flag_field(enum fnt_dialect dialect, const char *f, size_t nf,
 		      struct lat_fn_entry *e)
 {
 	if (nf < 4 || nf > 5)
@@ -275,7 +275,7 @@ static int flag_field(enum lat_fnt_dialect dialect, const char *f, size_t nf,
 	if (nf == 5) {
 		if (f[4] != '.' && !isxdigit((unsigned char)f[4]))
 			return 0;
-		if (dialect == LAT_FNT_RT) {
+		if (dialect == FNT_RT) {
 			/* the -RT tracer prints the whole preempt count in hex: "0d..10" */
 			if (f[4] != '.' && f[3] != '.')
 				e->preempt_count = (int16_t)(e->preempt_count * 16 +
@@ -291,7 +291,7 @@ static int flag_field(enum lat_fnt_dialect dialect, const char *f, size_t nf,
 	return 1;
 }
 
-static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct lat_fn_entry *e)
+static int scan_cpu_flags(enum fnt_dialect dialect, const char **pp, struct lat_fn_entry *e)
 {
 	const char *p = skip_ws(*pp), *f;
 	size_t nf;
@@ -305,15 +305,15 @@ static int scan_cpu_flags(enum lat_fnt_dialect dialect, const char **pp, struct 
 	nf = 0;
 	while (f[nf] && !is_blank(f[nf]))
 		nf++;
-	if (nf == 0 && dialect == LAT_FNT_RT) {
+	if (nf == 0 && dialect == FNT_RT) {
 		/* v1.1.3 special rows print the CPU alone: "0        2us : f <comm-pid> (0 1):" */
 		e->cpu = (int32_t)cpu;
 		*pp = f;
 		return 1;
 	}
-	if (nf == 7 && dialect == LAT_FNT_FTRACE)
+	if (nf == 7 && dialect == FNT_FTRACE)
 		return scan_flags_rt_lazy(f, e, cpu, pp);
-	if (dialect == LAT_FNT_RT && f[0] == '-' && nf == 4)
+	if (dialect == FNT_RT && f[0] == '-' && nf == 4)
 		return scan_flags_v113(f, e, cpu, pp);
 	if (!flag_field(dialect, f, nf, e))
 		return 0;
@@ -841,7 +841,7 @@ static int graph_call(const char *p, struct lat_fn_entry *e)
  *   "  0 us |   0)   bash-1507    |  d..1 |   0.378 us    |    do_raw_spin_trylock();"
  * REL TIME (us since the first entry), CPU, task, flags, DURATION, the call.
  */
-static int parse_graph(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
+static int parse_graph(enum fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
 {
 	const char *s = skip_ws(p), *f;
 	char *endp;
@@ -883,7 +883,7 @@ static int parse_graph(enum lat_fnt_dialect dialect, const char *p, struct lat_f
 	return graph_call(s, e);
 }
 
-static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
+static int parse_compact(enum fnt_dialect dialect, const char *p, struct lat_fn_entry *e)
 {
 	if (!scan_comm_pid(&p, &e->comm, &e->pid))
 		return 0;
@@ -911,14 +911,14 @@ static int parse_compact(enum lat_fnt_dialect dialect, const char *p, struct lat
 	return 0;
 }
 
-static int parse_row_as_is(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
+static int parse_row_as_is(enum fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
 {
 	const char *p = skip_ws(s);
 	int ok;
 
 	e->mark = 0;
 	e->kind = LAT_FN_CALL;
-	if (dialect == LAT_FNT_RT && p[0] == '(' && p[1] == 'T' && isdigit((unsigned char)p[2])) {
+	if (dialect == FNT_RT && p[0] == '(' && p[1] == 'T' && isdigit((unsigned char)p[2])) {
 		char *endp;
 		long type = strtol(p + 2, &endp, 10), idx;
 
@@ -955,11 +955,11 @@ static int parse_row_as_is(enum lat_fnt_dialect dialect, const char *s, struct l
 		default:
 			return -1;
 		}
-	} else if (dialect == LAT_FNT_RT && starts(p, "[ =>")) {
+	} else if (dialect == FNT_RT && starts(p, "[ =>")) {
 		ok = parse_cmdline(p, e);
 	} else {
 		ok = parse_compact(dialect, p, e);
-		if (!ok && dialect == LAT_FNT_RT) {
+		if (!ok && dialect == FNT_RT) {
 			entry_strings_free(e);
 			ok = parse_v10(p, e);
 		} else if (!ok && isdigit((unsigned char)*p) && strstr(p, " us |")) {
@@ -1011,7 +1011,7 @@ static const char *note_start(const char *s, const char *from, int loose)
  * ':' / '<' / '>' after it.  A second one inside a line is a row a mailer
  * joined to the first (Outlook's "remove extra line breaks"), not a note.
  */
-static int row_start(enum lat_fnt_dialect dialect, const char *p)
+static int row_start(enum fnt_dialect dialect, const char *p)
 {
 	struct lat_fn_entry e;
 
@@ -1026,7 +1026,7 @@ static int row_start(enum lat_fnt_dialect dialect, const char *p)
 }
 
 /* @s parsed without the note at @n: 1 and e->note set, 0 (nothing kept), or -1 ENOMEM. */
-static int parse_noted(enum lat_fnt_dialect dialect, const char *s, const char *n,
+static int parse_noted(enum fnt_dialect dialect, const char *s, const char *n,
 		       struct lat_fn_entry *e)
 {
 	char *head;
@@ -1054,7 +1054,7 @@ static int parse_noted(enum lat_fnt_dialect dialect, const char *s, const char *
  * the note is split off only when the row does not parse as it is and the part
  * before the note does, so no row that reads today changes.
  */
-int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
+int fnt_parse_row(enum fnt_dialect dialect, const char *s, struct lat_fn_entry *e)
 {
 	int ok = parse_row_as_is(dialect, s, e);
 
@@ -1072,33 +1072,33 @@ int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn
 }
 
 /* Row shapes, for the segmenter: cheap and without allocation. */
-static int row_shape(enum lat_fnt_dialect dialect, const char *p)
+static int row_shape(enum fnt_dialect dialect, const char *p)
 {
 	struct lat_fn_entry e;
 
 	p = skip_ws(p);
-	if (dialect == LAT_FNT_RT) {
+	if (dialect == FNT_RT) {
 		if (p[0] == '(' && p[1] == 'T' && isdigit((unsigned char)p[2]) && strstr(p, "/#"))
 			return 1;
 		if (starts(p, "[ =>"))
 			return 1;
 	}
 	memset(&e, 0, sizeof(e));
-	if (dialect == LAT_FNT_RT && strstr(p, "ms (+")) {
+	if (dialect == FNT_RT && strstr(p, "ms (+")) {
 		int ok = parse_v10(p, &e);
 
 		entry_strings_free(&e);
 		if (!ok) {
 			/* a v1.0 row with a note after it */
 			memset(&e, 0, sizeof(e));
-			ok = lat_fnt_parse_row(dialect, p, &e) == 1;
+			ok = fnt_parse_row(dialect, p, &e) == 1;
 			entry_strings_free(&e);
 		}
 		if (ok)
 			return 1;
 		memset(&e, 0, sizeof(e));
 	}
-	if (dialect == LAT_FNT_FTRACE && isdigit((unsigned char)*p) && strstr(p, " us |")) {
+	if (dialect == FNT_FTRACE && isdigit((unsigned char)*p) && strstr(p, " us |")) {
 		int ok = parse_graph(dialect, p, &e);
 
 		entry_strings_free(&e);
@@ -1109,7 +1109,7 @@ static int row_shape(enum lat_fnt_dialect dialect, const char *p)
 	if (!scan_comm_pid(&p, NULL, &e.pid) || !scan_cpu_flags(dialect, &p, &e) ||
 	    !scan_time(&p, &e.time_ns))
 		return 0;
-	if (dialect == LAT_FNT_RT && strstr(p, " <-"))
+	if (dialect == FNT_RT && strstr(p, " <-"))
 		return 0;	/* "<-parent" is ftrace's notation */
 	return 1;
 }
@@ -1126,29 +1126,29 @@ static int is_legend(const char *p)
 }
 
 /* Classifies a line held in a NUL-terminated buffer. */
-static enum lat_line_kind classify(enum lat_fnt_dialect dialect, const char *buf)
+static enum lat_line_kind classify(enum fnt_dialect dialect, const char *buf)
 {
 	int hashed;
 	const char *p = strip_hash(buf, &hashed);
 
-	if (dialect == LAT_FNT_RT && hashed)
+	if (dialect == FNT_RT && hashed)
 		return LAT_LINE_NO;
 	if (starts(p, "tracer:"))
-		return dialect == LAT_FNT_FTRACE ? LAT_LINE_HEAD : LAT_LINE_NO;
+		return dialect == FNT_FTRACE ? LAT_LINE_HEAD : LAT_LINE_NO;
 	if (find_title(p)) {
 		int rt = is_rt_title(p);
 
-		if (dialect == LAT_FNT_RT)
+		if (dialect == FNT_RT)
 			return rt ? LAT_LINE_HEAD : LAT_LINE_NO;
 		return rt ? LAT_LINE_NO : LAT_LINE_HEAD;
 	}
 	if (starts(p, "latency:") || starts(p, "| task:") || starts(p, "=> started at:") ||
-	    (dialect == LAT_FNT_RT && (starts(p, "process:") || starts(p, "nice:"))) ||
+	    (dialect == FNT_RT && (starts(p, "process:") || starts(p, "nice:"))) ||
 	    starts(p, "=> ended at:") || is_legend(p) || is_elision(p))
 		return LAT_LINE_SOFT;
 	if (hashed)
 		return LAT_LINE_SOFT;	/* comments and the ftrace legend */
-	if (dialect == LAT_FNT_FTRACE && starts(p, "=> "))
+	if (dialect == FNT_FTRACE && starts(p, "=> "))
 		return LAT_LINE_ROW;	/* a stack frame after "<stack trace>" */
 	return row_shape(dialect, p) ? LAT_LINE_ROW : LAT_LINE_NO;
 }
@@ -1162,7 +1162,7 @@ static enum lat_line_kind classify(enum lat_fnt_dialect dialect, const char *buf
  * lines, up to the first line that is none of them (or a second title).  It is
  * a block only when it has a "latency:" line; returns its end, else 0.
  */
-size_t lat_fnt_header_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first)
+size_t fnt_header_block(enum fnt_dialect dialect, const struct lat_text *t, size_t first)
 {
 	size_t end = 0;
 	int latency = 0;
@@ -1192,7 +1192,7 @@ size_t lat_fnt_header_block(enum lat_fnt_dialect dialect, const struct lat_text 
 	return latency ? end : 0;
 }
 
-enum lat_line_kind lat_fnt_line_kind(enum lat_fnt_dialect dialect, const char *s, size_t len)
+enum lat_line_kind fnt_line_kind(enum fnt_dialect dialect, const char *s, size_t len)
 {
 	char buf[512];
 	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
@@ -1461,7 +1461,7 @@ static int add_stack_frame(struct lat_fntrace *t, const char *p)
  * may have its parent on the line after the block ("(finish_task_switch)"): joined
  * when it is only that.  Returns 0 or -LAT_ENOMEM.
  */
-static int read_row(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t i, size_t end,
+static int read_row(enum fnt_dialect dialect, const struct lat_text *t, size_t i, size_t end,
 		    struct line_buf *lb, struct line_buf *lb2, struct lat_fn_entry *e, int *r,
 		    int *joined)
 {
@@ -1477,12 +1477,12 @@ static int read_row(enum lat_fnt_dialect dialect, const struct lat_text *t, size
 		    (i + 1 < end || is_parent_only(lb2->s))) {
 			if ((ret = copy_line(lb2, l, nx)) < 0)
 				return ret;
-			*r = lat_fnt_parse_row(dialect, lb2->s, e);
+			*r = fnt_parse_row(dialect, lb2->s, e);
 			*joined = *r == 1;
 		}
 	}
 	if (!*joined)
-		*r = lat_fnt_parse_row(dialect, lb->s, e);
+		*r = fnt_parse_row(dialect, lb->s, e);
 	return 0;
 }
 
@@ -1527,7 +1527,7 @@ static int one_token_pid(const char *p)
  * every piece reads as an entry on its own (at most JOINED_MAX).  Returns the
  * number of entries added to @ft (0 when the line is not that), <0 ENOMEM.
  */
-static int joined_rows(enum lat_fnt_dialect dialect, struct lat_fntrace *ft, char *s,
+static int joined_rows(enum fnt_dialect dialect, struct lat_fntrace *ft, char *s,
 		       const struct lat_line *l, int gap)
 {
 	char *cut[JOINED_MAX];
@@ -1547,7 +1547,7 @@ static int joined_rows(enum lat_fnt_dialect dialect, struct lat_fntrace *ft, cha
 
 		memset(&probe, 0, sizeof(probe));
 		probe.index = -1;
-		r = lat_fnt_parse_row(dialect, k ? cut[k - 1] : s, &probe);
+		r = fnt_parse_row(dialect, k ? cut[k - 1] : s, &probe);
 		entry_strings_free(&probe);
 		if (r != 1)
 			return 0;
@@ -1557,7 +1557,7 @@ static int joined_rows(enum lat_fnt_dialect dialect, struct lat_fntrace *ft, cha
 
 		if (!e)
 			return -LAT_ENOMEM;
-		if (lat_fnt_parse_row(dialect, k ? cut[k - 1] : s, e) != 1) {
+		if (fnt_parse_row(dialect, k ? cut[k - 1] : s, e) != 1) {
 			ft->n--;
 			return -LAT_ENOMEM;	/* it parsed a moment ago: only memory fails */
 		}
@@ -1578,7 +1578,7 @@ static void title_block(struct lat_block *b, const struct lat_fntrace *ft)
 		b->title = NULL;
 }
 
-int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first,
+int fnt_parse_block(enum fnt_dialect dialect, const struct lat_text *t, size_t first,
 			size_t end, struct lat_block *b, struct lat_diag *d)
 {
 	struct lat_fntrace *ft = lat_fntrace_new();
@@ -1614,7 +1614,7 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
 		k = classify(dialect, lb.s);
 		if (k == LAT_LINE_SOFT || k == LAT_LINE_HEAD)
 			continue;
-		if (dialect == LAT_FNT_FTRACE && in_stack && starts(skip_ws(lb.s), "=> ")) {
+		if (dialect == FNT_FTRACE && in_stack && starts(skip_ws(lb.s), "=> ")) {
 			if ((ret = add_stack_frame(ft, lb.s)) < 0)
 				goto out;
 			continue;

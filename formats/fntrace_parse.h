@@ -11,19 +11,19 @@
 #include "latscope/format.h"
 #include "latscope/fntrace.h"
 
-enum lat_fnt_dialect {
-	LAT_FNT_RT,		/* Ingo Molnar's -RT/-VP tracer: "preemption latency trace v1.1.x" */
-	LAT_FNT_FTRACE,		/* kernel ftrace latency format: "# tracer: X", "X latency trace" */
+enum fnt_dialect {
+	FNT_RT,		/* Ingo Molnar's -RT/-VP tracer: "preemption latency trace v1.1.x" */
+	FNT_FTRACE,		/* kernel ftrace latency format: "# tracer: X", "X latency trace" */
 };
 
 /* How one dequoted line looks to @dialect (the segmenter's line_kind). */
-enum lat_line_kind lat_fnt_line_kind(enum lat_fnt_dialect dialect, const char *s, size_t len);
+enum lat_line_kind fnt_line_kind(enum fnt_dialect dialect, const char *s, size_t len);
 
 /* The end of a header-only dump starting at @first (no entries pasted), or 0. */
-size_t lat_fnt_header_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first);
+size_t fnt_header_block(enum fnt_dialect dialect, const struct lat_text *t, size_t first);
 
 /* Parses lines [first, end) of @t into a new struct lat_fntrace on @b. */
-int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, size_t first,
+int fnt_parse_block(enum fnt_dialect dialect, const struct lat_text *t, size_t first,
 			size_t end, struct lat_block *b, struct lat_diag *d);
 
 /*
@@ -31,6 +31,6 @@ int lat_fnt_parse_block(enum lat_fnt_dialect dialect, const struct lat_text *t, 
  * Returns 1 on success, 0 if the row is malformed, -1 for an unknown RT entry
  * type "(T9/#...)".  Strings are allocated into @e; on failure @e holds none.
  */
-int lat_fnt_parse_row(enum lat_fnt_dialect dialect, const char *s, struct lat_fn_entry *e);
+int fnt_parse_row(enum fnt_dialect dialect, const char *s, struct lat_fn_entry *e);
 
 #endif

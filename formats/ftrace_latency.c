@@ -22,7 +22,7 @@
 
 static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 {
-	return lat_fnt_line_kind(LAT_FNT_FTRACE, s, len);
+	return fnt_line_kind(FNT_FTRACE, s, len);
 }
 
 static int ft_probe(const char *peek, size_t len)
@@ -43,15 +43,15 @@ static int ft_probe(const char *peek, size_t len)
 static int ft_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
-	return lat_fnt_parse_block(LAT_FNT_FTRACE, t, first, end, b, d);
+	return fnt_parse_block(FNT_FTRACE, t, first, end, b, d);
 }
 
 static size_t ft_header_block(const struct lat_text *t, size_t first)
 {
-	return lat_fnt_header_block(LAT_FNT_FTRACE, t, first);
+	return fnt_header_block(FNT_FTRACE, t, first);
 }
 
-const struct lat_format lat_format_ftrace_latency = {
+const struct lat_format fmt_ftrace_latency = {
 	.name = "ftrace-latency",
 	.summary = "ftrace latency-tracer output: \"# tracer: irqsoff|preemptoff|wakeup...\", "
 		   "\"# latency: N us, #A/B, CPU#n\" and its entries (function or display-graph)",

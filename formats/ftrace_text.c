@@ -21,9 +21,9 @@
 #define STREAM_BUF (1u << 20)
 
 struct ft_stack {
-	uint64_t ips[LAT_FT_STACK_MAX];
-	const char *syms[LAT_FT_STACK_MAX];
-	char arena[LAT_FT_SYM_BYTES];
+	uint64_t ips[FT_STACK_MAX];
+	const char *syms[FT_STACK_MAX];
+	char arena[FT_SYM_BYTES];
 	size_t used;
 	uint32_t depth;
 };
@@ -46,7 +46,7 @@ struct ft_source {
 	size_t li, lend;
 	char *join;			/* a wrapped line joined with its continuation */
 
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	int ncpus;
 
 	/* "<stack trace>" being collected: 1 kernel, 2 user (its frames are dropped) */
@@ -67,7 +67,7 @@ struct ft_source {
 	uint64_t other_buffer;
 	char other_name[64];
 
-	/* the flag columns the last legend announced (enum lat_ft_col, 0-ended) */
+	/* the flag columns the last legend announced (enum ft_col, 0-ended) */
 	uint8_t layout[9];
 	int nlayout, legend_open;
 	unsigned long legend_line, mismatch_line;
@@ -100,7 +100,7 @@ static void overlong(struct ft_source *s)
 	s->skipped++;
 	if (s->d)
 		lat_diag_at(s->d, s->lines, "expected a line shorter than %u bytes",
-			    LAT_FT_LINE_MAX);
+			    FT_LINE_MAX);
 }
 
 /* Next raw line of a stream; 1, 0 at the end, or -LAT_EIO. */
@@ -118,7 +118,7 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 				s->overlong = 0;
 				continue;
 			}
-			if (nl - p >= LAT_FT_LINE_MAX) {
+			if (nl - p >= FT_LINE_MAX) {
 				overlong(s);
 				continue;
 			}
@@ -133,7 +133,7 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 				s->overlong = 0;
 				return 0;
 			}
-			if (avail >= LAT_FT_LINE_MAX) {
+			if (avail >= FT_LINE_MAX) {
 				overlong(s);
 				return 0;
 			}
@@ -142,7 +142,7 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 			*len = avail;
 			return 1;
 		}
-		if (avail >= LAT_FT_LINE_MAX) {
+		if (avail >= FT_LINE_MAX) {
 			/* report once, then drop everything up to the next newline */
 			if (!s->overlong)
 				overlong(s);
@@ -165,9 +165,9 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 	}
 }
 
-static int is_cont_kind(enum lat_ft_kind k)
+static int is_cont_kind(enum ft_kind k)
 {
-	return k == LAT_FT_FOREIGN;
+	return k == FT_FOREIGN;
 }
 
 /* Next line of a block, joined with its continuation when a mail wrapped it. */
@@ -191,13 +191,13 @@ static int block_line(struct ft_source *s, const char **line, size_t *len, unsig
 	if (s->li < s->lend) {
 		const struct lat_line *n = &s->t->lines[s->li];
 		struct lat_event ev;
-		struct lat_ft_strs strs;
+		struct ft_strs strs;
 		const char *exp;
 		int nc = 0;
 
-		if (!n->binary && lat_ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp) ==
-					  LAT_FT_BAD &&
-		    is_cont_kind(lat_ft_parse_line(n->s, n->len, &ev, &strs, &nc, &exp))) {
+		if (!n->binary && ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp) ==
+					  FT_BAD &&
+		    is_cont_kind(ft_parse_line(n->s, n->len, &ev, &strs, &nc, &exp))) {
 			size_t jl = (size_t)l->len + 1 + n->len;
 			char *j = realloc(s->join, jl);
 
@@ -207,7 +207,7 @@ static int block_line(struct ft_source *s, const char **line, size_t *len, unsig
 			memcpy(j, l->s, l->len);
 			j[l->len] = ' ';
 			memcpy(j + l->len + 1, n->s, n->len);
-			if (lat_ft_parse_line(j, jl, &ev, &strs, &nc, &exp) == LAT_FT_EVENT) {
+			if (ft_parse_line(j, jl, &ev, &strs, &nc, &exp) == FT_EVENT) {
 				s->li++;
 				s->lines++;
 				*line = j;
@@ -241,7 +241,7 @@ static void finish_stack(struct ft_source *s)
 		if (s->d)
 			lat_diag_at(s->d, s->stack_line,
 				    "expected at most %u frames per stack (%u more dropped)",
-				    LAT_FT_STACK_MAX, s->dropped_frames);
+				    FT_STACK_MAX, s->dropped_frames);
 	}
 	s->in_stack = 0;
 	s->dropped_frames = 0;
@@ -260,11 +260,11 @@ static void add_frame(struct ft_source *s, const char *line, size_t len, unsigne
 	}
 	if (s->in_stack >= 2)
 		return;
-	if (!lat_ft_parse_frame(line, len, sym, sizeof(sym), &ip)) {
+	if (!ft_parse_frame(line, len, sym, sizeof(sym), &ip)) {
 		bad(s, lineno, "\" => symbol\"");
 		return;
 	}
-	if (st->depth >= LAT_FT_STACK_MAX) {
+	if (st->depth >= FT_STACK_MAX) {
 		s->dropped_frames++;
 		return;
 	}
@@ -310,14 +310,14 @@ static int own_buffer(struct ft_source *s, const char *b)
 /* A "#" line: a column of a flags legend, or the end of one. */
 static void legend(struct ft_source *s, const char *line, size_t len, unsigned long lineno)
 {
-	size_t k = lat_ft_console_prefix(line, len);
+	size_t k = ft_console_prefix(line, len);
 	int col;
 
 	line += k;
 	len -= k;
 	while (len && (*line == ' ' || *line == '\t'))
 		line++, len--;
-	col = lat_ft_legend_col(line, len);
+	col = ft_legend_col(line, len);
 	if (!col) {
 		s->legend_open = 0;
 		return;
@@ -327,19 +327,19 @@ static void legend(struct ft_source *s, const char *line, size_t len, unsigned l
 		s->nlayout = 0;
 		s->legend_line = lineno;
 	}
-	if (col != LAT_FT_COL_CPU && s->nlayout < (int)sizeof(s->layout) - 1)
+	if (col != FT_COL_CPU && s->nlayout < (int)sizeof(s->layout) - 1)
 		s->layout[s->nlayout++] = (uint8_t)col;
 	s->layout[s->nlayout] = 0;
 }
 
 /* The flags @f of an event line: by the legend's columns when one was read. */
-static void flags(struct ft_source *s, struct lat_ft_flags *f, unsigned long lineno)
+static void flags(struct ft_source *s, struct ft_flags *f, unsigned long lineno)
 {
 	if (!f->ncols)
 		return;
 	if (s->nlayout && f->text) {
 		if (f->ncols == s->nlayout) {
-			lat_ft_flags_decode_layout(f->text, f->ncols, s->layout, f);
+			ft_flags_decode_layout(f->text, f->ncols, s->layout, f);
 		} else {
 			f->decoded = 0;
 			if (!s->mismatch++) {
@@ -359,12 +359,12 @@ struct ft_in {
 	const char *line;		/* dequoted */
 	size_t len;
 	unsigned long lineno;
-	int k;				/* enum lat_ft_kind or FT_JOINED */
+	int k;				/* enum ft_kind or FT_JOINED */
 	int nc;				/* a CPU count the line gave, 0 none */
 	const char *exp;
 	struct lat_event *ev;		/* EVENT, STACK, USTACK, LOST */
 	const char *buffer;		/* the line's buffer ("" the top one) */
-	struct lat_ft_flags *flags;	/* its irq-info column */
+	struct ft_flags *flags;	/* its irq-info column */
 };
 
 /* Feeds one parsed line; events it completes land in s->q. */
@@ -380,52 +380,52 @@ static void feed_in(struct ft_source *s, struct ft_in *in)
 	}
 	if (in->nc)
 		s->ncpus = in->nc;
-	if (k == LAT_FT_FRAME) {
+	if (k == FT_FRAME) {
 		add_frame(s, in->line, in->len, in->lineno);
 		return;
 	}
-	if (s->in_stack && k != LAT_FT_SKIP)
+	if (s->in_stack && k != FT_SKIP)
 		finish_stack(s);
-	if ((k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK) &&
+	if ((k == FT_EVENT || k == FT_STACK || k == FT_USTACK) &&
 	    !own_buffer(s, in->buffer)) {
-		if (k != LAT_FT_EVENT)
+		if (k != FT_EVENT)
 			s->in_stack = 3;
 		return;
 	}
-	if (k != LAT_FT_SKIP)
+	if (k != FT_SKIP)
 		s->legend_open = 0;
-	if (k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK)
+	if (k == FT_EVENT || k == FT_STACK || k == FT_USTACK)
 		flags(s, in->flags, in->lineno);
 	switch (k) {
-	case LAT_FT_SKIP:
+	case FT_SKIP:
 		if (s->ncpus > 0)
 			s->base.ncpus = s->ncpus;
 		legend(s, in->line, in->len, in->lineno);
 		break;
-	case LAT_FT_EVENT:
+	case FT_EVENT:
 		flush_lost(s, in->ev->ts_ns);
 		s->last_ts = in->ev->ts_ns;
 		push(s, in->ev);
 		break;
-	case LAT_FT_STACK:
-	case LAT_FT_USTACK:
+	case FT_STACK:
+	case FT_USTACK:
 		flush_lost(s, in->ev->ts_ns);
 		s->last_ts = in->ev->ts_ns;
 		s->stack_ev = *in->ev;
 		s->stack_line = in->lineno;
-		s->in_stack = k == LAT_FT_STACK ? 1 : 2;
+		s->in_stack = k == FT_STACK ? 1 : 2;
 		s->stacks[s->cur].depth = 0;
 		s->stacks[s->cur].used = 0;
 		break;
-	case LAT_FT_LOST:
+	case FT_LOST:
 		flush_lost(s, s->last_ts);
 		s->lost_ev = *in->ev;
 		s->lost_pending = 1;
 		break;
-	case LAT_FT_FOREIGN:
+	case FT_FOREIGN:
 		exp = "\"<comm>-<pid> [cpu] [flags] <sec.usec>: <event>: <fields>\"";
 		/* fall through */
-	case LAT_FT_BAD:
+	case FT_BAD:
 	default:
 		bad(s, in->lineno, exp);
 		break;
@@ -568,7 +568,7 @@ static struct ft_source *source_new(struct lat_diag *d)
 	return s;
 }
 
-struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t first,
+struct lat_event_source *ft_text_source_new(const struct lat_text *t, size_t first,
 						 size_t end, struct lat_diag *d)
 {
 	struct ft_source *s = source_new(d);
@@ -581,12 +581,12 @@ struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t
 	return &s->base;
 }
 
-size_t lat_ft_source_skipped(const struct lat_event_source *src)
+size_t ft_source_skipped(const struct lat_event_source *src)
 {
 	return ((const struct ft_source *)src)->skipped;
 }
 
-void lat_ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
+void ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
 			 uint64_t *undecoded)
 {
 	const struct ft_source *s = (const struct ft_source *)src;
@@ -595,7 +595,7 @@ void lat_ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
 	*undecoded = s->flags_undecoded;
 }
 
-uint64_t lat_ft_source_lines(const struct lat_event_source *src)
+uint64_t ft_source_lines(const struct lat_event_source *src)
 {
 	return ((const struct ft_source *)src)->lines;
 }
@@ -662,7 +662,7 @@ static int ft_open_stream(struct lat_input *in, struct lat_event_source **out,
  */
 static int frame_shape(const char *s, size_t len)
 {
-	const char *p = s + lat_ft_console_prefix(s, len), *e = s + len, *w;
+	const char *p = s + ft_console_prefix(s, len), *e = s + len, *w;
 
 	while (p < e && (*p == ' ' || *p == '\t'))
 		p++;
@@ -695,7 +695,7 @@ static int frame_shape(const char *s, size_t len)
 /* "Dumping ftrace buffer:", after any console prefix: a console dump starts. */
 static int is_dump_start(const char *s, size_t len)
 {
-	size_t k = lat_ft_console_prefix(s, len);
+	size_t k = ft_console_prefix(s, len);
 
 	s += k;
 	len -= k;
@@ -708,20 +708,20 @@ static int is_dump_start(const char *s, size_t len)
 static enum lat_line_kind ft_line_kind(const char *s, size_t len)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	const char *exp;
 	int nc = 0;
 
-	switch (lat_ft_parse_line(s, len, &ev, &strs, &nc, &exp)) {
-	case LAT_FT_EVENT:
-	case LAT_FT_STACK:
-	case LAT_FT_USTACK:
-	case LAT_FT_LOST:
-	case LAT_FT_BAD:	/* shaped like an event line */
+	switch (ft_parse_line(s, len, &ev, &strs, &nc, &exp)) {
+	case FT_EVENT:
+	case FT_STACK:
+	case FT_USTACK:
+	case FT_LOST:
+	case FT_BAD:	/* shaped like an event line */
 		return LAT_LINE_ROW;
-	case LAT_FT_FRAME:
+	case FT_FRAME:
 		return frame_shape(s, len) ? LAT_LINE_ROW : LAT_LINE_NO;
-	case LAT_FT_SKIP:
+	case FT_SKIP:
 		if (is_dump_start(s, len))
 			return LAT_LINE_HEAD;
 		if (len > 9 && !memcmp(s, "# tracer:", 9))
@@ -743,19 +743,19 @@ static int ft_parse_block(const struct lat_text *t, size_t first, size_t end,
 	int ret;
 
 	/* one checking pass reports the bad lines; the block's source then reads quietly */
-	src = lat_ft_text_source_new(t, first, end, d);
+	src = ft_text_source_new(t, first, end, d);
 	if (!src)
 		return -LAT_ENOMEM;
 	while ((ret = lat_event_next(src, &ev)) > 0)
 		nev++;
-	b->skipped_lines = lat_ft_source_skipped(src);
+	b->skipped_lines = ft_source_skipped(src);
 	lat_event_source_free(src);
 	if (ret < 0)
 		return ret;
 	if (!nev)
 		return -LAT_EEMPTY;
 	b->schema = LAT_SCHEMA_EVENTS;
-	b->events = lat_ft_text_source_new(t, first, end, NULL);
+	b->events = ft_text_source_new(t, first, end, NULL);
 	return b->events ? 0 : -LAT_ENOMEM;
 }
 
@@ -783,14 +783,14 @@ static int ft_probe(const char *peek, size_t len)
 
 	while (peek_line(&p, end, &s, &l) && lines < 400) {
 		struct lat_event ev;
-		struct lat_ft_strs strs;
+		struct ft_strs strs;
 		const char *exp;
 		int nc = 0;
 		unsigned q = lat_line_dequote(&s, &l);
 		enum kt_class kt = KT_CL_OTHER;
 
 		lines++;
-		if (is_dump_start(s, l) || (l && lat_ft_console_prefix(s, l)))
+		if (is_dump_start(s, l) || (l && ft_console_prefix(s, l)))
 			console = 1;
 		if (l > 9 && !memcmp(s, "# tracer:", 9) && lines < 3 && !q)
 			tracer = 1;
@@ -802,20 +802,20 @@ static int ft_probe(const char *peek, size_t len)
 			latency = 1;
 		if (lines == 1 && l > 5 && !memcmp(s, "cpus=", 5) && !q)
 			cpus = 1;
-		switch (lat_ft_parse_line(s, l, &ev, &strs, &nc, &exp)) {
-		case LAT_FT_EVENT:
+		switch (ft_parse_line(s, l, &ev, &strs, &nc, &exp)) {
+		case FT_EVENT:
 			kt = ev.type == LAT_EV_OTHER ? kt_classify_event(ev.name) : KT_CL_OTHER;
 			/* fall through */
-		case LAT_FT_STACK:
-		case LAT_FT_USTACK:
-		case LAT_FT_LOST:
+		case FT_STACK:
+		case FT_USTACK:
+		case FT_LOST:
 			events++;
 			if (!q && !foreign)
 				n++;	/* events from the start of the file on */
 			break;
-		case LAT_FT_FRAME:
+		case FT_FRAME:
 			break;
-		case LAT_FT_SKIP:
+		case FT_SKIP:
 			/* "# tracer: timerlat" */
 			kt = kt_classify(s, l);
 			break;
@@ -854,7 +854,7 @@ static int ft_probe(const char *peek, size_t len)
 	return 0;
 }
 
-const struct lat_format lat_format_ftrace_text = {
+const struct lat_format fmt_ftrace_text = {
 	.name = "ftrace-text",
 	.summary = "ftrace text: kernel trace/trace_pipe, console dumps (ftrace_dump_on_oops) and "
 		   "trace-cmd report (scheduler events)",

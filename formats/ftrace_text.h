@@ -12,21 +12,21 @@
 #include "latscope/format.h"
 
 /* Longest line the stream reader accepts; longer ones are reported and skipped. */
-#define LAT_FT_LINE_MAX 65536
+#define FT_LINE_MAX 65536
 /* Frames kept per <stack trace>; deeper frames are counted, not kept. */
-#define LAT_FT_STACK_MAX 128
+#define FT_STACK_MAX 128
 /* Symbol bytes kept per stack (all frames); longer symbols are cut. */
-#define LAT_FT_SYM_BYTES 8192
+#define FT_SYM_BYTES 8192
 
-enum lat_ft_kind {
-	LAT_FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started" */
-	LAT_FT_EVENT,		/* *ev filled */
-	LAT_FT_STACK,		/* "<stack trace>": *ev has the context, frames follow */
-	LAT_FT_USTACK,		/* "<user stack trace>": context in *ev, frames follow */
-	LAT_FT_FRAME,		/* " => symbol" */
-	LAT_FT_LOST,		/* "CPU:1 [LOST 1204 EVENTS]": ev->cpu, ev->u.lost.count */
-	LAT_FT_BAD,		/* *expected says what was expected */
-	LAT_FT_FOREIGN,		/* not ftrace text at all (prose in a mail) */
+enum ft_kind {
+	FT_SKIP,		/* blank, comment, "cpus=2", "##### CPU 1 buffer started" */
+	FT_EVENT,		/* *ev filled */
+	FT_STACK,		/* "<stack trace>": *ev has the context, frames follow */
+	FT_USTACK,		/* "<user stack trace>": context in *ev, frames follow */
+	FT_FRAME,		/* " => symbol" */
+	FT_LOST,		/* "CPU:1 [LOST 1204 EVENTS]": ev->cpu, ev->u.lost.count */
+	FT_BAD,		/* *expected says what was expected */
+	FT_FOREIGN,		/* not ftrace text at all (prose in a mail) */
 };
 
 /*
@@ -36,7 +36,7 @@ enum lat_ft_kind {
  * with lazy preemption: irqs-off, need-resched, need-resched-lazy,
  * hardirq/softirq, preempt-depth, preempt-lazy-depth, migrate-disable).
  */
-struct lat_ft_flags {
+struct ft_flags {
 	uint8_t ncols;		/* characters printed; 0: the line has no flags column */
 	uint8_t decoded;	/* 1: a known width and every column valid */
 	char irqs;		/* 'd' irqs off, 'D' +BH off, 'b' BH off, 'X' unsupported, '.' */
@@ -51,15 +51,15 @@ struct lat_ft_flags {
 };
 
 /* Flag columns, as a legend names them ("#  / _----=> need-resched"). */
-enum lat_ft_col {
-	LAT_FT_COL_IRQS = 1,	/* irqs-off, irqs-off/BH-disabled */
-	LAT_FT_COL_RESCHED,	/* need-resched */
-	LAT_FT_COL_LAZY,	/* need-resched-lazy (-RT) */
-	LAT_FT_COL_CTX,		/* hardirq/softirq */
-	LAT_FT_COL_PREEMPT,	/* preempt-depth */
-	LAT_FT_COL_LAZY_DEPTH,	/* preempt-lazy-depth (-RT) */
-	LAT_FT_COL_MIGRATE,	/* migrate-disable */
-	LAT_FT_COL_CPU,		/* CPU# (latency format: the cpu glued in front) */
+enum ft_col {
+	FT_COL_IRQS = 1,	/* irqs-off, irqs-off/BH-disabled */
+	FT_COL_RESCHED,	/* need-resched */
+	FT_COL_LAZY,	/* need-resched-lazy (-RT) */
+	FT_COL_CTX,		/* hardirq/softirq */
+	FT_COL_PREEMPT,	/* preempt-depth */
+	FT_COL_LAZY_DEPTH,	/* preempt-lazy-depth (-RT) */
+	FT_COL_MIGRATE,	/* migrate-disable */
+	FT_COL_CPU,		/* CPU# (latency format: the cpu glued in front) */
 };
 
 /*
@@ -68,19 +68,19 @@ enum lat_ft_col {
  * those (or a column is not valid), f->ctx is still the third character of 4
  * or more, where the 4- and 5-column layouts have the context.
  */
-int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f);
-/* The same with the columns a legend announced (@layout: enum lat_ft_col, 0-ended). */
-int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
-			       struct lat_ft_flags *f);
+int ft_flags_decode(const char *s, size_t n, struct ft_flags *f);
+/* The same with the columns a legend announced (@layout: enum ft_col, 0-ended). */
+int ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
+			       struct ft_flags *f);
 /* The column a legend line names, or 0 when the line is no legend line. */
-int lat_ft_legend_col(const char *s, size_t len);
+int ft_legend_col(const char *s, size_t len);
 
 /* Strings an event lends, NUL-terminated copies owned by the caller's parser. */
-struct lat_ft_strs {
+struct ft_strs {
 	char name[64];		/* event name of LAT_EV_OTHER */
 	char irq[64];		/* irq handler or softirq action name */
 	char buffer[64];	/* trace-cmd report's "instance:" prefix of the line, or "" */
-	struct lat_ft_flags flags;	/* the line's irq-info column */
+	struct ft_flags flags;	/* the line's irq-info column */
 	struct lat_steal steal;		/* a latscope steal marker's values (marker.steal) */
 };
 
@@ -89,17 +89,17 @@ struct lat_ft_strs {
  * u.timer filled, the callback's name copied into strs->irq.  Returns 1, or 0
  * when a field it needs is missing or bad (ftrace_text_timer.c).
  */
-int lat_ft_timer_fields(const char *p, const char *e, struct lat_event *ev,
-			struct lat_ft_strs *strs);
+int ft_timer_fields(const char *p, const char *e, struct lat_event *ev,
+			struct ft_strs *strs);
 
 /*
  * Parses one line (no newline, already dequoted).  Fills @ev for EVENT, STACK,
  * USTACK and LOST; @ncpus gets a CPU count found in a header line (else left
- * alone).  Returns the kind; for LAT_FT_BAD *expected (static) says what a
+ * alone).  Returns the kind; for FT_BAD *expected (static) says what a
  * good line looks like.  Never reads outside [s, s + len).
  */
-enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *ev,
-				   struct lat_ft_strs *strs, int *ncpus, const char **expected);
+enum ft_kind ft_parse_line(const char *s, size_t len, struct lat_event *ev,
+				   struct ft_strs *strs, int *ncpus, const char **expected);
 
 /*
  * The head "<comm>-<pid> [(tgid)] [cpu] [flags] <sec.usec>: " of an event line
@@ -108,41 +108,41 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
  * no such head.  For the readers of lines whose payload is no event ("#1
  * context irq timer_latency 932 ns": formats/ktracer_line.c).
  */
-size_t lat_ft_parse_head(const char *s, size_t len, struct lat_event *ev,
-			 struct lat_ft_strs *strs);
+size_t ft_parse_head(const char *s, size_t len, struct lat_event *ev,
+			 struct ft_strs *strs);
 
 /*
  * Bytes in front of @s that a console or syslog capture added to an ftrace line:
  * a syslog "... host kernel: " prefix, a "<4>" log level, the printk time
  * "[  123.456789]" and caller id "[ T123]", or a "| " paste bar.  0 if none.
  */
-size_t lat_ft_console_prefix(const char *s, size_t len);
+size_t ft_console_prefix(const char *s, size_t len);
 
 /*
  * One stack frame line: symbol (offset "+0x1c/0x80" dropped) into @sym (NUL-
  * terminated, cut to @symlen - 1) and the address when printed, else 0.
  * Returns 1, or 0 when the line is no frame.
  */
-int lat_ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip);
+int ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip);
 
 /*
  * An event source over lines [first, end) of @t (kept alive by the caller).
  * Malformed lines go to @d (NULL: only counted).  NULL on allocation failure.
  */
-struct lat_event_source *lat_ft_text_source_new(const struct lat_text *t, size_t first,
+struct lat_event_source *ft_text_source_new(const struct lat_text *t, size_t first,
 						 size_t end, struct lat_diag *d);
 
 /* Lines skipped as malformed so far by a source of this reader. */
-size_t lat_ft_source_skipped(const struct lat_event_source *src);
+size_t ft_source_skipped(const struct lat_event_source *src);
 /*
  * Event lines of a source whose irq-info flags were decoded / printed but not
  * decoded (unknown width or letters, or a width other than the legend's).
  */
-void lat_ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
+void ft_source_flags(const struct lat_event_source *src, uint64_t *decoded,
 			 uint64_t *undecoded);
 /* Lines read so far by a source of this reader. */
-uint64_t lat_ft_source_lines(const struct lat_event_source *src);
+uint64_t ft_source_lines(const struct lat_event_source *src);
 
-extern const struct lat_format lat_format_ftrace_text;
+extern const struct lat_format fmt_ftrace_text;
 
 #endif

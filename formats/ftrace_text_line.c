@@ -332,7 +332,7 @@ static int p_exit(struct cur *c, struct lat_event *ev)
 	return KV_COMM(c, "comm=", " pid=", ev->u.task.comm) && KV_I32(c, "pid=", &ev->u.task.pid);
 }
 
-static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, int entry)
+static int p_irq(struct cur *c, struct lat_event *ev, struct ft_strs *strs, int entry)
 {
 	if (!KV_I32(c, "irq=", &ev->u.irq.irq))
 		return 0;
@@ -354,7 +354,7 @@ static int p_irq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs, 
 	return 1;
 }
 
-static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
+static int p_softirq(struct cur *c, struct lat_event *ev, struct ft_strs *strs)
 {
 	/* the kernel's softirq_to_name[], for text that printed the vector alone */
 	static const char *const names[] = {
@@ -377,7 +377,7 @@ static int p_softirq(struct cur *c, struct lat_event *ev, struct lat_ft_strs *st
 	return 1;
 }
 
-static void marker(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
+static void marker(struct cur *c, struct lat_event *ev, struct ft_strs *strs)
 {
 	const char *e = c->e;
 
@@ -516,7 +516,7 @@ static const char *syslog_prefix(const char *s, const char *e)
 	return k + 9;
 }
 
-size_t lat_ft_console_prefix(const char *s, size_t len)
+size_t ft_console_prefix(const char *s, size_t len)
 {
 	const char *p = s, *e = s + len, *q;
 
@@ -565,8 +565,8 @@ static int depth_col(char c)
 	return -1;
 }
 
-int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
-			       struct lat_ft_flags *f)
+int ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
+			       struct ft_flags *f)
 {
 	size_t i;
 
@@ -578,22 +578,22 @@ int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
 		int v;
 
 		switch (layout[i]) {
-		case LAT_FT_COL_IRQS:
+		case FT_COL_IRQS:
 			if (!c || !strchr("dDbX.", c))
 				return 0;
 			f->irqs = c;
 			break;
-		case LAT_FT_COL_RESCHED:
+		case FT_COL_RESCHED:
 			if (!c || !strchr("NnpLlBb.", c))
 				return 0;
 			f->resched = c;
 			break;
-		case LAT_FT_COL_LAZY:
+		case FT_COL_LAZY:
 			if (c != 'L' && c != '.')
 				return 0;
 			f->lazy = c;
 			break;
-		case LAT_FT_COL_CTX:
+		case FT_COL_CTX:
 			if (!c || !strchr("ZzHhs.", c))
 				return 0;
 			f->ctx = c;
@@ -602,9 +602,9 @@ int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
 			v = depth_col(c);
 			if (v < 0)
 				return 0;
-			if (layout[i] == LAT_FT_COL_PREEMPT)
+			if (layout[i] == FT_COL_PREEMPT)
 				f->preempt = (int8_t)v;
-			else if (layout[i] == LAT_FT_COL_LAZY_DEPTH)
+			else if (layout[i] == FT_COL_LAZY_DEPTH)
 				f->lazy_depth = (int8_t)v;
 			else
 				f->migrate = (int8_t)v;
@@ -617,18 +617,18 @@ int lat_ft_flags_decode_layout(const char *s, size_t n, const uint8_t *layout,
 	return 1;
 }
 
-int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
+int ft_flags_decode(const char *s, size_t n, struct ft_flags *f)
 {
-	static const uint8_t four[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_CTX,
-					LAT_FT_COL_PREEMPT, 0 };
-	static const uint8_t five[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_CTX,
-					LAT_FT_COL_PREEMPT, LAT_FT_COL_MIGRATE, 0 };
-	static const uint8_t rt[] = { LAT_FT_COL_IRQS, LAT_FT_COL_RESCHED, LAT_FT_COL_LAZY,
-				      LAT_FT_COL_CTX, LAT_FT_COL_PREEMPT, LAT_FT_COL_LAZY_DEPTH,
-				      LAT_FT_COL_MIGRATE, 0 };
+	static const uint8_t four[] = { FT_COL_IRQS, FT_COL_RESCHED, FT_COL_CTX,
+					FT_COL_PREEMPT, 0 };
+	static const uint8_t five[] = { FT_COL_IRQS, FT_COL_RESCHED, FT_COL_CTX,
+					FT_COL_PREEMPT, FT_COL_MIGRATE, 0 };
+	static const uint8_t rt[] = { FT_COL_IRQS, FT_COL_RESCHED, FT_COL_LAZY,
+				      FT_COL_CTX, FT_COL_PREEMPT, FT_COL_LAZY_DEPTH,
+				      FT_COL_MIGRATE, 0 };
 	static const uint8_t none[] = { 0 };
 
-	if (lat_ft_flags_decode_layout(s, n, n == 4 ? four : n == 5 ? five : n == 7 ? rt : none,
+	if (ft_flags_decode_layout(s, n, n == 4 ? four : n == 5 ? five : n == 7 ? rt : none,
 				       f))
 		return 1;
 	/* a layout we do not know: the context is taken where 4 and 5 columns have it */
@@ -636,22 +636,22 @@ int lat_ft_flags_decode(const char *s, size_t n, struct lat_ft_flags *f)
 	return 0;
 }
 
-int lat_ft_legend_col(const char *s, size_t len)
+int ft_legend_col(const char *s, size_t len)
 {
 	static const struct {
 		const char *name;
 		int col;
 	} names[] = {
 		/* longest first: "need-resched-lazy" before "need-resched" */
-		{ "irqs-off", LAT_FT_COL_IRQS },
-		{ "need-resched-lazy", LAT_FT_COL_LAZY },
-		{ "need-resched_lazy", LAT_FT_COL_LAZY },
-		{ "need-resched", LAT_FT_COL_RESCHED },
-		{ "hardirq/softirq", LAT_FT_COL_CTX },
-		{ "preempt-lazy-depth", LAT_FT_COL_LAZY_DEPTH },
-		{ "preempt-depth", LAT_FT_COL_PREEMPT },
-		{ "migrate-disable", LAT_FT_COL_MIGRATE },
-		{ "CPU#", LAT_FT_COL_CPU },
+		{ "irqs-off", FT_COL_IRQS },
+		{ "need-resched-lazy", FT_COL_LAZY },
+		{ "need-resched_lazy", FT_COL_LAZY },
+		{ "need-resched", FT_COL_RESCHED },
+		{ "hardirq/softirq", FT_COL_CTX },
+		{ "preempt-lazy-depth", FT_COL_LAZY_DEPTH },
+		{ "preempt-depth", FT_COL_PREEMPT },
+		{ "migrate-disable", FT_COL_MIGRATE },
+		{ "CPU#", FT_COL_CPU },
 	};
 	const char *e = s + len, *a;
 
@@ -674,9 +674,9 @@ int lat_ft_legend_col(const char *s, size_t len)
  * The flags token [s, e): decoded into @f.  A NUL in it is no flag (no column
  * takes it): the token stays undecoded and is not decoded again by a legend.
  */
-static void flags_token(const char *s, const char *e, struct lat_ft_flags *f)
+static void flags_token(const char *s, const char *e, struct ft_flags *f)
 {
-	lat_ft_flags_decode(s, (size_t)(e - s), f);
+	ft_flags_decode(s, (size_t)(e - s), f);
 	if (memchr(s, '\0', (size_t)(e - s)))
 		f->ncols = 1;
 	else
@@ -685,11 +685,11 @@ static void flags_token(const char *s, const char *e, struct lat_ft_flags *f)
 
 /*
  * The irq-info column ("d.h2." / "dNs1"): its context letter, as
- * lat_ft_flags_decode() found it in @fl, is the context the event fired in
+ * ft_flags_decode() found it in @fl, is the context the event fired in
  * (kernel/trace/trace_output.c: h hardirq, s softirq, H both, z NMI, Z NMI in
  * hardirq, '.' task).  Anything else leaves the context unknown.
  */
-static void irq_info(const struct lat_ft_flags *fl, struct lat_event *ev)
+static void irq_info(const struct ft_flags *fl, struct lat_event *ev)
 {
 	switch (fl->ctx) {
 	case '.':
@@ -719,7 +719,7 @@ static void irq_info(const struct lat_ft_flags *fl, struct lat_event *ev)
  * Everything after "<comm>-": pid, tgid, cpu, flags, timestamp.  @c starts at
  * the pid; on success it is past the timestamp's ':' and its blanks.
  */
-static int context(struct cur *c, struct lat_event *ev, struct lat_ft_flags *fl)
+static int context(struct cur *c, struct lat_event *ev, struct ft_flags *fl)
 {
 	uint64_t v, cpu;
 	const char *f;
@@ -806,7 +806,7 @@ static void set_comm(struct lat_event *ev, const char *s, const char *e, char *b
 }
 
 /* Header of an event line; on success @c is at the event name. */
-static int header(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
+static int header(struct cur *c, struct lat_event *ev, struct ft_strs *strs)
 {
 	const char *start = c->p;
 
@@ -832,19 +832,19 @@ static int header(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
 	return 0;
 }
 
-static enum lat_ft_kind lost_line(struct cur *c, struct lat_event *ev)
+static enum ft_kind lost_line(struct cur *c, struct lat_event *ev)
 {
 	uint64_t cpu, n = 0;
 
 	/* "CPU:1 [LOST 1204 EVENTS]" (kernel), "CPU:1 [1204 EVENTS DROPPED]" (trace-cmd) */
 	if (!LIT(c, "CPU:") || !u64(c, &cpu) || cpu > INT32_MAX || !LIT(c, " ["))
-		return LAT_FT_FOREIGN;
+		return FT_FOREIGN;
 	if (LIT(c, "LOST ")) {
 		if (!u64(c, &n) || !LIT(c, " EVENTS]"))
-			return LAT_FT_BAD;
+			return FT_BAD;
 	} else if (!LIT(c, "EVENTS DROPPED]")) {
 		if (!u64(c, &n) || !LIT(c, " EVENTS DROPPED]"))
-			return LAT_FT_BAD;
+			return FT_BAD;
 	}
 	ev->type = LAT_EV_LOST;
 	ev->name = "lost";
@@ -852,16 +852,16 @@ static enum lat_ft_kind lost_line(struct cur *c, struct lat_event *ev)
 	ev->pid = -1;
 	ev->comm[0] = '\0';
 	ev->u.lost.count = n;
-	return LAT_FT_LOST;
+	return FT_LOST;
 }
 
-static enum lat_ft_kind skip_line(struct cur *c, int *ncpus)
+static enum ft_kind skip_line(struct cur *c, int *ncpus)
 {
 	uint64_t v;
 	const char *p;
 
 	if (c->p >= c->e)
-		return LAT_FT_SKIP;
+		return FT_SKIP;
 	if (*c->p == '#') {
 		/* "# entries-in-buffer/entries-written: 2527/2527   #P:2" */
 		p = find(c->p, c->e, "#P:", 3);
@@ -871,16 +871,16 @@ static enum lat_ft_kind skip_line(struct cur *c, int *ncpus)
 			if (u64(&t, &v) && v > 0 && v < 65536)
 				*ncpus = (int)v;
 		}
-		return LAT_FT_SKIP;
+		return FT_SKIP;
 	}
 	if (LIT(c, "cpus=")) {
 		if (u64(c, &v) && v > 0 && v < 65536 && c->p == c->e) {
 			*ncpus = (int)v;
-			return LAT_FT_SKIP;
+			return FT_SKIP;
 		}
-		return LAT_FT_BAD;
+		return FT_BAD;
 	}
-	return LAT_FT_FOREIGN;
+	return FT_FOREIGN;
 }
 
 static const char EXP_LINE[] =
@@ -943,7 +943,7 @@ static const struct sched_event {
 
 /* sched_* events, @m the name after "sched_": 1 with *@kind set, 0 for another name. */
 static int sched_payload(struct cur *c, const char *m, size_t ml, struct lat_event *ev,
-			 const char **expected, enum lat_ft_kind *kind)
+			 const char **expected, enum ft_kind *kind)
 {
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(sched_events); i++) {
 		const struct sched_event *se = &sched_events[i];
@@ -955,7 +955,7 @@ static int sched_payload(struct cur *c, const char *m, size_t ml, struct lat_eve
 			ev->name = se->full;
 		}
 		*expected = se->expected;
-		*kind = se->parse(c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		*kind = se->parse(c, ev) ? FT_EVENT : FT_BAD;
 		return 1;
 	}
 	return 0;
@@ -986,7 +986,7 @@ static enum lat_ev_type timer_type(const char *n, size_t nl, const char **full)
 
 /* softirqs, irq handlers, hrtimer events: 1 with *@kind set, 0 for another name. */
 static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
-		       struct lat_ft_strs *strs, const char **expected, enum lat_ft_kind *kind)
+		       struct ft_strs *strs, const char **expected, enum ft_kind *kind)
 {
 	enum lat_ev_type tt;
 	const char *full;
@@ -1011,16 +1011,16 @@ static int irq_payload(struct cur *c, const char *n, size_t nl, struct lat_event
 		ev->type = tt;
 		ev->name = full;
 		*expected = EXP_TIMER;
-		ok = lat_ft_timer_fields(c->p, c->e, ev, strs);
+		ok = ft_timer_fields(c->p, c->e, ev, strs);
 	} else {
 		return 0;
 	}
-	*kind = ok ? LAT_FT_EVENT : LAT_FT_BAD;
+	*kind = ok ? FT_EVENT : FT_BAD;
 	return 1;
 }
 
 /* trace-cmd's "print:   tracing_mark_write: text" (or "...+0x91/0x170: text"). */
-static void print_payload(struct cur *c, struct lat_event *ev, struct lat_ft_strs *strs)
+static void print_payload(struct cur *c, struct lat_event *ev, struct ft_strs *strs)
 {
 	struct cur t = *c;
 
@@ -1036,10 +1036,10 @@ static void print_payload(struct cur *c, struct lat_event *ev, struct lat_ft_str
 	marker(c, ev, strs);
 }
 
-static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
-				struct lat_ft_strs *strs, const char **expected)
+static enum ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_event *ev,
+				struct ft_strs *strs, const char **expected)
 {
-	enum lat_ft_kind kind;
+	enum ft_kind kind;
 
 	if (nl > 6 && !memcmp(n, "sched_", 6) &&
 	    sched_payload(c, n + 6, nl - 6, ev, expected, &kind))
@@ -1048,27 +1048,27 @@ static enum lat_ft_kind payload(struct cur *c, const char *n, size_t nl, struct 
 		return kind;
 	if (NAME_IS(n, nl, "tracing_mark_write")) {
 		marker(c, ev, strs);
-		return LAT_FT_EVENT;
+		return FT_EVENT;
 	}
 	if (NAME_IS(n, nl, "print")) {
 		print_payload(c, ev, strs);
-		return LAT_FT_EVENT;
+		return FT_EVENT;
 	}
 	if (NAME_IS(n, nl, "kernel_stack")) {
 		/* trace-cmd: "kernel_stack:   <stack trace >" */
 		ev->type = LAT_EV_STACK;
 		ev->name = "ftrace:kernel_stack";
-		return LAT_FT_STACK;
+		return FT_STACK;
 	}
 	if (NAME_IS(n, nl, "user_stack")) {
 		ev->type = LAT_EV_OTHER;
 		ev->name = "ftrace:user_stack";
-		return LAT_FT_USTACK;
+		return FT_USTACK;
 	}
 	ev->type = LAT_EV_OTHER;
 	copy_str(strs->name, sizeof(strs->name), n, n + nl);
 	ev->name = strs->name;
-	return LAT_FT_EVENT;
+	return FT_EVENT;
 }
 
 /* "pid:prio:S" of the sched_switch tracer; the state letter at *st. */
@@ -1129,39 +1129,39 @@ static int p_ctxsw(struct cur *c, struct lat_event *ev)
 static const char EXP_CTXSW[] =
 	"sched_switch tracer fields \"pid:prio:S ==> [cpu] pid:prio:S comm\" or \"... + ...\"";
 
-enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *ev,
-				   struct lat_ft_strs *strs, int *ncpus, const char **expected)
+enum ft_kind ft_parse_line(const char *s, size_t len, struct lat_event *ev,
+				   struct ft_strs *strs, int *ncpus, const char **expected)
 {
 	struct cur c = { s, s + len };
 	const char *n;
 	size_t nl;
-	enum lat_ft_kind k;
+	enum ft_kind k;
 
 	*expected = EXP_LINE;
 	ev->flags = 0;
 	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
 		c.e--;
-	c.p += lat_ft_console_prefix(c.p, (size_t)(c.e - c.p));
+	c.p += ft_console_prefix(c.p, (size_t)(c.e - c.p));
 	s = c.p;
 	skip_ws(&c);
 	if (c.p == c.e)
-		return LAT_FT_SKIP;
+		return FT_SKIP;
 	if (c.e - c.p >= 2 && c.p[0] == '=' && c.p[1] == '>')
-		return LAT_FT_FRAME;
+		return FT_FRAME;
 	if (c.p[0] == '#' || (c.e - c.p > 5 && !memcmp(c.p, "cpus=", 5))) {
 		k = skip_line(&c, ncpus);
-		if (k == LAT_FT_BAD)
+		if (k == FT_BAD)
 			*expected = EXP_CPUS;
 		return k;
 	}
 	/* Android's atrace prints "TRACE:" above the ftrace text it dumps */
 	if (is_console_frame(c.p, c.e) || (c.e - c.p == 6 && !memcmp(c.p, "TRACE:", 6)))
-		return LAT_FT_SKIP;
+		return FT_SKIP;
 	if (c.e - c.p > 4 && !memcmp(c.p, "CPU:", 4) && is_digit(c.p[4])) {
 		k = lost_line(&c, ev);
-		if (k == LAT_FT_BAD)
+		if (k == FT_BAD)
 			*expected = EXP_LOST;
-		if (k != LAT_FT_FOREIGN)
+		if (k != FT_FOREIGN)
 			return k;
 		c.p = s;
 		skip_ws(&c);
@@ -1170,24 +1170,24 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 	if (!header(&c, ev, strs)) {
 		/* "CPU 1 is empty" and friends from trace-cmd report */
 		if (c.e - c.p > 4 && !memcmp(c.p, "CPU ", 4))
-			return LAT_FT_SKIP;
-		return LAT_FT_FOREIGN;
+			return FT_SKIP;
+		return FT_FOREIGN;
 	}
 	if (c.p < c.e && *c.p == '<') {
 		if (LIT(&c, "<stack trace>")) {
 			ev->type = LAT_EV_STACK;
 			ev->name = "ftrace:kernel_stack";
-			return LAT_FT_STACK;
+			return FT_STACK;
 		}
 		if (LIT(&c, "<user stack trace>")) {
 			ev->type = LAT_EV_OTHER;
 			ev->name = "ftrace:user_stack";
-			return LAT_FT_USTACK;
+			return FT_USTACK;
 		}
 	}
 	if (c.p < c.e && is_digit(*c.p)) {
 		*expected = EXP_CTXSW;
-		return p_ctxsw(&c, ev) ? LAT_FT_EVENT : LAT_FT_BAD;
+		return p_ctxsw(&c, ev) ? FT_EVENT : FT_BAD;
 	}
 	/* "event:" or "func+0x1/0x2:"; a function tracer line is "func <-parent" */
 	n = c.p;
@@ -1197,9 +1197,9 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 		if (find(c.p, c.e, " <-", 3) == c.p) {
 			ev->type = LAT_EV_OTHER;
 			ev->name = "function";
-			return LAT_FT_EVENT;
+			return FT_EVENT;
 		}
-		return LAT_FT_BAD;
+		return FT_BAD;
 	}
 	nl = (size_t)(c.p - n);
 	c.p++;
@@ -1209,18 +1209,18 @@ enum lat_ft_kind lat_ft_parse_line(const char *s, size_t len, struct lat_event *
 			break;
 		}
 	if (!nl)
-		return LAT_FT_BAD;
+		return FT_BAD;
 	skip_ws(&c);
 	return payload(&c, n, nl, ev, strs, expected);
 }
 
-size_t lat_ft_parse_head(const char *s, size_t len, struct lat_event *ev,
-			 struct lat_ft_strs *strs)
+size_t ft_parse_head(const char *s, size_t len, struct lat_event *ev,
+			 struct ft_strs *strs)
 {
 	struct cur c = { s, s + len };
 
 	ev->flags = 0;
-	c.p += lat_ft_console_prefix(c.p, len);
+	c.p += ft_console_prefix(c.p, len);
 	skip_ws(&c);
 	if (c.p >= c.e || *c.p == '#')
 		return 0;
@@ -1230,12 +1230,12 @@ size_t lat_ft_parse_head(const char *s, size_t len, struct lat_event *ev,
 	return (size_t)(c.p - s);
 }
 
-int lat_ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip)
+int ft_parse_frame(const char *s, size_t len, char *sym, size_t symlen, uint64_t *ip)
 {
 	struct cur c = { s, s + len };
 	const char *w, *we;
 
-	c.p += lat_ft_console_prefix(s, len);
+	c.p += ft_console_prefix(s, len);
 	skip_ws(&c);
 	if (!LIT(&c, "=>"))
 		return 0;

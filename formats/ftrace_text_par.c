@@ -11,7 +11,7 @@
  * machine, then frees each slot when it leaves it (the events the reader
  * handed out from it are past by then: the reader leaves a chunk only when
  * its queue of events is empty).  Memory is bounded by the ring: each slot
- * holds its chunk's text (at most FTP_CHUNK + LAT_FT_LINE_MAX bytes) and its
+ * holds its chunk's text (at most FTP_CHUNK + FT_LINE_MAX bytes) and its
  * lines.
  */
 #include <errno.h>
@@ -110,12 +110,12 @@ static int joined_events(const char *line, size_t len)
 	return 0;
 }
 
-int ft_parse(const char *line, size_t len, struct lat_event *ev, struct lat_ft_strs *strs,
+int ft_parse(const char *line, size_t len, struct lat_event *ev, struct ft_strs *strs,
 	     int *nc, const char **exp)
 {
 	if (joined_events(line, len))
 		return FT_JOINED;
-	return lat_ft_parse_line(line, len, ev, strs, nc, exp);
+	return ft_parse_line(line, len, ev, strs, nc, exp);
 }
 
 /* ---- a worker's chunk ---- */
@@ -167,7 +167,7 @@ static int is_irq(enum lat_ev_type t)
  * fix_strs() (the arrays may still move).
  */
 static int keep_event(struct ftp_slot *sl, struct ft_pline *pl, int kind,
-		      const struct lat_event *ev, const struct lat_ft_strs *strs)
+		      const struct lat_event *ev, const struct ft_strs *strs)
 {
 	struct ft_pev *pe;
 	uintptr_t off;
@@ -191,7 +191,7 @@ static int keep_event(struct ftp_slot *sl, struct ft_pline *pl, int kind,
 		pe->rel |= REL_IRQ;
 	}
 	/* a lost-events line has no context: no flags, no buffer (the parser leaves them) */
-	if (kind != LAT_FT_LOST) {
+	if (kind != FT_LOST) {
 		pe->flags = strs->flags;
 		if (strs->buffer[0]) {
 			if (keep_str(sl, strs->buffer, &off) < 0)
@@ -228,7 +228,7 @@ static void fix_strs(struct ftp_slot *sl)
 static int parse_into(struct ftp_slot *sl, const char *s, size_t len)
 {
 	struct ft_pline *pl;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	struct lat_event ev;
 	int nc = 0, k;
 
@@ -236,7 +236,7 @@ static int parse_into(struct ftp_slot *sl, const char *s, size_t len)
 		return -LAT_ENOMEM;
 	pl = &sl->lines[sl->nlines++];
 	memset(pl, 0, sizeof(*pl));
-	if (len >= LAT_FT_LINE_MAX) {
+	if (len >= FT_LINE_MAX) {
 		pl->kind = FT_OVERLONG;
 		return 0;
 	}
@@ -247,7 +247,7 @@ static int parse_into(struct ftp_slot *sl, const char *s, size_t len)
 	k = ft_parse(s, len, &ev, &strs, &nc, &pl->exp);
 	pl->kind = (uint8_t)k;
 	pl->nc = (uint16_t)nc;
-	if (k == LAT_FT_EVENT || k == LAT_FT_STACK || k == LAT_FT_USTACK || k == LAT_FT_LOST)
+	if (k == FT_EVENT || k == FT_STACK || k == FT_USTACK || k == FT_LOST)
 		return keep_event(sl, pl, k, &ev, &strs);
 	return 0;
 }
@@ -277,7 +277,7 @@ static int first_line(struct ft_par *p, uint64_t i, char *buf, uint64_t *start)
 
 /*
  * Reads chunk @i into @sl (its lines from its first line's start to the end
- * of its last line, that one read on past the chunk: LAT_FT_LINE_MAX bytes
+ * of its last line, that one read on past the chunk: FT_LINE_MAX bytes
  * at most, a longer line is FT_OVERLONG whatever its end) and parses them.
  */
 static int produce(struct ft_par *p, struct ftp_slot *sl, uint64_t i)
@@ -293,11 +293,11 @@ static int produce(struct ft_par *p, struct ftp_slot *sl, uint64_t i)
 		return ret;
 	len = (size_t)(e - start);
 	if (sl->text[len - 1] != '\n' && e < p->size) {
-		/* the last line, past the chunk: its newline within LAT_FT_LINE_MAX, or overlong */
+		/* the last line, past the chunk: its newline within FT_LINE_MAX, or overlong */
 		const char *ls = memrchr(sl->text, '\n', len);
 		size_t lstart = ls ? (size_t)(ls - sl->text) + 1 : 0;
 
-		more = lstart + LAT_FT_LINE_MAX - len;
+		more = lstart + FT_LINE_MAX - len;
 		if (more > p->size - e)
 			more = (size_t)(p->size - e);
 		if (read_at(p->fd, sl->text + len, more, e) < 0)
@@ -430,7 +430,7 @@ int ft_par_open(struct ft_par **out, int fd, uint64_t size, int nworkers)
 	if (!p->slots || !p->th)
 		return -LAT_ENOMEM;
 	for (int i = 0; i < p->nslots; i++) {
-		p->slots[i].tcap = FTP_CHUNK + 1 + LAT_FT_LINE_MAX;
+		p->slots[i].tcap = FTP_CHUNK + 1 + FT_LINE_MAX;
 		p->slots[i].text = malloc(p->slots[i].tcap);
 		if (!p->slots[i].text)
 			return -LAT_ENOMEM;

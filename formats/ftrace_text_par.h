@@ -11,22 +11,22 @@
 
 #include "ftrace_text.h"
 
-/* Kinds beyond enum lat_ft_kind of a parsed line. */
-#define FT_OVERLONG (LAT_FT_FOREIGN + 1)	/* LAT_FT_LINE_MAX bytes or more: skipped */
-#define FT_JOINED (LAT_FT_FOREIGN + 2)	/* two events a mailer joined: reported */
+/* Kinds beyond enum ft_kind of a parsed line. */
+#define FT_OVERLONG (FT_FOREIGN + 1)	/* FT_LINE_MAX bytes or more: skipped */
+#define FT_JOINED (FT_FOREIGN + 2)	/* two events a mailer joined: reported */
 
 /*
- * One line (dequoted) parsed: lat_ft_parse_line() unless it holds two events
+ * One line (dequoted) parsed: ft_parse_line() unless it holds two events
  * a mailer joined (FT_JOINED, not parsed).  @nc: a CPU count the line gives,
  * else left alone.
  */
-int ft_parse(const char *line, size_t len, struct lat_event *ev, struct lat_ft_strs *strs,
+int ft_parse(const char *line, size_t len, struct lat_event *ev, struct ft_strs *strs,
 	     int *nc, const char **exp);
 
 /* An event line's event, as a worker parsed it (lent with its chunk). */
 struct ft_pev {
 	struct lat_event ev;		/* ev.name, u.irq.name: in the chunk */
-	struct lat_ft_flags flags;	/* flags.text: in the line (EVENT, STACK, USTACK) */
+	struct ft_flags flags;	/* flags.text: in the line (EVENT, STACK, USTACK) */
 	const char *buffer;		/* trace-cmd report's "instance:" prefix, "" none */
 	uint8_t rel;			/* the worker's: which pointers are offsets still */
 };
@@ -35,9 +35,9 @@ struct ft_pev {
 struct ft_pline {
 	const char *s;			/* the line, dequoted (FT_OVERLONG: NULL) */
 	uint32_t len;
-	uint8_t kind;			/* enum lat_ft_kind, FT_OVERLONG or FT_JOINED */
+	uint8_t kind;			/* enum ft_kind, FT_OVERLONG or FT_JOINED */
 	uint16_t nc;			/* a CPU count the line gives, 0 none */
-	const char *exp;		/* LAT_FT_BAD: what was expected */
+	const char *exp;		/* FT_BAD: what was expected */
 	struct ft_pev *pev;		/* EVENT, STACK, USTACK, LOST: its event, else NULL */
 };
 

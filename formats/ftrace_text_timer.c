@@ -60,7 +60,7 @@ static int dec64(const char *p, const char *e, int64_t *v)
 
 /* One "key=value" token of [k, e); 0 when a key latscope reads has a bad value. */
 static int timer_token(const char *k, const char *e, struct lat_event *ev,
-		       struct lat_ft_strs *strs, unsigned *seen)
+		       struct ft_strs *strs, unsigned *seen)
 {
 	const char *eq = memchr(k, '=', (size_t)(e - k)), *v, *ve;
 	size_t kl;
@@ -100,8 +100,8 @@ static int timer_token(const char *k, const char *e, struct lat_event *ev,
 	return 1;
 }
 
-int lat_ft_timer_fields(const char *p, const char *e, struct lat_event *ev,
-			struct lat_ft_strs *strs)
+int ft_timer_fields(const char *p, const char *e, struct lat_event *ev,
+			struct ft_strs *strs)
 {
 	/* what each type must have: hrtimer; a start its function and expiries; an entry its
 	 * function */

@@ -323,7 +323,7 @@ static int hist_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist ? 0 : -LAT_EEMPTY;
 }
 
-const struct lat_format lat_format_histogram = {
+const struct lat_format fmt_histogram = {
 	.name = "histogram",
 	.summary = "delivery-time histograms: VALUE UNIT COUNT PCT% CUM CUMPCT% under a "
 		   "\"Delivery Times Cumulative\" header",

@@ -9,7 +9,7 @@
 #include "latscope/text.h"
 #include "import_hist.h"
 
-int lat_hist_build_init(struct lat_hist_build *hb, const char *title)
+int imp_hist_build_init(struct imp_hist_build *hb, const char *title)
 {
 	memset(hb, 0, sizeof(*hb));
 	hb->h = calloc(1, sizeof(*hb->h));
@@ -19,7 +19,7 @@ int lat_hist_build_init(struct lat_hist_build *hb, const char *title)
 	hb->h->printed = (struct lat_hist_printed){ LAT_VALUE_NONE, LAT_VALUE_NONE,
 						    LAT_VALUE_NONE, LAT_VALUE_NONE };
 	if (title && !(hb->h->title = strdup(title))) {
-		lat_hist_build_drop(hb);
+		imp_hist_build_drop(hb);
 		return -LAT_ENOMEM;
 	}
 	return 0;
@@ -35,7 +35,7 @@ static void note_line(struct lat_histogram *h, uint32_t line)
 		h->last_line = line;
 }
 
-int lat_hist_build_bucket(struct lat_hist_build *hb, int64_t lo_ns, int64_t hi_ns,
+int imp_hist_build_bucket(struct imp_hist_build *hb, int64_t lo_ns, int64_t hi_ns,
 			  uint64_t count, uint32_t line)
 {
 	struct lat_histogram *h = hb->h;
@@ -47,7 +47,7 @@ int lat_hist_build_bucket(struct lat_hist_build *hb, int64_t lo_ns, int64_t hi_n
 	return 0;
 }
 
-int lat_hist_build_value(struct lat_hist_build *hb, int64_t ns, uint32_t line)
+int imp_hist_build_value(struct imp_hist_build *hb, int64_t ns, uint32_t line)
 {
 	if (lat_grow(&hb->v, &hb->vcap, hb->nv + 1, sizeof(*hb->v)))
 		return -LAT_ENOMEM;
@@ -80,7 +80,7 @@ static int64_t bucket_lo(int64_t ns, int64_t w)
 	return k * w;
 }
 
-static int values_to_buckets(struct lat_hist_build *hb, int64_t w)
+static int values_to_buckets(struct imp_hist_build *hb, int64_t w)
 {
 	size_t i = 0;
 
@@ -102,7 +102,7 @@ static int values_to_buckets(struct lat_hist_build *hb, int64_t w)
 	return 0;
 }
 
-int lat_hist_build_finish(struct lat_hist_build *hb, int64_t width_ns, struct lat_block *b)
+int imp_hist_build_finish(struct imp_hist_build *hb, int64_t width_ns, struct lat_block *b)
 {
 	struct lat_histogram *h = hb->h;
 	int ret = 0;
@@ -110,7 +110,7 @@ int lat_hist_build_finish(struct lat_hist_build *hb, int64_t width_ns, struct la
 	if (hb->nv && width_ns > 0)
 		ret = values_to_buckets(hb, width_ns);
 	if (ret) {
-		lat_hist_build_drop(hb);
+		imp_hist_build_drop(hb);
 		return ret;
 	}
 	lat_sort(h->b, h->nbuckets, sizeof(*h->b), cmp_bucket);
@@ -122,7 +122,7 @@ int lat_hist_build_finish(struct lat_hist_build *hb, int64_t width_ns, struct la
 	return lat_block_add_hist(b, h);
 }
 
-void lat_hist_build_drop(struct lat_hist_build *hb)
+void imp_hist_build_drop(struct imp_hist_build *hb)
 {
 	lat_histogram_free(hb->h);
 	free(hb->v);
@@ -147,7 +147,7 @@ static int skip_csi(const char **s, size_t *len)
 	return 1;
 }
 
-void lat_imp_trim(const char **s, size_t *len)
+void imp_trim(const char **s, size_t *len)
 {
 	for (;;) {
 		if (*len && (**s == ' ' || **s == '\t')) {
@@ -161,15 +161,15 @@ void lat_imp_trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-int lat_imp_starts(const char *s, size_t len, const char *lit)
+int imp_starts(const char *s, size_t len, const char *lit)
 {
 	size_t n = strlen(lit);
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	return len >= n && !memcmp(s, lit, n);
 }
 
-int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap)
+int imp_copy(const char *s, size_t len, char *buf, size_t cap)
 {
 	if (len >= cap)
 		return 0;
@@ -202,7 +202,7 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 			continue;
 		if (l->binary)
 			return NULL;
-		lat_imp_trim(&s, &n);
+		imp_trim(&s, &n);
 		while (w < n && s[w] != ' ' && s[w] != '\t')
 			w++;
 		version = w >= 3 && (isdigit((unsigned char)s[0]) ||
@@ -217,7 +217,7 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 	return NULL;
 }
 
-int lat_imp_label_title(const struct lat_text *t, size_t first,
+int imp_label_title(const struct lat_text *t, size_t first,
 			int (*skip)(const char *, size_t), const char *loose, struct lat_block *b)
 {
 	char *label = run_label(t, first, skip, loose), *title;

@@ -11,34 +11,34 @@
 #include "latscope/scan.h"
 
 /* A histogram being built: buckets may be added in any order. */
-struct lat_hist_build {
+struct imp_hist_build {
 	struct lat_histogram *h;
 	size_t cap;
-	int64_t *v;		/* single samples, for lat_hist_build_values() */
+	int64_t *v;		/* single samples, for imp_hist_build_values() */
 	size_t nv, vcap;
 };
 
 /* A new empty histogram titled @title (copied); printed values NONE.  -LAT_ENOMEM. */
-int lat_hist_build_init(struct lat_hist_build *hb, const char *title);
+int imp_hist_build_init(struct imp_hist_build *hb, const char *title);
 /* Adds the bucket [lo_ns, hi_ns) holding @count samples. */
-int lat_hist_build_bucket(struct lat_hist_build *hb, int64_t lo_ns, int64_t hi_ns,
+int imp_hist_build_bucket(struct imp_hist_build *hb, int64_t lo_ns, int64_t hi_ns,
 			  uint64_t count, uint32_t line);
-/* Keeps one sample; turned into buckets of @width_ns by lat_hist_build_finish(). */
-int lat_hist_build_value(struct lat_hist_build *hb, int64_t ns, uint32_t line);
+/* Keeps one sample; turned into buckets of @width_ns by imp_hist_build_finish(). */
+int imp_hist_build_value(struct imp_hist_build *hb, int64_t ns, uint32_t line);
 /*
  * Sorts the buckets (samples become one bucket [k*w, (k+1)*w) per distinct
  * k = ns / @width_ns), sums the total and adopts the histogram into @b.
  * Frees the builder in every case.
  */
-int lat_hist_build_finish(struct lat_hist_build *hb, int64_t width_ns, struct lat_block *b);
-void lat_hist_build_drop(struct lat_hist_build *hb);
+int imp_hist_build_finish(struct imp_hist_build *hb, int64_t width_ns, struct lat_block *b);
+void imp_hist_build_drop(struct imp_hist_build *hb);
 
 /* Does the trimmed line [s, s+len) start with @lit? */
-int lat_imp_starts(const char *s, size_t len, const char *lit);
+int imp_starts(const char *s, size_t len, const char *lit);
 /* [s, s+len) without leading and trailing blanks. */
-void lat_imp_trim(const char **s, size_t *len);
+void imp_trim(const char **s, size_t *len);
 /* Copies at most @cap-1 bytes of a line, NUL-terminated, micro sign fixed; 0 if too long. */
-int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap);
+int imp_copy(const char *s, size_t len, char *buf, size_t cap);
 /*
  * Prefixes @b's title with its run's label ("6.6.58-stable: cyclictest
  * summary"), the line just above line @first when it is one: lines @skip
@@ -47,7 +47,7 @@ int lat_imp_copy(const char *s, size_t len, char *buf, size_t cap);
  * (docs/formats.md, "Several runs in one paste").  0 or -LAT_ENOMEM.
  */
 struct lat_text;
-int lat_imp_label_title(const struct lat_text *t, size_t first,
+int imp_label_title(const struct lat_text *t, size_t first,
 			int (*skip)(const char *, size_t), const char *loose,
 			struct lat_block *b);
 

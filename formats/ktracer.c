@@ -346,13 +346,13 @@ static int other_line(struct kt_state *st, const struct lat_line *l, struct lat_
 		      struct lat_diag *d)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	const char *exp;
 	int nc = 0;
-	enum lat_ft_kind k = lat_ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp);
+	enum ft_kind k = ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp);
 	int ret;
 
-	if (k == LAT_FT_FRAME && st->in_stack) {
+	if (k == FT_FRAME && st->in_stack) {
 		if (st->in_stack == 1)
 			add_frame(st, l->s, l->len);
 		return 0;
@@ -360,22 +360,22 @@ static int other_line(struct kt_state *st, const struct lat_line *l, struct lat_
 	if ((ret = end_stack(st)) < 0)
 		return ret;
 	switch (k) {
-	case LAT_FT_SKIP:
+	case FT_SKIP:
 		return 0;
-	case LAT_FT_STACK:
-	case LAT_FT_USTACK:
+	case FT_STACK:
+	case FT_USTACK:
 		/* a user stack's frames are addresses only: counted, not kept */
-		st->in_stack = k == LAT_FT_STACK ? 1 : 2;
+		st->in_stack = k == FT_STACK ? 1 : 2;
 		st->stack_cpu = ev.cpu;
 		st->stack_line = l->lineno;
 		st->frames[0] = '\0';
 		st->nframes = 0;
 		return 0;
-	case LAT_FT_EVENT:
-	case LAT_FT_LOST:
+	case FT_EVENT:
+	case FT_LOST:
 		on_other(st, ev.name ? ev.name : "?");
 		return 0;
-	case LAT_FT_BAD:
+	case FT_BAD:
 		break;
 	default:
 		exp = "a timerlat, osnoise or hwlat line, an osnoise:* event or a stack frame";
@@ -422,7 +422,7 @@ static int one_line(struct kt_state *st, const struct lat_line *l, struct lat_bl
 	}
 	switch (k) {
 	case KT_NONE:
-		if (l->len && lat_imp_starts(l->s, l->len, "#")) {
+		if (l->len && imp_starts(l->s, l->len, "#")) {
 			comment(st, l->s, l->len);
 			return 0;
 		}
@@ -478,20 +478,20 @@ static enum kt_tracer tracer_of(const struct kt_state *st)
 static int summary_hist(struct lat_block *b, const struct kt_acc *a, const char *title,
 			const char *group)
 {
-	struct lat_hist_build hb;
-	int ret = lat_hist_build_init(&hb, title);
+	struct imp_hist_build hb;
+	int ret = imp_hist_build_init(&hb, title);
 
 	if (ret)
 		return ret;
 	if (group && !(hb.h->group = strdup(group))) {
-		lat_hist_build_drop(&hb);
+		imp_hist_build_drop(&hb);
 		return -LAT_ENOMEM;
 	}
 	hb.h->has_printed = 1;
 	hb.h->printed = (struct lat_hist_printed){ a->n, a->min, a->sum / a->n, a->max };
 	hb.h->first_line = a->first;
 	hb.h->last_line = a->last;
-	return lat_hist_build_finish(&hb, 0, b);
+	return imp_hist_build_finish(&hb, 0, b);
 }
 
 /* One summary-only histogram per CPU (and timerlat context), in CPU order. */
@@ -586,7 +586,7 @@ static enum lat_line_kind kt_line_kind(const char *s, size_t len)
 	case KT_HWLAT_REST:
 		return LAT_LINE_ROW;
 	default:
-		return lat_format_ftrace_text.line_kind(s, len);
+		return fmt_ftrace_text.line_kind(s, len);
 	}
 }
 
@@ -605,7 +605,7 @@ static size_t kt_header_block(const struct lat_text *t, size_t first)
 	for (i = first + 1; i < t->nlines && i < first + 40; i++) {
 		const struct lat_line *l = &t->lines[i];
 
-		if (l->binary || !lat_imp_starts(l->s, l->len, "#"))
+		if (l->binary || !imp_starts(l->s, l->len, "#"))
 			break;
 	}
 	return i;
@@ -645,7 +645,7 @@ static int kt_probe(const char *peek, size_t len)
 	return noise >= 3 && !other ? 70 : 0;
 }
 
-const struct lat_format lat_format_kernel_tracer = {
+const struct lat_format fmt_kernel_tracer = {
 	.name = "kernel-tracer",
 	.summary = "the kernel's timerlat, osnoise and hwlat tracers' trace text, with the "
 		   "osnoise:* events and timerlat's stacks",

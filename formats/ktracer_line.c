@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One line of the kernel's timerlat, osnoise or hwlat tracer output.  After
- * the usual "<comm>-<pid> [cpu] flags ts: " head (lat_ft_parse_head()) the
+ * the usual "<comm>-<pid> [cpu] flags ts: " head (ft_parse_head()) the
  * tracers print (kernel/trace/trace_output.c, include/trace/events/osnoise.h):
  *
  *   timerlat  "#%-5u context %6s timer_latency %9llu ns"
@@ -355,7 +355,7 @@ enum kt_kind kt_parse_headless(const char *s, size_t len, struct kt_rec *r)
 enum kt_kind kt_parse_line(const char *s, size_t len, struct kt_rec *r)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	struct lat_scan sc;
 	size_t off;
 
@@ -363,7 +363,7 @@ enum kt_kind kt_parse_line(const char *s, size_t len, struct kt_rec *r)
 		return r->kind;
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
 		len--;
-	off = lat_ft_parse_head(s, len, &ev, &strs);
+	off = ft_parse_head(s, len, &ev, &strs);
 	if (!off)
 		return KT_NONE;
 	r->has_head = 1;

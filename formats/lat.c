@@ -89,8 +89,8 @@ static int row_shape(const char *s, size_t len)
 	return u && (!w || u < w);
 }
 
-/* A row; its key is its mark (lat_loop_parse_fn). */
-static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
+/* A row; its key is its mark (loop_parse_fn). */
+static int parse_row(const char *s, size_t len, struct loop_key *key, int64_t *row,
 		     size_t *used)
 {
 	struct lat_scan sc;
@@ -99,8 +99,8 @@ static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_
 	if (!row_start(&sc, &key->mark, &key->mlen) ||
 	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
-	if (!lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
-	    !lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]))
+	if (!lat_scan_char(&sc, ',') || !loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
+	    !lat_scan_char(&sc, ',') || !loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]))
 		return 0;
 	if (!lat_scan_eol(&sc) && !lat_scan_ws(&sc))
 		return 0;
@@ -190,7 +190,7 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 		snprintf(name, sizeof(name), "%.*s", (int)mlen, m);
 	else
 		snprintf(name, sizeof(name), "1");
-	s = lat_loop_series(b, name);
+	s = loop_series(b, name);
 	if (s && *nmap < LAT_MAX_MARKS) {
 		if (mlen)
 			memcpy(map[*nmap].mark, m, mlen);
@@ -207,9 +207,9 @@ struct marks {
 	size_t n;
 };
 
-/* The series of a row: by its mark (lat_loop_how.series). */
+/* The series of a row: by its mark (loop_how.series). */
 static struct lat_series *mark_series(struct lat_block *b, void *ctx,
-				      const struct lat_loop_key *key)
+				      const struct loop_key *key)
 {
 	struct marks *mk = ctx;
 
@@ -228,7 +228,7 @@ static int lat_head(struct lat_block *b, void *ctx, const struct lat_line *l)
 	if (!parse_legend(l->s, l->len, &lg))
 		return is_column_header(l->s, l->len);
 	s = series_for(b, mk->map, &mk->n, lg.mark, lg.mlen, lg.id);
-	if (!s && lat_loop_full(b))
+	if (!s && loop_full(b))
 		return 1;	/* its rows are skipped and said */
 	if (!s)
 		return -LAT_ENOMEM;
@@ -241,15 +241,15 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 			   struct lat_block *b, struct lat_diag *d)
 {
 	struct marks mk = { .n = 0 };
-	const struct lat_loop_how how = {
+	const struct loop_how how = {
 		.head = lat_head, .parse = parse_row, .series = mark_series, .ctx = &mk,
 		.expected = LAT_EXPECTED,
 	};
 
-	return lat_loop_parse(t, first, end, b, d, &how);
+	return loop_parse(t, first, end, b, d, &how);
 }
 
-const struct lat_format lat_format_lat = {
+const struct lat_format fmt_lat = {
 	.name = "lat",
 	.summary = "lat busy-loop logs: date=S.US, user= N us, wait= N us [P:-- legend, marks]",
 	.probe = lat_probe,

@@ -51,7 +51,7 @@ static int row_shape(const char *s, size_t len)
 	return w && (!u || w < u);
 }
 
-static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
+static int parse_row(const char *s, size_t len, struct loop_key *key, int64_t *row,
 		     size_t *used)
 {
 	struct lat_scan sc;
@@ -62,12 +62,12 @@ static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_
 	if (!lat_scan_lit(&sc, "date=") ||
 	    !lat_scan_fixed(&sc, LAT_NS_PER_S, &row[LAT_LOOP_TS], NULL))
 		return 0;
-	if (!lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
-	    !lat_scan_char(&sc, ',') || !lat_loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
+	if (!lat_scan_char(&sc, ',') || !loop_scan_us(&sc, "wait=", 1, &row[LAT_LOOP_WAIT]) ||
+	    !lat_scan_char(&sc, ',') || !loop_scan_us(&sc, "user=", 1, &row[LAT_LOOP_LOOP]) ||
 	    !lat_scan_char(&sc, ','))
 		return 0;
 	/* max is printed without a unit; it is microseconds like the others */
-	if (!lat_loop_scan_us(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
+	if (!loop_scan_us(&sc, "max=", 0, &row[LAT_LOOP_MAX]))
 		return 0;
 	lat_scan_lit(&sc, "us");
 	lat_scan_ws(&sc);
@@ -111,20 +111,20 @@ static int lat2_head(struct lat_block *b, void *ctx, const struct lat_line *l)
 	(void)ctx;
 	if (l->binary || l->s[0] != '#')
 		return 0;
-	return lat_loop_legend(b, l) ? -LAT_ENOMEM : 1;
+	return loop_legend(b, l) ? -LAT_ENOMEM : 1;
 }
 
 static int lat2_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	static const struct lat_loop_how how = {
+	static const struct loop_how how = {
 		.head = lat2_head, .parse = parse_row, .expected = LAT2_EXPECTED,
 	};
 
-	return lat_loop_parse(t, first, end, b, d, &how);
+	return loop_parse(t, first, end, b, d, &how);
 }
 
-const struct lat_format lat_format_lat2 = {
+const struct lat_format fmt_lat2 = {
 	.name = "lat2",
 	.summary = "lat2 busy-loop logs: date=S.MS, wait= N us, user= N us, max= N [#processN=]",
 	.probe = lat2_probe,

@@ -62,7 +62,7 @@ static int row_shape(const char *s, size_t len)
 	       (lat_scan_eol(&sc) || (*sc.p != '.' && *sc.p != '/'));
 }
 
-static int parse_row(const char *s, size_t len, struct lat_loop_key *key, int64_t *row,
+static int parse_row(const char *s, size_t len, struct loop_key *key, int64_t *row,
 		     size_t *used)
 {
 	struct lat_scan sc;
@@ -121,21 +121,21 @@ static int lat3_head(struct lat_block *b, void *ctx, const struct lat_line *l)
 {
 	(void)ctx;
 	if (l->s[0] == '#')
-		return lat_loop_legend(b, l) ? -LAT_ENOMEM : 1;
+		return loop_legend(b, l) ? -LAT_ENOMEM : 1;
 	return lat3_line_kind(l->s, l->len) == LAT_LINE_HEAD;
 }
 
 static int lat3_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    struct lat_block *b, struct lat_diag *d)
 {
-	static const struct lat_loop_how how = {
+	static const struct loop_how how = {
 		.head = lat3_head, .parse = parse_row, .expected = LAT3_EXPECTED,
 	};
 
-	return lat_loop_parse(t, first, end, b, d, &how);
+	return loop_parse(t, first, end, b, d, &how);
 }
 
-const struct lat_format lat_format_lat3 = {
+const struct lat_format fmt_lat3 = {
 	.name = "lat3",
 	.summary = "lat3 busy-loop logs: Date_sec.msec select loop maxlat nbmax [N: prefix]",
 	.probe = lat3_probe,

@@ -6,24 +6,24 @@
 #include "latscope/format.h"
 
 
-extern const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS];
+extern const struct lat_column loop_columns[LAT_LOOP_NCOLS];
 
 /*
  * The series of process @id in @b, created with the loop columns on first use.
  * NULL on allocation failure.
  */
-struct lat_series *lat_loop_series(struct lat_block *b, const char *id);
-/* Processes per loop block; lat_loop_series() returns NULL for more (rows skipped). */
-#define LAT_LOOP_MAX_SERIES 256
-#define LAT_LOOP_FULL_EXPECTED "at most 256 processes in one block"
-int lat_loop_full(const struct lat_block *b);
+struct lat_series *loop_series(struct lat_block *b, const char *id);
+/* Processes per loop block; loop_series() returns NULL for more (rows skipped). */
+#define LOOP_MAX_SERIES 256
+#define LOOP_FULL_EXPECTED "at most 256 processes in one block"
+int loop_full(const struct lat_block *b);
 
 /* Counts and reports one line of a block that is not a row. */
-void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+void loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		      const char *expected);
 
 /* What says which series a row belongs to. */
-struct lat_loop_key {
+struct loop_key {
 	uint64_t proc;		/* lat2 / lat3 "N:" prefix: the process (1 when none) */
 	const char *mark;	/* lat: the row's mark ("x"), lent by the line */
 	size_t mlen;		/* 0: no mark */
@@ -35,23 +35,23 @@ struct lat_loop_key {
  * the row included) filled.  What follows the row is the caller's: a note,
  * another row, or junk.
  */
-typedef int (*lat_loop_parse_fn)(const char *s, size_t len, struct lat_loop_key *key,
+typedef int (*loop_parse_fn)(const char *s, size_t len, struct loop_key *key,
 				 int64_t *row, size_t *used);
 
 /* How a reader's blocks are read: its lines that are not rows, its rows, their series. */
-struct lat_loop_how {
+struct loop_how {
 	/*
 	 * A line that is not rows (legend, column header): 1 taken, 0 not (it is
 	 * read as rows), or -LAT_ENOMEM.  NULL: none.
 	 */
 	int (*head)(struct lat_block *b, void *ctx, const struct lat_line *l);
-	lat_loop_parse_fn parse;
+	loop_parse_fn parse;
 	/*
 	 * The series of @key (NULL when the block is full);
-	 * NULL: lat_loop_series_num(b, key->proc).
+	 * NULL: loop_series_num(b, key->proc).
 	 */
 	struct lat_series *(*series)(struct lat_block *b, void *ctx,
-				     const struct lat_loop_key *key);
+				     const struct loop_key *key);
 	void *ctx;			/* passed to head and series */
 	const char *expected;		/* a row's shape, for the lines that are neither */
 };
@@ -61,10 +61,10 @@ struct lat_loop_how {
  * @s with its blanks trimmed, when it has a letter and does not start with a
  * digit (a seventh number is junk, not a note).  Returns its length (0: not a note).
  */
-size_t lat_loop_note(const char *s, size_t len, const char **note);
+size_t loop_note(const char *s, size_t len, const char **note);
 
 /* Rows one line may hold (a mailer that joined lines: "... 0 1: 1112015223.380 ..."). */
-#define LAT_LOOP_MAX_JOINED 8
+#define LOOP_MAX_JOINED 8
 
 /*
  * Parses lines [@first, @end) of @t into loop block @b: blank lines skipped,
@@ -76,19 +76,19 @@ size_t lat_loop_note(const char *s, size_t len, const char **note);
  * from the legends.  Returns 0, -LAT_EEMPTY without rows,
  * or -LAT_ENOMEM.
  */
-int lat_loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
-		   struct lat_diag *d, const struct lat_loop_how *how);
+int loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
+		   struct lat_diag *d, const struct loop_how *how);
 
 /*
  * Appends @row (read from line @l) to series @s, the row's process as
- * lat_loop_series() returned it.  Returns 1 when added; 0 when @s is NULL because
+ * loop_series() returned it.  Returns 1 when added; 0 when @s is NULL because
  * the block is full (the row is reported and counted as skipped); -LAT_ENOMEM.
  */
-int lat_loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+int loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		     struct lat_series *s, const int64_t *row);
 
-/* lat_loop_series() for a numeric process id (lat2's #processN, lat3's "N:"). */
-struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id);
+/* loop_series() for a numeric process id (lat2's #processN, lat3's "N:"). */
+struct lat_series *loop_series_num(struct lat_block *b, uint64_t id);
 
 /*
  * "#process1= lat2 50000": the legend that names a process in lat2/lat3 logs
@@ -96,13 +96,13 @@ struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id);
  * not a legend, and past the process cap: its rows are skipped and said) or
  * -LAT_ENOMEM.
  */
-int lat_loop_legend(struct lat_block *b, const struct lat_line *l);
+int loop_legend(struct lat_block *b, const struct lat_line *l);
 
 struct lat_scan;
 /*
  * "KEY N us" (blanks around N allowed; without @unit_us the "us" is not
  * there): N microseconds into *@ns.  Returns 0 when @sc is not at that.
  */
-int lat_loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns);
+int loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns);
 
 #endif

@@ -6,7 +6,7 @@
 #include "latscope/scan.h"
 #include "loop.h"
 
-const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS] = {
+const struct lat_column loop_columns[LAT_LOOP_NCOLS] = {
 	[LAT_LOOP_TS] = { "ts", LAT_UNIT_TS_NS },
 	[LAT_LOOP_WAIT] = { "wait", LAT_UNIT_NS },
 	[LAT_LOOP_LOOP] = { "loop", LAT_UNIT_NS },
@@ -14,27 +14,27 @@ const struct lat_column lat_loop_columns[LAT_LOOP_NCOLS] = {
 	[LAT_LOOP_NBMAX] = { "nbmax", LAT_UNIT_COUNT },
 };
 
-struct lat_series *lat_loop_series(struct lat_block *b, const char *id)
+struct lat_series *loop_series(struct lat_block *b, const char *id)
 {
 	struct lat_series *s;
 
 	for (size_t i = 0; i < b->nseries; i++)
 		if (!strcmp(b->series[i]->name, id))
 			return b->series[i];
-	if (lat_loop_full(b))
+	if (loop_full(b))
 		return NULL;	/* a hostile log with a process per row: linear search stays short */
-	s = lat_series_new(id, LAT_LOOP_NCOLS, lat_loop_columns);
+	s = lat_series_new(id, LAT_LOOP_NCOLS, loop_columns);
 	if (!s || lat_block_add_series(b, s))
 		return NULL;
 	return s;
 }
 
-int lat_loop_full(const struct lat_block *b)
+int loop_full(const struct lat_block *b)
 {
-	return b->nseries >= LAT_LOOP_MAX_SERIES;
+	return b->nseries >= LOOP_MAX_SERIES;
 }
 
-void lat_loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+void loop_bad_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		      const char *expected)
 {
 	b->skipped_lines++;
@@ -91,11 +91,11 @@ static size_t join_lines(const struct lat_text *t, size_t i, size_t end, char *b
 	return (size_t)a->len + 1 + b->len;
 }
 
-int lat_loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
+int loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
 		     struct lat_series *s, const int64_t *row)
 {
-	if (!s && lat_loop_full(b)) {
-		lat_loop_bad_row(b, d, l, LAT_LOOP_FULL_EXPECTED);
+	if (!s && loop_full(b)) {
+		loop_bad_row(b, d, l, LOOP_FULL_EXPECTED);
 		return 0;
 	}
 	if (!s || lat_series_push(s, row, l->lineno))
@@ -103,15 +103,15 @@ int lat_loop_add_row(struct lat_block *b, struct lat_diag *d, const struct lat_l
 	return 1;
 }
 
-struct lat_series *lat_loop_series_num(struct lat_block *b, uint64_t id)
+struct lat_series *loop_series_num(struct lat_block *b, uint64_t id)
 {
 	char name[24];
 
 	snprintf(name, sizeof(name), "%llu", (unsigned long long)id);
-	return lat_loop_series(b, name);
+	return loop_series(b, name);
 }
 
-int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
+int loop_legend(struct lat_block *b, const struct lat_line *l)
 {
 	struct lat_scan sc;
 	uint64_t id;
@@ -121,8 +121,8 @@ int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
 	if (!lat_scan_lit(&sc, "#process") || !lat_scan_u64(&sc, &id) || !lat_scan_char(&sc, '='))
 		return 0;
 	lat_scan_ws(&sc);
-	s = lat_loop_series_num(b, id);
-	if (!s && lat_loop_full(b))
+	s = loop_series_num(b, id);
+	if (!s && loop_full(b))
 		return 0;	/* a legend past the cap: its rows are skipped and said */
 	if (!s)
 		return -LAT_ENOMEM;
@@ -131,7 +131,7 @@ int lat_loop_legend(struct lat_block *b, const struct lat_line *l)
 	return 0;
 }
 
-size_t lat_loop_note(const char *s, size_t len, const char **note)
+size_t loop_note(const char *s, size_t len, const char **note)
 {
 	int letter = 0;
 
@@ -153,11 +153,11 @@ size_t lat_loop_note(const char *s, size_t len, const char **note)
  * One row at @s: its values, and after it either more rows (*more), a note
  * (*note, *nlen) or nothing.  Returns 0 when @s is not that.
  */
-static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, struct lat_loop_key *key,
+static int one_row(const char *s, size_t n, loop_parse_fn parse, struct loop_key *key,
 		   int64_t *row, const char **rest, size_t *rn, const char **note, size_t *nlen)
 {
 	int64_t next[LAT_LOOP_NCOLS];
-	struct lat_loop_key nkey = { .proc = 1 };
+	struct loop_key nkey = { .proc = 1 };
 	size_t used;
 
 	key->proc = 1;
@@ -174,28 +174,28 @@ static int one_row(const char *s, size_t n, lat_loop_parse_fn parse, struct lat_
 	*rn = n;
 	if (!n || parse(s, n, &nkey, next, &used))
 		return 1;
-	*nlen = lat_loop_note(s, n, note);
+	*nlen = loop_note(s, n, note);
 	*rn = 0;
 	return *nlen > 0;
 }
 
 /* The rows of @s (@n bytes) on line @l: returns 1 when @s was rows, 0, or an error. */
 static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_line *l,
-		     const char *s, size_t n, const struct lat_loop_how *how)
+		     const char *s, size_t n, const struct loop_how *how)
 {
 	const char *rest = s, *note;
 	size_t rn = n, nlen, k = 0;
 	int64_t row[LAT_LOOP_NCOLS];
-	struct lat_loop_key key;
+	struct loop_key key;
 	int ret;
 
 	/* all of it or nothing: a line is not half rows */
 	do {
 		if (!one_row(rest, rn, how->parse, &key, row, &rest, &rn, &note, &nlen))
 			return 0;
-	} while (rn && ++k < LAT_LOOP_MAX_JOINED);
+	} while (rn && ++k < LOOP_MAX_JOINED);
 	if (rn) {
-		lat_loop_bad_row(b, d, l, "at most 8 rows on one line");
+		loop_bad_row(b, d, l, "at most 8 rows on one line");
 		return 1;
 	}
 	rest = s;
@@ -205,8 +205,8 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
 
 		one_row(rest, rn, how->parse, &key, row, &rest, &rn, &note, &nlen);
 		ser = how->series ? how->series(b, how->ctx, &key) :
-				    lat_loop_series_num(b, key.proc);
-		ret = lat_loop_add_row(b, d, l, ser, row);
+				    loop_series_num(b, key.proc);
+		ret = loop_add_row(b, d, l, ser, row);
 		if (ret < 0)
 			return ret;
 		if (ret && nlen && lat_series_note_last(ser, note, nlen))
@@ -221,7 +221,7 @@ static int take_rows(struct lat_block *b, struct lat_diag *d, const struct lat_l
  * skipped), 0 not rows, -LAT_ENOMEM.
  */
 static int take_line(struct lat_block *b, struct lat_diag *d, const struct lat_text *t,
-		     size_t *i, size_t end, const struct lat_loop_how *how)
+		     size_t *i, size_t end, const struct loop_how *how)
 {
 	const struct lat_line *l = &t->lines[*i];
 	char buf[512];
@@ -260,8 +260,8 @@ static int end_block(struct lat_block *b)
 	return rows ? 0 : -LAT_EEMPTY;
 }
 
-int lat_loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
-		   struct lat_diag *d, const struct lat_loop_how *how)
+int loop_parse(const struct lat_text *t, size_t first, size_t end, struct lat_block *b,
+		   struct lat_diag *d, const struct loop_how *how)
 {
 	int ret;
 
@@ -277,12 +277,12 @@ int lat_loop_parse(const struct lat_text *t, size_t first, size_t end, struct la
 		if (ret < 0)
 			return ret;
 		if (!ret)
-			lat_loop_bad_row(b, d, l, how->expected);
+			loop_bad_row(b, d, l, how->expected);
 	}
 	return end_block(b);
 }
 
-int lat_loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns)
+int loop_scan_us(struct lat_scan *sc, const char *key, int unit_us, int64_t *ns)
 {
 	uint64_t v;
 

@@ -75,7 +75,7 @@ static int is_dashes(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '-')
 			n++;
@@ -96,7 +96,7 @@ static int is_lat_row(const char *s, size_t len)
 		return 0;
 	/* a task row says avg: and max:, the total starts with TOTAL: */
 	return (memmem(s, len, "avg:", 4) && memmem(s, len, "max:", 4)) ||
-	       lat_imp_starts(s, len, "TOTAL:");
+	       imp_starts(s, len, "TOTAL:");
 }
 
 /* "   225.421678 [0000]  task[tid] ..." */
@@ -105,7 +105,7 @@ static int is_th_row(const char *s, size_t len)
 	size_t i = 0;
 	int dot = 0, digits = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.')) {
 		dot += s[i] == '.';
 		digits++;
@@ -124,11 +124,11 @@ static enum lat_line_kind ps_line_kind(const char *s, size_t len)
 		return LAT_LINE_HEAD;
 	/* "INFO: 26.316% context switch bugs (5 out of 19)" closes the latency table */
 	if (is_lat_row(s, len) || is_th_row(s, len) ||
-	    (lat_imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
+	    (imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
 		return LAT_LINE_ROW;
-	if (is_dashes(s, len) || lat_imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
+	if (is_dashes(s, len) || imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
 	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)) ||
-	    lat_imp_starts(s, len, "...") || lat_imp_starts(s, len, "[...]"))
+	    imp_starts(s, len, "...") || imp_starts(s, len, "[...]"))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -224,14 +224,14 @@ static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct p
 	size_t nlen;
 	int64_t runtime, avg, max;
 	uint64_t sw;
-	struct lat_hist_build hb;
+	struct imp_hist_build hb;
 	int ret;
 
 	if (n < 3)
 		return 0;
 	name = f[0];
 	nlen = strlen(name);
-	lat_imp_trim((const char **)&name, &nlen);
+	imp_trim((const char **)&name, &nlen);
 	if (!nlen || !field_ms(f[1], NULL, &runtime) || !field_u64(f[2], &sw))
 		return 0;
 	if (nlen == 6 && !memcmp(name, "TOTAL:", 6)) {
@@ -242,14 +242,14 @@ static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct p
 	if (n < 5 || !field_ms(f[3], "avg:", &avg) || !field_ms(f[4], "max:", &max))
 		return 0;
 	name[nlen] = '\0';
-	ret = lat_hist_build_init(&hb, name);
+	ret = imp_hist_build_init(&hb, name);
 	if (ret)
 		return ret;
 	hb.h->has_printed = 1;
 	hb.h->printed = (struct lat_hist_printed){ (int64_t)sw, LAT_VALUE_NONE, avg, max };
 	hb.h->first_line = hb.h->last_line = line;
 	pl->switches += sw;
-	ret = lat_hist_build_finish(&hb, 0, b);
+	ret = imp_hist_build_finish(&hb, 0, b);
 	return ret ? ret : 1;
 }
 
@@ -257,7 +257,7 @@ static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct p
 
 struct ps_cpu {
 	int64_t cpu;
-	struct lat_hist_build hb;
+	struct imp_hist_build hb;
 };
 
 struct ps_th {
@@ -301,7 +301,7 @@ static struct ps_cpu *cpu_of(struct ps_th *th, int64_t cpu, int *err)
 	c = &th->c[th->n];
 	c->cpu = cpu;
 	snprintf(title, sizeof(title), "cpu%lld sch delay", (long long)cpu);
-	if (lat_hist_build_init(&c->hb, title)) {
+	if (imp_hist_build_init(&c->hb, title)) {
 		*err = -LAT_ENOMEM;
 		return NULL;
 	}
@@ -368,7 +368,7 @@ static int parse_th_row(const char *buf, uint32_t line, struct ps_th *th, int *e
 	c = cpu_of(th, cpu, err);
 	if (!c)
 		return 0;
-	if (lat_hist_build_value(&c->hb, t[1], line)) {
+	if (imp_hist_build_value(&c->hb, t[1], line)) {
 		*err = -LAT_ENOMEM;
 		return 0;
 	}
@@ -415,15 +415,15 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (lat_line_blank(l))
 			continue;
 		k = l->binary ? LAT_LINE_NO : ps_line_kind(l->s, l->len);
-		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !lat_imp_starts(l->s, l->len,
+		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !imp_starts(l->s, l->len,
 										 "INFO:")))
 			continue;
-		if (k != LAT_LINE_NO && lat_imp_starts(l->s, l->len, "INFO:")) {
+		if (k != LAT_LINE_NO && imp_starts(l->s, l->len, "INFO:")) {
 			ret = lat_block_add_finding(b, "perf-info", LAT_SEV_INFO, "line %u: %.*s",
 						    l->lineno, (int)l->len, l->s);
 			continue;
 		}
-		if (k == LAT_LINE_ROW && lat_imp_copy(l->s, l->len, buf, sizeof(buf))) {
+		if (k == LAT_LINE_ROW && imp_copy(l->s, l->len, buf, sizeof(buf))) {
 			if (is_th_row(buf, strlen(buf))) {
 				r = parse_th_row(buf, l->lineno, &th, &err);
 				nth += r > 0;
@@ -446,8 +446,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 	lat_sort(th.c, th.n, sizeof(*th.c), cmp_cpu);
 	for (size_t i = 0; i < th.n; i++) {
 		if (!ret)
-			ret = lat_hist_build_finish(&th.c[i].hb, LAT_NS_PER_US, b);
-		lat_hist_build_drop(&th.c[i].hb);
+			ret = imp_hist_build_finish(&th.c[i].hb, LAT_NS_PER_US, b);
+		imp_hist_build_drop(&th.c[i].hb);
 	}
 	free(th.c);
 	if (!ret && pl.has_total && pl.total_switches != pl.switches)
@@ -471,7 +471,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 				  nth ? "perf sched timehist: sch delay per CPU" :
 				  "perf sched latency: per task, as perf printed it");
 	if (!ret)
-		ret = lat_imp_label_title(t, first, ps_label_skip, "perf sched", b);
+		ret = imp_label_title(t, first, ps_label_skip, "perf sched", b);
 	if (ret)
 		return ret;
 	return b->nhist ? 0 : -LAT_EEMPTY;
@@ -502,7 +502,7 @@ static size_t ps_split(const struct lat_text *t, size_t first, size_t end)
 	return end;
 }
 
-const struct lat_format lat_format_perf_sched = {
+const struct lat_format fmt_perf_sched = {
 	.name = "perf-sched",
 	.summary = "perf sched latency (per-task switches, avg and max delay) and perf sched "
 		   "timehist (sch delay per CPU)",

@@ -7,34 +7,34 @@
 
 #include "latscope/format.h"
 
-extern const struct lat_format lat_format_lat;
-extern const struct lat_format lat_format_lat2;
-extern const struct lat_format lat_format_lat3;
-extern const struct lat_format lat_format_schedcnt;
-extern const struct lat_format lat_format_histogram;
-extern const struct lat_format lat_format_rt_lattrace;
-extern const struct lat_format lat_format_ftrace_latency;
-extern const struct lat_format lat_format_tracedat;
-extern const struct lat_format lat_format_ftrace_text;
-extern const struct lat_format lat_format_kernel_tracer;
-extern const struct lat_format lat_format_cyclictest;
-extern const struct lat_format lat_format_rtla;
-extern const struct lat_format lat_format_perf_sched;
+extern const struct lat_format fmt_lat;
+extern const struct lat_format fmt_lat2;
+extern const struct lat_format fmt_lat3;
+extern const struct lat_format fmt_schedcnt;
+extern const struct lat_format fmt_histogram;
+extern const struct lat_format fmt_rt_lattrace;
+extern const struct lat_format fmt_ftrace_latency;
+extern const struct lat_format fmt_tracedat;
+extern const struct lat_format fmt_ftrace_text;
+extern const struct lat_format fmt_kernel_tracer;
+extern const struct lat_format fmt_cyclictest;
+extern const struct lat_format fmt_rtla;
+extern const struct lat_format fmt_perf_sched;
 
 static const struct lat_format *const registry[] = {
-	&lat_format_lat,
-	&lat_format_lat2,
-	&lat_format_lat3,
-	&lat_format_schedcnt,
-	&lat_format_histogram,
-	&lat_format_rt_lattrace,
-	&lat_format_ftrace_latency,
-	&lat_format_tracedat,
-	&lat_format_ftrace_text,
-	&lat_format_kernel_tracer,
-	&lat_format_cyclictest,
-	&lat_format_rtla,
-	&lat_format_perf_sched,
+	&fmt_lat,
+	&fmt_lat2,
+	&fmt_lat3,
+	&fmt_schedcnt,
+	&fmt_histogram,
+	&fmt_rt_lattrace,
+	&fmt_ftrace_latency,
+	&fmt_tracedat,
+	&fmt_ftrace_text,
+	&fmt_kernel_tracer,
+	&fmt_cyclictest,
+	&fmt_rtla,
+	&fmt_perf_sched,
 };
 
 const struct lat_format *const *lat_formats(size_t *n)

@@ -19,7 +19,7 @@
 
 static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 {
-	return lat_fnt_line_kind(LAT_FNT_RT, s, len);
+	return fnt_line_kind(FNT_RT, s, len);
 }
 
 static int rt_probe(const char *peek, size_t len)
@@ -33,15 +33,15 @@ static int rt_probe(const char *peek, size_t len)
 static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
-	return lat_fnt_parse_block(LAT_FNT_RT, t, first, end, b, d);
+	return fnt_parse_block(FNT_RT, t, first, end, b, d);
 }
 
 static size_t rt_header_block(const struct lat_text *t, size_t first)
 {
-	return lat_fnt_header_block(LAT_FNT_RT, t, first);
+	return fnt_header_block(FNT_RT, t, first);
 }
 
-const struct lat_format lat_format_rt_lattrace = {
+const struct lat_format fmt_rt_lattrace = {
 	.name = "rt-lattrace",
 	.summary = "-RT/-VP latency tracer dumps: \"preemption latency trace v1.0 - v1.1.5\" "
 		   "(2004-2006; verbose and compact entries)",

@@ -48,14 +48,14 @@ static const char *const soft_lines[] = {
 static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (lat_imp_starts(s, len, tab[i]))
+		if (imp_starts(s, len, tab[i]))
 			return 1;
 	return 0;
 }
 
 static int is_hist_header(const char *s, size_t len)
 {
-	return lat_imp_starts(s, len, "Index") &&
+	return imp_starts(s, len, "Index") &&
 	       (memmem(s, len, "IRQ-", 4) || memmem(s, len, "Thr-", 4) ||
 		memmem(s, len, "CPU-", 4) || memmem(s, len, "Usr-", 4));
 }
@@ -63,7 +63,7 @@ static int is_hist_header(const char *s, size_t len)
 static int is_top_header(const char *s, size_t len)
 {
 	return (memmem(s, len, "Timer Latency (", 15) && memchr(s, '|', len)) ||
-	       (lat_imp_starts(s, len, "CPU Period") && memmem(s, len, "Max Single", 10));
+	       (imp_starts(s, len, "CPU Period") && memmem(s, len, "Max Single", 10));
 }
 
 /* "over:", "count:", "min:", "avg:", "max:" then numbers, or "ALL:" and names */
@@ -79,7 +79,7 @@ static int is_number_row(const char *s, size_t len)
 {
 	size_t n = 0, i = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	while (i < len) {
 		size_t st = i;
 
@@ -99,7 +99,7 @@ static int is_top_row(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	if (len > 3 && !memcmp(s, "ALL", 3))
 		i = 3;
 	else
@@ -117,7 +117,7 @@ static int is_dashes(const char *s, size_t len)
 {
 	size_t dashes = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '-')
 			dashes++;
@@ -130,14 +130,14 @@ static int is_dashes(const char *s, size_t len)
 /* "...", "[...]": rows a poster left out */
 static int is_elision(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	return (len == 3 && !memcmp(s, "...", 3)) || (len == 5 && !memcmp(s, "[...]", 5));
 }
 
 /* "objtool:49256     3.79 us": the auto-analysis names a task and its time */
 static int ends_with_time(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	if (len < 5 || (memcmp(s + len - 3, " us", 3) && memcmp(s + len - 3, " ns", 3)))
 		return 0;
 	return s[len - 4] >= '0' && s[len - 4] <= '9';
@@ -145,7 +145,7 @@ static int ends_with_time(const char *s, size_t len)
 
 static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 {
-	if (lat_imp_starts(s, len, "# RTLA ") || is_hist_header(s, len) || is_top_header(s, len))
+	if (imp_starts(s, len, "# RTLA ") || is_hist_header(s, len) || is_top_header(s, len))
 		return LAT_LINE_HEAD;
 	enum lat_line_kind aa = rt_aa_line_kind(s, len);
 
@@ -179,7 +179,7 @@ static int rt_probe(const char *peek, size_t len)
 
 struct rt_col {
 	char name[RT_NAME_MAX + 32];		/* "IRQ-000", "Thr-001", "CPU-002", "IRQ cpu1" */
-	struct lat_hist_build hb;
+	struct imp_hist_build hb;
 	int64_t over;
 	int has_over;
 };
@@ -231,7 +231,7 @@ static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
 	c = &st->sum[st->nsum];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	if (lat_hist_build_init(&c->hb, name)) {
+	if (imp_hist_build_init(&c->hb, name)) {
 		*err = -LAT_ENOMEM;
 		return NULL;
 	}
@@ -266,7 +266,7 @@ static int parse_hist_header(struct rt_state *st, const char *buf, int *err)
 		c = &st->cols[st->ncols];
 		memset(c, 0, sizeof(*c));
 		memcpy(c->name, w, wl);
-		if (lat_hist_build_init(&c->hb, NULL)) {
+		if (imp_hist_build_init(&c->hb, NULL)) {
 			*err = -LAT_ENOMEM;
 			return 0;
 		}
@@ -421,7 +421,7 @@ static int64_t cmdline_bucket(const struct lat_text *t, size_t first)
 		char buf[RT_LINE_MAX];
 		const char *p;
 
-		if (l->binary || !lat_imp_copy(l->s, l->len, buf, sizeof(buf)))
+		if (l->binary || !imp_copy(l->s, l->len, buf, sizeof(buf)))
 			continue;
 		p = strstr(buf, " -b ");
 		if (p) {
@@ -491,14 +491,14 @@ static int finish_hist(struct rt_state *st, struct lat_block *b)
 								   col->name))))
 			return -LAT_ENOMEM;
 		for (size_t i = 0; i < st->nrows && !ret; i++)
-			ret = lat_hist_build_bucket(&col->hb, st->rows[i].idx * st->unit,
+			ret = imp_hist_build_bucket(&col->hb, st->rows[i].idx * st->unit,
 						    (st->rows[i].idx + w) * st->unit,
 						    st->rows[i].c[c], st->rows[i].line);
 		if (!ret && col->has_over && st->nrows)
-			ret = lat_hist_build_bucket(&col->hb, (top + w) * st->unit, INT64_MAX,
+			ret = imp_hist_build_bucket(&col->hb, (top + w) * st->unit, INT64_MAX,
 						    (uint64_t)col->over, 0);
 		if (!ret)
-			ret = lat_hist_build_finish(&col->hb, 0, b);
+			ret = imp_hist_build_finish(&col->hb, 0, b);
 	}
 	return ret;
 }
@@ -732,15 +732,15 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 	size_t len = strlen(buf);
 	int r;
 
-	if (lat_imp_starts(buf, len, "# Time unit is")) {
+	if (imp_starts(buf, len, "# Time unit is")) {
 		st->unit = strstr(buf, "(ns)") ? 1 : 1000;
 		return 1;
 	}
-	if (lat_imp_starts(buf, len, "duration:") && strstr(buf, "time is in")) {
+	if (imp_starts(buf, len, "duration:") && strstr(buf, "time is in")) {
 		st->unit = strstr(buf, "in ns") ? 1 : 1000;
 		return 1;
 	}
-	if (lat_imp_starts(buf, len, "# RTLA "))
+	if (imp_starts(buf, len, "# RTLA "))
 		return 1;
 	if (is_hist_header(buf, len))
 		return parse_hist_header(st, buf, err);
@@ -768,9 +768,9 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 static void free_state(struct rt_state *st)
 {
 	for (size_t i = 0; i < st->ncols; i++)
-		lat_hist_build_drop(&st->cols[i].hb);
+		imp_hist_build_drop(&st->cols[i].hb);
 	for (size_t i = 0; i < st->nsum; i++)
-		lat_hist_build_drop(&st->sum[i].hb);
+		imp_hist_build_drop(&st->sum[i].hb);
 	for (size_t i = 0; i < st->nrows; i++)
 		free(st->rows[i].c);
 	free(st->cols);
@@ -795,7 +795,7 @@ static int finish_block(struct rt_state *st, struct lat_block *b)
 	if (!ret && st->kinds & 2)
 		ret = top_findings(st, b);
 	for (size_t i = 0; i < st->nsum && !ret; i++)
-		ret = lat_hist_build_finish(&st->sum[i].hb, 0, b);
+		ret = imp_hist_build_finish(&st->sum[i].hb, 0, b);
 	if (!ret && !(b->title = strdup(st->kinds & 1 ? "rtla hist" :
 					st->kinds & 2 ? "rtla timerlat top" :
 					st->kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis")))
@@ -820,7 +820,7 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 
 		if (lat_line_blank(l))
 			continue;
-		if (!l->binary && lat_imp_copy(l->s, l->len, buf, RT_LINE_MAX))
+		if (!l->binary && imp_copy(l->s, l->len, buf, RT_LINE_MAX))
 			r = parse_line(&st, l, buf, b, &err);
 		if (err) {
 			ret = err;
@@ -851,7 +851,7 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist || b->nfindings ? 0 : -LAT_EEMPTY;
 }
 
-const struct lat_format lat_format_rtla = {
+const struct lat_format fmt_rtla = {
 	.name = "rtla",
 	.summary = "rtla timerlat/osnoise hist and top text, with timerlat's auto-analysis (-a)",
 	.probe = rt_probe,

@@ -48,7 +48,7 @@ static const char *const aa_soft[] = {
 static int starts_any(const char *s, size_t len, const char *const *tab, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (lat_imp_starts(s, len, tab[i]))
+		if (imp_starts(s, len, tab[i]))
 			return 1;
 	return 0;
 }
@@ -101,7 +101,7 @@ static int is_label(const char *s, size_t len)
 	size_t i;
 	int64_t v;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	for (i = 0; i < LAT_ARRAY_SIZE(aa_labels); i++)
 		if (len >= strlen(aa_labels[i]) && !memcmp(s, aa_labels[i], strlen(aa_labels[i])))
 			break;
@@ -123,7 +123,7 @@ static int is_thread(const char *s, size_t len, size_t *namelen)
 {
 	const char *colon, *p, *e;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	e = s + len;
 	for (p = s; p < e && *p != ' ' && *p != '\t'; p++)
 		;
@@ -142,7 +142,7 @@ static int is_thread(const char *s, size_t len, size_t *namelen)
 /* "[003]  kworker/3:1:212 ...": a CPU of --dump-tasks */
 static int is_task_dump(const char *s, size_t len)
 {
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	return len > 5 && s[0] == '[' && s[4] == ']' && s[1] >= '0' && s[1] <= '9';
 }
 
@@ -150,7 +150,7 @@ enum lat_line_kind rt_aa_line_kind(const char *s, size_t len)
 {
 	size_t nl;
 
-	if (lat_imp_starts(s, len, "## CPU ") && memmem(s, len, "hit stop tracing", 16))
+	if (imp_starts(s, len, "## CPU ") && memmem(s, len, "hit stop tracing", 16))
 		return LAT_LINE_ROW;
 	if (is_label(s, len))
 		return LAT_LINE_ROW;
@@ -180,7 +180,7 @@ static int squeezed(struct rt_aa *a, const char *s, size_t len)
 	size_t o = 0;
 	int space = 0;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	for (size_t i = 0; i < len && o + 2 < sizeof(out); i++) {
 		if (s[i] == ' ' || s[i] == '\t') {
 			space = 1;
@@ -218,10 +218,10 @@ static int frame(struct rt_aa *a, const char *s, size_t len)
 	struct rt_aa_sec *sec = section(a);
 	int ret;
 
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	s += 3;
 	len -= 3;
-	lat_imp_trim(&s, &len);
+	imp_trim(&s, &len);
 	ret = a->in_stack ? text_add(a, s, len, " <- ") : text_add(a, "stack: ", 7, "; ");
 	if (!ret && !a->in_stack)
 		ret = text_add(a, s, len, "");
@@ -250,17 +250,17 @@ static void label(struct rt_aa *a, const char *s, size_t len)
 	char pct[24];
 	int has = time_of(s, len, &ns, pct, sizeof(pct));
 
-	a->after_blocking = lat_imp_starts(s, len, "Blocking thread:");
+	a->after_blocking = imp_starts(s, len, "Blocking thread:");
 	if (!sec)
 		return;
 	if (a->after_blocking && has)
 		snprintf(sec->blocking_pct, sizeof(sec->blocking_pct), "%s", pct);
-	if (has && !strcmp(pct, "100%") && (lat_imp_starts(s, len, "Thread latency:") ||
-					     lat_imp_starts(s, len, "IRQ latency:"))) {
+	if (has && !strcmp(pct, "100%") && (imp_starts(s, len, "Thread latency:") ||
+					     imp_starts(s, len, "IRQ latency:"))) {
 		sec->total_ns = ns;
 		snprintf(sec->total_kind, sizeof(sec->total_kind), "%s",
-			 lat_imp_starts(s, len, "IRQ") ? "IRQ" : "Thread");
-	} else if (has && lat_imp_starts(s, len, "IRQ latency:")) {
+			 imp_starts(s, len, "IRQ") ? "IRQ" : "Thread");
+	} else if (has && imp_starts(s, len, "IRQ latency:")) {
 		sec->irq_ns = ns;
 	}
 }
@@ -274,10 +274,10 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 	if (a->nsec)
 		a->sec[a->nsec - 1].last_line = line;
 
-	if (a->text && lat_imp_starts(s, len, "-> "))
+	if (a->text && imp_starts(s, len, "-> "))
 		return frame(a, s, len) ? -LAT_ENOMEM : 1;
 	a->in_stack = 0;
-	if (lat_imp_starts(s, len, "## CPU ")) {
+	if (imp_starts(s, len, "## CPU ")) {
 		section_open(a, atoi(strstr(s, "## CPU ") + 7), line);
 		a->after_blocking = 0;
 		return squeezed(a, s, len) ? -LAT_ENOMEM : 1;
@@ -288,7 +288,7 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 		 * line (John Kacur's count-0 report): a section of an unnamed CPU.
 		 * "Max timerlat IRQ latency from idle" after the sections is none.
 		 */
-		if (!a->nsec && !lat_imp_starts(s, len, "Max timerlat IRQ latency from idle"))
+		if (!a->nsec && !imp_starts(s, len, "Max timerlat IRQ latency from idle"))
 			section_open(a, -1, line);
 		label(a, s, len);
 		return squeezed(a, s, len) ? -LAT_ENOMEM : 1;
@@ -296,7 +296,7 @@ int rt_aa_line(struct rt_aa *a, const char *buf, uint32_t line)
 	if (a->after_blocking && is_thread(s, len, &nl)) {
 		struct rt_aa_sec *sec = section(a);
 
-		lat_imp_trim(&s, &len);
+		imp_trim(&s, &len);
 		if (sec) {
 			snprintf(sec->culprit, sizeof(sec->culprit), "%.*s", (int)nl, s);
 			sec->culprit_ns = time_of(s + nl, len - nl, &ns, NULL, 0) ? ns :
@@ -370,7 +370,7 @@ int rt_aa_finish(const struct rt_aa *a, struct lat_block *b)
 static int aa_summary(struct lat_block *b, const struct rt_aa_sec *s, const char *ctx,
 		      int64_t ns)
 {
-	struct lat_hist_build hb;
+	struct imp_hist_build hb;
 	char title[48];
 	int ret;
 
@@ -378,11 +378,11 @@ static int aa_summary(struct lat_block *b, const struct rt_aa_sec *s, const char
 		snprintf(title, sizeof(title), "%s cpu%d", ctx, s->cpu);
 	else
 		snprintf(title, sizeof(title), "%s", ctx);
-	ret = lat_hist_build_init(&hb, title);
+	ret = imp_hist_build_init(&hb, title);
 	if (ret)
 		return ret;
 	if (!(hb.h->group = strdup(ctx))) {
-		lat_hist_build_drop(&hb);
+		imp_hist_build_drop(&hb);
 		return -LAT_ENOMEM;
 	}
 	/* one sample, the one that hit the stop condition: its count is not printed */
@@ -390,7 +390,7 @@ static int aa_summary(struct lat_block *b, const struct rt_aa_sec *s, const char
 	hb.h->printed.max_ns = ns;
 	hb.h->first_line = s->line;
 	hb.h->last_line = s->last_line ? s->last_line : s->line;
-	return lat_hist_build_finish(&hb, 0, b);
+	return imp_hist_build_finish(&hb, 0, b);
 }
 
 int rt_aa_summaries(const struct rt_aa *a, struct lat_block *b)

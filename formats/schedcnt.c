@@ -246,7 +246,7 @@ static int sched_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return p.rows ? 0 : -LAT_EEMPTY;
 }
 
-const struct lat_format lat_format_schedcnt = {
+const struct lat_format fmt_schedcnt = {
 	.name = "schedcnt",
 	.summary = "schedcnt cycle tables: N = k runs, CPU COUNT sections, "
 		   "SCHEDENTRY SCHEDEXIT LAT PID ENTRYDIF",

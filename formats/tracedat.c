@@ -322,7 +322,7 @@ err:
 	return ret;
 }
 
-const struct lat_format lat_format_tracedat = {
+const struct lat_format fmt_tracedat = {
 	.name = "trace.dat",
 	.summary = "trace-cmd trace.dat v6 and v7 (zstd/zlib): scheduler event stream",
 	.probe = td_probe,

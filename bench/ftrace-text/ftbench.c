@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 				printf("%s %llu\n", type_names[i], (unsigned long long)per[i]);
 	if (mode == 0) {
 		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		uint64_t lines = lat_ft_source_lines(l.blocks[0]->events);
+		uint64_t lines = ft_source_lines(l.blocks[0]->events);
 
 		double cpu;
 
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 		/* the machine is shared: CPU time is what one core spent on the reading */
 		printf("lines %llu events %llu skipped %zu wall_s %.3f cpu_s %.3f lines/wall_s %.0f "
 		       "lines/cpu_s %.0f peak_rss_kib %ld\n", (unsigned long long)lines,
-		       (unsigned long long)n, lat_ft_source_skipped(l.blocks[0]->events), s, cpu,
+		       (unsigned long long)n, ft_source_skipped(l.blocks[0]->events), s, cpu,
 		       (double)lines / s, (double)lines / cpu, ru.ru_maxrss);
 	}
 	lat_loaded_release(&l);

@@ -182,7 +182,7 @@ static void test_rows_and_probe(void **state)
 
 	(void)state;
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+	assert_int_equal(fnt_parse_row(FNT_FTRACE,
 		"  <idle>-0       2d.h4    1us : sched_wakeup: comm=sleep pid=5882 prio=94", &e), 1);
 	assert_int_equal(e.kind, LAT_FN_EVENT);
 	assert_string_equal(e.function, "sched_wakeup");
@@ -192,8 +192,8 @@ static void test_rows_and_probe(void **state)
 	free(e.text);
 	memset(&e, 0, sizeof(e));
 	/* flags must be 4 or 5 characters of the known letters */
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0dq.1 1us : a <-b", &e), 0);
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d.1 1us : a <-b", &e), 0);
+	assert_int_equal(fnt_parse_row(FNT_FTRACE, "  bash-1 0dq.1 1us : a <-b", &e), 0);
+	assert_int_equal(fnt_parse_row(FNT_FTRACE, "  bash-1 0d.1 1us : a <-b", &e), 0);
 	assert_int_equal(f->probe("preemption latency trace v1.1.4 on 2.6.12", 41), 0);
 	assert_int_equal(f->probe("# tracer: wakeup\n# wakeup latency trace v1.1.5 on 3.8", 51), 95);
 	assert_int_equal(f->line_kind("# tracer: irqsoff", 17), LAT_LINE_HEAD);
@@ -291,7 +291,7 @@ static void test_lazy_letters(void **state)
 		struct lat_fn_entry e;
 
 		memset(&e, 0, sizeof(e));
-		assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, rows[i].row, &e), 1);
+		assert_int_equal(fnt_parse_row(FNT_FTRACE, rows[i].row, &e), 1);
 		assert_int_equal(e.flags, rows[i].flags);
 		free(e.comm);
 		free(e.function);
@@ -403,7 +403,7 @@ static void test_row_notes(void **state)
 
 	(void)state;
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+	assert_int_equal(fnt_parse_row(FNT_FTRACE,
 		"   <...>-88        4dN...   11us*: isolate_lru_folios+0x0/0x390 "
 		"<-shrink_inactive_list+0x110/0x3e0  <== hmmm", &e), 1);
 	assert_string_equal(e.function, "isolate_lru_folios");
@@ -417,7 +417,7 @@ static void test_row_notes(void **state)
 	free(e.note);
 	/* words after two blanks, no arrow */
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE,
+	assert_int_equal(fnt_parse_row(FNT_FTRACE,
 		"  bash-1 0d..1 3us : a <-b   this is the one", &e), 1);
 	assert_string_equal(e.parent, "b");
 	assert_string_equal(e.note, "this is the one");
@@ -427,7 +427,7 @@ static void test_row_notes(void **state)
 	free(e.note);
 	/* the -RT tracer's v1.0.x row, "(parent)" then the note */
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_RT,
+	assert_int_equal(fnt_parse_row(FNT_RT,
 		"00010001 0.562ms (+0.559ms): do_timer (timer_interrupt) <-- here", &e), 1);
 	assert_string_equal(e.function, "do_timer");
 	assert_string_equal(e.parent, "timer_interrupt");
@@ -436,18 +436,18 @@ static void test_row_notes(void **state)
 	free(e.parent);
 	free(e.note);
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_line_kind(LAT_FNT_RT,
+	assert_int_equal(fnt_line_kind(FNT_RT,
 		"00010001 0.562ms (+0.559ms): do_timer (timer_interrupt) <-- here", 64), LAT_LINE_ROW);
 	/* a plain row has no note */
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b", &e), 1);
+	assert_int_equal(fnt_parse_row(FNT_FTRACE, "  bash-1 0d..1 3us : a <-b", &e), 1);
 	assert_null(e.note);
 	free(e.comm);
 	free(e.function);
 	free(e.parent);
 	memset(&e, 0, sizeof(e));
 	/* one blank and a number, or trace syntax, is not a note */
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b 42", &e), 0);
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_FTRACE, "  bash-1 0d..1 3us : a <-b  (x)", &e),
+	assert_int_equal(fnt_parse_row(FNT_FTRACE, "  bash-1 0d..1 3us : a <-b 42", &e), 0);
+	assert_int_equal(fnt_parse_row(FNT_FTRACE, "  bash-1 0d..1 3us : a <-b  (x)", &e),
 			 0);
 	assert_null(e.note);
 }

@@ -21,26 +21,26 @@
 #include "latscope/input.h"
 #include "ftrace_text.h"
 
-static enum lat_ft_kind parse(const char *line, struct lat_event *ev, struct lat_ft_strs *strs)
+static enum ft_kind parse(const char *line, struct lat_event *ev, struct ft_strs *strs)
 {
 	const char *exp;
 	int nc = 0;
 
 	memset(ev, 0x5a, sizeof(*ev));
-	return lat_ft_parse_line(line, strlen(line), ev, strs, &nc, &exp);
+	return ft_parse_line(line, strlen(line), ev, strs, &nc, &exp);
 }
 
 /* irq-info and TGID columns, a comm with a blank and a dash, prev_state R+ */
 static void test_kernel_switch_tgid_irqinfo(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("   Web Content-7-11150   (  11150) [001] d..2.   893.188645: "
 			       "sched_switch: prev_comm=record.sh prev_pid=11150 prev_prio=120 "
 			       "prev_state=R+ ==> next_comm=migration/1 next_pid=21 next_prio=0",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SWITCH);
 	assert_string_equal(ev.name, "sched:sched_switch");
 	assert_int_equal(ev.ts_ns, 893188645000ULL);
@@ -76,11 +76,11 @@ static void test_kernel_columns_absent(void **state)
 		"next_prio=0",
 	};
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(lines); i++) {
-		assert_int_equal(parse(lines[i], &ev, &strs), LAT_FT_EVENT);
+		assert_int_equal(parse(lines[i], &ev, &strs), FT_EVENT);
 		assert_int_equal(ev.ts_ns, 893188645000ULL);
 		assert_int_equal(ev.cpu, 1);
 		assert_int_equal(ev.pid, 11150);
@@ -93,27 +93,27 @@ static void test_kernel_columns_absent(void **state)
 static void test_comms(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse(" sched-messaging-11480   [000] d..2.   918.173468: sched_switch: "
 			       "prev_comm=Web Content prev_pid=11480 prev_prio=120 prev_state=S ==> "
 			       "next_comm=rcu_preempt next_pid=15 next_prio=120", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_string_equal(ev.comm, "sched-messaging");
 	assert_int_equal(ev.pid, 11480);
 	assert_string_equal(ev.u.sw.prev_comm, "Web Content");
 	assert_int_equal(ev.u.sw.prev_state, LAT_TS_SLEEPING);
 	assert_int_equal(ev.u.sw.prev_state_raw, 1);
 	assert_int_equal(parse("           <...>-2576    [000] d..2.   918.173468: sched_waking: "
-			       "comm=a-1 2 pid=7 prio=120 target_cpu=000", &ev, &strs), LAT_FT_EVENT);
+			       "comm=a-1 2 pid=7 prio=120 target_cpu=000", &ev, &strs), FT_EVENT);
 	assert_string_equal(ev.comm, "<...>");
 	assert_int_equal(ev.pid, 2576);
 	assert_string_equal(ev.u.wake.comm, "a-1 2");
 	assert_int_equal(ev.u.wake.pid, 7);
 	/* kworker comms hold ':' (trace-cmd's comm:pid form must take the right one) */
 	assert_int_equal(parse("    kworker/0:1-41    [000]   994.571014: sched_wakeup:  "
-			       "kworker/0:1:41 [120] CPU:000", &ev, &strs), LAT_FT_EVENT);
+			       "kworker/0:1:41 [120] CPU:000", &ev, &strs), FT_EVENT);
 	assert_string_equal(ev.comm, "kworker/0:1");
 	assert_string_equal(ev.u.wake.comm, "kworker/0:1");
 	assert_int_equal(ev.u.wake.pid, 41);
@@ -123,13 +123,13 @@ static void test_comms(void **state)
 static void test_tracecmd_layouts(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	/* default */
 	assert_int_equal(parse("              sh-8869  [001]   994.571073: sched_switch:         "
 			       "trace-cmd:8869 [120] R ==> migration/1:21 [0]", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.ts_ns, 994571073000ULL);
 	assert_int_equal(ev.cpu, 1);
 	assert_string_equal(ev.comm, "sh");
@@ -143,12 +143,12 @@ static void test_tracecmd_layouts(void **state)
 	/* its plugin prints bit 7 as W (the kernel's I), folded to "other" like the kernel's */
 	assert_int_equal(parse(" rcu_tasks_trace-29    [000]   994.573091: sched_switch:         "
 			       "rcu_tasks_trace:29 [120] W ==> rcu_preempt:15 [120]", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.u.sw.prev_state, LAT_TS_OTHER);
 	assert_int_equal(ev.u.sw.prev_state_raw, 0x80);
 	/* -l: comm cut to 8, cpu glued to the flags; -t: 9 digits; --ts-diff: "(+56042)" */
 	assert_int_equal(parse("      sh-8869    1dN.4.   994.571069918: (+56042) sched_wakeup:"
-			       "         migration/1:21 [0] CPU:001", &ev, &strs), LAT_FT_EVENT);
+			       "         migration/1:21 [0] CPU:001", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP);
 	assert_int_equal(ev.ts_ns, 994571069918ULL);
 	assert_int_equal(ev.cpu, 1);
@@ -159,7 +159,7 @@ static void test_tracecmd_layouts(void **state)
 	assert_int_equal(ev.u.wake.target_cpu, 1);
 	assert_int_equal(parse("migratio-21      1d..3.   994.571079: sched_migrate_task:   "
 			       "comm=trace-cmd pid=8869 prio=120 orig_cpu=1 dest_cpu=0", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_string_equal(ev.comm, "migratio");
 	assert_int_equal(ev.pid, 21);
 	assert_int_equal(ev.type, LAT_EV_MIGRATE);
@@ -169,7 +169,7 @@ static void test_tracecmd_layouts(void **state)
 	/* a buffer (instance) of the file: "name:" before the line */
 	assert_int_equal(parse("latscope-ftracetext-11147:        record.sh-11147 [001]   "
 			       "893.188331: sched_wakeup_new:     record.sh:11150 [120] CPU:001",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_string_equal(ev.comm, "record.sh");
 	assert_int_equal(ev.pid, 11147);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP_NEW);
@@ -177,19 +177,19 @@ static void test_tracecmd_layouts(void **state)
 	/* -w appends the latency to the switch */
 	assert_int_equal(parse("              sh-8869  [001]   994.571073: sched_switch:         "
 			       "trace-cmd:8869 [120] R ==> migration/1:21 [0] Latency: 2.944 usecs",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.u.sw.next_pid, 21);
 }
 
 static void test_wakeups(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("   Web Content-7-11150   (  11150) [000] d..4.   893.188804: "
 			       "sched_waking: comm=record.sh pid=11147 prio=120 target_cpu=001",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKING);
 	assert_string_equal(ev.name, "sched:sched_waking");
 	assert_string_equal(ev.u.wake.comm, "record.sh");
@@ -199,16 +199,16 @@ static void test_wakeups(void **state)
 	/* 2.6.3x: success=, and no target_cpu at all */
 	assert_int_equal(parse("            bash-1977  [000]  1234.567890: sched_wakeup: comm=ls "
 			       "pid=2000 prio=120 success=1 target_cpu=001", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.u.wake.target_cpu, 1);
 	assert_int_equal(parse("            bash-1977  [000]  1234.567890: sched_wakeup: comm=ls "
-			       "pid=2000 prio=120 success=1", &ev, &strs), LAT_FT_EVENT);
+			       "pid=2000 prio=120 success=1", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP);
 	assert_int_equal(ev.u.wake.target_cpu, -1);
 	assert_int_equal(ev.ts_ns, 1234567890000ULL);
 	assert_int_equal(parse("       record.sh-11147   (  11147) [001] d..2.   893.188331: "
 			       "sched_wakeup_new: comm=record.sh pid=11150 prio=120 target_cpu=001",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP_NEW);
 	assert_int_equal(ev.u.wake.pid, 11150);
 }
@@ -216,12 +216,12 @@ static void test_wakeups(void **state)
 static void test_process_and_irq_events(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("   Web Content-7-11150   (  11150) [000] .....   893.191526: "
 			       "sched_process_fork: comm=Web Content-7 pid=11150 child_comm=Web "
-			       "Content-7 child_pid=11151", &ev, &strs), LAT_FT_EVENT);
+			       "Content-7 child_pid=11151", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_FORK);
 	assert_string_equal(ev.u.task.comm, "Web Content-7");
 	assert_int_equal(ev.u.task.pid, 11150);
@@ -229,52 +229,52 @@ static void test_process_and_irq_events(void **state)
 	assert_int_equal(ev.u.task.child_pid, 11151);
 	assert_int_equal(parse("           sleep-11151   (  11151) [001] .....   893.193332: "
 			       "sched_process_exec: filename=/usr/bin/sleep pid=11151 old_pid=11151",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_EXEC);
 	assert_int_equal(ev.u.task.pid, 11151);
 	assert_string_equal(ev.u.task.comm, "sleep");
 	/* the new comm comes from the file name, not from the (cmdline) comm column */
 	assert_int_equal(parse("              sh-8869  [000]   994.571467: sched_process_exec:   "
 			       "filename=/usr/bin/hackbench pid=8869 old_pid=8869", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_string_equal(ev.comm, "sh");
 	assert_string_equal(ev.u.task.comm, "hackbench");
 	assert_int_equal(parse("           sleep-11151   (  11151) [001] .....   893.197875: "
 			       "sched_process_exit: comm=sleep pid=11151 prio=120 group_dead=true",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_EXIT);
 	assert_int_equal(ev.u.task.pid, 11151);
 	assert_string_equal(ev.u.task.comm, "sleep");
 	assert_int_equal(parse("          <idle>-0     [001]   994.573315: irq_handler_entry:    "
-			       "irq=36 name=virtio1-req.0", &ev, &strs), LAT_FT_EVENT);
+			       "irq=36 name=virtio1-req.0", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_IRQ_ENTRY);
 	assert_string_equal(ev.comm, "<idle>");
 	assert_int_equal(ev.pid, 0);
 	assert_int_equal(ev.u.irq.irq, 36);
 	assert_string_equal(ev.u.irq.name, "virtio1-req.0");
 	assert_int_equal(parse("          <idle>-0     [001]   994.573320: irq_handler_exit:     "
-			       "irq=36 ret=handled", &ev, &strs), LAT_FT_EVENT);
+			       "irq=36 ret=handled", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_IRQ_EXIT);
 	assert_int_equal(ev.u.irq.ret, 1);
 	assert_int_equal(parse("          <idle>-0     [001]   994.573320: irq_handler_exit:     "
-			       "irq=36 ret=unhandled", &ev, &strs), LAT_FT_EVENT);
+			       "irq=36 ret=unhandled", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.u.irq.ret, 0);
 	assert_int_equal(parse("          <idle>-0       (-------) [001] ..s1.   893.189483: "
-			       "softirq_entry: vec=1 [action=TIMER]", &ev, &strs), LAT_FT_EVENT);
+			       "softirq_entry: vec=1 [action=TIMER]", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SOFTIRQ_ENTRY);
 	assert_int_equal(ev.u.irq.irq, 1);
 	assert_string_equal(ev.u.irq.name, "TIMER");
 	assert_int_equal(ev.ts_ns, 893189483000ULL);
 	/* trace-cmd report -R prints the vector alone */
 	assert_int_equal(parse("      cyclictest-8870  [001]   994.573064: softirq_exit:          "
-			       "vec=9", &ev, &strs), LAT_FT_EVENT);
+			       "vec=9", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SOFTIRQ_EXIT);
 	assert_int_equal(ev.u.irq.irq, 9);
 	assert_string_equal(ev.u.irq.name, "RCU");	/* the kernel's softirq_to_name[9] */
 	/* an event we do not interpret keeps its name */
 	assert_int_equal(parse("     rcu_preempt-15      [000] d..2.   918.173474: sched_stat_runtime: "
 			       "comm=rcu_preempt pid=15 runtime=12154 [ns]", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_OTHER);
 	assert_string_equal(ev.name, "sched_stat_runtime");
 }
@@ -286,11 +286,11 @@ static void test_process_and_irq_events(void **state)
 static void test_old_kernels(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("            bash-4251  [01]  10152.583854: sched_switch: task "
-			       "bash:4251 [120] (S) ==> swapper:0 [140]", &ev, &strs), LAT_FT_EVENT);
+			       "bash:4251 [120] (S) ==> swapper:0 [140]", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SWITCH);
 	assert_int_equal(ev.cpu, 1);
 	assert_int_equal(ev.ts_ns, 10152583854000ULL);
@@ -300,20 +300,20 @@ static void test_old_kernels(void **state)
 	assert_string_equal(ev.u.sw.next_comm, "swapper");
 	assert_int_equal(ev.u.sw.next_prio, 140);
 	assert_int_equal(parse("          <idle>-0     [01]  10152.583860: sched_wakeup: task "
-			       "bash:4251 [120] success=1 [001]", &ev, &strs), LAT_FT_EVENT);
+			       "bash:4251 [120] success=1 [001]", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP);
 	assert_int_equal(ev.u.wake.pid, 4251);
 	assert_int_equal(ev.u.wake.target_cpu, 1);
 	/* the sched_switch tracer: "+" wakes, "==>" switches away from the line's task */
 	assert_int_equal(parse("            bash-3997  [01]   240.132281:   3997:120:R   + [000]  "
-			       "4055:120:R ls", &ev, &strs), LAT_FT_EVENT);
+			       "4055:120:R ls", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP);
 	assert_string_equal(ev.u.wake.comm, "ls");
 	assert_int_equal(ev.u.wake.pid, 4055);
 	assert_int_equal(ev.u.wake.prio, 120);
 	assert_int_equal(ev.u.wake.target_cpu, 0);
 	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S ==> [000]  "
-			       "1931:120:R sshd", &ev, &strs), LAT_FT_EVENT);
+			       "1931:120:R sshd", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_SWITCH);
 	assert_string_equal(ev.u.sw.prev_comm, "ls");
 	assert_int_equal(ev.u.sw.prev_pid, 4055);
@@ -322,31 +322,31 @@ static void test_old_kernels(void **state)
 	assert_int_equal(ev.u.sw.next_pid, 1931);
 	assert_int_equal(ev.ts_ns, 240132360000ULL);
 	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S --> [000]  "
-			       "1931:120:R sshd", &ev, &strs), LAT_FT_BAD);
+			       "1931:120:R sshd", &ev, &strs), FT_BAD);
 }
 
 static void test_markers(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("       record.sh-11147   (  11147) [001] ...1.   893.188168: "
 			       "tracing_mark_write: latscope-sample: start", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_MARKER);
 	assert_int_equal(ev.u.marker.len, strlen("latscope-sample: start"));
 	assert_memory_equal(ev.u.marker.text, "latscope-sample: start", ev.u.marker.len);
 	/* sym-offset option */
 	assert_int_equal(parse("       record.sh-11147   (  11147) [001] ...1.   893.188168: "
 			       "tracing_mark_write+0x91/0x170: latscope-sample: start", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_MARKER);
 	assert_memory_equal(ev.u.marker.text, "latscope-sample: start", ev.u.marker.len);
 	/* trace-cmd report */
 	assert_int_equal(parse("latscope-ftracetext-11147:        record.sh-11147 [001]   "
 			       "893.188168: print:                tracing_mark_write: "
-			       "latscope-sample: start", &ev, &strs), LAT_FT_EVENT);
+			       "latscope-sample: start", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_MARKER);
 	assert_int_equal(ev.u.marker.len, strlen("latscope-sample: start"));
 	assert_memory_equal(ev.u.marker.text, "latscope-sample: start", ev.u.marker.len);
@@ -356,7 +356,7 @@ static void test_markers(void **state)
 	assert_int_equal(parse("  latscope-steal-5918  [001]  1347.122718: print:                "
 			       "0xffffffff814abf11: latscope: steal cpu=1 steal_ns=780000000 "
 			       "guest_ns=0 idle_ns=532260000000 iowait_ns=5090000000 "
-			       "since_ns=51947455", &ev, &strs), LAT_FT_EVENT);
+			       "since_ns=51947455", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_MARKER);
 	assert_ptr_equal(ev.u.marker.steal, &strs.steal);
 	assert_int_equal(ev.u.marker.steal->cpu, 1);
@@ -367,7 +367,7 @@ static void test_markers(void **state)
 	/* and the kernel's own trace text */
 	assert_int_equal(parse("  latscope-steal-5918    [001] .....  1347.122718: "
 			       "tracing_mark_write: latscope: steal cpu=0 steal_ns=10000000",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_non_null(ev.u.marker.steal);
 	assert_int_equal(ev.u.marker.steal->cpu, 0);
 	assert_int_equal(ev.u.marker.steal->steal_ns, 10000000);
@@ -379,25 +379,25 @@ static void test_frames(void **state)
 	uint64_t ip;
 
 	(void)state;
-	assert_true(lat_ft_parse_frame(" => __schedule", 14, sym, sizeof(sym), &ip));
+	assert_true(ft_parse_frame(" => __schedule", 14, sym, sizeof(sym), &ip));
 	assert_string_equal(sym, "__schedule");
 	assert_int_equal(ip, 0);
-	assert_true(lat_ft_parse_frame(" => __schedule+0x628/0xf60", 26, sym, sizeof(sym), &ip));
+	assert_true(ft_parse_frame(" => __schedule+0x628/0xf60", 26, sym, sizeof(sym), &ip));
 	assert_string_equal(sym, "__schedule");
-	assert_true(lat_ft_parse_frame("=> __schedule (ffffffff82265ec8)", 32, sym, sizeof(sym),
+	assert_true(ft_parse_frame("=> __schedule (ffffffff82265ec8)", 32, sym, sizeof(sym),
 				       &ip));
 	assert_string_equal(sym, "__schedule");
 	assert_int_equal(ip, 0xffffffff82265ec8ULL);
-	assert_true(lat_ft_parse_frame(" => <ffffffffc0a1b2c3>", 22, sym, sizeof(sym), &ip));
+	assert_true(ft_parse_frame(" => <ffffffffc0a1b2c3>", 22, sym, sizeof(sym), &ip));
 	assert_string_equal(sym, "");
 	assert_int_equal(ip, 0xffffffffc0a1b2c3ULL);
-	assert_false(lat_ft_parse_frame(" -> x", 5, sym, sizeof(sym), &ip));
+	assert_false(ft_parse_frame(" -> x", 5, sym, sizeof(sym), &ip));
 	/* in a mail, frames belong to a block; an arrow in prose does not */
-	assert_int_equal(lat_format_ftrace_text.line_kind(" => __schedule+0x628/0xf60", 26),
+	assert_int_equal(fmt_ftrace_text.line_kind(" => __schedule+0x628/0xf60", 26),
 			 LAT_LINE_ROW);
-	assert_int_equal(lat_format_ftrace_text.line_kind("=> __schedule (ffffffff82265ec8)", 32),
+	assert_int_equal(fmt_ftrace_text.line_kind("=> __schedule (ffffffff82265ec8)", 32),
 			 LAT_LINE_ROW);
-	assert_int_equal(lat_format_ftrace_text.line_kind("=> see the trace below", 22),
+	assert_int_equal(fmt_ftrace_text.line_kind("=> see the trace below", 22),
 			 LAT_LINE_NO);
 }
 
@@ -494,7 +494,7 @@ static void test_stream_stack_lost_bad(void **state)
 	assert_int_equal(c->ev[6].type, LAT_EV_STACK);
 	assert_int_equal(c->ev[6].u.stack.depth, 1);
 	assert_string_equal(c->syms[6][0], "__schedule");
-	assert_int_equal(lat_ft_source_skipped(c->l.blocks[0]->events), 2);
+	assert_int_equal(ft_source_skipped(c->l.blocks[0]->events), 2);
 	fclose(diag);
 	assert_non_null(strstr(msgs, ":7: expected sched_switch fields"));
 	assert_non_null(strstr(msgs, ":8: expected \"<comm>-<pid> [cpu]"));
@@ -570,7 +570,7 @@ static void test_tracecmd_buffers(void **state)
 /* An over-long line is reported and skipped in constant memory; the next line reads. */
 static void test_stream_overlong_line(void **state)
 {
-	size_t big = 3 * LAT_FT_LINE_MAX;
+	size_t big = 3 * FT_LINE_MAX;
 	char *text = malloc(big + 400);
 	struct collected *c = calloc(1, sizeof(*c));
 	char *path;
@@ -588,8 +588,8 @@ static void test_stream_overlong_line(void **state)
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 1);
 	assert_int_equal(c->ev[0].type, LAT_EV_IRQ_EXIT);
-	assert_int_equal(lat_ft_source_skipped(c->l.blocks[0]->events), 1);
-	assert_int_equal(lat_ft_source_lines(c->l.blocks[0]->events), 2);
+	assert_int_equal(ft_source_skipped(c->l.blocks[0]->events), 1);
+	assert_int_equal(ft_source_lines(c->l.blocks[0]->events), 2);
 	lat_loaded_release(&c->l);
 	unlink(path);
 	free(path);
@@ -864,16 +864,16 @@ static void test_same_analysis_as_tracedat(void **state)
 static void test_console_lines(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	assert_int_equal(parse("[10611.835048] CPU:1 [LOST 16689746 EVENTS]", &ev, &strs),
-			 LAT_FT_LOST);
+			 FT_LOST);
 	assert_int_equal(ev.cpu, 1);
 	assert_int_equal(ev.u.lost.count, 16689746);
 	assert_int_equal(parse("[10611.835048] rcu_tort-70        1dNh3. 10607789211us : "
 			       "sched_wakeup: comm=rcu_torture_fak pid=65 prio=139 target_cpu=001",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKEUP);
 	assert_int_equal(ev.ts_ns, 10607789211000ULL);	/* µs to ns */
 	assert_int_equal(ev.cpu, 1);
@@ -894,26 +894,26 @@ static void test_console_lines(void **state)
 	/* a CPU of two digits, kworker's cut comm */
 	assert_int_equal(parse("[10612.531532] kworker/-19499     3d..3. 10612107775us : "
 			       "sched_wakeup: comm=rcu_torture_wri pid=63 prio=120 target_cpu=003",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_string_equal(ev.comm, "kworker/");
 	assert_int_equal(ev.pid, 19499);
 	/* the frame of the dump and a function line */
-	assert_int_equal(parse("[10611.834143] Dumping ftrace buffer:", &ev, &strs), LAT_FT_SKIP);
+	assert_int_equal(parse("[10611.834143] Dumping ftrace buffer:", &ev, &strs), FT_SKIP);
 	assert_int_equal(parse("[10611.834561] ---------------------------------", &ev, &strs),
-			 LAT_FT_SKIP);
-	assert_int_equal(parse("[10612.548418]    (ftrace buffer empty)", &ev, &strs), LAT_FT_SKIP);
+			 FT_SKIP);
+	assert_int_equal(parse("[10612.548418]    (ftrace buffer empty)", &ev, &strs), FT_SKIP);
 	assert_int_equal(parse("[10612.526079] rcu_tort-19668     2d..3. 10612107772us : "
-			       "dl_server_start <-enqueue_task_fair", &ev, &strs), LAT_FT_EVENT);
+			       "dl_server_start <-enqueue_task_fair", &ev, &strs), FT_EVENT);
 	assert_string_equal(ev.name, "function");
 	assert_int_equal(ev.cpu, 2);
 	/* the delay marks of the latency format: "1us+:", "19us#:" */
 	assert_int_equal(parse("  <idle>-0         0d..2.    19us#: sched_switch: prev_comm=swapper/0 "
 			       "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=5 "
-			       "next_prio=120", &ev, &strs), LAT_FT_EVENT);
+			       "next_prio=120", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.ts_ns, 19000);
 	assert_int_equal(parse("  <idle>-0         0d..2.    19us%: sched_switch: prev_comm=s "
 			       "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=5 "
-			       "next_prio=120", &ev, &strs), LAT_FT_FOREIGN);
+			       "next_prio=120", &ev, &strs), FT_FOREIGN);
 }
 
 /* What console and syslog captures put in front of a line. */
@@ -940,22 +940,22 @@ static void test_console_prefixes(void **state)
 		{ "<idle>-0 [000] 1.0: x", 0 },
 	};
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(lat_ft_console_prefix(cases[i].s, strlen(cases[i].s)),
+		assert_int_equal(ft_console_prefix(cases[i].s, strlen(cases[i].s)),
 				 cases[i].skip);
 	assert_int_equal(parse("Oct  8 15:34:57 paulmck kernel: [10611.835048] "
 			       "rcu_tort-70        1d..2. 10607789214us : sched_switch: "
 			       "prev_comm=rcu_torture_rea prev_pid=70 prev_prio=139 prev_state=R+ ==> "
 			       "next_comm=rcu_torture_fak next_pid=65 next_prio=139", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.u.sw.next_pid, 65);
 	/* a bar-marked paste (Sebastian Siewior, LKML 2020): the comm is not "|  <idle>" */
 	assert_int_equal(parse("|          <idle>-0       [007] dN.h4..    46.299705: sched_wakeup: "
 			       "comm=rcuc/7 pid=53 prio=98 target_cpu=007", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_string_equal(ev.comm, "<idle>");
 	assert_int_equal(ev.pid, 0);
 	/* 7 -RT columns: irqs off, need-resched, no lazy, hardirq, preempt 4 */
@@ -970,7 +970,7 @@ static void test_console_prefixes(void **state)
 	assert_int_equal(strs.flags.migrate, 0);
 	assert_int_equal(parse("|     ksoftirqd/7-54      [007] d...213    46.299750: sched_waking: "
 			       "comm=rcu_preempt pid=11 prio=98 target_cpu=007", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(strs.flags.preempt, 2);
 	assert_int_equal(strs.flags.lazy_depth, 1);
 	assert_int_equal(strs.flags.migrate, 3);
@@ -980,11 +980,11 @@ static void test_console_prefixes(void **state)
 /* Every flags layout, column by column (kernel/trace/trace_output.c of each era). */
 static void test_flags_layouts(void **state)
 {
-	struct lat_ft_flags f;
+	struct ft_flags f;
 
 	(void)state;
 	/* 2.6.x - 5.12: irqs-off, need-resched, hardirq/softirq, preempt-depth */
-	assert_int_equal(lat_ft_flags_decode("dNs1", 4, &f), 1);
+	assert_int_equal(ft_flags_decode("dNs1", 4, &f), 1);
 	assert_int_equal(f.irqs, 'd');
 	assert_int_equal(f.resched, 'N');
 	assert_int_equal(f.ctx, 's');
@@ -992,35 +992,35 @@ static void test_flags_layouts(void **state)
 	assert_int_equal(f.migrate, -1);
 	assert_int_equal(f.lazy, 0);
 	/* 5.13+: migrate-disable; 6.13+ lazy need-resched letters; BH-disabled 'D' */
-	assert_int_equal(lat_ft_flags_decode("DLHf2", 5, &f), 1);
+	assert_int_equal(ft_flags_decode("DLHf2", 5, &f), 1);
 	assert_int_equal(f.irqs, 'D');
 	assert_int_equal(f.resched, 'L');
 	assert_int_equal(f.ctx, 'H');
 	assert_int_equal(f.preempt, 15);
 	assert_int_equal(f.migrate, 2);
-	assert_int_equal(lat_ft_flags_decode("bBz..", 5, &f), 1);
+	assert_int_equal(ft_flags_decode("bBz..", 5, &f), 1);
 	assert_int_equal(f.irqs, 'b');
 	assert_int_equal(f.resched, 'B');
 	assert_int_equal(f.ctx, 'z');
 	assert_int_equal(f.preempt, 0);
 	/* PREEMPT_RT with lazy preemption (the TH1520 wakeup_rt trace's "dn.h413" after CPU 0) */
-	assert_int_equal(lat_ft_flags_decode("dn.h413", 7, &f), 1);
+	assert_int_equal(ft_flags_decode("dn.h413", 7, &f), 1);
 	assert_int_equal(f.resched, 'n');
 	assert_int_equal(f.lazy, '.');
 	assert_int_equal(f.ctx, 'h');
 	assert_int_equal(f.preempt, 4);
 	assert_int_equal(f.lazy_depth, 1);
 	assert_int_equal(f.migrate, 3);
-	assert_int_equal(lat_ft_flags_decode(".NL.1..", 7, &f), 1);
+	assert_int_equal(ft_flags_decode(".NL.1..", 7, &f), 1);
 	assert_int_equal(f.lazy, 'L');
 	/* unknown widths and letters: kept, not decoded */
-	assert_int_equal(lat_ft_flags_decode("d..2..", 6, &f), 0);
+	assert_int_equal(ft_flags_decode("d..2..", 6, &f), 0);
 	assert_int_equal(f.ncols, 6);
 	assert_int_equal(f.preempt, -1);
-	assert_int_equal(lat_ft_flags_decode("q..2.", 5, &f), 0);
-	assert_int_equal(lat_ft_flags_decode("d.x2.", 5, &f), 0);
-	assert_int_equal(lat_ft_flags_decode("d..g.", 5, &f), 0);
-	assert_int_equal(lat_ft_flags_decode("d.Ah2..", 7, &f), 0);
+	assert_int_equal(ft_flags_decode("q..2.", 5, &f), 0);
+	assert_int_equal(ft_flags_decode("d.x2.", 5, &f), 0);
+	assert_int_equal(ft_flags_decode("d..g.", 5, &f), 0);
+	assert_int_equal(ft_flags_decode("d.Ah2..", 7, &f), 0);
 }
 
 /*
@@ -1165,14 +1165,14 @@ static void test_flags_legend(void **state)
 	uint64_t dec, undec;
 
 	(void)state;
-	assert_int_equal(lat_ft_legend_col("#  / _------=> need-resched", 27), LAT_FT_COL_RESCHED);
-	assert_int_equal(lat_ft_legend_col("#  | / _-----=> need-resched-lazy", 33), LAT_FT_COL_LAZY);
-	assert_int_equal(lat_ft_legend_col("#  |||| /     delay", 19), 0);
+	assert_int_equal(ft_legend_col("#  / _------=> need-resched", 27), FT_COL_RESCHED);
+	assert_int_equal(ft_legend_col("#  | / _-----=> need-resched-lazy", 33), FT_COL_LAZY);
+	assert_int_equal(ft_legend_col("#  |||| /     delay", 19), 0);
 	assert_int_equal(lat_load(&c->l, path, &(struct lat_read_opts){
 		.format = lat_format_find("ftrace-text"), .diag = diag }), 0);
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 4);
-	lat_ft_source_flags(c->l.blocks[0]->events, &dec, &undec);
+	ft_source_flags(c->l.blocks[0]->events, &dec, &undec);
 	assert_int_equal(dec, 3);
 	assert_int_equal(undec, 1);
 	assert_int_equal(c->l.diag.nwarn, 1);
@@ -1196,7 +1196,7 @@ static void test_flags_legend(void **state)
 static void test_hrtimer_events(void **state)
 {
 	struct lat_event ev;
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	const char *exp;
 	int nc = 0;
 	const char *bad[] = {
@@ -1214,7 +1214,7 @@ static void test_hrtimer_events(void **state)
 	assert_int_equal(parse(" memfd:sealed-91-31100   [000] d..1.  7109.284705: hrtimer_start: "
 			       "hrtimer=00000000fea4b411 function=hrtimer_wakeup "
 			       "expires=7109308310903 softexpires=7109308260903 mode=ABS "
-			       "was_armed=0", &ev, &strs), LAT_FT_EVENT);
+			       "was_armed=0", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_START);
 	assert_string_equal(ev.name, "timer:hrtimer_start");
 	assert_int_equal(ev.pid, 31100);
@@ -1226,7 +1226,7 @@ static void test_hrtimer_events(void **state)
 	assert_int_equal(parse("        latscope-30985   [000] d.h..  7109.284675: "
 			       "hrtimer_expire_entry: hrtimer=0000000065d77705 "
 			       "function=hrtimer_wakeup now=7109258230986", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_ENTRY);
 	assert_true(ev.u.timer.hrtimer == 0x65d77705ull);
 	assert_true(ev.u.timer.now == 7109258230986ll);
@@ -1234,47 +1234,47 @@ static void test_hrtimer_events(void **state)
 	assert_int_equal(ev.u.irq.irq, -1);
 	assert_int_equal(parse("        latscope-30985   [000] dNh..  7109.284679: "
 			       "hrtimer_expire_exit: hrtimer=0000000065d77705", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_EXIT);
 	assert_true(ev.u.timer.hrtimer == 0x65d77705ull);
 	assert_int_equal(parse(" Chrome_IOThread-30697   [001] d..1.  7109.285034: hrtimer_cancel: "
-			       "hrtimer=0000000054aff9e3", &ev, &strs), LAT_FT_EVENT);
+			       "hrtimer=0000000054aff9e3", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_CANCEL);
 	assert_true(ev.u.timer.hrtimer == 0x54aff9e3ull);
 	/* trace-cmd report */
 	assert_int_equal(parse("      cyclictest-27828 [000]  7246.127957: hrtimer_start:        "
 			       "hrtimer=0xffffc90006eafca8 function=hrtimer_wakeup/0x0 "
 			       "expires=7246101697396 softexpires=7246101697396", &ev, &strs),
-			 LAT_FT_EVENT);
+			 FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_START);
 	assert_true(ev.u.timer.hrtimer == 0xffffc90006eafca8ull);
 	assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
 	assert_true(ev.u.timer.expires == 7246101697396ll);
 	assert_int_equal(parse("        latscope-28287 [000]  7246.130469: hrtimer_expire_entry: "
 			       "hrtimer=0xffffc90006eafca8 now=7246104027829 "
-			       "function=hrtimer_wakeup/0x0", &ev, &strs), LAT_FT_EVENT);
+			       "function=hrtimer_wakeup/0x0", &ev, &strs), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_ENTRY);
 	assert_true(ev.u.timer.now == 7246104027829ll);
 	assert_string_equal(ev.u.timer.name, "hrtimer_wakeup");
 	assert_int_equal(parse("        latscope-27674 [001]  7243.223692: hrtimer_cancel:       "
-			       "hrtimer=0xffff888627d30568", &ev, &strs), LAT_FT_EVENT);
+			       "hrtimer=0xffff888627d30568", &ev, &strs), FT_EVENT);
 	assert_true(ev.u.timer.hrtimer == 0xffff888627d30568ull);
 	/* KTIME_MAX, 19 digits: a timer armed for never */
 	assert_int_equal(parse("  a-1  [000] d..1.  1.000000: hrtimer_start: hrtimer=1 function=f "
 			       "expires=9223372036854775807 softexpires=9223372036854775807",
-			       &ev, &strs), LAT_FT_EVENT);
+			       &ev, &strs), FT_EVENT);
 	assert_true(ev.u.timer.expires == INT64_MAX);
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(bad); i++) {
 		memset(&ev, 0, sizeof(ev));
 		exp = NULL;
-		assert_int_equal(lat_ft_parse_line(bad[i], strlen(bad[i]), &ev, &strs, &nc, &exp),
-				 LAT_FT_BAD);
+		assert_int_equal(ft_parse_line(bad[i], strlen(bad[i]), &ev, &strs, &nc, &exp),
+				 FT_BAD);
 		assert_non_null(strstr(exp, "hrtimer fields"));
 	}
 }
 
 /*
- * The context of an event from its irq-info column, as lat_ft_flags_decode()
+ * The context of an event from its irq-info column, as ft_flags_decode()
  * reads it: the layout's context column when the width is known, else the
  * third of 4 or more characters, else unknown.  Expected values by hand from
  * kernel/trace/trace_output.c's letters (h hardirq, s softirq, H both, z NMI).
@@ -1293,7 +1293,7 @@ static void test_irq_context(void **state)
 		{ "d.s", 3, 0 },					/* too short: unknown */
 		{ "d.h\0", 4, LAT_EVF_KNOWN | LAT_EVF_HARDIRQ },	/* a NUL: by width */
 	};
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	struct lat_event ev;
 	(void)state;
 
@@ -1307,8 +1307,8 @@ static void test_irq_context(void **state)
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
 			      " 100.000001: irq_handler_entry: irq=1 name=x");
 		memset(&ev, 0x5a, sizeof(ev));
-		assert_int_equal(lat_ft_parse_line(line, (size_t)n, &ev, &strs, &nc, &exp),
-				 LAT_FT_EVENT);
+		assert_int_equal(ft_parse_line(line, (size_t)n, &ev, &strs, &nc, &exp),
+				 FT_EVENT);
 		assert_int_equal(ev.flags, t[i].want);
 	}
 }
@@ -1339,7 +1339,7 @@ static void test_joined_events(void **state)
 	collect(c, c->l.blocks[0]->events);
 	assert_int_equal(c->n, 1);
 	assert_int_equal(c->ev[0].type, LAT_EV_IRQ_EXIT);
-	assert_int_equal(lat_ft_source_skipped(c->l.blocks[0]->events), 1);
+	assert_int_equal(ft_source_skipped(c->l.blocks[0]->events), 1);
 	fclose(diag);
 	assert_non_null(strstr(msgs, ":1: expected one event a line, not two a mailer joined"));
 	lat_loaded_release(&c->l);

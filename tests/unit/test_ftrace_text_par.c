@@ -7,7 +7,7 @@
  * 64 KiB chunks the workers take are cut everywhere: inside events, inside
  * "<stack trace>" runs and their frames, next to lost-events lines, legends,
  * instance prefixes, quoted lines, CR-LF lines, overlong lines (just under,
- * at and over LAT_FT_LINE_MAX, and over several chunks), runs of blank lines
+ * at and over FT_LINE_MAX, and over several chunks), runs of blank lines
  * and a last line without its newline.
  */
 #include <limits.h>
@@ -49,10 +49,10 @@ static void read_text(struct trail *t, const char *path, int jobs)
 			trail_event(t, &ev);
 			t->events++;
 		}
-		lat_ft_source_flags(src, &dec, &undec);
+		ft_source_flags(src, &dec, &undec);
 		trail_put(t, "end %d ncpus %d lines %llu skipped %zu flags %llu/%llu\n", ret,
-			  src->ncpus, (unsigned long long)lat_ft_source_lines(src),
-			  lat_ft_source_skipped(src), (unsigned long long)dec,
+			  src->ncpus, (unsigned long long)ft_source_lines(src),
+			  ft_source_skipped(src), (unsigned long long)dec,
 			  (unsigned long long)undec);
 	}
 	lat_loaded_release(&l);
@@ -130,9 +130,9 @@ static void build(const char *path, size_t pad, int copies)
 		free(b);
 		switch (c % 6) {
 		case 0:		/* overlong lines: just under, at, over the limit */
-			line_of(f, 'x', LAT_FT_LINE_MAX - 1);
-			line_of(f, 'y', LAT_FT_LINE_MAX);
-			line_of(f, 'z', LAT_FT_LINE_MAX + 1);
+			line_of(f, 'x', FT_LINE_MAX - 1);
+			line_of(f, 'y', FT_LINE_MAX);
+			line_of(f, 'z', FT_LINE_MAX + 1);
 			break;
 		case 1:		/* longer than two chunks */
 			line_of(f, 'w', 150000);

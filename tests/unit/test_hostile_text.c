@@ -247,7 +247,7 @@ static void test_utf8_title(void **state)
 	unlink(t.path);
 }
 
-/* A process per row: the first LAT_LOOP_MAX_SERIES are read, the rest skipped and said. */
+/* A process per row: the first LOOP_MAX_SERIES are read, the rest skipped and said. */
 static void test_process_per_row(void **state)
 {
 	struct lat_loaded l;
@@ -262,10 +262,10 @@ static void test_process_per_row(void **state)
 	tmp_close(&t);
 	assert_int_equal(load(&l, t.path), 0);
 	assert_int_equal(l.nblocks, 1);
-	assert_int_equal(l.blocks[0]->nseries, LAT_LOOP_MAX_SERIES);
-	assert_int_equal(rows_of(l.blocks[0]), LAT_LOOP_MAX_SERIES);
-	assert_int_equal(l.blocks[0]->skipped_lines, n - LAT_LOOP_MAX_SERIES);
-	assert_int_equal(l.diag.nwarn, n - LAT_LOOP_MAX_SERIES);
+	assert_int_equal(l.blocks[0]->nseries, LOOP_MAX_SERIES);
+	assert_int_equal(rows_of(l.blocks[0]), LOOP_MAX_SERIES);
+	assert_int_equal(l.blocks[0]->skipped_lines, n - LOOP_MAX_SERIES);
+	assert_int_equal(l.diag.nwarn, n - LOOP_MAX_SERIES);
 	lat_loaded_release(&l);
 	unlink(t.path);
 }

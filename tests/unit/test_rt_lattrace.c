@@ -301,14 +301,14 @@ static void test_row_errors(void **state)
 	memset(&e, 0, sizeof(e));
 	e.index = -1;
 	/* the "(T1/#5)" prefix and the index column (6) disagree */
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_RT,
+	assert_int_equal(fnt_parse_row(FNT_RT,
 		"(T1/#5) <...> 1 0 0 00000000 00000006 [1] 0.000ms (+0.000ms): a (b)", &e), 0);
 	assert_null(e.function);
 	memset(&e, 0, sizeof(e));
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_RT, "(T7/#5) whatever", &e), -1);
+	assert_int_equal(fnt_parse_row(FNT_RT, "(T7/#5) whatever", &e), -1);
 	memset(&e, 0, sizeof(e));
 	/* trace_special: "(v1 v2 v3)" in hex */
-	assert_int_equal(lat_fnt_parse_row(LAT_FNT_RT,
+	assert_int_equal(fnt_parse_row(FNT_RT,
 		"(T2/#9) <...>-7 0d..1 12us : foo+0x1/0x2 <c0000001> (1 2 ff)", &e), 1);
 	assert_int_equal(e.kind, LAT_FN_SPECIAL);
 	assert_string_equal(e.text, "(1 2 ff)");

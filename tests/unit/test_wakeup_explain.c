@@ -805,23 +805,23 @@ static void test_text_context(void **state)
 		"hrtimer=00000000e4e5c0b9";
 	static const char *const l4 = "          bash-1977  [000]  7316.2: sched_waking: comm=a "
 		"pid=5 prio=120 target_cpu=000";
-	struct lat_ft_strs strs;
+	struct ft_strs strs;
 	struct lat_event ev;
 	const char *exp;
 	int nc = 0;
 
 	(void)state;
-	assert_int_equal(lat_ft_parse_line(l1, strlen(l1), &ev, &strs, &nc, &exp), LAT_FT_EVENT);
+	assert_int_equal(ft_parse_line(l1, strlen(l1), &ev, &strs, &nc, &exp), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_WAKING);
 	assert_int_equal(ev.flags, LAT_EVF_KNOWN | LAT_EVF_HARDIRQ);
-	assert_int_equal(lat_ft_parse_line(l2, strlen(l2), &ev, &strs, &nc, &exp), LAT_FT_EVENT);
+	assert_int_equal(ft_parse_line(l2, strlen(l2), &ev, &strs, &nc, &exp), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_ENTRY);
 	assert_string_equal(ev.u.irq.name, "hrtimer_wakeup");
-	assert_int_equal(lat_ft_parse_line(l3, strlen(l3), &ev, &strs, &nc, &exp), LAT_FT_EVENT);
+	assert_int_equal(ft_parse_line(l3, strlen(l3), &ev, &strs, &nc, &exp), FT_EVENT);
 	assert_int_equal(ev.type, LAT_EV_TIMER_EXIT);
 	assert_int_equal(ev.flags, LAT_EVF_KNOWN | LAT_EVF_SOFTIRQ);
 	/* no irq-info column: the context is unknown */
-	assert_int_equal(lat_ft_parse_line(l4, strlen(l4), &ev, &strs, &nc, &exp), LAT_FT_EVENT);
+	assert_int_equal(ft_parse_line(l4, strlen(l4), &ev, &strs, &nc, &exp), FT_EVENT);
 	assert_int_equal(ev.flags, 0);
 }
 
