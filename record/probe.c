@@ -12,16 +12,16 @@
 #include "probe.h"
 
 struct probe_thread {
-	struct lat_probes *p;
+	struct rec_probes *p;
 	pthread_t th;
 	bool started;
 	int cpu;
 	bool is_timer;
-	struct lat_probe_hist h;
+	struct rec_probe_hist h;
 };
 
-struct lat_probes {
-	struct lat_probe_cfg cfg;
+struct rec_probes {
+	struct rec_probe_cfg cfg;
 	atomic_bool stop;
 	atomic_bool spiked;
 	atomic_bool fifo_failed;
@@ -32,18 +32,18 @@ struct lat_probes {
 	struct probe_thread *t;
 };
 
-int lat_probe_bucket(int64_t ns)
+int rec_probe_bucket(int64_t ns)
 {
 	int k = 0;
 
 	if (ns <= 1)
 		return 0;
-	while (k < LAT_PROBE_BUCKETS - 1 && (ns >> (k + 1)))
+	while (k < REC_PROBE_BUCKETS - 1 && (ns >> (k + 1)))
 		k++;
 	return k;
 }
 
-void lat_probe_hist_add(struct lat_probe_hist *h, int64_t ns)
+void rec_probe_hist_add(struct rec_probe_hist *h, int64_t ns)
 {
 	if (!h->count || ns < h->min_ns)
 		h->min_ns = ns;
@@ -51,7 +51,7 @@ void lat_probe_hist_add(struct lat_probe_hist *h, int64_t ns)
 		h->max_ns = ns;
 	h->count++;
 	h->sum_ns += (uint64_t)ns;
-	h->bucket[lat_probe_bucket(ns)]++;
+	h->bucket[rec_probe_bucket(ns)]++;
 }
 
 static int64_t now_ns(void)
@@ -76,7 +76,7 @@ static void pin(int cpu)
 static void sample_event(struct probe_thread *t, const char *name, int64_t lat_ns, uint64_t seq,
 			 bool marker)
 {
-	struct lat_probes *p = t->p;
+	struct rec_probes *p = t->p;
 	bool stop = p->cfg.stop_above_ns > 0 && lat_ns > p->cfg.stop_above_ns;
 	char line[160];
 	int n;
@@ -105,7 +105,7 @@ static void sample_event(struct probe_thread *t, const char *name, int64_t lat_n
 static void *timer_main(void *arg)
 {
 	struct probe_thread *t = arg;
-	struct lat_probes *p = t->p;
+	struct rec_probes *p = t->p;
 	struct sched_param sp = { .sched_priority = p->cfg.timer_prio };
 	int64_t interval = p->cfg.timer_interval_ns, next, now;
 	uint64_t seq = 0;
@@ -122,7 +122,7 @@ static void *timer_main(void *arg)
 			continue;	/* EINTR: sleep again for the same deadline */
 		now = now_ns();
 		lat = now - next;
-		lat_probe_hist_add(&t->h, lat);
+		rec_probe_hist_add(&t->h, lat);
 		seq++;
 		if (lat > p->cfg.timer_marker_ns ||
 		    (p->cfg.stop_above_ns > 0 && lat > p->cfg.stop_above_ns))
@@ -141,7 +141,7 @@ static void *timer_main(void *arg)
 static void *gap_main(void *arg)
 {
 	struct probe_thread *t = arg;
-	struct lat_probes *p = t->p;
+	struct rec_probes *p = t->p;
 	int64_t thr = p->cfg.gap_threshold_ns;
 	uint64_t seq = 0;
 
@@ -153,7 +153,7 @@ static void *gap_main(void *arg)
 		while ((cur = now_ns()) - start < GAP_WINDOW_NS) {
 			if (cur - prev > thr) {
 				seq++;
-				lat_probe_hist_add(&t->h, cur - prev);
+				rec_probe_hist_add(&t->h, cur - prev);
 				sample_event(t, "gap", cur - prev, seq, true);
 			}
 			prev = cur;
@@ -163,9 +163,9 @@ static void *gap_main(void *arg)
 	return NULL;
 }
 
-int lat_probes_start(const struct lat_probe_cfg *cfg, struct lat_probes **out, FILE *msg)
+int rec_probes_start(const struct rec_probe_cfg *cfg, struct rec_probes **out, FILE *msg)
 {
-	struct lat_probes *p;
+	struct rec_probes *p;
 	size_t n = 0;
 	int ret = 0;
 
@@ -201,12 +201,12 @@ int lat_probes_start(const struct lat_probe_cfg *cfg, struct lat_probes **out, F
 out:
 	*out = p;
 	if (ret)
-		lat_probes_stop(p);
+		rec_probes_stop(p);
 	(void)msg;
 	return ret;
 }
 
-void lat_probes_stop(struct lat_probes *p)
+void rec_probes_stop(struct rec_probes *p)
 {
 	if (!p)
 		return;
@@ -218,16 +218,16 @@ void lat_probes_stop(struct lat_probes *p)
 	}
 }
 
-void lat_probes_free(struct lat_probes *p)
+void rec_probes_free(struct rec_probes *p)
 {
 	if (!p)
 		return;
-	lat_probes_stop(p);
+	rec_probes_stop(p);
 	free(p->t);
 	free(p);
 }
 
-bool lat_probes_spike(const struct lat_probes *p, int64_t *ns, int *cpu, const char **probe)
+bool rec_probes_spike(const struct rec_probes *p, int64_t *ns, int *cpu, const char **probe)
 {
 	if (!p || !atomic_load(&p->spiked) || !p->spike_probe)
 		return false;
@@ -237,25 +237,25 @@ bool lat_probes_spike(const struct lat_probes *p, int64_t *ns, int *cpu, const c
 	return true;
 }
 
-bool lat_probes_fifo(const struct lat_probes *p)
+bool rec_probes_fifo(const struct rec_probes *p)
 {
 	return p && !atomic_load(&p->fifo_failed);
 }
 
-void lat_probes_summary(const struct lat_probes *p, FILE *f)
+void rec_probes_summary(const struct rec_probes *p, FILE *f)
 {
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nthreads; i++) {
 		const struct probe_thread *t = &p->t[i];
-		const struct lat_probe_hist *h = &t->h;
+		const struct rec_probe_hist *h = &t->h;
 		const char *sep = "";
 
 		fprintf(f, "latscope: probe=%s cpu=%d samples=%" PRIu64 " min_ns=%" PRId64
 			" avg_ns=%" PRIu64 " max_ns=%" PRId64 " markers=%" PRIu64 " hist_log2_ns=",
 			t->is_timer ? "timer" : "gap", t->cpu, h->count, h->min_ns,
 			h->count ? h->sum_ns / h->count : 0, h->max_ns, h->markers);
-		for (int k = 0; k < LAT_PROBE_BUCKETS; k++) {
+		for (int k = 0; k < REC_PROBE_BUCKETS; k++) {
 			if (!h->bucket[k])
 				continue;
 			fprintf(f, "%s%d:%" PRIu64, sep, k, h->bucket[k]);

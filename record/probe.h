@@ -12,18 +12,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define LAT_PROBE_BUCKETS 64	/* bucket k counts samples in [2^k, 2^(k+1)) ns; 0 holds 0 too */
+#define REC_PROBE_BUCKETS 64	/* bucket k counts samples in [2^k, 2^(k+1)) ns; 0 holds 0 too */
 
-struct lat_probe_hist {
+struct rec_probe_hist {
 	uint64_t count;
 	uint64_t sum_ns;
 	int64_t min_ns;
 	int64_t max_ns;
 	uint64_t markers;
-	uint64_t bucket[LAT_PROBE_BUCKETS];
+	uint64_t bucket[REC_PROBE_BUCKETS];
 };
 
-struct lat_probe_cfg {
+struct rec_probe_cfg {
 	int ncpus;
 	int marker_fd;		/* the instance's trace_marker, -1 for none */
 	int tracing_on_fd;	/* the instance's tracing_on, written "0" on a spike */
@@ -37,25 +37,25 @@ struct lat_probe_cfg {
 	int64_t stop_above_ns;	/* 0 = off */
 };
 
-struct lat_probes;
+struct rec_probes;
 
-/* Starts the configured threads; *@out is freed by lat_probes_free().  Returns 0 or -lat_err. */
-int lat_probes_start(const struct lat_probe_cfg *cfg, struct lat_probes **out, FILE *msg);
+/* Starts the configured threads; *@out is freed by rec_probes_free().  Returns 0 or -lat_err. */
+int rec_probes_start(const struct rec_probe_cfg *cfg, struct rec_probes **out, FILE *msg);
 /* Stops and joins every thread (idempotent). */
-void lat_probes_stop(struct lat_probes *p);
-void lat_probes_free(struct lat_probes *p);
+void rec_probes_stop(struct rec_probes *p);
+void rec_probes_free(struct rec_probes *p);
 /* True (and the spike) once a sample above stop_above_ns stopped the trace. */
-bool lat_probes_spike(const struct lat_probes *p, int64_t *ns, int *cpu, const char **probe);
+bool rec_probes_spike(const struct rec_probes *p, int64_t *ns, int *cpu, const char **probe);
 /*
  * Appends one "latscope: probe=... cpu=N samples=... hist_log2_ns=k:count,..." line per
  * probe thread to @f (the summary stored in the file and printed at the end).
  */
-void lat_probes_summary(const struct lat_probes *p, FILE *f);
+void rec_probes_summary(const struct rec_probes *p, FILE *f);
 /* True when the timer threads run SCHED_FIFO (false: fell back to SCHED_OTHER). */
-bool lat_probes_fifo(const struct lat_probes *p);
+bool rec_probes_fifo(const struct rec_probes *p);
 
 /* Histogram bucket of @ns (exposed for the unit tests). */
-int lat_probe_bucket(int64_t ns);
-void lat_probe_hist_add(struct lat_probe_hist *h, int64_t ns);
+int rec_probe_bucket(int64_t ns);
+void rec_probe_hist_add(struct rec_probe_hist *h, int64_t ns);
 
 #endif

@@ -162,7 +162,7 @@ static void probes_desc(const struct lat_record_opts *o, FILE *f, bool fifo)
 /* Builds the options and writes the rest of the file. */
 static int finish_file(struct rec *r, bool *readable, struct lat_record_result *res)
 {
-	struct lat_tdw_option opts[LAT_REC_MAX_CPUS + 8];
+	struct tdw_option opts[LAT_REC_MAX_CPUS + 8];
 	char **texts = NULL;
 	char *meta = NULL, *cmdlines = r->cmdlines, *clock = r->clock;
 	size_t nopt = 0, meta_len = 0, cl_len = 0;
@@ -183,12 +183,12 @@ static int finish_file(struct rec *r, bool *readable, struct lat_record_result *
 	if (!uname(&u)) {
 		snprintf(uname_buf, sizeof(uname_buf), "%s %s %s %s %s", u.sysname, u.nodename,
 			 u.release, u.version, u.machine);
-		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_UNAME, uname_buf,
+		opts[nopt++] = (struct tdw_option){ TDW_OPT_UNAME, uname_buf,
 							(uint32_t)strlen(uname_buf) + 1 };
 	}
-	opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_VERSION, version, sizeof(version) };
+	opts[nopt++] = (struct tdw_option){ TDW_OPT_VERSION, version, sizeof(version) };
 	if (clock)
-		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_TRACECLOCK, clock,
+		opts[nopt++] = (struct tdw_option){ TDW_OPT_TRACECLOCK, clock,
 							(uint32_t)strlen(clock) + 1 };
 	for (int cpu = 0; cpu < r->ncpus; cpu++) {
 		uint64_t over = stat_field(r->stats ? r->stats[cpu] : NULL, "overrun: ");
@@ -202,31 +202,31 @@ static int finish_file(struct rec *r, bool *readable, struct lat_record_result *
 			texts[cpu] = NULL;
 			continue;
 		}
-		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, texts[cpu],
+		opts[nopt++] = (struct tdw_option){ TDW_OPT_CPUSTAT, texts[cpu],
 							(uint32_t)strlen(texts[cpu]) + 1 };
 	}
 	/* latscope's own metadata rides in one more CPUSTAT: trace-cmd --stat prints it. */
 	mf = open_memstream(&meta, &meta_len);
 	if (mf) {
-		probes_desc(r->o, mf, lat_probes_fifo(r->probes));
-		lat_probes_summary(r->probes, mf);
+		probes_desc(r->o, mf, rec_probes_fifo(r->probes));
+		rec_probes_summary(r->probes, mf);
 		append_tgids(mf, cmdlines);
 		if (r->env)
 			fputs(r->env, mf);
-		lat_stealer_summary(r->stealer, mf);
+		rec_stealer_summary(r->stealer, mf);
 		append_wallclock(mf, r);
 		fclose(mf);
-		opts[nopt++] = (struct lat_tdw_option){ LAT_TDW_OPT_CPUSTAT, meta,
+		opts[nopt++] = (struct tdw_option){ TDW_OPT_CPUSTAT, meta,
 							(uint32_t)meta_len + 1 };
 	}
 	{
-		struct lat_rec_tail t = {
+		struct rec_tail t = {
 			.cmdlines = cmdlines ? cmdlines : "", .cmdlines_len = cl_len,
 			.ncpus = (uint32_t)r->ncpus, .opts = opts, .nopts = nopt,
 			.cpu_paths = paths,
 		};
 
-		ret = lat_rec_file_finish(&r->file, &t, readable);
+		ret = rec_file_finish(&r->file, &t, readable);
 	}
 out:
 	for (int cpu = 0; texts && cpu < r->ncpus; cpu++)
@@ -291,7 +291,7 @@ static enum lat_record_end wait_for_end(struct rec *r)
 		int timeout = -1;
 		char c;
 
-		if (lat_rec_em_signals())
+		if (rec_em_signals())
 			return LAT_REC_END_SIGNAL;
 		if (r->child > 0 && !r->child_done &&
 		    waitpid(r->child, &r->child_status, WNOHANG) == r->child) {
@@ -380,7 +380,7 @@ static int check_subbuf(struct rec *r)
 /* The environment lines of the metadata (record_env.c), read before tracing starts. */
 static void read_env(struct rec *r)
 {
-	struct lat_rec_env_in in = { .root = "", .release = "", .version = "", .live = true };
+	struct rec_env_in in = { .root = "", .release = "", .version = "", .live = true };
 	struct utsname u;
 	size_t len = 0;
 	FILE *f = open_memstream(&r->env, &len);
@@ -391,7 +391,7 @@ static void read_env(struct rec *r)
 	}
 	if (!f)
 		return;
-	lat_rec_env_write(&in, f, r->msg);
+	rec_env_write(&in, f, r->msg);
 	fclose(f);
 }
 
@@ -399,25 +399,25 @@ static void read_env(struct rec *r)
 static int prepare(struct rec *r, struct lat_record_result *res)
 {
 	const struct lat_record_opts *o = r->o;
-	int ret = lat_rec_setup_instance(r);
+	int ret = rec_setup_instance(r);
 
 	if (!ret)
 		ret = check_subbuf(r);
 	if (ret)
 		return ret;
 	read_env(r);
-	lat_rec_em_output(o->output);
+	rec_em_output(o->output);
 	/*
 	 * kallsyms (large, and reading it is most of a short recording's CPU) only turns
 	 * kernel addresses into names: kernel stacks, the ip of our probes' markers, and
 	 * whatever an extra -e event prints with %pS.  The scheduler and irq events carry none.
 	 */
-	ret = lat_rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
+	ret = rec_file_begin(&r->file, o->output, r->tdir, (const char *const *)r->systems,
 				 r->nsystems, o->stacks || o->probe_timer || o->probe_gap ||
 				 o->nevents > 0 || o->timer_detail, r->msg);
 	if (ret) {
 		fprintf(r->msg, "latscope: %s: %s\n", o->output, lat_strerror(ret));
-		lat_rec_em_output(NULL);
+		rec_em_output(NULL);
 		res->write_err = ret;
 		return -LAT_EIO;
 	}
@@ -429,20 +429,20 @@ static int prepare(struct rec *r, struct lat_record_result *res)
 			r->inst_name, strerror(errno));
 		return -LAT_EPERM;
 	}
-	lat_rec_em_tracing_on(r->tracing_on_fd);
-	lat_rec_em_add_fd(r->tracing_on_fd);
-	lat_rec_em_add_fd(r->marker_fd);
+	rec_em_tracing_on(r->tracing_on_fd);
+	rec_em_add_fd(r->tracing_on_fd);
+	rec_em_add_fd(r->marker_fd);
 	return 0;
 }
 
 /* Steal time through the recording (steal.c); a recording goes on without it. */
 static void start_stealer(struct rec *r)
 {
-	struct lat_steal_cfg sc = {
+	struct rec_steal_cfg sc = {
 		.ncpus = r->ncpus, .marker_fd = r->marker_fd,
 		.interval_ns = r->o->steal_interval_ns, .stat_path = "/proc/stat",
 	};
-	int ret = lat_stealer_start(&sc, &r->stealer);
+	int ret = rec_stealer_start(&sc, &r->stealer);
 
 	if (ret)
 		fprintf(r->msg, "latscope: /proc/stat: %s: no steal time in this recording\n",
@@ -465,7 +465,7 @@ static int start(struct rec *r, int *go_fd)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-	ret = lat_rec_open_readers(r, o->stop_above_ns <= 0);
+	ret = rec_open_readers(r, o->stop_above_ns <= 0);
 	if (!ret && o->command) {
 		r->child = start_command(r, go_fd);
 		if (r->child < 0) {
@@ -478,9 +478,9 @@ static int start(struct rec *r, int *go_fd)
 		ret = -LAT_EPERM;
 	}
 	if (!ret)
-		lat_rec_wallclock(r, &r->wall);
+		rec_wallclock(r, &r->wall);
 	if (!ret && (o->probe_timer || o->probe_gap)) {
-		struct lat_probe_cfg pc = {
+		struct rec_probe_cfg pc = {
 			.ncpus = r->ncpus, .marker_fd = r->marker_fd,
 			.tracing_on_fd = r->tracing_on_fd, .notify_fd = r->wake[1],
 			.timer = o->probe_timer, .timer_interval_ns = o->timer_interval_ns,
@@ -489,7 +489,7 @@ static int start(struct rec *r, int *go_fd)
 			.stop_above_ns = o->stop_above_ns,
 		};
 
-		ret = lat_probes_start(&pc, &r->probes, r->msg);
+		ret = rec_probes_start(&pc, &r->probes, r->msg);
 	}
 	if (!ret)
 		start_stealer(r);
@@ -507,7 +507,7 @@ static void record(struct rec *r, struct lat_record_result *res)
 
 		/* The threads set their policy as they start; report a fallback once. */
 		nanosleep(&ts, NULL);
-		if (!lat_probes_fifo(r->probes))
+		if (!rec_probes_fifo(r->probes))
 			fprintf(r->msg, "latscope: SCHED_FIFO %d refused, timer probe runs "
 				"SCHED_OTHER\n", o->timer_prio);
 	}
@@ -525,10 +525,10 @@ static void record(struct rec *r, struct lat_record_result *res)
 static void end_command(struct rec *r, struct lat_record_result *res)
 {
 	/* the signals before the one that asks for the kill (1: the one that stopped us) */
-	int seen = res->end == LAT_REC_END_SIGNAL ? 1 : lat_rec_em_signals();
+	int seen = res->end == LAT_REC_END_SIGNAL ? 1 : rec_em_signals();
 	bool killed = false;
 
-	kill(r->child, res->end == LAT_REC_END_SIGNAL ? lat_rec_em_last_signal() : SIGTERM);
+	kill(r->child, res->end == LAT_REC_END_SIGNAL ? rec_em_last_signal() : SIGTERM);
 	for (;;) {
 		struct pollfd pfd = { r->wake[0], POLLIN, 0 };
 		pid_t got = waitpid(r->child, &r->child_status, WNOHANG);
@@ -540,7 +540,7 @@ static void end_command(struct rec *r, struct lat_record_result *res)
 		}
 		if (got < 0 && errno != EINTR)
 			return;
-		if (!killed && lat_rec_em_signals() > seen) {
+		if (!killed && rec_em_signals() > seen) {
 			kill(r->child, SIGKILL);
 			killed = true;
 		}
@@ -560,32 +560,32 @@ static void stop(struct rec *r, struct lat_record_result *res)
 	if (r->tracing_on_fd >= 0 && write(r->tracing_on_fd, "0", 1) < 0)
 		(void)0;
 	if (r->inst)
-		lat_rec_wallclock(r, &r->wall_end);
-	lat_probes_stop(r->probes);
-	lat_stealer_stop(r->stealer);
+		rec_wallclock(r, &r->wall_end);
+	rec_probes_stop(r->probes);
+	rec_stealer_stop(r->stealer);
 	if (res->end == LAT_REC_END_SPIKE)
-		lat_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
+		rec_probes_spike(r->probes, &res->spike_ns, &res->spike_cpu, &res->spike_probe);
 	if (r->child > 0 && !r->child_done)
 		end_command(r, res);
 	if (r->child_done)
 		res->cmd_status = r->child_status;
 	if (r->rd)
-		lat_rec_stop_readers(r);
+		rec_stop_readers(r);
 	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
 		if (r->rd[cpu].err && !res->write_err)
 			res->write_err = r->rd[cpu].err;
 	if (r->inst)
 		read_stats(r);
-	lat_rec_close_readers(r);
+	rec_close_readers(r);
 	/* forgotten by the signal handler before its number can be reused */
-	lat_rec_em_tracing_on(-1);
+	rec_em_tracing_on(-1);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
 	if (r->marker_fd >= 0)
 		close(r->marker_fd);
 	r->tracing_on_fd = r->marker_fd = -1;
 	/* The kernel side is done: remove the instance before the (longer) file assembly. */
-	lat_rec_teardown_instance(r);
+	rec_teardown_instance(r);
 }
 
 /* Writes the rest of the file and says how the recording went; true when it is readable. */
@@ -608,9 +608,9 @@ static bool finish(struct rec *r, struct lat_record_result *res)
 		end_name(res->end), res->events_total, res->write_err ?
 		" (the file keeps only the pages that fit)" : "");
 	print_summary(r, res);
-	lat_stealer_say(r->stealer, r->msg);
+	rec_stealer_say(r->stealer, r->msg);
 	/* The same per-CPU probe lines the file stores (--stat shows them too). */
-	lat_probes_summary(r->probes, r->msg);
+	rec_probes_summary(r->probes, r->msg);
 	if (res->end == LAT_REC_END_SPIKE && res->spike_probe) {
 		char b[32], above[32];
 
@@ -639,7 +639,7 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	}
 	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -LAT_EIO;
-	lat_rec_em_begin(r->ncpus, r->wake[1]);
+	rec_em_begin(r->ncpus, r->wake[1]);
 	ret = prepare(r, res);
 	if (ret)
 		goto out;
@@ -659,20 +659,20 @@ int lat_record_run(const struct lat_record_opts *o, struct lat_record_result *re
 	readable = finish(r, res);
 	/* complete: a late third signal must not remove it */
 	if (readable)
-		lat_rec_em_output_complete();
+		rec_em_output_complete();
 	ret = readable ? 0 : -LAT_EIO;
 out:
-	lat_rec_teardown_instance(r);
-	lat_probes_free(r->probes);
-	lat_stealer_free(r->stealer);
-	lat_rec_free_readers(r);
+	rec_teardown_instance(r);
+	rec_probes_free(r->probes);
+	rec_stealer_free(r->stealer);
+	rec_free_readers(r);
 	if (r->file_open)
-		lat_rec_file_close(&r->file, !readable);
+		rec_file_close(&r->file, !readable);
 	if (r->tracing_on_fd >= 0)
 		close(r->tracing_on_fd);
 	if (r->marker_fd >= 0)
 		close(r->marker_fd);
-	lat_rec_em_end();
+	rec_em_end();
 	free_rec(r);
 	return ret;
 }

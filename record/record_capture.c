@@ -58,7 +58,7 @@ static void reader_drain(struct reader *rd)
 		rd->err = -errno;
 }
 
-int lat_rec_open_readers(struct rec *r, bool threads)
+int rec_open_readers(struct rec *r, bool threads)
 {
 	int page = (int)sysconf(_SC_PAGESIZE);
 
@@ -87,7 +87,7 @@ int lat_rec_open_readers(struct rec *r, bool threads)
 							(threads ? 0 : O_NONBLOCK));
 		if (rd->raw_fd < 0)
 			continue;	/* an offline CPU: no data */
-		lat_rec_em_add_fd(rd->raw_fd);
+		rec_em_add_fd(rd->raw_fd);
 		rd->tcpu = tracefs_cpu_alloc_fd(rd->raw_fd, page, !threads);
 		if (!rd->tcpu)
 			return -LAT_ENOMEM;
@@ -104,7 +104,7 @@ int lat_rec_open_readers(struct rec *r, bool threads)
 	return 0;
 }
 
-void lat_rec_stop_readers(struct rec *r)
+void rec_stop_readers(struct rec *r)
 {
 	atomic_store(&r->stopping, true);
 	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++)
@@ -120,7 +120,7 @@ void lat_rec_stop_readers(struct rec *r)
 	}
 }
 
-void lat_rec_close_readers(struct rec *r)
+void rec_close_readers(struct rec *r)
 {
 	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
 		struct reader *rd = &r->rd[cpu];
@@ -135,12 +135,12 @@ void lat_rec_close_readers(struct rec *r)
 			close(rd->out_fd);
 		rd->out_fd = -1;
 	}
-	lat_rec_em_forget_fds();
+	rec_em_forget_fds();
 }
 
-void lat_rec_free_readers(struct rec *r)
+void rec_free_readers(struct rec *r)
 {
-	lat_rec_close_readers(r);
+	rec_close_readers(r);
 	for (int cpu = 0; r->rd && cpu < r->ncpus; cpu++) {
 		if (r->rd[cpu].path)
 			unlink(r->rd[cpu].path);

@@ -27,7 +27,7 @@
 
 #define WALL_TRIES 8
 
-int lat_rec_parse_now_ts(const char *stats, int64_t *ns)
+int rec_parse_now_ts(const char *stats, int64_t *ns)
 {
 	const char *p = stats ? strstr(stats, "now ts:") : NULL;
 	char *end;
@@ -60,7 +60,7 @@ static int64_t realtime_ns(void)
 	return ts.tv_sec * LAT_NS_PER_S + ts.tv_nsec;
 }
 
-void lat_rec_wallclock(struct rec *r, struct lat_rec_wall *w)
+void rec_wallclock(struct rec *r, struct rec_wall *w)
 {
 	int fd = tracefs_instance_file_open(r->inst, "per_cpu/cpu0/stats", O_RDONLY | O_CLOEXEC);
 	int64_t best = -1;
@@ -79,7 +79,7 @@ void lat_rec_wallclock(struct rec *r, struct lat_rec_wall *w)
 		if (n <= 0)
 			break;
 		buf[n] = '\0';
-		if (lat_rec_parse_now_ts(buf, &now))
+		if (rec_parse_now_ts(buf, &now))
 			break;	/* not a clock in ns: no offset */
 		if (best >= 0 && r1 - r0 >= best)
 			continue;

@@ -36,7 +36,7 @@ static char *read_trim(const char *root, const char *path)
 	int ret;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
-	ret = lat_slurp(full, &buf, &len);
+	ret = rec_slurp(full, &buf, &len);
 	if (ret) {
 		errno = -ret;
 		return NULL;
@@ -95,7 +95,7 @@ static void kcfg_line(struct kcfg *k, const char *l)
  * The running kernel's own config (/proc/config.gz, CONFIG_IKCONFIG_PROC), else the one named
  * after its release in /boot; zlib reads either (a plain file passes through gzread).
  */
-static void kcfg_read(struct kcfg *k, const struct lat_rec_env_in *in)
+static void kcfg_read(struct kcfg *k, const struct rec_env_in *in)
 {
 	char path[2][4096], line[512];
 	gzFile gz = NULL;
@@ -152,7 +152,7 @@ static void dbg_find(struct dbg *g, const char *root)
 }
 
 /* debugfs reachable: found mounted, or mounted read-only in a private directory (live only). */
-static void dbg_open(struct dbg *g, const struct lat_rec_env_in *in, FILE *msg)
+static void dbg_open(struct dbg *g, const struct rec_env_in *in, FILE *msg)
 {
 	memset(g, 0, sizeof(*g));
 	dbg_find(g, in->root);
@@ -345,7 +345,7 @@ static int timer_list(const char *root, uint64_t *now, uint64_t *jiffies)
 	return ret;
 }
 
-int64_t lat_rec_env_measure_hz(const char *root, int64_t window_ns)
+int64_t rec_env_measure_hz(const char *root, int64_t window_ns)
 {
 	static const int64_t usual[] = { 100, 250, 300, 1000 };
 	struct timespec ts = { window_ns / LAT_NS_PER_S, window_ns % LAT_NS_PER_S };
@@ -364,7 +364,7 @@ int64_t lat_rec_env_measure_hz(const char *root, int64_t window_ns)
 	return (int64_t)(hz + 0.5);
 }
 
-static void write_tick(FILE *f, const struct lat_rec_env_in *in, const struct kcfg *k,
+static void write_tick(FILE *f, const struct rec_env_in *in, const struct kcfg *k,
 		       const char *cmdline)
 {
 	int64_t hz = k->hz;
@@ -373,7 +373,7 @@ static void write_tick(FILE *f, const struct lat_rec_env_in *in, const struct kc
 	int nohz = k->nohz;
 
 	if (hz == LAT_ENV_UNKNOWN && in->live) {
-		hz = lat_rec_env_measure_hz(in->root, 200 * LAT_NS_PER_MS);
+		hz = rec_env_measure_hz(in->root, 200 * LAT_NS_PER_MS);
 		src = "measured";
 	}
 	/* nohz=off turns a tickless kernel periodic */
@@ -419,7 +419,7 @@ static bool latency_param(const char *p, size_t n)
 	return false;
 }
 
-static void write_isolation(FILE *f, const struct lat_rec_env_in *in, const struct kcfg *k,
+static void write_isolation(FILE *f, const struct rec_env_in *in, const struct kcfg *k,
 			    const char *cmdline)
 {
 	char *nf = read_trim(in->root, "/sys/devices/system/cpu/nohz_full");
@@ -505,7 +505,7 @@ static int cpuid_hypervisor(const char *root)
 	return ret;
 }
 
-static void write_virt(FILE *f, const struct lat_rec_env_in *in)
+static void write_virt(FILE *f, const struct rec_env_in *in)
 {
 	char dv[64] = "";
 	char *sys = read_trim(in->root, "/sys/hypervisor/type");
@@ -583,7 +583,7 @@ static void write_fair(FILE *f, const struct dbg *g, char *note, size_t nlen)
 	}
 }
 
-static void write_rt(FILE *f, const struct lat_rec_env_in *in, const struct dbg *g)
+static void write_rt(FILE *f, const struct rec_env_in *in, const struct dbg *g)
 {
 	char *rt = read_trim(in->root, "/proc/sys/kernel/sched_rt_runtime_us");
 	char *per = read_trim(in->root, "/proc/sys/kernel/sched_rt_period_us");
@@ -611,7 +611,7 @@ static void write_rt(FILE *f, const struct lat_rec_env_in *in, const struct dbg 
 	free(per);
 }
 
-void lat_rec_env_write(const struct lat_rec_env_in *in, FILE *f, FILE *msg)
+void rec_env_write(const struct rec_env_in *in, FILE *f, FILE *msg)
 {
 	char *cmdline = read_trim(in->root, "/proc/cmdline");
 	struct kcfg k;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 /* Where the environment is read from. */
-struct lat_rec_env_in {
+struct rec_env_in {
 	/* prefix of every path read ("" for the machine itself; a test's tree otherwise) */
 	const char *root;
 	const char *release;	/* uname -r: names /boot/config-RELEASE */
@@ -29,13 +29,13 @@ struct lat_rec_env_in {
  * Writes the "latscope: env ..." lines to @f.  What could not be read is left out of them and
  * said in a *_note= value; a debugfs that could not be mounted is also said on @msg.
  */
-void lat_rec_env_write(const struct lat_rec_env_in *in, FILE *f, FILE *msg);
+void rec_env_write(const struct rec_env_in *in, FILE *f, FILE *msg);
 
 /*
  * HZ measured from the kernel's jiffies in @root/proc/timer_list, read twice @window_ns apart
  * (needs root): the nearest of 100, 250, 300 and 1000 when within 5 % of one, else the rate
  * rounded.  Returns -1 when timer_list cannot be read or did not advance.
  */
-int64_t lat_rec_env_measure_hz(const char *root, int64_t window_ns);
+int64_t rec_env_measure_hz(const char *root, int64_t window_ns);
 
 #endif

@@ -18,7 +18,7 @@
 #define TAIL_RESERVE (128 * 1024)
 #define COPY_CHUNK (64 * 1024)
 
-int lat_slurp(const char *path, char **buf, size_t *len)
+int rec_slurp(const char *path, char **buf, size_t *len)
 {
 	size_t cap = 8192, n = 0;
 	char *b = NULL, *nb;
@@ -69,7 +69,7 @@ out:
 
 /* The format files of every event of one system, in directory order. */
 struct fmt_set {
-	struct lat_blob *f;
+	struct tdw_blob *f;
 	char **bufs;
 	uint32_t n;
 };
@@ -128,7 +128,7 @@ static int fmt_set_load(struct fmt_set *s, const char *events_dir, const char *s
 		size_t len;
 
 		snprintf(path, sizeof(path), "%s/%s/%s/format", events_dir, system, names[i]);
-		if (lat_slurp(path, &s->bufs[s->n], &len))
+		if (rec_slurp(path, &s->bufs[s->n], &len))
 			continue;	/* unreadable: trace-cmd shows its events as unknown */
 		s->f[s->n].data = s->bufs[s->n];
 		s->f[s->n].len = len;
@@ -142,23 +142,23 @@ out:
 	return ret;
 }
 
-static int write_prefix(struct lat_rec_file *f, const char *tdir, const char *const *systems,
+static int write_prefix(struct rec_file *f, const char *tdir, const char *const *systems,
 			size_t nsys, bool kallsyms)
 {
 	char path[4096];
 	char *hp = NULL, *he = NULL, *pk = NULL;
 	size_t hpl = 0, hel = 0, pkl = 0;
 	struct fmt_set ftrace = { 0 }, *sets = NULL;
-	struct lat_tdw_system *sys = NULL;
-	struct lat_blob bhp, bhe, bpk, none = { "", 0 };
+	struct tdw_system *sys = NULL;
+	struct tdw_blob bhp, bhe, bpk, none = { "", 0 };
 	int ks_fd = -1, ret;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", tdir);
-	ret = lat_slurp(path, &hp, &hpl);
+	ret = rec_slurp(path, &hp, &hpl);
 	if (ret)
 		goto out;
 	snprintf(path, sizeof(path), "%s/events/header_event", tdir);
-	ret = lat_slurp(path, &he, &hel);
+	ret = rec_slurp(path, &he, &hel);
 	if (ret)
 		goto out;
 	snprintf(path, sizeof(path), "%s/events", tdir);
@@ -186,20 +186,20 @@ static int write_prefix(struct lat_rec_file *f, const char *tdir, const char *co
 	if (kallsyms)
 		ks_fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "%s/printk_formats", tdir);
-	if (lat_slurp(path, &pk, &pkl))
+	if (rec_slurp(path, &pk, &pkl))
 		pkl = 0;
-	bhp = (struct lat_blob){ hp, hpl };
-	bhe = (struct lat_blob){ he, hel };
-	bpk = (struct lat_blob){ pk, pkl };
-	lat_tdw_write_initial(&f->w, (uint32_t)sysconf(_SC_PAGESIZE));
-	lat_tdw_write_headers(&f->w, &bhp, &bhe);
-	lat_tdw_write_ftrace(&f->w, ftrace.f, ftrace.n);
-	lat_tdw_write_systems(&f->w, sys, (uint32_t)nsys);
+	bhp = (struct tdw_blob){ hp, hpl };
+	bhe = (struct tdw_blob){ he, hel };
+	bpk = (struct tdw_blob){ pk, pkl };
+	tdw_write_initial(&f->w, (uint32_t)sysconf(_SC_PAGESIZE));
+	tdw_write_headers(&f->w, &bhp, &bhe);
+	tdw_write_ftrace(&f->w, ftrace.f, ftrace.n);
+	tdw_write_systems(&f->w, sys, (uint32_t)nsys);
 	if (ks_fd >= 0)
-		lat_tdw_write_kallsyms_fd(&f->w, ks_fd);
+		tdw_write_kallsyms_fd(&f->w, ks_fd);
 	else
-		lat_tdw_write_kallsyms(&f->w, &none);
-	ret = lat_tdw_write_printk(&f->w, &bpk);
+		tdw_write_kallsyms(&f->w, &none);
+	ret = tdw_write_printk(&f->w, &bpk);
 	if (!ret && !kallsyms)
 		f->kallsyms_left_out = true;
 out:
@@ -216,7 +216,7 @@ out:
 	return ret;
 }
 
-int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tracing_dir,
+int rec_file_begin(struct rec_file *f, const char *path, const char *tracing_dir,
 		       const char *const *systems, size_t nsystems, bool kallsyms, FILE *msg)
 {
 	int ret;
@@ -233,12 +233,12 @@ int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tra
 		f->path = NULL;
 		return ret;
 	}
-	lat_tdw_init(&f->w, f->fd, NULL);
+	tdw_init(&f->w, f->fd, NULL);
 	ret = write_prefix(f, tracing_dir, systems, nsystems, kallsyms);
 	if (kallsyms && (ret == -ENOSPC || ret == -EDQUOT || ret == -EFBIG)) {
 		/* kallsyms is most of the header; without it stacks show addresses only. */
 		if (ftruncate(f->fd, 0) == 0 && lseek(f->fd, 0, SEEK_SET) == 0) {
-			lat_tdw_init(&f->w, f->fd, NULL);
+			tdw_init(&f->w, f->fd, NULL);
 			ret = write_prefix(f, tracing_dir, systems, nsystems, false);
 			if (!ret)
 				fprintf(msg, "latscope: %s: no room for kallsyms, stored without it\n",
@@ -253,7 +253,7 @@ int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tra
 		ret = -ret;
 	}
 	if (ret)
-		lat_rec_file_close(f, true);
+		rec_file_close(f, true);
 	return ret;
 }
 
@@ -271,7 +271,7 @@ static int file_size(const char *path, uint64_t *size)
 }
 
 /* Copies one CPU's pages; returns 0 or -errno with *@copied the bytes that made it. */
-static int copy_cpu(struct lat_rec_file *f, const char *path, uint64_t size, uint64_t *copied)
+static int copy_cpu(struct rec_file *f, const char *path, uint64_t size, uint64_t *copied)
 {
 	char *buf = NULL;
 	uint64_t off = 0;
@@ -299,7 +299,7 @@ static int copy_cpu(struct lat_rec_file *f, const char *path, uint64_t size, uin
 			ret = r < 0 ? -errno : -EIO;
 			break;
 		}
-		ret = lat_tdw_write_data(&f->w, buf, (size_t)r);
+		ret = tdw_write_data(&f->w, buf, (size_t)r);
 		*copied += f->w.pos - before;
 		if (ret)
 			break;
@@ -313,9 +313,9 @@ out:
 	return ret;
 }
 
-int lat_rec_file_finish(struct lat_rec_file *f, const struct lat_rec_tail *t, bool *readable)
+int rec_file_finish(struct rec_file *f, const struct rec_tail *t, bool *readable)
 {
-	struct lat_blob cl = { t->cmdlines, t->cmdlines_len };
+	struct tdw_blob cl = { t->cmdlines, t->cmdlines_len };
 	uint64_t *sizes;
 	int ret = 0;
 
@@ -335,11 +335,11 @@ int lat_rec_file_finish(struct lat_rec_file *f, const struct lat_rec_tail *t, bo
 		goto out;
 	}
 	f->w.pos = f->prefix_end;
-	lat_tdw_write_cmdlines(&f->w, &cl);
-	lat_tdw_write_options(&f->w, t->ncpus, t->opts, t->nopts);
-	ret = lat_tdw_write_flyrecord(&f->w, sizes);
+	tdw_write_cmdlines(&f->w, &cl);
+	tdw_write_options(&f->w, t->ncpus, t->opts, t->nopts);
+	ret = tdw_write_flyrecord(&f->w, sizes);
 	if (ret) {
-		if (f->w.table_pos && lat_tdw_cut(&f->w, 0, 0) == 0)
+		if (f->w.table_pos && tdw_cut(&f->w, 0, 0) == 0)
 			*readable = true;
 		goto out;
 	}
@@ -349,7 +349,7 @@ int lat_rec_file_finish(struct lat_rec_file *f, const struct lat_rec_tail *t, bo
 
 		ret = copy_cpu(f, t->cpu_paths[i], f->w.cpu_size[i], &copied);
 		if (ret) {
-			if (lat_tdw_cut(&f->w, i, copied))
+			if (tdw_cut(&f->w, i, copied))
 				*readable = false;
 			break;
 		}
@@ -359,14 +359,14 @@ out:
 	return ret;
 }
 
-void lat_rec_file_close(struct lat_rec_file *f, bool remove)
+void rec_file_close(struct rec_file *f, bool remove)
 {
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
 	if (remove && f->path)
 		unlink(f->path);
-	lat_tdw_release(&f->w);
+	tdw_release(&f->w);
 	free(f->path);
 	f->path = NULL;
 }

@@ -108,7 +108,7 @@ static bool tracefs_mounted(void)
 	size_t len;
 	bool yes;
 
-	if (lat_slurp("/proc/mounts", &buf, &len))
+	if (rec_slurp("/proc/mounts", &buf, &len))
 		return false;
 	yes = strstr(buf, " tracefs ") != NULL;
 	free(buf);
@@ -191,13 +191,13 @@ static int enable_events(struct rec *r)
 		return ret;
 	if (o->stacks) {
 		r->triggers_set = true;
-		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
+		for (size_t i = 0; i < REC_NSTACK_EVENTS; i++) {
 			char file[128];
 
-			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
+			snprintf(file, sizeof(file), "events/%s/trigger", rec_stack_events[i]);
 			if (tracefs_instance_file_append(r->inst, file, "stacktrace") < 0) {
 				fprintf(r->msg, "latscope: stacktrace trigger on %s refused: %s\n",
-					lat_rec_stack_events[i], strerror(errno));
+					rec_stack_events[i], strerror(errno));
 				return -LAT_EPERM;
 			}
 		}
@@ -236,7 +236,7 @@ static int open_tracefs(struct rec *r)
 	return 0;
 }
 
-int lat_rec_setup_instance(struct rec *r)
+int rec_setup_instance(struct rec *r)
 {
 	const struct lat_record_opts *o = r->o;
 	char inst_path[4096];
@@ -251,10 +251,10 @@ int lat_rec_setup_instance(struct rec *r)
 		return -LAT_EIO;
 	}
 	snprintf(inst_path, sizeof(inst_path), "%s/instances/%s", r->tdir, r->inst_name);
-	lat_rec_em_instance(inst_path, r->mounted_here);
+	rec_em_instance(inst_path, r->mounted_here);
 	r->inst = tracefs_instance_create(r->inst_name);
 	if (!r->inst) {
-		lat_rec_em_instance(NULL, false);
+		rec_em_instance(NULL, false);
 		fprintf(r->msg, "latscope: creating tracefs instance %s/instances/%s refused (%s): "
 			"recording needs root (CAP_SYS_ADMIN) and a writable tracefs\n",
 			r->tdir, r->inst_name, strerror(errno));
@@ -291,16 +291,16 @@ int lat_rec_setup_instance(struct rec *r)
 }
 
 /* Undoes everything in the instance, then removes it; safe on a half-built setup. */
-void lat_rec_teardown_instance(struct rec *r)
+void rec_teardown_instance(struct rec *r)
 {
 	if (!r->inst)
 		return;
 	tracefs_trace_off(r->inst);
 	if (r->triggers_set) {
-		for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++) {
+		for (size_t i = 0; i < REC_NSTACK_EVENTS; i++) {
 			char file[128];
 
-			snprintf(file, sizeof(file), "events/%s/trigger", lat_rec_stack_events[i]);
+			snprintf(file, sizeof(file), "events/%s/trigger", rec_stack_events[i]);
 			tracefs_instance_file_append(r->inst, file, "!stacktrace");
 		}
 	}
@@ -317,7 +317,7 @@ void lat_rec_teardown_instance(struct rec *r)
 			dir ? dir : r->inst_name, strerror(errno), dir ? dir : r->inst_name);
 		free(dir);
 	} else {
-		lat_rec_em_instance(NULL, false);
+		rec_em_instance(NULL, false);
 	}
 	tracefs_instance_free(r->inst);
 	r->inst = NULL;

@@ -10,13 +10,13 @@
 #include "tracedat_write.h"
 
 /* Reads a whole file (tracefs files report size 0, so read to EOF).  Returns 0 or -errno. */
-int lat_slurp(const char *path, char **buf, size_t *len);
+int rec_slurp(const char *path, char **buf, size_t *len);
 
 /* What the file's header needs, gathered before tracing starts. */
-struct lat_rec_file {
+struct rec_file {
 	char *path;
 	int fd;
-	struct lat_tdw w;
+	struct tdw w;
 	uint64_t prefix_end;	/* end of the sections known at the start (up to printk) */
 	bool kallsyms_left_out;
 };
@@ -28,14 +28,14 @@ struct lat_rec_file {
  * header.  On ENOSPC it retries without kallsyms.  Returns 0 or -errno; on error the file is
  * removed.
  */
-int lat_rec_file_begin(struct lat_rec_file *f, const char *path, const char *tracing_dir,
+int rec_file_begin(struct rec_file *f, const char *path, const char *tracing_dir,
 		       const char *const *systems, size_t nsystems, bool kallsyms, FILE *msg);
 
-struct lat_rec_tail {
+struct rec_tail {
 	const char *cmdlines;
 	size_t cmdlines_len;
 	uint32_t ncpus;
-	const struct lat_tdw_option *opts;
+	const struct tdw_option *opts;
 	size_t nopts;
 	const char *const *cpu_paths;	/* per-CPU raw page files, NULL entries = no data */
 };
@@ -46,11 +46,11 @@ struct lat_rec_tail {
  * Returns 0 or -errno of the first write error (*@readable says whether a file trace-cmd can
  * read remains).
  */
-int lat_rec_file_finish(struct lat_rec_file *f, const struct lat_rec_tail *t, bool *readable);
+int rec_file_finish(struct rec_file *f, const struct rec_tail *t, bool *readable);
 /* Closes (and with @remove unlinks) the file. */
-void lat_rec_file_close(struct lat_rec_file *f, bool remove);
+void rec_file_close(struct rec_file *f, bool remove);
 
-#define LAT_REC_NSTACK_EVENTS 2
-extern const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS];
+#define REC_NSTACK_EVENTS 2
+extern const char *const rec_stack_events[REC_NSTACK_EVENTS];
 
 #endif

@@ -44,7 +44,7 @@ static struct {
  * The events --stacks puts a stacktrace trigger on (record_instance.c); here, below it, since
  * the signal handler takes them off too.
  */
-const char *const lat_rec_stack_events[LAT_REC_NSTACK_EVENTS] = { "sched/sched_switch",
+const char *const rec_stack_events[REC_NSTACK_EVENTS] = { "sched/sched_switch",
 								  "sched/sched_waking" };
 
 static void em_write(const char *s)
@@ -141,8 +141,8 @@ static void em_write_inst_file(const char *a, const char *b, const char *c, cons
  */
 static void em_disable_instance(void)
 {
-	for (size_t i = 0; i < LAT_REC_NSTACK_EVENTS; i++)
-		em_write_inst_file("/events/", lat_rec_stack_events[i], "/trigger", "!stacktrace");
+	for (size_t i = 0; i < REC_NSTACK_EVENTS; i++)
+		em_write_inst_file("/events/", rec_stack_events[i], "/trigger", "!stacktrace");
 	em_write_inst_file("/events/", "enable", "", "0");
 }
 
@@ -206,7 +206,7 @@ static void on_signal(int sig)
 	_exit(130);
 }
 
-void lat_rec_em_add_fd(int fd)
+void rec_em_add_fd(int fd)
 {
 	if (fd >= 0 && em.nfds < EM_MAX_FDS) {
 		em.fds[em.nfds] = fd;
@@ -216,7 +216,7 @@ void lat_rec_em_add_fd(int fd)
 
 static struct sigaction old_int, old_term, old_chld;
 
-void lat_rec_em_begin(int ncpus, int wake_fd)
+void rec_em_begin(int ncpus, int wake_fd)
 {
 	struct sigaction sa;
 
@@ -236,7 +236,7 @@ void lat_rec_em_begin(int ncpus, int wake_fd)
 	sigaction(SIGCHLD, &sa, &old_chld);
 }
 
-void lat_rec_em_end(void)
+void rec_em_end(void)
 {
 	em.out_path[0] = 0;
 	em.wake_fd = -1;
@@ -245,7 +245,7 @@ void lat_rec_em_end(void)
 	sigaction(SIGCHLD, &old_chld, NULL);
 }
 
-void lat_rec_em_instance(const char *path, bool mounted_here)
+void rec_em_instance(const char *path, bool mounted_here)
 {
 	if (!path) {
 		em.inst_live = 0;
@@ -257,7 +257,7 @@ void lat_rec_em_instance(const char *path, bool mounted_here)
 	em.inst_live = 1;
 }
 
-void lat_rec_em_output(const char *path)
+void rec_em_output(const char *path)
 {
 	if (!path) {
 		em.out_path[0] = 0;
@@ -266,27 +266,27 @@ void lat_rec_em_output(const char *path)
 	snprintf(em.out_path, sizeof(em.out_path), "%s", path);
 }
 
-void lat_rec_em_output_complete(void)
+void rec_em_output_complete(void)
 {
 	em.kept = 1;
 }
 
-void lat_rec_em_tracing_on(int fd)
+void rec_em_tracing_on(int fd)
 {
 	em.tracing_on_fd = fd;
 }
 
-void lat_rec_em_forget_fds(void)
+void rec_em_forget_fds(void)
 {
 	em.nfds = 0;
 }
 
-int lat_rec_em_signals(void)
+int rec_em_signals(void)
 {
 	return em.signals;
 }
 
-int lat_rec_em_last_signal(void)
+int rec_em_last_signal(void)
 {
 	return em.last_signal;
 }

@@ -27,8 +27,8 @@
 #include "latscope/base.h"
 #include "steal.h"
 
-struct lat_stealer {
-	struct lat_steal_cfg cfg;
+struct rec_stealer {
+	struct rec_steal_cfg cfg;
 	int fd;
 	char *buf;
 	size_t cap;
@@ -52,7 +52,7 @@ static int64_t mono_ns(void)
 	return ts.tv_sec * LAT_NS_PER_S + ts.tv_nsec;
 }
 
-int lat_rec_stat_parse(const char *text, size_t len, struct lat_steal *cpus, int ncpus,
+int rec_stat_parse(const char *text, size_t len, struct lat_steal *cpus, int ncpus,
 		       int64_t ns_per_tick)
 {
 	const char *p = text, *end = text + len;
@@ -93,7 +93,7 @@ int lat_rec_stat_parse(const char *text, size_t len, struct lat_steal *cpus, int
 }
 
 /* /proc/stat into s->cur; 0 or -errno. */
-static int read_stat(struct lat_stealer *s)
+static int read_stat(struct rec_stealer *s)
 {
 	ssize_t n;
 	char *nb;
@@ -113,12 +113,12 @@ static int read_stat(struct lat_stealer *s)
 		s->buf = nb;
 		s->cap *= 2;
 	}
-	lat_rec_stat_parse(s->buf, (size_t)n, s->cur, s->cfg.ncpus, s->ns_per_tick);
+	rec_stat_parse(s->buf, (size_t)n, s->cur, s->cfg.ncpus, s->ns_per_tick);
 	s->samples++;
 	return 0;
 }
 
-static void marker(struct lat_stealer *s, const struct lat_steal *c, int64_t since_ns)
+static void marker(struct rec_stealer *s, const struct lat_steal *c, int64_t since_ns)
 {
 	char line[256];
 	int n;
@@ -136,7 +136,7 @@ static void marker(struct lat_stealer *s, const struct lat_steal *c, int64_t sin
 }
 
 /* One reading: a marker per CPU whose steal or guest time changed (every CPU the first time). */
-static void sample(struct lat_stealer *s, bool first)
+static void sample(struct rec_stealer *s, bool first)
 {
 	int64_t now = mono_ns();
 	struct lat_steal *t;
@@ -159,7 +159,7 @@ static void sample(struct lat_stealer *s, bool first)
 
 static void *sampler_main(void *arg)
 {
-	struct lat_stealer *s = arg;
+	struct rec_stealer *s = arg;
 	int64_t next = mono_ns() + s->cfg.interval_ns;
 
 	/* its own name in the trace: its wake-ups are ours, not the workload's */
@@ -185,7 +185,7 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
-static int alloc_state(struct lat_stealer *s, const struct lat_steal_cfg *cfg)
+static int alloc_state(struct rec_stealer *s, const struct rec_steal_cfg *cfg)
 {
 	long tck = sysconf(_SC_CLK_TCK);
 	size_t n = (size_t)(cfg->ncpus > 0 ? cfg->ncpus : 1);
@@ -207,9 +207,9 @@ static int alloc_state(struct lat_stealer *s, const struct lat_steal_cfg *cfg)
 	return 0;
 }
 
-int lat_stealer_start(const struct lat_steal_cfg *cfg, struct lat_stealer **out)
+int rec_stealer_start(const struct rec_steal_cfg *cfg, struct rec_stealer **out)
 {
-	struct lat_stealer *s = calloc(1, sizeof(*s));
+	struct rec_stealer *s = calloc(1, sizeof(*s));
 	pthread_condattr_t ca;
 	int ret;
 
@@ -227,7 +227,7 @@ int lat_stealer_start(const struct lat_steal_cfg *cfg, struct lat_stealer **out)
 		ret = s->fd < 0 ? -LAT_EIO : 0;
 	}
 	if (ret) {
-		lat_stealer_free(s);
+		rec_stealer_free(s);
 		return ret;
 	}
 	sample(s, true);
@@ -248,7 +248,7 @@ int lat_stealer_start(const struct lat_steal_cfg *cfg, struct lat_stealer **out)
 	return 0;
 }
 
-void lat_stealer_stop(struct lat_stealer *s)
+void rec_stealer_stop(struct rec_stealer *s)
 {
 	if (!s || s->stopped)
 		return;
@@ -265,11 +265,11 @@ void lat_stealer_stop(struct lat_stealer *s)
 		memcpy(s->end, s->cur, (size_t)s->cfg.ncpus * sizeof(*s->end));
 }
 
-void lat_stealer_free(struct lat_stealer *s)
+void rec_stealer_free(struct rec_stealer *s)
 {
 	if (!s)
 		return;
-	lat_stealer_stop(s);
+	rec_stealer_stop(s);
 	if (s->fd >= 0)
 		close(s->fd);
 	pthread_cond_destroy(&s->cv);
@@ -291,7 +291,7 @@ static void cpustat_lines(FILE *f, const char *at, const struct lat_steal *v, in
 				v[i].steal_ns, v[i].guest_ns, v[i].idle_ns, v[i].iowait_ns);
 }
 
-void lat_stealer_summary(const struct lat_stealer *s, FILE *f)
+void rec_stealer_summary(const struct rec_stealer *s, FILE *f)
 {
 	if (!s)
 		return;
@@ -302,7 +302,7 @@ void lat_stealer_summary(const struct lat_stealer *s, FILE *f)
 		s->cfg.interval_ns, s->clk_tck, s->samples, s->markers, s->late_max_ns);
 }
 
-void lat_stealer_say(const struct lat_stealer *s, FILE *msg)
+void rec_stealer_say(const struct rec_stealer *s, FILE *msg)
 {
 	char b[32];
 	int64_t total = 0;

@@ -14,34 +14,34 @@
 
 #include "latscope/env.h"
 
-struct lat_steal_cfg {
+struct rec_steal_cfg {
 	int ncpus;
 	int marker_fd;		/* the instance's trace_marker, -1 for none */
 	int64_t interval_ns;	/* 0: read at the start and the end only */
 	const char *stat_path;	/* "/proc/stat" (a test's file otherwise) */
 };
 
-struct lat_stealer;
+struct rec_stealer;
 
 /*
  * Reads the start values (writing each CPU's first marker) and starts the thread.  Returns 0
  * or a negative lat_err (no memory, /proc/stat unreadable); *@out is freed by
- * lat_stealer_free().
+ * rec_stealer_free().
  */
-int lat_stealer_start(const struct lat_steal_cfg *cfg, struct lat_stealer **out);
+int rec_stealer_start(const struct rec_steal_cfg *cfg, struct rec_stealer **out);
 /* Stops and joins the thread, then reads the end values (idempotent). */
-void lat_stealer_stop(struct lat_stealer *s);
-void lat_stealer_free(struct lat_stealer *s);
+void rec_stealer_stop(struct rec_stealer *s);
+void rec_stealer_free(struct rec_stealer *s);
 /* The metadata lines: "latscope: cpustat at=start|end cpu=N ..." and "latscope: steal_sampler". */
-void lat_stealer_summary(const struct lat_stealer *s, FILE *f);
+void rec_stealer_summary(const struct rec_stealer *s, FILE *f);
 /* Steal time of the recording (end - start) over all CPUs and per CPU, to @msg in one line. */
-void lat_stealer_say(const struct lat_stealer *s, FILE *msg);
+void rec_stealer_say(const struct rec_stealer *s, FILE *msg);
 
 /*
  * /proc/stat text into @cpus[0..ncpus) (indexed by cpu number; a CPU without a line keeps
  * cpu -1), times in ns at @ns_per_tick.  Returns the number of CPU lines read.
  */
-int lat_rec_stat_parse(const char *text, size_t len, struct lat_steal *cpus, int ncpus,
+int rec_stat_parse(const char *text, size_t len, struct lat_steal *cpus, int ncpus,
 		       int64_t ns_per_tick);
 
 #endif

@@ -11,29 +11,29 @@
 
 #include "tracedat_write.h"
 
-void lat_put16(unsigned char *p, uint16_t v)
+void tdw_put16(unsigned char *p, uint16_t v)
 {
 	memcpy(p, &v, 2);
 }
 
-void lat_put32(unsigned char *p, uint32_t v)
+void tdw_put32(unsigned char *p, uint32_t v)
 {
 	memcpy(p, &v, 4);
 }
 
-void lat_put64(unsigned char *p, uint64_t v)
+void tdw_put64(unsigned char *p, uint64_t v)
 {
 	memcpy(p, &v, 8);
 }
 
-void lat_tdw_init(struct lat_tdw *w, int fd, lat_tdw_write_fn write_fn)
+void tdw_init(struct tdw *w, int fd, tdw_write_fn write_fn)
 {
 	memset(w, 0, sizeof(*w));
 	w->fd = fd;
 	w->write_fn = write_fn ? write_fn : write;
 }
 
-void lat_tdw_release(struct lat_tdw *w)
+void tdw_release(struct tdw *w)
 {
 	free(w->cpu_off);
 	free(w->cpu_size);
@@ -41,7 +41,7 @@ void lat_tdw_release(struct lat_tdw *w)
 	w->cpu_size = NULL;
 }
 
-static int put(struct lat_tdw *w, const void *buf, size_t len)
+static int put(struct tdw *w, const void *buf, size_t len)
 {
 	const char *p = buf;
 
@@ -64,31 +64,31 @@ static int put(struct lat_tdw *w, const void *buf, size_t len)
 	return 0;
 }
 
-static int put16(struct lat_tdw *w, uint16_t v)
+static int put16(struct tdw *w, uint16_t v)
 {
 	unsigned char b[2];
 
-	lat_put16(b, v);
+	tdw_put16(b, v);
 	return put(w, b, 2);
 }
 
-static int put32(struct lat_tdw *w, uint32_t v)
+static int put32(struct tdw *w, uint32_t v)
 {
 	unsigned char b[4];
 
-	lat_put32(b, v);
+	tdw_put32(b, v);
 	return put(w, b, 4);
 }
 
-static int put64(struct lat_tdw *w, uint64_t v)
+static int put64(struct tdw *w, uint64_t v)
 {
 	unsigned char b[8];
 
-	lat_put64(b, v);
+	tdw_put64(b, v);
 	return put(w, b, 8);
 }
 
-int lat_tdw_write_initial(struct lat_tdw *w, uint32_t page_size)
+int tdw_write_initial(struct tdw *w, uint32_t page_size)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char flags[2];
@@ -108,8 +108,8 @@ int lat_tdw_write_initial(struct lat_tdw *w, uint32_t page_size)
 	return put32(w, page_size);
 }
 
-int lat_tdw_write_headers(struct lat_tdw *w, const struct lat_blob *header_page,
-			  const struct lat_blob *header_event)
+int tdw_write_headers(struct tdw *w, const struct tdw_blob *header_page,
+			  const struct tdw_blob *header_event)
 {
 	put(w, "header_page", 12);
 	put64(w, header_page->len);
@@ -119,7 +119,7 @@ int lat_tdw_write_headers(struct lat_tdw *w, const struct lat_blob *header_page,
 	return put(w, header_event->data, header_event->len);
 }
 
-static int put_formats(struct lat_tdw *w, const struct lat_blob *formats, uint32_t n)
+static int put_formats(struct tdw *w, const struct tdw_blob *formats, uint32_t n)
 {
 	put32(w, n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -129,12 +129,12 @@ static int put_formats(struct lat_tdw *w, const struct lat_blob *formats, uint32
 	return w->err;
 }
 
-int lat_tdw_write_ftrace(struct lat_tdw *w, const struct lat_blob *formats, uint32_t n)
+int tdw_write_ftrace(struct tdw *w, const struct tdw_blob *formats, uint32_t n)
 {
 	return put_formats(w, formats, n);
 }
 
-int lat_tdw_write_systems(struct lat_tdw *w, const struct lat_tdw_system *sys, uint32_t n)
+int tdw_write_systems(struct tdw *w, const struct tdw_system *sys, uint32_t n)
 {
 	put32(w, n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -144,7 +144,7 @@ int lat_tdw_write_systems(struct lat_tdw *w, const struct lat_tdw_system *sys, u
 	return w->err;
 }
 
-static int put_blob32(struct lat_tdw *w, const struct lat_blob *b)
+static int put_blob32(struct tdw *w, const struct tdw_blob *b)
 {
 	if (b->len > UINT32_MAX)
 		return w->err ? w->err : (w->err = -EFBIG);
@@ -152,12 +152,12 @@ static int put_blob32(struct lat_tdw *w, const struct lat_blob *b)
 	return put(w, b->data, b->len);
 }
 
-int lat_tdw_write_kallsyms(struct lat_tdw *w, const struct lat_blob *b)
+int tdw_write_kallsyms(struct tdw *w, const struct tdw_blob *b)
 {
 	return put_blob32(w, b);
 }
 
-int lat_tdw_write_kallsyms_fd(struct lat_tdw *w, int fd)
+int tdw_write_kallsyms_fd(struct tdw *w, int fd)
 {
 	enum { CHUNK = 64 * 1024 };
 	uint64_t size_pos = w->pos, len = 0;
@@ -193,41 +193,41 @@ int lat_tdw_write_kallsyms_fd(struct lat_tdw *w, int fd)
 	free(buf);
 	if (w->err)
 		return w->err;
-	lat_put32(b, (uint32_t)len);
+	tdw_put32(b, (uint32_t)len);
 	n = pwrite(w->fd, b, 4, (off_t)size_pos);
 	if (n != 4)
 		return w->err = n < 0 ? -errno : -ENOSPC;
 	return 0;
 }
 
-int lat_tdw_write_printk(struct lat_tdw *w, const struct lat_blob *b)
+int tdw_write_printk(struct tdw *w, const struct tdw_blob *b)
 {
 	return put_blob32(w, b);
 }
 
-int lat_tdw_write_cmdlines(struct lat_tdw *w, const struct lat_blob *b)
+int tdw_write_cmdlines(struct tdw *w, const struct tdw_blob *b)
 {
 	put64(w, b->len);
 	return put(w, b->data, b->len);
 }
 
-int lat_tdw_write_options(struct lat_tdw *w, uint32_t ncpus, const struct lat_tdw_option *opt,
+int tdw_write_options(struct tdw *w, uint32_t ncpus, const struct tdw_option *opt,
 			  size_t nopt)
 {
 	w->ncpus = ncpus;
 	put32(w, ncpus);
 	put(w, "options  ", 10);
 	for (size_t i = 0; i < nopt; i++) {
-		if (opt[i].id == LAT_TDW_OPT_DONE)
+		if (opt[i].id == TDW_OPT_DONE)
 			continue;	/* a 0 id would end the list early */
 		put16(w, opt[i].id);
 		put32(w, opt[i].len);
 		put(w, opt[i].data, opt[i].len);
 	}
-	return put16(w, LAT_TDW_OPT_DONE);
+	return put16(w, TDW_OPT_DONE);
 }
 
-static int put_table(struct lat_tdw *w)
+static int put_table(struct tdw *w)
 {
 	for (uint32_t i = 0; i < w->ncpus; i++) {
 		put64(w, w->cpu_off[i]);
@@ -236,7 +236,7 @@ static int put_table(struct lat_tdw *w)
 	return w->err;
 }
 
-int lat_tdw_write_flyrecord(struct lat_tdw *w, const uint64_t *sizes)
+int tdw_write_flyrecord(struct tdw *w, const uint64_t *sizes)
 {
 	static const char zeros[512];
 	uint64_t page = w->page_size, off;
@@ -269,12 +269,12 @@ int lat_tdw_write_flyrecord(struct lat_tdw *w, const uint64_t *sizes)
 	return w->err;
 }
 
-int lat_tdw_write_data(struct lat_tdw *w, const void *buf, size_t len)
+int tdw_write_data(struct tdw *w, const void *buf, size_t len)
 {
 	return put(w, buf, len);
 }
 
-int lat_tdw_cut(struct lat_tdw *w, uint32_t cpu, uint64_t kept)
+int tdw_cut(struct tdw *w, uint32_t cpu, uint64_t kept)
 {
 	unsigned char b[16];
 	uint64_t end;
@@ -293,8 +293,8 @@ int lat_tdw_cut(struct lat_tdw *w, uint32_t cpu, uint64_t kept)
 	}
 	/* pwrite over bytes already on disk: no new space is needed, even on a full disk. */
 	for (uint32_t i = 0; i < w->ncpus; i++) {
-		lat_put64(b, w->cpu_off[i]);
-		lat_put64(b + 8, w->cpu_size[i]);
+		tdw_put64(b, w->cpu_off[i]);
+		tdw_put64(b + 8, w->cpu_size[i]);
 		if (pwrite(w->fd, b, 16, (off_t)(w->table_pos + 16ULL * i)) != 16) {
 			ret = -errno;
 			break;

@@ -13,43 +13,43 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct lat_blob {
+struct tdw_blob {
 	const char *data;
 	size_t len;
 };
 
 /* One event system: its name and the format files of its events. */
-struct lat_tdw_system {
+struct tdw_system {
 	const char *name;
-	const struct lat_blob *formats;
+	const struct tdw_blob *formats;
 	uint32_t nformats;
 };
 
 /* Option ids trace-cmd 3.1.6 reads without a warning (trace-cmd-private.h). */
-enum lat_tdw_option_id {
-	LAT_TDW_OPT_DONE = 0,
-	LAT_TDW_OPT_CPUSTAT = 2,
-	LAT_TDW_OPT_TRACECLOCK = 4,
-	LAT_TDW_OPT_UNAME = 5,
-	LAT_TDW_OPT_VERSION = 9,
+enum tdw_option_id {
+	TDW_OPT_DONE = 0,
+	TDW_OPT_CPUSTAT = 2,
+	TDW_OPT_TRACECLOCK = 4,
+	TDW_OPT_UNAME = 5,
+	TDW_OPT_VERSION = 9,
 };
 
-struct lat_tdw_option {
+struct tdw_option {
 	uint16_t id;
 	const void *data;
 	uint32_t len;
 };
 
 /* Write seam: tests inject short writes and ENOSPC here.  Same contract as write(2). */
-typedef ssize_t (*lat_tdw_write_fn)(int fd, const void *buf, size_t len);
+typedef ssize_t (*tdw_write_fn)(int fd, const void *buf, size_t len);
 
-struct lat_tdw {
+struct tdw {
 	int fd;
 	uint64_t pos;		/* bytes written so far (the file offset) */
 	uint32_t page_size;
 	int err;		/* first -errno, sticky */
-	lat_tdw_write_fn write_fn;
-	/* flyrecord table, filled by lat_tdw_write_flyrecord() */
+	tdw_write_fn write_fn;
+	/* flyrecord table, filled by tdw_write_flyrecord() */
 	uint32_t ncpus;
 	uint64_t table_pos;	/* file offset of the (offset, size) pairs */
 	uint64_t *cpu_off;
@@ -57,48 +57,48 @@ struct lat_tdw {
 };
 
 /* Starts a writer on @fd, positioned at offset 0.  @write_fn NULL means write(2). */
-void lat_tdw_init(struct lat_tdw *w, int fd, lat_tdw_write_fn write_fn);
+void tdw_init(struct tdw *w, int fd, tdw_write_fn write_fn);
 /* Frees the flyrecord table; does not close the fd. */
-void lat_tdw_release(struct lat_tdw *w);
+void tdw_release(struct tdw *w);
 
 /* Magic, "tracing", "6", endianness, long size 8, page size. */
-int lat_tdw_write_initial(struct lat_tdw *w, uint32_t page_size);
-int lat_tdw_write_headers(struct lat_tdw *w, const struct lat_blob *header_page,
-			  const struct lat_blob *header_event);
-int lat_tdw_write_ftrace(struct lat_tdw *w, const struct lat_blob *formats, uint32_t n);
-int lat_tdw_write_systems(struct lat_tdw *w, const struct lat_tdw_system *sys, uint32_t n);
+int tdw_write_initial(struct tdw *w, uint32_t page_size);
+int tdw_write_headers(struct tdw *w, const struct tdw_blob *header_page,
+			  const struct tdw_blob *header_event);
+int tdw_write_ftrace(struct tdw *w, const struct tdw_blob *formats, uint32_t n);
+int tdw_write_systems(struct tdw *w, const struct tdw_system *sys, uint32_t n);
 /* kallsyms and printk formats carry 32-bit sizes; an empty blob is allowed. */
-int lat_tdw_write_kallsyms(struct lat_tdw *w, const struct lat_blob *b);
+int tdw_write_kallsyms(struct tdw *w, const struct tdw_blob *b);
 /*
  * The same section read from @fd to its end in chunks (no whole-file buffer): the size is
  * written as 0 and patched in place (pwrite) once known.  A read error stores an empty
  * section.  Returns 0 or the writer's error (-EFBIG above 4 GB).
  */
-int lat_tdw_write_kallsyms_fd(struct lat_tdw *w, int fd);
-int lat_tdw_write_printk(struct lat_tdw *w, const struct lat_blob *b);
+int tdw_write_kallsyms_fd(struct tdw *w, int fd);
+int tdw_write_printk(struct tdw *w, const struct tdw_blob *b);
 /* saved_cmdlines, 64-bit size. */
-int lat_tdw_write_cmdlines(struct lat_tdw *w, const struct lat_blob *b);
+int tdw_write_cmdlines(struct tdw *w, const struct tdw_blob *b);
 /* CPU count, "options  ", the options, the terminating option 0. */
-int lat_tdw_write_options(struct lat_tdw *w, uint32_t ncpus, const struct lat_tdw_option *opt,
+int tdw_write_options(struct tdw *w, uint32_t ncpus, const struct tdw_option *opt,
 			  size_t nopt);
 /*
  * "flyrecord", then per CPU (offset, size) with the data laid out page-aligned, one CPU after
  * the other, and the padding up to the first CPU's data.  @sizes are rounded down to whole
- * pages.  The CPU count is the one given to lat_tdw_write_options().
+ * pages.  The CPU count is the one given to tdw_write_options().
  */
-int lat_tdw_write_flyrecord(struct lat_tdw *w, const uint64_t *sizes);
+int tdw_write_flyrecord(struct tdw *w, const uint64_t *sizes);
 /* Raw page data for the CPU whose turn it is (the caller writes CPUs in order). */
-int lat_tdw_write_data(struct lat_tdw *w, const void *buf, size_t len);
+int tdw_write_data(struct tdw *w, const void *buf, size_t len);
 /*
  * Ends the file after a failed or short data copy: CPU @cpu keeps @kept bytes (rounded down
  * to pages), later CPUs none; rewrites the table and truncates the file.  Uses pwrite and
  * ftruncate, which need no new space.
  */
-int lat_tdw_cut(struct lat_tdw *w, uint32_t cpu, uint64_t kept);
+int tdw_cut(struct tdw *w, uint32_t cpu, uint64_t kept);
 
 /* Helpers for callers and tests: stores in host byte order (the file's order). */
-void lat_put16(unsigned char *p, uint16_t v);
-void lat_put32(unsigned char *p, uint32_t v);
-void lat_put64(unsigned char *p, uint64_t v);
+void tdw_put16(unsigned char *p, uint16_t v);
+void tdw_put32(unsigned char *p, uint32_t v);
+void tdw_put64(unsigned char *p, uint64_t v);
 
 #endif

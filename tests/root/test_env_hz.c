@@ -49,9 +49,9 @@ static void test_measured_hz(void **state)
 		skip();
 	}
 	/* 200 ms as the recorder measures: HZ 250 gives 50 jiffies, one off is 2 % */
-	assert_int_equal(lat_rec_env_measure_hz("", 200 * LAT_NS_PER_MS), want);
+	assert_int_equal(rec_env_measure_hz("", 200 * LAT_NS_PER_MS), want);
 	/* a tree without timer_list: unknown */
-	assert_int_equal(lat_rec_env_measure_hz("/nonexistent", LAT_NS_PER_MS), -1);
+	assert_int_equal(rec_env_measure_hz("/nonexistent", LAT_NS_PER_MS), -1);
 }
 
 int main(void)

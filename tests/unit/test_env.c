@@ -203,7 +203,7 @@ static void test_stat_parse(void **state)
 	struct lat_steal c[3];
 
 	(void)state;
-	assert_int_equal(lat_rec_stat_parse(stat, sizeof(stat) - 1, c, 3, 10000000), 2);
+	assert_int_equal(rec_stat_parse(stat, sizeof(stat) - 1, c, 3, 10000000), 2);
 	assert_int_equal(c[0].cpu, 0);
 	assert_int_equal(c[0].idle_ns, 581250000000LL);	/* 58125 ticks of 10 ms */
 	assert_int_equal(c[0].iowait_ns, 1410000000);
@@ -214,7 +214,7 @@ static void test_stat_parse(void **state)
 	assert_int_equal(c[2].cpu, -1);				/* no line: offline */
 	assert_true(c[2].steal_ns == LAT_ENV_UNKNOWN);
 	/* more CPUs in the file than asked for: the rest is ignored */
-	assert_int_equal(lat_rec_stat_parse(stat, sizeof(stat) - 1, c, 1, 10000000), 1);
+	assert_int_equal(rec_stat_parse(stat, sizeof(stat) - 1, c, 1, 10000000), 1);
 }
 
 /* ---- the collection over hand-made trees ----------------------------------------------- */
@@ -254,14 +254,14 @@ static void put_gz(const char *rel, const char *text)
 /* The env lines of a tree, and the same read back into @e. */
 static char *collect(const char *release, const char *version, struct lat_trace_env *e)
 {
-	struct lat_rec_env_in in = { root, release, version, false };
+	struct rec_env_in in = { root, release, version, false };
 	struct lat_diag d;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	lat_rec_env_write(&in, f, stderr);
+	rec_env_write(&in, f, stderr);
 	fclose(f);
 	lat_diag_init(&d, "tree", NULL);
 	assert_int_equal(lat_trace_env_parse(e, text, &d), 0);

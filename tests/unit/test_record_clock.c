@@ -22,18 +22,18 @@ static void test_now_ts(void **state)
 	int64_t ns = 0;
 
 	(void)state;
-	assert_int_equal(lat_rec_parse_now_ts(stats, &ns), 0);
+	assert_int_equal(rec_parse_now_ts(stats, &ns), 0);
 	assert_int_equal(ns, 955151206000);
-	assert_int_equal(lat_rec_parse_now_ts("now ts: 1796401632.000001\n", &ns), 0);
+	assert_int_equal(rec_parse_now_ts("now ts: 1796401632.000001\n", &ns), 0);
 	assert_int_equal(ns, 1796401632000001000);
 	/* counter / x86-tsc: "now ts: %llu", a count */
-	assert_int_equal(lat_rec_parse_now_ts("oldest event ts: 12\nnow ts: 123456789\n", &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts("now ts:   955.15120\n", &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts("now ts:   955.1512060\n", &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts("now ts: -1.000000\n", &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts("entries: 1\n", &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts(NULL, &ns), -1);
-	assert_int_equal(lat_rec_parse_now_ts("now ts: 99999999999999999999.000000\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts("oldest event ts: 12\nnow ts: 123456789\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts("now ts:   955.15120\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts("now ts:   955.1512060\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts("now ts: -1.000000\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts("entries: 1\n", &ns), -1);
+	assert_int_equal(rec_parse_now_ts(NULL, &ns), -1);
+	assert_int_equal(rec_parse_now_ts("now ts: 99999999999999999999.000000\n", &ns), -1);
 }
 
 int main(void)

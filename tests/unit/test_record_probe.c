@@ -14,26 +14,26 @@ static void test_bucket_bounds(void **state)
 {
 	(void)state;
 	/* Bucket k holds [2^k, 2^(k+1)): 1023 < 1024 = 2^10 <= 2047. */
-	assert_int_equal(lat_probe_bucket(0), 0);
-	assert_int_equal(lat_probe_bucket(1), 0);
-	assert_int_equal(lat_probe_bucket(2), 1);
-	assert_int_equal(lat_probe_bucket(3), 1);
-	assert_int_equal(lat_probe_bucket(1023), 9);
-	assert_int_equal(lat_probe_bucket(1024), 10);
-	assert_int_equal(lat_probe_bucket(2047), 10);
-	assert_int_equal(lat_probe_bucket(73210), 16);	/* 65536 <= 73210 < 131072 */
-	assert_int_equal(lat_probe_bucket(INT64_MAX), 62);
+	assert_int_equal(rec_probe_bucket(0), 0);
+	assert_int_equal(rec_probe_bucket(1), 0);
+	assert_int_equal(rec_probe_bucket(2), 1);
+	assert_int_equal(rec_probe_bucket(3), 1);
+	assert_int_equal(rec_probe_bucket(1023), 9);
+	assert_int_equal(rec_probe_bucket(1024), 10);
+	assert_int_equal(rec_probe_bucket(2047), 10);
+	assert_int_equal(rec_probe_bucket(73210), 16);	/* 65536 <= 73210 < 131072 */
+	assert_int_equal(rec_probe_bucket(INT64_MAX), 62);
 }
 
 static void test_hist_add(void **state)
 {
-	struct lat_probe_hist h;
+	struct rec_probe_hist h;
 
 	(void)state;
 	memset(&h, 0, sizeof(h));
-	lat_probe_hist_add(&h, 50000);
-	lat_probe_hist_add(&h, 10000);
-	lat_probe_hist_add(&h, 90000);
+	rec_probe_hist_add(&h, 50000);
+	rec_probe_hist_add(&h, 10000);
+	rec_probe_hist_add(&h, 90000);
 	assert_int_equal(h.count, 3);
 	assert_int_equal(h.min_ns, 10000);
 	assert_int_equal(h.max_ns, 90000);

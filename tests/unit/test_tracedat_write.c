@@ -77,14 +77,14 @@ static void build_page(unsigned char *page, uint64_t ts, int pid, const char *ms
 	unsigned char *ev = page + 16;
 
 	memset(page, 0, PAGE);
-	lat_put64(page, ts);
-	lat_put64(page + 8, 4 + words * 4);	/* commit: bytes of event data */
-	lat_put32(ev, words);			/* type_len = words, time_delta = 0 */
-	lat_put16(ev + 4, 5);			/* common_type: print's ID */
+	tdw_put64(page, ts);
+	tdw_put64(page + 8, 4 + words * 4);	/* commit: bytes of event data */
+	tdw_put32(ev, words);			/* type_len = words, time_delta = 0 */
+	tdw_put16(ev + 4, 5);			/* common_type: print's ID */
 	ev[6] = 0;
 	ev[7] = 0;
-	lat_put32(ev + 8, (uint32_t)pid);
-	lat_put64(ev + 12, 0);			/* ip */
+	tdw_put32(ev + 8, (uint32_t)pid);
+	tdw_put64(ev + 12, 0);			/* ip */
 	memcpy(ev + 20, msg, slen);
 }
 
@@ -95,52 +95,52 @@ struct built {
 
 static ssize_t fail_after_budget(int fd, const void *buf, size_t len);
 
-static int write_file(struct built *b, lat_tdw_write_fn fn, int *err_out)
+static int write_file(struct built *b, tdw_write_fn fn, int *err_out)
 {
 	static const char stat_text[] = "CPU: 0\nentries: 0\noverrun: 7\n";
 	static const char clock[] = "[local] global\n";
-	struct lat_blob hp = { header_page, sizeof(header_page) - 1 };
-	struct lat_blob he = { header_event, sizeof(header_event) - 1 };
-	struct lat_blob ftrace = { print_format, sizeof(print_format) - 1 };
-	struct lat_blob demo = { demo_format, sizeof(demo_format) - 1 };
-	struct lat_tdw_system sys = { "demo", &demo, 1 };
-	struct lat_blob ks = { "ffffffff81000000 T _stext\n", 26 };
-	struct lat_blob pk = { "", 0 };
-	struct lat_blob cl = { cmdlines, sizeof(cmdlines) - 1 };
-	struct lat_tdw_option opts[] = {
-		{ LAT_TDW_OPT_CPUSTAT, stat_text, sizeof(stat_text) },
-		{ LAT_TDW_OPT_TRACECLOCK, clock, sizeof(clock) },
+	struct tdw_blob hp = { header_page, sizeof(header_page) - 1 };
+	struct tdw_blob he = { header_event, sizeof(header_event) - 1 };
+	struct tdw_blob ftrace = { print_format, sizeof(print_format) - 1 };
+	struct tdw_blob demo = { demo_format, sizeof(demo_format) - 1 };
+	struct tdw_system sys = { "demo", &demo, 1 };
+	struct tdw_blob ks = { "ffffffff81000000 T _stext\n", 26 };
+	struct tdw_blob pk = { "", 0 };
+	struct tdw_blob cl = { cmdlines, sizeof(cmdlines) - 1 };
+	struct tdw_option opts[] = {
+		{ TDW_OPT_CPUSTAT, stat_text, sizeof(stat_text) },
+		{ TDW_OPT_TRACECLOCK, clock, sizeof(clock) },
 	};
 	uint64_t sizes[2] = { PAGE, PAGE + 100 };	/* the odd 100 bytes must be dropped */
 	unsigned char page[PAGE];
-	struct lat_tdw w;
+	struct tdw w;
 	int fd, ret;
 
 	strcpy(b->path, "/tmp/test_tdw_XXXXXX");
 	fd = mkstemp(b->path);
 	assert_true(fd >= 0);
-	lat_tdw_init(&w, fd, fn);
-	lat_tdw_write_initial(&w, PAGE);
-	lat_tdw_write_headers(&w, &hp, &he);
-	lat_tdw_write_ftrace(&w, &ftrace, 1);
-	lat_tdw_write_systems(&w, &sys, 1);
-	lat_tdw_write_kallsyms(&w, &ks);
-	lat_tdw_write_printk(&w, &pk);
-	lat_tdw_write_cmdlines(&w, &cl);
-	lat_tdw_write_options(&w, 2, opts, 2);
-	lat_tdw_write_flyrecord(&w, sizes);
+	tdw_init(&w, fd, fn);
+	tdw_write_initial(&w, PAGE);
+	tdw_write_headers(&w, &hp, &he);
+	tdw_write_ftrace(&w, &ftrace, 1);
+	tdw_write_systems(&w, &sys, 1);
+	tdw_write_kallsyms(&w, &ks);
+	tdw_write_printk(&w, &pk);
+	tdw_write_cmdlines(&w, &cl);
+	tdw_write_options(&w, 2, opts, 2);
+	tdw_write_flyrecord(&w, sizes);
 	build_page(page, 1000000000ULL, 4242, "hello from cpu0");
-	lat_tdw_write_data(&w, page, PAGE);
+	tdw_write_data(&w, page, PAGE);
 	build_page(page, 1500000000ULL, 4242, "hello from cpu1");
-	ret = lat_tdw_write_data(&w, page, PAGE);
+	ret = tdw_write_data(&w, page, PAGE);
 	if (w.cpu_off) {
 		b->page_off[0] = w.cpu_off[0];
 		b->page_off[1] = w.cpu_off[1];
 	}
 	*err_out = ret;
 	if (ret && w.cpu_off)
-		lat_tdw_cut(&w, 1, 0);
-	lat_tdw_release(&w);
+		tdw_cut(&w, 1, 0);
+	tdw_release(&w);
 	close(fd);
 	return ret;
 }
@@ -226,11 +226,11 @@ static void test_layout(void **state)
 	p += 4;
 	assert_memory_equal(f + p, "options  ", 10);
 	p += 10;
-	assert_int_equal(get(f + p, 2), LAT_TDW_OPT_CPUSTAT);
+	assert_int_equal(get(f + p, 2), TDW_OPT_CPUSTAT);
 	assert_int_equal(get(f + p + 2, 4), 30);	/* strlen("CPU: 0\n...") + NUL */
 	assert_string_equal((char *)f + p + 6, "CPU: 0\nentries: 0\noverrun: 7\n");
 	p += 6 + 30;
-	assert_int_equal(get(f + p, 2), LAT_TDW_OPT_TRACECLOCK);
+	assert_int_equal(get(f + p, 2), TDW_OPT_TRACECLOCK);
 	p += 6 + get(f + p + 2, 4);
 	assert_int_equal(get(f + p, 2), 0);	/* end of options */
 	p += 2;
@@ -305,10 +305,10 @@ static void test_kallsyms_fd(void **state)
 {
 	enum { KS_LEN = 150000 };
 	char src_path[] = "/tmp/test_tdw_ks_XXXXXX", out_path[] = "/tmp/test_tdw_XXXXXX";
-	struct lat_blob pk = { "a\n", 3 };
+	struct tdw_blob pk = { "a\n", 3 };
 	unsigned char *f;
 	char *ks;
-	struct lat_tdw w;
+	struct tdw w;
 	size_t len;
 	int src, out;
 
@@ -323,10 +323,10 @@ static void test_kallsyms_fd(void **state)
 	assert_int_equal(lseek(src, 0, SEEK_SET), 0);
 	out = mkstemp(out_path);
 	assert_true(out >= 0);
-	lat_tdw_init(&w, out, NULL);
-	assert_int_equal(lat_tdw_write_initial(&w, PAGE), 0);
-	assert_int_equal(lat_tdw_write_kallsyms_fd(&w, src), 0);
-	assert_int_equal(lat_tdw_write_printk(&w, &pk), 0);
+	tdw_init(&w, out, NULL);
+	assert_int_equal(tdw_write_initial(&w, PAGE), 0);
+	assert_int_equal(tdw_write_kallsyms_fd(&w, src), 0);
+	assert_int_equal(tdw_write_printk(&w, &pk), 0);
 	/* initial part: 10 magic + "6\0" + 2 flags + 4 page size = 18 bytes */
 	assert_int_equal(w.pos, 18 + 4 + KS_LEN + 4 + 3);
 	f = slurp(out_path, &len);
@@ -341,7 +341,7 @@ static void test_kallsyms_fd(void **state)
 	close(out);
 	unlink(src_path);
 	unlink(out_path);
-	lat_tdw_release(&w);
+	tdw_release(&w);
 }
 
 /* The oracle: the real trace-cmd reads the file and shows both hand-built events. */
