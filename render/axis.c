@@ -10,7 +10,7 @@
 
 #include "render_priv.h"
 
-double rd_axis_map(const struct lat_axis *a, double v)
+double rd_axis_map(const struct rd_axis *a, double v)
 {
 	double f;
 
@@ -37,7 +37,7 @@ static double nice_step(double span, int target)
 	return mag * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
 }
 
-void rd_axis_nice_range(struct lat_axis *a, int target)
+void rd_axis_nice_range(struct rd_axis *a, int target)
 {
 	double step;
 
@@ -102,7 +102,7 @@ static void count_label(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-static void log_label(const struct lat_axis *a, double v, char *buf, size_t len)
+static void log_label(const struct rd_axis *a, double v, char *buf, size_t len)
 {
 	if (a->unit == LAT_UNIT_NS || a->unit == LAT_UNIT_TS_NS) {
 		rd_fmt_dur_chart(v, buf, len);
@@ -118,9 +118,9 @@ static void log_label(const struct lat_axis *a, double v, char *buf, size_t len)
 	}
 }
 
-static void add_tick(struct lat_axis *a, double v, int major)
+static void add_tick(struct rd_axis *a, double v, int major)
 {
-	if (a->nticks >= LAT_AXIS_MAX_TICKS)
+	if (a->nticks >= RD_AXIS_MAX_TICKS)
 		return;
 	a->tick[a->nticks] = v;
 	a->tick_major[a->nticks] = major;
@@ -128,7 +128,7 @@ static void add_tick(struct lat_axis *a, double v, int major)
 	a->nticks++;
 }
 
-static void title_unit(struct lat_axis *a, const char *unit, int log)
+static void title_unit(struct rd_axis *a, const char *unit, int log)
 {
 	size_t n = strlen(a->title);
 	char *p = strstr(a->title, " [");
@@ -142,7 +142,7 @@ static void title_unit(struct lat_axis *a, const char *unit, int log)
 		snprintf(a->title + n, sizeof(a->title) - n, " [%s]", unit);
 }
 
-void rd_axis_ticks(struct lat_axis *a, int target)
+void rd_axis_ticks(struct rd_axis *a, int target)
 {
 	a->nticks = 0;
 	if (a->log) {
@@ -181,7 +181,7 @@ void rd_axis_ticks(struct lat_axis *a, int target)
 		dec = (int)fmax(0, -floor(log10(step / div) + 1e-9));
 		for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9;
 		     v += step) {
-			if (a->nticks >= LAT_AXIS_MAX_TICKS)
+			if (a->nticks >= RD_AXIS_MAX_TICKS)
 				break;
 			add_tick(a, fabs(v) < step * 1e-9 ? 0 : v, 1);
 			snprintf(a->tick_label[a->nticks - 1], sizeof(a->tick_label[0]), "%.*f",

@@ -19,16 +19,16 @@ struct blame_priv {
 	uint64_t whole_ns;
 };
 
-static void blame_release(struct lat_chart *c)
+static void blame_release(struct rd_chart *c)
 {
 	free(c->priv);
 	c->priv = NULL;
 }
 
-static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int blame_layout(struct rd_chart *c, cairo_t *m, const void *data,
 			const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_blame_input *in = data;
+	const struct rd_blame_input *in = data;
 	struct blame_priv *p = calloc(1, sizeof(*p));
 	uint64_t maxv = 0, whole = in->whole_ns;
 	double namew = 0;
@@ -43,7 +43,7 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		snprintf(msg, msglen, "no functions to blame");
 		return -LAT_EEMPTY;
 	}
-	rd_font(m, LAT_LABEL_PT, 0);
+	rd_font(m, RD_LABEL_PT, 0);
 	for (size_t i = 0; i < in->n; i++) {
 		const struct lat_blame_row *r = &in->rows[i];
 
@@ -57,13 +57,13 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	p->whole_ns = whole;
 	c->has_y = 0;
 	c->lane_label_w = fmin(namew, c->w * 0.28);
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)maxv * 1.02, .unit = LAT_UNIT_NS };
+	c->x = (struct rd_axis){ .lo = 0, .hi = (double)maxv * 1.02, .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time");
 	rd_axis_nice_range(&c->x, 10);
 
-	c->legend[0] = (struct lat_legend_item){ .rgb = rd_palette(0), .style = LAT_LEG_BOX };
+	c->legend[0] = (struct rd_legend_item){ .rgb = rd_palette(0), .style = RD_LEG_BOX };
 	snprintf(c->legend[0].text, sizeof(c->legend[0].text), "self time");
-	c->legend[1] = (struct lat_legend_item){ .rgb = { 0.72, 0.82, 0.91 }, .style = LAT_LEG_BOX };
+	c->legend[1] = (struct rd_legend_item){ .rgb = { 0.72, 0.82, 0.91 }, .style = RD_LEG_BOX };
 	snprintf(c->legend[1].text, sizeof(c->legend[1].text), "inclusive time");
 	c->nlegend = 2;
 	rd_chart_title(c, o, "blame", in->title);
@@ -88,10 +88,10 @@ static int blame_layout(struct lat_chart *c, cairo_t *m, const void *data,
 	return 0;
 }
 
-static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void blame_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		       const struct lat_render_opts *o)
 {
-	const struct lat_blame_input *in = data;
+	const struct rd_blame_input *in = data;
 	const struct blame_priv *p = c->priv;
 	double x0 = rd_axis_map(&c->x, 0);
 
@@ -117,16 +117,16 @@ static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		cairo_rectangle(cr, x0, y + (p->row_h - bh) / 2, fmax(xs - x0, 1), bh);
 		cairo_fill(cr);
 
-		rd_font(cr, fmin(LAT_LABEL_PT, p->row_h * 0.7), 0);
+		rd_font(cr, fmin(RD_LABEL_PT, p->row_h * 0.7), 0);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		rd_text_fit(cr, r->name ? r->name : "?", c->lane_label_w, fit, sizeof(fit));
-		lat_text(cr, c->plot.x - 8, y + p->row_h / 2 + fmin(LAT_LABEL_PT, p->row_h) * 0.35,
+		rd_text(cr, c->plot.x - 8, y + p->row_h / 2 + fmin(RD_LABEL_PT, p->row_h) * 0.35,
 			 2, fit);
 		snprintf(buf, sizeof(buf), "self %s (%.1f%%) \xc2\xb7 total %s (%.1f%%) \xc2\xb7 "
 			 "%llu call%s", rd_fmt_dur_chart((double)r->self_ns, d1, sizeof(d1)), ps,
 			 rd_fmt_dur_chart((double)r->total_ns, d2, sizeof(d2)), pt,
 			 (unsigned long long)r->calls, r->calls == 1 ? "" : "s");
-		rd_font(cr, fmin(LAT_TICK_PT, p->row_h * 0.65), 0);
+		rd_font(cr, fmin(RD_TICK_PT, p->row_h * 0.65), 0);
 		tw = rd_text_width(cr, buf);
 		tx = fmax(xt, xs) + 6;
 		if (tx + tw > c->plot.x + c->plot.w - 4) {
@@ -139,12 +139,12 @@ static void blame_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		} else {
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		}
-		lat_text(cr, tx, y + p->row_h / 2 + fmin(LAT_TICK_PT, p->row_h) * 0.33, 0, buf);
+		rd_text(cr, tx, y + p->row_h / 2 + fmin(RD_TICK_PT, p->row_h) * 0.33, 0, buf);
 		(void)name;
 	}
 }
 
-const struct lat_chart_ops lat_blame_ops = {
+const struct rd_chart_ops rd_blame_ops = {
 	.name = "blame",
 	.layout = blame_layout,
 	.draw = blame_draw,

@@ -17,9 +17,9 @@
 #define PANEL_HEAD 22.0
 #define PANEL_GAP 14.0
 
-static void cpus_release(struct lat_chart *c)
+static void cpus_release(struct rd_chart *c)
 {
-	struct lat_cpus_layout *l = c->priv;
+	struct rd_cpus_layout *l = c->priv;
 
 	if (l) {
 		free(l->runs);
@@ -38,7 +38,7 @@ static int same_group(const struct lat_series *a, const struct lat_series *b)
 }
 
 /* Index of @pid in the sorted l->pids, or -1. */
-static int pid_index(const struct lat_cpus_layout *l, int32_t pid)
+static int pid_index(const struct rd_cpus_layout *l, int32_t pid)
 {
 	size_t lo = 0, hi = l->npids;
 
@@ -86,7 +86,7 @@ static int cmp_pick(const void *a, const void *b)
 }
 
 /* Picks of one run in time order; *n set.  NULL on allocation failure. */
-static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_run *r, size_t *n)
+static struct pick *run_picks(const struct lat_block *b, const struct rd_cpus_run *r, size_t *n)
 {
 	size_t total = 0, k = 0;
 	struct pick *p;
@@ -125,8 +125,8 @@ static struct pick *run_picks(const struct lat_block *b, const struct lat_cpus_r
  * every PID picked on another CPU than its previous pick; counts them in
  * *@changes.  Needs l->pids.  Returns 0 or -LAT_ENOMEM.
  */
-static int cpu_changes(const struct lat_block *b, const struct lat_cpus_layout *l,
-		       const struct lat_cpus_run *r,
+static int cpu_changes(const struct lat_block *b, const struct rd_cpus_layout *l,
+		       const struct rd_cpus_run *r,
 		       void (*cb)(void *arg, const struct pick *from, const struct pick *to),
 		       void *arg, size_t *changes)
 {
@@ -176,8 +176,8 @@ static int cmp_run(const void *a, const void *b)
  * Palette colours go to the PIDs that ran longest (the hogs whose bouncing the
  * chart is about), pale ones to the rest; the legend lists them in that order.
  */
-static int assign_colours(struct lat_chart *c, const struct lat_block *b,
-			  struct lat_cpus_layout *l)
+static int assign_colours(struct rd_chart *c, const struct lat_block *b,
+			  struct rd_cpus_layout *l)
 {
 	struct pid_run *pr = calloc(l->npids ? l->npids : 1, sizeof(*pr));
 
@@ -207,13 +207,13 @@ static int assign_colours(struct lat_chart *c, const struct lat_block *b,
 	for (size_t r = 0; r < l->npids; r++) {
 		size_t i = pr[r].idx;
 
-		l->rgb[i] = r < LAT_PALETTE_N ? rd_palette(r) : rd_muted((uint32_t)l->pids[i]);
-		if (c->nlegend < LAT_LEGEND_MAX - 1) {
-			struct lat_legend_item *it = &c->legend[c->nlegend++];
+		l->rgb[i] = r < RD_PALETTE_N ? rd_palette(r) : rd_muted((uint32_t)l->pids[i]);
+		if (c->nlegend < RD_LEGEND_MAX - 1) {
+			struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 			snprintf(it->text, sizeof(it->text), "pid %d", l->pids[i]);
 			it->rgb = l->rgb[i];
-			it->style = LAT_LEG_BOX;
+			it->style = RD_LEG_BOX;
 		}
 	}
 	free(pr);
@@ -224,12 +224,12 @@ static int assign_colours(struct lat_chart *c, const struct lat_block *b,
  * Groups the block's series into runs (consecutive series of one group), collecting every LAT
  * value into @lat (*@nlat of them) and every PID picked into l->pids.
  */
-static void collect_runs(const struct lat_block *b, struct lat_cpus_layout *l, int64_t *lat,
+static void collect_runs(const struct lat_block *b, struct rd_cpus_layout *l, int64_t *lat,
 			 size_t *nlat, size_t *np)
 {
 	for (size_t i = 0; i < b->nseries; i++) {
 		const struct lat_series *s = b->series[i];
-		struct lat_cpus_run *r;
+		struct rd_cpus_run *r;
 
 		if (!l->nruns || !same_group(b->series[l->runs[l->nruns - 1].first], s)) {
 			r = &l->runs[l->nruns++];
@@ -258,12 +258,12 @@ static void collect_runs(const struct lat_block *b, struct lat_cpus_layout *l, i
  * The shared x range: the longest run, from its first entry to its last pick's end.  Also
  * sets each run's origin and CPU count; *@lanes: the CPU lanes of all panels.
  */
-static double runs_span(const struct lat_block *b, struct lat_cpus_layout *l, size_t *lanes)
+static double runs_span(const struct lat_block *b, struct rd_cpus_layout *l, size_t *lanes)
 {
 	double span = 1;
 
 	for (size_t k = 0; k < l->nruns; k++) {
-		struct lat_cpus_run *r = &l->runs[k];
+		struct rd_cpus_run *r = &l->runs[k];
 
 		if (r->c0 == INT64_MAX)
 			r->c0 = 0;
@@ -291,7 +291,7 @@ static double runs_span(const struct lat_block *b, struct lat_cpus_layout *l, si
 }
 
 /* One panel per run, @lanes CPU lanes in all, stacked in the plot area. */
-static int place_panels(struct lat_chart *c, struct lat_cpus_layout *l, size_t lanes,
+static int place_panels(struct rd_chart *c, struct rd_cpus_layout *l, size_t lanes,
 			const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	double avail = c->plot.h - l->nruns * (PANEL_HEAD + PANEL_GAP);
@@ -307,9 +307,9 @@ static int place_panels(struct lat_chart *c, struct lat_cpus_layout *l, size_t l
 	}
 	y = c->plot.y + 6;
 	for (size_t k = 0; k < l->nruns; k++) {
-		struct lat_cpus_run *r = &l->runs[k];
+		struct rd_cpus_run *r = &l->runs[k];
 
-		r->box = (struct lat_rect){ c->plot.x, y + PANEL_HEAD, c->plot.w, lane * r->n };
+		r->box = (struct rd_rect){ c->plot.x, y + PANEL_HEAD, c->plot.w, lane * r->n };
 		y += PANEL_HEAD + lane * r->n + PANEL_GAP;
 	}
 	c->plot.h = y - c->plot.y - PANEL_GAP + 6;
@@ -317,8 +317,8 @@ static int place_panels(struct lat_chart *c, struct lat_cpus_layout *l, size_t l
 }
 
 /* The PIDs once each, their colours and the legend's "+N more". */
-static int pid_colours(struct lat_chart *c, const struct lat_block *b,
-		       struct lat_cpus_layout *l, size_t np)
+static int pid_colours(struct rd_chart *c, const struct lat_block *b,
+		       struct rd_cpus_layout *l, size_t np)
 {
 	lat_sort(l->pids, np, sizeof(*l->pids), cmp_i32);
 	for (size_t i = 0; i < np; i++)
@@ -336,11 +336,11 @@ static int pid_colours(struct lat_chart *c, const struct lat_block *b,
 	return 0;
 }
 
-static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int cpus_layout(struct rd_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_block *b = data;
-	struct lat_cpus_layout *l = calloc(1, sizeof(*l));
+	struct rd_cpus_layout *l = calloc(1, sizeof(*l));
 	int64_t *lat = NULL;
 	double span;
 	size_t nlat = 0, rows = 0, np = 0, panel_lanes = 0;
@@ -379,9 +379,9 @@ static int cpus_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		 nlat ? (long long)lat_percentile_sorted(lat, nlat, 99) : 0);
 
 	c->has_y = 0;
-	rd_font(m, LAT_LABEL_PT, 0);
+	rd_font(m, RD_LABEL_PT, 0);
 	c->lane_label_w = rd_text_width(m, "cpu000");
-	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_CYCLES };
+	c->x = (struct rd_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_CYCLES };
 	snprintf(c->x.title, sizeof(c->x.title), "cycle counter since the run's first "
 		 "SCHEDENTRY");
 	rd_axis_nice_range(&c->x, 10);
@@ -397,8 +397,8 @@ nomem:
 
 struct join_arg {
 	cairo_t *cr;
-	const struct lat_chart *c;
-	const struct lat_cpus_run *r;
+	const struct rd_chart *c;
+	const struct rd_cpus_run *r;
 	double lane;
 };
 
@@ -413,15 +413,15 @@ static void join(void *arg, const struct pick *from, const struct pick *to)
 		      a->r->box.y + (to->cpu + 0.5) * a->lane);
 }
 
-static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void cpus_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
 	const struct lat_block *b = data;
-	const struct lat_cpus_layout *l = c->priv;
+	const struct rd_cpus_layout *l = c->priv;
 	char buf[200], name[64];
 
 	for (size_t k = 0; k < l->nruns; k++) {
-		const struct lat_cpus_run *r = &l->runs[k];
+		const struct rd_cpus_run *r = &l->runs[k];
 		double lane = r->box.h / (r->n ? (double)r->n : 1);
 		const struct lat_series *s0 = b->series[r->first];
 
@@ -435,8 +435,8 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 				 "tool: %lld cycles", (long long)s0->extra[0]);
 		}
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		rd_font(cr, LAT_LABEL_PT, 1);
-		lat_text(cr, r->box.x + 4, r->box.y - 6, 0, buf);
+		rd_font(cr, RD_LABEL_PT, 1);
+		rd_text(cr, r->box.x + 4, r->box.y - 6, 0, buf);
 		for (size_t i = r->first; i < r->first + r->n; i++) {
 			const struct lat_series *s = b->series[i];
 			double top = r->box.y + (double)(i - r->first) * lane;
@@ -444,10 +444,10 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			cairo_set_source_rgb(cr, 0.965, 0.965, 0.965);
 			cairo_rectangle(cr, r->box.x, top + 1, r->box.w, lane - 2);
 			cairo_fill(cr);
-			rd_font(cr, fmin(LAT_LABEL_PT, lane * 0.8), 0);
+			rd_font(cr, fmin(RD_LABEL_PT, lane * 0.8), 0);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 			rd_utf8_clean(s->name, (size_t)-1, name, sizeof(name));
-			lat_text(cr, r->box.x - 8, top + lane / 2 + fmin(LAT_LABEL_PT, lane) * 0.35,
+			rd_text(cr, r->box.x - 8, top + lane / 2 + fmin(RD_LABEL_PT, lane) * 0.35,
 				 2, name);
 			for (size_t row = 0; row < s->nrows; row++) {
 				int64_t e = lat_series_at(s, row, LAT_SCHED_ENTRY);
@@ -475,7 +475,7 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 			size_t n;
 
 			cairo_set_line_width(cr, 1.2);
-			rd_set_rgb(cr, (struct lat_rgb){ 0.1, 0.1, 0.1 }, 0.55);
+			rd_set_rgb(cr, (struct rd_rgb){ 0.1, 0.1, 0.1 }, 0.55);
 			if (!cpu_changes(b, l, r, join, &ja, &n))
 				cairo_stroke(cr);
 			cairo_new_path(cr);
@@ -483,7 +483,7 @@ static void cpus_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	}
 }
 
-const struct lat_chart_ops lat_cpus_ops = {
+const struct rd_chart_ops rd_cpus_ops = {
 	.name = "cpus",
 	.layout = cpus_layout,
 	.draw = cpus_draw,

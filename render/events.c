@@ -14,7 +14,7 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-void rd_hist_set_release(struct lat_hist_set *e)
+void rd_hist_set_release(struct rd_hist_set *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		lat_histogram_free(e->h[i]);
@@ -28,10 +28,10 @@ void rd_hist_set_release(struct lat_hist_set *e)
  * first non-empty bucket to the last; empty ones between stay (they drop to
  * the floor).  Nothing when every count is 0.
  */
-static int ev_add(struct lat_hist_set *e, const uint64_t *cnt, size_t nb,
+static int ev_add(struct rd_hist_set *e, const uint64_t *cnt, size_t nb,
 		  void (*edges)(const void *ctx, size_t k, int64_t *lo, int64_t *hi),
 		  const void *ctx, const char *title,
-		  const struct lat_hist_marks *mk)
+		  const struct rd_hist_marks *mk)
 {
 	struct lat_histogram *h;
 	size_t first = nb, last = 0;
@@ -48,7 +48,7 @@ static int ev_add(struct lat_hist_set *e, const uint64_t *cnt, size_t nb,
 	if (e->n == e->cap) {
 		size_t cap = e->cap ? 2 * e->cap : 8;
 		struct lat_histogram **nh = realloc(e->h, cap * sizeof(*nh));
-		struct lat_hist_marks *nm;
+		struct rd_hist_marks *nm;
 
 		if (!nh)
 			return -LAT_ENOMEM;
@@ -77,14 +77,14 @@ static int ev_add(struct lat_hist_set *e, const uint64_t *cnt, size_t nb,
 		b->count = cnt[k];
 		h->total += cnt[k];
 	}
-	e->marks[e->n] = mk ? *mk : (struct lat_hist_marks){ LAT_HIST_MARKS_BUCKETS, -1, -1, 0 };
+	e->marks[e->n] = mk ? *mk : (struct rd_hist_marks){ RD_HIST_MARKS_BUCKETS, -1, -1, 0 };
 	e->h[e->n++] = h;
 	return 0;
 }
 
-static struct lat_hist_marks stat_marks(const struct lat_wake_stat *st)
+static struct rd_hist_marks stat_marks(const struct lat_wake_stat *st)
 {
-	return (struct lat_hist_marks){ st->p50, st->p99, st->max, 0 };
+	return (struct rd_hist_marks){ st->p50, st->p99, st->max, 0 };
 }
 
 static void wake_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
@@ -100,10 +100,10 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 	*hi = k + 1 < 63 ? (int64_t)1 << (k + 1) : INT64_MAX;
 }
 
-static int ev_draw(const struct lat_hist_set *e, const char *title, const char *what,
+static int ev_draw(const struct rd_hist_set *e, const char *title, const char *what,
 		   int shares, const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares };
+	struct rd_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares };
 
 	return rd_hist_chart(&in, o, out);
 }
@@ -127,7 +127,7 @@ static void wake_hist_name(const struct lat_wake_hist *wh, char *buf, size_t len
  * selected tasks (--task, --policy), else per CPU; the percentiles are the
  * analysis' (within 1/256 of the exact value).
  */
-int rd_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task)
+int rd_hist_set_wakeup(struct rd_hist_set *e, const struct lat_block *b, int *per_task)
 {
 	const struct lat_wakeup_result *r = b->analysis;
 	size_t from, to;
@@ -141,7 +141,7 @@ int rd_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *p
 	*per_task = from > 0;
 	for (size_t i = from; i < to && !ret; i++) {
 		const struct lat_wake_hist *wh = &r->hists[i];
-		struct lat_hist_marks mk = stat_marks(&wh->st);
+		struct rd_hist_marks mk = stat_marks(&wh->st);
 		char name[96];
 
 		wake_hist_name(wh, name, sizeof(name));
@@ -154,7 +154,7 @@ int rd_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opt
 			   struct lat_render_buf *out)
 {
 	const struct lat_wakeup_result *r = b->analysis;
-	struct lat_hist_set e = { 0 };
+	struct rd_hist_set e = { 0 };
 	char title[240];
 	int ret, per_task;
 
@@ -182,7 +182,7 @@ int rd_render_probe_hist(const struct lat_block *b, const struct lat_render_opts
 			  struct lat_render_buf *out)
 {
 	const struct lat_probe_result *p = b->probe;
-	struct lat_hist_set e = { 0 };
+	struct rd_hist_set e = { 0 };
 	char title[240];
 	uint64_t samples = 0;
 	int ret = 0;
@@ -194,7 +194,7 @@ int rd_render_probe_hist(const struct lat_block *b, const struct lat_render_opts
 	}
 	for (size_t i = 0; i < p->ncpus && !ret; i++) {
 		const struct lat_probe_cpu *pc = &p->cpus[i];
-		struct lat_hist_marks mk = {
+		struct rd_hist_marks mk = {
 			pc->p50_ns, pc->p99_ns, pc->max_ns,
 			(pc->p50_src == LAT_PSRC_SUMMARY_BUCKET) |
 			(pc->p99_src == LAT_PSRC_SUMMARY_BUCKET) << 1 |
@@ -244,7 +244,7 @@ static void copy_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 }
 
 /* One block's histograms into @e, named "@name TITLE". */
-static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const char *name)
+static int compare_add(struct rd_hist_set *e, const struct lat_block *b, const char *name)
 {
 	char title[300];
 	int ret = 0;
@@ -252,7 +252,7 @@ static int compare_add(struct lat_hist_set *e, const struct lat_block *b, const 
 	if (b->schema == LAT_SCHEMA_EVENTS) {
 		const struct lat_wakeup_result *r = b->analysis;
 		uint64_t *sum;
-		struct lat_hist_marks mk;
+		struct rd_hist_marks mk;
 
 		if (!r || !r->nhist_cpus)
 			return 0;
@@ -331,7 +331,7 @@ void rd_compare_what(const struct lat_block *const *b, const char *const *names,
 int lat_render_compare(const struct lat_block *const *b, const char *const *names, size_t n,
 		       const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_set e = { 0 };
+	struct rd_hist_set e = { 0 };
 	int ret = 0, traces = 0;
 	char what[200];
 
@@ -357,7 +357,7 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 
 /* Lent pointers of one blame table, as an icicle panel. */
 static int stacks_panel(const struct lat_wake_blame *rows, size_t n,
-			struct lat_icicle_panel *pn, const char ***names, int64_t **ns)
+			struct rd_icicle_panel *pn, const char ***names, int64_t **ns)
 {
 	*names = calloc(n ? n : 1, sizeof(**names));
 	*ns = calloc(n ? n : 1, sizeof(**ns));
@@ -367,7 +367,7 @@ static int stacks_panel(const struct lat_wake_blame *rows, size_t n,
 		(*names)[i] = rows[i].name;
 		(*ns)[i] = rows[i].ns;
 	}
-	*pn = (struct lat_icicle_panel){ *names, *ns, n };
+	*pn = (struct rd_icicle_panel){ *names, *ns, n };
 	return 0;
 }
 
@@ -380,7 +380,7 @@ int rd_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		      struct lat_render_buf *out)
 {
 	const struct lat_wakeup_result *r = b->analysis;
-	struct lat_icicle_input in = { .title = NULL };
+	struct rd_icicle_input in = { .title = NULL };
 	const char **names[2] = { NULL, NULL };
 	int64_t *ns[2] = { NULL, NULL };
 	char title[240];
@@ -400,7 +400,7 @@ int rd_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		 r->selecting ? " of the selected tasks" : "");
 	in.title = title;
 	if (!ret)
-		ret = rd_chart_run(&lat_icicle_ops, &in, o, out);
+		ret = rd_chart_run(&rd_icicle_ops, &in, o, out);
 	else
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	for (int k = 0; k < 2; k++) {

@@ -15,7 +15,7 @@
 #define LEG_ROW 20.0
 #define LEG_SWATCH 24.0
 
-void rd_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+void rd_chart_title(struct rd_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title)
 {
 	char src[120], t[320], block[32] = "";
@@ -45,7 +45,7 @@ static size_t kept_bytes(const char *s, const char *out)
  */
 static size_t fit_head(cairo_t *m, const char *s, double maxw)
 {
-	char buf[sizeof(((struct lat_chart *)0)->title)];
+	char buf[sizeof(((struct rd_chart *)0)->title)];
 	size_t best = 0;
 
 	for (size_t i = 1; s[i] && i < sizeof(buf); i++) {
@@ -61,7 +61,7 @@ static size_t fit_head(cairo_t *m, const char *s, double maxw)
 }
 
 /* Line @k of the title: @n bytes of @s (elided to @maxw if need be). */
-static size_t title_put(struct lat_chart *c, cairo_t *m, int k, const char *s, size_t n,
+static size_t title_put(struct rd_chart *c, cairo_t *m, int k, const char *s, size_t n,
 			double maxw)
 {
 	char buf[sizeof(c->title_line[0])];
@@ -77,19 +77,19 @@ static size_t title_put(struct lat_chart *c, cairo_t *m, int k, const char *s, s
 }
 
 /*
- * The title on one line at LAT_TITLE_PT if it fits, else on two lines broken
- * at a space, at LAT_TITLE_PT and then smaller sizes down to LAT_TITLE_MIN_PT;
+ * The title on one line at RD_TITLE_PT if it fits, else on two lines broken
+ * at a space, at RD_TITLE_PT and then smaller sizes down to RD_TITLE_MIN_PT;
  * else, as a last resort, two lines at the smallest size with the second cut
  * at its end, or, when that would cut into title_keep0..1 (the verdict kind
  * and share), broken just before title_keep0 with the first line cut instead.
  */
-static void title_wrap(struct lat_chart *c, cairo_t *m)
+static void title_wrap(struct rd_chart *c, cairo_t *m)
 {
-	double maxw = c->w - 2 * LAT_PAD;
+	double maxw = c->w - 2 * RD_PAD;
 	size_t len = strlen(c->title), brk = 0, kept;
 
 	c->title_lines = 1;
-	for (double pt = LAT_TITLE_PT; pt >= LAT_TITLE_MIN_PT; pt -= 2) {
+	for (double pt = RD_TITLE_PT; pt >= RD_TITLE_MIN_PT; pt -= 2) {
 		c->title_pt = pt;
 		rd_font(m, pt, 1);
 		if (rd_text_width(m, c->title) <= maxw) {
@@ -104,7 +104,7 @@ static void title_wrap(struct lat_chart *c, cairo_t *m)
 			return;
 		}
 	}
-	/* the last resort, at LAT_TITLE_MIN_PT */
+	/* the last resort, at RD_TITLE_MIN_PT */
 	c->title_lines = 2;
 	if (brk) {
 		title_put(c, m, 0, c->title, brk, maxw);
@@ -123,28 +123,28 @@ static void title_wrap(struct lat_chart *c, cairo_t *m)
 	}
 }
 
-double rd_frame_title_h(const struct lat_chart *c)
+double rd_frame_title_h(const struct rd_chart *c)
 {
-	return LAT_PAD + c->title_lines * c->title_pt + (c->title_lines - 1) * 4;
+	return RD_PAD + c->title_lines * c->title_pt + (c->title_lines - 1) * 4;
 }
 
-void rd_frame_layout(struct lat_chart *c, cairo_t *m)
+void rd_frame_layout(struct rd_chart *c, cairo_t *m)
 {
 	double top;
-	double bottom = c->h - LAT_PAD - LAT_LABEL_PT - 10 - LAT_TICK_PT - 10;
-	double right = c->w - LAT_PAD - 12, left, ylab = 0;
+	double bottom = c->h - RD_PAD - RD_LABEL_PT - 10 - RD_TICK_PT - 10;
+	double right = c->w - RD_PAD - 12, left, ylab = 0;
 
 	title_wrap(c, m);
-	top = rd_frame_title_h(c) + 8 + LAT_SUB_PT + 18;
+	top = rd_frame_title_h(c) + 8 + RD_SUB_PT + 18;
 	if (c->nlegend || c->legend_more[0]) {
 		double lw = 0;
 
-		rd_font(m, LAT_TICK_PT, 0);
+		rd_font(m, RD_TICK_PT, 0);
 		for (int i = 0; i < c->nlegend; i++)
 			lw = fmax(lw, rd_text_width(m, c->legend[i].text));
 		lw = fmax(lw, rd_text_width(m, c->legend_more));
 		lw = fmin(lw + LEG_SWATCH + 8, c->w * 0.26);
-		c->legend_box = (struct lat_rect){ c->w - LAT_PAD - lw, top, lw,
+		c->legend_box = (struct rd_rect){ c->w - RD_PAD - lw, top, lw,
 						   (c->nlegend + !!c->legend_more[0]) * LEG_ROW };
 		right = c->legend_box.x - 20;
 	}
@@ -155,16 +155,16 @@ void rd_frame_layout(struct lat_chart *c, cairo_t *m)
 		c->y.p0 = bottom;
 		c->y.p1 = top;
 		rd_axis_ticks(&c->y, (int)fmax(2, (bottom - top) / 55));
-		rd_font(m, LAT_TICK_PT, 0);
+		rd_font(m, RD_TICK_PT, 0);
 		for (int i = 0; i < c->y.nticks; i++)
 			ylab = fmax(ylab, rd_text_width(m, c->y.tick_label[i]));
-		left = LAT_PAD + LAT_LABEL_PT + 12 + ylab + 8;
+		left = RD_PAD + RD_LABEL_PT + 12 + ylab + 8;
 	} else {
-		left = LAT_PAD + c->lane_label_w + 8;
+		left = RD_PAD + c->lane_label_w + 8;
 	}
 	if (right < left + 40)
 		right = left + 40;
-	c->plot = (struct lat_rect){ left, top, right - left, bottom - top };
+	c->plot = (struct rd_rect){ left, top, right - left, bottom - top };
 	c->x.p0 = left;
 	c->x.p1 = right;
 	rd_axis_ticks(&c->x, (int)fmax(2, (right - left) / 120));
@@ -184,7 +184,7 @@ void rd_frame_layout(struct lat_chart *c, cairo_t *m)
 	}
 }
 
-void rd_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+void rd_axis_draw_x(cairo_t *cr, const struct rd_axis *a, double y_top, double y_bottom,
 		     int labels)
 {
 	for (int i = 0; i < a->nticks; i++) {
@@ -201,27 +201,27 @@ void rd_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double 
 		cairo_line_to(cr, x, y_bottom + (a->tick_major[i] ? 6 : 3));
 		cairo_stroke(cr);
 		if (labels && a->tick_label[i][0])
-			lat_text(cr, x, y_bottom + 8 + LAT_TICK_PT, 1, a->tick_label[i]);
+			rd_text(cr, x, y_bottom + 8 + RD_TICK_PT, 1, a->tick_label[i]);
 	}
 }
 
-static void draw_axis_x(cairo_t *cr, const struct lat_chart *c)
+static void draw_axis_x(cairo_t *cr, const struct rd_chart *c)
 {
-	const struct lat_axis *a = &c->x;
+	const struct rd_axis *a = &c->x;
 	double yb = c->plot.y + c->plot.h;
 
 	char buf[sizeof(a->title) + 8];
 
 	rd_axis_draw_x(cr, a, c->plot.y, yb, 1);
-	rd_font(cr, LAT_LABEL_PT, 0);
-	lat_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + LAT_TICK_PT + 10 + LAT_LABEL_PT, 1,
+	rd_font(cr, RD_LABEL_PT, 0);
+	rd_text(cr, c->plot.x + c->plot.w / 2, yb + 8 + RD_TICK_PT + 10 + RD_LABEL_PT, 1,
 		 rd_text_fit(cr, a->title, c->plot.w, buf, sizeof(buf)));
 }
 
-void rd_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+void rd_axis_draw_y(cairo_t *cr, const struct rd_axis *a, double x_left, double x_right,
 		     int labels)
 {
-	rd_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, RD_TICK_PT, 0);
 	for (int i = 0; i < a->nticks; i++) {
 		double y = round(rd_axis_map(a, a->tick[i])) + 0.5;
 
@@ -236,52 +236,52 @@ void rd_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double
 		cairo_line_to(cr, x_left - (a->tick_major[i] ? 6 : 3), y);
 		cairo_stroke(cr);
 		if (labels && a->tick_label[i][0])
-			lat_text(cr, x_left - 9, y + LAT_TICK_PT * 0.35, 2, a->tick_label[i]);
+			rd_text(cr, x_left - 9, y + RD_TICK_PT * 0.35, 2, a->tick_label[i]);
 	}
 }
 
-void rd_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title)
+void rd_axis_title_y(cairo_t *cr, const struct rd_chart *c, const char *title)
 {
 	char buf[160];
 
-	rd_font(cr, LAT_LABEL_PT, 0);
+	rd_font(cr, RD_LABEL_PT, 0);
 	rd_text_fit(cr, title, c->plot.h, buf, sizeof(buf));
 	cairo_save(cr);
-	cairo_translate(cr, LAT_PAD + LAT_LABEL_PT, c->plot.y + c->plot.h / 2);
+	cairo_translate(cr, RD_PAD + RD_LABEL_PT, c->plot.y + c->plot.h / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	lat_text(cr, 0, 0, 1, buf);
+	rd_text(cr, 0, 0, 1, buf);
 	cairo_restore(cr);
 }
 
-static void draw_axis_y(cairo_t *cr, const struct lat_chart *c)
+static void draw_axis_y(cairo_t *cr, const struct rd_chart *c)
 {
 	rd_axis_draw_y(cr, &c->y, c->plot.x, c->plot.x + c->plot.w, 1);
 	rd_axis_title_y(cr, c, c->y.title);
 }
 
-static void draw_legend(cairo_t *cr, const struct lat_chart *c)
+static void draw_legend(cairo_t *cr, const struct rd_chart *c)
 {
-	const struct lat_rect *b = &c->legend_box;
+	const struct rd_rect *b = &c->legend_box;
 	char buf[128];
 
-	rd_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, RD_TICK_PT, 0);
 	for (int i = 0; i < c->nlegend; i++) {
-		const struct lat_legend_item *it = &c->legend[i];
+		const struct rd_legend_item *it = &c->legend[i];
 		double y = b->y + i * LEG_ROW, cy = y + LEG_ROW / 2;
 
 		rd_set_rgb(cr, it->rgb, 1);
 		switch (it->style) {
-		case LAT_LEG_BOX:
+		case RD_LEG_BOX:
 			cairo_rectangle(cr, b->x, cy - 6, 16, 12);
 			cairo_fill(cr);
 			break;
-		case LAT_LEG_DASH: {
+		case RD_LEG_DASH: {
 			double d[] = { 4, 3 };
 
 			cairo_set_dash(cr, d, 2, 0);
 		}
 			/* fall through */
-		case LAT_LEG_LINE:
+		case RD_LEG_LINE:
 			cairo_set_line_width(cr, 2);
 			cairo_move_to(cr, b->x, cy);
 			cairo_line_to(cr, b->x + 18, cy);
@@ -289,7 +289,7 @@ static void draw_legend(cairo_t *cr, const struct lat_chart *c)
 			cairo_set_dash(cr, NULL, 0, 0);
 			cairo_set_line_width(cr, 1);
 			break;
-		case LAT_LEG_RING:
+		case RD_LEG_RING:
 			cairo_set_line_width(cr, 2);
 			cairo_new_sub_path(cr);
 			cairo_arc(cr, b->x + 9, cy, 5, 0, 2 * M_PI);
@@ -299,16 +299,16 @@ static void draw_legend(cairo_t *cr, const struct lat_chart *c)
 		}
 		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		rd_text_fit(cr, it->text, b->w - LEG_SWATCH, buf, sizeof(buf));
-		lat_text(cr, b->x + LEG_SWATCH, cy + LAT_TICK_PT * 0.35, 0, buf);
+		rd_text(cr, b->x + LEG_SWATCH, cy + RD_TICK_PT * 0.35, 0, buf);
 	}
 	if (c->legend_more[0]) {
 		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		lat_text(cr, b->x + LEG_SWATCH, b->y + c->nlegend * LEG_ROW + LEG_ROW / 2 +
-			 LAT_TICK_PT * 0.35, 0, c->legend_more);
+		rd_text(cr, b->x + LEG_SWATCH, b->y + c->nlegend * LEG_ROW + LEG_ROW / 2 +
+			 RD_TICK_PT * 0.35, 0, c->legend_more);
 	}
 }
 
-void rd_frame_draw(cairo_t *cr, const struct lat_chart *c)
+void rd_frame_draw(cairo_t *cr, const struct rd_chart *c)
 {
 	char buf[sizeof(c->subtitle)];
 
@@ -318,13 +318,13 @@ void rd_frame_draw(cairo_t *cr, const struct lat_chart *c)
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	rd_font(cr, c->title_pt, 1);
 	for (int k = 0; k < c->title_lines; k++)
-		lat_text(cr, LAT_PAD, LAT_PAD + c->title_pt + k * (c->title_pt + 4), 0,
+		rd_text(cr, RD_PAD, RD_PAD + c->title_pt + k * (c->title_pt + 4), 0,
 			 c->title_line[k]);
 	cairo_set_source_rgb(cr, 0.30, 0.30, 0.30);
-	rd_font(cr, LAT_SUB_PT, 0);
-	lat_text(cr, LAT_PAD, rd_frame_title_h(c) + 8 + LAT_SUB_PT,
-		 0, rd_text_fit(cr, c->subtitle, c->w - 2 * LAT_PAD, buf, sizeof(buf)));
-	rd_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, RD_SUB_PT, 0);
+	rd_text(cr, RD_PAD, rd_frame_title_h(c) + 8 + RD_SUB_PT,
+		 0, rd_text_fit(cr, c->subtitle, c->w - 2 * RD_PAD, buf, sizeof(buf)));
+	rd_font(cr, RD_TICK_PT, 0);
 	draw_axis_x(cr, c);
 	if (c->has_y)
 		draw_axis_y(cr, c);
@@ -348,8 +348,8 @@ static cairo_status_t buf_write(void *closure, const unsigned char *data, unsign
 	return CAIRO_STATUS_SUCCESS;
 }
 
-static int do_layout(const struct lat_chart_ops *ops, const void *data,
-		     const struct lat_render_opts *o, struct lat_chart *c, char *msg, size_t msglen)
+static int do_layout(const struct rd_chart_ops *ops, const void *data,
+		     const struct lat_render_opts *o, struct rd_chart *c, char *msg, size_t msglen)
 {
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 4, 4);
 	cairo_t *m = cairo_create(s);
@@ -358,7 +358,7 @@ static int do_layout(const struct lat_chart_ops *ops, const void *data,
 	memset(c, 0, sizeof(*c));
 	c->w = o->width;
 	c->h = o->height;
-	rd_font(m, LAT_TICK_PT, 0);
+	rd_font(m, RD_TICK_PT, 0);
 	ret = ops->layout(c, m, data, o, msg, msglen);
 	if (!ret && cairo_status(m) != CAIRO_STATUS_SUCCESS) {
 		snprintf(msg, msglen, "layout: %s", cairo_status_to_string(cairo_status(m)));
@@ -369,8 +369,8 @@ static int do_layout(const struct lat_chart_ops *ops, const void *data,
 	return ret;
 }
 
-static void do_draw(cairo_t *cr, const struct lat_chart_ops *ops, const void *data,
-		    const struct lat_render_opts *o, const struct lat_chart *c)
+static void do_draw(cairo_t *cr, const struct rd_chart_ops *ops, const void *data,
+		    const struct lat_render_opts *o, const struct rd_chart *c)
 {
 	rd_frame_draw(cr, c);
 	cairo_save(cr);
@@ -389,8 +389,8 @@ static int check_opts(const struct lat_render_opts *o, char *msg, size_t len)
 	return 0;
 }
 
-cairo_surface_t *rd_chart_image(const struct lat_chart_ops *ops, const void *data,
-				 const struct lat_render_opts *o, struct lat_chart *c)
+cairo_surface_t *rd_chart_image(const struct rd_chart_ops *ops, const void *data,
+				 const struct lat_render_opts *o, struct rd_chart *c)
 {
 	cairo_surface_t *s;
 	cairo_t *cr;
@@ -405,17 +405,17 @@ cairo_surface_t *rd_chart_image(const struct lat_chart_ops *ops, const void *dat
 	}
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
 	cr = cairo_create(s);
-	rd_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, RD_TICK_PT, 0);
 	do_draw(cr, ops, data, o, c);
 	cairo_destroy(cr);
 	cairo_surface_flush(s);
 	return s;
 }
 
-int rd_chart_run(const struct lat_chart_ops *ops, const void *data,
+int rd_chart_run(const struct rd_chart_ops *ops, const void *data,
 		  const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	cairo_status_t st;
 	cairo_t *cr;
@@ -436,7 +436,7 @@ int rd_chart_run(const struct lat_chart_ops *ops, const void *data,
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
 	}
 	cr = cairo_create(s);
-	rd_font(cr, LAT_TICK_PT, 0);
+	rd_font(cr, RD_TICK_PT, 0);
 	do_draw(cr, ops, data, o, &c);
 	st = cairo_status(cr);
 	cairo_destroy(cr);

@@ -107,7 +107,7 @@ static size_t q_bucket(const struct lat_histogram *h, const struct lat_hist_q *q
  * The buckets of p50, p99 and max of histogram @k: the histogram analysis'
  * when the caller passed it, else found here (nearest rank, the same rule).
  */
-static void mark_buckets(const struct lat_hist_input *in, size_t k, size_t idx[3])
+static void mark_buckets(const struct rd_hist_input *in, size_t k, size_t idx[3])
 {
 	const struct lat_histogram *h = in->h[k];
 
@@ -123,19 +123,19 @@ static void mark_buckets(const struct lat_hist_input *in, size_t k, size_t idx[3
 	idx[2] = last_nonzero(h);
 }
 
-static int has_values(const struct lat_hist_input *in, size_t k)
+static int has_values(const struct rd_hist_input *in, size_t k)
 {
-	return in->marks && in->marks[k].p50 != LAT_HIST_MARKS_BUCKETS;
+	return in->marks && in->marks[k].p50 != RD_HIST_MARKS_BUCKETS;
 }
 
-int rd_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark_at(const struct rd_hist_input *in, size_t k, int j, double *x, char *buf,
 		     size_t len)
 {
 	const struct lat_histogram *h = in->h[k];
 	char d[32];
 
 	if (has_values(in, k)) {
-		const struct lat_hist_marks *m = &in->marks[k];
+		const struct rd_hist_marks *m = &in->marks[k];
 		int64_t v[3] = { m->p50, m->p99, m->max };
 
 		if (v[j] < 0)
@@ -156,12 +156,12 @@ int rd_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x,
 	}
 }
 
-int rd_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark(const struct rd_hist_input *in, size_t k, int j, double *x, char *buf,
 		  size_t len)
 {
 	/* a mark at the place of the one before it (p99 in the max's bucket) says nothing new */
 	if (j > 0 && has_values(in, k)) {
-		const struct lat_hist_marks *m = &in->marks[k];
+		const struct rd_hist_marks *m = &in->marks[k];
 		int64_t v[3] = { m->p50, m->p99, m->max };
 
 		if (v[j] == v[j - 1])
@@ -176,7 +176,7 @@ int rd_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, ch
 	return rd_hist_mark_at(in, k, j, x, buf, len);
 }
 
-int rd_hist_mark_open(const struct lat_hist_input *in, size_t k)
+int rd_hist_mark_open(const struct rd_hist_input *in, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
 	size_t idx[3];

@@ -22,9 +22,9 @@
 #define OVERLAY_MAX 3
 #define OVERLAY_MAX_SHARES 6
 
-static void hist_release(struct lat_chart *c)
+static void hist_release(struct rd_chart *c)
 {
-	struct lat_hist_layout *l = c->priv;
+	struct rd_hist_layout *l = c->priv;
 
 	if (l) {
 		free(l->panel);
@@ -38,7 +38,7 @@ static void hist_release(struct lat_chart *c)
 }
 
 /* What a bucket is drawn at: its count, or its share of the histogram's samples (%). */
-static double yval(const struct lat_hist_input *in, const struct lat_hist_layout *l, size_t k,
+static double yval(const struct rd_hist_input *in, const struct rd_hist_layout *l, size_t k,
 		   size_t i)
 {
 	double n = (double)in->h[k]->b[i].count;
@@ -46,7 +46,7 @@ static double yval(const struct lat_hist_input *in, const struct lat_hist_layout
 	return in->shares ? 100 * n / (double)(l->total[k] ? l->total[k] : 1) : n;
 }
 
-static void hist_name(const struct lat_hist_input *in, size_t k, char *buf, size_t len)
+static void hist_name(const struct rd_hist_input *in, size_t k, char *buf, size_t len)
 {
 	if (in->h[k]->title)
 		rd_utf8_clean(in->h[k]->title, (size_t)-1, buf, len);
@@ -55,7 +55,7 @@ static void hist_name(const struct lat_hist_input *in, size_t k, char *buf, size
 }
 
 /* Histograms with samples into l->order; the data's ranges: x lo, hi, smallest y > 0, y max. */
-static void scan(const struct lat_hist_input *in, struct lat_hist_layout *l, double r[4])
+static void scan(const struct rd_hist_input *in, struct rd_hist_layout *l, double r[4])
 {
 	r[0] = INFINITY;
 	r[1] = 0;
@@ -83,9 +83,9 @@ static void scan(const struct lat_hist_input *in, struct lat_hist_layout *l, dou
  * Small multiples are ordered by group (first appearance), each group's in
  * input order; a panel is coloured by its group when there are several.
  */
-static void assign_groups(const struct lat_hist_input *in, struct lat_hist_layout *l)
+static void assign_groups(const struct rd_hist_input *in, struct rd_hist_layout *l)
 {
-	const char *seen[LAT_LEGEND_MAX];
+	const char *seen[RD_LEGEND_MAX];
 	size_t *grp = calloc(in->n ? in->n : 1, sizeof(*grp)), m = 0;
 
 	l->ngroups = 0;
@@ -95,7 +95,7 @@ static void assign_groups(const struct lat_hist_input *in, struct lat_hist_layou
 
 		for (i = 0; i < l->ngroups && strcmp(seen[i], g); i++)
 			;
-		if (i == l->ngroups && l->ngroups < LAT_LEGEND_MAX)
+		if (i == l->ngroups && l->ngroups < RD_LEGEND_MAX)
 			seen[l->ngroups++] = g;
 		if (grp)
 			grp[l->order[j]] = i;
@@ -115,7 +115,7 @@ static void assign_groups(const struct lat_hist_input *in, struct lat_hist_layou
 }
 
 /* Rows of a grid of @cols columns, each group starting a row. */
-static size_t grid_rows(const struct lat_hist_layout *l, size_t cols)
+static size_t grid_rows(const struct rd_hist_layout *l, size_t cols)
 {
 	size_t rows = 0, run = 0;
 
@@ -136,7 +136,7 @@ static size_t grid_rows(const struct lat_hist_layout *l, size_t cols)
  * The grid with the panels closest to 1.4:1 and few empty cells, among those
  * of panels at least HM_MIN_W x HM_MIN_H.
  */
-static int grid_pick(const struct lat_chart *c, const struct lat_hist_layout *l, size_t *cols,
+static int grid_pick(const struct rd_chart *c, const struct rd_hist_layout *l, size_t *cols,
 		     size_t *rows)
 {
 	size_t maxc = (size_t)floor((c->plot.w + HM_GAP) / (HM_MIN_W + HM_GAP));
@@ -160,7 +160,7 @@ static int grid_pick(const struct lat_chart *c, const struct lat_hist_layout *l,
 	return best < INFINITY ? 0 : -LAT_ELIMIT;
 }
 
-static void panel_axes(const struct lat_chart *c, struct lat_hist_panel *p)
+static void panel_axes(const struct rd_chart *c, struct rd_hist_panel *p)
 {
 	p->x = c->x;
 	p->x.p0 = p->box.x;
@@ -172,7 +172,7 @@ static void panel_axes(const struct lat_chart *c, struct lat_hist_panel *p)
 }
 
 /* The tool's own maximum, when the histogram's max is in its open last bucket; else -1. */
-static int64_t printed_max(const struct lat_hist_input *in, size_t k)
+static int64_t printed_max(const struct rd_hist_input *in, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
 
@@ -182,7 +182,7 @@ static int64_t printed_max(const struct lat_hist_input *in, size_t k)
 }
 
 /* "IRQ cpu0 · 10001 samples", with " · printed max 428 µs" when the buckets cannot say. */
-static void panel_title(const struct lat_hist_input *in, const struct lat_hist_layout *l,
+static void panel_title(const struct rd_hist_input *in, const struct rd_hist_layout *l,
 			size_t k, const char *name, char *buf, size_t len)
 {
 	char d[32];
@@ -196,8 +196,8 @@ static void panel_title(const struct lat_hist_input *in, const struct lat_hist_l
 			 rd_fmt_dur_chart((double)printed_max(in, k), d, sizeof(d)));
 }
 
-static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
-			   struct lat_hist_layout *l, char *msg, size_t msglen)
+static int place_multiples(struct rd_chart *c, const struct rd_hist_input *in,
+			   struct rd_hist_layout *l, char *msg, size_t msglen)
 {
 	size_t cols = 1, rows = 1, r = 0, col = 0;
 	double pw, ph;
@@ -216,7 +216,7 @@ static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
 	pw = (c->plot.w - (double)(cols - 1) * HM_GAP) / (double)cols;
 	ph = (c->plot.h - (double)(rows - 1) * HM_GAP) / (double)rows;
 	for (size_t j = 0; j < l->norder; j++) {
-		struct lat_hist_panel *p = &l->panel[l->npanels++];
+		struct rd_hist_panel *p = &l->panel[l->npanels++];
 		size_t k = l->order[j];
 		char name[80];
 
@@ -225,7 +225,7 @@ static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
 			r++;
 			col = 0;
 		}
-		p->box = (struct lat_rect){ c->plot.x + (double)col * (pw + HM_GAP),
+		p->box = (struct rd_rect){ c->plot.x + (double)col * (pw + HM_GAP),
 					    c->plot.y + (double)r * (ph + HM_GAP), pw, ph };
 		p->first = j;
 		p->n = 1;
@@ -242,11 +242,11 @@ static int place_multiples(struct lat_chart *c, const struct lat_hist_input *in,
  * Mark @w of histogram @k sits where the one before it does (p99 in the p50's
  * bucket): one label says both, "p50, p99 < 2 µs".
  */
-static void merge_mark(cairo_t *m, const struct lat_hist_input *in, struct lat_hist_layout *l,
+static void merge_mark(cairo_t *m, const struct rd_hist_input *in, struct rd_hist_layout *l,
 		       size_t first, size_t k, int w)
 {
 	static const char *const what[3] = { "p50", "p99", "max" };
-	struct lat_plabel *prev = l->nlabels > first ? &l->label[l->nlabels - 1] : NULL;
+	struct rd_plabel *prev = l->nlabels > first ? &l->label[l->nlabels - 1] : NULL;
 	char buf[2 * sizeof(prev->text)], own[sizeof(prev->text)];
 	const char *rest;
 	double xv;
@@ -270,8 +270,8 @@ static void merge_mark(cairo_t *m, const struct lat_hist_input *in, struct lat_h
 }
 
 /* The marks of panel @p as labels at @pt points, placed in the band at its top. */
-static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_hist_layout *l,
-			struct lat_hist_panel *p, const struct lat_rect *zone, double pt)
+static int panel_labels(cairo_t *m, const struct rd_hist_input *in, struct rd_hist_layout *l,
+			struct rd_hist_panel *p, const struct rd_rect *zone, double pt)
 {
 	size_t first = l->nlabels;
 
@@ -280,7 +280,7 @@ static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_
 		size_t k = l->order[j];
 
 		for (int w = 0; w < 3; w++) {
-			struct lat_plabel *lb = &l->label[l->nlabels];
+			struct rd_plabel *lb = &l->label[l->nlabels];
 			double xv;
 
 			memset(lb, 0, sizeof(*lb));
@@ -311,29 +311,29 @@ static int panel_labels(cairo_t *m, const struct lat_hist_input *in, struct lat_
  * Labels of every panel, then the data of each below the band of label rows
  * the most crowded panel used (the same height in every panel: one y axis).
  */
-static int place_labels(struct lat_chart *c, cairo_t *m, const struct lat_hist_input *in,
-			struct lat_hist_layout *l)
+static int place_labels(struct rd_chart *c, cairo_t *m, const struct rd_hist_input *in,
+			struct rd_hist_layout *l)
 {
-	double pt = l->multiples ? HL_PANEL_PT : LAT_TICK_PT, head, band;
+	double pt = l->multiples ? HL_PANEL_PT : RD_TICK_PT, head, band;
 	int used = 0, rows;
 
 	l->label = calloc(3 * l->norder + 1, sizeof(*l->label));
 	if (!l->label)
 		return -LAT_ENOMEM;
 	for (size_t i = 0; i < l->npanels; i++) {
-		struct lat_hist_panel *p = &l->panel[i];
-		struct lat_rect zone;
+		struct rd_hist_panel *p = &l->panel[i];
+		struct rd_rect zone;
 
 		head = l->multiples ? HM_TITLE_PT + 8 : 4;
 		/* at most a third of a panel for labels, a row per mark at most */
 		rows = (int)fmin(3 * (double)p->n, floor(p->box.h / 3 / (pt + 5)));
-		zone = (struct lat_rect){ p->box.x + 2, p->box.y + head, p->box.w - 4,
+		zone = (struct rd_rect){ p->box.x + 2, p->box.y + head, p->box.w - 4,
 					  rows * (pt + 5) };
 		used = (int)fmax(used, panel_labels(m, in, l, p, &zone, pt));
 	}
 	band = (l->multiples ? HM_TITLE_PT + 8 : 4) + used * (pt + 5) + 4;
 	for (size_t i = 0; i < l->npanels; i++) {
-		struct lat_axis *y = l->multiples ? &l->panel[i].y : &c->y;
+		struct rd_axis *y = l->multiples ? &l->panel[i].y : &c->y;
 
 		y->p1 = l->panel[i].box.y + band;
 		rd_axis_ticks(y, (int)fmax(2, (y->p0 - y->p1) / (l->multiples ? 30 : 55)));
@@ -343,8 +343,8 @@ static int place_labels(struct lat_chart *c, cairo_t *m, const struct lat_hist_i
 }
 
 /* Key numbers of an overlay: per histogram, its samples and marks; the legend. */
-static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
-			struct lat_hist_layout *l)
+static void overlay_key(struct rd_chart *c, const struct rd_hist_input *in,
+			struct rd_hist_layout *l)
 {
 	size_t more = 0;
 
@@ -354,13 +354,13 @@ static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
 		double x;
 
 		hist_name(in, k, name, sizeof(name));
-		if (c->nlegend < LAT_LEGEND_MAX) {
-			struct lat_legend_item *it = &c->legend[c->nlegend++];
+		if (c->nlegend < RD_LEGEND_MAX) {
+			struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 			snprintf(it->text, sizeof(it->text), "%.70s (%llu sample%s)", name,
 				 (unsigned long long)l->total[k], PLURAL(l->total[k]));
 			it->rgb = rd_palette(k);
-			it->style = LAT_LEG_BOX;
+			it->style = RD_LEG_BOX;
 		} else {
 			more++;
 		}
@@ -384,8 +384,8 @@ static void overlay_key(struct lat_chart *c, const struct lat_hist_input *in,
 }
 
 /* Key numbers of small multiples: how many, the groups, the largest max; a legend of groups. */
-static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
-			  struct lat_hist_layout *l)
+static void multiples_key(struct rd_chart *c, const struct rd_hist_input *in,
+			  struct rd_hist_layout *l)
 {
 	size_t worst = l->order[0];
 	double wx = 0, x;
@@ -415,7 +415,7 @@ static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu histograms, one panel each, same axes"
 		 " \xc2\xb7 largest: %s %s", l->norder, name, d);
 	for (size_t g = 0; l->ngroups > 1 && g < l->ngroups; g++) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+		struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 		for (size_t j = 0; j < l->norder; j++)
 			if (l->colour[l->order[j]] == g) {
@@ -426,22 +426,22 @@ static void multiples_key(struct lat_chart *c, const struct lat_hist_input *in,
 				break;
 			}
 		it->rgb = rd_palette(g);
-		it->style = LAT_LEG_BOX;
+		it->style = RD_LEG_BOX;
 	}
 }
 
 /* The axes' ranges: log x over the buckets, log y from half the smallest value. */
-static void hist_axes(struct lat_chart *c, cairo_t *m, const struct lat_hist_input *in,
+static void hist_axes(struct rd_chart *c, cairo_t *m, const struct rd_hist_input *in,
 		      const double r[4], int multiples)
 {
-	struct lat_axis t;
+	struct rd_axis t;
 	double ylab = 0;
 
 	/* a margin, not whole decades: the data should fill the width */
-	c->x = (struct lat_axis){ .lo = r[0] / 1.4, .hi = r[1] * 1.4, .log = 1,
+	c->x = (struct rd_axis){ .lo = r[0] / 1.4, .hi = r[1] * 1.4, .log = 1,
 				  .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "%s", in->what ? in->what : "latency");
-	c->y = (struct lat_axis){ .lo = r[2], .hi = r[3] * 1.5, .log = 1,
+	c->y = (struct rd_axis){ .lo = r[2], .hi = r[3] * 1.5, .log = 1,
 				  .unit = in->shares ? LAT_UNIT_NONE : LAT_UNIT_COUNT,
 				  .percent = in->shares };
 	/* counts by whole decades; shares with a margin (a top decade would stay empty) */
@@ -457,18 +457,18 @@ static void hist_axes(struct lat_chart *c, cairo_t *m, const struct lat_hist_inp
 	/* small multiples: the frame leaves room for the y tick labels the panels draw */
 	t = c->y;
 	rd_axis_ticks(&t, 4);
-	rd_font(m, LAT_TICK_PT, 0);
+	rd_font(m, RD_TICK_PT, 0);
 	for (int i = 0; i < t.nticks; i++)
 		ylab = fmax(ylab, rd_text_width(m, t.tick_label[i]));
-	c->lane_label_w = LAT_LABEL_PT + 12 + ylab;
+	c->lane_label_w = RD_LABEL_PT + 12 + ylab;
 	rd_axis_ticks(&c->y, 4);	/* fixes the title's unit */
 }
 
-static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int hist_layout(struct rd_chart *c, cairo_t *m, const void *data,
 		       const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_hist_input *in = data;
-	struct lat_hist_layout *l = calloc(1, sizeof(*l));
+	const struct rd_hist_input *in = data;
+	struct rd_hist_layout *l = calloc(1, sizeof(*l));
 	double r[4];
 	int ret;
 
@@ -505,7 +505,7 @@ static int hist_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			goto nomem;
 		l->npanels = 1;
 		l->ncols = 1;
-		l->panel[0] = (struct lat_hist_panel){ .box = c->plot, .x = c->x, .y = c->y,
+		l->panel[0] = (struct rd_hist_panel){ .box = c->plot, .x = c->x, .y = c->y,
 						       .first = 0, .n = l->norder };
 	}
 	if (place_labels(c, m, in, l))
@@ -516,11 +516,11 @@ nomem:
 	return -LAT_ENOMEM;
 }
 
-static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
-		       const struct lat_hist_layout *l, const struct lat_hist_panel *p, size_t k)
+static void draw_steps(cairo_t *cr, const struct rd_hist_input *in,
+		       const struct rd_hist_layout *l, const struct rd_hist_panel *p, size_t k)
 {
 	const struct lat_histogram *h = in->h[k];
-	struct lat_rgb rgb = rd_palette(l->colour[k]);
+	struct rd_rgb rgb = rd_palette(l->colour[k]);
 	double floor_y = p->y.p0;
 	int open = 0;
 
@@ -558,7 +558,7 @@ static void draw_steps(cairo_t *cr, const struct lat_hist_input *in,
 }
 
 /* A small multiple: its grid, its frame, its title. */
-static void draw_panel_frame(cairo_t *cr, const struct lat_hist_panel *p)
+static void draw_panel_frame(cairo_t *cr, const struct rd_hist_panel *p)
 {
 	char buf[96];
 
@@ -571,13 +571,13 @@ static void draw_panel_frame(cairo_t *cr, const struct lat_hist_panel *p)
 	cairo_stroke(cr);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	rd_font(cr, HM_TITLE_PT, 1);
-	lat_text(cr, p->box.x + 6, p->box.y + 4 + HM_TITLE_PT,
+	rd_text(cr, p->box.x + 6, p->box.y + 4 + HM_TITLE_PT,
 		 0, rd_text_fit(cr, p->title, p->box.w - 12, buf, sizeof(buf)));
 }
 
 /* The shared axes of small multiples: x tick labels under each column, the y title. */
-static void multiples_axes(cairo_t *cr, const struct lat_chart *c,
-			   const struct lat_hist_layout *l)
+static void multiples_axes(cairo_t *cr, const struct rd_chart *c,
+			   const struct rd_hist_layout *l)
 {
 	double yb = c->plot.y + c->plot.h;
 
@@ -585,23 +585,23 @@ static void multiples_axes(cairo_t *cr, const struct lat_chart *c,
 		for (size_t i = 0; i < l->npanels; i++) {
 			if (l->panel[i].col != col)
 				continue;
-			rd_font(cr, LAT_TICK_PT, 0);
+			rd_font(cr, RD_TICK_PT, 0);
 			rd_axis_draw_x(cr, &l->panel[i].x, yb, yb, 1);
 			break;
 		}
 	rd_axis_title_y(cr, c, c->y.title);
 }
 
-static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void hist_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		      const struct lat_render_opts *o)
 {
-	const struct lat_hist_input *in = data;
-	const struct lat_hist_layout *l = c->priv;
+	const struct rd_hist_input *in = data;
+	const struct rd_hist_layout *l = c->priv;
 	double dash[] = { 3, 3 };
 
 	(void)o;
 	for (size_t i = 0; i < l->npanels; i++) {
-		const struct lat_hist_panel *p = &l->panel[i];
+		const struct rd_hist_panel *p = &l->panel[i];
 
 		if (l->multiples)
 			draw_panel_frame(cr, p);
@@ -616,7 +616,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		multiples_axes(cr, c, l);
 	/* percentile marks: a dashed line from under the label to the floor */
 	for (size_t i = 0; i < l->nlabels; i++) {
-		const struct lat_plabel *lb = &l->label[i];
+		const struct rd_plabel *lb = &l->label[i];
 
 		if (!lb->placed)
 			continue;
@@ -631,7 +631,7 @@ static void hist_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	}
 }
 
-const struct lat_chart_ops lat_hist_ops = {
+const struct rd_chart_ops rd_hist_ops = {
 	.name = "histogram",
 	.layout = hist_layout,
 	.draw = hist_draw,

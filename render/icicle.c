@@ -31,14 +31,14 @@ struct ici_tree {
 	struct ici_node *n;
 	size_t nn, cap;
 	uint32_t depth;		/* deepest frame, root = 0 */
-	struct lat_rect box;
+	struct rd_rect box;
 	double row_h;
 	size_t drawn;		/* frames drawn (root included) */
 };
 
-static void ici_release(struct lat_chart *c)
+static void ici_release(struct rd_chart *c)
 {
-	struct lat_icicle_layout *l = c->priv;
+	struct rd_icicle_layout *l = c->priv;
 
 	if (l) {
 		for (int k = 0; k < 2; k++)
@@ -104,7 +104,7 @@ static int ici_add(struct ici_tree *t, const char *folded, int64_t ns)
 	return 0;
 }
 
-static int ici_build(struct ici_tree *t, const struct lat_icicle_panel *pn)
+static int ici_build(struct ici_tree *t, const struct rd_icicle_panel *pn)
 {
 	if (ici_push(t, "all", 3, 0, 0))
 		return -LAT_ENOMEM;
@@ -115,11 +115,11 @@ static int ici_build(struct ici_tree *t, const struct lat_icicle_panel *pn)
 	return 0;
 }
 
-static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int ici_layout(struct rd_chart *c, cairo_t *m, const void *data,
 		      const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_icicle_input *in = data;
-	struct lat_icicle_layout *l = calloc(1, sizeof(*l));
+	const struct rd_icicle_input *in = data;
+	struct rd_icicle_layout *l = calloc(1, sizeof(*l));
 	double y, gap = 26, avail;
 	uint32_t rows = 0;
 	int np = 0;
@@ -155,19 +155,19 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 		return -LAT_EEMPTY;
 	}
 	c->has_y = 0;
-	rd_font(m, LAT_LABEL_PT, 1);
+	rd_font(m, RD_LABEL_PT, 1);
 	c->lane_label_w = rd_text_width(m, "runnable");
-	c->x = (struct lat_axis){ .lo = 0, .hi = 100, .unit = LAT_UNIT_NONE };
+	c->x = (struct rd_axis){ .lo = 0, .hi = 100, .unit = LAT_UNIT_NONE };
 	snprintf(c->x.title, sizeof(c->x.title), "share of each panel's time (%%)");
 	for (int k = 0; k < 2; k++) {
-		struct lat_legend_item *it;
+		struct rd_legend_item *it;
 
 		if (!l->total_ns[k])
 			continue;
 		it = &c->legend[c->nlegend++];
-		it->rgb = k ? (struct lat_rgb){ 0.93, 0.55, 0.25 } : (struct lat_rgb){ 0.35, 0.55,
+		it->rgb = k ? (struct rd_rgb){ 0.93, 0.55, 0.25 } : (struct rd_rgb){ 0.35, 0.55,
 										     0.85 };
-		it->style = LAT_LEG_BOX;
+		it->style = RD_LEG_BOX;
 		snprintf(it->text, sizeof(it->text), "%s %s (%zu stack%s)", k ? "runnable" :
 			 "off-CPU", rd_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)),
 			 in->panel[k].n, PLURAL(in->panel[k].n));
@@ -191,7 +191,7 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			continue;
 		rh = fmax(ICI_ROW_MIN, fmin(ICI_ROW_MAX, avail / rows));
 		t->row_h = rh;
-		t->box = (struct lat_rect){ c->plot.x, y, c->plot.w, rh * (t->depth + 1) };
+		t->box = (struct rd_rect){ c->plot.x, y, c->plot.w, rh * (t->depth + 1) };
 		y += t->box.h + gap;
 	}
 	/* a shallow tree: the axis right under it */
@@ -201,7 +201,7 @@ static int ici_layout(struct lat_chart *c, cairo_t *m, const void *data,
 }
 
 /* A warm colour per frame name (FlameGraph's idea), blue-ish for off-CPU. */
-static struct lat_rgb frame_rgb(const struct ici_node *n, int runnable)
+static struct rd_rgb frame_rgb(const struct ici_node *n, int runnable)
 {
 	uint32_t h = 2166136261u;
 	double v;
@@ -210,8 +210,8 @@ static struct lat_rgb frame_rgb(const struct ici_node *n, int runnable)
 		h = (h ^ (uint8_t)n->name[i]) * 16777619u;
 	v = (double)(h % 1000) / 1000.0;
 	if (runnable)
-		return (struct lat_rgb){ 0.93, 0.45 + 0.35 * v, 0.20 + 0.15 * v };
-	return (struct lat_rgb){ 0.30 + 0.25 * v, 0.55 + 0.25 * v, 0.88 };
+		return (struct rd_rgb){ 0.93, 0.45 + 0.35 * v, 0.20 + 0.15 * v };
+	return (struct rd_rgb){ 0.30 + 0.25 * v, 0.55 + 0.25 * v, 0.88 };
 }
 
 /*
@@ -228,7 +228,7 @@ static void draw_node(cairo_t *cr, struct ici_tree *t, size_t i, double x, doubl
 	if (w < ICI_MIN_W)
 		return;
 	t->drawn++;
-	rd_set_rgb(cr, i ? frame_rgb(n, runnable) : (struct lat_rgb){ 0.8, 0.8, 0.8 }, 1);
+	rd_set_rgb(cr, i ? frame_rgb(n, runnable) : (struct rd_rgb){ 0.8, 0.8, 0.8 }, 1);
 	cairo_rectangle(cr, x, y, fmax(w - 0.5, 0.5), t->row_h - 1);
 	cairo_fill(cr);
 	if (w > 30 && t->row_h >= 9) {
@@ -238,10 +238,10 @@ static void draw_node(cairo_t *cr, struct ici_tree *t, size_t i, double x, doubl
 		memcpy(raw, n->name, len);
 		raw[len] = '\0';
 		rd_utf8_clean(raw, (size_t)-1, clean, sizeof(clean));
-		rd_font(cr, fmin(LAT_TICK_PT, t->row_h - 3), 0);
+		rd_font(cr, fmin(RD_TICK_PT, t->row_h - 3), 0);
 		rd_text_fit(cr, clean, w - 6, fit, sizeof(fit));
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		lat_text(cr, x + 3, y + t->row_h * 0.72, 0, fit);
+		rd_text(cr, x + 3, y + t->row_h * 0.72, 0, fit);
 	}
 	for (size_t k = i + 1; k < t->nn; k++)
 		if (t->n[k].parent == i)
@@ -278,10 +278,10 @@ static void draw_node(cairo_t *cr, struct ici_tree *t, size_t i, double x, doubl
 	free(kids);
 }
 
-static void ici_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void ici_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		     const struct lat_render_opts *o)
 {
-	struct lat_icicle_layout *l = c->priv;
+	struct rd_icicle_layout *l = c->priv;
 	char d[32];
 
 	(void)data;
@@ -294,17 +294,17 @@ static void ici_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		t->drawn = 0;
 		draw_node(cr, t, 0, t->box.x, t->box.w, k);
 		l->drawn[k] = t->drawn;
-		rd_font(cr, LAT_LABEL_PT, 1);
+		rd_font(cr, RD_LABEL_PT, 1);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		lat_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8, 2,
+		rd_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8, 2,
 			 k ? "runnable" : "off-CPU");
-		rd_font(cr, LAT_TICK_PT, 0);
-		lat_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8 + 15, 2,
+		rd_font(cr, RD_TICK_PT, 0);
+		rd_text(cr, c->plot.x - 8, t->box.y + fmin(t->row_h, 16) * 0.8 + 15, 2,
 			 rd_fmt_dur_chart((double)l->total_ns[k], d, sizeof(d)));
 	}
 }
 
-const struct lat_chart_ops lat_icicle_ops = {
+const struct rd_chart_ops rd_icicle_ops = {
 	.name = "icicle",
 	.layout = ici_layout,
 	.draw = ici_draw,

@@ -27,11 +27,11 @@ static int spans(double lo, double hi, double x)
 }
 
 /* Whether @p at row @row with its box at @bx is clear of every placed label. */
-static int clear(const struct lat_plabel *l, size_t n, const struct lat_plabel *p, int row,
+static int clear(const struct rd_plabel *l, size_t n, const struct rd_plabel *p, int row,
 		 double bx)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct lat_plabel *q = &l[i];
+		const struct rd_plabel *q = &l[i];
 
 		if (!q->placed || q == p)
 			continue;
@@ -48,9 +48,9 @@ static int clear(const struct lat_plabel *l, size_t n, const struct lat_plabel *
 }
 
 struct pl_search {
-	struct lat_plabel *l;
+	struct rd_plabel *l;
 	size_t n, *ord;		/* labels by x */
-	const struct lat_rect *zone;
+	const struct rd_rect *zone;
 	double pitch;
 	int rows;
 	long budget;
@@ -59,7 +59,7 @@ struct pl_search {
 	double *best_bx;
 };
 
-static int drop_cost(const struct lat_plabel *p)
+static int drop_cost(const struct rd_plabel *p)
 {
 	return p->what == 2 ? 100 : p->what == 1 ? 10 : 1;
 }
@@ -75,7 +75,7 @@ static void keep_best(struct pl_search *s)
 
 static void search(struct pl_search *s, size_t k)
 {
-	struct lat_plabel *p;
+	struct rd_plabel *p;
 	double side[2];
 
 	if (s->cost >= s->best_cost || s->budget-- <= 0)
@@ -105,7 +105,7 @@ static void search(struct pl_search *s, size_t k)
 }
 
 /* @ord: the labels by x (insertion sort: a few labels, ties kept in order). */
-static void order_by_x(const struct lat_plabel *l, size_t n, size_t *ord)
+static void order_by_x(const struct rd_plabel *l, size_t n, size_t *ord)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t j = i;
@@ -116,7 +116,7 @@ static void order_by_x(const struct lat_plabel *l, size_t n, size_t *ord)
 	}
 }
 
-int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
+int rd_plabels_place(struct rd_plabel *l, size_t n, const struct rd_rect *zone,
 		      double pitch, size_t *dropped)
 {
 	struct pl_search s = { .l = l, .n = n, .zone = zone, .pitch = pitch,
@@ -137,7 +137,7 @@ int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone
 		search(&s, 0);
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct lat_plabel *p = &l[i];
+		struct rd_plabel *p = &l[i];
 
 		if (!s.best_row || s.best_row[i] < 0) {
 			(*dropped)++;
@@ -145,7 +145,7 @@ int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone
 		}
 		p->placed = 1;
 		p->row = s.best_row[i];
-		p->box = (struct lat_rect){ s.best_bx[i], zone->y + p->row * pitch, p->w, p->h };
+		p->box = (struct rd_rect){ s.best_bx[i], zone->y + p->row * pitch, p->w, p->h };
 		p->y0 = p->box.y + p->box.h + 2;
 		used = p->row + 1 > used ? p->row + 1 : used;
 	}

@@ -13,13 +13,13 @@
 #include "latscope/an_wakeup.h"
 #include "render_priv.h"
 
-static const struct lat_rgb busy_rgb = { 0.36, 0.56, 0.78 };
-static const struct lat_rgb irq_rgb = { 0.85, 0.55, 0.10 };
-static const struct lat_rgb rq_rgb = { 0.45, 0.20, 0.60 };
+static const struct rd_rgb busy_rgb = { 0.36, 0.56, 0.78 };
+static const struct rd_rgb irq_rgb = { 0.85, 0.55, 0.10 };
+static const struct rd_rgb rq_rgb = { 0.45, 0.20, 0.60 };
 
-static void lanes_release(struct lat_chart *c)
+static void lanes_release(struct rd_chart *c)
 {
-	struct lat_lanes_layout *l = c->priv;
+	struct rd_lanes_layout *l = c->priv;
 
 	if (l)
 		free(l->cpu);
@@ -27,17 +27,17 @@ static void lanes_release(struct lat_chart *c)
 	c->priv = NULL;
 }
 
-static double lane_top(const struct lat_lanes_layout *l, size_t k)
+static double lane_top(const struct rd_lanes_layout *l, size_t k)
 {
 	return l->lane_y0 + (double)k * (l->lane_h + l->lane_gap);
 }
 
-static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int lanes_layout(struct rd_chart *c, cairo_t *m, const void *data,
 			const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_lanes_input *in = data;
+	const struct rd_lanes_input *in = data;
 	const struct lat_wake_activity *a = in->r->activity;
-	struct lat_lanes_layout *l = calloc(1, sizeof(*l));
+	struct rd_lanes_layout *l = calloc(1, sizeof(*l));
 	double span;
 	char d[32], title[240];
 	size_t len;
@@ -70,19 +70,19 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 			l->rq_max = fmax(l->rq_max, (double)a->cpu[i].rq_area[k] /
 					 (double)a->bin_ns);
 	c->has_y = 0;
-	rd_font(m, LAT_LABEL_PT, 1);
+	rd_font(m, RD_LABEL_PT, 1);
 	c->lane_label_w = rd_text_width(m, "CPU 000");
-	c->x = (struct lat_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_NS };
+	c->x = (struct rd_axis){ .lo = 0, .hi = span, .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first event");
 	/* the trace's length, not widened to a round number: the lanes fill the width */
-	c->legend[c->nlegend++] = (struct lat_legend_item){ "a task ran", busy_rgb, LAT_LEG_BOX };
-	c->legend[c->nlegend++] = (struct lat_legend_item){ "irq / softirq", irq_rgb,
-							    LAT_LEG_BOX };
-	c->legend[c->nlegend] = (struct lat_legend_item){ .rgb = rq_rgb, .style = LAT_LEG_LINE };
+	c->legend[c->nlegend++] = (struct rd_legend_item){ "a task ran", busy_rgb, RD_LEG_BOX };
+	c->legend[c->nlegend++] = (struct rd_legend_item){ "irq / softirq", irq_rgb,
+							    RD_LEG_BOX };
+	c->legend[c->nlegend] = (struct rd_legend_item){ .rgb = rq_rgb, .style = RD_LEG_LINE };
 	snprintf(c->legend[c->nlegend++].text, sizeof(c->legend[0].text),
 		 "run queue (avg waiting, 0-%.3g)", l->rq_max);
-	c->legend[c->nlegend++] = (struct lat_legend_item){ "stall (no events)", lat_alert_rgb,
-							    LAT_LEG_BOX };
+	c->legend[c->nlegend++] = (struct rd_legend_item){ "stall (no events)", rd_alert_rgb,
+							    RD_LEG_BOX };
 	snprintf(title, sizeof(title), "%s%sCPU lanes, %s bins", in->title ? in->title : "",
 		 in->title ? " \xc2\xb7 " : "", rd_fmt_dur_chart((double)a->bin_ns, d,
 								sizeof(d)));
@@ -119,12 +119,12 @@ static int lanes_layout(struct lat_chart *c, cairo_t *m, const void *data,
 }
 
 /* The x pixel of @ns since t0. */
-static double xof(const struct lat_chart *c, double ns)
+static double xof(const struct rd_chart *c, double ns)
 {
 	return rd_axis_map(&c->x, ns);
 }
 
-static void draw_lane(cairo_t *cr, const struct lat_chart *c, const struct lat_lanes_layout *l,
+static void draw_lane(cairo_t *cr, const struct rd_chart *c, const struct rd_lanes_layout *l,
 		      const struct lat_act_cpu *p, double y, double bin)
 {
 	double h = l->lane_h;
@@ -168,12 +168,12 @@ static void draw_lane(cairo_t *cr, const struct lat_chart *c, const struct lat_l
 	cairo_stroke(cr);
 }
 
-static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void lanes_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		       const struct lat_render_opts *o)
 {
-	const struct lat_lanes_input *in = data;
+	const struct rd_lanes_input *in = data;
 	const struct lat_wake_activity *a = in->r->activity;
-	struct lat_lanes_layout *l = c->priv;
+	struct rd_lanes_layout *l = c->priv;
 	double bin = (double)a->bin_ns;
 	char lab[32];
 
@@ -182,10 +182,10 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 		double y = lane_top(l, k);
 
 		draw_lane(cr, c, l, &a->cpu[l->cpu[k]], y, bin);
-		rd_font(cr, fmin(LAT_LABEL_PT, l->lane_h * 0.8), 1);
+		rd_font(cr, fmin(RD_LABEL_PT, l->lane_h * 0.8), 1);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		snprintf(lab, sizeof(lab), "CPU %d", l->cpu[k]);
-		lat_text(cr, c->plot.x - 8, y + l->lane_h / 2 + 4, 2, lab);
+		rd_text(cr, c->plot.x - 8, y + l->lane_h / 2 + 4, 2, lab);
 	}
 	/* stalls over the lanes they silenced (every lane for a machine-wide one) */
 	l->drawn_stalls = 0;
@@ -200,11 +200,11 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 
 			if (s->cpu >= 0 && s->cpu != l->cpu[k])
 				continue;
-			rd_set_rgb(cr, lat_alert_rgb, 0.35);
+			rd_set_rgb(cr, rd_alert_rgb, 0.35);
 			cairo_rectangle(cr, x0, y, fmax(x1 - x0, 3), l->lane_h);
 			cairo_fill(cr);
 			/* a marker on top so that a short stall shows on a long trace */
-			rd_set_rgb(cr, lat_alert_rgb, 1);
+			rd_set_rgb(cr, rd_alert_rgb, 1);
 			cairo_move_to(cr, (x0 + x1) / 2 - 5, y);
 			cairo_line_to(cr, (x0 + x1) / 2 + 5, y);
 			cairo_line_to(cr, (x0 + x1) / 2, y + 8);
@@ -216,7 +216,7 @@ static void lanes_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	}
 }
 
-const struct lat_chart_ops lat_lanes_ops = {
+const struct rd_chart_ops rd_lanes_ops = {
 	.name = "cpus",
 	.layout = lanes_layout,
 	.draw = lanes_draw,
@@ -226,12 +226,12 @@ const struct lat_chart_ops lat_lanes_ops = {
 int rd_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
-	struct lat_lanes_input in = { b->analysis, b->title };
+	struct rd_lanes_input in = { b->analysis, b->title };
 
 	if (!in.r || !in.r->activity) {
 		snprintf(out->msg, sizeof(out->msg), "the analysis kept no CPU activity "
 			 "(lat_analyze_opts.activity)");
 		return -LAT_EEMPTY;
 	}
-	return rd_chart_run(&lat_lanes_ops, &in, o, out);
+	return rd_chart_run(&rd_lanes_ops, &in, o, out);
 }

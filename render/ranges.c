@@ -25,9 +25,9 @@
 #define RG_VAL_PT 10.0
 #define RG_LOG_RATIO 100.0	/* log axis from this max / min on (as the series chart) */
 
-static void rg_release(struct lat_chart *c)
+static void rg_release(struct rd_chart *c)
 {
-	struct lat_ranges_layout *l = c->priv;
+	struct rd_ranges_layout *l = c->priv;
 
 	if (l) {
 		free(l->bar);
@@ -39,17 +39,17 @@ static void rg_release(struct lat_chart *c)
 	c->priv = NULL;
 }
 
-static double rg_col_w(const struct lat_chart *c, const struct lat_ranges_layout *l)
+static double rg_col_w(const struct rd_chart *c, const struct rd_ranges_layout *l)
 {
 	return c->plot.w / (double)l->ncols;
 }
 
 /*
  * Titles "IRQ cpu1", "Thread cpu1", "Ret user cpu1" (rtla top) are kinds of
- * the same rows: split at the last space when there are 2 to LAT_RG_KINDS
+ * the same rows: split at the last space when there are 2 to RD_RG_KINDS
  * distinct heads and some row has more than one kind.
  */
-static int titles_split(const struct lat_hist_input *in)
+static int titles_split(const struct rd_hist_input *in)
 {
 	size_t heads = 0, keys = 0;
 
@@ -70,11 +70,11 @@ static int titles_split(const struct lat_hist_input *in)
 		heads += new_head;
 		keys += new_key;
 	}
-	return heads >= 2 && heads <= LAT_RG_KINDS && keys < in->n;
+	return heads >= 2 && heads <= RD_RG_KINDS && keys < in->n;
 }
 
 /* Histogram @k's kind and row: its group and the rest of its title, else split or whole. */
-static void kind_key(const struct lat_hist_input *in, size_t k, int split, char *kind,
+static void kind_key(const struct rd_hist_input *in, size_t k, int split, char *kind,
 		     char *key)
 {
 	const struct lat_histogram *h = in->h[k];
@@ -102,7 +102,7 @@ static void kind_key(const struct lat_hist_input *in, size_t k, int split, char 
 }
 
 /* What is known of histogram @k: the summary the tool printed, else its buckets' marks. */
-static int bar_values(const struct lat_hist_input *in, size_t k, struct lat_rg_bar *b)
+static int bar_values(const struct rd_hist_input *in, size_t k, struct rd_rg_bar *b)
 {
 	const struct lat_histogram *h = in->h[k];
 	const struct lat_hist_printed *p = &h->printed;
@@ -151,14 +151,14 @@ static size_t intern(char (*names)[64], size_t *n, size_t cap, const char *s)
 	return (*n)++;
 }
 
-/* Bars, rows and kinds; 0 when the kinds did not fit LAT_RG_KINDS (the caller goes without). */
-static int collect(const struct lat_hist_input *in, struct lat_ranges_layout *l, int split)
+/* Bars, rows and kinds; 0 when the kinds did not fit RD_RG_KINDS (the caller goes without). */
+static int collect(const struct rd_hist_input *in, struct rd_ranges_layout *l, int split)
 {
-	char kinds[LAT_RG_KINDS][64];
+	char kinds[RD_RG_KINDS][64];
 
 	l->nbars = l->nrows = l->nkinds = 0;
 	for (size_t k = 0; k < in->n; k++) {
-		struct lat_rg_bar *b = &l->bar[l->nbars];
+		struct rd_rg_bar *b = &l->bar[l->nbars];
 		char kind[32], key[64];
 
 		memset(b, 0, sizeof(*b));
@@ -166,8 +166,8 @@ static int collect(const struct lat_hist_input *in, struct lat_ranges_layout *l,
 			continue;
 		kind_key(in, k, split, kind, key);
 		b->hist = k;
-		b->kind = intern(kinds, &l->nkinds, LAT_RG_KINDS, kind);
-		if (b->kind == LAT_RG_KINDS)
+		b->kind = intern(kinds, &l->nkinds, RD_RG_KINDS, kind);
+		if (b->kind == RD_RG_KINDS)
 			return 0;
 		b->row = intern(l->row_name, &l->nrows, in->n, key);
 		l->nbars++;
@@ -178,14 +178,14 @@ static int collect(const struct lat_hist_input *in, struct lat_ranges_layout *l,
 }
 
 /* The worst bar of each kind and of all: the largest max (else average), the first of ties. */
-static double bar_top(const struct lat_rg_bar *b)
+static double bar_top(const struct rd_rg_bar *b)
 {
 	return !isnan(b->hi) ? b->hi : !isnan(b->mid) ? b->mid : b->lo;
 }
 
-static void find_worst(struct lat_ranges_layout *l)
+static void find_worst(struct rd_ranges_layout *l)
 {
-	for (size_t j = 0; j < LAT_RG_KINDS; j++)
+	for (size_t j = 0; j < RD_RG_KINDS; j++)
 		l->worst[j] = l->nbars;
 	l->worst_all = 0;
 	for (size_t i = 0; i < l->nbars; i++) {
@@ -199,13 +199,13 @@ static void find_worst(struct lat_ranges_layout *l)
 }
 
 /* Log when the values span RG_LOG_RATIO or more, else linear from 0. */
-static void rg_axis(struct lat_chart *c, const struct lat_hist_input *in,
-		    const struct lat_ranges_layout *l)
+static void rg_axis(struct rd_chart *c, const struct rd_hist_input *in,
+		    const struct rd_ranges_layout *l)
 {
 	double vmin = INFINITY, vmax = 0;
 
 	for (size_t i = 0; i < l->nbars; i++) {
-		const struct lat_rg_bar *b = &l->bar[i];
+		const struct rd_rg_bar *b = &l->bar[i];
 		double v[4] = { b->lo, b->mid, b->p99, b->hi };
 
 		for (int j = 0; j < 4; j++) {
@@ -216,7 +216,7 @@ static void rg_axis(struct lat_chart *c, const struct lat_hist_input *in,
 				vmin = fmin(vmin, v[j]);
 		}
 	}
-	c->x = (struct lat_axis){ .unit = LAT_UNIT_NS };
+	c->x = (struct rd_axis){ .unit = LAT_UNIT_NS };
 	if (vmin < INFINITY && vmax / vmin >= RG_LOG_RATIO) {
 		c->x.log = 1;
 		c->x.lo = vmin / 1.3;
@@ -230,7 +230,7 @@ static void rg_axis(struct lat_chart *c, const struct lat_hist_input *in,
 }
 
 /* "1.44 ms · n 2000", "max 1.44 ms · n 2000" (the worst), "≤ 16 µs" (a bucket bound). */
-static void value_text(const struct lat_rg_bar *b, int with_max, char *buf, size_t len)
+static void value_text(const struct rd_rg_bar *b, int with_max, char *buf, size_t len)
 {
 	char d[32];
 	size_t n;
@@ -247,18 +247,18 @@ static void value_text(const struct lat_rg_bar *b, int with_max, char *buf, size
  * (2), elided to @maxw; with @check, only when it overlaps no text placed
  * before.  1 when placed.
  */
-static int text_add(struct lat_ranges_layout *l, cairo_t *m, double x, double cy, int align,
+static int text_add(struct rd_ranges_layout *l, cairo_t *m, double x, double cy, int align,
 		    double maxw, double pt, int bold, int alert, const char *s, int check)
 {
-	struct lat_rg_text t = { .pt = pt, .bold = bold, .alert = alert };
+	struct rd_rg_text t = { .pt = pt, .bold = bold, .alert = alert };
 	double w;
 
 	rd_font(m, pt, bold);
 	rd_text_fit(m, s, maxw, t.s, sizeof(t.s));
 	w = rd_text_width(m, t.s);
-	t.box = (struct lat_rect){ align == 2 ? x - w : x, cy - pt / 2, w, pt };
+	t.box = (struct rd_rect){ align == 2 ? x - w : x, cy - pt / 2, w, pt };
 	for (size_t i = 0; check && i < l->ntext; i++) {
-		const struct lat_rect *o = &l->text[i].box;
+		const struct rd_rect *o = &l->text[i].box;
 
 		if (t.box.x < o->x + o->w + 4 && o->x < t.box.x + w + 4 &&
 		    t.box.y < o->y + o->h + 1 && o->y < t.box.y + t.box.h + 1)
@@ -271,7 +271,7 @@ static int text_add(struct lat_ranges_layout *l, cairo_t *m, double x, double cy
 }
 
 /* Columns and row pitch: one column if the rows fit at a readable pitch, else as few as do. */
-static int rg_grid(struct lat_chart *c, struct lat_ranges_layout *l, char *msg, size_t msglen)
+static int rg_grid(struct rd_chart *c, struct rd_ranges_layout *l, char *msg, size_t msglen)
 {
 	double avail = c->plot.h - 8, minp = fmax(14, (double)l->nkinds * 5 + 4);
 	size_t maxc = (size_t)fmax(1, floor(c->plot.w / RG_MIN_COL_W)), nc, rpc;
@@ -293,7 +293,7 @@ static int rg_grid(struct lat_chart *c, struct lat_ranges_layout *l, char *msg, 
 	l->col_top = c->plot.y + 4;
 	l->col_bottom = l->col_top + (double)rpc * l->pitch;
 	for (size_t i = 0; i < l->nbars; i++) {
-		struct lat_rg_bar *b = &l->bar[i];
+		struct rd_rg_bar *b = &l->bar[i];
 		double sub = fmin(l->pitch / (double)l->nkinds, l->bar_h + 4);
 
 		b->col = b->row / rpc;
@@ -303,7 +303,7 @@ static int rg_grid(struct lat_chart *c, struct lat_ranges_layout *l, char *msg, 
 	return 0;
 }
 
-static int is_worst(const struct lat_ranges_layout *l, size_t i)
+static int is_worst(const struct rd_ranges_layout *l, size_t i)
 {
 	for (size_t j = 0; j < l->nkinds; j++)
 		if (l->worst[j] == i)
@@ -312,7 +312,7 @@ static int is_worst(const struct lat_ranges_layout *l, size_t i)
 }
 
 /* Row names: the worst rows' first (bold, red), then every label_every-th that fits. */
-static double row_labels(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *l)
+static double row_labels(struct rd_chart *c, cairo_t *m, struct rd_ranges_layout *l)
 {
 	double colw = rg_col_w(c, l), pt = l->label_every > 1 ? RG_SMALL_PT : RG_LABEL_PT;
 	double lw = 0;
@@ -323,7 +323,7 @@ static double row_labels(struct lat_chart *c, cairo_t *m, struct lat_ranges_layo
 	lw = fmin(lw, colw * 0.32);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < l->nbars; i++) {
-			const struct lat_rg_bar *b = &l->bar[i];
+			const struct rd_rg_bar *b = &l->bar[i];
 			double x = c->plot.x + (double)b->col * colw + 6 + lw;
 			double cy = l->col_top + ((double)(b->row % l->rows_per_col) + 0.5) *
 				    l->pitch;
@@ -339,7 +339,7 @@ static double row_labels(struct lat_chart *c, cairo_t *m, struct lat_ranges_layo
 }
 
 /* "900 µs": a worst bar's value beside its dot when there is no column of values. */
-static void short_value(const struct lat_rg_bar *b, char *buf, size_t len)
+static void short_value(const struct rd_rg_bar *b, char *buf, size_t len)
 {
 	char d[32];
 
@@ -351,16 +351,16 @@ static void short_value(const struct lat_rg_bar *b, char *buf, size_t len)
  * Widens the axis so that the dot and value of each worst bar fit right of it
  * in bars @w pixels wide (the bars keep at least a third of the width).
  */
-static void room_right(struct lat_chart *c, cairo_t *m, const struct lat_ranges_layout *l,
+static void room_right(struct rd_chart *c, cairo_t *m, const struct rd_ranges_layout *l,
 		       double w)
 {
-	struct lat_axis *a = &c->x;
+	struct rd_axis *a = &c->x;
 	double lo = a->log ? log10(a->lo) : a->lo, hi = a->log ? log10(a->hi) : a->hi;
 	char buf[48];
 
 	rd_font(m, RG_VAL_PT, 1);
 	for (size_t j = 0; j < l->nkinds; j++) {
-		const struct lat_rg_bar *b = &l->bar[l->worst[j]];
+		const struct rd_rg_bar *b = &l->bar[l->worst[j]];
 		double v = bar_top(b), f;
 
 		short_value(b, buf, sizeof(buf));
@@ -374,13 +374,13 @@ static void room_right(struct lat_chart *c, cairo_t *m, const struct lat_ranges_
 }
 
 /* The worst bars' values beside their dot, else left of their bar. */
-static void worst_values(cairo_t *m, struct lat_ranges_layout *l)
+static void worst_values(cairo_t *m, struct rd_ranges_layout *l)
 {
 	char buf[48];
 
 	for (size_t j = 0; j < l->nkinds; j++) {
-		const struct lat_rg_bar *b = &l->bar[l->worst[j]];
-		const struct lat_axis *a = &l->colx[b->col];
+		const struct rd_rg_bar *b = &l->bar[l->worst[j]];
+		const struct rd_axis *a = &l->colx[b->col];
 		double xs = rd_axis_map(a, bar_top(b)) + l->bar_h / 2 + 6;
 
 		short_value(b, buf, sizeof(buf));
@@ -394,7 +394,7 @@ static void worst_values(cairo_t *m, struct lat_ranges_layout *l)
  * Each column's x axis, and the values: right of each column when there is
  * room for them at a readable size, else the worst bars' only, beside them.
  */
-static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *l, double lw)
+static int rg_values(struct rd_chart *c, cairo_t *m, struct rd_ranges_layout *l, double lw)
 {
 	double colw = rg_col_w(c, l), vw = 0, sub = l->pitch / (double)l->nkinds;
 	int column;
@@ -412,7 +412,7 @@ static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *
 	if (!l->colx)
 		return -LAT_ENOMEM;
 	for (size_t k = 0; k < l->ncols; k++) {
-		struct lat_axis *a = &l->colx[k];
+		struct rd_axis *a = &l->colx[k];
 		double x0 = c->plot.x + (double)k * colw;
 
 		*a = c->x;
@@ -425,7 +425,7 @@ static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *
 		return 0;
 	}
 	for (size_t i = 0; i < l->nbars; i++) {
-		const struct lat_rg_bar *b = &l->bar[i];
+		const struct rd_rg_bar *b = &l->bar[i];
 		int worst = is_worst(l, i);
 
 		value_text(b, 0, buf, sizeof(buf));
@@ -436,15 +436,15 @@ static int rg_values(struct lat_chart *c, cairo_t *m, struct lat_ranges_layout *
 }
 
 /* Key numbers: rows, the worst bar of all and of each other kind, where the values come from. */
-static void rg_key(struct lat_chart *c, const struct lat_hist_input *in,
-		   const struct lat_ranges_layout *l)
+static void rg_key(struct rd_chart *c, const struct rd_hist_input *in,
+		   const struct rd_ranges_layout *l)
 {
 	size_t len;
 	char buf[96];
 
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu row%s", l->nrows, PLURAL(l->nrows));
 	for (size_t j = 0; j < l->nkinds; j++) {
-		const struct lat_rg_bar *b = &l->bar[l->worst[j]];
+		const struct rd_rg_bar *b = &l->bar[l->worst[j]];
 
 		len = strlen(c->subtitle);
 		value_text(b, 1, buf, sizeof(buf));
@@ -459,47 +459,47 @@ static void rg_key(struct lat_chart *c, const struct lat_hist_input *in,
 	(void)in;
 }
 
-static void rg_legend(struct lat_chart *c, const struct lat_ranges_layout *l)
+static void rg_legend(struct rd_chart *c, const struct rd_ranges_layout *l)
 {
-	static const struct lat_rgb ink = { 0.15, 0.15, 0.15 };
+	static const struct rd_rgb ink = { 0.15, 0.15, 0.15 };
 	int avg = 0, p50 = 0, nomin = 0;
 
 	for (size_t j = 0; j < l->nkinds && l->nkinds > 1; j++)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ .rgb = rd_palette(j),
-								    .style = LAT_LEG_BOX };
+		c->legend[c->nlegend++] = (struct rd_legend_item){ .rgb = rd_palette(j),
+								    .style = RD_LEG_BOX };
 	for (size_t j = 0; j < l->nkinds && l->nkinds > 1; j++)
 		snprintf(c->legend[j].text, sizeof(c->legend[j].text), "%s", l->kind[j][0] ?
 			 l->kind[j] : "(other)");
 	if (l->nkinds == 1)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ "min .. max", rd_palette(0),
-								    LAT_LEG_BOX };
+		c->legend[c->nlegend++] = (struct rd_legend_item){ "min .. max", rd_palette(0),
+								    RD_LEG_BOX };
 	for (size_t i = 0; i < l->nbars; i++) {
 		avg |= !isnan(l->bar[i].mid) && l->bar[i].mid_avg;
 		p50 |= !isnan(l->bar[i].mid) && !l->bar[i].mid_avg;
 		nomin |= isnan(l->bar[i].lo);
 	}
 	if (nomin) {
-		struct lat_rgb pale = rd_palette(0);
+		struct rd_rgb pale = rd_palette(0);
 
 		pale.r += (1 - pale.r) * 0.75;
 		pale.g += (1 - pale.g) * 0.75;
 		pale.b += (1 - pale.b) * 0.75;
-		c->legend[c->nlegend++] = (struct lat_legend_item){ "pale: no min printed", pale,
-								    LAT_LEG_BOX };
+		c->legend[c->nlegend++] = (struct rd_legend_item){ "pale: no min printed", pale,
+								    RD_LEG_BOX };
 	}
 	if (avg)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ "average", ink, LAT_LEG_LINE };
+		c->legend[c->nlegend++] = (struct rd_legend_item){ "average", ink, RD_LEG_LINE };
 	if (p50)
-		c->legend[c->nlegend++] = (struct lat_legend_item){ "p50", ink, LAT_LEG_LINE };
-	c->legend[c->nlegend++] = (struct lat_legend_item){ "max (worst: red)", lat_alert_rgb,
-							    LAT_LEG_RING };
+		c->legend[c->nlegend++] = (struct rd_legend_item){ "p50", ink, RD_LEG_LINE };
+	c->legend[c->nlegend++] = (struct rd_legend_item){ "max (worst: red)", rd_alert_rgb,
+							    RD_LEG_RING };
 }
 
-static int rg_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int rg_layout(struct rd_chart *c, cairo_t *m, const void *data,
 		     const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_hist_input *in = data;
-	struct lat_ranges_layout *l = calloc(1, sizeof(*l));
+	const struct rd_hist_input *in = data;
+	struct rd_ranges_layout *l = calloc(1, sizeof(*l));
 	double lw;
 	int ret;
 
@@ -535,11 +535,11 @@ nomem:
 	return -LAT_ENOMEM;
 }
 
-static void draw_bar(cairo_t *cr, const struct lat_ranges_layout *l, size_t i)
+static void draw_bar(cairo_t *cr, const struct rd_ranges_layout *l, size_t i)
 {
-	const struct lat_rg_bar *b = &l->bar[i];
-	const struct lat_axis *a = &l->colx[b->col];
-	struct lat_rgb rgb = rd_palette(b->kind);
+	const struct rd_rg_bar *b = &l->bar[i];
+	const struct rd_axis *a = &l->colx[b->col];
+	struct rd_rgb rgb = rd_palette(b->kind);
 	double h = l->bar_h, x0, x1;
 	int worst = is_worst(l, i);
 
@@ -561,16 +561,16 @@ static void draw_bar(cairo_t *cr, const struct lat_ranges_layout *l, size_t i)
 	}
 	if (isnan(b->hi))
 		return;
-	rd_set_rgb(cr, worst ? lat_alert_rgb : rgb, 1);
+	rd_set_rgb(cr, worst ? rd_alert_rgb : rgb, 1);
 	cairo_new_sub_path(cr);
 	cairo_arc(cr, x1, b->y, fmax(2, h / 2 + (worst ? 2 : 0.5)), 0, 2 * M_PI);
 	cairo_fill(cr);
 }
 
-static void rg_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void rg_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		    const struct lat_render_opts *o)
 {
-	const struct lat_ranges_layout *l = c->priv;
+	const struct rd_ranges_layout *l = c->priv;
 	double colw = rg_col_w(c, l), yb = c->plot.y + c->plot.h;
 
 	(void)data;
@@ -586,7 +586,7 @@ static void rg_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	for (size_t k = 0; k < l->ncols; k++) {
 		cairo_set_line_width(cr, 1);
 		rd_axis_draw_x(cr, &l->colx[k], c->plot.y, yb, 0);
-		rd_font(cr, LAT_TICK_PT, 0);
+		rd_font(cr, RD_TICK_PT, 0);
 		rd_axis_draw_x(cr, &l->colx[k], yb, yb, 1);
 		if (k) {
 			cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
@@ -598,24 +598,24 @@ static void rg_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	for (size_t i = 0; i < l->nbars; i++)
 		draw_bar(cr, l, i);
 	for (size_t i = 0; i < l->ntext; i++) {
-		const struct lat_rg_text *t = &l->text[i];
+		const struct rd_rg_text *t = &l->text[i];
 
 		if (t->alert)
-			rd_set_rgb(cr, lat_alert_rgb, 1);
+			rd_set_rgb(cr, rd_alert_rgb, 1);
 		else
 			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 		rd_text_box(cr, &t->box, t->pt, t->bold, t->s);
 	}
 }
 
-const struct lat_chart_ops lat_ranges_ops = {
+const struct rd_chart_ops rd_ranges_ops = {
 	.name = "summary",
 	.layout = rg_layout,
 	.draw = rg_draw,
 	.release = rg_release,
 };
 
-static int any_samples(const struct lat_hist_input *in)
+static int any_samples(const struct rd_hist_input *in)
 {
 	for (size_t k = 0; k < in->n; k++)
 		if (rd_hist_samples(in->h[k]))
@@ -623,16 +623,16 @@ static int any_samples(const struct lat_hist_input *in)
 	return 0;
 }
 
-int rd_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
+int rd_hist_chart(const struct rd_hist_input *in, const struct lat_render_opts *o,
 		   struct lat_render_buf *out)
 {
 	int ret;
 
 	if (!any_samples(in))
-		return rd_chart_run(&lat_ranges_ops, in, o, out);
-	ret = rd_chart_run(&lat_hist_ops, in, o, out);
+		return rd_chart_run(&rd_ranges_ops, in, o, out);
+	ret = rd_chart_run(&rd_hist_ops, in, o, out);
 	/* more histograms than fit as panels: their summary rows */
 	if (ret == -LAT_ELIMIT)
-		ret = rd_chart_run(&lat_ranges_ops, in, o, out);
+		ret = rd_chart_run(&rd_ranges_ops, in, o, out);
 	return ret;
 }

@@ -16,15 +16,15 @@
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
 		      const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_series_input in = { b, r };
+	struct rd_series_input in = { b, r };
 
-	return rd_chart_run(&lat_series_ops, &in, o, out);
+	return rd_chart_run(&rd_series_ops, &in, o, out);
 }
 
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct lat_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
 
 	return rd_hist_chart(&in, o, out);
 }
@@ -32,22 +32,22 @@ int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *t
 int lat_render_cpus(const struct lat_block *b, const struct lat_render_opts *o,
 		    struct lat_render_buf *out)
 {
-	return rd_chart_run(&lat_cpus_ops, b, o, out);
+	return rd_chart_run(&rd_cpus_ops, b, o, out);
 }
 
 int lat_render_timeline(const struct lat_timeline *t, const struct lat_render_opts *o,
 			struct lat_render_buf *out)
 {
-	return rd_chart_run(&lat_timeline_ops, t, o, out);
+	return rd_chart_run(&rd_timeline_ops, t, o, out);
 }
 
 int lat_render_blame(const struct lat_blame_row *rows, size_t n, uint64_t whole_ns,
 		     const char *title, const struct lat_render_opts *o,
 		     struct lat_render_buf *out)
 {
-	struct lat_blame_input in = { rows, n, whole_ns, title };
+	struct rd_blame_input in = { rows, n, whole_ns, title };
 
-	return rd_chart_run(&lat_blame_ops, &in, o, out);
+	return rd_chart_run(&rd_blame_ops, &in, o, out);
 }
 
 /*
@@ -226,7 +226,7 @@ static int draw_histogram(const struct lat_block *b, const struct lat_render_opt
 			  struct lat_render_buf *out)
 {
 	const struct lat_hist_result *r = b->schema == LAT_SCHEMA_HISTOGRAM ? b->analysis : NULL;
-	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
 
 	if (b->schema == LAT_SCHEMA_EVENTS)
 		return rd_render_wakeup_hist(b, o, out);

@@ -13,23 +13,23 @@
 #include "latscope/an_histogram.h"
 #include "latscope/render.h"
 
-#define LAT_FONT "DejaVu Sans"
-#define LAT_PAD 16.0
-#define LAT_TITLE_PT 20.0
-#define LAT_TITLE_MIN_PT 16.0
-#define LAT_SUB_PT 13.0
-#define LAT_TICK_PT 12.0
-#define LAT_LABEL_PT 13.0
-#define LAT_AXIS_MAX_TICKS 128
+#define RD_FONT "DejaVu Sans"
+#define RD_PAD 16.0
+#define RD_TITLE_PT 20.0
+#define RD_TITLE_MIN_PT 16.0
+#define RD_SUB_PT 13.0
+#define RD_TICK_PT 12.0
+#define RD_LABEL_PT 13.0
+#define RD_AXIS_MAX_TICKS 128
 
 /* "s" after a count that is not 1: "%zu task%s", n, PLURAL(n) */
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
-struct lat_rect {
+struct rd_rect {
 	double x, y, w, h;
 };
 
-struct lat_rgb {
+struct rd_rgb {
 	double r, g, b;
 };
 
@@ -37,7 +37,7 @@ struct lat_rgb {
  * A numeric axis.  unit: LAT_UNIT_NS (durations and times relative to a
  * start, labelled ns/µs/ms/s), LAT_UNIT_COUNT, LAT_UNIT_CYCLES.
  */
-struct lat_axis {
+struct rd_axis {
 	double lo, hi;		/* data range, in the data's unit */
 	int log;		/* log10 scale; lo must be > 0 */
 	int vertical;
@@ -45,64 +45,64 @@ struct lat_axis {
 	enum lat_unit unit;
 	char title[200];	/* quantity, unit appended by rd_axis_ticks for linear axes */
 	int nticks;
-	double tick[LAT_AXIS_MAX_TICKS];
-	char tick_label[LAT_AXIS_MAX_TICKS][24];
-	int tick_major[LAT_AXIS_MAX_TICKS];	/* labelled */
+	double tick[RD_AXIS_MAX_TICKS];
+	char tick_label[RD_AXIS_MAX_TICKS][24];
+	int tick_major[RD_AXIS_MAX_TICKS];	/* labelled */
 	int percent;		/* log tick labels end in "%" (shares) */
 };
 
 /* Value to pixel.  Values outside the range map outside [p0, p1]; log axes clamp v <= 0 to lo. */
-double rd_axis_map(const struct lat_axis *a, double v);
+double rd_axis_map(const struct rd_axis *a, double v);
 /* Fills the ticks and their labels for about @target ticks; fixes the title's unit suffix. */
-void rd_axis_ticks(struct lat_axis *a, int target);
+void rd_axis_ticks(struct rd_axis *a, int target);
 /* Widens [lo, hi] to the ticks when linear (hi > lo afterwards in every case). */
-void rd_axis_nice_range(struct lat_axis *a, int target);
+void rd_axis_nice_range(struct rd_axis *a, int target);
 
-enum lat_legend_style { LAT_LEG_BOX, LAT_LEG_LINE, LAT_LEG_DASH, LAT_LEG_RING };
+enum rd_legend_style { RD_LEG_BOX, RD_LEG_LINE, RD_LEG_DASH, RD_LEG_RING };
 
-struct lat_legend_item {
+struct rd_legend_item {
 	char text[96];		/* sanitised */
-	struct lat_rgb rgb;
-	enum lat_legend_style style;
+	struct rd_rgb rgb;
+	enum rd_legend_style style;
 };
 
-#define LAT_LEGEND_MAX 24
+#define RD_LEGEND_MAX 24
 
-struct lat_chart {
+struct rd_chart {
 	double w, h;
 	char title[512];	/* sanitised; wrapped (or elided) to the width by rd_frame_layout */
 	size_t title_keep0, title_keep1;	/* title[keep0, keep1) is never cut: the verdict */
 	char title_line[2][512];	/* the title as drawn: one or two lines ... */
 	int title_lines;
-	double title_pt;	/* ... at this size (LAT_TITLE_PT, smaller when wrapped) */
+	double title_pt;	/* ... at this size (RD_TITLE_PT, smaller when wrapped) */
 	char subtitle[400];
-	struct lat_rect plot;	/* where data is drawn */
-	struct lat_axis x, y;
+	struct rd_rect plot;	/* where data is drawn */
+	struct rd_axis x, y;
 	int has_y;		/* numeric y axis; else the chart draws lane labels itself */
 	double lane_label_w;	/* !has_y: room left of the plot for lane labels */
-	struct lat_legend_item legend[LAT_LEGEND_MAX];
+	struct rd_legend_item legend[RD_LEGEND_MAX];
 	int nlegend;
 	char legend_more[64];	/* "+12 other tasks" */
-	struct lat_rect legend_box;
+	struct rd_rect legend_box;
 	void *priv;		/* the chart's own layout, freed by ops->release */
 };
 
-struct lat_chart_ops {
+struct rd_chart_ops {
 	const char *name;
 	/* Fills c (title, axes ranges, legend, priv); @m measures text.  0 or -lat_err + msg. */
-	int (*layout)(struct lat_chart *c, cairo_t *m, const void *data,
+	int (*layout)(struct rd_chart *c, cairo_t *m, const void *data,
 		      const struct lat_render_opts *o, char *msg, size_t msglen);
 	/* Draws the data inside c->plot (the frame is already drawn). */
-	void (*draw)(cairo_t *cr, const struct lat_chart *c, const void *data,
+	void (*draw)(cairo_t *cr, const struct rd_chart *c, const void *data,
 		     const struct lat_render_opts *o);
-	void (*release)(struct lat_chart *c);
+	void (*release)(struct rd_chart *c);
 };
 
 /*
  * Runs layout then draws frame and data onto a PNG or SVG (o->format) held in
  * @out.  Returns 0 or a negative lat_err with out->msg set.
  */
-int rd_chart_run(const struct lat_chart_ops *ops, const void *data,
+int rd_chart_run(const struct rd_chart_ops *ops, const void *data,
 		  const struct lat_render_opts *o, struct lat_render_buf *out);
 
 /*
@@ -118,18 +118,18 @@ int rd_svg_renumber_ids(struct lat_render_buf *b);
  * (cairo_surface_destroy it), with the layout in @c (ops->release(c) after).
  * NULL on failure.
  */
-cairo_surface_t *rd_chart_image(const struct lat_chart_ops *ops, const void *data,
-				 const struct lat_render_opts *o, struct lat_chart *c);
+cairo_surface_t *rd_chart_image(const struct rd_chart_ops *ops, const void *data,
+				 const struct lat_render_opts *o, struct rd_chart *c);
 
 /*
  * Frame layout shared by every chart: title rows, legend column on the
  * right, axis labels; sets c->plot and the axes' pixel ends.  Call after the
  * axes' ranges, the titles and the legend are known.
  */
-void rd_frame_layout(struct lat_chart *c, cairo_t *m);
+void rd_frame_layout(struct rd_chart *c, cairo_t *m);
 /* The bottom of the title lines (after rd_frame_layout). */
-double rd_frame_title_h(const struct lat_chart *c);
-void rd_frame_draw(cairo_t *cr, const struct lat_chart *c);
+double rd_frame_title_h(const struct rd_chart *c);
+void rd_frame_draw(cairo_t *cr, const struct rd_chart *c);
 /*
  * The ticks of an axis (its pixel ends set) and their grid lines: an x axis
  * between @y_top and @y_bottom (ticks below y_bottom), a y axis between
@@ -137,24 +137,24 @@ void rd_frame_draw(cairo_t *cr, const struct lat_chart *c);
  * The frame draws c->x and c->y with them; charts of several panels draw
  * each panel's.  Uses the current font for the x labels.
  */
-void rd_axis_draw_x(cairo_t *cr, const struct lat_axis *a, double y_top, double y_bottom,
+void rd_axis_draw_x(cairo_t *cr, const struct rd_axis *a, double y_top, double y_bottom,
 		     int labels);
-void rd_axis_draw_y(cairo_t *cr, const struct lat_axis *a, double x_left, double x_right,
+void rd_axis_draw_y(cairo_t *cr, const struct rd_axis *a, double x_left, double x_right,
 		     int labels);
 /* The y axis title, rotated, left of c->plot (what the frame draws when c->has_y). */
-void rd_axis_title_y(cairo_t *cr, const struct lat_chart *c, const char *title);
+void rd_axis_title_y(cairo_t *cr, const struct rd_chart *c, const char *title);
 
 /* Selects the chart font at @size points (bold or not) with fixed, unhinted metrics. */
 void rd_font(cairo_t *cr, double size, int bold);
 double rd_text_width(cairo_t *cr, const char *s);
 /* Draws @s (valid UTF-8) with its left end at x (align 0), centre (1) or right end (2). */
-void lat_text(cairo_t *cr, double x, double y, int align, const char *s);
+void rd_text(cairo_t *cr, double x, double y, int align, const char *s);
 /*
  * A text placed in a layout pass as a box @pt high from box->y (its baseline
- * LAT_TEXT_BASE of that below the top: DejaVu's digits and descenders fit).
+ * RD_TEXT_BASE of that below the top: DejaVu's digits and descenders fit).
  */
-#define LAT_TEXT_BASE 0.78
-void rd_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s);
+#define RD_TEXT_BASE 0.78
+void rd_text_box(cairo_t *cr, const struct rd_rect *box, double pt, int bold, const char *s);
 /* Copies @s into @out elided with "…" to at most @maxw wide; returns out. */
 char *rd_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen);
 
@@ -166,11 +166,11 @@ char *rd_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t out
 char *rd_utf8_clean(const char *in, size_t len, char *out, size_t outlen);
 
 /* The @i-th colour of the task palette (stable order, no red: red is for alerts). */
-struct lat_rgb rd_palette(size_t i);
-#define LAT_PALETTE_N 12
+struct rd_rgb rd_palette(size_t i);
+#define RD_PALETTE_N 12
 /* A muted colour derived from @key, for tasks past the palette. */
-struct lat_rgb rd_muted(uint32_t key);
-extern const struct lat_rgb lat_alert_rgb;	/* freezes, brackets, thresholds */
+struct rd_rgb rd_muted(uint32_t key);
+extern const struct rd_rgb rd_alert_rgb;	/* freezes, brackets, thresholds */
 
 /* a - b as a double, without signed overflow for values read from files */
 static inline double rd_dsub(int64_t a, int64_t b)
@@ -182,7 +182,7 @@ static inline double rd_dsub(int64_t a, int64_t b)
 	return (double)a - (double)b;
 }
 
-static inline void rd_set_rgb(cairo_t *cr, struct lat_rgb c, double alpha)
+static inline void rd_set_rgb(cairo_t *cr, struct rd_rgb c, double alpha)
 {
 	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
 }
@@ -195,7 +195,7 @@ char *rd_fmt_dur_chart(double ns, char *buf, size_t len);
  * label (y0) down to the floor (y1), and its label in a row of a band above
  * the data (render/labels.c).
  */
-struct lat_plabel {
+struct rd_plabel {
 	double x, y1;		/* the line; y1 its lower end */
 	double w, h;		/* the text's extent */
 	char text[48];
@@ -203,7 +203,7 @@ struct lat_plabel {
 	int what;		/* 0 p50, 1 p99, 2 max */
 	/* set by rd_plabels_place() */
 	int placed, row;
-	struct lat_rect box;	/* the text's box */
+	struct rd_rect box;	/* the text's box */
 	double y0;		/* the line's upper end, under the box */
 };
 
@@ -213,32 +213,32 @@ struct lat_plabel {
  * two boxes overlap and no line crosses a box (of a lower row); a label that
  * fits nowhere is not placed (counted in *dropped).  Returns the rows used.
  */
-int rd_plabels_place(struct lat_plabel *l, size_t n, const struct lat_rect *zone,
+int rd_plabels_place(struct rd_plabel *l, size_t n, const struct rd_rect *zone,
 		      double pitch, size_t *dropped);
 
 
 /*
  * Title "source · block N: title" into c->title.  A headline too wide for one
- * line wraps to two, then shrinks (down to LAT_TITLE_MIN_PT); only then is it
+ * line wraps to two, then shrinks (down to RD_TITLE_MIN_PT); only then is it
  * cut, and never in title_keep0..1 when it fits a line (rd_frame_layout).
  */
-void rd_chart_title(struct lat_chart *c, const struct lat_render_opts *o, const char *kind,
+void rd_chart_title(struct rd_chart *c, const struct lat_render_opts *o, const char *kind,
 		     const char *title);
 
 /* Histograms made for one chart (render/events.c): titles and buckets owned. */
-struct lat_hist_set {
+struct rd_hist_set {
 	struct lat_histogram **h;
-	struct lat_hist_marks *marks;	/* per histogram: the analysis' percentiles */
+	struct rd_hist_marks *marks;	/* per histogram: the analysis' percentiles */
 	size_t n, cap;
 };
 
-void rd_hist_set_release(struct lat_hist_set *e);
+void rd_hist_set_release(struct rd_hist_set *e);
 /*
  * The wakeup waits of an analysed event block: one histogram per CPU, or per
  * selected task (*per_task) when the analysis selected tasks; each from its
  * first non-empty bucket to its last.  0, -LAT_EEMPTY or -LAT_ENOMEM.
  */
-int rd_hist_set_wakeup(struct lat_hist_set *e, const struct lat_block *b, int *per_task);
+int rd_hist_set_wakeup(struct rd_hist_set *e, const struct lat_block *b, int *per_task);
 
 /*
  * What the analysis says of the case a timeline is about (its worst[0]): the
@@ -264,30 +264,30 @@ int rd_render_probe_hist(const struct lat_block *b, const struct lat_render_opts
 			  struct lat_render_buf *out);
 
 /* Chart implementations. */
-extern const struct lat_chart_ops lat_series_ops;	/* data: struct lat_series_input */
-extern const struct lat_chart_ops lat_hist_ops;		/* data: struct lat_hist_input */
-extern const struct lat_chart_ops lat_cpus_ops;		/* data: struct lat_block */
-extern const struct lat_chart_ops lat_timeline_ops;	/* data: struct lat_timeline */
-extern const struct lat_chart_ops lat_blame_ops;	/* data: struct lat_blame_input */
+extern const struct rd_chart_ops rd_series_ops;	/* data: struct rd_series_input */
+extern const struct rd_chart_ops rd_hist_ops;		/* data: struct rd_hist_input */
+extern const struct rd_chart_ops rd_cpus_ops;		/* data: struct lat_block */
+extern const struct rd_chart_ops rd_timeline_ops;	/* data: struct lat_timeline */
+extern const struct rd_chart_ops rd_blame_ops;	/* data: struct rd_blame_input */
 
-struct lat_series_input {
+struct rd_series_input {
 	const struct lat_block *b;
 	const struct lat_loop_result *r;
 };
 
 /* Percentiles an analysis computed, marked at their value instead of a bucket bound. */
-#define LAT_HIST_MARKS_BUCKETS (-2)	/* p50: no values, mark this one's buckets */
+#define RD_HIST_MARKS_BUCKETS (-2)	/* p50: no values, mark this one's buckets */
 
-struct lat_hist_marks {
+struct rd_hist_marks {
 	int64_t p50, p99, max;	/* -1: not known (that mark is left out) */
 	unsigned bound;		/* bit j (p50, p99, max): the value is a bucket's upper bound */
 };
 
-struct lat_hist_input {
+struct rd_hist_input {
 	struct lat_histogram *const *h;
 	size_t n;
 	const char *title;
-	const struct lat_hist_marks *marks;	/* per histogram, or NULL: from the buckets */
+	const struct rd_hist_marks *marks;	/* per histogram, or NULL: from the buckets */
 	const char *what;	/* x axis quantity, NULL: "latency" */
 	/*
 	 * Per histogram, the histogram analysis' quantile buckets (an_histogram.h,
@@ -304,25 +304,25 @@ struct lat_hist_input {
  * their own, every panel on the same axes.  More than fit: the chart fails
  * with -LAT_ELIMIT and rd_hist_chart() draws the summary rows instead.
  */
-struct lat_hist_panel {
-	struct lat_rect box;	/* its frame; the data under the label band */
-	struct lat_axis x, y;	/* the chart's ranges, this panel's pixels */
+struct rd_hist_panel {
+	struct rd_rect box;	/* its frame; the data under the label band */
+	struct rd_axis x, y;	/* the chart's ranges, this panel's pixels */
 	size_t first, n;	/* its histograms: order[first .. first + n) */
 	size_t col;		/* grid column */
 	int ylabels;		/* tick labels left of it (first column) */
 	char title[96];		/* small multiples: the histogram's name */
 };
 
-struct lat_hist_layout {
+struct rd_hist_layout {
 	int multiples;
 	size_t npanels, ncols;
-	struct lat_hist_panel *panel;	/* overlaid: one, c->plot with c->x and c->y */
+	struct rd_hist_panel *panel;	/* overlaid: one, c->plot with c->x and c->y */
 	size_t *order;		/* the histograms with samples, panel by panel */
 	size_t norder;
 	uint64_t *total;	/* per histogram: samples in its buckets */
 	size_t *colour;		/* per histogram: palette index */
 	size_t ngroups;
-	struct lat_plabel *label;	/* the marks of every histogram drawn */
+	struct rd_plabel *label;	/* the marks of every histogram drawn */
 	size_t nlabels, dropped;	/* dropped: marks with no room for their label */
 };
 
@@ -333,9 +333,9 @@ struct lat_hist_layout {
  * titles "IRQ cpu1" / "Thread cpu1"); rows wrap into columns.  Its layout
  * (c->priv), for tests.
  */
-#define LAT_RG_KINDS 6
+#define RD_RG_KINDS 6
 
-struct lat_rg_bar {
+struct rd_rg_bar {
 	size_t hist;		/* the histogram drawn */
 	size_t row, kind;
 	double lo, mid, p99, hi;	/* ns; NAN: not known */
@@ -346,29 +346,29 @@ struct lat_rg_bar {
 	size_t col;
 };
 
-struct lat_rg_text {
-	struct lat_rect box;
+struct rd_rg_text {
+	struct rd_rect box;
 	char s[96];
 	double pt;
 	int bold, alert;	/* alert: the worst, in red */
 };
 
-struct lat_ranges_layout {
-	struct lat_rg_bar *bar;
+struct rd_ranges_layout {
+	struct rd_rg_bar *bar;
 	size_t nbars, nrows, nkinds;
-	char kind[LAT_RG_KINDS][64];
+	char kind[RD_RG_KINDS][64];
 	char (*row_name)[64];	/* per row */
 	size_t ncols, rows_per_col, label_every;	/* every Nth row labelled (and worst) */
 	double pitch, bar_h;	/* row pitch, a bar's thickness */
-	struct lat_axis *colx;	/* per column: the shared range, its pixels */
+	struct rd_axis *colx;	/* per column: the shared range, its pixels */
 	double col_top, col_bottom;
-	size_t worst[LAT_RG_KINDS];	/* per kind: the bar with the largest max */
+	size_t worst[RD_RG_KINDS];	/* per kind: the bar with the largest max */
 	size_t worst_all;
-	struct lat_rg_text *text;	/* every text drawn in the plot */
+	struct rd_rg_text *text;	/* every text drawn in the plot */
 	size_t ntext, text_cap;
 };
 
-extern const struct lat_chart_ops lat_ranges_ops;	/* data: struct lat_hist_input */
+extern const struct rd_chart_ops rd_ranges_ops;	/* data: struct rd_hist_input */
 
 /*
  * Draws histograms: the histogram chart, or when none holds samples but the
@@ -376,7 +376,7 @@ extern const struct lat_chart_ops lat_ranges_ops;	/* data: struct lat_hist_input
  * latency) or when there are more than fit as small multiples, the summary
  * rows (render/ranges.c).  0 or a negative lat_err with out->msg set.
  */
-int rd_hist_chart(const struct lat_hist_input *in, const struct lat_render_opts *o,
+int rd_hist_chart(const struct rd_hist_input *in, const struct lat_render_opts *o,
 		   struct lat_render_buf *out);
 
 /*
@@ -395,14 +395,14 @@ uint64_t rd_hist_samples(const struct lat_histogram *h);
  * or "p99 1.23 ms" (the analysis' value).  0 when @k has no such mark.
  * rd_hist_mark() also leaves out a mark at the place of the one before it.
  */
-int rd_hist_mark_at(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark_at(const struct rd_hist_input *in, size_t k, int j, double *x, char *buf,
 		     size_t len);
-int rd_hist_mark(const struct lat_hist_input *in, size_t k, int j, double *x, char *buf,
+int rd_hist_mark(const struct rd_hist_input *in, size_t k, int j, double *x, char *buf,
 		  size_t len);
 /* Whether the max of histogram @k is in the open last bucket (no upper bound). */
-int rd_hist_mark_open(const struct lat_hist_input *in, size_t k);
+int rd_hist_mark_open(const struct rd_hist_input *in, size_t k);
 
-struct lat_blame_input {
+struct rd_blame_input {
 	const struct lat_blame_row *rows;
 	size_t n;
 	uint64_t whole_ns;
@@ -410,19 +410,19 @@ struct lat_blame_input {
 };
 
 /* The icicle chart (render/icicle.c): folded stacks and their time, two panels. */
-struct lat_icicle_panel {
+struct rd_icicle_panel {
 	const char *const *folded;	/* "root;...;leaf", lent */
 	const int64_t *ns;
 	size_t n;
 };
 
-struct lat_icicle_input {
-	struct lat_icicle_panel panel[2];	/* [0] off-CPU, [1] runnable */
+struct rd_icicle_input {
+	struct rd_icicle_panel panel[2];	/* [0] off-CPU, [1] runnable */
 	const char *title;
 };
 
 /* Its layout (c->priv), for tests. */
-struct lat_icicle_layout {
+struct rd_icicle_layout {
 	void *tree[2];			/* per panel, private */
 	int64_t total_ns[2];		/* the root frame: the panel's time */
 	size_t nframes[2];		/* distinct frames, the root included */
@@ -430,20 +430,20 @@ struct lat_icicle_layout {
 	size_t drawn[2];		/* frames drawn (at least ICI_MIN_W wide) */
 };
 
-extern const struct lat_chart_ops lat_icicle_ops;	/* data: struct lat_icicle_input */
+extern const struct rd_chart_ops rd_icicle_ops;	/* data: struct rd_icicle_input */
 
 int rd_render_stacks(const struct lat_block *b, const struct lat_render_opts *o,
 		      struct lat_render_buf *out);
 
 /* CPU lanes of an event trace (render/lanes.c). */
 struct lat_wakeup_result;
-struct lat_lanes_input {
+struct rd_lanes_input {
 	const struct lat_wakeup_result *r;	/* with ->activity */
 	const char *title;
 };
 
 /* Its layout (c->priv), for tests. */
-struct lat_lanes_layout {
+struct rd_lanes_layout {
 	int32_t *cpu;			/* lane k is CPU cpu[k] */
 	size_t nlanes, nbins;
 	uint64_t bin_ns;
@@ -452,27 +452,27 @@ struct lat_lanes_layout {
 	size_t drawn_stalls;		/* stalls drawn (each once, whatever its lanes) */
 };
 
-extern const struct lat_chart_ops lat_lanes_ops;	/* data: struct lat_lanes_input */
+extern const struct rd_chart_ops rd_lanes_ops;	/* data: struct rd_lanes_input */
 int rd_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out);
 
 /* The series chart's own layout (c->priv), for tests. */
-struct lat_series_layout {
+struct rd_series_layout {
 	int stall_col;		/* LAT_LOOP_MAX or LAT_LOOP_LOOP */
 	int64_t t0_ns;		/* x = ts - t0 */
 	size_t nprocs;
-	struct lat_rgb *rgb;	/* per series */
+	struct rd_rgb *rgb;	/* per series */
 };
 
 /* The timeline's layout (c->priv), for tests. */
-struct lat_tl_layout {
+struct rd_tl_layout {
 	uint64_t v0, v1;	/* the view, in trace ns; x axis = ns since v0 */
 	int ncpus;
 	double lane_y0, lane_h, lane_gap;	/* lane k spans [y0 + k (h+gap), +h) */
 	double bracket_y;	/* the main bracket's horizontal bar */
 	size_t ntasks;		/* tasks in the legend (palette colours) */
 	int32_t *task_pid;	/* legend order */
-	struct lat_rgb *task_rgb;
+	struct rd_rgb *task_rgb;
 	size_t ntasks_all;
 	size_t drawn_rects;	/* slice rectangles after level-of-detail merging */
 	int32_t focus_pid;	/* --task, -1 none */
@@ -495,16 +495,16 @@ struct lat_tl_layout {
 	size_t drawn_sum_labels;	/* lanes labelled "summarised: N slices merged" */
 };
 
-double rd_tl_lane_top(const struct lat_tl_layout *l, int cpu);
+double rd_tl_lane_top(const struct rd_tl_layout *l, int cpu);
 
 /* ---- render/timeline_merged.c: merged spans, and what timeline.c shares with them ---- */
 
 /* The muted colour (an index past the palette) of a task without a legend colour. */
 int tl_muted_colour(int32_t pid);
 /* A colour index's rgb: the legend's (l->task_rgb) or a muted one. */
-struct lat_rgb tl_colour_rgb(const struct lat_tl_layout *l, int colour);
+struct rd_rgb tl_colour_rgb(const struct rd_tl_layout *l, int colour);
 /* Fills the current path with diagonal lines of @rgb, 6 px apart: "/", or "\" if @back. */
-void tl_hatch_fill(cairo_t *cr, struct lat_rgb rgb, double alpha, int back);
+void tl_hatch_fill(cairo_t *cr, struct rd_rgb rgb, double alpha, int back);
 /* Whether merged span @s is in the view [v0, v1): overlaps it, or is empty and inside it. */
 int tl_sum_in_view(const struct lat_tl_summary *s, uint64_t v0, uint64_t v1);
 /* @t's merged spans by cpu then start: t->sums, or a sorted copy (*copy, freed by the caller). */
@@ -515,7 +515,7 @@ int tl_sum_sort(const struct lat_timeline *t, const struct lat_tl_summary **out,
  * *k moves past them), its top at @top: folded per pixel, the stretch
  * hatched, outlined and labelled where it fits (l->drawn_sum_labels).
  */
-void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
+void tl_sum_draw_lane(cairo_t *cr, const struct rd_chart *c, struct rd_tl_layout *l,
 		      const struct lat_tl_summary *s, size_t n, size_t *k, int cpu, double top);
 
 /*
@@ -525,23 +525,23 @@ void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layo
 void rd_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len);
 
 /* Migration arrows: the case's own task's, and every other task's. */
-extern const struct lat_rgb lat_tl_migr_own_rgb, lat_tl_migr_rgb;
+extern const struct rd_rgb tl_migr_own_rgb, tl_migr_rgb;
 
 /* The cpus chart's layout (c->priv): one panel per run. */
-struct lat_cpus_layout {
+struct rd_cpus_layout {
 	size_t nruns;
-	struct lat_cpus_run {
+	struct rd_cpus_run {
 		const char *group;
 		size_t first, n;	/* series indexes of this run */
 		int ncpus;
-		struct lat_rect box;
-		struct lat_axis x;
+		struct rd_rect box;
+		struct rd_axis x;
 		int64_t c0;	/* cycles at x = 0 */
 		size_t changes;	/* consecutive picks of a PID on another CPU */
 	} *runs;
 	size_t npids;
 	int32_t *pids;
-	struct lat_rgb *rgb;
+	struct rd_rgb *rgb;
 };
 
 #endif

@@ -14,9 +14,9 @@
 #include "latscope/an_loop.h"
 #include "render_priv.h"
 
-static void series_release(struct lat_chart *c)
+static void series_release(struct rd_chart *c)
 {
-	struct lat_series_layout *l = c->priv;
+	struct rd_series_layout *l = c->priv;
 
 	if (l)
 		free(l->rgb);
@@ -46,7 +46,7 @@ struct series_scan {
 	uint32_t worst_line;
 };
 
-static void scan_rows(const struct lat_block *b, struct lat_series_layout *l,
+static void scan_rows(const struct lat_block *b, struct rd_series_layout *l,
 		      struct series_scan *sc)
 {
 	for (size_t i = 0; i < b->nseries; i++) {
@@ -100,17 +100,17 @@ static void scan_result(const struct lat_loop_result *r, struct series_scan *sc)
 		sc->minpos = 1;
 }
 
-static void series_axes(struct lat_chart *c, const struct lat_series_layout *l,
+static void series_axes(struct rd_chart *c, const struct rd_series_layout *l,
 			const struct series_scan *sc)
 {
 	char ts[40];
 
 	c->has_y = 1;
-	c->x = (struct lat_axis){ .lo = 0, .hi = rd_dsub(sc->t1, sc->t0), .unit = LAT_UNIT_NS };
+	c->x = (struct rd_axis){ .lo = 0, .hi = rd_dsub(sc->t1, sc->t0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the first row (dated %s)",
 		 lat_fmt_ts(sc->t0, ts, sizeof(ts)));
 	rd_axis_nice_range(&c->x, 10);
-	c->y = (struct lat_axis){ .lo = (double)sc->minpos, .hi = (double)sc->maxv,
+	c->y = (struct rd_axis){ .lo = (double)sc->minpos, .hi = (double)sc->maxv,
 				  .unit = LAT_UNIT_NS };
 	c->y.log = (double)sc->maxv >= 100.0 * (double)sc->minpos;
 	if (!c->y.log)
@@ -121,8 +121,8 @@ static void series_axes(struct lat_chart *c, const struct lat_series_layout *l,
 		 "loop time per row");
 }
 
-static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
-			    const struct lat_loop_result *r, const struct lat_series_layout *l,
+static void series_subtitle(struct rd_chart *c, const struct lat_block *b,
+			    const struct lat_loop_result *r, const struct rd_series_layout *l,
 			    const struct series_scan *sc)
 {
 	char d1[32], d2[32];
@@ -148,42 +148,42 @@ static void series_subtitle(struct lat_chart *c, const struct lat_block *b,
 	}
 }
 
-static void series_legend(struct lat_chart *c, const struct lat_block *b,
-			  const struct lat_loop_result *r, const struct lat_series_layout *l)
+static void series_legend(struct rd_chart *c, const struct lat_block *b,
+			  const struct lat_loop_result *r, const struct rd_series_layout *l)
 {
 	char d1[32];
 
-	for (size_t i = 0; i < b->nseries && c->nlegend + 4 <= LAT_LEGEND_MAX; i++) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+	for (size_t i = 0; i < b->nseries && c->nlegend + 4 <= RD_LEGEND_MAX; i++) {
+		struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 		snprintf(it->text, sizeof(it->text), "process %s%s%s",
 			 b->series[i]->name, b->series[i]->note ? ": " : "",
 			 b->series[i]->note ? b->series[i]->note : "");
 		rd_utf8_clean(it->text, (size_t)-1, it->text, sizeof(it->text));
 		it->rgb = l->rgb[i];
-		it->style = LAT_LEG_LINE;
+		it->style = RD_LEG_LINE;
 	}
 	if (r) {
-		struct lat_legend_item *it = &c->legend[c->nlegend++];
+		struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 		snprintf(it->text, sizeof(it->text), "freeze threshold %s",
 			 rd_fmt_dur_chart(r->threshold_ns, d1, sizeof(d1)));
-		it->rgb = lat_alert_rgb;
-		it->style = LAT_LEG_DASH;
+		it->rgb = rd_alert_rgb;
+		it->style = RD_LEG_DASH;
 		it = &c->legend[c->nlegend++];
 		snprintf(it->text, sizeof(it->text), "freeze (duration)");
-		it->rgb = lat_alert_rgb;
-		it->style = LAT_LEG_RING;
+		it->rgb = rd_alert_rgb;
+		it->style = RD_LEG_RING;
 	}
 }
 
-static int series_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int series_layout(struct rd_chart *c, cairo_t *m, const void *data,
 			 const struct lat_render_opts *o, char *msg, size_t msglen)
 {
-	const struct lat_series_input *in = data;
+	const struct rd_series_input *in = data;
 	const struct lat_block *b = in->b;
 	const struct lat_loop_result *r = in->r;
-	struct lat_series_layout *l;
+	struct rd_series_layout *l;
 	struct series_scan sc = { .t0 = INT64_MAX, .t1 = INT64_MIN, .minpos = INT64_MAX,
 				  .worst = -1 };
 
@@ -245,8 +245,8 @@ static int64_t median_step(const struct lat_series *s)
 	return m;
 }
 
-static void draw_one(cairo_t *cr, const struct lat_chart *c, const struct lat_series *s,
-		     int col, int64_t t0, struct lat_rgb rgb, int dashed, int dots)
+static void draw_one(cairo_t *cr, const struct rd_chart *c, const struct lat_series *s,
+		     int col, int64_t t0, struct rd_rgb rgb, int dashed, int dots)
 {
 	double d[] = { 5, 4 };
 	/* no line across a gap in the log: nothing was measured there */
@@ -368,7 +368,7 @@ static double freeze_value(const struct lat_loop_proc *p, const struct lat_freez
 	return (double)f->duration_ns;
 }
 
-static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
+static void draw_freezes(cairo_t *cr, const struct rd_chart *c, const struct lat_loop_result *r,
 			 int64_t t0, int worst, int col)
 {
 	struct freeze_at *all;
@@ -392,7 +392,7 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 			n++;
 		}
 	lat_sort(all, n, sizeof(*all), cmp_dur_desc);
-	rd_set_rgb(cr, lat_alert_rgb, 1);
+	rd_set_rgb(cr, rd_alert_rgb, 1);
 	cairo_set_line_width(cr, 2);
 	for (size_t i = 0; i < n; i++) {
 		cairo_new_sub_path(cr);
@@ -401,7 +401,7 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 	}
 	cairo_stroke(cr);
 	/* the longest ones get their duration written, without overlapping labels */
-	rd_font(cr, LAT_TICK_PT, 1);
+	rd_font(cr, RD_TICK_PT, 1);
 	for (size_t i = 0; i < n && (int)ndone < worst; i++) {
 		double x = rd_axis_map(&c->x, rd_dsub(all[i].f->ts_ns, t0));
 		double y = rd_axis_map(&c->y, all[i].v);
@@ -412,8 +412,8 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 			strcat(buf, " asleep");
 		else if (col == LAT_LOOP_LOOP)
 			strcat(buf, " late");
-		q = (struct placed){ x + 9, y - 10 - LAT_TICK_PT, rd_text_width(cr, buf) + 6,
-				     LAT_TICK_PT + 4 };
+		q = (struct placed){ x + 9, y - 10 - RD_TICK_PT, rd_text_width(cr, buf) + 6,
+				     RD_TICK_PT + 4 };
 		if (q.x + q.w > c->plot.x + c->plot.w)
 			q.x = x - 9 - q.w;
 		if (q.y < c->plot.y)
@@ -424,8 +424,8 @@ static void draw_freezes(cairo_t *cr, const struct lat_chart *c, const struct la
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 		cairo_rectangle(cr, q.x, q.y, q.w, q.h);
 		cairo_fill(cr);
-		rd_set_rgb(cr, lat_alert_rgb, 1);
-		lat_text(cr, q.x + 3, q.y + LAT_TICK_PT, 0, buf);
+		rd_set_rgb(cr, rd_alert_rgb, 1);
+		rd_text(cr, q.x + 3, q.y + RD_TICK_PT, 0, buf);
 	}
 out:
 	free(all);
@@ -433,7 +433,7 @@ out:
 }
 
 /* A loop freeze ends at its row's date: shade the time the process stood still. */
-static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct lat_loop_result *r,
+static void shade_freezes(cairo_t *cr, const struct rd_chart *c, const struct lat_loop_result *r,
 			  int64_t t0)
 {
 	for (size_t p = 0; p < r->nprocs; p++) {
@@ -445,17 +445,17 @@ static void shade_freezes(cairo_t *cr, const struct lat_chart *c, const struct l
 			if (f->what != LAT_FREEZE_LOOP || x1 - x0 < 2)
 				continue;
 			cairo_rectangle(cr, x0, c->plot.y, x1 - x0, c->plot.h);
-			rd_set_rgb(cr, lat_alert_rgb, 0.06);
+			rd_set_rgb(cr, rd_alert_rgb, 0.06);
 			cairo_fill(cr);
 		}
 	}
 }
 
-static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void series_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 			const struct lat_render_opts *o)
 {
-	const struct lat_series_input *in = data;
-	const struct lat_series_layout *l = c->priv;
+	const struct rd_series_input *in = data;
+	const struct rd_series_layout *l = c->priv;
 	const struct lat_block *b = in->b;
 	char buf[64], d1[32];
 
@@ -467,17 +467,17 @@ static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data
 		double y = round(rd_axis_map(&c->y, (double)in->r->threshold_ns)) + 0.5;
 		double d[] = { 8, 5 };
 
-		rd_set_rgb(cr, lat_alert_rgb, 0.8);
+		rd_set_rgb(cr, rd_alert_rgb, 0.8);
 		cairo_set_line_width(cr, 1.2);
 		cairo_set_dash(cr, d, 2, 0);
 		cairo_move_to(cr, c->plot.x, y);
 		cairo_line_to(cr, c->plot.x + c->plot.w, y);
 		cairo_stroke(cr);
 		cairo_set_dash(cr, NULL, 0, 0);
-		rd_font(cr, LAT_TICK_PT, 0);
+		rd_font(cr, RD_TICK_PT, 0);
 		snprintf(buf, sizeof(buf), "freeze threshold %s",
 			 rd_fmt_dur_chart((double)in->r->threshold_ns, d1, sizeof(d1)));
-		lat_text(cr, c->plot.x + c->plot.w - 6, y - 5, 2, buf);
+		rd_text(cr, c->plot.x + c->plot.w - 6, y - 5, 2, buf);
 	}
 	for (size_t i = 0; i < b->nseries; i++) {
 		const struct lat_series *s = b->series[i];
@@ -499,7 +499,7 @@ static void series_draw(cairo_t *cr, const struct lat_chart *c, const void *data
 		draw_freezes(cr, c, in->r, l->t0_ns, o->worst, l->stall_col);
 }
 
-const struct lat_chart_ops lat_series_ops = {
+const struct rd_chart_ops rd_series_ops = {
 	.name = "series",
 	.layout = series_layout,
 	.draw = series_draw,

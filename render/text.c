@@ -96,7 +96,7 @@ void rd_font(cairo_t *cr, double size, int bold)
 	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
 	cairo_set_font_options(cr, fo);
 	cairo_font_options_destroy(fo);
-	cairo_select_font_face(cr, LAT_FONT, CAIRO_FONT_SLANT_NORMAL,
+	cairo_select_font_face(cr, RD_FONT, CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, size);
 }
@@ -109,7 +109,7 @@ double rd_text_width(cairo_t *cr, const char *s)
 	return e.x_advance;
 }
 
-void lat_text(cairo_t *cr, double x, double y, int align, const char *s)
+void rd_text(cairo_t *cr, double x, double y, int align, const char *s)
 {
 	double w = align ? rd_text_width(cr, s) : 0;
 
@@ -117,10 +117,10 @@ void lat_text(cairo_t *cr, double x, double y, int align, const char *s)
 	cairo_show_text(cr, s);
 }
 
-void rd_text_box(cairo_t *cr, const struct lat_rect *box, double pt, int bold, const char *s)
+void rd_text_box(cairo_t *cr, const struct rd_rect *box, double pt, int bold, const char *s)
 {
 	rd_font(cr, pt, bold);
-	lat_text(cr, box->x, box->y + pt * LAT_TEXT_BASE, 0, s);
+	rd_text(cr, box->x, box->y + pt * RD_TEXT_BASE, 0, s);
 }
 
 char *rd_text_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t outlen)
@@ -166,7 +166,7 @@ char *rd_fmt_dur_chart(double ns, char *buf, size_t len)
 	return buf;
 }
 
-static const struct lat_rgb palette[LAT_PALETTE_N] = {
+static const struct rd_rgb palette[RD_PALETTE_N] = {
 	{ 0.122, 0.467, 0.706 },	/* blue */
 	{ 1.000, 0.498, 0.055 },	/* orange */
 	{ 0.173, 0.627, 0.173 },	/* green */
@@ -181,14 +181,14 @@ static const struct lat_rgb palette[LAT_PALETTE_N] = {
 	{ 0.980, 0.750, 0.300 },	/* amber */
 };
 
-const struct lat_rgb lat_alert_rgb = { 0.839, 0.153, 0.157 };
+const struct rd_rgb rd_alert_rgb = { 0.839, 0.153, 0.157 };
 
-struct lat_rgb rd_palette(size_t i)
+struct rd_rgb rd_palette(size_t i)
 {
-	return palette[i % LAT_PALETTE_N];
+	return palette[i % RD_PALETTE_N];
 }
 
-struct lat_rgb rd_muted(uint32_t key)
+struct rd_rgb rd_muted(uint32_t key)
 {
 	/* hue from a multiplicative hash, low saturation so palette colours stand out */
 	double h = (double)((key * 2654435761u) >> 8) / (double)(1u << 24) * 6.0;
@@ -204,5 +204,5 @@ struct lat_rgb rd_muted(uint32_t key)
 	case 4: r = x; b = c; break;
 	default: r = c; b = x; break;
 	}
-	return (struct lat_rgb){ r + m, g + m, b + m };
+	return (struct rd_rgb){ r + m, g + m, b + m };
 }

@@ -88,7 +88,7 @@ static struct task_acc *task_find(const struct task_map *m, int32_t pid)
 }
 
 struct tl_priv {
-	struct lat_tl_layout pub;	/* first: c->priv points at both */
+	struct rd_tl_layout pub;	/* first: c->priv points at both */
 	struct task_map tasks;
 	const struct lat_tl_slice *sl;	/* the slices by cpu then start */
 	struct lat_tl_slice *sorted;	/* owned copy when the input was not in that order */
@@ -97,8 +97,8 @@ struct tl_priv {
 	struct lat_tl_summary *sums_sorted;	/* owned copy when they were not in that order */
 };
 
-const struct lat_rgb lat_tl_migr_own_rgb = { 0.50, 0.10, 0.75 };
-const struct lat_rgb lat_tl_migr_rgb = { 0.62, 0.52, 0.78 };
+const struct rd_rgb tl_migr_own_rgb = { 0.50, 0.10, 0.75 };
+const struct rd_rgb tl_migr_rgb = { 0.62, 0.52, 0.78 };
 
 static int cmp_slice(const void *a, const void *b)
 {
@@ -129,7 +129,7 @@ static int sort_slices(struct tl_priv *p, const struct lat_timeline *t)
 	return 0;
 }
 
-static void tl_release(struct lat_chart *c)
+static void tl_release(struct rd_chart *c)
 {
 	struct tl_priv *p = c->priv;
 
@@ -147,14 +147,14 @@ static void tl_release(struct lat_chart *c)
 	c->priv = NULL;
 }
 
-double rd_tl_lane_top(const struct lat_tl_layout *l, int cpu)
+double rd_tl_lane_top(const struct rd_tl_layout *l, int cpu)
 {
 	if (l->lane_top)
 		return l->lane_top[cpu];
 	return l->lane_y0 + cpu * (l->lane_h + l->lane_gap);
 }
 
-static int lane_empty(const struct lat_tl_layout *l, int cpu)
+static int lane_empty(const struct rd_tl_layout *l, int cpu)
 {
 	return l->lane_empty && l->lane_empty[cpu];
 }
@@ -266,7 +266,7 @@ static int cmp_migr(const void *a, const void *b)
  */
 static long collect_migr(struct tl_priv *p, const struct lat_timeline *t)
 {
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	size_t n = 0, k = 0;
 	long own = 0;
 
@@ -309,7 +309,7 @@ struct tl_counts {
 };
 
 /* The part of the timeline drawn: [l->v0, l->v1), all of it or --window. */
-static int tl_window(struct lat_tl_layout *l, const struct lat_timeline *t,
+static int tl_window(struct rd_tl_layout *l, const struct lat_timeline *t,
 		     const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	char d1[32];
@@ -360,7 +360,7 @@ static int tl_credit(struct tl_priv *p, struct tl_counts *n, int32_t cpu, int32_
 /* Run time per task inside the window, the CPUs seen, irqs and markers. */
 static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_counts *n)
 {
-	const struct lat_tl_layout *l = &p->pub;
+	const struct rd_tl_layout *l = &p->pub;
 
 	p->pub.nsums = 0;
 	p->pub.sum_slices = 0;
@@ -404,18 +404,18 @@ static int tl_scan(struct tl_priv *p, const struct lat_timeline *t, struct tl_co
 
 /*
  * The tasks with a colour of their own, in legend order: the bracket's task, the one holding
- * the CPU, then by run time (LAT_PALETTE_N of them); l->ntasks_all counts them all.
+ * the CPU, then by run time (RD_PALETTE_N of them); l->ntasks_all counts them all.
  */
 static int tl_task_order(struct tl_priv *p, const struct lat_timeline *t)
 {
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	struct task_acc **order = calloc(p->tasks.n ? p->tasks.n : 1, sizeof(*order));
 	int32_t first[3] = { l->focus_pid, t->nbrackets ? t->brackets[0].pid : -1,
 			     t->nbrackets ? t->brackets[0].held_by_pid : -1 };
 	size_t k = 0;
 
-	l->task_pid = calloc(LAT_PALETTE_N, sizeof(*l->task_pid));
-	l->task_rgb = calloc(LAT_PALETTE_N, sizeof(*l->task_rgb));
+	l->task_pid = calloc(RD_PALETTE_N, sizeof(*l->task_pid));
+	l->task_rgb = calloc(RD_PALETTE_N, sizeof(*l->task_rgb));
 	if (!order || !l->task_pid || !l->task_rgb) {
 		free(order);
 		return -LAT_ENOMEM;
@@ -433,7 +433,7 @@ static int tl_task_order(struct tl_priv *p, const struct lat_timeline *t)
 			l->task_pid[l->ntasks++] = ta->pid;
 		}
 	}
-	for (size_t i = 0; i < k && l->ntasks < LAT_PALETTE_N; i++) {
+	for (size_t i = 0; i < k && l->ntasks < RD_PALETTE_N; i++) {
 		if (order[i]->idx >= 0)
 			continue;
 		order[i]->idx = (int)l->ntasks;
@@ -443,68 +443,68 @@ static int tl_task_order(struct tl_priv *p, const struct lat_timeline *t)
 	return 0;
 }
 
-static struct lat_legend_item *tl_legend_add(struct lat_chart *c, struct lat_rgb rgb,
-					     enum lat_legend_style style)
+static struct rd_legend_item *tl_legend_add(struct rd_chart *c, struct rd_rgb rgb,
+					     enum rd_legend_style style)
 {
-	struct lat_legend_item *it = &c->legend[c->nlegend++];
+	struct rd_legend_item *it = &c->legend[c->nlegend++];
 
 	it->rgb = rgb;
 	it->style = style;
 	return it;
 }
 
-static void tl_legend(struct lat_chart *c, struct tl_priv *p, const struct lat_timeline *t,
+static void tl_legend(struct rd_chart *c, struct tl_priv *p, const struct lat_timeline *t,
 		      const struct tl_counts *n)
 {
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	char who[80];
 
 	for (size_t i = 0; i < l->ntasks; i++) {
 		struct task_acc *ta = task_find(&p->tasks, l->task_pid[i]);
-		struct lat_legend_item *it;
+		struct rd_legend_item *it;
 
 		l->task_rgb[i] = rd_palette(i);
-		it = tl_legend_add(c, l->task_rgb[i], LAT_LEG_BOX);
+		it = tl_legend_add(c, l->task_rgb[i], RD_LEG_BOX);
 		task_label(ta->comm, ta->pid, it->text, sizeof(it->text));
 	}
 	if (l->ntasks_all > l->ntasks)
 		snprintf(c->legend_more, sizeof(c->legend_more), "+%zu other tasks (pale)",
 			 l->ntasks_all - l->ntasks);
 	if (n->nirq)
-		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.2, 0.2, 0.2 }, LAT_LEG_LINE)->text,
+		snprintf(tl_legend_add(c, (struct rd_rgb){ 0.2, 0.2, 0.2 }, RD_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "irq (dark) / softirq (amber)");
 	if (t->nbrackets)
-		snprintf(tl_legend_add(c, lat_alert_rgb, LAT_LEG_LINE)->text,
+		snprintf(tl_legend_add(c, rd_alert_rgb, RD_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "wakeup latency (waking \xe2\x86\x92 running)");
 	if (n->nown) {
 		const char *comm = t->nbrackets ? t->brackets[0].comm : NULL;
 		struct task_acc *ta = comm ? NULL : task_find(&p->tasks, l->own_pid);
 
 		task_label(comm ? comm : ta ? ta->comm : "", l->own_pid, who, sizeof(who));
-		snprintf(tl_legend_add(c, lat_tl_migr_own_rgb, LAT_LEG_LINE)->text,
+		snprintf(tl_legend_add(c, tl_migr_own_rgb, RD_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "migration of %s", who);
 	}
 	if (l->nmigr > (size_t)n->nown)
-		snprintf(tl_legend_add(c, lat_tl_migr_rgb, LAT_LEG_LINE)->text,
+		snprintf(tl_legend_add(c, tl_migr_rgb, RD_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "migration of another task");
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 
 		if (mk->kind == LAT_TL_STALL && mk->end_ns > l->v0 && mk->start_ns < l->v1) {
-			snprintf(tl_legend_add(c, lat_alert_rgb, LAT_LEG_BOX)->text,
+			snprintf(tl_legend_add(c, rd_alert_rgb, RD_LEG_BOX)->text,
 				 sizeof(c->legend[0].text), "no events: stall?");
 			break;
 		}
 	}
 	if (l->focus_pid >= 0)
-		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.6, 0.6, 0.6 }, LAT_LEG_DASH)->text,
+		snprintf(tl_legend_add(c, (struct rd_rgb){ 0.6, 0.6, 0.6 }, RD_LEG_DASH)->text,
 			 sizeof(c->legend[0].text), "hatched: not the --task, holder or waker");
 	if (l->nsums)
-		snprintf(tl_legend_add(c, (struct lat_rgb){ 0.35, 0.35, 0.35 }, LAT_LEG_BOX)->text,
+		snprintf(tl_legend_add(c, (struct rd_rgb){ 0.35, 0.35, 0.35 }, RD_LEG_BOX)->text,
 			 sizeof(c->legend[0].text), "white-hatched: slices merged");
 }
 
-static void tl_subtitle(struct lat_chart *c, const struct lat_tl_layout *l,
+static void tl_subtitle(struct rd_chart *c, const struct rd_tl_layout *l,
 			const struct lat_timeline *t, const struct tl_counts *n)
 {
 	char d1[32], who[80], held[160], empty[40] = "", merged[48] = "";
@@ -543,7 +543,7 @@ static void mark_cpu(uint8_t *used, int ncpus, int cpu)
  * marker, lost events, stall of their own, migration end, waker arrow or
  * wait.  Each run of consecutive ones is drawn as one thin row (docs/render.md).
  */
-static int tl_empty_lanes(struct lat_tl_layout *l, const struct lat_timeline *t)
+static int tl_empty_lanes(struct rd_tl_layout *l, const struct lat_timeline *t)
 {
 	uint8_t *used = calloc((size_t)l->ncpus, 1);
 
@@ -594,7 +594,7 @@ static int tl_empty_lanes(struct lat_tl_layout *l, const struct lat_timeline *t)
 }
 
 /* The tops of the lanes and of the collapsed rows, top down in CPU order. */
-static int tl_lane_tops(struct lat_tl_layout *l)
+static int tl_lane_tops(struct rd_tl_layout *l)
 {
 	double y = l->lane_y0;
 
@@ -616,7 +616,7 @@ static int tl_lane_tops(struct lat_tl_layout *l)
 }
 
 /* The x axis over the window, then one lane per CPU in the plot. */
-static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, int ncpus,
+static int tl_lanes(struct rd_chart *c, cairo_t *m, struct rd_tl_layout *l, int ncpus,
 		    const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	char ts[40];
@@ -624,9 +624,9 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 	int nrows;
 
 	c->has_y = 0;
-	rd_font(m, LAT_LABEL_PT, 0);
+	rd_font(m, RD_LABEL_PT, 0);
 	c->lane_label_w = rd_text_width(m, "CPU 0000");
-	c->x = (struct lat_axis){ .lo = 0, .hi = (double)(l->v1 - l->v0), .unit = LAT_UNIT_NS };
+	c->x = (struct rd_axis){ .lo = 0, .hi = (double)(l->v1 - l->v0), .unit = LAT_UNIT_NS };
 	snprintf(c->x.title, sizeof(c->x.title), "time since the window start (%s s)",
 		 lat_fmt_trace_ts(l->v0, ts, sizeof(ts)));
 	rd_frame_layout(c, m);
@@ -648,12 +648,12 @@ static int tl_lanes(struct lat_chart *c, cairo_t *m, struct lat_tl_layout *l, in
 	return l->nempty ? tl_lane_tops(l) : 0;
 }
 
-static int tl_layout(struct lat_chart *c, cairo_t *m, const void *data,
+static int tl_layout(struct rd_chart *c, cairo_t *m, const void *data,
 		     const struct lat_render_opts *o, char *msg, size_t msglen)
 {
 	const struct lat_timeline *t = data;
 	struct tl_priv *p = calloc(1, sizeof(*p));
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	struct tl_counts n = { .ncpus = t->ncpus };
 	int ret;
 
@@ -689,7 +689,7 @@ nomem:
 
 struct rect {
 	float x0, x1;
-	int16_t colour;		/* palette index, or LAT_PALETTE_N + muted bucket */
+	int16_t colour;		/* palette index, or RD_PALETTE_N + muted bucket */
 	uint8_t alpha;		/* 0 .. NALPHA-1 */
 };
 
@@ -758,10 +758,10 @@ static int flush_column(const struct tl_priv *p, struct column *cl, double x0,
 	return push_rect(lr, x0, x0 + 1, colour_of(p, cl->best_pid), alpha);
 }
 
-static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
+static int lane_rects(const struct rd_chart *c, const struct lat_timeline *t,
 		      const struct tl_priv *p, size_t *si, int cpu, struct lane_rects *lr)
 {
-	const struct lat_tl_layout *l = &p->pub;
+	const struct rd_tl_layout *l = &p->pub;
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 	struct column cl = { .col = -1 };
 	double colx = 0;
@@ -809,7 +809,7 @@ static int lane_rects(const struct lat_chart *c, const struct lat_timeline *t,
  * With --task, every task but it, the task the case is about, the one that
  * held its CPU most and its wakers is dimmed.
  */
-static int dimmed(const struct lat_tl_layout *l, const struct lat_timeline *t, int32_t pid)
+static int dimmed(const struct rd_tl_layout *l, const struct lat_timeline *t, int32_t pid)
 {
 	if (l->focus_pid < 0 || pid == l->focus_pid)
 		return 0;
@@ -822,7 +822,7 @@ static int dimmed(const struct lat_tl_layout *l, const struct lat_timeline *t, i
 }
 
 /* The thin row of the run of CPUs with nothing to draw that starts at @cpu. */
-static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_layout *l,
+static void draw_empty_row(cairo_t *cr, const struct rd_chart *c, const struct rd_tl_layout *l,
 			   int cpu)
 {
 	double top = rd_tl_lane_top(l, cpu), h = l->thin_h;
@@ -841,14 +841,14 @@ static void draw_empty_row(cairo_t *cr, const struct lat_chart *c, const struct 
 	else
 		snprintf(buf, sizeof(buf), "CPU %d: no events", cpu);
 	cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-	rd_font(cr, fmin(LAT_TICK_PT - 1, h - 3), 0);
-	lat_text(cr, c->plot.x + 6, top + h / 2 + fmin(LAT_TICK_PT - 1, h - 3) * 0.35, 0, buf);
+	rd_font(cr, fmin(RD_TICK_PT - 1, h - 3), 0);
+	rd_text(cr, c->plot.x + 6, top + h / 2 + fmin(RD_TICK_PT - 1, h - 3) * 0.35, 0, buf);
 }
 
-static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
+static void draw_lanes(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
 		       struct tl_priv *p)
 {
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	struct lane_rects lr = { 0 };
 	size_t si = 0, sk = 0;
 
@@ -867,9 +867,9 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		cairo_rectangle(cr, c->plot.x, top, c->plot.w, h);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		rd_font(cr, h >= LAT_LABEL_PT ? LAT_LABEL_PT : fmax(h, 5), 0);
+		rd_font(cr, h >= RD_LABEL_PT ? RD_LABEL_PT : fmax(h, 5), 0);
 		snprintf(buf, sizeof(buf), "CPU %d", cpu);
-		lat_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, LAT_LABEL_PT) * 0.35, 2, buf);
+		rd_text(cr, c->plot.x - 8, top + h / 2 + fmin(h, RD_LABEL_PT) * 0.35, 2, buf);
 		/* the merged spans before the lane's first slice */
 		cairo_save(cr);
 		cairo_rectangle(cr, c->plot.x, c->plot.y, c->plot.w, c->plot.h);
@@ -892,12 +892,12 @@ static void draw_lanes(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		for (size_t i = 0; i < lr.n; i++) {
 			const struct rect *r = &lr.r[i];
 			double a = 0.25 + 0.75 * r->alpha / (NALPHA - 1);
-			int32_t pid = r->colour < LAT_PALETTE_N ? l->task_pid[r->colour] : -1;
+			int32_t pid = r->colour < RD_PALETTE_N ? l->task_pid[r->colour] : -1;
 
 			cairo_rectangle(cr, c->plot.x + r->x0, top + 1, r->x1 - r->x0, h - 2);
 			if (i + 1 == lr.n || lr.r[i + 1].colour != r->colour ||
 			    lr.r[i + 1].alpha != r->alpha) {
-				struct lat_rgb rgb = tl_colour_rgb(l, r->colour);
+				struct rd_rgb rgb = tl_colour_rgb(l, r->colour);
 
 				if (!dimmed(l, t, pid)) {
 					rd_set_rgb(cr, rgb, a);
@@ -948,7 +948,7 @@ struct mk_scratch {
 };
 
 /* The largest value of the markers in the view, 0 when none has one. */
-static int64_t markers_vmax(const struct lat_timeline *t, const struct lat_tl_layout *l)
+static int64_t markers_vmax(const struct lat_timeline *t, const struct rd_tl_layout *l)
 {
 	int64_t vmax = 0;
 
@@ -960,8 +960,8 @@ static int64_t markers_vmax(const struct lat_timeline *t, const struct lat_tl_la
 }
 
 /* One tick per pixel column and lane, as tall as the column's largest value. */
-static void marker_ticks(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-			 struct lat_tl_layout *l, double scale, struct mk_scratch *m)
+static void marker_ticks(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+			 struct rd_tl_layout *l, double scale, struct mk_scratch *m)
 {
 	for (int cpu = 0; cpu < l->ncpus; cpu++)
 		m->lastcol[cpu] = -1;
@@ -1012,10 +1012,10 @@ static void marker_ticks(cairo_t *cr, const struct lat_chart *c, const struct la
 }
 
 /* Per lane and slot the best marker labelled, value first, with a filled head; no overlap. */
-static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
+static void marker_labels(cairo_t *cr, const struct rd_chart *c, struct rd_tl_layout *l,
 			  double scale, const struct mk_scratch *m)
 {
-	rd_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, RD_TICK_PT - 1, 0);
 	for (int cpu = 0; cpu < l->ncpus && l->lane_h >= 14; cpu++) {
 		double lastx = -1e9, top = rd_tl_lane_top(l, cpu);
 
@@ -1042,10 +1042,10 @@ static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_
 			cairo_close_path(cr);
 			cairo_fill(cr);
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-			cairo_rectangle(cr, x + 2, top + 2, w + 2, LAT_TICK_PT + 1);
+			cairo_rectangle(cr, x + 2, top + 2, w + 2, RD_TICK_PT + 1);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			lat_text(cr, x + 3, top + LAT_TICK_PT, 0, fit);
+			rd_text(cr, x + 3, top + RD_TICK_PT, 0, fit);
 			lastx = x + 3 + w + 6;
 			l->drawn_marker_labels++;
 		}
@@ -1060,8 +1060,8 @@ static void marker_labels(cairo_t *cr, const struct lat_chart *c, struct lat_tl_
  * the largest value (else the first) labelled, value first.  Many markers make
  * a profile of their values, not a black band; the labels never overlap.
  */
-static void draw_markers(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-			 struct lat_tl_layout *l, double scale)
+static void draw_markers(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+			 struct rd_tl_layout *l, double scale)
 {
 	struct mk_scratch m = { .nslot = (size_t)(c->plot.w / MARKER_SLOT_PX) + 1 };
 
@@ -1081,12 +1081,12 @@ out:
 }
 
 /* Lost events: a red bar across the lane, "events lost" where there is room. */
-static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-		      const struct lat_tl_layout *l, double scale)
+static void draw_lost(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+		      const struct rd_tl_layout *l, double scale)
 {
 	double lastx = -1e9;
 
-	rd_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, RD_TICK_PT - 1, 0);
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 		double x, top;
@@ -1096,7 +1096,7 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
 			continue;
 		x = round(c->plot.x + (double)(mk->start_ns - l->v0) * scale) + 0.5;
 		top = rd_tl_lane_top(l, mk->cpu);
-		rd_set_rgb(cr, lat_alert_rgb, 1);
+		rd_set_rgb(cr, rd_alert_rgb, 1);
 		cairo_set_line_width(cr, 2);
 		cairo_move_to(cr, x, top);
 		cairo_line_to(cr, x, top + l->lane_h);
@@ -1104,7 +1104,7 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
 		cairo_set_line_width(cr, 1);
 		if (x > lastx && l->lane_h >= 14) {
 			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			lat_text(cr, x + 3, top + l->lane_h - 4, 0, "events lost");
+			rd_text(cr, x + 3, top + l->lane_h - 4, 0, "events lost");
 			lastx = x + 6 + rd_text_width(cr, "events lost");
 		}
 	}
@@ -1115,11 +1115,11 @@ static void draw_lost(cairo_t *cr, const struct lat_chart *c, const struct lat_t
  * was owed.  A pale red band over the lanes it silenced, "no events: stall?"
  * with its length.
  */
-static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-			struct lat_tl_layout *l, double scale)
+static void draw_stalls(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+			struct rd_tl_layout *l, double scale)
 {
 	l->drawn_stalls = 0;
-	rd_font(cr, LAT_TICK_PT - 1, 1);
+	rd_font(cr, RD_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nmarks; i++) {
 		const struct lat_tl_mark *mk = &t->marks[i];
 		uint64_t s0 = mk->start_ns > l->v0 ? mk->start_ns : l->v0;
@@ -1136,10 +1136,10 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 
 			if ((mk->cpu >= 0 && cpu != mk->cpu) || lane_empty(l, cpu))
 				continue;
-			rd_set_rgb(cr, lat_alert_rgb, 0.16);
+			rd_set_rgb(cr, rd_alert_rgb, 0.16);
 			cairo_rectangle(cr, x0, top, x1 - x0, l->lane_h);
 			cairo_fill(cr);
-			rd_set_rgb(cr, lat_alert_rgb, 0.9);
+			rd_set_rgb(cr, rd_alert_rgb, 0.9);
 			cairo_rectangle(cr, x0, top + l->lane_h - 3, x1 - x0, 3);
 			cairo_fill(cr);
 		}
@@ -1154,17 +1154,17 @@ static void draw_stalls(cairo_t *cr, const struct lat_chart *c, const struct lat
 			double ty = rd_tl_lane_top(l, cpu) + l->lane_h - 7;
 
 			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-			cairo_rectangle(cr, x0 + 2, ty - LAT_TICK_PT + 1, rd_text_width(cr, buf) + 3,
-					LAT_TICK_PT + 2);
+			cairo_rectangle(cr, x0 + 2, ty - RD_TICK_PT + 1, rd_text_width(cr, buf) + 3,
+					RD_TICK_PT + 2);
 			cairo_fill(cr);
-			rd_set_rgb(cr, lat_alert_rgb, 1);
-			lat_text(cr, x0 + 3, ty, 0, buf);
+			rd_set_rgb(cr, rd_alert_rgb, 1);
+			rd_text(cr, x0 + 3, ty, 0, buf);
 		}
 	}
 }
 
-static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-		       struct lat_tl_layout *l)
+static void draw_marks(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+		       struct rd_tl_layout *l)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 
@@ -1210,7 +1210,7 @@ static void draw_marks(cairo_t *cr, const struct lat_chart *c, const struct lat_
 	draw_lost(cr, c, t, l, scale);
 }
 
-static double lane_mid(const struct lat_tl_layout *l, int cpu)
+static double lane_mid(const struct rd_tl_layout *l, int cpu)
 {
 	return rd_tl_lane_top(l, cpu) + l->lane_h / 2;
 }
@@ -1259,12 +1259,12 @@ static int place_label(struct placed_labels *pl, struct label_box *q, int tries)
 	return 1;
 }
 
-static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_timeline *t,
-		       const struct lat_tl_layout *l, struct placed_labels *pl)
+static void draw_edges(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
+		       const struct rd_tl_layout *l, struct placed_labels *pl)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 
-	rd_font(cr, LAT_TICK_PT - 1, 1);
+	rd_font(cr, RD_TICK_PT - 1, 1);
 	for (size_t i = 0; i < t->nedges; i++) {
 		const struct lat_tl_edge *e = &t->edges[i];
 		double x, y0, y1;
@@ -1298,8 +1298,8 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 		rd_tl_edge_label(e, buf, sizeof(buf));
 		{
 			/* the waker's name beside the arrow's tail; step down past other labels */
-			struct label_box q = { x + 5, y0 - LAT_TICK_PT - 2,
-					       rd_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+			struct label_box q = { x + 5, y0 - RD_TICK_PT - 2,
+					       rd_text_width(cr, buf) + 4, RD_TICK_PT + 3 };
 
 			if (!place_label(pl, &q, 6))
 				continue;
@@ -1307,7 +1307,7 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
 			cairo_rectangle(cr, q.x, q.y, q.w, q.h);
 			cairo_fill(cr);
 			cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-			lat_text(cr, q.x + 2, q.y + LAT_TICK_PT - 1, 0, buf);
+			rd_text(cr, q.x + 2, q.y + RD_TICK_PT - 1, 0, buf);
 		}
 	}
 }
@@ -1321,10 +1321,10 @@ static void draw_edges(cairo_t *cr, const struct lat_chart *c, const struct lat_
  */
 #define MIGR_BIN_PX 24.0	/* other tasks' moves between two CPUs this close (px): one arrow */
 
-static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_priv *p,
+static void draw_migrations(cairo_t *cr, const struct rd_chart *c, struct tl_priv *p,
 			    struct placed_labels *pl)
 {
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 
 	struct {
@@ -1335,7 +1335,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 	size_t nlab = 0;
 
 	l->drawn_migr = l->drawn_own_migr = 0;
-	rd_font(cr, LAT_TICK_PT - 1, 0);
+	rd_font(cr, RD_TICK_PT - 1, 0);
 	for (int own = 0; own < 2; own++) {
 		for (size_t i = 0, j; i < l->nmigr; i = j) {
 			const struct lat_tl_mark *mk = p->migr[i];
@@ -1360,7 +1360,7 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 			y0 = lane_mid(l, mk->cpu);
 			y1 = lane_mid(l, mk->other_cpu);
 			dir = y1 > y0 ? 1 : -1;
-			rd_set_rgb(cr, own ? lat_tl_migr_own_rgb : lat_tl_migr_rgb, 1);
+			rd_set_rgb(cr, own ? tl_migr_own_rgb : tl_migr_rgb, 1);
 			cairo_set_line_width(cr, own ? 2.5 : j - i > 1 ? 2 : 1.2);
 			cairo_new_path(cr);	/* text leaves a current point the arc would join */
 			cairo_arc(cr, x, y0, 3.5, 0, 2 * M_PI);
@@ -1383,8 +1383,8 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 			else
 				snprintf(buf, sizeof(buf), "%s", who);
 			/* beside the head, inside the destination lane */
-			q = (struct label_box){ x + 5, y1 - (dir > 0 ? LAT_TICK_PT + 3 : -2),
-						rd_text_width(cr, buf) + 4, LAT_TICK_PT + 3 };
+			q = (struct label_box){ x + 5, y1 - (dir > 0 ? RD_TICK_PT + 3 : -2),
+						rd_text_width(cr, buf) + 4, RD_TICK_PT + 3 };
 			if (q.x + q.w > c->plot.x + c->plot.w)
 				q.x = x - 5 - q.w;
 			if (!labs || !place_label(pl, &q, own ? 6 : 1))
@@ -1402,16 +1402,16 @@ static void draw_migrations(cairo_t *cr, const struct lat_chart *c, struct tl_pr
 		cairo_rectangle(cr, q->x, q->y, q->w, q->h);
 		cairo_fill(cr);
 		if (labs[i].own)
-			rd_set_rgb(cr, lat_tl_migr_own_rgb, 1);
+			rd_set_rgb(cr, tl_migr_own_rgb, 1);
 		else
 			cairo_set_source_rgb(cr, 0.35, 0.28, 0.45);
-		lat_text(cr, q->x + 2, q->y + LAT_TICK_PT - 1, 0, labs[i].text);
+		rd_text(cr, q->x + 2, q->y + RD_TICK_PT - 1, 0, labs[i].text);
 	}
 	free(labs);
 }
 
-static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_bracket *b,
-			 struct lat_tl_layout *l, int main_one)
+static void draw_bracket(cairo_t *cr, const struct rd_chart *c, const struct lat_tl_bracket *b,
+			 struct rd_tl_layout *l, int main_one)
 {
 	double scale = c->plot.w / (double)(l->v1 - l->v0);
 	double x0, x1, y = l->bracket_y, top, d[] = { 4, 3 };
@@ -1422,7 +1422,7 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 	x0 = c->plot.x + (double)((b->start_ns > l->v0 ? b->start_ns : l->v0) - l->v0) * scale;
 	x1 = c->plot.x + (double)((b->end_ns < l->v1 ? b->end_ns : l->v1) - l->v0) * scale;
 	top = rd_tl_lane_top(l, b->cpu);
-	rd_set_rgb(cr, lat_alert_rgb, main_one ? 1 : 0.5);
+	rd_set_rgb(cr, rd_alert_rgb, main_one ? 1 : 0.5);
 	cairo_set_line_width(cr, main_one ? 2 : 1);
 	if (b->queued_until_ns && b->queued_cpu >= 0 && b->queued_cpu < l->ncpus &&
 	    b->queued_cpu != b->cpu && b->queued_until_ns > b->start_ns) {
@@ -1440,8 +1440,8 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 			cairo_rectangle(cr, xq, top, fmax(x1 - xq, 1), l->lane_h);
 		cairo_stroke(cr);
 		if (main_one && xq - x0 > 60 && l->lane_h >= 14) {
-			rd_font(cr, LAT_TICK_PT - 1, 1);
-			lat_text(cr, x0 + 4, qtop + l->lane_h - 4, 0, "queued here");
+			rd_font(cr, RD_TICK_PT - 1, 1);
+			rd_text(cr, x0 + 4, qtop + l->lane_h - 4, 0, "queued here");
 		}
 		l->queued_outlined += main_one;
 	} else {
@@ -1471,22 +1471,22 @@ static void draw_bracket(cairo_t *cr, const struct lat_chart *c, const struct la
 	snprintf(buf, sizeof(buf), "%s waited %s to run on CPU %d \xe2\x80\x94 %s",
 		 who, rd_fmt_dur_chart((double)(b->end_ns - b->start_ns), d1, sizeof(d1)),
 		 b->cpu, held);
-	rd_font(cr, LAT_LABEL_PT, 1);
+	rd_font(cr, RD_LABEL_PT, 1);
 	rd_text_fit(cr, buf, c->plot.w - 8, fit, sizeof(fit));
 	{
 		double w = rd_text_width(cr, fit), tx = (x0 + x1) / 2 - w / 2;
 
 		tx = fmax(c->plot.x + 4, fmin(tx, c->plot.x + c->plot.w - 4 - w));
-		lat_text(cr, tx, y - 10, 0, fit);
+		rd_text(cr, tx, y - 10, 0, fit);
 	}
 }
 
-static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
+static void tl_draw(cairo_t *cr, const struct rd_chart *c, const void *data,
 		    const struct lat_render_opts *o)
 {
 	const struct lat_timeline *t = data;
 	struct tl_priv *p = c->priv;
-	struct lat_tl_layout *l = &p->pub;
+	struct rd_tl_layout *l = &p->pub;
 	struct placed_labels pl = { .n = 0 };
 	size_t nb = t->nbrackets;
 
@@ -1506,7 +1506,7 @@ static void tl_draw(cairo_t *cr, const struct lat_chart *c, const void *data,
 	cairo_restore(cr);
 }
 
-const struct lat_chart_ops lat_timeline_ops = {
+const struct rd_chart_ops rd_timeline_ops = {
 	.name = "timeline",
 	.layout = tl_layout,
 	.draw = tl_draw,

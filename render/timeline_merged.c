@@ -16,18 +16,18 @@
 
 int tl_muted_colour(int32_t pid)
 {
-	return LAT_PALETTE_N + (int)(((uint32_t)pid * 2654435761u) >> 28);
+	return RD_PALETTE_N + (int)(((uint32_t)pid * 2654435761u) >> 28);
 }
 
-struct lat_rgb tl_colour_rgb(const struct lat_tl_layout *l, int colour)
+struct rd_rgb tl_colour_rgb(const struct rd_tl_layout *l, int colour)
 {
-	if (colour < LAT_PALETTE_N)
+	if (colour < RD_PALETTE_N)
 		return l->task_rgb[colour];
-	return rd_muted((uint32_t)(colour - LAT_PALETTE_N) * 977u + 13u);
+	return rd_muted((uint32_t)(colour - RD_PALETTE_N) * 977u + 13u);
 }
 
 /* A task's colour: its legend's, else its muted bucket's (as timeline.c's colour_of()). */
-static struct lat_rgb pid_rgb(const struct lat_tl_layout *l, int32_t pid)
+static struct rd_rgb pid_rgb(const struct rd_tl_layout *l, int32_t pid)
 {
 	for (size_t i = 0; i < l->ntasks; i++)
 		if (l->task_pid[i] == pid)
@@ -35,7 +35,7 @@ static struct lat_rgb pid_rgb(const struct lat_tl_layout *l, int32_t pid)
 	return tl_colour_rgb(l, tl_muted_colour(pid));
 }
 
-void tl_hatch_fill(cairo_t *cr, struct lat_rgb rgb, double alpha, int back)
+void tl_hatch_fill(cairo_t *cr, struct rd_rgb rgb, double alpha, int back)
 {
 	cairo_surface_t *tile = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 6, 6);
 	cairo_pattern_t *pat;
@@ -109,18 +109,18 @@ struct sum_rect {
 
 #define SUM_LEVELS 4		/* as the folded columns of slices */
 
-static void flush_rect(cairo_t *cr, const struct lat_tl_layout *l, struct sum_rect *r, double top)
+static void flush_rect(cairo_t *cr, const struct rd_tl_layout *l, struct sum_rect *r, double top)
 {
 	if (r->x1 < r->x0)
 		return;
-	rd_set_rgb(cr, r->pid > 0 ? pid_rgb(l, r->pid) : (struct lat_rgb){ 0.8, 0.8, 0.8 },
+	rd_set_rgb(cr, r->pid > 0 ? pid_rgb(l, r->pid) : (struct rd_rgb){ 0.8, 0.8, 0.8 },
 		    0.25 + 0.75 * r->level / (SUM_LEVELS - 1));
 	cairo_rectangle(cr, r->x0, top + 1, r->x1 - r->x0, l->lane_h - 2);
 	cairo_fill(cr);
 	r->x1 = r->x0 - 1;
 }
 
-static void add_rect(cairo_t *cr, const struct lat_tl_layout *l, struct sum_rect *r, double top,
+static void add_rect(cairo_t *cr, const struct rd_tl_layout *l, struct sum_rect *r, double top,
 		     double x0, double x1, int32_t pid, double busy)
 {
 	int level = (int)(fmin(busy, 1.0) * (SUM_LEVELS - 1) + 0.5);
@@ -133,7 +133,7 @@ static void add_rect(cairo_t *cr, const struct lat_tl_layout *l, struct sum_rect
 	*r = (struct sum_rect){ x0, x1, pid, level };
 }
 
-static void flush_col(cairo_t *cr, const struct lat_tl_layout *l, struct sum_col *cl,
+static void flush_col(cairo_t *cr, const struct rd_tl_layout *l, struct sum_col *cl,
 		      struct sum_rect *r, double top)
 {
 	if (cl->col >= 0)
@@ -146,7 +146,7 @@ static void flush_col(cairo_t *cr, const struct lat_tl_layout *l, struct sum_col
  * pixel folded into its column; [*x0, *x1] their stretch.  Returns the slices
  * they merged.
  */
-static uint64_t sum_rects(cairo_t *cr, const struct lat_chart *c, const struct lat_tl_layout *l,
+static uint64_t sum_rects(cairo_t *cr, const struct rd_chart *c, const struct rd_tl_layout *l,
 			  const struct lat_tl_summary *s, size_t n, double top, double *x0,
 			  double *x1)
 {
@@ -189,7 +189,7 @@ static uint64_t sum_rects(cairo_t *cr, const struct lat_chart *c, const struct l
 	return merged;
 }
 
-void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layout *l,
+void tl_sum_draw_lane(cairo_t *cr, const struct rd_chart *c, struct rd_tl_layout *l,
 		      const struct lat_tl_summary *s, size_t n, size_t *k, int cpu, double top)
 {
 	double x0 = INFINITY, x1 = -INFINITY, h = l->lane_h, w;
@@ -206,21 +206,21 @@ void tl_sum_draw_lane(cairo_t *cr, const struct lat_chart *c, struct lat_tl_layo
 		return;		/* none in the view */
 	/* the stretch hatched in white and outlined: not slices as recorded */
 	cairo_rectangle(cr, x0, top + 1, fmax(x1 - x0, 1), h - 2);
-	tl_hatch_fill(cr, (struct lat_rgb){ 1, 1, 1 }, 0.75, 1);
+	tl_hatch_fill(cr, (struct rd_rgb){ 1, 1, 1 }, 0.75, 1);
 	cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
 	cairo_set_line_width(cr, 1);
 	cairo_rectangle(cr, x0 + 0.5, top + 1.5, fmax(x1 - x0 - 1, 1), h - 3);
 	cairo_stroke(cr);
 	snprintf(buf, sizeof(buf), "summarised: %" PRIu64 " slice%s merged", merged,
 		 PLURAL(merged));
-	rd_font(cr, LAT_TICK_PT - 1, 1);
+	rd_font(cr, RD_TICK_PT - 1, 1);
 	w = rd_text_width(cr, buf);
-	if (x1 - x0 < w + 10 || h < LAT_TICK_PT + 8)
+	if (x1 - x0 < w + 10 || h < RD_TICK_PT + 8)
 		return;
 	cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-	cairo_rectangle(cr, (x0 + x1) / 2 - w / 2 - 3, top + 4, w + 6, LAT_TICK_PT + 3);
+	cairo_rectangle(cr, (x0 + x1) / 2 - w / 2 - 3, top + 4, w + 6, RD_TICK_PT + 3);
 	cairo_fill(cr);
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-	lat_text(cr, (x0 + x1) / 2, top + 3 + LAT_TICK_PT, 1, buf);
+	rd_text(cr, (x0 + x1) / 2, top + 3 + RD_TICK_PT, 1, buf);
 	l->drawn_sum_labels++;
 }

@@ -12,7 +12,7 @@
 #include "render_priv.h"
 
 /* The RGB of pixel (x, y) of an RGB24 image, components 0..1. */
-static inline struct lat_rgb px(cairo_surface_t *s, double x, double y)
+static inline struct rd_rgb px(cairo_surface_t *s, double x, double y)
 {
 	int ix = (int)floor(x), iy = (int)floor(y);
 	unsigned char *d = cairo_image_surface_get_data(s);
@@ -21,38 +21,38 @@ static inline struct lat_rgb px(cairo_surface_t *s, double x, double y)
 
 	if (ix < 0 || iy < 0 || ix >= cairo_image_surface_get_width(s) ||
 	    iy >= cairo_image_surface_get_height(s))
-		return (struct lat_rgb){ -1, -1, -1 };
+		return (struct rd_rgb){ -1, -1, -1 };
 	v = *(uint32_t *)(d + (size_t)iy * (size_t)stride + (size_t)ix * 4);
-	return (struct lat_rgb){ ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
+	return (struct rd_rgb){ ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0,
 				 (v & 0xff) / 255.0 };
 }
 
 /* Largest component difference between two colours. */
-static inline double rgb_dist(struct lat_rgb a, struct lat_rgb b)
+static inline double rgb_dist(struct rd_rgb a, struct rd_rgb b)
 {
 	return fmax(fabs(a.r - b.r), fmax(fabs(a.g - b.g), fabs(a.b - b.b)));
 }
 
-static inline int is_alert_red(struct lat_rgb c)
+static inline int is_alert_red(struct rd_rgb c)
 {
 	return c.r > 0.6 && c.g < 0.45 && c.b < 0.45;
 }
 
 /* Whether two boxes share an area (touching edges do not). */
-static inline int rects_overlap(const struct lat_rect *a, const struct lat_rect *b)
+static inline int rects_overlap(const struct rd_rect *a, const struct rd_rect *b)
 {
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
 /* Whether @in lies within @out (half a pixel of slack for rounding). */
-static inline int rect_inside(const struct lat_rect *in, const struct lat_rect *out)
+static inline int rect_inside(const struct rd_rect *in, const struct rd_rect *out)
 {
 	return in->x >= out->x - 0.5 && in->x + in->w <= out->x + out->w + 0.5 &&
 	       in->y >= out->y - 0.5 && in->y + in->h <= out->y + out->h + 0.5;
 }
 
 /* Whether the chart's legend has an entry of exactly @text. */
-static inline int legend_has(const struct lat_chart *c, const char *text)
+static inline int legend_has(const struct rd_chart *c, const char *text)
 {
 	for (int i = 0; i < c->nlegend; i++)
 		if (!strcmp(c->legend[i].text, text))

@@ -54,7 +54,7 @@ static void test_text_fit(void **state)
 	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
 	/* invalid UTF-8 through cairo would put the context in an error state */
 	rd_utf8_clean("\xff\xfe<&>", (size_t)-1, out, sizeof(out));
-	lat_text(cr, 0, 10, 0, out);
+	rd_text(cr, 0, 10, 0, out);
 	assert_int_equal(cairo_status(cr), CAIRO_STATUS_SUCCESS);
 	cairo_destroy(cr);
 	cairo_surface_destroy(s);
@@ -62,7 +62,7 @@ static void test_text_fit(void **state)
 
 static void test_linear_axis(void **state)
 {
-	struct lat_axis a = { .lo = 0, .hi = 3.6e9, .unit = LAT_UNIT_NS };
+	struct rd_axis a = { .lo = 0, .hi = 3.6e9, .unit = LAT_UNIT_NS };
 
 	(void)state;
 	snprintf(a.title, sizeof(a.title), "time");
@@ -82,11 +82,11 @@ static void test_linear_axis(void **state)
 	rd_axis_ticks(&a, 10);
 	assert_string_equal(a.title, "time [s]");
 
-	a = (struct lat_axis){ .lo = 0, .hi = 45000, .unit = LAT_UNIT_NS };
+	a = (struct rd_axis){ .lo = 0, .hi = 45000, .unit = LAT_UNIT_NS };
 	rd_axis_ticks(&a, 5);
 	assert_string_equal(a.title, " [\xc2\xb5s]");
 	assert_string_equal(a.tick_label[1], "10");
-	a = (struct lat_axis){ .lo = 0, .hi = 4.5e8, .unit = LAT_UNIT_CYCLES };
+	a = (struct rd_axis){ .lo = 0, .hi = 4.5e8, .unit = LAT_UNIT_CYCLES };
 	rd_axis_ticks(&a, 10);
 	assert_string_equal(a.tick_label[1], "50");
 	assert_non_null(strstr(a.title, "[Mcycles]"));
@@ -94,7 +94,7 @@ static void test_linear_axis(void **state)
 
 static void test_log_axis(void **state)
 {
-	struct lat_axis a = { .lo = 48000, .hi = 2.5e9, .log = 1, .unit = LAT_UNIT_NS, .p0 = 800,
+	struct rd_axis a = { .lo = 48000, .hi = 2.5e9, .log = 1, .unit = LAT_UNIT_NS, .p0 = 800,
 			      .p1 = 100 };
 	const char *want[] = { "10 \xc2\xb5s", "100 \xc2\xb5s", "1 ms", "10 ms", "100 ms", "1 s",
 			       "10 s" };
@@ -147,14 +147,14 @@ static void test_blame(void **state)
 	};
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 }, b2 = { 0 };
-	struct lat_chart c;
-	struct lat_blame_input in = { rows, 3, 10000000, "fn dump" };
+	struct rd_chart c;
+	struct rd_blame_input in = { rows, 3, 10000000, "fn dump" };
 	cairo_surface_t *s;
 	double y;
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_blame_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_blame_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "blame.png");
 	assert_non_null(strstr(c.subtitle, "3 of 3 rows"));
@@ -163,10 +163,10 @@ static void test_blame(void **state)
 	y = c.plot.y + 6 + 1.5 * 30;
 	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 0.5e6), y), rd_palette(0)) < 0.02);
 	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 2e6), y),
-			     (struct lat_rgb){ 0.72, 0.82, 0.91 }) < 0.02);
+			     (struct rd_rgb){ 0.72, 0.82, 0.91 }) < 0.02);
 	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 3.4e6), y), rd_palette(0)) > 0.3);
 	cairo_surface_destroy(s);
-	lat_blame_ops.release(&c);
+	rd_blame_ops.release(&c);
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_blame(rows, 3, 0, "<t>", &o, &b), 0);
 	assert_int_equal(xmllint_ok(&b), 0);

@@ -76,29 +76,29 @@ static struct lat_block *build(void)
 	return b;
 }
 
-static struct lat_rgb pid_rgb(const struct lat_cpus_layout *l, int32_t pid)
+static struct rd_rgb pid_rgb(const struct rd_cpus_layout *l, int32_t pid)
 {
 	for (size_t i = 0; i < l->npids; i++)
 		if (l->pids[i] == pid)
 			return l->rgb[i];
 	fail();
-	return (struct lat_rgb){ 0, 0, 0 };
+	return (struct rd_rgb){ 0, 0, 0 };
 }
 
 static void test_runs_and_bouncing(void **state)
 {
 	struct lat_block *b = build();
 	struct lat_render_opts o;
-	struct lat_chart c;
-	const struct lat_cpus_layout *l;
-	const struct lat_cpus_run *r;
+	struct rd_chart c;
+	const struct rd_cpus_layout *l;
+	const struct rd_cpus_run *r;
 	cairo_surface_t *s;
 	double lane, x0, x1, y;
 
 	(void)state;
 	lat_render_opts_init(&o);
 	assert_int_equal(lat_render_pick(b), LAT_CHART_CPUS);
-	s = rd_chart_image(&lat_cpus_ops, b, &o, &c);
+	s = rd_chart_image(&rd_cpus_ops, b, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "cpus.png");
 	l = c.priv;
@@ -153,11 +153,11 @@ static void test_runs_and_bouncing(void **state)
 	/* N = 2: after 802's last pick ends (~116 Mcycles in) nothing is drawn: background */
 	r = &l->runs[0];
 	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 300e6), r->box.y + r->box.h / 2),
-			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
+			     (struct rd_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
 	assert_true(rgb_dist(px(s, rd_axis_map(&c.x, 80e6), r->box.y + r->box.h / 2),
 			     pid_rgb(l, 802)) < 0.02);
 	cairo_surface_destroy(s);
-	lat_cpus_ops.release(&c);
+	rd_cpus_ops.release(&c);
 	lat_block_free(b);
 }
 

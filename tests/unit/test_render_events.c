@@ -52,9 +52,9 @@ static size_t nonempty(const struct lat_histogram *h)
 }
 
 /* A pixel the pale fill (or a line) of a histogram tinted, not the white plot. */
-static int tinted(struct lat_rgb c)
+static int tinted(struct rd_rgb c)
 {
-	return rgb_dist(c, (struct lat_rgb){ 1, 1, 1 }) > 0.05;
+	return rgb_dist(c, (struct rd_rgb){ 1, 1, 1 }) > 0.05;
 }
 
 /*
@@ -74,10 +74,10 @@ static void test_wakeup_hist(void **state)
 	static const int64_t want_p50[2] = { 84223, 45439 }, want_max[2] = { 4031988, 3889355 };
 	struct lat_loaded ld;
 	struct lat_block *b = load(&ld, STACKS, NULL, 0);
-	struct lat_hist_set e = { 0 };
+	struct rd_hist_set e = { 0 };
 	struct lat_render_opts o;
 	struct lat_render_buf buf[2] = { { 0 }, { 0 } };
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	size_t filled = 0, white = 0;
 	int per_task;
@@ -100,10 +100,10 @@ static void test_wakeup_hist(void **state)
 	lat_render_opts_init(&o);
 	{
 		/* marks at bucket bounds (NULL marks): no dashed line crosses a bucket's middle */
-		struct lat_hist_input in = { e.h, 1, "cpu 0", NULL, NULL, NULL, 0 };
+		struct rd_hist_input in = { e.h, 1, "cpu 0", NULL, NULL, NULL, 0 };
 		const struct lat_histogram *h = e.h[0];
 
-		s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+		s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 		assert_non_null(s);
 		dump_png(s, "wakeup-hist-cpu0.png");
 		for (size_t i = 0; i < h->nbuckets; i++) {
@@ -120,8 +120,8 @@ static void test_wakeup_hist(void **state)
 		assert_int_equal(filled, want_ne[0]);
 		assert_int_equal(white, h->nbuckets - want_ne[0]);
 		cairo_surface_destroy(s);
-		if (lat_hist_ops.release)
-			lat_hist_ops.release(&c);
+		if (rd_hist_ops.release)
+			rd_hist_ops.release(&c);
 	}
 
 	/* the block's chart, twice: byte-identical, a well-formed SVG */
@@ -149,7 +149,7 @@ static void test_wakeup_hist_task(void **state)
 {
 	struct lat_loaded ld;
 	struct lat_block *b = load(&ld, STACKS, "3040", 0);
-	struct lat_hist_set e = { 0 };
+	struct rd_hist_set e = { 0 };
 	int per_task;
 
 	(void)state;
@@ -179,10 +179,10 @@ static void test_icicle(void **state)
 	int64_t *ns[2];
 	const struct lat_wake_blame *rows[2] = { r->off_stacks, r->run_stacks };
 	size_t n[2] = { r->noff_stacks_all, r->nrun_stacks_all };
-	struct lat_icicle_input in = { .title = "stacks" };
-	const struct lat_icicle_layout *l;
+	struct rd_icicle_input in = { .title = "stacks" };
+	const struct rd_icicle_layout *l;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -196,10 +196,10 @@ static void test_icicle(void **state)
 			names[k][i] = rows[k][i].name;
 			ns[k][i] = rows[k][i].ns;
 		}
-		in.panel[k] = (struct lat_icicle_panel){ names[k], ns[k], n[k] };
+		in.panel[k] = (struct rd_icicle_panel){ names[k], ns[k], n[k] };
 	}
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_icicle_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_icicle_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "icicle.png");
 	l = c.priv;
@@ -213,7 +213,7 @@ static void test_icicle(void **state)
 	assert_true(l->drawn[0] >= 1 && l->drawn[0] <= l->nframes[0]);
 	assert_true(l->drawn[1] >= 1 && l->drawn[1] <= l->nframes[1]);
 	cairo_surface_destroy(s);
-	lat_icicle_ops.release(&c);
+	rd_icicle_ops.release(&c);
 	for (int k = 0; k < 2; k++) {
 		free(names[k]);
 		free(ns[k]);
@@ -248,10 +248,10 @@ static void test_lanes(void **state)
 	struct lat_block *b = load(&ld, STACKS, NULL, 1);
 	const struct lat_wakeup_result *r = b->analysis;
 	const struct lat_wake_activity *a = r->activity;
-	struct lat_lanes_input in = { r, "lanes" };
-	const struct lat_lanes_layout *l;
+	struct rd_lanes_input in = { r, "lanes" };
+	const struct rd_lanes_layout *l;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -270,7 +270,7 @@ static void test_lanes(void **state)
 	}
 	assert_int_equal(r->nstalls, 0);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_lanes_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_lanes_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "lanes.png");
 	l = c.priv;
@@ -285,7 +285,7 @@ static void test_lanes(void **state)
 	assert_true(fabs(l->lane_y0 + 2 * l->lane_h + l->lane_gap - (c.plot.y + c.plot.h - 4)) <
 		    0.01);
 	cairo_surface_destroy(s);
-	lat_lanes_ops.release(&c);
+	rd_lanes_ops.release(&c);
 	lat_loaded_release(&ld);
 
 	b = load(&ld, CYCLIC, NULL, 1);
@@ -295,7 +295,7 @@ static void test_lanes(void **state)
 	assert_int_equal(r->nstalls, 2);
 	assert_int_equal(r->stalls[0].cpu, -1);
 	assert_int_equal(r->stalls[1].cpu, 0);
-	s = rd_chart_image(&lat_lanes_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_lanes_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->drawn_stalls, 2);
@@ -309,7 +309,7 @@ static void test_lanes(void **state)
 		assert_true(is_alert_red(px(s, x, l->lane_y0 + l->lane_h + l->lane_gap + 2)));
 	}
 	cairo_surface_destroy(s);
-	lat_lanes_ops.release(&c);
+	rd_lanes_ops.release(&c);
 	lat_loaded_release(&ld);
 }
 
@@ -331,9 +331,9 @@ static void add_marker(struct lat_timeline *t, uint64_t ts, int cpu, int64_t v)
 static void test_markers(void **state)
 {
 	struct lat_timeline *t = calloc(1, sizeof(*t));
-	const struct lat_tl_layout *l;
+	const struct rd_tl_layout *l;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	size_t slots;
 
@@ -349,7 +349,7 @@ static void test_markers(void **state)
 			add_marker(t, t->start_ns + (uint64_t)i * 1000 + (uint64_t)cpu * 300, cpu,
 				   50000 + (i * 7919 + cpu * 104729) % 400000);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-markers.png");
 	l = c.priv;
@@ -365,9 +365,9 @@ static void test_markers(void **state)
 	assert_true(l->drawn_marker_labels >= 2 * (slots / 2) && l->drawn_marker_labels <= 2 * slots);
 	/* the lane's lower part stays its background: ticks reach a third of the lane */
 	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2 + 0.5, rd_tl_lane_top(l, 0) +
-				l->lane_h * 0.8), (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
+				l->lane_h * 0.8), (struct rd_rgb){ 0.965, 0.965, 0.965 }) < 0.02);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	lat_timeline_free(t);
 }
 
@@ -381,9 +381,9 @@ static void test_timeline_case(void **state)
 	struct lat_loaded ld;
 	struct lat_block *b = load(&ld, CYCLIC, NULL, 0);
 	struct lat_timeline *t = NULL;
-	const struct lat_tl_layout *l;
+	const struct rd_tl_layout *l;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	size_t nstall = 0;
 
@@ -395,13 +395,13 @@ static void test_timeline_case(void **state)
 		nstall += t->marks[i].kind == LAT_TL_STALL;
 	assert_int_equal(nstall, 2);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-stalls.png");
 	l = c.priv;
 	assert_int_equal(l->drawn_stalls, 2);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	lat_timeline_free(t);
 	lat_loaded_release(&ld);
 
@@ -418,7 +418,7 @@ static void test_timeline_case(void **state)
 	assert_int_equal(strncmp(t->title, "queued-elsewhere", 16), 0);
 	assert_int_equal(t->brackets[0].queued_cpu, 1);
 	o.task = "3125";
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->queued_outlined, 1);
@@ -427,7 +427,7 @@ static void test_timeline_case(void **state)
 									 l->v0))),
 				   rd_tl_lane_top(l, 1) + l->lane_h / 2)));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	lat_timeline_free(t);
 	lat_loaded_release(&ld);
 }
@@ -475,14 +475,14 @@ static void test_bracket_holder(void **state)
 static void test_empty_lanes(struct lat_timeline *t)
 {
 	struct lat_render_opts o;
-	struct lat_chart c;
-	const struct lat_tl_layout *l;
+	struct rd_chart c;
+	const struct rd_tl_layout *l;
 	cairo_surface_t *s;
 
 	lat_render_opts_init(&o);
 	o.width = 1200;
 	o.height = 675;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->ncpus, 8);
@@ -495,7 +495,7 @@ static void test_empty_lanes(struct lat_timeline *t)
 	assert_true(fabs(rd_tl_lane_top(l, 7) + l->lane_h - (c.plot.y + c.plot.h - 4)) < 1);
 	assert_non_null(strstr(c.subtitle, "8 CPUs (7 with no events), "));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 }
 
 static void test_timeline_unnamed_irq(void **state)
@@ -538,7 +538,7 @@ static void test_timeline_unnamed_irq(void **state)
 }
 
 /* The headline drawn at @w x 675 with @source: its layout in @c (release it). */
-static void headline(struct lat_timeline *t, const char *source, int w, struct lat_chart *c)
+static void headline(struct lat_timeline *t, const char *source, int w, struct rd_chart *c)
 {
 	struct lat_render_opts o;
 	cairo_surface_t *s;
@@ -547,7 +547,7 @@ static void headline(struct lat_timeline *t, const char *source, int w, struct l
 	o.source = source;
 	o.width = w;
 	o.height = 675;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, c);
 	assert_non_null(s);
 	cairo_surface_destroy(s);
 }
@@ -573,7 +573,7 @@ static void test_headline_wrap(void **state)
 	struct lat_loaded ld;
 	struct lat_block *b = load(&ld, LKML_RT, NULL, 0);
 	struct lat_timeline *t = NULL;
-	struct lat_chart c;
+	struct rd_chart c;
 	char both[1100], longsrc[120];
 
 	(void)state;
@@ -586,21 +586,21 @@ static void test_headline_wrap(void **state)
 
 	headline(t, src, 1200, &c);
 	assert_int_equal(c.title_lines, 2);
-	assert_true(c.title_pt == LAT_TITLE_PT);
+	assert_true(c.title_pt == RD_TITLE_PT);
 	snprintf(both, sizeof(both), "%s %s", c.title_line[0], c.title_line[1]);
 	assert_string_equal(both, c.title);	/* nothing cut */
 	assert_false(has_ellipsis(both));
 	assert_non_null(strstr(c.title_line[0], "timeline: idle (100%):"));
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	/* narrow: smallest size, two lines, the second cut at its end */
 	headline(t, src, 560, &c);
 	assert_int_equal(c.title_lines, 2);
-	assert_true(c.title_pt == LAT_TITLE_MIN_PT);
+	assert_true(c.title_pt == RD_TITLE_MIN_PT);
 	assert_true(has_ellipsis(c.title_line[1]));
 	snprintf(both, sizeof(both), "%s %s", c.title_line[0], c.title_line[1]);
 	assert_non_null(strstr(both, "idle (100%)"));
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	/* a source name wider than the line: it is cut, the verdict kind and share are not */
 	memset(longsrc, 'x', sizeof(longsrc) - 1);
@@ -610,7 +610,7 @@ static void test_headline_wrap(void **state)
 	assert_int_equal(c.title_lines, 2);
 	assert_true(has_ellipsis(c.title_line[0]));
 	assert_int_equal(strncmp(c.title_line[1], "idle (100%)", 11), 0);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	lat_timeline_free(t);
 	lat_loaded_release(&ld);
 }

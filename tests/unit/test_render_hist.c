@@ -102,7 +102,7 @@ static void test_marks_from_analysis(void **state)
 	struct lat_render_buf x = { 0 }, y = { 0 };
 	const struct lat_hist_result *r;
 	struct lat_block *bl;
-	struct lat_hist_input in;
+	struct rd_hist_input in;
 
 	(void)state;
 	lat_analyze_opts_init(&ao);
@@ -119,8 +119,8 @@ static void test_marks_from_analysis(void **state)
 	lat_render_opts_init(&o);
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_block(bl, &o, &x), 0);
-	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0 };
-	assert_int_equal(rd_chart_run(&lat_hist_ops, &in, &o, &y), 0);
+	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0 };
+	assert_int_equal(rd_chart_run(&rd_hist_ops, &in, &o, &y), 0);
 	assert_int_equal(x.len, y.len);
 	assert_memory_equal(x.data, y.data, x.len);
 	lat_render_buf_release(&x);
@@ -131,16 +131,16 @@ static void test_marks_from_analysis(void **state)
 static void test_overlay_geometry(void **state)
 {
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	double x, y;
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "histogram.png");
 	assert_true(c.x.log && c.y.log);
@@ -165,7 +165,7 @@ static void test_overlay_geometry(void **state)
 	assert_true(rgb_dist(px(s, x, y), rd_palette(0)) < 0.15);
 	assert_true(y < c.plot.y + c.plot.h - 10);
 	cairo_surface_destroy(s);
-	lat_hist_ops.release(&c);
+	rd_hist_ops.release(&c);
 
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_histogram(h, 2, "<delivery> & \"times\"", &o, &b), 0);
@@ -181,16 +181,16 @@ static void test_overlay_geometry(void **state)
  * through any label's box but for its own end under it.  Checked here with
  * plain rectangle arithmetic, not with the placement code.
  */
-static void labels_ok(const struct lat_hist_layout *l)
+static void labels_ok(const struct rd_hist_layout *l)
 {
 	for (size_t i = 0; i < l->nlabels; i++) {
-		const struct lat_plabel *a = &l->label[i];
-		const struct lat_rect *pb = NULL;
+		const struct rd_plabel *a = &l->label[i];
+		const struct rd_rect *pb = NULL;
 
 		if (!a->placed)
 			continue;
 		for (size_t p = 0; p < l->npanels; p++) {
-			const struct lat_hist_panel *pn = &l->panel[p];
+			const struct rd_hist_panel *pn = &l->panel[p];
 
 			for (size_t j = pn->first; j < pn->first + pn->n; j++)
 				if (l->order[j] == a->hist)
@@ -202,7 +202,7 @@ static void labels_ok(const struct lat_hist_layout *l)
 		assert_true(a->y0 >= a->box.y + a->box.h && a->y0 < a->y1);
 		assert_false(a->x >= a->box.x && a->x <= a->box.x + a->box.w);
 		for (size_t j = 0; j < l->nlabels; j++) {
-			const struct lat_plabel *b = &l->label[j];
+			const struct rd_plabel *b = &l->label[j];
 
 			if (j == i || !b->placed)
 				continue;
@@ -214,7 +214,7 @@ static void labels_ok(const struct lat_hist_layout *l)
 	}
 }
 
-static size_t placed(const struct lat_hist_layout *l, const char *text)
+static size_t placed(const struct rd_hist_layout *l, const char *text)
 {
 	size_t n = 0;
 
@@ -232,19 +232,19 @@ static void test_overlay_labels(void **state)
 {
 	static const int sizes[2][2] = { { 1600, 900 }, { 1200, 675 } };
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct lat_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
 
 	(void)state;
 	for (int k = 0; k < 2; k++) {
-		const struct lat_hist_layout *l;
+		const struct rd_hist_layout *l;
 		struct lat_render_opts o;
-		struct lat_chart c;
+		struct rd_chart c;
 		cairo_surface_t *s;
 
 		lat_render_opts_init(&o);
 		o.width = sizes[k][0];
 		o.height = sizes[k][1];
-		s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+		s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 		assert_non_null(s);
 		l = c.priv;
 		assert_false(l->multiples);
@@ -258,7 +258,7 @@ static void test_overlay_labels(void **state)
 		for (size_t i = 0; i < l->nlabels; i++)
 			assert_true(l->label[i].box.y + l->label[i].box.h < c.y.p1);
 		cairo_surface_destroy(s);
-		lat_hist_ops.release(&c);
+		rd_hist_ops.release(&c);
 	}
 	lat_histogram_free(h[0]);
 	lat_histogram_free(h[1]);
@@ -272,10 +272,10 @@ static void test_overlay_labels(void **state)
 static void test_crowded_labels(void **state)
 {
 	struct lat_histogram *h[3];
-	struct lat_hist_input in = { h, 3, "crowded", NULL, NULL, NULL, 0 };
-	const struct lat_hist_layout *l;
+	struct rd_hist_input in = { h, 3, "crowded", NULL, NULL, NULL, 0 };
+	const struct rd_hist_layout *l;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -290,7 +290,7 @@ static void test_crowded_labels(void **state)
 	lat_render_opts_init(&o);
 	o.width = 480;
 	o.height = 300;
-	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nlabels, 9);
@@ -298,7 +298,7 @@ static void test_crowded_labels(void **state)
 	assert_true(placed(l, NULL) >= 3);
 	labels_ok(l);
 	cairo_surface_destroy(s);
-	lat_hist_ops.release(&c);
+	rd_hist_ops.release(&c);
 	for (int k = 0; k < 3; k++)
 		lat_histogram_free(h[k]);
 }
@@ -314,12 +314,12 @@ static void test_many_series_multiples(void **state)
 {
 	struct lat_loaded ld;
 	struct lat_analyze_opts ao;
-	const struct lat_hist_layout *l;
+	const struct rd_hist_layout *l;
 	const struct lat_hist_result *r;
 	struct lat_render_opts o;
-	struct lat_hist_input in;
+	struct rd_hist_input in;
 	struct lat_block *bl;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -329,11 +329,11 @@ static void test_many_series_multiples(void **state)
 	assert_int_equal(lat_analyze_block(bl, &ao), 0);
 	r = bl->analysis;
 	assert_int_equal(bl->nhist, 10);
-	in = (struct lat_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, r->stats, 0 };
+	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, r->stats, 0 };
 	lat_render_opts_init(&o);
 	o.width = 1200;
 	o.height = 675;
-	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_true(l->multiples);
@@ -341,7 +341,7 @@ static void test_many_series_multiples(void **state)
 	assert_int_equal(l->ngroups, 2);
 	assert_int_equal(l->ncols, 5);
 	for (size_t i = 0; i < 10; i++) {
-		const struct lat_hist_panel *p = &l->panel[i];
+		const struct rd_hist_panel *p = &l->panel[i];
 		char want[64];
 
 		snprintf(want, sizeof(want), "%s cpu%zu \xc2\xb7 600002 samples",
@@ -367,7 +367,7 @@ static void test_many_series_multiples(void **state)
 	assert_int_equal(l->colour[l->order[0]], 0);
 	assert_int_equal(l->colour[l->order[9]], 1);
 	cairo_surface_destroy(s);
-	lat_hist_ops.release(&c);
+	rd_hist_ops.release(&c);
 	lat_loaded_release(&ld);
 }
 
@@ -382,9 +382,9 @@ static void test_ab_shares(void **state)
 {
 	uint64_t ten[LAT_ARRAY_SIZE(lo_ns)];
 	struct lat_histogram *h[2];
-	struct lat_hist_input in = { h, 2, "A/B", NULL, NULL, NULL, 1 };
+	struct rd_hist_input in = { h, 2, "A/B", NULL, NULL, NULL, 1 };
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	double x, y;
 
@@ -394,7 +394,7 @@ static void test_ab_shares(void **state)
 	h[0] = mk("A", plain);
 	h[1] = mk("B", ten);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_hist_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_hist_ops, &in, &o, &c);
 	assert_non_null(s);
 	/* 59.52 % the largest share, 1 in 5000 = 0.02 % the smallest: margins, not decades */
 	assert_true(c.y.percent && c.y.hi > 59.52 && c.y.hi < 100 && c.y.lo < 0.02);
@@ -406,7 +406,7 @@ static void test_ab_shares(void **state)
 	x = (rd_axis_map(&c.x, 112202000) + rd_axis_map(&c.x, 125893000)) / 2;
 	assert_true(rgb_dist(px(s, x, rd_axis_map(&c.y, 0.02)), rd_palette(1)) < 0.15);
 	cairo_surface_destroy(s);
-	lat_hist_ops.release(&c);
+	rd_hist_ops.release(&c);
 	lat_histogram_free(h[0]);
 	lat_histogram_free(h[1]);
 }

@@ -21,25 +21,25 @@
 #define MS 1000000ULL
 
 /* The centre of the pixel column an instant is drawn in (arrows sit on whole pixels). */
-static double xat(const struct lat_chart *c, uint64_t ts)
+static double xat(const struct rd_chart *c, uint64_t ts)
 {
-	const struct lat_tl_layout *l = c->priv;
+	const struct rd_tl_layout *l = c->priv;
 
 	return round(rd_axis_map(&c->x, (double)(ts - l->v0))) + 0.5;
 }
 
 /* Between the lanes of CPU 0 and CPU 1, where only arrows are drawn. */
-static double gap_y(const struct lat_tl_layout *l)
+static double gap_y(const struct rd_tl_layout *l)
 {
 	return rd_tl_lane_top(l, 1) - l->lane_gap / 2;
 }
 
-static double mid_y(const struct lat_tl_layout *l, int cpu)
+static double mid_y(const struct rd_tl_layout *l, int cpu)
 {
 	return rd_tl_lane_top(l, cpu) + l->lane_h / 2;
 }
 
-static int is_rgb(struct lat_rgb c, struct lat_rgb want)
+static int is_rgb(struct rd_rgb c, struct rd_rgb want)
 {
 	return rgb_dist(c, want) < 0.12;
 }
@@ -109,14 +109,14 @@ static void test_hand_built(void **state)
 	struct lat_timeline *t = build();
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
-	const struct lat_tl_layout *l;
-	struct lat_chart c;
+	const struct rd_tl_layout *l;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	double x;
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-migrations.png");
 	l = c.priv;
@@ -133,26 +133,26 @@ static void test_hand_built(void **state)
 
 	/* own: bold, own colour, crossing the lane gap; head on CPU 0, ring on CPU 1 */
 	x = xat(&c, T0 + 5 * MS);
-	assert_true(is_rgb(px(s, x, gap_y(l)), lat_tl_migr_own_rgb));
-	assert_true(is_rgb(px(s, x + 1.5, mid_y(l, 0) + 7), lat_tl_migr_own_rgb));
-	assert_false(is_rgb(px(s, x + 2.5, mid_y(l, 1) - 7), lat_tl_migr_own_rgb));
+	assert_true(is_rgb(px(s, x, gap_y(l)), tl_migr_own_rgb));
+	assert_true(is_rgb(px(s, x + 1.5, mid_y(l, 0) + 7), tl_migr_own_rgb));
+	assert_false(is_rgb(px(s, x + 2.5, mid_y(l, 1) - 7), tl_migr_own_rgb));
 	/* others: pale violet in the gap, head on CPU 1 */
 	x = xat(&c, T0 + 2 * MS);
-	assert_true(is_rgb(px(s, x, gap_y(l)), lat_tl_migr_rgb));
-	assert_true(is_rgb(px(s, x + 1.5, mid_y(l, 1) - 7), lat_tl_migr_rgb));
-	assert_true(is_rgb(px(s, xat(&c, T0 + 8 * MS), gap_y(l)), lat_tl_migr_rgb));
+	assert_true(is_rgb(px(s, x, gap_y(l)), tl_migr_rgb));
+	assert_true(is_rgb(px(s, x + 1.5, mid_y(l, 1) - 7), tl_migr_rgb));
+	assert_true(is_rgb(px(s, xat(&c, T0 + 8 * MS), gap_y(l)), tl_migr_rgb));
 	/* nothing where no migration is drawn: 4 ms (1 -> 1), 9 ms (to no lane), 3 ms */
-	assert_false(is_rgb(px(s, xat(&c, T0 + 4 * MS), gap_y(l)), lat_tl_migr_rgb));
-	assert_false(is_rgb(px(s, xat(&c, T0 + 9 * MS), gap_y(l)), lat_tl_migr_rgb));
-	assert_false(is_rgb(px(s, xat(&c, T0 + 3 * MS), gap_y(l)), lat_tl_migr_rgb));
+	assert_false(is_rgb(px(s, xat(&c, T0 + 4 * MS), gap_y(l)), tl_migr_rgb));
+	assert_false(is_rgb(px(s, xat(&c, T0 + 9 * MS), gap_y(l)), tl_migr_rgb));
+	assert_false(is_rgb(px(s, xat(&c, T0 + 3 * MS), gap_y(l)), tl_migr_rgb));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	/* a window without the own migration: no own legend entry, nothing drawn there */
 	o.has_window = 1;
 	o.window_start_ns = 6 * MS;
 	o.window_end_ns = 10 * MS;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nmigr, 100);
@@ -160,7 +160,7 @@ static void test_hand_built(void **state)
 	assert_int_equal(l->drawn_own_migr, 0);
 	assert_false(legend_has(&c, "migration of rt-task:300"));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	o.has_window = 0;
 	o.format = LAT_RENDER_SVG;
@@ -190,8 +190,8 @@ static void test_recorded(void **state)
 	struct lat_render_buf b = { 0 };
 	struct lat_timeline *t = NULL;
 	const struct lat_tl_mark *own = NULL;
-	const struct lat_tl_layout *l;
-	struct lat_chart c;
+	const struct rd_tl_layout *l;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -221,7 +221,7 @@ static void test_recorded(void **state)
 
 	lat_render_opts_init(&o);
 	o.task = "3125";
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-migration-cc.png");
 	l = c.priv;
@@ -229,11 +229,11 @@ static void test_recorded(void **state)
 	assert_int_equal(l->drawn_migr, 2);
 	assert_int_equal(l->drawn_own_migr, 1);
 	assert_true(legend_has(&c, "migration of cc:3125"));
-	assert_true(is_rgb(px(s, xat(&c, own->start_ns), gap_y(l)), lat_tl_migr_own_rgb));
+	assert_true(is_rgb(px(s, xat(&c, own->start_ns), gap_y(l)), tl_migr_own_rgb));
 	assert_true(is_rgb(px(s, xat(&c, own->start_ns) + 1.5, mid_y(l, 0) + 7),
-			   lat_tl_migr_own_rgb));
+			   tl_migr_own_rgb));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
@@ -263,7 +263,7 @@ static void test_fixture(void **state)
 	struct lat_loaded ld;
 	struct lat_analyze_opts ao;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
@@ -276,7 +276,7 @@ static void test_fixture(void **state)
 	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
 	for (size_t k = 0; k < 2; k++) {
 		struct lat_timeline *t = NULL;
-		const struct lat_tl_layout *l;
+		const struct rd_tl_layout *l;
 		size_t n = 0;
 
 		assert_int_equal(lat_wakeup_timeline(ld.blocks[0], k, &t), 0);
@@ -284,7 +284,7 @@ static void test_fixture(void **state)
 		for (size_t i = 0; i < t->nmarks; i++)
 			n += t->marks[i].kind == LAT_TL_MIGRATE;
 		assert_int_equal(n, want[k].n);
-		s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+		s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 		assert_non_null(s);
 		l = c.priv;
 		/* all distinct and between the two lanes; merged to at most 2 per 24 px */
@@ -292,7 +292,7 @@ static void test_fixture(void **state)
 		assert_true(l->drawn_migr > 0 && l->drawn_migr < want[k].n);
 		assert_true(l->drawn_migr <= 2 * ((size_t)c.plot.w / 24 + 1));
 		cairo_surface_destroy(s);
-		lat_timeline_ops.release(&c);
+		rd_timeline_ops.release(&c);
 		lat_timeline_free(t);
 	}
 	lat_loaded_release(&ld);

@@ -37,17 +37,17 @@ static void unload(struct lat_loaded *l)
 static void test_freeze_where_the_row_says(void **state)
 {
 	struct lat_loaded *l = load(LAT_SAMPLES_DIR "/lat3/seed000-lat3-vs-shell-loop.txt");
-	struct lat_series_input in = { l->blocks[0], l->blocks[0]->analysis };
-	const struct lat_series_layout *lay;
+	struct rd_series_input in = { l->blocks[0], l->blocks[0]->analysis };
+	const struct rd_series_layout *lay;
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 	double x, y, yfloor;
 
 	(void)state;
 	lat_render_opts_init(&o);
 	o.source = "seed000-lat3-vs-shell-loop.txt";
-	s = rd_chart_image(&lat_series_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_series_ops, &in, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "series.png");
 	lay = c.priv;
@@ -82,21 +82,21 @@ static void test_freeze_where_the_row_says(void **state)
 	assert_non_null(strstr(c.subtitle, "worst stall 2.51 s (process 1, line 13)"));
 	assert_non_null(strstr(c.subtitle, "2 freezes"));
 	cairo_surface_destroy(s);
-	lat_series_ops.release(&c);
+	rd_series_ops.release(&c);
 	unload(l);
 }
 
 static void test_two_processes(void **state)
 {
 	struct lat_loaded *l = load(LAT_SAMPLES_DIR "/lat3/seed000-2x-lat3-1000000.txt");
-	struct lat_series_input in = { l->blocks[0], l->blocks[0]->analysis };
+	struct rd_series_input in = { l->blocks[0], l->blocks[0]->analysis };
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_series_ops, &in, &o, &c);
+	s = rd_chart_image(&rd_series_ops, &in, &o, &c);
 	assert_non_null(s);
 	/* one legend entry per process, in the block's order, each its own colour */
 	assert_int_equal(l->blocks[0]->nseries, 2);
@@ -104,7 +104,7 @@ static void test_two_processes(void **state)
 	assert_true(!strncmp(c.legend[1].text, "process 2", 9));
 	assert_true(rgb_dist(c.legend[0].rgb, c.legend[1].rgb) > 0.3);
 	cairo_surface_destroy(s);
-	lat_series_ops.release(&c);
+	rd_series_ops.release(&c);
 	unload(l);
 }
 
@@ -151,8 +151,8 @@ static void test_dense_rows(void **state)
 	struct lat_series *s = lat_series_new("1", LAT_LOOP_NCOLS, cols);
 	struct lat_render_opts o;
 	struct lat_render_buf out = { 0 };
-	struct lat_series_input in = { NULL, NULL };
-	struct lat_chart c;
+	struct rd_series_input in = { NULL, NULL };
+	struct rd_chart c;
 	cairo_surface_t *img;
 	double x, y;
 
@@ -175,13 +175,13 @@ static void test_dense_rows(void **state)
 	/* the lone 5 ms spike survives the folding */
 	o.format = LAT_RENDER_PNG;
 	in.b = b;
-	img = rd_chart_image(&lat_series_ops, &in, &o, &c);
+	img = rd_chart_image(&rd_series_ops, &in, &o, &c);
 	assert_non_null(img);
 	x = rd_axis_map(&c.x, 100000 * 1e6);
 	y = rd_axis_map(&c.y, 5e6);
 	assert_true(rgb_dist(px(img, floor(x) + 0.5, y + 2), rd_palette(0)) < 0.2);
 	cairo_surface_destroy(img);
-	lat_series_ops.release(&c);
+	rd_series_ops.release(&c);
 	lat_render_buf_release(&out);
 	lat_block_free(b);
 }

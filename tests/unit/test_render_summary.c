@@ -42,7 +42,7 @@ static void renders(const struct lat_block *b)
 }
 
 /* Every text of the layout inside the plot and clear of every other. */
-static void texts_apart(const struct lat_chart *c, const struct lat_ranges_layout *l)
+static void texts_apart(const struct rd_chart *c, const struct rd_ranges_layout *l)
 {
 	for (size_t i = 0; i < l->ntext; i++) {
 		assert_true(rect_inside(&l->text[i].box, &c->plot));
@@ -52,7 +52,7 @@ static void texts_apart(const struct lat_chart *c, const struct lat_ranges_layou
 }
 
 /* The text @s of the layout (and whether it is the red one), or -1. */
-static int find_text(const struct lat_ranges_layout *l, const char *s)
+static int find_text(const struct rd_ranges_layout *l, const char *s)
 {
 	for (size_t i = 0; i < l->ntext; i++)
 		if (!strcmp(l->text[i].s, s))
@@ -61,9 +61,9 @@ static int find_text(const struct lat_ranges_layout *l, const char *s)
 }
 
 /* The max dot of bar @i is red (the worst) or not. */
-static int dot_red(cairo_surface_t *s, const struct lat_ranges_layout *l, size_t i)
+static int dot_red(cairo_surface_t *s, const struct rd_ranges_layout *l, size_t i)
 {
-	const struct lat_rg_bar *b = &l->bar[i];
+	const struct rd_rg_bar *b = &l->bar[i];
 
 	return is_alert_red(px(s, rd_axis_map(&l->colx[b->col], b->hi), b->y));
 }
@@ -73,10 +73,10 @@ static int dot_red(cairo_surface_t *s, const struct lat_ranges_layout *l, size_t
  * size), after checking that the block renders through the dispatcher.
  */
 static cairo_surface_t *draw_sample(struct lat_loaded *ld, const char *path, int w, int h,
-				    struct lat_chart *c)
+				    struct rd_chart *c)
 {
 	struct lat_block *b = load(ld, path);
-	struct lat_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
 	struct lat_render_opts o;
 	cairo_surface_t *s;
 
@@ -86,17 +86,17 @@ static cairo_surface_t *draw_sample(struct lat_loaded *ld, const char *path, int
 		o.width = w;
 		o.height = h;
 	}
-	s = rd_chart_image(&lat_ranges_ops, &in, &o, c);
+	s = rd_chart_image(&rd_ranges_ops, &in, &o, c);
 	assert_non_null(s);
 	return s;
 }
 
 /* The texts apart, then everything released. */
-static void done(cairo_surface_t *s, struct lat_chart *c, struct lat_loaded *ld)
+static void done(cairo_surface_t *s, struct rd_chart *c, struct lat_loaded *ld)
 {
 	texts_apart(c, c->priv);
 	cairo_surface_destroy(s);
-	lat_ranges_ops.release(c);
+	rd_ranges_ops.release(c);
 	if (ld)
 		lat_loaded_release(ld);
 }
@@ -109,9 +109,9 @@ static void done(cairo_surface_t *s, struct lat_chart *c, struct lat_loaded *ld)
 static void test_cyclictest_one_row(void **state)
 {
 	struct lat_loaded ld;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s = draw_sample(&ld, LAT_SAMPLES_DIR "/cyclictest/default.txt", 0, 0, &c);
-	const struct lat_ranges_layout *l = c.priv;
+	const struct rd_ranges_layout *l = c.priv;
 
 	(void)state;
 	dump_png(s, "summary-one-row.png");
@@ -127,7 +127,7 @@ static void test_cyclictest_one_row(void **state)
 	assert_true(dot_red(s, l, 0));
 	/* the average's tick is dark, on the bar */
 	assert_true(rgb_dist(px(s, rd_axis_map(&l->colx[0], 72000), l->bar[0].y),
-			     (struct lat_rgb){ 0.15, 0.15, 0.15 }) < 0.1);
+			     (struct rd_rgb){ 0.15, 0.15, 0.15 }) < 0.1);
 	assert_non_null(strstr(c.subtitle, "thread 0: max 1.44 ms \xc2\xb7 n 2000"));
 	done(s, &c, &ld);
 }
@@ -142,10 +142,10 @@ static void test_cyclictest_one_row(void **state)
 static void test_rtla_top_kinds(void **state)
 {
 	struct lat_loaded ld;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s = draw_sample(&ld, LAT_SAMPLES_DIR "/rtla/timerlat-top-aa.txt", 1200,
 					 675, &c);
-	const struct lat_ranges_layout *l = c.priv;
+	const struct rd_ranges_layout *l = c.priv;
 	size_t w0, w1, red = 0;
 
 	(void)state;
@@ -184,9 +184,9 @@ static void test_rtla_top_kinds(void **state)
 static void test_perf_sched_no_min(void **state)
 {
 	struct lat_loaded ld;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s = draw_sample(&ld, LAT_SAMPLES_DIR "/perf-sched/latency.txt", 0, 0, &c);
-	const struct lat_ranges_layout *l = c.priv;
+	const struct rd_ranges_layout *l = c.priv;
 
 	(void)state;
 	assert_int_equal(l->nrows, 24);
@@ -230,7 +230,7 @@ static void test_256_cpus(void **state)
 	enum { N = 256 };
 	static const int sizes[2][2] = { { 1200, 675 }, { 1600, 900 } };
 	struct lat_histogram *h[2 * N];
-	struct lat_hist_input in = { h, 2 * N, "rtla timerlat top, 256 CPUs", NULL, NULL, NULL,
+	struct rd_hist_input in = { h, 2 * N, "rtla timerlat top, 256 CPUs", NULL, NULL, NULL,
 				     0 };
 
 	(void)state;
@@ -241,15 +241,15 @@ static void test_256_cpus(void **state)
 	}
 	for (int k = 0; k < 2; k++) {
 		struct lat_render_opts o;
-		const struct lat_ranges_layout *l;
-		struct lat_chart c;
+		const struct rd_ranges_layout *l;
+		struct rd_chart c;
 		cairo_surface_t *s;
 		size_t named = 0;
 
 		lat_render_opts_init(&o);
 		o.width = sizes[k][0];
 		o.height = sizes[k][1];
-		s = rd_chart_image(&lat_ranges_ops, &in, &o, &c);
+		s = rd_chart_image(&rd_ranges_ops, &in, &o, &c);
 		assert_non_null(s);
 		if (k == 0)
 			dump_png(s, "summary-256-cpus.png");
@@ -261,8 +261,8 @@ static void test_256_cpus(void **state)
 		/* two bars per row, each at least a pixel and a half apart */
 		assert_true(l->pitch >= 3);
 		for (size_t i = 0; i < l->nbars; i++) {
-			const struct lat_rg_bar *b = &l->bar[i];
-			const struct lat_axis *a = &l->colx[b->col];
+			const struct rd_rg_bar *b = &l->bar[i];
+			const struct rd_axis *a = &l->colx[b->col];
 			double x = rd_axis_map(a, b->hi);
 
 			assert_true(b->y > c.plot.y && b->y < c.plot.y + c.plot.h);

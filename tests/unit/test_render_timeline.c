@@ -89,9 +89,9 @@ static void tl_free(struct lat_timeline *t)
 	free(t);
 }
 
-static double xat(const struct lat_chart *c, uint64_t ts)
+static double xat(const struct rd_chart *c, uint64_t ts)
 {
-	const struct lat_tl_layout *l = c->priv;
+	const struct rd_tl_layout *l = c->priv;
 
 	return rd_axis_map(&c->x, (double)(ts - l->v0));
 }
@@ -100,14 +100,14 @@ static void test_geometry(void **state)
 {
 	struct lat_timeline *t = build("hog");
 	struct lat_render_opts o;
-	struct lat_chart c;
-	const struct lat_tl_layout *l;
+	struct rd_chart c;
+	const struct rd_tl_layout *l;
 	cairo_surface_t *s;
 	double x0, x1, y0mid, y1mid;
 
 	(void)state;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline.png");
 	l = c.priv;
@@ -143,15 +143,15 @@ static void test_geometry(void **state)
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 6600000), y0mid), rd_palette(0)) < 0.02);
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 1 * MS), y1mid), rd_palette(2)) < 0.02);
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 8 * MS), y0mid),
-			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
+			     (struct rd_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 5 * MS), y1mid),
-			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
+			     (struct rd_rgb){ 0.965, 0.965, 0.965 }) < 0.01);
 	/* the waker arrow: dark, on the waking instant, between the two lanes */
 	assert_true(px(s, xat(&c, T0 + 3500000),
 		       (rd_tl_lane_top(l, 1) + rd_tl_lane_top(l, 0) + l->lane_h) / 2).r < 0.3);
 
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	tl_free(t);
 }
 
@@ -160,35 +160,35 @@ static void test_shared_cpu(void **state)
 {
 	struct lat_timeline *t = build("hog");
 	struct lat_render_opts o;
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
 
 	(void)state;
 	t->brackets[0].held_ns = 270000;	/* 10% of 2.7 ms */
 	t->brackets[0].held_tasks = 301;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "CPU shared by 301 tasks, most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	t->brackets[0].held_tasks = 0;		/* a chain link: how many is not known */
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "CPU held most by hog:200 (10%)"));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	/* queued on CPU 1 for the first 0.54 ms of the wait, hog there all along */
 	t->brackets[0].queued_cpu = 1;
 	t->brackets[0].queued_until_ns = t->brackets[0].start_ns + 540000;
 	t->brackets[0].held_ns = 540000;
 	t->brackets[0].held_tasks = 1;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	assert_non_null(strstr(c.subtitle, "rt-task:300 on CPU 0, queued on CPU 1, held by "
 					   "hog:200 (100%)"));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	tl_free(t);
 }
 
@@ -204,8 +204,8 @@ static void test_empty_lanes(void **state)
 	struct lat_timeline *t = build("hog");
 	size_t cap = t->nslices;
 	struct lat_render_opts o;
-	struct lat_chart c;
-	const struct lat_tl_layout *l;
+	struct rd_chart c;
+	const struct rd_tl_layout *l;
 	cairo_surface_t *s;
 	double y;
 
@@ -213,7 +213,7 @@ static void test_empty_lanes(void **state)
 	t->ncpus = 5;
 	add_slice(t, &cap, 3, 70, "other", T0, T0 + 10 * MS);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-empty-lanes.png");
 	l = c.priv;
@@ -228,21 +228,21 @@ static void test_empty_lanes(void **state)
 	assert_true(l->thin_h < l->lane_h);
 	/* the thin row is pale, not a task's colour: between CPU 1's and CPU 3's lanes */
 	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w - 3, y + l->thin_h / 2),
-			     (struct lat_rgb){ 0.985, 0.985, 0.985 }) < 0.02);
+			     (struct rd_rgb){ 0.985, 0.985, 0.985 }) < 0.02);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	o.has_window = 1;
 	o.window_start_ns = 6500000;
 	o.window_end_ns = -1;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nempty, 3);
 	assert_int_equal(l->nempty_rows, 2);
 	assert_true(rd_tl_lane_top(l, 1) == rd_tl_lane_top(l, 2));
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	tl_free(t);
 }
 
@@ -251,16 +251,16 @@ static void test_window(void **state)
 	struct lat_timeline *t = build("hog");
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
-	const struct lat_tl_layout *l;
+	const struct rd_tl_layout *l;
 
 	(void)state;
 	lat_render_opts_init(&o);
 	o.has_window = 1;
 	o.window_start_ns = 3 * MS;
 	o.window_end_ns = 7 * MS;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->v0, T0 + 3 * MS);
@@ -268,7 +268,7 @@ static void test_window(void **state)
 	/* 3.5 ms is an eighth into the 4 ms view */
 	assert_true(fabs(xat(&c, T0 + 3500000) - (c.plot.x + c.plot.w / 8)) < 0.5);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	o.window_start_ns = 20 * MS;
 	o.window_end_ns = -1;
@@ -342,9 +342,9 @@ static void test_million_slices(void **state)
 	struct lat_timeline *t = calloc(1, sizeof(*t));
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
-	struct lat_chart c;
+	struct rd_chart c;
 	cairo_surface_t *s;
-	const struct lat_tl_layout *l;
+	const struct rd_tl_layout *l;
 	size_t cap = 0, n = 1000000;
 
 	(void)state;
@@ -356,7 +356,7 @@ static void test_million_slices(void **state)
 		add_slice(t, &cap, 0, i % 2 ? 11 : 12, i % 2 ? "odd" : "even", T0 + i * 100,
 			  T0 + i * 100 + 100);
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	/* one folded column per pixel at most, merged where neighbours match */
@@ -364,9 +364,9 @@ static void test_million_slices(void **state)
 	assert_int_equal(l->ntasks_all, 2);
 	/* the lane is painted (fully busy columns), not left blank */
 	assert_true(rgb_dist(px(s, c.plot.x + c.plot.w / 2, rd_tl_lane_top(l, 0) + l->lane_h / 2),
-			     (struct lat_rgb){ 0.965, 0.965, 0.965 }) > 0.1);
+			     (struct rd_rgb){ 0.965, 0.965, 0.965 }) > 0.1);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_timeline(t, &o, &b), 0);
 	assert_true(b.len <= 2u << 20);
@@ -404,10 +404,10 @@ static void test_merged(void **state)
 	struct lat_timeline *t = build("hog");
 	struct lat_render_opts o;
 	struct lat_render_buf a = { 0 }, b = { 0 };
-	struct lat_chart c;
-	const struct lat_tl_layout *l;
+	struct rd_chart c;
+	const struct rd_tl_layout *l;
 	cairo_surface_t *s;
-	struct lat_rgb want, kw = rd_palette(2);
+	struct rd_rgb want, kw = rd_palette(2);
 	int coloured = 0, white = 0;
 	double x, y;
 
@@ -419,7 +419,7 @@ static void test_merged(void **state)
 	t->sums[150].end_ns = t->sums[150].start_ns;
 	t->sums[150].busy_ns = t->sums[150].top_ns = 0;
 	lat_render_opts_init(&o);
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	dump_png(s, "timeline-merged.png");
 	l = c.priv;
@@ -430,12 +430,12 @@ static void test_merged(void **state)
 	assert_true(legend_has(&c, "white-hatched: slices merged"));
 	assert_string_equal(c.legend[2].text, "kworker/1:1:60");
 	/* a 6x6 px block of the merged stretch, away from the label: fill and hatch */
-	want = (struct lat_rgb){ 0.75 * kw.r + 0.25 * 0.965, 0.75 * kw.g + 0.25 * 0.965,
+	want = (struct rd_rgb){ 0.75 * kw.r + 0.25 * 0.965, 0.75 * kw.g + 0.25 * 0.965,
 				 0.75 * kw.b + 0.25 * 0.965 };
 	y = rd_tl_lane_top(l, 1) + l->lane_h * 0.75;
 	for (x = xat(&c, T0 + 1 * MS); x < xat(&c, T0 + 1 * MS) + 6; x++) {
 		for (int dy = 0; dy < 6; dy++) {
-			struct lat_rgb p = px(s, x, y + dy);
+			struct rd_rgb p = px(s, x, y + dy);
 
 			coloured += rgb_dist(p, want) < 0.03;
 			/* a white line (0.75 opaque) over the fill: every component high */
@@ -447,19 +447,19 @@ static void test_merged(void **state)
 	/* the exact slice after the stretch is plain */
 	assert_true(rgb_dist(px(s, xat(&c, T0 + 3200000), y), kw) < 0.02);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	/* a --window from 2 ms: the last 100 spans in view, still labelled */
 	o.has_window = 1;
 	o.window_start_ns = 2 * MS;
 	o.window_end_ns = -1;
-	s = rd_chart_image(&lat_timeline_ops, t, &o, &c);
+	s = rd_chart_image(&rd_timeline_ops, t, &o, &c);
 	assert_non_null(s);
 	l = c.priv;
 	assert_int_equal(l->nsums, 100);
 	assert_true(l->sum_slices == 500);
 	cairo_surface_destroy(s);
-	lat_timeline_ops.release(&c);
+	rd_timeline_ops.release(&c);
 
 	/* spans in any order draw the same chart; the SVG stays well-formed */
 	o.has_window = 0;
