@@ -252,17 +252,17 @@ static int status(const struct cli_ctx *c, const struct lat_report_input *rep, i
 	struct lat_gate g;
 
 	if (ok != nin)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (c->an.fail_above_ns <= 0)
-		return LAT_EXIT_OK;
+		return CLI_EXIT_OK;
 	if (lat_gate_check(rep, (size_t)nin, c->an.fail_above_ns, &g))
-		return LAT_EXIT_GATE;
+		return CLI_EXIT_GATE;
 	if (!g.traces) {
 		fprintf(stderr, "latscope analyze: --fail-above: no event trace (trace.dat, ftrace "
 				"text) in the input: nothing was checked\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	return LAT_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 bool cli_load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
@@ -278,7 +278,7 @@ static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, 
 	struct lat_loaded *loaded = calloc((size_t)nin, sizeof(*loaded));
 	struct lat_report_input *rep = calloc((size_t)nin, sizeof(*rep));
 	struct lat_summary *sums = a->mergeable ? calloc((size_t)nin, sizeof(*sums)) : NULL;
-	int ok = 0, rc = LAT_EXIT_FAIL;
+	int ok = 0, rc = CLI_EXIT_FAIL;
 
 	if (!loaded || !rep || (a->mergeable && !sums)) {
 		fprintf(stderr, "latscope analyze: out of memory\n");
@@ -321,24 +321,24 @@ int cmd_analyze(int argc, char **argv)
 	cli_ctx_init(&c, argv[0], &a);
 	first = cli_parse(argc, argv, analyze_tables, 0, &c, usage_analyze);
 	if (first < 0)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (a.folded >= 0 && a.json) {
 		fprintf(stderr, "latscope analyze: --folded and --json: choose one\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if ((a.mergeable || a.host || a.windowed) && !a.json) {
 		fprintf(stderr, "latscope analyze: --mergeable, --host and --summary-window go "
 				"with --json\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if ((a.host || a.windowed) && !a.mergeable) {
 		fprintf(stderr, "latscope analyze: --host and --summary-window label and cut the "
 				"summary: add --mergeable\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (a.folded >= 0 && c.an.fail_above_ns) {
 		fprintf(stderr, "latscope analyze: --folded and --fail-above: choose one\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (a.folded >= 0 || (a.json && !c.top_given))
 		/* every stack: a flame graph of the top 20 would lie; scripts get every task */
@@ -346,7 +346,7 @@ int cmd_analyze(int argc, char **argv)
 	if (argc - first < 1) {
 		fprintf(stderr, "latscope analyze: no input file\n");
 		usage_analyze(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	return run_analyze(&c, &a, argc - first, argv + first);
 }

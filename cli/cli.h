@@ -6,12 +6,12 @@
 #include <stdio.h>
 
 /* Exit codes (README, docs/cli.md). */
-#define LAT_EXIT_OK 0
-#define LAT_EXIT_FAIL 1		/* the job ran but failed (a write error) */
-#define LAT_EXIT_USAGE 2	/* bad usage, or no input could be read */
-#define LAT_EXIT_GATE 3		/* --fail-above: a wait or probe sample exceeded the limit */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1		/* the job ran but failed (a write error) */
+#define CLI_EXIT_USAGE 2	/* bad usage, or no input could be read */
+#define CLI_EXIT_GATE 3		/* --fail-above: a wait or probe sample exceeded the limit */
 
-struct lat_command {
+struct cli_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);	/* argv[0] is "latscope NAME" */

@@ -222,24 +222,24 @@ int cmd_dump(int argc, char **argv)
 	struct dump_count *tab = NULL;
 	size_t ntab = 0, cap = 0;
 	uint64_t max, nev = 0;
-	int stats, ret, rc = LAT_EXIT_OK;
+	int stats, ret, rc = CLI_EXIT_OK;
 
 	cli_ctx_init(&cx, argv[0], &d);
 	optind = cli_parse(argc, argv, dump_tables, 0, &cx, usage_dump);
 	if (optind < 0)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	max = d.max;
 	stats = d.stats;
 	if (optind != argc - 1) {
 		usage_dump(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	ret = lat_load(&l, argv[optind], &cx.read);
 	if (ret < 0 || l.nblocks != 1 || !l.blocks[0]->events) {
 		fprintf(stderr, "latscope dump: %s: %s\n", argv[optind],
 			ret < 0 ? l.error : "not an event stream");
 		lat_loaded_release(&l);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	src = l.blocks[0]->events;
 	while (nev < max && (ret = lat_event_next(src, &ev)) > 0) {
@@ -258,7 +258,7 @@ int cmd_dump(int argc, char **argv)
 	if (ret < 0) {
 		fprintf(stderr, "latscope dump: %s: %s after %" PRIu64 " events\n", argv[optind],
 			lat_strerror(ret), nev);
-		rc = LAT_EXIT_FAIL;
+		rc = CLI_EXIT_FAIL;
 	}
 	if (stats) {
 		for (size_t i = 0; i < ntab; i++)
@@ -279,7 +279,7 @@ int cmd_dump(int argc, char **argv)
 	lat_loaded_release(&l);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "latscope dump: cannot write the dump\n");
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	return rc;
 }

@@ -412,7 +412,7 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 	int n, ret, werr;
 
 	if (!out)
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	/* every wait judged: a verdict on each wait slice */
 	if (!a->threshold_given)
 		c->an.threshold_ns = 1;
@@ -427,9 +427,9 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 	if (werr || ret < 0) {
 		fprintf(stderr, "latscope export: cannot write %s: %s\n", a->perfetto,
 			ret < 0 ? lat_strerror(ret) : "write error");
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
-	return n < 0 ? LAT_EXIT_USAGE : LAT_EXIT_OK;
+	return n < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
 /*
@@ -528,8 +528,8 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	werr |= close_tables(a, &r);
 	lat_rows_release(&r);
 	if (werr)
-		return LAT_EXIT_FAIL;
-	return bad ? LAT_EXIT_USAGE : LAT_EXIT_OK;
+		return CLI_EXIT_FAIL;
+	return bad ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
 int cmd_export(int argc, char **argv)
@@ -542,7 +542,7 @@ int cmd_export(int argc, char **argv)
 	c.an.worst_n = 0;	/* no case is explained: only the records are wanted */
 	first = cli_parse(argc, argv, export_tables, 0, &c, usage_export);
 	if (first < 0 || check_args(&a, argc - first) < 0)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (a.perfetto)
 		return run_perfetto(&c, argv[first]);
 	return run_rows(&c, argc - first, argv + first);

@@ -17,11 +17,11 @@ int cmd_formats(int argc, char **argv)
 	(void)argv;
 	if (argc > 1) {
 		usage_formats(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < n; i++)
 		printf("%-16s %-7s %s\n", f[i]->name,
 		       f[i]->line_kind ? (f[i]->open_stream ? "both" : "text") : "stream",
 		       f[i]->summary);
-	return LAT_EXIT_OK;
+	return CLI_EXIT_OK;
 }

@@ -12,7 +12,7 @@
 #include "latscope/base.h"
 #include "cli.h"
 
-static const struct lat_command commands[] = {
+static const struct cli_command commands[] = {
 	{ "analyze", "explain the latency in traces and pasted logs", cmd_analyze, usage_analyze },
 	{ "dump", "print a trace's events one per line (debugging readers)", cmd_dump, usage_dump },
 	{ "export", "write a trace's slices and waits for Perfetto or SQL", cmd_export,
@@ -98,22 +98,22 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return LAT_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("latscope %s (commit %s)\n", LATSCOPE_VERSION, cli_commit);
-		return LAT_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(commands); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
 		if (cli_wants_help(argc - 1, argv + 1)) {
 			commands[i].usage(stdout);
-			return LAT_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
 		/* getopt names the program by argv[0]: "latscope analyze: unrecognized option" */
 		snprintf(prog, sizeof(prog), "latscope %s", commands[i].name);
@@ -122,5 +122,5 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "latscope: unknown command '%s'\n", argv[1]);
 	usage(stderr);
-	return LAT_EXIT_USAGE;
+	return CLI_EXIT_USAGE;
 }

@@ -140,18 +140,18 @@ int cmd_merge(int argc, char **argv)
 {
 	struct lat_summary s;
 	struct lat_json j;
-	int rc = LAT_EXIT_USAGE;
+	int rc = CLI_EXIT_USAGE;
 
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "latscope merge: unknown option '%s'\n", argv[i]);
 			usage_merge(stderr);
-			return LAT_EXIT_USAGE;
+			return CLI_EXIT_USAGE;
 		}
 	if (argc < 2) {
 		fprintf(stderr, "latscope merge: no report\n");
 		usage_merge(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	lat_summary_init(&s);
 	for (int i = 1; i < argc; i++)
@@ -168,13 +168,13 @@ int cmd_merge(int argc, char **argv)
 	lat_json_uint(&j, "reports", (uint64_t)(argc - 1));
 	lat_summary_json(&j, "summary", &s);
 	lat_json_obj_close(&j);
-	rc = LAT_EXIT_OK;
+	rc = CLI_EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "latscope merge: cannot write the merged summary\n");
-		rc = LAT_EXIT_FAIL;
+		rc = CLI_EXIT_FAIL;
 	}
 	if (s.oom)
-		rc = LAT_EXIT_FAIL;
+		rc = CLI_EXIT_FAIL;
 out:
 	lat_summary_release(&s);
 	return rc;

@@ -272,15 +272,15 @@ static int record_status(const struct lat_record_opts *o, int ret,
 			 const struct lat_record_result *res)
 {
 	if (ret == -LAT_EPERM || ret == -LAT_EUSAGE)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (ret || res->write_err)
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	if (o->command && res->end == LAT_REC_END_COMMAND)
 		return WIFEXITED(res->cmd_status) ? WEXITSTATUS(res->cmd_status) :
 		       128 + WTERMSIG(res->cmd_status);
 	if (res->end == LAT_REC_END_SIGNAL && o->command)
 		return 130;
-	return LAT_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 int cmd_record(int argc, char **argv)
@@ -289,7 +289,7 @@ int cmd_record(int argc, char **argv)
 	struct lat_record_result res;
 	struct cli_ctx c;
 	char *cmdline = join_args(argc, argv);
-	int first, status = LAT_EXIT_USAGE;
+	int first, status = CLI_EXIT_USAGE;
 
 	lat_record_opts_init(&r.o);
 	cli_ctx_init(&c, argv[0], &r);

@@ -169,7 +169,7 @@ static int check_output(struct render_cmd *r, const char *input, char **defout)
 		free(copy);
 		if (!*defout) {
 			fprintf(stderr, "latscope render: out of memory\n");
-			return LAT_EXIT_FAIL;
+			return CLI_EXIT_FAIL;
 		}
 		r->out = *defout;
 	}
@@ -178,9 +178,9 @@ static int check_output(struct render_cmd *r, const char *input, char **defout)
 	} else if (!has_suffix(r->out, ".png")) {
 		fprintf(stderr, "latscope render: -o: expected a name ending in .png or .svg, "
 				"got '%s'\n", r->out);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	return LAT_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 /* Analyzes and draws block @k of @l into its file; false when it got no chart. */
@@ -228,11 +228,11 @@ static int run_render(struct render_cmd *r, const struct cli_ctx *c, const char 
 	/* before reading the input: a missing module is known without the work */
 	api = cli_render_api();
 	if (!api)
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	if (lat_load(&l, input, &c->read) < 0) {
 		fprintf(stderr, "%s: error: %s\n", input, l.error);
 		lat_loaded_release(&l);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	r->ro.source = input;
 	for (size_t k = 0; k < l.nblocks; k++) {
@@ -243,7 +243,7 @@ static int run_render(struct render_cmd *r, const struct cli_ctx *c, const char 
 	}
 	lat_render_buf_release(&buf);
 	lat_loaded_release(&l);
-	return failed || !written ? LAT_EXIT_FAIL : LAT_EXIT_OK;
+	return failed || !written ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* Several inputs: their histograms in one chart, -o OUT.png or OUT.svg required. */
@@ -254,12 +254,12 @@ static int run_many(struct render_cmd *r, const struct cli_ctx *c, int nin, char
 	if (!r->out || (!has_suffix(r->out, ".png") && !has_suffix(r->out, ".svg"))) {
 		fprintf(stderr, "latscope render: several inputs: give -o OUT.png or "
 				"OUT.svg (one histogram chart of them all)\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	r->ro.format = has_suffix(r->out, ".svg") ? LAT_RENDER_SVG : r->ro.format;
 	api = cli_render_api();
 	if (!api)
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	return cli_render_many(inputs, nin, r->out, &c->read, &r->ro, &c->an, api);
 }
 
@@ -276,18 +276,18 @@ int cmd_render(int argc, char **argv)
 	c.an.activity = 1;	/* the cpus chart of a trace draws every CPU's activity */
 	first = cli_parse(argc, argv, render_tables, 0, &c, usage_render);
 	if (first < 0)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	r.ro.task = c.an.task;
 	r.ro.worst = c.an.worst_n;
 	if (argc - first < 1) {
 		fprintf(stderr, "latscope render: expected an input file\n");
 		usage_render(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (argc - first > 1)
 		return run_many(&r, &c, argc - first, argv + first);
 	rc = check_output(&r, argv[first], &defout);
-	if (rc == LAT_EXIT_OK)
+	if (rc == CLI_EXIT_OK)
 		rc = run_render(&r, &c, argv[first]);
 	free(defout);
 	return rc;

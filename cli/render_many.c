@@ -54,20 +54,20 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_read
 	const struct lat_block **blocks = NULL;
 	char **names = NULL;
 	size_t nb = 0, bcap = 0, ncap = 0, nh = 0;
-	int ret = LAT_EXIT_OK, loaded = 0, shrt = short_names(inputs, n);
+	int ret = CLI_EXIT_OK, loaded = 0, shrt = short_names(inputs, n);
 
 	if (!l) {
 		fprintf(stderr, "latscope render: out of memory\n");
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
-	for (int i = 0; i < n && ret == LAT_EXIT_OK; i++) {
+	for (int i = 0; i < n && ret == CLI_EXIT_OK; i++) {
 		if (lat_load(&l[i], inputs[i], read) < 0) {
 			fprintf(stderr, "%s: error: %s\n", inputs[i], l[i].error);
-			ret = LAT_EXIT_USAGE;
+			ret = CLI_EXIT_USAGE;
 			break;
 		}
 		loaded = i + 1;
-		for (size_t k = 0; k < l[i].nblocks && ret == LAT_EXIT_OK; k++) {
+		for (size_t k = 0; k < l[i].nblocks && ret == CLI_EXIT_OK; k++) {
 			struct lat_block *b = l[i].blocks[k];
 
 			if (b->schema != LAT_SCHEMA_HISTOGRAM && b->schema != LAT_SCHEMA_EVENTS)
@@ -78,23 +78,23 @@ int cli_render_many(char **inputs, int n, const char *out, const struct lat_read
 			    asprintf(&names[nb], "%s#%zu", shrt ? path_base(inputs[i]) :
 				     inputs[i], k + 1) < 0) {
 				fprintf(stderr, "latscope render: out of memory\n");
-				ret = LAT_EXIT_FAIL;
+				ret = CLI_EXIT_FAIL;
 				break;
 			}
 			blocks[nb++] = b;
 			nh += drawn_hists(b);
 		}
 	}
-	if (ret == LAT_EXIT_OK) {
+	if (ret == CLI_EXIT_OK) {
 		ro->source = NULL;
 		ro->block_no = 0;
 		if (api->render_compare(blocks, (const char *const *)names, nb, ro, &buf) < 0) {
 			fprintf(stderr, "latscope render: no chart: %s (several inputs are drawn "
 				"as one histogram chart)\n", buf.msg);
-			ret = LAT_EXIT_FAIL;
+			ret = CLI_EXIT_FAIL;
 		} else if (cli_write_file(out, &buf)) {
 			fprintf(stderr, "latscope render: cannot write %s\n", out);
-			ret = LAT_EXIT_FAIL;
+			ret = CLI_EXIT_FAIL;
 		} else {
 			printf("%s: histogram chart of %zu histograms from %d inputs (%zu bytes)\n",
 			       out, nh, n, buf.len);

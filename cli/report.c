@@ -672,7 +672,7 @@ static size_t fill_charts(struct bundle_run *b, const struct report_cmd *r)
 	return n;
 }
 
-/* Loads and analyzes every input; LAT_EXIT_OK, or the status after a message. */
+/* Loads and analyzes every input; CLI_EXIT_OK, or the status after a message. */
 static int load_all(struct bundle_run *b, const struct cli_ctx *c, int nin, char **paths)
 {
 	int ok = 0;
@@ -681,16 +681,16 @@ static int load_all(struct bundle_run *b, const struct cli_ctx *c, int nin, char
 	b->rep = calloc((size_t)nin, sizeof(*b->rep));
 	if (!b->loaded || !b->rep) {
 		fprintf(stderr, "latscope report: out of memory\n");
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	for (int i = 0; i < nin; i++)
 		ok += cli_load_one(&b->loaded[i], &b->rep[i], paths[i], c);
 	if (ok != nin) {
 		fprintf(stderr, "latscope report: %d of %d inputs could not be read: no bundle "
 				"written\n", nin - ok, nin);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
-	return LAT_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
 static size_t drawn(const struct chart_job *jobs, size_t n)
@@ -734,9 +734,9 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 
 	rc = load_all(&b, c, r->nin, paths);
 	tm.read_ns = now_ns() - tm.start_ns;
-	if (rc != LAT_EXIT_OK)
+	if (rc != CLI_EXIT_OK)
 		goto out;
-	rc = LAT_EXIT_FAIL;
+	rc = CLI_EXIT_FAIL;
 	api = cli_render_api();
 	if (!api)
 		goto out;
@@ -765,10 +765,10 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 			printf("  %s: not drawn: %s\n", b.jobs[j].file, b.jobs[j].why);
 	tm.write_ns = now_ns() - tm.write_ns;
 	print_times(&tm, b.jobs, b.njobs);
-	rc = LAT_EXIT_OK;
+	rc = CLI_EXIT_OK;
 	if (c->an.fail_above_ns > 0 &&
 	    lat_gate_check(b.rep, (size_t)r->nin, c->an.fail_above_ns, &g))
-		rc = LAT_EXIT_GATE;
+		rc = CLI_EXIT_GATE;
 out:
 	run_free(&b, r->nin);
 	return rc;
@@ -784,27 +784,27 @@ int cmd_report(int argc, char **argv)
 	cli_ctx_init(&c, argv[0], &r);
 	first = cli_parse(argc, argv, report_tables, 0, &c, usage_report);
 	if (first < 0)
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	if (!r.dir || !*r.dir) {
 		fprintf(stderr, "latscope report: -o DIR: the bundle's directory is required\n");
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	if (argc - first < 1) {
 		fprintf(stderr, "latscope report: expected a trace or log file\n");
 		usage_report(stderr);
-		return LAT_EXIT_USAGE;
+		return CLI_EXIT_USAGE;
 	}
 	for (int i = first; i < argc; i++)
 		if (!strcmp(argv[i], "-")) {
 			fprintf(stderr, "latscope report: each input is read again for its charts: "
 					"give a file, not - (stdin)\n");
-			return LAT_EXIT_USAGE;
+			return CLI_EXIT_USAGE;
 		}
 	r.nin = argc - first;
 	cmd = own_command(argc, argv);
 	if (!cmd) {
 		fprintf(stderr, "latscope report: out of memory\n");
-		return LAT_EXIT_FAIL;
+		return CLI_EXIT_FAIL;
 	}
 	/* run_report frees cmd */
 	return run_report(&c, &r, argv + first, cmd);
