@@ -26,9 +26,9 @@
 #include "latscope/scan.h"
 #include "loop.h"
 
-#define LAT_EXPECTED "\"[MARK] [date=]S.US, user= N us, wait= N us\""
-#define LAT_MAX_MARKS 16
-#define LAT_MARK_LEN 8
+#define ROW_EXPECTED "\"[MARK] [date=]S.US, user= N us, wait= N us\""
+#define MAX_MARKS 16
+#define MARK_LEN 8
 
 static int has(const char *s, size_t len, const char *needle)
 {
@@ -51,7 +51,7 @@ static int scan_mark(struct lat_scan *sc, const char **m, size_t *mlen)
 	if (lat_scan_eol(sc) || (*sc->p >= '0' && *sc->p <= '9') ||
 	    (sc->end - sc->p >= 5 && !memcmp(sc->p, "date=", 5)))
 		return 0;
-	if (!lat_scan_word(sc, m, mlen) || *mlen > LAT_MARK_LEN || !lat_scan_ws(sc)) {
+	if (!lat_scan_word(sc, m, mlen) || *mlen > MARK_LEN || !lat_scan_ws(sc)) {
 		*sc = save;
 		return 0;
 	}
@@ -125,7 +125,7 @@ static int parse_legend(const char *s, size_t len, struct legend *lg)
 
 	lat_scan_init(&sc, s, len);
 	if (!lat_scan_lit(&sc, "P:") || !lat_scan_word(&sc, &lg->mark, &lg->mlen) ||
-	    lg->mlen > LAT_MARK_LEN)
+	    lg->mlen > MARK_LEN)
 		return 0;
 	lat_scan_ws(&sc);
 	if (!lat_scan_char(&sc, '='))
@@ -170,7 +170,7 @@ static int lat_probe(const char *peek, size_t len)
 }
 
 struct mark_map {
-	char mark[LAT_MARK_LEN + 1];
+	char mark[MARK_LEN + 1];
 	struct lat_series *s;
 };
 
@@ -191,7 +191,7 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 	else
 		snprintf(name, sizeof(name), "1");
 	s = loop_series(b, name);
-	if (s && *nmap < LAT_MAX_MARKS) {
+	if (s && *nmap < MAX_MARKS) {
 		if (mlen)
 			memcpy(map[*nmap].mark, m, mlen);
 		map[*nmap].mark[mlen] = '\0';
@@ -203,7 +203,7 @@ static struct lat_series *series_for(struct lat_block *b, struct mark_map *map, 
 
 /* The marks seen in a block and their series. */
 struct marks {
-	struct mark_map map[LAT_MAX_MARKS];
+	struct mark_map map[MAX_MARKS];
 	size_t n;
 };
 
@@ -243,7 +243,7 @@ static int lat_parse_block(const struct lat_text *t, size_t first, size_t end,
 	struct marks mk = { .n = 0 };
 	const struct loop_how how = {
 		.head = lat_head, .parse = parse_row, .series = mark_series, .ctx = &mk,
-		.expected = LAT_EXPECTED,
+		.expected = ROW_EXPECTED,
 	};
 
 	return loop_parse(t, first, end, b, d, &how);
