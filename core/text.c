@@ -989,8 +989,7 @@ static int index_text(struct lat_text *t)
 	tx_strip_line_numbers(t);
 	tx_rejoin_flowed(t);
 	rejoin_headers(t);
-	tx_rejoin_rows(t);
-	return 0;
+	return 0;	/* table rows: lat_text_rejoin_rows(), with the readers' shapes */
 }
 
 int lat_text_peek_encoded(const char *peek, size_t len)

@@ -2,8 +2,9 @@
 /*
  * The text layer's own helpers (core/ only): text.c splits and decodes an
  * input into lines, text_rejoin.c undoes what mailers and web viewers did to
- * whole lines (format=flowed soft breaks, table rows wrapped at a fixed
- * column, line-number prefixes), text_line.c holds what both use.
+ * whole lines (format=flowed soft breaks, line-number prefixes, and, with the
+ * readers' row shapes, table rows wrapped at a fixed column), text_line.c
+ * holds what both use.
  */
 #ifndef LATSCOPE_CORE_TEXT_PRIV_H
 #define LATSCOPE_CORE_TEXT_PRIV_H
@@ -21,7 +22,5 @@ int tx_join(struct lat_line *d, const struct lat_line *c, int blank);
 void tx_strip_line_numbers(struct lat_text *t);
 /* Joins each line ending in a format=flowed soft break (l->soft) with the next. */
 void tx_rejoin_flowed(struct lat_text *t);
-/* Joins the table rows a mailer wrapped at a fixed column back into one line each. */
-void tx_rejoin_rows(struct lat_text *t);
 
 #endif

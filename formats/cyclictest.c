@@ -30,6 +30,7 @@
 
 #include "latscope/format.h"
 #include "import_hist.h"
+#include "row_shape.h"
 
 #define CT_LINE_MAX 4096
 #define CT_MAX_THREADS 4096
@@ -941,6 +942,8 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist ? 0 : -LAT_EEMPTY;
 }
 
+static const lat_row_shape row_shapes[] = { fmt_row_ct_summary, NULL };
+
 const struct lat_format fmt_cyclictest = {
 	.name = "cyclictest",
 	.summary = "cyclictest (rt-tests): summaries (-q and the default refresh), -h/--histfile "
@@ -949,4 +952,5 @@ const struct lat_format fmt_cyclictest = {
 	.line_kind = ct_line_kind,
 	.parse_block = ct_parse_block,
 	.split = ct_split,
+	.row_shapes = row_shapes,
 };

@@ -22,6 +22,7 @@
 
 #include "latscope/format.h"
 #include "import_hist.h"
+#include "row_shape.h"
 
 #define PS_LINE_MAX 1024
 #define PS_MAX_CPUS 8192
@@ -502,6 +503,8 @@ static size_t ps_split(const struct lat_text *t, size_t first, size_t end)
 	return end;
 }
 
+static const lat_row_shape row_shapes[] = { fmt_row_ps_latency, fmt_row_ps_timehist, NULL };
+
 const struct lat_format fmt_perf_sched = {
 	.name = "perf-sched",
 	.summary = "perf sched latency (per-task switches, avg and max delay) and perf sched "
@@ -510,4 +513,5 @@ const struct lat_format fmt_perf_sched = {
 	.line_kind = ps_line_kind,
 	.parse_block = ps_parse_block,
 	.split = ps_split,
+	.row_shapes = row_shapes,
 };

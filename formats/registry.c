@@ -51,6 +51,20 @@ const struct lat_format *lat_format_find(const char *name)
 	return NULL;
 }
 
+#define ROW_SHAPES_MAX 16
+
+void lat_formats_rejoin_rows(struct lat_text *t)
+{
+	lat_row_shape shapes[ROW_SHAPES_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++)
+		for (const lat_row_shape *s = registry[i]->row_shapes; s && *s; s++)
+			if (n < ROW_SHAPES_MAX)
+				shapes[n++] = *s;
+	lat_text_rejoin_rows(t, shapes, n);
+}
+
 static int is_pure_stream(const struct lat_format *f)
 {
 	return f->open_stream && !f->line_kind;

@@ -31,6 +31,7 @@
 #include "latscope/format.h"
 #include "import_hist.h"
 #include "rtla.h"
+#include "row_shape.h"
 
 #define RT_LINE_MAX 4096
 #define RT_MAX_COLS 1024
@@ -851,10 +852,13 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist || b->nfindings ? 0 : -LAT_EEMPTY;
 }
 
+static const lat_row_shape row_shapes[] = { fmt_row_rtla_top, fmt_row_rtla_top_head, NULL };
+
 const struct lat_format fmt_rtla = {
 	.name = "rtla",
 	.summary = "rtla timerlat/osnoise hist and top text, with timerlat's auto-analysis (-a)",
 	.probe = rt_probe,
 	.line_kind = rt_line_kind,
 	.parse_block = rt_parse_block,
+	.row_shapes = row_shapes,
 };

@@ -76,6 +76,11 @@ struct lat_format {
 	 * there and looks for the next block from that line.
 	 */
 	size_t (*split)(const struct lat_text *t, size_t first, size_t end);
+	/*
+	 * Optional: the shapes of its table rows a mailer may wrap, NULL-terminated
+	 * (lat_formats_rejoin_rows()).
+	 */
+	const lat_row_shape *row_shapes;
 
 	/* stream readers: returns 0 and a source, or a negative lat_err (message via @d). */
 	int (*open_stream)(struct lat_input *in, struct lat_event_source **out,
@@ -86,6 +91,12 @@ struct lat_format {
 const struct lat_format *const *lat_formats(size_t *n);
 /* The reader called @name, or NULL. */
 const struct lat_format *lat_format_find(const char *name);
+/*
+ * Joins the table rows of @t a mailer wrapped, with every registered reader's
+ * row shapes (lat_text_rejoin_rows()): done before segmenting, whichever
+ * reader is forced, since the repair is the text's.
+ */
+void lat_formats_rejoin_rows(struct lat_text *t);
 
 /*
  * Probes @peek with every reader (a magic format's 100 first, which ends it).

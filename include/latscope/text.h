@@ -109,6 +109,25 @@ int lat_text_init_file(struct lat_text *t, FILE *fp);
 void lat_text_release(struct lat_text *t);
 
 /*
+ * A table row as a reader knows its tool's printf format: LAT_ROW_NO when
+ * @s (@len bytes, one line) does not start a row, LAT_ROW_CUT when it starts
+ * one that stops short, LAT_ROW_FULL when it is a whole row.
+ */
+enum lat_row_state { LAT_ROW_NO, LAT_ROW_CUT, LAT_ROW_FULL };
+typedef enum lat_row_state (*lat_row_shape)(const char *s, size_t len);
+
+/*
+ * Joins the table rows a mailer wrapped at a fixed column back into one line
+ * each (docs/formats.md, "Mail and paste damage"): a line that @shapes (n of
+ * them, the first that does not say LAT_ROW_NO decides) call cut short is
+ * joined with the next 1-3 lines of its quote depth when together they make
+ * exactly one whole row and none of them starts a row; t->fix counts it.
+ * The init functions repair everything else; the readers know the rows
+ * (lat_formats_rejoin_rows() in format.h passes every reader's shapes).
+ */
+void lat_text_rejoin_rows(struct lat_text *t, const lat_row_shape *shapes, size_t n);
+
+/*
  * Strips the mail quoting from one raw line: returns the depth and moves
  * *s / *len past the "> >> " prefix.  CR and trailing blanks are removed too.
  */

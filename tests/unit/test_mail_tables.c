@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Tables as mail mangles them (issue 28, core/text_rejoin.c and the readers):
+ * Tables as mail mangles them (issue 28, core/text_rejoin.c with the readers' row shapes,
+ * formats/row_shape.c):
  * format=flowed soft breaks, rows hard-wrapped at a fixed column (cyclictest
  * "T:", perf sched latency and timehist, rtla top), deep quoting, line
  * numbers a web viewer pasted, a bare /proc/loadavg above cyclictest's rows
@@ -16,12 +17,14 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/format.h"
 #include "latscope/text.h"
 #include "old_logs_util.h"
 
 static void init(struct lat_text *t, const char *s)
 {
 	assert_int_equal(lat_text_init_mem(t, s, strlen(s)), 0);
+	lat_formats_rejoin_rows(t);	/* as the input layer does (formats/input.c) */
 }
 
 static void assert_line(const struct lat_text *t, size_t i, const char *s, uint32_t lineno,
