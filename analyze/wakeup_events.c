@@ -41,7 +41,7 @@ static void irq_ended(struct wk *w, struct wk_cpu *c, const struct wk_open_irq *
 	wk_history_irq(&c->h, &q);
 	if (act)
 		wk_act_irq(&w->act, c->h.id, q.start, q.end);
-	wk_sums_irq(&c->sums, q.end - q.start);
+	wk_sums_irq(&c->sums, soft, q.end - q.start);
 	wk_sink_irq(&w->sink, c->h.id, soft, q.irq, q.name, q.start, q.end);
 }
 
@@ -60,6 +60,7 @@ void wk_on_irq(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_eve
 		o->start = ev->ts_ns;
 		o->irq = ev->u.irq.irq;
 		irq_name(ev, soft, o->name, sizeof(o->name));
+		wk_sums_irq_entry(&c->sums, soft, ev->ts_ns);
 		return;
 	}
 	if (!o->open)
@@ -112,6 +113,7 @@ static void on_vector(struct wk *w, struct wk_cpu *c, const struct lat_event *ev
 			l = sizeof(c->hard.name) - 1;
 		c->hard.open = 1;
 		c->hard.start = ev->ts_ns;
+		wk_sums_irq_entry(&c->sums, 0, ev->ts_ns);
 		wk_timer_vector(&c->tmr, c->seen ? c->last_ts : 0, ev->ts_ns);
 		c->hard.irq = -1;
 		memset(c->hard.name, 0, sizeof(c->hard.name));
@@ -276,6 +278,7 @@ void wk_on_lost(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_ev
 	c->hard.open = 0;
 	c->soft.open = 0;
 	c->timer.open = 0;
+	wk_sums_lost(&c->sums);
 	wk_stall_clear(&w->stalls, &c->stall);
 }
 

@@ -62,6 +62,7 @@ static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *
 
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = cp->cum.v[i] - tp->snap.s.v[i];	/* the running part before it is in snap */
+	d[WK_CUM_IRQ] += wk_sums_irq_open_ns(cp, e->end_ns);
 	late_undo(tp, cp, e->prio, d, &rh_fix, &rs_fix);
 	p->idle_ns = (int64_t)d[WK_CUM_IDLE];
 	dl = (int64_t)d[WK_CUM_DL];

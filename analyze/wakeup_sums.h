@@ -5,7 +5,8 @@
  * running sums of who ran (docs/wakeup.md, "Verdicts of every wait").
  *
  * Per CPU, the time (ns) of each class of task that ran, of irq handlers and
- * of stalls, summed as each slice, handler and stall ends (struct wk_sums_cpu);
+ * of stalls, summed as each slice, handler and stall ends (struct wk_sums_cpu;
+ * a handler still open counts its time so far at a snapshot and at a wait's end);
  * per task, a snapshot of its CPU's sums at the start of its wait or its last
  * migration (struct wk_sums_task): a wait's share of each is the difference
  * at its end.  A stall is taken off the class of the task it was charged to.
@@ -39,6 +40,8 @@ struct wk_sums_cpu {
 	struct wk_sums_late late[WK_SUMS_LATE];	/* a ring, lhead the next */
 	uint8_t lhead, nlate;
 	uint64_t st_from, st_to;	/* the stall time charged last (a union), st_to 0 none */
+	uint64_t irq_since[2];		/* the open hard [0] and soft [1] handler's entry */
+	uint8_t irq_open;		/* bit k: irq_since[k] holds one */
 };
 
 /*
@@ -85,10 +88,39 @@ static inline void wk_sums_slice(struct wk_sums_cpu *cp, int32_t pid, int32_t pr
 		cp->cum_rt[prio] += ns;
 }
 
-/* Irq end: a handler ran @ns on @cp. */
-static inline void wk_sums_irq(struct wk_sums_cpu *cp, uint64_t ns)
+/* Irq entry (@soft: a softirq) at @ts on @cp: its time so far counts in a snapshot. */
+static inline void wk_sums_irq_entry(struct wk_sums_cpu *cp, int soft, uint64_t ts)
+{
+	cp->irq_since[soft] = ts;
+	cp->irq_open |= (uint8_t)(1u << soft);
+}
+
+/* Irq end: a handler (@soft: a softirq) ran @ns on @cp. */
+static inline void wk_sums_irq(struct wk_sums_cpu *cp, int soft, uint64_t ns)
 {
 	cp->cum.v[WK_CUM_IRQ] += ns;
+	cp->irq_open &= (uint8_t)~(1u << soft);
+}
+
+/* Lost events: the handlers open on @cp are forgotten, as the core forgets them. */
+static inline void wk_sums_lost(struct wk_sums_cpu *cp)
+{
+	cp->irq_open = 0;
+}
+
+/*
+ * The time at @ts of the handlers still open on @cp (not in the sums until they
+ * end): a wait that starts or ends inside a handler (a wakeup from an irq starts
+ * in one) counts only its own part of it, as the case's irq list does.
+ */
+static inline uint64_t wk_sums_irq_open_ns(const struct wk_sums_cpu *cp, uint64_t ts)
+{
+	uint64_t ns = 0;
+
+	for (int k = 0; k < 2; k++)
+		if ((cp->irq_open >> k & 1) && ts > cp->irq_since[k])
+			ns += ts - cp->irq_since[k];
+	return ns;
 }
 
 void wk_sums_snap_rt(struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
@@ -103,6 +135,8 @@ static inline void wk_sums_snap(struct wk_sums_task *tp, const struct wk_sums_cp
 
 	tp->snap.s = cp->cum;
 	tp->snap.s.v[part_kind] += part;
+	if (__builtin_expect(cp->irq_open, 0))
+		tp->snap.s.v[WK_CUM_IRQ] += wk_sums_irq_open_ns(cp, ts);
 	tp->snap.ts = ts;
 	tp->snap_cpu = hc->id;
 	if (prio >= 0 && prio < 100)

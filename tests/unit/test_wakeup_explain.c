@@ -441,6 +441,45 @@ static void test_verdicts_above(void **state)
 }
 
 /*
+ * A wait that starts inside a handler counts only its own part of it, in the
+ * case and in the verdict sums alike (one verdict per wait).  Idle CPU0: the
+ * TIMER softirq 1000..1320 wakes K (700) at 1270, SCHED runs 1330..1400; W
+ * (800) runs 1500..1700, then K.  K's wait 1270..1700 (430): idle 1270..1500
+ * (230), W 200, irqs inside it 1320-1270 + 1400-1330 = 120: idle.  The sums
+ * once charged the whole TIMER softirq (320 + 70 = 390 > 230): irq-softirq.
+ */
+static void test_verdict_irq_open_at_start(void **state)
+{
+	const struct lat_wakeup_result *r;
+	struct lat_analyze_opts o;
+	struct lat_block *b;
+
+	(void)state;
+	sw(5, 0, 700, "K", LAT_TS_SLEEPING, 0, "swapper/0");
+	irq(1000, 0, 0, "swapper/0", LAT_EV_SOFTIRQ_ENTRY, 1, "TIMER");
+	wake(1260, 0, 0, "swapper/0", LAT_EV_WAKING, 800, "W", 0);
+	wake(1270, 0, 0, "swapper/0", LAT_EV_WAKING, 700, "K", 0);
+	irq(1320, 0, 0, "swapper/0", LAT_EV_SOFTIRQ_EXIT, 1, "TIMER");
+	irq(1330, 0, 0, "swapper/0", LAT_EV_SOFTIRQ_ENTRY, 7, "SCHED");
+	irq(1400, 0, 0, "swapper/0", LAT_EV_SOFTIRQ_EXIT, 7, "SCHED");
+	sw(1500, 0, 0, "swapper/0", LAT_TS_RUNNING, 800, "W");
+	sw(1700, 0, 800, "W", LAT_TS_SLEEPING, 700, "K");
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 300;
+	o.worst_n = 1;
+	b = run_opts(&o);
+	r = res(b);
+	assert_int_equal(r->nworst, 1);
+	assert_int_equal(r->worst[0].pid, 700);
+	assert_int_equal(r->worst[0].latency_ns, 430);
+	assert_int_equal(r->worst[0].verdict.kind, LAT_VERDICT_IDLE);
+	assert_int_equal(r->above, 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_IDLE], 1);
+	assert_int_equal(r->verdicts_above[LAT_VERDICT_IRQ], 0);
+	lat_block_free(b);
+}
+
+/*
  * cyclictest's threads share the comm: the main thread (10, SCHED_OTHER) waits
  * 1000..3000 (2000), the measuring thread (11, prio 19 = SCHED_FIFO 80) waits
  * 4000..4500 (500); x (12) is not cyclictest.  --task cyclictest selects both
@@ -840,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_sched_class),
 		cmocka_unit_test_setup(test_verdicts, reset),
 		cmocka_unit_test_setup(test_verdicts_above, reset),
+		cmocka_unit_test_setup(test_verdict_irq_open_at_start, reset),
 		cmocka_unit_test_setup(test_inversion, reset),
 		cmocka_unit_test_setup(test_rt_policy_over_time, reset),
 		cmocka_unit_test_setup(test_verdict_env, reset),
