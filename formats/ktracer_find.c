@@ -246,6 +246,15 @@ static int summary_note(const struct kt_state *st, enum kt_tracer tr, struct lat
 {
 	static const char *const of[] = { "", "timer latency", "max single noise of each period",
 					   "max(inner, outer) of each window" };
+	/* hwlat writes a row only above its threshold; the other two write every period */
+	static const char *const why[] = {
+		"nothing reached the tracer's threshold while it ran",
+		"timerlat writes every activation, so it recorded none: tracing was off or "
+		"stopped before the first timer fired",
+		"osnoise writes every period, so it recorded none: tracing was off or stopped "
+		"before the first period ended",
+		"nothing reached the tracer's threshold while it ran",
+	};
 	char entries[80] = "";
 
 	if (st->n_samples)
@@ -266,8 +275,7 @@ static int summary_note(const struct kt_state *st, enum kt_tracer tr, struct lat
 		snprintf(entries, sizeof(entries), " (entries-in-buffer/entries-written: %lld/%lld)",
 			 st->entries[0], st->entries[1]);
 	return lat_block_add_finding(b, "no-samples", LAT_SEV_INFO,
-				     "no sample in this trace%s: nothing reached the tracer's "
-				     "threshold while it ran", entries);
+				     "no sample in this trace%s: %s", entries, why[tr]);
 }
 
 int kt_findings(const struct kt_state *st, enum kt_tracer tr, struct lat_block *b)

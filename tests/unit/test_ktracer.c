@@ -66,6 +66,20 @@ static void assert_finding(const struct lat_block *b, const char *kind, const ch
 	fail_msg("no %s finding with \"%s\"", kind, text);
 }
 
+/* Loads @text (a NUL-terminated string) through a temporary file, as a file is read. */
+static void load_text(const char *text, struct lat_loaded *l, FILE *diag)
+{
+	char path[] = "/tmp/latscope-kt-XXXXXX";
+	int fd = mkstemp(path);
+	size_t n = strlen(text);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	assert_int_equal(lat_load(l, path, &(struct lat_read_opts){ .diag = diag }), 0);
+	unlink(path);
+}
+
 static void test_detection(void **state)
 {
 	static const char *const ours[] = {
@@ -249,6 +263,57 @@ static void test_timerlat_layouts(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * The 5-column header (migrate-disable, 5.16 on) of a trace with no row:
+ * Daniel Bristot de Oliveira, "[PATCH] tracing/timerlat: Always wakeup the
+ * timerlat thread", LKML, 11 May 2023, Message-Id
+ * <1ed8f830638b20a39d535d27d908e319a9a3c4e2.1683822622.git.bristot@kernel.org>,
+ * its reproducer verbatim (not in samples/: a trace without a row has no chart).
+ * timerlat writes every activation, so no row means it never ran, not that
+ * nothing reached a threshold as for hwlat.
+ */
+static void test_timerlat_5col_header_empty(void **state)
+{
+	static const char text[] =
+		"  # echo 0 > tracing_on                 # disable trace\n"
+		"  # echo 1 > osnoise/stop_tracing_us    # stop trace if timerlat irq > 1 us\n"
+		"  # echo timerlat > current_tracer      # enable timerlat tracer\n"
+		"  # sleep 1                             # wait... that is the time when rtla\n"
+		"                                        # apply configs like prio or cgroup\n"
+		"  # echo 1 > tracing_on                 # start tracing\n"
+		"  # cat trace\n"
+		"  # tracer: timerlat\n"
+		"  #\n"
+		"  #                                _-----=> irqs-off\n"
+		"  #                               / _----=> need-resched\n"
+		"  #                              | / _---=> hardirq/softirq\n"
+		"  #                              || / _--=> preempt-depth\n"
+		"  #                              ||| / _-=> migrate-disable\n"
+		"  #                              |||| /     delay\n"
+		"  #                              |||||            ACTIVATION\n"
+		"  #           TASK-PID      CPU# |||||   TIMESTAMP   ID            CONTEXT"
+		"                 LATENCY\n"
+		"  #              | |         |   |||||      |         |                  |"
+		"                       |\n"
+		"        NOTHING!\n";
+	struct lat_loaded l;
+	const struct lat_block *b;
+
+	(void)state;
+	load_text(text, &l, NULL);
+	assert_int_equal(l.nblocks, 1);
+	b = l.blocks[0];
+	assert_string_equal(b->fmt->name, "kernel-tracer");
+	assert_string_equal(b->title, "timerlat trace");
+	/* the title line and the 10 header lines under it; no line read as a bad row */
+	assert_int_equal(b->first_line, 8);
+	assert_int_equal(b->last_line, 18);
+	assert_int_equal(b->skipped_lines, 0);
+	assert_int_equal(b->nhist, 0);
+	assert_finding(b, "no-samples", "timerlat writes every activation, so it recorded none");
+	lat_loaded_release(&l);
+}
+
 static void test_osnoise(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("kernel-tracers/osnoise-rst-cat-trace.txt"), NULL);
@@ -363,21 +428,15 @@ static void test_bad_lines(void **state)
 		"99.98100       9     18\n"
 		"           <...>-867     [000] ....    54.030330: #2     context thread "
 		"timer_latency      3070 ns\n";
-	char path[] = "/tmp/latscope-kt-XXXXXX";
 	char *msgs = NULL;
 	size_t msglen = 0;
 	FILE *diag = open_memstream(&msgs, &msglen);
 	struct lat_loaded l;
-	int fd = mkstemp(path);
 	const struct lat_block *b;
 
 	(void)state;
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
-	close(fd);
-	assert_int_equal(lat_load(&l, path, &(struct lat_read_opts){ .diag = diag }), 0);
+	load_text(text, &l, diag);
 	fclose(diag);
-	unlink(path);
 	assert_int_equal(l.nblocks, 1);
 	b = l.blocks[0];
 	assert_string_equal(b->fmt->name, "kernel-tracer");
@@ -423,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_timerlat_cat_trace),
 		cmocka_unit_test(test_timerlat_print_stack),
 		cmocka_unit_test(test_timerlat_layouts),
+		cmocka_unit_test(test_timerlat_5col_header_empty),
 		cmocka_unit_test(test_osnoise),
 		cmocka_unit_test(test_hwlat),
 		cmocka_unit_test(test_hwlat_mail_wrapped),
