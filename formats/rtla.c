@@ -17,6 +17,8 @@
  *     1 #12322     |        0         0         1        15 |   10    3    9   31  <- top
  *
  *   CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single ...  <- osnoise top
+ *   (rtla hwnoise, 6.3 on: the same under "Hardware-related Noise", without the
+ *   IRQ, Softirq and Thread columns: interrupts are off while it samples)
  *
  * hist columns become histograms (bucket width: the greatest common divisor
  * of the printed indexes; rows rtla left out are empty), "over:" the open
@@ -41,7 +43,7 @@
 static const char *const soft_lines[] = {
 	"# Duration:", "# Time unit is", "rtla timerlat hit stop tracing",
 	"rtla osnoise hit stop tracing", "Saving trace to", "Timer Latency",
-	"Operating System Noise", "duration:", "CPU COUNT",
+	"Operating System Noise", "Hardware-related Noise", "duration:", "CPU COUNT",
 	/* rtla 5.17 - 6.2 */
 	"timerlat hit stop tracing", "osnoise hit stop tracing", "saving trace to",
 };
@@ -171,7 +173,8 @@ static int rt_probe(const char *peek, size_t len)
 		return 95;
 	if (memmem(peek, len, "Timer Latency (", 15) && memmem(peek, len, "CPU COUNT", 9))
 		return 90;
-	if (memmem(peek, len, "Operating System Noise", 22) && memmem(peek, len, "Max Single", 10))
+	if ((memmem(peek, len, "Operating System Noise", 22) ||
+	     memmem(peek, len, "Hardware-related Noise", 22)) && memmem(peek, len, "Max Single", 10))
 		return 90;
 	return 0;
 }
@@ -206,6 +209,7 @@ struct rt_state {
 	int nall, in_all;
 	struct rt_aa aa;		/* timerlat's auto-analysis (rtla_aa.c) */
 	int kinds;			/* 1 hist, 2 timerlat top, 4 osnoise top */
+	int hwnoise;			/* osnoise top without IRQ/Softirq/Thread: rtla hwnoise */
 	int64_t cmd_bucket;		/* -b of the command line above the block, 0 none */
 	uint32_t elided_line;		/* the first "..." a poster put for rows left out */
 	int nelided;
@@ -512,6 +516,7 @@ static int parse_top_header(struct rt_state *st, const char *buf)
 
 	if (strstr(buf, "Max Single")) {
 		st->kinds |= 4;
+		st->hwnoise = !strstr(buf, "Thread");
 		return 1;
 	}
 	st->ngroups = 0;
@@ -681,7 +686,10 @@ static int top_findings(const struct rt_state *st, struct lat_block *b)
 	return ret;
 }
 
-/* osnoise top: one finding per CPU with every column, the longest single noise as max */
+/*
+ * osnoise top: one finding per CPU with every column, the longest single noise
+ * as max; rtla hwnoise's rows end after the NMI column.
+ */
 static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct lat_block *b,
 				 int *err)
 {
@@ -692,6 +700,7 @@ static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct la
 	int64_t cpu, periods, v[10];
 	char name[32], msg[512];
 	size_t n = 0;
+	int ncols = st->hwnoise ? 7 : 10;
 	struct rt_col *c;
 
 	lat_scan_init(&sc, buf, strlen(buf));
@@ -699,7 +708,7 @@ static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct la
 	if (!lat_scan_i64(&sc, &cpu) || (lat_scan_ws(&sc), !lat_scan_char(&sc, '#')) ||
 	    !lat_scan_i64(&sc, &periods))
 		return 0;
-	for (int k = 0; k < 10; k++) {
+	for (int k = 0; k < ncols; k++) {
 		lat_scan_ws(&sc);
 		if (!lat_scan_fixed(&sc, k == 2 ? 100000 : 1, &v[k], NULL))
 			return 0;
@@ -714,7 +723,7 @@ static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct la
 	c->hb.h->printed.max_ns = v[4] * st->unit;
 	n += (size_t)snprintf(msg, sizeof(msg), "cpu%lld: %lld periods", (long long)cpu,
 			      (long long)periods);
-	for (int k = 0; k < 10 && n < sizeof(msg); k++) {
+	for (int k = 0; k < ncols && n < sizeof(msg); k++) {
 		if (k == 2)
 			n += (size_t)snprintf(msg + n, sizeof(msg) - n, ", %s %lld.%05lld",
 					      names[k], (long long)(v[k] / 100000),
@@ -799,7 +808,9 @@ static int finish_block(struct rt_state *st, struct lat_block *b)
 		ret = imp_hist_build_finish(&st->sum[i].hb, 0, b);
 	if (!ret && !(b->title = strdup(st->kinds & 1 ? "rtla hist" :
 					st->kinds & 2 ? "rtla timerlat top" :
-					st->kinds & 4 ? "rtla osnoise top" : "rtla auto-analysis")))
+					st->kinds & 4 ? (st->hwnoise ? "rtla hwnoise" :
+							 "rtla osnoise top") :
+					"rtla auto-analysis")))
 		ret = -LAT_ENOMEM;
 	return ret;
 }

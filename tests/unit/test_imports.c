@@ -332,6 +332,37 @@ static void test_rtla_two_rows(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * rtla hwnoise (6.3 on): osnoise top with interrupts disabled, no IRQ, Softirq
+ * and Thread columns.  Documentation/tools/rtla/rtla-hwnoise.rst's example:
+ * Max Single per CPU 3 3 3 4 2 2 3 us, CPU 3 "#599 ... 86 99.99998 4 3 6 75".
+ */
+static void test_rtla_hwnoise(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/hwnoise-doc.txt"), NULL);
+	const struct lat_block *b = one_block(l, "rtla");
+	static const int64_t single_us[] = { 3, 3, 3, 4, 2, 2, 3 };
+
+	(void)state;
+	assert_string_equal(b->title, "rtla hwnoise");
+	/* from the column header to the last row, as osnoise top's */
+	assert_int_equal(b->first_line, 4);
+	assert_int_equal(b->last_line, 11);
+	assert_int_equal(b->nhist, 7);
+	for (int i = 0; i < 7; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "cpu%d", i + 1);
+		assert_string_equal(b->hist[i]->title, name);
+		assert_int_equal(b->hist[i]->printed.max_ns, single_us[i] * 1000);
+	}
+	assert_non_null(old_logs_finding(b, "osnoise"));
+	assert_non_null(strstr(old_logs_finding(b, "osnoise")->message,
+			       "cpu1: 599 periods, runtime 599000000 us, noise 138 us, % CPU "
+			       "available 99.99997, max noise 3 us, max single 3 us, HW 4, NMI 74"));
+	old_logs_free(l);
+}
+
 static const char top_esc[] =
 	"\033[2;37;40m                                     Timer Latency\033[0;0;0m\n"
 	"  0 00:00:05   |          IRQ Timer Latency (us)        |         "
@@ -643,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_perf_timehist),
 		cmocka_unit_test(test_rtla_timerlat_hist),
 		cmocka_unit_test(test_rtla_osnoise_hist),
+		cmocka_unit_test(test_rtla_hwnoise),
 		cmocka_unit_test(test_rtla_all_and_overflow),
 		cmocka_unit_test(test_rtla_two_rows),
 		cmocka_unit_test(test_rtla_top_user),
