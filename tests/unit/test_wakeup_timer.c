@@ -19,51 +19,7 @@
 #include "report_priv.h"
 #include "wakeup_test_util.h"
 #include "wakeup_timer.h"
-
-#define HARD (LAT_EVF_KNOWN | LAT_EVF_HARDIRQ)
-
-static struct lat_event *timer_ev(uint64_t ts, int cpu, int cur, const char *cc,
-				  enum lat_ev_type type, uint64_t ptr, const char *fn)
-{
-	struct lat_event *e = add(ts, cpu, cur, cc, type);
-
-	e->u.timer.irq = -1;
-	e->u.timer.name = fn;
-	e->u.timer.hrtimer = ptr;
-	e->u.timer.expires = LAT_TIMER_UNKNOWN;
-	e->u.timer.softexpires = LAT_TIMER_UNKNOWN;
-	e->u.timer.now = LAT_TIMER_UNKNOWN;
-	return e;
-}
-
-static void tstart(uint64_t ts, int cpu, int cur, const char *cc, uint64_t ptr, const char *fn,
-		   int64_t expires, int64_t soft)
-{
-	struct lat_event *e = timer_ev(ts, cpu, cur, cc, LAT_EV_TIMER_START, ptr, fn);
-
-	e->flags = LAT_EVF_KNOWN;
-	e->u.timer.expires = expires;
-	e->u.timer.softexpires = soft;
-}
-
-static void tentry(uint64_t ts, int cpu, int cur, const char *cc, uint64_t ptr, const char *fn,
-		   int64_t now)
-{
-	struct lat_event *e = timer_ev(ts, cpu, cur, cc, LAT_EV_TIMER_ENTRY, ptr, fn);
-
-	e->flags = HARD;
-	e->u.timer.now = now;
-}
-
-static void texit(uint64_t ts, int cpu, int cur, const char *cc, uint64_t ptr)
-{
-	timer_ev(ts, cpu, cur, cc, LAT_EV_TIMER_EXIT, ptr, NULL)->flags = HARD;
-}
-
-static void tcancel(uint64_t ts, int cpu, int cur, const char *cc, uint64_t ptr)
-{
-	timer_ev(ts, cpu, cur, cc, LAT_EV_TIMER_CANCEL, ptr, NULL)->flags = LAT_EVF_KNOWN;
-}
+#include "wakeup_timer_util.h"
 
 /* A waking of @pid inside a callback (hard irq) while @cur runs on @cpu. */
 static void hwake(uint64_t ts, int cpu, int cur, const char *cc, int pid, const char *comm)
