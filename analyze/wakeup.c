@@ -68,6 +68,7 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	wk_health_init(&w->health, r, &w->arena);
 	w->act = (struct wk_activity){ r, r->activity != NULL, &w->oom };
 	wk_timers_init(&w->tmr, r, &w->arena, &w->oom, &w->h);
+	w->stalls.tmr = &w->tmr;
 	/* the task table is never empty: no lookup tests for it */
 	if (wk_tasks_grow(w))
 		return -LAT_ENOMEM;

@@ -72,6 +72,16 @@ static void stall_due_text(const struct lat_wake_stall *s, char *buf, size_t len
 	else if (s->due == LAT_STALL_PROBE)
 		snprintf(buf, len, " while the sample of %.15s/%d was due (it measured %s)",
 			 s->waiting_comm, s->waiting_pid, lat_fmt_duration(s->probe_ns, d1, sizeof(d1)));
+	else if (s->due == LAT_STALL_TIMER && s->waiting_pid >= 0)
+		snprintf(buf, len, " after the timer of %.15s/%d (%s) was due", s->waiting_comm,
+			 s->waiting_pid, s->timer_fn);
+	else if (s->due == LAT_STALL_TIMER && s->timer_fn[0])
+		snprintf(buf, len, " after the timer %s was due", s->timer_fn);
+	else if (s->due == LAT_STALL_TIMER && s->timer_pid > 0)
+		snprintf(buf, len, " after a timer armed by %.15s/%d was due (callback unknown)",
+			 s->timer_comm, s->timer_pid);
+	else if (s->due == LAT_STALL_TIMER)
+		snprintf(buf, len, " after a timer was due (callback unknown)");
 	else if (s->due == LAT_STALL_WAKEUP && s->waiting_pid >= 0)
 		snprintf(buf, len, " between the sched_waking of %.15s/%d and its sched_wakeup",
 			 s->waiting_comm, s->waiting_pid);

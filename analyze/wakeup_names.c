@@ -88,6 +88,8 @@ const char *lat_stall_due_name(enum lat_stall_due d)
 		return "wakeup";
 	case LAT_STALL_PROBE:
 		return "probe";
+	case LAT_STALL_TIMER:
+		return "timer";
 	default:
 		return "owed-switch";
 	}

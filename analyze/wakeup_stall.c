@@ -33,11 +33,13 @@ void wk_stalls_init(struct wk_stalls *st, struct lat_wakeup_result *r, struct la
 	st->queued_ns = queued_bound(hz);
 }
 
-int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu)
+int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu,
+		      const struct lat_wake_health *health)
 {
 	if (!st->cpus && !(st->cpus = lat_arena_alloc(st->arena, WK_MAX_CPUS * sizeof(*st->cpus))))
 		return -LAT_ENOMEM;
 	st->cpus[cpu] = p;
+	p->health = health;
 	if ((size_t)cpu >= st->ncpus)
 		st->ncpus = (size_t)cpu + 1;
 	return 0;
@@ -86,20 +88,73 @@ static void keep_quiet(struct wk_stalls *st, int32_t cpu, uint64_t from, uint64_
 		st->nquiet++;
 }
 
-/* Every CPU silent from @x->last_ns while a switch was owed or a sched_wakeup due. */
+/*
+ * The earliest hrtimer armed on CPU @cpu due in (@from, @to - WK_STALL_TIMER_NS]
+ * (the silence outlasted its expiry), into @d: 1, else 0.  Only where the
+ * CPU's events are complete: elsewhere a silence may be events not logged.
+ */
+static int timer_due(const struct wk_stalls *st, int32_t cpu, uint64_t from, uint64_t to,
+		     struct wk_timer_due *d)
+{
+	const struct wk_stall_cpu *cp;
+
+	if (!st->tmr || !st->tmr->n || to - from <= WK_STALL_TIMER_NS || cpu < 0 ||
+	    (size_t)cpu >= st->ncpus || !(cp = st->cpus[cpu]) || !cp->health ||
+	    cp->health->incomplete != LAT_HEALTH_OK)
+		return 0;
+	return wk_timer_due(st->tmr, cpu, from, to - WK_STALL_TIMER_NS, d);
+}
+
+/* Stall @s was due timer @d: it starts at the expiry; a sleeper's timer names the sleeper. */
+static void timer_stall(struct lat_wake_stall *s, const struct wk_timer_due *d)
+{
+	s->due = LAT_STALL_TIMER;
+	s->from_ns = d->due_ns;
+	snprintf(s->timer_fn, sizeof(s->timer_fn), "%s", d->function);
+	s->timer_pid = d->pid > 0 ? d->pid : -1;
+	memcpy(s->timer_comm, d->comm, LAT_COMM_LEN);
+	if (d->pid > 0 && !strcmp(d->function, "hrtimer_wakeup")) {
+		s->waiting_pid = d->pid;
+		memcpy(s->waiting_comm, d->comm, LAT_COMM_LEN);
+	}
+}
+
+/* The earliest timer due in every CPU's silence (@from, @to), into @d: 1, else 0. */
+static int every_timer(const struct wk_stalls *st, uint64_t from, uint64_t to,
+		       struct wk_timer_due *d)
+{
+	struct wk_timer_due e;
+	int found = 0;
+
+	for (size_t i = 0; i < st->ncpus; i++)
+		if (timer_due(st, (int32_t)i, from, to, &e) && (!found || e.due_ns < d->due_ns)) {
+			*d = e;
+			found = 1;
+		}
+	return found;
+}
+
+/* Every CPU silent from @x->last_ns while a switch was owed, a sched_wakeup or a timer due. */
 static int every_cpu(struct wk_stalls *st, const struct wk_stall_ctx *x, uint64_t ts,
 		     struct lat_wake_stall *s)
 {
 	int waking = x->open_ts && x->open_ts + WK_STALL_WAKING_NS >= x->last_ns;
+	struct wk_timer_due d;
+	int timer = 0;
 
 	if (ts - x->last_ns < LAT_WAKE_STALL_NS)
 		return 0;
-	if (!st->nowed && !waking) {
+	if (!st->nowed && !waking && !(timer = every_timer(st, x->last_ns, ts, &d))) {
 		keep_quiet(st, -1, x->last_ns, ts, NULL);
 		return 0;
 	}
 	*s = (struct lat_wake_stall){ .cpu = -1, .from_ns = x->last_ns, .to_ns = ts, .pid = -1,
 				      .waiting_pid = -1, .due = LAT_STALL_OWED, .steal_ns = -1 };
+	if (timer) {
+		timer_stall(s, &d);
+		record(st, s);
+		return 1;
+	}
 	for (size_t i = 0; st->nowed && i < st->ncpus; i++)
 		if (st->cpus[i] && st->cpus[i]->owed_since) {
 			s->waiting_pid = st->cpus[i]->owed_pid;
@@ -139,44 +194,67 @@ static uint32_t near_queued(const struct wk_stall_cpu *cp, const struct wk_hcpu 
 	return n;
 }
 
-/* This CPU silent while it owed a switch, or with tasks queued behind a fair one. */
+/*
+ * What was due in this CPU's silence before @ts that makes it a stall: its
+ * kind, its start into *@from, the tasks queued into *@nq, the timer into @d;
+ * -1 none.  A switch owed (or tasks queued) for too short a time leaves the
+ * timers; a silence with nothing at all due is kept for a probe's marker (not
+ * one an every-CPU silence kept already).
+ */
+static int silence_due(struct wk_stalls *st, const struct wk_stall_cpu *cp,
+		       const struct wk_hcpu *hc, const struct wk_stall_ctx *x, uint64_t ts,
+		       uint64_t *from, uint32_t *nq, struct wk_timer_due *d)
+{
+	const struct wk_quiet *lq = &st->quiet[(st->qhead - 1) % WK_STALL_QUIET];
+	int switch_due = 0;
+	uint64_t since;
+
+	if (cp->owed_since) {
+		*from = x->last_ts > cp->owed_since ? x->last_ts : cp->owed_since;
+		if (ts >= *from && ts - *from >= LAT_WAKE_STALL_NS)
+			return LAT_STALL_OWED;
+		switch_due = 1;
+	} else if ((*nq = near_queued(cp, hc, x->trusted, &since))) {
+		/* queued since the silence began, or since then (a remote wakeup in it) */
+		*from = x->last_ts > since ? x->last_ts : since;
+		if (ts >= *from && ts - *from >= st->queued_ns)
+			return LAT_STALL_QUEUED;
+		switch_due = 1;
+	}
+	if (timer_due(st, hc->id, x->last_ts, ts, d)) {
+		*from = d->due_ns;
+		*nq = 0;
+		return LAT_STALL_TIMER;
+	}
+	if (!switch_due && x->trusted && ts - x->last_ts >= LAT_WAKE_STALL_NS &&
+	    !(st->nquiet && lq->cpu < 0 && lq->to == ts))
+		keep_quiet(st, hc->id, x->last_ts, ts, hc);
+	return -1;
+}
+
+/* This CPU silent while it owed a switch, with tasks queued behind a fair one, or a timer due. */
 static int this_cpu(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
 		    const struct wk_stall_ctx *x, uint64_t ts, struct lat_wake_stall *s)
 {
 	const struct lat_wake_stall *ls = &st->last;
-	uint64_t from = x->last_ts;
-	enum lat_stall_due due = LAT_STALL_OWED;
+	struct wk_timer_due d;
+	uint64_t from = 0;
 	uint32_t nq = 0;
-	uint64_t since;
+	int due;
 
-	if (!x->seen)
+	if (!x->seen || (due = silence_due(st, cp, hc, x, ts, &from, &nq, &d)) < 0)
 		return 0;
-	if (cp->owed_since) {
-		from = x->last_ts > cp->owed_since ? x->last_ts : cp->owed_since;
-		if (ts < from || ts - from < LAT_WAKE_STALL_NS)
-			return 0;
-	} else if ((nq = near_queued(cp, hc, x->trusted, &since))) {
-		/* queued since the silence began, or since then (a remote wakeup in it) */
-		from = x->last_ts > since ? x->last_ts : since;
-		if (ts < from || ts - from < st->queued_ns)
-			return 0;
-		due = LAT_STALL_QUEUED;
-	} else {
-		/* nothing due that the trace shows: kept for a probe's marker (not an every-CPU one) */
-		if (x->trusted && ts - from >= LAT_WAKE_STALL_NS &&
-		    !(st->nquiet && st->quiet[(st->qhead - 1) % WK_STALL_QUIET].cpu < 0 &&
-		      st->quiet[(st->qhead - 1) % WK_STALL_QUIET].to == ts))
-			keep_quiet(st, hc->id, from, ts, hc);
-		return 0;
-	}
 	/* a CPU's silence inside an every-CPU stall already recorded is that stall */
 	if (st->r->nstalls_total && ls->cpu < 0 && ls->from_ns <= from + LAT_WAKE_STALL_NS / 2 &&
 	    ls->to_ns + LAT_WAKE_STALL_NS / 2 >= ts)
 		return 0;
 	*s = (struct lat_wake_stall){ .cpu = hc->id, .from_ns = from, .to_ns = ts,
-				      .pid = hc->cur_pid, .waiting_pid = -1, .due = due,
+				      .pid = hc->cur_pid, .waiting_pid = -1,
+				      .due = (enum lat_stall_due)due,
 				      .queued = nq, .steal_ns = -1 };
 	memcpy(s->comm, hc->cur_comm, LAT_COMM_LEN);
+	if (due == LAT_STALL_TIMER)
+		timer_stall(s, &d);
 	if (due == LAT_STALL_OWED) {
 		s->waiting_pid = cp->owed_pid;
 		memcpy(s->waiting_comm, cp->owed_comm, LAT_COMM_LEN);

@@ -8,7 +8,10 @@
  * weight near its own were queued behind a fair one;
  * every CPU silent for LAT_WAKE_STALL_NS while one owed a switch, or right
  * after a sched_waking whose sched_wakeup had not come; a silence a probe
- * sample measured across (known at its marker, after: wk_stall_probe()).  The core tells it who
+ * sample measured across (known at its marker, after: wk_stall_probe()); a
+ * silence of a CPU whose events are complete (of every CPU: of one of them)
+ * that went on WK_STALL_TIMER_NS past the expiry of an hrtimer armed there
+ * (wk_timer_due(), docs/timers.md, "Timers due").  The core tells it who
  * is owed what (wk_stall_owe() and the others) and asks it before each event
  * (wk_stall_check()); the stalls it finds go back to the core, which hands
  * them to the history, the sums and the sink.
@@ -23,6 +26,7 @@
 #define LATSCOPE_WAKEUP_STALL_H
 
 #include "wakeup_history.h"
+#include "wakeup_timer.h"
 
 /* Fair priorities 100..139 (nice -20..19). */
 #define WK_STALL_FAIR 40
@@ -34,6 +38,7 @@ struct wk_stall_cpu {
 	/* fair tasks waiting in its run queue, by priority - 100, and since when (fair > 0) */
 	uint32_t nfair, fair[WK_STALL_FAIR];
 	uint64_t fair_since[WK_STALL_FAIR];
+	const struct lat_wake_health *health;	/* its trace health (the health consumer's) */
 };
 
 struct wk_stall_task {
@@ -70,6 +75,15 @@ static inline void wk_stall_queue(struct wk_stall_cpu *cp, struct wk_stall_task 
 	tp->qprio = -1;
 }
 
+/*
+ * An hrtimer due in a silence makes it a stall when the silence lasted this
+ * long after its expiry.  Measured here (docs/timers.md, "Timers due"): a
+ * silence of 2 ms or more with a timer due ends 10-70 us after the expiry
+ * (idle NOHZ CPUs: the tick, p99 69 us of 5,988), a few up to 1.04 ms late
+ * (a halted vCPU woken late), the stalls 2.19 ms and more.
+ */
+#define WK_STALL_TIMER_NS LAT_WAKE_STALL_NS
+
 /* A sched_waking this close before a silence still had its sched_wakeup due. */
 #define WK_STALL_WAKING_NS 100000
 
@@ -102,6 +116,7 @@ struct wk_stalls {
 	struct lat_arena *arena;
 	int *oom;
 	uint64_t queued_ns;		/* a switch is due after this with tasks queued (28.5 ms) */
+	const struct wk_timers *tmr;	/* the timers armed (timers due), NULL none */
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stall_cpu **cpus;	/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
 	size_t ncpus;
@@ -113,8 +128,9 @@ struct wk_stalls {
 /* @hz: the kernel's tick rate when the recording says it (<= 0 unknown: 250). */
 void wk_stalls_init(struct wk_stalls *st, struct lat_wakeup_result *r, struct lat_arena *arena,
 		    int64_t hz, int *oom);
-/* A new CPU's part.  0 or -LAT_ENOMEM. */
-int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu);
+/* A new CPU's part (its trace health @health, lent for the run).  0 or -LAT_ENOMEM. */
+int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu,
+		      const struct lat_wake_health *health);
 
 /* The CPU's debt is paid (a switch) or void (lost events). */
 static inline void wk_stall_clear(struct wk_stalls *st, struct wk_stall_cpu *cp)

@@ -103,8 +103,8 @@ __attribute__((noinline)) struct wk_cpu *wk_new_cpu(struct wk *w, int32_t cpu)
 	c = lat_arena_alloc(&w->arena, sizeof(*c));
 	if (!c || wk_hcpu_init(&c->h, cpu, w->ring_cap, &w->arena) ||
 	    wk_history_add_cpu(&w->h, &c->h, &w->arena) || wk_stats_cpu_init(&w->stats, &c->stats, cpu) ||
-	    wk_stall_cpu_init(&w->stalls, &c->stall, cpu) ||
-	    wk_health_cpu_init(&w->health, &c->health, cpu))
+	    wk_health_cpu_init(&w->health, &c->health, cpu) ||
+	    wk_stall_cpu_init(&w->stalls, &c->stall, cpu, &c->health.r))
 		return NULL;
 	w->cpus[cpu] = c;
 	return c;

@@ -83,6 +83,13 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 		lat_json_uint(j, "queued", s->queued);
 	if (s->due == LAT_STALL_PROBE)
 		lat_json_int(j, "probe_ns", s->probe_ns);
+	if (s->due == LAT_STALL_TIMER) {
+		lat_json_str(j, "timer", s->timer_fn);
+		if (s->timer_pid > 0) {
+			lat_json_int(j, "timer_pid", s->timer_pid);
+			lat_json_str(j, "timer_comm", s->timer_comm);
+		}
+	}
 	if (s->steal_ns >= 0)
 		lat_json_int(j, "steal_ns", s->steal_ns);
 	lat_json_obj_close(j);

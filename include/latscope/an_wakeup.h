@@ -92,7 +92,8 @@ struct lat_wake_link {
  * it owed (a task woken for it that should run at once: it was idle, or the woken
  * task is real-time and above the running one), a switch due to tasks queued
  * behind a fair one past EEVDF's bound, the sched_wakeup of a waking, a probe's
- * timer (a sample measured across the silence, found when its marker comes).  The
+ * timer (a sample measured across the silence, found when its marker comes), an
+ * hrtimer armed there whose expiry the silence outlasted by LAT_WAKE_STALL_NS.  The
  * host not running the vCPU (steal time shows it when recorded), or the kernel
  * with interrupts off there.
  */
@@ -107,10 +108,11 @@ enum lat_stall_due {
 	LAT_STALL_QUEUED,		/* a switch, tasks queued behind a fair one */
 	LAT_STALL_WAKEUP,		/* the sched_wakeup of a sched_waking just before */
 	LAT_STALL_PROBE,		/* a probe's timer (or its busy loop) measured across it */
+	LAT_STALL_TIMER,		/* an hrtimer's expiry, LAT_WAKE_STALL_NS before its end */
 	LAT_STALL_NDUE
 };
 
-/* "owed-switch", "queued", "wakeup", "probe" */
+/* "owed-switch", "queued", "wakeup", "probe", "timer" */
 const char *lat_stall_due_name(enum lat_stall_due d);
 
 struct lat_wake_stall {
@@ -123,6 +125,14 @@ struct lat_wake_stall {
 	enum lat_stall_due due;
 	uint32_t queued;		/* LAT_STALL_QUEUED: the tasks queued on the CPU */
 	int64_t probe_ns;		/* LAT_STALL_PROBE: the sample's latency (waiting_pid's) */
+	/*
+	 * LAT_STALL_TIMER: the timer due (from_ns is its expiry): its callback, ""
+	 * unknown, and the task that armed it (-1 none); waiting_pid is that task
+	 * when the callback is hrtimer_wakeup (its sleeper).
+	 */
+	char timer_fn[LAT_TIMER_FN_LEN];
+	int32_t timer_pid;
+	char timer_comm[LAT_COMM_LEN];
 	/*
 	 * Steal time the recorder sampled (docs/record.md) in windows that overlap the
 	 * stall, on its CPU (every CPU: the most of one CPU): the host ran something

@@ -6,6 +6,10 @@
  * sched_waking, and the steal time the recorder sampled as evidence.  Every
  * expected number is a difference of timestamps written in the test.
  *
+ * An hrtimer due in a silence (docs/timers.md, "Timers due"): the timers'
+ * clock is put OFF ns behind the trace clock (an entry's ts - its now), and
+ * every expiry below is written in the trace clock, its expires beside.
+ *
  * HZ is not recorded here, so the bound on a queued task's wait is taken at
  * HZ 250: 1.5 * (2 * max(2 * 3 ms, 4 ms) + 3 ms + 4 ms) = 28.5 ms.
  */
@@ -23,6 +27,7 @@
 #include "latscope/env.h"
 #include "report_priv.h"
 #include "wakeup_test_util.h"
+#include "wakeup_timer_util.h"
 
 #define MS 1000000ull
 
@@ -51,6 +56,16 @@ static char *report_text(const struct lat_block *b)
 	rp_report_wakeup_text(f, b, NULL);
 	fclose(f);
 	return buf;
+}
+
+/* Stall @s was of CPU @cpu (-1 every CPU) from @from to @to, due to @due. */
+static void assert_stall(const struct lat_wake_stall *s, int cpu, enum lat_stall_due due,
+			 uint64_t from, uint64_t to)
+{
+	assert_int_equal(s->cpu, cpu);
+	assert_int_equal(s->due, due);
+	assert_int_equal(s->from_ns, from);
+	assert_int_equal(s->to_ns, to);
 }
 
 /* CPU0 logs a marker every ms in [from, to): the machine is never silent. */
@@ -98,10 +113,7 @@ static void test_queued(void **state)
 
 	(void)state;
 	assert_int_equal(r->nstalls, 1);
-	assert_int_equal(s->cpu, 1);
-	assert_int_equal(s->due, LAT_STALL_QUEUED);
-	assert_int_equal(s->from_ns, 1 * MS);
-	assert_int_equal(s->to_ns, 40 * MS);
+	assert_stall(s, 1, LAT_STALL_QUEUED, 1 * MS, 40 * MS);
 	assert_int_equal(s->queued, 1);
 	assert_int_equal(s->pid, 60);
 	assert_int_equal(s->waiting_pid, -1);
@@ -453,6 +465,132 @@ static void test_probe_due_part(void **state)
 	lat_block_free(b);
 }
 
+#define OFF 5000ull	/* the trace clock - the timers' clock */
+
+/*
+ * CPU0's first four exits from idle are seen only by x/70's markers (no switch
+ * out of idle): its events are incomplete from the 4th (docs/wakeup.md, "Trace
+ * health").  Before 100 us.
+ */
+static void incomplete_cpu0(void)
+{
+	for (uint64_t t = 1000; t < 5000; t += 1000) {
+		sw(t, 0, 70, "x", LAT_TS_SLEEPING, 0, "swapper/0");
+		add(t + 500, 0, 70, "x", LAT_EV_MARKER);
+	}
+}
+
+/*
+ * A (200) runs on CPU0, takes the tick (0xb0) at 1 ms, arms its sleep
+ * (hrtimer_wakeup, 0xa0) for @due_at in the trace clock (expires @due_at -
+ * OFF) and sleeps at 1.002 ms: hog (50) runs, and CPU0 logs nothing until the
+ * callback at @fire_at wakes A.  CPU1 runs hog2 (60) and, when @busy, logs a
+ * marker every ms until 10 ms: then only CPU0 is silent.
+ */
+static struct lat_block *timer_sleep(uint64_t due_at, uint64_t fire_at, int busy)
+{
+	sw(100000, 0, 0, "swapper/0", LAT_TS_RUNNING, 200, "A");
+	sw(100100, 1, 0, "swapper/1", LAT_TS_RUNNING, 60, "hog2");
+	tentry(MS, 0, 200, "A", 0xb0, "tick_nohz_handler", (int64_t)(MS - OFF));
+	texit(MS + 500, 0, 200, "A", 0xb0);
+	tstart(MS + 1000, 0, 200, "A", 0xa0, "hrtimer_wakeup", (int64_t)(due_at - OFF),
+	       (int64_t)(due_at - OFF));
+	sw(MS + 2000, 0, 200, "A", LAT_TS_SLEEPING, 50, "hog");
+	for (uint64_t t = MS + MS / 2; busy && t < fire_at; t += MS)
+		add(t, 1, 60, "hog2", LAT_EV_MARKER);
+	tentry(fire_at, 0, 50, "hog", 0xa0, "hrtimer_wakeup", (int64_t)(fire_at - OFF));
+	wake(fire_at + 500, 0, 50, "hog", LAT_EV_WAKING, 200, "A", 0);
+	evs[nev - 1].flags = HARD;
+	texit(fire_at + 1000, 0, 50, "hog", 0xa0);
+	sw(fire_at + 2000, 0, 50, "hog", LAT_TS_RUNNING, 200, "A");
+	add(fire_at + 3000, 1, 60, "hog2", LAT_EV_MARKER);
+	return run();
+}
+
+/*
+ * A's timer was due at 2 ms; CPU0 logged nothing from 1.002 ms until its
+ * callback at 5 ms: 3 ms past the expiry (more than the 2 ms margin), a stall
+ * of CPU0 from the expiry to the callback, due to the timer, naming the
+ * sleeper.  Nothing was owed (A was asleep, hog fair) and no task queued.
+ */
+static void test_timer_due(void **state)
+{
+	struct lat_block *b = timer_sleep(2 * MS, 5 * MS, 1);
+	const struct lat_wakeup_result *r = res(b);
+	const struct lat_wake_stall *s = &r->stalls[0];
+
+	(void)state;
+	assert_int_equal(r->nstalls_total, 1);
+	assert_stall(s, 0, LAT_STALL_TIMER, 2 * MS, 5 * MS);
+	assert_int_equal(s->pid, 50);
+	assert_int_equal(s->waiting_pid, 200);
+	assert_string_equal(s->waiting_comm, "A");
+	assert_string_equal(s->timer_fn, "hrtimer_wakeup");
+	assert_int_equal(s->timer_pid, 200);
+	assert_int_equal(r->stall_ns_total, 3 * MS);
+	assert_non_null(finding(b, "stall", "CPU0 logged nothing for 3 ms (0.002000000 .. "
+				"0.005000000) after the timer of A/200 (hrtimer_wakeup) was due: "
+				"stall?"));
+	lat_block_free(b);
+}
+
+/*
+ * The margin: a callback 2 ms after its expiry (silence 1.002 .. 4 ms) is a
+ * stall of 2 ms; 1 ns earlier it is a timer late by less than the margin (an
+ * idle vCPU woken late), no stall.
+ */
+static void test_timer_due_margin(void **state)
+{
+	struct lat_block *b = timer_sleep(2 * MS, 4 * MS, 1);
+
+	(void)state;
+	assert_int_equal(res(b)->nstalls_total, 1);
+	assert_int_equal(res(b)->stalls[0].to_ns - res(b)->stalls[0].from_ns, 2 * MS);
+	lat_block_free(b);
+	nev = 0;
+	b = timer_sleep(2 * MS, 4 * MS - 1, 1);
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+}
+
+/*
+ * Nothing due: the timer armed for 6 ms fires early at 5 ms (its slack), so
+ * the 4 ms silence had no expiry in it; and on a CPU whose events are
+ * incomplete the same stall as test_timer_due is not claimed.
+ */
+static void test_timer_not_due(void **state)
+{
+	struct lat_block *b = timer_sleep(6 * MS, 5 * MS, 1);
+
+	(void)state;
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+	nev = 0;
+	incomplete_cpu0();
+	b = timer_sleep(2 * MS, 5 * MS, 1);
+	assert_int_equal(res(b)->health[0].incomplete, LAT_HEALTH_IDLE_EXITS);
+	assert_int_equal(res(b)->nstalls_total, 0);
+	lat_block_free(b);
+}
+
+/*
+ * Every CPU silent (CPU1 logs nothing from 100.1 us): with A's timer due on
+ * CPU0 at 2 ms it is a stall of every CPU from the expiry to CPU0's callback
+ * at 5 ms; CPU0's own silence is that same stall, not recorded twice.
+ */
+static void test_timer_due_every_cpu(void **state)
+{
+	struct lat_block *b = timer_sleep(2 * MS, 5 * MS, 0);
+	const struct lat_wakeup_result *r = res(b);
+
+	(void)state;
+	assert_int_equal(r->nstalls_total, 1);
+	assert_stall(&r->stalls[0], -1, LAT_STALL_TIMER, 2 * MS, 5 * MS);
+	assert_int_equal(r->stalls[0].waiting_pid, 200);
+	assert_non_null(finding(b, "stall", "every CPU logged nothing for 3 ms"));
+	lat_block_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +604,10 @@ int main(void)
 		cmocka_unit_test_setup(test_steal, reset),
 		cmocka_unit_test_setup(test_probe_due, reset),
 		cmocka_unit_test_setup(test_probe_due_part, reset),
+		cmocka_unit_test_setup(test_timer_due, reset),
+		cmocka_unit_test_setup(test_timer_due_margin, reset),
+		cmocka_unit_test_setup(test_timer_not_due, reset),
+		cmocka_unit_test_setup(test_timer_due_every_cpu, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, release_events);
