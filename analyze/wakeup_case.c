@@ -371,11 +371,15 @@ static void case_irqs(struct wk_cases *cs, const struct wk_hcpu *cpu, struct lat
 	}
 }
 
-/* The markers (any CPU) inside the wait, the first LAT_WAKE_MARKERS_MAX. */
+/*
+ * The markers (any CPU) inside the wait, the first LAT_WAKE_MARKERS_MAX, of the last
+ * WK_MARK_RING: with timelines the ring holds more (WK_MARK_RING_TL), and the explanation must
+ * not depend on it (`latscope report` explains and draws from one analysis, docs/report.md).
+ */
 static void case_markers(const struct wk_history *h, struct lat_wake_case *c)
 {
 	c->markers_dropped = 0;
-	for (size_t i = 0; i < h->mlen; i++) {
+	for (size_t i = h->mlen > WK_MARK_RING ? h->mlen - WK_MARK_RING : 0; i < h->mlen; i++) {
 		const struct lat_wake_marker *m = wk_recent_mark(h, i);
 
 		if (m->ts_ns < c->start_ns || m->ts_ns > c->end_ns)
