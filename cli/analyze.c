@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "latscope/an_wakeup.h"
 #include "latscope/export.h"
@@ -195,13 +196,28 @@ static int analyze_block(struct lat_loaded *l, size_t k, const char *path,
 	return ret;
 }
 
-/* Loads and analyzes one input into @rep; false when it could not be read. */
+int64_t cli_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Loads and analyzes one input into @rep; false when it could not be read.  @read_ns (when
+ * not NULL) gets the time lat_load() took added.
+ */
 static bool load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
-		     const struct cli_ctx *c, struct lat_summary *sum)
+		     const struct cli_ctx *c, struct lat_summary *sum, int64_t *read_ns)
 {
 	const struct analyze_cmd *a = c->own;
+	int64_t t0 = cli_now_ns();
 	int ret = lat_load(l, path, &c->read);
 	char hash[17] = "";
+
+	if (read_ns)
+		*read_ns += cli_now_ns() - t0;
 
 	rep->path = path;
 	if (ret < 0) {
@@ -266,10 +282,10 @@ static int status(const struct cli_ctx *c, const struct lat_report_input *rep, i
 }
 
 bool cli_load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
-		  const struct cli_ctx *c)
+		  const struct cli_ctx *c, int64_t *read_ns)
 {
 	/* without a summary, load_one() does not read c->own (analyze's own settings) */
-	return load_one(l, rep, path, c, NULL);
+	return load_one(l, rep, path, c, NULL, read_ns);
 }
 
 /* Every input loaded, analyzed and reported together. */
@@ -293,7 +309,7 @@ static int run_analyze(struct cli_ctx *c, const struct analyze_cmd *a, int nin, 
 			sum->from_ns = a->from_ns;
 			sum->to_ns = a->to_ns;
 		}
-		ok += load_one(&loaded[i], &rep[i], paths[i], c, sum);
+		ok += load_one(&loaded[i], &rep[i], paths[i], c, sum, NULL);
 	}
 	report(a, rep, (size_t)nin, (size_t)ok, &c->an);
 	if (fflush(stdout) || ferror(stdout))

@@ -3,6 +3,7 @@
 #define LATSCOPE_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes (README, docs/cli.md). */
@@ -58,13 +59,18 @@ int cli_render_many(char **inputs, int n, const char *out,
 
 /*
  * Loads @path and analyzes its blocks with c->an into @l, filling @rep for the reports;
- * false after "PATH: error: why" when it could not be read (cli/analyze.c).
+ * false after "PATH: error: why" when it could not be read (cli/analyze.c).  @read_ns, when
+ * not NULL, gets the time of the load (lat_load(): a stream reader decodes later, in the
+ * analysis) added.
  */
 struct lat_loaded;
 struct lat_report_input;
 struct cli_ctx;
 bool cli_load_one(struct lat_loaded *l, struct lat_report_input *rep, const char *path,
-		  const struct cli_ctx *c);
+		  const struct cli_ctx *c, int64_t *read_ns);
+
+/* CLOCK_MONOTONIC in ns, for the steps' times. */
+int64_t cli_now_ns(void);
 
 /* `latscope report TRACE... -o DIR` (cli/report.c). */
 int cmd_report(int argc, char **argv);

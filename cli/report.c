@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `latscope report TRACE... -o DIR`: the bug-report bundle (docs/report.md).  The inputs are
- * analyzed as `latscope analyze` does; every chart is drawn by the render module exactly as
- * the `latscope render` command printed beside it draws it, all the charts of a block from
- * one more analysis of it (the input read again, the charts' options); report/bundle.c writes
- * report.md and report.html.
+ * `latscope report TRACE... -o DIR`: the bug-report bundle (docs/report.md).  Each input is
+ * read and analyzed once, with what the charts ask of the analysis added (timelines, the
+ * CPUs' activity): the text report is the one `latscope analyze` writes, and every chart is
+ * drawn from the same analysis by the render module exactly as the `latscope render` command
+ * printed beside it draws it; report/bundle.c writes report.md and report.html.
  * The two reports are written under temporary names and renamed last: a DIR holding them holds
  * a complete bundle.
  */
@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "latscope/an_wakeup.h"
@@ -61,17 +60,9 @@ struct report_cmd {
 
 /* How long each step took, printed on stderr (docs/report.md, "Times"). */
 struct report_times {
-	int64_t start_ns, read_ns, pass_ns, text_ns, write_ns;
+	int64_t start_ns, read_ns, analyze_ns, pass_ns, text_ns, write_ns;
 	size_t npass;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* One chart of the bundle. */
 struct chart_job {
@@ -223,12 +214,11 @@ static char *job_command(const struct cli_ctx *c, const struct report_cmd *r, co
 /* ---- the charts -------------------------------------------------------------- */
 
 /*
- * One analysis of a block with the charts' options (as `latscope render` asks: timelines and
- * activity kept, no gate), and the --task of the report: every chart of the block is drawn
- * from it, each case's timeline from its place in the worst list (docs/report.md, "One
- * analysis for the charts").  Only under a --task COMM does a case's timeline get a pass of
- * its own, with --task PID as its command: a task renamed during the trace has waits the
- * COMM does not select.
+ * The analysis a chart is drawn from.  The report's own (load_all()) with the --task of the
+ * report: every chart of a block is drawn from it, each case's timeline from its place in the
+ * worst list (docs/report.md, "One analysis").  Only under a --task COMM does a case's
+ * timeline get a pass of its own, with --task PID as its command: a task renamed during the
+ * trace has waits the COMM does not select.
  */
 struct chart_pass {
 	size_t input, block;
@@ -236,8 +226,20 @@ struct chart_pass {
 	int loaded;		/* l holds the input: release it */
 	int ok;			/* the block is there and analyzed */
 	struct lat_loaded l;
+	const struct lat_loaded *src;	/* what is drawn: &l, or the report's input */
 	char why[300];		/* !ok: why */
 };
+
+/* The options of the report's one analysis: `latscope analyze`'s, and what charts need. */
+static struct lat_analyze_opts charts_opts(const struct lat_analyze_opts *an)
+{
+	struct lat_analyze_opts ao = *an;
+
+	/* `latscope render` keeps 1 (cli/render.c): the worst's, or the --task's */
+	ao.timelines = an->worst_n > 1 ? an->worst_n : 1;
+	ao.activity = 1;
+	return ao;
+}
 
 /* --task as the analysis reads it: a PID when all digits (analyze/wakeup.c). */
 static int task_is_pid(const char *task)
@@ -263,6 +265,23 @@ static int same_pass(const struct chart_pass *p, const struct cli_ctx *c,
 	       !strcmp(p->task, pass_task(c, j));
 }
 
+/* @j is drawn from the report's own analysis (its pass selects the report's tasks). */
+static int shared_pass(const struct cli_ctx *c, const struct chart_job *j)
+{
+	return !strcmp(pass_task(c, j), c->an.task ? c->an.task : "");
+}
+
+/* @p set to draw @j from the report's analysis of its input, @l. */
+static void pass_share(struct chart_pass *p, const struct cli_ctx *c, const struct lat_loaded *l,
+		       const struct chart_job *j)
+{
+	p->input = j->input;
+	p->block = j->block;
+	snprintf(p->task, sizeof(p->task), "%s", c->an.task ? c->an.task : "");
+	p->src = l;
+	p->ok = 1;
+}
+
 static void pass_release(struct chart_pass *p)
 {
 	if (p->loaded)
@@ -275,7 +294,7 @@ static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *
 		     const struct chart_job *j)
 {
 	struct lat_read_opts rd = c->read;
-	struct lat_analyze_opts ao = c->an;
+	struct lat_analyze_opts ao = charts_opts(&c->an);
 	int ret;
 
 	pass_release(p);
@@ -283,10 +302,8 @@ static void pass_run(struct chart_pass *p, const struct cli_ctx *c, const char *
 	p->block = j->block;
 	snprintf(p->task, sizeof(p->task), "%s", pass_task(c, j));
 	p->loaded = 1;
+	p->src = &p->l;
 	rd.diag = NULL;		/* its warnings were printed once, by the report's own read */
-	/* `latscope render` keeps 1 (cli/render.c): the worst's, or the --task's */
-	ao.timelines = c->an.worst_n > 1 ? c->an.worst_n : 1;
-	ao.activity = 1;
 	ao.task = p->task[0] ? p->task : NULL;
 	ao.fail_above_ns = 0;
 	if (lat_load(&p->l, path, &rd) < 0 || j->block >= p->l.nblocks) {
@@ -324,10 +341,10 @@ static void draw(const struct lat_render_api *api, const struct report_cmd *r,
 		ro.case_idx = j->case_no - 1;
 	ro.worst = c->an.worst_n;
 	ro.source = path;
-	ro.block_no = p->l.nblocks > 1 ? (int)j->block + 1 : 0;
-	j->draw_ns = now_ns();
-	ret = api->render_block(p->l.blocks[j->block], &ro, &j->buf);
-	j->draw_ns = now_ns() - j->draw_ns;
+	ro.block_no = p->src->nblocks > 1 ? (int)j->block + 1 : 0;
+	j->draw_ns = cli_now_ns();
+	ret = api->render_block(p->src->blocks[j->block], &ro, &j->buf);
+	j->draw_ns = cli_now_ns() - j->draw_ns;
 	if (ret < 0)
 		snprintf(j->why, sizeof(j->why), "%s", j->buf.msg);
 	else
@@ -427,12 +444,13 @@ static int block_jobs(struct chart_job **jobs, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* Every chart of the bundle, drawn. */
+/* Every chart of the bundle, drawn from @loaded (the report's analysis) where it can be. */
 static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c,
 		       const struct report_cmd *r, const struct lat_report_input *in,
-		       struct chart_job **jobs, size_t *n, struct report_times *tm)
+		       const struct lat_loaded *loaded, struct chart_job **jobs, size_t *n,
+		       struct report_times *tm)
 {
-	struct chart_pass pass = { .loaded = 0 };
+	struct chart_pass pass = { .loaded = 0 }, shared = { .loaded = 0 };
 	size_t cap = 0;
 
 	for (size_t i = 0; i < (size_t)r->nin; i++)
@@ -448,11 +466,16 @@ static int make_charts(const struct lat_render_api *api, const struct cli_ctx *c
 			pass_release(&pass);
 			return -1;
 		}
+		if (shared_pass(c, cj)) {
+			pass_share(&shared, c, &loaded[cj->input], cj);
+			draw(api, r, c, in[cj->input].path, &shared, cj);
+			continue;
+		}
 		if (!same_pass(&pass, c, cj)) {
-			int64_t t0 = now_ns();
+			int64_t t0 = cli_now_ns();
 
 			pass_run(&pass, c, in[cj->input].path, cj);
-			tm->pass_ns += now_ns() - t0;
+			tm->pass_ns += cli_now_ns() - t0;
 			tm->npass++;
 		}
 		draw(api, r, c, in[cj->input].path, &pass, cj);
@@ -672,9 +695,14 @@ static size_t fill_charts(struct bundle_run *b, const struct report_cmd *r)
 	return n;
 }
 
-/* Loads and analyzes every input; CLI_EXIT_OK, or the status after a message. */
-static int load_all(struct bundle_run *b, const struct cli_ctx *c, int nin, char **paths)
+/*
+ * Loads and analyzes every input, once for the text report and the charts (charts_opts());
+ * CLI_EXIT_OK, or the status after a message.
+ */
+static int load_all(struct bundle_run *b, const struct cli_ctx *c, int nin, char **paths,
+		    struct report_times *tm)
 {
+	struct cli_ctx lc = *c;
 	int ok = 0;
 
 	b->loaded = calloc((size_t)nin, sizeof(*b->loaded));
@@ -683,8 +711,10 @@ static int load_all(struct bundle_run *b, const struct cli_ctx *c, int nin, char
 		fprintf(stderr, "latscope report: out of memory\n");
 		return CLI_EXIT_FAIL;
 	}
+	lc.an = charts_opts(&c->an);
 	for (int i = 0; i < nin; i++)
-		ok += cli_load_one(&b->loaded[i], &b->rep[i], paths[i], c);
+		ok += cli_load_one(&b->loaded[i], &b->rep[i], paths[i], &lc, &tm->read_ns);
+	tm->analyze_ns = cli_now_ns() - tm->start_ns - tm->read_ns;
 	if (ok != nin) {
 		fprintf(stderr, "latscope report: %d of %d inputs could not be read: no bundle "
 				"written\n", nin - ok, nin);
@@ -707,10 +737,13 @@ static void print_times(const struct report_times *tm, const struct chart_job *j
 {
 	int64_t draw_ns = 0;
 
-	fprintf(stderr, "latscope report: time: read and analyze %.1f ms\n", tm->read_ns / 1e6);
+	fprintf(stderr, "latscope report: time: read %.1f ms\n", tm->read_ns / 1e6);
+	fprintf(stderr, "latscope report: time: analyze %.1f ms\n", tm->analyze_ns / 1e6);
 	fprintf(stderr, "latscope report: time: text report %.1f ms\n", tm->text_ns / 1e6);
-	fprintf(stderr, "latscope report: time: charts' analysis %.1f ms (%zu pass%s)\n",
-		tm->pass_ns / 1e6, tm->npass, tm->npass == 1 ? "" : "es");
+	if (tm->npass)
+		fprintf(stderr, "latscope report: time: timelines' own analysis %.1f ms "
+				"(%zu pass%s)\n", tm->pass_ns / 1e6, tm->npass,
+			tm->npass == 1 ? "" : "es");
 	for (size_t j = 0; j < n; j++) {
 		draw_ns += jobs[j].draw_ns;
 		if (jobs[j].drawn)
@@ -719,38 +752,37 @@ static void print_times(const struct report_times *tm, const struct chart_job *j
 	}
 	fprintf(stderr, "latscope report: time: draw, all %.1f ms\n", draw_ns / 1e6);
 	fprintf(stderr, "latscope report: time: write %.1f ms\n", tm->write_ns / 1e6);
-	fprintf(stderr, "latscope report: time: total %.1f ms\n", (now_ns() - tm->start_ns) / 1e6);
+	fprintf(stderr, "latscope report: time: total %.1f ms\n", (cli_now_ns() - tm->start_ns) / 1e6);
 }
 
 static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, char *cmd)
 {
 	struct bundle_run b = { .command = cmd };
-	struct report_times tm = { .start_ns = now_ns() };
+	struct report_times tm = { .start_ns = cli_now_ns() };
 	const struct lat_render_api *api;
 	struct lat_bundle bn;
 	struct lat_gate g;
 	char what[4200];
 	int rc;
 
-	rc = load_all(&b, c, r->nin, paths);
-	tm.read_ns = now_ns() - tm.start_ns;
+	rc = load_all(&b, c, r->nin, paths, &tm);
 	if (rc != CLI_EXIT_OK)
 		goto out;
 	rc = CLI_EXIT_FAIL;
 	api = cli_render_api();
 	if (!api)
 		goto out;
-	tm.text_ns = now_ns();
+	tm.text_ns = cli_now_ns();
 	b.summary = text_report(b.rep, (size_t)r->nin, &c->an);
-	tm.text_ns = now_ns() - tm.text_ns;
-	if (!b.summary || make_charts(api, c, r, b.rep, &b.jobs, &b.njobs, &tm) ||
+	tm.text_ns = cli_now_ns() - tm.text_ns;
+	if (!b.summary || make_charts(api, c, r, b.rep, b.loaded, &b.jobs, &b.njobs, &tm) ||
 	    !(b.charts = calloc(b.njobs + 1, sizeof(*b.charts)))) {
 		fprintf(stderr, "latscope report: out of memory\n");
 		goto out;
 	}
 	bn = (struct lat_bundle){ b.command, b.rep, (size_t)r->nin, &c->an, b.summary,
 				  b.charts, fill_charts(&b, r) };
-	tm.write_ns = now_ns();
+	tm.write_ns = cli_now_ns();
 	if (prepare_dir(r, what, sizeof(what)) ||
 	    write_files(r, b.jobs, b.njobs, &bn, what, sizeof(what))) {
 		fprintf(stderr, "latscope report: %s: %s: no bundle written\n", what,
@@ -763,7 +795,7 @@ static int run_report(struct cli_ctx *c, struct report_cmd *r, char **paths, cha
 	for (size_t j = 0; j < b.njobs; j++)
 		if (!b.jobs[j].drawn && !b.jobs[j].unfit)
 			printf("  %s: not drawn: %s\n", b.jobs[j].file, b.jobs[j].why);
-	tm.write_ns = now_ns() - tm.write_ns;
+	tm.write_ns = cli_now_ns() - tm.write_ns;
 	print_times(&tm, b.jobs, b.njobs);
 	rc = CLI_EXIT_OK;
 	if (c->an.fail_above_ns > 0 &&

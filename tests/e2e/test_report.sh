@@ -118,24 +118,49 @@ cp "$out/report.md" "$out/report.html" "$tmp/keep/"
 check "a second run: the same report.md and report.html" \
 	'cmp -s "$out/report.md" "$tmp/keep/report.md" && cmp -s "$out/report.html" "$tmp/keep/report.html"'
 
-# the steps' times on stderr, in no file; one analysis for all the charts (the 4 timelines and
-# the trace's charts), but under --task COMM a pass per case's task (the worst of cyclictest
-# are 20718, then 20717 four times: report.md's table) and one for the trace's charts
-check "stderr: each step's time, one pass for the $nall charts" \
-	'grep -q "^latscope report: time: read and analyze [0-9.]* ms\$" "$tmp/stderr" &&
-	 grep -q "^latscope report: time: charts. analysis [0-9.]* ms (1 pass)\$" "$tmp/stderr" &&
+# the steps' times on stderr, in no file; one analysis for the text and all the charts (the 4
+# timelines and the trace's charts), but under --task COMM a pass of its own per case's task
+# (the worst of cyclictest are 20718, then 20717 four times: report.md's table)
+check "stderr: each step's time, no pass besides the report's own for the $nall charts" \
+	'grep -q "^latscope report: time: read [0-9.]* ms\$" "$tmp/stderr" &&
+	 grep -q "^latscope report: time: analyze [0-9.]* ms\$" "$tmp/stderr" &&
+	 ! grep -q "own analysis" "$tmp/stderr" &&
 	 [ "$(grep -c "^latscope report: time: draw charts/[a-z0-9-]*\.svg [0-9.]* ms\$" "$tmp/stderr")" -eq $nall ] &&
 	 grep -q "^latscope report: time: write [0-9.]* ms\$" "$tmp/stderr" &&
 	 grep -q "^latscope report: time: total [0-9.]* ms\$" "$tmp/stderr" &&
 	 ! grep -rq "time: " "$out"'
 "$bin" report --task cyclictest -o "$tmp/c" "$cyc" >/dev/null 2>"$tmp/c.err"
-check "--task cyclictest: exit 0, a pass per case's task and one for the trace's charts" \
-	'[ $? -eq 0 ] && grep -q "^latscope report: time: charts. analysis [0-9.]* ms (3 passes)\$" "$tmp/c.err" &&
+check "--task cyclictest: exit 0, a pass of its own per case's task" \
+	'[ $? -eq 0 ] && grep -q "^latscope report: time: timelines. own analysis [0-9.]* ms (2 passes)\$" "$tmp/c.err" &&
 	 [ "$(grep -c "^| [0-9] | cyclictest/20717 |" "$tmp/c/report.md")" -eq 4 ] &&
 	 [ "$(ls "$tmp/c/charts" | grep -c "^case-")" -eq 2 ]'
 "$bin" report --task 20718 -o "$tmp/p" "$cyc" >/dev/null 2>"$tmp/p.err"
-check "--task 20718: exit 0, one pass" \
-	'[ $? -eq 0 ] && grep -q "^latscope report: time: charts. analysis [0-9.]* ms (1 pass)\$" "$tmp/p.err"'
+check "--task 20718: exit 0, no pass besides the report's own" \
+	'[ $? -eq 0 ] && grep -q "^latscope report: time: analyze [0-9.]* ms\$" "$tmp/p.err" &&
+	 ! grep -q "own analysis" "$tmp/p.err"'
+
+# One analysis explains and draws: with timelines the analysis keeps 16384 markers, the text
+# report's case must still name what `latscope analyze` (256 kept) names.  victim/200 waits
+# 1.000100 .. 1.010000 on CPU0 while CPU1 writes 300 markers (mark 0 .. 299, 20 us apart):
+# of the last 256 (mark 44 .. 299) the case names the first 8 (44 .. 51), 248 more.
+awk 'BEGIN {
+	print "# tracer: nop"
+	f = "%16s-%-6d [%03d] d..2. %12.6f: %s\n"
+	printf f, "hog", 100, 0, 1.0, "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=hog next_pid=100 next_prio=120"
+	printf f, "waker", 300, 1, 1.0001, "sched_waking: comm=victim pid=200 prio=120 target_cpu=000"
+	for (i = 0; i < 300; i++)
+		printf f, "marker", 300, 1, 1.0002 + i * 0.00002, "tracing_mark_write: mark " i
+	printf f, "hog", 100, 0, 1.01, "sched_switch: prev_comm=hog prev_pid=100 prev_prio=120 prev_state=R ==> next_comm=victim next_pid=200 next_prio=120"
+	printf f, "victim", 200, 0, 1.011, "sched_switch: prev_comm=victim prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=hog next_pid=100 next_prio=120"
+}' >"$tmp/marks.txt"
+"$bin" analyze "$tmp/marks.txt" >"$tmp/marks.analyze" 2>/dev/null
+"$bin" report -o "$tmp/mk" "$tmp/marks.txt" >/dev/null 2>&1
+sed -n '/^## Full report$/,/^## Reproduce$/p' "$tmp/mk/report.md" | sed '1,/^```$/d; /^```$/,$d' \
+	>"$tmp/marks.full"
+check "300 markers in a wait: the report's case names the markers analyze names" \
+	'grep -q "^     marker on CPU1 at 1.001080000: mark 44;\$" "$tmp/marks.analyze" &&
+	 grep -q "^     248 more markers" "$tmp/marks.analyze" &&
+	 cmp -s "$tmp/marks.full" "$tmp/marks.analyze"'
 
 # --fail-above: the bundle is written, exit 3, the gate in the full report
 "$bin" report --fail-above 5ms -o "$tmp/g" "$cyc" >/dev/null 2>&1
