@@ -12,7 +12,7 @@
 #include "latscope/export.h"
 #include "latscope/json.h"
 
-enum cell_type { CELL_NULL, CELL_STR, CELL_INT, CELL_BOOL };
+enum cell_type { CELL_NULL, CELL_STR, CELL_INT, CELL_BOOL, CELL_RAW /* as written */ };
 
 struct cell {
 	const char *name;	/* static */
@@ -55,6 +55,96 @@ static void put_bool(struct row *r, const char *name, int v)
 }
 
 /*
+ * A row is made in a buffer of its own and handed to its stream in one fwrite(): a call of
+ * stdio per byte or field cost 10x the analysis (bench/README-export.md).  A longer row
+ * (a marker's text) goes out in pieces, in order.
+ */
+struct rowbuf {
+	FILE *f;
+	size_t n;
+	char b[4096];
+};
+
+static void rb_flush(struct rowbuf *o)
+{
+	if (o->n)
+		fwrite(o->b, 1, o->n, o->f);
+	o->n = 0;
+}
+
+static void rb_put_long(struct rowbuf *o, const char *s, size_t len)
+{
+	rb_flush(o);
+	if (len > sizeof(o->b))
+		fwrite(s, 1, len, o->f);
+	else
+		memcpy(o->b, s, o->n = len);
+}
+
+static inline void rb_put(struct rowbuf *o, const char *s, size_t len)
+{
+	if (len > sizeof(o->b) - o->n) {
+		rb_put_long(o, s, len);
+		return;
+	}
+	memcpy(o->b + o->n, s, len);
+	o->n += len;
+}
+
+static inline void rb_ch(struct rowbuf *o, char c)
+{
+	if (o->n == sizeof(o->b))
+		rb_flush(o);
+	o->b[o->n++] = c;
+}
+
+static void rb_str(struct rowbuf *o, const char *s)
+{
+	rb_put(o, s, strlen(s));
+}
+
+/* @v in decimal, two digits a step, ending at @end: returns its first character. */
+static char *dec(char *end, int64_t v)
+{
+	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930"
+				 "31323334353637383940414243444546474849505152535455565758596061"
+				 "62636465666768697071727374757677787980818283848586878889909192"
+				 "93949596979899";
+	char *p = end;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	while (u >= 100) {
+		unsigned k = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--p = d2[k + 1];
+		*--p = d2[k];
+	}
+	if (u >= 10) {
+		*--p = d2[u * 2 + 1];
+		*--p = d2[u * 2];
+	} else {
+		*--p = (char)('0' + u);
+	}
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
+static void rb_int(struct rowbuf *o, int64_t v)
+{
+	char tmp[24], *p = dec(tmp + sizeof(tmp), v);
+
+	rb_put(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/* Written as it is in both formats: printable ASCII but the backslash and the double quote. */
+static int plain(unsigned char ch)
+{
+	return ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"';
+}
+
+/*
  * Text, the same in both formats (docs/export.md, "Rows"): valid UTF-8 as it
  * is, but control characters, DEL, the backslash and bytes that are not valid
  * UTF-8 as \xNN, so that a value never holds a line end or a raw control
@@ -62,21 +152,36 @@ static void put_bool(struct row *r, const char *name, int v)
  * Then the format's own quoting: CSV doubles a double quote, JSON escapes it
  * and the backslash.
  */
-static void text_out(FILE *o, const char *s, size_t len, enum lat_rows_fmt fmt)
+static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_fmt fmt)
 {
-	const char *bs = fmt == LAT_ROWS_JSONL ? "\\\\" : "\\";
+	static const char hex[] = "0123456789abcdef";
+	int jsonl = fmt == LAT_ROWS_JSONL;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		size_t n = ch >= 0x80 ? lat_utf8_seq(s + i, len - i) : 1;
+	while (i < len) {
+		size_t run = i;
+		unsigned char ch;
+		size_t n;
 
+		while (run < len && plain((unsigned char)s[run]))
+			run++;
+		rb_put(o, s + i, run - i);
+		if (run == len)
+			break;
+		i = run;
+		ch = (unsigned char)s[i];
+		n = ch >= 0x80 ? lat_utf8_seq(s + i, len - i) : 1;
 		if (ch < 0x20 || ch == 0x7f || ch == '\\' || !n) {
-			fprintf(o, "%sx%02x", bs, ch);
+			char esc[5] = { '\\', '\\', 'x', hex[ch >> 4], hex[ch & 15] };
+
+			rb_put(o, esc + !jsonl, jsonl ? 5 : 4);
+			i++;
 		} else if (ch == '"') {
-			fputs(fmt == LAT_ROWS_JSONL ? "\\\"" : "\"\"", o);
+			rb_put(o, jsonl ? "\\\"" : "\"\"", 2);
+			i++;
 		} else {
-			fwrite(s + i, 1, n, o);
-			i += n - 1;
+			rb_put(o, s + i, n);
+			i += n;
 		}
 	}
 }
@@ -86,63 +191,145 @@ static void text_out(FILE *o, const char *s, size_t len, enum lat_rows_fmt fmt)
  * when it starts or ends with a blank, which CSV readers such as ClickHouse's
  * trim from an unquoted field.
  */
-static void csv_field(FILE *o, const char *s, size_t len)
+static void csv_field(struct rowbuf *o, const char *s, size_t len)
 {
 	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
 
 	for (size_t i = 0; i < len && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"';
 	if (quote)
-		fputc('"', o);
+		rb_ch(o, '"');
 	text_out(o, s, len, LAT_ROWS_CSV);
 	if (quote)
-		fputc('"', o);
+		rb_ch(o, '"');
+}
+
+static void cell_out(struct rowbuf *o, const struct cell *c, int jsonl)
+{
+	switch (c->type) {
+	case CELL_STR:
+		if (jsonl) {
+			rb_ch(o, '"');
+			text_out(o, c->s, c->slen, LAT_ROWS_JSONL);
+			rb_ch(o, '"');
+		} else {
+			csv_field(o, c->s, c->slen);
+		}
+		break;
+	case CELL_INT:
+		rb_int(o, c->v);
+		break;
+	case CELL_RAW:
+		rb_put(o, c->s, c->slen);
+		break;
+	case CELL_BOOL:
+		if (jsonl)
+			rb_str(o, c->v ? "true" : "false");
+		else
+			rb_ch(o, c->v ? '1' : '0');
+		break;
+	default:
+		/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
+		rb_str(o, jsonl ? "null" : "\\N");
+		break;
+	}
 }
 
 static void write_row(struct lat_rows *w, enum lat_rows_kind kind, const struct row *r)
 {
 	struct lat_rows_table *t = &w->t[kind];
-	FILE *o = t->out;
 	int jsonl = w->fmt == LAT_ROWS_JSONL;
+	struct rowbuf o;
 
 	if (!t->header_done)
 		lat_rows_header(w);
+	o.f = t->out;
+	o.n = 0;
 	if (jsonl)
-		fputc('{', o);
+		rb_ch(&o, '{');
 	for (int i = 0; i < r->n; i++) {
 		const struct cell *c = &r->c[i];
 
-		if (jsonl)
-			fprintf(o, "%s\"%s\":", i ? "," : "", c->name);
-		else if (i)
-			fputc(',', o);
-		switch (c->type) {
-		case CELL_STR:
-			if (jsonl) {
-				fputc('"', o);
-				text_out(o, c->s, c->slen, LAT_ROWS_JSONL);
-				fputc('"', o);
-			} else {
-				csv_field(o, c->s, c->slen);
-			}
-			break;
-		case CELL_INT:
-			fprintf(o, "%" PRId64, c->v);
-			break;
-		case CELL_BOOL:
-			if (jsonl)
-				fputs(c->v ? "true" : "false", o);
-			else
-				fputs(c->v ? "1" : "0", o);
-			break;
-		default:
-			/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
-			fputs(jsonl ? "null" : "\\N", o);
-			break;
+		if (jsonl) {
+			rb_put(&o, ",\"" + !i, i ? 2 : 1);
+			rb_str(&o, c->name);
+			rb_put(&o, "\":", 2);
+		} else if (i) {
+			rb_ch(&o, ',');
 		}
+		cell_out(&o, c, jsonl);
 	}
-	fputs(jsonl ? "}\n" : "\r\n", o);
+	rb_put(&o, jsonl ? "}\n" : "\r\n", 2);
+	rb_flush(&o);
 	t->nrows++;
+}
+
+/*
+ * The columns every row of a trace has the same (trace, host, trace_id), written once as the
+ * format writes them (quoted, escaped) and copied from there into each row.  Made again when
+ * their text changes (the caller changes them between traces).
+ */
+enum { FIX_TRACE, FIX_HOST, FIX_ID, FIX_N };
+
+struct lat_rows_fixed {
+	char *src[FIX_N];	/* the text it was made from */
+	char *out[FIX_N];	/* as written; NULL: unknown (src NULL) */
+	size_t len[FIX_N];
+};
+
+static void fixed_free(struct lat_rows_fixed *f)
+{
+	for (int i = 0; f && i < FIX_N; i++) {
+		free(f->src[i]);
+		free(f->out[i]);
+	}
+	free(f);
+}
+
+/* Makes the written form of @s in @f's slot @i; -1 out of memory. */
+static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
+{
+	struct rowbuf o;
+	struct cell c = { NULL, CELL_STR, s, strlen(s), 0 };
+	size_t len = 0;
+
+	free(f->src[i]);
+	free(f->out[i]);
+	f->out[i] = NULL;
+	f->src[i] = strdup(s);
+	o.f = open_memstream(&f->out[i], &len);
+	if (!f->src[i] || !o.f)
+		return -1;
+	o.n = 0;
+	cell_out(&o, &c, jsonl);
+	rb_flush(&o);
+	if (fclose(o.f))
+		return -1;
+	f->len[i] = len;
+	return 0;
+}
+
+/* Column @name from @s (NULL: unknown), through @w's written forms when it can. */
+static void put_fixed(struct row *r, struct lat_rows *w, int i, const char *name, const char *s)
+{
+	struct lat_rows_fixed *f = w->fixed;
+
+	if (!s) {
+		r->c[r->n++] = (struct cell){ name, CELL_NULL, NULL, 0, 0 };
+		return;
+	}
+	if (!f && !(f = w->fixed = calloc(1, sizeof(*f))))
+		goto slow;
+	if ((!f->src[i] || strcmp(f->src[i], s)) &&
+	    fixed_make(f, i, s, w->fmt == LAT_ROWS_JSONL)) {
+		free(f->src[i]);
+		f->src[i] = NULL;	/* made again next time */
+		goto slow;
+	}
+	r->c[r->n++] = (struct cell){ name, CELL_RAW, f->out[i], f->len[i], 0 };
+	return;
+slow:
+	r->c[r->n++] = (struct cell){ name, CELL_STR, s, strlen(s), 0 };
 }
 
 /*
@@ -156,7 +343,7 @@ static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct ro
 		put_int(r, "wall_ns", (int64_t)ts_ns + w->wall_offset_ns);
 	else
 		put_null(r, "wall_ns");
-	put_str(r, "trace_id", w->trace_id);
+	put_fixed(r, w, FIX_ID, "trace_id", w->trace_id);
 	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
 	write_row(w, kind, r);
 }
@@ -258,15 +445,17 @@ void lat_rows_release(struct lat_rows *w)
 	free(w->tgids);
 	w->tgids = NULL;
 	w->ntgids = w->tgid_cap = 0;
+	fixed_free(w->fixed);
+	w->fixed = NULL;
 }
 
 /* trace, host, pid, tid, comm: the first columns of every table */
-static void put_task(struct row *r, const struct lat_rows *w, int32_t tid, const char *comm)
+static void put_task(struct row *r, struct lat_rows *w, int32_t tid, const char *comm)
 {
 	int32_t tgid = tgid_of(w, tid);
 
-	put_str(r, "trace", w->trace ? w->trace : "");
-	put_str(r, "host", w->host);	/* NULL: unknown */
+	put_fixed(r, w, FIX_TRACE, "trace", w->trace ? w->trace : "");
+	put_fixed(r, w, FIX_HOST, "host", w->host);	/* NULL: unknown */
 	if (tgid > 0)
 		put_int(r, "pid", tgid);
 	else
@@ -292,17 +481,37 @@ static void put_prio(struct row *r, int32_t prio, int known)
 	}
 }
 
-/* The waker as one word: "comm:tid", "irq[:NAME]" or "softirq[:NAME]", "" unknown. */
-static void waker_text(const struct lat_wake_waker *k, char *buf, size_t len)
+/*
+ * The waker as one word: "comm:tid", "irq[:NAME]" or "softirq[:NAME]", "" unknown; its
+ * length.  Made by hand: snprintf() was a tenth of a waits row's cost.
+ */
+static size_t waker_text(const struct lat_wake_waker *k, char buf[64])
 {
-	if (k->ctx != LAT_WAKE_CTX_TASK && k->irq_name[0])
-		snprintf(buf, len, "%s:%.24s", lat_wake_ctx_name(k->ctx), k->irq_name);
-	else if (k->ctx != LAT_WAKE_CTX_TASK)
-		snprintf(buf, len, "%s", lat_wake_ctx_name(k->ctx));	/* no name */
-	else if (k->pid >= 0)
-		snprintf(buf, len, "%.16s:%d", k->comm, k->pid);
-	else
-		buf[0] = 0;
+	char num[24], *p;
+	size_t n;
+
+	if (k->ctx != LAT_WAKE_CTX_TASK) {
+		const char *ctx = lat_wake_ctx_name(k->ctx);
+
+		n = strnlen(ctx, 32);
+		memcpy(buf, ctx, n);
+		if (k->irq_name[0]) {
+			size_t m = strnlen(k->irq_name, sizeof(k->irq_name));
+
+			buf[n++] = ':';
+			memcpy(buf + n, k->irq_name, m);
+			n += m;
+		}
+		return n;
+	}
+	if (k->pid < 0)
+		return 0;
+	n = strnlen(k->comm, 16);
+	memcpy(buf, k->comm, n);
+	buf[n++] = ':';
+	p = dec(num + sizeof(num), k->pid);
+	memcpy(buf + n, p, (size_t)(num + sizeof(num) - p));
+	return n + (size_t)(num + sizeof(num) - p);
 }
 
 static void wait_row(void *ctx, const struct lat_wait_rec *rec)
@@ -319,8 +528,7 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 	put_int(&r, "end_ns", (int64_t)l->end_ns);
 	put_int(&r, "latency_ns", l->latency_ns);
 	put_str(&r, "kind", lat_wait_kind_name(l->kind));
-	waker_text(&l->waker, waker, sizeof(waker));
-	put_str(&r, "waker", waker);
+	put_strn(&r, "waker", waker, waker_text(&l->waker, waker));
 	put_str(&r, "verdict", rec->verdict);
 	put_bool(&r, "trusted", rec->trusted);
 	if (rec->queued_cpu >= 0)

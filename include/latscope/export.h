@@ -58,6 +58,8 @@ struct lat_rows {
 	int64_t wall_offset_ns;
 	struct lat_rows_tgid *tgids;	/* the pid column: the current trace's, by tid; owned */
 	size_t ntgids, tgid_cap;
+	/* trace, host, trace_id as written, made again when they change; owned (export_rows.c) */
+	struct lat_rows_fixed *fixed;
 };
 
 /* A rows writer in @fmt with no table yet. */

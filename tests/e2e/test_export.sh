@@ -192,6 +192,21 @@ check "samples: kernel-trace.txt's 2 tracing_mark_write lines" \
 	'[ "$(($(wc -l <"$tmp/k.csv") - 1))" -eq "$(grep -c tracing_mark_write: "$ktrace")" ] &&
 	 [ "$(wc -l <"$tmp/k.csv")" -eq 3 ]'
 
+# a row longer than the writer's 4 KiB row buffer goes out whole and in order: a marker of
+# 1500 times 'ab\c' (6000 bytes) is, escaped, 1500 times 'ab\x5cc' in CSV (10500 bytes) and
+# 'ab\\x5cc' in JSON Lines (12000 bytes)
+awk 'BEGIN { t = ""; for (i = 0; i < 1500; i++) t = t "ab\\c"
+	printf " latscope-probe-700     [001] .....   100.000200: tracing_mark_write: %s\n", t }' \
+	>"$tmp/long.txt"
+"$bin" export --rows samples "$tmp/long.txt" 2>/dev/null | tr -d '\r' | awk -F, 'NR == 2 { print $10 }' >"$tmp/long.csv"
+"$bin" export --rows samples --format jsonl "$tmp/long.txt" 2>/dev/null |
+	sed 's/.*"text":"\([^"]*\)".*/\1/' >"$tmp/long.jsonl"
+check "samples: a 6000-byte marker, escaped past the row buffer, whole" \
+	'[ "$(tr -d "\n" <"$tmp/long.csv" | wc -c)" -eq 10500 ] &&
+	 [ "$(grep -o "ab.x5cc" "$tmp/long.csv" | wc -l)" -eq 1500 ] &&
+	 [ "$(tr -d "\n" <"$tmp/long.jsonl" | wc -c)" -eq 12000 ] &&
+	 [ "$(grep -o "ab..x5cc" "$tmp/long.jsonl" | wc -l)" -eq 1500 ]'
+
 # a comm with a comma and a double quote (the kernel allows both)
 cat >"$tmp/comm.txt" <<'TXT'
 # tracer: nop
