@@ -194,8 +194,16 @@ static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_
 static void csv_field(struct rowbuf *o, const char *s, size_t len)
 {
 	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
+	size_t i = 0;
 
-	for (size_t i = 0; i < len && !quote; i++)
+	/* most fields (names, numbers as text) are plain printable ASCII without a comma */
+	while (i < len && plain((unsigned char)s[i]) && s[i] != ',')
+		i++;
+	if (i == len && !quote) {
+		rb_put(o, s, len);
+		return;
+	}
+	for (i = 0; i < len && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"';
 	if (quote)
 		rb_ch(o, '"');
