@@ -5,7 +5,8 @@ set -e
 PKGS="build-essential cmake pkg-config libtraceevent-dev libtracefs-dev libcairo2-dev
 libcmocka-dev libzstd-dev zlib1g-dev trace-cmd libtracecmd-dev libxml2-utils fonts-dejavu-core
 linux-perf python3 clang libclang-rt-14-dev rt-tests zstd clickhouse-server clickhouse-client
-chromium groff-base man-db zsh python3-jsonschema"
+chromium groff-base man-db zsh python3-jsonschema libprotobuf-c-dev protobuf-c-compiler
+protobuf-compiler"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
