@@ -822,6 +822,8 @@ static void handle(struct wk *w, const struct lat_event *ev)
 	if (wk_stall_due(ev->ts_ns, r->last_ns, c->last_ts) && ev->type != LAT_EV_LOST)
 		wk_check_stall(w, c, ev);
 	r->last_ns = ev->ts_ns;
+	if (__builtin_expect(w->sink.event, 0))
+		w->sink.s->event(w->sink.s->ctx, ev);
 	wk_health_event(&c->health, ev->ts_ns);
 	if (ev->ts_ns > w->cases.next_we)
 		wk_cases_tick(&w->cases, ev->ts_ns);

@@ -15,7 +15,7 @@
 
 struct wk_sink {
 	const struct lat_wake_sink *s;	/* lent, or NULL */
-	uint8_t wait, slice;		/* s takes waits, slices */
+	uint8_t wait, slice, event;	/* s takes waits, slices, events */
 };
 
 static inline void wk_sink_init(struct wk_sink *k, const struct lat_wake_sink *s)
@@ -23,6 +23,7 @@ static inline void wk_sink_init(struct wk_sink *k, const struct lat_wake_sink *s
 	k->s = s;
 	k->wait = s && s->wait;
 	k->slice = s && s->slice;
+	k->event = s && s->event;
 }
 
 /* The slice of the CPU's current task (@hc), ended at @end for @why. */

@@ -84,6 +84,12 @@ struct lat_wake_sink {
 	void (*irq)(void *ctx, const struct lat_irq_slice *q);
 	/* CPU @cpu's run queue (tasks waiting for it) holds @depth from @ts_ns on */
 	void (*runq)(void *ctx, int32_t cpu, uint64_t ts_ns, uint32_t depth);
+	/*
+	 * Every event the analysis takes, as the source gave it, before the records
+	 * it leads to; in stream order, the timestamps never going back (an event
+	 * the analysis drops, of an impossible CPU or going back, is not passed)
+	 */
+	void (*event)(void *ctx, const struct lat_event *ev);
 };
 
 #endif
