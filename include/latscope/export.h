@@ -147,6 +147,26 @@ void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
  */
 int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host);
 
+/*
+ * Perfetto's protobuf trace writer (`export --perfetto-proto`, docs/export.md):
+ * the kernel's events as ftrace event bundles and latscope's waits, verdicts,
+ * stalls, markers and run-queue counters as TrackEvents, streamed to @out.
+ * Returns NULL out of memory.  Then, per trace: lat_pfproto_tgids() and
+ * lat_pfproto_source() before its analysis with lat_pfproto_sink()'s sink.
+ */
+struct lat_pfproto;
+struct lat_pfproto *lat_pfproto_new(FILE *out, const struct lat_perfetto_opts *o);
+/* The tasks' processes, as lat_perfetto_tgids(). */
+int lat_pfproto_tgids(struct lat_pfproto *p, const char *meta);
+/* The system the trace was recorded on (kernel release, CPUs), when the source says. */
+void lat_pfproto_source(struct lat_pfproto *p, const struct lat_event_source *src);
+void lat_pfproto_sink(struct lat_pfproto *p, struct lat_wake_sink *sink);
+/*
+ * Writes what the bundles and counters hold and the process tree, and frees
+ * @p.  Returns 0, -LAT_ENOMEM or -EIO (a write failed).
+ */
+int lat_pfproto_end(struct lat_pfproto *p);
+
 /* "dl", "rt" or "fair" for a kernel prio as sched_switch shows it (-1 .. 139). */
 const char *lat_prio_policy(int32_t prio);
 

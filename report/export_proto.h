@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `latscope export --perfetto-proto`: Perfetto's protobuf trace (a `Trace` of
+ * `TracePacket`s, third_party/perfetto/protos), written as the analysis goes.
+ * Two parts write struct lat_pfproto: the kernel's events as ftrace event
+ * bundles, one bundle per CPU at a time (report/export_proto_ftrace.c, the
+ * bundles only), and latscope's records as TrackEvents on its own tracks
+ * (report/export_proto.c, everything else).  Layout: docs/export.md.
+ */
+#ifndef LATSCOPE_EXPORT_PROTO_H
+#define LATSCOPE_EXPORT_PROTO_H
+
+#include <stdio.h>
+
+#include "latscope/export.h"
+#include "protos/perfetto/trace/trace_packet.pb-c.h"
+
+/* Events of one kind a CPU's bundle holds before it is written: bounds the memory. */
+#define PP_BUNDLE_N 2048
+
+/* One CPU's bundle being filled: compact sched_switch and sched_waking, other events. */
+struct pp_bundle {
+	uint32_t nsw, nwk, nev;
+	uint8_t lost;			/* events were lost before this bundle */
+	uint64_t sw_last, wk_last;	/* the last timestamps (the deltas' base) */
+	uint64_t sw_ts[PP_BUNDLE_N];	/* delta-encoded, as CompactSched wants */
+	int64_t sw_state[PP_BUNDLE_N];
+	int32_t sw_pid[PP_BUNDLE_N], sw_prio[PP_BUNDLE_N];
+	uint32_t sw_comm[PP_BUNDLE_N];
+	uint64_t wk_ts[PP_BUNDLE_N];
+	int32_t wk_pid[PP_BUNDLE_N], wk_cpu[PP_BUNDLE_N], wk_prio[PP_BUNDLE_N];
+	uint32_t wk_comm[PP_BUNDLE_N], wk_flags[PP_BUNDLE_N];
+	/* the comms of the compact events, interned per bundle (open addressing) */
+	uint32_t ncomm;
+	char comm[2 * PP_BUNDLE_N][LAT_COMM_LEN];
+	char *comm_ptr[2 * PP_BUNDLE_N];
+	int32_t comm_slot[4 * PP_BUNDLE_N];	/* index + 1 into comm, 0 empty */
+	/* the other events, each with its one sub-message and its strings */
+	Perfetto__Protos__FtraceEvent ev[PP_BUNDLE_N];
+	Perfetto__Protos__FtraceEvent *ev_ptr[PP_BUNDLE_N];
+	union pp_sub {
+		Perfetto__Protos__SchedWakeupFtraceEvent wakeup;
+		Perfetto__Protos__SchedMigrateTaskFtraceEvent migrate;
+		Perfetto__Protos__IrqHandlerEntryFtraceEvent irq_entry;
+		Perfetto__Protos__IrqHandlerExitFtraceEvent irq_exit;
+		Perfetto__Protos__SoftirqEntryFtraceEvent soft;
+		Perfetto__Protos__SchedProcessForkFtraceEvent fork;
+		Perfetto__Protos__SchedProcessExitFtraceEvent exit;
+	} sub[PP_BUNDLE_N];
+	char str[PP_BUNDLE_N][2][32];
+};
+
+/* A task: its track (made when first used) and what the process tree says of it. */
+struct pp_task {
+	int32_t pid;		/* 0: empty slot */
+	int32_t tgid;		/* its process, 0 unknown */
+	uint8_t track;		/* its track descriptor is written */
+	char comm[LAT_COMM_LEN];
+};
+
+/* Latscope's tracks of one CPU: which descriptors are written. */
+struct pp_cpu {
+	uint8_t stalls, markers, runq, wake[3];	/* wake: idle task, irq, softirq */
+	int64_t runq_last;		/* the counter's last value written, -1 none */
+	uint64_t runq_ts;		/* a value pending at this time */
+	int64_t runq_pend;		/* -1 none */
+};
+
+struct lat_pfproto {
+	FILE *out;
+	struct lat_perfetto_opts o;
+	struct pp_bundle **bundles;	/* by CPU, allocated when the CPU has an event */
+	struct pp_cpu *cpus;
+	size_t ncpus;			/* of bundles and cpus */
+	struct pp_task *tasks;		/* open addressing by pid */
+	size_t ntasks, tcap;
+	struct lat_rows tg;		/* the tgids table only */
+	uint8_t *buf;			/* a packet's encoding */
+	size_t bufcap;
+	uint64_t nflows;
+	/*
+	 * sched_waking seen: the sched_wakeups after it are left out (Perfetto takes a
+	 * task's wakeup from its waking; a trace without wakings keeps them all)
+	 */
+	uint8_t saw_waking;
+	uint64_t first_ns;		/* the first event's time (the process tree's), 0 none */
+	uint8_t top[3];			/* the tracks "latscope", unknown process, all-CPU stalls */
+	uint8_t verdicts;		/* interned verdict strings (bits) */
+	uint64_t packets, bytes;
+	int oom, werr;
+};
+
+/* Writes @pkt as one `packet` field of the Trace; a failure sets p->werr / p->oom. */
+void pp_write(struct lat_pfproto *p, Perfetto__Protos__TracePacket *pkt);
+/* The bundles of every CPU, what they hold so far. */
+void pp_flush_all(struct lat_pfproto *p);
+/* The sink's event callback: the kernel's event into its CPU's bundle. */
+void pp_event(void *ctx, const struct lat_event *ev);
+/* Whether [@from, @to] overlaps the window. */
+static inline int pp_in_window(const struct lat_pfproto *p, uint64_t from, uint64_t to)
+{
+	return to >= p->o.from_ns && (!p->o.to_ns || from <= p->o.to_ns);
+}
+
+#endif
