@@ -21,6 +21,7 @@ void usage_export(FILE *out)
 {
 	fprintf(out,
 		"usage: latscope export --perfetto OUT.json [options] TRACE\n"
+		"       latscope export --perfetto-proto OUT.pftrace [options] TRACE\n"
 		"       latscope export --rows waits|slices|samples|stalls|traces\n"
 		"                       [--format csv|jsonl] [--host NAME] [--trace-id ID]\n"
 		"                       [-o OUT] [options] TRACE...\n"
@@ -30,9 +31,15 @@ void usage_export(FILE *out)
 		"                          track per CPU with the running slices, irqs and\n"
 		"                          counters, a track per task (under its process)\n"
 		"                          with its waits, verdicts and waker arrows\n"
-		"      --window T0:T1      --perfetto: what overlaps T0..T1 (seconds of the\n"
-		"                          trace clock, as trace-cmd report shows; either\n"
-		"                          may be left out)\n"
+		"  -P, --perfetto-proto OUT\n"
+		"                          Perfetto's protobuf trace (- is stdout; OUT.gz:\n"
+		"                          gzip): the\n"
+		"                          sched and irq events as ftrace events (Perfetto's\n"
+		"                          own CPU and thread-state tracks), the waits with\n"
+		"                          their verdicts, stalls and run queues above them\n"
+		"      --window T0:T1      --perfetto, --perfetto-proto: what overlaps\n"
+		"                          T0..T1 (seconds of the trace clock, as trace-cmd\n"
+		"                          report shows; either may be left out)\n"
 		"      --task COMM|TID     --perfetto: that task's tracks and its wakers'\n"
 		"  -r, --rows KIND         one row per wait, running slice, trace_marker line,\n"
 		"                          stall, or trace (its metadata and totals); several\n"
@@ -58,7 +65,7 @@ void usage_export(FILE *out)
 
 /* export's own settings (cli_ctx.own); reading and analysis go to cli_ctx.read / .an */
 struct export_args {
-	const char *perfetto, *output;
+	const char *perfetto, *proto, *output;
 	unsigned kinds;			/* --rows: a mask of 1 << lat_rows_kind, 0 none */
 	enum lat_rows_fmt fmt;
 	int fmt_given;
@@ -70,6 +77,12 @@ struct export_args {
 static int set_perfetto(struct cli_ctx *c, const char *arg)
 {
 	((struct export_args *)c->own)->perfetto = arg;
+	return 0;
+}
+
+static int set_proto(struct cli_ctx *c, const char *arg)
+{
+	((struct export_args *)c->own)->proto = arg;
 	return 0;
 }
 
@@ -181,6 +194,7 @@ static int set_reader(struct cli_ctx *c, const char *arg)
 /* One line an option; a new one (and its setter) goes here and into usage_export(). */
 static const struct cli_opt export_options[] = {
 	{ "perfetto", 'p', required_argument, set_perfetto },
+	{ "perfetto-proto", 'P', required_argument, set_proto },
 	{ "rows", 'r', required_argument, set_rows },
 	{ "format", 0, required_argument, set_rows_format },
 	{ "output", 'o', required_argument, set_output },
@@ -201,8 +215,19 @@ static const struct cli_opt *const export_tables[] = { export_options, NULL };
 /* The options that go together, and the inputs: 0, or -1 after saying why. */
 static int check_args(const struct export_args *a, int ninputs)
 {
-	if (!a->perfetto == !a->kinds) {
-		fprintf(stderr, "latscope export: give one of --perfetto OUT or --rows KIND\n");
+	if (!!a->perfetto + !!a->proto + !!a->kinds != 1) {
+		fprintf(stderr, "latscope export: give one of --perfetto OUT, --perfetto-proto "
+				"OUT or --rows KIND\n");
+		return -1;
+	}
+	if (a->proto && (a->fmt_given || a->output || a->pf.task || a->host || a->trace_id)) {
+		fprintf(stderr, "latscope export: --perfetto-proto takes its file and --window; "
+				"--task, --format, --output, --host and --trace-id go with "
+				"the others\n");
+		return -1;
+	}
+	if (a->proto && ninputs > 1) {
+		fprintf(stderr, "latscope export: --perfetto-proto takes one trace\n");
 		return -1;
 	}
 	if (a->trace_id && ninputs > 1) {
@@ -218,7 +243,7 @@ static int check_args(const struct export_args *a, int ninputs)
 		fprintf(stderr, "latscope export: no input trace\n");
 		return -1;
 	}
-	if (!a->perfetto && (a->window_given || a->pf.task)) {
+	if (!a->perfetto && !a->proto && (a->window_given || a->pf.task)) {
 		fprintf(stderr, "latscope export: --window and --task go with --perfetto; "
 				"filter the rows instead\n");
 		return -1;
@@ -240,6 +265,7 @@ struct export_names {
 	const char **trace, **host, **trace_id;
 	struct lat_rows *rows;		/* --rows: for the traces table, else NULL */
 	struct lat_perfetto *pf;	/* --perfetto: for the tasks' processes, else NULL */
+	struct lat_pfproto *pp;		/* --perfetto-proto: the same, and the system */
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
 
@@ -283,7 +309,7 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 	if (!nev)
 		fprintf(stderr, "%s: error: not an event trace (%s): nothing to export\n", path,
 			l.format ? l.format : "?");
-	if (a->perfetto && nev > 1)
+	if ((a->perfetto || a->proto) && nev > 1)
 		fprintf(stderr, "%s: warning: %d event traces in one input: all on the same "
 				"tracks\n", path, nev);
 	if (names->trace_id && !a->trace_id && nev) {
@@ -324,6 +350,14 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 				 -LAT_EFORMAT)
 			fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: the "
 					"tasks from the first bad pair on have no process\n", name);
+		if (names->pp) {
+			if (lat_pfproto_tgids(names->pp, b->events->latscope_meta) ==
+			    -LAT_EFORMAT)
+				fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: "
+						"the tasks from the first bad pair on have no "
+						"process\n", name);
+			lat_pfproto_source(names->pp, b->events);
+		}
 		ret = lat_analyze_block(b, &c->an);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
@@ -426,6 +460,41 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 		werr |= fclose(out) != 0;
 	if (werr || ret < 0) {
 		fprintf(stderr, "latscope export: cannot write %s: %s\n", a->perfetto,
+			ret < 0 ? lat_strerror(ret) : "write error");
+		return CLI_EXIT_FAIL;
+	}
+	return n < 0 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
+static int run_proto(struct cli_ctx *c, const char *path)
+{
+	const struct export_args *a = c->own;
+	struct lat_wake_sink sink;
+	const char *trace = NULL, *host = NULL;
+	struct export_names names = { .trace = &trace, .host = &host };
+	FILE *out = perfetto_open(a->proto);
+	int n, ret, werr;
+
+	if (!out)
+		return CLI_EXIT_FAIL;
+	if (!(names.pp = lat_pfproto_new(out, &a->pf))) {
+		fprintf(stderr, "latscope export: out of memory\n");
+		if (out != stdout)
+			fclose(out);
+		return CLI_EXIT_FAIL;
+	}
+	/* every wait judged: a verdict on each wait slice */
+	if (!a->threshold_given)
+		c->an.threshold_ns = 1;
+	setvbuf(out, NULL, _IOFBF, 1 << 16);
+	lat_pfproto_sink(names.pp, &sink);
+	n = export_input(path, c, &sink, &names);
+	ret = lat_pfproto_end(names.pp);
+	werr = fflush(out) || ferror(out);
+	if (out != stdout)
+		werr |= fclose(out) != 0;
+	if (werr || ret < 0) {
+		fprintf(stderr, "latscope export: cannot write %s: %s\n", a->proto,
 			ret < 0 ? lat_strerror(ret) : "write error");
 		return CLI_EXIT_FAIL;
 	}
@@ -556,5 +625,7 @@ int cmd_export(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	if (a.perfetto)
 		return run_perfetto(&c, argv[first]);
+	if (a.proto)
+		return run_proto(&c, argv[first]);
 	return run_rows(&c, argc - first, argv + first);
 }
