@@ -446,9 +446,14 @@ static void verdict_anns(struct pp_te *x, const struct lat_wait_rec *rec)
 		ann_iid(x, K_VERDICT, (uint64_t)v);
 	else
 		ann_str(x, K_VERDICT, (char *)rec->verdict);
-	if (e->basis != LAT_VBASIS_PARTS)	/* the rule's usual way: said by its absence */
+	/*
+	 * The rule's usual way, said by their absence: by the parts, the time behind
+	 * the verdict is its own cause's part (wk_judge()), written below.
+	 */
+	if (e->basis != LAT_VBASIS_PARTS) {
 		ann_iid(x, K_BASIS, PP_S_BASIS + (e->basis <= LAT_VBASIS_UNSEEN ? e->basis : 0));
-	ann_int(x, K_PART, e->part_ns);
+		ann_int(x, K_PART, e->part_ns);
+	}
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (parts[i].ns)
 			ann_int(x, parts[i].k, parts[i].ns);
