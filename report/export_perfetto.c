@@ -106,18 +106,23 @@ static void verdict_args(FILE *o, const struct lat_wait_rec *rec)
 			fprintf(o, ",\"%s\":%" PRId64, parts[i].key, parts[i].ns);
 }
 
-/* "comm:tid" of a task, "irq:NAME" or "softirq:NAME" (the kind alone when unnamed). */
-static void waker_arg(FILE *o, const struct lat_wake_waker *k)
+void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k)
 {
-	char w[64];
 	const char *irq = lat_wake_irq_label(k);
 
 	if (k->ctx == LAT_WAKE_CTX_TASK)
-		snprintf(w, sizeof(w), "%.16s:%d", comm_or(k->comm, "?"), k->pid);
+		snprintf(w, n, "%.16s:%d", comm_or(k->comm, "?"), k->pid);
 	else if (irq[0])
-		snprintf(w, sizeof(w), "%s:%.24s", lat_wake_ctx_name(k->ctx), irq);
+		snprintf(w, n, "%s:%.24s", lat_wake_ctx_name(k->ctx), irq);
 	else
-		snprintf(w, sizeof(w), "%s", lat_wake_ctx_name(k->ctx));
+		snprintf(w, n, "%s", lat_wake_ctx_name(k->ctx));
+}
+
+static void waker_arg(FILE *o, const struct lat_wake_waker *k)
+{
+	char w[64];
+
+	pf_waker_name(w, sizeof(w), k);
 	pf_str(o, "waker", w, strlen(w));
 }
 

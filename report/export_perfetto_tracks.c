@@ -155,7 +155,7 @@ void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const c
 
 /* ---- the end: metadata ----------------------------------------------------------- */
 
-static int cmp_task(const void *a, const void *b)
+int pf_cmp_task(const void *a, const void *b)
 {
 	const struct lat_pf_task *x = a, *y = b;
 
@@ -217,7 +217,7 @@ static void task_meta(struct lat_perfetto *p)
 		if (p->tasks[i].pid && p->tasks[i].drawn)
 			p->tasks[n++] = p->tasks[i];
 	if (n)
-		qsort(p->tasks, n, sizeof(*p->tasks), cmp_task);
+		qsort(p->tasks, n, sizeof(*p->tasks), pf_cmp_task);
 	for (size_t i = 0; i < n; i++) {
 		const struct lat_pf_task *t = &p->tasks[i];
 

@@ -55,33 +55,6 @@ static const char *const basis_names[] = { "parts", "moved", "inferred", "unseen
 
 /* ---- packets --------------------------------------------------------------------- */
 
-void pp_write(struct lat_pfproto *p, Perfetto__Protos__TracePacket *pkt)
-{
-	size_t n = perfetto__protos__trace_packet__get_packed_size(pkt), h = 1;
-	uint8_t head[11] = { 0x0a };	/* Trace.packet: field 1, length-delimited */
-
-	if (n > p->bufcap) {
-		uint8_t *b = realloc(p->buf, n * 2);
-
-		if (!b) {
-			p->oom = 1;
-			return;
-		}
-		p->buf = b;
-		p->bufcap = n * 2;
-	}
-	perfetto__protos__trace_packet__pack(pkt, p->buf);
-	for (size_t v = n; ; v >>= 7) {
-		head[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-		if (v < 0x80)
-			break;
-	}
-	if (fwrite(head, 1, h, p->out) != h || fwrite(p->buf, 1, n, p->out) != n)
-		p->werr = 1;
-	p->packets++;
-	p->bytes += h + n;
-}
-
 /* 1 the first time (and sets @flag) */
 static int once(uint8_t *flag)
 {
@@ -191,56 +164,10 @@ static void desc_named(struct lat_pfproto *p, uint64_t uuid, uint64_t parent, co
 	pp_write(p, &pkt);
 }
 
-static size_t task_slot(const struct lat_pfproto *p, int32_t pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (p->tcap - 1);
-
-	while (p->tasks[i].pid && p->tasks[i].pid != pid)
-		i = (i + 1) & (p->tcap - 1);
-	return i;
-}
-
-static int grow_tasks(struct lat_pfproto *p)
-{
-	struct pp_task *old = p->tasks;
-	size_t ocap = p->tcap, ncap = ocap ? ocap * 2 : 256;
-
-	p->tasks = calloc(ncap, sizeof(*p->tasks));
-	if (!p->tasks) {
-		p->tasks = old;
-		p->oom = 1;
-		return -1;
-	}
-	p->tcap = ncap;
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].pid)
-			p->tasks[task_slot(p, old[i].pid)] = old[i];
-	free(old);
-	return 0;
-}
-
 /* Task @pid (its comm noted when given); NULL for the idle task or out of memory. */
-static struct pp_task *task_of(struct lat_pfproto *p, int32_t pid, const char *comm)
+static struct lat_pf_task *task_of(struct lat_pfproto *p, int32_t pid, const char *comm)
 {
-	struct pp_task *t;
-
-	if (pid <= 0)
-		return NULL;
-	if ((p->ntasks + 1) * 2 > p->tcap && grow_tasks(p))
-		return NULL;
-	t = &p->tasks[task_slot(p, pid)];
-	if (!t->pid) {
-		int32_t g = lat_rows_tgid_of(&p->tg, pid);
-
-		t->pid = pid;
-		t->tgid = g > 0 ? g : 0;
-		p->ntasks++;
-	}
-	if (comm && comm[0]) {
-		memcpy(t->comm, comm, LAT_COMM_LEN);
-		t->comm[LAT_COMM_LEN - 1] = 0;
-	}
-	return t;
+	return pf_task(&p->tt, pid, comm ? comm : "");
 }
 
 /*
@@ -248,26 +175,26 @@ static struct pp_task *task_of(struct lat_pfproto *p, int32_t pid, const char *c
  * own track (Perfetto puts it with the thread's state) when its process is
  * known, else a track named "COMM TID" under "Tasks (process not known)".
  */
-static uint64_t task_track(struct lat_pfproto *p, struct pp_task *t)
+static uint64_t task_track(struct lat_pfproto *p, struct lat_pf_task *t)
 {
 	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
 	char name[48];
 
-	if (!t->tgid) {
-		if (!t->track) {
+	if (t->tgid == PF_TASKS_PID) {
+		if (!t->drawn) {
 			if (once(&p->top[1]))
 				desc_named(p, PP_UUID_NOPROC, 0, "Tasks (process not known)", 0,
 					   -1);
 			snprintf(name, sizeof(name), "%.16s %d", t->comm[0] ? t->comm : "?",
 				 t->pid);
 			desc_named(p, PP_UUID_TASK + (uint32_t)t->pid, PP_UUID_NOPROC, name, 0, -1);
-			t->track = 1;
+			t->drawn = 1;
 		}
 		return PP_UUID_TASK + (uint32_t)t->pid;
 	}
-	if (!t->track) {
+	if (!t->drawn) {
 		d.has_uuid = 1;
 		d.uuid = PP_UUID_THREAD + (uint32_t)t->pid;
 		th.has_pid = th.has_tid = 1;
@@ -280,7 +207,7 @@ static uint64_t task_track(struct lat_pfproto *p, struct pp_task *t)
 		pkt.track_descriptor = &d;
 		on_seq(&pkt);
 		pp_write(p, &pkt);
-		t->track = 1;
+		t->drawn = 1;
 	}
 	return PP_UUID_THREAD + (uint32_t)t->pid;
 }
@@ -398,7 +325,7 @@ static void te_end(struct lat_pfproto *p, uint64_t ts, uint64_t track)
 static void waking(struct lat_pfproto *p, const struct lat_wake_link *l, uint64_t *flow)
 {
 	const struct lat_wake_waker *k = &l->waker;
-	struct pp_task *t = NULL;
+	struct lat_pf_task *t = NULL;
 	uint64_t track;
 	struct pp_te x;
 
@@ -414,19 +341,6 @@ static void waking(struct lat_pfproto *p, const struct lat_wake_link *l, uint64_
 	x.te.n_flow_ids = 1;
 	x.te.flow_ids = flow;
 	pp_write(p, &x.pkt);
-}
-
-/* "comm:tid" of a task, "irq:NAME" or "softirq:NAME" (the kind alone when unnamed). */
-static void waker_name(char *w, size_t n, const struct lat_wake_waker *k)
-{
-	const char *irq = lat_wake_irq_label(k);
-
-	if (k->ctx == LAT_WAKE_CTX_TASK)
-		snprintf(w, n, "%.16s:%d", k->comm[0] ? k->comm : "?", k->pid);
-	else if (irq[0])
-		snprintf(w, n, "%s:%.24s", lat_wake_ctx_name(k->ctx), irq);
-	else
-		snprintf(w, n, "%s", lat_wake_ctx_name(k->ctx));
 }
 
 /* The verdict and what it rests on: the basis, its part, every cause with time. */
@@ -463,7 +377,7 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 {
 	struct lat_pfproto *p = ctx;
 	const struct lat_wake_link *l = rec->w;
-	struct pp_task *t = task_of(p, l->pid, l->comm);
+	struct lat_pf_task *t = task_of(p, l->pid, l->comm);
 	uint64_t track, flow = 0;
 	struct pp_te x;
 	char w[64];
@@ -490,7 +404,7 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 		ann_int(&x, K_TRUSTED, 0);
 	/* a task waker is the flow's source track; an interrupt is named */
 	if (l->waker.cpu >= 0 && l->waker.ctx != LAT_WAKE_CTX_TASK) {
-		waker_name(w, sizeof(w), &l->waker);
+		pf_waker_name(w, sizeof(w), &l->waker);
 		ann_str(&x, K_WAKER, w);
 	}
 	if (rec->verdict && rec->evidence)
@@ -622,13 +536,15 @@ struct lat_pfproto *lat_pfproto_new(FILE *out, const struct lat_perfetto_opts *o
 	p->out = out;
 	if (o)
 		p->o = *o;
+	p->tt.task_tid = -1;	/* the table's --task: none (every task matches) */
+	p->tt.max_cpu = -1;
 	write_interned(p);
 	return p;
 }
 
 int lat_pfproto_tgids(struct lat_pfproto *p, const char *meta)
 {
-	return lat_rows_tgids(&p->tg, meta);
+	return lat_rows_tgids(&p->tt.tg, meta);
 }
 
 /* The next word of @s (blank-separated) into @w; returns what follows it. */
@@ -695,15 +611,6 @@ void lat_pfproto_sink(struct lat_pfproto *p, struct lat_wake_sink *sink)
 	sink->runq = pp_runq;
 }
 
-static int cmp_task(const void *a, const void *b)
-{
-	const struct pp_task *x = a, *y = b;
-
-	if (x->tgid != y->tgid)
-		return (x->tgid > y->tgid) - (x->tgid < y->tgid);
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
 /*
  * The process tree of the tasks whose process is known: each process named by
  * its leader's comm, each thread with its process and comm.  The task table is
@@ -718,12 +625,12 @@ static void process_tree(struct lat_pfproto *p)
 	char **cmd = NULL;
 	size_t n = 0, np = 0;
 
-	for (size_t i = 0; i < p->tcap; i++)
-		if (p->tasks[i].pid && p->tasks[i].tgid)
-			p->tasks[n++] = p->tasks[i];
+	for (size_t i = 0; i < p->tt.tcap; i++)
+		if (p->tt.tasks[i].pid && p->tt.tasks[i].tgid != PF_TASKS_PID)
+			p->tt.tasks[n++] = p->tt.tasks[i];
 	if (!n)
 		return;
-	qsort(p->tasks, n, sizeof(*p->tasks), cmp_task);
+	qsort(p->tt.tasks, n, sizeof(*p->tt.tasks), pf_cmp_task);
 	th = calloc(n, sizeof(*th));
 	thp = calloc(n, sizeof(*thp));
 	pr = calloc(n, sizeof(*pr));
@@ -734,7 +641,7 @@ static void process_tree(struct lat_pfproto *p)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct pp_task *t = &p->tasks[i];
+		struct lat_pf_task *t = &p->tt.tasks[i];
 
 		th[i] = (Perfetto__Protos__ProcessTree__Thread)
 			PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT;
@@ -786,14 +693,14 @@ int lat_pfproto_end(struct lat_pfproto *p)
 		runq_flush(p, (int32_t)c, &p->cpus[c]);
 	pp_flush_all(p);
 	process_tree(p);
-	ret = p->oom ? -LAT_ENOMEM : p->werr ? -EIO : 0;
+	ret = p->oom || p->tt.oom ? -LAT_ENOMEM : p->werr ? -EIO : 0;
 	for (size_t c = 0; c < p->ncpus; c++)
 		free(p->bundles[c]);
 	free(p->bundles);
 	free(p->cpus);
-	free(p->tasks);
+	free(p->tt.tasks);
 	free(p->buf);
-	lat_rows_release(&p->tg);
+	lat_rows_release(&p->tt.tg);
 	free(p);
 	return ret;
 }

@@ -5,7 +5,8 @@
  * Two parts write struct lat_pfproto: the kernel's events as ftrace event
  * bundles, one bundle per CPU at a time (report/export_proto_ftrace.c, the
  * bundles only), and latscope's records as TrackEvents on its own tracks
- * (report/export_proto.c, everything else).  Layout: docs/export.md.
+ * (report/export_proto.c, everything else); both write their packets through
+ * report/export_proto_write.c (buf, packets, bytes, werr).  Layout: docs/export.md.
  */
 #ifndef LATSCOPE_EXPORT_PROTO_H
 #define LATSCOPE_EXPORT_PROTO_H
@@ -13,6 +14,7 @@
 #include <stdio.h>
 
 #include "latscope/export.h"
+#include "export_perfetto.h"
 #include "protos/perfetto/trace/trace_packet.pb-c.h"
 
 /* Events of one kind a CPU's bundle holds before it is written: bounds the memory. */
@@ -50,14 +52,6 @@ struct pp_bundle {
 	char str[PP_BUNDLE_N][2][32];
 };
 
-/* A task: its track (made when first used) and what the process tree says of it. */
-struct pp_task {
-	int32_t pid;		/* 0: empty slot */
-	int32_t tgid;		/* its process, 0 unknown */
-	uint8_t track;		/* its track descriptor is written */
-	char comm[LAT_COMM_LEN];
-};
-
 /* Latscope's tracks of one CPU: which descriptors are written. */
 struct pp_cpu {
 	uint8_t stalls, markers, runq, wake[3];	/* wake: idle task, irq, softirq */
@@ -72,9 +66,11 @@ struct lat_pfproto {
 	struct pp_bundle **bundles;	/* by CPU, allocated when the CPU has an event */
 	struct pp_cpu *cpus;
 	size_t ncpus;			/* of bundles and cpus */
-	struct pp_task *tasks;		/* open addressing by pid */
-	size_t ntasks, tcap;
-	struct lat_rows tg;		/* the tgids table only */
+	/*
+	 * The JSON writer's task table only (pf_task(): pid, tgid or PF_TASKS_PID,
+	 * comm); a task's drawn: its track descriptor is written
+	 */
+	struct lat_perfetto tt;
 	uint8_t *buf;			/* a packet's encoding */
 	size_t bufcap;
 	uint64_t nflows;
