@@ -28,7 +28,8 @@ static void header_json(struct lat_json *j, const struct lat_fntrace *t)
 	int_or_null(j, "nr_cpus", t->nr_cpus, -1);
 	lat_json_obj_open(j, "task");
 	lat_json_str(j, "comm", t->task_comm);
-	int_or_null(j, "pid", t->task_pid, -1);
+	lat_json_null(j, "pid");	/* a latency trace names the thread, not its process */
+	int_or_null(j, "tid", t->task_pid, -1);
 	int_or_null(j, "uid", t->task_uid, LAT_FN_NONE);
 	int_or_null(j, "nice", t->task_nice, LAT_FN_NONE);
 	int_or_null(j, "policy", t->task_policy, LAT_FN_NONE);

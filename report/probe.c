@@ -6,6 +6,7 @@
 #include "report_priv.h"
 #include "latscope/an_probe.h"
 #include "latscope/an_wakeup.h"
+#include "latscope/export.h"
 
 /* The wakeup analysis' worst case (1-based) that is this sample's run-queue wait, or 0. */
 static size_t wakeup_case(const struct lat_block *b, const struct lat_probe_sample *s)
@@ -170,23 +171,25 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_obj_close(j);
 }
 
-static void sample_head_json(struct lat_json *j, const struct lat_probe_sample *s)
+static void sample_head_json(struct lat_json *j, const struct lat_rows *tg,
+			     const struct lat_probe_sample *s)
 {
 	lat_json_obj_open(j, NULL);
 	lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
 	lat_json_int(j, "cpu", s->cpu);
-	lat_json_int(j, "pid", s->pid);
+	rp_json_task(j, tg, s->pid);
 	lat_json_uint(j, "seq", s->seq);
 	lat_json_int(j, "lat_ns", s->lat_ns);
 	lat_json_bool(j, "stop", s->stop);
 }
 
-/* The task that held the CPU longest: { pid, comm, ns } under @key, or null. */
-static void holder_json(struct lat_json *j, const char *key, const struct lat_probe_sample *s)
+/* The task that held the CPU longest: { pid, tid, comm, ns } under @key, or null. */
+static void holder_json(struct lat_json *j, const struct lat_rows *tg, const char *key,
+			const struct lat_probe_sample *s)
 {
 	if (s->holder_pid >= 0 && s->holder_ns > 0) {
 		lat_json_obj_open(j, key);
-		lat_json_int(j, "pid", s->holder_pid);
+		rp_json_task(j, tg, s->holder_pid);
 		lat_json_str(j, "comm", s->holder_comm);
 		lat_json_int(j, "ns", s->holder_ns);
 		lat_json_obj_close(j);
@@ -196,9 +199,10 @@ static void holder_json(struct lat_json *j, const char *key, const struct lat_pr
 }
 
 /* A gap sample: what its CPU did in the gap (docs/probe.md, "The gap probe's samples"). */
-static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
+static void gap_json(struct lat_json *j, const struct lat_rows *tg,
+		     const struct lat_probe_sample *s)
 {
-	sample_head_json(j, s);
+	sample_head_json(j, tg, s);
 	lat_json_obj_open(j, "window_ns");
 	lat_json_uint(j, "from", s->pt[LAT_PPT_EXPECTED]);
 	lat_json_uint(j, "to", s->pt[LAT_PPT_MARKER]);
@@ -216,7 +220,7 @@ static void gap_json(struct lat_json *j, const struct lat_probe_sample *s)
 		     lat_probe_gpart_name((enum lat_probe_gpart)s->part_dominant) : NULL);
 	lat_json_int(j, "silent_ns", s->silent_ns);
 	lat_json_uint(j, "tasks", s->ntasks);
-	holder_json(j, "longest_task", s);
+	holder_json(j, tg, "longest_task", s);
 	lat_json_arr_open(j, "irqs");
 	for (int i = 0; i < LAT_PROBE_GAP_IRQS && s->irqs[i].name[0]; i++) {
 		lat_json_obj_open(j, NULL);
@@ -237,16 +241,16 @@ static int stall_dominates(const struct lat_probe_sample *s)
 	return s->stall_ns > 0 && 2 * s->stall_ns > s->lat_ns;
 }
 
-static void sample_json(struct lat_json *j, const struct lat_block *b,
+static void sample_json(struct lat_json *j, const struct lat_rows *tg, const struct lat_block *b,
 			const struct lat_probe_sample *s)
 {
 	size_t wc = wakeup_case(b, s);
 
 	if (s->kind == LAT_PROBE_GAP) {
-		gap_json(j, s);
+		gap_json(j, tg, s);
 		return;
 	}
-	sample_head_json(j, s);
+	sample_head_json(j, tg, s);
 	lat_json_obj_open(j, "points_ns");
 	for (int i = 0; i < LAT_PPT_N; i++)
 		if (s->pt[i])
@@ -273,7 +277,7 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 	lat_json_int(j, "stall_ns", s->stall_ns);
 	lat_json_str(j, "dominant", stall_dominates(s) ? "stall" : s->dominant >= 0 ?
 		     lat_probe_seg_name((enum lat_probe_seg)s->dominant) : NULL);
-	holder_json(j, "runqueue_holder", s);
+	holder_json(j, tg, "runqueue_holder", s);
 	if (wc)
 		lat_json_uint(j, "wakeup_case", wc);
 	else
@@ -284,9 +288,11 @@ static void sample_json(struct lat_json *j, const struct lat_block *b,
 void rp_report_probe_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
+	struct lat_rows tg;
 
 	if (!r)
 		return;
+	rp_tgids_load(&tg, b);	/* damaged: said in wakeup.pid_source */
 	lat_json_obj_open(j, "probe");
 	lat_json_uint(j, "markers", r->markers);
 	lat_json_bool(j, "summary", r->has_summary);
@@ -305,9 +311,10 @@ void rp_report_probe_json(struct lat_json *j, const struct lat_block *b)
 	left_out_json(j, r);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
-		sample_json(j, b, &r->worst[i]);
+		sample_json(j, &tg, b, &r->worst[i]);
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
+	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------ */

@@ -88,15 +88,16 @@ void rp_report_schedcnt_json(struct lat_json *j, const struct lat_block *b)
 		for (size_t c = 0; c < run->ncpus; c++)
 			cpu_json(j, &run->cpus[c], r->cpu_mhz);
 		lat_json_arr_close(j);
-		lat_json_arr_open(j, "bouncing_pids");
+		lat_json_arr_open(j, "bouncing_tids");
 		for (size_t p = 0; p < run->npids; p++)
 			if (__builtin_popcountll(run->pids[p].cpu_mask) > 1)
 				lat_json_int(j, NULL, run->pids[p].pid);
 		lat_json_arr_close(j);
-		lat_json_arr_open(j, "pids");
+		lat_json_arr_open(j, "tids");
 		for (size_t p = 0; p < run->npids; p++) {
 			lat_json_obj_open(j, NULL);
-			lat_json_int(j, "pid", run->pids[p].pid);
+			lat_json_null(j, "pid");	/* the log names threads only */
+			lat_json_int(j, "tid", run->pids[p].pid);
 			lat_json_uint(j, "rows", run->pids[p].rows);
 			mask_json(j, "cpus", run->pids[p].cpu_mask);
 			lat_json_uint(j, "moves", run->pids[p].moves);

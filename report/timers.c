@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "latscope/an_wakeup.h"
+#include "latscope/export.h"
 #include "report_priv.h"
 
 static const struct lat_timer_result *timers_of(const struct lat_block *b)
@@ -49,7 +50,8 @@ static void hex_json(struct lat_json *j, const char *key, uint64_t v)
 	lat_json_str(j, key, buf);
 }
 
-static void expiry_json(struct lat_json *j, const char *key, const struct lat_timer_expiry *x)
+static void expiry_json(struct lat_json *j, const struct lat_rows *tg, const char *key,
+			const struct lat_timer_expiry *x)
 {
 	lat_json_obj_open(j, key);
 	lat_json_int(j, "cpu", x->cpu);
@@ -58,10 +60,10 @@ static void expiry_json(struct lat_json *j, const char *key, const struct lat_ti
 	lat_json_uint(j, "expiry_ns", x->expiry_ns);
 	lat_json_uint(j, "entry_ns", x->entry_ns);
 	lat_json_int(j, "irq_ns", x->irq_ns);
-	lat_json_int(j, "armed_pid", x->armed_pid);
+	lat_json_int(j, "armed_tid", x->armed_pid);
 	lat_json_str(j, "armed_comm", x->armed_comm);
 	lat_json_obj_open(j, "delay");
-	lat_json_int(j, "pid", x->delay.pid);
+	rp_json_task(j, tg, x->delay.pid);
 	lat_json_str(j, "comm", x->delay.pid >= 0 ? x->delay.comm : NULL);
 	if (x->delay.silent_from_ns) {
 		lat_json_uint(j, "silent_from_ns", x->delay.silent_from_ns);
@@ -75,14 +77,14 @@ static void expiry_json(struct lat_json *j, const char *key, const struct lat_ti
 	lat_json_obj_close(j);
 }
 
-static void sample_json(struct lat_json *j, const struct lat_wakeup_result *r,
-			const struct lat_timer_sample *s)
+static void sample_json(struct lat_json *j, const struct lat_rows *tg,
+			const struct lat_wakeup_result *r, const struct lat_timer_sample *s)
 {
 	long c = case_of(r, s);
 	int v = verdict_of(r, s);
 
 	lat_json_obj_open(j, NULL);
-	lat_json_int(j, "pid", s->pid);
+	rp_json_task(j, tg, s->pid);
 	lat_json_str(j, "comm", s->comm);
 	lat_json_int(j, "prio", s->prio);
 	lat_json_int(j, "cpu", s->cpu);
@@ -96,7 +98,7 @@ static void sample_json(struct lat_json *j, const struct lat_wakeup_result *r,
 	lat_json_bool(j, "inferred_end", s->inferred);
 	lat_json_bool(j, "low_trust", s->low_trust);
 	lat_json_uint(j, "end_low_ns", s->end_low_ns);
-	expiry_json(j, "timer", &s->x);
+	expiry_json(j, tg, "timer", &s->x);
 	if (s->running) {
 		lat_json_null(j, "wait");
 	} else {
@@ -142,14 +144,15 @@ static void cpus_json(struct lat_json *j, const struct lat_timer_result *t)
 	lat_json_arr_close(j);
 }
 
-static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
+static void threads_json(struct lat_json *j, const struct lat_rows *tg,
+			 const struct lat_timer_result *t)
 {
 	lat_json_arr_open(j, "threads");
 	for (size_t i = 0; i < t->nthreads; i++) {
 		const struct lat_timer_thread *h = &t->threads[i];
 
 		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", h->pid);
+		rp_json_task(j, tg, h->pid);
 		lat_json_str(j, "comm", h->comm);
 		lat_json_int(j, "prio", h->prio);
 		lat_json_str(j, "function", h->function[0] ? h->function : NULL);
@@ -167,9 +170,11 @@ static void threads_json(struct lat_json *j, const struct lat_timer_result *t)
 void rp_report_timers_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_timer_result *t = timers_of(b);
+	struct lat_rows tg;
 
 	if (!t)
 		return;
+	rp_tgids_load(&tg, b);	/* damaged: said in wakeup.pid_source */
 	lat_json_obj_open(j, "timers");
 	lat_json_uint(j, "starts", t->starts);
 	lat_json_uint(j, "cancels", t->cancels);
@@ -186,16 +191,17 @@ void rp_report_timers_json(struct lat_json *j, const struct lat_block *b)
 	rp_report_stat_json(j, &t->irq);
 	lat_json_obj_close(j);
 	cpus_json(j, t);
-	threads_json(j, t);
+	threads_json(j, &tg, t);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < t->nworst; i++)
-		sample_json(j, b->analysis, &t->worst[i]);
+		sample_json(j, &tg, b->analysis, &t->worst[i]);
 	lat_json_arr_close(j);
 	lat_json_arr_open(j, "worst_irq");
 	for (size_t i = 0; i < t->nworst_irq; i++)
-		expiry_json(j, NULL, &t->worst_irq[i]);
+		expiry_json(j, &tg, NULL, &t->worst_irq[i]);
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
+	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------------------- */

@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include "latscope/event.h"
+#include "latscope/export.h"
 #include "latscope/hll.h"
 #include "report_priv.h"
 
@@ -58,4 +60,34 @@ void rp_report_who(FILE *out, const char *comm, int32_t pid)
 	}
 	lat_fput_safe(out, comm[0] ? comm : "?", strnlen(comm[0] ? comm : "?", LAT_COMM_LEN));
 	fprintf(out, "/%d", pid);
+}
+
+int rp_tgids_load(struct lat_rows *tg, const struct lat_block *b)
+{
+	memset(tg, 0, sizeof(*tg));
+	return lat_rows_tgids(tg, b && b->events ? b->events->latscope_meta : NULL);
+}
+
+void rp_json_task(struct lat_json *j, const struct lat_rows *tg, int32_t tid)
+{
+	int32_t tgid = tg ? lat_rows_tgid_of(tg, tid) : -1;
+
+	if (tgid > 0)
+		lat_json_int(j, "pid", tgid);
+	else
+		lat_json_null(j, "pid");
+	lat_json_int(j, "tid", tid);
+}
+
+void rp_json_pid_source(struct lat_json *j, const struct lat_rows *tg, int loaded)
+{
+	if (!tg->ntgids && loaded >= 0) {
+		lat_json_null(j, "pid_source");
+		return;
+	}
+	lat_json_obj_open(j, "pid_source");
+	lat_json_str(j, "from", "latscope-record");
+	lat_json_uint(j, "threads", tg->ntgids);
+	lat_json_bool(j, "damaged", loaded < 0);
+	lat_json_obj_close(j);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "latscope/an_wakeup.h"
+#include "latscope/export.h"
 #include "report_priv.h"
 
 /* ---- JSON ------------------------------------------------------------------------- */
@@ -18,11 +19,11 @@ static void stack_json(struct lat_json *j, const char *key, const struct lat_wak
 	lat_json_str(j, key, r->stacks[id].folded);
 }
 
-static void waker_json(struct lat_json *j, const struct lat_wakeup_result *r,
-		       const struct lat_wake_waker *k)
+static void waker_json(struct lat_json *j, const struct lat_rows *tg,
+		       const struct lat_wakeup_result *r, const struct lat_wake_waker *k)
 {
 	lat_json_obj_open(j, "waker");
-	lat_json_int(j, "pid", k->pid);
+	rp_json_task(j, tg, k->pid);
 	lat_json_str(j, "comm", k->comm);
 	lat_json_int(j, "cpu", k->cpu);
 	lat_json_str(j, "context", lat_wake_ctx_name(k->ctx));
@@ -63,7 +64,8 @@ static void sched_json(struct lat_json *j, int32_t prio)
 	sched_json_pol(j, prio, -2);
 }
 
-static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
+static void stall_json(struct lat_json *j, const struct lat_rows *tg,
+		       const struct lat_wake_stall *s)
 {
 	lat_json_obj_open(j, NULL);
 	lat_json_int(j, "cpu", s->cpu);
@@ -71,11 +73,11 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 	lat_json_uint(j, "to_ns", s->to_ns);
 	lat_json_int(j, "ns", (int64_t)(s->to_ns - s->from_ns));
 	if (s->pid >= 0) {
-		lat_json_int(j, "pid", s->pid);
+		rp_json_task(j, tg, s->pid);
 		lat_json_str(j, "comm", s->comm);
 	}
 	if (s->waiting_pid >= 0) {
-		lat_json_int(j, "waiting_pid", s->waiting_pid);
+		lat_json_int(j, "waiting_tid", s->waiting_pid);
 		lat_json_str(j, "waiting_comm", s->waiting_comm);
 	}
 	lat_json_str(j, "due", lat_stall_due_name(s->due));
@@ -86,7 +88,7 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 	if (s->due == LAT_STALL_TIMER) {
 		lat_json_str(j, "timer", s->timer_fn);
 		if (s->timer_pid > 0) {
-			lat_json_int(j, "timer_pid", s->timer_pid);
+			lat_json_int(j, "timer_tid", s->timer_pid);
 			lat_json_str(j, "timer_comm", s->timer_comm);
 		}
 	}
@@ -96,8 +98,8 @@ static void stall_json(struct lat_json *j, const struct lat_wake_stall *s)
 }
 
 /* "on_cpu": who held a CPU (longest first, shares of @total), "other_ns", "other_tasks". */
-static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
-			 const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
+static void holders_json(struct lat_json *j, const struct lat_rows *tg,
+			 const struct lat_wakeup_result *r, const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
 			 size_t other_tasks, int64_t total)
 {
 	lat_json_arr_open(j, "on_cpu");
@@ -105,7 +107,7 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 		const struct lat_wake_oncpu *o = &h[i];
 
 		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", o->pid);
+		rp_json_task(j, tg, o->pid);
 		lat_json_str(j, "comm", o->comm);
 		if (o->prio == LAT_PRIO_UNKNOWN)
 			lat_json_null(j, "prio");
@@ -126,11 +128,12 @@ static void holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 /* The case's identity, its wait and its verdict. */
-static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
+static void case_head_json(struct lat_json *j, const struct lat_rows *tg,
+			   const struct lat_wake_case *c)
 {
 	char ev[LAT_VERDICT_TEXT_LEN];
 
-	lat_json_int(j, "pid", c->pid);
+	rp_json_task(j, tg, c->pid);
 	lat_json_str(j, "comm", c->comm);
 	lat_json_int(j, "prio", c->prio);
 	sched_json_pol(j, c->prio, c->policy);
@@ -147,7 +150,7 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 		lat_json_null(j, "end_low_ns");
 	if (c->unseen_pid > 0) {
 		lat_json_obj_open(j, "unseen_switch_in");
-		lat_json_int(j, "pid", c->unseen_pid);
+		rp_json_task(j, tg, c->unseen_pid);
 		lat_json_str(j, "comm", c->unseen_comm);
 		lat_json_int(j, "ns", c->unseen_ns);
 		lat_json_obj_close(j);
@@ -172,15 +175,15 @@ static void case_head_json(struct lat_json *j, const struct lat_wake_case *c)
 }
 
 /* Who held the CPU (and the CPU it was queued on) while the task waited. */
-static void case_holders_json(struct lat_json *j, const struct lat_wakeup_result *r,
-			      const struct lat_wake_case *c)
+static void case_holders_json(struct lat_json *j, const struct lat_rows *tg,
+			      const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
-	holders_json(j, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
+	holders_json(j, tg, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->queued_until_ns) {
 		lat_json_obj_open(j, "queued");
 		lat_json_int(j, "cpu", c->queued_cpu);
 		lat_json_uint(j, "until_ns", c->queued_until_ns);
-		holders_json(j, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
+		holders_json(j, tg, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
 			     c->queued_other_tasks, (int64_t)(c->queued_until_ns - c->start_ns));
 		lat_json_obj_close(j);
 	}
@@ -206,15 +209,15 @@ static void case_irqs_json(struct lat_json *j, const struct lat_wake_case *c)
 }
 
 /* The wakeup chain: who woke the waker, and what held each link. */
-static void case_chain_json(struct lat_json *j, const struct lat_wakeup_result *r,
-			    const struct lat_wake_case *c)
+static void case_chain_json(struct lat_json *j, const struct lat_rows *tg,
+			    const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
 	lat_json_arr_open(j, "chain");
 	for (size_t i = 0; i < c->nchain; i++) {
 		const struct lat_wake_link *l = &c->chain[i];
 
 		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", l->pid);
+		rp_json_task(j, tg, l->pid);
 		lat_json_str(j, "comm", l->comm);
 		lat_json_int(j, "cpu", l->cpu);
 		lat_json_str(j, "kind", lat_wait_kind_name(l->kind));
@@ -225,14 +228,14 @@ static void case_chain_json(struct lat_json *j, const struct lat_wakeup_result *
 			lat_json_str(j, "state", l->preempted ? "R+" : "R");
 		if (l->held_by_pid >= 0) {
 			lat_json_obj_open(j, "held_by");
-			lat_json_int(j, "pid", l->held_by_pid);
+			rp_json_task(j, tg, l->held_by_pid);
 			lat_json_str(j, "comm", l->held_by_comm);
 			lat_json_int(j, "ns", l->held_ns);
 			lat_json_obj_close(j);
 		} else if (l->held_unknown) {
 			lat_json_bool(j, "held_by_unknown", 1);
 		}
-		waker_json(j, r, &l->waker);
+		waker_json(j, tg, r, &l->waker);
 		lat_json_obj_close(j);
 	}
 	lat_json_arr_close(j);
@@ -241,7 +244,8 @@ static void case_chain_json(struct lat_json *j, const struct lat_wakeup_result *
 }
 
 /* Migrations and trace_marker lines during the wait. */
-static void case_events_json(struct lat_json *j, const struct lat_wake_case *c)
+static void case_events_json(struct lat_json *j, const struct lat_rows *tg,
+			     const struct lat_wake_case *c)
 {
 	lat_json_arr_open(j, "migrations");
 	for (size_t i = 0; i < c->nmigr; i++) {
@@ -258,7 +262,7 @@ static void case_events_json(struct lat_json *j, const struct lat_wake_case *c)
 		lat_json_obj_open(j, NULL);
 		lat_json_uint(j, "ts_ns", c->markers[i].ts_ns);
 		lat_json_int(j, "cpu", c->markers[i].cpu);
-		lat_json_int(j, "pid", c->markers[i].pid);
+		rp_json_task(j, tg, c->markers[i].pid);
 		lat_json_str(j, "text", c->markers[i].text);
 		if (c->markers[i].lat_ns >= 0)
 			lat_json_int(j, "lat_ns", c->markers[i].lat_ns);
@@ -269,7 +273,8 @@ static void case_events_json(struct lat_json *j, const struct lat_wake_case *c)
 }
 
 /* The run queue and every CPU's time during the wait, and the stalls in it. */
-static void case_cpus_json(struct lat_json *j, const struct lat_wake_case *c)
+static void case_cpus_json(struct lat_json *j, const struct lat_rows *tg,
+			   const struct lat_wake_case *c)
 {
 	lat_json_int(j, "rq_at_wake", c->rq_at_wake);
 	if (c->rq_avg >= 0)
@@ -295,21 +300,21 @@ static void case_cpus_json(struct lat_json *j, const struct lat_wake_case *c)
 		lat_json_int(j, "steal_ns", c->steal_ns);
 	lat_json_arr_open(j, "stalls");
 	for (size_t i = 0; i < c->nstalls; i++)
-		stall_json(j, &c->stalls[i]);
+		stall_json(j, tg, &c->stalls[i]);
 	lat_json_arr_close(j);
 }
 
-static void case_json(struct lat_json *j, const struct lat_wakeup_result *r,
-		      const struct lat_wake_case *c)
+static void case_json(struct lat_json *j, const struct lat_rows *tg,
+		      const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
 	lat_json_obj_open(j, NULL);
-	case_head_json(j, c);
-	waker_json(j, r, &c->waker);
-	case_holders_json(j, r, c);
+	case_head_json(j, tg, c);
+	waker_json(j, tg, r, &c->waker);
+	case_holders_json(j, tg, r, c);
 	case_irqs_json(j, c);
-	case_chain_json(j, r, c);
-	case_events_json(j, c);
-	case_cpus_json(j, c);
+	case_chain_json(j, tg, r, c);
+	case_events_json(j, tg, c);
+	case_cpus_json(j, tg, c);
 	lat_json_obj_close(j);
 }
 
@@ -375,7 +380,8 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 /* All waits, the @top tasks and every CPU. */
-static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, size_t top)
+static void tables_json(struct lat_json *j, const struct lat_rows *tg,
+			const struct lat_wakeup_result *r, size_t top)
 {
 	lat_json_obj_open(j, "all");
 	rp_report_stat_json(j, &r->all);
@@ -386,7 +392,7 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 		const struct lat_wake_task *t = &r->tasks[i];
 
 		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", t->pid);
+		rp_json_task(j, tg, t->pid);
 		lat_json_str(j, "comm", t->comm);
 		rp_report_stat_json(j, &t->wake);
 		lat_json_uint(j, "max_end_ns", t->max_end_ns);
@@ -416,7 +422,8 @@ static void tables_json(struct lat_json *j, const struct lat_wakeup_result *r, s
 }
 
 /* Real-time threads first: every one, not cut by --top. */
-static void rt_json(struct lat_json *j, const struct lat_wakeup_result *r)
+static void rt_json(struct lat_json *j, const struct lat_rows *tg,
+		    const struct lat_wakeup_result *r)
 {
 	lat_json_arr_open(j, "rt");
 	for (size_t i = 0; i < r->ntasks; i++) {
@@ -425,7 +432,7 @@ static void rt_json(struct lat_json *j, const struct lat_wakeup_result *r)
 		if (!t->rt.n)
 			continue;
 		lat_json_obj_open(j, NULL);
-		lat_json_int(j, "pid", t->pid);
+		rp_json_task(j, tg, t->pid);
 		lat_json_str(j, "comm", t->comm);
 		lat_json_int(j, "prio", t->prio);
 		sched_json_pol(j, t->prio, t->policy);
@@ -460,7 +467,8 @@ static void verdicts_json(struct lat_json *j, const struct lat_wakeup_result *r)
 }
 
 /* The trace's gaps (lost events) and stalls (CPUs that stopped tracing). */
-static void gaps_json(struct lat_json *j, const struct lat_wakeup_result *r)
+static void gaps_json(struct lat_json *j, const struct lat_rows *tg,
+		      const struct lat_wakeup_result *r)
 {
 	lat_json_arr_open(j, "gaps");
 	for (size_t i = 0; i < r->ngaps; i++) {
@@ -476,7 +484,7 @@ static void gaps_json(struct lat_json *j, const struct lat_wakeup_result *r)
 	lat_json_int(j, "stall_threshold_ns", LAT_WAKE_STALL_NS);
 	lat_json_arr_open(j, "stalls");
 	for (size_t i = 0; i < r->nstalls; i++)
-		stall_json(j, &r->stalls[i]);
+		stall_json(j, tg, &r->stalls[i]);
 	lat_json_arr_close(j);
 	lat_json_uint(j, "stalls_total", r->nstalls_total);
 	lat_json_int(j, "stall_ns_total", r->stall_ns_total);
@@ -487,20 +495,24 @@ void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 {
 	const struct lat_wakeup_result *r = b->analysis;
 	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
+	struct lat_rows tg;
+	int loaded;
 
 	if (!r)
 		return;
+	loaded = rp_tgids_load(&tg, b);
 	lat_json_obj_open(j, "wakeup");
 	counts_json(j, r, o);
-	tables_json(j, r, top);
-	rt_json(j, r);
+	rp_json_pid_source(j, &tg, loaded);
+	tables_json(j, &tg, r, top);
+	rt_json(j, &tg, r);
 	lat_json_uint(j, "priority_inversions", r->inversions);
 	verdicts_json(j, r);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
-		case_json(j, r, &r->worst[i]);
+		case_json(j, &tg, r, &r->worst[i]);
 	lat_json_arr_close(j);
-	gaps_json(j, r);
+	gaps_json(j, &tg, r);
 	rp_health_json(j, r);
 	lat_json_str(j, "stop_reason", r->stop_reason);
 	lat_json_bool(j, "has_stacks", r->has_stacks);
@@ -515,6 +527,7 @@ void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	}
 	lat_json_obj_close(j);
 	lat_json_uint(j, "lost_events", r->lost_events);
+	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------------- */

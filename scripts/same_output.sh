@@ -102,7 +102,10 @@ check() {
 		same "$in" analyze --json --mergeable $args "$in"
 		cp "$tmp/old.out" "$tmp/sum-old.$nsum"
 		cp "$tmp/new.out" "$tmp/sum-new.$nsum"
-		pid=$(grep -m1 -o '"pid": [1-9][0-9]*' "$tmp/old.out" | grep -o '[0-9]*$')
+		# a thread: "tid" (report version 2), "pid" in an OLD binary's version 1
+		pid=$(grep -m1 -o '"tid": [1-9][0-9]*' "$tmp/old.out" ||
+		      grep -m1 -o '"pid": [1-9][0-9]*' "$tmp/old.out")
+		pid=$(echo "$pid" | grep -o '[0-9]*$')
 		nsum=$((nsum + 1))
 		same "$in" analyze --folded off $args "$in"
 		same "$in" analyze --folded runnable $args "$in"

@@ -55,8 +55,10 @@ check() {
 	same "$in" $args "$in"
 	# shellcheck disable=SC2086
 	same "$in" --worst 3 --size 800x450 --fail-above 1ms $args "$in"
-	pid=$(cd "$dir" && "$old" analyze --json "$in" 2>/dev/null |
-		grep -o '"pid": *[0-9]*' | head -1 | grep -o '[0-9]*$')
+	# a thread: "tid" (report version 2), "pid" in an OLD binary's version 1
+	pid=$(cd "$dir" && "$old" analyze --json "$in" 2>/dev/null >"$tmp/task.json"
+	      { grep -o '"tid": *[0-9]*' "$tmp/task.json" || grep -o '"pid": *[0-9]*' "$tmp/task.json"; } |
+	      head -1 | grep -o '[0-9]*$')
 	# shellcheck disable=SC2086
 	[ -n "$pid" ] && same "$in" --task "$pid" $args "$in"
 	comm=$(cd "$dir" && "$old" analyze --json "$in" 2>/dev/null |

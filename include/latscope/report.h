@@ -14,10 +14,11 @@ struct lat_summary;
 /*
  * The JSON report's schema and its version ("schema", "version" of the envelope;
  * docs/schema/latscope-report.schema.json): the version changes when a key's meaning
- * does or one of the contract is removed, not when keys are added.
+ * does or one of the contract is removed, not when keys are added.  2: a thread is "tid"
+ * and "pid" its process (thread group) or null, as in the export's rows.
  */
 #define LAT_REPORT_SCHEMA "latscope-report"
-#define LAT_REPORT_VERSION 1
+#define LAT_REPORT_VERSION 2
 
 struct lat_report_input {
 	const char *path;		/* lent */

@@ -40,7 +40,7 @@ check "--task cyclictest: both threads" \
 "$bin" analyze --task cyclictest --policy rt --worst 1 --json "$cyc" >"$tmp/rt.json" 2>&1
 check "--task cyclictest --policy rt: the FIFO thread only" \
 	'grep -q "\"threads\": 1" "$tmp/rt.json" && grep -q "\"rt_priority\": 80" "$tmp/rt.json" &&
-	 ! grep -q "\"pid\": 20717" "$tmp/rt.json"'
+	 ! grep -q "\"tid\": 20717" "$tmp/rt.json"'
 "$bin" analyze --policy sideways "$cyc" >/dev/null 2>"$tmp/bad.err"
 check "--policy sideways: usage error" '[ $? -eq 2 ] && grep -q "expected rt, fair or dl" "$tmp/bad.err"'
 
@@ -52,7 +52,7 @@ check "quiet: 12 untrusted waits, not counted; 25 inferred, counted" \
 	'grep -q "\"untrusted_waits\": 12" "$tmp/quiet.json" && grep -q "\"waits\": 1358" "$tmp/quiet.json" &&
 	 grep -q "\"inferred_waits\": 25" "$tmp/quiet.json" && grep -q "\"canceled\": 3," "$tmp/quiet.json"'
 check "quiet: the worst wait is gmake/18015, 20.2 ms" \
-	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"pid\": 18015" &&
+	'grep -A3 "\"worst\": \[" "$tmp/quiet.json" | grep -q "\"tid\": 18015" &&
 	 grep -q "\"latency_ns\": 20208401" "$tmp/quiet.json"'
 
 "$bin" analyze --worst 11 "$quiet" >"$tmp/quiet11" 2>&1
@@ -99,7 +99,7 @@ check "idle --include-untrusted: kworker/1:1 813 us heads, untrusted behind kdam
 	 grep -q "^     kworker/1:1/9134 SCHED_OTHER nice 0 waited 813 us on CPU1 (22600.381978607 .. 22600.382792078)"'
 "$bin" analyze --json "$idle" >"$tmp/idle.json" 2>&1
 check "idle: rcu_preempt's 2.04 ms (switched in unrecorded on CPU1) is no wait any more: its max is 139 us" \
-	'python3 -c "import json,sys; w=json.load(open(sys.argv[1]))[\"inputs\"][0][\"blocks\"][0][\"wakeup\"]; t=[t for t in w[\"tasks\"] if t[\"pid\"]==15][0]; sys.exit(t[\"max_ns\"] != 139396)" "$tmp/idle.json"'
+	'python3 -c "import json,sys; w=json.load(open(sys.argv[1]))[\"inputs\"][0][\"blocks\"][0][\"wakeup\"]; t=[t for t in w[\"tasks\"] if t[\"tid\"]==15][0]; sys.exit(t[\"max_ns\"] != 139396)" "$tmp/idle.json"'
 
 [ $fail -eq 0 ] && echo "test_explain: all passed"
 exit $((fail > 0))

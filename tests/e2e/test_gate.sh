@@ -67,8 +67,8 @@ check "--json: gate.passed false, limit_ns, 2 tasks above (20718, 20725)" \
 import json, sys
 g = json.load(open(sys.argv[1]))["gate"]
 assert g["limit_ns"] == 5416944 and g["passed"] is False, g
-assert [(t["pid"], t["max_ns"]) for t in g["tasks"]] == [(20718, 5714613), (20725, 5416945)], g
-assert [(c["pid"], c["latency_ns"], c["verdict"]) for c in g["cases"]] == \
+assert [(t["tid"], t["max_ns"]) for t in g["tasks"]] == [(20718, 5714613), (20725, 5416945)], g
+assert [(c["tid"], c["latency_ns"], c["verdict"]) for c in g["cases"]] == \
 	[(20718, 5714613, "stall"), (20725, 5416945, "cpu-saturated")], g["cases"]
 assert g["waits"] == 2434 and g["samples"] == 0 and g["probe_cpus"] == [], g
 PY'

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The JSON Schemas of docs/schema (docs/json.md, docs/merge.md) against what latscope prints:
 # `analyze --json` of every sample (with its .args), `analyze --json --mergeable` and
-# `merge` outputs; and documents broken on purpose (no inputs, another version, a severity
-# not in the contract, a trace id that is not a string) refused, so the schemas say
-# something.  Usage: test_json_schema.sh BIN REPO
+# `merge` outputs; every thread named tid with its pid; and documents broken on purpose (no
+# inputs, another version, version 1's "pid" for a thread, a severity not in the contract, a
+# trace id that is not a string) refused, so the schemas say something.
+# Usage: test_json_schema.sh BIN REPO
 bin=$1
 repo=$2
 . "$repo/tests/e2e/check.sh"
@@ -30,6 +31,24 @@ validate report r*.json >"$tmp/report.out"
 check "analyze --json of the $n samples: all valid" \
 	'[ $? -eq 0 ] && [ "$(grep -c "^ok " "$tmp/report.out")" -eq "$n" ] && [ "$n" -ge 80 ]'
 grep -v "^ok " "$tmp/report.out" | head -5
+# a thread is tid, its process pid (null when unknown), in every object (docs/json.md);
+# none of version 1's names for a thread is left
+python3 - "$repo/tests/e2e" r*.json >"$tmp/tid.out" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from json_objects import objects
+old = {"waiting_pid", "armed_pid", "bouncing_pids", "pids"}
+n = 0
+for f in sys.argv[2:]:
+    for v in objects(json.load(open(f))):
+        if ("tid" in v) != ("pid" in v) or old & set(v):
+            print("bad", f, sorted(v)[:8])
+        n += "tid" in v
+print("objects", n)
+PY
+check "analyze --json of the samples: every tid with a pid, no version 1 name" \
+	'! grep -q "^bad" "$tmp/tid.out" && [ "$(sed -n "s/^objects //p" "$tmp/tid.out")" -gt 2000 ]' ||
+	head -3 "$tmp/tid.out"
 td=$repo/samples/tracedat
 "$bin" analyze --json --mergeable --host a "$td/cyclictest-stress-v7-zstd.dat" \
 	"$repo/samples/ftrace-text/kernel-trace.txt" >"$tmp/m1.json" 2>/dev/null
@@ -48,7 +67,12 @@ m = json.load(open(d + '/merged.json'))
 def put(name, doc):
     json.dump(doc, open('%s/%s' % (d, name), 'w'))
 put('no-inputs.json', {k: v for k, v in r.items() if k != 'inputs'})
-put('v2.json', dict(r, version=2))
+put('v3.json', dict(r, version=3))
+def v1(v):	# version 1's names under version 2: the thread as "pid"
+    if isinstance(v, dict):
+        return {("pid" if k == "tid" else k): v1(x) for k, x in v.items() if k != "pid"}
+    return [v1(x) for x in v] if isinstance(v, list) else v
+put('v1names.json', v1(r))
 r2 = json.loads(json.dumps(r))
 r2['inputs'][0]['blocks'][0]['findings'].append({'kind': 'x', 'severity': 'fatal', 'message': ''})
 put('severity.json', r2)
@@ -56,7 +80,7 @@ m2 = json.loads(json.dumps(m))
 m2['summary']['trace_ids'][0]['id'] = 5
 put('id.json', m2)
 PY
-for f in no-inputs v2 severity; do
+for f in no-inputs v3 v1names severity; do
 	check "broken report $f.json: invalid" '! validate report $f.json >/dev/null'
 done
 check "merged summary with a numeric trace id: invalid" '! validate summary id.json >/dev/null'

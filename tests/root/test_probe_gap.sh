@@ -69,7 +69,7 @@ for c in p["cpus"]:
 
 # 2.: the worst gap sample, from trace-cmd's text of its CPU
 w = gaps[0]
-lo, hi, pid = w["window_ns"]["from"], w["window_ns"]["to"], w["pid"]
+lo, hi, pid = w["window_ns"]["from"], w["window_ns"]["to"], w["tid"]
 ev = []
 for l in open(sys.argv[3]):
     m = re.match(r"\s*(.+?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+): (\w+):\s+(.*)", l)
