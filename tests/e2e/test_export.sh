@@ -124,6 +124,38 @@ if command -v trace-cmd >/dev/null 2>&1; then
 		if ($3 == "" && ($4 in g)) print "missing", $4 }' FS=' ' "$tmp/tg" FS=, "$tmp/cyc.csv" \
 		>"$tmp/tg.bad"
 	check "pid: every row's pid is the tgids line's" '[ ! -s "$tmp/tg.bad" ]'
+	# analyze --json names them alike (docs/json.md): every object with a tid, wherever in
+	# the report, has the tgids line's pid or null when the line has none (78 objects:
+	# grep -c '"tid":' of the report; 54 with a pid, 24 null: grep -c '"pid": null')
+	"$bin" analyze --json "$cyc" >"$tmp/cyc.json" 2>/dev/null
+	python3 - "$tmp/tg" "$tmp/cyc.json" "$tmp/cyc.csv" "$repo/tests/e2e" >"$tmp/tgj.out" <<'PY'
+import csv, json, sys
+sys.path.insert(0, sys.argv[4])
+from json_objects import objects
+g = dict(l.split() for l in open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+n = {"pid": 0, "null": 0}
+for v in (o for o in objects(r) if "tid" in o):
+    want = g.get(str(v["tid"]))
+    got = v.get("pid", "absent")
+    if got != (int(want) if want else None):
+        print("wrong", v["tid"], got, want)
+    n["pid" if got is not None else "null"] += 1
+w = r["inputs"][0]["blocks"][0]["wakeup"]
+rows = {int(x["tid"]): x["pid"] for x in csv.DictReader(open(sys.argv[3]))}
+for t in w["tasks"]:
+    if t["tid"] in rows and rows[t["tid"]] != ("" if t["pid"] is None else str(t["pid"])):
+        print("rows", t["tid"], rows[t["tid"]], t["pid"])
+tp = {t["tid"]: t["pid"] for t in w["tasks"]}
+print("hand", tp.get(20713), tp.get(20719), tp.get(20718), "pid_source",
+      w["pid_source"]["threads"], w["pid_source"]["damaged"])
+print("counts", n["pid"], n["null"])
+PY
+	check "analyze --json: every tid's pid is the tgids line's (or null), as in the rows" \
+		'! grep -q "^wrong\|^rows" "$tmp/tgj.out" && grep -qx "counts 54 24" "$tmp/tgj.out"' ||
+		head -3 "$tmp/tgj.out"
+	check "analyze --json: tail 20713 -> 20713, 20719 -> 2748, cyclictest 20718 -> null" \
+		'grep -qx "hand 20713 2748 None pid_source 45 False" "$tmp/tgj.out"'
 fi
 check "pid: ftrace text has none" \
 	'[ "$(unnull <"$tmp/kernel-trace.txt.csv" | awk -F, "NR > 1 && \$3 != \"\"" | wc -l)" -eq 0 ]'
