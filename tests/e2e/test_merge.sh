@@ -171,5 +171,25 @@ json.dump(d, open(sys.argv[2], 'w'))" "$tmp/a.json" "$tmp/old.json"
 check "a report without trace_ids (older latscope): merged, with a warning" \
 	'[ $? -eq 0 ] && grep -q "warning: 2 of the 4 traces have no id" "$tmp/old.err"'
 
+# --- 7. reports of version 1 (before "tid", docs/json.md) ---------------------------------
+# tests/fixtures/report-v1-pipe-lost.json: `analyze --json --mergeable --host v1host` of
+# kernel-trace-pipe-lost.txt by latscope at report version 1, kept as users keep theirs
+v1=$repo/tests/fixtures/report-v1-pipe-lost.json
+check "the kept report is of version 1: its tasks' threads as pid, no tid" \
+	'python3 -c "import json, sys; r = json.load(open(sys.argv[1])); t = r[\"inputs\"][0][\"blocks\"][0][\"wakeup\"][\"tasks\"][0]
+sys.exit(not (r[\"version\"] == 1 and t[\"pid\"] == 11441 and \"tid\" not in t))" "$v1"'
+(cd "$repo" && "$bin" analyze --json --mergeable --host v1host \
+	samples/ftrace-text/kernel-trace-pipe-lost.txt) >"$tmp/v2.json"
+"$bin" merge "$v1" >"$tmp/m-v1.json" 2>"$tmp/m-v1.err"
+check "merge of a version 1 report: exit 0, no warning, 49 waits (3. above)" \
+	'[ $? -eq 0 ] && [ ! -s "$tmp/m-v1.err" ] && [ "$(total "$tmp/m-v1.json")" -eq 49 ]'
+"$bin" merge "$tmp/v2.json" >"$tmp/m-v2.json" 2>/dev/null
+check "... the same merge as of this latscope's report of the trace, byte for byte" \
+	'cmp -s "$tmp/m-v1.json" "$tmp/m-v2.json"'
+"$bin" merge "$v1" "$tmp/v2.json" >"$tmp/m-12.json" 2>"$tmp/m-12.err"
+check "the version 1 and 2 reports of one trace: counted once (49), the second said" \
+	'[ $? -eq 0 ] && [ "$(total "$tmp/m-12.json")" -eq 49 ] &&
+	 grep -q "v2.json: warning: trace [0-9a-f]* (.*) was merged already from $v1" "$tmp/m-12.err"'
+
 [ "$fail" -eq 0 ] && echo "merge: all checks passed"
 exit "$fail"
