@@ -35,6 +35,10 @@ for f in ./usr/bin/latscope ./usr/lib/latscope/latscope-render.so \
 	./usr/share/bash-completion/completions/latscope ./usr/share/zsh/vendor-completions/_latscope; do
 	check "the package holds $f" 'grep -qx "$f" "$tmp/files"'
 done
+dpkg-deb -f "$deb" Description >"$tmp/desc"
+check "Description: the synopsis once, then the extended lines (none shown verbatim)" \
+	'[ "$(grep -c "explain Linux scheduling latency" "$tmp/desc")" -eq 1 ] &&
+	 [ "$(sed 1d "$tmp/desc" | grep -c "^ [^ ]")" -eq 5 ] && ! grep -q "^  " "$tmp/desc"'
 depends=$(dpkg-deb -f "$deb" Depends)
 check "Depends: cairo (the module) and libc ($depends)" \
 	'echo "$depends" | grep -q "libcairo2" && echo "$depends" | grep -q "libc6"'
