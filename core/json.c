@@ -45,74 +45,150 @@ size_t lat_utf8_seq(const char *s, size_t len)
 	return utf8_second_bad(c, (unsigned char)s[1]) ? 0 : n;
 }
 
-void lat_json_escape(FILE *out, const char *s, size_t len)
+/*
+ * What one call writes, gathered and handed to stdio at once: a report of
+ * histograms writes ~10,000 members, and each fputc() or fputs() is a
+ * locked call of ~100 instructions (an indent was one per level).  Text
+ * longer than the buffer goes out in pieces, the same bytes.
+ */
+struct jbuf {
+	FILE *out;
+	size_t n;
+	char b[256];
+};
+
+/* Not an initializer: that would clear the buffer's 256 bytes at every call. */
+static void jb_init(struct jbuf *jb, FILE *out)
 {
+	jb->out = out;
+	jb->n = 0;
+}
+
+static void jb_flush(struct jbuf *jb)
+{
+	if (jb->n)
+		fwrite(jb->b, 1, jb->n, jb->out);
+	jb->n = 0;
+}
+
+static void jb_put(struct jbuf *jb, const char *s, size_t len)
+{
+	if (jb->n + len > sizeof(jb->b)) {
+		jb_flush(jb);
+		if (len > sizeof(jb->b)) {
+			fwrite(s, 1, len, jb->out);
+			return;
+		}
+	}
+	memcpy(jb->b + jb->n, s, len);
+	jb->n += len;
+}
+
+static void jb_putc(struct jbuf *jb, char c)
+{
+	if (jb->n == sizeof(jb->b))
+		jb_flush(jb);
+	jb->b[jb->n++] = c;
+}
+
+/* Whether byte @c goes into a JSON string as it is (printable ASCII but '"' and '\'). */
+static inline int plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+static void escape(struct jbuf *jb, const char *s, size_t len)
+{
+	char u[8];
+
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		size_t n;
 
+		if (plain(c)) {		/* the run of bytes that need nothing, at once */
+			for (n = 1; i + n < len && plain((unsigned char)s[i + n]); n++)
+				;
+			jb_put(jb, s + i, n);
+			i += n - 1;
+			continue;
+		}
 		switch (c) {
 		case '"':
-			fputs("\\\"", out);
+			jb_put(jb, "\\\"", 2);
 			break;
 		case '\\':
-			fputs("\\\\", out);
+			jb_put(jb, "\\\\", 2);
 			break;
 		case '\n':
-			fputs("\\n", out);
+			jb_put(jb, "\\n", 2);
 			break;
 		case '\r':
-			fputs("\\r", out);
+			jb_put(jb, "\\r", 2);
 			break;
 		case '\t':
-			fputs("\\t", out);
+			jb_put(jb, "\\t", 2);
 			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
-				fprintf(out, "\\u%04x", c);
-			} else if (c >= 0x80) {
-				/* keep valid UTF-8, replace what is not (each bad byte) */
-				n = lat_utf8_seq(s + i, len - i);
-				if (!n) {
-					fputs("\\ufffd", out);
-					break;
-				}
-				fwrite(s + i, 1, n, out);
-				i += n - 1;
-			} else {
-				fputc(c, out);
+				snprintf(u, sizeof(u), "\\u%04x", c);
+				jb_put(jb, u, 6);
+				break;
 			}
+			/* keep valid UTF-8, replace what is not (each bad byte) */
+			n = lat_utf8_seq(s + i, len - i);
+			if (!n) {
+				jb_put(jb, "\\ufffd", 6);
+				break;
+			}
+			jb_put(jb, s + i, n);
+			i += n - 1;
 		}
 	}
 }
 
-static void indent(struct lat_json *j)
+void lat_json_escape(FILE *out, const char *s, size_t len)
+{
+	struct jbuf jb;
+
+	jb_init(&jb, out);
+	escape(&jb, s, len);
+	jb_flush(&jb);
+}
+
+/* LAT_JSON_MAX_DEPTH levels of two spaces, after the newline. */
+static const char spaces[] = "\n                                                                ";
+_Static_assert(sizeof(spaces) == 2 + 2 * LAT_JSON_MAX_DEPTH, "an indent of every depth");
+
+static void indent(struct lat_json *j, struct jbuf *jb)
 {
 	if (!j->pretty)
 		return;
-	fputc('\n', j->out);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->out);
+	jb_put(jb, spaces, 1 + 2 * (size_t)j->depth);
 }
 
-static void member(struct lat_json *j, const char *key)
+/* Starts a member (or array element: @key NULL) in @jb: its comma, indent and key. */
+static void member(struct lat_json *j, struct jbuf *jb, const char *key)
 {
+	jb_init(jb, j->out);
 	if (!j->first[j->depth])
-		fputc(',', j->out);
+		jb_putc(jb, ',');
 	j->first[j->depth] = 0;
 	if (j->depth)
-		indent(j);
+		indent(j, jb);
 	if (key) {
-		fputc('"', j->out);
-		lat_json_escape(j->out, key, strlen(key));
-		fputs(j->pretty ? "\": " : "\":", j->out);
+		jb_putc(jb, '"');
+		escape(jb, key, strlen(key));
+		jb_put(jb, "\": ", j->pretty ? 3 : 2);
 	}
 }
 
 static void open_(struct lat_json *j, const char *key, char c)
 {
-	member(j, key);
-	fputc(c, j->out);
+	struct jbuf jb;
+
+	member(j, &jb, key);
+	jb_putc(&jb, c);
+	jb_flush(&jb);
 	if (j->depth + 1 < LAT_JSON_MAX_DEPTH)
 		j->depth++;
 	j->first[j->depth] = 1;
@@ -120,15 +196,18 @@ static void open_(struct lat_json *j, const char *key, char c)
 
 static void close_(struct lat_json *j, char c)
 {
+	struct jbuf jb;
 	int empty = j->first[j->depth];
 
+	jb_init(&jb, j->out);
 	if (j->depth)
 		j->depth--;
 	if (!empty)
-		indent(j);
-	fputc(c, j->out);
+		indent(j, &jb);
+	jb_putc(&jb, c);
 	if (!j->depth && j->pretty)
-		fputc('\n', j->out);
+		jb_putc(&jb, '\n');
+	jb_flush(&jb);
 }
 
 void lat_json_obj_open(struct lat_json *j, const char *key)
@@ -153,14 +232,17 @@ void lat_json_arr_close(struct lat_json *j)
 
 void lat_json_strn(struct lat_json *j, const char *key, const char *val, size_t len)
 {
-	member(j, key);
+	struct jbuf jb;
+
+	member(j, &jb, key);
 	if (!val) {
-		fputs("null", j->out);
-		return;
+		jb_put(&jb, "null", 4);
+	} else {
+		jb_putc(&jb, '"');
+		escape(&jb, val, len);
+		jb_putc(&jb, '"');
 	}
-	fputc('"', j->out);
-	lat_json_escape(j->out, val, len);
-	fputc('"', j->out);
+	jb_flush(&jb);
 }
 
 void lat_json_str(struct lat_json *j, const char *key, const char *val)
@@ -168,41 +250,78 @@ void lat_json_str(struct lat_json *j, const char *key, const char *val)
 	lat_json_strn(j, key, val, val ? strlen(val) : 0);
 }
 
+/* The member @key, then the text @v of @len bytes (a number, true, false, null). */
+static void put_raw(struct lat_json *j, const char *key, const char *v, size_t len)
+{
+	struct jbuf jb;
+
+	member(j, &jb, key);
+	jb_put(&jb, v, len);
+	jb_flush(&jb);
+}
+
+/* @v in decimal, a minus sign before when @neg, written back from @end: its start. */
+static char *decimal(char *end, uint64_t v, int neg)
+{
+	char *p = end;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		*--p = '-';
+	return p;
+}
+
 void lat_json_int(struct lat_json *j, const char *key, int64_t val)
 {
-	member(j, key);
-	fprintf(j->out, "%" PRId64, val);
+	char buf[24], *p;
+
+	/* the magnitude in unsigned arithmetic: INT64_MIN has no positive int64_t */
+	p = decimal(buf + sizeof(buf), val < 0 ? -(uint64_t)val : (uint64_t)val, val < 0);
+	put_raw(j, key, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void lat_json_uint(struct lat_json *j, const char *key, uint64_t val)
 {
-	member(j, key);
-	fprintf(j->out, "%" PRIu64, val);
+	char buf[24], *p = decimal(buf + sizeof(buf), val, 0);
+
+	put_raw(j, key, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void lat_json_bool(struct lat_json *j, const char *key, int val)
 {
-	member(j, key);
-	fputs(val ? "true" : "false", j->out);
+	put_raw(j, key, val ? "true" : "false", val ? 4 : 5);
 }
 
 void lat_json_null(struct lat_json *j, const char *key)
 {
-	member(j, key);
-	fputs("null", j->out);
+	put_raw(j, key, "null", 4);
 }
 
 void lat_json_fixed(struct lat_json *j, const char *key, double val, int decimals)
 {
-	member(j, key);
-	if (!isfinite(val))
-		fputs("null", j->out);
-	else
-		fprintf(j->out, "%.*f", decimals, val);
+	struct jbuf jb;
+	char buf[64];
+	int n;
+
+	member(j, &jb, key);
+	if (!isfinite(val)) {
+		jb_put(&jb, "null", 4);
+	} else {
+		n = snprintf(buf, sizeof(buf), "%.*f", decimals, val);
+		if (n >= 0 && (size_t)n < sizeof(buf)) {
+			jb_put(&jb, buf, (size_t)n);
+		} else {	/* a huge value: printed as it was, whatever its length */
+			jb_flush(&jb);
+			fprintf(j->out, "%.*f", decimals, val);
+		}
+	}
+	jb_flush(&jb);
 }
 
 void lat_json_raw_number(struct lat_json *j, const char *key, const char *num)
 {
-	member(j, key);
-	fputs(num, j->out);
+	put_raw(j, key, num, strlen(num));
 }
