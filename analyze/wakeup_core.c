@@ -748,6 +748,18 @@ static __attribute__((noinline)) void backwards(struct lat_wakeup_result *r,
 	}
 }
 
+/*
+ * Event @ev on @c ends a silence of LAT_WAKE_STALL_NS at least there (maybe
+ * everywhere): was something due?  And the CPU's trace health counts it.
+ */
+static __attribute__((noinline)) void silence(struct wk *w, struct wk_cpu *c,
+					      const struct lat_event *ev)
+{
+	if (ev->type != LAT_EV_LOST)
+		wk_check_stall(w, c, ev);
+	wk_health_silence(&c->health, c->last_ts, ev->ts_ns);
+}
+
 /* The events of neither the wait machine nor the CPU's current task. */
 static void dispatch_other(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
@@ -818,13 +830,12 @@ static void handle(struct wk *w, const struct lat_event *ev)
 			return;
 		}
 	}
-	/* a silence of LAT_WAKE_STALL_NS at least, everywhere or here: was something due? */
-	if (wk_stall_due(ev->ts_ns, r->last_ns, c->last_ts) && ev->type != LAT_EV_LOST)
-		wk_check_stall(w, c, ev);
+	if (__builtin_expect(wk_stall_due(ev->ts_ns, c->last_ts), 0))
+		silence(w, c, ev);
 	r->last_ns = ev->ts_ns;
 	if (__builtin_expect(w->sink.event, 0))
 		w->sink.s->event(w->sink.s->ctx, ev);
-	wk_health_event(&c->health, ev->ts_ns);
+	wk_health_event(&c->health);
 	if (ev->ts_ns > w->cases.next_we)
 		wk_cases_tick(&w->cases, ev->ts_ns);
 	if (ev->type != LAT_EV_STACK) {

@@ -30,7 +30,6 @@
 
 struct wk_health_cpu {
 	struct lat_wake_health r;	/* what the result gets (r.cpu its number) */
-	uint64_t last_ts;		/* its last event, 0 none */
 };
 
 struct wk_health_task {
@@ -59,18 +58,26 @@ static inline int wk_health_ok(const struct wk_health_cpu *p)
 	return p->r.incomplete == LAT_HEALTH_OK;
 }
 
-/* Every event on the CPU at @ts. */
-static inline void wk_health_event(struct wk_health_cpu *p, uint64_t ts)
+/* Every event on the CPU. */
+static inline void wk_health_event(struct wk_health_cpu *p)
 {
 	p->r.events++;
-	if (p->last_ts && ts - p->last_ts >= LAT_WAKE_STALL_NS) {
-		p->r.silences++;
-		if (ts - p->last_ts > p->r.longest_silence_ns) {
-			p->r.longest_silence_ns = ts - p->last_ts;
-			p->r.longest_silence_end_ns = ts;
-		}
+}
+
+/*
+ * An event at @ts on the CPU after a silence of LAT_WAKE_STALL_NS or more
+ * since its last event at @last_ts (0: none, no silence): only those, the
+ * core tests every event for stalls already (wk_stall_due()).
+ */
+static inline void wk_health_silence(struct wk_health_cpu *p, uint64_t last_ts, uint64_t ts)
+{
+	if (!last_ts)
+		return;
+	p->r.silences++;
+	if (ts - last_ts > p->r.longest_silence_ns) {
+		p->r.longest_silence_ns = ts - last_ts;
+		p->r.longest_silence_end_ns = ts;
 	}
-	p->last_ts = ts;
 }
 
 /* A sched_switch from @prev to @next. */

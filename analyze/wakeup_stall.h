@@ -181,12 +181,13 @@ static inline void wk_stall_owe(struct wk_stalls *st, struct wk_stall_task *tp,
 }
 
 /*
- * Whether an event at @ts on a CPU (its last event @last_ts; @last_ns the last
- * of any CPU) ends a silence long enough to be a stall: most events do not.
+ * Whether an event at @ts on a CPU (its last event @last_ts, 0 none) ends a
+ * silence long enough to be a stall: most events do not.  One test per event:
+ * the silence of every CPU (since the last event of any) lies inside the CPU's.
  */
-static inline int wk_stall_due(uint64_t ts, uint64_t last_ns, uint64_t last_ts)
+static inline int wk_stall_due(uint64_t ts, uint64_t last_ts)
 {
-	return ts - last_ns >= LAT_WAKE_STALL_NS || ts - last_ts >= LAT_WAKE_STALL_NS;
+	return ts - last_ts >= LAT_WAKE_STALL_NS;
 }
 
 /*
