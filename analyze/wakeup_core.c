@@ -511,7 +511,14 @@ switch_out(struct wk *w, struct wk_cpu *c, int32_t cpu, struct wk_task *t,
 	}
 }
 
-static void on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
+/*
+ * A sched_switch: the slice of the task that leaves ends, the one that comes
+ * in ends its wait.  Inlined by force into handle(), the loop: a third of the
+ * events, too long for GCC to inline, and a call cost the frame of a large
+ * function each time (~23 instructions a switch).
+ */
+static inline __attribute__((always_inline)) void
+on_switch(struct wk *w, struct wk_cpu *c, int32_t cpu, const struct lat_event *ev)
 {
 	struct wk_slice *s;
 	struct wk_task *t;
