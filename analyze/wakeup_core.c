@@ -35,20 +35,22 @@ static int class_ok(const struct wk *w, int32_t prio)
 	return !w->sel.min_prio || (p == LAT_POL_RT && 99 - prio >= w->sel.min_prio);
 }
 
-/*
- * wk_get_task() for the task @pid that CPU @c runs: the task its switch-in (or
- * first event) found, without a lookup.
- */
-static inline struct wk_task *get_cur_task(struct wk *w, const struct wk_cpu *c, int32_t pid,
-					   const char *comm)
+/* wk_get_task() for the task @pid that is likely @t (NULL: none): then without a lookup. */
+static inline struct wk_task *get_task_hint(struct wk *w, struct wk_task *t, int32_t pid,
+					    const char *comm)
 {
-	struct wk_task *t = c->cur_task;
-
 	if (!t || t->pid != pid)
 		return wk_get_task(w, pid, comm);
 	if (comm && comm[0] && wk_comm_differs(t->comm, comm))
 		wk_rename_task(w, t, comm);
 	return t;
+}
+
+/* wk_get_task() for the task @pid that CPU @c runs: the one its switch-in (or first event) found. */
+static inline struct wk_task *get_cur_task(struct wk *w, const struct wk_cpu *c, int32_t pid,
+					   const char *comm)
+{
+	return get_task_hint(w, c->cur_task, pid, comm);
 }
 
 /* ---- run queues ------------------------------------------------------------------------ */
@@ -638,11 +640,17 @@ static inline __attribute__((always_inline)) void on_wake(struct wk *w, struct w
 							   const struct lat_event *ev,
 							   enum lat_ev_type type)
 {
-	struct wk_task *t = wk_get_task(w, ev->u.wake.pid, ev->u.wake.comm);
+	struct wk_task *t;
 	struct lat_wake_waker k;
 
+	/* a sched_wakeup nearly always follows its sched_waking: its task, without a lookup */
+	if (type == LAT_EV_WAKING)
+		t = wk_get_task(w, ev->u.wake.pid, ev->u.wake.comm);
+	else
+		t = get_task_hint(w, w->woken, ev->u.wake.pid, ev->u.wake.comm);
 	if (!t || ev->u.wake.pid <= 0)
 		return;
+	w->woken = t;
 	wk_timer_wake(&w->tmr, &c->tmr, &t->tmr, ev, t->on_cpu);
 	t->prio = ev->u.wake.prio;
 	wk_health_wake(&w->health, &c->health, &t->health, type, t->pid, t->comm, ev->ts_ns);

@@ -159,6 +159,7 @@ struct wk {
 	size_t ncpus;
 	size_t ring_cap;		/* slices per CPU ring */
 	struct wk_tasks tasks;
+	struct wk_task *woken;		/* the task of the last waking or wakeup, or NULL */
 	struct lat_arena arena;		/* CPUs, rings, tasks, histogram rows (not the nodes) */
 	struct pr_probe *pr;		/* the probe samples, NULL: not collected */
 	struct pr_seen pseen;
