@@ -58,7 +58,7 @@ static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *
 {
 	uint64_t d[WK_CUM_N], rh_fix = 0, rs_fix = 0;
 	int64_t span = (int64_t)(e->end_ns - tp->snap.ts), covered, dl, rt, fair, unk;
-	enum lat_sched_policy wp = lat_sched_policy_of(e->prio);
+	enum lat_sched_policy wp = wk_policy_of(e->prio);	/* inline: once per judged wait */
 
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = cp->cum.v[i] - tp->snap.s.v[i];	/* the running part before it is in snap */
