@@ -259,7 +259,7 @@ static void write_row(struct lat_rows *w, enum lat_rows_kind kind, const struct 
 		const struct cell *c = &r->c[i];
 
 		if (jsonl) {
-			rb_put(&o, ",\"" + !i, i ? 2 : 1);
+			rb_put(&o, i ? ",\"" : "\"", i ? 2 : 1);
 			rb_str(&o, c->name);
 			rb_put(&o, "\":", 2);
 		} else if (i) {
