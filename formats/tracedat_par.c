@@ -128,8 +128,14 @@ int td_par_workers(const struct td_src *s, int jobs)
 		bytes += b->cpus[i].size;
 	}
 	if (!jobs) {
-		/* below it threads cost more than they save (bench/README-tracedat.md) */
-		if (bytes < (b->compressed ? TD_PAR_MIN_BYTES / 8 : TD_PAR_MIN_BYTES))
+		/*
+		 * A worker pays only where it takes work the puller would do:
+		 * decompression.  Uncompressed pages are decoded in about the
+		 * time their events take to travel between cores (104 bytes
+		 * each), and a small buffer's threads cost more than they save
+		 * (bench/README-tracedat.md, "Threads").
+		 */
+		if (!b->compressed || bytes < TD_PAR_MIN_BYTES)
 			return 0;
 		jobs = lat_jobs_default();
 	}

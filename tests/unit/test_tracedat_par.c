@@ -226,7 +226,7 @@ static int threads(void)
 
 /*
  * --jobs N: N - 1 workers, never more than the CPUs with data (the fixture has 2);
- * the default on a small file and --jobs 1: none.  Freeing the source early
+ * the default on a small or an uncompressed file and --jobs 1: none.  Freeing the source early
  * (workers in the middle of the trace) stops and joins them.
  */
 static void test_workers(void **state)
@@ -236,7 +236,9 @@ static void test_workers(void **state)
 		{ LAT_FIXTURE_V7, 2, 1 },
 		{ LAT_FIXTURE_V7, 16, 2 },
 		{ LAT_FIXTURE_V7, 1, 0 },
-		{ SAMPLES "/mixed-3000-v6.dat", 0, 0 },	/* 196 KB: below TD_PAR_MIN_BYTES */
+		{ SAMPLES "/mixed-3000-v6.dat", 0, 0 },	/* 196 KB */
+		{ LAT_FIXTURE_V6, 0, 0 },	/* 8.8 MB, uncompressed: one thread */
+		{ LAT_FIXTURE_V7, 0, 0 },	/* compressed, under TD_PAR_MIN_BYTES */
 	};
 	int base = threads();
 
