@@ -314,10 +314,50 @@ out:
 }
 
 /*
+ * The prio a task of @prio has after sched_setscheduler(@policy): a change of
+ * class is seen at once, a real-time priority only at its next event
+ * (LAT_PRIO_RT_UNKNOWN until then); a fair task's nice is kept (0 when it
+ * comes from real-time: the nice is not in the events either).
+ */
+static int32_t setsched_prio(int32_t prio, int32_t policy)
+{
+	enum lat_sched_policy was = wk_policy_of(prio);
+
+	if (policy == 1 || policy == 2)
+		return LAT_PRIO_RT_UNKNOWN;
+	if (policy == 6)
+		return -1;
+	return was == LAT_POL_FAIR ? prio : 120;	/* OTHER, BATCH, IDLE */
+}
+
+/*
+ * Task @x's policy changed at @ts while it ran on a CPU: what that CPU runs
+ * is of the new class from here (a SCHED_FIFO hog that raised itself no
+ * longer owes the tick a switch to the fair tasks queued behind it).  The run
+ * is not cut: its slice takes the prio of its switch out, when recorded.
+ */
+static void setsched_running(struct wk *w, struct wk_task *x, int32_t policy)
+{
+	struct wk_cpu *c = x->on_cpu >= 0 && (size_t)x->on_cpu < w->ncpus ? w->cpus[x->on_cpu] :
+									       NULL;
+	int32_t prio;
+
+	if (!c || !c->h.cur_known || c->h.cur_pid != x->pid)
+		return;
+	prio = setsched_prio(c->h.cur_prio, policy);
+	if (prio == c->h.cur_prio)
+		return;
+	c->h.cur_prio = prio;
+	x->prio = prio;
+	wk_stall_clear(&w->stalls, &c->stall);	/* a switch owed to the old class */
+}
+
+/*
  * sched_setscheduler() as the syscall events show it (docs/wakeup.md,
  * "Scheduling classes"): the policy asked at the entry (pid 0: the caller)
  * is the target's once the exit returns 0.  The priority is behind a user
- * pointer: it still comes from the prio of the sched_* events.
+ * pointer: it still comes from the prio of the sched_* events, and is not
+ * known (LAT_PRIO_RT_UNKNOWN) for a running task made real-time until then.
  */
 static void on_setsched(struct wk *w, const struct lat_event *ev)
 {
@@ -342,6 +382,7 @@ static void on_setsched(struct wk *w, const struct lat_event *ev)
 	if (x) {
 		x->policy = t->ss_policy;
 		w->r->setscheds++;
+		setsched_running(w, x, t->ss_policy);
 	}
 }
 

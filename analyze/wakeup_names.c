@@ -53,7 +53,10 @@ void lat_sched_class_fmt(int32_t prio, char *buf, size_t len)
 {
 	switch (lat_sched_policy_of(prio)) {
 	case LAT_POL_RT:
-		snprintf(buf, len, "SCHED_FIFO %d", 99 - prio);
+		if (prio == LAT_PRIO_RT_UNKNOWN)
+			snprintf(buf, len, "SCHED_FIFO (priority not recorded)");
+		else
+			snprintf(buf, len, "SCHED_FIFO %d", 99 - prio);
 		break;
 	case LAT_POL_FAIR:
 		snprintf(buf, len, "SCHED_OTHER nice %d", prio - 120);
@@ -184,7 +187,9 @@ int lat_sched_class_fmt_pol(int32_t prio, int32_t policy, char *buf, size_t len)
 		lat_sched_class_fmt(prio, buf, len);
 		return 0;
 	}
-	if (policy == 1 || policy == 2)
+	if ((policy == 1 || policy == 2) && prio == LAT_PRIO_RT_UNKNOWN)
+		snprintf(buf, len, "%s (priority not recorded)", n);
+	else if (policy == 1 || policy == 2)
 		snprintf(buf, len, "%s %d", n, 99 - prio);
 	else if (policy == 0 || policy == 3)
 		snprintf(buf, len, "%s nice %d", n, prio - 120);

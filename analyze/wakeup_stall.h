@@ -160,7 +160,7 @@ static inline int wk_stall_owes(const struct wk_stall_cpu *cp, const struct wk_h
 {
 	return hc->cur_known && !cp->owed_since &&
 	       (hc->cur_pid == 0 || (prio >= 0 && prio < 100 && hc->cur_prio >= 0 &&
-				     prio < hc->cur_prio));
+				     prio < hc->cur_prio && hc->cur_prio != LAT_PRIO_RT_UNKNOWN));
 }
 
 void wk_stall_set(struct wk_stalls *st, struct wk_stall_task *tp, struct wk_stall_cpu *cp,

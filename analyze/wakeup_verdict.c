@@ -34,6 +34,8 @@ int wk_rank(int32_t prio, int32_t hprio)
 		return 0;
 	if (hp != wp)
 		return hp == LAT_POL_DEADLINE || (hp == LAT_POL_RT && wp == LAT_POL_FAIR) ? 1 : -1;
+	if (wp == LAT_POL_RT && (prio == LAT_PRIO_RT_UNKNOWN || hprio == LAT_PRIO_RT_UNKNOWN))
+		return 0;	/* which one is higher is not recorded */
 	if (wp == LAT_POL_RT && hprio != prio)
 		return hprio < prio ? 1 : -1;
 	return 0;

@@ -53,7 +53,9 @@ static void sched_json_pol(struct lat_json *j, int32_t prio, int32_t policy)
 	lat_json_str(j, "policy", name);
 	if (policy >= -1)
 		lat_json_bool(j, "policy_inferred", !from);
-	if (p == LAT_POL_RT)
+	if (p == LAT_POL_RT && prio == LAT_PRIO_RT_UNKNOWN)
+		lat_json_null(j, "rt_priority");
+	else if (p == LAT_POL_RT)
 		lat_json_int(j, "rt_priority", 99 - prio);
 	else if (p == LAT_POL_FAIR)
 		lat_json_int(j, "nice", prio - 120);

@@ -49,6 +49,13 @@ const char *lat_wake_irq_label(const struct lat_wake_waker *k);
  * the kernel's prio of a SCHED_DEADLINE task.
  */
 #define LAT_PRIO_UNKNOWN INT32_MIN
+/*
+ * Real-time, priority not recorded: a running task that a recorded
+ * sched_setscheduler() made SCHED_FIFO or SCHED_RR (the priority is behind a
+ * user pointer) until an event of it gives its prio.  The kernel's prio 99
+ * is no real-time priority (1..99 are prio 98..0), so nothing else has it.
+ */
+#define LAT_PRIO_RT_UNKNOWN 99
 enum lat_sched_policy { LAT_POL_UNKNOWN, LAT_POL_DEADLINE, LAT_POL_RT, LAT_POL_FAIR };
 
 enum lat_sched_policy lat_sched_policy_of(int32_t prio);

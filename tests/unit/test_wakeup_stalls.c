@@ -75,17 +75,29 @@ static void busy_cpu0(uint64_t from, uint64_t to)
 		add(t, 0, 50, "hog", LAT_EV_MARKER);
 }
 
+/* @pid's sched_setscheduler(0, @policy) on @cpu at @ts, returning 0 at @ts + 1. */
+static void setsched_self(uint64_t ts, int cpu, int pid, const char *comm, int policy)
+{
+	struct lat_event *e = add(ts, cpu, pid, comm, LAT_EV_SETSCHED);
+
+	e->u.setsched.pid = 0;
+	e->u.setsched.policy = policy;
+	add(ts + 1, cpu, pid, comm, LAT_EV_SETSCHED_EXIT)->u.setsched.ret = 0;
+}
+
 /*
  * hog2 (fair, 120) runs on CPU1; A (120) is woken for CPU1 by CPU0 at @wake_at
  * (its waking and sched_wakeup) and switched in at @run_at; CPU1 logs nothing
  * between.  A's priority @prio, hog2's @hog_prio.
  */
-static struct lat_block *queued_behind(uint64_t wake_at, uint64_t run_at, int prio,
-				       int hog_prio)
+static struct lat_block *queued_behind_pol(uint64_t wake_at, uint64_t run_at, int prio,
+					   int hog_prio, int hog_policy, int hog_out_prio)
 {
 	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 50, "hog");
 	sw(11, 1, 100, "A", LAT_TS_SLEEPING, 60, "hog2");
 	evs[nev - 1].u.sw.next_prio = hog_prio;
+	if (hog_policy >= 0)
+		setsched_self(20, 1, 60, "hog2", hog_policy);
 	busy_cpu0(MS / 2, wake_at);
 	wake(wake_at, 0, 50, "hog", LAT_EV_WAKING, 100, "A", 1);
 	evs[nev - 1].u.wake.prio = prio;
@@ -93,9 +105,15 @@ static struct lat_block *queued_behind(uint64_t wake_at, uint64_t run_at, int pr
 	evs[nev - 1].u.wake.prio = prio;
 	busy_cpu0(wake_at + MS, run_at);
 	sw(run_at, 1, 60, "hog2", LAT_TS_RUNNING, 100, "A");
-	evs[nev - 1].u.sw.prev_prio = hog_prio;
+	evs[nev - 1].u.sw.prev_prio = hog_out_prio;
 	evs[nev - 1].u.sw.next_prio = prio;
 	return run();
+}
+
+static struct lat_block *queued_behind(uint64_t wake_at, uint64_t run_at, int prio,
+				       int hog_prio)
+{
+	return queued_behind_pol(wake_at, run_at, prio, hog_prio, -1, hog_prio);
 }
 
 /*
@@ -140,6 +158,40 @@ static void test_queued_within_bound(void **state)
 	assert_int_equal(r->nstalls_total, 0);
 	assert_int_equal(r->worst[0].stall_ns, 0);
 	assert_int_equal(r->worst[0].on_cpu[0].pid, 60);
+	lat_block_free(b);
+}
+
+/*
+ * hog2 switched in as a fair task (120) and made itself SCHED_FIFO (policy 1)
+ * at 20 ns, the priority behind a user pointer; its switch out says prio 49
+ * (FIFO 50).  A fair task queued 39 ms behind it is not due to run: no stall
+ * (before, the tick was taken to owe A a switch: a 39 ms stall), and the wait
+ * is hog2's, of a higher class.  While hog2 runs its prio is
+ * LAT_PRIO_RT_UNKNOWN, named as such.  Without the call in the trace the
+ * silence is still taken for a stall: nothing said hog2 was real-time then.
+ */
+static void test_queued_behind_raised_rt(void **state)
+{
+	struct lat_block *b = queued_behind_pol(1 * MS, 40 * MS, 120, 120, 1, 49);
+	const struct lat_wake_case *c = &res(b)->worst[0];
+	char cls[48];
+
+	(void)state;
+	assert_int_equal(res(b)->setscheds, 1);
+	assert_int_equal(res(b)->nstalls_total, 0);
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->on_cpu[0].pid, 60);
+	assert_int_equal(c->on_cpu[0].prio, 49);	/* from its switch out */
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_HIGHER_PRIORITY);
+	lat_block_free(b);
+	lat_sched_class_fmt(LAT_PRIO_RT_UNKNOWN, cls, sizeof(cls));
+	assert_string_equal(cls, "SCHED_FIFO (priority not recorded)");
+	assert_int_equal(lat_sched_class_fmt_pol(LAT_PRIO_RT_UNKNOWN, 2, cls, sizeof(cls)), 1);
+	assert_string_equal(cls, "SCHED_RR (priority not recorded)");
+	/* the call not recorded: the switches show a fair hog until it leaves */
+	nev = 0;
+	b = queued_behind_pol(1 * MS, 40 * MS, 120, 120, -1, 49);
+	assert_int_equal(res(b)->nstalls_total, 1);
 	lat_block_free(b);
 }
 
@@ -598,6 +650,7 @@ int main(void)
 		cmocka_unit_test_setup(test_queued_within_bound, reset),
 		cmocka_unit_test_setup(test_queued_far_priority, reset),
 		cmocka_unit_test_setup(test_queued_behind_rt, reset),
+		cmocka_unit_test_setup(test_queued_behind_raised_rt, reset),
 		cmocka_unit_test_setup(test_queued_late, reset),
 		cmocka_unit_test_setup(test_wakeup_due, reset),
 		cmocka_unit_test_setup(test_wakeup_not_due, reset),
