@@ -58,6 +58,8 @@ struct pr_view {
 	int32_t holder_pid;		/* who ran longest on the CPU from waking to switch */
 	int64_t holder_ns;
 	char holder_comm[LAT_COMM_LEN];
+	int verdict;			/* of the wait ended at switch_ts, -1 not judged */
+	int64_t verdict_part_ns;
 };
 
 /* Which events the trace has, for the probe's "events" and its findings. */

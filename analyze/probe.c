@@ -106,6 +106,7 @@ static int parse_marker(const struct lat_event *ev, struct lat_probe_sample *out
 	buf[len] = 0;
 	memset(out, 0, sizeof(*out));
 	out->part_dominant = -1;
+	out->verdict = -1;
 	out->cpu = ev->cpu;
 	out->pid = ev->pid;
 	if ((p = strstr(buf, "latscope: probe="))) {
@@ -157,6 +158,7 @@ static void decompose(const struct pr_view *v, const struct lat_event *ev,
 	pt[LAT_PPT_EXPECTED] = ev->ts_ns > (uint64_t)s->lat_ns ? ev->ts_ns - (uint64_t)s->lat_ns : 0;
 	if (v->switch_ts && v->switch_ts <= ev->ts_ns)
 		pt[LAT_PPT_SWITCH] = v->switch_ts;
+
 	if (pt[LAT_PPT_SWITCH] && v->waking_ts && v->waking_ts <= pt[LAT_PPT_SWITCH]) {
 		/* the expiry and irq that woke it: the last ones before the waking */
 		pt[LAT_PPT_WAKING] = v->waking_ts;
@@ -231,6 +233,11 @@ static void decompose(const struct pr_view *v, const struct lat_event *ev,
 		s->holder_pid = v->holder_pid;
 		s->holder_ns = v->holder_ns < most ? v->holder_ns : most;
 		memcpy(s->holder_comm, v->holder_comm, LAT_COMM_LEN);
+	}
+	/* the wait it measured: the one that ended at this switch in */
+	if (pt[LAT_PPT_SWITCH] && pt[LAT_PPT_SWITCH] == v->switch_ts && v->verdict >= 0) {
+		s->verdict = v->verdict;
+		s->verdict_part_ns = v->verdict_part_ns;
 	}
 }
 
@@ -319,6 +326,7 @@ void pr_probe_marker(struct pr_probe *st, const struct lat_event *ev)
 		return;
 	memset(&view, 0, sizeof(view));
 	view.prio = LAT_PRIO_UNKNOWN;
+	view.verdict = -1;
 	if (st->view)
 		st->view(st->view_ctx, ev, &view);
 	if (v->prio == LAT_PRIO_UNKNOWN)

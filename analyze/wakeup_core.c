@@ -179,6 +179,29 @@ static __attribute__((noinline)) void low_trust(struct wk *w, struct wk_cpu *c,
 }
 
 /*
+ * A wait of a task that writes timer samples ended (@e, judged by the sums
+ * when of the threshold or more): judged here otherwise, not counted, and kept
+ * for the sample's marker that follows (wk_probe_view()): one verdict for the
+ * wait in the probe section too.  Such a task is one that wrote a sample's
+ * marker before, or a real-time one whose wait was long enough to matter in
+ * a sample (cyclictest -b writes a single marker, after the wait it measured).
+ */
+static __attribute__((noinline)) void probe_end(struct wk_task *t, const struct wk_cpu *c,
+						const struct wk_end *e)
+{
+	struct wk_end j = *e;	/* the consumers after the sums see a short wait unjudged */
+
+	t->pr.verdict = -1;
+	if (j.counted && j.kind != LAT_WAIT_PREEMPT && j.verdict < 0)
+		wk_sums_verdict(&t->sums, &c->sums, &c->h, &j);
+	if (j.verdict < 0)
+		return;
+	t->pr.verdict = (int8_t)j.verdict;
+	t->pr.v_end = j.end_ns;
+	t->pr.v_part = j.evidence.part_ns;
+}
+
+/*
  * @t's wait ends at @ts on @cpu: its record goes to every consumer, in this
  * order (a consumer may add to the record for the ones after it).  Inline:
  * one call per wait in on_switch(); infer_end() is the rare other caller.
@@ -200,6 +223,9 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		low_trust(w, c, t);
 	wk_stats_end(&w->stats, &t->stats, &c->stats, t->idx, &e);
 	wk_sums_end(&w->sums, &t->sums, &c->sums, &c->h, &e);
+	if (__builtin_expect(t->pr.marked || ((uint32_t)e.prio < 100 &&
+					      e.lat_ns >= WK_PR_JUDGE_RT_NS), 0))
+		probe_end(t, c, &e);
 	wk_gate_end(&w->gate, &e);
 	wk_inversion_end(&w->inv, &e);
 	if (w->sink.wait)

@@ -221,6 +221,7 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 {
 	size_t len = ev->u.marker.text ? ev->u.marker.len : 0;
 	struct lat_wake_marker *m;
+	struct wk_task *t;
 
 	m = wk_history_mark(&w->h, &w->arena, w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING);
 	if (!m) {
@@ -241,6 +242,9 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	 * A timer sample (latscope's or cyclictest's) was due at its expiry; a
 	 * gap sample is a fair busy loop kept off its CPU, which a hog does too.
 	 */
+	if (m->lat_ns >= 0 && !strstr(m->text, "probe=gap ") && ev->pid > 0 &&
+	    (t = wk_find_task(w, ev->pid)))
+		t->pr.marked = 1;	/* its next waits are judged for their samples */
 	if (m->lat_ns >= LAT_WAKE_STALL_NS && !strstr(m->text, "probe=gap "))
 		on_probe_due(w, cpu, ev, m->lat_ns);
 	if (ev->u.marker.steal)
@@ -465,6 +469,10 @@ void wk_probe_view(void *ctx, const struct lat_event *ev, struct pr_view *v)
 	    t->pr.ts < c->pr.lost_ts)
 		return;
 	v->waking_ts = t->pr.ts;
+	if (t->pr.verdict >= 0 && t->pr.v_end == v->switch_ts) {
+		v->verdict = t->pr.verdict;
+		v->verdict_part_ns = t->pr.v_part;
+	}
 	v->irq_ts = t->pr.irq_ts;
 	v->expire_ts = t->pr.expire_ts;
 	if (v->irq_ts && (size_t)t->pr.wcpu < w->ncpus && w->cpus[t->pr.wcpu]) {

@@ -16,6 +16,13 @@
 #include "latscope/event.h"
 
 #define WK_PR_IRQS 4		/* irq entry names kept per CPU for the probe samples */
+/*
+ * A real-time task's wait judged for a probe sample that may follow: 50 us is
+ * a quarter of the smallest marker the recorder writes by default
+ * (--marker-above 200us); the many short waits of a cyclictest are not judged
+ * (2% of the instructions of a trace of one, measured).
+ */
+#define WK_PR_JUDGE_RT_NS 50000
 
 /* A CPU's: its last irq entries (with their names), hrtimer_wakeup expiry, lost mark. */
 struct wk_probe_cpu {
@@ -30,11 +37,19 @@ struct wk_probe_cpu {
 
 /*
  * A task's last waking: when, for which CPU, by which CPU, and that CPU's last
- * irq entry and hrtimer expiry then (0 none).
+ * irq entry and hrtimer expiry then (0 none).  A task that wrote a timer
+ * sample's marker (@marked) has every wait judged, whatever its length, a
+ * real-time one those of WK_PR_JUDGE_RT_NS or more: the last one's end,
+ * verdict (enum lat_verdict_kind) and its part, for the sample that measured
+ * it.
  */
 struct wk_probe_task {
 	int32_t cpu, wcpu;
 	uint64_t ts, irq_ts, expire_ts;
+	uint8_t marked;
+	int8_t verdict;			/* -1 none */
+	uint64_t v_end;
+	int64_t v_part;
 };
 
 /* The waking at @ts of a task (its part @tp) for CPU @target by CPU @cpu (its part @cp). */

@@ -96,8 +96,8 @@ static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *
 	p->queued_busy = tp->queued_busy;
 }
 
-void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
-		   const struct wk_hcpu *hc, struct wk_end *e)
+void wk_sums_verdict(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		     const struct wk_hcpu *hc, struct wk_end *e)
 {
 	struct wk_parts p = { .lat_ns = e->lat_ns };
 	struct wk_judgement j;
@@ -124,6 +124,12 @@ void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struc
 		.higher_ns = p.higher_ns, .lower_ns = p.lower_ns, .irq_ns = p.irq_ns,
 		.stall_ns = p.stall_ns, .idle_ns = p.idle_ns, .unknown_ns = p.unknown_ns,
 		.queued_ns = p.queued_ns };
-	s->r->verdicts_above[j.kind]++;
+}
+
+void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		   const struct wk_hcpu *hc, struct wk_end *e)
+{
+	wk_sums_verdict(tp, cp, hc, e);
+	s->r->verdicts_above[e->verdict]++;
 	s->r->above++;
 }

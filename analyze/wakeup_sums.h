@@ -214,7 +214,11 @@ static inline void wk_sums_stall_late(struct wk_sums_cpu *cp, int32_t pid, int32
 		cp->nlate++;
 }
 
-/* The verdict of wait @e from @tp's snapshot and the CPU's sums: counted, and set in @e. */
+/* The verdict of wait @e from @tp's snapshot and the CPU's sums, set in @e. */
+void wk_sums_verdict(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
+		     const struct wk_hcpu *hc, struct wk_end *e);
+
+/* ... and counted in the verdicts of the waits above the threshold. */
 void wk_sums_judge(struct wk_sums *s, const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
 		   const struct wk_hcpu *hc, struct wk_end *e);
 

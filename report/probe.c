@@ -282,6 +282,14 @@ static void sample_json(struct lat_json *j, const struct lat_rows *tg, const str
 		lat_json_uint(j, "wakeup_case", wc);
 	else
 		lat_json_null(j, "wakeup_case");
+	if (s->verdict >= 0) {
+		lat_json_obj_open(j, "verdict");
+		lat_json_str(j, "kind", lat_verdict_name((enum lat_verdict_kind)s->verdict));
+		lat_json_int(j, "part_ns", s->verdict_part_ns);
+		lat_json_obj_close(j);
+	} else {
+		lat_json_null(j, "verdict");
+	}
 	lat_json_obj_close(j);
 }
 
@@ -512,6 +520,14 @@ static void sample_text(FILE *out, const struct lat_block *b, const struct lat_p
 	if (s->unknown_ns)
 		fprintf(out, "     not covered by a segment: %s\n",
 			lat_fmt_duration(s->unknown_ns, d, sizeof(d)));
+	if (s->verdict >= 0 && s->pt[LAT_PPT_WAKING] && s->pt[LAT_PPT_SWITCH])
+		fprintf(out, "     %-17s %s (%.0f%% of its wakeup wait, %s: the wait's verdict in "
+			"every section)\n", "verdict",
+			lat_verdict_name((enum lat_verdict_kind)s->verdict),
+			100.0 * (double)s->verdict_part_ns /
+			(double)(s->pt[LAT_PPT_SWITCH] - s->pt[LAT_PPT_WAKING]),
+			lat_fmt_duration((int64_t)(s->pt[LAT_PPT_SWITCH] - s->pt[LAT_PPT_WAKING]), t,
+					 sizeof(t)));
 }
 
 static void left_out_text(FILE *out, const struct lat_probe_result *r)

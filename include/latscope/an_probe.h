@@ -160,6 +160,14 @@ struct lat_probe_sample {
 	int64_t holder_ns;
 	char irq_name[24];		/* the irq whose entry was taken */
 	/*
+	 * The verdict of the wakeup wait this timer sample measured (enum
+	 * lat_verdict_kind, -1 not judged: a gap sample, the thread's first
+	 * marker, a wait not counted), the same as the wait's everywhere else,
+	 * and the part it rests on.
+	 */
+	int verdict;
+	int64_t verdict_part_ns;
+	/*
 	 * The gap model (kind LAT_PROBE_GAP; seg_ns all unknown): the window is pt[EXPECTED]
 	 * (marker - lat_ns) .. pt[MARKER]; holder_*: the task that ran longest in it.
 	 */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""One wait, one verdict in every section (issue 27): the worst cases of
-`analyze --json`, the rows of `export --rows waits` and the wait slices of
-`export --perfetto` must give the same verdict to the same wait.
+"""One wait, one verdict in every section (issue 27): the worst cases and the
+worst timer probe samples of `analyze --json`, the rows of `export --rows
+waits` and the wait slices of `export --perfetto` must give the same verdict
+to the same wait.
 
   one_verdict.py ANALYZE.json ROWS.jsonl PERFETTO.json
 
@@ -22,10 +23,13 @@ def main(ajson, rows, pf):
     with open(ajson) as f:
         a = json.load(f)
     cases = []
+    samples = []
     for inp in a["inputs"]:
         for b in inp["blocks"]:
             w = b.get("wakeup") or {}
             cases += [c for c in w.get("worst", []) if c.get("verdict")]
+            pr = b.get("probe") or {}
+            samples += [s for s in pr.get("worst", []) if s.get("verdict")]
     by_end = {}
     with open(rows) as f:
         for line in f:
@@ -55,7 +59,20 @@ def main(ajson, rows, pf):
                   (c["comm"], key[0], c["start_ns"], kind, by_start[pk]))
             bad += 1
         matched += 1
-    print("cases %d matched %d" % (len(cases), matched))
+    # a timer probe sample's verdict is its wakeup wait's, the one ended at its switch in
+    for s in samples:
+        key = (tid_of(s), s["points_ns"]["sched_switch"])
+        kind = s["verdict"]["kind"]
+        if key not in by_end:
+            print("no row for the probe sample seq %d of %d" % (s["seq"], key[0]))
+            bad += 1
+        elif by_end[key] != kind:
+            print("probe sample seq %d of %d: sample says %s, rows say %s" %
+                  (s["seq"], key[0], kind, by_end[key]))
+            bad += 1
+        else:
+            matched += 1
+    print("cases %d matched %d" % (len(cases) + len(samples), matched))
     return 1 if bad else 0
 
 
