@@ -28,13 +28,14 @@ struct tr_shapes {
 	size_t n;
 };
 
-/* The shape @l starts (its index), -1 for none. */
-static int shape_of(const struct tr_shapes *sh, const struct lat_line *l, enum lat_row_state *st)
+/* The shape @l starts (its index), -1 for none; a banner or header may set @ctx. */
+static int shape_of(const struct tr_shapes *sh, const struct lat_line *l, enum lat_row_state *st,
+		    struct lat_row_ctx *ctx)
 {
 	if (l->binary)
 		return -1;
 	for (size_t i = 0; i < sh->n; i++) {
-		*st = sh->v[i](l->s, l->len);
+		*st = sh->v[i](l->s, l->len, ctx);
 		if (*st != LAT_ROW_NO)
 			return (int)i;
 	}
@@ -47,10 +48,11 @@ static int shape_of(const struct tr_shapes *sh, const struct lat_line *l, enum l
 #define TR_ROW_MAX 1024		/* the longest row tried */
 
 /*
- * Row @i is cut short (shape @k): the number of lines after it that complete
- * it, 0 when they do not.
+ * Row @i is cut short (shape @k), under the layout @ctx says: the number of
+ * lines after it that complete it, 0 when they do not.  Pieces tell nothing.
  */
-static size_t completes(const struct tr_shapes *sh, const struct lat_text *t, size_t i, int k)
+static size_t completes(const struct tr_shapes *sh, const struct lat_text *t, size_t i, int k,
+			const struct lat_row_ctx *ctx)
 {
 	const struct lat_line *d = &t->lines[i];
 	char buf[TR_ROW_MAX];
@@ -61,15 +63,17 @@ static size_t completes(const struct tr_shapes *sh, const struct lat_text *t, si
 	memcpy(buf, d->s, len);
 	for (size_t j = i + 1; j < t->nlines && j - i <= TR_PIECES; j++) {
 		const struct lat_line *c = &t->lines[j];
+		struct lat_row_ctx scratch = *ctx;
 		enum lat_row_state st;
 
 		if (c->binary || c->quote != d->quote || lat_line_blank(c) ||
-		    shape_of(sh, c, &st) >= 0 || len + 1 + c->len > sizeof(buf))
+		    shape_of(sh, c, &st, &scratch) >= 0 || len + 1 + c->len > sizeof(buf))
 			return 0;
 		buf[len++] = ' ';
 		memcpy(buf + len, c->s, c->len);
 		len += c->len;
-		st = sh->v[k](buf, len);
+		scratch = *ctx;
+		st = sh->v[k](buf, len, &scratch);
 		if (st == LAT_ROW_FULL)
 			return j - i;
 		if (st == LAT_ROW_NO)
@@ -82,13 +86,14 @@ void lat_text_rejoin_rows(struct lat_text *t, const lat_row_shape *shapes, size_
 {
 	const struct tr_shapes sh = { shapes, nshapes };
 	struct lat_text_repairs *fx = &t->fix;
+	struct lat_row_ctx ctx = { 0 };
 	size_t wi = 0, r = 0, n = t->nlines;
 
 	while (r < n) {
 		struct lat_line cur = t->lines[r++];
 		enum lat_row_state st;
-		int k = shape_of(&sh, &cur, &st);
-		size_t m = k >= 0 && st == LAT_ROW_CUT ? completes(&sh, t, r - 1, k) : 0;
+		int k = shape_of(&sh, &cur, &st, &ctx);
+		size_t m = k >= 0 && st == LAT_ROW_CUT ? completes(&sh, t, r - 1, k, &ctx) : 0;
 
 		if (m) {
 			size_t done = 0;
@@ -99,6 +104,8 @@ void lat_text_rejoin_rows(struct lat_text *t, const lat_row_shape *shapes, size_
 				fx->first_row_line = cur.lineno;
 			fx->row_pieces += (uint32_t)done;
 			r += done;
+			/* a header joined back tells the rows below their layout */
+			shape_of(&sh, &cur, &st, &ctx);
 		}
 		t->lines[wi++] = cur;
 	}

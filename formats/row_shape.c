@@ -84,11 +84,12 @@ static int number(struct tr *c, int *dec)
  * with SMI:): "KEY: value" pairs after the thread and its tid; complete once
  * Max has its value.
  */
-enum lat_row_state fmt_row_ct_summary(const char *s, size_t n)
+enum lat_row_state fmt_row_ct_summary(const char *s, size_t n, struct lat_row_ctx *ctx)
 {
 	struct tr c = { s, s + n };
 	int max = 0;
 
+	(void)ctx;
 	ws(&c);
 	if (!lit(&c, "T:") || (ws(&c), !digits(&c)) || (ws(&c), !lit(&c, "(")) ||
 	    (ws(&c), !digits(&c)) || (ws(&c), !lit(&c, ")")))
@@ -154,13 +155,14 @@ static int cell(const char *s, const char *e, const char *pat, int last)
  * (newer); the "TOTAL:" row ends after the switches.  A row starts once its
  * name, Runtime and a bar are there.
  */
-enum lat_row_state fmt_row_ps_latency(const char *s, size_t n)
+enum lat_row_state fmt_row_ps_latency(const char *s, size_t n, struct lat_row_ctx *ctx)
 {
 	static const char *const cells[] = { "N ms", "N", "avg: N ms", "max: N ms", "max at: N s",
 					     "max end: N s" };
 	const char *e = s + n, *bar = memchr(s, '|', n), *name = s, *p;
 	int total;
 
+	(void)ctx;
 	if (!bar)
 		return LAT_ROW_NO;
 	while (name < bar && is_blank(*name))
@@ -207,11 +209,12 @@ enum lat_row_state fmt_row_ps_latency(const char *s, size_t n)
  * delay", "run time" ("%9.3f", ms), or an event of -w ("awakened: task") or
  * -M ("migrated: task cpu A => B").  Complete with its three times or its event.
  */
-enum lat_row_state fmt_row_ps_timehist(const char *s, size_t n)
+enum lat_row_state fmt_row_ps_timehist(const char *s, size_t n, struct lat_row_ctx *ctx)
 {
 	struct tr c = { s, s + n };
 	int dec, times = 0;
 
+	(void)ctx;
 	ws(&c);
 	if (!number(&c, &dec) || dec < 1 || (ws(&c), !lit(&c, "[")) || !digits(&c) ||
 	    !lit(&c, "]") || !boundary(&c))
@@ -238,15 +241,24 @@ enum lat_row_state fmt_row_ps_timehist(const char *s, size_t n)
 	return LAT_ROW_CUT;
 }
 
+/* The layouts of osnoise top's table (struct lat_row_ctx's layout). */
+enum { RSH_LAYOUT_NONE, RSH_LAYOUT_OSNOISE, RSH_LAYOUT_HWNOISE };
+
+#define RSH_OSNOISE_COLS 10	/* Runtime ... Thread */
+#define RSH_HWNOISE_COLS 7	/* Runtime ... NMI: rtla hwnoise runs with interrupts off */
+#define RSH_HWNOISE_HEAD 13	/* the header's words up to NMI, hwnoise's last */
+
 /*
  * rtla timerlat top: "%3d #%-9d |" then per context "%9s %9s %9s %9s |" (cur,
  * min, avg, max; "-" for none), the ALL row three per context (min, avg, max);
- * osnoise top: "%3d #%-6d" then ten columns without bars.
+ * osnoise top: "%3d #%-6d" then ten columns without bars, rtla hwnoise the
+ * first seven: which, the banner or header above says (@ctx), else ten.
  */
-enum lat_row_state fmt_row_rtla_top(const char *s, size_t n)
+enum lat_row_state fmt_row_rtla_top(const char *s, size_t n, struct lat_row_ctx *ctx)
 {
 	struct tr c = { s, s + n };
 	int all, words = 0, groups = 0, want;
+	int cols = ctx->layout == RSH_LAYOUT_HWNOISE ? RSH_HWNOISE_COLS : RSH_OSNOISE_COLS;
 
 	ws(&c);
 	all = lit(&c, "ALL");
@@ -265,7 +277,7 @@ enum lat_row_state fmt_row_rtla_top(const char *s, size_t n)
 				return LAT_ROW_NO;
 			words++;
 		}
-		return words >= 10 ? (words == 10 ? LAT_ROW_FULL : LAT_ROW_NO) : LAT_ROW_CUT;
+		return words >= cols ? (words == cols ? LAT_ROW_FULL : LAT_ROW_NO) : LAT_ROW_CUT;
 	}
 	while (!at_end(&c)) {
 		int dec;
@@ -291,13 +303,14 @@ enum lat_row_state fmt_row_rtla_top(const char *s, size_t n)
  * "%s Timer Latency (us) |" (the group titles), and "CPU COUNT |" then "cur min
  * avg max" per context.  Complete when the last group is.
  */
-enum lat_row_state fmt_row_rtla_top_head(const char *s, size_t n)
+enum lat_row_state fmt_row_rtla_top_head(const char *s, size_t n, struct lat_row_ctx *ctx)
 {
 	static const char *const cols[] = { "cur", "min", "avg", "max" };
 	struct tr c = { s, s + n };
 	int title = 0, words = 0, groups = 0;
 	const char *last = NULL;
 
+	(void)ctx;
 	ws(&c);
 	if (lit(&c, "CPU") && (ws(&c), lit(&c, "COUNT"))) {
 		ws(&c);
@@ -339,4 +352,49 @@ enum lat_row_state fmt_row_rtla_top_head(const char *s, size_t n)
 	if (title)
 		return last ? LAT_ROW_FULL : LAT_ROW_CUT;
 	return groups >= 2 && words == 4 ? LAT_ROW_FULL : LAT_ROW_CUT;
+}
+
+/*
+ * rtla osnoise top's banner ("Operating System Noise") and rtla hwnoise's
+ * ("Hardware-related Noise", tools/tracing/rtla/src/osnoise_top.c), noted in
+ * @ctx; then the column header both print, hwnoise's ending after NMI.  A
+ * header that ends at NMI is osnoise top's cut short under osnoise's banner,
+ * else hwnoise's: osnoise's is 101 columns long up to NMI, so a mailer that
+ * wraps at 72-78 cuts it before (after "Max Single"), never just after NMI.
+ */
+enum lat_row_state fmt_row_rtla_noise_head(const char *s, size_t n, struct lat_row_ctx *ctx)
+{
+	static const char *const words[] = { "CPU", "Period", "Runtime", "Noise", "%", "CPU",
+					     "Aval", "Max", "Noise", "Max", "Single", "HW", "NMI",
+					     "IRQ", "Softirq", "Thread" };
+	struct tr c = { s, s + n };
+	size_t k = 0;
+
+	ws(&c);
+	if (lit(&c, "Operating System Noise") && at_end(&c)) {
+		ctx->layout = RSH_LAYOUT_OSNOISE;
+		return LAT_ROW_NO;
+	}
+	c.p = s;
+	ws(&c);
+	if (lit(&c, "Hardware-related Noise") && at_end(&c)) {
+		ctx->layout = RSH_LAYOUT_HWNOISE;
+		return LAT_ROW_NO;
+	}
+	c.p = s;
+	for (; !at_end(&c); k++) {
+		if (k == LAT_ARRAY_SIZE(words) || !lit(&c, words[k]) || !boundary(&c))
+			return LAT_ROW_NO;
+	}
+	if (k < 2)
+		return LAT_ROW_NO;		/* "CPU Period" at least */
+	if (k == LAT_ARRAY_SIZE(words)) {
+		ctx->layout = RSH_LAYOUT_OSNOISE;
+		return LAT_ROW_FULL;
+	}
+	if (k == RSH_HWNOISE_HEAD && ctx->layout != RSH_LAYOUT_OSNOISE) {
+		ctx->layout = RSH_LAYOUT_HWNOISE;
+		return LAT_ROW_FULL;
+	}
+	return LAT_ROW_CUT;
 }

@@ -12,13 +12,16 @@
 #include "latscope/text.h"
 
 /* cyclictest's "T: 0 ( 1234) P:95 I:200 C: ... Max: N" summary row */
-enum lat_row_state fmt_row_ct_summary(const char *s, size_t n);
+enum lat_row_state fmt_row_ct_summary(const char *s, size_t n, struct lat_row_ctx *ctx);
 /* a perf sched latency row: "  comm:pid | runtime ms | switches | avg: ... | max: ... |" */
-enum lat_row_state fmt_row_ps_latency(const char *s, size_t n);
+enum lat_row_state fmt_row_ps_latency(const char *s, size_t n, struct lat_row_ctx *ctx);
 /* a perf sched timehist row: "time [cpu] task[tid] wait sch-delay run" */
-enum lat_row_state fmt_row_ps_timehist(const char *s, size_t n);
-/* an rtla timerlat/osnoise top row and its header */
-enum lat_row_state fmt_row_rtla_top(const char *s, size_t n);
-enum lat_row_state fmt_row_rtla_top_head(const char *s, size_t n);
+enum lat_row_state fmt_row_ps_timehist(const char *s, size_t n, struct lat_row_ctx *ctx);
+/* an rtla timerlat/osnoise top or hwnoise row (hwnoise's after its banner or header) */
+enum lat_row_state fmt_row_rtla_top(const char *s, size_t n, struct lat_row_ctx *ctx);
+/* timerlat top's two header lines */
+enum lat_row_state fmt_row_rtla_top_head(const char *s, size_t n, struct lat_row_ctx *ctx);
+/* osnoise top's and hwnoise's banner (noted in @ctx) and column header */
+enum lat_row_state fmt_row_rtla_noise_head(const char *s, size_t n, struct lat_row_ctx *ctx);
 
 #endif

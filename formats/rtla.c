@@ -863,7 +863,8 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	return b->nhist || b->nfindings ? 0 : -LAT_EEMPTY;
 }
 
-static const lat_row_shape row_shapes[] = { fmt_row_rtla_top, fmt_row_rtla_top_head, NULL };
+static const lat_row_shape row_shapes[] = { fmt_row_rtla_top, fmt_row_rtla_top_head,
+					     fmt_row_rtla_noise_head, NULL };
 
 const struct lat_format fmt_rtla = {
 	.name = "rtla",

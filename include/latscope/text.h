@@ -109,12 +109,24 @@ int lat_text_init_file(struct lat_text *t, FILE *fp);
 void lat_text_release(struct lat_text *t);
 
 /*
+ * What the lines above a row told the shapes: a tool whose one table comes in
+ * several layouts says which in a banner or a header (rtla hwnoise's rows stop
+ * after the NMI column of osnoise top's), lines no row shape can see.
+ * lat_text_rejoin_rows() zeroes it, hands it to every shape on every line, in
+ * order, and keeps what they set; only the shapes read it.
+ */
+struct lat_row_ctx {
+	uint32_t layout;	/* a shape's own code (formats/row_shape.c); 0: none said */
+};
+
+/*
  * A table row as a reader knows its tool's printf format: LAT_ROW_NO when
  * @s (@len bytes, one line) does not start a row, LAT_ROW_CUT when it starts
- * one that stops short, LAT_ROW_FULL when it is a whole row.
+ * one that stops short, LAT_ROW_FULL when it is a whole row.  A shape may note
+ * a banner or header's layout in @ctx (and returns LAT_ROW_NO for a banner).
  */
 enum lat_row_state { LAT_ROW_NO, LAT_ROW_CUT, LAT_ROW_FULL };
-typedef enum lat_row_state (*lat_row_shape)(const char *s, size_t len);
+typedef enum lat_row_state (*lat_row_shape)(const char *s, size_t len, struct lat_row_ctx *ctx);
 
 /*
  * Joins the table rows a mailer wrapped at a fixed column back into one line

@@ -55,6 +55,27 @@ static void assert_printed(const struct lat_block *b, size_t k, const char *titl
 	assert_int_equal(h->printed.max_ns, max);
 }
 
+/* @text as the input layer repairs it: @rows rows joined back, @nlines lines left. */
+static void assert_joined(const char *text, uint32_t rows, size_t nlines)
+{
+	struct lat_text t;
+
+	init(&t, text);
+	assert_int_equal(t.fix.rows, rows);
+	assert_int_equal(t.nlines, nlines);
+	lat_text_release(&t);
+}
+
+/* @text read as one block, every line of it read. */
+static struct lat_loaded *load_one(const char *text)
+{
+	struct lat_loaded *l = old_logs_load_text(text, NULL);
+
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	return l;
+}
+
 /*
  * Jean-Michel Hautbois, LKML 23 Oct 2024 (Thunderbird, format=flowed): the
  * quoted row broken by a soft break after "Avg:  775 " and by a hard wrap
@@ -296,17 +317,11 @@ static void test_wrapped_rtla_top(void **state)
 		"7        18       367 |       14        10        22       372\n"
 		"  2 #60002     |        1         1         5        17 |       11\n"
 		"6        16        42 |       14         9        19        51\n";
-	struct lat_text t;
 	struct lat_loaded *l;
 
 	(void)state;
-	init(&t, text);
-	assert_int_equal(t.fix.rows, 4);
-	assert_int_equal(t.nlines, 4);
-	lat_text_release(&t);
-	l = old_logs_load_text(text, NULL);
-	assert_int_equal(l->nblocks, 1);
-	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_joined(text, 4, 4);
+	l = load_one(text);
 	/*
 	 * IRQ, Thread and Ret user per CPU; cpu1's Thread max 367 us, Ret user
 	 * 372 us; COUNT (#60003) is the IRQ count: the others' are not printed
@@ -315,6 +330,76 @@ static void test_wrapped_rtla_top(void **state)
 	assert_printed(l->blocks[0], 0, "IRQ cpu1", 60003, 1000, 6000, 41000);
 	assert_printed(l->blocks[0], 1, "Thread cpu1", LAT_VALUE_NONE, 7000, 18000, 367000);
 	assert_printed(l->blocks[0], 2, "Ret user cpu1", LAT_VALUE_NONE, 10000, 22000, 372000);
+	old_logs_free(l);
+}
+
+/*
+ * rtla hwnoise: Fernand Sieber's first run ("[RFC PATCH 0/3] kvm,sched: Add gtime
+ * halted", kvm/LKML 18 Feb 2025, samples/rtla/hwnoise-lkml-2025-kvm-two-runs.txt,
+ * banner to CPU 2) as `fold -s -w 76` wraps it: the header after "Max Single",
+ * each row after its Max Single value.  The rows hold 7 columns, osnoise top's
+ * 10: only the banner or the header above tells a whole hwnoise row from an
+ * osnoise row cut short.  Then the header without the banner, and osnoise top
+ * (Documentation's example, samples/rtla/osnoise-top.txt) wrapped the same way.
+ */
+static const char hwnoise_wrapped[] =
+	"Hardware-related Noise\n"
+	"duration:   0 00:02:00 | time is in us\n"
+	"CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single  \n"
+	"        HW          NMI\n"
+	"  0 #4443      115518000            0   100.00000           0            0  \n"
+	"         0            0\n"
+	"  1 #4442      115512416       144178    99.87518        4006         4006  \n"
+	"        37            0\n"
+	"  2 #4443      115518000            0   100.00000           0            0  \n"
+	"         0            0\n";
+
+static void test_wrapped_hwnoise(void **state)
+{
+	static const char osnoise[] =
+		"                                          Operating System Noise\n"
+		"  duration:   0 00:01:00 | time is in us\n"
+		"  CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max \n"
+		"Single          HW          NMI          IRQ      Softirq       Thread\n"
+		"    0 #59         53100000       304896    99.42580        6978           \n"
+		"56         549            0        53111         1590           13\n"
+		"    1 #59         53100000       338339    99.36282        8092           \n"
+		"24         399            0        53130         1448           31\n";
+	const char *no_banner = strstr(hwnoise_wrapped, "duration:");
+	struct lat_text t;
+	struct lat_loaded *l;
+
+	(void)state;
+	/* the header and the three rows joined: 10 lines become 6 */
+	init(&t, hwnoise_wrapped);
+	assert_int_equal(t.fix.rows, 4);
+	assert_int_equal(t.nlines, 6);
+	/* the trailing blanks of a piece go, one blank joins: "4006" + " " + "        37" */
+	assert_line(&t, 4, "  1 #4442      115512416       144178    99.87518        4006         "
+		    "4006         37            0", 7, 1);
+	lat_text_release(&t);
+	l = load_one(hwnoise_wrapped);
+	assert_string_equal(l->blocks[0]->title, "rtla hwnoise");
+	/* max = Max Single (the 6th number after #N): 0, 4006, 0 us */
+	assert_int_equal(l->blocks[0]->nhist, 3);
+	assert_printed(l->blocks[0], 0, "cpu0", LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE, 0);
+	assert_printed(l->blocks[0], 1, "cpu1", LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE,
+		       4006000);
+	assert_printed(l->blocks[0], 2, "cpu2", LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE, 0);
+	old_logs_free(l);
+
+	/* no banner: the header joined back ends at NMI, hwnoise's */
+	assert_joined(no_banner, 4, 5);
+
+	/* osnoise top: 10 columns under "Operating System Noise", Max Single 56 and 24 us */
+	assert_joined(osnoise, 3, 5);
+	l = load_one(osnoise);
+	assert_string_equal(l->blocks[0]->title, "rtla osnoise top");
+	assert_int_equal(l->blocks[0]->nhist, 2);
+	assert_printed(l->blocks[0], 0, "cpu0", LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE,
+		       56000);
+	assert_printed(l->blocks[0], 1, "cpu1", LAT_VALUE_NONE, LAT_VALUE_NONE, LAT_VALUE_NONE,
+		       24000);
 	old_logs_free(l);
 }
 
@@ -421,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_rows_never_joined),
 		cmocka_unit_test(test_wrapped_perf_sched),
 		cmocka_unit_test(test_wrapped_rtla_top),
+		cmocka_unit_test(test_wrapped_hwnoise),
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_first_cyclictests),
 	};
