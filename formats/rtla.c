@@ -815,6 +815,27 @@ static int finish_block(struct rt_state *st, struct lat_block *b)
 	return ret;
 }
 
+/* What line @l of a block read into @st should have been. */
+static void report_line(const struct rt_state *st, const struct lat_line *l, struct lat_diag *d)
+{
+	const char *s = l->s;
+	size_t len = l->len;
+
+	if (!(st->kinds & 4) || st->kinds & 2) {
+		lat_diag_at(d, l->lineno, "expected an rtla hist row \"INDEX COUNT...\", a "
+			    "count:/min:/avg:/max:/over: row, a top row \"CPU #COUNT | cur min avg "
+			    "max | ...\" or an auto-analysis line");
+		return;
+	}
+	/* under osnoise top's or hwnoise's header: their row, which starts with a CPU */
+	imp_trim(&s, &len);
+	lat_diag_at(d, l->lineno, "expected an %s row \"CPU #PERIODS RUNTIME NOISE %%AVAIL "
+		    "MAX-NOISE MAX-SINGLE HW NMI%s\"%s", st->hwnoise ? "rtla hwnoise" : "osnoise top",
+		    st->hwnoise ? "" : " IRQ SOFTIRQ THREAD",
+		    len >= 3 && !memcmp(s, "ALL", 3) ? " (rtla prints no ALL row there: not read)" :
+		    "");
+}
+
 static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
@@ -850,9 +871,7 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (r > 0)
 			continue;
 		b->skipped_lines++;
-		lat_diag_at(d, l->lineno, "expected an rtla hist row \"INDEX COUNT...\", a "
-			    "count:/min:/avg:/max:/over: row, a top row \"CPU #COUNT | cur min avg "
-			    "max | ...\" or an auto-analysis line");
+		report_line(&st, l, d);
 	}
 	free(buf);
 	if (!ret)

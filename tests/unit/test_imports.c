@@ -363,6 +363,56 @@ static void test_rtla_hwnoise(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * osnoise top prints no ALL row in any rtla (osnoise_top.c: the header, then one row per
+ * monitored CPU): a line "ALL #..." under its header, as if timerlat top's summary had
+ * been copied there (the documentation's first two rows, then an ALL line built from
+ * their sums: not a sample), is reported as what it is not, and read as no CPU.
+ */
+static void test_rtla_osnoise_no_all(void **state)
+{
+	static const char text[] =
+		"                                          Operating System Noise\n"
+		"  duration:   0 00:01:00 | time is in us\n"
+		"  CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single"
+		"          HW          NMI          IRQ      Softirq       Thread\n"
+		"    0 #59         53100000       304896    99.42580        6978           56"
+		"         549            0        53111         1590           13\n"
+		"    1 #59         53100000       338339    99.36282        8092           24"
+		"         399            0        53130         1448           31\n"
+		"  ALL #118       106200000       643235    99.39431        8092           56"
+		"         948            0       106241         3038           44\n";
+	char path[] = "/tmp/latscope-unit-XXXXXX";
+	int fd = mkstemp(path);
+	char *msgs = NULL;
+	size_t msglen = 0;
+	FILE *diag = open_memstream(&msgs, &msglen);
+	struct lat_loaded l = { 0 };
+	const struct lat_block *b;
+
+	(void)state;
+	assert_true(fd >= 0 && diag);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(lat_load(&l, path, &(struct lat_read_opts){ .diag = diag }), 0);
+	unlink(path);
+	assert_int_equal(l.nblocks, 1);
+	b = l.blocks[0];
+	assert_string_equal(b->title, "rtla osnoise top");
+	assert_int_equal(b->skipped_lines, 1);
+	/* cpu0 and cpu1 (Max Single 56 and 24 us), no "ALL" summary */
+	assert_int_equal(b->nhist, 2);
+	assert_string_equal(b->hist[0]->title, "cpu0");
+	assert_int_equal(b->hist[0]->printed.max_ns, 56000);
+	assert_string_equal(b->hist[1]->title, "cpu1");
+	assert_int_equal(b->hist[1]->printed.max_ns, 24000);
+	fclose(diag);
+	assert_non_null(strstr(msgs, ":6: expected an osnoise top row \"CPU #PERIODS RUNTIME "));
+	assert_non_null(strstr(msgs, "(rtla prints no ALL row there: not read)"));
+	free(msgs);
+	lat_loaded_release(&l);
+}
+
 static const char top_esc[] =
 	"\033[2;37;40m                                     Timer Latency\033[0;0;0m\n"
 	"  0 00:00:05   |          IRQ Timer Latency (us)        |         "
@@ -680,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_rtla_top_user),
 		cmocka_unit_test(test_rtla_timerlat_top_aa),
 		cmocka_unit_test(test_line_kinds),
+		cmocka_unit_test(test_rtla_osnoise_no_all),
 		cmocka_unit_test(test_broken_rows),
 		cmocka_unit_test(test_perf_latency_old),
 		cmocka_unit_test(test_hostile),
