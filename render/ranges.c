@@ -196,6 +196,8 @@ static void find_worst(struct rd_ranges_layout *l)
 		if (bar_top(&l->bar[i]) > bar_top(&l->bar[l->worst_all]))
 			l->worst_all = i;
 	}
+	/* every value 0 (a quiet hwnoise run): no row is worse than another */
+	l->flat = !(bar_top(&l->bar[l->worst_all]) > 0);
 }
 
 /* Log when the values span RG_LOG_RATIO or more, else linear from 0. */
@@ -305,7 +307,7 @@ static int rg_grid(struct rd_chart *c, struct rd_ranges_layout *l, char *msg, si
 
 static int is_worst(const struct rd_ranges_layout *l, size_t i)
 {
-	for (size_t j = 0; j < l->nkinds; j++)
+	for (size_t j = 0; j < l->nkinds && !l->flat; j++)
 		if (l->worst[j] == i)
 			return 1;
 	return 0;
@@ -327,7 +329,7 @@ static double row_labels(struct rd_chart *c, cairo_t *m, struct rd_ranges_layout
 			double x = c->plot.x + (double)b->col * colw + 6 + lw;
 			double cy = l->col_top + ((double)(b->row % l->rows_per_col) + 0.5) *
 				    l->pitch;
-			int worst = i == l->worst_all || is_worst(l, i);
+			int worst = !l->flat && (i == l->worst_all || is_worst(l, i));
 
 			/* one name per row: at its first bar (or its worst one) */
 			if (pass == 0 ? !worst : (b->kind != 0 || worst ||
@@ -384,9 +386,9 @@ static void worst_values(cairo_t *m, struct rd_ranges_layout *l)
 		double xs = rd_axis_map(a, bar_top(b)) + l->bar_h / 2 + 6;
 
 		short_value(b, buf, sizeof(buf));
-		if (!text_add(l, m, xs, b->y, 0, 1e9, RG_VAL_PT, 1, 1, buf, 1))
+		if (!text_add(l, m, xs, b->y, 0, 1e9, RG_VAL_PT, !l->flat, !l->flat, buf, 1))
 			text_add(l, m, rd_axis_map(a, isnan(b->lo) ? a->lo : b->lo) - 6, b->y, 2,
-				 1e9, RG_VAL_PT, 1, 1, buf, 1);
+				 1e9, RG_VAL_PT, !l->flat, !l->flat, buf, 1);
 	}
 }
 
@@ -416,7 +418,7 @@ static int rg_values(struct rd_chart *c, cairo_t *m, struct rd_ranges_layout *l,
 		double x0 = c->plot.x + (double)k * colw;
 
 		*a = c->x;
-		a->p0 = x0 + 6 + lw + 8;
+		a->p0 = x0 + 6 + lw + 8 + fmax(2, l->bar_h / 2 + 2);	/* a dot at 0 clears the name */
 		a->p1 = x0 + colw - (column ? vw + 14 : 12);
 		rd_axis_ticks(a, (int)fmax(2, (a->p1 - a->p0) / 70));
 	}
@@ -443,7 +445,12 @@ static void rg_key(struct rd_chart *c, const struct rd_hist_input *in,
 	char buf[96];
 
 	snprintf(c->subtitle, sizeof(c->subtitle), "%zu row%s", l->nrows, PLURAL(l->nrows));
-	for (size_t j = 0; j < l->nkinds; j++) {
+	if (l->flat) {
+		value_text(&l->bar[l->worst_all], 1, buf, sizeof(buf));
+		len = strlen(c->subtitle);
+		snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 every row: %s", buf);
+	}
+	for (size_t j = 0; j < l->nkinds && !l->flat; j++) {
 		const struct rd_rg_bar *b = &l->bar[l->worst[j]];
 
 		len = strlen(c->subtitle);

@@ -364,6 +364,7 @@ struct rd_ranges_layout {
 	double col_top, col_bottom;
 	size_t worst[RD_RG_KINDS];	/* per kind: the bar with the largest max */
 	size_t worst_all;
+	int flat;			/* every value 0: no worst marked */
 	struct rd_rg_text *text;	/* every text drawn in the plot */
 	size_t ntext, text_cap;
 };

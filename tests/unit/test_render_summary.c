@@ -202,6 +202,37 @@ static void test_perf_sched_no_min(void **state)
 	done(s, &c, &ld);
 }
 
+/*
+ * rtla/hwnoise-doc-ideal.txt: 7 CPUs (1-7), every Max Single 0 us (awk '$2 ~ /^#/ { print
+ * $7 }': seven 0s).  No row is worse than another: no name or dot red, the
+ * subtitle says "every row", and the dots at 0 stay clear of the row names.
+ */
+static void test_all_zero(void **state)
+{
+	struct lat_loaded ld;
+	struct rd_chart c;
+	cairo_surface_t *s = draw_sample(&ld, LAT_SAMPLES_DIR "/rtla/hwnoise-doc-ideal.txt", 0, 0,
+					 &c);
+	const struct rd_ranges_layout *l = c.priv;
+
+	(void)state;
+	assert_int_equal(l->nrows, 7);
+	assert_int_equal(l->flat, 1);
+	for (size_t i = 0; i < l->nbars; i++) {
+		assert_true(l->bar[i].hi == 0);
+		assert_false(dot_red(s, l, i));
+	}
+	assert_int_equal(find_text(l, "cpu1"), 0);
+	assert_non_null(strstr(c.subtitle, "every row: max 0 ns"));
+	assert_null(strstr(c.subtitle, "worst"));
+	/* the dot's left edge (radius bar_h / 2 + 0.5) right of every name */
+	for (size_t i = 0; i < l->ntext; i++)
+		if (!strncmp(l->text[i].s, "cpu", 3))
+			assert_true(l->text[i].box.x + l->text[i].box.w <=
+				    rd_axis_map(&l->colx[0], 0) - l->bar_h / 2 - 0.5);
+	done(s, &c, &ld);
+}
+
 /* A summary-only histogram as a reader makes it: "KIND cpuN", min/avg/max in us. */
 static struct lat_histogram *summary(const char *kind, int cpu, int64_t count, int64_t min_us,
 				     int64_t avg_us, int64_t max_us)
@@ -382,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_one_row),
 		cmocka_unit_test(test_rtla_top_kinds),
 		cmocka_unit_test(test_perf_sched_no_min),
+		cmocka_unit_test(test_all_zero),
 		cmocka_unit_test(test_256_cpus),
 		cmocka_unit_test(test_header_only_trace),
 		cmocka_unit_test(test_trace_without_waits),
