@@ -363,10 +363,6 @@ const char *lat_prio_policy(int32_t prio)
 	return prio < 100 ? "rt" : "fair";
 }
 
-struct lat_rows_tgid {
-	int32_t tid, tgid;
-};
-
 static int cmp_tgid(const void *a, const void *b)
 {
 	int32_t x = ((const struct lat_rows_tgid *)a)->tid, y = ((const struct lat_rows_tgid *)b)->tid;
@@ -374,20 +370,19 @@ static int cmp_tgid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The thread group of @tid from the recorder's list, -1 unknown. */
-static int32_t tgid_of(const struct lat_rows *w, int32_t tid)
+int32_t lat_tgids_of(const struct lat_tgids *tg, int32_t tid)
 {
 	struct lat_rows_tgid key = { .tid = tid }, *t;
 
-	if (!w->ntgids || tid <= 0)
+	if (!tg->n || tid <= 0)
 		return -1;
-	t = bsearch(&key, w->tgids, w->ntgids, sizeof(key), cmp_tgid);
+	t = bsearch(&key, tg->v, tg->n, sizeof(key), cmp_tgid);
 	return t ? t->tgid : -1;
 }
 
 int32_t lat_rows_tgid_of(const struct lat_rows *r, int32_t tid)
 {
-	return tgid_of(r, tid);
+	return lat_tgids_of(&r->tg, tid);
 }
 
 /* One "TID:TGID" of the tgids line at *@p (which moves past it): 1, or 0 malformed. */
@@ -410,21 +405,11 @@ static int tgid_pair(const char **p, struct lat_rows_tgid *out)
 	return 1;
 }
 
-int lat_rows_tgids(struct lat_rows *w, const char *meta)
+/* The tgids line's pairs from @p on into @tg: as lat_tgids_parse(). */
+static int tgids_read(struct lat_tgids *tg, const char *p)
 {
-	static const char key[] = "latscope: tgids=";
-	const char *p = meta;
 	int ret = 0;
 
-	w->ntgids = 0;
-	while (p && strncmp(p, key, sizeof(key) - 1)) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	if (!p)
-		return 0;
-	p += sizeof(key) - 1;
 	while (*p && *p != '\n') {
 		struct lat_rows_tgid t;
 
@@ -432,11 +417,11 @@ int lat_rows_tgids(struct lat_rows *w, const char *meta)
 			ret = -LAT_EFORMAT;
 			break;
 		}
-		if (lat_grow(&w->tgids, &w->tgid_cap, w->ntgids + 1, sizeof(t))) {
-			w->ntgids = 0;
+		if (lat_grow(&tg->v, &tg->cap, tg->n + 1, sizeof(t))) {
+			tg->n = 0;
 			return -LAT_ENOMEM;
 		}
-		w->tgids[w->ntgids++] = t;
+		tg->v[tg->n++] = t;
 		if (*p == ',') {
 			p++;
 		} else if (*p && *p != '\n') {
@@ -444,15 +429,39 @@ int lat_rows_tgids(struct lat_rows *w, const char *meta)
 			break;
 		}
 	}
-	lat_sort(w->tgids, w->ntgids, sizeof(*w->tgids), cmp_tgid);
-	return ret ? ret : (int)w->ntgids;
+	lat_sort(tg->v, tg->n, sizeof(*tg->v), cmp_tgid);
+	return ret ? ret : (int)tg->n;
+}
+
+int lat_tgids_parse(struct lat_tgids *tg, const char *meta)
+{
+	static const char key[] = "latscope: tgids=";
+	const char *p = meta;
+
+	tg->n = 0;
+	while (p && strncmp(p, key, sizeof(key) - 1)) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	tg->status = p ? tgids_read(tg, p + sizeof(key) - 1) : 0;
+	return tg->status;
+}
+
+void lat_tgids_release(struct lat_tgids *tg)
+{
+	free(tg->v);
+	*tg = (struct lat_tgids){ .v = NULL };
+}
+
+int lat_rows_tgids(struct lat_rows *w, const char *meta)
+{
+	return lat_tgids_parse(&w->tg, meta);
 }
 
 void lat_rows_release(struct lat_rows *w)
 {
-	free(w->tgids);
-	w->tgids = NULL;
-	w->ntgids = w->tgid_cap = 0;
+	lat_tgids_release(&w->tg);
 	fixed_free(w->fixed);
 	w->fixed = NULL;
 }
@@ -460,7 +469,7 @@ void lat_rows_release(struct lat_rows *w)
 /* trace, host, pid, tid, comm: the first columns of every table */
 static void put_task(struct row *r, struct lat_rows *w, int32_t tid, const char *comm)
 {
-	int32_t tgid = tgid_of(w, tid);
+	int32_t tgid = lat_tgids_of(&w->tg, tid);
 
 	put_fixed(r, w, FIX_TRACE, "trace", w->trace ? w->trace : "");
 	put_fixed(r, w, FIX_HOST, "host", w->host);	/* NULL: unknown */

@@ -163,16 +163,16 @@ static void tasks_json(struct lat_json *j, const struct lat_report_input *in, si
 		       const struct lat_wakeup_result *r, int64_t limit_ns)
 {
 	char cls[40];
-	struct lat_rows tg;
+	const struct lat_tgids *tg;
 
-	rp_tgids_load(&tg, in->blocks[k]);
+	tg = rp_tgids(in->blocks[k]);
 	for (size_t i = 0; i < r->ntasks; i++) {
 		const struct lat_wake_task *t = &r->tasks[i];
 
 		if (!lat_gate_task_over(t, limit_ns))
 			continue;
 		where_json(j, in, k);
-		rp_json_task(j, &tg, t->pid);
+		rp_json_task(j, tg, t->pid);
 		lat_json_strn(j, "comm", t->comm, strnlen(t->comm, LAT_COMM_LEN));
 		lat_sched_class_fmt(t->prio, cls, sizeof(cls));
 		lat_json_str(j, "class", cls[0] ? cls : NULL);
@@ -182,15 +182,14 @@ static void tasks_json(struct lat_json *j, const struct lat_report_input *in, si
 		lat_json_int(j, "p99_ns", t->wake.p99);
 		lat_json_obj_close(j);
 	}
-	lat_rows_release(&tg);
 }
 
 static void cases_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
 		       const struct lat_wakeup_result *r, int64_t limit_ns)
 {
-	struct lat_rows tg;
+	const struct lat_tgids *tg;
 
-	rp_tgids_load(&tg, in->blocks[k]);
+	tg = rp_tgids(in->blocks[k]);
 	for (size_t i = 0; i < r->nworst; i++) {
 		const struct lat_wake_case *c = &r->worst[i];
 
@@ -198,7 +197,7 @@ static void cases_json(struct lat_json *j, const struct lat_report_input *in, si
 			continue;
 		where_json(j, in, k);
 		lat_json_uint(j, "case", i + 1);
-		rp_json_task(j, &tg, c->pid);
+		rp_json_task(j, tg, c->pid);
 		lat_json_strn(j, "comm", c->comm, strnlen(c->comm, LAT_COMM_LEN));
 		lat_json_int(j, "cpu", c->cpu);
 		lat_json_uint(j, "start_ns", c->start_ns);
@@ -207,7 +206,6 @@ static void cases_json(struct lat_json *j, const struct lat_report_input *in, si
 		lat_json_str(j, "verdict", lat_verdict_name(c->verdict.kind));
 		lat_json_obj_close(j);
 	}
-	lat_rows_release(&tg);
 }
 
 static void probe_cpus_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
@@ -231,9 +229,9 @@ static void probe_cpus_json(struct lat_json *j, const struct lat_report_input *i
 static void probe_samples_json(struct lat_json *j, const struct lat_report_input *in, size_t k,
 			       const struct lat_probe_result *p, int64_t limit_ns)
 {
-	struct lat_rows tg;
+	const struct lat_tgids *tg;
 
-	rp_tgids_load(&tg, in->blocks[k]);
+	tg = rp_tgids(in->blocks[k]);
 	for (size_t i = 0; i < p->nworst; i++) {
 		const struct lat_probe_sample *s = &p->worst[i];
 
@@ -242,13 +240,12 @@ static void probe_samples_json(struct lat_json *j, const struct lat_report_input
 		where_json(j, in, k);
 		lat_json_str(j, "probe", lat_probe_kind_name(s->kind));
 		lat_json_int(j, "cpu", s->cpu);
-		rp_json_task(j, &tg, s->pid);
+		rp_json_task(j, tg, s->pid);
 		lat_json_uint(j, "seq", s->seq);
 		lat_json_int(j, "lat_ns", s->lat_ns);
 		lat_json_uint(j, "marker_ns", s->pt[LAT_PPT_MARKER]);
 		lat_json_obj_close(j);
 	}
-	lat_rows_release(&tg);
 }
 
 /* One list of the gate: @emit over every event-trace block that has the part it lists. */

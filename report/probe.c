@@ -171,7 +171,7 @@ static void cpu_json(struct lat_json *j, const struct lat_probe_cpu *c)
 	lat_json_obj_close(j);
 }
 
-static void sample_head_json(struct lat_json *j, const struct lat_rows *tg,
+static void sample_head_json(struct lat_json *j, const struct lat_tgids *tg,
 			     const struct lat_probe_sample *s)
 {
 	lat_json_obj_open(j, NULL);
@@ -184,7 +184,7 @@ static void sample_head_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* The task that held the CPU longest: { pid, tid, comm, ns } under @key, or null. */
-static void holder_json(struct lat_json *j, const struct lat_rows *tg, const char *key,
+static void holder_json(struct lat_json *j, const struct lat_tgids *tg, const char *key,
 			const struct lat_probe_sample *s)
 {
 	if (s->holder_pid >= 0 && s->holder_ns > 0) {
@@ -199,7 +199,7 @@ static void holder_json(struct lat_json *j, const struct lat_rows *tg, const cha
 }
 
 /* A gap sample: what its CPU did in the gap (docs/probe.md, "The gap probe's samples"). */
-static void gap_json(struct lat_json *j, const struct lat_rows *tg,
+static void gap_json(struct lat_json *j, const struct lat_tgids *tg,
 		     const struct lat_probe_sample *s)
 {
 	sample_head_json(j, tg, s);
@@ -241,7 +241,7 @@ static int stall_dominates(const struct lat_probe_sample *s)
 	return s->stall_ns > 0 && 2 * s->stall_ns > s->lat_ns;
 }
 
-static void sample_json(struct lat_json *j, const struct lat_rows *tg, const struct lat_block *b,
+static void sample_json(struct lat_json *j, const struct lat_tgids *tg, const struct lat_block *b,
 			const struct lat_probe_sample *s)
 {
 	size_t wc = wakeup_case(b, s);
@@ -296,11 +296,11 @@ static void sample_json(struct lat_json *j, const struct lat_rows *tg, const str
 void rp_report_probe_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_probe_result *r = b->probe;
-	struct lat_rows tg;
+	const struct lat_tgids *tg;
 
 	if (!r)
 		return;
-	rp_tgids_load(&tg, b);	/* damaged: said in wakeup.pid_source */
+	tg = rp_tgids(b);	/* damaged: said in wakeup.pid_source */
 	lat_json_obj_open(j, "probe");
 	lat_json_uint(j, "markers", r->markers);
 	lat_json_bool(j, "summary", r->has_summary);
@@ -319,10 +319,9 @@ void rp_report_probe_json(struct lat_json *j, const struct lat_block *b)
 	left_out_json(j, r);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
-		sample_json(j, &tg, b, &r->worst[i]);
+		sample_json(j, tg, b, &r->worst[i]);
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
-	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------ */

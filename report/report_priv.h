@@ -45,23 +45,21 @@ void rp_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);
 void rp_report_who(FILE *out, const char *comm, int32_t pid);
 /*
  * The thread groups of event block @b's tasks (the pid keys, docs/json.md): the recorder's
- * tgids line of its source (docs/record.md) into the zeroed @tg, whose table the caller
- * frees with lat_rows_release().  Returns as lat_rows_tgids(): pairs read, or negative
- * (then @tg holds the pairs before a damaged one, or none).
+ * tgids line of its source (docs/record.md), parsed on the first call and kept with the
+ * block (freed with it); lent until lat_block_free().  Its status is what
+ * lat_tgids_parse() returned: pairs read, or negative (then it holds the pairs before a
+ * damaged one, or none).  Never NULL: no event block, or out of memory, is an empty table.
  */
-struct lat_rows;
-int rp_tgids_load(struct lat_rows *tg, const struct lat_block *b);
+struct lat_tgids;
+const struct lat_tgids *rp_tgids(const struct lat_block *b);
 /*
  * A task of an event trace: "pid" its process (thread group) from @tg, null when not
  * known (no tgids line, @tg NULL, the task exited before the recorder read it, the idle
  * task), then "tid" @tid, the thread (the kernel's pid).
  */
-void rp_json_task(struct lat_json *j, const struct lat_rows *tg, int32_t tid);
-/*
- * "pid_source": where the pids came from ({from, threads, damaged}), or null when no pid
- * is known; @loaded: what rp_tgids_load() returned.
- */
-void rp_json_pid_source(struct lat_json *j, const struct lat_rows *tg, int loaded);
+void rp_json_task(struct lat_json *j, const struct lat_tgids *tg, int32_t tid);
+/* "pid_source": where the pids came from ({from, threads, damaged}), or null when none. */
+void rp_json_pid_source(struct lat_json *j, const struct lat_tgids *tg);
 /* "@key": [@first, @last], an input's line range (docs/json.md). */
 void rp_report_json_lines(struct lat_json *j, const char *key, uint64_t first, uint64_t last);
 

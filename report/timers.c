@@ -50,7 +50,7 @@ static void hex_json(struct lat_json *j, const char *key, uint64_t v)
 	lat_json_str(j, key, buf);
 }
 
-static void expiry_json(struct lat_json *j, const struct lat_rows *tg, const char *key,
+static void expiry_json(struct lat_json *j, const struct lat_tgids *tg, const char *key,
 			const struct lat_timer_expiry *x)
 {
 	lat_json_obj_open(j, key);
@@ -77,7 +77,7 @@ static void expiry_json(struct lat_json *j, const struct lat_rows *tg, const cha
 	lat_json_obj_close(j);
 }
 
-static void sample_json(struct lat_json *j, const struct lat_rows *tg,
+static void sample_json(struct lat_json *j, const struct lat_tgids *tg,
 			const struct lat_wakeup_result *r, const struct lat_timer_sample *s)
 {
 	long c = case_of(r, s);
@@ -144,7 +144,7 @@ static void cpus_json(struct lat_json *j, const struct lat_timer_result *t)
 	lat_json_arr_close(j);
 }
 
-static void threads_json(struct lat_json *j, const struct lat_rows *tg,
+static void threads_json(struct lat_json *j, const struct lat_tgids *tg,
 			 const struct lat_timer_result *t)
 {
 	lat_json_arr_open(j, "threads");
@@ -170,11 +170,11 @@ static void threads_json(struct lat_json *j, const struct lat_rows *tg,
 void rp_report_timers_json(struct lat_json *j, const struct lat_block *b)
 {
 	const struct lat_timer_result *t = timers_of(b);
-	struct lat_rows tg;
+	const struct lat_tgids *tg;
 
 	if (!t)
 		return;
-	rp_tgids_load(&tg, b);	/* damaged: said in wakeup.pid_source */
+	tg = rp_tgids(b);	/* damaged: said in wakeup.pid_source */
 	lat_json_obj_open(j, "timers");
 	lat_json_uint(j, "starts", t->starts);
 	lat_json_uint(j, "cancels", t->cancels);
@@ -191,17 +191,16 @@ void rp_report_timers_json(struct lat_json *j, const struct lat_block *b)
 	rp_report_stat_json(j, &t->irq);
 	lat_json_obj_close(j);
 	cpus_json(j, t);
-	threads_json(j, &tg, t);
+	threads_json(j, tg, t);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < t->nworst; i++)
-		sample_json(j, &tg, b->analysis, &t->worst[i]);
+		sample_json(j, tg, b->analysis, &t->worst[i]);
 	lat_json_arr_close(j);
 	lat_json_arr_open(j, "worst_irq");
 	for (size_t i = 0; i < t->nworst_irq; i++)
-		expiry_json(j, &tg, NULL, &t->worst_irq[i]);
+		expiry_json(j, tg, NULL, &t->worst_irq[i]);
 	lat_json_arr_close(j);
 	lat_json_obj_close(j);
-	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------------------- */

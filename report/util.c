@@ -4,6 +4,7 @@
  * their own, so that no emitter depends on report.c, which depends on them through the kind
  * table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "latscope/event.h"
@@ -62,15 +63,35 @@ void rp_report_who(FILE *out, const char *comm, int32_t pid)
 	fprintf(out, "/%d", pid);
 }
 
-int rp_tgids_load(struct lat_rows *tg, const struct lat_block *b)
+static void tgids_free(struct lat_tgids *t)
 {
-	memset(tg, 0, sizeof(*tg));
-	return lat_rows_tgids(tg, b && b->events ? b->events->latscope_meta : NULL);
+	lat_tgids_release(t);
+	free(t);
 }
 
-void rp_json_task(struct lat_json *j, const struct lat_rows *tg, int32_t tid)
+const struct lat_tgids *rp_tgids(const struct lat_block *b)
 {
-	int32_t tgid = tg ? lat_rows_tgid_of(tg, tid) : -1;
+	static const struct lat_tgids none = { .status = 0 }, oom = { .status = -LAT_ENOMEM };
+	/* a cache: what the block holds is not changed, only parsed once */
+	struct lat_block *cache = (struct lat_block *)b;
+	struct lat_tgids *t;
+
+	if (!b || !b->events)
+		return &none;
+	if (b->tgids)
+		return b->tgids;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return &oom;
+	lat_tgids_parse(t, b->events->latscope_meta);
+	cache->tgids = t;
+	cache->tgids_free = tgids_free;
+	return t;
+}
+
+void rp_json_task(struct lat_json *j, const struct lat_tgids *tg, int32_t tid)
+{
+	int32_t tgid = tg ? lat_tgids_of(tg, tid) : -1;
 
 	if (tgid > 0)
 		lat_json_int(j, "pid", tgid);
@@ -79,15 +100,15 @@ void rp_json_task(struct lat_json *j, const struct lat_rows *tg, int32_t tid)
 	lat_json_int(j, "tid", tid);
 }
 
-void rp_json_pid_source(struct lat_json *j, const struct lat_rows *tg, int loaded)
+void rp_json_pid_source(struct lat_json *j, const struct lat_tgids *tg)
 {
-	if (!tg->ntgids && loaded >= 0) {
+	if (!tg->n && tg->status >= 0) {
 		lat_json_null(j, "pid_source");
 		return;
 	}
 	lat_json_obj_open(j, "pid_source");
 	lat_json_str(j, "from", "latscope-record");
-	lat_json_uint(j, "threads", tg->ntgids);
-	lat_json_bool(j, "damaged", loaded < 0);
+	lat_json_uint(j, "threads", tg->n);
+	lat_json_bool(j, "damaged", tg->status < 0);
 	lat_json_obj_close(j);
 }

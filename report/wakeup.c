@@ -19,7 +19,7 @@ static void stack_json(struct lat_json *j, const char *key, const struct lat_wak
 	lat_json_str(j, key, r->stacks[id].folded);
 }
 
-static void waker_json(struct lat_json *j, const struct lat_rows *tg,
+static void waker_json(struct lat_json *j, const struct lat_tgids *tg,
 		       const struct lat_wakeup_result *r, const struct lat_wake_waker *k)
 {
 	lat_json_obj_open(j, "waker");
@@ -66,7 +66,7 @@ static void sched_json(struct lat_json *j, int32_t prio)
 	sched_json_pol(j, prio, -2);
 }
 
-static void stall_json(struct lat_json *j, const struct lat_rows *tg,
+static void stall_json(struct lat_json *j, const struct lat_tgids *tg,
 		       const struct lat_wake_stall *s)
 {
 	lat_json_obj_open(j, NULL);
@@ -100,7 +100,7 @@ static void stall_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* "on_cpu": who held a CPU (longest first, shares of @total), "other_ns", "other_tasks". */
-static void holders_json(struct lat_json *j, const struct lat_rows *tg,
+static void holders_json(struct lat_json *j, const struct lat_tgids *tg,
 			 const struct lat_wakeup_result *r, const struct lat_wake_oncpu *h, size_t n, int64_t other_ns,
 			 size_t other_tasks, int64_t total)
 {
@@ -130,7 +130,7 @@ static void holders_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* The case's identity, its wait and its verdict. */
-static void case_head_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_head_json(struct lat_json *j, const struct lat_tgids *tg,
 			   const struct lat_wake_case *c)
 {
 	char ev[LAT_VERDICT_TEXT_LEN];
@@ -177,7 +177,7 @@ static void case_head_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* Who held the CPU (and the CPU it was queued on) while the task waited. */
-static void case_holders_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_holders_json(struct lat_json *j, const struct lat_tgids *tg,
 			      const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
 	holders_json(j, tg, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
@@ -211,7 +211,7 @@ static void case_irqs_json(struct lat_json *j, const struct lat_wake_case *c)
 }
 
 /* The wakeup chain: who woke the waker, and what held each link. */
-static void case_chain_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_chain_json(struct lat_json *j, const struct lat_tgids *tg,
 			    const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
 	lat_json_arr_open(j, "chain");
@@ -246,7 +246,7 @@ static void case_chain_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* Migrations and trace_marker lines during the wait. */
-static void case_events_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_events_json(struct lat_json *j, const struct lat_tgids *tg,
 			     const struct lat_wake_case *c)
 {
 	lat_json_arr_open(j, "migrations");
@@ -275,7 +275,7 @@ static void case_events_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* The run queue and every CPU's time during the wait, and the stalls in it. */
-static void case_cpus_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_cpus_json(struct lat_json *j, const struct lat_tgids *tg,
 			   const struct lat_wake_case *c)
 {
 	lat_json_int(j, "rq_at_wake", c->rq_at_wake);
@@ -306,7 +306,7 @@ static void case_cpus_json(struct lat_json *j, const struct lat_rows *tg,
 	lat_json_arr_close(j);
 }
 
-static void case_json(struct lat_json *j, const struct lat_rows *tg,
+static void case_json(struct lat_json *j, const struct lat_tgids *tg,
 		      const struct lat_wakeup_result *r, const struct lat_wake_case *c)
 {
 	lat_json_obj_open(j, NULL);
@@ -382,7 +382,7 @@ static void counts_json(struct lat_json *j, const struct lat_wakeup_result *r,
 }
 
 /* All waits, the @top tasks and every CPU. */
-static void tables_json(struct lat_json *j, const struct lat_rows *tg,
+static void tables_json(struct lat_json *j, const struct lat_tgids *tg,
 			const struct lat_wakeup_result *r, size_t top)
 {
 	lat_json_obj_open(j, "all");
@@ -424,7 +424,7 @@ static void tables_json(struct lat_json *j, const struct lat_rows *tg,
 }
 
 /* Real-time threads first: every one, not cut by --top. */
-static void rt_json(struct lat_json *j, const struct lat_rows *tg,
+static void rt_json(struct lat_json *j, const struct lat_tgids *tg,
 		    const struct lat_wakeup_result *r)
 {
 	lat_json_arr_open(j, "rt");
@@ -469,7 +469,7 @@ static void verdicts_json(struct lat_json *j, const struct lat_wakeup_result *r)
 }
 
 /* The trace's gaps (lost events) and stalls (CPUs that stopped tracing). */
-static void gaps_json(struct lat_json *j, const struct lat_rows *tg,
+static void gaps_json(struct lat_json *j, const struct lat_tgids *tg,
 		      const struct lat_wakeup_result *r)
 {
 	lat_json_arr_open(j, "gaps");
@@ -497,24 +497,23 @@ void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 {
 	const struct lat_wakeup_result *r = b->analysis;
 	size_t top = o && o->top_n > 0 ? (size_t)o->top_n : 20;
-	struct lat_rows tg;
-	int loaded;
+	const struct lat_tgids *tg;
 
 	if (!r)
 		return;
-	loaded = rp_tgids_load(&tg, b);
+	tg = rp_tgids(b);
 	lat_json_obj_open(j, "wakeup");
 	counts_json(j, r, o);
-	rp_json_pid_source(j, &tg, loaded);
-	tables_json(j, &tg, r, top);
-	rt_json(j, &tg, r);
+	rp_json_pid_source(j, tg);
+	tables_json(j, tg, r, top);
+	rt_json(j, tg, r);
 	lat_json_uint(j, "priority_inversions", r->inversions);
 	verdicts_json(j, r);
 	lat_json_arr_open(j, "worst");
 	for (size_t i = 0; i < r->nworst; i++)
-		case_json(j, &tg, r, &r->worst[i]);
+		case_json(j, tg, r, &r->worst[i]);
 	lat_json_arr_close(j);
-	gaps_json(j, &tg, r);
+	gaps_json(j, tg, r);
 	rp_health_json(j, r);
 	lat_json_str(j, "stop_reason", r->stop_reason);
 	lat_json_bool(j, "has_stacks", r->has_stacks);
@@ -529,7 +528,6 @@ void rp_report_wakeup_json(struct lat_json *j, const struct lat_block *b,
 	}
 	lat_json_obj_close(j);
 	lat_json_uint(j, "lost_events", r->lost_events);
-	lat_rows_release(&tg);
 }
 
 /* ---- text ------------------------------------------------------------------------- */

@@ -34,6 +34,29 @@ const char *lat_rows_kind_name(enum lat_rows_kind kind);
 /* "csv" or "jsonl" (static): the file name extension of a table */
 const char *lat_rows_fmt_name(enum lat_rows_fmt fmt);
 
+/* A trace's thread groups: the recorder's "latscope: tgids=TID:TGID,..." line, parsed. */
+struct lat_rows_tgid {
+	int32_t tid, tgid;
+};
+
+struct lat_tgids {
+	struct lat_rows_tgid *v;	/* by tid; owned */
+	size_t n, cap;
+	int status;		/* what lat_tgids_parse() returned */
+};
+
+/*
+ * The tgids line in @meta (trace.dat's latscope metadata, docs/record.md) into @t (zeroed,
+ * or parsed before: replaced), NULL or none: empty.  Returns the number of pairs read,
+ * -LAT_ENOMEM (empty), or -LAT_EFORMAT after keeping the pairs before a malformed one; the
+ * same in t->status.
+ */
+int lat_tgids_parse(struct lat_tgids *t, const char *meta);
+/* The tgid of task @tid, -1 when unknown (or for the idle task). */
+int32_t lat_tgids_of(const struct lat_tgids *t, int32_t tid);
+/* Frees the table (not @t). */
+void lat_tgids_release(struct lat_tgids *t);
+
 /* One table being written. */
 struct lat_rows_table {
 	FILE *out;			/* lent; NULL: this table is not written */
@@ -56,8 +79,7 @@ struct lat_rows {
 	/* the current trace's CLOCK_REALTIME - trace clock (the wall_ns column), if known */
 	int wall_known;
 	int64_t wall_offset_ns;
-	struct lat_rows_tgid *tgids;	/* the pid column: the current trace's, by tid; owned */
-	size_t ntgids, tgid_cap;
+	struct lat_tgids tg;	/* the pid column: the current trace's */
 	/* trace, host, trace_id as written, made again when they change; owned (export_rows.c) */
 	struct lat_rows_fixed *fixed;
 };
@@ -67,11 +89,8 @@ void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt);
 /* Table @kind goes to @out (lent until lat_rows_release()). */
 void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
 /*
- * The pid column (thread group ids) of the next trace's rows: the recorder's
- * "latscope: tgids=TID:TGID,..." line in @meta (trace.dat's latscope metadata,
- * docs/record.md), NULL or none: the column stays empty.  Returns the number
- * of pairs read, -LAT_ENOMEM (the column stays empty), or -LAT_EFORMAT after
- * keeping the pairs before a malformed one.
+ * The pid column (thread group ids) of the next trace's rows: lat_tgids_parse() of @meta
+ * into r->tg; returns as it does.
  */
 int lat_rows_tgids(struct lat_rows *r, const char *meta);
 /*

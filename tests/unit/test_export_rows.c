@@ -3,7 +3,8 @@
  * The rows exporter (report/export_rows.c): the pid column from the
  * recorder's "latscope: tgids=TID:TGID,..." line (docs/record.md) and what a
  * damaged or absent line gives; unknown values (\N in CSV, null in JSON
- * Lines); the one text rule of both formats; the wall_ns column; --rows lists.
+ * Lines); the one text rule of both formats; the wall_ns column; --rows lists;
+ * the report's tgid table, parsed once per block.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/event.h"
 #include "latscope/export.h"
+#include "latscope/model.h"
+#include "report_priv.h"
 
 /* Points table @kind of @r at a memory stream over @buf, its header done. */
 static FILE *to_buf(struct lat_rows *r, enum lat_rows_kind kind, char *buf, size_t len)
@@ -179,6 +183,32 @@ static void test_text(void **state)
 	lat_rows_release(&r);
 }
 
+/* The report's tgid table of a block: parsed on the first ask, the same one after. */
+static void test_tgids_once(void **state)
+{
+	struct lat_event_source src = { .latscope_meta = "latscope: tgids=8:80,7:70\n" };
+	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+	const struct lat_tgids *t;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(rp_tgids(b)->n, 0);	/* no source: empty, not kept */
+	assert_null(b->tgids);
+	b->events = &src;
+	t = rp_tgids(b);
+	assert_ptr_equal(b->tgids, t);
+	assert_int_equal(t->status, 2);
+	assert_int_equal(lat_tgids_of(t, 7), 70);
+	assert_int_equal(lat_tgids_of(t, 8), 80);
+	assert_int_equal(lat_tgids_of(t, 9), -1);
+	/* changed metadata is not read again: the table is the block's, parsed once */
+	src.latscope_meta = "latscope: tgids=9:90\n";
+	assert_ptr_equal(rp_tgids(b), t);
+	assert_int_equal(lat_tgids_of(t, 9), -1);
+	b->events = NULL;	/* not the block's to free */
+	lat_block_free(b);	/* frees the table: ASan would say a leak */
+}
+
 static void test_kinds(void **state)
 {
 	unsigned mask;
@@ -211,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_wall),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_tgids_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
