@@ -109,8 +109,13 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	    (ret = wk_cases_take(&w->cases, w->r)) || (ret = wk_health_finish(&w->health)) ||
 	    (ret = wk_timers_finish(&w->tmr)))
 		return ret;
-	for (size_t i = 0; i < w->r->nworst; i++)
-		wk_verdict_env(&w->r->worst[i].verdict, src->env);
+	for (size_t i = 0; i < w->r->nworst; i++) {
+		struct lat_wake_case *c = &w->r->worst[i];
+
+		wk_verdict_env(&c->verdict, src->env);
+		t = wk_find_task(w, c->pid);
+		c->outranked_unselected = t && t->unsel_rank >= wk_rank_ns(c);
+	}
 	wk_stalls_finish(&w->stalls);
 	wk_steal_finish(&w->steal, w->r);
 	return wk_stacks_finish(&w->stacks);

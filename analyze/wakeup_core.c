@@ -169,6 +169,21 @@ static inline __attribute__((always_inline)) void end_record(struct wk *w, const
 	e->vbasis = LAT_VBASIS_PARTS;
 }
 
+/*
+ * --task COMM with timelines: a wait of @t that COMM did not select (another name then)
+ * and that would rank were @t's pid selected (a report's case timeline is `--task PID`):
+ * its rank kept for the cases' check in wakeup.c.
+ */
+static __attribute__((noinline)) void unselected_end(const struct wk *w, struct wk_task *t,
+						      const struct wk_end *e)
+{
+	if (!e->trusted || e->kind == LAT_WAIT_PREEMPT || (e->low_trust && !w->include_untrusted) ||
+	    (w->sel.classing && !class_ok(w, t->prio)))
+		return;
+	if (wk_end_rank(e) > t->unsel_rank)
+		t->unsel_rank = wk_end_rank(e);
+}
+
 /* A wait of @t ending on @c of low trust: counted on the incomplete CPU. */
 static __attribute__((noinline)) void low_trust(struct wk *w, struct wk_cpu *c,
 						 const struct wk_task *t)
@@ -232,6 +247,8 @@ static inline __attribute__((always_inline)) void end_wait(struct wk *w, struct 
 		wk_sink_wait(&w->sink, &e, wk_chain_last(&w->chain));
 	if (e.counted)
 		wk_cases_end(&w->cases, &c->cases, &c->h, &e);
+	else if (!t->match && w->sel.filter_comm && w->cases.timelines > 0)
+		unselected_end(w, t, &e);
 	wk_timer_end(&w->tmr, &t->tmr, &e);
 }
 

@@ -66,6 +66,7 @@ __attribute__((noinline)) struct wk_task *wk_new_task(struct wk *w, int32_t pid,
 	t->area_cpu = -1;
 	t->prio = LAT_PRIO_UNKNOWN;	/* until a switch or waking of it says */
 	t->policy = -1;
+	t->unsel_rank = -1;
 	w->tasks.slots[wk_task_slot(w, pid)] = (struct wk_slot){ pid, t };
 	w->tasks.ntasks++;
 	copy_comm(t->comm, comm);

@@ -121,6 +121,11 @@ struct wk_task {
 	int32_t ss_target, ss_policy;
 	int32_t policy;			/* set by a recorded sched_setscheduler(), -1 none */
 	struct wk_timer_task tmr;
+	/*
+	 * --task COMM with timelines: the highest rank (wk_end_rank()) of its waits COMM did
+	 * not select that would rank were its pid selected, -1 none (the cases' check)
+	 */
+	int64_t unsel_rank;
 };
 
 _Static_assert(offsetof(struct wk_task, gaps_at_start) == 64 &&

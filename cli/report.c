@@ -78,6 +78,7 @@ struct chart_job {
 	int64_t draw_ns;		/* the time drawing it took */
 	int drawn, written;
 	int unfit;			/* the chart does not draw this kind of block at all */
+	int own_pass;			/* a case's timeline that needs a pass of its own */
 };
 
 /* The charts of a whole event trace beside the cases' timelines: one row each. */
@@ -216,9 +217,9 @@ static char *job_command(const struct cli_ctx *c, const struct report_cmd *r, co
 /*
  * The analysis a chart is drawn from.  The report's own (load_all()) with the --task of the
  * report: every chart of a block is drawn from it, each case's timeline from its place in the
- * worst list (docs/report.md, "One analysis").  Only under a --task COMM does a case's
- * timeline get a pass of its own, with --task PID as its command: a task renamed during the
- * trace has waits the COMM does not select.
+ * worst list (docs/report.md, "One analysis").  Only under a --task COMM, when the case's
+ * task has a wait COMM did not select (another name then) that ranks as high, is its
+ * timeline (`--task PID`, which explains that wait first) drawn from a pass of its own.
  */
 struct chart_pass {
 	size_t input, block;
@@ -253,7 +254,7 @@ static int task_is_pid(const char *task)
 /* The --task of the pass that draws @j. */
 static const char *pass_task(const struct cli_ctx *c, const struct chart_job *j)
 {
-	if (j->kind == LAT_CHART_TIMELINE && j->case_no && c->an.task && !task_is_pid(c->an.task))
+	if (j->own_pass && c->an.task && !task_is_pid(c->an.task))
 		return j->task;
 	return c->an.task ? c->an.task : "";
 }
@@ -403,6 +404,7 @@ static int case_jobs(struct chart_job **jobs, size_t *n, size_t *cap,
 			return -1;
 		j->case_no = c + 1;
 		j->kind = LAT_CHART_TIMELINE;
+		j->own_pass = wc->outranked_unselected;
 		snprintf(j->task, sizeof(j->task), "%d", wc->pid);
 		snprintf(stem, sizeof(stem), "case-%zu-timeline", c + 1);
 		name_job(j, r, in, stem);

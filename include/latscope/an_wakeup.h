@@ -367,6 +367,14 @@ struct lat_wake_case {
 	   [the steal, wakeup_steal.c, at the end] */
 	int64_t steal_ns;
 	struct lat_timeline *tl;	/* owned: the window around the case, or NULL */
+	/*
+	 * Under --task COMM with timelines asked for: its pid has a wait the name did not
+	 * select (the task had another name then) that ranks as high or higher and would
+	 * have been among its worst had the pid been selected.  Then `--task PID` explains
+	 * another wait of the task first than this one (what `latscope report` checks before
+	 * drawing the case's timeline from this pass, docs/report.md "One analysis").
+	 */
+	uint8_t outranked_unselected;
 };
 
 struct lat_wake_task {
