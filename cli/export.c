@@ -15,6 +15,7 @@
 #include "latscope/export.h"
 #include "latscope/input.h"
 #include "cli.h"
+#include "export_id.h"
 #include "options.h"
 
 void usage_export(FILE *out)
@@ -266,6 +267,7 @@ struct export_names {
 	struct lat_rows *rows;		/* --rows: for the traces table, else NULL */
 	struct lat_perfetto *pf;	/* --perfetto: for the tasks' processes, else NULL */
 	struct lat_pfproto *pp;		/* --perfetto-proto: the same, and the system */
+	struct cli_ids *ids;		/* --rows without --trace-id: the ids' hash, else NULL */
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
 
@@ -285,6 +287,22 @@ static void export_source(struct lat_rows *r, const struct lat_block *b, const c
 			lat_strerror(ret));
 }
 
+static void id_warning(const char *path, int err)
+{
+	fprintf(stderr, "%s: warning: no trace id (cannot read it again: %s)\n", path,
+		lat_strerror(err));
+}
+
+/* The rows of an input written with its id (cli_ids_finish()); its error. */
+static int ids_finish(struct cli_ids *ids, const struct lat_rows *r)
+{
+	FILE *outs[LAT_ROWS_NKINDS];
+
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++)
+		outs[k] = r->t[k].out;
+	return cli_ids_finish(ids, outs, LAT_ROWS_NKINDS);
+}
+
 /*
  * Runs the wakeup analysis of every event stream of @path with @sink attached;
  * @names gets each stream's name and host while it runs.  Returns the number
@@ -295,7 +313,7 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 {
 	const struct export_args *a = c->own;
 	struct lat_loaded l;
-	char name[4096], id[64], hash[17] = "";
+	char name[4096], id[64] = "", hash[17] = "";
 	int n = 0, nev = 0, ret;
 
 	ret = lat_load(&l, path, &c->read);
@@ -313,10 +331,11 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 		fprintf(stderr, "%s: warning: %d event traces in one input: all on the same "
 				"tracks\n", path, nev);
 	if (names->trace_id && !a->trace_id && nev) {
-		ret = lat_rows_trace_id(path, hash);
+		/* on a thread of its own while the rows are made (cli/export_id.c) */
+		ret = names->ids ? cli_ids_start(names->ids, path, hash, id) :
+				   lat_rows_trace_id(path, hash);
 		if (ret < 0)
-			fprintf(stderr, "%s: warning: no trace id (cannot read it again: %s)\n",
-				path, lat_strerror(ret));
+			id_warning(path, ret);
 	}
 	c->an.sink = sink;
 	for (size_t k = 0; k < l.nblocks; k++) {
@@ -370,6 +389,8 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 	}
 	*names->trace = NULL;
 	*names->host = NULL;
+	if (names->ids && names->rows && (ret = ids_finish(names->ids, names->rows)) < 0)
+		id_warning(path, ret);
 	if (names->trace_id)
 		*names->trace_id = NULL;
 	c->an.sink = NULL;
@@ -511,10 +532,29 @@ static void rows_buffer(FILE *out)
 }
 
 /*
- * Opens the table files of --rows: stdout or -o OUT for one kind, DIR/KIND.EXT
- * for several (DIR made if missing).  Returns 0, or -1 after a message.
+ * @out as a table's stream: through @ids (the rows held while the id is hashed) when not
+ * NULL; NULL after a message.
  */
-static int open_tables(const struct export_args *a, struct lat_rows *r)
+static FILE *table_stream(FILE *out, struct cli_ids *ids)
+{
+	FILE *f = ids ? cli_ids_stream(ids, out) : out;
+
+	if (!f) {
+		fprintf(stderr, "latscope export: out of memory\n");
+		if (out != stdout)
+			fclose(out);
+		return NULL;
+	}
+	rows_buffer(f);
+	return f;
+}
+
+/*
+ * Opens the table files of --rows: stdout or -o OUT for one kind, DIR/KIND.EXT
+ * for several (DIR made if missing), through @ids when not NULL.  Returns 0, or
+ * -1 after a message.
+ */
+static int open_tables(const struct export_args *a, struct lat_rows *r, struct cli_ids *ids)
 {
 	int one = !(a->kinds & (a->kinds - 1));
 
@@ -526,7 +566,8 @@ static int open_tables(const struct export_args *a, struct lat_rows *r)
 				strerror(errno));
 			return -1;
 		}
-		rows_buffer(out);
+		if (!(out = table_stream(out, ids)))
+			return -1;
 		for (int k = 0; k < LAT_ROWS_NKINDS; k++)
 			if (a->kinds & (1u << k))
 				lat_rows_table(r, (enum lat_rows_kind)k, out);
@@ -551,7 +592,8 @@ static int open_tables(const struct export_args *a, struct lat_rows *r)
 				strerror(errno));
 			return -1;
 		}
-		rows_buffer(out);
+		if (!(out = table_stream(out, ids)))
+			return -1;
 		lat_rows_table(r, (enum lat_rows_kind)k, out);
 	}
 	return 0;
@@ -592,13 +634,15 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	const struct export_args *a = c->own;
 	struct lat_rows r;
 	struct lat_wake_sink sink;
+	struct cli_ids ids = { .running = 0 };
 	struct export_names names = { .trace = &r.trace, .host = &r.host,
-				      .trace_id = &r.trace_id, .rows = &r };
+				      .trace_id = &r.trace_id, .rows = &r,
+				      .ids = a->trace_id ? NULL : &ids };
 	int bad = 0, werr;
 
 	lat_rows_init(&r, a->fmt);
 	r.threshold_ns = c->an.threshold_ns;
-	werr = open_tables(a, &r);
+	werr = open_tables(a, &r, names.ids);
 	if (!werr) {
 		lat_rows_header(&r);
 		lat_rows_sink(&r, &sink);

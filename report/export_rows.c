@@ -294,12 +294,27 @@ static void fixed_free(struct lat_rows_fixed *f)
 	free(f);
 }
 
+/*
+ * A trace_id held (LAT_ROWS_ID_HOLD): written as the id of 16 zeros is, the zeros then made
+ * the held bytes again (they are the first 16 zeros: after a quote at most).
+ */
+static void fixed_hold(char *out, size_t len)
+{
+	static const char zeros[] = "0000000000000000";
+	char *p = memmem(out, len, zeros, LAT_ROWS_ID_LEN);
+
+	if (p)
+		memcpy(p, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
+}
+
 /* Makes the written form of @s in @f's slot @i; -1 out of memory. */
 static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
 {
 	struct rowbuf o;
 	struct cell c = { NULL, CELL_STR, s, strlen(s), 0 };
 	size_t len = 0;
+	int hold = i == FIX_ID && !strncmp(s, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
+	char held[128];
 
 	free(f->src[i]);
 	free(f->out[i]);
@@ -309,11 +324,18 @@ static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
 	if (!f->src[i] || !o.f)
 		return -1;
 	o.n = 0;
+	if (hold) {
+		snprintf(held, sizeof(held), "0000000000000000%s", s + LAT_ROWS_ID_LEN);
+		c.s = held;
+		c.slen = strlen(held);
+	}
 	cell_out(&o, &c, jsonl);
 	rb_flush(&o);
 	if (fclose(o.f))
 		return -1;
 	f->len[i] = len;
+	if (hold)
+		fixed_hold(f->out[i], len);
 	return 0;
 }
 
@@ -732,23 +754,28 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 	write_row_end(w, LAT_ROWS_TRACES, &r, res ? res->first_ns : 0, res != NULL);
 }
 
-int lat_rows_trace_id(const char *path, char *buf)
+int lat_rows_trace_id_file(FILE *f, char *buf)
 {
-	FILE *f = fopen(path, "rb");
 	uint64_t h = 14695981039346656037ull;
 	unsigned char chunk[65536];
 	size_t n;
-	int err = 0;
 
-	if (!f)
-		return -errno;
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		for (size_t i = 0; i < n; i++)
 			h = (h ^ chunk[i]) * 1099511628211ull;
-	if (ferror(f))
-		err = -EIO;
-	fclose(f);
 	snprintf(buf, 17, "%016" PRIx64, h);
+	return ferror(f) ? -EIO : 0;
+}
+
+int lat_rows_trace_id(const char *path, char *buf)
+{
+	FILE *f = fopen(path, "rb");
+	int err;
+
+	if (!f)
+		return -errno;
+	err = lat_rows_trace_id_file(f, buf);
+	fclose(f);
 	return err;
 }
 

@@ -115,6 +115,19 @@ void lat_rows_trace(struct lat_rows *r, const struct lat_block *b);
  * in @buf (17 bytes).  Returns 0, or -errno when the file cannot be read.
  */
 int lat_rows_trace_id(const char *path, char *buf);
+/* The same of the open file @f, read to its end (not closed): 0, or -EIO after a read error. */
+int lat_rows_trace_id_file(FILE *f, char *buf);
+
+/* The digits of a trace id (lat_rows_trace_id()). */
+#define LAT_ROWS_ID_LEN 16
+/*
+ * A trace_id that starts with LAT_ROWS_ID_HOLD (LAT_ROWS_ID_LEN bytes 0x01) is one whose
+ * hash is not known yet: the rows carry these bytes as they are where its digits go (no
+ * other byte of a table is 0x01: text writes its control bytes as \xNN), for the caller to
+ * put the digits in their place when they are known (cli/export_id.c).
+ */
+#define LAT_ROWS_ID_HOLD "\1\1\1\1\1\1\1\1\1\1\1\1\1\1\1\1"
+
 /*
  * The preemption model named in a uname version string ("#1 SMP PREEMPT_DYNAMIC
  * ..."): "PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT", or NULL when it says none.

@@ -467,5 +467,40 @@ check "--rows waits,cases: usage error naming cases" \
 check "--rows all into a directory that cannot be made: exit 1" \
 	'[ $? -eq 1 ] && grep -q "cannot make /nonexistent/dir" "$tmp/w.err"'
 
+# --- trace_id: FNV-1a 64 of the file's bytes (docs/export.md), the fleet's key -----------
+# computed apart by python, against what every table's rows carry while the hash runs on a
+# thread of its own (cli/export_id.c): two inputs, each its own id, in every table; no row
+# keeps a byte of the held id (0x01)
+fnv() { python3 -c 'import sys
+h = 14695981039346656037
+for b in open(sys.argv[1], "rb").read():
+	h = ((h ^ b) * 1099511628211) % (1 << 64)
+print("%016x" % h)' "$1"; }
+rm -rf "$tmp/ids"
+"$bin" export --rows all --format jsonl -o "$tmp/ids" "$fixture" "$cyc" 2>/dev/null
+check "--rows all of two traces: exit 0" '[ $? -eq 0 ]'
+fx=$(fnv "$fixture")
+cy=$(fnv "$cyc")
+for t in waits slices stalls traces; do
+	python3 -c 'import json, sys
+ids = {}
+for line in open(sys.argv[1]):
+	r = json.loads(line)
+	ids.setdefault(r["trace"], set()).add(r["trace_id"])
+for t, i in sorted(ids.items()):
+	print(t, *sorted(i))' "$tmp/ids/$t.jsonl" >"$tmp/ids.$t"
+	# the fixture has no stall: cyclictest's trace alone there
+	n=2
+	[ $t = stalls ] && n=1
+	check "--rows $t: each trace's rows carry its FNV-1a 64" \
+		'{ [ $t = stalls ] || grep -qx "$fixture $fx" "$tmp/ids.$t"; } &&
+		 grep -qx "$cyc $cy" "$tmp/ids.$t" &&
+		 [ "$(wc -l <"$tmp/ids.$t")" -eq $n ] &&
+		 ! grep -q "$(printf "\001")" "$tmp/ids/$t.jsonl"'
+done
+"$bin" export --rows waits "$fixture" 2>/dev/null | tr -d '\r' | awk -F, 'NR > 1 { print $(NF - 1) }' |
+	sort -u >"$tmp/ids.csv"
+check "--rows waits as CSV: one trace_id, the file's FNV-1a 64" '[ "$(cat "$tmp/ids.csv")" = "$fx" ]'
+
 [ $fail -eq 0 ] && echo "test_export: all passed"
 exit $((fail > 0))

@@ -4,7 +4,7 @@
  * recorder's "latscope: tgids=TID:TGID,..." line (docs/record.md) and what a
  * damaged or absent line gives; unknown values (\N in CSV, null in JSON
  * Lines); the one text rule of both formats; the wall_ns column; --rows lists;
- * the report's tgid table, parsed once per block.
+ * a trace_id held while its hash runs; the report's tgid table, parsed once per block.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -183,6 +183,37 @@ static void test_text(void **state)
 	lat_rows_release(&r);
 }
 
+/*
+ * A trace_id held (LAT_ROWS_ID_HOLD, cli/export_id.c): its 16 bytes 0x01 are written as
+ * they are, unescaped, where the digits go (text writes 0x01 as \x01), the rest of the id
+ * as text; the caller puts the digits there, and the row is what the id gives.
+ */
+static void test_id_held(void **state)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct lat_rows r;
+	char buf[512], *p;
+
+	(void)state;
+	for (int jsonl = 0; jsonl < 2; jsonl++) {
+		char want[512];
+
+		lat_rows_init(&r, jsonl ? LAT_ROWS_JSONL : LAT_ROWS_CSV);
+		r.trace_id = "0123456789abcdef:12";
+		stall_row(&r, 7, want, sizeof(want));
+		r.trace_id = LAT_ROWS_ID_HOLD ":12";
+		stall_row(&r, 7, buf, sizeof(buf));
+		p = strchr(buf, 1);
+		assert_non_null(p);
+		assert_memory_equal(p, LAT_ROWS_ID_HOLD, 16);
+		assert_memory_equal(p + 16, ":12", 3);
+		assert_null(strchr(p + 16, 1));
+		memcpy(p, digits, 16);
+		assert_string_equal(buf, want);
+		lat_rows_release(&r);
+	}
+}
+
 /* The report's tgid table of a block: parsed on the first ask, the same one after. */
 static void test_tgids_once(void **state)
 {
@@ -241,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_and_wall),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_id_held),
 		cmocka_unit_test(test_tgids_once),
 	};
 
