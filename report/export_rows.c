@@ -12,48 +12,6 @@
 #include "latscope/export.h"
 #include "latscope/json.h"
 
-enum cell_type { CELL_NULL, CELL_STR, CELL_INT, CELL_BOOL, CELL_RAW /* as written */ };
-
-struct cell {
-	const char *name;	/* static */
-	enum cell_type type;
-	const char *s;		/* CELL_STR: lent, slen bytes */
-	size_t slen;
-	int64_t v;
-};
-
-#define MAX_CELLS 24
-
-struct row {
-	struct cell c[MAX_CELLS];
-	int n;
-};
-
-static void put_str(struct row *r, const char *name, const char *s)
-{
-	r->c[r->n++] = (struct cell){ name, s ? CELL_STR : CELL_NULL, s, s ? strlen(s) : 0, 0 };
-}
-
-static void put_strn(struct row *r, const char *name, const char *s, size_t len)
-{
-	r->c[r->n++] = (struct cell){ name, CELL_STR, s, len, 0 };
-}
-
-static void put_int(struct row *r, const char *name, int64_t v)
-{
-	r->c[r->n++] = (struct cell){ name, CELL_INT, NULL, 0, v };
-}
-
-static void put_null(struct row *r, const char *name)
-{
-	r->c[r->n++] = (struct cell){ name, CELL_NULL, NULL, 0, 0 };
-}
-
-static void put_bool(struct row *r, const char *name, int v)
-{
-	r->c[r->n++] = (struct cell){ name, CELL_BOOL, NULL, 0, v != 0 };
-}
-
 /*
  * A row is made in a buffer of its own and handed to its stream in one fwrite(): a call of
  * stdio per byte or field cost 10x the analysis (bench/README-export.md).  A longer row
@@ -131,17 +89,37 @@ static char *dec(char *end, int64_t v)
 	return p;
 }
 
+/*
+ * @v in decimal.  The digits (20 at most, with the sign) are made at the end of the first
+ * half of @tmp and copied as 24 bytes, a few moves where a call of memcpy() per number was
+ * a tenth of a row; the bytes past them are written over by what follows.
+ */
 static void rb_int(struct rowbuf *o, int64_t v)
 {
-	char tmp[24], *p = dec(tmp + sizeof(tmp), v);
+	char tmp[48], *p = dec(tmp + 24, v);
 
-	rb_put(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (sizeof(o->b) - o->n < 24)
+		rb_flush(o);
+	memcpy(o->b + o->n, p, 24);
+	o->n += (size_t)(tmp + 24 - p);
 }
 
-/* Written as it is in both formats: printable ASCII but the backslash and the double quote. */
-static int plain(unsigned char ch)
+/*
+ * Written as it is in both formats: printable ASCII but the backslash and the double quote
+ * (a bit per byte: one load and a shift, where the comparisons were a third of a row).  The
+ * second set is that without the comma: a CSV field's bytes that need no quotes.
+ */
+static const uint64_t plain_bits[4] = { 0xfffffffb00000000ull, 0x7fffffffefffffffull };
+static const uint64_t csv_plain_bits[4] = { 0xffffeffb00000000ull, 0x7fffffffefffffffull };
+
+static inline int plain(unsigned char ch)
 {
-	return ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"';
+	return plain_bits[ch >> 6] >> (ch & 63) & 1;
+}
+
+static inline int csv_plain(unsigned char ch)
+{
+	return csv_plain_bits[ch >> 6] >> (ch & 63) & 1;
 }
 
 /*
@@ -191,13 +169,30 @@ static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_
  * when it starts or ends with a blank, which CSV readers such as ClickHouse's
  * trim from an unquoted field.
  */
+/*
+ * Whether the 8 bytes of @x are all csv_plain(): none below 0x20 or above 0x7e, none a
+ * comma, a double quote or a backslash (the tests of a byte in a word: a byte's top bit).
+ */
+static inline int csv_plain8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	uint64_t c = x ^ (',' * ones), q = x ^ ('"' * ones), b = x ^ ('\\' * ones);
+	uint64_t bad = ((x - 0x20 * ones) & ~x) |	/* a byte below 0x20 */
+		       ((x + ones) | x) |		/* one above 0x7e */
+		       ((c - ones) & ~c) | ((q - ones) & ~q) | ((b - ones) & ~b);
+
+	return !(bad & top);
+}
+
 static void csv_field(struct rowbuf *o, const char *s, size_t len)
 {
 	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
 	size_t i = 0;
 
 	/* most fields (names, numbers as text) are plain printable ASCII without a comma */
-	while (i < len && plain((unsigned char)s[i]) && s[i] != ',')
+	for (uint64_t x; i + 8 <= len && (memcpy(&x, s + i, 8), csv_plain8(x));)
+		i += 8;
+	while (i < len && csv_plain((unsigned char)s[i]))
 		i++;
 	if (i == len && !quote) {
 		rb_put(o, s, len);
@@ -212,64 +207,124 @@ static void csv_field(struct rowbuf *o, const char *s, size_t len)
 		rb_ch(o, '"');
 }
 
-static void cell_out(struct rowbuf *o, const struct cell *c, int jsonl)
+/* Text @s of @len bytes as a cell of the format (JSON: quoted). */
+static void str_out(struct rowbuf *o, const char *s, size_t len, int jsonl)
 {
-	switch (c->type) {
-	case CELL_STR:
-		if (jsonl) {
-			rb_ch(o, '"');
-			text_out(o, c->s, c->slen, LAT_ROWS_JSONL);
-			rb_ch(o, '"');
-		} else {
-			csv_field(o, c->s, c->slen);
-		}
-		break;
-	case CELL_INT:
-		rb_int(o, c->v);
-		break;
-	case CELL_RAW:
-		rb_put(o, c->s, c->slen);
-		break;
-	case CELL_BOOL:
-		if (jsonl)
-			rb_str(o, c->v ? "true" : "false");
-		else
-			rb_ch(o, c->v ? '1' : '0');
-		break;
-	default:
-		/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
-		rb_str(o, jsonl ? "null" : "\\N");
-		break;
+	if (jsonl) {
+		rb_ch(o, '"');
+		text_out(o, s, len, LAT_ROWS_JSONL);
+		rb_ch(o, '"');
+	} else {
+		csv_field(o, s, len);
 	}
 }
 
-static void write_row(struct lat_rows *w, enum lat_rows_kind kind, const struct row *r)
+/*
+ * A row being written: each cell goes into the row's buffer as it is put, after its
+ * separator (CSV) or its key (JSON Lines), in the table's column order.
+ */
+struct row {
+	struct rowbuf o;
+	int jsonl;
+	int n;			/* cells so far */
+};
+
+/* A row of table @kind begins (its header first when not written yet). */
+static void row_begin(struct row *r, struct lat_rows *w, enum lat_rows_kind kind)
 {
 	struct lat_rows_table *t = &w->t[kind];
-	int jsonl = w->fmt == LAT_ROWS_JSONL;
-	struct rowbuf o;
 
 	if (!t->header_done)
 		lat_rows_header(w);
-	o.f = t->out;
-	o.n = 0;
-	if (jsonl)
-		rb_ch(&o, '{');
-	for (int i = 0; i < r->n; i++) {
-		const struct cell *c = &r->c[i];
+	r->o.f = t->out;
+	r->o.n = 0;
+	r->n = 0;
+	r->jsonl = w->fmt == LAT_ROWS_JSONL;
+	if (r->jsonl)
+		rb_ch(&r->o, '{');
+}
 
-		if (jsonl) {
-			rb_put(&o, i ? ",\"" : "\"", i ? 2 : 1);
-			rb_str(&o, c->name);
-			rb_put(&o, "\":", 2);
-		} else if (i) {
-			rb_ch(&o, ',');
-		}
-		cell_out(&o, c, jsonl);
+/* What comes before cell @name: its comma, its key. */
+static inline __attribute__((always_inline)) void put_key(struct row *r, const char *name)
+{
+	if (r->jsonl) {
+		rb_put(&r->o, r->n ? ",\"" : "\"", r->n ? 2 : 1);
+		rb_str(&r->o, name);
+		rb_put(&r->o, "\":", 2);
+	} else if (r->n) {
+		rb_ch(&r->o, ',');
 	}
-	rb_put(&o, jsonl ? "}\n" : "\r\n", 2);
-	rb_flush(&o);
-	t->nrows++;
+	r->n++;
+}
+
+static void put_null(struct row *r, const char *name)
+{
+	put_key(r, name);
+	/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
+	rb_put(&r->o, r->jsonl ? "null" : "\\N", r->jsonl ? 4 : 2);
+}
+
+static void put_strn(struct row *r, const char *name, const char *s, size_t len)
+{
+	put_key(r, name);
+	str_out(&r->o, s, len, r->jsonl);
+}
+
+static void put_str(struct row *r, const char *name, const char *s)
+{
+	if (s)
+		put_strn(r, name, s, strlen(s));
+	else
+		put_null(r, name);
+}
+
+/*
+ * A name of the analysis' vocabulary (a policy, wait kind, waker context, verdict, slice
+ * end, task state: lowercase words, '-' and '?' at most), NULL unknown: written as it is,
+ * without the scan for what to escape or quote.
+ */
+static void put_word(struct row *r, const char *name, const char *s)
+{
+	if (!s) {
+		put_null(r, name);
+		return;
+	}
+	put_key(r, name);
+	if (r->jsonl)
+		rb_ch(&r->o, '"');
+	rb_str(&r->o, s);
+	if (r->jsonl)
+		rb_ch(&r->o, '"');
+}
+
+static void put_int(struct row *r, const char *name, int64_t v)
+{
+	put_key(r, name);
+	rb_int(&r->o, v);
+}
+
+static void put_bool(struct row *r, const char *name, int v)
+{
+	put_key(r, name);
+	if (r->jsonl)
+		rb_put(&r->o, v ? "true" : "false", v ? 4 : 5);
+	else
+		rb_ch(&r->o, v ? '1' : '0');
+}
+
+/* A cell as the format writes it already (quoted, escaped). */
+static void put_raw(struct row *r, const char *name, const char *s, size_t len)
+{
+	put_key(r, name);
+	rb_put(&r->o, s, len);
+}
+
+/* The row is complete: its line end, and out. */
+static void row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r)
+{
+	rb_put(&r->o, r->jsonl ? "}\n" : "\r\n", 2);
+	rb_flush(&r->o);
+	w->t[kind].nrows++;
 }
 
 /*
@@ -311,7 +366,7 @@ static void fixed_hold(char *out, size_t len)
 static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
 {
 	struct rowbuf o;
-	struct cell c = { NULL, CELL_STR, s, strlen(s), 0 };
+	const char *text = s;
 	size_t len = 0;
 	int hold = i == FIX_ID && !strncmp(s, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
 	char held[128];
@@ -326,10 +381,9 @@ static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
 	o.n = 0;
 	if (hold) {
 		snprintf(held, sizeof(held), "0000000000000000%s", s + LAT_ROWS_ID_LEN);
-		c.s = held;
-		c.slen = strlen(held);
+		text = held;
 	}
-	cell_out(&o, &c, jsonl);
+	str_out(&o, text, strlen(text), jsonl);
 	rb_flush(&o);
 	if (fclose(o.f))
 		return -1;
@@ -345,7 +399,7 @@ static void put_fixed(struct row *r, struct lat_rows *w, int i, const char *name
 	struct lat_rows_fixed *f = w->fixed;
 
 	if (!s) {
-		r->c[r->n++] = (struct cell){ name, CELL_NULL, NULL, 0, 0 };
+		put_null(r, name);
 		return;
 	}
 	if (!f && !(f = w->fixed = calloc(1, sizeof(*f))))
@@ -356,10 +410,10 @@ static void put_fixed(struct row *r, struct lat_rows *w, int i, const char *name
 		f->src[i] = NULL;	/* made again next time */
 		goto slow;
 	}
-	r->c[r->n++] = (struct cell){ name, CELL_RAW, f->out[i], f->len[i], 0 };
+	put_raw(r, name, f->out[i], f->len[i]);
 	return;
 slow:
-	r->c[r->n++] = (struct cell){ name, CELL_STR, s, strlen(s), 0 };
+	put_strn(r, name, s, strlen(s));
 }
 
 /*
@@ -375,7 +429,7 @@ static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct ro
 		put_null(r, "wall_ns");
 	put_fixed(r, w, FIX_ID, "trace_id", w->trace_id);
 	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
-	write_row(w, kind, r);
+	row_end(w, kind, r);
 }
 
 const char *lat_prio_policy(int32_t prio)
@@ -512,7 +566,7 @@ static void put_task(struct row *r, struct lat_rows *w, int32_t tid, const char 
 static void put_prio(struct row *r, int32_t prio, int known)
 {
 	if (known) {
-		put_str(r, "policy", lat_prio_policy(prio));
+		put_word(r, "policy", lat_prio_policy(prio));
 		put_int(r, "prio", prio);
 	} else {
 		put_null(r, "policy");
@@ -557,18 +611,19 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 {
 	struct lat_rows *w = ctx;
 	const struct lat_wake_link *l = rec->w;
-	struct row r = { .n = 0 };
+	struct row r;
 	char waker[64];
 
+	row_begin(&r, w, LAT_ROWS_WAITS);
 	put_task(&r, w, l->pid, l->comm);
 	put_prio(&r, rec->prio, 1);
 	put_int(&r, "cpu", l->cpu);
 	put_int(&r, "start_ns", (int64_t)l->start_ns);
 	put_int(&r, "end_ns", (int64_t)l->end_ns);
 	put_int(&r, "latency_ns", l->latency_ns);
-	put_str(&r, "kind", lat_wait_kind_name(l->kind));
+	put_word(&r, "kind", lat_wait_kind_name(l->kind));
 	put_strn(&r, "waker", waker, waker_text(&l->waker, waker));
-	put_str(&r, "verdict", rec->verdict);
+	put_word(&r, "verdict", rec->verdict);
 	put_bool(&r, "trusted", rec->trusted);
 	if (rec->queued_cpu >= 0)
 		put_int(&r, "queued_cpu", rec->queued_cpu);
@@ -582,7 +637,7 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 		put_int(&r, "waker_cpu", l->waker.cpu);
 	else
 		put_null(&r, "waker_cpu");
-	put_str(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
+	put_word(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
 			      lat_wake_ctx_name(l->waker.ctx) : NULL);
 	write_row_end(w, LAT_ROWS_WAITS, &r, l->start_ns, 1);
 }
@@ -590,8 +645,9 @@ static void wait_row(void *ctx, const struct lat_wait_rec *rec)
 static void slice_row(void *ctx, const struct lat_run_slice *s)
 {
 	struct lat_rows *w = ctx;
-	struct row r = { .n = 0 };
+	struct row r;
 
+	row_begin(&r, w, LAT_ROWS_SLICES);
 	put_task(&r, w, s->pid, s->comm);
 	put_prio(&r, s->prio, s->prio != LAT_PRIO_UNKNOWN);
 	put_int(&r, "cpu", s->cpu);
@@ -604,8 +660,8 @@ static void slice_row(void *ctx, const struct lat_run_slice *s)
 		put_int(&r, "end_ns", (int64_t)s->end_ns);
 		put_null(&r, "dur_ns");
 	}
-	put_str(&r, "end", lat_slice_end_name(s->end));
-	put_str(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
+	put_word(&r, "end", lat_slice_end_name(s->end));
+	put_word(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
 	write_row_end(w, LAT_ROWS_SLICES, &r, s->start_ns, s->start_known);
 }
 
@@ -628,11 +684,12 @@ static const char *probe_name(const char *s, size_t len, size_t *plen)
 static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 {
 	struct lat_rows *w = ctx;
-	struct row r = { .n = 0 };
+	struct row r;
 	const char *text = ev->u.marker.text ? ev->u.marker.text : "";
 	size_t len = ev->u.marker.text ? ev->u.marker.len : 0, plen = 0;
 	const char *probe = lat_ns >= 0 ? probe_name(text, len, &plen) : NULL;
 
+	row_begin(&r, w, LAT_ROWS_SAMPLES);
 	put_task(&r, w, ev->pid, ev->comm);
 	put_int(&r, "cpu", ev->cpu);
 	put_int(&r, "ts_ns", (int64_t)ev->ts_ns);
@@ -651,8 +708,9 @@ static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 static void stall_row(void *ctx, const struct lat_wake_stall *s)
 {
 	struct lat_rows *w = ctx;
-	struct row r = { .n = 0 };
+	struct row r;
 
+	row_begin(&r, w, LAT_ROWS_STALLS);
 	put_task(&r, w, s->pid, s->pid >= 0 ? s->comm : "");
 	put_int(&r, "cpu", s->cpu);
 	put_int(&r, "from_ns", (int64_t)s->from_ns);
@@ -707,11 +765,12 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 {
 	const struct lat_event_source *src = b->events;
 	const struct lat_wakeup_result *res = b->schema == LAT_SCHEMA_EVENTS ? b->analysis : NULL;
-	struct row r = { .n = 0 };
+	struct row r;
 	char release[128];
 
 	if (!w->t[LAT_ROWS_TRACES].out || !src)
 		return;
+	row_begin(&r, w, LAT_ROWS_TRACES);
 	put_str(&r, "trace", w->trace ? w->trace : "");
 	put_str(&r, "host", w->host);
 	uname_release(src->uname, release, sizeof(release));
