@@ -96,6 +96,8 @@ struct wk_task {
 	uint64_t gaps_at_start;		/* lost-events gaps before its wait began */
 	uint8_t inferred;		/* the wait ending now ends at an inferred switch-in */
 	uint8_t plus;			/* its preemption wait began at an R+ switch-out */
+	uint8_t wakeup_seen;		/* the pending wait's sched_wakeup came (its first) */
+	struct wk_health_task health;	/* 1 byte: every waking and wakeup touches it */
 	uint32_t idx;			/* creation order: the consumers' per-task tables */
 	int32_t qcpu;			/* the CPU whose run queue it waits in, -1 none */
 	int32_t rq_wake, area_cpu;	/* run-queue depth at the waking; area0's CPU */
@@ -114,8 +116,6 @@ struct wk_task {
 	struct wk_stats_task stats;
 	struct lat_wake_waker tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
-	struct wk_health_task health;
-	uint8_t wakeup_seen;		/* the pending wait's sched_wakeup came (its first) */
 	/* cold: a recorded sched_setscheduler() */
 	uint8_t ss_pending;		/* inside sched_setscheduler(): ss_target, ss_policy */
 	int32_t ss_target, ss_policy;
@@ -129,6 +129,7 @@ struct wk_task {
 };
 
 _Static_assert(offsetof(struct wk_task, gaps_at_start) == 64 &&
+	       sizeof(struct wk_health_task) == 1 && offsetof(struct wk_task, idx) == 76 &&
 	       offsetof(struct wk_task, sums) == 128 && offsetof(struct wk_task, waker) == 256,
 	       "struct wk_task: the lines of a wait");
 

@@ -22,17 +22,22 @@
 
 #define WK_PEND 16384		/* per-task histogram buckets batched before they are added */
 
+/*
+ * A task's part: what every counted wait writes first, beside the count and
+ * extremes of its histogram (hll_note()), so that a wait's end touches the
+ * cache lines of one histogram only.
+ */
 struct wk_stats_task {
-	struct lat_hll wake, preempt;
-	struct lat_hll rt;		/* its wakeup waits that ended at a real-time or deadline
-					   prio: a thread's waits before it took (or after it
-					   dropped) its real-time policy are not real-time waits */
-	uint64_t untrusted;		/* waits across a lost-events gap, or phantom */
 	uint64_t low_trust;		/* counted waits of low trust (wakeup_health.h) */
 	uint64_t max_end;		/* when its worst wakeup wait ended */
 	int32_t wait_prio;		/* the highest priority (lowest prio) its counted waits ended
 					   at, INT32_MAX none: a thread that drops its class at exit
 					   is still shown as it was measured */
+	struct lat_hll wake, preempt;
+	struct lat_hll rt;		/* its wakeup waits that ended at a real-time or deadline
+					   prio: a thread's waits before it took (or after it
+					   dropped) its real-time policy are not real-time waits */
+	uint64_t untrusted;		/* waits across a lost-events gap, or phantom */
 };
 
 struct wk_stats_cpu {
