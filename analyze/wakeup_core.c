@@ -896,13 +896,15 @@ static void handle(struct wk *w, const struct lat_event *ev)
 	wk_health_event(&c->health);
 	if (ev->ts_ns > w->cases.next_we)
 		wk_cases_tick(&w->cases, ev->ts_ns);
+	/* a stack event belongs to the event before it: that one's wait is finished after it */
+	if (ev->type == LAT_EV_SWITCH) {	/* a third of the events: no dispatch */
+		wk_cases_event(&w->cases, &c->cases, &c->h);
+		on_switch(w, c, cpu, ev);	/* sets stack_kind: the switch's */
+		goto out;
+	}
 	if (ev->type != LAT_EV_STACK) {
 		wk_cases_event(&w->cases, &c->cases, &c->h);
 		c->stack_kind = WK_STK_NONE;
-	}
-	if (ev->type == LAT_EV_SWITCH) {	/* a third of the events: no dispatch */
-		on_switch(w, c, cpu, ev);
-		goto out;
 	}
 	if (((1u << ev->type) & WK_NOTE_TYPES) && ev->pid >= 0 &&
 	    !(c->h.cur_known && c->h.cur_pid == ev->pid))
