@@ -60,6 +60,8 @@ static void sums_parts(const struct wk_sums_task *tp, const struct wk_sums_cpu *
 	int64_t span = (int64_t)(e->end_ns - tp->snap.ts), covered, dl, rt, fair, unk;
 	enum lat_sched_policy wp = wk_policy_of(e->prio);	/* inline: once per judged wait */
 
+	/* unrolled (GCC 12 at -O2 keeps the loop): once per judged wait, 31k on the bench trace */
+#pragma GCC unroll 8
 	for (int i = 0; i < WK_CUM_N; i++)
 		d[i] = cp->cum.v[i] - tp->snap.s.v[i];	/* the running part before it is in snap */
 	d[WK_CUM_IRQ] += wk_sums_irq_open_ns(cp, e->end_ns);
