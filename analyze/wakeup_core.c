@@ -313,9 +313,11 @@ static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts
 /*
  * Task @t shows up running on @cpu at @ts while the switches still have it on
  * another CPU: the slice there ended by @ts (an unseen switch out); the
- * export cuts it there when the break is found (docs/export.md).
+ * export cuts it there when the break is found (docs/export.md).  Inlined by
+ * force: once per switch-in, and its first test nearly always returns.
  */
-static void cut_elsewhere(struct wk *w, const struct wk_task *t, int32_t cpu, uint64_t ts)
+static inline __attribute__((always_inline)) void
+cut_elsewhere(struct wk *w, const struct wk_task *t, int32_t cpu, uint64_t ts)
 {
 	struct wk_cpu *o;
 
