@@ -184,9 +184,12 @@ static __attribute__((noinline)) void unselected_end(const struct wk *w, struct 
 		t->unsel_rank = wk_end_rank(e);
 }
 
-/* A wait of @t ending on @c of low trust: counted on the incomplete CPU. */
-static __attribute__((noinline)) void low_trust(struct wk *w, struct wk_cpu *c,
-						 const struct wk_task *t)
+/*
+ * A wait of @t ending on @c of low trust: counted on the incomplete CPU.  Inline:
+ * where a CPU is incomplete, about half the waits are (91,414 of 188,640 on the
+ * bench trace); elsewhere none, and the code costs nothing.
+ */
+static inline void low_trust(struct wk *w, struct wk_cpu *c, const struct wk_task *t)
 {
 	struct wk_cpu *q = cpu_of(w, t->queued_cpu);
 
