@@ -915,8 +915,9 @@ static void handle(struct wk *w, const struct lat_event *ev)
 		wk_cases_event(&w->cases, &c->cases, &c->h);
 		c->stack_kind = WK_STK_NONE;
 	}
-	if (((1u << ev->type) & WK_NOTE_TYPES) && ev->pid >= 0 &&
-	    !(c->h.cur_known && c->h.cur_pid == ev->pid))
+	/* the event of the task the CPU runs, nearly always: that tested first */
+	if (!(c->h.cur_pid == ev->pid && c->h.cur_known) && ((1u << ev->type) & WK_NOTE_TYPES) &&
+	    ev->pid >= 0)
 		note_current(w, c, cpu, ev);
 	if (ev->type == LAT_EV_WAKING)
 		on_wake(w, c, cpu, ev, LAT_EV_WAKING);
