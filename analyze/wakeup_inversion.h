@@ -20,10 +20,13 @@ struct wk_inversions {
 
 void wk_inversion_check(struct wk_inversions *inv, const struct wk_end *e);
 
-/* Wait end: only a real-time or deadline wait ended by a switch can be one. */
+/*
+ * Wait end: only a real-time or deadline wait ended by a switch can be one.  The
+ * class first: most waits are of fair tasks.
+ */
 static inline void wk_inversion_end(struct wk_inversions *inv, const struct wk_end *e)
 {
-	if (e->prev && e->prio < 100 && e->prio >= -1 && e->lat_ns >= LAT_WAKE_PI_NS)
+	if (e->prio < 100 && e->prio >= -1 && e->prev && e->lat_ns >= LAT_WAKE_PI_NS)
 		wk_inversion_check(inv, e);
 }
 

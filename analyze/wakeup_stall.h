@@ -154,13 +154,16 @@ static inline void wk_stall_release(struct wk_stalls *st, struct wk_stall_task *
 	tp->owed_cpu = -1;
 }
 
-/* Whether CPU @hc (part @cp) owes a switch to a task of @prio woken for it. */
+/*
+ * Whether CPU @hc (part @cp) owes a switch to a task of @prio woken for it.  Whether
+ * it is idle or the task preempts first: a busy CPU and a fair task, most wakings.
+ */
 static inline int wk_stall_owes(const struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
 				int32_t prio)
 {
-	return hc->cur_known && !cp->owed_since &&
-	       (hc->cur_pid == 0 || (prio >= 0 && prio < 100 && hc->cur_prio >= 0 &&
-				     prio < hc->cur_prio && hc->cur_prio != LAT_PRIO_RT_UNKNOWN));
+	return (hc->cur_pid == 0 || (prio >= 0 && prio < 100 && hc->cur_prio >= 0 &&
+				     prio < hc->cur_prio && hc->cur_prio != LAT_PRIO_RT_UNKNOWN)) &&
+	       hc->cur_known && !cp->owed_since;
 }
 
 void wk_stall_set(struct wk_stalls *st, struct wk_stall_task *tp, struct wk_stall_cpu *cp,
