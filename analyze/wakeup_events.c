@@ -222,6 +222,7 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	size_t len = ev->u.marker.text ? ev->u.marker.len : 0;
 	struct lat_wake_marker *m;
 	struct wk_task *t;
+	int timer = 1;
 
 	m = wk_history_mark(&w->h, &w->arena, w->o->timelines > 0 ? WK_MARK_RING_TL : WK_MARK_RING);
 	if (!m) {
@@ -242,10 +243,11 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	 * A timer sample (latscope's or cyclictest's) was due at its expiry; a
 	 * gap sample is a fair busy loop kept off its CPU, which a hog does too.
 	 */
-	if (m->lat_ns >= 0 && !strstr(m->text, "probe=gap ") && ev->pid > 0 &&
-	    (t = wk_find_task(w, ev->pid)))
+	if (m->lat_ns < 0 || strstr(m->text, "probe=gap "))
+		timer = 0;
+	if (timer && ev->pid > 0 && (t = wk_find_task(w, ev->pid)))
 		t->pr.marked = 1;	/* its next waits are judged for their samples */
-	if (m->lat_ns >= LAT_WAKE_STALL_NS && !strstr(m->text, "probe=gap "))
+	if (timer && m->lat_ns >= LAT_WAKE_STALL_NS)
 		on_probe_due(w, cpu, ev, m->lat_ns);
 	if (ev->u.marker.steal)
 		wk_steal_marker(&w->steal, ev->u.marker.steal, ev->ts_ns);
