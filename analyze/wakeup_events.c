@@ -245,7 +245,9 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 	 */
 	if (m->lat_ns < 0 || strstr(m->text, "probe=gap "))
 		timer = 0;
-	if (timer && ev->pid > 0 && (t = wk_find_task(w, ev->pid)))
+	/* a sample's marker, or a timer probe thread's start: before its first sample's wait */
+	if ((timer || strstr(m->text, "latscope: probe-start=timer ")) && ev->pid > 0 &&
+	    (t = wk_find_task(w, ev->pid)))
 		t->pr.marked = 1;	/* its next waits are judged for their samples */
 	if (timer && m->lat_ns >= LAT_WAKE_STALL_NS)
 		on_probe_due(w, cpu, ev, m->lat_ns);

@@ -102,6 +102,23 @@ static void sample_event(struct probe_thread *t, const char *name, int64_t lat_n
 		(void)0;
 }
 
+/*
+ * The thread's first words, before its first wait: the analysis judges the
+ * waits of a probe thread for its samples, and a sample's marker comes after
+ * the wait it measured (docs/probe.md).  Not "probe=": no sample.
+ */
+static void start_marker(struct probe_thread *t)
+{
+	char line[64];
+	int n;
+
+	if (t->p->cfg.marker_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "latscope: probe-start=timer cpu=%d\n", t->cpu);
+	if (write(t->p->cfg.marker_fd, line, (size_t)n) != n)
+		(void)0;	/* the first sample's marker marks the thread then */
+}
+
 static void *timer_main(void *arg)
 {
 	struct probe_thread *t = arg;
@@ -113,6 +130,7 @@ static void *timer_main(void *arg)
 	pin(t->cpu);
 	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
 		atomic_store(&p->fifo_failed, true);
+	start_marker(t);
 	next = now_ns() + interval;
 	while (!atomic_load(&p->stop)) {
 		struct timespec ts = { next / LAT_NS_PER_S, next % LAT_NS_PER_S };

@@ -358,6 +358,9 @@ static void test_workload_events_and_markers(void **state)
 		}
 		assert_int_equal(sum, markers);
 	}
+	/* each timer thread's start line, one per CPU with a summary (docs/probe.md) */
+	assert_int_equal(count_str(rep, "latscope: probe-start=timer cpu="),
+			 count_str(st, "latscope: probe=timer cpu="));
 	assert_non_null(strstr(st, "latscope: version="));
 	assert_non_null(strstr(st, "CPU: 0\n"));
 	free(rep);

@@ -68,6 +68,42 @@ static struct lat_block *run_meta(const char *meta)
 	return b;
 }
 
+/*
+ * A fair timer probe thread (probe/50, prio 120 like every task here) wrote
+ * its start line at 810, before its first wait (waking 1003 .. switch in 1010,
+ * hog/60 of its class on the CPU): that wait is judged, and its first sample
+ * has the verdict.  Without the start line the thread is marked only by the
+ * sample's marker, after the wait: not judged (-1).
+ */
+static void first_sample(int start_line)
+{
+	sw(800, 1, 0, "swapper/1", LAT_TS_RUNNING, 50, "probe");
+	if (start_line)
+		marker(810, 1, 50, "latscope: probe-start=timer cpu=1");
+	sw(820, 1, 50, "probe", LAT_TS_SLEEPING, 60, "hog");
+	wake(1003, 1, 60, "hog", LAT_EV_WAKING, 50, "probe", 1);
+	sw(1010, 1, 60, "hog", LAT_TS_RUNNING, 50, "probe");
+	marker(1025, 1, 50, "latscope: probe=timer cpu=1 lat_ns=35 seq=1");
+}
+
+static void test_first_sample_judged(void **state)
+{
+	struct lat_block *b;
+
+	(void)state;
+	first_sample(1);
+	b = run_meta(NULL);
+	assert_int_equal(b->probe->markers, 1);	/* the start line is no sample */
+	assert_int_equal(b->probe->bad_markers, 0);
+	assert_int_equal(b->probe->worst[0].verdict, LAT_VERDICT_CPU_SATURATED);
+	lat_block_free(b);
+	nev = 0;
+	first_sample(0);
+	b = run_meta(NULL);
+	assert_int_equal(b->probe->worst[0].verdict, -1);
+	lat_block_free(b);
+}
+
 /* Every point: expected 990, irq 1000, expiry 1002, waking 1003, switch 1010, marker 1025. */
 static void test_decompose_full(void **state)
 {
@@ -824,6 +860,7 @@ static void test_none(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_first_sample_judged, reset),
 		cmocka_unit_test_setup(test_decompose_full, reset),
 		cmocka_unit_test_setup(test_decompose_unknown, reset),
 		cmocka_unit_test_setup(test_earlier_waking, reset),
