@@ -36,7 +36,7 @@ static __attribute__((noinline)) int decode_cold(struct td_src *s, const struct 
 /*
  * One record into @ev: the hot case (td_decode_hot()) and its comm inline in
  * td_next() and td_next_batch(), all else decode_cold().  Returns whether a
- * batch ends after the event (lat_event_batch_ends(): never for the hot ones).
+ * batch ends after the event (lat_event_batch_ends(): of the hot ones, softirqs).
  */
 static inline __attribute__((always_inline)) int decode(struct td_src *s,
 							 const struct td_rec *r,
@@ -51,7 +51,8 @@ static inline __attribute__((always_inline)) int decode(struct td_src *s,
 	td_comm_of(s, cc, ev->pid, ev->comm);
 	if (t->type == LAT_EV_SWITCH)
 		td_switch_in(s, cc, ev->u.sw.next_pid, ev->u.sw.next_comm);
-	return 0;
+	/* a softirq lends nothing here, but the contract is by type (another source's may) */
+	return __builtin_expect(t->type > LAT_EV_MIGRATE, 0) && lat_event_batch_ends(t->type);
 }
 
 /* A lost-events mark of the walk: the count, 0 when unknown. */

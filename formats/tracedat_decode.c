@@ -223,6 +223,26 @@ static int decode_irq(const struct td_dec *dc, const char *d, unsigned int size,
 	}
 }
 
+/* What decode_wake_migrate() and decode_irq() read, by direct loads (hot_shape()). */
+void td_decode_rare_hot(const char *p, const struct td_etype *t, struct lat_event *ev)
+{
+	int32_t vec;
+
+	if (t->type == LAT_EV_MIGRATE) {
+		td_ld_comm(ev->u.migrate.comm, p + t->f[0].off);
+		ev->u.migrate.pid = td_ld_s32(p + t->f[1].off);
+		ev->u.migrate.prio = td_ld_s32(p + t->f[2].off);
+		ev->u.migrate.orig_cpu = td_ld_s32(p + t->f[3].off);
+		ev->u.migrate.dest_cpu = td_ld_s32(p + t->f[4].off);
+		return;
+	}
+	vec = td_ld_s32(p + t->f[0].off);	/* softirq entry / exit */
+	ev->u.irq.irq = vec;
+	ev->u.irq.ret = 0;
+	ev->u.irq.name = vec >= 0 && (size_t)vec < LAT_ARRAY_SIZE(softirq_names) ?
+			 softirq_names[vec] : NULL;
+}
+
 /* A 64-bit field of a timer event, LAT_TIMER_UNKNOWN when its format has none. */
 static int64_t rd_timer(const struct td_dec *dc, const char *d, const struct td_fld *f)
 {
@@ -355,9 +375,6 @@ int td_decode_full(const struct td_dec *dc, const struct td_rec *r, struct lat_e
 	ev->type = t->type;
 	if (!t->hot)
 		return TD_DEC_COMM | decode_fields(dc, d, size, t, ev, l, aux);
-	if (t->type == LAT_EV_SWITCH)
-		td_decode_switch_hot(d, t, ev);
-	else
-		td_decode_wake_hot(d, t, ev);
+	td_decode_hot_fields(d, t, ev);
 	return TD_DEC_COMM;
 }

@@ -106,6 +106,25 @@ static inline void td_decode_wake_hot(const char *p, const struct td_etype *t,
 }
 
 /*
+ * sched_migrate_task and softirq_entry/_exit with their fields in the host's
+ * shapes: a tenth of a busy trace's events, not worth inline code.
+ */
+void td_decode_rare_hot(const char *p, const struct td_etype *t, struct lat_event *ev);
+
+/* The fields of a hot type's record (td_etype.hot): a switch, a wakeup, or the rare ones. */
+static inline __attribute__((always_inline)) void td_decode_hot_fields(const char *p,
+									const struct td_etype *t,
+									struct lat_event *ev)
+{
+	if (t->type == LAT_EV_SWITCH)
+		td_decode_switch_hot(p, t, ev);
+	else if (__builtin_expect(t->type <= LAT_EV_WAKEUP_NEW, 1))
+		td_decode_wake_hot(p, t, ev);
+	else
+		td_decode_rare_hot(p, t, ev);
+}
+
+/*
  * The hot case: a switch or wakeup whose fields have the host's shapes and
  * whose record holds its common fields and its format (hot_min), read by
  * direct loads.  Returns its type with @ev filled but for its comm
@@ -131,10 +150,7 @@ td_decode_hot(const struct td_dec *d, const struct td_rec *r, struct lat_event *
 	ev->flags = lat_evf_from_common_flags((uint8_t)p[d->ty.f_flags.off]);
 	ev->type = t->type;
 	ev->name = t->name;
-	if (t->type == LAT_EV_SWITCH)
-		td_decode_switch_hot(p, t, ev);
-	else
-		td_decode_wake_hot(p, t, ev);
+	td_decode_hot_fields(p, t, ev);
 	return t;
 }
 

@@ -78,10 +78,11 @@ static int shape_comm(const struct td_fld *f)
 }
 
 /*
- * Whether the hot decoders may read @t's fields by direct loads: file in the
- * host's byte order, 4-byte ints, char[16] (or longer) comms, and a
- * prev_state of 4 bytes, or of 8 on a little-endian host (only its low bits
- * are used).  Other shapes (old kernels, dynamic comms) take rd().
+ * Whether the hot decoders may read @t's fields by direct loads (a switch, a
+ * wakeup, a migration, a softirq): file in the host's byte order, 4-byte
+ * ints, char[16] (or longer) comms, and a prev_state of 4 bytes, or of 8 on a
+ * little-endian host (only its low bits are used).  Other shapes (old
+ * kernels, dynamic comms) take rd().
  */
 static int hot_shape(int swap, const struct td_etype *t)
 {
@@ -100,6 +101,12 @@ static int hot_shape(int swap, const struct td_etype *t)
 	case LAT_EV_WAKEUP_NEW:
 		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) &&
 		       shape_int(&f[3]);
+	case LAT_EV_MIGRATE:
+		return shape_comm(&f[0]) && shape_int(&f[1]) && shape_int(&f[2]) &&
+		       shape_int(&f[3]) && shape_int(&f[4]);
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		return shape_int(&f[0]);
 	default:
 		return 0;
 	}

@@ -22,7 +22,7 @@ struct td_etype {
 	enum lat_ev_type type;
 	char *name;			/* "system:event", owned */
 	uint32_t min_size;		/* records shorter than this are not decoded */
-	int hot;			/* fields have the shapes decode_switch/wake_hot() read */
+	int hot;			/* fields have the shapes td_decode_hot_fields() reads */
 	uint32_t hot_min;		/* min_size if hot, else UINT32_MAX: one test */
 	struct td_fld f[TD_NFLD];
 };
