@@ -77,7 +77,7 @@ static inline void hll_note(struct lat_hll *h, int64_t v)
 
 /*
  * The bucket (@row, @col) of @h, one more: inline while its row exists and
- * keeps its width (8 or 16 bits).
+ * keeps its width (8, 16 or 32 bits, unsaturated).
  */
 static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 {
@@ -91,6 +91,8 @@ static inline int hll_bump(struct lat_hll *h, unsigned row, unsigned col)
 		((uint8_t *)r)[col]++;
 	else if (*n >= HLL_W8 && *n < HLL_W16 - 1)
 		((uint16_t *)r)[col]++;
+	else if (*n >= HLL_W16 && ((uint32_t *)r)[col] < UINT32_MAX)
+		((uint32_t *)r)[col]++;	/* a busy task's row in a long trace: every value */
 	else
 		return wk_hll_bump_slow(h, row, col);
 	(*n)++;
