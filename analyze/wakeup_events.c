@@ -86,6 +86,7 @@ void wk_on_timer(struct wk *w, struct wk_cpu *c, const struct lat_event *ev)
 		    !strncmp(ev->u.irq.name, "hrtimer_wakeup", 14))
 			c->pr.expire_ts = ev->ts_ns;
 	}
+	wk_stall_tick(&c->stall, &c->h, ev->pid);
 	c->timer.open = 1;
 	c->timer.start = ev->ts_ns;
 	c->timer.irq = -1;

@@ -31,6 +31,7 @@ void wk_stalls_init(struct wk_stalls *st, struct lat_wakeup_result *r, struct la
 	st->arena = arena;
 	st->oom = oom;
 	st->queued_ns = queued_bound(hz);
+	st->tick_ns = LAT_NS_PER_S / (uint64_t)(hz > 0 ? hz : 250);
 }
 
 int wk_stall_cpu_init(struct wk_stalls *st, struct wk_stall_cpu *p, int32_t cpu,
@@ -49,6 +50,7 @@ void wk_stall_set(struct wk_stalls *st, struct wk_stall_task *tp, struct wk_stal
 		  int32_t cpu, int32_t pid, const char *comm, uint64_t ts)
 {
 	cp->owed_since = ts;
+	cp->owed_section = 0;
 	cp->owed_pid = pid;
 	memcpy(cp->owed_comm, comm, LAT_COMM_LEN);
 	tp->owed_cpu = (int16_t)cpu;
@@ -134,9 +136,39 @@ static int every_timer(const struct wk_stalls *st, uint64_t from, uint64_t to,
 	return found;
 }
 
+/*
+ * Whether CPU @cpu (@cp), which owes a switch, silent in (@from, @to), was
+ * running its task's section between ticks rather than stopped: its hrtimers
+ * are recorded, the task took a timer interrupt since the switch was owed
+ * (@cp->owed_section, or the expiry that ends the silence: @tick_end), no
+ * timer of the CPU fell due in the silence more than WK_SECTION_LATE_NS
+ * before its end (a stopped vCPU fires them late), and the silence is no
+ * longer than a tick and a quarter.  docs/wakeup.md, "A section between ticks".
+ */
+static int section(const struct wk_stalls *st, const struct wk_stall_cpu *cp, int32_t cpu,
+		   uint64_t from, uint64_t to, int tick_end)
+{
+	struct wk_timer_due d;
+
+	return (cp->owed_section || tick_end) && to - from <= st->tick_ns + st->tick_ns / 4 &&
+	       wk_timer_known(st->tmr, cpu) &&
+	       !(to > from + WK_SECTION_LATE_NS &&
+		 wk_timer_due(st->tmr, cpu, from, to - WK_SECTION_LATE_NS, &d));
+}
+
+/* ... for every CPU that owes a switch (@tick_cpu: the CPU whose expiry ends it, or -1). */
+static int sections_all(const struct wk_stalls *st, uint64_t from, uint64_t to, int32_t tick_cpu)
+{
+	for (size_t i = 0; i < st->ncpus; i++)
+		if (st->cpus[i] && st->cpus[i]->owed_since &&
+		    !section(st, st->cpus[i], (int32_t)i, from, to, (int32_t)i == tick_cpu))
+			return 0;
+	return 1;
+}
+
 /* Every CPU silent from @x->last_ns while a switch was owed, a sched_wakeup or a timer due. */
 static int every_cpu(struct wk_stalls *st, const struct wk_stall_ctx *x, uint64_t ts,
-		     struct lat_wake_stall *s)
+		     int32_t tick_cpu, struct lat_wake_stall *s)
 {
 	int waking = x->open_ts && x->open_ts + WK_STALL_WAKING_NS >= x->last_ns;
 	struct wk_timer_due d;
@@ -148,6 +180,8 @@ static int every_cpu(struct wk_stalls *st, const struct wk_stall_ctx *x, uint64_
 		keep_quiet(st, -1, x->last_ns, ts, NULL);
 		return 0;
 	}
+	if (!waking && !timer && sections_all(st, x->last_ns, ts, tick_cpu))
+		return 0;	/* the CPUs that owed a switch ran their tasks between ticks */
 	*s = (struct lat_wake_stall){ .cpu = -1, .from_ns = x->last_ns, .to_ns = ts, .pid = -1,
 				      .waiting_pid = -1, .due = LAT_STALL_OWED, .steal_ns = -1 };
 	if (timer) {
@@ -203,7 +237,7 @@ static uint32_t near_queued(const struct wk_stall_cpu *cp, const struct wk_hcpu 
  */
 static int silence_due(struct wk_stalls *st, const struct wk_stall_cpu *cp,
 		       const struct wk_hcpu *hc, const struct wk_stall_ctx *x, uint64_t ts,
-		       uint64_t *from, uint32_t *nq, struct wk_timer_due *d)
+		       int tick_end, uint64_t *from, uint32_t *nq, struct wk_timer_due *d)
 {
 	const struct wk_quiet *lq = &st->quiet[(st->qhead - 1) % WK_STALL_QUIET];
 	int switch_due = 0;
@@ -211,7 +245,8 @@ static int silence_due(struct wk_stalls *st, const struct wk_stall_cpu *cp,
 
 	if (cp->owed_since) {
 		*from = x->last_ts > cp->owed_since ? x->last_ts : cp->owed_since;
-		if (ts >= *from && ts - *from >= LAT_WAKE_STALL_NS)
+		if (ts >= *from && ts - *from >= LAT_WAKE_STALL_NS &&
+		    !section(st, cp, hc->id, x->last_ts, ts, tick_end))
 			return LAT_STALL_OWED;
 		switch_due = 1;
 	} else if ((*nq = near_queued(cp, hc, x->trusted, &since))) {
@@ -234,7 +269,7 @@ static int silence_due(struct wk_stalls *st, const struct wk_stall_cpu *cp,
 
 /* This CPU silent while it owed a switch, with tasks queued behind a fair one, or a timer due. */
 static int this_cpu(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct wk_hcpu *hc,
-		    const struct wk_stall_ctx *x, uint64_t ts, struct lat_wake_stall *s)
+		    const struct wk_stall_ctx *x, uint64_t ts, int tick_end, struct lat_wake_stall *s)
 {
 	const struct lat_wake_stall *ls = &st->last;
 	struct wk_timer_due d;
@@ -242,7 +277,7 @@ static int this_cpu(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct 
 	uint32_t nq = 0;
 	int due;
 
-	if (!x->seen || (due = silence_due(st, cp, hc, x, ts, &from, &nq, &d)) < 0)
+	if (!x->seen || (due = silence_due(st, cp, hc, x, ts, tick_end, &from, &nq, &d)) < 0)
 		return 0;
 	/* a CPU's silence inside an every-CPU stall already recorded is that stall */
 	if (st->r->nstalls_total && ls->cpu < 0 && ls->from_ns <= from + LAT_WAKE_STALL_NS / 2 &&
@@ -269,13 +304,15 @@ int wk_stall_check(struct wk_stalls *st, struct wk_stall_cpu *cp, const struct w
 		   const struct wk_stall_ctx *x, const struct lat_event *ev,
 		   struct lat_wake_stall out[2])
 {
+	/* an hrtimer expiry (the tick, most often) in the running task's context */
+	int tick_end = ev->type == LAT_EV_TIMER_ENTRY && hc->cur_known && ev->pid == hc->cur_pid;
 	int n = 0;
 
 	/* an event that shows the owed task running (its switch-in missing) proves nothing */
 	if (cp->owed_since && ev->type != LAT_EV_SWITCH && ev->pid == cp->owed_pid)
 		return 0;
-	n += every_cpu(st, x, ev->ts_ns, &out[n]);
-	n += this_cpu(st, cp, hc, x, ev->ts_ns, &out[n]);
+	n += every_cpu(st, x, ev->ts_ns, tick_end ? hc->id : -1, &out[n]);
+	n += this_cpu(st, cp, hc, x, ev->ts_ns, tick_end, &out[n]);
 	return n;
 }
 

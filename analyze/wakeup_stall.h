@@ -34,6 +34,12 @@
 struct wk_stall_cpu {
 	uint64_t owed_since;		/* a task woken for it should run at once: since, 0 none */
 	int32_t owed_pid;
+	/*
+	 * The task on it took a timer interrupt while it owed the switch: the CPU
+	 * ran that task then (wk_stall_tick(); docs/wakeup.md, "A section between
+	 * ticks")
+	 */
+	uint8_t owed_section;
 	char owed_comm[LAT_COMM_LEN];
 	/* fair tasks waiting in its run queue, by priority - 100, and since when (fair > 0) */
 	uint32_t nfair, fair[WK_STALL_FAIR];
@@ -109,6 +115,9 @@ struct wk_quiet {
 	char comm[LAT_COMM_LEN];
 };
 
+/* A timer that fired this long after its expiry was late: its CPU did not run (section()). */
+#define WK_SECTION_LATE_NS 200000
+
 #define WK_STALL_QUIET 16		/* the newest silences kept for the probe markers */
 
 struct wk_stalls {
@@ -116,6 +125,7 @@ struct wk_stalls {
 	struct lat_arena *arena;
 	int *oom;
 	uint64_t queued_ns;		/* a switch is due after this with tasks queued (28.5 ms) */
+	uint64_t tick_ns;		/* the tick's period (4 ms when HZ is not recorded) */
 	const struct wk_timers *tmr;	/* the timers armed (timers due), NULL none */
 	size_t nowed;			/* CPUs that owe a switch */
 	struct wk_stall_cpu **cpus;	/* WK_MAX_CPUS, by number, NULL: not seen (the arena's) */
@@ -139,6 +149,16 @@ static inline void wk_stall_clear(struct wk_stalls *st, struct wk_stall_cpu *cp)
 		return;
 	cp->owed_since = 0;
 	st->nowed--;
+}
+
+/*
+ * An hrtimer expiry on CPU @cp (@hc) in the context of task @pid: while the CPU
+ * owes a switch, its running task took it and kept the CPU.
+ */
+static inline void wk_stall_tick(struct wk_stall_cpu *cp, const struct wk_hcpu *hc, int32_t pid)
+{
+	if (cp->owed_since && hc->cur_known && pid == hc->cur_pid)
+		cp->owed_section = 1;
 }
 
 /* Task @pid (part @tp) no longer waits: its CPU owes it nothing. */

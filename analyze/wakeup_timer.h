@@ -147,6 +147,13 @@ struct wk_timer_due {
 int wk_timer_due(const struct wk_timers *s, int32_t cpu, uint64_t from_ns, uint64_t to_ns,
 		 struct wk_timer_due *out);
 
+/* Whether CPU @cpu's timers are known (its hrtimer events recorded, its clock placed). */
+static inline int wk_timer_known(const struct wk_timers *s, int32_t cpu)
+{
+	return s && s->n && cpu >= 0 && (size_t)cpu < s->ncpus && s->cpus[cpu] &&
+	       s->cpus[cpu]->clk_known;
+}
+
 /* The result's tables (r->timers), at the end.  0 or -LAT_ENOMEM. */
 int wk_timers_finish(struct wk_timers *s);
 void wk_timers_release(struct wk_timers *s);

@@ -30,6 +30,7 @@
 #include "wakeup_timer_util.h"
 
 #define MS 1000000ull
+#define OFF 5000ull	/* the trace clock - the timers' clock */
 
 static const struct lat_wakeup_result *res(const struct lat_block *b)
 {
@@ -439,6 +440,149 @@ static const struct lat_wake_case *case_of(const struct lat_wakeup_result *r, in
 	return NULL;
 }
 
+/*
+ * A tick on CPU0 at @ts while @pid (@comm) runs: its hrtimer expiry (the clock
+ * OFF behind), re-armed a tick (4 ms) later, and its TIMER softirq.
+ */
+static void tick_cpu0(uint64_t ts, int pid, const char *comm)
+{
+	struct lat_event *e;
+
+	tentry(ts, 0, pid, comm, 0xb0, "tick_nohz_handler", (int64_t)(ts - OFF));
+	tstart(ts + 1000, 0, pid, comm, 0xb0, "tick_nohz_handler", (int64_t)(ts + 4 * MS - OFF),
+	       (int64_t)(ts + 4 * MS - OFF));
+	texit(ts + 2000, 0, pid, comm, 0xb0);
+	e = add(ts + 3000, 0, pid, comm, LAT_EV_SOFTIRQ_ENTRY);
+	e->u.irq.irq = 1;
+	e->u.irq.name = "TIMER";
+	e = add(ts + 10000, 0, pid, comm, LAT_EV_SOFTIRQ_EXIT);
+	e->u.irq.irq = 1;
+	e->u.irq.name = "TIMER";
+}
+
+/*
+ * The khugepaged case of issue 27: the probe thread (latscope/900, FIFO 95 =
+ * prio 4) wrote its start line and sleeps; khugepaged/40 (fair) runs on CPU0
+ * from 0.5 ms and keeps it while the probe is woken there at 1.02 ms (its
+ * timer, due 0.99 ms), until 11 ms.  Ticks (irq and TIMER softirq in
+ * khugepaged's context, each re-armed 4 ms on) at 1 ms and at @ticks[]
+ * inside the wait; the probe measured 10.02 ms (its marker at 11.01 ms).
+ * CPU1 idle, logging a marker every ms when @cpu1_markers (else nothing:
+ * every CPU is silent between CPU0's ticks).  HZ not recorded: a tick is 4 ms.
+ */
+static void khugepaged_section(const uint64_t *ticks, size_t nticks, int cpu1_markers)
+{
+	struct lat_event *e;
+	static const char start[] = "latscope: probe-start=timer cpu=0";
+
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 900, "latscope");
+	evs[nev - 1].u.sw.next_prio = 4;
+	e = add(100, 0, 900, "latscope", LAT_EV_MARKER);
+	e->u.marker.text = start;
+	e->u.marker.len = strlen(start);
+	sw(200, 0, 900, "latscope", LAT_TS_SLEEPING, 0, "swapper/0");
+	evs[nev - 1].u.sw.prev_prio = 4;
+	sw(MS / 2, 0, 0, "swapper/0", LAT_TS_RUNNING, 40, "khugepaged");
+	tick_cpu0(1 * MS, 40, "khugepaged");
+	wake(1 * MS + 20000, 0, 40, "khugepaged", LAT_EV_WAKING, 900, "latscope", 0);
+	evs[nev - 1].u.wake.prio = 4;
+	wake(1 * MS + 21000, 0, 40, "khugepaged", LAT_EV_WAKEUP, 900, "latscope", 0);
+	evs[nev - 1].u.wake.prio = 4;
+	for (size_t i = 0; i < nticks; i++)
+		tick_cpu0(ticks[i], 40, "khugepaged");
+	sw(11 * MS, 0, 40, "khugepaged", LAT_TS_RUNNING, 900, "latscope");
+	evs[nev - 1].u.sw.next_prio = 4;
+	probe_marker(11 * MS + 10000, 0, 10 * (int64_t)MS + 20000);
+	sw(11 * MS + 20000, 0, 900, "latscope", LAT_TS_SLEEPING, 40, "khugepaged");
+	evs[nev - 1].u.sw.prev_prio = 4;
+	/* CPU1's markers, each moved in place (the events are in time order) */
+	for (uint64_t t = MS / 2 + 500; cpu1_markers && t < 12 * MS; t += MS) {
+		struct lat_event m = *add(t, 1, 0, "swapper/1", LAT_EV_MARKER);
+		size_t i = 0;
+
+		while (evs[i].ts_ns < t)
+			i++;
+		memmove(&evs[i + 1], &evs[i], (nev - 1 - i) * sizeof(evs[0]));
+		evs[i] = m;
+	}
+}
+
+static struct lat_block *run_1ms(void)
+{
+	struct lat_analyze_opts o;
+
+	lat_analyze_opts_init(&o);
+	o.threshold_ns = 1 * MS;	/* the probe's wait is judged as it ends */
+	return run_opts(&o);
+}
+
+/*
+ * Ticks at 5 and 9 ms inside the 9.98 ms wait (1.021 .. 11 ms), each on time
+ * (due then): the silences 1.021 .. 5 and 5.01 .. 9 ms end at a tick
+ * khugepaged took and are no longer than 5 ms: its section, not a stall,
+ * whether CPU1 logs or not.  One verdict: not-preemptible, khugepaged's 9.98
+ * ms, in the wait and in the probe sample.
+ */
+static void test_nonpreemptible_section(void **state)
+{
+	static const uint64_t ticks[] = { 5 * MS, 9 * MS };
+
+	(void)state;
+	for (int cpu1 = 1; cpu1 >= 0; cpu1--) {
+		struct lat_block *b;
+		const struct lat_wakeup_result *r;
+		const struct lat_wake_case *c;
+
+		nev = 0;
+		khugepaged_section(ticks, 2, cpu1);
+		b = run_1ms();
+		r = res(b);
+		assert_int_equal(r->nstalls_total, 0);
+		c = case_of(r, 900);
+		assert_int_equal(c->latency_ns, 11 * MS - (1 * MS + 20000));
+		assert_int_equal(c->stall_ns, 0);
+		assert_int_equal(c->verdict.kind, LAT_VERDICT_NOT_PREEMPTIBLE);
+		assert_int_equal(c->on_cpu[0].pid, 40);
+		assert_int_equal(b->probe->worst[0].verdict, LAT_VERDICT_NOT_PREEMPTIBLE);
+		assert_int_equal(b->probe->worst[0].stall_ns, 0);
+		lat_block_free(b);
+	}
+}
+
+/*
+ * The other side of the rule.  No tick inside the wait: CPU0 silent 1.021 ..
+ * 11 ms (9.98 ms, more than a tick) while it owed the probe a switch: a stall,
+ * the verdict of the wait and of the sample.  A tick late: armed for 9 ms, it
+ * fires at 9.4 ms, 400 us late (more than 200): the silence 5.01 .. 9.4 ms
+ * (4.39 ms, within 5) is a stall (the first, 1.021 .. 5 ms, is not).
+ */
+static void test_section_bounds(void **state)
+{
+	static const uint64_t late[] = { 5 * MS, 9 * MS + 400000 };
+	struct lat_block *b;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	khugepaged_section(NULL, 0, 1);
+	b = run_1ms();
+	r = res(b);
+	assert_int_equal(r->nstalls_total, 1);
+	assert_stall(&r->stalls[0], 0, LAT_STALL_OWED, 1 * MS + 21000, 11 * MS);
+	c = case_of(r, 900);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_STALL);
+	assert_int_equal(b->probe->worst[0].verdict, LAT_VERDICT_STALL);
+	lat_block_free(b);
+
+	nev = 0;
+	khugepaged_section(late, 2, 1);
+	b = run_1ms();
+	r = res(b);
+	assert_int_equal(r->nstalls_total, 1);
+	assert_stall(&r->stalls[0], 0, LAT_STALL_OWED, 5 * MS + 10000, 9 * MS + 400000);
+	lat_block_free(b);
+}
+
 static void test_probe_due(void **state)
 {
 	struct lat_block *b;
@@ -517,7 +661,6 @@ static void test_probe_due_part(void **state)
 	lat_block_free(b);
 }
 
-#define OFF 5000ull	/* the trace clock - the timers' clock */
 
 /*
  * CPU0's first four exits from idle are seen only by x/70's markers (no switch
@@ -655,6 +798,8 @@ int main(void)
 		cmocka_unit_test_setup(test_wakeup_due, reset),
 		cmocka_unit_test_setup(test_wakeup_not_due, reset),
 		cmocka_unit_test_setup(test_steal, reset),
+		cmocka_unit_test_setup(test_nonpreemptible_section, reset),
+		cmocka_unit_test_setup(test_section_bounds, reset),
 		cmocka_unit_test_setup(test_probe_due, reset),
 		cmocka_unit_test_setup(test_probe_due_part, reset),
 		cmocka_unit_test_setup(test_timer_due, reset),
