@@ -235,9 +235,9 @@ static void resolve_link(struct wk_cases *cs, struct lat_wake_link *l)
 }
 
 /*
- * A task queued on one CPU and run on another: who ran on the CPU it was
- * queued on, from the waking until it was migrated off it.  That CPU, not
- * the one it ran on (often idle, which pulled it), is why it waited.
+ * A task queued on one CPU and run on another: who ran on the queue it left
+ * last (queued_left_cpu) while it waited there.  That CPU, not the one it ran
+ * on (often idle, which pulled it), is why it waited.
  */
 static void queued_case(struct wk_cases *cs, struct lat_wake_case *c)
 {
@@ -248,17 +248,10 @@ static void queued_case(struct wk_cases *cs, struct lat_wake_case *c)
 	c->nqueued_on = 0;
 	c->queued_other_ns = 0;
 	c->queued_other_tasks = 0;
-	c->queued_until_ns = 0;
-	if (c->queued_cpu < 0 || c->queued_cpu == c->cpu ||
-	    (size_t)c->queued_cpu >= cs->h->ncpus || !(q = cs->h->cpus[c->queued_cpu]))
+	if (!c->queued_until_ns || c->queued_left_cpu < 0 ||
+	    (size_t)c->queued_left_cpu >= cs->h->ncpus || !(q = cs->h->cpus[c->queued_left_cpu]))
 		return;
-	c->queued_until_ns = c->end_ns;
-	for (size_t k = 0; k < c->nmigr; k++)
-		if (c->migr[k].from_cpu == c->queued_cpu) {
-			c->queued_until_ns = c->migr[k].ts_ns;
-			break;
-		}
-	g = hold_slices(cs, q, c->start_ns, c->queued_until_ns, &covered, &stop);
+	g = hold_slices(cs, q, c->queued_from_ns, c->queued_until_ns, &covered, &stop);
 	c->nqueued_on = hold_top(cs, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
 	c->queued_other_tasks = g - c->nqueued_on;
 	for (size_t k = 0; k < c->nqueued_on; k++)
@@ -554,6 +547,22 @@ static void case_verdict(struct lat_wake_case *c, int judged, enum lat_verdict_b
 		v->holder.pid = -1;
 }
 
+/* The queue @c left last (@x), or the one it was queued on first if it ran elsewhere. */
+static void queued_span(struct lat_wake_case *c, const struct wk_end_detail *x)
+{
+	c->queued_left_cpu = -1;
+	c->queued_from_ns = c->queued_until_ns = 0;
+	if (x->left_cpu >= 0) {
+		c->queued_left_cpu = x->left_cpu;
+		c->queued_from_ns = x->left_from;
+		c->queued_until_ns = x->left_until;
+	} else if (c->queued_cpu >= 0 && c->queued_cpu != c->cpu) {
+		c->queued_left_cpu = c->queued_cpu;	/* moved unseen */
+		c->queued_from_ns = c->start_ns;
+		c->queued_until_ns = c->end_ns;
+	}
+}
+
 /* ---- the worst list --------------------------------------------------------------------- */
 
 /*
@@ -783,4 +792,5 @@ void wk_cases_keep(struct wk_cases_cpu *cp, struct wk_cases *cs, const struct wk
 	c->nmigr = x.nmigr;
 	memcpy(c->migr, x.migr, x.nmigr * sizeof(x.migr[0]));
 	c->migr_dropped = x.migr_dropped;
+	queued_span(c, &x);
 }

@@ -125,6 +125,9 @@ static void end_detail(const struct wk_end *e, struct wk_end_detail *d)
 	d->migr = t->migr;
 	d->nmigr = t->nmigr;
 	d->migr_dropped = t->migr_dropped;
+	d->left_cpu = t->left_until ? t->left_cpu : -1;
+	d->left_from = t->left_from;
+	d->left_until = t->left_until;
 }
 
 /*
@@ -512,6 +515,8 @@ static inline __attribute__((always_inline)) void start_wait(struct wk *w, struc
 		join_queue(w, t, qc, queued, kind, ts);
 	t->nmigr = 0;
 	t->migr_dropped = 0;
+	t->arrived = ts;
+	t->left_until = 0;
 	set_waker(w, t, k, wc);
 }
 
@@ -679,6 +684,7 @@ static __attribute__((noinline)) void wakeup_queue(struct wk *w, struct wk_task 
 			t->prio, t->start, ts);
 	rq_leave(w, t, ts);
 	wk_stall_release(&w->stalls, &t->stall, t->pid);
+	t->arrived = ts;	/* never queued on the old one: nothing left there */
 	t->queued_cpu = to;
 	t->rq_wake = -1;
 	t->area_cpu = -1;
@@ -764,6 +770,9 @@ static void migrate_wait(struct wk *w, struct wk_task *t, const struct lat_event
 		}
 		t->area_cpu = -1;	/* moved: no average over one CPU */
 	}
+	t->left_cpu = ev->u.migrate.orig_cpu;
+	t->left_from = t->arrived;
+	t->left_until = t->arrived = ev->ts_ns;
 	if (t->nmigr < LAT_WAKE_MIGR_MAX)
 		t->migr[t->nmigr++] = (struct lat_wake_migr){ ev->ts_ns, ev->u.migrate.orig_cpu,
 							      to };

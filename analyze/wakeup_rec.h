@@ -70,6 +70,9 @@ struct wk_end_detail {
 					   UINT64_MAX when it moved between CPUs */
 	const struct lat_wake_migr *migr;	/* its migrations during the wait, lent */
 	uint32_t nmigr, migr_dropped;
+	/* the queue it left at its last migration: CPU (-1 none) and [from, until) */
+	int32_t left_cpu;
+	uint64_t left_from, left_until;
 };
 
 /* A wait ends (end_wait()): what every consumer of it may use. */

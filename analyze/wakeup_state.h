@@ -116,6 +116,14 @@ struct wk_task {
 	struct wk_stats_task stats;
 	struct lat_wake_waker tent;
 	struct lat_wake_migr migr[LAT_WAKE_MIGR_MAX];
+	/*
+	 * Where the pending wait is since (the start, or its last migration's
+	 * time: arrived), and the queue it left last: its CPU and the time it was
+	 * there, [left_from, left_until); left_until 0 before a migration.  The
+	 * verdict sums count the time before the last migration as queued.
+	 */
+	uint64_t arrived, left_from, left_until;
+	int32_t left_cpu;
 	/* cold: a recorded sched_setscheduler() */
 	uint8_t ss_pending;		/* inside sched_setscheduler(): ss_target, ss_policy */
 	int32_t ss_target, ss_policy;

@@ -315,7 +315,8 @@ static void tl_case(struct lat_timeline *tl, const struct lat_wake_case *c)
 		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
 			   top ? top->pid : -1, top ? top->comm : NULL, top ? top->ns : 0,
 			   ran_count(c->queued_on, c->nqueued_on) + c->queued_other_tasks);
-		tl->brackets[tl->nbrackets - 1].queued_cpu = c->queued_cpu;
+		tl->brackets[tl->nbrackets - 1].queued_cpu = c->queued_left_cpu;
+		tl->brackets[tl->nbrackets - 1].queued_from_ns = c->queued_from_ns;
 		tl->brackets[tl->nbrackets - 1].queued_until_ns = c->queued_until_ns;
 	} else {
 		top = busiest(c->on_cpu, c->non_cpu);

@@ -223,7 +223,9 @@ void rd_tl_edge_label(const struct lat_tl_edge *e, char *buf, size_t len)
 static void held_phrase(const struct lat_tl_bracket *b, char *buf, size_t len)
 {
 	uint64_t end = b->queued_until_ns ? b->queued_until_ns : b->end_ns;
-	uint64_t wait = end > b->start_ns ? end - b->start_ns : 0;
+	uint64_t from = b->queued_until_ns && b->queued_from_ns > b->start_ns ? b->queued_from_ns :
+			b->start_ns;
+	uint64_t wait = end > from ? end - from : 0;
 	int pct = wait ? (int)(100.0 * (double)b->held_ns / (double)wait + 0.5) : 0;
 	char who[LAT_COMM_LEN * 3 + 16], cpu[32] = "CPU";
 
@@ -1410,6 +1412,13 @@ static void draw_migrations(cairo_t *cr, const struct rd_chart *c, struct tl_pri
 	free(labs);
 }
 
+/* The x of time @t on the chart, clamped to the view. */
+static double view_x(const struct rd_chart *c, const struct rd_tl_layout *l, double scale,
+		     uint64_t t)
+{
+	return c->plot.x + (double)((t > l->v0 ? (t < l->v1 ? t : l->v1) : l->v0) - l->v0) * scale;
+}
+
 static void draw_bracket(cairo_t *cr, const struct rd_chart *c, const struct lat_tl_bracket *b,
 			 struct rd_tl_layout *l, int main_one)
 {
@@ -1427,21 +1436,21 @@ static void draw_bracket(cairo_t *cr, const struct rd_chart *c, const struct lat
 	if (b->queued_until_ns && b->queued_cpu >= 0 && b->queued_cpu < l->ncpus &&
 	    b->queued_cpu != b->cpu && b->queued_until_ns > b->start_ns) {
 		/*
-		 * queued on another CPU first: the wait is outlined there until it
-		 * was pulled away, then on the CPU it ran on
+		 * queued on another CPU: the wait is outlined there until it was
+		 * pulled away (from its arrival there), then on the CPU it ran on
 		 */
 		uint64_t qe = b->queued_until_ns < b->end_ns ? b->queued_until_ns : b->end_ns;
-		double xq = c->plot.x + (double)((qe > l->v0 ? (qe < l->v1 ? qe : l->v1) : l->v0) -
-						 l->v0) * scale;
+		uint64_t qs = b->queued_from_ns > b->start_ns ? b->queued_from_ns : b->start_ns;
+		double xq = view_x(c, l, scale, qe), xs = view_x(c, l, scale, qs);
 		double qtop = rd_tl_lane_top(l, b->queued_cpu);
 
-		cairo_rectangle(cr, x0, qtop, fmax(xq - x0, 1), l->lane_h);
+		cairo_rectangle(cr, xs, qtop, fmax(xq - xs, 1), l->lane_h);
 		if (x1 > xq)
 			cairo_rectangle(cr, xq, top, fmax(x1 - xq, 1), l->lane_h);
 		cairo_stroke(cr);
-		if (main_one && xq - x0 > 60 && l->lane_h >= 14) {
+		if (main_one && xq - xs > 60 && l->lane_h >= 14) {
 			rd_font(cr, RD_TICK_PT - 1, 1);
-			rd_text(cr, x0 + 4, qtop + l->lane_h - 4, 0, "queued here");
+			rd_text(cr, xs + 4, qtop + l->lane_h - 4, 0, "queued here");
 		}
 		l->queued_outlined += main_one;
 	} else {

@@ -142,8 +142,12 @@ char *lat_report_verdict_text(const struct lat_wake_case *c, char *buf, size_t l
 		    silent_why(v));
 		break;
 	case LAT_VERDICT_QUEUED:
-		put(buf, len, "queued on CPU%d for %s until migrated: %s there", c->queued_cpu, d1,
-		    who);
+		if (c->queued_from_ns > c->start_ns)	/* moved more than once */
+			put(buf, len, "queued for %s until its last migration, last on CPU%d: %s "
+			    "there", d1, c->queued_left_cpu, who);
+		else
+			put(buf, len, "queued on CPU%d for %s until migrated: %s there",
+			    c->queued_left_cpu, d1, who);
 		break;
 	case LAT_VERDICT_IDLE:
 		put(buf, len, "CPU%d stayed idle %s: waking an idle CPU (IPI, idle exit) or a "

@@ -183,10 +183,13 @@ static void case_holders_json(struct lat_json *j, const struct lat_tgids *tg,
 	holders_json(j, tg, r, c->on_cpu, c->non_cpu, c->other_ns, c->other_tasks, c->latency_ns);
 	if (c->queued_until_ns) {
 		lat_json_obj_open(j, "queued");
-		lat_json_int(j, "cpu", c->queued_cpu);
+		lat_json_int(j, "cpu", c->queued_left_cpu);
+		if (c->queued_from_ns > c->start_ns)	/* moved more than once */
+			lat_json_uint(j, "from_ns", c->queued_from_ns);
 		lat_json_uint(j, "until_ns", c->queued_until_ns);
 		holders_json(j, tg, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
-			     c->queued_other_tasks, (int64_t)(c->queued_until_ns - c->start_ns));
+			     c->queued_other_tasks,
+			     (int64_t)(c->queued_until_ns - c->queued_from_ns));
 		lat_json_obj_close(j);
 	}
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
@@ -717,16 +720,26 @@ static void case_time_text(FILE *out, const struct lat_wakeup_result *r,
 static void case_queue_text(FILE *out, const struct lat_wakeup_result *r,
 			    const struct lat_wake_case *c)
 {
-	char d1[32], t1[40];
+	char d1[32], d2[32], t1[40];
 
-	if (c->queued_until_ns) {
+	if (c->queued_until_ns && c->queued_from_ns <= c->start_ns) {
 		int64_t q = (int64_t)(c->queued_until_ns - c->start_ns);
 
-		fprintf(out, ";\n     queued first on CPU%d for %s", c->queued_cpu,
+		fprintf(out, ";\n     queued first on CPU%d for %s", c->queued_left_cpu,
 			dur(q, d1, sizeof(d1)));
 		if (c->queued_until_ns < c->end_ns)
 			fprintf(out, " (migrated at %s)",
 				lat_fmt_trace_ts(c->queued_until_ns, t1, sizeof(t1)));
+		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
+			     c->queued_other_tasks, q);
+	} else if (c->queued_until_ns) {
+		/* moved more than once: the time before its last move, the last queue's holders */
+		int64_t q = (int64_t)(c->queued_until_ns - c->queued_from_ns);
+
+		fprintf(out, ";\n     queued %s before its last migration (%s); last on CPU%d for "
+			"%s", dur((int64_t)(c->queued_until_ns - c->start_ns), d1, sizeof(d1)),
+			lat_fmt_trace_ts(c->queued_until_ns, t1, sizeof(t1)), c->queued_left_cpu,
+			dur(q, d2, sizeof(d2)));
 		holders_text(out, r, c->queued_on, c->nqueued_on, c->queued_other_ns,
 			     c->queued_other_tasks, q);
 	}

@@ -323,10 +323,17 @@ struct lat_wake_case {
 	int64_t unaccounted_ns;		/* not covered by the slices kept (see partial) */
 	uint8_t partial;		/* the slice window did not reach back to start_ns */
 	/*
-	 * When it was queued on another CPU first (queued_cpu != cpu): who ran
-	 * there from the start of the wait until it was migrated away (the first
-	 * migration off that CPU, or the wait's end), the longest first.
+	 * When it waited in another CPU's queue before the one it ran from: the
+	 * queue it left at its last migration (queued_left_cpu, from
+	 * queued_from_ns: the wait's start, or the migration before), or the CPU
+	 * it was queued on first when no migration of it was recorded
+	 * (queued_cpu != cpu: until the end).  The verdict sums count the time
+	 * from the start to queued_until_ns as queued.  Who ran on
+	 * queued_left_cpu in [queued_from_ns, queued_until_ns), the longest
+	 * first.  queued_until_ns 0: none.
 	 */
+	int32_t queued_left_cpu;
+	uint64_t queued_from_ns;
 	uint64_t queued_until_ns;
 	struct lat_wake_oncpu queued_on[LAT_WAKE_QUEUED_MAX];
 	size_t nqueued_on;

@@ -72,11 +72,12 @@ struct lat_tl_bracket {
 	int64_t held_ns;	/* how long it ran then */
 	size_t held_tasks;	/* how many tasks ran then, 0 if not known */
 	/*
-	 * Queued on another CPU first (queued_until_ns != 0): held_* then say who
-	 * ran there from start_ns until queued_until_ns.
+	 * Queued on another CPU before the one it ran on (queued_until_ns != 0):
+	 * held_* then say who ran on queued_cpu from queued_from_ns (start_ns,
+	 * or after earlier migrations later) until queued_until_ns.
 	 */
 	int32_t queued_cpu;
-	uint64_t queued_until_ns;
+	uint64_t queued_from_ns, queued_until_ns;
 };
 
 struct lat_timeline {

@@ -770,6 +770,51 @@ static void test_rt_policy_over_time(void **state)
 }
 
 /*
+ * Q (100) is woken for CPU1 at 1000 while B (20) runs there, migrated to CPU0
+ * (A/10 running) at 11000, back to CPU1 at 31000, and run there at 41000: 40
+ * us, of which 30 before its last migration, queued: queued-elsewhere, 75%,
+ * though it ran on the CPU it was first queued on.  The queue it left last is
+ * CPU0's, where A ran all 20 us it was there (11000 .. 31000).
+ */
+static void test_queued_bounced(void **state)
+{
+	struct lat_block *b;
+	const struct lat_wake_case *c;
+	struct lat_event *e;
+
+	(void)state;
+	sw(10, 0, 0, "swapper/0", LAT_TS_RUNNING, 10, "A");
+	sw(20, 1, 100, "Q", LAT_TS_SLEEPING, 20, "B");
+	wake(1000, 0, 10, "A", LAT_EV_WAKING, 100, "Q", 1);
+	wake(1100, 0, 10, "A", LAT_EV_WAKEUP, 100, "Q", 1);
+	for (int k = 0; k < 2; k++) {
+		e = add(k ? 31000 : 11000, k ? 0 : 1, k ? 10 : 20, k ? "A" : "B", LAT_EV_MIGRATE);
+		e->u.migrate.pid = 100;
+		e->u.migrate.prio = 120;
+		e->u.migrate.orig_cpu = k ? 0 : 1;
+		e->u.migrate.dest_cpu = k ? 1 : 0;
+		snprintf(e->u.migrate.comm, LAT_COMM_LEN, "Q");
+	}
+	sw(41000, 1, 20, "B", LAT_TS_RUNNING, 100, "Q");
+	b = run();
+	c = &res(b)->worst[0];
+	assert_int_equal(c->pid, 100);
+	assert_int_equal(c->latency_ns, 40000);
+	assert_int_equal(c->queued_cpu, 1);
+	assert_int_equal(c->queued_left_cpu, 0);
+	assert_int_equal(c->queued_from_ns, 11000);
+	assert_int_equal(c->queued_until_ns, 31000);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_QUEUED);
+	assert_int_equal(c->verdict.part_ns, 30000);
+	assert_int_equal(c->queued_on[0].pid, 10);
+	assert_int_equal(c->queued_on[0].ns, 20000);
+	assert_true(c->verdict.share > 0.749 && c->verdict.share < 0.751);
+	assert_string_equal(verdict_text(c), "queued for 30 us until its last migration, last on "
+			    "CPU0: A/10 SCHED_OTHER nice 0 ran 20 us there");
+	lat_block_free(b);
+}
+
+/*
  * Run-queue depth: hog runs on CPU0; A is woken for it at 1000 (nobody waits,
  * hog runs: 1), B at 2000 (A waits, hog runs: 2).  A runs at 3000: 1000..2000
  * one waiting (A), 2000..3000 two: 3000 / 2000 = 1.5 on average.  B runs at
@@ -883,6 +928,7 @@ int main(void)
 		cmocka_unit_test_setup(test_inversion, reset),
 		cmocka_unit_test_setup(test_rt_policy_over_time, reset),
 		cmocka_unit_test_setup(test_verdict_env, reset),
+		cmocka_unit_test_setup(test_queued_bounced, reset),
 		cmocka_unit_test_setup(test_runqueue, reset),
 		cmocka_unit_test_setup(test_select_threads, reset),
 	};
