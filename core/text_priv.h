@@ -3,8 +3,9 @@
  * The text layer's own helpers (core/ only): text.c splits and decodes an
  * input into lines, text_rejoin.c undoes what mailers and web viewers did to
  * whole lines (format=flowed soft breaks, line-number prefixes, and, with the
- * readers' row shapes, table rows wrapped at a fixed column), text_line.c
- * holds what both use.
+ * readers' row shapes, table rows wrapped at a fixed column), text_diff.c
+ * reads a table quoted as diff lines as the patched document (with the
+ * readers' line classes), text_line.c holds what they all use.
  */
 #ifndef LATSCOPE_CORE_TEXT_PRIV_H
 #define LATSCOPE_CORE_TEXT_PRIV_H

@@ -133,7 +133,7 @@ static int load_text(struct lat_loaded *l, const struct lat_format *forced)
 	ret = lat_text_init_file(&l->text, l->fp);
 	if (ret < 0)
 		return fail(l, ret, "cannot read the text: %s", lat_strerror(ret));
-	lat_formats_rejoin_rows(&l->text);
+	lat_formats_repair_text(&l->text);
 	l->nlines = l->text.nraw;
 	if (forced) {
 		one[0] = forced;

@@ -53,6 +53,39 @@ const struct lat_format *lat_format_find(const char *name)
 
 #define ROW_SHAPES_MAX 16
 
+/*
+ * A line once a diff's prefix is off it, as the readers see it: a row or
+ * header of a block reader (or a row a shape says a mailer cut), a line a
+ * reader keeps inside its blocks, or none of theirs.
+ */
+static enum lat_line_claim claim(const char *s, size_t len)
+{
+	enum lat_line_claim best = LAT_CLAIM_NO;
+
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++) {
+		const struct lat_format *f = registry[i];
+		enum lat_line_kind k = f->line_kind ? f->line_kind(s, len) : LAT_LINE_NO;
+
+		if (k == LAT_LINE_ROW || k == LAT_LINE_HEAD)
+			return LAT_CLAIM_ROW;
+		if (k == LAT_LINE_SOFT)
+			best = LAT_CLAIM_SOFT;
+		for (const lat_row_shape *sh = f->row_shapes; sh && *sh; sh++) {
+			struct lat_row_ctx ctx = { 0 };
+
+			if ((*sh)(s, len, &ctx) != LAT_ROW_NO)
+				return LAT_CLAIM_ROW;
+		}
+	}
+	return best;
+}
+
+void lat_formats_repair_text(struct lat_text *t)
+{
+	lat_text_undiff(t, claim);
+	lat_formats_rejoin_rows(t);
+}
+
 void lat_formats_rejoin_rows(struct lat_text *t)
 {
 	lat_row_shape shapes[ROW_SHAPES_MAX];

@@ -38,10 +38,10 @@ static void block_json(struct lat_json *j, const struct lat_block *b,
 static int repaired(const struct lat_text_repairs *r)
 {
 	return r && (r->qp_lines || r->b64_lines || r->spaces || r->rejoined || r->split ||
-		     r->flowed || r->rows || r->numbered);
+		     r->flowed || r->rows || r->numbered || r->diff_stripped || r->diff_removed);
 }
 
-/* The repairs of issue 28 (flowed, wrapped rows, line numbers): keys only when done. */
+/* The repairs of issue 28 (flowed, wrapped rows, line numbers, diffs): keys only when done. */
 static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs *r)
 {
 	if (r->flowed) {
@@ -62,6 +62,13 @@ static void repairs_json_rows(struct lat_json *j, const struct lat_text_repairs 
 		lat_json_obj_open(j, "line_numbers");
 		lat_json_uint(j, "lines_stripped", r->numbered);
 		rp_report_json_lines(j, "lines", r->numbered_first, r->numbered_last);
+		lat_json_obj_close(j);
+	}
+	if (r->diff_stripped || r->diff_removed) {
+		lat_json_obj_open(j, "diff_lines");
+		lat_json_uint(j, "prefixes_stripped", r->diff_stripped);
+		lat_json_uint(j, "removed_dropped", r->diff_removed);
+		rp_report_json_lines(j, "lines", r->diff_first, r->diff_last);
 		lat_json_obj_close(j);
 	}
 }
@@ -158,9 +165,15 @@ static void repairs_text(FILE *out, const struct lat_text_repairs *r)
 			r->row_pieces == 1 ? "" : "s", r->first_row_line);
 		sep = ";";
 	}
-	if (r->numbered)
+	if (r->numbered) {
 		fprintf(out, "%s pasted line numbers removed from %u lines (%u-%u)", sep,
 			r->numbered, r->numbered_first, r->numbered_last);
+		sep = ";";
+	}
+	if (r->diff_stripped || r->diff_removed)
+		fprintf(out, "%s diff-quoted table lines in %u-%u: %u read without their \"+\" "
+			"or context prefix, %u removed (\"-\", the old version) not read", sep,
+			r->diff_first, r->diff_last, r->diff_stripped, r->diff_removed);
 	fputc('\n', out);
 }
 

@@ -97,6 +97,13 @@ const struct lat_format *lat_format_find(const char *name);
  * reader is forced, since the repair is the text's.
  */
 void lat_formats_rejoin_rows(struct lat_text *t);
+/*
+ * What the readers' knowledge of their tables repairs in @t, in order: the
+ * diff prefixes of a table quoted as diff lines (lat_text_undiff(), with
+ * every block reader's line classes and row shapes), then the wrapped rows
+ * (lat_formats_rejoin_rows()).  The input layer calls it before segmenting.
+ */
+void lat_formats_repair_text(struct lat_text *t);
 
 /*
  * Probes @peek with every reader (a magic format's 100 first, which ends it).

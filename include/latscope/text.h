@@ -20,7 +20,9 @@
  *  - a table row a mailer wrapped at a fixed column (cyclictest "T:", perf
  *    sched latency and timehist, rtla top) is joined again when the pieces
  *    make one complete row and no piece is a row of its own;
- *  - line numbers a web viewer pasted in front of a run of lines are removed.
+ *  - line numbers a web viewer pasted in front of a run of lines are removed;
+ *  - a table quoted as diff lines ("> +    1 #599 ...") loses the diff's prefix
+ *    where the readers know the rest of the line (lat_text_undiff()).
  */
 #ifndef LATSCOPE_TEXT_H
 #define LATSCOPE_TEXT_H
@@ -63,6 +65,9 @@ struct lat_text_repairs {
 	uint32_t row_pieces;		/* the lines joined to those rows' first lines */
 	uint32_t numbered;		/* lines whose pasted line number was removed */
 	uint32_t numbered_first, numbered_last;
+	uint32_t diff_stripped;		/* diff lines ("+", context) read unprefixed */
+	uint32_t diff_removed;		/* removed lines ("-") of table diffs, dropped */
+	uint32_t diff_first, diff_last;	/* the first and last input line of those */
 };
 
 struct lat_text {
@@ -138,6 +143,26 @@ typedef enum lat_row_state (*lat_row_shape)(const char *s, size_t len, struct la
  * (lat_formats_rejoin_rows() in format.h passes every reader's shapes).
  */
 void lat_text_rejoin_rows(struct lat_text *t, const lat_row_shape *shapes, size_t n);
+
+/*
+ * What the readers make of a line's text once a diff's prefix is taken off
+ * (@s, @len bytes): LAT_CLAIM_ROW a row or header of a table they read,
+ * LAT_CLAIM_SOFT a line their tables hold (a blank, a rule, a banner),
+ * LAT_CLAIM_NO none of theirs.
+ */
+enum lat_line_claim { LAT_CLAIM_NO, LAT_CLAIM_SOFT, LAT_CLAIM_ROW };
+typedef enum lat_line_claim (*lat_claim_fn)(const char *s, size_t len);
+
+/*
+ * Reads a table quoted as diff lines as the patched document shows it
+ * (core/text_diff.c, docs/formats.md "Mail and paste damage"): in a hunk
+ * (after "@@ -a,b +c,d @@") the "+" and " " prefixes of the lines @claim
+ * knows are taken off and its removed ("-") lines dropped; a run of "+"/"-"
+ * lines without a hunk header likewise when one added line is a table's row.
+ * Prose keeps its prefix.  t->fix counts it.  Before lat_text_rejoin_rows():
+ * a row a mailer wrapped is joined once it has lost its prefix.
+ */
+void lat_text_undiff(struct lat_text *t, lat_claim_fn claim);
 
 /*
  * Strips the mail quoting from one raw line: returns the depth and moves

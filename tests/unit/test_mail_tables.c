@@ -24,7 +24,7 @@
 static void init(struct lat_text *t, const char *s)
 {
 	assert_int_equal(lat_text_init_mem(t, s, strlen(s)), 0);
-	lat_formats_rejoin_rows(t);	/* as the input layer does (formats/input.c) */
+	lat_formats_repair_text(t);	/* as the input layer does (formats/input.c) */
 }
 
 static void assert_line(const struct lat_text *t, size_t i, const char *s, uint32_t lineno,
