@@ -28,7 +28,7 @@ static const char EXP_HWLAT[] =
 	"a hwlat row \"#N inner/outer(us): I/O ts:S.NS [count:N] [nmi-total:N nmi-count:N]\"";
 static const char EXP_NOISE[] = "an osnoise event \"NAME:ID start S.NS duration N ns\"";
 static const char EXP_THRESHOLD[] =
-	"\"sample_threshold: start S.NS duration N ns interference N\"";
+	"\"sample_threshold: start S.NS duration N ns|us interference N\"";
 
 static const char *const noise_names[] = { "irq_noise", "softirq_noise", "nmi_noise",
 					   "thread_noise" };
@@ -207,17 +207,30 @@ static int osnoise_row(struct lat_scan *sc, struct kt_rec *r)
 	return KT_OSNOISE;
 }
 
-/* "start 548.771077442 duration 7597 ns" */
-static int start_duration(struct lat_scan *sc, struct kt_rec *r)
+/*
+ * "start 548.771077442 duration 7597 ns"; with @us_ok also "duration 8 us", as
+ * sample_threshold printed it before the tracer was merged (the RFC of April
+ * 2021: TP_printk("start %llu.%09u duration %llu us interferences %llu")).
+ */
+static int start_duration(struct lat_scan *sc, struct kt_rec *r, int us_ok)
 {
 	int64_t start;
 	uint64_t dur;
+	int us;
 
 	lat_scan_ws(sc);
 	if (!lat_scan_lit(sc, "start") || !lat_scan_ws(sc) ||
 	    !lat_scan_fixed(sc, LAT_NS_PER_S, &start, NULL) || !lat_scan_ws(sc) ||
 	    !lat_scan_lit(sc, "duration") || !lat_scan_ws(sc) || !lat_scan_u64(sc, &dur) ||
-	    dur > INT64_MAX || !lat_scan_ws(sc) || !lat_scan_lit(sc, "ns"))
+	    !lat_scan_ws(sc))
+		return 0;
+	us = us_ok && lat_scan_lit(sc, "us");
+	if (!us && !lat_scan_lit(sc, "ns"))
+		return 0;
+	if (us && dur > INT64_MAX / 1000)
+		return 0;
+	dur *= us ? 1000 : 1;
+	if (dur > INT64_MAX)
 		return 0;
 	r->u.nz.start_ns = (uint64_t)start;
 	r->u.nz.dur_ns = (int64_t)dur;
@@ -243,7 +256,7 @@ static int noise(struct lat_scan *sc, int type, struct kt_rec *r)
 		if (!wl || !memchr(w, ':', wl))
 			return bad(r, EXP_NOISE);
 	}
-	if (!start_duration(sc, r))
+	if (!start_duration(sc, r, 0))
 		return bad(r, EXP_NOISE);
 	lat_scan_ws(sc);
 	if (!lat_scan_eol(sc))
@@ -263,7 +276,7 @@ static int threshold(struct lat_scan *sc, struct kt_rec *r)
 
 	r->u.nz.type = -1;
 	r->u.nz.name[0] = '\0';
-	if (!start_duration(sc, r))
+	if (!start_duration(sc, r, 1))
 		return bad(r, EXP_THRESHOLD);
 	lat_scan_ws(sc);
 	if (!lat_scan_lit(sc, "interference"))

@@ -356,6 +356,29 @@ static void test_osnoise(void **state)
 		       "largest: thread_noise migration/8:54 3068 ns (34.8 %, line 5), irq_noise "
 		       "local_timer:236 2848 ns (32.3 %, line 4)");
 	old_logs_free(l);
+
+	/*
+	 * the same events as the RFC printed them (Daniel Bristot de Oliveira, "Re: [RFC
+	 * PATCH 5/5] tracing: Add the osnoise tracer", LKML 15 Apr 2021, its quote of the
+	 * commit message): sample_threshold's duration in us, "duration 8 us"
+	 */
+	l = old_logs_load_text(
+		">>        osnoise/8-961     [008] d.h.  5789.857532: irq_noise: local_timer:236 "
+		"start 5789.857529929 duration 1845 ns\n"
+		">>        osnoise/8-961     [008] dNh.  5789.858408: irq_noise: local_timer:236 "
+		"start 5789.858404871 duration 2848 ns\n"
+		">>      migration/8-54      [008] d...  5789.858413: thread_noise: migration/8:54 "
+		"start 5789.858409300 duration 3068 ns\n"
+		">>        osnoise/8-961     [008] ....  5789.858413: sample_threshold: start "
+		"5789.858404555 duration 8 us interferences 2\n", NULL);
+	b = one_block(l);
+	assert_int_equal(b->skipped_lines, 0);
+	assert_summary(b->hist[0], "cpu8", 1, 8000, 8000, 8000);
+	/* [5789.858404555, +8000 ns]: lines 2 and 3 again, 3068 / 8000 = 38.4 % */
+	assert_finding(b, "noise-culprit", "2 osnoise events in its window, 5916 ns in all; the "
+		       "largest: thread_noise migration/8:54 3068 ns (38.4 %, line 3), irq_noise "
+		       "local_timer:236 2848 ns (35.6 %, line 2)");
+	old_logs_free(l);
 }
 
 static void test_hwlat(void **state)
