@@ -184,7 +184,9 @@ int imp_copy(const char *s, size_t len, char *buf, size_t cap)
  * non-blank line within 3 lines above line @first that @skip (may be NULL)
  * does not pass over, when it is one: at most 48 characters, starting with a
  * version ("2.6.33-rt4:", "6.10.14-stable +xx": a digit, or "v" and a digit,
- * and a '.' in the first word) or ending in ':' ("latency went to this:"); or,
+ * and a '.' in the first word), starting with '+' and a letter (a change on
+ * top of the run above: "+tweak", "+NO_DELAY_DEQUEUE", as kernel developers
+ * label a series of runs) or ending in ':' ("latency went to this:"); or,
  * when @loose (may be NULL) is given, naming it ("last good commit --> perf
  * sched latency -s max" for "perf sched").  A trailing ':' is dropped.  NULL
  * if none (caller frees).
@@ -196,7 +198,7 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 		const struct lat_line *l = &t->lines[--i];
 		const char *s = l->s;
 		size_t n = l->len, w = 0;
-		int version, command;
+		int lead, command;
 
 		if (lat_line_blank(l) || (!l->binary && skip && skip(l->s, l->len)))
 			continue;
@@ -205,10 +207,11 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 		imp_trim(&s, &n);
 		while (w < n && s[w] != ' ' && s[w] != '\t')
 			w++;
-		version = w >= 3 && (isdigit((unsigned char)s[0]) ||
-			  (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w);
+		lead = (w >= 3 && (isdigit((unsigned char)s[0]) ||
+			   (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w)) ||
+			  (s[0] == '+' && n > 1 && isalpha((unsigned char)s[1]));
 		command = loose && n <= 48 && memmem(s, n, loose, strlen(loose));
-		if (n < 2 || (!command && (n > 48 || (!version && s[n - 1] != ':'))))
+		if (n < 2 || (!command && (n > 48 || (!lead && s[n - 1] != ':'))))
 			return NULL;
 		if (s[n - 1] == ':')
 			n--;

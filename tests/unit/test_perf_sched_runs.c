@@ -172,11 +172,61 @@ static void test_labelled_runs_by_name(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * Runs labelled as changes on top of the one above: Mike Galbraith, "Re: [PATCH]
+ * sched/fair: Reschedule the cfs_rq when current is ineligible", LKML 25 May 2024
+ * (samples/mail/036), the second and third of his five runs (decoded, two rows
+ * each).  "+tweak" names the third: a label, the block's title, no row.
+ */
+static const char plus_labels[] =
+	"6.1.91-eevdf\n"
+	" -----------------------------------------------------------------------------------"
+	"-----------------------\n"
+	"  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms "
+	"   | Sum delay ms     |\n"
+	" -----------------------------------------------------------------------------------"
+	"-----------------------\n"
+	"  massive_intr:(9)      |1971557.115 ms |  6127207 | avg:   0.034 ms | max:  16.351 "
+	"ms | sum:208289.732 ms |\n"
+	"  dav1d-worker:(8)      |  85561.180 ms |   499175 | avg:   0.262 ms | max:  15.656 "
+	"ms | sum:130584.659 ms |\n"
+	"\n"
+	"+tweak\n"
+	"------------------------------------------------------------------------------------"
+	"----------------------\n"
+	"  Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms "
+	"   | Sum delay ms     |\n"
+	" -----------------------------------------------------------------------------------"
+	"-----------------------\n"
+	"  massive_intr:(9)      |1965603.161 ms |  6284089 | avg:   0.034 ms | max:  16.005 "
+	"ms | sum:214120.602 ms |\n"
+	"  dav1d-worker:(8)      |  89853.413 ms |   599733 | avg:   0.240 ms | max:  48.387 "
+	"ms | sum:144117.080 ms |\n";
+
+static void test_plus_labels(void **state)
+{
+	struct lat_loaded *l;
+
+	(void)state;
+	l = old_logs_load_text(plus_labels, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_string_equal(l->blocks[0]->title,
+			    "6.1.91-eevdf: perf sched latency: per task, as perf printed it");
+	assert_string_equal(l->blocks[1]->title,
+			    "+tweak: perf sched latency: per task, as perf printed it");
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	/* dav1d-worker: max 15.656 ms, then 48.387 ms */
+	assert_int_equal(l->blocks[0]->hist[1]->printed.max_ns, 15656000);
+	assert_int_equal(l->blocks[1]->hist[1]->printed.max_ns, 48387000);
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timehist_columns),
 		cmocka_unit_test(test_labelled_runs_by_name),
+		cmocka_unit_test(test_plus_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
