@@ -43,7 +43,8 @@ int imp_copy(const char *s, size_t len, char *buf, size_t cap);
  * Prefixes @b's title with its run's label ("6.6.58-stable: cyclictest
  * summary"), the line just above line @first when it is one: lines @skip
  * (may be NULL) says are the run's own are passed over; a label starts with
- * a version or ends in ':', or names @loose (may be NULL: "perf sched")
+ * a version or with '+' and a letter ("+tweak"), or ends in ':', or names
+ * @loose (may be NULL: "perf sched")
  * (docs/formats.md, "Several runs in one paste").  0 or -LAT_ENOMEM.
  */
 struct lat_text;

@@ -151,6 +151,78 @@ static int ps_label_skip(const char *s, size_t len)
 	       is_th_header(s, len);
 }
 
+#define PS_LABEL_MAX 64		/* a run's label under or between tables, at most */
+
+/* Prefixes @b's title with @n bytes of @label ("NO_PREEMPT_SHORT: perf sched latency ..."). */
+static int label_title(struct lat_block *b, const char *label, size_t n)
+{
+	char *title;
+
+	imp_trim(&label, &n);
+	if (asprintf(&title, "%.*s: %s", (int)n, label, b->title) < 0)
+		return -LAT_ENOMEM;
+	free(b->title);
+	b->title = title;
+	return 0;
+}
+
+/*
+ * The label the segmenter cut this run at (ps_split): the nearest line above
+ * @first, within 3 and past the run's own rules and header pieces, when it
+ * is a label and a row of the same table (timehist when @th) lies right
+ * above it, blank lines apart: the line between two runs of one table, not
+ * the prose between a latency table and a timehist one.  NULL if not.
+ */
+static const struct lat_line *split_label(const struct lat_text *t, size_t first, int th)
+{
+	const struct lat_line *label = NULL;
+
+	for (size_t i = first, k = 0; i > 0 && k < 4; k++) {
+		const struct lat_line *l = &t->lines[--i];
+
+		if (l->binary)
+			return NULL;
+		if (lat_line_blank(l) || (!label && ps_label_skip(l->s, l->len)))
+			continue;
+		if (label) {
+			int same = th ? is_th_row(l->s, l->len) : is_lat_row(l->s, l->len);
+
+			return same ? label : NULL;
+		}
+		if (ps_line_kind(l->s, l->len) != LAT_LINE_NO || !is_label(l->s, l->len) ||
+		    l->len > PS_LABEL_MAX)
+			return NULL;
+		label = l;
+	}
+	return NULL;
+}
+
+/*
+ * @b's title: what it holds, after its run's label, which is the line under
+ * the header before the first row (@under, may be NULL), else a label above
+ * it (imp_label_title()), else the label the runs were cut at.
+ */
+static int ps_title(const struct lat_text *t, size_t first, const struct lat_line *under,
+		    int nlat, int nth, struct lat_block *b)
+{
+	const char *plain = nlat && nth ? "perf sched latency and timehist" :
+			    nth ? "perf sched timehist: sch delay per CPU" :
+			    "perf sched latency: per task, as perf printed it";
+	const struct lat_line *cut;
+
+	b->title = strdup(plain);
+	if (!b->title)
+		return -LAT_ENOMEM;
+	if (under)
+		return label_title(b, under->s, under->len);
+	if (imp_label_title(t, first, ps_label_skip, "perf sched", b))
+		return -LAT_ENOMEM;
+	if (strcmp(b->title, plain) || (nlat && nth))
+		return 0;	/* labelled above, or two tables: no one run's label */
+	cut = split_label(t, first, nth);
+	return cut ? label_title(b, cut->s, cut->len) : 0;
+}
+
 static int ps_probe(const char *peek, size_t len)
 {
 	if (memmem(peek, len, "Switches", 8) && memmem(peek, len, "max:", 4) &&
@@ -404,6 +476,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 {
 	struct ps_lat pl = { 0 };
 	struct ps_th th = { 0 };
+	const struct lat_line *under = NULL;
 	char buf[PS_LINE_MAX];
 	int ret = 0, err = 0, nlat = 0, nth = 0;
 
@@ -419,6 +492,12 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !imp_starts(l->s, l->len,
 										 "INFO:")))
 			continue;
+		/* under one header, each run's label before its rows: no row of the table */
+		if (k == LAT_LINE_NO && !nlat && !nth && !under && is_label(l->s, l->len) &&
+		    l->len <= PS_LABEL_MAX) {
+			under = l;
+			continue;
+		}
 		if (k != LAT_LINE_NO && imp_starts(l->s, l->len, "INFO:")) {
 			ret = lat_block_add_finding(b, "perf-info", LAT_SEV_INFO, "line %u: %.*s",
 						    l->lineno, (int)l->len, l->s);
@@ -468,11 +547,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "%llu <idle> rows not counted: the idle task has no "
 					    "scheduling delay", (unsigned long long)th.idle);
 	if (!ret)
-		b->title = strdup(nlat && nth ? "perf sched latency and timehist" :
-				  nth ? "perf sched timehist: sch delay per CPU" :
-				  "perf sched latency: per task, as perf printed it");
-	if (!ret)
-		ret = imp_label_title(t, first, ps_label_skip, "perf sched", b);
+		ret = ps_title(t, first, under, nlat, nth, b);
 	if (ret)
 		return ret;
 	return b->nhist ? 0 : -LAT_EEMPTY;

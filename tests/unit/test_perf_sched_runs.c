@@ -221,12 +221,58 @@ static void test_plus_labels(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * Two runs under one header, each under its label, the rows numbered by the
+ * repetition of the run: Peter Zijlstra, "[RFC][PATCH 09/10] sched/eevdf: Allow
+ * shorter slices to wakeup-preempt", LKML 5 Apr 2024, Mike Galbraith's numbers
+ * (samples/mail/037, two of the nine rows of each run).  The first label lies
+ * between the header and the rows: the run's title, no malformed row; the
+ * second, between the runs, cuts them and titles the second.
+ */
+static const char one_header[] =
+	"    Task                  |   Runtime ms  | Switches | Avg delay ms    | Max delay ms "
+	"   | Sum delay ms     |\n"
+	"\n"
+	"  100ms massive_intr 500us cyclictest NO_PREEMPT_SHORT\n"
+	"\n"
+	"  1 massive_intr:(5)      | 846018.956 ms |   779188 | avg:   0.273 ms | max:  58.337 ms "
+	"| sum:212545.245 ms |\n"
+	"  1 cyclictest:(5)        |  12615.604 ms |   639689 | avg:   0.471 ms | max:  32.272 ms "
+	"| sum:301351.094 ms |\n"
+	"\n"
+	"  100ms massive_intr 500us cyclictest PREEMPT_SHORT\n"
+	"\n"
+	"  1 massive_intr:(5)      | 839843.919 ms |   837384 | avg:   0.264 ms | max:  74.366 ms "
+	"| sum:221476.885 ms |\n"
+	"  1 cyclictest:(5)        |  13156.391 ms |   667412 | avg:   0.373 ms | max:  38.247 ms "
+	"| sum:249174.502 ms |\n";
+
+static void test_labels_under_one_header(void **state)
+{
+	struct lat_loaded *l;
+
+	(void)state;
+	l = old_logs_load_text(one_header, NULL);
+	assert_int_equal(l->nblocks, 2);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	assert_string_equal(l->blocks[0]->title, "100ms massive_intr 500us cyclictest "
+			    "NO_PREEMPT_SHORT: perf sched latency: per task, as perf printed it");
+	assert_string_equal(l->blocks[1]->title, "100ms massive_intr 500us cyclictest "
+			    "PREEMPT_SHORT: perf sched latency: per task, as perf printed it");
+	/* cyclictest's max: 32.272 ms, then 38.247 ms */
+	assert_int_equal(l->blocks[0]->hist[1]->printed.max_ns, 32272000);
+	assert_int_equal(l->blocks[1]->hist[1]->printed.max_ns, 38247000);
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_timehist_columns),
 		cmocka_unit_test(test_labelled_runs_by_name),
 		cmocka_unit_test(test_plus_labels),
+		cmocka_unit_test(test_labels_under_one_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
