@@ -203,22 +203,34 @@ static const char plus_labels[] =
 	"  dav1d-worker:(8)      |  89853.413 ms |   599733 | avg:   0.240 ms | max:  48.387 "
 	"ms | sum:144117.080 ms |\n";
 
+#define PS_LAT_TITLE ": perf sched latency: per task, as perf printed it"
+
+/*
+ * @text read as two runs, nothing malformed, titled @label0 and @label1; the
+ * second task of each has the max @max0 and @max1 (ns).
+ */
+static void assert_two_runs(const char *text, const char *label0, const char *label1,
+			    int64_t max0, int64_t max1)
+{
+	struct lat_loaded *l = old_logs_load_text(text, NULL);
+	char title[256];
+
+	assert_int_equal(l->nblocks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(title, sizeof(title), "%s" PS_LAT_TITLE, i ? label1 : label0);
+		assert_string_equal(l->blocks[i]->title, title);
+		assert_int_equal(l->blocks[i]->skipped_lines, 0);
+		assert_true(l->blocks[i]->nhist >= 2);
+		assert_int_equal(l->blocks[i]->hist[1]->printed.max_ns, i ? max1 : max0);
+	}
+	old_logs_free(l);
+}
+
 static void test_plus_labels(void **state)
 {
-	struct lat_loaded *l;
-
 	(void)state;
-	l = old_logs_load_text(plus_labels, NULL);
-	assert_int_equal(l->nblocks, 2);
-	assert_string_equal(l->blocks[0]->title,
-			    "6.1.91-eevdf: perf sched latency: per task, as perf printed it");
-	assert_string_equal(l->blocks[1]->title,
-			    "+tweak: perf sched latency: per task, as perf printed it");
-	assert_int_equal(l->blocks[1]->skipped_lines, 0);
 	/* dav1d-worker: max 15.656 ms, then 48.387 ms */
-	assert_int_equal(l->blocks[0]->hist[1]->printed.max_ns, 15656000);
-	assert_int_equal(l->blocks[1]->hist[1]->printed.max_ns, 48387000);
-	old_logs_free(l);
+	assert_two_runs(plus_labels, "6.1.91-eevdf", "+tweak", 15656000, 48387000);
 }
 
 /*
@@ -249,21 +261,10 @@ static const char one_header[] =
 
 static void test_labels_under_one_header(void **state)
 {
-	struct lat_loaded *l;
-
 	(void)state;
-	l = old_logs_load_text(one_header, NULL);
-	assert_int_equal(l->nblocks, 2);
-	assert_int_equal(l->blocks[0]->skipped_lines, 0);
-	assert_int_equal(l->blocks[1]->skipped_lines, 0);
-	assert_string_equal(l->blocks[0]->title, "100ms massive_intr 500us cyclictest "
-			    "NO_PREEMPT_SHORT: perf sched latency: per task, as perf printed it");
-	assert_string_equal(l->blocks[1]->title, "100ms massive_intr 500us cyclictest "
-			    "PREEMPT_SHORT: perf sched latency: per task, as perf printed it");
 	/* cyclictest's max: 32.272 ms, then 38.247 ms */
-	assert_int_equal(l->blocks[0]->hist[1]->printed.max_ns, 32272000);
-	assert_int_equal(l->blocks[1]->hist[1]->printed.max_ns, 38247000);
-	old_logs_free(l);
+	assert_two_runs(one_header, "100ms massive_intr 500us cyclictest NO_PREEMPT_SHORT",
+			"100ms massive_intr 500us cyclictest PREEMPT_SHORT", 32272000, 38247000);
 }
 
 int main(void)
