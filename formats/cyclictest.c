@@ -138,6 +138,13 @@ static int is_trailer(const char *s, size_t len)
 	return 0;
 }
 
+/* "# Histogram" alone: the table's head (not "# Histogram Overflows:", a trailer) */
+static int is_hist_head(const char *s, size_t len)
+{
+	imp_trim(&s, &len);
+	return len == 11 && !memcmp(s, "# Histogram", 11);
+}
+
 /* rt-tests' --json keys, top level and per thread */
 static const char *const json_heads[] = { "\"file_version\":" };
 static const char *const json_soft[] = {
@@ -233,10 +240,15 @@ static int ct_label_skip(const char *s, size_t len)
 	return is_policy(s, len);
 }
 
+/*
+ * "# Histogram" is a row, not a head: a head after rows ends a block, and
+ * trailers pasted above their table (TI's performance guide prints "# Total:" ...
+ * first) belong to it.  A histogram after another run's rows is cut by ct_split().
+ */
 static enum lat_line_kind ct_line_kind(const char *s, size_t len)
 {
 	if (is_summary(s, len) || is_hist_row(s, len) || is_trailer(s, len) ||
-	    is_verbose_row(s, len))
+	    is_verbose_row(s, len) || is_hist_head(s, len))
 		return LAT_LINE_ROW;
 	if (imp_starts(s, len, "# Histogram") || imp_starts(s, len, "Thread ") ||
 	    starts_any(s, len, json_heads, LAT_ARRAY_SIZE(json_heads)))
@@ -816,21 +828,35 @@ static int summary_ids(const struct lat_line *l, int64_t *id, int64_t *tid)
 
 #define CT_RUN_THREADS 256
 
+/* A row of a run other than its trailers: a summary, a histogram row, -v, JSON */
+static int run_row(const struct lat_line *l)
+{
+	return !l->binary && !lat_line_blank(l) && ct_line_kind(l->s, l->len) == LAT_LINE_ROW &&
+	       !is_trailer(l->s, l->len) && !is_hist_head(l->s, l->len);
+}
+
 /*
  * The default mode refreshes a summary line with the same thread ids: a
  * summary line whose thread had another tid before is another process, a new
- * run ("6.6.58-stable" then its summaries, mail/011).  The block is cut there.
+ * run ("6.6.58-stable" then its summaries, mail/011).  The block is cut there,
+ * and at a "# Histogram" after a run's rows (a second histogram, or one printed
+ * after the summaries): only trailers may stand above their own table.
  */
 static size_t ct_split(const struct lat_text *t, size_t first, size_t end)
 {
 	struct { int64_t id, tid; } seen[CT_RUN_THREADS];
 	size_t n = 0;
+	int rows = 0;
 
 	for (size_t i = first; i < end; i++) {
+		const struct lat_line *l = &t->lines[i];
 		int64_t id, tid;
 		size_t k;
 
-		if (!summary_ids(&t->lines[i], &id, &tid))
+		if (i > first && !l->binary && is_hist_head(l->s, l->len) && rows)
+			return i;
+		rows |= run_row(l);
+		if (!summary_ids(l, &id, &tid))
 			continue;
 		for (k = 0; k < n && seen[k].id != id; k++)
 			;
@@ -858,6 +884,8 @@ static int parse_line(struct ct_state *st, const char *buf, size_t len, uint32_t
 		return parse_hist_row(st, buf, lineno, err);
 	if (is_trailer(buf, len))
 		return parse_trailer(st, buf, err);
+	if (is_hist_head(buf, len))
+		return 1;
 	if (is_verbose_row(buf, len))
 		return parse_verbose(st, buf, lineno, err);
 	return parse_json(st, buf, lineno, err);

@@ -661,6 +661,50 @@ static void test_cyclictest_marker_decomposed(void **state)
  * processes, so it is a block of its own, titled by its label; the label
  * lines are outside both blocks.  Without labels the new tids still cut.
  */
+/*
+ * TI's RT performance guide (samples/README-imports.md) prints the trailers
+ * above "# Histogram": one block.  Before, "# Histogram" was a head that ended
+ * the trailers' block: two blocks, the first warning that 100000000 counted
+ * samples were in no bucket.
+ */
+static void test_cyclictest_trailers_first(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/doc-2017-ti-am574x-osadl-trailers-first.txt"),
+					     NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	const struct lat_hist_result *r = b->analysis;
+	/* a summary, then a histogram of another run: two blocks still */
+	static const char two[] =
+		"T: 0 ( 3001) P:80 I:1000 C:  10000 Min:      5 Act:    9 Avg:    8 Max:      40\n"
+		"# Histogram\n"
+		"000005 010000\n"
+		"# Total: 000010000\n"
+		"# Histogram\n"
+		"000004 000007\n";
+
+	(void)state;
+	assert_int_equal(b->first_line, 12);
+	assert_int_equal(b->last_line, 47);
+	assert_int_equal(b->nhist, 1);
+	/* awk '/^    0000/{s+=$2} END{print s}' = 100000000 = # Total: (no overflows) */
+	assert_int_equal(r->stats[0].total, 100000000);
+	assert_int_equal(b->hist[0]->printed_total, 100000000);
+	assert_printed(b->hist[0], NONE, 7000, 10000, 27000);
+	/* running sum: 42543507 at row 10, 95702402 at row 11; 99555686 at row 16 */
+	assert_bucket(&r->stats[0].q[LAT_HQ_P50], 11000, 12000);
+	assert_bucket(&r->stats[0].q[LAT_HQ_P99], 16000, 17000);
+	assert_null(old_logs_finding(b, "total-mismatch"));
+	old_logs_free(l);
+	l = old_logs_load_text(two, NULL);
+	assert_int_equal(l->nblocks, 3);
+	assert_int_equal(l->blocks[1]->first_line, 2);
+	assert_int_equal(l->blocks[1]->last_line, 4);
+	assert_int_equal(l->blocks[2]->first_line, 5);
+	assert_int_equal(l->blocks[1]->skipped_lines, 0);
+	assert_int_equal(l->blocks[2]->skipped_lines, 0);
+	old_logs_free(l);
+}
+
 static void test_cyclictest_runs(void **state)
 {
 	static const char two[] =
@@ -734,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_broken_rows),
 		cmocka_unit_test(test_perf_latency_old),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_cyclictest_trailers_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
