@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "latscope/format.h"
+#include "cyclictest_table.h"
 #include "import_hist.h"
 #include "row_shape.h"
 
@@ -130,12 +131,13 @@ static const char *const trailer_names[] = {
 	"# Max Latency:", "# SMIs:", "# Thread Ids:", "# Break thread:", "# Break value:",
 };
 
+/* A trailer; "LNICE(-19)  # Avg Latencies: ..." too (a hand-made table, ctt_is_table()) */
 static int is_trailer(const char *s, size_t len)
 {
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(trailer_names); i++)
 		if (imp_starts(s, len, trailer_names[i]))
 			return 1;
-	return 0;
+	return ctt_labelled(s, len);
 }
 
 /* "# Histogram" alone: the table's head (not "# Histogram Overflows:", a trailer) */
@@ -899,6 +901,10 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 	char *buf = malloc(CT_LINE_MAX);
 	int ret = 0, err = 0;
 
+	if (ctt_is_table(t, first, end)) {
+		free(buf);
+		return ctt_parse(t, first, end, b, d);
+	}
 	b->schema = LAT_SCHEMA_HISTOGRAM;
 	if (!buf)
 		return -LAT_ENOMEM;

@@ -705,6 +705,70 @@ static void test_cyclictest_trailers_first(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * Trailers set side by side by hand (LKML sched threads): a column per kernel
+ * named on the line above, a group per workload labelled in front of a line.
+ * Before, the columns were threads, each group overwrote the one before
+ * (thread 1 of Zang's table ended with LNICE(19)'s 7.031 s) and the labelled
+ * lines were malformed.
+ */
+static void test_cyclictest_trailer_table(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("cyclictest/lkml-2024-zang-trailer-table-four-kernels.txt"),
+					     NULL);
+	const struct lat_block *b = one_block(l, "cyclictest");
+	/* Zang's reply (LKML, 6 Jun 2024): groups of one line, parted by blank lines */
+	static const char avg_only[] =
+		"                                  EEVDF      PATCH  EEVDF-NO_PARITY  PATCH-NO_PARITY\n"
+		"\n"
+		"   LNICE(-19)    # Avg Latencies: 00572      00347      00502      00218\n"
+		"\n"
+		"   LNICE(0)      # Avg Latencies: 02262      02225      02442      02321\n";
+
+	(void)state;
+	/* 3 groups x 4 columns, in the order printed */
+	assert_int_equal(b->nhist, 12);
+	assert_string_equal(b->hist[0]->title, "LNICE(-19) EEVDF");
+	assert_string_equal(b->hist[0]->group, "LNICE(-19)");
+	assert_printed(b->hist[0], NONE, 6000, 191000, 15442000);
+	assert_string_equal(b->hist[5]->title, "LNICE(0) PATCH");
+	assert_printed(b->hist[5], NONE, 10000, 277000, 32391000);
+	/* "# Max Latencies: 2688299    7031295    426196     425708" (µs) */
+	assert_string_equal(b->hist[9]->title, "LNICE(19) PATCH");
+	assert_printed(b->hist[9], NONE, 53000, 31045000, 7031295000);
+	assert_string_equal(b->hist[11]->title, "LNICE(19) PATCH-NO_PARITY");
+	assert_non_null(old_logs_finding(b, "trailer-table"));
+	old_logs_free(l);
+
+	/* Zijlstra's: tabs, CFS only in the LNICE(0) group */
+	l = old_logs_load(S("cyclictest/lkml-2023-zijlstra-eevdf-trailer-table-tabs.txt"), NULL);
+	b = one_block(l, "cyclictest");
+	assert_int_equal(b->nhist, 4);
+	assert_string_equal(b->hist[0]->title, "LNICE(19) EEVDF");
+	assert_printed(b->hist[0], NONE, 53000, 4350000, 76019000);
+	assert_string_equal(b->hist[2]->title, "LNICE(0) CFS");
+	assert_printed(b->hist[2], NONE, 53000, 687000, 13913000);
+	assert_string_equal(b->hist[3]->title, "LNICE(-19) EEVDF");
+	assert_printed(b->hist[3], NONE, 19000, 261000, 5642000);
+	old_logs_free(l);
+
+	l = old_logs_load_text(avg_only, NULL);
+	b = one_block(l, "cyclictest");
+	assert_int_equal(b->nhist, 8);
+	assert_string_equal(b->hist[5]->title, "LNICE(0) PATCH");
+	assert_printed(b->hist[5], NONE, NONE, 2225000, NONE);
+	old_logs_free(l);
+
+	/* one run's own trailers stay its threads */
+	l = old_logs_load_text("# Min Latencies: 00010 00010\n# Max Latencies: 02137 02026\n", NULL);
+	b = one_block(l, "cyclictest");
+	assert_int_equal(b->nhist, 2);
+	assert_string_equal(b->hist[1]->title, "thread 1");
+	assert_printed(b->hist[1], NONE, 10000, NONE, 2026000);
+	assert_null(old_logs_finding(b, "trailer-table"));
+	old_logs_free(l);
+}
+
 static void test_cyclictest_runs(void **state)
 {
 	static const char two[] =
@@ -779,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_perf_latency_old),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_cyclictest_trailers_first),
+		cmocka_unit_test(test_cyclictest_trailer_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
