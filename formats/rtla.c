@@ -56,6 +56,13 @@ static int starts_any(const char *s, size_t len, const char *const *tab, size_t 
 	return 0;
 }
 
+/* "Index" alone: rtla hist found no sample above the threshold, so printed no column */
+static int is_bare_index(const char *s, size_t len)
+{
+	imp_trim(&s, &len);
+	return len == 5 && !memcmp(s, "Index", 5);
+}
+
 static int is_hist_header(const char *s, size_t len)
 {
 	return imp_starts(s, len, "Index") &&
@@ -161,7 +168,7 @@ static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 	 */
 	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
 	    ends_with_time(s, len) || is_number_row(s, len) || aa == LAT_LINE_SOFT ||
-	    is_elision(s, len))
+	    is_elision(s, len) || is_bare_index(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -218,6 +225,8 @@ struct rt_state {
 	int64_t all_count;		/* the ALL row's count (times 10^e), -1 when none */
 	int all_e;
 	uint32_t all_line;
+	char tool[16];			/* "osnoise" of "# RTLA osnoise histogram", or "" */
+	uint32_t empty_line;		/* a bare "Index": a hist without a column (no sample) */
 };
 
 static struct rt_col *sum_col(struct rt_state *st, const char *name, int *err)
@@ -347,6 +356,16 @@ static int parse_summary_row(struct rt_state *st, const char *buf, int *err)
 			break;
 	if (k == LAT_ARRAY_SIZE(keys))
 		return 0;
+	if (st->empty_line && !st->ncols && !st->in_all) {
+		/* no column: blank before 6.11, "0" since (rtla's "no noise observed") */
+		int64_t v = 0;
+
+		lat_scan_ws(&sc);
+		if (!lat_scan_eol(&sc) && (!lat_scan_fixed(&sc, 1, &v, NULL) || v))
+			return 0;
+		lat_scan_ws(&sc);
+		return lat_scan_eol(&sc);
+	}
 	n = st->in_all ? (size_t)st->nall : st->ncols;
 	for (size_t i = 0; i < n; i++) {
 		struct rt_col *c = st->in_all ? sum_col(st, st->allnames[i], err) : &st->cols[i];
@@ -750,8 +769,15 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		st->unit = strstr(buf, "in ns") ? 1 : 1000;
 		return 1;
 	}
-	if (imp_starts(buf, len, "# RTLA "))
+	if (imp_starts(buf, len, "# RTLA ")) {
+		sscanf(buf, " # RTLA %15s", st->tool);
 		return 1;
+	}
+	if (is_bare_index(buf, len) && !st->ncols) {
+		st->empty_line = l->lineno;
+		st->kinds |= 1;
+		return 1;
+	}
 	if (is_hist_header(buf, len))
 		return parse_hist_header(st, buf, err);
 	if (is_top_header(buf, len))
@@ -796,6 +822,11 @@ static int finish_block(struct rt_state *st, struct lat_block *b)
 
 	if (st->ncols)
 		ret = finish_hist(st, b);
+	else if (st->empty_line)
+		ret = lat_block_add_finding(b, "no-samples", LAT_SEV_INFO,
+					    "line %u: rtla%s%s hist printed no column: no sample "
+					    "reached the threshold (-T), so there is nothing to draw",
+					    st->empty_line, st->tool[0] ? " " : "", st->tool);
 	if (!ret)
 		ret = rt_aa_finish(&st->aa, b);
 	/* an analysis alone: the latencies it names are the block's summaries */

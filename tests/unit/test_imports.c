@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "latscope/an_histogram.h"
@@ -769,6 +770,61 @@ static void test_cyclictest_trailer_table(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * rtla osnoise hist with no sample above -T (Luis Claudio R. Goncalves,
+ * "rtla/osnoise: Better report when histogram is empty", LKML 27 Jun 2024,
+ * both outputs of the patch verbatim): a bare "Index", then the summary
+ * rows blank (before 6.11) or 0 (since).  Before, "Index" and every "0" row
+ * were malformed and no block was left: "no log block of a known format".
+ */
+static void test_rtla_hist_empty(void **state)
+{
+	static const char text[] =
+		"    [~]# osnoise hist -d 5s -T 500\n"
+		"    # RTLA osnoise histogram\n"
+		"    # Time unit is microseconds (us)\n"
+		"    # Duration:   0 00:00:05\n"
+		"    Index\n"							/* 5 */
+		"    over:\n"
+		"    count:\n"
+		"    min:\n"
+		"    avg:\n"
+		"    max:\n"
+		"\n"
+		"That could lead users to confusing interpretations of the results.\n"
+		"\n"
+		"    [~]# osnoise hist -d 5s -T 500\n"
+		"    # RTLA osnoise histogram\n"					/* 15 */
+		"    # Time unit is microseconds (us)\n"
+		"    # Duration:   0 00:00:05\n"
+		"    Index\n"							/* 18 */
+		"    over: 0\n"
+		"    count: 0\n"
+		"    min: 0\n"
+		"    avg: 0\n"
+		"    max: 0\n";
+	struct lat_loaded *l = old_logs_load_text(text, NULL);
+	const struct lat_finding *f;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(l->blocks[i]->fmt->name, "rtla");
+		assert_int_equal(l->blocks[i]->skipped_lines, 0);
+		assert_int_equal(l->blocks[i]->nhist, 0);
+		f = old_logs_finding(l->blocks[i], "no-samples");
+		assert_non_null(f);
+		assert_non_null(strstr(f->message, i ? "line 18: rtla osnoise hist" :
+					    "line 5: rtla osnoise hist"));
+	}
+	old_logs_free(l);
+	/* a value there is no sample's: reported */
+	l = old_logs_load_text("# RTLA osnoise histogram\nIndex\nover: 0\ncount: 3\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 1);
+	old_logs_free(l);
+}
+
 static void test_cyclictest_runs(void **state)
 {
 	static const char two[] =
@@ -844,6 +900,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_cyclictest_trailers_first),
 		cmocka_unit_test(test_cyclictest_trailer_table),
+		cmocka_unit_test(test_rtla_hist_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
