@@ -186,7 +186,8 @@ int imp_copy(const char *s, size_t len, char *buf, size_t cap)
  * version ("2.6.33-rt4:", "6.10.14-stable +xx": a digit, or "v" and a digit,
  * and a '.' in the first word), starting with '+' and a letter (a change on
  * top of the run above: "+tweak", "+NO_DELAY_DEQUEUE", as kernel developers
- * label a series of runs) or ending in ':' ("latency went to this:"); or,
+ * label a series of runs) or ending in ':' ("latency went to this:", but no
+ * sentence's end: "results. For instance:" is prose); or,
  * when @loose (may be NULL) is given, naming it ("last good commit --> perf
  * sched latency -s max" for "perf sched").  A trailing ':' is dropped.  NULL
  * if none (caller frees).
@@ -211,7 +212,9 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 			   (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w)) ||
 			  (s[0] == '+' && n > 1 && isalpha((unsigned char)s[1]));
 		command = loose && n <= 48 && memmem(s, n, loose, strlen(loose));
-		if (n < 2 || (!command && (n > 48 || (!lead && s[n - 1] != ':'))))
+		/* the tail of a sentence ("results. For instance:") is prose, no label */
+		if (n < 2 || (!command && (n > 48 || (!lead && s[n - 1] != ':'))) ||
+		    (!lead && memmem(s, n, ". ", 2)))
 			return NULL;
 		if (s[n - 1] == ':')
 			n--;

@@ -867,6 +867,23 @@ static void report_line(const struct rt_state *st, const struct lat_line *l, str
 		    "");
 }
 
+/*
+ * Lines between a run's label and its table that are the run's own: "duration:",
+ * the banners, rules of '#' or dashes and the "%<" marks a poster puts around it.
+ */
+static int rt_label_skip(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
+	    memmem(s, len, "%<", 2) || memmem(s, len, ">%", 2))
+		return 1;
+	imp_trim(&s, &len);
+	while (n < len && s[n] == '#')
+		n++;
+	return len >= 3 && n == len;
+}
+
 static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
@@ -907,6 +924,9 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 	free(buf);
 	if (!ret)
 		ret = finish_block(&st, b);
+	/* "removing hrtick:" / "With hrtick:" over two runs (LKML 2024) */
+	if (!ret && st.kinds & 6)
+		ret = imp_label_title(t, first, rt_label_skip, NULL, b);
 	free_state(&st);
 	if (ret)
 		return ret;
