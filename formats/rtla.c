@@ -709,8 +709,8 @@ static int top_findings(const struct rt_state *st, struct lat_block *b)
  * osnoise top: one finding per CPU with every column, the longest single noise
  * as max; rtla hwnoise's rows end after the NMI column.
  */
-static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct lat_block *b,
-				 int *err)
+static int parse_osnoise_top_row(struct rt_state *st, const char *buf, uint32_t line,
+				 struct lat_block *b, int *err)
 {
 	static const char *const names[] = { "runtime", "noise", "% CPU available", "max noise",
 					     "max single", "HW", "NMI", "IRQ", "softirq",
@@ -740,6 +740,8 @@ static int parse_osnoise_top_row(struct rt_state *st, const char *buf, struct la
 	if (!c)
 		return 0;
 	c->hb.h->printed.max_ns = v[4] * st->unit;
+	/* the row's line, as timerlat top's rows have theirs (charts and JSON point at it) */
+	c->hb.h->first_line = c->hb.h->last_line = line;
 	n += (size_t)snprintf(msg, sizeof(msg), "cpu%lld: %lld periods", (long long)cpu,
 			      (long long)periods);
 	for (int k = 0; k < ncols && n < sizeof(msg); k++) {
@@ -786,7 +788,7 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 		return parse_summary_row(st, buf, err);
 	if (is_top_row(buf, len))
 		return st->kinds & 4 && !(st->kinds & 2) ?
-		       parse_osnoise_top_row(st, buf, b, err) :
+		       parse_osnoise_top_row(st, buf, l->lineno, b, err) :
 		       parse_timerlat_top_row(st, buf, l->lineno, b, err);
 	if (is_number_row(buf, len))
 		return parse_number_row(st, buf, l->lineno, err);

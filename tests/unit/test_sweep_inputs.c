@@ -41,10 +41,33 @@ static void test_rtla_run_labels(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * osnoise top and hwnoise rows carry their line (as timerlat top's do): the
+ * JSON said [0, 0] and a chart could not point at the row.
+ */
+static void test_osnoise_top_lines(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("rtla/timerlat-top-u-osnoise-lkml-2024-dl-server.txt"),
+					     NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 4);
+	b = l->blocks[3];
+	assert_int_equal(b->nhist, 4);
+	/* grep -n '^  *3 #598' = line 101: cpu3, Max Single 104442 us */
+	assert_string_equal(b->hist[1]->title, "cpu3");
+	assert_int_equal(b->hist[1]->first_line, 101);
+	assert_int_equal(b->hist[1]->last_line, 101);
+	assert_int_equal(b->hist[1]->printed.max_ns, 104442000);
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtla_run_labels),
+		cmocka_unit_test(test_osnoise_top_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
