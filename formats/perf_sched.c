@@ -119,17 +119,91 @@ static int is_th_row(const char *s, size_t len)
 	return i < len && s[i] == '[';
 }
 
+/* "7188680.765074": seconds with 6 decimals, as perf sched map prints its times */
+static int is_secs(const char *w, size_t wl)
+{
+	size_t i = 0;
+
+	while (i < wl && w[i] >= '0' && w[i] <= '9')
+		i++;
+	if (!i || i + 7 != wl || w[i] != '.')
+		return 0;
+	for (i++; i < wl; i++)
+		if (w[i] < '0' || w[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* A cell of perf sched map: "*" (the CPU that switched) then "." (idle) or "A0" */
+static int map_cell(const char *w, size_t wl, int *star)
+{
+	size_t i = 0;
+
+	if (wl && w[0] == '*') {
+		(*star)++;
+		i++;
+	}
+	if (i < wl && w[i] == '.' && i + 1 == wl)
+		return 1;
+	if (i >= wl || w[i] < 'A' || w[i] > 'Z')
+		return 0;
+	for (i++; i < wl && w[i] >= '0' && w[i] <= '9'; i++)
+		;
+	return i == wl;
+}
+
+/*
+ * "  *.   A0       7188680.765074 secs .  => swapper:0": a perf sched map row,
+ * one cell per CPU, one of them starred, the time, then maybe the legend of a
+ * task seen for the first time.  It tells which task ran where, no delay.
+ */
+static int is_map_row(const char *s, size_t len)
+{
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+	int cells = 0, star = 0;
+
+	lat_scan_init(&sc, s, len);
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+		if (!map_cell(w, wl, &star))
+			break;
+		cells++;
+	}
+	if (!cells || star != 1 || !is_secs(w, wl))
+		return 0;
+	lat_scan_ws(&sc);
+	return lat_scan_lit(&sc, "secs");
+}
+
+/* "   B0      ": a map row of cells alone (perf before 6.11 printed one per filtered CPU) */
+static int is_map_cells(const char *s, size_t len)
+{
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+	int cells = 0, star = 0;
+
+	lat_scan_init(&sc, s, len);
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+		if (!map_cell(w, wl, &star))
+			return 0;
+		cells++;
+	}
+	return cells && !star;
+}
+
 static enum lat_line_kind ps_line_kind(const char *s, size_t len)
 {
 	if (is_lat_header(s, len) || is_th_header(s, len))
 		return LAT_LINE_HEAD;
 	/* "INFO: 26.316% context switch bugs (5 out of 19)" closes the latency table */
-	if (is_lat_row(s, len) || is_th_row(s, len) ||
+	if (is_lat_row(s, len) || is_th_row(s, len) || is_map_row(s, len) ||
 	    (imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
 		return LAT_LINE_ROW;
 	if (is_dashes(s, len) || imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
 	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)) ||
-	    imp_starts(s, len, "...") || imp_starts(s, len, "[...]"))
+	    imp_starts(s, len, "...") || imp_starts(s, len, "[...]") || is_map_cells(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -203,10 +277,11 @@ static const struct lat_line *split_label(const struct lat_text *t, size_t first
  * it (imp_label_title()), else the label the runs were cut at.
  */
 static int ps_title(const struct lat_text *t, size_t first, const struct lat_line *under,
-		    int nlat, int nth, struct lat_block *b)
+		    int nlat, int nth, int map_only, struct lat_block *b)
 {
 	const char *plain = nlat && nth ? "perf sched latency and timehist" :
 			    nth ? "perf sched timehist: sch delay per CPU" :
+			    map_only ? "perf sched map: which task ran where" :
 			    "perf sched latency: per task, as perf printed it";
 	const struct lat_line *cut;
 
@@ -343,6 +418,49 @@ struct ps_th {
 	uint32_t premig_line;	/* the row of the longest */
 };
 
+/* perf sched map rows read (a map holds no delay: counted, then said so) */
+struct ps_map {
+	uint64_t rows, tasks;	/* switches; "XX => comm:pid" legends (tasks named) */
+	int cpus;		/* cells in the widest row */
+	int64_t first_ns, last_ns;
+};
+
+static int parse_map_row(const char *buf, struct ps_map *m)
+{
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+	int cells = 0, star = 0;
+	int64_t t;
+
+	lat_scan_init(&sc, buf, strlen(buf));
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl) && map_cell(w, wl, &star))
+		cells++;
+	lat_scan_init(&sc, w, wl);
+	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &t, NULL))
+		return 0;
+	if (!m->rows++)
+		m->first_ns = t;
+	m->last_ns = t;
+	if (cells > m->cpus)
+		m->cpus = cells;
+	m->tasks += strstr(buf, " => ") != NULL;
+	return 1;
+}
+
+static int map_finding(const struct ps_map *m, struct lat_block *b)
+{
+	char span[32];
+
+	lat_fmt_duration(m->last_ns - m->first_ns, span, sizeof(span));
+	return lat_block_add_finding(b, "perf-sched-map", LAT_SEV_INFO,
+				     "perf sched map: %llu context switches on %d CPU%s over %s, "
+				     "%llu task%s named: which task ran where, no scheduling "
+				     "delay (perf sched latency and timehist print those)",
+				     (unsigned long long)m->rows, m->cpus, m->cpus == 1 ? "" : "s",
+				     span, (unsigned long long)m->tasks, m->tasks == 1 ? "" : "s");
+}
+
 /* "0.004": a time as timehist prints it, "%9.3f" ms. */
 static int is_ms(const char *w, size_t wl)
 {
@@ -477,6 +595,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 	struct ps_lat pl = { 0 };
 	struct ps_th th = { 0 };
 	const struct lat_line *under = NULL;
+	struct ps_map map = { 0 };
 	char buf[PS_LINE_MAX];
 	int ret = 0, err = 0, nlat = 0, nth = 0;
 
@@ -507,6 +626,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 			if (is_th_row(buf, strlen(buf))) {
 				r = parse_th_row(buf, l->lineno, &th, &err);
 				nth += r > 0;
+			} else if (is_map_row(buf, strlen(buf))) {
+				r = parse_map_row(buf, &map);
 			} else {
 				r = parse_lat_row(buf, l->lineno, b, &pl);
 				nlat += r > 0;
@@ -546,11 +667,14 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
 					    "%llu <idle> rows not counted: the idle task has no "
 					    "scheduling delay", (unsigned long long)th.idle);
+	if (!ret && map.rows)
+		ret = map_finding(&map, b);
 	if (!ret)
-		ret = ps_title(t, first, under, nlat, nth, b);
+		ret = ps_title(t, first, under, nlat, nth, !nlat && !nth && map.rows, b);
 	if (ret)
 		return ret;
-	return b->nhist ? 0 : -LAT_EEMPTY;
+	/* a map alone: a block that says what it is, not "unusable" */
+	return b->nhist || map.rows ? 0 : -LAT_EEMPTY;
 }
 
 /*

@@ -63,11 +63,49 @@ static void test_osnoise_top_lines(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * perf sched map (which task ran where, no delay) was no format at all: a
+ * paste of it ended in "no log block of a known format found".  Now a block
+ * says what it is.  The blog's map: 27 rows with "secs" (grep -c), 2 CPU
+ * columns, 7188680.765033 to 7188680.833868 s = 68.8 ms, 11 legends "=>".
+ */
+static void test_perf_sched_map(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("perf-sched/blog-2016-b20yang-latency-map-tabs.txt"),
+					     NULL);
+	const struct lat_block *b;
+	const struct lat_finding *f;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 2);
+	b = l->blocks[1];
+	assert_int_equal(b->first_line, 49);
+	assert_int_equal(b->last_line, 75);
+	assert_int_equal(b->nhist, 0);
+	assert_int_equal(b->skipped_lines, 0);
+	f = old_logs_finding(b, "perf-sched-map");
+	assert_non_null(f);
+	assert_string_equal(f->message, "perf sched map: 27 context switches on 2 CPUs over "
+			    "68.8 ms, 11 tasks named: which task ran where, no scheduling delay "
+			    "(perf sched latency and timehist print those)");
+	/* the latency table above is read as before */
+	assert_int_equal(l->blocks[0]->nhist, 14);
+	old_logs_free(l);
+	/* perf before 6.11 with a CPU filter: rows of cells alone between (LKML 2024) */
+	l = old_logs_load_text("  *B0       1.461147 secs\n   B0\n   B0\n   B0\n"
+			       "  *G0       1.517139 secs\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_non_null(old_logs_finding(l->blocks[0], "perf-sched-map"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtla_run_labels),
 		cmocka_unit_test(test_osnoise_top_lines),
+		cmocka_unit_test(test_perf_sched_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
