@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "latscope/format.h"
 #include "import_hist.h"
@@ -176,6 +177,18 @@ static int is_map_row(const char *s, size_t len)
 	return lat_scan_lit(&sc, "secs");
 }
 
+/* "...", "[...]", "<SNIP>", "[snip]": rows a poster left out */
+static int is_elision(const char *s, size_t len)
+{
+	static const char *const marks[] = { "...", "[...]", "<snip>", "[snip]" };
+
+	imp_trim(&s, &len);
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(marks); i++)
+		if (len == strlen(marks[i]) && !strncasecmp(s, marks[i], len))
+			return 1;
+	return imp_starts(s, len, "...") || imp_starts(s, len, "[...]");
+}
+
 /* "   B0      ": a map row of cells alone (perf before 6.11 printed one per filtered CPU) */
 static int is_map_cells(const char *s, size_t len)
 {
@@ -203,7 +216,7 @@ static enum lat_line_kind ps_line_kind(const char *s, size_t len)
 		return LAT_LINE_ROW;
 	if (is_dashes(s, len) || imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
 	    (memmem(s, len, "[tid/pid]", 9) && memmem(s, len, "(msec)", 6)) ||
-	    imp_starts(s, len, "...") || imp_starts(s, len, "[...]") || is_map_cells(s, len))
+	    is_elision(s, len) || is_map_cells(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -597,7 +610,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 	const struct lat_line *under = NULL;
 	struct ps_map map = { 0 };
 	char buf[PS_LINE_MAX];
-	int ret = 0, err = 0, nlat = 0, nth = 0;
+	int ret = 0, err = 0, nlat = 0, nth = 0, elided = 0;
+	uint32_t elided_line = 0;
 
 	b->schema = LAT_SCHEMA_HISTOGRAM;
 	for (size_t i = first; i < end && !ret; i++) {
@@ -608,6 +622,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (lat_line_blank(l))
 			continue;
 		k = l->binary ? LAT_LINE_NO : ps_line_kind(l->s, l->len);
+		if (k == LAT_LINE_SOFT && is_elision(l->s, l->len) && !elided++)
+			elided_line = l->lineno;
 		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !imp_starts(l->s, l->len,
 										 "INFO:")))
 			continue;
@@ -651,11 +667,17 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		imp_hist_build_drop(&th.c[i].hb);
 	}
 	free(th.c);
-	if (!ret && pl.has_total && pl.total_switches != pl.switches)
+	if (!ret && pl.has_total && pl.total_switches != pl.switches && !elided)
 		ret = lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
 					    "the TOTAL row counts %llu switches, the tasks add up "
 					    "to %llu", (unsigned long long)pl.total_switches,
 					    (unsigned long long)pl.switches);
+	if (!ret && elided)
+		ret = lat_block_add_finding(b, "rows-elided", LAT_SEV_INFO,
+					    "line %u: rows left out (%d mark%s such as \"...\" or "
+					    "\"<SNIP>\"): the rows shown are read%s", elided_line,
+					    elided, elided == 1 ? "" : "s", pl.has_total ?
+					    ", the TOTAL row cannot be checked against them" : "");
 	if (!ret && th.events)
 		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
 					    "%llu awakened/migrated rows (timehist -w, -M) are "

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "old_logs_util.h"
@@ -100,12 +101,48 @@ static void test_perf_sched_map(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * "<SNIP>" inside a table (Yang Jihong, LKML 2024): rows left out, not the
+ * label of a second run.  Before, it cut the latency table in two, the second
+ * half warning that TOTAL's 41368 switches were not its rows' 22, and the map
+ * in two.  awk -F'|' '/avg:/{s+=$3}' = 40920 over the six rows shown.
+ */
+static void test_perf_sched_snip(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("perf-sched/lkml-2024-yangjihong-lat-map-replay-snip.txt"),
+					     NULL);
+	const struct lat_block *b;
+	const struct lat_finding *f;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 2);
+	b = l->blocks[0];
+	assert_int_equal(b->first_line, 15);
+	assert_int_equal(b->last_line, 25);
+	assert_int_equal(b->nhist, 6);
+	assert_string_equal(b->hist[5]->title, "migration/13:93");
+	assert_int_equal(b->hist[0]->printed.max_ns, 67046000);
+	assert_null(old_logs_finding(b, "total-mismatch"));
+	f = old_logs_finding(b, "rows-elided");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "line 20:"));
+	/* the map: 4 rows, <SNIP>, 5 rows of 16 CPU cells */
+	b = l->blocks[1];
+	assert_int_equal(b->first_line, 32);
+	assert_int_equal(b->last_line, 41);
+	f = old_logs_finding(b, "perf-sched-map");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "9 context switches on 16 CPUs"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rtla_run_labels),
 		cmocka_unit_test(test_osnoise_top_lines),
 		cmocka_unit_test(test_perf_sched_map),
+		cmocka_unit_test(test_perf_sched_snip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
