@@ -258,7 +258,8 @@ static enum lat_line_kind ct_line_kind(const char *s, size_t len)
 	if (starts_any(s, len, json_rows, LAT_ARRAY_SIZE(json_rows)) || is_json_numkey(s, len))
 		return LAT_LINE_ROW;
 	if (starts_any(s, len, json_soft, LAT_ARRAY_SIZE(json_soft)) || is_brace(s, len) ||
-	    is_policy(s, len) || imp_starts(s, len, "# /dev/cpu_dma_latency") ||
+	    is_policy(s, len) || imp_is_elision(s, len) ||
+	    imp_starts(s, len, "# /dev/cpu_dma_latency") ||
 	    imp_starts(s, len, "Max CPUs =") || imp_starts(s, len, "Online CPUs ="))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "latscope/base.h"
 #include "latscope/text.h"
@@ -167,6 +168,17 @@ int imp_starts(const char *s, size_t len, const char *lit)
 
 	imp_trim(&s, &len);
 	return len >= n && !memcmp(s, lit, n);
+}
+
+int imp_is_elision(const char *s, size_t len)
+{
+	static const char *const marks[] = { "...", "[...]", "<snip>", "[snip]" };
+
+	imp_trim(&s, &len);
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(marks); i++)
+		if (len == strlen(marks[i]) && !strncasecmp(s, marks[i], len))
+			return 1;
+	return 0;
 }
 
 int imp_copy(const char *s, size_t len, char *buf, size_t cap)

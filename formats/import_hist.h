@@ -37,6 +37,8 @@ void imp_hist_build_drop(struct imp_hist_build *hb);
 int imp_starts(const char *s, size_t len, const char *lit);
 /* [s, s+len) without leading and trailing blanks. */
 void imp_trim(const char **s, size_t *len);
+/* "...", "[...]", "<SNIP>", "[snip]" alone on a line: rows a poster left out */
+int imp_is_elision(const char *s, size_t len);
 /* Copies at most @cap-1 bytes of a line, NUL-terminated, micro sign fixed; 0 if too long. */
 int imp_copy(const char *s, size_t len, char *buf, size_t cap);
 /*

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "latscope/format.h"
 #include "import_hist.h"
@@ -177,16 +176,10 @@ static int is_map_row(const char *s, size_t len)
 	return lat_scan_lit(&sc, "secs");
 }
 
-/* "...", "[...]", "<SNIP>", "[snip]": rows a poster left out */
+/* Rows a poster left out: "<SNIP>" and the like, or a line opening with "..." */
 static int is_elision(const char *s, size_t len)
 {
-	static const char *const marks[] = { "...", "[...]", "<snip>", "[snip]" };
-
-	imp_trim(&s, &len);
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(marks); i++)
-		if (len == strlen(marks[i]) && !strncasecmp(s, marks[i], len))
-			return 1;
-	return imp_starts(s, len, "...") || imp_starts(s, len, "[...]");
+	return imp_is_elision(s, len) || imp_starts(s, len, "...") || imp_starts(s, len, "[...]");
 }
 
 /* "   B0      ": a map row of cells alone (perf before 6.11 printed one per filtered CPU) */

@@ -137,13 +137,6 @@ static int is_dashes(const char *s, size_t len)
 	return dashes >= 10;
 }
 
-/* "...", "[...]": rows a poster left out */
-static int is_elision(const char *s, size_t len)
-{
-	imp_trim(&s, &len);
-	return (len == 3 && !memcmp(s, "...", 3)) || (len == 5 && !memcmp(s, "[...]", 5));
-}
-
 /* "objtool:49256     3.79 us": the auto-analysis names a task and its time */
 static int ends_with_time(const char *s, size_t len)
 {
@@ -168,7 +161,7 @@ static enum lat_line_kind rt_line_kind(const char *s, size_t len)
 	 */
 	if (starts_any(s, len, soft_lines, LAT_ARRAY_SIZE(soft_lines)) || is_dashes(s, len) ||
 	    ends_with_time(s, len) || is_number_row(s, len) || aa == LAT_LINE_SOFT ||
-	    is_elision(s, len) || is_bare_index(s, len))
+	    imp_is_elision(s, len) || is_bare_index(s, len))
 		return LAT_LINE_SOFT;
 	return LAT_LINE_NO;
 }
@@ -795,7 +788,7 @@ static int parse_line(struct rt_state *st, const struct lat_line *l, char *buf,
 	r = rt_aa_line(&st->aa, buf, l->lineno);
 	if (r)
 		return r;
-	if (is_elision(buf, len)) {
+	if (imp_is_elision(buf, len)) {
 		if (!st->nelided++)
 			st->elided_line = l->lineno;
 		return 1;

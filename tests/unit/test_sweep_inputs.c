@@ -136,6 +136,35 @@ static void test_perf_sched_snip(void **state)
 	old_logs_free(l);
 }
 
+/* "<SNIP>" between cyclictest summaries and rtla top rows: rows left out, no malformed line */
+static void test_snip_everywhere(void **state)
+{
+	struct lat_loaded *l = old_logs_load_text(
+		"T: 0 ( 3001) P:80 I:1000 C:  10000 Min:      5 Act:    9 Avg:    8 Max:      40\n"
+		"<SNIP>\n"
+		"T: 7 ( 3008) P:80 I:1000 C:  10000 Min:      4 Act:    9 Avg:    8 Max:      41\n",
+		NULL);
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_int_equal(l->blocks[0]->nhist, 2);
+	old_logs_free(l);
+	/* rows of samples/rtla/timerlat-top-u-lkml.txt around a [snip] */
+	l = old_logs_load_text(
+		"                                     Timer Latency\n"
+		"  0 00:01:00   |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)\n"
+		"CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max\n"
+		"  1 #60003     |        1         1         6        41 |       11         7        18       367\n"
+		"[snip]\n"
+		"  7 #60002     |        1         1         6        38 |       10         7        17       361\n",
+		NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	assert_non_null(old_logs_finding(l->blocks[0], "rows-elided"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_osnoise_top_lines),
 		cmocka_unit_test(test_perf_sched_map),
 		cmocka_unit_test(test_perf_sched_snip),
+		cmocka_unit_test(test_snip_everywhere),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
