@@ -119,19 +119,25 @@ static int is_th_row(const char *s, size_t len)
 	return i < len && s[i] == '[';
 }
 
-/* "7188680.765074": seconds with 6 decimals, as perf sched map prints its times */
-static int is_secs(const char *w, size_t wl)
+/* Digits, a '.', then exactly @ndec digits: "0.004" (@ndec 3) */
+static int is_fixed(const char *w, size_t wl, size_t ndec)
 {
 	size_t i = 0;
 
 	while (i < wl && w[i] >= '0' && w[i] <= '9')
 		i++;
-	if (!i || i + 7 != wl || w[i] != '.')
+	if (!i || i + 1 + ndec != wl || w[i] != '.')
 		return 0;
 	for (i++; i < wl; i++)
 		if (w[i] < '0' || w[i] > '9')
 			return 0;
 	return 1;
+}
+
+/* "7188680.765074": seconds with 6 decimals, as perf sched map prints its times */
+static int is_secs(const char *w, size_t wl)
+{
+	return is_fixed(w, wl, 6);
 }
 
 /* A cell of perf sched map: "*" (the CPU that switched) then "." (idle) or "A0" */
@@ -157,19 +163,33 @@ static int map_cell(const char *w, size_t wl, int *star)
  * one cell per CPU, one of them starred, the time, then maybe the legend of a
  * task seen for the first time.  It tells which task ran where, no delay.
  */
+/*
+ * The map's cells from the start of @s: their count and the starred ones; *@w
+ * is the word after them (the time), *@wl 0 when the line ends with them.
+ */
+static int map_cells(struct lat_scan *sc, const char *s, size_t len, const char **w,
+		     size_t *wl, int *star)
+{
+	int cells = 0;
+
+	*star = 0;
+	lat_scan_init(sc, s, len);
+	while (lat_scan_ws(sc), lat_scan_word(sc, w, wl)) {
+		if (!map_cell(*w, *wl, star))
+			return cells;
+		cells++;
+	}
+	*wl = 0;
+	return cells;
+}
+
 static int is_map_row(const char *s, size_t len)
 {
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int cells = 0, star = 0;
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
 
-	lat_scan_init(&sc, s, len);
-	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
-		if (!map_cell(w, wl, &star))
-			break;
-		cells++;
-	}
 	if (!cells || star != 1 || !is_secs(w, wl))
 		return 0;
 	lat_scan_ws(&sc);
@@ -188,15 +208,9 @@ static int is_map_cells(const char *s, size_t len)
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int cells = 0, star = 0;
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
 
-	lat_scan_init(&sc, s, len);
-	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
-		if (!map_cell(w, wl, &star))
-			return 0;
-		cells++;
-	}
-	return cells && !star;
+	return cells && !star && !wl;
 }
 
 static enum lat_line_kind ps_line_kind(const char *s, size_t len)
@@ -436,12 +450,9 @@ static int parse_map_row(const char *buf, struct ps_map *m)
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int cells = 0, star = 0;
+	int star, cells = map_cells(&sc, buf, strlen(buf), &w, &wl, &star);
 	int64_t t;
 
-	lat_scan_init(&sc, buf, strlen(buf));
-	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl) && map_cell(w, wl, &star))
-		cells++;
 	lat_scan_init(&sc, w, wl);
 	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &t, NULL))
 		return 0;
@@ -470,16 +481,7 @@ static int map_finding(const struct ps_map *m, struct lat_block *b)
 /* "0.004": a time as timehist prints it, "%9.3f" ms. */
 static int is_ms(const char *w, size_t wl)
 {
-	size_t i = 0;
-
-	while (i < wl && w[i] >= '0' && w[i] <= '9')
-		i++;
-	if (!i || i + 4 != wl || w[i] != '.')
-		return 0;
-	for (i++; i < wl; i++)
-		if (w[i] < '0' || w[i] > '9')
-			return 0;
-	return 1;
+	return is_fixed(w, wl, 3);
 }
 
 /* The CPU's histogram, made on its first row; NULL (and *@err) when out of memory. */
