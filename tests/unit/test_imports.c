@@ -45,6 +45,14 @@ static void assert_printed(const struct lat_histogram *h, int64_t n, int64_t min
 
 #define NONE LAT_VALUE_NONE
 
+/* A summary's title and what the tool printed */
+static void assert_titled(const struct lat_histogram *h, const char *title, int64_t min,
+			  int64_t avg, int64_t max)
+{
+	assert_string_equal(h->title, title);
+	assert_printed(h, NONE, min, avg, max);
+}
+
 static void test_cyclictest_quiet(void **state)
 {
 	struct lat_loaded *l = old_logs_load(S("cyclictest/quiet.txt"), NULL);
@@ -729,14 +737,11 @@ static void test_cyclictest_trailer_table(void **state)
 	(void)state;
 	/* 3 groups x 4 columns, in the order printed */
 	assert_int_equal(b->nhist, 12);
-	assert_string_equal(b->hist[0]->title, "LNICE(-19) EEVDF");
+	assert_titled(b->hist[0], "LNICE(-19) EEVDF", 6000, 191000, 15442000);
 	assert_string_equal(b->hist[0]->group, "LNICE(-19)");
-	assert_printed(b->hist[0], NONE, 6000, 191000, 15442000);
-	assert_string_equal(b->hist[5]->title, "LNICE(0) PATCH");
-	assert_printed(b->hist[5], NONE, 10000, 277000, 32391000);
+	assert_titled(b->hist[5], "LNICE(0) PATCH", 10000, 277000, 32391000);
 	/* "# Max Latencies: 2688299    7031295    426196     425708" (µs) */
-	assert_string_equal(b->hist[9]->title, "LNICE(19) PATCH");
-	assert_printed(b->hist[9], NONE, 53000, 31045000, 7031295000);
+	assert_titled(b->hist[9], "LNICE(19) PATCH", 53000, 31045000, 7031295000);
 	assert_string_equal(b->hist[11]->title, "LNICE(19) PATCH-NO_PARITY");
 	assert_non_null(old_logs_finding(b, "trailer-table"));
 	old_logs_free(l);
@@ -745,27 +750,22 @@ static void test_cyclictest_trailer_table(void **state)
 	l = old_logs_load(S("cyclictest/lkml-2023-zijlstra-eevdf-trailer-table-tabs.txt"), NULL);
 	b = one_block(l, "cyclictest");
 	assert_int_equal(b->nhist, 4);
-	assert_string_equal(b->hist[0]->title, "LNICE(19) EEVDF");
-	assert_printed(b->hist[0], NONE, 53000, 4350000, 76019000);
-	assert_string_equal(b->hist[2]->title, "LNICE(0) CFS");
-	assert_printed(b->hist[2], NONE, 53000, 687000, 13913000);
-	assert_string_equal(b->hist[3]->title, "LNICE(-19) EEVDF");
-	assert_printed(b->hist[3], NONE, 19000, 261000, 5642000);
+	assert_titled(b->hist[0], "LNICE(19) EEVDF", 53000, 4350000, 76019000);
+	assert_titled(b->hist[2], "LNICE(0) CFS", 53000, 687000, 13913000);
+	assert_titled(b->hist[3], "LNICE(-19) EEVDF", 19000, 261000, 5642000);
 	old_logs_free(l);
 
 	l = old_logs_load_text(avg_only, NULL);
 	b = one_block(l, "cyclictest");
 	assert_int_equal(b->nhist, 8);
-	assert_string_equal(b->hist[5]->title, "LNICE(0) PATCH");
-	assert_printed(b->hist[5], NONE, NONE, 2225000, NONE);
+	assert_titled(b->hist[5], "LNICE(0) PATCH", NONE, 2225000, NONE);
 	old_logs_free(l);
 
 	/* one run's own trailers stay its threads */
 	l = old_logs_load_text("# Min Latencies: 00010 00010\n# Max Latencies: 02137 02026\n", NULL);
 	b = one_block(l, "cyclictest");
 	assert_int_equal(b->nhist, 2);
-	assert_string_equal(b->hist[1]->title, "thread 1");
-	assert_printed(b->hist[1], NONE, 10000, NONE, 2026000);
+	assert_titled(b->hist[1], "thread 1", 10000, NONE, 2026000);
 	assert_null(old_logs_finding(b, "trailer-table"));
 	old_logs_free(l);
 }
