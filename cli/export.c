@@ -365,18 +365,14 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 			 b->events->host ? b->events->host : "");
 		if (names->rows)
 			export_source(names->rows, b, name);
-		if (names->pf && lat_perfetto_tgids(names->pf, b->events->latscope_meta) ==
-				 -LAT_EFORMAT)
+		if (names->pf)
+			lat_perfetto_source(names->pf, b->events);
+		if (names->pp)
+			lat_pfproto_source(names->pp, b->events);
+		if ((names->pf || names->pp) && b->events->tgids &&
+		    b->events->tgids->status == -LAT_EFORMAT)
 			fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: the "
 					"tasks from the first bad pair on have no process\n", name);
-		if (names->pp) {
-			if (lat_pfproto_tgids(names->pp, b->events->latscope_meta) ==
-			    -LAT_EFORMAT)
-				fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: "
-						"the tasks from the first bad pair on have no "
-						"process\n", name);
-			lat_pfproto_source(names->pp, b->events);
-		}
 		ret = lat_analyze_block(b, &c->an);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
@@ -389,6 +385,8 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 	}
 	*names->trace = NULL;
 	*names->host = NULL;
+	if (names->rows)
+		names->rows->tg = NULL;	/* the source's, released below */
 	if (names->ids && names->rows && (ret = ids_finish(names->ids, names->rows)) < 0)
 		id_warning(path, ret);
 	if (names->trace_id)

@@ -33,8 +33,6 @@ void lat_block_free(struct lat_block *b)
 	free(b->findings);
 	if (b->analysis_free)
 		b->analysis_free(b);
-	if (b->tgids_free)
-		b->tgids_free(b->tgids);
 	lat_fntrace_free(b->fntrace);
 	lat_event_source_free(b->events);
 	free(b->title);

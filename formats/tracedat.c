@@ -205,6 +205,7 @@ static int init_decode(struct td_src *s)
 			maxcpu = b->cpus[i].cpu;
 	s->base.latscope_meta = s->f.latscope_meta;
 	s->base.env = s->f.env.present ? &s->f.env : NULL;
+	s->base.tgids = s->f.latscope_meta ? &s->f.tgids : NULL;
 	s->base.realtime_known = s->f.realtime_known;
 	s->base.realtime_offset_ns = s->f.realtime_offset_ns;
 	s->base.realtime_error_ns = s->f.realtime_error_ns;

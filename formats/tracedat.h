@@ -12,6 +12,7 @@
 
 #include "latscope/env.h"
 #include "latscope/format.h"
+#include "latscope/tgids.h"
 
 /* Caps on what the file may make us allocate (docs/tracedat.md). */
 #define TD_MAX_CPUS 4096		/* CPUs per buffer */
@@ -127,6 +128,7 @@ struct td_file {
 	int npend_overrun;
 	char *latscope_meta;		/* the CPUSTAT block of "latscope: " lines, or NULL */
 	struct lat_trace_env env;	/* parsed from latscope_meta (present 0: none) */
+	struct lat_tgids tgids;		/* its tgids line parsed (n 0: none) */
 	/* CLOCK_REALTIME - trace clock from its "latscope: wallclock" line (docs/record.md) */
 	int realtime_known;
 	int64_t realtime_offset_ns, realtime_error_ns;

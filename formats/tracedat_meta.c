@@ -922,6 +922,11 @@ int td_file_open(struct td_file *f, struct lat_diag *d)
 		f->pend_overrun = NULL;
 	}
 	wallclock_meta(f, d);
+	/*
+	 * the thread groups, once for the reports and the exporters; a damaged line keeps the
+	 * pairs before it, its status says so to them (they warn)
+	 */
+	lat_tgids_parse(&f->tgids, f->latscope_meta);
 	/* the recorded environment (docs/record.md); a bad value is said and left unknown */
 	if (f->latscope_meta)
 		return lat_trace_env_parse(&f->env, f->latscope_meta, d);
@@ -954,6 +959,7 @@ void td_file_release(struct td_file *f)
 	free(f->pend_overrun);
 	free(f->latscope_meta);
 	lat_trace_env_release(&f->env);
+	lat_tgids_release(&f->tgids);
 	free(f->trace_clock);
 	free(f->host);
 	free(f->uname);

@@ -294,9 +294,9 @@ void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perf
 	fputs("{\"traceEvents\":[\n", out);
 }
 
-int lat_perfetto_tgids(struct lat_perfetto *p, const char *meta)
+void lat_perfetto_source(struct lat_perfetto *p, const struct lat_event_source *src)
 {
-	return lat_rows_tgids(&p->tg, meta);
+	p->tg = src->tgids;
 }
 
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink)

@@ -58,7 +58,7 @@ struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *com
 		return NULL;
 	t = &p->tasks[task_slot(p, pid)];
 	if (!t->pid) {
-		int32_t g = lat_rows_tgid_of(&p->tg, pid);
+		int32_t g = lat_tgids_of(p->tg, pid);
 
 		t->pid = pid;
 		t->tgid = g > 0 ? g : PF_TASKS_PID;
@@ -261,7 +261,7 @@ int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host
 	fputs("}}\n", p->out);
 	free(p->tasks);
 	free(p->cpus);
-	lat_rows_release(&p->tg);
+	p->tg = NULL;
 	p->tasks = NULL;
 	p->cpus = NULL;
 	p->tcap = p->ntasks = p->ccap = 0;

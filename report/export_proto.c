@@ -542,11 +542,6 @@ struct lat_pfproto *lat_pfproto_new(FILE *out, const struct lat_perfetto_opts *o
 	return p;
 }
 
-int lat_pfproto_tgids(struct lat_pfproto *p, const char *meta)
-{
-	return lat_rows_tgids(&p->tt.tg, meta);
-}
-
 /* The next word of @s (blank-separated) into @w; returns what follows it. */
 static const char *word(const char *s, char *w, size_t n)
 {
@@ -575,6 +570,7 @@ void lat_pfproto_source(struct lat_pfproto *p, const struct lat_event_source *sr
 	char sys[64], host[256], rel[128], ver[512] = "", mach[64] = "";
 	const char *s = src->uname, *last;
 
+	lat_perfetto_source(&p->tt, src);
 	if (s) {
 		s = word(word(word(s, sys, sizeof(sys)), host, sizeof(host)), rel, sizeof(rel));
 		last = strrchr(s, ' ');
@@ -700,7 +696,6 @@ int lat_pfproto_end(struct lat_pfproto *p)
 	free(p->cpus);
 	free(p->tt.tasks);
 	free(p->buf);
-	lat_rows_release(&p->tt.tg);
 	free(p);
 	return ret;
 }

@@ -439,105 +439,9 @@ const char *lat_prio_policy(int32_t prio)
 	return prio < 100 ? "rt" : "fair";
 }
 
-static int cmp_tgid(const void *a, const void *b)
-{
-	int32_t x = ((const struct lat_rows_tgid *)a)->tid, y = ((const struct lat_rows_tgid *)b)->tid;
-
-	return (x > y) - (x < y);
-}
-
-int32_t lat_tgids_of(const struct lat_tgids *tg, int32_t tid)
-{
-	struct lat_rows_tgid key = { .tid = tid }, *t;
-
-	if (!tg->n || tid <= 0)
-		return -1;
-	t = bsearch(&key, tg->v, tg->n, sizeof(key), cmp_tgid);
-	return t ? t->tgid : -1;
-}
-
-int32_t lat_rows_tgid_of(const struct lat_rows *r, int32_t tid)
-{
-	return lat_tgids_of(&r->tg, tid);
-}
-
-/* One "TID:TGID" of the tgids line at *@p (which moves past it): 1, or 0 malformed. */
-static int tgid_pair(const char **p, struct lat_rows_tgid *out)
-{
-	char *end;
-	long tid, tgid;
-
-	errno = 0;
-	tid = strtol(*p, &end, 10);
-	if (end == *p || *end != ':' || tid <= 0 || tid > INT32_MAX)
-		return 0;
-	*p = end + 1;
-	tgid = strtol(*p, &end, 10);
-	if (end == *p || errno || tgid <= 0 || tgid > INT32_MAX)
-		return 0;
-	*p = end;
-	out->tid = (int32_t)tid;
-	out->tgid = (int32_t)tgid;
-	return 1;
-}
-
-/* The tgids line's pairs from @p on into @tg: as lat_tgids_parse(). */
-static int tgids_read(struct lat_tgids *tg, const char *p)
-{
-	int ret = 0;
-
-	while (*p && *p != '\n') {
-		struct lat_rows_tgid t;
-
-		if (!tgid_pair(&p, &t)) {
-			ret = -LAT_EFORMAT;
-			break;
-		}
-		if (lat_grow(&tg->v, &tg->cap, tg->n + 1, sizeof(t))) {
-			tg->n = 0;
-			return -LAT_ENOMEM;
-		}
-		tg->v[tg->n++] = t;
-		if (*p == ',') {
-			p++;
-		} else if (*p && *p != '\n') {
-			ret = -LAT_EFORMAT;
-			break;
-		}
-	}
-	lat_sort(tg->v, tg->n, sizeof(*tg->v), cmp_tgid);
-	return ret ? ret : (int)tg->n;
-}
-
-int lat_tgids_parse(struct lat_tgids *tg, const char *meta)
-{
-	static const char key[] = "latscope: tgids=";
-	const char *p = meta;
-
-	tg->n = 0;
-	while (p && strncmp(p, key, sizeof(key) - 1)) {
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	tg->status = p ? tgids_read(tg, p + sizeof(key) - 1) : 0;
-	return tg->status;
-}
-
-void lat_tgids_release(struct lat_tgids *tg)
-{
-	free(tg->v);
-	*tg = (struct lat_tgids){ .v = NULL };
-}
-
-int lat_rows_tgids(struct lat_rows *w, const char *meta)
-{
-	return lat_tgids_parse(&w->tg, meta);
-}
-
 void lat_rows_release(struct lat_rows *w)
 {
-	lat_tgids_release(&w->tg);
+	w->tg = NULL;
 	fixed_free(w->fixed);
 	w->fixed = NULL;
 }
@@ -545,7 +449,7 @@ void lat_rows_release(struct lat_rows *w)
 /* trace, host, pid, tid, comm: the first columns of every table */
 static void put_task(struct row *r, struct lat_rows *w, int32_t tid, const char *comm)
 {
-	int32_t tgid = lat_tgids_of(&w->tg, tid);
+	int32_t tgid = lat_tgids_of(w->tg, tid);
 
 	put_fixed(r, w, FIX_TRACE, "trace", w->trace ? w->trace : "");
 	put_fixed(r, w, FIX_HOST, "host", w->host);	/* NULL: unknown */
@@ -913,7 +817,8 @@ int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src)
 {
 	r->wall_known = src->realtime_known;
 	r->wall_offset_ns = src->realtime_known ? src->realtime_offset_ns : 0;
-	return lat_rows_tgids(r, src->latscope_meta);
+	r->tg = src->tgids;
+	return src->tgids ? src->tgids->status : 0;
 }
 
 void lat_rows_header(struct lat_rows *w)

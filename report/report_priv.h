@@ -45,10 +45,10 @@ void rp_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);
 void rp_report_who(FILE *out, const char *comm, int32_t pid);
 /*
  * The thread groups of event block @b's tasks (the pid keys, docs/json.md): the recorder's
- * tgids line of its source (docs/record.md), parsed on the first call and kept with the
- * block (freed with it); lent until lat_block_free().  Its status is what
- * lat_tgids_parse() returned: pairs read, or negative (then it holds the pairs before a
- * damaged one, or none).  Never NULL: no event block, or out of memory, is an empty table.
+ * tgids line of its source (docs/record.md), as the reader parsed it (lat_event_source.tgids);
+ * lent until lat_block_free().  Its status is what lat_tgids_parse() returned: pairs read,
+ * or negative (then it holds the pairs before a damaged one, or none).  Never NULL: no
+ * event block, or a source without the table, is an empty table.
  */
 struct lat_tgids;
 const struct lat_tgids *rp_tgids(const struct lat_block *b);

@@ -10,6 +10,7 @@
 #include "latscope/event.h"
 #include "latscope/export.h"
 #include "latscope/hll.h"
+#include "latscope/tgids.h"
 #include "report_priv.h"
 
 void lat_fput_safe(FILE *out, const char *s, size_t len)
@@ -63,30 +64,13 @@ void rp_report_who(FILE *out, const char *comm, int32_t pid)
 	fprintf(out, "/%d", pid);
 }
 
-static void tgids_free(struct lat_tgids *t)
-{
-	lat_tgids_release(t);
-	free(t);
-}
-
 const struct lat_tgids *rp_tgids(const struct lat_block *b)
 {
-	static const struct lat_tgids none = { .status = 0 }, oom = { .status = -LAT_ENOMEM };
-	/* a cache: what the block holds is not changed, only parsed once */
-	struct lat_block *cache = (struct lat_block *)b;
-	struct lat_tgids *t;
+	static const struct lat_tgids none = { .status = 0 };
 
-	if (!b || !b->events)
+	if (!b || !b->events || !b->events->tgids)
 		return &none;
-	if (b->tgids)
-		return b->tgids;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return &oom;
-	lat_tgids_parse(t, b->events->latscope_meta);
-	cache->tgids = t;
-	cache->tgids_free = tgids_free;
-	return t;
+	return b->events->tgids;
 }
 
 void rp_json_task(struct lat_json *j, const struct lat_tgids *tg, int32_t tid)

@@ -148,6 +148,7 @@ _Static_assert(offsetof(struct lat_event, u.timer.name) == offsetof(struct lat_e
 struct lat_event_source;
 struct lat_steal;
 struct lat_trace_env;
+struct lat_tgids;
 
 struct lat_event_source_ops {
 	/* Returns 1 with *ev filled, 0 at the end, or a negative lat_err. */
@@ -185,6 +186,11 @@ struct lat_event_source {
 	 * none; lent by the source
 	 */
 	const struct lat_trace_env *env;
+	/*
+	 * The tasks' thread groups (latscope/tgids.h), parsed by the reader from the recorder's
+	 * tgids line of latscope_meta, NULL when the source has no such metadata; lent
+	 */
+	const struct lat_tgids *tgids;
 	/*
 	 * CLOCK_REALTIME minus the trace clock, ns, when the recorder measured it
 	 * (latscope's "wallclock" metadata line, docs/record.md): a timestamp plus

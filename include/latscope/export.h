@@ -9,6 +9,7 @@
 #define LATSCOPE_EXPORT_H
 
 #include "an_wakeup_sink.h"
+#include "tgids.h"
 
 enum lat_rows_kind { LAT_ROWS_WAITS, LAT_ROWS_SLICES, LAT_ROWS_SAMPLES, LAT_ROWS_STALLS,
 		    LAT_ROWS_TRACES, LAT_ROWS_NKINDS };
@@ -34,29 +35,6 @@ const char *lat_rows_kind_name(enum lat_rows_kind kind);
 /* "csv" or "jsonl" (static): the file name extension of a table */
 const char *lat_rows_fmt_name(enum lat_rows_fmt fmt);
 
-/* A trace's thread groups: the recorder's "latscope: tgids=TID:TGID,..." line, parsed. */
-struct lat_rows_tgid {
-	int32_t tid, tgid;
-};
-
-struct lat_tgids {
-	struct lat_rows_tgid *v;	/* by tid; owned */
-	size_t n, cap;
-	int status;		/* what lat_tgids_parse() returned */
-};
-
-/*
- * The tgids line in @meta (trace.dat's latscope metadata, docs/record.md) into @t (zeroed,
- * or parsed before: replaced), NULL or none: empty.  Returns the number of pairs read,
- * -LAT_ENOMEM (empty), or -LAT_EFORMAT after keeping the pairs before a malformed one; the
- * same in t->status.
- */
-int lat_tgids_parse(struct lat_tgids *t, const char *meta);
-/* The tgid of task @tid, -1 when unknown (or for the idle task). */
-int32_t lat_tgids_of(const struct lat_tgids *t, int32_t tid);
-/* Frees the table (not @t). */
-void lat_tgids_release(struct lat_tgids *t);
-
 /* One table being written. */
 struct lat_rows_table {
 	FILE *out;			/* lent; NULL: this table is not written */
@@ -79,7 +57,8 @@ struct lat_rows {
 	/* the current trace's CLOCK_REALTIME - trace clock (the wall_ns column), if known */
 	int wall_known;
 	int64_t wall_offset_ns;
-	struct lat_tgids tg;	/* the pid column: the current trace's */
+	/* the pid column: the current trace's thread groups (its source's), NULL none; lent */
+	const struct lat_tgids *tg;
 	/* trace, host, trace_id as written, made again when they change; owned (export_rows.c) */
 	struct lat_rows_fixed *fixed;
 };
@@ -89,14 +68,9 @@ void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt);
 /* Table @kind goes to @out (lent until lat_rows_release()). */
 void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
 /*
- * The pid column (thread group ids) of the next trace's rows: lat_tgids_parse() of @meta
- * into r->tg; returns as it does.
- */
-int lat_rows_tgids(struct lat_rows *r, const char *meta);
-/*
- * The next trace comes from @src: its wall clock offset (the wall_ns column)
- * and its thread groups (lat_rows_tgids() of its latscope metadata, whose
- * result this returns).
+ * The next trace comes from @src: its wall clock offset (the wall_ns column) and its
+ * thread groups (the pid column: src->tgids, lent until the next call or
+ * lat_rows_release()).  Returns the table's status (lat_tgids_parse()), 0 without one.
  */
 int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src);
 /* Frees what @r holds (not its outputs). */
@@ -134,12 +108,6 @@ int lat_rows_trace_id_file(FILE *f, char *buf);
  */
 const char *lat_uname_preempt(const char *uname);
 
-/*
- * The tgid of task @tid from the tgids line lat_rows_tgids() read, -1 when
- * unknown (or for the idle task).
- */
-int32_t lat_rows_tgid_of(const struct lat_rows *r, int32_t tid);
-
 /* What --perfetto exports (docs/export.md, "Size"). */
 struct lat_perfetto_opts {
 	uint64_t from_ns, to_ns;	/* --window: what overlaps [from, to]; to 0: no end */
@@ -160,17 +128,17 @@ struct lat_perfetto {
 	size_t ntasks, tcap;
 	struct lat_pf_cpu *cpus;	/* counter state, by CPU number (max_cpu + 1) */
 	size_t ccap;
-	struct lat_rows tg;	/* its tgid table only: the tasks' processes */
+	const struct lat_tgids *tg;	/* the tasks' processes: the source's, NULL none; lent */
 	int oom;
 };
 
 /* Starts the JSON document; @o NULL: everything. */
 void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o);
 /*
- * The tasks' processes from the recorder's tgids line in @meta (as
- * lat_rows_tgids()); call before the analysis.  Returns as lat_rows_tgids().
+ * The next trace comes from @src: its tasks' processes (src->tgids, lent until the next
+ * call or lat_perfetto_end()); call before its analysis.
  */
-int lat_perfetto_tgids(struct lat_perfetto *p, const char *meta);
+void lat_perfetto_source(struct lat_perfetto *p, const struct lat_event_source *src);
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
 /*
  * Writes the counters' last values, the track names and closes the document
@@ -183,14 +151,15 @@ int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host
  * Perfetto's protobuf trace writer (`export --perfetto-proto`, docs/export.md):
  * the kernel's events as ftrace event bundles and latscope's waits, verdicts,
  * stalls, markers and run-queue counters as TrackEvents, streamed to @out.
- * Returns NULL out of memory.  Then, per trace: lat_pfproto_tgids() and
- * lat_pfproto_source() before its analysis with lat_pfproto_sink()'s sink.
+ * Returns NULL out of memory.  Then, per trace: lat_pfproto_source() before its
+ * analysis with lat_pfproto_sink()'s sink.
  */
 struct lat_pfproto;
 struct lat_pfproto *lat_pfproto_new(FILE *out, const struct lat_perfetto_opts *o);
-/* The tasks' processes, as lat_perfetto_tgids(). */
-int lat_pfproto_tgids(struct lat_pfproto *p, const char *meta);
-/* The system the trace was recorded on (kernel release, CPUs), when the source says. */
+/*
+ * The system the trace was recorded on (kernel release, CPUs), when the source says, and
+ * its tasks' processes (as lat_perfetto_source()).
+ */
 void lat_pfproto_source(struct lat_pfproto *p, const struct lat_event_source *src);
 void lat_pfproto_sink(struct lat_pfproto *p, struct lat_wake_sink *sink);
 /*

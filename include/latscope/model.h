@@ -146,7 +146,6 @@ struct lat_finding {
 struct lat_format;
 
 /* One log block of one format inside an input. */
-struct lat_tgids;
 
 struct lat_block {
 	const struct lat_format *fmt;
@@ -170,13 +169,6 @@ struct lat_block {
 	struct lat_probe_result *probe;
 	/* set by lat_analyze_block(): frees analysis and probe (lat_block_free() calls it) */
 	void (*analysis_free)(struct lat_block *b);
-	/*
-	 * An event block's thread groups (the recorder's tgids line of its source), parsed
-	 * once by the report layer when a report first asks (report/util.c rp_tgids()), NULL
-	 * until then; owned: lat_block_free() frees it through tgids_free, which that sets.
-	 */
-	struct lat_tgids *tgids;
-	void (*tgids_free)(struct lat_tgids *t);
 };
 
 struct lat_block *lat_block_new(const struct lat_format *fmt, enum lat_schema schema);

@@ -4,7 +4,8 @@
  * recorder's "latscope: tgids=TID:TGID,..." line (docs/record.md) and what a
  * damaged or absent line gives; unknown values (\N in CSV, null in JSON
  * Lines); the one text rule of both formats; the wall_ns column; --rows lists;
- * a trace_id held while its hash runs; the report's tgid table, parsed once per block.
+ * a trace_id held while its hash runs; the tgid table the trace.dat reader parses, one for
+ * the reports and the exporters.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,9 @@
 
 #include "latscope/event.h"
 #include "latscope/export.h"
+#include "latscope/input.h"
 #include "latscope/model.h"
+#include "latscope/tgids.h"
 #include "report_priv.h"
 
 /* Points table @kind of @r at a memory stream over @buf, its header done. */
@@ -60,17 +63,28 @@ static void marker_row(struct lat_rows *r, const char *text, size_t tlen, char *
 	lat_rows_table(r, LAT_ROWS_SAMPLES, NULL);
 }
 
+/* @tg parsed from @meta and handed to @r as the next trace's source's; the source's status. */
+static int rows_tgids(struct lat_rows *r, struct lat_tgids *tg, const char *meta)
+{
+	struct lat_event_source src = { .tgids = tg };
+
+	lat_tgids_parse(tg, meta);
+	return lat_rows_source(r, &src);
+}
+
 static void test_tgids(void **state)
 {
 	static const char meta[] = "latscope: version=0.1.0 cmdline=\"record\"\n"
 				   "latscope: probe=timer cpu=0 samples=3\n"
 				   "latscope: tgids=59:1,20719:2748,2748:2748,20713:20713\n";
+	struct lat_event_source none = { .tgids = NULL };
+	struct lat_tgids tg = { .v = NULL };
 	struct lat_rows r;
 	char buf[256];
 
 	(void)state;
 	lat_rows_init(&r, LAT_ROWS_CSV);
-	assert_int_equal(lat_rows_tgids(&r, meta), 4);
+	assert_int_equal(rows_tgids(&r, &tg, meta), 4);
 	/* trace "", host, pid, tid, comm, cpu, from, to, dur, waiting_tid, waiting_comm,
 	 * wall_ns, trace_id, row_schema */
 	stall_row(&r, 20719, buf, sizeof(buf));
@@ -82,13 +96,17 @@ static void test_tgids(void **state)
 	assert_string_equal(buf, ",\\N,\\N,20718,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	stall_row(&r, 0, buf, sizeof(buf));
 	assert_string_equal(buf, ",\\N,\\N,0,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
-	/* the next trace has no metadata: nothing is carried over */
-	assert_int_equal(lat_rows_tgids(&r, NULL), 0);
+	/* the next trace has no table (no metadata): nothing is carried over */
+	assert_int_equal(lat_rows_source(&r, &none), 0);
 	stall_row(&r, 20719, buf, sizeof(buf));
 	assert_string_equal(buf, ",\\N,\\N,20719,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
-	assert_int_equal(lat_rows_tgids(&r, "latscope: version=0.1.0\n"), 0);
-	assert_int_equal(lat_rows_tgids(&r, "latscope: tgids=\n"), 0);
+	assert_int_equal(rows_tgids(&r, &tg, "latscope: version=0.1.0\n"), 0);
+	stall_row(&r, 20719, buf, sizeof(buf));
+	assert_string_equal(buf, ",\\N,\\N,20719,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
+	assert_int_equal(rows_tgids(&r, &tg, "latscope: tgids=\n"), 0);
+	assert_int_equal(rows_tgids(&r, &tg, NULL), 0);
 	lat_rows_release(&r);
+	lat_tgids_release(&tg);
 }
 
 static void test_tgids_damaged(void **state)
@@ -98,6 +116,7 @@ static void test_tgids_damaged(void **state)
 		"latscope: tgids=7:7,-8:8\n", "latscope: tgids=7:7,8:0\n",
 		"latscope: tgids=7:7;8:8\n", "latscope: tgids=7:7,99999999999:1\n",
 	};
+	struct lat_tgids tg = { .v = NULL };
 	struct lat_rows r;
 	char buf[256];
 
@@ -105,13 +124,14 @@ static void test_tgids_damaged(void **state)
 	lat_rows_init(&r, LAT_ROWS_CSV);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		/* the pairs before the bad one are kept */
-		assert_int_equal(lat_rows_tgids(&r, bad[i]), -LAT_EFORMAT);
+		assert_int_equal(rows_tgids(&r, &tg, bad[i]), -LAT_EFORMAT);
 		stall_row(&r, 7, buf, sizeof(buf));
 		assert_string_equal(buf, ",\\N,7,7,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 		stall_row(&r, 9, buf, sizeof(buf));
 		assert_string_equal(buf, ",\\N,\\N,9,t,0,1,2,1,\\N,\\N,\\N,\\N,2\r\n");
 	}
 	lat_rows_release(&r);
+	lat_tgids_release(&tg);
 }
 
 /* Unknown values: null in JSON Lines too; trace_id, host and wall_ns once known. */
@@ -214,30 +234,47 @@ static void test_id_held(void **state)
 	}
 }
 
-/* The report's tgid table of a block: parsed on the first ask, the same one after. */
-static void test_tgids_once(void **state)
+/* The event block of the input @path, loaded into @l. */
+static struct lat_block *events_block(struct lat_loaded *l, const char *path)
 {
-	struct lat_event_source src = { .latscope_meta = "latscope: tgids=8:80,7:70\n" };
-	struct lat_block *b = lat_block_new(NULL, LAT_SCHEMA_EVENTS);
+	assert_int_equal(lat_load(l, path, NULL), 0);
+	for (size_t k = 0; k < l->nblocks; k++)
+		if (l->blocks[k]->events)
+			return l->blocks[k];
+	fail_msg("%s: no event block", path);
+	return NULL;
+}
+
+/*
+ * The trace.dat reader parses the recorder's tgids line once, where it reads the metadata,
+ * and lends it with the source: the reports' table (rp_tgids()) is that one.  The sample's
+ * line (strings samples/tracedat/idle-10s-v6.dat | grep tgids=) has 27 pairs, 11296:9652
+ * and 59:1 among them, no 9653.
+ */
+static void test_tgids_reader(void **state)
+{
+	struct lat_loaded l;
+	struct lat_block *b;
 	const struct lat_tgids *t;
 
 	(void)state;
-	assert_non_null(b);
-	assert_int_equal(rp_tgids(b)->n, 0);	/* no source: empty, not kept */
-	assert_null(b->tgids);
-	b->events = &src;
-	t = rp_tgids(b);
-	assert_ptr_equal(b->tgids, t);
-	assert_int_equal(t->status, 2);
-	assert_int_equal(lat_tgids_of(t, 7), 70);
-	assert_int_equal(lat_tgids_of(t, 8), 80);
-	assert_int_equal(lat_tgids_of(t, 9), -1);
-	/* changed metadata is not read again: the table is the block's, parsed once */
-	src.latscope_meta = "latscope: tgids=9:90\n";
+	b = events_block(&l, LAT_SAMPLES_DIR "/tracedat/idle-10s-v6.dat");
+	t = b->events->tgids;
+	assert_non_null(t);
+	assert_int_equal(t->status, 27);
+	assert_int_equal(t->n, 27);
+	assert_int_equal(lat_tgids_of(t, 11296), 9652);
+	assert_int_equal(lat_tgids_of(t, 59), 1);
+	assert_int_equal(lat_tgids_of(t, 9653), -1);
 	assert_ptr_equal(rp_tgids(b), t);
-	assert_int_equal(lat_tgids_of(t, 9), -1);
-	b->events = NULL;	/* not the block's to free */
-	lat_block_free(b);	/* frees the table: ASan would say a leak */
+	lat_loaded_release(&l);
+	/* trace-cmd's file has no latscope metadata: no table, the reports' is empty */
+	b = events_block(&l, LAT_FIXTURE_V6);
+	assert_null(b->events->tgids);
+	assert_int_equal(rp_tgids(b)->n, 0);
+	assert_int_equal(rp_tgids(b)->status, 0);
+	assert_int_equal(rp_tgids(NULL)->n, 0);
+	lat_loaded_release(&l);
 }
 
 static void test_kinds(void **state)
@@ -273,7 +310,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_id_held),
-		cmocka_unit_test(test_tgids_once),
+		cmocka_unit_test(test_tgids_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
