@@ -18,16 +18,6 @@ static int cmp_tgid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int32_t lat_tgids_of(const struct lat_tgids *tg, int32_t tid)
-{
-	struct lat_tgid key = { .tid = tid }, *t;
-
-	if (!tg || !tg->n || tid <= 0)
-		return -1;
-	t = bsearch(&key, tg->v, tg->n, sizeof(key), cmp_tgid);
-	return t ? t->tgid : -1;
-}
-
 /* One "TID:TGID" of the tgids line at *@p (which moves past it): 1, or 0 malformed. */
 static int tgid_pair(const char **p, struct lat_tgid *out)
 {

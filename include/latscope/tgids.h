@@ -27,8 +27,30 @@ struct lat_tgids {
  * -LAT_EFORMAT after keeping the pairs before a malformed one; the same in t->status.
  */
 int lat_tgids_parse(struct lat_tgids *t, const char *meta);
-/* The tgid of task @tid, -1 when unknown (@t NULL: no table; or the idle task). */
-int32_t lat_tgids_of(const struct lat_tgids *t, int32_t tid);
+/*
+ * The tgid of task @tid, -1 when unknown (@t NULL: no table; or the idle task).  Inline,
+ * for the exporters' every row; the steps of bsearch() (glibc's), so that a tid listed
+ * twice gives the pair it gave.
+ */
+static inline int32_t lat_tgids_of(const struct lat_tgids *t, int32_t tid)
+{
+	size_t lo = 0, hi;
+
+	if (!t || tid <= 0)
+		return -1;
+	hi = t->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (tid < t->v[mid].tid)
+			hi = mid;
+		else if (tid > t->v[mid].tid)
+			lo = mid + 1;
+		else
+			return t->v[mid].tgid;
+	}
+	return -1;
+}
 /* Frees the table (not @t). */
 void lat_tgids_release(struct lat_tgids *t);
 
