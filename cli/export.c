@@ -385,8 +385,10 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 	}
 	*names->trace = NULL;
 	*names->host = NULL;
-	if (names->rows)
+	if (names->rows) {
 		names->rows->tg = NULL;	/* the source's, released below */
+		lat_rows_flush(names->rows);	/* this input's rows, before its id is put in */
+	}
 	if (names->ids && names->rows && (ret = ids_finish(names->ids, names->rows)) < 0)
 		id_warning(path, ret);
 	if (names->trace_id)
@@ -547,6 +549,17 @@ static FILE *table_stream(FILE *out, struct cli_ids *ids)
 	return f;
 }
 
+/* Table @k of @r goes to @out: 0, or -1 after a message (@out closed unless stdout). */
+static int set_table(struct lat_rows *r, int k, FILE *out)
+{
+	if (!lat_rows_table(r, (enum lat_rows_kind)k, out))
+		return 0;
+	fprintf(stderr, "latscope export: out of memory\n");
+	if (out != stdout)
+		fclose(out);
+	return -1;
+}
+
 /*
  * Opens the table files of --rows: stdout or -o OUT for one kind, DIR/KIND.EXT
  * for several (DIR made if missing), through @ids when not NULL.  Returns 0, or
@@ -567,8 +580,8 @@ static int open_tables(const struct export_args *a, struct lat_rows *r, struct c
 		if (!(out = table_stream(out, ids)))
 			return -1;
 		for (int k = 0; k < LAT_ROWS_NKINDS; k++)
-			if (a->kinds & (1u << k))
-				lat_rows_table(r, (enum lat_rows_kind)k, out);
+			if ((a->kinds & (1u << k)) && set_table(r, k, out))
+				return -1;
 		return 0;
 	}
 	if (mkdir(a->output, 0777) && errno != EEXIST) {
@@ -590,9 +603,8 @@ static int open_tables(const struct export_args *a, struct lat_rows *r, struct c
 				strerror(errno));
 			return -1;
 		}
-		if (!(out = table_stream(out, ids)))
+		if (!(out = table_stream(out, ids)) || set_table(r, k, out))
 			return -1;
-		lat_rows_table(r, (enum lat_rows_kind)k, out);
 	}
 	return 0;
 }
@@ -602,6 +614,7 @@ static int close_tables(const struct export_args *a, struct lat_rows *r)
 {
 	int bad = 0;
 
+	lat_rows_flush(r);
 	for (int k = 0; k < LAT_ROWS_NKINDS; k++) {
 		FILE *out = r->t[k].out;
 		int werr;

@@ -3,105 +3,75 @@
  * `latscope export --rows`: one row per wait, running slice or trace_marker
  * sample, as CSV (RFC 4180) or JSON Lines.  Columns: docs/export.md.
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "latscope/an_wakeup.h"
 #include "latscope/export.h"
 #include "latscope/json.h"
+#include "export_text.h"
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /*
- * A row is made in a buffer of its own and handed to its stream in one fwrite(): a call of
- * stdio per byte or field cost 10x the analysis (bench/README-export.md).  A longer row
- * (a marker's text) goes out in pieces, in order.
+ * A table's rows are made in place in a buffer of the writer's (OUT_BUF bytes) and handed
+ * to its stream when it is full or lat_rows_flush() is called: a call of stdio per byte or
+ * field cost 10x the analysis (bench/README-export.md), one fwrite() per row still a tenth
+ * of a row.  A longer row (a marker's text) goes out in pieces, in order.
+ *
+ * Between two texts of a length not known in advance, a row writes less than ROW_RESERVE
+ * bytes (22 cells at most, of a key of 22 bytes and a value of 51 at most with the slack of
+ * a number: 1606; the fixed columns of up to FIXED_SHORT bytes twice more), so the other
+ * cells need no test of their room: the texts make sure of it after them (room_after()).
  */
-struct rowbuf {
+#define OUT_BUF (64u << 10)
+#define ROW_RESERVE 2048u
+#define FIXED_SHORT 64u
+
+struct lat_rows_priv;
+
+/* Where a row is made: a buffer whose bytes go to @f when it is full. */
+struct row {
+	char *p, *end;		/* where the next byte goes; the end of buf */
+	char *buf;
 	FILE *f;
-	size_t n;
-	char b[4096];
+	struct lat_rows_priv *fx;	/* the writer's own (words); NULL: none */
 };
 
-static void rb_flush(struct rowbuf *o)
+/* The buffer's bytes out to the stream: room again. */
+static void row_spill(struct row *r)
 {
-	if (o->n)
-		fwrite(o->b, 1, o->n, o->f);
-	o->n = 0;
+	if (r->p > r->buf)
+		fwrite(r->buf, 1, (size_t)(r->p - r->buf), r->f);
+	r->p = r->buf;
 }
 
-static void rb_put_long(struct rowbuf *o, const char *s, size_t len)
+/* Room for @n (at most ROW_RESERVE) bytes at r->p. */
+static ALWAYS_INLINE void room(struct row *r, size_t n)
 {
-	rb_flush(o);
-	if (len > sizeof(o->b))
-		fwrite(s, 1, len, o->f);
-	else
-		memcpy(o->b, s, o->n = len);
+	if ((size_t)(r->end - r->p) < n)
+		row_spill(r);
 }
 
-static inline void rb_put(struct rowbuf *o, const char *s, size_t len)
+/* After a text: room for the cells up to the next (ROW_RESERVE). */
+static ALWAYS_INLINE void room_after(struct row *r)
 {
-	if (len > sizeof(o->b) - o->n) {
-		rb_put_long(o, s, len);
-		return;
+	room(r, ROW_RESERVE);
+}
+
+/* @len bytes of @s as they are, in pieces when they are many. */
+static void put_bytes(struct row *r, const char *s, size_t len)
+{
+	while (len) {
+		size_t n = len < ROW_RESERVE ? len : ROW_RESERVE;
+
+		room(r, n);
+		memcpy(r->p, s, n);
+		r->p += n;
+		s += n;
+		len -= n;
 	}
-	memcpy(o->b + o->n, s, len);
-	o->n += len;
-}
-
-static inline void rb_ch(struct rowbuf *o, char c)
-{
-	if (o->n == sizeof(o->b))
-		rb_flush(o);
-	o->b[o->n++] = c;
-}
-
-static void rb_str(struct rowbuf *o, const char *s)
-{
-	rb_put(o, s, strlen(s));
-}
-
-/* @v in decimal, two digits a step, ending at @end: returns its first character. */
-static char *dec(char *end, int64_t v)
-{
-	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930"
-				 "31323334353637383940414243444546474849505152535455565758596061"
-				 "62636465666768697071727374757677787980818283848586878889909192"
-				 "93949596979899";
-	char *p = end;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	while (u >= 100) {
-		unsigned k = (unsigned)(u % 100) * 2;
-
-		u /= 100;
-		*--p = d2[k + 1];
-		*--p = d2[k];
-	}
-	if (u >= 10) {
-		*--p = d2[u * 2 + 1];
-		*--p = d2[u * 2];
-	} else {
-		*--p = (char)('0' + u);
-	}
-	if (v < 0)
-		*--p = '-';
-	return p;
-}
-
-/*
- * @v in decimal.  The digits (20 at most, with the sign) are made at the end of the first
- * half of @tmp and copied as 24 bytes, a few moves where a call of memcpy() per number was
- * a tenth of a row; the bytes past them are written over by what follows.
- */
-static void rb_int(struct rowbuf *o, int64_t v)
-{
-	char tmp[48], *p = dec(tmp + 24, v);
-
-	if (sizeof(o->b) - o->n < 24)
-		rb_flush(o);
-	memcpy(o->b + o->n, p, 24);
-	o->n += (size_t)(tmp + 24 - p);
+	room_after(r);
 }
 
 /*
@@ -123,6 +93,25 @@ static inline int csv_plain(unsigned char ch)
 }
 
 /*
+ * The bytes of @x that are not plain() (@csv: not csv_plain()), each as its top bit: a byte
+ * below 0x20 or above 0x7e, a double quote, a backslash (and with @csv a comma).  Exact up
+ * to the first such byte (the borrows and carries of the tests reach only the bytes after
+ * it), which is all the callers look at.
+ */
+static ALWAYS_INLINE uint64_t unplain8(uint64_t x, int csv)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	uint64_t c = x ^ (',' * ones), q = x ^ ('"' * ones), b = x ^ ('\\' * ones);
+	uint64_t bad = ((x - 0x20 * ones) & ~x) |	/* a byte below 0x20 */
+		       ((x + ones) | x) |		/* one above 0x7e */
+		       ((q - ones) & ~q) | ((b - ones) & ~b);
+
+	if (csv)
+		bad |= (c - ones) & ~c;
+	return bad & top;
+}
+
+/*
  * Text, the same in both formats (docs/export.md, "Rows"): valid UTF-8 as it
  * is, but control characters, DEL, the backslash and bytes that are not valid
  * UTF-8 as \xNN, so that a value never holds a line end or a raw control
@@ -130,10 +119,9 @@ static inline int csv_plain(unsigned char ch)
  * Then the format's own quoting: CSV doubles a double quote, JSON escapes it
  * and the backslash.
  */
-static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_fmt fmt)
+static void text_out(struct row *r, const char *s, size_t len, int js)
 {
 	static const char hex[] = "0123456789abcdef";
-	int jsonl = fmt == LAT_ROWS_JSONL;
 	size_t i = 0;
 
 	while (i < len) {
@@ -143,7 +131,7 @@ static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_
 
 		while (run < len && plain((unsigned char)s[run]))
 			run++;
-		rb_put(o, s + i, run - i);
+		put_bytes(r, s + i, run - i);	/* room for what follows it */
 		if (run == len)
 			break;
 		i = run;
@@ -152,13 +140,16 @@ static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_
 		if (ch < 0x20 || ch == 0x7f || ch == '\\' || !n) {
 			char esc[5] = { '\\', '\\', 'x', hex[ch >> 4], hex[ch & 15] };
 
-			rb_put(o, esc + !jsonl, jsonl ? 5 : 4);
+			memcpy(r->p, esc + !js, js ? 5 : 4);
+			r->p += js ? 5 : 4;
 			i++;
 		} else if (ch == '"') {
-			rb_put(o, jsonl ? "\\\"" : "\"\"", 2);
+			memcpy(r->p, js ? "\\\"" : "\"\"", 2);
+			r->p += 2;
 			i++;
 		} else {
-			rb_put(o, s + i, n);
+			memcpy(r->p, s + i, n);
+			r->p += n;
 			i += n;
 		}
 	}
@@ -169,322 +160,226 @@ static void text_out(struct rowbuf *o, const char *s, size_t len, enum lat_rows_
  * when it starts or ends with a blank, which CSV readers such as ClickHouse's
  * trim from an unquoted field.
  */
-/*
- * Whether the 8 bytes of @x are all csv_plain(): none below 0x20 or above 0x7e, none a
- * comma, a double quote or a backslash (the tests of a byte in a word: a byte's top bit).
- */
-static inline int csv_plain8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
-	uint64_t c = x ^ (',' * ones), q = x ^ ('"' * ones), b = x ^ ('\\' * ones);
-	uint64_t bad = ((x - 0x20 * ones) & ~x) |	/* a byte below 0x20 */
-		       ((x + ones) | x) |		/* one above 0x7e */
-		       ((c - ones) & ~c) | ((q - ones) & ~q) | ((b - ones) & ~b);
-
-	return !(bad & top);
-}
-
-static void csv_field(struct rowbuf *o, const char *s, size_t len)
+static void csv_field(struct row *r, const char *s, size_t len)
 {
 	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
 	size_t i = 0;
 
 	/* most fields (names, numbers as text) are plain printable ASCII without a comma */
-	for (uint64_t x; i + 8 <= len && (memcpy(&x, s + i, 8), csv_plain8(x));)
+	for (uint64_t x; i + 8 <= len && (memcpy(&x, s + i, 8), !unplain8(x, 1));)
 		i += 8;
 	while (i < len && csv_plain((unsigned char)s[i]))
 		i++;
 	if (i == len && !quote) {
-		rb_put(o, s, len);
+		put_bytes(r, s, len);
 		return;
 	}
 	for (i = 0; i < len && !quote; i++)
 		quote = s[i] == ',' || s[i] == '"';
 	if (quote)
-		rb_ch(o, '"');
-	text_out(o, s, len, LAT_ROWS_CSV);
+		*r->p++ = '"';
+	text_out(r, s, len, 0);
 	if (quote)
-		rb_ch(o, '"');
+		*r->p++ = '"';
+	room_after(r);
 }
 
-/* Text @s of @len bytes as a cell of the format (JSON: quoted). */
-static void str_out(struct rowbuf *o, const char *s, size_t len, int jsonl)
+/* Text @s of @len bytes as a cell's value in the format (JSON: quoted). */
+static void str_out(struct row *r, const char *s, size_t len, int js)
 {
-	if (jsonl) {
-		rb_ch(o, '"');
-		text_out(o, s, len, LAT_ROWS_JSONL);
-		rb_ch(o, '"');
+	if (js) {
+		*r->p++ = '"';
+		text_out(r, s, len, js);
+		*r->p++ = '"';
+		room_after(r);
 	} else {
-		csv_field(o, s, len);
+		csv_field(r, s, len);
 	}
+}
+
+/* The separator of a cell: CSV's comma, or JSON's ",\"KEY\":" (@key, @klen). */
+static ALWAYS_INLINE void sep(struct row *r, int js, const char *key, size_t klen)
+{
+	if (js) {
+		memcpy(r->p, key, klen);
+		r->p += klen;
+	} else {
+		*r->p++ = ',';
+	}
+}
+
+/* The separator of cell NAME (a string literal). */
+#define SEP(r, js, name) sep((r), (js), ",\"" name "\":", sizeof(",\"" name "\":") - 1)
+
+static ALWAYS_INLINE void val_null(struct row *r, int js)
+{
+	/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
+	if (js)
+		r->p = RP_LIT(r->p, "null");
+	else
+		r->p = RP_LIT(r->p, "\\N");
 }
 
 /*
- * A row being written: each cell goes into the row's buffer as it is put, after its
- * separator (CSV) or its key (JSON Lines), in the table's column order.
+ * The names of the analysis' vocabulary a writer has met (they are static strings), by
+ * their address: each padded to 16 bytes, copied whole (strlen() and a copy of its length
+ * were a tenth of a row).
  */
-struct row {
-	struct rowbuf o;
-	int jsonl;
-	int n;			/* cells so far */
+#define WORD_SLOTS 64
+#define WORD_MAX 16
+
+struct word {
+	const char *src;	/* the name, NULL: an empty slot */
+	size_t n;		/* its length; more than WORD_MAX: not kept */
+	char s[WORD_MAX];
 };
 
-/* A row of table @kind begins (its header first when not written yet). */
-static void row_begin(struct row *r, struct lat_rows *w, enum lat_rows_kind kind)
+static struct word *word_get(struct word *words, const char *s)
 {
-	struct lat_rows_table *t = &w->t[kind];
+	struct word *e = &words[((uintptr_t)s >> 2) % WORD_SLOTS];
 
-	if (!t->header_done)
-		lat_rows_header(w);
-	r->o.f = t->out;
-	r->o.n = 0;
-	r->n = 0;
-	r->jsonl = w->fmt == LAT_ROWS_JSONL;
-	if (r->jsonl)
-		rb_ch(&r->o, '{');
-}
-
-/* What comes before cell @name: its comma, its key. */
-static inline __attribute__((always_inline)) void put_key(struct row *r, const char *name)
-{
-	if (r->jsonl) {
-		rb_put(&r->o, r->n ? ",\"" : "\"", r->n ? 2 : 1);
-		rb_str(&r->o, name);
-		rb_put(&r->o, "\":", 2);
-	} else if (r->n) {
-		rb_ch(&r->o, ',');
+	if (e->src != s) {
+		e->src = s;
+		e->n = strnlen(s, WORD_MAX + 1);
+		memset(e->s, 0, sizeof(e->s));
+		memcpy(e->s, s, e->n <= WORD_MAX ? e->n : WORD_MAX);
 	}
-	r->n++;
+	return e;
 }
 
-static void put_null(struct row *r, const char *name)
-{
-	put_key(r, name);
-	/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
-	rb_put(&r->o, r->jsonl ? "null" : "\\N", r->jsonl ? 4 : 2);
-}
-
-static void put_strn(struct row *r, const char *name, const char *s, size_t len)
-{
-	put_key(r, name);
-	str_out(&r->o, s, len, r->jsonl);
-}
-
-static void put_str(struct row *r, const char *name, const char *s)
-{
-	if (s)
-		put_strn(r, name, s, strlen(s));
-	else
-		put_null(r, name);
-}
+/*
+ * The writer's own: its tables' rows held, the names met (val_word()), and the columns every
+ * row of a trace has the same, written once as the format writes them (separators, keys,
+ * quotes, escapes) and copied into each row: the first two (trace, host) as a row starts,
+ * and the last two (trace_id, row_schema) with the row's end.  Both are made again
+ * for each trace (lat_rows_source()) and when a pointer changes; the last also when a held
+ * id (LAT_ROWS_ID_HOLD) is given its digits in place (cli/export_id.c), the one change of
+ * the text behind a pointer that the rows of a trace see.
+ */
+struct lat_rows_priv {
+	int valid;		/* pre and suf made for what follows; 0 after lat_rows_source() */
+	const char *trace, *host, *id;	/* what they were made of (lent) */
+	int id_held;		/* the id was held when suf was made */
+	char *pre, *suf;	/* as written */
+	size_t npre, nsuf;
+	struct word words[WORD_SLOTS];	/* val_word()'s */
+	char *tab[LAT_ROWS_NKINDS];	/* each table's rows not out yet: OUT_BUF bytes, NULL */
+	size_t ntab[LAT_ROWS_NKINDS];
+};
 
 /*
  * A name of the analysis' vocabulary (a policy, wait kind, waker context, verdict, slice
- * end, task state: lowercase words, '-' and '?' at most), NULL unknown: written as it is,
- * without the scan for what to escape or quote.
+ * end, task state: a static string of lowercase words, '-' and '?', 16 bytes at most),
+ * NULL unknown: written as it is, without the scan for what to escape or quote.
  */
-static void put_word(struct row *r, const char *name, const char *s)
+static ALWAYS_INLINE void val_word(struct row *r, int js, const char *s)
 {
-	if (!s) {
-		put_null(r, name);
-		return;
-	}
-	put_key(r, name);
-	if (r->jsonl)
-		rb_ch(&r->o, '"');
-	rb_str(&r->o, s);
-	if (r->jsonl)
-		rb_ch(&r->o, '"');
-}
-
-static void put_int(struct row *r, const char *name, int64_t v)
-{
-	put_key(r, name);
-	rb_int(&r->o, v);
-}
-
-static void put_bool(struct row *r, const char *name, int v)
-{
-	put_key(r, name);
-	if (r->jsonl)
-		rb_put(&r->o, v ? "true" : "false", v ? 4 : 5);
-	else
-		rb_ch(&r->o, v ? '1' : '0');
-}
-
-/* A cell as the format writes it already (quoted, escaped). */
-static void put_raw(struct row *r, const char *name, const char *s, size_t len)
-{
-	put_key(r, name);
-	rb_put(&r->o, s, len);
-}
-
-/* The row is complete: its line end, and out. */
-static void row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r)
-{
-	rb_put(&r->o, r->jsonl ? "}\n" : "\r\n", 2);
-	rb_flush(&r->o);
-	w->t[kind].nrows++;
-}
-
-/*
- * The columns every row of a trace has the same (trace, host, trace_id), written once as the
- * format writes them (quoted, escaped) and copied from there into each row.  Made again when
- * their text changes (the caller changes them between traces).
- */
-enum { FIX_TRACE, FIX_HOST, FIX_ID, FIX_N };
-
-struct lat_rows_fixed {
-	char *src[FIX_N];	/* the text it was made from */
-	char *out[FIX_N];	/* as written; NULL: unknown (src NULL) */
-	size_t len[FIX_N];
-};
-
-static void fixed_free(struct lat_rows_fixed *f)
-{
-	for (int i = 0; f && i < FIX_N; i++) {
-		free(f->src[i]);
-		free(f->out[i]);
-	}
-	free(f);
-}
-
-/*
- * A trace_id held (LAT_ROWS_ID_HOLD): written as the id of 16 zeros is, the zeros then made
- * the held bytes again (they are the first 16 zeros: after a quote at most).
- */
-static void fixed_hold(char *out, size_t len)
-{
-	static const char zeros[] = "0000000000000000";
-	char *p = memmem(out, len, zeros, LAT_ROWS_ID_LEN);
-
-	if (p)
-		memcpy(p, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
-}
-
-/* Makes the written form of @s in @f's slot @i; -1 out of memory. */
-static int fixed_make(struct lat_rows_fixed *f, int i, const char *s, int jsonl)
-{
-	struct rowbuf o;
-	const char *text = s;
-	size_t len = 0;
-	int hold = i == FIX_ID && !strncmp(s, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
-	char held[128];
-
-	free(f->src[i]);
-	free(f->out[i]);
-	f->out[i] = NULL;
-	f->src[i] = strdup(s);
-	o.f = open_memstream(&f->out[i], &len);
-	if (!f->src[i] || !o.f)
-		return -1;
-	o.n = 0;
-	if (hold) {
-		snprintf(held, sizeof(held), "0000000000000000%s", s + LAT_ROWS_ID_LEN);
-		text = held;
-	}
-	str_out(&o, text, strlen(text), jsonl);
-	rb_flush(&o);
-	if (fclose(o.f))
-		return -1;
-	f->len[i] = len;
-	if (hold)
-		fixed_hold(f->out[i], len);
-	return 0;
-}
-
-/* Column @name from @s (NULL: unknown), through @w's written forms when it can. */
-static void put_fixed(struct row *r, struct lat_rows *w, int i, const char *name, const char *s)
-{
-	struct lat_rows_fixed *f = w->fixed;
+	struct word *e;
 
 	if (!s) {
-		put_null(r, name);
+		val_null(r, js);
 		return;
 	}
-	if (!f && !(f = w->fixed = calloc(1, sizeof(*f))))
-		goto slow;
-	if ((!f->src[i] || strcmp(f->src[i], s)) &&
-	    fixed_make(f, i, s, w->fmt == LAT_ROWS_JSONL)) {
-		free(f->src[i]);
-		f->src[i] = NULL;	/* made again next time */
-		goto slow;
+	if (js)
+		*r->p++ = '"';
+	e = r->fx ? word_get(r->fx->words, s) : NULL;
+	if (e && e->n <= WORD_MAX) {
+		memcpy(r->p, e->s, WORD_MAX);
+		r->p += e->n;
+	} else {
+		put_bytes(r, s, strlen(s));
 	}
-	put_raw(r, name, f->out[i], f->len[i]);
-	return;
-slow:
-	put_strn(r, name, s, strlen(s));
+	if (js)
+		*r->p++ = '"';
+}
+
+#define PUT_NULL(r, js, name) (SEP(r, js, name), val_null((r), (js)))
+#define PUT_INT(r, js, name, v) (SEP(r, js, name), (r)->p = rp_dec_i64((r)->p, (v)))
+/* The number @v, or null when not @known. */
+#define PUT_INT_IF(r, js, name, v, known) \
+	(SEP(r, js, name), (known) ? (void)((r)->p = rp_dec_i64((r)->p, (v))) : val_null((r), (js)))
+#define PUT_WORD(r, js, name, s) (SEP(r, js, name), val_word((r), (js), (s)))
+#define PUT_STRN(r, js, name, s, len) (SEP(r, js, name), str_out((r), (s), (len), (js)))
+#define PUT_TEXT(r, js, name, s) (SEP(r, js, name), val_text((r), (js), (s)))
+
+/* Text @s, NULL: unknown. */
+static void val_text(struct row *r, int js, const char *s)
+{
+	if (s)
+		str_out(r, s, strlen(s), js);
+	else
+		val_null(r, js);
+}
+
+static ALWAYS_INLINE void put_bool(struct row *r, int js, int v)
+{
+	SEP(r, js, "trusted");
+	if (js && v)
+		r->p = RP_LIT(r->p, "true");
+	else if (js)
+		r->p = RP_LIT(r->p, "false");
+	else
+		*r->p++ = v ? '1' : '0';
 }
 
 /*
- * wall_ns, trace_id, row_schema: the last columns of every table.  @ts_ns is
- * the row's time in the trace clock (the wall_ns column's), @known 0: unknown.
+ * The index of the first of the 16 bytes at @s that unplain8() finds (a task's comm, NUL
+ * ended or 16 bytes), 16 when none is.
  */
-static void write_row_end(struct lat_rows *w, enum lat_rows_kind kind, struct row *r,
-			  uint64_t ts_ns, int known)
+static ALWAYS_INLINE unsigned first_unplain16(const char *s, int csv)
 {
-	if (known && w->wall_known)
-		put_int(r, "wall_ns", (int64_t)ts_ns + w->wall_offset_ns);
-	else
-		put_null(r, "wall_ns");
-	put_fixed(r, w, FIX_ID, "trace_id", w->trace_id);
-	put_int(r, "row_schema", LAT_ROWS_SCHEMA);
-	row_end(w, kind, r);
+	uint64_t a, b, m;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	if ((m = unplain8(a, csv)))
+		return (unsigned)__builtin_ctzll(m) / 8;
+	if ((m = unplain8(b, csv)))
+		return 8 + (unsigned)__builtin_ctzll(m) / 8;
+	return 16;
 }
 
-const char *lat_prio_policy(int32_t prio)
+/*
+ * The comm @c (LAT_COMM_LEN bytes, NUL ended unless full) at r->p as a plain cell value:
+ * its length, or -1 when it needs escaping or quoting (@tail: the value goes on after it,
+ * so a blank at its end does not need CSV's quotes).  Its 16 bytes are copied whole.
+ */
+static ALWAYS_INLINE int comm_plain(struct row *r, int js, const char *c, int tail)
 {
-	if (prio < 0)
-		return "dl";
-	return prio < 100 ? "rt" : "fair";
+	unsigned n = first_unplain16(c, !js);
+
+	if (n < LAT_COMM_LEN && c[n])
+		return -1;
+	if (!js && n && (c[0] == ' ' || (!tail && c[n - 1] == ' ')))
+		return -1;
+	memcpy(r->p, c, LAT_COMM_LEN);
+	return (int)n;
 }
 
-void lat_rows_release(struct lat_rows *w)
+static ALWAYS_INLINE void put_comm(struct row *r, int js, const char *c)
 {
-	w->tg = NULL;
-	fixed_free(w->fixed);
-	w->fixed = NULL;
-}
+	int n;
 
-/* trace, host, pid, tid, comm: the first columns of every table */
-static void put_task(struct row *r, struct lat_rows *w, int32_t tid, const char *comm)
-{
-	int32_t tgid = lat_tgids_of(w->tg, tid);
-
-	put_fixed(r, w, FIX_TRACE, "trace", w->trace ? w->trace : "");
-	put_fixed(r, w, FIX_HOST, "host", w->host);	/* NULL: unknown */
-	if (tgid > 0)
-		put_int(r, "pid", tgid);
-	else
-		put_null(r, "pid");	/* no tgids stored, or the task had exited */
-	if (tid >= 0) {
-		put_int(r, "tid", tid);
-		put_strn(r, "comm", comm, strnlen(comm, LAT_COMM_LEN));
-	} else {
-		/* an event of an unknown task (a marker, say, or a stall of every CPU) */
-		put_null(r, "tid");
-		put_null(r, "comm");
+	SEP(r, js, "comm");
+	if (js)
+		*r->p++ = '"';
+	n = comm_plain(r, js, c, 0);
+	if (n < 0) {
+		r->p -= js;	/* the quote again, with the text */
+		str_out(r, c, strnlen(c, LAT_COMM_LEN), js);
+		return;
 	}
-}
-
-static void put_prio(struct row *r, int32_t prio, int known)
-{
-	if (known) {
-		put_word(r, "policy", lat_prio_policy(prio));
-		put_int(r, "prio", prio);
-	} else {
-		put_null(r, "policy");
-		put_null(r, "prio");
-	}
+	r->p += n;
+	if (js)
+		*r->p++ = '"';
 }
 
 /*
  * The waker as one word: "comm:tid", "irq[:NAME]" or "softirq[:NAME]", "" unknown; its
- * length.  Made by hand: snprintf() was a tenth of a waits row's cost.
+ * length.
  */
 static size_t waker_text(const struct lat_wake_waker *k, char buf[64])
 {
-	char num[24], *p;
 	size_t n;
 
 	if (k->ctx != LAT_WAKE_CTX_TASK) {
@@ -503,71 +398,309 @@ static size_t waker_text(const struct lat_wake_waker *k, char buf[64])
 	}
 	if (k->pid < 0)
 		return 0;
-	n = strnlen(k->comm, 16);
+	n = strnlen(k->comm, LAT_COMM_LEN);
 	memcpy(buf, k->comm, n);
 	buf[n++] = ':';
-	p = dec(num + sizeof(num), k->pid);
-	memcpy(buf + n, p, (size_t)(num + sizeof(num) - p));
-	return n + (size_t)(num + sizeof(num) - p);
+	/* 16 + 1 + RP_NUM_ROOM bytes at most */
+	return (size_t)(rp_dec_i64(buf + n, k->pid) - buf);
 }
 
-static void wait_row(void *ctx, const struct lat_wait_rec *rec)
+/* The waker cell: a task's "comm:tid" made in place when its comm is plain. */
+static ALWAYS_INLINE void put_waker(struct row *r, int js, const struct lat_wake_waker *k)
 {
-	struct lat_rows *w = ctx;
+	char w[64];
+	int n;
+
+	SEP(r, js, "waker");
+	if (k->ctx == LAT_WAKE_CTX_TASK && k->pid < 0) {
+		if (js)
+			r->p = RP_LIT(r->p, "\"\"");	/* unknown (a preemption): empty */
+		return;
+	}
+	if (k->ctx == LAT_WAKE_CTX_TASK) {
+		if (js)
+			*r->p++ = '"';
+		n = comm_plain(r, js, k->comm, 1);
+		if (n >= 0) {
+			r->p += n;
+			*r->p++ = ':';
+			r->p = rp_dec_i64(r->p, k->pid);
+			if (js)
+				*r->p++ = '"';
+			return;
+		}
+		r->p -= js;
+	}
+	str_out(r, w, waker_text(k, w), js);
+}
+
+static void priv_free(struct lat_rows_priv *f)
+{
+	if (!f)
+		return;
+	free(f->pre);
+	free(f->suf);
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++)
+		free(f->tab[k]);
+	free(f);
+}
+
+/*
+ * A trace_id held (LAT_ROWS_ID_HOLD): written as the id of 16 zeros is, the zeros then made
+ * the held bytes again (they are the first 16 zeros: after a quote at most).
+ */
+static void fixed_hold(char *out, size_t len)
+{
+	static const char zeros[] = "0000000000000000";
+	char *p = memmem(out, len, zeros, LAT_ROWS_ID_LEN);
+
+	if (p)
+		memcpy(p, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
+}
+
+/*
+ * The written form of the trace's first columns (@suf 0: as a row starts, without the first
+ * separator) or its last (@suf 1) into *@out, *@len; -1 out of memory.
+ */
+static int fixed_make(const struct lat_rows *w, int suf, char **out, size_t *len)
+{
+	int js = w->fmt == LAT_ROWS_JSONL;
+	const char *id = w->trace_id;
+	char held[128], b[2 * ROW_RESERVE], *p;
+	struct row r = { .p = b, .end = b + sizeof(b), .buf = b };
+
+	free(*out);
+	*out = NULL;
+	r.f = open_memstream(out, len);
+	if (!r.f)
+		return -1;
+	if (!suf) {
+		PUT_TEXT(&r, js, "trace", w->trace ? w->trace : "");
+		PUT_TEXT(&r, js, "host", w->host);
+	} else {
+		if (id && !strncmp(id, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN)) {
+			snprintf(held, sizeof(held), "0000000000000000%s", id + LAT_ROWS_ID_LEN);
+			id = held;
+		}
+		PUT_TEXT(&r, js, "trace_id", id);
+		PUT_INT(&r, js, "row_schema", LAT_ROWS_SCHEMA);
+		r.p = js ? RP_LIT(r.p, "}\n") : RP_LIT(r.p, "\r\n");
+	}
+	row_spill(&r);
+	if (fclose(r.f))
+		return -1;
+	if (suf && id == held)
+		fixed_hold(*out, *len);
+	if (!suf && js)
+		**out = '{';	/* the row's start */
+	else if (!suf)
+		memmove(*out, *out + 1, --*len);	/* no comma before the first cell */
+	/* room to be copied as FIXED_SHORT bytes (put_fixed()) */
+	if (!(p = realloc(*out, *len + FIXED_SHORT)))
+		return -1;
+	memset(p + *len, 0, FIXED_SHORT);
+	*out = p;
+	return 0;
+}
+
+/* A fixed form @s of @n bytes (room for FIXED_SHORT after it): a short one copied whole. */
+static ALWAYS_INLINE void put_fixed(struct row *r, const char *s, size_t n)
+{
+	if (n > FIXED_SHORT) {
+		put_bytes(r, s, n);
+		return;
+	}
+	memcpy(r->p, s, FIXED_SHORT);
+	r->p += n;
+}
+
+/* Whether @f holds the fixed forms of @w's current trace, made when it did not. */
+static int fixed_ready(struct lat_rows *w, struct lat_rows_priv *f)
+{
+	if (f->valid && f->trace == w->trace && f->host == w->host && f->id == w->trace_id &&
+	    (!f->id_held || w->trace_id[0] == LAT_ROWS_ID_HOLD[0]))
+		return 1;
+	f->valid = 0;
+	if (fixed_make(w, 0, &f->pre, &f->npre) || fixed_make(w, 1, &f->suf, &f->nsuf))
+		return 0;	/* out of memory: written cell by cell */
+	f->trace = w->trace;
+	f->host = w->host;
+	f->id = w->trace_id;
+	f->id_held = w->trace_id && !strncmp(w->trace_id, LAT_ROWS_ID_HOLD, LAT_ROWS_ID_LEN);
+	f->valid = 1;
+	return 1;
+}
+
+/* The rows of table @k held, out to its stream. */
+static void tab_flush(struct lat_rows *w, int k)
+{
+	struct lat_rows_priv *f = w->priv;
+
+	if (f && f->ntab[k] && w->t[k].out)
+		fwrite(f->tab[k], 1, f->ntab[k], w->t[k].out);
+	if (f)
+		f->ntab[k] = 0;
+}
+
+/*
+ * A row of table @kind begins (its header first when not written yet), at the end of the
+ * rows held, and its first two columns (trace, host).
+ */
+static ALWAYS_INLINE void row_begin(struct row *r, struct lat_rows *w, int js,
+				    enum lat_rows_kind kind)
+{
+	struct lat_rows_table *t = &w->t[kind];
+	struct lat_rows_priv *f = w->priv;
+
+	if (!t->header_done)
+		lat_rows_header(w);
+	r->f = t->out;
+	r->buf = f->tab[kind];
+	r->p = r->buf + f->ntab[kind];
+	r->end = r->buf + OUT_BUF;
+	r->fx = f;
+	room_after(r);
+	if (fixed_ready(w, f)) {
+		put_fixed(r, f->pre, f->npre);
+		return;
+	}
+	if (js)
+		r->p = RP_LIT(r->p, "{\"trace\":");
+	val_text(r, js, w->trace ? w->trace : "");
+	PUT_TEXT(r, js, "host", w->host);
+}
+
+/*
+ * wall_ns, trace_id, row_schema: the last columns of every table; the row is complete.
+ * @ts_ns is the row's time in the trace clock (the wall_ns column's), @known 0: unknown.
+ */
+static ALWAYS_INLINE void row_end(struct row *r, struct lat_rows *w, int js,
+				  enum lat_rows_kind kind, uint64_t ts_ns, int known)
+{
+	struct lat_rows_priv *f = w->priv;
+
+	PUT_INT_IF(r, js, "wall_ns", (int64_t)ts_ns + w->wall_offset_ns, known && w->wall_known);
+	if (f->valid) {
+		put_fixed(r, f->suf, f->nsuf);
+	} else {
+		PUT_TEXT(r, js, "trace_id", w->trace_id);
+		PUT_INT(r, js, "row_schema", LAT_ROWS_SCHEMA);
+		r->p = js ? RP_LIT(r->p, "}\n") : RP_LIT(r->p, "\r\n");
+	}
+	/* what a long text sent out already was the front of the rows held */
+	f->ntab[kind] = (size_t)(r->p - r->buf);
+	w->t[kind].nrows++;
+}
+
+const char *lat_prio_policy(int32_t prio)
+{
+	if (prio < 0)
+		return "dl";
+	return prio < 100 ? "rt" : "fair";
+}
+
+void lat_rows_flush(struct lat_rows *w)
+{
+	for (int k = 0; k < LAT_ROWS_NKINDS; k++)
+		tab_flush(w, k);
+}
+
+void lat_rows_release(struct lat_rows *w)
+{
+	w->tg = NULL;
+	priv_free(w->priv);
+	w->priv = NULL;
+}
+
+/* pid, tid, comm: the columns of every table after trace and host */
+static ALWAYS_INLINE void put_task(struct row *r, struct lat_rows *w, int js, int32_t tid,
+				   const char *comm)
+{
+	int32_t tgid = lat_tgids_of(w->tg, tid);
+
+	/* no tgids stored, or the task had exited */
+	PUT_INT_IF(r, js, "pid", tgid, tgid > 0);
+	if (tid >= 0) {
+		PUT_INT(r, js, "tid", tid);
+		put_comm(r, js, comm);
+	} else {
+		/* an event of an unknown task (a marker, say, or a stall of every CPU) */
+		PUT_NULL(r, js, "tid");
+		PUT_NULL(r, js, "comm");
+	}
+}
+
+static ALWAYS_INLINE void put_prio(struct row *r, int js, int32_t prio, int known)
+{
+	if (known) {
+		PUT_WORD(r, js, "policy", lat_prio_policy(prio));
+		PUT_INT(r, js, "prio", prio);
+	} else {
+		PUT_NULL(r, js, "policy");
+		PUT_NULL(r, js, "prio");
+	}
+}
+
+/*
+ * Each table's row is written by one function for both formats, made twice by the compiler
+ * (@js a constant): a question of the format per cell was a tenth of a row.
+ */
+#define BOTH_FORMATS(name, rec_type)                                             \
+	static void name(void *ctx, rec_type rec)                                \
+	{                                                                        \
+		struct lat_rows *w = ctx;                                        \
+		if (w->fmt == LAT_ROWS_JSONL)                                    \
+			name##_cells(w, rec, 1);                                 \
+		else                                                             \
+			name##_cells(w, rec, 0);                                 \
+	}
+
+static ALWAYS_INLINE void wait_row_cells(struct lat_rows *w, const struct lat_wait_rec *rec,
+					 int js)
+{
 	const struct lat_wake_link *l = rec->w;
 	struct row r;
-	char waker[64];
 
-	row_begin(&r, w, LAT_ROWS_WAITS);
-	put_task(&r, w, l->pid, l->comm);
-	put_prio(&r, rec->prio, 1);
-	put_int(&r, "cpu", l->cpu);
-	put_int(&r, "start_ns", (int64_t)l->start_ns);
-	put_int(&r, "end_ns", (int64_t)l->end_ns);
-	put_int(&r, "latency_ns", l->latency_ns);
-	put_word(&r, "kind", lat_wait_kind_name(l->kind));
-	put_strn(&r, "waker", waker, waker_text(&l->waker, waker));
-	put_word(&r, "verdict", rec->verdict);
-	put_bool(&r, "trusted", rec->trusted);
-	if (rec->queued_cpu >= 0)
-		put_int(&r, "queued_cpu", rec->queued_cpu);
-	else
-		put_null(&r, "queued_cpu");
-	if (l->waker.pid >= 0)
-		put_int(&r, "waker_tid", l->waker.pid);
-	else
-		put_null(&r, "waker_tid");
-	if (l->waker.cpu >= 0)
-		put_int(&r, "waker_cpu", l->waker.cpu);
-	else
-		put_null(&r, "waker_cpu");
-	put_word(&r, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
-			      lat_wake_ctx_name(l->waker.ctx) : NULL);
-	write_row_end(w, LAT_ROWS_WAITS, &r, l->start_ns, 1);
+	row_begin(&r, w, js, LAT_ROWS_WAITS);
+	put_task(&r, w, js, l->pid, l->comm);
+	put_prio(&r, js, rec->prio, 1);
+	PUT_INT(&r, js, "cpu", l->cpu);
+	PUT_INT(&r, js, "start_ns", (int64_t)l->start_ns);
+	PUT_INT(&r, js, "end_ns", (int64_t)l->end_ns);
+	PUT_INT(&r, js, "latency_ns", l->latency_ns);
+	PUT_WORD(&r, js, "kind", lat_wait_kind_name(l->kind));
+	put_waker(&r, js, &l->waker);
+	PUT_WORD(&r, js, "verdict", rec->verdict);
+	put_bool(&r, js, rec->trusted);
+	PUT_INT_IF(&r, js, "queued_cpu", rec->queued_cpu, rec->queued_cpu >= 0);
+	PUT_INT_IF(&r, js, "waker_tid", l->waker.pid, l->waker.pid >= 0);
+	PUT_INT_IF(&r, js, "waker_cpu", l->waker.cpu, l->waker.cpu >= 0);
+	PUT_WORD(&r, js, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
+				      lat_wake_ctx_name(l->waker.ctx) : NULL);
+	row_end(&r, w, js, LAT_ROWS_WAITS, l->start_ns, 1);
 }
 
-static void slice_row(void *ctx, const struct lat_run_slice *s)
+BOTH_FORMATS(wait_row, const struct lat_wait_rec *)
+
+static ALWAYS_INLINE void slice_row_cells(struct lat_rows *w, const struct lat_run_slice *s,
+					  int js)
 {
-	struct lat_rows *w = ctx;
 	struct row r;
 
-	row_begin(&r, w, LAT_ROWS_SLICES);
-	put_task(&r, w, s->pid, s->comm);
-	put_prio(&r, s->prio, s->prio != LAT_PRIO_UNKNOWN);
-	put_int(&r, "cpu", s->cpu);
-	if (s->start_known) {
-		put_int(&r, "start_ns", (int64_t)s->start_ns);
-		put_int(&r, "end_ns", (int64_t)s->end_ns);
-		put_int(&r, "dur_ns", (int64_t)(s->end_ns - s->start_ns));
-	} else {
-		put_null(&r, "start_ns");
-		put_int(&r, "end_ns", (int64_t)s->end_ns);
-		put_null(&r, "dur_ns");
-	}
-	put_word(&r, "end", lat_slice_end_name(s->end));
-	put_word(&r, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) : NULL);
-	write_row_end(w, LAT_ROWS_SLICES, &r, s->start_ns, s->start_known);
+	row_begin(&r, w, js, LAT_ROWS_SLICES);
+	put_task(&r, w, js, s->pid, s->comm);
+	put_prio(&r, js, s->prio, s->prio != LAT_PRIO_UNKNOWN);
+	PUT_INT(&r, js, "cpu", s->cpu);
+	PUT_INT_IF(&r, js, "start_ns", (int64_t)s->start_ns, s->start_known);
+	PUT_INT(&r, js, "end_ns", (int64_t)s->end_ns);
+	PUT_INT_IF(&r, js, "dur_ns", (int64_t)(s->end_ns - s->start_ns), s->start_known);
+	PUT_WORD(&r, js, "end", lat_slice_end_name(s->end));
+	PUT_WORD(&r, js, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) :
+								  NULL);
+	row_end(&r, w, js, LAT_ROWS_SLICES, s->start_ns, s->start_known);
 }
+
+BOTH_FORMATS(slice_row, const struct lat_run_slice *)
 
 /* "probe=NAME" in a latscope probe line, else NULL; *len its length */
 static const char *probe_name(const char *s, size_t len, size_t *plen)
@@ -585,51 +718,64 @@ static const char *probe_name(const char *s, size_t len, size_t *plen)
 	return NULL;
 }
 
+/* A marker and its latency (-1: none), for BOTH_FORMATS' one argument. */
+struct marker_arg {
+	const struct lat_event *ev;
+	int64_t lat_ns;
+};
+
+static void marker_row_cells(struct lat_rows *w, const struct marker_arg *a, int js)
+{
+	const struct lat_event *ev = a->ev;
+	const char *text = ev->u.marker.text ? ev->u.marker.text : "";
+	size_t len = ev->u.marker.text ? ev->u.marker.len : 0, plen = 0;
+	const char *probe = a->lat_ns >= 0 ? probe_name(text, len, &plen) : NULL;
+	struct row r;
+
+	row_begin(&r, w, js, LAT_ROWS_SAMPLES);
+	put_task(&r, w, js, ev->pid, ev->comm);
+	PUT_INT(&r, js, "cpu", ev->cpu);
+	PUT_INT(&r, js, "ts_ns", (int64_t)ev->ts_ns);
+	if (probe)
+		PUT_STRN(&r, js, "probe", probe, plen);
+	else
+		PUT_NULL(&r, js, "probe");
+	PUT_INT_IF(&r, js, "lat_ns", a->lat_ns, a->lat_ns >= 0);
+	PUT_STRN(&r, js, "text", text, len);
+	row_end(&r, w, js, LAT_ROWS_SAMPLES, ev->ts_ns, 1);
+}
+
 static void marker_row(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 {
 	struct lat_rows *w = ctx;
-	struct row r;
-	const char *text = ev->u.marker.text ? ev->u.marker.text : "";
-	size_t len = ev->u.marker.text ? ev->u.marker.len : 0, plen = 0;
-	const char *probe = lat_ns >= 0 ? probe_name(text, len, &plen) : NULL;
+	struct marker_arg a = { ev, lat_ns };
 
-	row_begin(&r, w, LAT_ROWS_SAMPLES);
-	put_task(&r, w, ev->pid, ev->comm);
-	put_int(&r, "cpu", ev->cpu);
-	put_int(&r, "ts_ns", (int64_t)ev->ts_ns);
-	if (probe)
-		put_strn(&r, "probe", probe, plen);
-	else
-		put_null(&r, "probe");
-	if (lat_ns >= 0)
-		put_int(&r, "lat_ns", lat_ns);
-	else
-		put_null(&r, "lat_ns");
-	put_strn(&r, "text", text, len);
-	write_row_end(w, LAT_ROWS_SAMPLES, &r, ev->ts_ns, 1);
+	marker_row_cells(w, &a, w->fmt == LAT_ROWS_JSONL);
 }
 
-static void stall_row(void *ctx, const struct lat_wake_stall *s)
+static ALWAYS_INLINE void stall_row_cells(struct lat_rows *w, const struct lat_wake_stall *s,
+					  int js)
 {
-	struct lat_rows *w = ctx;
 	struct row r;
 
-	row_begin(&r, w, LAT_ROWS_STALLS);
-	put_task(&r, w, s->pid, s->pid >= 0 ? s->comm : "");
-	put_int(&r, "cpu", s->cpu);
-	put_int(&r, "from_ns", (int64_t)s->from_ns);
-	put_int(&r, "to_ns", (int64_t)s->to_ns);
-	put_int(&r, "dur_ns", (int64_t)(s->to_ns - s->from_ns));
+	row_begin(&r, w, js, LAT_ROWS_STALLS);
+	put_task(&r, w, js, s->pid, s->comm);
+	PUT_INT(&r, js, "cpu", s->cpu);
+	PUT_INT(&r, js, "from_ns", (int64_t)s->from_ns);
+	PUT_INT(&r, js, "to_ns", (int64_t)s->to_ns);
+	PUT_INT(&r, js, "dur_ns", (int64_t)(s->to_ns - s->from_ns));
 	if (s->waiting_pid >= 0) {
-		put_int(&r, "waiting_tid", s->waiting_pid);
-		put_strn(&r, "waiting_comm", s->waiting_comm,
+		PUT_INT(&r, js, "waiting_tid", s->waiting_pid);
+		PUT_STRN(&r, js, "waiting_comm", s->waiting_comm,
 			 strnlen(s->waiting_comm, LAT_COMM_LEN));
 	} else {
-		put_null(&r, "waiting_tid");
-		put_null(&r, "waiting_comm");
+		PUT_NULL(&r, js, "waiting_tid");
+		PUT_NULL(&r, js, "waiting_comm");
 	}
-	write_row_end(w, LAT_ROWS_STALLS, &r, s->from_ns, 1);
+	row_end(&r, w, js, LAT_ROWS_STALLS, s->from_ns, 1);
 }
+
+BOTH_FORMATS(stall_row, const struct lat_wake_stall *)
 
 /* The release (third word) of a UNAME option, into @buf; "" when it has none. */
 static void uname_release(const char *uname, char *buf, size_t len)
@@ -654,54 +800,33 @@ void lat_rows_trace(struct lat_rows *w, const struct lat_block *b)
 {
 	const struct lat_event_source *src = b->events;
 	const struct lat_wakeup_result *res = b->schema == LAT_SCHEMA_EVENTS ? b->analysis : NULL;
+	int js = w->fmt == LAT_ROWS_JSONL, known = res != NULL;
 	struct row r;
 	char release[128];
 
 	if (!w->t[LAT_ROWS_TRACES].out || !src)
 		return;
-	row_begin(&r, w, LAT_ROWS_TRACES);
-	put_str(&r, "trace", w->trace ? w->trace : "");
-	put_str(&r, "host", w->host);
+	row_begin(&r, w, js, LAT_ROWS_TRACES);
 	uname_release(src->uname, release, sizeof(release));
-	put_str(&r, "kernel", release[0] ? release : NULL);
-	put_str(&r, "uname", src->uname);
-	put_str(&r, "preempt", src->uname ? lat_uname_preempt(src->uname) : NULL);
-	put_str(&r, "clock", src->clock);
-	if (src->ncpus > 0)
-		put_int(&r, "cpus", src->ncpus);
-	else
-		put_null(&r, "cpus");
-	if (res) {
-		put_int(&r, "first_ns", (int64_t)res->first_ns);
-		put_int(&r, "last_ns", (int64_t)res->last_ns);
-		put_int(&r, "events", (int64_t)res->nevents);
-		put_int(&r, "waits", (int64_t)res->waits);
-		put_int(&r, "preempt_waits", (int64_t)res->preempt_waits);
-		put_int(&r, "untrusted", (int64_t)res->untrusted);
-		put_int(&r, "lost_events", (int64_t)res->lost_events);
-		put_int(&r, "stalls", (int64_t)res->nstalls_total);
-		put_int(&r, "stall_ns", res->stall_ns_total);
-	} else {
-		static const char *const none[] = { "first_ns", "last_ns", "events", "waits",
-			"preempt_waits", "untrusted", "lost_events", "stalls", "stall_ns" };
-
-		for (size_t i = 0; i < LAT_ARRAY_SIZE(none); i++)
-			put_null(&r, none[i]);
-	}
-	if (w->threshold_ns > 0)
-		put_int(&r, "threshold_ns", w->threshold_ns);
-	else
-		put_null(&r, "threshold_ns");
-	if (w->wall_known) {
-		put_int(&r, "realtime_offset_ns", w->wall_offset_ns);
-		put_int(&r, "realtime_error_ns", src->realtime_error_ns);
-	} else {
-		put_null(&r, "realtime_offset_ns");
-		put_null(&r, "realtime_error_ns");
-	}
-	write_row_end(w, LAT_ROWS_TRACES, &r, res ? res->first_ns : 0, res != NULL);
+	PUT_TEXT(&r, js, "kernel", release[0] ? release : NULL);
+	PUT_TEXT(&r, js, "uname", src->uname);
+	PUT_TEXT(&r, js, "preempt", src->uname ? lat_uname_preempt(src->uname) : NULL);
+	PUT_TEXT(&r, js, "clock", src->clock);
+	PUT_INT_IF(&r, js, "cpus", src->ncpus, src->ncpus > 0);
+	PUT_INT_IF(&r, js, "first_ns", known ? (int64_t)res->first_ns : 0, known);
+	PUT_INT_IF(&r, js, "last_ns", known ? (int64_t)res->last_ns : 0, known);
+	PUT_INT_IF(&r, js, "events", known ? (int64_t)res->nevents : 0, known);
+	PUT_INT_IF(&r, js, "waits", known ? (int64_t)res->waits : 0, known);
+	PUT_INT_IF(&r, js, "preempt_waits", known ? (int64_t)res->preempt_waits : 0, known);
+	PUT_INT_IF(&r, js, "untrusted", known ? (int64_t)res->untrusted : 0, known);
+	PUT_INT_IF(&r, js, "lost_events", known ? (int64_t)res->lost_events : 0, known);
+	PUT_INT_IF(&r, js, "stalls", known ? (int64_t)res->nstalls_total : 0, known);
+	PUT_INT_IF(&r, js, "stall_ns", known ? res->stall_ns_total : 0, known);
+	PUT_INT_IF(&r, js, "threshold_ns", w->threshold_ns, w->threshold_ns > 0);
+	PUT_INT_IF(&r, js, "realtime_offset_ns", w->wall_offset_ns, w->wall_known);
+	PUT_INT_IF(&r, js, "realtime_error_ns", src->realtime_error_ns, w->wall_known);
+	row_end(&r, w, js, LAT_ROWS_TRACES, known ? res->first_ns : 0, known);
 }
-
 
 void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt)
 {
@@ -709,9 +834,20 @@ void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt)
 	r->fmt = fmt;
 }
 
-void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out)
+int lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out)
 {
+	struct lat_rows_priv *f = r->priv;
+
+	tab_flush(r, kind);	/* what it holds goes where it was made for */
+	r->t[kind].out = NULL;
+	if (!out)
+		return 0;
+	if (!f && !(f = r->priv = calloc(1, sizeof(*f))))
+		return -LAT_ENOMEM;
+	if (!f->tab[kind] && !(f->tab[kind] = malloc(OUT_BUF)))
+		return -LAT_ENOMEM;
 	r->t[kind].out = out;
+	return 0;
 }
 
 int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src)
@@ -719,6 +855,8 @@ int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src)
 	r->wall_known = src->realtime_known;
 	r->wall_offset_ns = src->realtime_known ? src->realtime_offset_ns : 0;
 	r->tg = src->tgids;
+	if (r->priv)
+		r->priv->valid = 0;	/* trace, host and trace_id are this trace's now */
 	return src->tgids ? src->tgids->status : 0;
 }
 

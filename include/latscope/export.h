@@ -45,7 +45,9 @@ struct lat_rows_table {
 /*
  * The rows writer: the tables asked for, each to its own stream, filled in one
  * pass over the traces.  Between traces the caller sets trace, host and
- * trace_id and calls lat_rows_source().
+ * trace_id and calls lat_rows_source().  The text of trace and host is read once per
+ * trace (set them, then call lat_rows_source(); change the pointers, not the text, during a
+ * trace); trace_id's may change in place (LAT_ROWS_ID_HOLD given its digits).
  */
 struct lat_rows {
 	struct lat_rows_table t[LAT_ROWS_NKINDS];
@@ -59,21 +61,34 @@ struct lat_rows {
 	int64_t wall_offset_ns;
 	/* the pid column: the current trace's thread groups (its source's), NULL none; lent */
 	const struct lat_tgids *tg;
-	/* trace, host, trace_id as written, made again when they change; owned (export_rows.c) */
-	struct lat_rows_fixed *fixed;
+	/*
+	 * the writer's own: the rows not out yet, the first columns (trace, host) and the
+	 * last (trace_id, row_schema) as written; owned (export_rows.c)
+	 */
+	struct lat_rows_priv *priv;
 };
 
 /* A rows writer in @fmt with no table yet. */
 void lat_rows_init(struct lat_rows *r, enum lat_rows_fmt fmt);
-/* Table @kind goes to @out (lent until lat_rows_release()). */
-void lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
+/*
+ * Table @kind goes to @out (lent until lat_rows_release(); NULL: not written), a stream of
+ * its own: the writer holds up to 64 KiB of each table's rows and hands them to its stream
+ * in one write (lat_rows_flush()).  What the table held goes to its stream before.  Returns
+ * 0, or -LAT_ENOMEM (then the table is not written).
+ */
+int lat_rows_table(struct lat_rows *r, enum lat_rows_kind kind, FILE *out);
+/*
+ * The rows made so far, out to their tables' streams: before the caller flushes, reads or
+ * closes one.
+ */
+void lat_rows_flush(struct lat_rows *r);
 /*
  * The next trace comes from @src: its wall clock offset (the wall_ns column) and its
  * thread groups (the pid column: src->tgids, lent until the next call or
  * lat_rows_release()).  Returns the table's status (lat_tgids_parse()), 0 without one.
  */
 int lat_rows_source(struct lat_rows *r, const struct lat_event_source *src);
-/* Frees what @r holds (not its outputs). */
+/* Frees what @r holds (not its outputs; rows not flushed are dropped). */
 void lat_rows_release(struct lat_rows *r);
 /* Writes the CSV headers not written yet (so an empty table still has one). */
 void lat_rows_header(struct lat_rows *r);
