@@ -45,14 +45,19 @@ static void *hash_thread(void *arg)
 	return NULL;
 }
 
-/* @p[0..n) with each held byte replaced by the id's digit at its place. */
+/*
+ * @p[0..n) with each held byte replaced by the id's digit at its place.  They come in runs
+ * of LAT_ROWS_ID_LEN (a write may cut one): one search a run, not one a byte.
+ */
 static void put_digits(struct cli_id_stream *s, char *p, size_t n)
 {
 	char *q = p, *end = p + n;
 
 	while ((q = memchr(q, LAT_ROWS_ID_HOLD[0], (size_t)(end - q)))) {
-		*q++ = s->ids->hex[s->k];
-		s->k = (s->k + 1) % LAT_ROWS_ID_LEN;
+		do {
+			*q++ = s->ids->hex[s->k];
+			s->k = (s->k + 1) % LAT_ROWS_ID_LEN;
+		} while (q < end && *q == LAT_ROWS_ID_HOLD[0]);
 	}
 }
 
