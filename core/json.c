@@ -97,52 +97,85 @@ static inline int plain(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
-static void escape(struct jbuf *jb, const char *s, size_t len)
+/*
+ * The escape of the byte at @s that is not plain() (of @len left) into @u: its length (6 at
+ * most); *@used, the bytes of @s it stands for (a UTF-8 sequence is kept whole).
+ */
+static size_t escape_one(char *u, const char *s, size_t len, size_t *used)
 {
-	char u[8];
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = (unsigned char)s[0];
+	const char *two = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" :
+			  c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+	size_t n;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		size_t n;
+	*used = 1;
+	if (two) {
+		memcpy(u, two, 2);
+		return 2;
+	}
+	if (c < 0x20 || c == 0x7f) {
+		memcpy(u, "\\u00", 4);
+		u[4] = hex[c >> 4];
+		u[5] = hex[c & 15];
+		return 6;
+	}
+	/* keep valid UTF-8, replace what is not (each bad byte) */
+	n = lat_utf8_seq(s, len);
+	if (!n) {
+		memcpy(u, "\\ufffd", 6);
+		return 6;
+	}
+	memcpy(u, s, n);
+	*used = n;
+	return n;
+}
 
-		if (plain(c)) {		/* the run of bytes that need nothing, at once */
-			for (n = 1; i + n < len && plain((unsigned char)s[i + n]); n++)
+size_t lat_json_escape_some(char *dst, size_t room, const char *s, size_t len, size_t *used)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		char u[6];
+		size_t n, k;
+
+		if (plain((unsigned char)s[i])) {	/* the run of bytes that need nothing */
+			uint64_t x;
+
+			/* 8 at a time while they are (names: the most of an export's text) */
+			for (n = 1; i + n + 8 <= len && n + 8 <= room - o &&
+				    (memcpy(&x, s + i + n, 8), !lat_json_unplain8(x));)
+				n += 8;
+			for (; i + n < len && n < room - o && plain((unsigned char)s[i + n]); n++)
 				;
-			jb_put(jb, s + i, n);
-			i += n - 1;
+			if (o + n > room)
+				break;
+			memcpy(dst + o, s + i, n);
+			o += n;
+			i += n;
 			continue;
 		}
-		switch (c) {
-		case '"':
-			jb_put(jb, "\\\"", 2);
+		n = escape_one(u, s + i, len - i, &k);
+		if (o + n > room)
 			break;
-		case '\\':
-			jb_put(jb, "\\\\", 2);
-			break;
-		case '\n':
-			jb_put(jb, "\\n", 2);
-			break;
-		case '\r':
-			jb_put(jb, "\\r", 2);
-			break;
-		case '\t':
-			jb_put(jb, "\\t", 2);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				snprintf(u, sizeof(u), "\\u%04x", c);
-				jb_put(jb, u, 6);
-				break;
-			}
-			/* keep valid UTF-8, replace what is not (each bad byte) */
-			n = lat_utf8_seq(s + i, len - i);
-			if (!n) {
-				jb_put(jb, "\\ufffd", 6);
-				break;
-			}
-			jb_put(jb, s + i, n);
-			i += n - 1;
-		}
+		memcpy(dst + o, u, n);
+		o += n;
+		i += k;
+	}
+	*used = i;
+	return o;
+}
+
+static void escape(struct jbuf *jb, const char *s, size_t len)
+{
+	while (len) {
+		size_t used;
+
+		if (sizeof(jb->b) - jb->n < LAT_JSON_ESCAPE_MAX)
+			jb_flush(jb);
+		jb->n += lat_json_escape_some(jb->b + jb->n, sizeof(jb->b) - jb->n, s, len, &used);
+		s += used;
+		len -= used;
 	}
 }
 

@@ -95,20 +95,13 @@ static inline int csv_plain(unsigned char ch)
 /*
  * The bytes of @x that are not plain() (@csv: not csv_plain()), each as its top bit: a byte
  * below 0x20 or above 0x7e, a double quote, a backslash (and with @csv a comma).  Exact up
- * to the first such byte (the borrows and carries of the tests reach only the bytes after
- * it), which is all the callers look at.
+ * to the first such byte (lat_json_unplain8()), which is all the callers look at.
  */
 static ALWAYS_INLINE uint64_t unplain8(uint64_t x, int csv)
 {
-	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
-	uint64_t c = x ^ (',' * ones), q = x ^ ('"' * ones), b = x ^ ('\\' * ones);
-	uint64_t bad = ((x - 0x20 * ones) & ~x) |	/* a byte below 0x20 */
-		       ((x + ones) | x) |		/* one above 0x7e */
-		       ((q - ones) & ~q) | ((b - ones) & ~b);
+	const uint64_t ones = 0x0101010101010101ull, c = x ^ (',' * ones);
 
-	if (csv)
-		bad |= (c - ones) & ~c;
-	return bad & top;
+	return lat_json_unplain8(x) | (csv ? (c - ones) & ~c & 0x8080808080808080ull : 0);
 }
 
 /*
