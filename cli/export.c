@@ -472,7 +472,12 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 	if (!a->threshold_given)
 		c->an.threshold_ns = 1;
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
-	lat_perfetto_begin(&p, out, &a->pf);
+	if (lat_perfetto_begin(&p, out, &a->pf)) {
+		fprintf(stderr, "latscope export: out of memory\n");
+		if (out != stdout)
+			fclose(out);
+		return CLI_EXIT_FAIL;
+	}
 	lat_perfetto_sink(&p, &sink);
 	n = export_input(path, c, &sink, &names);
 	ret = lat_perfetto_end(&p, path, names.host_copy[0] ? names.host_copy : NULL);

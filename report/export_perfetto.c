@@ -10,7 +10,6 @@
  * and run-queue counters.  The tracks are export_perfetto_tracks.c's.  Layout:
  * docs/export.md.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,13 +35,33 @@ static void busy(struct lat_perfetto *p, struct lat_pf_cpu *c, const struct lat_
 	c->busy_to = s->end_ns;
 }
 
+/*
+ * "COMM:PID" (16 bytes of the comm at most, "?" when it has none) into @buf (TASK_NAME
+ * bytes: whole words for pf_words()); its length.
+ */
+#define TASK_NAME (LAT_COMM_LEN + 1 + RP_NUM_ROOM)
+
+static size_t task_name(char *buf, const char *comm, int32_t pid)
+{
+	size_t n = comm[0] ? strnlen(comm, LAT_COMM_LEN) : 1;
+
+	memcpy(buf, comm[0] ? comm : "?", n);
+	buf[n] = ':';
+	return (size_t)(rp_dec_i64(buf + n + 1, pid) - buf);
+}
+
+/* ,"ts":START,"dur":END - START */
+static char *span(char *o, uint64_t start, uint64_t end)
+{
+	return PF_US(PF_US(o, "ts", start), "dur", end - start);
+}
+
 static void pf_slice(void *ctx, const struct lat_run_slice *s)
 {
 	struct lat_perfetto *p = ctx;
 	struct lat_pf_cpu *c = pf_cpu(p, s->cpu);
 	struct lat_pf_task *t = pf_task(p, s->pid, s->comm);
-	FILE *o = p->out;
-	char name[48];
+	char name[TASK_NAME], *o;
 
 	/* a slice whose start was not seen cannot be drawn; the rows export keeps it */
 	if (!s->start_known || !c)
@@ -51,27 +70,24 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 		busy(p, c, s);
 	if (!pf_in_window(p, s->start_ns, s->end_ns) || (p->o.task && !(t && t->match)))
 		return;
-	snprintf(name, sizeof(name), "%.16s:%d", comm_or(s->comm, "?"), s->pid);
-	pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu);
-	pf_us(o, "ts", s->start_ns);
-	pf_us(o, "dur", s->end_ns - s->start_ns);
-	pf_str(o, "name", name, strlen(name));
+	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu), s->start_ns, s->end_ns);
+	o = PF_WORDS(p, o, ",\"name\":\"", name, task_name(name, s->comm, s->pid));
 	if (s->end != LAT_SLICE_SWITCH)
-		fprintf(o, ",\"args\":{\"end\":\"%s\"}", lat_slice_end_name(s->end));
-	fputc('}', o);
+		o = RP_LIT(pf_word(RP_LIT(o, ",\"args\":{\"end\":\""), lat_slice_end_name(s->end)),
+			   "\"}");
+	pf_close(p, RP_LIT(o, "}"));
 	if (!t)
 		return;
 	t->drawn = 1;
-	pf_open(p, 'X', pf_task_pid(t), s->pid);
-	pf_us(o, "ts", s->start_ns);
-	pf_us(o, "dur", s->end_ns - s->start_ns);
-	fprintf(o, ",\"name\":\"running\",\"args\":{\"cpu\":%d", s->cpu);
+	o = span(pf_open(p, 'X', pf_task_pid(t), s->pid), s->start_ns, s->end_ns);
+	o = rp_dec_i64(RP_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
 	if (s->prio != LAT_PRIO_UNKNOWN)
-		fprintf(o, ",\"prio\":%d", s->prio);
+		o = rp_dec_i64(RP_LIT(o, ",\"prio\":"), s->prio);
 	if (s->end == LAT_SLICE_SWITCH)
-		fprintf(o, ",\"state\":\"%s\"}}", lat_task_state_name(s->state));
+		o = pf_word(RP_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
 	else
-		fprintf(o, ",\"end\":\"%s\"}}", lat_slice_end_name(s->end));
+		o = pf_word(RP_LIT(o, ",\"end\":\""), lat_slice_end_name(s->end));
+	pf_close(p, RP_LIT(o, "\"}}"));
 }
 
 static const char *basis_name(enum lat_verdict_basis b)
@@ -89,21 +105,24 @@ static const char *basis_name(enum lat_verdict_basis b)
 }
 
 /* The verdict and what it rests on: the basis, its part, every cause with time. */
-static void verdict_args(FILE *o, const struct lat_wait_rec *rec)
+static char *verdict_args(struct lat_perfetto *p, char *o, const struct lat_wait_rec *rec)
 {
 	const struct lat_verdict_evidence *e = rec->evidence;
 	const struct { const char *key; int64_t ns; } parts[] = {
-		{ "same_ns", e->same_ns }, { "higher_ns", e->higher_ns },
-		{ "lower_ns", e->lower_ns }, { "irq_ns", e->irq_ns }, { "stall_ns", e->stall_ns },
-		{ "idle_ns", e->idle_ns }, { "unknown_ns", e->unknown_ns },
-		{ "queued_ns", e->queued_ns },
+		{ ",\"same_ns\":", e->same_ns }, { ",\"higher_ns\":", e->higher_ns },
+		{ ",\"lower_ns\":", e->lower_ns }, { ",\"irq_ns\":", e->irq_ns },
+		{ ",\"stall_ns\":", e->stall_ns }, { ",\"idle_ns\":", e->idle_ns },
+		{ ",\"unknown_ns\":", e->unknown_ns }, { ",\"queued_ns\":", e->queued_ns },
 	};
 
-	pf_str(o, "verdict", rec->verdict, strlen(rec->verdict));
-	fprintf(o, ",\"basis\":\"%s\",\"part_ns\":%" PRId64, basis_name(e->basis), e->part_ns);
+	/* a name of the analysis: nothing to escape */
+	o = pf_word(RP_LIT(o, ",\"verdict\":\""), rec->verdict);
+	o = pf_word(RP_LIT(o, "\",\"basis\":\""), basis_name(e->basis));
+	o = rp_dec_i64(RP_LIT(o, "\",\"part_ns\":"), e->part_ns);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (parts[i].ns)
-			fprintf(o, ",\"%s\":%" PRId64, parts[i].key, parts[i].ns);
+			o = rp_dec_i64(pf_word(o, parts[i].key), parts[i].ns);
+	return o;
 }
 
 void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k)
@@ -118,12 +137,14 @@ void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k)
 		snprintf(w, n, "%s", lat_wake_ctx_name(k->ctx));
 }
 
-static void waker_arg(FILE *o, const struct lat_wake_waker *k)
+static char *waker_arg(struct lat_perfetto *p, char *o, const struct lat_wake_waker *k)
 {
 	char w[64];
 
+	if (k->ctx == LAT_WAKE_CTX_TASK)
+		return PF_WORDS(p, o, ",\"waker\":\"", w, task_name(w, k->comm, k->pid));
 	pf_waker_name(w, sizeof(w), k);
-	pf_str(o, "waker", w, strlen(w));
+	return PF_STR(p, o, ",\"waker\":\"", w, strlen(w));
 }
 
 /*
@@ -137,8 +158,8 @@ static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64
 	const struct lat_wake_waker *k = &l->waker;
 	struct lat_pf_task *t = NULL;
 	int32_t pid = PF_CPUS_PID, tid;
-	FILE *o = p->out;
 	struct lat_pf_cpu *c = pf_cpu(p, k->cpu);
+	char *o;
 
 	if (k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && (t = pf_task(p, k->pid, k->comm))) {
 		pid = pf_task_pid(t);
@@ -153,10 +174,10 @@ static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64
 		if (c)
 			c->irq_used[soft] = 1;
 	}
-	pf_open(p, 'X', pid, tid);
-	pf_us(o, "ts", l->start_ns);
-	fprintf(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":%" PRIu64 ",\"flow_out\":true,"
-		"\"args\":{\"tid\":%d}}", id, l->pid);
+	o = PF_US(pf_open(p, 'X', pid, tid), "ts", l->start_ns);
+	o = rp_dec_u64(RP_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":"), id);
+	o = rp_dec_i64(RP_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
 static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
@@ -164,31 +185,32 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 	struct lat_perfetto *p = ctx;
 	const struct lat_wake_link *l = rec->w;
 	struct lat_pf_task *t = pf_task(p, l->pid, l->comm);
-	FILE *o = p->out;
 	int flow = l->waker.cpu >= 0 && l->kind != LAT_WAIT_PREEMPT;
+	char *o;
 
 	pf_cpu(p, l->cpu);
 	if (!t || !pf_in_window(p, l->start_ns, l->end_ns) || (p->o.task && !t->match))
 		return;
 	t->drawn = 1;
-	pf_open(p, 'X', pf_task_pid(t), l->pid);
-	pf_us(o, "ts", l->start_ns);
-	pf_us(o, "dur", l->end_ns - l->start_ns);
-	fprintf(o, ",\"name\":\"runnable (%s)\"", lat_wait_kind_name(l->kind));
-	if (flow)
-		fprintf(o, ",\"bind_id\":%" PRIu64 ",\"flow_in\":true", ++p->nflows);
-	fprintf(o, ",\"args\":{\"cpu\":%d", l->cpu);
+	o = span(pf_open(p, 'X', pf_task_pid(t), l->pid), l->start_ns, l->end_ns);
+	o = pf_word(RP_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
+	o = RP_LIT(o, ")\"");
+	if (flow) {
+		o = rp_dec_u64(RP_LIT(o, ",\"bind_id\":"), ++p->nflows);
+		o = RP_LIT(o, ",\"flow_in\":true");
+	}
+	o = rp_dec_i64(RP_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
 	if (rec->queued_cpu >= 0 && rec->queued_cpu != l->cpu)
-		fprintf(o, ",\"queued_cpu\":%d", rec->queued_cpu);
+		o = rp_dec_i64(RP_LIT(o, ",\"queued_cpu\":"), rec->queued_cpu);
 	if (rec->prio != LAT_PRIO_UNKNOWN)
-		fprintf(o, ",\"prio\":%d", rec->prio);
+		o = rp_dec_i64(RP_LIT(o, ",\"prio\":"), rec->prio);
 	if (!rec->trusted)
-		fputs(",\"trusted\":false", o);
+		o = RP_LIT(o, ",\"trusted\":false");
 	if (l->waker.cpu >= 0)
-		waker_arg(o, &l->waker);
+		o = waker_arg(p, o, &l->waker);
 	if (rec->verdict && rec->evidence)
-		verdict_args(o, rec);
-	fputs("}}", o);
+		o = verdict_args(p, o, rec);
+	pf_close(p, RP_LIT(o, "}}"));
 	if (flow)
 		waking(p, l, p->nflows);
 }
@@ -197,15 +219,15 @@ static void pf_irq(void *ctx, const struct lat_irq_slice *q)
 {
 	struct lat_perfetto *p = ctx;
 	struct lat_pf_cpu *c = pf_cpu(p, q->cpu);
+	char *o;
 
 	if (!c || !pf_in_window(p, q->start_ns, q->end_ns))
 		return;
 	c->irq_used[q->soft] = 1;
-	pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft);
-	pf_us(p->out, "ts", q->start_ns);
-	pf_us(p->out, "dur", q->end_ns - q->start_ns);
-	pf_str(p->out, "name", q->name, strlen(q->name));
-	fputc('}', p->out);
+	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft), q->start_ns,
+		 q->end_ns);
+	o = PF_STR(p, o, ",\"name\":\"", q->name, strlen(q->name));
+	pf_close(p, RP_LIT(o, "}"));
 }
 
 static void pf_runq(void *ctx, int32_t cpu, uint64_t ts, uint32_t depth)
@@ -220,35 +242,36 @@ static void pf_runq(void *ctx, int32_t cpu, uint64_t ts, uint32_t depth)
 static void pf_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 {
 	struct lat_perfetto *p = ctx;
-	FILE *o = p->out;
+	char *o;
 
 	if (!pf_cpu(p, ev->cpu) || !pf_in_window(p, ev->ts_ns, ev->ts_ns))
 		return;
-	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
-	fprintf(o, ",\"name\":\"%s\",\"cat\":\"marker\",\"s\":\"t\"",
-		lat_ns >= 0 ? "sample" : "marker");
-	pf_us(o, "ts", ev->ts_ns);
-	fputs(",\"args\":{", o);
+	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
+	o = pf_word(RP_LIT(o, ",\"name\":\""), lat_ns >= 0 ? "sample" : "marker");
+	o = PF_US(RP_LIT(o, "\",\"cat\":\"marker\",\"s\":\"t\""), "ts", ev->ts_ns);
+	o = RP_LIT(o, ",\"args\":{");
 	if (lat_ns >= 0)
-		fprintf(o, "\"lat_ns\":%" PRId64 ",", lat_ns);
-	fprintf(o, "\"tid\":%d", ev->pid);
-	pf_str(o, "text", ev->u.marker.text ? ev->u.marker.text : "",
-	       ev->u.marker.text ? ev->u.marker.len : 0);
-	fputs("}}", o);
+		o = RP_LIT(rp_dec_i64(RP_LIT(o, "\"lat_ns\":"), lat_ns), ",");
+	o = rp_dec_i64(RP_LIT(o, "\"tid\":"), ev->pid);
+	o = PF_STR(p, o, ",\"text\":\"", ev->u.marker.text ? ev->u.marker.text : "",
+		   ev->u.marker.text ? ev->u.marker.len : 0);
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
 static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 {
 	struct lat_perfetto *p = ctx;
-	FILE *o = p->out;
+	char *o;
 
 	if (!pf_cpu(p, g->cpu) || !pf_in_window(p, g->to_ns, g->to_ns))
 		return;
-	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
-	fputs(",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"", o);
-	pf_us(o, "ts", g->to_ns);
-	fprintf(o, ",\"args\":{\"count\":%" PRIu64 ",\"since_ns\":%" PRIu64 ",\"until_ns\":%"
-		PRIu64 "}}", g->count, g->from_ns, g->to_ns);
+	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
+	o = RP_LIT(o, ",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"");
+	o = PF_US(o, "ts", g->to_ns);
+	o = rp_dec_u64(RP_LIT(o, ",\"args\":{\"count\":"), g->count);
+	o = rp_dec_u64(RP_LIT(o, ",\"since_ns\":"), g->from_ns);
+	o = rp_dec_u64(RP_LIT(o, ",\"until_ns\":"), g->to_ns);
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
 /*
@@ -259,29 +282,40 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 static void pf_stall(void *ctx, const struct lat_wake_stall *s)
 {
 	struct lat_perfetto *p = ctx;
-	FILE *o = p->out;
+	char *o;
 
 	pf_cpu(p, s->cpu >= 0 ? s->cpu : 0);
 	if (!pf_in_window(p, s->from_ns, s->to_ns))
 		return;
-	pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
-	fprintf(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"%s\"", s->cpu >= 0 ? "t" : "g");
-	pf_us(o, "ts", s->from_ns);
-	fprintf(o, ",\"args\":{\"cpu\":%d,\"dur_ns\":%" PRIu64 ",\"until_ns\":%" PRIu64
-		",\"tid\":%d", s->cpu, s->to_ns - s->from_ns, s->to_ns, s->pid);
-	pf_str(o, "comm", s->comm, strnlen(s->comm, LAT_COMM_LEN));
-	fprintf(o, ",\"waiting_tid\":%d", s->waiting_pid);
-	pf_str(o, "waiting_comm", s->waiting_comm, strnlen(s->waiting_comm, LAT_COMM_LEN));
-	fputs("}}", o);
+	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
+	o = RP_LIT(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"");
+	*o++ = s->cpu >= 0 ? 't' : 'g';		/* a CPU's track, or every track */
+	o = PF_US(RP_LIT(o, "\""), "ts", s->from_ns);
+	o = rp_dec_i64(RP_LIT(o, ",\"args\":{\"cpu\":"), s->cpu);
+	o = rp_dec_u64(RP_LIT(o, ",\"dur_ns\":"), s->to_ns - s->from_ns);
+	o = rp_dec_u64(RP_LIT(o, ",\"until_ns\":"), s->to_ns);
+	o = rp_dec_i64(RP_LIT(o, ",\"tid\":"), s->pid);
+	o = PF_STR(p, o, ",\"comm\":\"", s->comm, strnlen(s->comm, LAT_COMM_LEN));
+	o = rp_dec_i64(RP_LIT(o, ",\"waiting_tid\":"), s->waiting_pid);
+	o = PF_STR(p, o, ",\"waiting_comm\":\"", s->waiting_comm,
+		   strnlen(s->waiting_comm, LAT_COMM_LEN));
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o)
+int lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o)
 {
 	char *end;
 	long tid;
 
 	memset(p, 0, sizeof(*p));
 	p->out = out;
+	p->buf = malloc(PF_BUF);
+	p->heads = calloc(PF_HEADS, sizeof(*p->heads));
+	if (!p->buf || !p->heads) {
+		free(p->buf);
+		free(p->heads);
+		return -LAT_ENOMEM;
+	}
 	p->max_cpu = -1;
 	p->task_tid = -1;
 	if (o)
@@ -291,7 +325,8 @@ void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perf
 		if (end != p->o.task && !*end && tid > 0 && tid <= INT32_MAX)
 			p->task_tid = (int32_t)tid;
 	}
-	fputs("{\"traceEvents\":[\n", out);
+	pf_close(p, RP_LIT(p->buf, "{\"traceEvents\":[\n"));
+	return 0;
 }
 
 void lat_perfetto_source(struct lat_perfetto *p, const struct lat_event_source *src)

@@ -9,8 +9,11 @@
 #define LATSCOPE_EXPORT_PERFETTO_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "latscope/export.h"
+#include "latscope/json.h"
+#include "export_text.h"
 
 /*
  * Synthetic ids no kernel pid reaches (PID_MAX_LIMIT is 4194304): the process
@@ -49,6 +52,69 @@ struct lat_pf_cpu {
 	struct pf_counter c_busy, c_runq;
 };
 
+/*
+ * The JSON is made in place in p->buf and handed to p->out PF_BUF bytes at a time: printf()
+ * per field was four fifths of the export (bench/README-export.md).  An event is begun with
+ * pf_open(), which makes room for PF_ROOM bytes and returns where to write; its fixed parts
+ * and numbers (export_text.h) are written there without a test of their room, its texts
+ * with pf_str(), which leaves PF_ROOM after them; pf_close() keeps it.  Between two texts
+ * an event writes less than PF_EVENT_MAX bytes, with the slack of its numbers (the most:
+ * a verdict, its basis and its 8 causes, 450), so a text of up to PF_SHORT bytes (6 bytes
+ * a byte at most escaped, PF_SHORT_TEXT with its key) needs no test of its room either.
+ */
+#define PF_BUF (64u << 10)
+#define PF_ROOM 2048u
+#define PF_EVENT_MAX 600u
+#define PF_SHORT 64u
+#define PF_SHORT_TEXT (LAT_JSON_ESCAPE_MAX * PF_SHORT + 32)
+_Static_assert(PF_EVENT_MAX + PF_SHORT_TEXT <= PF_ROOM, "an event and a short text in the room");
+
+/*
+ * An event's beginning, {"ph":"X","pid":..,"tid":.., as written before: the events of a
+ * track repeat it (two 7-digit numbers were a third of an event).  PF_HEADS of them, by
+ * track and phase.
+ */
+#define PF_HEADS 256
+#define PF_HEAD_LEN 64		/* 8 + 1 + 9 + 11 + 7 + 11 = 47 at most, whole words after */
+
+struct lat_pf_head {
+	int32_t pid, tid;	/* pid 0: none */
+	char ph;
+	uint8_t len;
+	char s[PF_HEAD_LEN];
+};
+
+/* Where p's JSON goes on, with room for PF_ROOM bytes. */
+char *pf_room(struct lat_perfetto *p, char *o);
+/* The event ends at @o. */
+static inline void pf_close(struct lat_perfetto *p, char *o)
+{
+	p->nbuf = (size_t)(o - p->buf);
+}
+/*
+ * @pre (a literal: ,"KEY":" or "KEY":"), @len bytes of @s escaped, and the closing quote, at
+ * @o; where it goes on (room for PF_ROOM).
+ */
+char *pf_strn(struct lat_perfetto *p, char *o, const char *pre, size_t npre, const char *s,
+	      size_t len);
+#define PF_STR(p, o, pre, s, len) pf_strn((p), (o), (pre), sizeof(pre) - 1, (s), (len))
+/*
+ * The same of a text of up to PF_SHORT bytes in a buffer that can be read in whole words
+ * (@len rounded up to 8): those are checked and copied a word at a time.
+ */
+char *pf_words(struct lat_perfetto *p, char *o, const char *pre, size_t npre, const char *s,
+	       size_t len);
+#define PF_WORDS(p, o, pre, s, len) pf_words((p), (o), (pre), sizeof(pre) - 1, (s), (len))
+/* A name of ours or of the analysis (no escape needed, short) at @o. */
+static inline char *pf_word(char *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (char *)memcpy(o, s, n) + n;
+}
+/* ,"KEY":US.NNN: microseconds with the nanoseconds kept (KEY a literal) */
+#define PF_US(o, key, ns) rp_dec_us(RP_LIT((o), ",\"" key "\":"), (ns))
+
 /* The task @pid (comm noted); NULL for the idle task or out of memory (p->oom). */
 struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm);
 /* The task's track (its process): pid to write with its tid. */
@@ -70,12 +136,11 @@ void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k);
 /* Whether --task keeps task @pid of @comm (no --task: all). */
 int pf_task_match(const struct lat_perfetto *p, int32_t pid, const char *comm);
 
-/* Opens an event: {"ph":"X","pid":..,"tid":.. ; the caller adds fields and closes it. */
-void pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid);
-/* ,"KEY":US.NNN: microseconds with the nanoseconds kept */
-void pf_us(FILE *o, const char *key, uint64_t ns);
-/* ,"KEY":"S" escaped */
-void pf_str(FILE *o, const char *key, const char *s, size_t len);
+/*
+ * Opens an event: {"ph":"X","pid":..,"tid":.. ; returns where the caller adds its fields
+ * (room for PF_ROOM), to close it with pf_close().
+ */
+char *pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid);
 /* Counter @which ("busy", "runnable") of @cpu is @v from @ts (written inside the window). */
 void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const char *which,
 	      uint64_t ts, int64_t v);

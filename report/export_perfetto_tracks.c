@@ -4,7 +4,6 @@
  * their processes, the CPUs and their counters, the event writer, and at the
  * end the metadata that names and sorts every track.  docs/export.md.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,32 +94,104 @@ struct lat_pf_cpu *pf_cpu(struct lat_perfetto *p, int32_t cpu)
 	return &p->cpus[cpu];
 }
 
-void pf_us(FILE *o, const char *key, uint64_t ns)
+char *pf_room(struct lat_perfetto *p, char *o)
 {
-	fprintf(o, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned)(ns % 1000));
+	p->nbuf = (size_t)(o - p->buf);
+	if (PF_BUF - p->nbuf < PF_ROOM) {
+		fwrite(p->buf, 1, p->nbuf, p->out);
+		p->nbuf = 0;
+	}
+	return p->buf + p->nbuf;
 }
 
-void pf_str(FILE *o, const char *key, const char *s, size_t len)
+char *pf_strn(struct lat_perfetto *p, char *o, const char *pre, size_t npre, const char *s,
+	      size_t len)
 {
-	fprintf(o, ",\"%s\":\"", key);
-	lat_json_escape(o, s, len);
-	fputc('"', o);
+	size_t used;
+
+	memcpy(o, pre, npre);
+	o += npre;
+	if (len <= PF_SHORT) {
+		o += lat_json_escape_some(o, LAT_JSON_ESCAPE_MAX * PF_SHORT, s, len, &used);
+		*o++ = '"';
+		return pf_room(p, o);
+	}
+	while (len) {
+		o = pf_room(p, o);
+		/* a byte left for the quote */
+		o += lat_json_escape_some(o, PF_BUF - p->nbuf - 1, s, len, &used);
+		s += used;
+		len -= used;
+	}
+	*o++ = '"';
+	return pf_room(p, o);
 }
 
-void pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid)
+/* The head of (ph, pid, tid), made when it is not kept. */
+static const struct lat_pf_head *head_of(struct lat_perfetto *p, char ph, int32_t pid,
+					 int32_t tid)
 {
-	fprintf(p->out, "%s{\"ph\":\"%c\",\"pid\":%d,\"tid\":%d", p->nevents ? ",\n" : "", ph,
-		pid, tid);
-	p->nevents++;
+	struct lat_pf_head *h = &p->heads[(((uint32_t)tid * 2654435761u) >> 24 ^ (uint8_t)ph) %
+					  PF_HEADS];
+	char *o;
+
+	if (h->pid == pid && h->tid == tid && h->ph == ph && pid)
+		return h;
+	o = RP_LIT(h->s, "{\"ph\":\"");
+	*o++ = ph;
+	o = rp_dec_i64(RP_LIT(o, "\",\"pid\":"), pid);
+	o = rp_dec_i64(RP_LIT(o, ",\"tid\":"), tid);
+	h->len = (uint8_t)(o - h->s);
+	h->pid = pid;
+	h->tid = tid;
+	h->ph = ph;
+	return h;
+}
+
+char *pf_words(struct lat_perfetto *p, char *o, const char *pre, size_t npre, const char *s,
+	       size_t len)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t x, bad;
+
+		memcpy(&x, s + i, 8);
+		bad = lat_json_unplain8(x);
+		/* the bytes past the text: their bits are above the text's (and only theirs) */
+		if (len - i < 8)
+			bad &= (1ull << (8 * (len - i))) - 1;
+		if (bad)
+			return pf_strn(p, o, pre, npre, s, len);
+	}
+	memcpy(o, pre, npre);
+	o += npre;
+	for (size_t i = 0; i < len; i += 8)
+		memcpy(o + i, s + i, 8);
+	o += len;
+	*o++ = '"';
+	return pf_room(p, o);
+}
+
+char *pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid)
+{
+	const struct lat_pf_head *h = head_of(p, ph, pid, tid);
+	char *o = pf_room(p, p->buf + p->nbuf);
+
+	if (p->nevents++)
+		o = RP_LIT(o, ",\n");
+	memcpy(o, h->s, PF_HEAD_LEN);
+	return o + h->len;
 }
 
 static void count_write(struct lat_perfetto *p, int32_t cpu, const char *which, uint64_t ts,
 			int64_t v)
 {
-	pf_open(p, 'C', PF_CPUS_PID, PF_CPU_TID0 + cpu);
-	fprintf(p->out, ",\"name\":\"CPU %d\"", cpu);
-	pf_us(p->out, "ts", ts);
-	fprintf(p->out, ",\"args\":{\"%s\":%" PRId64 "}}", which, v);
+	char *o = pf_open(p, 'C', PF_CPUS_PID, PF_CPU_TID0 + cpu);
+
+	o = rp_dec_i64(RP_LIT(o, ",\"name\":\"CPU "), cpu);
+	o = PF_US(RP_LIT(o, "\""), "ts", ts);
+	o = pf_word(RP_LIT(o, ",\"args\":{\""), which);	/* "busy" or "runnable" */
+	o = rp_dec_i64(RP_LIT(o, "\":"), v);
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
 /*
@@ -167,18 +238,15 @@ int pf_cmp_task(const void *a, const void *b)
 static void meta(struct lat_perfetto *p, int32_t pid, int32_t tid, const char *what,
 		 const char *name, int64_t sort)
 {
-	FILE *o = p->out;
+	char *o = pf_open(p, 'M', pid, tid);
 
-	pf_open(p, 'M', pid, tid);
-	fprintf(o, ",\"name\":\"%s\",\"args\":{", what);
-	if (name) {
-		fputs("\"name\":\"", o);
-		lat_json_escape(o, name, strlen(name));
-		fputc('"', o);
-	} else {
-		fprintf(o, "\"sort_index\":%" PRId64, sort);
-	}
-	fputs("}}", o);
+	/* "process_name", "thread_sort_index", ...: a name of ours */
+	o = RP_LIT(pf_word(RP_LIT(o, ",\"name\":\""), what), "\",\"args\":{");
+	if (name)
+		o = PF_STR(p, o, "\"name\":\"", name, strlen(name));
+	else
+		o = rp_dec_i64(RP_LIT(o, "\"sort_index\":"), sort);
+	pf_close(p, RP_LIT(o, "}}"));
 }
 
 static void cpu_meta(struct lat_perfetto *p)
@@ -244,6 +312,8 @@ static void task_meta(struct lat_perfetto *p)
 
 int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host)
 {
+	char *o;
+
 	for (int32_t c = 0; c <= p->max_cpu && (size_t)c < p->ccap; c++) {
 		if (p->cpus[c].busy)
 			pf_count(p, c, &p->cpus[c].c_busy, "busy", p->cpus[c].busy_to, 0);
@@ -252,13 +322,20 @@ int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host
 	}
 	cpu_meta(p);
 	task_meta(p);
-	fputs("\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"latscope export\"",
-	      p->out);
+	o = pf_room(p, p->buf + p->nbuf);
+	o = RP_LIT(o, "\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
+		      "\"latscope export\"");
 	if (trace)
-		pf_str(p->out, "trace", trace, strlen(trace));
+		o = PF_STR(p, o, ",\"trace\":\"", trace, strlen(trace));
 	if (host)
-		pf_str(p->out, "host", host, strlen(host));
-	fputs("}}\n", p->out);
+		o = PF_STR(p, o, ",\"host\":\"", host, strlen(host));
+	o = RP_LIT(o, "}}\n");
+	fwrite(p->buf, 1, (size_t)(o - p->buf), p->out);
+	free(p->buf);
+	free(p->heads);
+	p->buf = NULL;
+	p->heads = NULL;
+	p->nbuf = 0;
 	free(p->tasks);
 	free(p->cpus);
 	p->tg = NULL;

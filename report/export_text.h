@@ -124,10 +124,27 @@ static inline char *rp_dec_i64(char *p, int64_t v)
  */
 static inline char *rp_dec_us(char *p, uint64_t ns)
 {
-	p = rp_dec_u64(p, ns / 1000);
+	uint64_t hi = ns / 100000000, d;
+	unsigned lead = 0;
+
+	if (hi >= 100000000) {		/* 17 digits or more: as printf's two parts */
+		p = rp_dec_u64(p, ns / 1000);
+		*p++ = '.';
+		rp_put8(p, rp_digits8((uint32_t)(ns % 1000)) >> 40);
+		return p + 3;
+	}
+	/* the last 8 digits: 5 before the point (after hi's), 3 after it */
+	d = rp_digits8((uint32_t)(ns % 100000000));
+	if (hi)
+		p = rp_dec_small(p, (uint32_t)hi);
+	else if (d & 0xffffffffffull)
+		lead = (unsigned)__builtin_ctzll(d) / 8;	/* the zeros before the first */
+	else
+		lead = 4;					/* less than 1 us: "0." */
+	rp_put8(p, d >> (8 * lead));
+	p += 5 - lead;
 	*p++ = '.';
-	/* the last three of eight digits: the top three bytes */
-	rp_put8(p, rp_digits8((uint32_t)(ns % 1000)) >> 40);
+	rp_put8(p, d >> 40);
 	return p + 3;
 }
 

@@ -145,10 +145,16 @@ struct lat_perfetto {
 	size_t ccap;
 	const struct lat_tgids *tg;	/* the tasks' processes: the source's, NULL none; lent */
 	int oom;
+	char *buf;		/* the JSON not handed to out yet (export_perfetto_tracks.c) */
+	size_t nbuf;
+	struct lat_pf_head *heads;	/* events' beginnings as written (the same) */
 };
 
-/* Starts the JSON document; @o NULL: everything. */
-void lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o);
+/*
+ * Starts the JSON document; @o NULL: everything.  Returns 0, or -LAT_ENOMEM (nothing to
+ * end then).
+ */
+int lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o);
 /*
  * The next trace comes from @src: its tasks' processes (src->tgids, lent until the next
  * call or lat_perfetto_end()); call before its analysis.
@@ -157,7 +163,8 @@ void lat_perfetto_source(struct lat_perfetto *p, const struct lat_event_source *
 void lat_perfetto_sink(struct lat_perfetto *p, struct lat_wake_sink *sink);
 /*
  * Writes the counters' last values, the track names and closes the document
- * with @trace (the input's name) and @host (NULL: unknown) in otherData.
+ * with @trace (the input's name) and @host (NULL: unknown) in otherData, all of it
+ * handed to out (not flushed), and frees what @p holds.
  * Returns 0 or -LAT_ENOMEM.
  */
 int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host);

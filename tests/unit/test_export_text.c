@@ -109,8 +109,10 @@ static void test_dec(void **state)
 	check_dec((uint64_t)INT64_MIN, 1);
 	check_us(UINT64_MAX);
 	check_us(994571013876);		/* a trace clock's ns */
-	for (uint64_t v = 0; v < 200000; v++)
+	for (uint64_t v = 0; v < 200000; v++) {
 		check_dec(v, 1);
+		check_us(v);
+	}
 	for (int i = 0; i < 1000000; i++) {
 		/* xorshift64, its value shifted to every length */
 		x ^= x << 13;
