@@ -309,8 +309,8 @@ static void tl_case(struct lat_timeline *tl, const struct lat_wake_case *c)
 	if (c->waker.cpu >= 0)
 		tl_edge(tl, c->start_ns, &c->waker, c->queued_cpu >= 0 ? c->queued_cpu : c->cpu,
 			c->pid);
-	if (c->queued_until_ns) {
-		/* the CPU it was queued on is why it waited (queued_case()) */
+	if (c->queued_until_ns && c->verdict.kind == LAT_VERDICT_QUEUED) {
+		/* the CPU it was queued on is why it waited (queued_case()): the verdict says so */
 		top = busiest(c->queued_on, c->nqueued_on);
 		tl_bracket(tl, c->start_ns, c->end_ns, c->cpu, c->pid, c->comm,
 			   top ? top->pid : -1, top ? top->comm : NULL, top ? top->ns : 0,

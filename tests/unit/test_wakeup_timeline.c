@@ -264,6 +264,40 @@ static void test_sample(void **state)
 	lat_loaded_release(&ld);
 }
 
+/*
+ * The bracket says what the verdict says.  In section-tick (samples/tracedat/
+ * README.md), the worst wait is khugepaged/40's 6.22 ms: woken for CPU0, where
+ * latscope/24697 ran, and pulled to CPU1 at once, where 10 fair tasks shared
+ * the CPU (cpu-saturated).  The case keeps its moment queued on CPU0, but the
+ * bracket names CPU1's holders, not CPU0's (it said "queued on CPU 0, held by
+ * latscope:24697 (100%)").
+ */
+static void test_bracket_follows_verdict(void **state)
+{
+	struct lat_loaded ld;
+	struct lat_analyze_opts ao;
+	struct lat_timeline *tl = NULL;
+	const struct lat_wake_case *c;
+
+	(void)state;
+	lat_analyze_opts_init(&ao);
+	ao.timelines = 1;
+	assert_int_equal(lat_load(&ld, LAT_SAMPLES_DIR "/tracedat/section-tick-v7-zstd.dat",
+				  NULL), 0);
+	assert_int_equal(lat_analyze_block(ld.blocks[0], &ao), 0);
+	c = &((const struct lat_wakeup_result *)ld.blocks[0]->analysis)->worst[0];
+	assert_int_equal(c->pid, 40);
+	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
+	assert_int_equal(c->queued_left_cpu, 0);
+	assert_true(c->queued_until_ns > c->start_ns);
+	assert_int_equal(lat_wakeup_timeline(ld.blocks[0], 0, &tl), 0);
+	assert_int_equal(tl->brackets[0].pid, 40);
+	assert_int_equal(tl->brackets[0].queued_until_ns, 0);
+	assert_int_equal(tl->brackets[0].held_by_pid, 24013);
+	lat_timeline_free(tl);
+	lat_loaded_release(&ld);
+}
+
 /* The text and JSON reports of @b, as `latscope analyze` writes them. */
 static char *reports(struct lat_block *b, const struct lat_analyze_opts *o)
 {
@@ -375,6 +409,7 @@ int main(void)
 		cmocka_unit_test_setup(test_busy_cpu_whole, reset),
 		cmocka_unit_test_setup(test_reports_same, reset),
 		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_bracket_follows_verdict),
 		cmocka_unit_test(test_coarse_bounded),
 		cmocka_unit_test(test_margin),
 	};
