@@ -1428,8 +1428,8 @@ static void draw_bracket(cairo_t *cr, const struct rd_chart *c, const struct lat
 
 	if (b->end_ns < l->v0 || b->start_ns >= l->v1 || b->cpu < 0 || b->cpu >= l->ncpus)
 		return;
-	x0 = c->plot.x + (double)((b->start_ns > l->v0 ? b->start_ns : l->v0) - l->v0) * scale;
-	x1 = c->plot.x + (double)((b->end_ns < l->v1 ? b->end_ns : l->v1) - l->v0) * scale;
+	x0 = view_x(c, l, scale, b->start_ns);
+	x1 = view_x(c, l, scale, b->end_ns);
 	top = rd_tl_lane_top(l, b->cpu);
 	rd_set_rgb(cr, rd_alert_rgb, main_one ? 1 : 0.5);
 	cairo_set_line_width(cr, main_one ? 2 : 1);
