@@ -18,12 +18,16 @@ int wk_task_matches(const struct wk *w, const struct wk_task *t)
 	return 1;
 }
 
+/*
+ * @src's name into @dst, zeros after it: wk_comm_differs() compares whole words, so a
+ * task's name has nothing after its NUL (an event's may, e.g. a kernel comm that was longer).
+ */
 static void copy_comm(char *dst, const char *src)
 {
 	if (!src || !src[0])
 		return;
-	memcpy(dst, src, LAT_COMM_LEN - 1);
-	dst[LAT_COMM_LEN - 1] = 0;
+	memset(dst, 0, LAT_COMM_LEN);
+	memcpy(dst, src, strnlen(src, LAT_COMM_LEN - 1));
 }
 
 int wk_tasks_grow(struct wk *w)

@@ -85,8 +85,9 @@ static void copy_comm(char *dst, const char *s, const char *e)
 
 	if (n >= LAT_COMM_LEN)
 		n = LAT_COMM_LEN - 1;
+	/* zeros after the name: the analysis compares comms as whole words (wk_comm_differs) */
+	memset(dst, 0, LAT_COMM_LEN);
 	memcpy(dst, s, n);
-	dst[n] = '\0';
 }
 
 static void copy_str(char *dst, size_t size, const char *s, const char *e)

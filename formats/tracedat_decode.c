@@ -66,13 +66,12 @@ static void rd_comm(const struct td_dec *dc, char *dst, const char *d, unsigned 
 	}
 	if (f->ok && f->dyn)
 		p = rd_dyn(dc, d, size, f, &n);
-	if (!f->ok || !p) {
-		dst[0] = 0;
+	/* zeros after the name: the analysis compares comms as whole words (wk_comm_differs) */
+	memset(dst, 0, LAT_COMM_LEN);
+	if (!f->ok || !p)
 		return;
-	}
 	n = strnlen(p, n < LAT_COMM_LEN - 1 ? n : LAT_COMM_LEN - 1);
 	memcpy(dst, p, n);
-	dst[n] = 0;
 }
 
 /* @n bytes at @s as the event lends them: @s itself, or a copy that outlives the record. */
@@ -164,7 +163,7 @@ static void decode_exec(const struct td_dec *dc, const char *d, unsigned int siz
 	ev->u.task.pid = (int32_t)rd(dc, d, &t->f[1]);
 	ev->u.task.child_pid = -1;
 	ev->u.task.child_comm[0] = 0;
-	ev->u.task.comm[0] = 0;
+	memset(ev->u.task.comm, 0, LAT_COMM_LEN);	/* zeros after the name, as rd_comm() */
 	if (!fn)
 		return;
 	b = memrchr(fn, '/', len);
@@ -173,7 +172,6 @@ static void decode_exec(const struct td_dec *dc, const char *d, unsigned int siz
 	if (len > LAT_COMM_LEN - 1)
 		len = LAT_COMM_LEN - 1;
 	memcpy(ev->u.task.comm, b, len);	/* no NUL inside: rd_dyn() measured fn */
-	ev->u.task.comm[len] = 0;
 }
 
 /* sched_process_fork / exec / exit. */
