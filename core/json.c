@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latscope/dectext.h"
 #include "latscope/json.h"
 
 void lat_json_init(struct lat_json *j, FILE *out, int pretty)
@@ -293,34 +294,18 @@ static void put_raw(struct lat_json *j, const char *key, const char *v, size_t l
 	jb_flush(&jb);
 }
 
-/* @v in decimal, a minus sign before when @neg, written back from @end: its start. */
-static char *decimal(char *end, uint64_t v, int neg)
-{
-	char *p = end;
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (neg)
-		*--p = '-';
-	return p;
-}
-
 void lat_json_int(struct lat_json *j, const char *key, int64_t val)
 {
-	char buf[24], *p;
+	char buf[LAT_DEC_ROOM];
 
-	/* the magnitude in unsigned arithmetic: INT64_MIN has no positive int64_t */
-	p = decimal(buf + sizeof(buf), val < 0 ? -(uint64_t)val : (uint64_t)val, val < 0);
-	put_raw(j, key, p, (size_t)(buf + sizeof(buf) - p));
+	put_raw(j, key, buf, (size_t)(lat_dec_i64(buf, val) - buf));
 }
 
 void lat_json_uint(struct lat_json *j, const char *key, uint64_t val)
 {
-	char buf[24], *p = decimal(buf + sizeof(buf), val, 0);
+	char buf[LAT_DEC_ROOM];
 
-	put_raw(j, key, p, (size_t)(buf + sizeof(buf) - p));
+	put_raw(j, key, buf, (size_t)(lat_dec_u64(buf, val) - buf));
 }
 
 void lat_json_bool(struct lat_json *j, const char *key, int val)

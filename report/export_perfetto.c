@@ -39,7 +39,7 @@ static void busy(struct lat_perfetto *p, struct lat_pf_cpu *c, const struct lat_
  * "COMM:PID" (16 bytes of the comm at most, "?" when it has none) into @buf (TASK_NAME
  * bytes: whole words for pf_words()); its length.
  */
-#define TASK_NAME (LAT_COMM_LEN + 1 + RP_NUM_ROOM)
+#define TASK_NAME (LAT_COMM_LEN + 1 + LAT_DEC_ROOM)
 
 static size_t task_name(char *buf, const char *comm, int32_t pid)
 {
@@ -47,7 +47,7 @@ static size_t task_name(char *buf, const char *comm, int32_t pid)
 
 	memcpy(buf, comm[0] ? comm : "?", n);
 	buf[n] = ':';
-	return (size_t)(rp_dec_i64(buf + n + 1, pid) - buf);
+	return (size_t)(lat_dec_i64(buf + n + 1, pid) - buf);
 }
 
 /* ,"ts":START,"dur":END - START */
@@ -73,21 +73,21 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu), s->start_ns, s->end_ns);
 	o = PF_WORDS(p, o, ",\"name\":\"", name, task_name(name, s->comm, s->pid));
 	if (s->end != LAT_SLICE_SWITCH)
-		o = RP_LIT(pf_word(RP_LIT(o, ",\"args\":{\"end\":\""), lat_slice_end_name(s->end)),
+		o = LAT_LIT(pf_word(LAT_LIT(o, ",\"args\":{\"end\":\""), lat_slice_end_name(s->end)),
 			   "\"}");
-	pf_close(p, RP_LIT(o, "}"));
+	pf_close(p, LAT_LIT(o, "}"));
 	if (!t)
 		return;
 	t->drawn = 1;
 	o = span(pf_open(p, 'X', pf_task_pid(t), s->pid), s->start_ns, s->end_ns);
-	o = rp_dec_i64(RP_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
+	o = lat_dec_i64(LAT_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
 	if (s->prio != LAT_PRIO_UNKNOWN)
-		o = rp_dec_i64(RP_LIT(o, ",\"prio\":"), s->prio);
+		o = lat_dec_i64(LAT_LIT(o, ",\"prio\":"), s->prio);
 	if (s->end == LAT_SLICE_SWITCH)
-		o = pf_word(RP_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
+		o = pf_word(LAT_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
 	else
-		o = pf_word(RP_LIT(o, ",\"end\":\""), lat_slice_end_name(s->end));
-	pf_close(p, RP_LIT(o, "\"}}"));
+		o = pf_word(LAT_LIT(o, ",\"end\":\""), lat_slice_end_name(s->end));
+	pf_close(p, LAT_LIT(o, "\"}}"));
 }
 
 static const char *basis_name(enum lat_verdict_basis b)
@@ -116,12 +116,12 @@ static char *verdict_args(struct lat_perfetto *p, char *o, const struct lat_wait
 	};
 
 	/* a name of the analysis: nothing to escape */
-	o = pf_word(RP_LIT(o, ",\"verdict\":\""), rec->verdict);
-	o = pf_word(RP_LIT(o, "\",\"basis\":\""), basis_name(e->basis));
-	o = rp_dec_i64(RP_LIT(o, "\",\"part_ns\":"), e->part_ns);
+	o = pf_word(LAT_LIT(o, ",\"verdict\":\""), rec->verdict);
+	o = pf_word(LAT_LIT(o, "\",\"basis\":\""), basis_name(e->basis));
+	o = lat_dec_i64(LAT_LIT(o, "\",\"part_ns\":"), e->part_ns);
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (parts[i].ns)
-			o = rp_dec_i64(pf_word(o, parts[i].key), parts[i].ns);
+			o = lat_dec_i64(pf_word(o, parts[i].key), parts[i].ns);
 	return o;
 }
 
@@ -175,9 +175,9 @@ static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64
 			c->irq_used[soft] = 1;
 	}
 	o = PF_US(pf_open(p, 'X', pid, tid), "ts", l->start_ns);
-	o = rp_dec_u64(RP_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":"), id);
-	o = rp_dec_i64(RP_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
-	pf_close(p, RP_LIT(o, "}}"));
+	o = lat_dec_u64(LAT_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":"), id);
+	o = lat_dec_i64(LAT_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
@@ -193,24 +193,24 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 		return;
 	t->drawn = 1;
 	o = span(pf_open(p, 'X', pf_task_pid(t), l->pid), l->start_ns, l->end_ns);
-	o = pf_word(RP_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
-	o = RP_LIT(o, ")\"");
+	o = pf_word(LAT_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
+	o = LAT_LIT(o, ")\"");
 	if (flow) {
-		o = rp_dec_u64(RP_LIT(o, ",\"bind_id\":"), ++p->nflows);
-		o = RP_LIT(o, ",\"flow_in\":true");
+		o = lat_dec_u64(LAT_LIT(o, ",\"bind_id\":"), ++p->nflows);
+		o = LAT_LIT(o, ",\"flow_in\":true");
 	}
-	o = rp_dec_i64(RP_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
+	o = lat_dec_i64(LAT_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
 	if (rec->queued_cpu >= 0 && rec->queued_cpu != l->cpu)
-		o = rp_dec_i64(RP_LIT(o, ",\"queued_cpu\":"), rec->queued_cpu);
+		o = lat_dec_i64(LAT_LIT(o, ",\"queued_cpu\":"), rec->queued_cpu);
 	if (rec->prio != LAT_PRIO_UNKNOWN)
-		o = rp_dec_i64(RP_LIT(o, ",\"prio\":"), rec->prio);
+		o = lat_dec_i64(LAT_LIT(o, ",\"prio\":"), rec->prio);
 	if (!rec->trusted)
-		o = RP_LIT(o, ",\"trusted\":false");
+		o = LAT_LIT(o, ",\"trusted\":false");
 	if (l->waker.cpu >= 0)
 		o = waker_arg(p, o, &l->waker);
 	if (rec->verdict && rec->evidence)
 		o = verdict_args(p, o, rec);
-	pf_close(p, RP_LIT(o, "}}"));
+	pf_close(p, LAT_LIT(o, "}}"));
 	if (flow)
 		waking(p, l, p->nflows);
 }
@@ -227,7 +227,7 @@ static void pf_irq(void *ctx, const struct lat_irq_slice *q)
 	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft), q->start_ns,
 		 q->end_ns);
 	o = PF_STR(p, o, ",\"name\":\"", q->name, strlen(q->name));
-	pf_close(p, RP_LIT(o, "}"));
+	pf_close(p, LAT_LIT(o, "}"));
 }
 
 static void pf_runq(void *ctx, int32_t cpu, uint64_t ts, uint32_t depth)
@@ -247,15 +247,15 @@ static void pf_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 	if (!pf_cpu(p, ev->cpu) || !pf_in_window(p, ev->ts_ns, ev->ts_ns))
 		return;
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
-	o = pf_word(RP_LIT(o, ",\"name\":\""), lat_ns >= 0 ? "sample" : "marker");
-	o = PF_US(RP_LIT(o, "\",\"cat\":\"marker\",\"s\":\"t\""), "ts", ev->ts_ns);
-	o = RP_LIT(o, ",\"args\":{");
+	o = pf_word(LAT_LIT(o, ",\"name\":\""), lat_ns >= 0 ? "sample" : "marker");
+	o = PF_US(LAT_LIT(o, "\",\"cat\":\"marker\",\"s\":\"t\""), "ts", ev->ts_ns);
+	o = LAT_LIT(o, ",\"args\":{");
 	if (lat_ns >= 0)
-		o = RP_LIT(rp_dec_i64(RP_LIT(o, "\"lat_ns\":"), lat_ns), ",");
-	o = rp_dec_i64(RP_LIT(o, "\"tid\":"), ev->pid);
+		o = LAT_LIT(lat_dec_i64(LAT_LIT(o, "\"lat_ns\":"), lat_ns), ",");
+	o = lat_dec_i64(LAT_LIT(o, "\"tid\":"), ev->pid);
 	o = PF_STR(p, o, ",\"text\":\"", ev->u.marker.text ? ev->u.marker.text : "",
 		   ev->u.marker.text ? ev->u.marker.len : 0);
-	pf_close(p, RP_LIT(o, "}}"));
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 static void pf_lost(void *ctx, const struct lat_wake_gap *g)
@@ -266,12 +266,12 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 	if (!pf_cpu(p, g->cpu) || !pf_in_window(p, g->to_ns, g->to_ns))
 		return;
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
-	o = RP_LIT(o, ",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"");
+	o = LAT_LIT(o, ",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"");
 	o = PF_US(o, "ts", g->to_ns);
-	o = rp_dec_u64(RP_LIT(o, ",\"args\":{\"count\":"), g->count);
-	o = rp_dec_u64(RP_LIT(o, ",\"since_ns\":"), g->from_ns);
-	o = rp_dec_u64(RP_LIT(o, ",\"until_ns\":"), g->to_ns);
-	pf_close(p, RP_LIT(o, "}}"));
+	o = lat_dec_u64(LAT_LIT(o, ",\"args\":{\"count\":"), g->count);
+	o = lat_dec_u64(LAT_LIT(o, ",\"since_ns\":"), g->from_ns);
+	o = lat_dec_u64(LAT_LIT(o, ",\"until_ns\":"), g->to_ns);
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 /*
@@ -288,18 +288,18 @@ static void pf_stall(void *ctx, const struct lat_wake_stall *s)
 	if (!pf_in_window(p, s->from_ns, s->to_ns))
 		return;
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
-	o = RP_LIT(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"");
+	o = LAT_LIT(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"");
 	*o++ = s->cpu >= 0 ? 't' : 'g';		/* a CPU's track, or every track */
-	o = PF_US(RP_LIT(o, "\""), "ts", s->from_ns);
-	o = rp_dec_i64(RP_LIT(o, ",\"args\":{\"cpu\":"), s->cpu);
-	o = rp_dec_u64(RP_LIT(o, ",\"dur_ns\":"), s->to_ns - s->from_ns);
-	o = rp_dec_u64(RP_LIT(o, ",\"until_ns\":"), s->to_ns);
-	o = rp_dec_i64(RP_LIT(o, ",\"tid\":"), s->pid);
+	o = PF_US(LAT_LIT(o, "\""), "ts", s->from_ns);
+	o = lat_dec_i64(LAT_LIT(o, ",\"args\":{\"cpu\":"), s->cpu);
+	o = lat_dec_u64(LAT_LIT(o, ",\"dur_ns\":"), s->to_ns - s->from_ns);
+	o = lat_dec_u64(LAT_LIT(o, ",\"until_ns\":"), s->to_ns);
+	o = lat_dec_i64(LAT_LIT(o, ",\"tid\":"), s->pid);
 	o = PF_STR(p, o, ",\"comm\":\"", s->comm, strnlen(s->comm, LAT_COMM_LEN));
-	o = rp_dec_i64(RP_LIT(o, ",\"waiting_tid\":"), s->waiting_pid);
+	o = lat_dec_i64(LAT_LIT(o, ",\"waiting_tid\":"), s->waiting_pid);
 	o = PF_STR(p, o, ",\"waiting_comm\":\"", s->waiting_comm,
 		   strnlen(s->waiting_comm, LAT_COMM_LEN));
-	pf_close(p, RP_LIT(o, "}}"));
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 int lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfetto_opts *o)
@@ -325,7 +325,7 @@ int lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfe
 		if (end != p->o.task && !*end && tid > 0 && tid <= INT32_MAX)
 			p->task_tid = (int32_t)tid;
 	}
-	pf_close(p, RP_LIT(p->buf, "{\"traceEvents\":[\n"));
+	pf_close(p, LAT_LIT(p->buf, "{\"traceEvents\":[\n"));
 	return 0;
 }
 

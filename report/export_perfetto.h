@@ -13,7 +13,7 @@
 
 #include "latscope/export.h"
 #include "latscope/json.h"
-#include "export_text.h"
+#include "latscope/dectext.h"
 
 /*
  * Synthetic ids no kernel pid reaches (PID_MAX_LIMIT is 4194304): the process
@@ -113,7 +113,7 @@ static inline char *pf_word(char *o, const char *s)
 	return (char *)memcpy(o, s, n) + n;
 }
 /* ,"KEY":US.NNN: microseconds with the nanoseconds kept (KEY a literal) */
-#define PF_US(o, key, ns) rp_dec_us(RP_LIT((o), ",\"" key "\":"), (ns))
+#define PF_US(o, key, ns) lat_dec_us(LAT_LIT((o), ",\"" key "\":"), (ns))
 
 /* The task @pid (comm noted); NULL for the idle task or out of memory (p->oom). */
 struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm);

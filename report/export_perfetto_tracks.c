@@ -137,10 +137,10 @@ static const struct lat_pf_head *head_of(struct lat_perfetto *p, char ph, int32_
 
 	if (h->pid == pid && h->tid == tid && h->ph == ph && pid)
 		return h;
-	o = RP_LIT(h->s, "{\"ph\":\"");
+	o = LAT_LIT(h->s, "{\"ph\":\"");
 	*o++ = ph;
-	o = rp_dec_i64(RP_LIT(o, "\",\"pid\":"), pid);
-	o = rp_dec_i64(RP_LIT(o, ",\"tid\":"), tid);
+	o = lat_dec_i64(LAT_LIT(o, "\",\"pid\":"), pid);
+	o = lat_dec_i64(LAT_LIT(o, ",\"tid\":"), tid);
 	h->len = (uint8_t)(o - h->s);
 	h->pid = pid;
 	h->tid = tid;
@@ -177,7 +177,7 @@ char *pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid)
 	char *o = pf_room(p, p->buf + p->nbuf);
 
 	if (p->nevents++)
-		o = RP_LIT(o, ",\n");
+		o = LAT_LIT(o, ",\n");
 	memcpy(o, h->s, PF_HEAD_LEN);
 	return o + h->len;
 }
@@ -187,11 +187,11 @@ static void count_write(struct lat_perfetto *p, int32_t cpu, const char *which, 
 {
 	char *o = pf_open(p, 'C', PF_CPUS_PID, PF_CPU_TID0 + cpu);
 
-	o = rp_dec_i64(RP_LIT(o, ",\"name\":\"CPU "), cpu);
-	o = PF_US(RP_LIT(o, "\""), "ts", ts);
-	o = pf_word(RP_LIT(o, ",\"args\":{\""), which);	/* "busy" or "runnable" */
-	o = rp_dec_i64(RP_LIT(o, "\":"), v);
-	pf_close(p, RP_LIT(o, "}}"));
+	o = lat_dec_i64(LAT_LIT(o, ",\"name\":\"CPU "), cpu);
+	o = PF_US(LAT_LIT(o, "\""), "ts", ts);
+	o = pf_word(LAT_LIT(o, ",\"args\":{\""), which);	/* "busy" or "runnable" */
+	o = lat_dec_i64(LAT_LIT(o, "\":"), v);
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 /*
@@ -241,12 +241,12 @@ static void meta(struct lat_perfetto *p, int32_t pid, int32_t tid, const char *w
 	char *o = pf_open(p, 'M', pid, tid);
 
 	/* "process_name", "thread_sort_index", ...: a name of ours */
-	o = RP_LIT(pf_word(RP_LIT(o, ",\"name\":\""), what), "\",\"args\":{");
+	o = LAT_LIT(pf_word(LAT_LIT(o, ",\"name\":\""), what), "\",\"args\":{");
 	if (name)
 		o = PF_STR(p, o, "\"name\":\"", name, strlen(name));
 	else
-		o = rp_dec_i64(RP_LIT(o, "\"sort_index\":"), sort);
-	pf_close(p, RP_LIT(o, "}}"));
+		o = lat_dec_i64(LAT_LIT(o, "\"sort_index\":"), sort);
+	pf_close(p, LAT_LIT(o, "}}"));
 }
 
 static void cpu_meta(struct lat_perfetto *p)
@@ -323,13 +323,13 @@ int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host
 	cpu_meta(p);
 	task_meta(p);
 	o = pf_room(p, p->buf + p->nbuf);
-	o = RP_LIT(o, "\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
+	o = LAT_LIT(o, "\n],\n\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
 		      "\"latscope export\"");
 	if (trace)
 		o = PF_STR(p, o, ",\"trace\":\"", trace, strlen(trace));
 	if (host)
 		o = PF_STR(p, o, ",\"host\":\"", host, strlen(host));
-	o = RP_LIT(o, "}}\n");
+	o = LAT_LIT(o, "}}\n");
 	fwrite(p->buf, 1, (size_t)(o - p->buf), p->out);
 	free(p->buf);
 	free(p->heads);

@@ -9,7 +9,7 @@
 #include "latscope/an_wakeup.h"
 #include "latscope/export.h"
 #include "latscope/json.h"
-#include "export_text.h"
+#include "latscope/dectext.h"
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
@@ -208,9 +208,9 @@ static ALWAYS_INLINE void val_null(struct row *r, int js)
 {
 	/* unknown: ClickHouse, MySQL and PostgreSQL's text COPY read \N as NULL */
 	if (js)
-		r->p = RP_LIT(r->p, "null");
+		r->p = LAT_LIT(r->p, "null");
 	else
-		r->p = RP_LIT(r->p, "\\N");
+		r->p = LAT_LIT(r->p, "\\N");
 }
 
 /*
@@ -287,10 +287,10 @@ static ALWAYS_INLINE void val_word(struct row *r, int js, const char *s)
 }
 
 #define PUT_NULL(r, js, name) (SEP(r, js, name), val_null((r), (js)))
-#define PUT_INT(r, js, name, v) (SEP(r, js, name), (r)->p = rp_dec_i64((r)->p, (v)))
+#define PUT_INT(r, js, name, v) (SEP(r, js, name), (r)->p = lat_dec_i64((r)->p, (v)))
 /* The number @v, or null when not @known. */
 #define PUT_INT_IF(r, js, name, v, known) \
-	(SEP(r, js, name), (known) ? (void)((r)->p = rp_dec_i64((r)->p, (v))) : val_null((r), (js)))
+	(SEP(r, js, name), (known) ? (void)((r)->p = lat_dec_i64((r)->p, (v))) : val_null((r), (js)))
 #define PUT_WORD(r, js, name, s) (SEP(r, js, name), val_word((r), (js), (s)))
 #define PUT_STRN(r, js, name, s, len) (SEP(r, js, name), str_out((r), (s), (len), (js)))
 #define PUT_TEXT(r, js, name, s) (SEP(r, js, name), val_text((r), (js), (s)))
@@ -308,9 +308,9 @@ static ALWAYS_INLINE void put_bool(struct row *r, int js, int v)
 {
 	SEP(r, js, "trusted");
 	if (js && v)
-		r->p = RP_LIT(r->p, "true");
+		r->p = LAT_LIT(r->p, "true");
 	else if (js)
-		r->p = RP_LIT(r->p, "false");
+		r->p = LAT_LIT(r->p, "false");
 	else
 		*r->p++ = v ? '1' : '0';
 }
@@ -394,8 +394,8 @@ static size_t waker_text(const struct lat_wake_waker *k, char buf[64])
 	n = strnlen(k->comm, LAT_COMM_LEN);
 	memcpy(buf, k->comm, n);
 	buf[n++] = ':';
-	/* 16 + 1 + RP_NUM_ROOM bytes at most */
-	return (size_t)(rp_dec_i64(buf + n, k->pid) - buf);
+	/* 16 + 1 + LAT_DEC_ROOM bytes at most */
+	return (size_t)(lat_dec_i64(buf + n, k->pid) - buf);
 }
 
 /* The waker cell: a task's "comm:tid" made in place when its comm is plain. */
@@ -407,7 +407,7 @@ static ALWAYS_INLINE void put_waker(struct row *r, int js, const struct lat_wake
 	SEP(r, js, "waker");
 	if (k->ctx == LAT_WAKE_CTX_TASK && k->pid < 0) {
 		if (js)
-			r->p = RP_LIT(r->p, "\"\"");	/* unknown (a preemption): empty */
+			r->p = LAT_LIT(r->p, "\"\"");	/* unknown (a preemption): empty */
 		return;
 	}
 	if (k->ctx == LAT_WAKE_CTX_TASK) {
@@ -417,7 +417,7 @@ static ALWAYS_INLINE void put_waker(struct row *r, int js, const struct lat_wake
 		if (n >= 0) {
 			r->p += n;
 			*r->p++ = ':';
-			r->p = rp_dec_i64(r->p, k->pid);
+			r->p = lat_dec_i64(r->p, k->pid);
 			if (js)
 				*r->p++ = '"';
 			return;
@@ -477,7 +477,7 @@ static int fixed_make(const struct lat_rows *w, int suf, char **out, size_t *len
 		}
 		PUT_TEXT(&r, js, "trace_id", id);
 		PUT_INT(&r, js, "row_schema", LAT_ROWS_SCHEMA);
-		r.p = js ? RP_LIT(r.p, "}\n") : RP_LIT(r.p, "\r\n");
+		r.p = js ? LAT_LIT(r.p, "}\n") : LAT_LIT(r.p, "\r\n");
 	}
 	row_spill(&r);
 	if (fclose(r.f))
@@ -558,7 +558,7 @@ static ALWAYS_INLINE void row_begin(struct row *r, struct lat_rows *w, int js,
 		return;
 	}
 	if (js)
-		r->p = RP_LIT(r->p, "{\"trace\":");
+		r->p = LAT_LIT(r->p, "{\"trace\":");
 	val_text(r, js, w->trace ? w->trace : "");
 	PUT_TEXT(r, js, "host", w->host);
 }
@@ -578,7 +578,7 @@ static ALWAYS_INLINE void row_end(struct row *r, struct lat_rows *w, int js,
 	} else {
 		PUT_TEXT(r, js, "trace_id", w->trace_id);
 		PUT_INT(r, js, "row_schema", LAT_ROWS_SCHEMA);
-		r->p = js ? RP_LIT(r->p, "}\n") : RP_LIT(r->p, "\r\n");
+		r->p = js ? LAT_LIT(r->p, "}\n") : LAT_LIT(r->p, "\r\n");
 	}
 	/* what a long text sent out already was the front of the rows held */
 	f->ntab[kind] = (size_t)(r->p - r->buf);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The exporters' numbers (report/export_text.h) against printf(): the two quotients by
+ * The exporters' numbers (include/latscope/dectext.h) against printf(): the two quotients by
  * multiply and shift over every value they are used on, the 4-digit words over all their
  * values, the 8-digit ones over every value below 10^6 and a stride through 10^8, and whole
  * numbers below 200000, at every length, both ends of the types and a pseudo-random spread;
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "export_text.h"
+#include "latscope/dectext.h"
 
 /* n / 100 of a 4-digit field, n / 10 of a 2-digit one: exact over their whole ranges */
 static void test_quotients(void **state)
@@ -32,7 +32,7 @@ static void check_digits8(uint32_t v)
 	char want[16], got[9];
 
 	snprintf(want, sizeof(want), "%08" PRIu32, v);
-	rp_put8(got, rp_digits8(v));
+	lat_put8(got, lat_digits8(v));
 	got[8] = 0;
 	assert_string_equal(got, want);
 }
@@ -42,7 +42,7 @@ static void test_digits8(void **state)
 	(void)state;
 	for (uint32_t v = 0; v < 10000; v++) {
 		char want[8], got[5];
-		uint32_t d = rp_digits4(v) + 0x30303030u;
+		uint32_t d = lat_digits4(v) + 0x30303030u;
 
 		snprintf(want, sizeof(want), "%04" PRIu32, v);
 		memcpy(got, &d, 4);
@@ -58,35 +58,35 @@ static void test_digits8(void **state)
 	check_digits8(12345678);
 }
 
-/* @v through rp_dec_u64() (or rp_dec_i64() when @sign) against printf; the room kept. */
+/* @v through lat_dec_u64() (or lat_dec_i64() when @sign) against printf; the room kept. */
 static void check_dec(uint64_t v, int sign)
 {
-	char want[32], got[RP_NUM_ROOM + 8], *end;
+	char want[32], got[LAT_DEC_ROOM + 8], *end;
 
 	memset(got, 'z', sizeof(got));
 	if (sign) {
 		snprintf(want, sizeof(want), "%" PRId64, (int64_t)v);
-		end = rp_dec_i64(got, (int64_t)v);
+		end = lat_dec_i64(got, (int64_t)v);
 	} else {
 		snprintf(want, sizeof(want), "%" PRIu64, v);
-		end = rp_dec_u64(got, v);
+		end = lat_dec_u64(got, v);
 	}
 	assert_int_equal(end - got, strlen(want));
 	assert_memory_equal(got, want, strlen(want));
-	for (size_t i = RP_NUM_ROOM; i < sizeof(got); i++)
+	for (size_t i = LAT_DEC_ROOM; i < sizeof(got); i++)
 		assert_int_equal(got[i], 'z');
 }
 
 static void check_us(uint64_t ns)
 {
-	char want[40], got[RP_NUM_ROOM + 8], *end;
+	char want[40], got[LAT_DEC_ROOM + 8], *end;
 
 	memset(got, 'z', sizeof(got));
 	snprintf(want, sizeof(want), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-	end = rp_dec_us(got, ns);
+	end = lat_dec_us(got, ns);
 	assert_int_equal(end - got, strlen(want));
 	assert_memory_equal(got, want, strlen(want));
-	for (size_t i = RP_NUM_ROOM; i < sizeof(got); i++)
+	for (size_t i = LAT_DEC_ROOM; i < sizeof(got); i++)
 		assert_int_equal(got[i], 'z');
 }
 
