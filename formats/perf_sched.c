@@ -72,18 +72,30 @@ static int is_header_piece(const char *s, size_t len)
 	return n > 0;
 }
 
+/*
+ * A rule, or the end of one a mailer wrapped onto a line of its own ("---------"
+ * after "--------------- ------ ... ---------"): groups of 3 dashes or more (the
+ * narrowest is -V's CPU column, "---"), 10 dashes in all or the line's only group.
+ */
 static int is_dashes(const char *s, size_t len)
 {
-	size_t n = 0;
+	size_t n = 0, run = 0, groups = 0;
 
 	imp_trim(&s, &len);
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '-')
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && s[i] == '-') {
 			n++;
-		else if (s[i] != ' ')
+			run++;
+			continue;
+		}
+		if (i < len && s[i] != ' ')
 			return 0;
+		if (run && run < 3)
+			return 0;
+		groups += run > 0;
+		run = 0;
 	}
-	return n >= 10;
+	return n >= 10 || (groups == 1 && n >= 3);
 }
 
 /* "NAME:PID | R ms | N | avg: A ms | max: M ms | ..." */
@@ -194,6 +206,40 @@ static int is_map_row(const char *s, size_t len)
 		return 0;
 	lat_scan_ws(&sc);
 	return lat_scan_lit(&sc, "secs");
+}
+
+/*
+ * A map row as a mailer wraps it (a row shape, docs/formats.md "Mail and paste damage"):
+ * its cells, then "TIME secs" and, for a task seen the first time, "A0 => comm:pid".
+ * Cells alone are a row cut short; perf before 6.11 printed such lines as rows of their
+ * own, but nothing after them completes them, so they are never joined.
+ */
+static enum lat_row_state ps_row_map(const char *s, size_t len, struct lat_row_ctx *ctx)
+{
+	struct lat_scan sc;
+	const char *w;
+	size_t wl;
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
+
+	(void)ctx;
+	if (!cells || star > 1)
+		return LAT_ROW_NO;
+	if (!wl)
+		return LAT_ROW_CUT;
+	if (star != 1 || !is_secs(w, wl))
+		return LAT_ROW_NO;
+	if (lat_scan_ws(&sc), sc.p == sc.end)
+		return LAT_ROW_CUT;
+	if (!lat_scan_lit(&sc, "secs"))
+		return LAT_ROW_NO;
+	if (lat_scan_ws(&sc), sc.p == sc.end)
+		return LAT_ROW_FULL;
+	/* the legend: its code, "=>", the task */
+	if (!lat_scan_word(&sc, &w, &wl) || (lat_scan_ws(&sc), sc.p == sc.end))
+		return LAT_ROW_CUT;
+	if (!lat_scan_lit(&sc, "=>"))
+		return LAT_ROW_NO;
+	return lat_scan_ws(&sc), sc.p == sc.end ? LAT_ROW_CUT : LAT_ROW_FULL;
 }
 
 /* Rows a poster left out: "<SNIP>" and the like, or a line opening with "..." */
@@ -719,7 +765,8 @@ static size_t ps_split(const struct lat_text *t, size_t first, size_t end)
 	return end;
 }
 
-static const lat_row_shape row_shapes[] = { fmt_row_ps_latency, fmt_row_ps_timehist, NULL };
+static const lat_row_shape row_shapes[] = { fmt_row_ps_latency, fmt_row_ps_timehist, ps_row_map,
+					     NULL };
 
 const struct lat_format fmt_perf_sched = {
 	.name = "perf-sched",

@@ -929,7 +929,7 @@ static int rt_parse_block(const struct lat_text *t, size_t first, size_t end,
 }
 
 static const lat_row_shape row_shapes[] = { fmt_row_rtla_top, fmt_row_rtla_top_head,
-					     fmt_row_rtla_noise_head, NULL };
+					     fmt_row_rtla_noise_head, rt_aa_row, NULL };
 
 const struct lat_format fmt_rtla = {
 	.name = "rtla",

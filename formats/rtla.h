@@ -42,6 +42,8 @@ struct rt_aa {
  * stack frame, the headings), LAT_LINE_NO when it is none.
  */
 enum lat_line_kind rt_aa_line_kind(const char *s, size_t len);
+/* an auto-analysis line, whole or cut short by a mailer (a row shape) */
+enum lat_row_state rt_aa_row(const char *s, size_t len, struct lat_row_ctx *ctx);
 
 /*
  * Reads one line (NUL-terminated) into @a: 1 when it was an auto-analysis

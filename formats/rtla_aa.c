@@ -146,6 +146,104 @@ static int is_task_dump(const char *s, size_t len)
 	return len > 5 && s[0] == '[' && s[4] == ']' && s[1] >= '0' && s[1] <= '9';
 }
 
+/* labels whose time a share follows, "(65.52 %)" (Thread latency's is "(100%)") */
+static const char *const aa_shared[] = {
+	"IRQ handler delay:", "Timerlat IRQ duration:", "Blocking thread:", "Thread latency:",
+	"IRQ interference", "Softirq interference", "Thread interference", "NMI interference",
+};
+
+/* The index in aa_labels of the label @s starts with, -1 for none; *@cut: only its first words. */
+static int aa_label_at(const char *s, size_t len, int *cut)
+{
+	*cut = 0;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(aa_labels); i++) {
+		size_t ll = strlen(aa_labels[i]);
+
+		if (len >= ll && !memcmp(s, aa_labels[i], ll))
+			return (int)i;
+		if (len < ll && !memcmp(s, aa_labels[i], len) && aa_labels[i][len] == ' ')
+			*cut = 1;
+	}
+	return -1;
+}
+
+/* After the time of "Max timerlat IRQ latency from idle:": "in cpu N". */
+static enum lat_row_state aa_row_cpu(struct lat_scan *sc)
+{
+	static const char *const words[] = { "in", "cpu" };
+	uint64_t cpu;
+
+	for (size_t k = 0; k < LAT_ARRAY_SIZE(words); k++) {
+		if (sc->p == sc->end)
+			return LAT_ROW_CUT;
+		if (!lat_scan_lit(sc, words[k]))
+			return LAT_ROW_NO;
+		lat_scan_ws(sc);
+	}
+	if (sc->p == sc->end)
+		return LAT_ROW_CUT;
+	return lat_scan_u64(sc, &cpu) && sc->p == sc->end ? LAT_ROW_FULL : LAT_ROW_NO;
+}
+
+#define AA_CULPRIT_INDENT 8	/* the least indent of a culprit line, tabs as 8 */
+
+/*
+ * An auto-analysis line as a mailer wraps it (a row shape, docs/formats.md "Mail and
+ * paste damage"): the aligned layout of rtla 6.10 on is 80 columns wide, so a client
+ * that wraps at 72-78 moves a share, "(65.52 %)", or a time to the next line.  Cut short:
+ * the first words of a label; a label without its time; a time without the share its
+ * label has; the culprit ("insync:4048") without its time.  Each is joined only with
+ * what completes it, so "Blocking thread:" alone (the IRQ hit the threshold) stays.
+ */
+enum lat_row_state rt_aa_row(const char *s, size_t len, struct lat_row_ctx *ctx)
+{
+	struct lat_scan sc;
+	int64_t v;
+	size_t nl, indent, deep = 0;
+	int cut, i;
+
+	(void)ctx;
+	for (indent = 0; indent < len && (s[indent] == ' ' || s[indent] == '\t'); indent++)
+		deep += s[indent] == '\t' ? 8 : 1;
+	imp_trim(&s, &len);
+	if (!len)
+		return LAT_ROW_NO;
+	i = aa_label_at(s, len, &cut);
+	if (i < 0) {
+		if (cut)
+			return LAT_ROW_CUT;
+		/*
+		 * rtla prints the culprit deep under its label ("%24s:%-d"); a "Max:16822590"
+		 * that a mailer put at the start of a line is a piece of a cyclictest row
+		 */
+		if (deep < AA_CULPRIT_INDENT || !is_thread(s, len, &nl))
+			return LAT_ROW_NO;
+		return nl == len ? LAT_ROW_CUT : LAT_ROW_FULL;
+	}
+	lat_scan_init(&sc, s + strlen(aa_labels[i]), len - strlen(aa_labels[i]));
+	lat_scan_char(&sc, ':');
+	lat_scan_ws(&sc);
+	if (lat_scan_lit(&sc, "(exit from idle)") || lat_scan_lit(&sc, "up to"))
+		lat_scan_ws(&sc);
+	if (sc.p == sc.end || (*sc.p == '(' && !memchr(sc.p, ')', (size_t)(sc.end - sc.p))))
+		return LAT_ROW_CUT;
+	if (!lat_scan_fixed(&sc, 1000, &v, NULL))
+		return LAT_ROW_NO;
+	if (lat_scan_ws(&sc), sc.p == sc.end)
+		return LAT_ROW_CUT;
+	if (!lat_scan_lit(&sc, "us") && !lat_scan_lit(&sc, "ns"))
+		return LAT_ROW_NO;
+	lat_scan_ws(&sc);
+	if (!strcmp(aa_labels[i], "Max timerlat IRQ latency from idle:"))
+		return aa_row_cpu(&sc);
+	if (sc.p == sc.end)
+		return starts_any(s, len, aa_shared, LAT_ARRAY_SIZE(aa_shared)) ? LAT_ROW_CUT :
+										   LAT_ROW_FULL;
+	if (*sc.p != '(')
+		return LAT_ROW_NO;
+	return memchr(sc.p, ')', (size_t)(sc.end - sc.p)) ? LAT_ROW_FULL : LAT_ROW_CUT;
+}
+
 enum lat_line_kind rt_aa_line_kind(const char *s, size_t len)
 {
 	size_t nl;

@@ -404,6 +404,132 @@ static void test_wrapped_hwnoise(void **state)
 }
 
 /*
+ * timerlat's auto-analysis as rtla 6.10 on aligns it (Documentation/tools/rtla/
+ * rtla-timerlat-top.rst, samples/rtla/timerlat-top-aa.txt, lines 28-34 and 60-61): its
+ * lines are 80 columns wide.  `fold -s -w 72` moves each share to a line of its own;
+ * the culprit's time and the idle line were cut by hand narrower (after the culprit's
+ * name, inside the label "Max timerlat IRQ latency from idle:").  Read back, the
+ * findings are the unwrapped text's, word for word.
+ */
+static void test_wrapped_rtla_aa(void **state)
+{
+	static const char text[] =
+		"  rtla timerlat hit stop tracing\n"
+		"  ## CPU 23 hit stop tracing, analyzing it ##\n"
+		"  IRQ handler delay:                                        27.49 us \n"
+		"(65.52 %)\n"
+		"  IRQ latency:                                              28.13 us\n"
+		"  Timerlat IRQ duration:                                     9.59 us \n"
+		"(22.85 %)\n"
+		"  Blocking thread:                                           3.79 us \n"
+		"(9.03 %)\n"
+		"                         objtool:49256\n"
+		"                       3.79 us\n"
+		"\n"
+		"  The system has exit from idle latency!\n"
+		"    Max timerlat IRQ latency \n"
+		"from idle: 17.48 us in cpu 4\n";
+	struct lat_loaded *l;
+	const struct lat_finding *f;
+
+	(void)state;
+	/* 5 lines joined back: 3 shares, the culprit's time, the idle line's end */
+	assert_joined(text, 5, 10);
+	l = load_one(text);
+	f = old_logs_finding(l->blocks[0], "rtla-auto-analysis");
+	assert_non_null(f);
+	assert_string_equal(f->message, "## CPU 23 hit stop tracing, analyzing it ##; "
+			    "IRQ handler delay: 27.49 us (65.52 %); IRQ latency: 28.13 us; "
+			    "Timerlat IRQ duration: 9.59 us (22.85 %); Blocking thread: 3.79 us "
+			    "(9.03 %); objtool:49256 3.79 us; Max timerlat IRQ latency from idle: "
+			    "17.48 us in cpu 4");
+	f = old_logs_finding(l->blocks[0], "rtla-blocking-thread");
+	assert_non_null(f);
+	assert_string_equal(f->message, "cpu 23: objtool:49256 blocked the timerlat thread for "
+			    "3.79 us (9.03 %)");
+	old_logs_free(l);
+}
+
+/*
+ * "Blocking thread:" alone (the IRQ latency hit the threshold) and a culprit without a
+ * time are whole lines: what follows them (the culprit, the stack's heading) does not
+ * complete them, so nothing is joined.  And a piece of another table's row that reads
+ * "comm:pid" at the start of its line does not start a culprit.
+ */
+static void test_rtla_aa_not_joined(void **state)
+{
+	static const char text[] =
+		"## CPU 1 hit stop tracing, analyzing it ##\n"
+		"  IRQ handler delay:                                         0.00 us (0.00 %)\n"
+		"  IRQ latency:                                             709.25 us\n"
+		"  Blocking thread:\n"
+		"                                   ip:3567\n"
+		"    Blocking thread stack trace\n"
+		"                -> timerlat_irq\n"
+		"------------------------------------------------------------------------\n"
+		"    IRQ latency:                                           709.25 us (100%)\n";
+
+	/* cyclictest -N (samples/cyclictest/nsecs.txt) wrapped at 76: "Max:16822590" is no culprit */
+	static const char nsecs[] =
+		"T: 0 (14911) P:80 I:200 C:   2000 Min:  11006 Act:   61694 Avg:  107127\n"
+		"Max:16822590\n";
+
+	(void)state;
+	assert_joined(text, 0, 9);
+	assert_joined(nsecs, 1, 1);
+}
+
+/*
+ * perf sched map of 16 CPUs (Yang Jihong, LKML 6 Feb 2024, samples/perf-sched/
+ * lkml-2024-yangjihong-lat-map-replay-snip.txt, lines 32-35 and 37-38) as `fold -s -w 72`
+ * wraps it: each row's time and legend on a line of their own.  Then a timehist rule
+ * whose last group went to the next line ("---------").
+ */
+static void test_wrapped_perf_sched_map(void **state)
+{
+	static const char map[] =
+		"    *A0                                                              \n"
+		"456532.510141 secs A0 => migration/0:15\n"
+		"    *.                                                               \n"
+		"456532.510171 secs .  => swapper:0\n"
+		"     .  *B0                                                          \n"
+		"456532.510261 secs B0 => migration/1:21\n"
+		"     .  *.                                                           \n"
+		"456532.510279 secs\n"
+		"     L7  L7  L7  L7  L7  L7  L7  L7  L7  L7  L7 *L7  .   .   .   .   \n"
+		"456532.785979 secs\n"
+		"     L7  L7  L7  L7  L7  L7  L7  L7  L7  L7  L7  L7 *L7  .   .   .   \n"
+		"456532.786054 secs\n";
+	static const char timehist[] =
+		"                time    cpu  task name             wait time  sch delay \n"
+		" run time\n"
+		"                             [tid/pid]                (msec)     (msec) \n"
+		"   (msec)\n"
+		"      -------------- ------  --------------------  ---------  --------- \n"
+		"---------\n"
+		"        79371.874569 [0011]  gcc[31949]                0.014      0.000 \n"
+		"    1.148\n";
+	struct lat_loaded *l;
+	const struct lat_finding *f;
+
+	(void)state;
+	assert_joined(map, 6, 6);
+	l = load_one(map);
+	/* 6 rows, a switch each, 456532.786054 - 456532.510141 = 275.913 ms; 3 legends */
+	f = old_logs_finding(l->blocks[0], "perf-sched-map");
+	assert_non_null(f);
+	assert_string_equal(f->message, "perf sched map: 6 context switches on 16 CPUs over 276 "
+			    "ms, 3 tasks named: which task ran where, no scheduling delay (perf "
+			    "sched latency and timehist print those)");
+	old_logs_free(l);
+	/* the row joined back (a row shape); the rule's end is the rule's, not a bad row */
+	l = load_one(timehist);
+	assert_int_equal(l->blocks[0]->nhist, 1);
+	assert_string_equal(l->blocks[0]->hist[0]->title, "cpu11 sch delay");
+	old_logs_free(l);
+}
+
+/*
  * A trace copied from a web viewer with its line numbers ("318  <idle>-0 ...");
  * and two tables counted up by one that are no such paste (rtla top's CPU
  * column, rtla hist's Index).
@@ -507,6 +633,9 @@ int main(void)
 		cmocka_unit_test(test_wrapped_perf_sched),
 		cmocka_unit_test(test_wrapped_rtla_top),
 		cmocka_unit_test(test_wrapped_hwnoise),
+		cmocka_unit_test(test_wrapped_rtla_aa),
+		cmocka_unit_test(test_rtla_aa_not_joined),
+		cmocka_unit_test(test_wrapped_perf_sched_map),
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_first_cyclictests),
 	};
