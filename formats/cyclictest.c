@@ -68,6 +68,7 @@ struct ct_state {
 	int no_avg;			/* summaries without Avg (the first cyclictest versions) */
 	int64_t break_tid, break_value;	/* -b: "# Break thread:", "# Break value:" (or NONE) */
 	char *notes;			/* "# Max Latency:" (old rt-tests) and "# SMIs:" lines */
+	int64_t ovf_open;		/* the thread of an overflow list not ended yet, or -1 */
 };
 
 enum { CT_K_SUMMARY = 1, CT_K_HIST = 2, CT_K_VERBOSE = 4, CT_K_JSON = 8 };
@@ -97,6 +98,31 @@ static int is_hist_row(const char *s, size_t len)
 			i++;
 	}
 	return ntok >= 2;
+}
+
+/*
+ * "00010 00011 00012 # 01960 others": the rest of an overflow list ("%05lu" each) a mailer
+ * wrapped onto lines of their own, which only the block can tell (ovf_continues()).
+ */
+static int is_ovf_piece(const char *s, size_t len)
+{
+	size_t i = 0, ntok = 0;
+
+	imp_trim(&s, &len);
+	while (i < len && s[i] != '#') {
+		size_t st = i;
+
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i - st < 5 || (i < len && s[i] != ' ' && s[i] != '\t'))
+			return 0;
+		ntok++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	if (i < len)
+		return len - i > 7 && !memcmp(s + len - 7, " others", 7);
+	return ntok > 0;
 }
 
 /*
@@ -250,7 +276,7 @@ static int ct_label_skip(const char *s, size_t len)
 static enum lat_line_kind ct_line_kind(const char *s, size_t len)
 {
 	if (is_summary(s, len) || is_hist_row(s, len) || is_trailer(s, len) ||
-	    is_verbose_row(s, len) || is_hist_head(s, len))
+	    is_verbose_row(s, len) || is_hist_head(s, len) || is_ovf_piece(s, len))
 		return LAT_LINE_ROW;
 	if (imp_starts(s, len, "# Histogram") || imp_starts(s, len, "Thread ") ||
 	    starts_any(s, len, json_heads, LAT_ARRAY_SIZE(json_heads)))
@@ -527,6 +553,7 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 				return 0;
 			t->listed_overflows++;
 		}
+		st->ovf_open = t->others ? -1 : id;	/* "# N others" ends the list */
 		return 1;
 	}
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(tab); i++) {
@@ -551,6 +578,44 @@ static int parse_trailer(struct ct_state *st, const char *buf, int *err)
 		return col > 0;
 	}
 	return 0;
+}
+
+/*
+ * A line a mailer wrapped off "# Thread 0: 01389 01434 ...": more cycle numbers of the
+ * thread whose list is open, maybe ending in "# 00265 others".  Read as histogram rows
+ * (numbers only) they would add buckets nobody printed.  1 when @s was such a line.
+ */
+static int ovf_continues(struct ct_state *st, const char *s, size_t len, int *err)
+{
+	struct lat_scan sc;
+	int64_t v, others = -1;
+	struct ct_thread *t;
+	int64_t n = 0;
+
+	lat_scan_init(&sc, s, len);
+	while (lat_scan_ws(&sc), !lat_scan_eol(&sc)) {
+		if (lat_scan_char(&sc, '#')) {
+			lat_scan_ws(&sc);
+			if (!lat_scan_i64(&sc, &others) || (lat_scan_ws(&sc),
+			    !lat_scan_lit(&sc, "others")) || (lat_scan_ws(&sc), !lat_scan_eol(&sc)))
+				return 0;
+			break;
+		}
+		if (!lat_scan_i64(&sc, &v) || v < 0)
+			return 0;
+		n++;
+	}
+	if (!n && others < 0)
+		return 0;
+	t = thread_of(st, st->ovf_open, err);
+	if (!t)
+		return 0;
+	t->listed_overflows += n;
+	if (others >= 0) {
+		t->others = others;
+		st->ovf_open = -1;
+	}
+	return 1;
 }
 
 /* ---- -v ---- */
@@ -898,7 +963,7 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
 	struct ct_state st = { .unit = 1000, .json_thread = -1, .break_tid = LAT_VALUE_NONE,
-			       .break_value = LAT_VALUE_NONE };
+			       .break_value = LAT_VALUE_NONE, .ovf_open = -1 };
 	char *buf = malloc(CT_LINE_MAX);
 	int ret = 0, err = 0;
 
@@ -914,8 +979,19 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 		enum lat_line_kind k;
 		int r;
 
-		if (lat_line_blank(l))
-			continue;
+		if (lat_line_blank(l) || l->binary) {
+			st.ovf_open = -1;
+			if (!l->binary)
+				continue;
+		} else if (st.ovf_open >= 0) {
+			if (ovf_continues(&st, l->s, l->len, &err))
+				continue;
+			st.ovf_open = -1;
+			if (err) {
+				ret = err;
+				break;
+			}
+		}
 		k = l->binary ? LAT_LINE_NO : ct_line_kind(l->s, l->len);
 		if (k == LAT_LINE_SOFT && !starts_any(l->s, l->len, json_soft,
 						      LAT_ARRAY_SIZE(json_soft)) &&

@@ -200,6 +200,62 @@ static void test_wrapped_cyclictest(void **state)
 }
 
 /*
+ * cyclictest -h's overflow list (samples/cyclictest/overflow.txt, produced here: `-l 2000
+ * -h 30`, 1990 overflows) as `fold -s -w 72` wraps it: the cycle numbers ("%05lu") and
+ * "# 01960 others" go to lines of their own.  Read as numbers only they would be rows of
+ * the histogram (or, 5 digits wide, no line of cyclictest's); they are the list's rest:
+ * 10 + 12 + 8 listed and 1960 others make the 1990 overflows, no warning.
+ */
+static void test_wrapped_overflow_list(void **state)
+{
+	static const char text[] =
+		"# Histogram\n"
+		"000000 000000\n"
+		"000013 000001\n"
+		"000014 000001\n"
+		"# Total: 000000002\n"
+		"# Min Latencies: 00013\n"
+		"# Avg Latencies: 00079\n"
+		"# Max Latencies: 02343\n"
+		"# Histogram Overflows: 01990\n"
+		"# Histogram Overflow at cycle number:\n"
+		"# Thread 0: 00000 00001 00002 00003 00004 00005 00006 00007 00008 00009\n"
+		"00010 00011 00012 00013 00014 00015 00016 00017 00018 00019 00020 00021\n"
+		"00022 00023 00024 00025 00026 00027 00028 00029 # 01960 others\n";
+	struct lat_loaded *l;
+
+	(void)state;
+	l = load_one(text);
+	assert_null(old_logs_finding(l->blocks[0], "overflow-cycles"));
+	assert_null(old_logs_finding(l->blocks[0], "total-mismatch"));
+	assert_int_equal(l->blocks[0]->nhist, 1);
+	/* rows 0, 13, 14 (the empty one kept) and the overflows' bucket: no row from the list */
+	assert_int_equal(l->blocks[0]->hist[0]->nbuckets, 4);
+	old_logs_free(l);
+	/* cycles past 99999 print 6 digits: their piece reads like a histogram row, it is not */
+	l = load_one("# Histogram\n000013 000001\n# Total: 000000001\n"
+		     "# Histogram Overflows: 00012\n"
+		     "# Histogram Overflow at cycle number:\n"
+		     "# Thread 0: 99990 99991 99992 99993 99994 99995 99996 99997 99998 99999\n"
+		     "100000 100001\n");
+	assert_null(old_logs_finding(l->blocks[0], "overflow-cycles"));
+	assert_int_equal(l->blocks[0]->hist[0]->nbuckets, 2);	/* row 13 and the overflows' */
+	old_logs_free(l);
+	/* the list's last piece lost: 20 listed, no "others", 30 counted, said */
+	l = old_logs_load_text("# Histogram\n000013 000001\n# Total: 000000001\n"
+			       "# Histogram Overflows: 00030\n"
+			       "# Histogram Overflow at cycle number:\n"
+			       "# Thread 0: 00000 00001 00002 00003 00004 00005 00006 00007 00008\n"
+			       "00009 00010 00011 00012 00013 00014 00015 00016 00017 00018 00019\n"
+			       "\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(old_logs_finding(l->blocks[0], "overflow-cycles")->message,
+			    "thread 0: 20 overflow cycles listed and 0 others, but 30 overflows "
+			    "counted");
+	old_logs_free(l);
+}
+
+/*
  * Two rows never make one: a row cut short stays as it is (and is reported
  * by its reader) before a blank line, before a complete row, before a piece
  * of another quote depth; a complete row is never extended.  The first text
@@ -629,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_flowed),
 		cmocka_unit_test(test_not_flowed),
 		cmocka_unit_test(test_wrapped_cyclictest),
+		cmocka_unit_test(test_wrapped_overflow_list),
 		cmocka_unit_test(test_rows_never_joined),
 		cmocka_unit_test(test_wrapped_perf_sched),
 		cmocka_unit_test(test_wrapped_rtla_top),
