@@ -164,8 +164,11 @@ static void test_aa_irq_case(void **state)
 	b = l->blocks[0];
 	assert_string_equal(b->fmt->name, "rtla");
 	assert_int_equal(b->first_line, 30);
-	/* "(0.00" / "%)": a line his mailer wrapped, the one reported */
-	assert_int_equal(b->skipped_lines, 1);
+	/* "(0.00" / "%)": a line his mailer wrapped, joined back (rt_aa_row()) */
+	assert_int_equal(l->text.fix.rows, 1);
+	assert_int_equal(b->skipped_lines, 0);
+	assert_non_null(strstr(message(b, "rtla-auto-analysis"),
+			       "IRQ handler delay: 0.00 us (0.00 %); IRQ latency: 709.25 us;"));
 	assert_string_equal(message(b, "rtla-blocking-thread"),
 			    "cpu 1: ip:3567 was running when the timer IRQ came late (IRQ latency "
 			    "709.25 us)");
