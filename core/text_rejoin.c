@@ -7,7 +7,7 @@
  *    a blank goes on on the next line of the same quote depth;
  *  - table rows wrapped at a fixed column: a line that starts a row of a
  *    known table (cyclictest "T:", perf sched latency and timehist, rtla top)
- *    but stops before the row is complete is joined with the next 1-3 lines
+ *    but stops before the row is complete is joined with the next 1-4 lines
  *    of its quote depth, when together they make exactly one complete row and
  *    none of them starts a row of its own.  Two real rows are never joined:
  *    a complete row is never extended, and a piece that starts a row is never
@@ -44,7 +44,7 @@ static int shape_of(const struct tr_shapes *sh, const struct lat_line *l, enum l
 
 /* ---- joining ----------------------------------------------------------- */
 
-#define TR_PIECES 3		/* continuation lines of one wrapped row, at most */
+#define TR_PIECES 4		/* continuation lines of one wrapped row, at most */
 #define TR_ROW_MAX 1024		/* the longest row tried */
 
 /*

@@ -854,6 +854,128 @@ static int ft_probe(const char *peek, size_t len)
 	return 0;
 }
 
+/*
+ * A character of an event's name ("sched_switch", "irq_handler_entry") or of the
+ * function a trace_printk() or a marker names with its offset ("tracing_mark_write+0x91/0x170").
+ */
+static int is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '+' || c == '/' || c == '.';
+}
+
+/*
+ * Whether the fields [p, e) hold @key.  An event is whole once its last field is there:
+ * a wrapped one that lacks it is cut short, and so is the same event of an older kernel
+ * that never printed it, which is harmless: a line is joined only with what completes it.
+ */
+static int has_key(const char *p, const char *e, const char *key)
+{
+	return memmem(p, (size_t)(e - p), key, strlen(key)) != NULL;
+}
+
+/* "<stack trace>" or "<user stack trace>" after an event's head: whole, or its first word. */
+static enum lat_row_state stack_head_row(const char *p, size_t n)
+{
+	static const char *const heads[] = { "<stack trace>", "<user stack trace>" };
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(heads); i++) {
+		size_t hl = strlen(heads[i]);
+
+		if (n == hl && !memcmp(p, heads[i], n))
+			return LAT_ROW_FULL;
+		if (n < hl && !memcmp(p, heads[i], n) && heads[i][n] == ' ')
+			return LAT_ROW_CUT;
+	}
+	return LAT_ROW_NO;
+}
+
+/*
+ * An event line as a mailer wraps it (a row shape, docs/formats.md "Mail and paste
+ * damage"): a sched_switch line is 130 columns and more, a wakeup 90, so a client that
+ * wraps at 72-78 cuts most of them.  Whole when the reader reads it (a wakeup once its
+ * target CPU is there, a softirq its action), cut short when it has an event's head and
+ * name but its fields do not read.  Lines of the kernel's latency tracers are their
+ * reader's (kt_row()); lines without an event's name ("#1 context irq ...") too.
+ */
+static enum lat_row_state ft_row(const char *s, size_t len, struct lat_row_ctx *ctx)
+{
+	struct lat_event ev;
+	struct ft_strs strs;
+	const char *exp, *n, *p, *e = s + len;
+	size_t off = ft_parse_head(s, len, &ev, &strs);
+	char name[32];
+	int nc = 0;
+
+	(void)ctx;
+	if (!off)
+		return LAT_ROW_NO;
+	for (n = p = s + off; p < e && (*p == ' ' || *p == '\t'); p++)
+		;
+	if (p == e)
+		return LAT_ROW_CUT;	/* the head alone: a tgid column pushed the name on */
+	if (*p == '<')
+		return stack_head_row(p, (size_t)(e - p));
+	for (n = p; p < e && is_name_char(*p); p++)
+		;
+	if (p == n || p >= e || *p != ':' || (size_t)(p - n) >= sizeof(name))
+		return LAT_ROW_NO;
+	memcpy(name, n, (size_t)(p - n));
+	name[p - n] = '\0';
+	if (kt_classify_event(name) != KT_CL_OTHER)
+		return LAT_ROW_NO;
+	switch (ft_parse_line(s, len, &ev, &strs, &nc, &exp)) {
+	case FT_BAD:
+		return LAT_ROW_CUT;
+	case FT_EVENT:
+		break;
+	case FT_STACK:
+	case FT_USTACK:
+		return LAT_ROW_FULL;	/* trace-cmd's "kernel_stack: <stack trace >" */
+	default:
+		return LAT_ROW_NO;
+	}
+	switch (ev.type) {
+	case LAT_EV_WAKING:
+	case LAT_EV_WAKEUP:
+	case LAT_EV_WAKEUP_NEW:
+		/* "target_cpu=001", trace-cmd's own form "CPU:001" */
+		return has_key(p, e, "target_cpu=") || has_key(p, e, "CPU:") ? LAT_ROW_FULL :
+									     LAT_ROW_CUT;
+	case LAT_EV_SOFTIRQ_ENTRY:
+	case LAT_EV_SOFTIRQ_EXIT:
+		return has_key(p, e, "action=") ? LAT_ROW_FULL : LAT_ROW_CUT;
+	case LAT_EV_MIGRATE:
+		return has_key(p, e, "dest_cpu=") ? LAT_ROW_FULL : LAT_ROW_CUT;
+	case LAT_EV_EXIT:
+		return has_key(p, e, "group_dead=") ? LAT_ROW_FULL : LAT_ROW_CUT;	/* 6.x */
+	case LAT_EV_EXEC:
+		return has_key(p, e, "old_pid=") ? LAT_ROW_FULL : LAT_ROW_CUT;
+	case LAT_EV_IRQ_EXIT:
+		return has_key(p, e, "ret=") ? LAT_ROW_FULL : LAT_ROW_CUT;
+	case LAT_EV_TIMER_START:
+		return has_key(p, e, "mode=") ? LAT_ROW_FULL : LAT_ROW_CUT;	/* 4.16 on */
+	case LAT_EV_MARKER:
+		/* "tracing_mark_write:" alone: its text went to the next line */
+		return ev.u.marker.len ? LAT_ROW_FULL : LAT_ROW_CUT;
+	case LAT_EV_OTHER:
+		/*
+		 * An event this reader does not model is whole with any fields; without
+		 * any, its fields went to the next line ("sched_stat_runtime:" at column
+		 * 60-76), unless what follows is a stack frame's arrow
+		 */
+		for (p++; p < e && (*p == ' ' || *p == '\t'); p++)
+			;
+		return p == e || (e - p >= 2 && !memcmp(p, "=>", 2)) ? LAT_ROW_CUT : LAT_ROW_FULL;
+	default:
+		return LAT_ROW_FULL;
+	}
+}
+
+static const lat_row_shape ft_row_shapes[] = { ft_row, NULL };
+
 const struct lat_format fmt_ftrace_text = {
 	.name = "ftrace-text",
 	.summary = "ftrace text: kernel trace/trace_pipe, console dumps (ftrace_dump_on_oops) and "
@@ -862,4 +984,5 @@ const struct lat_format fmt_ftrace_text = {
 	.line_kind = ft_line_kind,
 	.parse_block = ft_parse_block,
 	.open_stream = ft_open_stream,
+	.row_shapes = ft_row_shapes,
 };

@@ -250,10 +250,12 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 	}
 	/*
 	 * A text reader that streams reads raw lines: an encoded body (a mail's
-	 * quoted-printable) goes to the block path, which decodes it first.
+	 * quoted-printable) or rows a mailer wrapped go to the block path, which
+	 * decodes and joins them first.
 	 */
 	if (best && best->open_stream && (!best->line_kind || forced || score >= 95)) {
-		if (!best->line_kind || !lat_text_peek_encoded(peek, peeklen)) {
+		if (!best->line_kind || (!lat_text_peek_encoded(peek, peeklen) &&
+					 !lat_formats_peek_wrapped(peek, peeklen))) {
 			ret = load_stream(l, best, peek, peeklen);
 			free(peek);
 			return ret;

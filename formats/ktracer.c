@@ -341,6 +341,23 @@ static void comment(struct kt_state *st, const char *s, size_t len)
 		st->has_entries = 1;
 }
 
+/*
+ * "|            |      |      |": the end of the header's ruler ("#  | |  |  ||||  |")
+ * a mailer wrapped onto a line of its own: the bars and blanks alone.
+ */
+static int is_ruler_piece(const char *s, size_t len)
+{
+	int bars = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '|')
+			bars++;
+		else if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	}
+	return bars > 0;
+}
+
 /* A line that is no record of the tracers: a stack, its frames, another event. */
 static int other_line(struct kt_state *st, const struct lat_line *l, struct lat_block *b,
 		      struct lat_diag *d)
@@ -359,6 +376,8 @@ static int other_line(struct kt_state *st, const struct lat_line *l, struct lat_
 	}
 	if ((ret = end_stack(st)) < 0)
 		return ret;
+	if (k != FT_EVENT && is_ruler_piece(l->s, l->len))
+		return 0;
 	switch (k) {
 	case FT_SKIP:
 		return 0;
@@ -586,7 +605,7 @@ static enum lat_line_kind kt_line_kind(const char *s, size_t len)
 	case KT_HWLAT_REST:
 		return LAT_LINE_ROW;
 	default:
-		return fmt_ftrace_text.line_kind(s, len);
+		return is_ruler_piece(s, len) ? LAT_LINE_SOFT : fmt_ftrace_text.line_kind(s, len);
 	}
 }
 
@@ -645,6 +664,45 @@ static int kt_probe(const char *peek, size_t len)
 	return noise >= 3 && !other ? 70 : 0;
 }
 
+/*
+ * A line of these tracers as a mailer wraps it (a row shape, docs/formats.md "Mail and
+ * paste damage"): "<idle>-0 [000] d.h1  54.029328: #1  context  irq timer_latency  932
+ * ns" is some 90 columns, an osnoise period row and a noise event more.  Whole when it
+ * reads as one of their records, cut short when it has an event's head and a payload
+ * they start that does not read whole.  The hwlat row cut after "inner/outer(us):"
+ * joins with its rest here too (KT_HWLAT_CUT: the reader also pairs the two lines).
+ */
+static enum lat_row_state kt_row(const char *s, size_t len, struct lat_row_ctx *ctx)
+{
+	struct kt_rec r;
+
+	(void)ctx;
+	switch (kt_parse_line(s, len, &r)) {
+	case KT_HWLAT:
+		/*
+		 * "nmi-total:" and "nmi-count:" come as a pair (NMIs seen); "count:" (5.7
+		 * on) is not asked for: a row of 4.x ends at its "ts:", and a mailer that
+		 * wraps at 72-78 cuts a row of 5.7 after "inner/outer(us):" (KT_HWLAT_CUT)
+		 */
+		return memmem(s, len, "nmi-total:", 10) && !memmem(s, len, "nmi-count:", 10) ?
+		       LAT_ROW_CUT : LAT_ROW_FULL;
+	case KT_TIMERLAT:
+	case KT_OSNOISE:
+	case KT_NOISE:
+	case KT_THRESHOLD:
+	case KT_STOP:
+		return LAT_ROW_FULL;
+	case KT_HWLAT_CUT:
+		return LAT_ROW_CUT;
+	case KT_BAD:
+		return r.has_head ? LAT_ROW_CUT : LAT_ROW_NO;
+	default:
+		return LAT_ROW_NO;
+	}
+}
+
+static const lat_row_shape kt_row_shapes[] = { kt_row, NULL };
+
 const struct lat_format fmt_kernel_tracer = {
 	.name = "kernel-tracer",
 	.summary = "the kernel's timerlat, osnoise and hwlat tracers' trace text, with the "
@@ -653,4 +711,5 @@ const struct lat_format fmt_kernel_tracer = {
 	.line_kind = kt_line_kind,
 	.parse_block = kt_parse_block,
 	.header_block = kt_header_block,
+	.row_shapes = kt_row_shapes,
 };

@@ -162,6 +162,8 @@ static int numbered(struct lat_scan *sc, struct kt_rec *r)
 	if (!lat_scan_char(sc, '#') || !lat_scan_u64(sc, &seq))
 		return KT_NONE;
 	lat_scan_ws(sc);
+	if (lat_scan_eol(sc))		/* the rest went to the next line (a mailer's wrap) */
+		return bad(r, "\"#N context ... timer_latency N ns\" or \"#N inner/outer(us): ...\"");
 	if (lat_scan_lit(sc, "context")) {
 		r->u.tl.seq = seq;
 		return timerlat(sc, r);

@@ -86,16 +86,36 @@ void lat_formats_repair_text(struct lat_text *t)
 	lat_formats_rejoin_rows(t);
 }
 
-void lat_formats_rejoin_rows(struct lat_text *t)
+/* Every registered reader's row shapes into @shapes (ROW_SHAPES_MAX): their count. */
+static size_t all_row_shapes(lat_row_shape *shapes)
 {
-	lat_row_shape shapes[ROW_SHAPES_MAX];
 	size_t n = 0;
 
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(registry); i++)
 		for (const lat_row_shape *s = registry[i]->row_shapes; s && *s; s++)
 			if (n < ROW_SHAPES_MAX)
 				shapes[n++] = *s;
-	lat_text_rejoin_rows(t, shapes, n);
+	return n;
+}
+
+void lat_formats_rejoin_rows(struct lat_text *t)
+{
+	lat_row_shape shapes[ROW_SHAPES_MAX];
+
+	lat_text_rejoin_rows(t, shapes, all_row_shapes(shapes));
+}
+
+int lat_formats_peek_wrapped(const char *peek, size_t len)
+{
+	struct lat_text t;
+	int found;
+
+	if (lat_text_init_mem(&t, peek, len))
+		return 0;
+	lat_formats_rejoin_rows(&t);
+	found = t.fix.rows > 0;
+	lat_text_release(&t);
+	return found;
 }
 
 static int is_pure_stream(const struct lat_format *f)

@@ -98,6 +98,12 @@ const struct lat_format *lat_format_find(const char *name);
  */
 void lat_formats_rejoin_rows(struct lat_text *t);
 /*
+ * 1 when the start of an input (@len bytes at @peek) holds a row a mailer wrapped, which
+ * lat_formats_rejoin_rows() would join: the stream readers (raw lines) leave such an
+ * input to the block path, as they leave an encoded one (lat_text_peek_encoded()).
+ */
+int lat_formats_peek_wrapped(const char *peek, size_t len);
+/*
  * What the readers' knowledge of their tables repairs in @t, in order: the
  * diff prefixes of a table quoted as diff lines (lat_text_undiff(), with
  * every block reader's line classes and row shapes), then the wrapped rows

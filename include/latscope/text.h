@@ -137,7 +137,7 @@ typedef enum lat_row_state (*lat_row_shape)(const char *s, size_t len, struct la
  * Joins the table rows a mailer wrapped at a fixed column back into one line
  * each (docs/formats.md, "Mail and paste damage"): a line that @shapes (n of
  * them, the first that does not say LAT_ROW_NO decides) call cut short is
- * joined with the next 1-3 lines of its quote depth when together they make
+ * joined with the next 1-4 lines of its quote depth when together they make
  * exactly one whole row and none of them starts a row; t->fix counts it.
  * The init functions repair everything else; the readers know the rows
  * (lat_formats_rejoin_rows() in format.h passes every reader's shapes).

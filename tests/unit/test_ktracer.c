@@ -414,13 +414,19 @@ static void test_hwlat_mail_wrapped(void **state)
 	const struct lat_block *b;
 
 	(void)state;
-	/* three traces, each row cut after "inner/outer(us): " (format=flowed) */
+	/*
+	 * three traces, each row cut after "inner/outer(us): " (format=flowed, its
+	 * header not in the excerpt): the text layer joins the 9 rows (hwlat's row
+	 * shape), so the reader has none of its own to join (its joined-rows finding)
+	 */
+	assert_int_equal(l->text.fix.rows, 9);
 	assert_int_equal(l->nblocks, 3);
 	b = l->blocks[0];
 	assert_int_equal(b->skipped_lines, 0);
 	assert_summary(b->hist[0], "cpu0", 5, 40000, 40600, 41000);
 	assert_summary(b->hist[1], "cpu1", 1, 41000, 41000, 41000);
-	assert_finding(b, "joined-rows", "6 hwlat rows");
+	for (size_t i = 0; i < b->nfindings; i++)
+		assert_string_not_equal(b->findings[i].kind, "joined-rows");
 	assert_finding(b, "worst-sample", "worst 41 us on cpu1 at 613.749741 (#1, line 17)");
 	assert_finding(b, "worst-sample", "9976 times above the threshold");
 	b = l->blocks[1];

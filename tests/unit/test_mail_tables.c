@@ -19,6 +19,7 @@
 
 #include "latscope/format.h"
 #include "latscope/text.h"
+#include "ftrace_text.h"
 #include "old_logs_util.h"
 
 static void init(struct lat_text *t, const char *s)
@@ -586,6 +587,108 @@ static void test_wrapped_perf_sched_map(void **state)
 }
 
 /*
+ * ftrace text quoted in a reply after a mail client wrapped it (samples/ftrace-text/
+ * kernel-trace.txt, lines 13-17 and 29-30, `fold -s -w 76 | sed 's/^/> /'`): with the
+ * TGID column the event's name goes to the next line, a sched_switch to three lines.
+ */
+static void test_wrapped_ftrace_events(void **state)
+{
+	static const char text[] =
+		">        record.sh-11147   (  11147) [001] ...1.   893.188168: \n"	/* 1 */
+		"> tracing_mark_write: latscope-sample: start\n"
+		">        record.sh-11147   (  11147) [001] .....   893.188309: \n"	/* 3 */
+		"> sched_process_fork: comm=record.sh pid=11147 child_comm=record.sh \n"
+		"> child_pid=11150\n"
+		">        record.sh-11147   (  11147) [001] d..2.   893.188331: \n"	/* 6 */
+		"> sched_wakeup_new: comm=record.sh pid=11150 prio=120 target_cpu=001\n"
+		">        record.sh-11147   (  11147) [001] d..2.   893.188340: sched_switch: \n"
+		"> prev_comm=record.sh prev_pid=11147 prev_prio=120 prev_state=D ==> \n"
+		"> next_comm=record.sh next_pid=11150 next_prio=120\n"
+		">        record.sh-11147   (  11147) [001] d..2.   893.188531: <stack trace>\n"
+		">    Web Content-7-11150   (  11150) [001] d..3.   893.188637: sched_waking: \n"
+		"> comm=migration/1 pid=21 prio=0 target_cpu=001\n"			/* 13 */
+		">    Web Content-7-11150   (  11150) [001] dN.4.   893.188643: sched_wakeup: \n"
+		"> comm=migration/1 pid=21 prio=0 target_cpu=001\n";
+	struct lat_text t;
+
+	(void)state;
+	/* 6 events of 8 pieces joined; the stack's head was whole */
+	init(&t, text);
+	assert_int_equal(t.fix.rows, 6);
+	assert_int_equal(t.fix.row_pieces, 8);
+	assert_line(&t, 3, "       record.sh-11147   (  11147) [001] d..2.   893.188340: "
+		    "sched_switch: prev_comm=record.sh prev_pid=11147 prev_prio=120 prev_state=D "
+		    "==> next_comm=record.sh next_pid=11150 next_prio=120", 8, 2);
+	assert_int_equal(t.nlines, 7);
+	lat_text_release(&t);
+	/* every event read whole: marker, fork, new task, switch, stack, waking, wakeup */
+	{
+		static const enum lat_ev_type want[] = { LAT_EV_MARKER, LAT_EV_FORK,
+							 LAT_EV_WAKEUP_NEW, LAT_EV_SWITCH,
+							 LAT_EV_STACK, LAT_EV_WAKING, LAT_EV_WAKEUP };
+		char path[] = "/tmp/latscope-unit-XXXXXX";
+		int fd = mkstemp(path);
+		struct lat_loaded ld;
+		struct lat_event ev;
+
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+		close(fd);
+		assert_int_equal(lat_load(&ld, path, NULL), 0);
+		unlink(path);
+		assert_int_equal(ld.nblocks, 1);
+		for (size_t i = 0; i < LAT_ARRAY_SIZE(want); i++) {
+			assert_int_equal(lat_event_next(ld.blocks[0]->events, &ev), 1);
+			assert_int_equal(ev.type, want[i]);
+			if (ev.type == LAT_EV_SWITCH)
+				assert_int_equal(ev.u.sw.next_pid, 11150);
+			if (ev.type == LAT_EV_FORK)
+				assert_int_equal(ev.u.task.child_pid, 11150);
+		}
+		assert_int_equal(lat_event_next(ld.blocks[0]->events, &ev), 0);
+		assert_int_equal(ft_source_skipped(ld.blocks[0]->events), 0);
+		lat_loaded_release(&ld);
+	}
+}
+
+/*
+ * The kernel's latency tracers (Documentation/trace/timerlat-tracer.rst and
+ * hwlat_detector.rst of 5.7, samples/kernel-tracers/) wrapped by `fold -s`: timerlat
+ * lines at 76 columns after their context; a hwlat row with NMIs at 125, before
+ * "nmi-count:", the pair of "nmi-total:".
+ */
+static void test_wrapped_kernel_tracers(void **state)
+{
+	static const char text[] =
+		"# tracer: timerlat\n"
+		"          <idle>-0       [000] d.h1    54.029328: #1     context    irq \n"
+		"timer_latency       932 ns\n"
+		"           <...>-867     [000] ....    54.029339: #1     context thread \n"
+		"timer_latency     11700 ns\n";
+	static const char hwlat[] =
+		"# tracer: hwlat\n"
+		"             <...>-1729  [001] d...   863.938932: #10    inner/outer(us):    9/11 "
+		"   ts:1581527668.970010500 count:1 nmi-total:7 \n"
+		"nmi-count:1\n";
+	struct lat_loaded *l;
+
+	(void)state;
+	assert_joined(text, 2, 3);
+	l = load_one(text);
+	/* IRQ cpu0 932 ns, Thread cpu0 11700 ns: one sample each, read whole */
+	assert_int_equal(l->blocks[0]->nhist, 2);
+	assert_printed(l->blocks[0], 0, "IRQ cpu0", 1, 932, 932, 932);
+	assert_printed(l->blocks[0], 1, "Thread cpu0", 1, 11700, 11700, 11700);
+	old_logs_free(l);
+	assert_joined(hwlat, 1, 2);
+	l = load_one(hwlat);
+	assert_string_equal(old_logs_finding(l->blocks[0], "hwlat-nmi")->message,
+			    "1 of 1 windows saw NMIs (1 in all, nmi-total up to 7 us; the first at "
+			    "line 2): their gaps may be the NMIs', not the firmware's");
+	old_logs_free(l);
+}
+
+/*
  * A trace copied from a web viewer with its line numbers ("318  <idle>-0 ...");
  * and two tables counted up by one that are no such paste (rtla top's CPU
  * column, rtla hist's Index).
@@ -693,6 +796,8 @@ int main(void)
 		cmocka_unit_test(test_wrapped_rtla_aa),
 		cmocka_unit_test(test_rtla_aa_not_joined),
 		cmocka_unit_test(test_wrapped_perf_sched_map),
+		cmocka_unit_test(test_wrapped_ftrace_events),
+		cmocka_unit_test(test_wrapped_kernel_tracers),
 		cmocka_unit_test(test_line_numbers),
 		cmocka_unit_test(test_first_cyclictests),
 	};
