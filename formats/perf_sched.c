@@ -22,6 +22,7 @@
 
 #include "latscope/format.h"
 #include "import_hist.h"
+#include "perf_sched_map.h"
 #include "row_shape.h"
 
 #define PS_LINE_MAX 1024
@@ -178,9 +179,10 @@ static int map_cell(const char *w, size_t wl, int *star)
 /*
  * The map's cells from the start of @s: their count and the starred ones; *@w
  * is the word after them (the time), *@wl 0 when the line ends with them.
+ * Each cell is handed to @keep when not NULL (-1 when that runs out of memory).
  */
 static int map_cells(struct lat_scan *sc, const char *s, size_t len, const char **w,
-		     size_t *wl, int *star)
+		     size_t *wl, int *star, struct psm_keep *keep)
 {
 	int cells = 0;
 
@@ -189,6 +191,8 @@ static int map_cells(struct lat_scan *sc, const char *s, size_t len, const char 
 	while (lat_scan_ws(sc), lat_scan_word(sc, w, wl)) {
 		if (!map_cell(*w, *wl, star))
 			return cells;
+		if (keep && psm_cell(keep, (size_t)(*w - s), *w, *wl))
+			return -1;
 		cells++;
 	}
 	*wl = 0;
@@ -200,7 +204,7 @@ static int is_map_row(const char *s, size_t len)
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star, NULL);
 
 	if (!cells || star != 1 || !is_secs(w, wl))
 		return 0;
@@ -219,7 +223,7 @@ static enum lat_row_state ps_row_map(const char *s, size_t len, struct lat_row_c
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star, NULL);
 
 	(void)ctx;
 	if (!cells || star > 1)
@@ -254,7 +258,7 @@ static int is_map_cells(const char *s, size_t len)
 	struct lat_scan sc;
 	const char *w;
 	size_t wl;
-	int star, cells = map_cells(&sc, s, len, &w, &wl, &star);
+	int star, cells = map_cells(&sc, s, len, &w, &wl, &star, NULL);
 
 	return cells && !star && !wl;
 }
@@ -484,24 +488,36 @@ struct ps_th {
 	uint32_t premig_line;	/* the row of the longest */
 };
 
-/* perf sched map rows read (a map holds no delay: counted, then said so) */
+/*
+ * perf sched map rows read (a map holds no delay: counted, then said so) and
+ * kept for the chart of who ran where (perf_sched_map.c)
+ */
 struct ps_map {
 	uint64_t rows, tasks;	/* switches; "XX => comm:pid" legends (tasks named) */
 	int cpus;		/* cells in the widest row */
 	int64_t first_ns, last_ns;
+	struct psm_keep keep;
 };
 
-static int parse_map_row(const char *buf, struct ps_map *m)
+static int parse_map_row(const char *buf, uint32_t line, struct ps_map *m)
 {
-	struct lat_scan sc;
+	struct lat_scan sc, ts;
 	const char *w;
 	size_t wl;
-	int star, cells = map_cells(&sc, buf, strlen(buf), &w, &wl, &star);
+	int star, cells = map_cells(&sc, buf, strlen(buf), &w, &wl, &star, &m->keep);
 	int64_t t;
 
-	lat_scan_init(&sc, w, wl);
-	if (!lat_scan_fixed(&sc, LAT_NS_PER_S, &t, NULL))
+	if (cells < 0)
+		return -LAT_ENOMEM;
+	lat_scan_init(&ts, w, wl);
+	if (!lat_scan_fixed(&ts, LAT_NS_PER_S, &t, NULL)) {
+		m->keep.ncell = m->keep.row_first;	/* no row: its cells are not kept */
 		return 0;
+	}
+	lat_scan_ws(&sc);
+	lat_scan_lit(&sc, "secs");
+	if (psm_row(&m->keep, t, sc.p, (size_t)(sc.end - sc.p), line))
+		return -LAT_ENOMEM;
 	if (!m->rows++)
 		m->first_ns = t;
 	m->last_ns = t;
@@ -643,13 +659,26 @@ static int premig_finding(struct lat_block *b, const struct ps_th *th)
 				     th->premig_line);
 }
 
+/* The timehist CPUs' histograms into @b by CPU (when @ret is 0), the builders freed. */
+static int th_finish(struct ps_th *th, struct lat_block *b, int ret)
+{
+	lat_sort(th->c, th->n, sizeof(*th->c), cmp_cpu);
+	for (size_t i = 0; i < th->n; i++) {
+		if (!ret)
+			ret = imp_hist_build_finish(&th->c[i].hb, LAT_NS_PER_US, b);
+		imp_hist_build_drop(&th->c[i].hb);
+	}
+	free(th->c);
+	return ret;
+}
+
 static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
 	struct ps_lat pl = { 0 };
 	struct ps_th th = { 0 };
 	const struct lat_line *under = NULL;
-	struct ps_map map = { 0 };
+	struct ps_map map = { .keep.b = b };
 	char buf[PS_LINE_MAX];
 	int ret = 0, err = 0, nlat = 0, nth = 0, elided = 0;
 	uint32_t elided_line = 0;
@@ -663,8 +692,11 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 		if (lat_line_blank(l))
 			continue;
 		k = l->binary ? LAT_LINE_NO : ps_line_kind(l->s, l->len);
-		if (k == LAT_LINE_SOFT && is_elision(l->s, l->len) && !elided++)
-			elided_line = l->lineno;
+		if (k == LAT_LINE_SOFT && is_elision(l->s, l->len)) {
+			ret = psm_gap(&map.keep);
+			if (!elided++)
+				elided_line = l->lineno;
+		}
 		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !imp_starts(l->s, l->len,
 										 "INFO:")))
 			continue;
@@ -684,7 +716,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 				r = parse_th_row(buf, l->lineno, &th, &err);
 				nth += r > 0;
 			} else if (is_map_row(buf, strlen(buf))) {
-				r = parse_map_row(buf, &map);
+				r = parse_map_row(buf, l->lineno, &map);
 			} else {
 				r = parse_lat_row(buf, l->lineno, b, &pl);
 				nlat += r > 0;
@@ -701,13 +733,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 			    "avg: A ms | max: M ms | ...\" or a timehist row \"TIME [CPU] TASK "
 			    "WAIT SCH RUN\"");
 	}
-	lat_sort(th.c, th.n, sizeof(*th.c), cmp_cpu);
-	for (size_t i = 0; i < th.n; i++) {
-		if (!ret)
-			ret = imp_hist_build_finish(&th.c[i].hb, LAT_NS_PER_US, b);
-		imp_hist_build_drop(&th.c[i].hb);
-	}
-	free(th.c);
+	ret = th_finish(&th, b, ret);
+	ret = psm_finish(&map.keep, ret);
 	if (!ret && pl.has_total && pl.total_switches != pl.switches && !elided)
 		ret = lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
 					    "the TOTAL row counts %llu switches, the tasks add up "

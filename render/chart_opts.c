@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "latscope/render.h"
+#include "smap.h"
 
 static const char *const chart_names[LAT_CHART_NKINDS] = {
 	[LAT_CHART_AUTO] = "auto",
@@ -34,8 +35,22 @@ static const struct {
 	{ LAT_SCHEMA_EVENTS, LAT_CHART_TIMELINE },
 };
 
+const struct lat_series *rd_smap_series(const struct lat_block *b, const char *name)
+{
+	for (size_t i = 0; i < b->nseries; i++) {
+		const struct lat_series *s = b->series[i];
+
+		if (s->group && !strcmp(s->group, LAT_SMAP_GROUP) && !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
 enum lat_chart_kind lat_render_pick(const struct lat_block *b)
 {
+	/* a perf sched map alone: no delay, but who ran where (render/schedmap.c) */
+	if (b->schema == LAT_SCHEMA_HISTOGRAM && !b->nhist && rd_smap_series(b, "cpu0"))
+		return LAT_CHART_TIMELINE;
 	for (size_t i = 0; i < LAT_ARRAY_SIZE(auto_charts); i++)
 		if (auto_charts[i].schema == b->schema)
 			return auto_charts[i].chart;

@@ -12,6 +12,7 @@
 #include "latscope/fntrace.h"
 #include "latscope/report.h"
 #include "render_priv.h"
+#include "smap.h"
 
 int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r,
 		      const struct lat_render_opts *o, struct lat_render_buf *out)
@@ -112,6 +113,8 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	struct lat_timeline *tl = NULL;
 	int ret;
 
+	if (b->schema != LAT_SCHEMA_EVENTS)
+		return rd_render_smap(b, o, out);
 	if (!b->analysis) {
 		snprintf(out->msg, sizeof(out->msg), "the wakeup analysis did not run on this "
 			 "block");
@@ -264,6 +267,12 @@ static bool fits_events(const struct lat_block *b)
 	return b->schema == LAT_SCHEMA_EVENTS;
 }
 
+/* An event trace, or a perf sched map (who ran where: render/schedmap.c) */
+static bool fits_timeline(const struct lat_block *b)
+{
+	return fits_events(b) || rd_smap_series(b, "cpu0");
+}
+
 static bool fits_fntrace(const struct lat_block *b)
 {
 	return b->schema == LAT_SCHEMA_FNTRACE || b->schema == LAT_SCHEMA_EVENTS;
@@ -286,7 +295,7 @@ static const struct {
 	[LAT_CHART_SERIES] = { fits_loop, draw_series },
 	[LAT_CHART_HISTOGRAM] = { fits_hist, draw_histogram },
 	[LAT_CHART_CPUS] = { fits_cpus, draw_cpus },
-	[LAT_CHART_TIMELINE] = { fits_events, render_events },
+	[LAT_CHART_TIMELINE] = { fits_timeline, render_events },
 	[LAT_CHART_BLAME] = { fits_fntrace, draw_blame },
 	[LAT_CHART_PROBE] = { fits_events, rd_render_probe_hist },
 };

@@ -454,6 +454,14 @@ struct rd_lanes_layout {
 };
 
 extern const struct rd_chart_ops rd_lanes_ops;	/* data: struct rd_lanes_input */
+/*
+ * A perf sched map's lanes of who ran (render/schedmap.c), as a timeline:
+ * rd_smap_timeline() builds it (*out owned by the caller, NULL on failure;
+ * 0, -LAT_EEMPTY when the map spans no time, -LAT_ENOMEM).
+ */
+int rd_smap_timeline(const struct lat_block *b, struct lat_timeline **out);
+int rd_render_smap(const struct lat_block *b, const struct lat_render_opts *o,
+		   struct lat_render_buf *out);
 int rd_render_lanes(const struct lat_block *b, const struct lat_render_opts *o,
 		     struct lat_render_buf *out);
 

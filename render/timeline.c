@@ -98,6 +98,7 @@ struct tl_priv {
 };
 
 const struct rd_rgb tl_migr_own_rgb = { 0.50, 0.10, 0.75 };
+static const struct rd_rgb tl_gap_rgb = { 0.45, 0.45, 0.45 };
 const struct rd_rgb tl_migr_rgb = { 0.62, 0.52, 0.78 };
 
 static int cmp_slice(const void *a, const void *b)
@@ -189,7 +190,10 @@ static void task_label(const char *comm, int32_t pid, char *buf, size_t len)
 	char c[LAT_COMM_LEN * 3 + 4];
 
 	rd_utf8_clean(comm ? comm : "", strnlen(comm ? comm : "", LAT_COMM_LEN), c, sizeof(c));
-	snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
+	if (pid >= LAT_TL_PID_UNNAMED)
+		snprintf(buf, len, "%s (no pid given)", *c ? c : "?");
+	else
+		snprintf(buf, len, "%s:%d", *c ? c : "?", pid);
 }
 
 /*
@@ -489,12 +493,17 @@ static void tl_legend(struct rd_chart *c, struct tl_priv *p, const struct lat_ti
 	if (l->nmigr > (size_t)n->nown)
 		snprintf(tl_legend_add(c, tl_migr_rgb, RD_LEG_LINE)->text,
 			 sizeof(c->legend[0].text), "migration of another task");
-	for (size_t i = 0; i < t->nmarks; i++) {
-		const struct lat_tl_mark *mk = &t->marks[i];
+	/* bands over the lanes: stalls, then what the input left out (once each) */
+	for (int gap = 0; gap < 2; gap++) {
+		for (size_t i = 0; i < t->nmarks; i++) {
+			const struct lat_tl_mark *mk = &t->marks[i];
 
-		if (mk->kind == LAT_TL_STALL && mk->end_ns > l->v0 && mk->start_ns < l->v1) {
-			snprintf(tl_legend_add(c, rd_alert_rgb, RD_LEG_BOX)->text,
-				 sizeof(c->legend[0].text), "no events: stall?");
+			if (mk->kind != (gap ? LAT_TL_GAP : LAT_TL_STALL) || mk->end_ns <= l->v0 ||
+			    mk->start_ns >= l->v1)
+				continue;
+			snprintf(tl_legend_add(c, gap ? tl_gap_rgb : rd_alert_rgb, RD_LEG_BOX)->text,
+				 sizeof(c->legend[0].text), "%s", gap ? "not in the input: not known" :
+				 "no events: stall?");
 			break;
 		}
 	}
@@ -527,6 +536,13 @@ static void tl_subtitle(struct rd_chart *c, const struct rd_tl_layout *l,
 			 b->start_ns), d1, sizeof(d1)), who, b->cpu, held);
 	}
 	k = strlen(c->subtitle);
+	if (t->switches_only) {
+		snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s, %zu task%s, "
+			 "%d CPU%s%s \xc2\xb7 window %s", t->nslices, PLURAL(t->nslices),
+			 l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus, PLURAL(n->ncpus), empty,
+			 rd_fmt_dur_chart((double)(l->v1 - l->v0), d1, sizeof(d1)));
+		return;
+	}
 	snprintf(c->subtitle + k, sizeof(c->subtitle) - k, "%zu slice%s%s, %zu task%s, %d CPU%s%s, "
 		 "%zu irq%s, %zu marker%s, %zu migration%s \xc2\xb7 window %s", t->nslices,
 		 PLURAL(t->nslices), merged, l->ntasks_all, PLURAL(l->ntasks_all), n->ncpus,
@@ -1115,7 +1131,8 @@ static void draw_lost(cairo_t *cr, const struct rd_chart *c, const struct lat_ti
 /*
  * Stalls (LAT_TL_STALL): no event on that CPU (cpu -1: on any) while a switch
  * was owed.  A pale red band over the lanes it silenced, "no events: stall?"
- * with its length.
+ * with its length.  Gaps (LAT_TL_GAP, rows the input left out) alike in grey,
+ * "rows left out", never mistaken for idle (blank).
  */
 static void draw_stalls(cairo_t *cr, const struct rd_chart *c, const struct lat_timeline *t,
 			struct rd_tl_layout *l, double scale)
@@ -1128,8 +1145,10 @@ static void draw_stalls(cairo_t *cr, const struct rd_chart *c, const struct lat_
 		uint64_t s1 = mk->end_ns < l->v1 ? mk->end_ns : l->v1;
 		double x0, x1;
 		char buf[64], d1[32];
+		int gap = mk->kind == LAT_TL_GAP;
+		struct rd_rgb rgb = gap ? tl_gap_rgb : rd_alert_rgb;
 
-		if (mk->kind != LAT_TL_STALL || s1 <= s0 || mk->cpu >= l->ncpus)
+		if ((mk->kind != LAT_TL_STALL && !gap) || s1 <= s0 || mk->cpu >= l->ncpus)
 			continue;
 		x0 = c->plot.x + (double)(s0 - l->v0) * scale;
 		x1 = fmax(c->plot.x + (double)(s1 - l->v0) * scale, x0 + 2);
@@ -1138,15 +1157,15 @@ static void draw_stalls(cairo_t *cr, const struct rd_chart *c, const struct lat_
 
 			if ((mk->cpu >= 0 && cpu != mk->cpu) || lane_empty(l, cpu))
 				continue;
-			rd_set_rgb(cr, rd_alert_rgb, 0.16);
+			rd_set_rgb(cr, rgb, gap ? 0.3 : 0.16);
 			cairo_rectangle(cr, x0, top, x1 - x0, l->lane_h);
 			cairo_fill(cr);
-			rd_set_rgb(cr, rd_alert_rgb, 0.9);
+			rd_set_rgb(cr, rgb, 0.9);
 			cairo_rectangle(cr, x0, top + l->lane_h - 3, x1 - x0, 3);
 			cairo_fill(cr);
 		}
-		l->drawn_stalls++;
-		snprintf(buf, sizeof(buf), "no events: stall? %s",
+		l->drawn_stalls += !gap;
+		snprintf(buf, sizeof(buf), "%s %s", gap ? "not known:" : "no events: stall?",
 			 rd_fmt_dur_chart((double)(mk->end_ns - mk->start_ns), d1, sizeof(d1)));
 		if (x1 - x0 > rd_text_width(cr, buf) + 6 && l->lane_h >= 14) {
 			int cpu = mk->cpu >= 0 ? mk->cpu : l->ncpus - 1;
@@ -1159,7 +1178,7 @@ static void draw_stalls(cairo_t *cr, const struct rd_chart *c, const struct lat_
 			cairo_rectangle(cr, x0 + 2, ty - RD_TICK_PT + 1, rd_text_width(cr, buf) + 3,
 					RD_TICK_PT + 2);
 			cairo_fill(cr);
-			rd_set_rgb(cr, rd_alert_rgb, 1);
+			rd_set_rgb(cr, rgb, 1);
 			rd_text(cr, x0 + 3, ty, 0, buf);
 		}
 	}

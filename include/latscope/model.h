@@ -100,6 +100,21 @@ enum lat_schedcnt_col {
 	LAT_SCHED_NCOLS
 };
 
+/*
+ * A perf sched map (formats/perf_sched_map.c), kept in its LAT_SCHEMA_HISTOGRAM
+ * block for the chart of who ran where: every series of group LAT_SMAP_GROUP.
+ * Series "tasks": one row per task code the map shows ("A0"), its pid from the
+ * map's legend ("A0 => perf:15304"; LAT_VALUE_NONE when the legend was left
+ * out) and the code in base 36; the row's note is its comm (the code when the
+ * legend was left out).  Series "cpu0", "cpu1"...: a row each time the CPU's
+ * cell changes; from ts on the CPU ran that row of "tasks", -1 idle, or
+ * LAT_VALUE_NONE: not known, rows were left out ("<SNIP>") until the next row.
+ */
+#define LAT_SMAP_GROUP "perf sched map"
+
+enum lat_smap_task_col { LAT_SMAP_PID, LAT_SMAP_CODE, LAT_SMAP_TASK_NCOLS };
+enum lat_smap_cpu_col { LAT_SMAP_TS, LAT_SMAP_TASK, LAT_SMAP_CPU_NCOLS };
+
 struct lat_bucket {
 	int64_t lo_ns;		/* inclusive lower bound */
 	int64_t hi_ns;		/* exclusive upper bound; INT64_MAX for the open last bucket */

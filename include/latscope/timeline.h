@@ -40,7 +40,14 @@ enum lat_tl_mark_kind {
 	LAT_TL_LOST,		/* events lost on this CPU before start */
 	LAT_TL_MIGRATE,		/* a task moved: cpu -> other_cpu */
 	LAT_TL_STALL,		/* no events [start, end) on cpu (-1: on every CPU): stall? */
+	LAT_TL_GAP,		/* [start, end) on cpu not in the input: its rows were left out */
 };
+
+/*
+ * A slice's pid at or above this is no pid: the input named the task only
+ * (perf sched map's code "L7" whose legend was left out); drawn as its comm.
+ */
+#define LAT_TL_PID_UNNAMED 0x40000000
 
 struct lat_tl_mark {
 	enum lat_tl_mark_kind kind;
@@ -97,6 +104,8 @@ struct lat_timeline {
 	struct lat_tl_bracket *brackets;	/* owned; [0] is the case the chart is about */
 	size_t nbrackets;
 	char title[320];
+	uint8_t switches_only;	/* the input tells who ran, nothing else (a perf sched map):
+				   no irq, marker or migration is counted in the key numbers */
 	size_t title_keep;	/* title's first bytes never cut in a chart: the verdict and share */
 };
 
