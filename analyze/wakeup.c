@@ -68,6 +68,7 @@ static int wk_setup(struct wk *w, struct lat_block *b, const struct lat_analyze_
 	wk_health_init(&w->health, r, &w->arena);
 	w->act = (struct wk_activity){ r, r->activity != NULL, &w->oom };
 	wk_timers_init(&w->tmr, r, &w->arena, &w->oom, &w->h);
+	wk_mslices_init(&w->ms, r, &w->oom);
 	w->stalls.tmr = &w->tmr;
 	/* the task table is never empty: no lookup tests for it */
 	if (wk_tasks_grow(w))
@@ -118,6 +119,7 @@ static int wk_results(struct wk *w, const struct lat_event_source *src)
 	}
 	wk_stalls_finish(&w->stalls);
 	wk_steal_finish(&w->steal, w->r);
+	wk_mslices_finish(&w->ms);
 	return wk_stacks_finish(&w->stacks);
 }
 
@@ -162,6 +164,7 @@ static void wk_release(struct wk *w)
 	wk_stacks_free(&w->stacks);
 	wk_steal_release(&w->steal);
 	wk_timers_release(&w->tmr);
+	wk_mslices_finish(&w->ms);
 	lat_arena_release(&w->arena);
 }
 
@@ -257,5 +260,8 @@ void wk_result_free(void *p)
 	free(r->stop_reason);
 	free(r->skip_reason);
 	lat_timer_result_free(r->timers);
+	for (size_t i = 0; i < r->nmslices; i++)
+		free(r->mslices[i].name);
+	free(r->mslices);
 	free(r);
 }

@@ -254,6 +254,9 @@ void wk_on_marker(struct wk *w, int32_t cpu, const struct lat_event *ev)
 		on_probe_due(w, cpu, ev, m->lat_ns);
 	if (ev->u.marker.steal)
 		wk_steal_marker(&w->steal, ev->u.marker.steal, ev->ts_ns);
+	if (ev->u.marker.text)
+		wk_mslices_marker(&w->ms, ev->pid, ev->ts_ns, ev->u.marker.text,
+				  ev->u.marker.len);
 	if (w->pr)
 		pr_probe_marker(w->pr, ev);
 }

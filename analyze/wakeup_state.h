@@ -37,6 +37,7 @@
 #include "wakeup_inversion.h"
 #include "wakeup_probe.h"
 #include "wakeup_sink.h"
+#include "wakeup_slices.h"
 #include "wakeup_stack.h"
 #include "wakeup_stall.h"
 #include "wakeup_stats.h"
@@ -194,6 +195,7 @@ struct wk {
 	struct wk_steal steal;
 	struct wk_activity act;
 	struct wk_timers tmr;		/* kernel-side timer latency */
+	struct wk_mslices ms;		/* atrace's marker slices */
 };
 
 /* ---- the task table and the CPUs (wakeup_state.c) -------------------------------------- */

@@ -608,6 +608,29 @@ struct lat_wakeup_result {
 
 	/* [the timers, wakeup_timer.c] */
 	struct lat_timer_result *timers;	/* NULL: the trace has no hrtimer event */
+
+	/* [the marker slices, wakeup_slices.c] */
+	struct lat_wake_mslice *mslices;	/* owned, in order of first begin; NULL: none */
+	size_t nmslices;
+	uint64_t mslice_orphans;	/* ends ("E", "F") with no begin seen */
+	uint64_t mslice_dropped;	/* begins past LAT_WAKE_MSLICE_NAMES names or 65536
+					   slices open at once: not measured */
+};
+
+/*
+ * Slices an app marked through trace_marker in Android's atrace form
+ * (docs/wakeup.md, "Marker slices"): "B|pid|name" ... "E|pid" on one thread
+ * (nested), "S|pid|name|cookie" ... "F|pid|name|cookie" (async: matched by
+ * name and cookie, from any thread).  Per name and kind, the slices ended.
+ */
+#define LAT_WAKE_MSLICE_NAMES 4096
+
+struct lat_wake_mslice {
+	char *name;			/* owned */
+	uint8_t async;			/* S/F; else B/E */
+	uint64_t count;			/* slices ended */
+	int64_t min_ns, max_ns, sum_ns;	/* of those (min 0 and max 0 when count is 0) */
+	uint64_t open;			/* begun, not ended at the trace's end */
 };
 
 #define LAT_WAKE_GAPS_MAX 64

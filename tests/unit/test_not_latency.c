@@ -101,6 +101,80 @@ static void test_atrace_markers(void **state)
 }
 
 /*
+ * The same dump's numbers: its async slices OVL0-DSI, begun by "S|240|OVL0-DSI|N"
+ * and ended by "F|113|OVL0-DSI|N" on another thread, matched by name and cookie:
+ *   856112 453967.735306 -> 453967.754543  19.237 ms
+ *   856113 453969.752747 -> 453969.772422  19.675 ms
+ *   856114 453971.767667 -> 453971.790263  22.596 ms
+ *   856115 453973.768107 -> 453973.790901  22.794 ms
+ *   856116 453975.781464 -> 453975.808737  27.273 ms
+ *   856117 453977.782070 -> (none)          open at the end
+ * sum 111.575 ms; the clock-sync markers are no slices.
+ */
+static void test_atrace_slices(void **state)
+{
+	struct lat_loaded *l;
+	const struct lat_wakeup_result *r;
+	const struct lat_wake_mslice *x;
+
+	(void)state;
+	l = old_logs_load_text(atrace, NULL);
+	r = l->blocks[0]->analysis;
+	assert_int_equal(r->nmslices, 1);
+	x = &r->mslices[0];
+	assert_string_equal(x->name, "OVL0-DSI");
+	assert_int_equal(x->async, 1);
+	assert_int_equal(x->count, 5);
+	assert_int_equal(x->min_ns, 19237000);
+	assert_int_equal(x->max_ns, 27273000);
+	assert_int_equal(x->sum_ns, 111575000);
+	assert_int_equal(x->open, 1);
+	assert_int_equal(r->mslice_orphans, 0);
+	assert_int_equal(r->mslice_dropped, 0);
+	old_logs_free(l);
+}
+
+/*
+ * Made here: B/E slices nest per thread ("E" ends the thread's latest), an
+ * "E" of a thread with nothing open is an orphan, an async end of a name
+ * never begun too.  draw: 10.000000 -> 10.004000 (4 ms), 10.010000 ->
+ * 10.012000 (2 ms); measure: 10.001000 -> 10.001500 (0.5 ms).
+ */
+static void test_marker_slices_nest(void **state)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"#\n"
+		"             app-100   [000] ...1    10.000000: tracing_mark_write: B|100|draw\n"
+		"             app-100   [000] ...1    10.001000: tracing_mark_write: B|100|measure\n"
+		"             app-100   [000] ...1    10.001500: tracing_mark_write: E|100\n"
+		"              rt-200   [001] ...1    10.002000: tracing_mark_write: E|200\n"
+		"             app-100   [000] ...1    10.004000: tracing_mark_write: E|100\n"
+		"             app-100   [000] ...1    10.010000: tracing_mark_write: B|100|draw\n"
+		"             app-100   [000] ...1    10.012000: tracing_mark_write: E\n"
+		"              rt-200   [001] ...1    10.013000: tracing_mark_write: F|200|x|7\n";
+	struct lat_loaded *l;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	l = old_logs_load_text(text, NULL);
+	r = l->blocks[0]->analysis;
+	assert_int_equal(r->nmslices, 2);
+	assert_string_equal(r->mslices[0].name, "draw");
+	assert_int_equal(r->mslices[0].async, 0);
+	assert_int_equal(r->mslices[0].count, 2);
+	assert_int_equal(r->mslices[0].min_ns, 2000000);
+	assert_int_equal(r->mslices[0].max_ns, 4000000);
+	assert_int_equal(r->mslices[0].sum_ns, 6000000);
+	assert_string_equal(r->mslices[1].name, "measure");
+	assert_int_equal(r->mslices[1].count, 1);
+	assert_int_equal(r->mslices[1].max_ns, 500000);
+	assert_int_equal(r->mslices[1].open, 0);
+	assert_int_equal(r->mslice_orphans, 2);
+	old_logs_free(l);
+}
+
+/*
  * The same CPU with switches recorded: a task that runs where the last
  * switch said another ran is still a switch gone missing.
  */
@@ -153,6 +227,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atrace_markers),
+		cmocka_unit_test(test_atrace_slices),
+		cmocka_unit_test(test_marker_slices_nest),
 		cmocka_unit_test(test_switches_missing),
 		cmocka_unit_test(test_idle_task_header),
 	};
