@@ -103,7 +103,7 @@ static void log2_edges(const void *ctx, size_t k, int64_t *lo, int64_t *hi)
 static int ev_draw(const struct rd_hist_set *e, const char *title, const char *what,
 		   int shares, const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct rd_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares };
+	struct rd_hist_input in = { e->h, e->n, title, e->marks, what, NULL, shares, NULL };
 
 	return rd_hist_chart(&in, o, out);
 }

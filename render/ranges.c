@@ -462,8 +462,7 @@ static void rg_key(struct rd_chart *c, const struct rd_hist_input *in,
 	len = strlen(c->subtitle);
 	snprintf(c->subtitle + len, sizeof(c->subtitle) - len, " \xc2\xb7 %s",
 		 l->bar[l->worst_all].bounds ? "bucket bounds (no summary printed)" :
-		 "as the tool printed them");
-	(void)in;
+		 in->source ? in->source : "as the tool printed them");
 }
 
 static void rg_legend(struct rd_chart *c, const struct rd_ranges_layout *l)

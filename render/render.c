@@ -25,7 +25,7 @@ int lat_render_series(const struct lat_block *b, const struct lat_loop_result *r
 int lat_render_histogram(struct lat_histogram *const *h, size_t n, const char *title,
 			 const struct lat_render_opts *o, struct lat_render_buf *out)
 {
-	struct rd_hist_input in = { h, n, title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, n, title, NULL, NULL, NULL, 0, NULL };
 
 	return rd_hist_chart(&in, o, out);
 }
@@ -124,6 +124,8 @@ static int render_events(const struct lat_block *b, const struct lat_render_opts
 	if (ret == -LAT_EEMPTY) {
 		const struct lat_wakeup_result *r = b->analysis;
 
+		if (!o->task && !r->waits && !r->preempt_waits && r->nmslices)
+			return rd_render_mslices(b, o, out);
 		if (!o->task && !r->waits && !r->preempt_waits)
 			snprintf(out->msg, sizeof(out->msg), "%llu event%s and no wakeup or "
 				 "preemption wait among them: no timeline to draw",
@@ -229,7 +231,7 @@ static int draw_histogram(const struct lat_block *b, const struct lat_render_opt
 			  struct lat_render_buf *out)
 {
 	const struct lat_hist_result *r = b->schema == LAT_SCHEMA_HISTOGRAM ? b->analysis : NULL;
-	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0, NULL };
 
 	if (b->schema == LAT_SCHEMA_EVENTS)
 		return rd_render_wakeup_hist(b, o, out);

@@ -295,6 +295,8 @@ struct rd_hist_input {
 	 */
 	const struct lat_hist_stats *stats;
 	int shares;		/* y: each histogram's share of its samples (A/B), not counts */
+	/* summary rows: where the printed summaries come from, NULL: "as the tool printed them" */
+	const char *source;
 };
 
 /*
@@ -379,6 +381,24 @@ extern const struct rd_chart_ops rd_ranges_ops;	/* data: struct rd_hist_input */
  */
 int rd_hist_chart(const struct rd_hist_input *in, const struct lat_render_opts *o,
 		   struct lat_render_buf *out);
+
+/*
+ * A trace with no wait but atrace's marker slices: their durations per name
+ * as summary rows (render/mslices.c).  0 or a negative lat_err, out->msg set.
+ * rd_mslices_input() makes the chart's input (for tests too): per name that
+ * ended a slice, a histogram of no bucket with its count, min, avg and max;
+ * 0, or -LAT_EEMPTY / -LAT_ENOMEM with @msg set and nothing to release.
+ */
+struct rd_mslices {
+	struct rd_hist_input in;
+	struct lat_histogram *hs, **hp;	/* owned */
+	char title[400];
+};
+
+int rd_mslices_input(const struct lat_block *b, struct rd_mslices *m, char *msg, size_t len);
+void rd_mslices_release(struct rd_mslices *m);
+int rd_render_mslices(const struct lat_block *b, const struct lat_render_opts *o,
+		      struct lat_render_buf *out);
 
 /*
  * Bucket edges on a log axis (render/hist_marks.c): the open last bucket as

@@ -100,7 +100,7 @@ static void test_wakeup_hist(void **state)
 	lat_render_opts_init(&o);
 	{
 		/* marks at bucket bounds (NULL marks): no dashed line crosses a bucket's middle */
-		struct rd_hist_input in = { e.h, 1, "cpu 0", NULL, NULL, NULL, 0 };
+		struct rd_hist_input in = { e.h, 1, "cpu 0", NULL, NULL, NULL, 0, NULL };
 		const struct lat_histogram *h = e.h[0];
 
 		s = rd_chart_image(&rd_hist_ops, &in, &o, &c);

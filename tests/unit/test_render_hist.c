@@ -119,7 +119,7 @@ static void test_marks_from_analysis(void **state)
 	lat_render_opts_init(&o);
 	o.format = LAT_RENDER_SVG;
 	assert_int_equal(lat_render_block(bl, &o, &x), 0);
-	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0 };
+	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, NULL, 0, NULL };
 	assert_int_equal(rd_chart_run(&rd_hist_ops, &in, &o, &y), 0);
 	assert_int_equal(x.len, y.len);
 	assert_memory_equal(x.data, y.data, x.len);
@@ -131,7 +131,7 @@ static void test_marks_from_analysis(void **state)
 static void test_overlay_geometry(void **state)
 {
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0, NULL };
 	struct lat_render_opts o;
 	struct lat_render_buf b = { 0 };
 	struct rd_chart c;
@@ -232,7 +232,7 @@ static void test_overlay_labels(void **state)
 {
 	static const int sizes[2][2] = { { 1600, 900 }, { 1200, 675 } };
 	struct lat_histogram *h[2] = { mk("Plain 2.2.10", plain), mk("With Patch", patched) };
-	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, 2, "delivery times", NULL, NULL, NULL, 0, NULL };
 
 	(void)state;
 	for (int k = 0; k < 2; k++) {
@@ -272,7 +272,7 @@ static void test_overlay_labels(void **state)
 static void test_crowded_labels(void **state)
 {
 	struct lat_histogram *h[3];
-	struct rd_hist_input in = { h, 3, "crowded", NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { h, 3, "crowded", NULL, NULL, NULL, 0, NULL };
 	const struct rd_hist_layout *l;
 	struct lat_render_opts o;
 	struct rd_chart c;
@@ -329,7 +329,7 @@ static void test_many_series_multiples(void **state)
 	assert_int_equal(lat_analyze_block(bl, &ao), 0);
 	r = bl->analysis;
 	assert_int_equal(bl->nhist, 10);
-	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, r->stats, 0 };
+	in = (struct rd_hist_input){ bl->hist, bl->nhist, bl->title, NULL, NULL, r->stats, 0, NULL };
 	lat_render_opts_init(&o);
 	o.width = 1200;
 	o.height = 675;
@@ -382,7 +382,7 @@ static void test_ab_shares(void **state)
 {
 	uint64_t ten[LAT_ARRAY_SIZE(lo_ns)];
 	struct lat_histogram *h[2];
-	struct rd_hist_input in = { h, 2, "A/B", NULL, NULL, NULL, 1 };
+	struct rd_hist_input in = { h, 2, "A/B", NULL, NULL, NULL, 1, NULL };
 	struct lat_render_opts o;
 	struct rd_chart c;
 	cairo_surface_t *s;

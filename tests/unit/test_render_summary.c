@@ -76,7 +76,7 @@ static cairo_surface_t *draw_sample(struct lat_loaded *ld, const char *path, int
 				    struct rd_chart *c)
 {
 	struct lat_block *b = load(ld, path);
-	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0 };
+	struct rd_hist_input in = { b->hist, b->nhist, b->title, NULL, NULL, NULL, 0, NULL };
 	struct lat_render_opts o;
 	cairo_surface_t *s;
 
@@ -262,7 +262,7 @@ static void test_256_cpus(void **state)
 	static const int sizes[2][2] = { { 1200, 675 }, { 1600, 900 } };
 	struct lat_histogram *h[2 * N];
 	struct rd_hist_input in = { h, 2 * N, "rtla timerlat top, 256 CPUs", NULL, NULL, NULL,
-				     0 };
+				     0, NULL };
 
 	(void)state;
 	for (int cpu = 0; cpu < N; cpu++) {
