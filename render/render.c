@@ -310,9 +310,14 @@ int lat_render_block(const struct lat_block *b, const struct lat_render_opts *o,
 	out->msg[0] = '\0';
 	if ((unsigned)k < LAT_CHART_NKINDS && charts[k].fits && charts[k].fits(b))
 		return charts[k].draw(b, o, out);
-	if (k == LAT_CHART_AUTO)
+	if (k == LAT_CHART_AUTO) {
 		snprintf(out->msg, sizeof(out->msg), "no chart for a %s", lat_schema_name(b->schema));
-	else
+	} else if (k == lat_render_pick(b) && b->nfindings) {
+		/* the chart this block would get, empty: what the reader found instead */
+		snprintf(out->msg, sizeof(out->msg), "nothing to draw: %s",
+			 b->findings[0].message);
+		return -LAT_EEMPTY;
+	} else
 		snprintf(out->msg, sizeof(out->msg), "a %s chart does not fit this block (%s)",
 			 lat_chart_name(k), lat_schema_name(b->schema));
 	return -LAT_EUSAGE;

@@ -407,6 +407,37 @@ static void test_nothing(void **state)
 	lat_histogram_free(h);
 }
 
+/*
+ * samples/kernel-tracers/hwlat-lkml-2023-mgag200-flowed.txt, block 3 (lines
+ * 55-66): "# tracer: hwlat" with "entries-in-buffer/entries-written: 0/0", no
+ * row.  Its chart (histogram) has nothing to draw: the message says what the
+ * reader found, not "a histogram chart does not fit this block".
+ */
+static void test_empty_block_says_why(void **state)
+{
+	struct lat_loaded ld = { 0 };
+	struct lat_render_opts o;
+	struct lat_render_buf b = { 0 };
+	const struct lat_block *blk;
+
+	(void)state;
+	load(&ld, LAT_SAMPLES_DIR "/kernel-tracers/hwlat-lkml-2023-mgag200-flowed.txt");
+	assert_int_equal(ld.nblocks, 3);
+	blk = ld.blocks[2];
+	assert_int_equal(blk->first_line, 55);
+	lat_render_opts_init(&o);
+	assert_int_equal(lat_render_block(blk, &o, &b), -LAT_EEMPTY);
+	assert_string_equal(b.msg, "nothing to draw: no sample in this trace "
+			    "(entries-in-buffer/entries-written: 0/0): nothing reached the "
+			    "tracer's threshold while it ran");
+	/* a chart asked that does not fit this kind of block still says so */
+	o.chart = LAT_CHART_SERIES;
+	assert_int_equal(lat_render_block(blk, &o, &b), -LAT_EUSAGE);
+	assert_non_null(strstr(b.msg, "a series chart does not fit this block"));
+	lat_render_buf_release(&b);
+	lat_loaded_release(&ld);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_trace_without_waits),
 		cmocka_unit_test(test_hostile_svg),
 		cmocka_unit_test(test_nothing),
+		cmocka_unit_test(test_empty_block_says_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
