@@ -323,6 +323,17 @@ void rd_compare_what(const struct lat_block *const *b, const char *const *names,
 	}
 }
 
+const char *rd_compare_title(const struct lat_block *const *b, size_t n)
+{
+	size_t traces = 0;
+
+	for (size_t i = 0; i < n; i++)
+		traces += b[i]->schema == LAT_SCHEMA_EVENTS;
+	return traces == n ? "wakeup latency of several inputs" :
+	       traces ? "wakeup waits and histograms of several inputs" :
+	       "histograms of several inputs";
+}
+
 /*
  * A/B: the histograms of several blocks overlaid, each as its share of its
  * own samples per bucket (runs of different lengths compare), the x axis
@@ -332,14 +343,12 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 		       const struct lat_render_opts *o, struct lat_render_buf *out)
 {
 	struct rd_hist_set e = { 0 };
-	int ret = 0, traces = 0;
+	int ret = 0;
 	char what[200];
 
 	out->msg[0] = '\0';
-	for (size_t i = 0; i < n && !ret; i++) {
-		traces += b[i]->schema == LAT_SCHEMA_EVENTS;
+	for (size_t i = 0; i < n && !ret; i++)
 		ret = compare_add(&e, b[i], names[i]);
-	}
 	if (ret) {
 		snprintf(out->msg, sizeof(out->msg), "out of memory");
 	} else if (!e.n) {
@@ -348,8 +357,7 @@ int lat_render_compare(const struct lat_block *const *b, const char *const *name
 		ret = -LAT_EEMPTY;
 	} else {
 		rd_compare_what(b, names, n, what, sizeof(what));
-		ret = ev_draw(&e, traces ? "wakeup latency of several inputs" :
-			      "histograms of several inputs", what, 1, o, out);
+		ret = ev_draw(&e, rd_compare_title(b, n), what, 1, o, out);
 	}
 	rd_hist_set_release(&e);
 	return ret;

@@ -256,6 +256,12 @@ int rd_tl_add_case(struct lat_timeline *tl, const struct lat_wakeup_result *r, s
  */
 void rd_compare_what(const struct lat_block *const *b, const char *const *names, size_t n,
 		      char *buf, size_t len);
+/*
+ * Its title (static): "wakeup latency of several inputs" when every side is a
+ * trace's waits, "histograms of several inputs" when none is, "wakeup waits
+ * and histograms of several inputs" for a mix (an rtla hist is no wakeup latency).
+ */
+const char *rd_compare_title(const struct lat_block *const *b, size_t n);
 
 /* Event traces' histograms (render/events.c), from the analyses' results. */
 int rd_render_wakeup_hist(const struct lat_block *b, const struct lat_render_opts *o,

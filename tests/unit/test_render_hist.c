@@ -442,10 +442,34 @@ static void test_ab_metrics(void **state)
 	blk[1] = a.blocks[0];
 	rd_compare_what(blk, names, 2, what, sizeof(what));
 	assert_string_equal(what, "latency: Plain 2.2.10");
+	assert_string_equal(rd_compare_title(blk, 2), "histograms of several inputs");
 	lat_render_opts_init(&o);
 	blk[1] = b.blocks[0];
 	assert_int_equal(lat_render_compare(blk, names, 2, &o, &buf), 0);
 	lat_render_buf_release(&buf);
+	lat_loaded_release(&a);
+	lat_loaded_release(&b);
+}
+
+/*
+ * An A/B of an rtla hist and a recorded trace: the title does not call the
+ * rtla side wakeup latency (it said "wakeup latency of several inputs").
+ */
+static void test_ab_mixed_title(void **state)
+{
+	struct lat_loaded a, b;
+	const struct lat_block *blk[2];
+
+	(void)state;
+	assert_int_equal(lat_load(&a, LAT_SAMPLES_DIR "/rtla/timerlat-hist-all.txt", NULL), 0);
+	assert_int_equal(lat_load(&b, LAT_SAMPLES_DIR "/tracedat/record-stacks-v7-zstd.dat",
+				  NULL), 0);
+	blk[0] = a.blocks[0];
+	blk[1] = b.blocks[0];
+	assert_string_equal(rd_compare_title(blk, 2),
+			    "wakeup waits and histograms of several inputs");
+	blk[0] = b.blocks[0];
+	assert_string_equal(rd_compare_title(blk, 2), "wakeup latency of several inputs");
 	lat_loaded_release(&a);
 	lat_loaded_release(&b);
 }
@@ -477,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_many_series_multiples),
 		cmocka_unit_test(test_ab_shares),
 		cmocka_unit_test(test_ab_metrics),
+		cmocka_unit_test(test_ab_mixed_title),
 		cmocka_unit_test(test_empty),
 	};
 
