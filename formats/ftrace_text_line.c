@@ -1072,10 +1072,16 @@ static enum ft_kind payload(struct cur *c, const char *n, size_t nl, struct lat_
 	return FT_EVENT;
 }
 
-/* "pid:prio:S" of the sched_switch tracer; the state letter at *st. */
+/*
+ * "pid:prio:S" of the sched_switch tracer; the state letter at *st.  The
+ * kernel prints the priority "%3d": an RT task's is " 49" ("119: 49:R").
+ */
 static int pid_prio_state(struct cur *c, int32_t *pid, int32_t *prio, const char **st)
 {
-	if (!i32(c, pid) || !LIT(c, ":") || !i32(c, prio) || !LIT(c, ":") || c->p >= c->e)
+	if (!i32(c, pid) || !LIT(c, ":"))
+		return 0;
+	skip_ws(c);
+	if (!i32(c, prio) || !LIT(c, ":") || c->p >= c->e)
 		return 0;
 	*st = c->p++;
 	return 1;

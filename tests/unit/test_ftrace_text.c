@@ -323,6 +323,13 @@ static void test_old_kernels(void **state)
 	assert_int_equal(ev.ts_ns, 240132360000ULL);
 	assert_int_equal(parse("              ls-4055  [00]   240.132360:   4055:120:S --> [000]  "
 			       "1931:120:R sshd", &ev, &strs), FT_BAD);
+	/* an RT task's priority, padded as the kernel prints it ("%3d") */
+	assert_int_equal(parse("          <idle>-0     [00]   240.132400:      0:120:R ==> [000]  "
+			       "  119: 49:R irq/104-enet-fe", &ev, &strs), FT_EVENT);
+	assert_int_equal(ev.type, LAT_EV_SWITCH);
+	assert_int_equal(ev.u.sw.next_pid, 119);
+	assert_int_equal(ev.u.sw.next_prio, 49);
+	assert_string_equal(ev.u.sw.next_comm, "irq/104-enet-fe");
 }
 
 static void test_markers(void **state)

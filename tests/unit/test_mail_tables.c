@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "latscope/an_wakeup.h"
 #include "latscope/format.h"
 #include "latscope/text.h"
 #include "ftrace_text.h"
@@ -130,6 +131,70 @@ static void test_flowed(void **state)
 	assert_printed(l->blocks[0], 0, "thread 0", 11203, 92000, 775000, 3516000);
 	assert_printed(l->blocks[1], 0, "thread 0", 10000, 118000, 418000, 1858000);
 	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	old_logs_free(l);
+}
+
+/*
+ * Jean-Michel Hautbois, linux-m68k/LKML 3 Dec 2024 (Thunderbird, format=flowed;
+ * samples/mail/038-hautbois-2024-m68k-wakeup_rt-flowed.txt, lines 1-2 and
+ * 151-165): a `tail -10 trace` of wakeup_rt quoted ">>", no "# latency:"
+ * header, read as ftrace text.  The mailer broke both sched rows at the blank
+ * the kernel pads the priority with ("%3d": "119: 49:R"), and one function row.
+ */
+static const char flowed_quoted_sched[] =
+	"Content-Type: text/plain; charset=UTF-8; format=flowed\n"		/* 1 */
+	"Content-Transfer-Encoding: 8bit\n"					/* 2 */
+	"\n"									/* 3 */
+	">> Sorry for my preceding mail, it *is* better:\n"			/* 4 */
+	">> # tail -10 trace\n"							/* 5 */
+	">> #                  |||| / _-=> migrate-disable\n"			/* 6 */
+	">> #                  ||||| /     delay\n"				/* 7 */
+	">> #  cmd     pid     |||||| time  |   caller\n"			/* 8 */
+	">> #     \\   /        ||||||  \\    |    /\n"			/* 9 */
+	">>    <idle>-0         0dnh5.   11us+:        0:120:R   + [000]     119: \n" /* 10 */
+	">> 49:R irq/104-enet-fe\n"						/* 11 */
+	">>    <idle>-0         0dnh5.   42us+: <stack trace>\n"		/* 12 */
+	">>    <idle>-0         0dnh5.   57us!: wake_up_process <- \n"		/* 13 */
+	">> __handle_irq_event_percpu\n"					/* 14 */
+	">>    <idle>-0         0d..3.  282us+: __schedule <-schedule_idle\n"	/* 15 */
+	">>    <idle>-0         0d..3.  302us+:        0:120:R ==> [000]     119: \n" /* 16 */
+	">> 49:R irq/104-enet-fe\n"						/* 17 */
+	">>    <idle>-0         0d..3.  325us : <stack trace>\n";		/* 18 */
+
+static void test_flowed_quoted_sched(void **state)
+{
+	struct lat_text t;
+	struct lat_loaded *l;
+	const struct lat_block *b;
+	const struct lat_wakeup_result *r;
+
+	(void)state;
+	init(&t, flowed_quoted_sched);
+	/* the mail layer: soft breaks at lines 10, 13 and 16, the blank kept (no DelSp) */
+	assert_int_equal(t.fix.flowed, 3);
+	assert_int_equal(t.fix.first_flowed_line, 11);
+	assert_line(&t, 9, "   <idle>-0         0dnh5.   11us+:        0:120:R   + [000]     119: "
+		    "49:R irq/104-enet-fe", 10, 1);
+	assert_int_equal(t.lines[9].quote, 2);
+	assert_line(&t, 13, "   <idle>-0         0d..3.  302us+:        0:120:R ==> [000]     119: "
+		    "49:R irq/104-enet-fe", 16, 1);
+	lat_text_release(&t);
+
+	/* the reader: both rows whole, the padded " 49" read as the priority */
+	l = old_logs_load_text(flowed_quoted_sched, NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_string_equal(b->fmt->name, "ftrace-text");
+	assert_int_equal(b->skipped_lines, 0);
+	r = b->analysis;
+	assert_int_equal(r->nevents, 6);	/* rows at lines 10, 12, 13, 15, 16, 18 */
+	assert_int_equal(r->waits, 1);
+	/* woken at 11 us, switched in at 302 us: 291 us; prio 49 is SCHED_FIFO 50 */
+	assert_int_equal(r->ntasks, 1);
+	assert_int_equal(r->tasks[0].pid, 119);
+	assert_int_equal(r->tasks[0].prio, 49);
+	assert_string_equal(r->tasks[0].comm, "irq/104-enet-fe");
+	assert_int_equal(r->tasks[0].wake.max, 291000);
 	old_logs_free(l);
 }
 
@@ -787,6 +852,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flowed),
 		cmocka_unit_test(test_not_flowed),
+		cmocka_unit_test(test_flowed_quoted_sched),
 		cmocka_unit_test(test_wrapped_cyclictest),
 		cmocka_unit_test(test_wrapped_overflow_list),
 		cmocka_unit_test(test_rows_never_joined),
