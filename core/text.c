@@ -772,14 +772,17 @@ static int b64_region(struct splitter *sp, struct raw_iter *it, char **w,
 
 /*
  * The line just indexed ended in a blank inside a format=flowed body: a soft
- * break (RFC 3676), but for the signature separator "-- ".  The join is made
- * once every line is indexed (tx_rejoin_flowed()).
+ * break (RFC 3676), but for the signature separator "-- " and an empty quoted
+ * line.  A mailer writes a quote's empty line as "> " (the quote mark, then
+ * the blank it stuffs after the quote marks): no text is left to flow on,
+ * the quoted paragraph ends there.  The join is made once every line is
+ * indexed (tx_rejoin_flowed()).
  */
 static void flowed_soft(struct lat_text *t, const struct qp_region *r)
 {
 	struct lat_line *l = &t->lines[t->nlines - 1];
 
-	if (l->len == 2 && !memcmp(l->s, "--", 2))
+	if ((l->len == 2 && !memcmp(l->s, "--", 2)) || (l->quote && lat_line_blank(l)))
 		return;
 	l->soft = r->delsp ? 2 : 1;
 	if (!t->fix.flowed_header_line)

@@ -140,6 +140,7 @@ static void test_flowed(void **state)
  * 151-165): a `tail -10 trace` of wakeup_rt quoted ">>", no "# latency:"
  * header, read as ftrace text.  The mailer broke both sched rows at the blank
  * the kernel pads the priority with ("%3d": "119: 49:R"), and one function row.
+ * Lines 166-169 after them: a quote's empty lines are "> ", no soft break.
  */
 static const char flowed_quoted_sched[] =
 	"Content-Type: text/plain; charset=UTF-8; format=flowed\n"		/* 1 */
@@ -159,7 +160,11 @@ static const char flowed_quoted_sched[] =
 	">>    <idle>-0         0d..3.  282us+: __schedule <-schedule_idle\n"	/* 15 */
 	">>    <idle>-0         0d..3.  302us+:        0:120:R ==> [000]     119: \n" /* 16 */
 	">> 49:R irq/104-enet-fe\n"						/* 17 */
-	">>    <idle>-0         0d..3.  325us : <stack trace>\n";		/* 18 */
+	">>    <idle>-0         0d..3.  325us : <stack trace>\n"		/* 18 */
+	"> \n"									/* 19 */
+	"> Oh, yeah, there is more required.\n"				/* 20 */
+	"> \n"									/* 21 */
+	"> The current_stack_frame() function needs to change to actually return\n"; /* 22 */
 
 static void test_flowed_quoted_sched(void **state)
 {
@@ -178,6 +183,12 @@ static void test_flowed_quoted_sched(void **state)
 	assert_int_equal(t.lines[9].quote, 2);
 	assert_line(&t, 13, "   <idle>-0         0d..3.  302us+:        0:120:R ==> [000]     119: "
 		    "49:R irq/104-enet-fe", 16, 1);
+	/* "> " ends in a blank but holds no text: the paragraphs stay apart */
+	assert_line(&t, 15, "", 19, 0);
+	assert_line(&t, 16, "Oh, yeah, there is more required.", 20, 0);
+	assert_line(&t, 17, "", 21, 0);
+	assert_int_equal(t.lines[17].quote, 1);
+	assert_int_equal(t.nlines, 19);
 	lat_text_release(&t);
 
 	/* the reader: both rows whole, the padded " 49" read as the priority */
