@@ -486,6 +486,7 @@ struct ps_th {
 	uint64_t premig_rows;	/* rows with -P's pre-migration time */
 	int64_t premig_max_ns;
 	uint32_t premig_line;	/* the row of the longest */
+	uint32_t head_line;	/* the first timehist header */
 };
 
 /*
@@ -672,6 +673,34 @@ static int th_finish(struct ps_th *th, struct lat_block *b, int ret)
 	return ret;
 }
 
+/*
+ * What the timehist rows said besides the delays; a block that is a header
+ * with no row under it (@head_only) says why there is nothing.
+ */
+static int th_findings(struct lat_block *b, const struct ps_th *th, int head_only)
+{
+	int ret = 0;
+
+	if (th->events)
+		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
+					    "%llu awakened/migrated rows (timehist -w, -M) are "
+					    "events, not switches: not counted",
+					    (unsigned long long)th->events);
+	if (!ret && th->premig_rows)
+		ret = premig_finding(b, th);
+	if (!ret && th->idle)
+		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
+					    "%llu <idle> rows not counted: the idle task has no "
+					    "scheduling delay", (unsigned long long)th->idle);
+	if (!ret && head_only)
+		ret = lat_block_add_finding(b, "no-samples", LAT_SEV_INFO,
+					    "line %u: perf sched timehist printed its header and no "
+					    "row: nothing switched in what it was asked to show (its "
+					    "--time window, -p, -C), so there is nothing to draw",
+					    th->head_line);
+	return ret;
+}
+
 static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 			  struct lat_block *b, struct lat_diag *d)
 {
@@ -680,7 +709,7 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 	const struct lat_line *under = NULL;
 	struct ps_map map = { .keep.b = b };
 	char buf[PS_LINE_MAX];
-	int ret = 0, err = 0, nlat = 0, nth = 0, elided = 0;
+	int ret = 0, err = 0, nlat = 0, nth = 0, elided = 0, head_only;
 	uint32_t elided_line = 0;
 
 	b->schema = LAT_SCHEMA_HISTOGRAM;
@@ -697,6 +726,8 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 			if (!elided++)
 				elided_line = l->lineno;
 		}
+		if (k == LAT_LINE_HEAD && !th.head_line && is_th_header(l->s, l->len))
+			th.head_line = l->lineno;
 		if (k == LAT_LINE_HEAD || (k == LAT_LINE_SOFT && !imp_starts(l->s, l->len,
 										 "INFO:")))
 			continue;
@@ -746,25 +777,61 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "\"<SNIP>\"): the rows shown are read%s", elided_line,
 					    elided, elided == 1 ? "" : "s", pl.has_total ?
 					    ", the TOTAL row cannot be checked against them" : "");
-	if (!ret && th.events)
-		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
-					    "%llu awakened/migrated rows (timehist -w, -M) are "
-					    "events, not switches: not counted",
-					    (unsigned long long)th.events);
-	if (!ret && th.premig_rows)
-		ret = premig_finding(b, &th);
-	if (!ret && th.idle)
-		ret = lat_block_add_finding(b, "idle-rows", LAT_SEV_INFO,
-					    "%llu <idle> rows not counted: the idle task has no "
-					    "scheduling delay", (unsigned long long)th.idle);
+	/* a timehist header and nothing else (ps_header_block()) */
+	head_only = !nlat && !nth && !map.rows && !b->skipped_lines && th.head_line;
+	if (!ret)
+		ret = th_findings(b, &th, head_only);
 	if (!ret && map.rows)
 		ret = map_finding(&map, b);
 	if (!ret)
-		ret = ps_title(t, first, under, nlat, nth, !nlat && !nth && map.rows, b);
+		ret = ps_title(t, first, under, nlat, nth || head_only,
+			       !nlat && !nth && map.rows, b);
 	if (ret)
 		return ret;
-	/* a map alone: a block that says what it is, not "unusable" */
-	return b->nhist || map.rows ? 0 : -LAT_EEMPTY;
+	/* a map alone, a header alone: a block that says what it is, not "unusable" */
+	return b->nhist || map.rows || head_only ? 0 : -LAT_EEMPTY;
+}
+
+/* "---------  ---------": the rest of a rule a mailer wrapped (dashes and blanks) */
+static int dash_piece(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '-' && s[i] != ' ')
+			return 0;
+		n += s[i] == '-';
+	}
+	return n > 0;
+}
+
+#define PS_HEAD_LINES 6	/* a header's own lines under it, with a mailer's wrap pieces */
+
+/*
+ * A timehist header with no row under it: `perf sched timehist --time A,B`
+ * of a window where nothing switched prints its header and its rule and
+ * stops.  Still a block (its finding says so): the header, its "[tid/pid]
+ * (msec)" line and the rule, each maybe wrapped in pieces by a mailer; 0
+ * when @first starts no such header.
+ */
+static size_t ps_header_block(const struct lat_text *t, size_t first)
+{
+	const struct lat_line *h = &t->lines[first];
+	size_t end = 0;
+
+	if (h->binary || !is_th_header(h->s, h->len))
+		return 0;
+	for (size_t i = first + 1; i < t->nlines && i <= first + PS_HEAD_LINES; i++) {
+		const struct lat_line *l = &t->lines[i];
+
+		if (l->binary)
+			break;
+		if (end ? dash_piece(l->s, l->len) : is_dashes(l->s, l->len))
+			end = i + 1;
+		else if (end || !is_header_piece(l->s, l->len))
+			break;
+	}
+	return end;
 }
 
 /*
@@ -803,5 +870,6 @@ const struct lat_format fmt_perf_sched = {
 	.line_kind = ps_line_kind,
 	.parse_block = ps_parse_block,
 	.split = ps_split,
+	.header_block = ps_header_block,
 	.row_shapes = row_shapes,
 };

@@ -267,6 +267,99 @@ static void test_labels_under_one_header(void **state)
 			"100ms massive_intr 500us cyclictest PREEMPT_SHORT", 32272000, 38247000);
 }
 
+/*
+ * A timehist header with no row under it: Yang Jihong's "perf sched timehist:
+ * Fixed timestamp error when unable to confirm event sched_in time" as the
+ * 5.10 stable review carried it (stable@vger, 15 Oct 2024,
+ * samples/perf-sched/stable-2024-yang-timehist-three-runs.txt lines 31-57):
+ * "Before:" eight rows, all at 200.000000, one per CPU 0-7; " After:" the
+ * header, its "(msec)" line and its rule, and nothing (the --time window holds
+ * no switch).  The empty run is a block that says so, the run before is
+ * untouched.
+ */
+static const char empty_after[] =
+	"Before:\n"								/* 1 */
+	"\n"
+	"  arbitrarily specify a time window of interest, timestamp will be set to an "
+	"incorrect value\n"
+	"\n"
+	"  # perf sched timehist --time 100,200\n"				/* 5 */
+	"  Samples of sched_switch event do not have callchains.\n"
+	"             time    cpu  task name                       wait time  sch delay   run time\n"
+	"                          [tid/pid]                          (msec)     (msec)     (msec)\n"
+	"  --------------- ------  ------------------------------  ---------  ---------  ---------\n"
+	"       200.000000 [0000]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0001]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0002]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0003]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0004]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0005]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0006]  perf[1229608]                       0.000      0.000      0.000\n"
+	"       200.000000 [0007]  perf[1229608]                       0.000      0.000      0.000\n"
+	"\n"
+	" After:\n"
+	"\n"									/* 20 */
+	"  # perf sched timehist --time 100,200\n"
+	"  Samples of sched_switch event do not have callchains.\n"
+	"             time    cpu  task name                       wait time  sch delay   run time\n"
+	"                          [tid/pid]                          (msec)     (msec)     (msec)\n"
+	"  --------------- ------  ------------------------------  ---------  ---------  ---------\n"
+	"\n"
+	"Fixes: 853b74071110bed3 (\"perf sched timehist: Add option to specify time window of "
+	"interest\")\n";
+
+static void test_timehist_header_without_rows(void **state)
+{
+	struct lat_loaded *l;
+	const struct lat_block *b;
+	const struct lat_finding *f;
+
+	(void)state;
+	l = old_logs_load_text(empty_after, NULL);
+	assert_int_equal(l->nblocks, 2);
+	/* the "Before:" run: header at 7, rows 10-17, a CPU each, sch delay 0.000 */
+	b = l->blocks[0];
+	assert_int_equal(b->first_line, 7);
+	assert_int_equal(b->last_line, 17);
+	assert_int_equal(b->nhist, 8);
+	assert_int_equal(hist_named(b, "cpu7 sch delay")->total, 1);
+	assert_int_equal(only_sample(b, "cpu0 sch delay"), 0);
+	assert_null(old_logs_finding(b, "no-samples"));
+	/* the " After:" run: header 23, "(msec)" 24, rule 25; nothing malformed */
+	b = l->blocks[1];
+	assert_string_equal(b->fmt->name, "perf-sched");
+	assert_int_equal(b->first_line, 23);
+	assert_int_equal(b->last_line, 25);
+	assert_int_equal(b->nhist, 0);
+	assert_int_equal(b->skipped_lines, 0);
+	assert_string_equal(b->title, "perf sched timehist: sch delay per CPU");
+	assert_non_null(f = old_logs_finding(b, "no-samples"));
+	assert_int_equal(f->sev, LAT_SEV_INFO);
+	assert_non_null(strstr(f->message, "line 23: perf sched timehist printed its header and "
+					   "no row"));
+	assert_int_equal(l->diag.nwarn, 0);
+	old_logs_free(l);
+
+	/* the same header as `fold -s -w 76` wraps it: header, (msec) and rule in two pieces */
+	l = old_logs_load_text(
+		"             time    cpu  task name                       wait time  sch \n"
+		"delay   run time\n"
+		"                          [tid/pid]                          (msec)     \n"
+		"(msec)     (msec)\n"
+		"  --------------- ------  ------------------------------  ---------  \n"
+		"---------  ---------\n"
+		"\n"
+		"Fixes: 853b74071110bed3\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->first_line, 1);
+	assert_int_equal(b->last_line, 6);
+	assert_int_equal(b->skipped_lines, 0);
+	assert_non_null(f = old_logs_finding(b, "no-samples"));
+	assert_non_null(strstr(f->message, "line 1: perf sched timehist"));
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_labelled_runs_by_name),
 		cmocka_unit_test(test_plus_labels),
 		cmocka_unit_test(test_labels_under_one_header),
+		cmocka_unit_test(test_timehist_header_without_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
