@@ -148,10 +148,40 @@ static void value_cell(FILE *out, int64_t v, int width)
 		fprintf(out, " %*s", width, lat_fmt_duration(v, d, sizeof(d)));
 }
 
+#define HX_NAME_MAX 80	/* the widest a name column grows; a longer name pushes its row only */
+
+static const char *hist_name(const struct lat_histogram *h, int printed)
+{
+	return h->title ? h->title : printed ? "?" : "title unknown";
+}
+
+/*
+ * The name column of a table of @r's histograms (those with printed values
+ * when @printed, else those with buckets): @min wide, wider when a name is
+ * longer (labelled runs: "removing hrtick: rtla osnoise top", a trailer
+ * table's "LNICE(-19) EEVDF-NO_PARITY"), up to HX_NAME_MAX.
+ */
+static int name_width(const struct lat_hist_result *r, int printed, int min)
+{
+	size_t w = (size_t)min;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_histogram *h = r->stats[i].h;
+		size_t k;
+
+		if (printed ? !h->has_printed : !h->nbuckets)
+			continue;
+		k = rp_cell_width(hist_name(h, printed));
+		if (k > w)
+			w = k;
+	}
+	return w > HX_NAME_MAX ? HX_NAME_MAX : (int)w;
+}
+
 /* The tools' own count/min/avg/max (cyclictest, rtla, perf sched), as printed. */
 static void printed_text(FILE *out, const struct lat_hist_result *r)
 {
-	int any = 0;
+	int any = 0, w = name_width(r, 1, 24);
 
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lat_histogram *h = r->stats[i].h;
@@ -160,10 +190,10 @@ static void printed_text(FILE *out, const struct lat_hist_result *r)
 		if (!h->has_printed)
 			continue;
 		if (!any++)
-			fprintf(out, "  %-24s %9s %10s %10s %10s   (as the tool printed them)\n",
-				"summary", "count", "min", "avg", "max");
+			fprintf(out, "  %-*s %9s %10s %10s %10s   (as the tool printed them)\n",
+				w, "summary", "count", "min", "avg", "max");
 		fputs("  ", out);
-		rp_report_cell(out, h->title ? h->title : "?", 24);
+		rp_report_cell(out, hist_name(h, 1), w);
 		if (p->count == LAT_VALUE_NONE)
 			fprintf(out, " %9s", "-");
 		else
@@ -178,14 +208,15 @@ static void printed_text(FILE *out, const struct lat_hist_result *r)
 void rp_report_histogram_text(FILE *out, const struct lat_block *b)
 {
 	const struct lat_hist_result *r = b->analysis;
-	int any = 0;
+	int any = 0, w;
 
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++)
 		any |= r->stats[i].h->nbuckets > 0;
+	w = name_width(r, 0, 16);
 	if (any) {
-		fprintf(out, "  %-16s %7s", "histogram", "total");
+		fprintf(out, "  %-*s %7s", w, "histogram", "total");
 		for (int q = 0; q < LAT_HQ_N; q++)
 			fprintf(out, " %22s", lat_hist_qnames[q]);
 		fprintf(out, " %7s %7s %7s %22s\n", ">=1ms", ">=10ms", ">=100ms",
@@ -197,7 +228,7 @@ void rp_report_histogram_text(FILE *out, const struct lat_block *b)
 		if (!s->h->nbuckets)
 			continue;
 		fputs("  ", out);
-		rp_report_cell(out, s->h->title ? s->h->title : "title unknown", 16);
+		rp_report_cell(out, hist_name(s->h, 0), w);
 		fprintf(out, " %7llu", (unsigned long long)s->total);
 		for (int q = 0; q < LAT_HQ_N; q++) {
 			fputc(' ', out);

@@ -38,6 +38,8 @@ void rp_report_env_rows(const struct lat_block *b,
 			 void (*row)(void *ctx, const char *what, const char *value), void *ctx);
 /* "  name" left-aligned in @width columns, control characters escaped. */
 void rp_report_cell(FILE *out, const char *s, int width);
+/* The columns rp_report_cell() prints @s in (an escape is 4, a UTF-8 character 1). */
+size_t rp_cell_width(const char *s);
 /* A histogram's numbers as the wakeup JSON has them: count, avg_ns, min_ns, p50_ns .. max_ns. */
 struct lat_wake_stat;
 void rp_report_stat_json(struct lat_json *j, const struct lat_wake_stat *s);

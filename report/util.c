@@ -25,12 +25,25 @@ void lat_fput_safe(FILE *out, const char *s, size_t len)
 	}
 }
 
+size_t rp_cell_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			w += 4;		/* lat_fput_safe()'s "\xNN" */
+		else if ((c & 0xc0) != 0x80)
+			w++;		/* a UTF-8 sequence is one column, as a terminal shows it */
+	}
+	return w;
+}
+
 void rp_report_cell(FILE *out, const char *s, int width)
 {
-	size_t n = strlen(s);
-
-	lat_fput_safe(out, s, n);
-	for (int i = (int)n; i < width; i++)
+	lat_fput_safe(out, s, strlen(s));
+	for (int i = (int)rp_cell_width(s); i < width; i++)
 		fputc(' ', out);
 }
 

@@ -14,6 +14,7 @@
 
 #include "latscope/an_histogram.h"
 #include "latscope/an_probe.h"
+#include "latscope/report.h"
 #include "old_logs_util.h"
 
 #define S(x) LAT_SAMPLES_DIR "/" x
@@ -770,6 +771,83 @@ static void test_cyclictest_trailer_table(void **state)
 	old_logs_free(l);
 }
 
+/* The text report of @l's blocks, as `latscope analyze` prints it; free() it. */
+static char *text_report(const struct lat_loaded *l)
+{
+	struct lat_report_input in = { .path = "x", .format = l->format, .blocks = l->blocks,
+				       .nblocks = l->nblocks };
+	struct lat_analyze_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	lat_analyze_opts_init(&o);
+	lat_report_text(f, &in, 1, &o);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Where column @word of the line starting with @head ends: every row under it that
+ * starts with @row must end its own cell there (right-aligned numbers); returns
+ * how many rows did.
+ */
+static int rows_aligned(const char *report, const char *head, const char *word, const char *row)
+{
+	const char *h = strstr(report, head), *e, *p;
+	size_t col;
+	int n = 0;
+
+	assert_non_null(h);
+	e = strstr(h, word);
+	assert_non_null(e);
+	col = (size_t)(e - h) + strlen(word);
+	for (p = strstr(h, "\n"); p && (p = strstr(p, row)); p++) {
+		if (p[-1] != '\n')
+			continue;
+		/* the cell ends at the column: its last character there, a blank after it */
+		assert_true(strlen(p) > col);
+		assert_true(p[col - 1] != ' ');
+		assert_true(p[col] == ' ' || p[col] == '\n');
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The text report's name column is as wide as the table's longest name: a
+ * trailer table's "LNICE(-19) EEVDF-NO_PARITY" (26 characters) no longer
+ * pushes its row's numbers two columns right of the header's, nor does the
+ * CPU 1000 of a timehist ("cpu1000 sch delay", 17) in the bucket table.
+ */
+static void test_text_long_names(void **state)
+{
+	static const char big[] =
+		"           time    cpu  task name                       wait time  sch delay   run time\n"
+		"                        [tid/pid]                          (msec)     (msec)     (msec)\n"
+		"--------------- ------  ------------------------------  ---------  ---------  ---------\n"
+		"     100.000100 [0001]  a[10]                               0.000      0.004      0.010\n"
+		"     100.000200 [1000]  b[11]                               0.000      0.012      0.010\n";
+	struct lat_loaded *l;
+	char *rep;
+
+	(void)state;
+	l = old_logs_load(S("cyclictest/lkml-2024-zang-trailer-table-four-kernels.txt"), NULL);
+	rep = text_report(l);
+	/* "  summary ... count min avg max": 12 rows, all LNICE */
+	assert_int_equal(rows_aligned(rep, "  summary", " count", "  LNICE("), 12);
+	assert_int_equal(rows_aligned(rep, "  summary", " max", "  LNICE("), 12);
+	free(rep);
+	old_logs_free(l);
+
+	l = old_logs_load_text(big, NULL);
+	rep = text_report(l);
+	assert_int_equal(rows_aligned(rep, "  histogram", " total", "  cpu"), 2);
+	free(rep);
+	old_logs_free(l);
+}
+
 /*
  * rtla osnoise hist with no sample above -T (Luis Claudio R. Goncalves,
  * "rtla/osnoise: Better report when histogram is empty", LKML 27 Jun 2024,
@@ -900,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_cyclictest_trailers_first),
 		cmocka_unit_test(test_cyclictest_trailer_table),
+		cmocka_unit_test(test_text_long_names),
 		cmocka_unit_test(test_rtla_hist_empty),
 	};
 
