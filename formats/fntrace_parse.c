@@ -1125,6 +1125,19 @@ static int is_legend(const char *p)
 	       starts(p, "=======>") || starts(p, "========>");
 }
 
+/*
+ * A latency dump pasted from below its "# latency:" line: "#  => started at:"
+ * or the column legend "#  cmd     pid     ||||| time  |   caller" is the
+ * first line of it left, and no other format prints either (an irqsoff
+ * excerpt in a patch, LKML, 19 Mar 2025, samples/ftrace-latency/).
+ */
+static int is_excerpt_head(const char *p, int hashed)
+{
+	return hashed && (starts(p, "=> started at:") ||
+			  (starts(p, "cmd") && strstr(p, "pid") && strstr(p, "time") &&
+			   strstr(p, "caller")));
+}
+
 /* Classifies a line held in a NUL-terminated buffer. */
 static enum lat_line_kind classify(enum fnt_dialect dialect, const char *buf)
 {
@@ -1135,6 +1148,8 @@ static enum lat_line_kind classify(enum fnt_dialect dialect, const char *buf)
 		return LAT_LINE_NO;
 	if (starts(p, "tracer:"))
 		return dialect == FNT_FTRACE ? LAT_LINE_HEAD : LAT_LINE_NO;
+	if (dialect == FNT_FTRACE && is_excerpt_head(p, hashed))
+		return LAT_LINE_HEAD;
 	if (find_title(p)) {
 		int rt = is_rt_title(p);
 
@@ -1171,6 +1186,7 @@ size_t fnt_header_block(enum fnt_dialect dialect, const struct lat_text *t, size
 		const struct lat_line *l = &t->lines[j];
 		enum lat_line_kind k;
 		char buf[512];
+		const char *p;
 		size_t n;
 		int hashed;
 
@@ -1183,9 +1199,12 @@ size_t fnt_header_block(enum fnt_dialect dialect, const struct lat_text *t, size
 		buf[n] = '\0';
 		lat_fix_micro(buf);
 		k = classify(dialect, buf);
-		if (k == LAT_LINE_NO || k == LAT_LINE_ROW || (k == LAT_LINE_HEAD && latency))
+		p = strip_hash(buf, &hashed);
+		/* a second title ends it; the started-at and legend lines are its own */
+		if (k == LAT_LINE_NO || k == LAT_LINE_ROW ||
+		    (k == LAT_LINE_HEAD && latency && !is_excerpt_head(p, hashed)))
 			break;
-		if (starts(strip_hash(buf, &hashed), "latency:"))
+		if (starts(p, "latency:"))
 			latency = 1;
 		end = j + 1;
 	}

@@ -199,7 +199,9 @@ static void test_rows_and_probe(void **state)
 	assert_int_equal(f->line_kind("# tracer: irqsoff", 17), LAT_LINE_HEAD);
 	assert_int_equal(f->line_kind("preemption latency trace v1.1.4 on x", 36), LAT_LINE_NO);
 	assert_int_equal(f->line_kind(" => sub_preempt_count", 21), LAT_LINE_ROW);
-	assert_int_equal(f->line_kind("#  => started at: do_IRQ", 24), LAT_LINE_SOFT);
+	/* a dump pasted from below its latency line opens there (is_excerpt_head()) */
+	assert_int_equal(f->line_kind("#  => started at: do_IRQ", 24), LAT_LINE_HEAD);
+	assert_int_equal(f->line_kind("#  => ended at:   do_IRQ", 24), LAT_LINE_SOFT);
 }
 
 static const struct lat_fn_blame *blame_of(const struct lat_fntrace_result *r, const char *fn)
