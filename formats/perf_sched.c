@@ -113,6 +113,76 @@ static int is_lat_row(const char *s, size_t len)
 	       imp_starts(s, len, "TOTAL:");
 }
 
+/*
+ * The first layout, perf sched -l (Frederic Weisbecker's "perf sched: Add
+ * sched latency profiling", Sep 2009; perf 2.6.32 printed the bars already):
+ *    Tasks                     count          total              avg            max
+ *   migration/0                  2             39849            19924           28826
+ * every value in ns, no bars, no header rule.
+ */
+static int is_lat09_header(const char *s, size_t len)
+{
+	static const char *const words[] = { "Tasks", "count", "total", "avg", "max" };
+	struct lat_scan sc;
+	const char *w;
+	size_t wl, n = 0;
+
+	lat_scan_init(&sc, s, len);
+	while (lat_scan_ws(&sc), lat_scan_word(&sc, &w, &wl)) {
+		if (n == LAT_ARRAY_SIZE(words) || wl != strlen(words[n]) || memcmp(w, words[n], wl))
+			return 0;
+		n++;
+	}
+	return n == LAT_ARRAY_SIZE(words);
+}
+
+#define PS09_NUMS 4		/* count, total, avg, max */
+
+/*
+ * A row of that layout: the task's name (*@name, *@nlen; it may hold blanks)
+ * and its four numbers in @v.  The row has no mark of its own, so the numbers
+ * must be perf's: avg = total / count as perf divided them, avg <= max <= total.
+ */
+static int lat09_row(const char *s, size_t len, const char **name, size_t *nlen,
+		     uint64_t v[PS09_NUMS])
+{
+	const char *w[PS09_NUMS];
+	size_t e = len;
+
+	imp_trim(&s, &len);
+	e = len;
+	for (int k = PS09_NUMS - 1; k >= 0; k--) {
+		struct lat_scan sc;
+		size_t b = e;
+
+		while (b && s[b - 1] >= '0' && s[b - 1] <= '9')
+			b--;
+		if (b == e || !b || (s[b - 1] != ' ' && s[b - 1] != '\t'))
+			return 0;
+		lat_scan_init(&sc, s + b, e - b);
+		if (!lat_scan_u64(&sc, &v[k]))
+			return 0;
+		w[k] = s + b;
+		while (b && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+			b--;
+		e = b;
+	}
+	*name = s;
+	*nlen = (size_t)(w[0] - s);
+	imp_trim(name, nlen);
+	return *nlen && v[0] && v[2] == v[1] / v[0] && v[2] <= v[3] && v[3] <= v[1] &&
+	       !(**name >= '0' && **name <= '9');
+}
+
+static int is_lat09_row(const char *s, size_t len)
+{
+	const char *name;
+	size_t n;
+	uint64_t v[PS09_NUMS];
+
+	return lat09_row(s, len, &name, &n, v);
+}
+
 /* "   225.421678 [0000]  task[tid] ..." */
 static int is_th_row(const char *s, size_t len)
 {
@@ -265,10 +335,11 @@ static int is_map_cells(const char *s, size_t len)
 
 static enum lat_line_kind ps_line_kind(const char *s, size_t len)
 {
-	if (is_lat_header(s, len) || is_th_header(s, len))
+	if (is_lat_header(s, len) || is_th_header(s, len) || is_lat09_header(s, len))
 		return LAT_LINE_HEAD;
 	/* "INFO: 26.316% context switch bugs (5 out of 19)" closes the latency table */
 	if (is_lat_row(s, len) || is_th_row(s, len) || is_map_row(s, len) ||
+	    is_lat09_row(s, len) ||
 	    (imp_starts(s, len, "INFO:") && memmem(s, len, "context switch bugs", 19)))
 		return LAT_LINE_ROW;
 	if (is_dashes(s, len) || imp_starts(s, len, "INFO:") || is_header_piece(s, len) ||
@@ -376,6 +447,9 @@ static int ps_probe(const char *peek, size_t len)
 	if (memmem(peek, len, "sch delay", 9) && memmem(peek, len, "wait time", 9) &&
 	    memmem(peek, len, "run time", 8))
 		return 90;
+	if (memmem(peek, len, "Tasks ", 6) && memmem(peek, len, " count ", 7) &&
+	    memmem(peek, len, " total ", 7))
+		return 60;
 	return 0;
 }
 
@@ -433,6 +507,7 @@ static int split_bars(char *buf, char **f, int max)
 struct ps_lat {
 	uint64_t switches, total_switches;
 	int has_total;
+	int ns09;		/* rows of the 2009 layout read */
 };
 
 static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct ps_lat *pl)
@@ -467,6 +542,35 @@ static int parse_lat_row(char *buf, uint32_t line, struct lat_block *b, struct p
 	hb.h->printed = (struct lat_hist_printed){ (int64_t)sw, LAT_VALUE_NONE, avg, max };
 	hb.h->first_line = hb.h->last_line = line;
 	pl->switches += sw;
+	ret = imp_hist_build_finish(&hb, 0, b);
+	return ret ? ret : 1;
+}
+
+/* A row of the 2009 layout: the task's switches, avg and max as printed, in ns. */
+static int parse_lat09_row(const char *buf, uint32_t line, struct lat_block *b,
+			   struct ps_lat *pl)
+{
+	const char *name;
+	size_t n;
+	uint64_t v[PS09_NUMS];
+	char title[PS_LINE_MAX];
+	struct imp_hist_build hb;
+	int ret;
+
+	if (!lat09_row(buf, strlen(buf), &name, &n, v) || n >= sizeof(title) ||
+	    v[3] > (uint64_t)INT64_MAX || v[0] > (uint64_t)INT64_MAX)
+		return 0;
+	memcpy(title, name, n);
+	title[n] = '\0';
+	ret = imp_hist_build_init(&hb, title);
+	if (ret)
+		return ret;
+	hb.h->has_printed = 1;
+	hb.h->printed = (struct lat_hist_printed){ (int64_t)v[0], LAT_VALUE_NONE, (int64_t)v[2],
+						   (int64_t)v[3] };
+	hb.h->first_line = hb.h->last_line = line;
+	pl->switches += v[0];
+	pl->ns09 = 1;
 	ret = imp_hist_build_finish(&hb, 0, b);
 	return ret ? ret : 1;
 }
@@ -674,14 +778,27 @@ static int th_finish(struct ps_th *th, struct lat_block *b, int ret)
 }
 
 /*
- * What the timehist rows said besides the delays; a block that is a header
- * with no row under it (@head_only) says why there is nothing.
+ * What the block's rows told besides the histograms: totals, elisions, rows not
+ * counted; a block that is a timehist header with no row under it (@head_only)
+ * says why there is nothing.
  */
-static int th_findings(struct lat_block *b, const struct ps_th *th, int head_only)
+static int ps_findings(struct lat_block *b, const struct ps_lat *pl, const struct ps_th *th,
+		       const struct ps_map *map, int elided, uint32_t elided_line, int head_only)
 {
 	int ret = 0;
 
-	if (th->events)
+	if (pl->has_total && pl->total_switches != pl->switches && !elided)
+		ret = lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
+					    "the TOTAL row counts %llu switches, the tasks add up "
+					    "to %llu", (unsigned long long)pl->total_switches,
+					    (unsigned long long)pl->switches);
+	if (!ret && elided)
+		ret = lat_block_add_finding(b, "rows-elided", LAT_SEV_INFO,
+					    "line %u: rows left out (%d mark%s such as \"...\" or "
+					    "\"<SNIP>\"): the rows shown are read%s", elided_line,
+					    elided, elided == 1 ? "" : "s", pl->has_total ?
+					    ", the TOTAL row cannot be checked against them" : "");
+	if (!ret && th->events)
 		ret = lat_block_add_finding(b, "event-rows", LAT_SEV_INFO,
 					    "%llu awakened/migrated rows (timehist -w, -M) are "
 					    "events, not switches: not counted",
@@ -698,6 +815,13 @@ static int th_findings(struct lat_block *b, const struct ps_th *th, int head_onl
 					    "row: nothing switched in what it was asked to show (its "
 					    "--time window, -p, -C), so there is nothing to draw",
 					    th->head_line);
+	if (!ret && map->rows)
+		ret = map_finding(map, b);
+	if (!ret && pl->ns09)
+		ret = lat_block_add_finding(b, "perf-sched-2009", LAT_SEV_INFO,
+					    "perf sched -l's first layout (\"Tasks count total avg "
+					    "max\", 2009): latencies in ns, count = the wakeup latencies "
+					    "measured; no minimum printed");
 	return ret;
 }
 
@@ -748,6 +872,9 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 				nth += r > 0;
 			} else if (is_map_row(buf, strlen(buf))) {
 				r = parse_map_row(buf, l->lineno, &map);
+			} else if (is_lat09_row(buf, strlen(buf))) {
+				r = parse_lat09_row(buf, l->lineno, b, &pl);
+				nlat += r > 0;
 			} else {
 				r = parse_lat_row(buf, l->lineno, b, &pl);
 				nlat += r > 0;
@@ -766,23 +893,10 @@ static int ps_parse_block(const struct lat_text *t, size_t first, size_t end,
 	}
 	ret = th_finish(&th, b, ret);
 	ret = psm_finish(&map.keep, ret);
-	if (!ret && pl.has_total && pl.total_switches != pl.switches && !elided)
-		ret = lat_block_add_finding(b, "total-mismatch", LAT_SEV_WARN,
-					    "the TOTAL row counts %llu switches, the tasks add up "
-					    "to %llu", (unsigned long long)pl.total_switches,
-					    (unsigned long long)pl.switches);
-	if (!ret && elided)
-		ret = lat_block_add_finding(b, "rows-elided", LAT_SEV_INFO,
-					    "line %u: rows left out (%d mark%s such as \"...\" or "
-					    "\"<SNIP>\"): the rows shown are read%s", elided_line,
-					    elided, elided == 1 ? "" : "s", pl.has_total ?
-					    ", the TOTAL row cannot be checked against them" : "");
 	/* a timehist header and nothing else (ps_header_block()) */
 	head_only = !nlat && !nth && !map.rows && !b->skipped_lines && th.head_line;
 	if (!ret)
-		ret = th_findings(b, &th, head_only);
-	if (!ret && map.rows)
-		ret = map_finding(&map, b);
+		ret = ps_findings(b, &pl, &th, &map, elided, elided_line, head_only);
 	if (!ret)
 		ret = ps_title(t, first, under, nlat, nth || head_only,
 			       !nlat && !nth && map.rows, b);

@@ -53,10 +53,65 @@ static void test_latency_dump_without_header(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * perf sched -l as it was first merged (Frederic Weisbecker, "perf sched: Add
+ * sched latency profiling", Sep 2009): "Tasks count total avg max" in ns and
+ * no bars.  Before: "no log block of a known format found".
+ */
+static void test_perf_sched_2009_layout(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("perf-sched/commit-2009-weisbecker-sched-l-ns.txt"),
+					     NULL);
+	const struct lat_block *b;
+
+	(void)state;
+	assert_int_equal(l->nblocks, 1);
+	b = l->blocks[0];
+	assert_int_equal(b->skipped_lines, 0);
+	/* 7 task rows (awk 'NF == 5 && $2 ~ /^[0-9]+$/') */
+	assert_int_equal(b->nhist, 7);
+	assert_string_equal(b->hist[6]->title, "kblockd/0");
+	/* kblockd/0: 42 snapshots, 37805097 / 42 = 900121 ns, max 5077684 ns */
+	assert_int_equal(b->hist[6]->printed.count, 42);
+	assert_int_equal(b->hist[6]->printed.avg_ns, 900121);
+	assert_int_equal(b->hist[6]->printed.max_ns, 5077684);
+	assert_int_equal(b->hist[0]->printed.max_ns, 28826);
+	assert_non_null(old_logs_finding(b, "perf-sched-2009"));
+	old_logs_free(l);
+}
+
+/*
+ * Five numbers that are no perf row: avg is not total / count, or max lies
+ * below avg.  A table of any other tool must not turn into perf sched rows.
+ */
+static void test_perf_sched_2009_not_any_numbers(void **state)
+{
+	static const char text[] =
+		" Tasks                     count          total              avg            max\n"
+		"\n"
+		"migration/0                  2             39849            19925           28826\n"
+		"ksoftirqd/0                  7            756383           108054            1000\n";
+	char path[] = "/tmp/latscope-unit-XXXXXX";
+	struct lat_loaded l = { 0 };
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	/* nothing read: "no log block of a known format found" */
+	assert_true(lat_load(&l, path, NULL) < 0);
+	assert_int_equal(l.nblocks, 0);
+	lat_loaded_release(&l);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latency_dump_without_header),
+		cmocka_unit_test(test_perf_sched_2009_layout),
+		cmocka_unit_test(test_perf_sched_2009_not_any_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
