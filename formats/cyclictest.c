@@ -63,6 +63,8 @@ struct ct_state {
 	int json_threads, json_thread, json_hist, json_other;
 	char *cmdline;
 	uint64_t refreshes;		/* summary lines that replaced an earlier one */
+	uint64_t cut_rows;		/* summary lines that end at "Max:" (value cut off) */
+	uint32_t cut_line;		/* the first of them */
 	int nmin;			/* values in "# Min Latencies:": threads, not -H's sum */
 	int nsecs;			/* summaries printed by -N (ns): Act and Avg 8 wide */
 	int no_avg;			/* summaries without Avg (the first cyclictest versions) */
@@ -379,6 +381,13 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 			const char *f = sc.p;
 
 			lat_scan_ws(&sc);
+			/* a paste cut after the last key: the row without its maximum */
+			if (k == 6 && lat_scan_eol(&sc)) {
+				seen |= 1 << k;
+				if (!st->cut_rows++)
+					st->cut_line = line;
+				break;
+			}
 			if (!lat_scan_i64(&sc, &v[k]))
 				return 0;
 			seen |= 1 << k;
@@ -416,7 +425,7 @@ static int parse_summary(struct ct_state *st, const char *buf, uint32_t line, in
 	/* the default mode's first refresh has no sample yet: Min:1000000 C:0 */
 	t->min = v[2] ? v[3] * unit : LAT_VALUE_NONE;
 	t->avg = v[2] && v[5] != LAT_VALUE_NONE ? v[5] * unit : LAT_VALUE_NONE;
-	t->max = v[2] ? v[6] * unit : LAT_VALUE_NONE;
+	t->max = v[2] && v[6] != LAT_VALUE_NONE ? v[6] * unit : LAT_VALUE_NONE;
 	note_line(t->hb.h, line);
 	st->kinds |= CT_K_SUMMARY;
 	return 1;
@@ -1029,6 +1038,13 @@ static int ct_parse_block(const struct lat_text *t, size_t first, size_t end,
 					    "%llu summary lines were refreshes of an earlier one: "
 					    "the last of each thread is kept",
 					    (unsigned long long)st.refreshes);
+	if (!ret && st.cut_rows)
+		ret = lat_block_add_finding(b, "row-cut", LAT_SEV_INFO,
+					    "line %u: %llu summary line%s end%s at \"Max:\" without "
+					    "its value (the paste was cut there): count, min and avg "
+					    "are read, the maximum is unknown", st.cut_line,
+					    (unsigned long long)st.cut_rows, st.cut_rows == 1 ? "" : "s",
+					    st.cut_rows == 1 ? "s" : "");
 	if (!ret && st.nsecs)
 		ret = lat_block_add_finding(b, "nanoseconds", LAT_SEV_INFO,
 					    "the summaries print Act and Avg 8 wide: "
