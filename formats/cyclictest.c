@@ -265,9 +265,29 @@ static int is_policy(const char *s, size_t len)
 }
 
 /* The loadavg line above a run's summaries is the run's own: no label, look above it. */
+/*
+ * The run's own command line ("./cyclictest -a -t -m -i200 -d0 -p99", "#
+ * cyclictest ...") sits between its label and its rows, as "policy:" does.
+ */
+static int is_command(const char *s, size_t len)
+{
+	const char *c;
+
+	imp_trim(&s, &len);
+	c = memmem(s, len, "cyclictest ", 11);
+	if (!c)
+		return 0;
+	/* only a prompt or a path before it: "# ", "$ sudo ", "./", "~/rt-tests/" */
+	for (const char *p = s; p < c; p++)
+		if (*p == ' ' && !(p - s == 1 && (s[0] == '#' || s[0] == '$')) &&
+		    !(p - s >= 4 && !memcmp(p - 4, "sudo", 4)))
+			return 0;
+	return 1;
+}
+
 static int ct_label_skip(const char *s, size_t len)
 {
-	return is_policy(s, len);
+	return is_policy(s, len) || is_command(s, len);
 }
 
 /*

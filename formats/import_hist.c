@@ -209,11 +209,15 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 {
 	for (size_t i = first, k = 0; i > 0 && k < 3; k++) {
 		const struct lat_line *l = &t->lines[--i];
-		const char *s = l->s;
+		const char *s = l->s, *body;
 		size_t n = l->len, w = 0;
 		int lead, command;
 
-		if (lat_line_blank(l) || (!l->binary && skip && skip(l->s, l->len)))
+		if (!lat_line_blank(l) && !l->binary && skip && skip(l->s, l->len)) {
+			k--;	/* the table's own lines above it do not count */
+			continue;
+		}
+		if (lat_line_blank(l))
 			continue;
 		if (l->binary)
 			return NULL;
@@ -224,9 +228,14 @@ static char *run_label(const struct lat_text *t, size_t first, int (*skip)(const
 			   (s[0] == 'v' && isdigit((unsigned char)s[1]))) && memchr(s, '.', w)) ||
 			  (s[0] == '+' && n > 1 && isalpha((unsigned char)s[1]));
 		command = loose && n <= 48 && memmem(s, n, loose, strlen(loose));
+		/* a numbered label ("2. PREEMPT_RT kernel with default configuration:") */
+		body = s;
+		while (body < s + n && isdigit((unsigned char)*body))
+			body++;
+		body = body > s && body + 1 < s + n && body[0] == '.' && body[1] == ' ' ? body + 2 : s;
 		/* the tail of a sentence ("results. For instance:") is prose, no label */
 		if (n < 2 || (!command && (n > 48 || (!lead && s[n - 1] != ':'))) ||
-		    (!lead && memmem(s, n, ". ", 2)))
+		    (!lead && memmem(body, n - (size_t)(body - s), ". ", 2)))
 			return NULL;
 		if (s[n - 1] == ':')
 			n--;

@@ -143,6 +143,40 @@ static void test_cyclictest_row_cut_at_max(void **state)
 	old_logs_free(l);
 }
 
+/*
+ * Three numbered runs, each label above its command line and "policy:"
+ * (Huacai Chen's LoongArch PREEMPT_RT data quoted by himself, QP, LKML
+ * 2024): the blocks take the labels.  Before, all three were "cyclictest
+ * summary" and only their order told them apart.  Max of thread 3: 931,
+ * 226, 53 us (the QP soft breaks joined: grep -A1 'T: 3').
+ */
+static void test_cyclictest_numbered_run_labels(void **state)
+{
+	struct lat_loaded *l = old_logs_load(S("mail/039-chen-2024-loongarch-cyclictest-qp-quoted.txt"),
+					     NULL);
+
+	(void)state;
+	assert_int_equal(l->nblocks, 3);
+	assert_string_equal(l->blocks[0]->title,
+			    "1. PREEMPT kernel with default configuration: cyclictest summary");
+	assert_string_equal(l->blocks[1]->title,
+			    "2. PREEMPT_RT kernel with default configuration: cyclictest summary");
+	assert_string_equal(l->blocks[2]->title,
+			    "3. PREEMPT_RT kernel with tuned configuration: cyclictest summary");
+	assert_int_equal(l->blocks[0]->hist[3]->printed.max_ns, 931000);
+	assert_int_equal(l->blocks[1]->hist[3]->printed.max_ns, 226000);
+	assert_int_equal(l->blocks[2]->hist[3]->printed.max_ns, 53000);
+	old_logs_free(l);
+	/* a sentence above the command is still prose: "results. For instance:" */
+	l = old_logs_load_text("Here are the results. For instance:\n"
+			       "# cyclictest -p 80 -n\n"
+			       "T: 0 ( 1636) P:80 I:1000 C:  10000 Min:      9 Act:   18 Avg:   15 "
+			       "Max:      34\n", NULL);
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->title, "cyclictest summary");
+	old_logs_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_perf_sched_2009_layout),
 		cmocka_unit_test(test_perf_sched_2009_not_any_numbers),
 		cmocka_unit_test(test_cyclictest_row_cut_at_max),
+		cmocka_unit_test(test_cyclictest_numbered_run_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
