@@ -124,7 +124,11 @@ static int is_ovf_piece(const char *s, size_t len)
 	}
 	if (i < len)
 		return len - i > 7 && !memcmp(s + len - 7, " others", 7);
-	return ntok > 0;
+	/*
+	 * One number alone is a pid more often than a list's last cycle ("# pidof
+	 * cyclictest" then "29064", LKML 2020): only a zero-padded one ("%05lu") is taken.
+	 */
+	return ntok > 1 || (ntok == 1 && s[0] == '0');
 }
 
 /*

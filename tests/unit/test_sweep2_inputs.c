@@ -134,6 +134,9 @@ static void test_cyclictest_row_cut_at_max(void **state)
 	f = old_logs_finding(b, "row-cut");
 	assert_non_null(f);
 	assert_non_null(strstr(f->message, "line 17:"));
+	/* "> > 29064", pidof's answer at line 22, is no piece of an overflow list */
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->diag.nwarn, 0);
 	old_logs_free(l);
 	/* a row with a value after Max: is whole: no such finding */
 	l = old_logs_load_text("T: 0 (29065) P:95 I:1000 C:    518 Min:      2 Act:    2 Avg:    2 "
