@@ -19,6 +19,23 @@
 
 #define S(x) LAT_SAMPLES_DIR "/" x
 
+/* The one block of @l, read without a malformed line. */
+static const struct lat_block *only_block(const struct lat_loaded *l)
+{
+	assert_int_equal(l->nblocks, 1);
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	return l->blocks[0];
+}
+
+/* @h holds what the tool printed: count, avg and max (ns); min is checked apart. */
+static void assert_count_avg_max(const struct lat_histogram *h, int64_t count, int64_t avg,
+				 int64_t max)
+{
+	assert_int_equal(h->printed.count, count);
+	assert_int_equal(h->printed.avg_ns, avg);
+	assert_int_equal(h->printed.max_ns, max);
+}
+
 /*
  * An irqsoff dump quoted from below its "# latency:" line (Greg Thelen's
  * cgroup/rstat patch, LKML, 19 Mar 2025): the started-at line and the legend
@@ -34,10 +51,8 @@ static void test_latency_dump_without_header(void **state)
 	const struct lat_fntrace *ft;
 
 	(void)state;
-	assert_int_equal(l->nblocks, 1);
-	b = l->blocks[0];
+	b = only_block(l);
 	assert_string_equal(b->fmt->name, "ftrace-latency");
-	assert_int_equal(b->skipped_lines, 0);
 	/* lines 3-27: from "#  => started at:" to the last stack frame */
 	assert_int_equal(b->first_line, 3);
 	ft = b->fntrace;
@@ -65,16 +80,12 @@ static void test_perf_sched_2009_layout(void **state)
 	const struct lat_block *b;
 
 	(void)state;
-	assert_int_equal(l->nblocks, 1);
-	b = l->blocks[0];
-	assert_int_equal(b->skipped_lines, 0);
+	b = only_block(l);
 	/* 7 task rows (awk 'NF == 5 && $2 ~ /^[0-9]+$/') */
 	assert_int_equal(b->nhist, 7);
 	assert_string_equal(b->hist[6]->title, "kblockd/0");
 	/* kblockd/0: 42 snapshots, 37805097 / 42 = 900121 ns, max 5077684 ns */
-	assert_int_equal(b->hist[6]->printed.count, 42);
-	assert_int_equal(b->hist[6]->printed.avg_ns, 900121);
-	assert_int_equal(b->hist[6]->printed.max_ns, 5077684);
+	assert_count_avg_max(b->hist[6], 42, 900121, 5077684);
 	assert_int_equal(b->hist[0]->printed.max_ns, 28826);
 	assert_non_null(old_logs_finding(b, "perf-sched-2009"));
 	old_logs_free(l);
@@ -119,17 +130,13 @@ static void test_cyclictest_row_cut_at_max(void **state)
 	const struct lat_finding *f;
 
 	(void)state;
-	assert_int_equal(l->nblocks, 1);
-	b = l->blocks[0];
-	assert_int_equal(b->skipped_lines, 0);
+	b = only_block(l);
 	/* grep -c '^> > T:' = 8 threads */
 	assert_int_equal(b->nhist, 8);
 	assert_string_equal(b->hist[7]->title, "thread 7");
 	/* T: 7 (29072) P:95 I:4500 C: 110 Min: 2 Act: 2 Avg: 2 Max: */
-	assert_int_equal(b->hist[7]->printed.count, 110);
+	assert_count_avg_max(b->hist[7], 110, 2000, LAT_VALUE_NONE);
 	assert_int_equal(b->hist[7]->printed.min_ns, 2000);
-	assert_int_equal(b->hist[7]->printed.avg_ns, 2000);
-	assert_int_equal(b->hist[7]->printed.max_ns, LAT_VALUE_NONE);
 	assert_int_equal(b->hist[6]->printed.max_ns, 7000);
 	f = old_logs_finding(b, "row-cut");
 	assert_non_null(f);
