@@ -99,7 +99,10 @@ done
 #    m68k-quoted, aa-tabs-prev-irq and top-all-nl with their glued lines, the QP copy);
 #  - a label the wrap moves away from its table (b20yang, yangjihong: the table reads
 #    the same, its title loses the command line), and the 5.17 doc's rows annotated
-#    "<--- CPU with spike", and timerlat's "stop tracing hit" line cut inside its words.
+#    "<--- CPU with spike", and timerlat's "stop tracing hit" line cut inside its words;
+#  - perf sched -l's 2009 layout (commit-2009-*): 80-column rows with no row shape yet;
+#    the wakeup trace above hwlat-notes-2025-*: its two sched rows are joined back and
+#    said so (a `wrapped-lines` note the original has not), the hwlat rows read the same.
 for f in "$repo"/samples/cyclictest/*.txt "$repo"/samples/perf-sched/*.txt \
 	 "$repo"/samples/rtla/*.txt "$repo"/samples/kernel-tracers/*.txt \
 	 "$repo"/samples/ftrace-text/*.txt; do
@@ -108,7 +111,8 @@ for f in "$repo"/samples/cyclictest/*.txt "$repo"/samples/perf-sched/*.txt \
 	lkml-2020-rt-lazy-flags.txt|timerlat-aa-irq-qp-*|mail-quoted-trace.txt|\
 	timerlat-lkml-2024-m68k-quoted.txt|timerlat-aa-tabs-prev-irq-lkml.txt|\
 	timerlat-top-all-nl-lkml-2024.txt|kernel-trace-qp.txt|blog-2016-b20yang-*|\
-	lkml-2024-yangjihong-*|timerlat-top-trace-5.17-doc.txt|timerlat-lkml-2021-stop-tracing.txt)
+	lkml-2024-yangjihong-*|timerlat-top-trace-5.17-doc.txt|timerlat-lkml-2021-stop-tracing.txt|\
+	commit-2009-weisbecker-*|hwlat-notes-2025-*)
 		continue ;;
 	esac
 	fold -s -w 76 "$f" >"$tmp/wrapped.txt"
