@@ -1004,8 +1004,9 @@ int lat_text_peek_encoded(const char *peek, size_t len)
 
 	if (find_qp(&t, &reg, &nreg) < 0)
 		return 0;
+	/* a format=flowed body too: its soft breaks are joined by the block path only */
 	for (size_t i = 0; i < nreg; i++)
-		encoded |= reg[i].encoded;
+		encoded |= reg[i].encoded || reg[i].flowed;
 	free(reg);
 	return encoded;
 }

@@ -263,8 +263,9 @@ int lat_load_fp(struct lat_loaded *l, const char *name, FILE *fp, const struct l
 		if (l->opts.buffer) {
 			free(peek);
 			return fail(l, -LAT_EUSAGE, "%s", "--buffer: this input is encoded "
-				    "(quoted-printable) and is read as pasted text, where no buffer "
-				    "is chosen; decode it first");
+				    "(quoted-printable), format=flowed or wrapped by a mailer and "
+				    "is read as pasted text, where no buffer is chosen; decode or "
+				    "unwrap it first");
 		}
 	}
 	if (mostly_binary(peek, peeklen)) {

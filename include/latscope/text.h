@@ -101,8 +101,9 @@ enum { LAT_TEXT_CUT_BYTES = 1, LAT_TEXT_CUT_LINES = 2 };
 int lat_text_init_mem(struct lat_text *t, const char *data, size_t len);
 /*
  * 1 when the start of an input (@len bytes at @peek) holds a body the text
- * layer decodes (quoted-printable, declared or by its pattern: docs/formats.md):
- * the stream readers, which read raw lines, leave such an input to the block path.
+ * layer decodes (quoted-printable, declared or by its pattern: docs/formats.md)
+ * or joins (format=flowed, declared): the stream readers, which read raw lines,
+ * leave such an input to the block path.
  */
 int lat_text_peek_encoded(const char *peek, size_t len);
 /*

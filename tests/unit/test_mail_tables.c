@@ -138,7 +138,7 @@ static void test_flowed(void **state)
  * Jean-Michel Hautbois, linux-m68k/LKML 3 Dec 2024 (Thunderbird, format=flowed;
  * samples/mail/038-hautbois-2024-m68k-wakeup_rt-flowed.txt, lines 1-2 and
  * 151-165): a `tail -10 trace` of wakeup_rt quoted ">>", no "# latency:"
- * header, read as ftrace text.  The mailer broke both sched rows at the blank
+ * header: the latency reader takes it, and read as ftrace text it is 6 events.  The mailer broke both sched rows at the blank
  * the kernel pads the priority with ("%3d": "119: 49:R"), and one function row.
  * Lines 166-169 after them: a quote's empty lines are "> ", no soft break.
  */
@@ -166,6 +166,28 @@ static const char flowed_quoted_sched[] =
 	"> \n"									/* 21 */
 	"> The current_stack_frame() function needs to change to actually return\n"; /* 22 */
 
+/* @text read with the reader named @format (not detected), every block analyzed. */
+static struct lat_loaded *load_as(const char *text, const char *format)
+{
+	struct lat_read_opts ro = { .format = lat_format_find(format) };
+	struct lat_analyze_opts ao;
+	char path[] = "/tmp/latscope-unit-XXXXXX";
+	int fd = mkstemp(path);
+	struct lat_loaded *l = calloc(1, sizeof(*l));
+
+	assert_non_null(l);
+	assert_non_null(ro.format);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(lat_load(l, path, &ro), 0);
+	unlink(path);
+	assert_int_equal(l->nblocks, 1);
+	lat_analyze_opts_init(&ao);
+	assert_int_equal(lat_analyze_block(l->blocks[0], &ao), 0);
+	return l;
+}
+
 static void test_flowed_quoted_sched(void **state)
 {
 	struct lat_text t;
@@ -191,11 +213,16 @@ static void test_flowed_quoted_sched(void **state)
 	assert_int_equal(t.nlines, 19);
 	lat_text_release(&t);
 
-	/* the reader: both rows whole, the padded " 49" read as the priority */
+	/* detected: the latency reader takes a dump without its header (6 entries) */
 	l = old_logs_load_text(flowed_quoted_sched, NULL);
 	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->fmt->name, "ftrace-latency");
+	assert_int_equal(l->blocks[0]->skipped_lines, 0);
+	old_logs_free(l);
+
+	/* read as ftrace text: both rows whole, the padded " 49" read as the priority */
+	l = load_as(flowed_quoted_sched, "ftrace-text");
 	b = l->blocks[0];
-	assert_string_equal(b->fmt->name, "ftrace-text");
 	assert_int_equal(b->skipped_lines, 0);
 	r = b->analysis;
 	assert_int_equal(r->nevents, 6);	/* rows at lines 10, 12, 13, 15, 16, 18 */
