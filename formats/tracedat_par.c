@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "par_threads.h"
+#include "tracedat_merge.h"
 #include "tracedat_par.h"
 
 #define TDP_RING 8			/* batches per CPU */
@@ -76,17 +77,6 @@ struct tdp_cpu {
 	struct tdp_batch ring[TDP_RING];
 };
 
-/*
- * A CPU in the merge heap with its top event's (ts, cpu) beside it, so that
- * the compares follow no pointer (the heap's top: its ts as of the last
- * merge_fix(), the top steps in place in between).
- */
-struct tdp_node {
-	uint64_t ts;
-	int32_t cpu;
-	struct tdp_cpu *c;
-};
-
 struct tdp_worker {
 	struct td_par *p;
 	void *dctx;			/* its zstd context */
@@ -108,12 +98,12 @@ struct td_par {
 	pthread_t *th;
 	int batch_cap;
 	size_t lend_cap;
-	/* the merge, the puller's: a heap of CPUs on their top event's (ts, cpu) */
-	struct tdp_node *heap;
-	int nheap;
+	/*
+	 * The merge, the puller's: the CPUs on their top event's (ts, cpu); the
+	 * top's ts as of the last td_merge_fix(), the top steps in place in between.
+	 */
+	struct td_merge m;
 	struct tdp_cpu *adv;		/* the CPU to step past its event before the next one */
-	uint64_t lim_ts;		/* (ts, cpu) of the earliest other CPU */
-	int lim_cpu;
 	int err;			/* sticky */
 };
 
@@ -323,79 +313,6 @@ static void *worker_main(void *arg)
 
 /* ---- the puller ---- */
 
-static inline int node_less(const struct tdp_node *a, const struct tdp_node *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->cpu < b->cpu);
-}
-
-/* The heap's top sifted down to its place. */
-static void heap_down(struct td_par *p)
-{
-	struct tdp_node x = p->heap[0];
-	int i = 0, n = p->nheap;
-
-	for (;;) {
-		int l = 2 * i + 1, m;
-
-		if (l >= n)
-			break;
-		m = l + 1 < n && node_less(&p->heap[l + 1], &p->heap[l]) ? l + 1 : l;
-		if (!node_less(&p->heap[m], &x))
-			break;
-		p->heap[i] = p->heap[m];
-		i = m;
-	}
-	p->heap[i] = x;
-}
-
-static void heap_push(struct td_par *p, struct tdp_cpu *c)
-{
-	struct tdp_node x = { c->e->ts_ns, c->e->cpu, c };
-	int i = p->nheap++;
-
-	while (i && node_less(&x, &p->heap[(i - 1) / 2])) {
-		p->heap[i] = p->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	p->heap[i] = x;
-}
-
-/* Notes the earliest CPU below the heap's top in lim_ts / lim_cpu. */
-static void merge_limit(struct td_par *p)
-{
-	p->lim_ts = UINT64_MAX;
-	p->lim_cpu = INT32_MAX;
-	for (int i = 1; i < 3 && i < p->nheap; i++)
-		if (p->heap[i].ts < p->lim_ts ||
-		    (p->heap[i].ts == p->lim_ts && p->heap[i].cpu < p->lim_cpu)) {
-			p->lim_ts = p->heap[i].ts;
-			p->lim_cpu = p->heap[i].cpu;
-		}
-}
-
-/* The top CPU stepped (@live: it has an event, else it ended): the heap and its limit fixed. */
-static void merge_fix(struct td_par *p, int live)
-{
-	if (live) {
-		p->heap[0].ts = p->heap[0].c->e->ts_ns;
-		if (p->nheap == 2) {
-			/* two CPUs, the other one now earlier: they trade places */
-			struct tdp_node t = p->heap[0];
-
-			p->heap[0] = p->heap[1];
-			p->heap[1] = t;
-			p->lim_ts = t.ts;
-			p->lim_cpu = t.cpu;
-			return;
-		}
-	} else {
-		p->heap[0] = p->heap[--p->nheap];
-	}
-	if (p->nheap)
-		heap_down(p);
-	merge_limit(p);
-}
-
 /* Replays the notes of @c's batch at its current event, and finds where the next stop is. */
 static void replay_notes(struct td_par *p, struct tdp_cpu *c)
 {
@@ -486,13 +403,13 @@ static inline int advance(struct td_par *p)
 			if (ret < 0)
 				p->err = ret;
 			else
-				merge_fix(p, 0);
+				td_merge_fix(&p->m, 0, 0);
 			return 1;
 		}
 		e = c->e;
 	}
-	if (p->lim_ts < e->ts_ns || (p->lim_ts == e->ts_ns && p->lim_cpu < e->cpu))
-		merge_fix(p, 1);
+	if (td_merge_crossed(&p->m, e->ts_ns, e->cpu))
+		td_merge_fix(&p->m, 1, e->ts_ns);
 	return 0;
 }
 
@@ -533,14 +450,14 @@ int td_par_next_batch(struct lat_event_source *base, struct lat_event *evs, int 
 
 		/* after the first event the top CPU changes or ends only in advance() */
 		if (!p->adv || advance(p)) {
-			if (__builtin_expect(p->err || !p->nheap, 0)) {
+			if (__builtin_expect(p->err || !p->m.n, 0)) {
 				if (!i)
 					return p->err;
 				s->end_pending = 1;
 				return i;
 			}
 		}
-		c = p->heap[0].c;
+		c = &p->cpus[p->m.h[0].slot];
 		*ev = *c->e;
 		p->adv = c;
 		finish(s, c->cc, ev);
@@ -558,7 +475,7 @@ int td_par_next(struct lat_event_source *base, struct lat_event *ev)
 
 int td_par_live(const struct td_src *s)
 {
-	return s->par->nheap > 0;
+	return s->par->m.n > 0;
 }
 
 /* ---- start and stop ---- */
@@ -574,10 +491,10 @@ static int par_alloc(struct td_par *p, int ncpu, int nworkers)
 	if (p->lend_cap < TDP_LEND_MIN)
 		p->lend_cap = TDP_LEND_MIN;
 	p->cpus = calloc((size_t)ncpu, sizeof(*p->cpus));
-	p->heap = calloc((size_t)ncpu, sizeof(*p->heap));
+	p->m.h = calloc((size_t)ncpu + 1, sizeof(*p->m.h));
 	p->workers = calloc((size_t)nworkers, sizeof(*p->workers));
 	p->th = calloc((size_t)nworkers, sizeof(*p->th));
-	if (!p->cpus || !p->heap || !p->workers || !p->th)
+	if (!p->cpus || !p->m.h || !p->workers || !p->th)
 		return -LAT_ENOMEM;
 	for (int i = 0; i < ncpu; i++)
 		for (int k = 0; k < TDP_RING; k++) {
@@ -622,9 +539,9 @@ int td_par_start(struct td_src *s, int nworkers)
 		if (ret < 0)
 			return ret;
 		if (ret)
-			heap_push(p, c);
+			td_merge_push(&p->m, c->e->ts_ns, c->e->cpu, i);
 	}
-	merge_limit(p);
+	td_merge_limit(&p->m);
 	return 0;
 }
 
@@ -651,7 +568,7 @@ void td_par_free(struct td_src *s)
 	pthread_cond_destroy(&p->work);
 	pthread_mutex_destroy(&p->mu);
 	free(p->cpus);
-	free(p->heap);
+	free(p->m.h);
 	free(p->workers);
 	free(p->th);
 	free(p);

@@ -2,8 +2,8 @@
 /*
  * trace.dat: the per-CPU page streams and their merge.  Blocks of pages (or
  * decompressed chunks) are loaded per CPU, walked with kbuffer or with our
- * own loop where the layout is the host's, and the CPUs are merged with a
- * small heap on (timestamp, cpu), the order trace-cmd report uses.
+ * own loop where the layout is the host's, and the CPUs are merged on
+ * (timestamp, cpu), the order trace-cmd report uses (tracedat_merge.h).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -46,8 +46,6 @@ struct td_walk {
 	uint32_t psize;
 	struct td_cpu *cpus;
 	int ncpu;
-	int *heap;
-	int nheap;
 	int advance;			/* cpu slot to step before the next record, -1 none */
 	int fast;			/* our own page walk instead of kbuffer's */
 	uint32_t read_pages;		/* pages per pread (uncompressed data) */
@@ -477,85 +475,16 @@ static inline int step_fast(struct td_walk *w, struct td_cpu *c)
 	return step(w, c);
 }
 
-/* The merge heap of CPU slots on (timestamp, cpu). */
-static inline int heap_less(const struct td_walk *w, int a, int b)
-{
-	const struct td_cpu *x = &w->cpus[a], *y = &w->cpus[b];
-
-	return x->cur.r.ts < y->cur.r.ts || (x->cur.r.ts == y->cur.r.ts && x->cur.r.cpu < y->cur.r.cpu);
-}
-
-static void heap_down(struct td_walk *w, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < w->nheap && heap_less(w, w->heap[l], w->heap[m]))
-			m = l;
-		if (r < w->nheap && heap_less(w, w->heap[r], w->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = w->heap[i];
-		w->heap[i] = w->heap[m];
-		w->heap[m] = t;
-		i = m;
-	}
-}
-
-static void heap_push(struct td_walk *w, int slot)
-{
-	int i = w->nheap++;
-
-	w->heap[i] = slot;
-	while (i && heap_less(w, w->heap[i], w->heap[(i - 1) / 2])) {
-		int p = (i - 1) / 2, t = w->heap[p];
-
-		w->heap[p] = w->heap[i];
-		w->heap[i] = t;
-		i = p;
-	}
-}
-
-/* Notes the earliest CPU below the heap's top in lim_ts / lim_cpu. */
-static void merge_limit(struct td_walk *w)
-{
-	w->h.lim_ts = UINT64_MAX;
-	w->h.lim_cpu = INT_MAX;
-	/* the earliest after the top is one of its two children */
-	for (int i = 1; i < 3 && i < w->nheap; i++) {
-		const struct td_cpu *c = &w->cpus[w->heap[i]];
-
-		if (c->cur.r.ts < w->h.lim_ts || (c->cur.r.ts == w->h.lim_ts && c->cur.r.cpu < w->h.lim_cpu)) {
-			w->h.lim_ts = c->cur.r.ts;
-			w->h.lim_cpu = c->cur.r.cpu;
-		}
-	}
-}
-
 /*
  * After the top CPU stepped with result @ret (step()), when it ended or is no
- * longer the earliest (lim_ts / lim_cpu say so): drops it at its end, restores
- * the heap and its limit.  Returns 0, or @ret when negative.
+ * longer the earliest (the merge's limit says so): drops it at its end,
+ * restores the merge.  Returns 0, or @ret when negative.
  */
 static inline __attribute__((always_inline)) int merge_fix(struct td_walk *w, int ret)
 {
 	if (ret < 0)
 		return ret;
-	if (ret && w->nheap == 2) {
-		/* two CPUs, the other one now earlier: they trade places */
-		const struct td_cpu *c = &w->cpus[w->heap[0]];
-
-		w->heap[0] = w->heap[1];
-		w->heap[1] = (int)(c - w->cpus);
-		w->h.lim_ts = c->cur.r.ts;
-		w->h.lim_cpu = c->cur.r.cpu;
-		return 0;
-	}
-	if (!ret)
-		w->heap[0] = w->heap[--w->nheap];
-	heap_down(w, 0);
-	merge_limit(w);
+	td_merge_fix(&w->h.m, ret, w->cpus[w->h.m.h[0].slot].cur.r.ts);
 	return 0;
 }
 
@@ -586,8 +515,7 @@ const struct td_rec *td_walk_next_slow(struct td_walk *w)
 		w->advance = -1;
 		ret = w->fast ? step_fast(w, c) : step(w, c);
 		/* the heap is only touched when the top CPU ended or another one is earlier */
-		if (ret <= 0 || w->h.lim_ts < c->cur.r.ts ||
-		    (w->h.lim_ts == c->cur.r.ts && w->h.lim_cpu < c->cur.r.cpu)) {
+		if (ret <= 0 || td_merge_crossed(&w->h.m, c->cur.r.ts, c->cur.r.cpu)) {
 			ret = merge_fix(w, ret);
 			if (ret < 0) {
 				w->err = ret;
@@ -595,12 +523,12 @@ const struct td_rec *td_walk_next_slow(struct td_walk *w)
 			}
 		}
 	}
-	if (!w->nheap)
+	if (!w->h.m.n)
 		return NULL;
-	c = &w->cpus[w->heap[0]];
+	c = &w->cpus[w->h.m.h[0].slot];
 	if (c->lost != TD_LOST_NONE)
 		return mark_lost(w, c);
-	w->advance = w->heap[0];
+	w->advance = w->h.m.h[0].slot;
 	if (w->fast)
 		w->h.hot = &c->cur;
 	return &c->cur.r;
@@ -616,8 +544,8 @@ const struct td_rec *td_walk_cross(struct td_walk *w)
 	struct td_cpu *c;
 
 	merge_fix(w, 1);
-	c = &w->cpus[w->heap[0]];
-	w->advance = w->heap[0];
+	c = &w->cpus[w->h.m.h[0].slot];
+	w->advance = w->h.m.h[0].slot;
 	w->h.hot = &c->cur;
 	if (c->lost != TD_LOST_NONE)
 		return mark_lost(w, c);
@@ -659,8 +587,8 @@ static int walk_setup(struct td_walk *w, size_t *stride)
 	const char *kb;
 
 	w->cpus = calloc((size_t)b->ncpus + 1, sizeof(*w->cpus));
-	w->heap = calloc((size_t)b->ncpus + 1, sizeof(*w->heap));
-	if (!w->cpus || !w->heap)
+	w->h.m.h = calloc((size_t)b->ncpus + 1, sizeof(*w->h.m.h));
+	if (!w->cpus || !w->h.m.h)
 		return -LAT_ENOMEM;
 	/* a few MiB of read buffer in all, at least 4 pages per CPU */
 	w->read_pages = TD_READ_BYTES / w->psize / (uint32_t)(b->ncpus ? b->ncpus : 1);
@@ -759,10 +687,10 @@ int td_walk_open(struct td_walk **out, struct td_file *f, const struct td_buffer
 		if (ret > 0 && !per_cpu)
 			ret = next_page(w, c);
 		if (ret > 0 && !per_cpu)
-			heap_push(w, w->ncpu - 1);
+			td_merge_push(&w->h.m, c->cur.r.ts, c->cur.r.cpu, w->ncpu - 1);
 	}
 	if (ret >= 0)
-		merge_limit(w);
+		td_merge_limit(&w->h.m);
 out:
 	if (ret < 0) {
 		td_walk_free(w);
@@ -784,7 +712,7 @@ int td_walk_error(const struct td_walk *w)
 
 int td_walk_live(const struct td_walk *w)
 {
-	return w->nheap > 0;
+	return w->h.m.n > 0;
 }
 
 int td_walk_cpu_start(struct td_walk *w, int slot, void **dctx)
@@ -860,6 +788,6 @@ void td_walk_free(struct td_walk *w)
 	if (w->rbuf)
 		munmap(w->rbuf, w->rbuf_len);
 	free(w->cpus);
-	free(w->heap);
+	free(w->h.m.h);
 	free(w);
 }

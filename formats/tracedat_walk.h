@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracedat.h"
+#include "tracedat_merge.h"
 
 struct td_walk;
 
@@ -82,12 +83,11 @@ struct td_walk_hot {
 	struct td_walk_cur *hot;	/* the top CPU when its next record may be stepped in
 					   place (the fast walk), NULL otherwise */
 	/*
-	 * (timestamp, cpu) of the earliest CPU after the top one: while the top
-	 * stays before it, the next record is the top's again and the merge heap
-	 * is left alone (UINT64_MAX, INT_MAX when the top is alone).
+	 * The CPUs' merge; its limit, the (timestamp, cpu) of the earliest CPU
+	 * after the top one: while the top stays before it, the next record is
+	 * the top's again and the merge heap is left alone.
 	 */
-	uint64_t lim_ts;
-	int lim_cpu;
+	struct td_merge m;
 };
 
 /* The walker's two out-of-line halves of td_walk_next(). */
@@ -132,7 +132,7 @@ static inline const struct td_rec *td_walk_next(struct td_walk *w)
 	struct td_walk_cur *c = h->hot;
 
 	if (c && td_cur_step(c)) {
-		if (h->lim_ts < c->r.ts || (h->lim_ts == c->r.ts && h->lim_cpu < c->r.cpu))
+		if (td_merge_crossed(&h->m, c->r.ts, c->r.cpu))
 			return td_walk_cross(w);
 		return &c->r;
 	}
