@@ -405,34 +405,13 @@ static int other_line(struct kt_state *st, const struct lat_line *l, struct lat_
 	return 0;
 }
 
-/* One line; a hwlat row a mailer cut after "inner/outer(us):" waits for its rest. */
+/* One line of the block: a record, state (title, stack, comment) or a diagnostic. */
 static int one_line(struct kt_state *st, const struct lat_line *l, struct lat_block *b,
 		    struct lat_diag *d)
 {
 	struct kt_rec r;
 	enum kt_kind k = kt_parse_line(l->s, l->len, &r);
-	uint32_t line;
 
-	if (st->cut_line) {
-		if (k == KT_HWLAT_REST) {
-			st->cut.u.hw.inner_us = r.u.hw.inner_us;
-			st->cut.u.hw.outer_us = r.u.hw.outer_us;
-			st->cut.u.hw.wall_s = r.u.hw.wall_s;
-			st->cut.u.hw.wall_ns = r.u.hw.wall_ns;
-			st->cut.u.hw.count = r.u.hw.count;
-			st->cut.u.hw.nmi_total_us = r.u.hw.nmi_total_us;
-			st->cut.u.hw.nmi_count = r.u.hw.nmi_count;
-			st->cut.kind = KT_HWLAT;
-			st->n_joined++;
-			line = st->cut_line;	/* the row starts on the cut line */
-			st->cut_line = 0;
-			return on_record(st, &st->cut, line, b, d);
-		}
-		b->skipped_lines++;
-		lat_diag_at(d, st->cut_line, "expected \"I/O ts:S.NS ...\" after "
-			    "\"inner/outer(us):\" (here or on the next line)");
-		st->cut_line = 0;
-	}
 	if (k != KT_NONE && k != KT_HWLAT_REST) {
 		int ret = end_stack(st);
 
@@ -450,8 +429,10 @@ static int one_line(struct kt_state *st, const struct lat_line *l, struct lat_bl
 		st->tracer = r.u.title;
 		return 0;
 	case KT_HWLAT_CUT:
-		st->cut = r;
-		st->cut_line = l->lineno;
+		/* a mailer's wrap: the text layer joins the rest when it follows (kt_row()) */
+		b->skipped_lines++;
+		lat_diag_at(d, l->lineno, "expected \"I/O ts:S.NS ...\" after "
+			    "\"inner/outer(us):\" (here or on the next line)");
 		return 0;
 	case KT_HWLAT_REST:
 	case KT_BAD:
@@ -563,10 +544,6 @@ static int kt_parse_block(const struct lat_text *t, size_t first, size_t end,
 		}
 		ret = one_line(&st, l, b, d);
 	}
-	if (!ret && st.cut_line) {
-		b->skipped_lines++;
-		lat_diag_at(d, st.cut_line, "expected \"I/O ts:S.NS ...\" after \"inner/outer(us):\"");
-	}
 	if (!ret)
 		ret = end_stack(&st);
 	if (!ret)
@@ -670,7 +647,7 @@ static int kt_probe(const char *peek, size_t len)
  * ns" is some 90 columns, an osnoise period row and a noise event more.  Whole when it
  * reads as one of their records, cut short when it has an event's head and a payload
  * they start that does not read whole.  The hwlat row cut after "inner/outer(us):"
- * joins with its rest here too (KT_HWLAT_CUT: the reader also pairs the two lines).
+ * (KT_HWLAT_CUT) joins with its rest only here: the reader reports it when it stays cut.
  */
 static enum lat_row_state kt_row(const char *s, size_t len, struct lat_row_ctx *ctx)
 {

@@ -225,11 +225,6 @@ static int other_findings(const struct kt_state *st, struct lat_block *b)
 		ret = lat_block_add_finding(b, "stop-tracing", LAT_SEV_INFO,
 					    "the tracer stopped tracing on cpu %d (line %u)",
 					    (int)st->stops[i].cpu, st->stops[i].line);
-	if (!ret && st->n_joined)
-		ret = lat_block_add_finding(b, "joined-rows", LAT_SEV_INFO,
-					    "%llu hwlat row%s cut after \"inner/outer(us):\" (a mail "
-					    "client's wrap) read joined with the next line",
-					    (unsigned long long)st->n_joined, st->n_joined == 1 ? "" : "s");
 	if (ret || !st->n_other)
 		return ret;
 	names[0] = '\0';

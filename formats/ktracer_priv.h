@@ -83,7 +83,7 @@ struct kt_state {
 	struct kt_cpu **cpus;		/* owned, by CPU number, NULL where none seen */
 	size_t ncpus;
 	struct kt_worst tl[KT_NCTX], os, hw, thr;
-	uint64_t n_samples, n_noise, n_thresholds, n_stacks, n_other, n_joined;
+	uint64_t n_samples, n_noise, n_thresholds, n_stacks, n_other;
 	uint64_t n_by_type[4];		/* osnoise events by enum kt_noise */
 	struct kt_noise_ev longest[KT_TOP];	/* the longest osnoise events, longest first */
 	int nlongest;
@@ -102,9 +102,6 @@ struct kt_state {
 	int32_t stack_cpu;
 	uint32_t stack_line;
 	char frames[KT_FRAMES_BYTES];
-	/* a hwlat row cut after "inner/outer(us):", waiting for its rest */
-	struct kt_rec cut;
-	uint32_t cut_line;
 };
 
 /* Appends the findings of a block read into @st (tracer @tr) to @b.  0 or -LAT_ENOMEM. */

@@ -80,6 +80,19 @@ static void load_text(const char *text, struct lat_loaded *l, FILE *diag)
 	unlink(path);
 }
 
+/* @text's one kernel-tracer block, loaded as a file is read; its messages in *@msgs. */
+static const struct lat_block *one_kt_block(const char *text, struct lat_loaded *l, char **msgs)
+{
+	size_t msglen = 0;
+	FILE *diag = open_memstream(msgs, &msglen);
+
+	load_text(text, l, diag);
+	fclose(diag);
+	assert_int_equal(l->nblocks, 1);
+	assert_string_equal(l->blocks[0]->fmt->name, "kernel-tracer");
+	return l->blocks[0];
+}
+
 static void test_detection(void **state)
 {
 	static const char *const ours[] = {
@@ -416,8 +429,7 @@ static void test_hwlat_mail_wrapped(void **state)
 	(void)state;
 	/*
 	 * three traces, each row cut after "inner/outer(us): " (format=flowed, its
-	 * header not in the excerpt): the text layer joins the 9 rows (hwlat's row
-	 * shape), so the reader has none of its own to join (its joined-rows finding)
+	 * header not in the excerpt): the text layer joins the 9 rows (hwlat's row shape)
 	 */
 	assert_int_equal(l->text.fix.rows, 9);
 	assert_int_equal(l->nblocks, 3);
@@ -425,8 +437,6 @@ static void test_hwlat_mail_wrapped(void **state)
 	assert_int_equal(b->skipped_lines, 0);
 	assert_summary(b->hist[0], "cpu0", 5, 40000, 40600, 41000);
 	assert_summary(b->hist[1], "cpu1", 1, 41000, 41000, 41000);
-	for (size_t i = 0; i < b->nfindings; i++)
-		assert_string_not_equal(b->findings[i].kind, "joined-rows");
 	assert_finding(b, "worst-sample", "worst 41 us on cpu1 at 613.749741 (#1, line 17)");
 	assert_finding(b, "worst-sample", "9976 times above the threshold");
 	b = l->blocks[1];
@@ -458,17 +468,11 @@ static void test_bad_lines(void **state)
 		"           <...>-867     [000] ....    54.030330: #2     context thread "
 		"timer_latency      3070 ns\n";
 	char *msgs = NULL;
-	size_t msglen = 0;
-	FILE *diag = open_memstream(&msgs, &msglen);
 	struct lat_loaded l;
 	const struct lat_block *b;
 
 	(void)state;
-	load_text(text, &l, diag);
-	fclose(diag);
-	assert_int_equal(l.nblocks, 1);
-	b = l.blocks[0];
-	assert_string_equal(b->fmt->name, "kernel-tracer");
+	b = one_kt_block(text, &l, &msgs);
 	assert_int_equal(b->skipped_lines, 4);
 	assert_non_null(strstr(msgs, ":3: expected a timerlat sample \"#N context "
 			       "irq|thread|user-ret timer_latency N ns\""));
@@ -478,6 +482,41 @@ static void test_bad_lines(void **state)
 	/* the good rows are kept: cpu0 irq 932, thread 3070; cpu1 irq 2833 */
 	assert_int_equal(b->nhist, 3);
 	assert_summary(b->hist[1], "Thread cpu0", 1, 3070, 3070, 3070);
+	lat_loaded_release(&l);
+	free(msgs);
+}
+
+/*
+ * A hwlat row cut after "inner/outer(us):" that the text layer does not join (its rest
+ * after a blank line, or none): the reader does not pair the lines itself, it reports
+ * both and reads the whole row only.
+ */
+static void test_hwlat_cut_left(void **state)
+{
+	static const char text[] =
+		"# tracer: hwlat\n"
+		"  <...>-8804    [000] d....   787.684533: #1 inner/outer(us):   41/41    "
+		"ts:1702045440.955603974 count:22591\n"
+		"  <...>-8804    [000] d....   844.303041: #2 inner/outer(us): \n"
+		"\n"
+		"  40/40    ts:1702045497.575594006 count:33324\n"
+		"  <...>-8804    [000] d....   900.494844: #3 inner/outer(us): \n";
+	char *msgs = NULL;
+	struct lat_loaded l;
+	const struct lat_block *b;
+
+	(void)state;
+	b = one_kt_block(text, &l, &msgs);
+	assert_int_equal(l.text.fix.rows, 0);
+	/* lines 3 and 6 cut, line 5 a rest without its row */
+	assert_int_equal(b->skipped_lines, 3);
+	assert_non_null(strstr(msgs, ":3: expected \"I/O ts:S.NS ...\" after "
+			       "\"inner/outer(us):\" (here or on the next line)"));
+	assert_non_null(strstr(msgs, ":5: expected a hwlat row"));
+	assert_non_null(strstr(msgs, ":6: expected \"I/O ts:S.NS ...\" after "));
+	/* the one whole row: #1, 41 us on cpu0 */
+	assert_int_equal(b->nhist, 1);
+	assert_summary(b->hist[0], "cpu0", 1, 41000, 41000, 41000);
 	lat_loaded_release(&l);
 	free(msgs);
 }
@@ -516,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_hwlat),
 		cmocka_unit_test(test_hwlat_mail_wrapped),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_hwlat_cut_left),
 		cmocka_unit_test(test_line_shapes),
 	};
 
