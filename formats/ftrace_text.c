@@ -187,7 +187,12 @@ static int block_line(struct ft_source *s, const char **line, size_t *len, unsig
 		*line = "";
 		return 1;
 	}
-	/* a bad event line followed by a foreign line: try them as one */
+	/*
+	 * A bad event line followed by a foreign line: try them as one.  The row shapes
+	 * (ft_row()) join only lines with an event's name and its colon: a function
+	 * tracer's line a mailer wrapped before its " <-parent" has neither, so it is joined
+	 * here (a mailed `function` trace; samples/mail/042 read with --format ftrace-text).
+	 */
 	if (s->li < s->lend) {
 		const struct lat_line *n = &s->t->lines[s->li];
 		struct lat_event ev;

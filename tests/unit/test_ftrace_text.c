@@ -1356,6 +1356,43 @@ static void test_joined_events(void **state)
 	free(c);
 }
 
+/*
+ * A mailed function trace: a mailer wrapped two lines before their " <-parent".  No
+ * row shape joins them (they have no event name and colon), the block's reader does:
+ * all three lines are read, as "function" events at their times.
+ */
+static void test_wrapped_function_lines(void **state)
+{
+	static const char text[] =
+		"> # tracer: function\n"
+		">             bash-1234    [001] ...1.   123.456792: do_sys_openat2\n"
+		"> <-__x64_sys_openat\n"
+		">             bash-1234    [001] ...1.   123.456795: getname_flags\n"
+		"> <-do_sys_openat2\n"
+		">             bash-1234    [001] ...1.   123.456798: do_filp_open <-do_sys_openat2\n";
+	static const uint64_t ts[] = { 123456792000ULL, 123456795000ULL, 123456798000ULL };
+	struct collected *c = calloc(1, sizeof(*c));
+	char *path = write_tmp(text);
+
+	(void)state;
+	assert_int_equal(lat_load(&c->l, path, NULL), 0);
+	assert_string_equal(c->l.format, "ftrace-text");
+	assert_int_equal(c->l.nblocks, 1);
+	assert_int_equal(c->l.text.fix.rows, 0);
+	assert_int_equal(c->l.blocks[0]->skipped_lines, 0);
+	collect(c, c->l.blocks[0]->events);
+	assert_int_equal(c->n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(c->ev[i].type, LAT_EV_OTHER);
+		assert_string_equal(c->ev[i].name, "function");
+		assert_int_equal(c->ev[i].ts_ns, ts[i]);
+	}
+	lat_loaded_release(&c->l);
+	unlink(path);
+	free(path);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1385,6 +1422,7 @@ int main(void)
 		cmocka_unit_test(test_latency_trace_tie),
 		cmocka_unit_test(test_irq_context),
 		cmocka_unit_test(test_joined_events),
+		cmocka_unit_test(test_wrapped_function_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
