@@ -90,6 +90,36 @@ static int time_of(const char *s, size_t len, int64_t *ns, char *pct, size_t pct
 	return 0;
 }
 
+/* The index in aa_labels of the label @s starts with, -1 for none; *@cut: only its first words. */
+static int aa_label_at(const char *s, size_t len, int *cut)
+{
+	*cut = 0;
+	for (size_t i = 0; i < LAT_ARRAY_SIZE(aa_labels); i++) {
+		size_t ll = strlen(aa_labels[i]);
+
+		if (len >= ll && !memcmp(s, aa_labels[i], ll))
+			return (int)i;
+		if (len < ll && !memcmp(s, aa_labels[i], len) && aa_labels[i][len] == ' ')
+			*cut = 1;
+	}
+	return -1;
+}
+
+/*
+ * After label @i (aa_labels) of @s: @sc at its value, past the colon and the words
+ * some labels put before it, "(exit from idle)" and "up to".
+ */
+static void aa_value_at(const char *s, size_t len, int i, struct lat_scan *sc)
+{
+	size_t ll = strlen(aa_labels[i]);
+
+	lat_scan_init(sc, s + ll, len - ll);
+	lat_scan_char(sc, ':');
+	lat_scan_ws(sc);
+	if (lat_scan_lit(sc, "(exit from idle)") || lat_scan_lit(sc, "up to"))
+		lat_scan_ws(sc);
+}
+
 /*
  * A label and its value: "IRQ latency:     28.13 us", "IRQ interference    4.93 us
  * (0.40 %)", "IRQ handler delay:   (exit from idle)   0.98 us (0.00 %)",
@@ -98,22 +128,16 @@ static int time_of(const char *s, size_t len, int64_t *ns, char *pct, size_t pct
 static int is_label(const char *s, size_t len)
 {
 	struct lat_scan sc;
-	size_t i;
 	int64_t v;
+	int cut, i;
 
 	imp_trim(&s, &len);
-	for (i = 0; i < LAT_ARRAY_SIZE(aa_labels); i++)
-		if (len >= strlen(aa_labels[i]) && !memcmp(s, aa_labels[i], strlen(aa_labels[i])))
-			break;
-	if (i == LAT_ARRAY_SIZE(aa_labels))
+	i = aa_label_at(s, len, &cut);
+	if (i < 0)
 		return 0;
 	if (len == 16 && !memcmp(s, "Blocking thread:", 16))
 		return 1;
-	lat_scan_init(&sc, s + strlen(aa_labels[i]), len - strlen(aa_labels[i]));
-	lat_scan_char(&sc, ':');
-	lat_scan_ws(&sc);
-	if (lat_scan_lit(&sc, "(exit from idle)") || lat_scan_lit(&sc, "up to"))
-		lat_scan_ws(&sc);
+	aa_value_at(s, len, i, &sc);
 	return lat_scan_fixed(&sc, 1000, &v, NULL) && lat_scan_char(&sc, ' ') &&
 	       (lat_scan_lit(&sc, "us") || lat_scan_lit(&sc, "ns"));
 }
@@ -151,21 +175,6 @@ static const char *const aa_shared[] = {
 	"IRQ handler delay:", "Timerlat IRQ duration:", "Blocking thread:", "Thread latency:",
 	"IRQ interference", "Softirq interference", "Thread interference", "NMI interference",
 };
-
-/* The index in aa_labels of the label @s starts with, -1 for none; *@cut: only its first words. */
-static int aa_label_at(const char *s, size_t len, int *cut)
-{
-	*cut = 0;
-	for (size_t i = 0; i < LAT_ARRAY_SIZE(aa_labels); i++) {
-		size_t ll = strlen(aa_labels[i]);
-
-		if (len >= ll && !memcmp(s, aa_labels[i], ll))
-			return (int)i;
-		if (len < ll && !memcmp(s, aa_labels[i], len) && aa_labels[i][len] == ' ')
-			*cut = 1;
-	}
-	return -1;
-}
 
 /* After the time of "Max timerlat IRQ latency from idle:": "in cpu N". */
 static enum lat_row_state aa_row_cpu(struct lat_scan *sc)
@@ -220,11 +229,7 @@ enum lat_row_state rt_aa_row(const char *s, size_t len, struct lat_row_ctx *ctx)
 			return LAT_ROW_NO;
 		return nl == len ? LAT_ROW_CUT : LAT_ROW_FULL;
 	}
-	lat_scan_init(&sc, s + strlen(aa_labels[i]), len - strlen(aa_labels[i]));
-	lat_scan_char(&sc, ':');
-	lat_scan_ws(&sc);
-	if (lat_scan_lit(&sc, "(exit from idle)") || lat_scan_lit(&sc, "up to"))
-		lat_scan_ws(&sc);
+	aa_value_at(s, len, i, &sc);
 	if (sc.p == sc.end || (*sc.p == '(' && !memchr(sc.p, ')', (size_t)(sc.end - sc.p))))
 		return LAT_ROW_CUT;
 	if (!lat_scan_fixed(&sc, 1000, &v, NULL))
