@@ -931,7 +931,7 @@ static enum lat_row_state ft_row(const char *s, size_t len, struct lat_row_ctx *
 	name[p - n] = '\0';
 	if (kt_classify_event(name) != KT_CL_OTHER)
 		return LAT_ROW_NO;
-	switch (ft_parse_line(s, len, &ev, &strs, &nc, &exp)) {
+	switch (ft_parse_after_head(s, len, off, &ev, &strs, &nc, &exp)) {
 	case FT_BAD:
 		return LAT_ROW_CUT;
 	case FT_EVENT:

@@ -112,6 +112,13 @@ size_t ft_parse_head(const char *s, size_t len, struct lat_event *ev,
 			 struct ft_strs *strs);
 
 /*
+ * ft_parse_line() of a line whose head ft_parse_head() read into @ev and @strs (@off
+ * its result, nonzero), without reading the head again (the row shape, ft_row()).
+ */
+enum ft_kind ft_parse_after_head(const char *s, size_t len, size_t off, struct lat_event *ev,
+				 struct ft_strs *strs, int *ncpus, const char **expected);
+
+/*
  * Bytes in front of @s that a console or syslog capture added to an ftrace line:
  * a syslog "... host kernel: " prefix, a "<4>" log level, the printk time
  * "[  123.456789]" and caller id "[ T123]", or a "| " paste bar.  0 if none.

@@ -1136,80 +1136,87 @@ static int p_ctxsw(struct cur *c, struct lat_event *ev)
 static const char EXP_CTXSW[] =
 	"sched_switch tracer fields \"pid:prio:S ==> [cpu] pid:prio:S comm\" or \"... + ...\"";
 
-enum ft_kind ft_parse_line(const char *s, size_t len, struct lat_event *ev,
-				   struct ft_strs *strs, int *ncpus, const char **expected)
+/*
+ * What a line is before any head is read (a blank, a frame, a comment, a header, the
+ * console's frame, a lost-events line), on @c trimmed: 1 with *@k set, 0 when it may be
+ * an event line (@c at its start, after a console prefix and blanks).
+ */
+static int line_start(struct cur *c, struct lat_event *ev, int *ncpus, const char **expected,
+		      enum ft_kind *k)
 {
-	struct cur c = { s, s + len };
-	const char *n;
-	size_t nl;
-	enum ft_kind k;
+	const char *s;
 
 	*expected = EXP_LINE;
-	ev->flags = 0;
-	while (c.e > c.p && (is_ws(c.e[-1]) || c.e[-1] == '\r'))
-		c.e--;
-	c.p += ft_console_prefix(c.p, (size_t)(c.e - c.p));
-	s = c.p;
-	skip_ws(&c);
-	if (c.p == c.e)
-		return FT_SKIP;
-	if (c.e - c.p >= 2 && c.p[0] == '=' && c.p[1] == '>')
-		return FT_FRAME;
-	if (c.p[0] == '#' || (c.e - c.p > 5 && !memcmp(c.p, "cpus=", 5))) {
-		k = skip_line(&c, ncpus);
-		if (k == FT_BAD)
+	while (c->e > c->p && (is_ws(c->e[-1]) || c->e[-1] == '\r'))
+		c->e--;
+	c->p += ft_console_prefix(c->p, (size_t)(c->e - c->p));
+	s = c->p;
+	skip_ws(c);
+	*k = FT_SKIP;
+	if (c->p == c->e)
+		return 1;
+	if (c->e - c->p >= 2 && c->p[0] == '=' && c->p[1] == '>') {
+		*k = FT_FRAME;
+		return 1;
+	}
+	if (c->p[0] == '#' || (c->e - c->p > 5 && !memcmp(c->p, "cpus=", 5))) {
+		*k = skip_line(c, ncpus);
+		if (*k == FT_BAD)
 			*expected = EXP_CPUS;
-		return k;
+		return 1;
 	}
 	/* Android's atrace prints "TRACE:" above the ftrace text it dumps */
-	if (is_console_frame(c.p, c.e) || (c.e - c.p == 6 && !memcmp(c.p, "TRACE:", 6)))
-		return FT_SKIP;
-	if (c.e - c.p > 4 && !memcmp(c.p, "CPU:", 4) && is_digit(c.p[4])) {
-		k = lost_line(&c, ev);
-		if (k == FT_BAD)
+	if (is_console_frame(c->p, c->e) || (c->e - c->p == 6 && !memcmp(c->p, "TRACE:", 6)))
+		return 1;
+	if (c->e - c->p > 4 && !memcmp(c->p, "CPU:", 4) && is_digit(c->p[4])) {
+		*k = lost_line(c, ev);
+		if (*k == FT_BAD)
 			*expected = EXP_LOST;
-		if (k != FT_FOREIGN)
-			return k;
-		c.p = s;
-		skip_ws(&c);
+		if (*k != FT_FOREIGN)
+			return 1;
+		c->p = s;
+		skip_ws(c);
 	}
-	strs->buffer[0] = '\0';
-	if (!header(&c, ev, strs)) {
-		/* "CPU 1 is empty" and friends from trace-cmd report */
-		if (c.e - c.p > 4 && !memcmp(c.p, "CPU ", 4))
-			return FT_SKIP;
-		return FT_FOREIGN;
-	}
-	if (c.p < c.e && *c.p == '<') {
-		if (LIT(&c, "<stack trace>")) {
+	return 0;
+}
+
+/* What follows an event line's head, @c past it: the event, a stack's start or bad. */
+static enum ft_kind after_head(struct cur *c, struct lat_event *ev, struct ft_strs *strs,
+			       const char **expected)
+{
+	const char *n;
+	size_t nl;
+
+	if (c->p < c->e && *c->p == '<') {
+		if (LIT(c, "<stack trace>")) {
 			ev->type = LAT_EV_STACK;
 			ev->name = "ftrace:kernel_stack";
 			return FT_STACK;
 		}
-		if (LIT(&c, "<user stack trace>")) {
+		if (LIT(c, "<user stack trace>")) {
 			ev->type = LAT_EV_OTHER;
 			ev->name = "ftrace:user_stack";
 			return FT_USTACK;
 		}
 	}
-	if (c.p < c.e && is_digit(*c.p)) {
+	if (c->p < c->e && is_digit(*c->p)) {
 		*expected = EXP_CTXSW;
-		return p_ctxsw(&c, ev) ? FT_EVENT : FT_BAD;
+		return p_ctxsw(c, ev) ? FT_EVENT : FT_BAD;
 	}
 	/* "event:" or "func+0x1/0x2:"; a function tracer line is "func <-parent" */
-	n = c.p;
-	while (c.p < c.e && *c.p != ':' && !is_ws(*c.p))
-		c.p++;
-	if (c.p >= c.e || *c.p != ':') {
-		if (find(c.p, c.e, " <-", 3) == c.p) {
+	n = c->p;
+	while (c->p < c->e && *c->p != ':' && !is_ws(*c->p))
+		c->p++;
+	if (c->p >= c->e || *c->p != ':') {
+		if (find(c->p, c->e, " <-", 3) == c->p) {
 			ev->type = LAT_EV_OTHER;
 			ev->name = "function";
 			return FT_EVENT;
 		}
 		return FT_BAD;
 	}
-	nl = (size_t)(c.p - n);
-	c.p++;
+	nl = (size_t)(c->p - n);
+	c->p++;
 	for (size_t i = 0; i < nl; i++)
 		if (n[i] == '+') {
 			nl = i;
@@ -1217,8 +1224,40 @@ enum ft_kind ft_parse_line(const char *s, size_t len, struct lat_event *ev,
 		}
 	if (!nl)
 		return FT_BAD;
-	skip_ws(&c);
-	return payload(&c, n, nl, ev, strs, expected);
+	skip_ws(c);
+	return payload(c, n, nl, ev, strs, expected);
+}
+
+enum ft_kind ft_parse_line(const char *s, size_t len, struct lat_event *ev,
+				   struct ft_strs *strs, int *ncpus, const char **expected)
+{
+	struct cur c = { s, s + len };
+	enum ft_kind k;
+
+	ev->flags = 0;
+	if (line_start(&c, ev, ncpus, expected, &k))
+		return k;
+	strs->buffer[0] = '\0';
+	if (!header(&c, ev, strs)) {
+		/* "CPU 1 is empty" and friends from trace-cmd report */
+		if (c.e - c.p > 4 && !memcmp(c.p, "CPU ", 4))
+			return FT_SKIP;
+		return FT_FOREIGN;
+	}
+	return after_head(&c, ev, strs, expected);
+}
+
+enum ft_kind ft_parse_after_head(const char *s, size_t len, size_t off, struct lat_event *ev,
+				 struct ft_strs *strs, int *ncpus, const char **expected)
+{
+	struct cur c = { s, s + len };
+	enum ft_kind k;
+
+	if (line_start(&c, ev, ncpus, expected, &k))
+		return k;
+	/* the head ends before what trimming took off the line's end, or at it */
+	c.p = s + off < c.e ? s + off : c.e;
+	return after_head(&c, ev, strs, expected);
 }
 
 size_t ft_parse_head(const char *s, size_t len, struct lat_event *ev,
