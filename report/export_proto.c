@@ -64,69 +64,52 @@ static int once(uint8_t *flag)
 	return 1;
 }
 
-static void on_seq(Perfetto__Protos__TracePacket *pkt)
+/* Field numbers of the TracePacket (trace_packet.proto) and the TrackEvent (track_event.proto). */
+enum {
+	TP_PROCESS_TREE = 2, TP_TIMESTAMP = 8, TP_SEQ = 10, TP_TRACK_EVENT = 11,
+	TP_INTERNED = 12, TP_SEQ_FLAGS = 13, TP_SYSTEM_INFO = 45, TP_TRACK_DESC = 60,
+};
+enum {
+	TE_ANN = 4, TE_TYPE = 9, TE_NAME_IID = 10, TE_TRACK = 11, TE_COUNTER = 30, TE_FLOW = 47,
+	TE_FLOW_END = 48,
+};
+enum { TE_SLICE_BEGIN = 1, TE_SLICE_END = 2, TE_INSTANT = 3, TE_COUNTER_VALUE = 4 };
+
+/* An interned name: {iid (1), name (2)} as field @field of InternedData. */
+static uint8_t *interned(uint8_t *o, uint32_t field, uint64_t iid, const char *name)
 {
-	pkt->optional_trusted_packet_sequence_id_case =
-		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
-	pkt->trusted_packet_sequence_id = PP_SEQ;
+	uint8_t *body = pb_open(o, field);
+
+	return pb_close(body, pb_str(pb_u64(body, 1, iid), 2, name));
 }
 
 /* The first packet of sequence 1: every name and fixed string the events intern. */
 static void write_interned(struct lat_pfproto *p)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__InternedData d = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	Perfetto__Protos__EventName en[PP_N_END - 1], *enp[PP_N_END - 1];
-	Perfetto__Protos__DebugAnnotationName an[K_N], *anp[K_N];
-	Perfetto__Protos__InternedString is[LAT_VERDICT_N + 4], *isp[LAT_VERDICT_N + 4];
 	char kinds[3][32];
 	const char *names[PP_N_END - 1] = { kinds[0], kinds[1], kinds[2], "waking", "stall",
 					    "marker", "sample", "lost events" };
-	size_t ns = 0;
+	uint8_t *pkt = pp_begin(p, 4096), *d, *o;
 
+	if (!pkt)
+		return;
 	for (int k = 0; k < 3; k++)
 		snprintf(kinds[k], sizeof(kinds[k]), "runnable (%s)",
 			 lat_wait_kind_name((enum lat_wait_kind)k));
-	for (size_t i = 0; i < PP_N_END - 1; i++) {
-		en[i] = (Perfetto__Protos__EventName)PERFETTO__PROTOS__EVENT_NAME__INIT;
-		en[i].has_iid = 1;
-		en[i].iid = i + 1;
-		en[i].name = (char *)names[i];
-		enp[i] = &en[i];
-	}
-	for (size_t i = 0; i < K_N; i++) {
-		an[i] = (Perfetto__Protos__DebugAnnotationName)
-			PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
-		an[i].has_iid = 1;
-		an[i].iid = i + 1;
-		an[i].name = (char *)key_names[i];
-		anp[i] = &an[i];
-	}
-	for (size_t i = 0; i < LAT_VERDICT_N + 4; i++) {
-		const char *s = i < LAT_VERDICT_N ? lat_verdict_name((enum lat_verdict_kind)i) :
-						    basis_names[i - LAT_VERDICT_N];
-
+	d = o = pb_open(pb_u64(pkt, TP_SEQ, PP_SEQ), TP_INTERNED);
+	for (size_t i = 0; i < PP_N_END - 1; i++)
+		o = interned(o, 2, i + 1, names[i]);		/* event_names */
+	for (size_t i = 0; i < K_N; i++)
+		o = interned(o, 3, i + 1, key_names[i]);	/* debug_annotation_names */
+	for (size_t i = 0; i < LAT_VERDICT_N + 4; i++) {	/* debug_annotation_string_values */
 		if (i == LAT_VERDICT_NONE)
 			continue;
-		is[ns] = (Perfetto__Protos__InternedString)PERFETTO__PROTOS__INTERNED_STRING__INIT;
-		is[ns].has_iid = is[ns].has_str = 1;
-		is[ns].iid = i < LAT_VERDICT_N ? i : PP_S_BASIS + i - LAT_VERDICT_N;
-		is[ns].str.data = (uint8_t *)s;
-		is[ns].str.len = strlen(s);
-		isp[ns] = &is[ns];
-		ns++;
+		o = interned(o, 29, i < LAT_VERDICT_N ? i : PP_S_BASIS + i - LAT_VERDICT_N,
+			     i < LAT_VERDICT_N ? lat_verdict_name((enum lat_verdict_kind)i) :
+						 basis_names[i - LAT_VERDICT_N]);
 	}
-	d.n_event_names = PP_N_END - 1;
-	d.event_names = enp;
-	d.n_debug_annotation_names = K_N;
-	d.debug_annotation_names = anp;
-	d.n_debug_annotation_string_values = ns;
-	d.debug_annotation_string_values = isp;
-	pkt.interned_data = &d;
-	pkt.has_sequence_flags = 1;
-	pkt.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-	on_seq(&pkt);
-	pp_write(p, &pkt);
+	o = pb_u64(pb_close(d, o), TP_SEQ_FLAGS, 1);	/* SEQ_INCREMENTAL_STATE_CLEARED */
+	pp_end(p, pkt, o);
 }
 
 /* ---- tracks ---------------------------------------------------------------------- */
@@ -135,33 +118,23 @@ static void write_interned(struct lat_pfproto *p)
 static void desc_named(struct lat_pfproto *p, uint64_t uuid, uint64_t parent, const char *name,
 		       int counter, int32_t rank)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__CounterDescriptor c = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	uint8_t *pkt = pp_begin(p, PP_ROOM), *d, *o;
 
-	d.has_uuid = 1;
-	d.uuid = uuid;
-	if (parent) {
-		d.has_parent_uuid = 1;
-		d.parent_uuid = parent;
+	/* TrackDescriptor: uuid 1, name 2, parent_uuid 5, counter 8, child_ordering 11, rank 12 */
+	d = o = pb_open(pb_u64(pkt, TP_SEQ, PP_SEQ), TP_TRACK_DESC);
+	o = pb_str(pb_u64(o, 1, uuid), 2, name);
+	if (parent)
+		o = pb_u64(o, 5, parent);
+	if (counter) {
+		uint8_t *c = pb_open(o, 8);
+
+		o = pb_close(c, c);	/* an empty CounterDescriptor */
 	}
-	d.static_or_dynamic_name_case =
-		PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
-	d.name = (char *)name;
-	if (counter)
-		d.counter = &c;
-	if (rank >= 0) {
-		d.has_sibling_order_rank = 1;
-		d.sibling_order_rank = rank;
-	}
-	if (uuid == PP_UUID_CPUS) {
-		d.has_child_ordering = 1;
-		d.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
-	}
-	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-	pkt.track_descriptor = &d;
-	on_seq(&pkt);
-	pp_write(p, &pkt);
+	if (uuid == PP_UUID_CPUS)
+		o = pb_i32(o, 11, 3);		/* child_ordering EXPLICIT */
+	if (rank >= 0)
+		o = pb_i32(o, 12, rank);
+	pp_end(p, pkt, pb_close(d, o));
 }
 
 /* Task @pid (its comm noted when given); NULL for the idle task or out of memory. */
@@ -177,9 +150,7 @@ static struct lat_pf_task *task_of(struct lat_pfproto *p, int32_t pid, const cha
  */
 static uint64_t task_track(struct lat_pfproto *p, struct lat_pf_task *t)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-	Perfetto__Protos__ThreadDescriptor th = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	uint8_t *pkt, *d, *th, *o;
 	char name[48];
 
 	if (t->tgid == PF_TASKS_PID) {
@@ -195,18 +166,14 @@ static uint64_t task_track(struct lat_pfproto *p, struct lat_pf_task *t)
 		return PP_UUID_TASK + (uint32_t)t->pid;
 	}
 	if (!t->drawn) {
-		d.has_uuid = 1;
-		d.uuid = PP_UUID_THREAD + (uint32_t)t->pid;
-		th.has_pid = th.has_tid = 1;
-		th.pid = t->tgid;
-		th.tid = t->pid;
+		/* TrackDescriptor: uuid 1, thread 4 (ThreadDescriptor: pid 1, tid 2, name 5) */
+		pkt = pp_begin(p, PP_ROOM);
+		d = o = pb_open(pb_u64(pkt, TP_SEQ, PP_SEQ), TP_TRACK_DESC);
+		th = o = pb_open(pb_u64(o, 1, PP_UUID_THREAD + (uint32_t)t->pid), 4);
+		o = pb_u64(pb_i32(o, 1, t->tgid), 2, (uint64_t)(int64_t)t->pid);
 		if (t->comm[0])
-			th.thread_name = t->comm;
-		d.thread = &th;
-		pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
-		pkt.track_descriptor = &d;
-		on_seq(&pkt);
-		pp_write(p, &pkt);
+			o = pb_bytes(o, 5, t->comm, strnlen(t->comm, LAT_COMM_LEN));
+		pp_end(p, pkt, pb_close(d, pb_close(th, o)));
 		t->drawn = 1;
 	}
 	return PP_UUID_THREAD + (uint32_t)t->pid;
@@ -235,75 +202,64 @@ static uint64_t cpu_track(struct lat_pfproto *p, int32_t cpu, enum pp_cpu_track 
 
 /* ---- track events ---------------------------------------------------------------- */
 
-#define PP_MAX_ANN 20
-
-/* One TrackEvent being made, with its annotations. */
+/*
+ * One TrackEvent being made in the output buffer: the packet's timestamp and sequence,
+ * then the event's fields in the order of their numbers, its annotations (4) first,
+ * with ann_*(), then te_fields() (type, name, track), then what the kind adds (counter,
+ * flows), then te_done().  PP_ROOM holds the most an event has: a marker's 255-byte text
+ * and two numbers; a wait's 16 annotations (~250 bytes) with an interrupt waker's name.
+ */
 struct pp_te {
-	Perfetto__Protos__TracePacket pkt;
-	Perfetto__Protos__TrackEvent te;
-	Perfetto__Protos__DebugAnnotation ann[PP_MAX_ANN], *annp[PP_MAX_ANN];
-	uint64_t flow;
+	uint8_t *pkt, *te;
 };
 
-static void te_init(struct pp_te *x, uint64_t ts, Perfetto__Protos__TrackEvent__Type type,
-		    uint64_t track, uint64_t name_iid)
+static uint8_t *te_begin(struct lat_pfproto *p, struct pp_te *x, uint64_t ts)
 {
-	x->pkt = (Perfetto__Protos__TracePacket)PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	x->te = (Perfetto__Protos__TrackEvent)PERFETTO__PROTOS__TRACK_EVENT__INIT;
-	x->pkt.has_timestamp = 1;
-	x->pkt.timestamp = ts;
-	on_seq(&x->pkt);
-	x->pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-	x->pkt.track_event = &x->te;
-	x->te.has_type = 1;
-	x->te.type = type;
-	x->te.has_track_uuid = 1;
-	x->te.track_uuid = track;
-	if (name_iid) {
-		x->te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-		x->te.name_iid = name_iid;
-	}
-	x->te.debug_annotations = x->annp;
+	x->pkt = pp_begin(p, PP_ROOM);
+	x->te = pb_open(pb_u64(pb_u64(x->pkt, TP_TIMESTAMP, ts), TP_SEQ, PP_SEQ), TP_TRACK_EVENT);
+	return x->te;
 }
 
-static Perfetto__Protos__DebugAnnotation *ann(struct pp_te *x, enum pp_key k)
+static uint8_t *te_fields(uint8_t *o, int type, uint64_t track, uint64_t name_iid)
 {
-	size_t i = x->te.n_debug_annotations;
-
-	if (i == PP_MAX_ANN)	/* never: the most any record writes is 16 */
-		i--;
-	else
-		x->te.n_debug_annotations++;
-	x->ann[i] = (Perfetto__Protos__DebugAnnotation)PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
-	x->ann[i].name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-	x->ann[i].name_iid = (uint64_t)k + 1;
-	x->annp[i] = &x->ann[i];
-	return &x->ann[i];
+	o = pb_u64(o, TE_TYPE, (uint64_t)type);
+	if (name_iid)
+		o = pb_u64(o, TE_NAME_IID, name_iid);
+	return pb_u64(o, TE_TRACK, track);
 }
 
-static void ann_int(struct pp_te *x, enum pp_key k, int64_t v)
+static void te_done(struct lat_pfproto *p, struct pp_te *x, uint8_t *o)
 {
-	Perfetto__Protos__DebugAnnotation *a = ann(x, k);
-
-	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
-	a->int_value = v;
+	pp_end(p, x->pkt, pb_close(x->te, o));
 }
 
-/* @s: lent until the event is written */
-static void ann_str(struct pp_te *x, enum pp_key k, char *s)
+/*
+ * A DebugAnnotation: its name's iid (1), then its value (@field: int_value 4,
+ * string_value 6, string_value_iid 17) from @v (a varint) or @s (@n bytes).
+ */
+static uint8_t *ann(uint8_t *o, enum pp_key k, uint32_t field, uint64_t v, const char *s,
+		    size_t n)
 {
-	Perfetto__Protos__DebugAnnotation *a = ann(x, k);
+	uint8_t *body = pb_open(o, TE_ANN);
 
-	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
-	a->string_value = s;
+	o = pb_u64(body, 1, (uint64_t)k + 1);
+	o = s ? pb_bytes(o, field, s, n) : pb_u64(o, field, v);
+	return pb_close(body, o);
 }
 
-static void ann_iid(struct pp_te *x, enum pp_key k, uint64_t iid)
+static uint8_t *ann_int(uint8_t *o, enum pp_key k, int64_t v)
 {
-	Perfetto__Protos__DebugAnnotation *a = ann(x, k);
+	return ann(o, k, 4, (uint64_t)v, NULL, 0);
+}
 
-	a->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-	a->string_value_iid = iid;
+static uint8_t *ann_str(uint8_t *o, enum pp_key k, const char *s)
+{
+	return ann(o, k, 6, 0, s, strlen(s));
+}
+
+static uint8_t *ann_iid(uint8_t *o, enum pp_key k, uint64_t iid)
+{
+	return ann(o, k, 17, iid, NULL, 0);
 }
 
 /* The end of the slice open on @track, at @ts. */
@@ -311,8 +267,7 @@ static void te_end(struct lat_pfproto *p, uint64_t ts, uint64_t track)
 {
 	struct pp_te x;
 
-	te_init(&x, ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END, track, 0);
-	pp_write(p, &x.pkt);
+	te_done(p, &x, te_fields(te_begin(p, &x, ts), TE_SLICE_END, track, 0));
 }
 
 /* ---- the records ----------------------------------------------------------------- */
@@ -322,12 +277,13 @@ static void te_end(struct lat_pfproto *p, uint64_t ts, uint64_t track)
  * (the waker task's; the CPU's irq or softirq wakings for a waking in an
  * interrupt, its idle wakings for the idle task), the flow @flow starting there.
  */
-static void waking(struct lat_pfproto *p, const struct lat_wake_link *l, uint64_t *flow)
+static void waking(struct lat_pfproto *p, const struct lat_wake_link *l, uint64_t flow)
 {
 	const struct lat_wake_waker *k = &l->waker;
 	struct lat_pf_task *t = NULL;
 	uint64_t track;
 	struct pp_te x;
+	uint8_t *o;
 
 	if (k->ctx == LAT_WAKE_CTX_TASK && k->pid > 0 && (t = task_of(p, k->pid, k->comm)))
 		track = task_track(p, t);
@@ -336,15 +292,12 @@ static void waking(struct lat_pfproto *p, const struct lat_wake_link *l, uint64_
 	else
 		track = cpu_track(p, k->cpu, k->ctx == LAT_WAKE_CTX_SOFTIRQ ? PP_WAKE_SOFT :
 								      PP_WAKE_IRQ);
-	te_init(&x, l->start_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT, track,
-		PP_N_WAKING);
-	x.te.n_flow_ids = 1;
-	x.te.flow_ids = flow;
-	pp_write(p, &x.pkt);
+	o = te_fields(te_begin(p, &x, l->start_ns), TE_INSTANT, track, PP_N_WAKING);
+	te_done(p, &x, pb_fixed64(o, TE_FLOW, flow));
 }
 
 /* The verdict and what it rests on: the basis, its part, every cause with time. */
-static void verdict_anns(struct pp_te *x, const struct lat_wait_rec *rec)
+static uint8_t *verdict_anns(uint8_t *o, const struct lat_wait_rec *rec)
 {
 	const struct lat_verdict_evidence *e = rec->evidence;
 	const struct { enum pp_key k; int64_t ns; } parts[] = {
@@ -354,23 +307,28 @@ static void verdict_anns(struct pp_te *x, const struct lat_wait_rec *rec)
 	};
 	int v = 1;
 
-	while (v < LAT_VERDICT_N && strcmp(rec->verdict, lat_verdict_name(v)))
+	/* the analysis' own name (the same pointer) or its text */
+	while (v < LAT_VERDICT_N && rec->verdict != lat_verdict_name(v) &&
+	       strcmp(rec->verdict, lat_verdict_name(v)))
 		v++;
 	if (v < LAT_VERDICT_N)
-		ann_iid(x, K_VERDICT, (uint64_t)v);
+		o = ann_iid(o, K_VERDICT, (uint64_t)v);
 	else
-		ann_str(x, K_VERDICT, (char *)rec->verdict);
+		o = ann_str(o, K_VERDICT, rec->verdict);
 	/*
 	 * The rule's usual way, said by their absence: by the parts, the time behind
 	 * the verdict is its own cause's part (wk_judge()), written below.
 	 */
 	if (e->basis != LAT_VBASIS_PARTS) {
-		ann_iid(x, K_BASIS, PP_S_BASIS + (e->basis <= LAT_VBASIS_UNSEEN ? e->basis : 0));
-		ann_int(x, K_PART, e->part_ns);
+		uint64_t b = e->basis <= LAT_VBASIS_UNSEEN ? e->basis : 0;
+
+		o = ann_iid(o, K_BASIS, PP_S_BASIS + b);
+		o = ann_int(o, K_PART, e->part_ns);
 	}
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (parts[i].ns)
-			ann_int(x, parts[i].k, parts[i].ns);
+			o = ann_int(o, parts[i].k, parts[i].ns);
+	return o;
 }
 
 static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
@@ -380,6 +338,7 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 	struct lat_pf_task *t = task_of(p, l->pid, l->comm);
 	uint64_t track, flow = 0;
 	struct pp_te x;
+	uint8_t *o;
 	char w[64];
 
 	/* a preemption wait is Perfetto's own Runnable (Preempted) thread state */
@@ -389,27 +348,24 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 	/* the source first: at one time Perfetto takes the packets in file order */
 	if (l->waker.cpu >= 0 && l->kind != LAT_WAIT_PREEMPT) {
 		flow = ++p->nflows;
-		waking(p, l, &flow);
+		waking(p, l, flow);
 	}
-	te_init(&x, l->start_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, track,
-		(uint64_t)l->kind + 1);
-	if (flow) {
-		x.te.n_terminating_flow_ids = 1;
-		x.te.terminating_flow_ids = &flow;
-	}
-	ann_int(&x, K_CPU, l->cpu);
+	o = ann_int(te_begin(p, &x, l->start_ns), K_CPU, l->cpu);
 	if (rec->queued_cpu >= 0 && rec->queued_cpu != l->cpu)
-		ann_int(&x, K_QUEUED_CPU, rec->queued_cpu);
+		o = ann_int(o, K_QUEUED_CPU, rec->queued_cpu);
 	if (!rec->trusted)
-		ann_int(&x, K_TRUSTED, 0);
+		o = ann_int(o, K_TRUSTED, 0);
 	/* a task waker is the flow's source track; an interrupt is named */
 	if (l->waker.cpu >= 0 && l->waker.ctx != LAT_WAKE_CTX_TASK) {
 		pf_waker_name(w, sizeof(w), &l->waker);
-		ann_str(&x, K_WAKER, w);
+		o = ann_str(o, K_WAKER, w);
 	}
 	if (rec->verdict && rec->evidence)
-		verdict_anns(&x, rec);
-	pp_write(p, &x.pkt);
+		o = verdict_anns(o, rec);
+	o = te_fields(o, TE_SLICE_BEGIN, track, (uint64_t)l->kind + 1);
+	if (flow)
+		o = pb_fixed64(o, TE_FLOW_END, flow);
+	te_done(p, &x, o);
 	te_end(p, l->end_ns, track);
 }
 
@@ -417,17 +373,16 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 static void runq_flush(struct lat_pfproto *p, int32_t cpu, struct pp_cpu *c)
 {
 	struct pp_te x;
+	uint64_t track;
+	uint8_t *o;
 
 	if (c->runq_pend < 0 || c->runq_pend == c->runq_last) {
 		c->runq_pend = -1;
 		return;
 	}
-	te_init(&x, c->runq_ts, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER,
-		cpu_track(p, cpu, PP_RUNQ), 0);
-	x.te.counter_value_field_case =
-		PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_COUNTER_VALUE;
-	x.te.counter_value = c->runq_pend;
-	pp_write(p, &x.pkt);
+	track = cpu_track(p, cpu, PP_RUNQ);
+	o = te_fields(te_begin(p, &x, c->runq_ts), TE_COUNTER_VALUE, track, 0);
+	te_done(p, &x, pb_u64(o, TE_COUNTER, (uint64_t)c->runq_pend));
 	c->runq_last = c->runq_pend;
 	c->runq_pend = -1;
 }
@@ -450,36 +405,36 @@ static void pp_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 {
 	struct lat_pfproto *p = ctx;
 	struct pp_te x;
-	char text[256];
-	size_t n = ev->u.marker.text ? ev->u.marker.len : 0;
+	uint64_t track;
+	uint8_t *o;
+	size_t n = ev->u.marker.text ? strnlen(ev->u.marker.text, ev->u.marker.len) : 0;
 
 	if (ev->cpu < 0 || (size_t)ev->cpu >= p->ncpus || !pp_in_window(p, ev->ts_ns, ev->ts_ns))
 		return;
-	if (n >= sizeof(text))
-		n = sizeof(text) - 1;
-	memcpy(text, n ? ev->u.marker.text : "", n);
-	text[n] = 0;
-	te_init(&x, ev->ts_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT,
-		cpu_track(p, ev->cpu, PP_MARKERS), lat_ns >= 0 ? PP_N_SAMPLE : PP_N_MARKER);
+	track = cpu_track(p, ev->cpu, PP_MARKERS);
+	o = te_begin(p, &x, ev->ts_ns);
 	if (lat_ns >= 0)
-		ann_int(&x, K_LAT, lat_ns);
-	ann_int(&x, K_TID, ev->pid);
-	ann_str(&x, K_TEXT, text);
-	pp_write(p, &x.pkt);
+		o = ann_int(o, K_LAT, lat_ns);
+	o = ann_int(o, K_TID, ev->pid);
+	/* cut at 255 bytes (and at a NUL, as a C string of it was) */
+	o = ann(o, K_TEXT, 6, 0, n ? ev->u.marker.text : "", n < 256 ? n : 255);
+	o = te_fields(o, TE_INSTANT, track, lat_ns >= 0 ? PP_N_SAMPLE : PP_N_MARKER);
+	te_done(p, &x, o);
 }
 
 static void pp_lost(void *ctx, const struct lat_wake_gap *g)
 {
 	struct lat_pfproto *p = ctx;
 	struct pp_te x;
+	uint64_t track;
+	uint8_t *o;
 
 	if (g->cpu < 0 || (size_t)g->cpu >= p->ncpus || !pp_in_window(p, g->to_ns, g->to_ns))
 		return;
-	te_init(&x, g->to_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT,
-		cpu_track(p, g->cpu, PP_MARKERS), PP_N_LOST);
-	ann_int(&x, K_COUNT, (int64_t)g->count);
-	ann_int(&x, K_SINCE, (int64_t)g->from_ns);
-	pp_write(p, &x.pkt);
+	track = cpu_track(p, g->cpu, PP_MARKERS);
+	o = ann_int(te_begin(p, &x, g->to_ns), K_COUNT, (int64_t)g->count);
+	o = ann_int(o, K_SINCE, (int64_t)g->from_ns);
+	te_done(p, &x, te_fields(o, TE_INSTANT, track, PP_N_LOST));
 }
 
 /* A stall: a slice over the silence on its CPU's stall track, or on the all-CPU one. */
@@ -488,7 +443,7 @@ static void pp_stall(void *ctx, const struct lat_wake_stall *s)
 	struct lat_pfproto *p = ctx;
 	uint64_t track;
 	struct pp_te x;
-	char comm[LAT_COMM_LEN], wcomm[LAT_COMM_LEN];
+	uint8_t *o;
 
 	if (!pp_in_window(p, s->from_ns, s->to_ns))
 		return;
@@ -499,17 +454,14 @@ static void pp_stall(void *ctx, const struct lat_wake_stall *s)
 		if (once(&p->top[2]))
 			desc_named(p, track, 0, "latscope stalls (every CPU)", 0, -1);
 	}
-	snprintf(comm, sizeof(comm), "%.15s", s->comm);
-	snprintf(wcomm, sizeof(wcomm), "%.15s", s->waiting_comm);
-	te_init(&x, s->from_ns, PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN, track,
-		PP_N_STALL);
-	ann_int(&x, K_CPU, s->cpu);
-	ann_int(&x, K_DUR, (int64_t)(s->to_ns - s->from_ns));
-	ann_int(&x, K_TID, s->pid);
-	ann_str(&x, K_COMM, comm);
-	ann_int(&x, K_WAITING_TID, s->waiting_pid);
-	ann_str(&x, K_WAITING_COMM, wcomm);
-	pp_write(p, &x.pkt);
+	o = ann_int(te_begin(p, &x, s->from_ns), K_CPU, s->cpu);
+	o = ann_int(o, K_DUR, (int64_t)(s->to_ns - s->from_ns));
+	o = ann_int(o, K_TID, s->pid);
+	o = ann(o, K_COMM, 6, 0, s->comm, strnlen(s->comm, LAT_COMM_LEN - 1));
+	o = ann_int(o, K_WAITING_TID, s->waiting_pid);
+	o = ann(o, K_WAITING_COMM, 6, 0, s->waiting_comm,
+		strnlen(s->waiting_comm, LAT_COMM_LEN - 1));
+	te_done(p, &x, te_fields(o, TE_SLICE_BEGIN, track, PP_N_STALL));
 	te_end(p, s->to_ns, track);
 }
 
@@ -531,8 +483,11 @@ struct lat_pfproto *lat_pfproto_new(FILE *out, const struct lat_perfetto_opts *o
 {
 	struct lat_pfproto *p = calloc(1, sizeof(*p));
 
-	if (!p)
+	if (!p || !(p->buf = malloc(PP_OUT))) {
+		free(p);
 		return NULL;
+	}
+	p->bufcap = PP_OUT;
 	p->out = out;
 	if (o)
 		p->o = *o;
@@ -564,13 +519,13 @@ static const char *word(const char *s, char *w, size_t n)
  */
 void lat_pfproto_source(struct lat_pfproto *p, const struct lat_event_source *src)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__SystemInfo si = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
-	Perfetto__Protos__Utsname u = PERFETTO__PROTOS__UTSNAME__INIT;
 	char sys[64], host[256], rel[128], ver[512] = "", mach[64] = "";
 	const char *s = src->uname, *last;
+	uint8_t *pkt = pp_begin(p, PP_ROOM), *si, *u, *o;
 
 	lat_perfetto_source(&p->tt, src);
+	/* SystemInfo: utsname 1 (sysname 1, version 2, release 3, machine 4), num_cpus 8 */
+	si = o = pb_open(pkt, TP_SYSTEM_INFO);
 	if (s) {
 		s = word(word(word(s, sys, sizeof(sys)), host, sizeof(host)), rel, sizeof(rel));
 		last = strrchr(s, ' ');
@@ -580,19 +535,13 @@ void lat_pfproto_source(struct lat_pfproto *p, const struct lat_event_source *sr
 				s++;
 			snprintf(ver, sizeof(ver), "%.*s", (int)(last - s), s);
 		}
-		u.sysname = sys;
-		u.release = rel;
-		u.version = ver;
-		u.machine = mach;
-		si.utsname = &u;
+		u = o = pb_open(o, 1);
+		o = pb_str(pb_str(pb_str(pb_str(o, 1, sys), 2, ver), 3, rel), 4, mach);
+		o = pb_close(u, o);
 	}
-	if (src->ncpus > 0) {
-		si.has_num_cpus = 1;
-		si.num_cpus = (uint32_t)src->ncpus;
-	}
-	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
-	pkt.system_info = &si;
-	pp_write(p, &pkt);
+	if (src->ncpus > 0)
+		o = pb_u64(o, 8, (uint32_t)src->ncpus);
+	pp_end(p, pkt, pb_close(si, o));
 }
 
 void lat_pfproto_sink(struct lat_pfproto *p, struct lat_wake_sink *sink)
@@ -614,12 +563,8 @@ void lat_pfproto_sink(struct lat_pfproto *p, struct lat_wake_sink *sink)
  */
 static void process_tree(struct lat_pfproto *p)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__ProcessTree tree = PERFETTO__PROTOS__PROCESS_TREE__INIT;
-	Perfetto__Protos__ProcessTree__Thread *th = NULL, **thp = NULL;
-	Perfetto__Protos__ProcessTree__Process *pr = NULL, **prp = NULL;
-	char **cmd = NULL;
-	size_t n = 0, np = 0;
+	uint8_t *pkt, *tree, *m, *o;
+	size_t n = 0;
 
 	for (size_t i = 0; i < p->tt.tcap; i++)
 		if (p->tt.tasks[i].pid && p->tt.tasks[i].tgid != PF_TASKS_PID)
@@ -627,58 +572,36 @@ static void process_tree(struct lat_pfproto *p)
 	if (!n)
 		return;
 	qsort(p->tt.tasks, n, sizeof(*p->tt.tasks), pf_cmp_task);
-	th = calloc(n, sizeof(*th));
-	thp = calloc(n, sizeof(*thp));
-	pr = calloc(n, sizeof(*pr));
-	prp = calloc(n, sizeof(*prp));
-	cmd = calloc(n, sizeof(*cmd));
-	if (!th || !thp || !pr || !prp || !cmd) {
-		p->oom = 1;
-		goto out;
-	}
+	/* a process and a thread per task at most, each under 64 bytes */
+	if (!(pkt = pp_begin(p, 64 + 128 * n)))
+		return;
+	/* ProcessTree: processes 1 (pid 1, cmdline 3, cmdline_is_comm 9), threads 2 */
+	tree = o = pb_open(pkt, TP_PROCESS_TREE);
 	for (size_t i = 0; i < n; i++) {
-		struct lat_pf_task *t = &p->tt.tasks[i];
+		const struct lat_pf_task *t = &p->tt.tasks[i];
 
-		th[i] = (Perfetto__Protos__ProcessTree__Thread)
-			PERFETTO__PROTOS__PROCESS_TREE__THREAD__INIT;
-		th[i].has_tid = th[i].has_tgid = 1;
-		th[i].tid = t->pid;
-		th[i].tgid = t->tgid;
-		th[i].name = t->comm;
-		thp[i] = &th[i];
 		if (i && t->tgid == t[-1].tgid)
 			continue;
-		pr[np] = (Perfetto__Protos__ProcessTree__Process)
-			PERFETTO__PROTOS__PROCESS_TREE__PROCESS__INIT;
-		pr[np].has_pid = 1;
-		pr[np].pid = t->tgid;
+		m = o = pb_open(o, 1);
+		o = pb_i32(o, 1, t->tgid);
 		/* the leader's comm when it was seen (sorted by tid: first when it was) */
-		if (t->pid == t->tgid && t->comm[0]) {
-			cmd[np] = t->comm;
-			pr[np].n_cmdline = 1;
-			pr[np].cmdline = &cmd[np];
-			pr[np].has_cmdline_is_comm = pr[np].cmdline_is_comm = 1;
-		}
-		prp[np] = &pr[np];
-		np++;
+		if (t->pid == t->tgid && t->comm[0])
+			o = pb_u64(pb_bytes(o, 3, t->comm, strnlen(t->comm, LAT_COMM_LEN)), 9, 1);
+		o = pb_close(m, o);
 	}
-	tree.n_processes = np;
-	tree.processes = prp;
-	tree.n_threads = n;
-	tree.threads = thp;
-	if (p->first_ns) {	/* the threads are of their processes from the start */
-		pkt.has_timestamp = 1;
-		pkt.timestamp = p->first_ns;
+	/* Thread: tid 1, name 2, tgid 3 */
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_pf_task *t = &p->tt.tasks[i];
+
+		m = o = pb_open(o, 2);
+		o = pb_bytes(pb_i32(o, 1, t->pid), 2, t->comm, strnlen(t->comm, LAT_COMM_LEN));
+		o = pb_close(m, pb_i32(o, 3, t->tgid));
 	}
-	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_PROCESS_TREE;
-	pkt.process_tree = &tree;
-	pp_write(p, &pkt);
-out:
-	free(th);
-	free(thp);
-	free(pr);
-	free(prp);
-	free(cmd);
+	o = pb_close(tree, o);
+	/* the threads are of their processes from the start */
+	if (p->first_ns)
+		o = pb_u64(o, TP_TIMESTAMP, p->first_ns);
+	pp_end(p, pkt, o);
 }
 
 int lat_pfproto_end(struct lat_pfproto *p)
@@ -689,6 +612,7 @@ int lat_pfproto_end(struct lat_pfproto *p)
 		runq_flush(p, (int32_t)c, &p->cpus[c]);
 	pp_flush_all(p);
 	process_tree(p);
+	pp_drain(p);
 	ret = p->oom || p->tt.oom ? -LAT_ENOMEM : p->werr ? -EIO : 0;
 	for (size_t c = 0; c < p->ncpus; c++)
 		free(p->bundles[c]);

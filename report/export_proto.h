@@ -5,8 +5,9 @@
  * Two parts write struct lat_pfproto: the kernel's events as ftrace event
  * bundles, one bundle per CPU at a time (report/export_proto_ftrace.c, the
  * bundles only), and latscope's records as TrackEvents on its own tracks
- * (report/export_proto.c, everything else); both write their packets through
- * report/export_proto_write.c (buf, packets, bytes, werr).  Layout: docs/export.md.
+ * (report/export_proto.c, everything else); both make their packets in place
+ * in the output buffer (report/export_proto_write.c: buf, nbuf, bufcap, werr)
+ * with the wire format's writers (export_pbw.h).  Layout: docs/export.md.
  */
 #ifndef LATSCOPE_EXPORT_PROTO_H
 #define LATSCOPE_EXPORT_PROTO_H
@@ -15,10 +16,16 @@
 
 #include "latscope/export.h"
 #include "export_perfetto.h"
-#include "protos/perfetto/trace/trace_packet.pb-c.h"
+#include "export_pbw.h"
 
 /* Events of one kind a CPU's bundle holds before it is written: bounds the memory. */
 #define PP_BUNDLE_N 2048
+/*
+ * The most an FtraceEvent of the bundle's own takes, its tag and length with it: the
+ * timestamp 11, pid 6, flags 3, the event's tag and length 3, a fork's sub-message 88
+ * (two 31-byte comms with tag and length, two int32 of 10 bytes with their tags).
+ */
+#define PP_EV_MAX 128
 
 /* One CPU's bundle being filled: compact sched_switch and sched_waking, other events. */
 struct pp_bundle {
@@ -35,21 +42,10 @@ struct pp_bundle {
 	/* the comms of the compact events, interned per bundle (open addressing) */
 	uint32_t ncomm;
 	char comm[2 * PP_BUNDLE_N][LAT_COMM_LEN];
-	char *comm_ptr[2 * PP_BUNDLE_N];
 	int32_t comm_slot[4 * PP_BUNDLE_N];	/* index + 1 into comm, 0 empty */
-	/* the other events, each with its one sub-message and its strings */
-	Perfetto__Protos__FtraceEvent ev[PP_BUNDLE_N];
-	Perfetto__Protos__FtraceEvent *ev_ptr[PP_BUNDLE_N];
-	union pp_sub {
-		Perfetto__Protos__SchedWakeupFtraceEvent wakeup;
-		Perfetto__Protos__SchedMigrateTaskFtraceEvent migrate;
-		Perfetto__Protos__IrqHandlerEntryFtraceEvent irq_entry;
-		Perfetto__Protos__IrqHandlerExitFtraceEvent irq_exit;
-		Perfetto__Protos__SoftirqEntryFtraceEvent soft;
-		Perfetto__Protos__SchedProcessForkFtraceEvent fork;
-		Perfetto__Protos__SchedProcessExitFtraceEvent exit;
-	} sub[PP_BUNDLE_N];
-	char str[PP_BUNDLE_N][2][32];
+	/* the other events, as written (FtraceEvent fields of the bundle) */
+	size_t nevb;
+	uint8_t evb[PP_BUNDLE_N * PP_EV_MAX];
 };
 
 /* Latscope's tracks of one CPU: which descriptors are written. */
@@ -71,8 +67,8 @@ struct lat_pfproto {
 	 * comm); a task's drawn: its track descriptor is written
 	 */
 	struct lat_perfetto tt;
-	uint8_t *buf;			/* a packet's encoding */
-	size_t bufcap;
+	uint8_t *buf;			/* the file's next bytes, nbuf of them */
+	size_t nbuf, bufcap;
 	uint64_t nflows;
 	/*
 	 * sched_waking seen: the sched_wakeups after it are left out (Perfetto takes a
@@ -82,12 +78,23 @@ struct lat_pfproto {
 	uint64_t first_ns;		/* the first event's time (the process tree's), 0 none */
 	uint8_t top[3];			/* the tracks "latscope", unknown process, all-CPU stalls */
 	uint8_t verdicts;		/* interned verdict strings (bits) */
-	uint64_t packets, bytes;
 	int oom, werr;
 };
 
-/* Writes @pkt as one `packet` field of the Trace; a failure sets p->werr / p->oom. */
-void pp_write(struct lat_pfproto *p, Perfetto__Protos__TracePacket *pkt);
+/*
+ * The output is made in place in p->buf and handed to p->out when PP_OUT bytes do not
+ * leave room for the next packet.  A packet is begun with pp_begin(), which makes room for
+ * @need bytes of it and returns where its body goes (a `packet` field of the Trace), and
+ * ended with pp_end() at the position after its body.  PP_ROOM is room enough for every
+ * packet but a bundle and the process tree (the most: a SystemInfo, ~800 bytes of uname).
+ */
+#define PP_OUT (256u << 10)
+#define PP_ROOM 1024u
+/* NULL when @need is more than PP_OUT and no more memory could be had (p->oom). */
+uint8_t *pp_begin(struct lat_pfproto *p, size_t need);
+void pp_end(struct lat_pfproto *p, uint8_t *body, uint8_t *end);
+/* Hands the bytes made to p->out (a failure sets p->werr). */
+void pp_drain(struct lat_pfproto *p);
 /* The bundles of every CPU, what they hold so far. */
 void pp_flush_all(struct lat_pfproto *p);
 /* The sink's event callback: the kernel's event into its CPU's bundle. */

@@ -62,54 +62,80 @@ static uint32_t intern_comm(struct pp_bundle *b, const char *comm)
 	}
 	memcpy(b->comm[b->ncomm], comm, len);
 	b->comm[b->ncomm][len] = 0;
-	b->comm_ptr[b->ncomm] = b->comm[b->ncomm];
 	b->comm_slot[h] = (int32_t)++b->ncomm;
 	return b->ncomm - 1;
 }
 
+/* A packed array of varints (none: no field); @v is read as @T, written as @W. */
+#define PACKED(T, W)									\
+static uint8_t *packed_##T(uint8_t *o, uint32_t field, const T *v, uint32_t n)	\
+{											\
+	uint8_t *body;									\
+											\
+	if (!n)										\
+		return o;								\
+	body = o = pb_open(o, field);							\
+	for (uint32_t i = 0; i < n; i++)						\
+		o = pb_varint(o, (uint64_t)(W)v[i]);					\
+	return pb_close(body, o);							\
+}
+/* int32: a negative value sign-extended (export_pbw.h) */
+PACKED(int32_t, int64_t)
+PACKED(uint32_t, uint32_t)
+PACKED(int64_t, uint64_t)
+PACKED(uint64_t, uint64_t)
+
+/* The bundle's CompactSched, its fields in the order of their numbers. */
+static uint8_t *compact(uint8_t *o, const struct pp_bundle *b)
+{
+	uint8_t *body = o = pb_open(o, 4);
+
+	o = packed_uint64_t(o, 1, b->sw_ts, b->nsw);
+	o = packed_int64_t(o, 2, b->sw_state, b->nsw);
+	o = packed_int32_t(o, 3, b->sw_pid, b->nsw);
+	o = packed_int32_t(o, 4, b->sw_prio, b->nsw);
+	for (uint32_t i = 0; i < b->ncomm; i++)
+		o = pb_str(o, 5, b->comm[i]);
+	o = packed_uint32_t(o, 6, b->sw_comm, b->nsw);
+	o = packed_uint64_t(o, 7, b->wk_ts, b->nwk);
+	o = packed_int32_t(o, 8, b->wk_pid, b->nwk);
+	o = packed_int32_t(o, 9, b->wk_cpu, b->nwk);
+	o = packed_int32_t(o, 10, b->wk_prio, b->nwk);
+	o = packed_uint32_t(o, 11, b->wk_comm, b->nwk);
+	o = packed_uint32_t(o, 12, b->wk_flags, b->nwk);
+	return pb_close(body, o);
+}
+
+/* The most the bundle's packet takes: each field's tag and length, each value's most. */
+static size_t bundle_room(const struct pp_bundle *b)
+{
+	return 64 + b->nevb + (size_t)b->ncomm * (2 + LAT_COMM_LEN) +
+	       (size_t)b->nsw * (2 * PB_VARINT_MAX + 2 * PB_VARINT_MAX + PB_LEN_MAX) +
+	       (size_t)b->nwk * (4 * PB_VARINT_MAX + 2 * PB_LEN_MAX);
+}
+
 static void flush(struct lat_pfproto *p, int32_t cpu, struct pp_bundle *b)
 {
-	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-	Perfetto__Protos__FtraceEventBundle fb = PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__INIT;
-	Perfetto__Protos__FtraceEventBundle__CompactSched cs =
-		PERFETTO__PROTOS__FTRACE_EVENT_BUNDLE__COMPACT_SCHED__INIT;
+	uint8_t *pkt, *fb, *o;
 
 	if (!b->nsw && !b->nwk && !b->nev)
 		return;
-	fb.has_cpu = 1;
-	fb.cpu = (uint32_t)cpu;
-	if (b->lost)
-		fb.has_lost_events = fb.lost_events = 1;
-	fb.n_event = b->nev;
-	fb.event = b->ev_ptr;
-	if (b->nsw || b->nwk) {
-		cs.n_intern_table = b->ncomm;
-		cs.intern_table = b->comm_ptr;
-		cs.n_switch_timestamp = cs.n_switch_prev_state = cs.n_switch_next_pid =
-			cs.n_switch_next_prio = cs.n_switch_next_comm_index = b->nsw;
-		cs.switch_timestamp = b->sw_ts;
-		cs.switch_prev_state = b->sw_state;
-		cs.switch_next_pid = b->sw_pid;
-		cs.switch_next_prio = b->sw_prio;
-		cs.switch_next_comm_index = b->sw_comm;
-		cs.n_waking_timestamp = cs.n_waking_pid = cs.n_waking_target_cpu =
-			cs.n_waking_prio = cs.n_waking_comm_index = cs.n_waking_common_flags =
-				b->nwk;
-		cs.waking_timestamp = b->wk_ts;
-		cs.waking_pid = b->wk_pid;
-		cs.waking_target_cpu = b->wk_cpu;
-		cs.waking_prio = b->wk_prio;
-		cs.waking_comm_index = b->wk_comm;
-		cs.waking_common_flags = b->wk_flags;
-		fb.compact_sched = &cs;
+	pkt = pp_begin(p, bundle_room(b));
+	if (pkt) {
+		/* TracePacket: ftrace_events (1), trusted_packet_sequence_id (10) */
+		fb = pb_open(pkt, 1);
+		o = pb_u64(fb, 1, (uint32_t)cpu);
+		memcpy(o, b->evb, b->nevb);
+		o += b->nevb;
+		if (b->lost)
+			o = pb_u64(o, 3, 1);
+		if (b->nsw || b->nwk)
+			o = compact(o, b);
+		o = pb_u64(pb_close(fb, o), 10, 2);	/* the TrackEvents' is 1 */
+		pp_end(p, pkt, o);
 	}
-	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_EVENTS;
-	pkt.ftrace_events = &fb;
-	pkt.optional_trusted_packet_sequence_id_case =
-		PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
-	pkt.trusted_packet_sequence_id = 2;	/* the TrackEvents' is 1 */
-	pp_write(p, &pkt);
 	b->nsw = b->nwk = b->nev = b->ncomm = 0;
+	b->nevb = 0;
 	b->sw_last = b->wk_last = 0;
 	b->lost = 0;
 	memset(b->comm_slot, 0, sizeof(b->comm_slot));
@@ -147,134 +173,98 @@ static void add_waking(struct pp_bundle *b, const struct lat_event *ev)
 	b->wk_flags[i] = ev->flags & 0xff;
 }
 
-/* A copy of @s (NUL-terminated, cut to the slot) in the event's string slot @k. */
-static char *keep(struct pp_bundle *b, uint32_t i, int k, const char *s, size_t max)
+/* String field @field: @s cut at @max bytes and at 31 (what Perfetto's fields hold). */
+static uint8_t *cut_str(uint8_t *o, uint32_t field, const char *s, size_t max)
 {
 	size_t n = s ? strnlen(s, max) : 0;
 
-	if (n >= sizeof(b->str[i][k]))
-		n = sizeof(b->str[i][k]) - 1;
-	if (n)
-		memcpy(b->str[i][k], s, n);
-	b->str[i][k][n] = 0;
-	return b->str[i][k];
+	return pb_bytes(o, field, s ? s : "", n < 32 ? n : 31);
 }
 
-/* The sub-message of a wakeup (sched_wakeup and _new share the layout). */
-static void wakeup_sub(struct pp_bundle *b, uint32_t i, const struct lat_event *ev)
+/* A wakeup's fields (sched_wakeup and _new share the layout, sched.proto). */
+static uint8_t *wakeup_sub(uint8_t *o, const struct lat_event *ev)
 {
-	Perfetto__Protos__SchedWakeupFtraceEvent *w = &b->sub[i].wakeup;
+	o = cut_str(o, 1, ev->u.wake.comm, LAT_COMM_LEN);
+	o = pb_i32(pb_i32(o, 2, ev->u.wake.pid), 3, ev->u.wake.prio);
+	o = pb_i32(o, 4, 1);			/* success */
+	if (ev->u.wake.target_cpu >= 0)
+		o = pb_i32(o, 5, ev->u.wake.target_cpu);
+	return o;
+}
 
-	*w = (Perfetto__Protos__SchedWakeupFtraceEvent)
-		PERFETTO__PROTOS__SCHED_WAKEUP_FTRACE_EVENT__INIT;
-	w->comm = keep(b, i, 0, ev->u.wake.comm, LAT_COMM_LEN);
-	w->has_pid = w->has_prio = w->has_success = 1;
-	w->pid = ev->u.wake.pid;
-	w->prio = ev->u.wake.prio;
-	w->success = 1;
-	if (ev->u.wake.target_cpu >= 0) {
-		w->has_target_cpu = 1;
-		w->target_cpu = ev->u.wake.target_cpu;
+/* The FtraceEvent field of @ev's kind (ftrace_event.proto); 0: not given to Perfetto. */
+static uint32_t sub_field(enum lat_ev_type t)
+{
+	switch (t) {
+	case LAT_EV_WAKEUP:
+		return 17;
+	case LAT_EV_WAKEUP_NEW:
+		return 114;
+	case LAT_EV_MIGRATE:
+		return 491;
+	case LAT_EV_IRQ_ENTRY:
+		return 36;
+	case LAT_EV_IRQ_EXIT:
+		return 37;
+	case LAT_EV_SOFTIRQ_ENTRY:
+		return 24;
+	case LAT_EV_SOFTIRQ_EXIT:
+		return 25;
+	case LAT_EV_FORK:
+		return 239;
+	case LAT_EV_EXIT:
+		return 238;
+	default:
+		return 0;
 	}
 }
 
-/*
- * Fills the sub-message of event @i for @ev; returns the FtraceEvent's case, or
- * NOT_SET for an event Perfetto is not given.
- */
-static Perfetto__Protos__FtraceEvent__EventCase fill_sub(struct pp_bundle *b, uint32_t i,
-							 const struct lat_event *ev)
+/* The fields of @ev's own message (sched.proto, irq.proto), in the order of their numbers. */
+static uint8_t *sub_fields(uint8_t *o, const struct lat_event *ev)
 {
-	union pp_sub *u = &b->sub[i];
-
 	switch (ev->type) {
 	case LAT_EV_WAKEUP:
-		wakeup_sub(b, i, ev);
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP;
 	case LAT_EV_WAKEUP_NEW:
-		/* the same fields, numbers and types (sched.proto): one layout */
-		wakeup_sub(b, i, ev);
-		u->wakeup.base.descriptor = &perfetto__protos__sched_wakeup_new_ftrace_event__descriptor;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_WAKEUP_NEW;
+		return wakeup_sub(o, ev);
 	case LAT_EV_MIGRATE:
-		u->migrate = (Perfetto__Protos__SchedMigrateTaskFtraceEvent)
-			PERFETTO__PROTOS__SCHED_MIGRATE_TASK_FTRACE_EVENT__INIT;
-		u->migrate.comm = keep(b, i, 0, ev->u.migrate.comm, LAT_COMM_LEN);
-		u->migrate.has_pid = u->migrate.has_prio = 1;
-		u->migrate.has_orig_cpu = u->migrate.has_dest_cpu = 1;
-		u->migrate.pid = ev->u.migrate.pid;
-		u->migrate.prio = ev->u.migrate.prio;
-		u->migrate.orig_cpu = ev->u.migrate.orig_cpu;
-		u->migrate.dest_cpu = ev->u.migrate.dest_cpu;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_MIGRATE_TASK;
+		o = cut_str(o, 1, ev->u.migrate.comm, LAT_COMM_LEN);
+		o = pb_i32(pb_i32(o, 2, ev->u.migrate.pid), 3, ev->u.migrate.prio);
+		return pb_i32(pb_i32(o, 4, ev->u.migrate.orig_cpu), 5, ev->u.migrate.dest_cpu);
 	case LAT_EV_IRQ_ENTRY:
-		u->irq_entry = (Perfetto__Protos__IrqHandlerEntryFtraceEvent)
-			PERFETTO__PROTOS__IRQ_HANDLER_ENTRY_FTRACE_EVENT__INIT;
-		u->irq_entry.has_irq = 1;
-		u->irq_entry.irq = ev->u.irq.irq;
-		u->irq_entry.name = keep(b, i, 0, ev->u.irq.name, 64);
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_ENTRY;
+		return cut_str(pb_i32(o, 1, ev->u.irq.irq), 2, ev->u.irq.name, 64);
 	case LAT_EV_IRQ_EXIT:
-		u->irq_exit = (Perfetto__Protos__IrqHandlerExitFtraceEvent)
-			PERFETTO__PROTOS__IRQ_HANDLER_EXIT_FTRACE_EVENT__INIT;
-		u->irq_exit.has_irq = u->irq_exit.has_ret = 1;
-		u->irq_exit.irq = ev->u.irq.irq;
-		u->irq_exit.ret = ev->u.irq.ret;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_IRQ_HANDLER_EXIT;
+		return pb_i32(pb_i32(o, 1, ev->u.irq.irq), 2, ev->u.irq.ret);
 	case LAT_EV_SOFTIRQ_ENTRY:
 	case LAT_EV_SOFTIRQ_EXIT:
 		/* entry and exit: one field, the vector (irq.proto) */
-		u->soft = (Perfetto__Protos__SoftirqEntryFtraceEvent)
-			PERFETTO__PROTOS__SOFTIRQ_ENTRY_FTRACE_EVENT__INIT;
-		u->soft.has_vec = 1;
-		u->soft.vec = (uint32_t)ev->u.irq.irq;
-		if (ev->type == LAT_EV_SOFTIRQ_ENTRY)
-			return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_ENTRY;
-		u->soft.base.descriptor = &perfetto__protos__softirq_exit_ftrace_event__descriptor;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SOFTIRQ_EXIT;
+		return pb_u64(o, 1, (uint32_t)ev->u.irq.irq);
 	case LAT_EV_FORK:
-		u->fork = (Perfetto__Protos__SchedProcessForkFtraceEvent)
-			PERFETTO__PROTOS__SCHED_PROCESS_FORK_FTRACE_EVENT__INIT;
-		u->fork.parent_comm = keep(b, i, 0, ev->u.task.comm, LAT_COMM_LEN);
-		u->fork.child_comm = keep(b, i, 1, ev->u.task.child_comm, LAT_COMM_LEN);
-		u->fork.has_parent_pid = u->fork.has_child_pid = 1;
-		u->fork.parent_pid = ev->u.task.pid;
-		u->fork.child_pid = ev->u.task.child_pid;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_FORK;
-	case LAT_EV_EXIT:
-		u->exit = (Perfetto__Protos__SchedProcessExitFtraceEvent)
-			PERFETTO__PROTOS__SCHED_PROCESS_EXIT_FTRACE_EVENT__INIT;
-		u->exit.comm = keep(b, i, 0, ev->u.task.comm, LAT_COMM_LEN);
-		u->exit.has_pid = 1;
-		u->exit.pid = ev->u.task.pid;
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_PROCESS_EXIT;
-	default:
-		return PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET;
+		o = cut_str(o, 1, ev->u.task.comm, LAT_COMM_LEN);
+		o = pb_i32(o, 2, ev->u.task.pid);
+		o = cut_str(o, 3, ev->u.task.child_comm, LAT_COMM_LEN);
+		return pb_i32(o, 4, ev->u.task.child_pid);
+	default:	/* LAT_EV_EXIT */
+		return pb_i32(cut_str(o, 1, ev->u.task.comm, LAT_COMM_LEN), 2, ev->u.task.pid);
 	}
 }
 
+/* @ev as an FtraceEvent of the bundle (its field 2), written now (at most PP_EV_MAX). */
 static void add_other(struct pp_bundle *b, const struct lat_event *ev)
 {
-	uint32_t i = b->nev;
-	Perfetto__Protos__FtraceEvent *e = &b->ev[i];
-	Perfetto__Protos__FtraceEvent__EventCase k = fill_sub(b, i, ev);
+	uint32_t field = sub_field(ev->type);
+	uint8_t *e, *sub, *o;
 
-	if (k == PERFETTO__PROTOS__FTRACE_EVENT__EVENT__NOT_SET)
+	if (!field)
 		return;
-	*e = (Perfetto__Protos__FtraceEvent)PERFETTO__PROTOS__FTRACE_EVENT__INIT;
-	e->has_timestamp = 1;
-	e->timestamp = ev->ts_ns;
-	if (ev->pid >= 0) {
-		e->has_pid = 1;
-		e->pid = (uint32_t)ev->pid;
-	}
-	if (ev->flags & LAT_EVF_KNOWN) {
-		e->has_common_flags = 1;
-		e->common_flags = ev->flags & 0xff;
-	}
-	e->event_case = k;
-	e->sched_wakeup = &b->sub[i].wakeup;	/* every case's pointer is the union's */
-	b->ev_ptr[i] = e;
+	e = o = pb_open(b->evb + b->nevb, 2);
+	o = pb_u64(o, 1, ev->ts_ns);
+	if (ev->pid >= 0)
+		o = pb_u64(o, 2, (uint32_t)ev->pid);
+	if (ev->flags & LAT_EVF_KNOWN)
+		o = pb_u64(o, 5, ev->flags & 0xff);
+	sub = pb_open(o, field);
+	o = pb_close(e, pb_close(sub, sub_fields(sub, ev)));
+	b->nevb = (size_t)(o - b->evb);
 	b->nev++;
 }
 
