@@ -15,11 +15,6 @@
 
 #include "export_perfetto.h"
 
-static const char *comm_or(const char *comm, const char *dflt)
-{
-	return comm[0] ? comm : dflt;
-}
-
 /* CPU busy (a task other than idle runs) from the slices, which come in order per CPU. */
 static void busy(struct lat_perfetto *p, struct lat_pf_cpu *c, const struct lat_run_slice *s)
 {
@@ -125,25 +120,34 @@ static char *verdict_args(struct lat_perfetto *p, char *o, const struct lat_wait
 	return o;
 }
 
-void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k)
+void pf_waker_name(char w[PF_WAKER_NAME], const struct lat_wake_waker *k)
 {
-	const char *irq = lat_wake_irq_label(k);
+	const char *irq = lat_wake_irq_label(k), *ctx;
+	size_t n;
 
-	if (k->ctx == LAT_WAKE_CTX_TASK)
-		snprintf(w, n, "%.16s:%d", comm_or(k->comm, "?"), k->pid);
-	else if (irq[0])
-		snprintf(w, n, "%s:%.24s", lat_wake_ctx_name(k->ctx), irq);
-	else
-		snprintf(w, n, "%s", lat_wake_ctx_name(k->ctx));
+	/* printf()'s "%.16s:%d", "%s:%.24s", "%s", which fit */
+	if (k->ctx == LAT_WAKE_CTX_TASK) {
+		w[task_name(w, k->comm, k->pid)] = 0;
+		return;
+	}
+	ctx = lat_wake_ctx_name(k->ctx);
+	n = strnlen(ctx, 16);
+	memcpy(w, ctx, n);
+	if (irq[0]) {
+		w[n++] = ':';
+		memcpy(w + n, irq, strnlen(irq, 24));
+		n += strnlen(irq, 24);
+	}
+	w[n] = 0;
 }
 
 static char *waker_arg(struct lat_perfetto *p, char *o, const struct lat_wake_waker *k)
 {
-	char w[64];
+	char w[PF_WAKER_NAME];
 
 	if (k->ctx == LAT_WAKE_CTX_TASK)
 		return PF_WORDS(p, o, ",\"waker\":\"", w, task_name(w, k->comm, k->pid));
-	pf_waker_name(w, sizeof(w), k);
+	pf_waker_name(w, k);
 	return PF_STR(p, o, ",\"waker\":\"", w, strlen(w));
 }
 

@@ -131,8 +131,12 @@ static inline int pf_in_window(const struct lat_perfetto *p, uint64_t from, uint
 }
 /* qsort()'s order of tasks: by process, then tid. */
 int pf_cmp_task(const void *a, const void *b);
-/* "comm:tid" of a task waker, "irq:NAME" or "softirq:NAME" (the kind alone when unnamed). */
-void pf_waker_name(char *w, size_t n, const struct lat_wake_waker *k);
+/*
+ * "comm:tid" of a task waker, "irq:NAME" or "softirq:NAME" (the kind alone when unnamed):
+ * 16 + 1 + a number's room (LAT_DEC_ROOM) at most, or a kind's name, ':' and 24.
+ */
+#define PF_WAKER_NAME 64
+void pf_waker_name(char w[PF_WAKER_NAME], const struct lat_wake_waker *k);
 /* Whether --task keeps task @pid of @comm (no --task: all). */
 int pf_task_match(const struct lat_perfetto *p, int32_t pid, const char *comm);
 

@@ -339,7 +339,7 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 	uint64_t track, flow = 0;
 	struct pp_te x;
 	uint8_t *o;
-	char w[64];
+	char w[PF_WAKER_NAME];
 
 	/* a preemption wait is Perfetto's own Runnable (Preempted) thread state */
 	if (!t || l->kind == LAT_WAIT_PREEMPT || !pp_in_window(p, l->start_ns, l->end_ns))
@@ -357,7 +357,7 @@ static void pp_wait(void *ctx, const struct lat_wait_rec *rec)
 		o = ann_int(o, K_TRUSTED, 0);
 	/* a task waker is the flow's source track; an interrupt is named */
 	if (l->waker.cpu >= 0 && l->waker.ctx != LAT_WAKE_CTX_TASK) {
-		pf_waker_name(w, sizeof(w), &l->waker);
+		pf_waker_name(w, &l->waker);
 		o = ann_str(o, K_WAKER, w);
 	}
 	if (rec->verdict && rec->evidence)
