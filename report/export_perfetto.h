@@ -84,8 +84,16 @@ struct lat_pf_head {
 	char s[PF_HEAD_LEN];
 };
 
-/* Where p's JSON goes on, with room for PF_ROOM bytes. */
-char *pf_room(struct lat_perfetto *p, char *o);
+/* Hands the JSON made to p->out: where it goes on. */
+char *pf_drain(struct lat_perfetto *p);
+/* Where p's JSON goes on after @o, with room for PF_ROOM bytes. */
+static inline char *pf_room(struct lat_perfetto *p, char *o)
+{
+	p->nbuf = (size_t)(o - p->buf);
+	if (PF_BUF - p->nbuf < PF_ROOM)
+		return pf_drain(p);
+	return o;
+}
 /* The event ends at @o. */
 static inline void pf_close(struct lat_perfetto *p, char *o)
 {
@@ -122,8 +130,17 @@ static inline int32_t pf_task_pid(const struct lat_pf_task *t)
 {
 	return t->tgid;
 }
+/* pf_cpu() of a CPU not in the table yet (or not a CPU: NULL). */
+struct lat_pf_cpu *pf_cpu_grow(struct lat_perfetto *p, int32_t cpu);
 /* The counter state of @cpu (noted as seen); NULL out of memory. */
-struct lat_pf_cpu *pf_cpu(struct lat_perfetto *p, int32_t cpu);
+static inline struct lat_pf_cpu *pf_cpu(struct lat_perfetto *p, int32_t cpu)
+{
+	if (cpu < 0 || (size_t)cpu >= p->ccap)
+		return pf_cpu_grow(p, cpu);
+	if (cpu > p->max_cpu)
+		p->max_cpu = cpu;
+	return &p->cpus[cpu];
+}
 /* Whether [@from, @to] overlaps the window. */
 static inline int pf_in_window(const struct lat_perfetto *p, uint64_t from, uint64_t to)
 {

@@ -66,12 +66,12 @@ struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *com
 	if (comm[0]) {
 		memcpy(t->comm, comm, LAT_COMM_LEN);
 		t->comm[LAT_COMM_LEN - 1] = 0;
-		t->match |= (uint8_t)pf_task_match(p, pid, t->comm);
+		t->match |= (uint8_t)(!p->o.task || pf_task_match(p, pid, t->comm));
 	}
 	return t;
 }
 
-struct lat_pf_cpu *pf_cpu(struct lat_perfetto *p, int32_t cpu)
+struct lat_pf_cpu *pf_cpu_grow(struct lat_perfetto *p, int32_t cpu)
 {
 	if (cpu < 0 || cpu >= 4096)
 		return NULL;
@@ -94,14 +94,11 @@ struct lat_pf_cpu *pf_cpu(struct lat_perfetto *p, int32_t cpu)
 	return &p->cpus[cpu];
 }
 
-char *pf_room(struct lat_perfetto *p, char *o)
+char *pf_drain(struct lat_perfetto *p)
 {
-	p->nbuf = (size_t)(o - p->buf);
-	if (PF_BUF - p->nbuf < PF_ROOM) {
-		fwrite(p->buf, 1, p->nbuf, p->out);
-		p->nbuf = 0;
-	}
-	return p->buf + p->nbuf;
+	fwrite(p->buf, 1, p->nbuf, p->out);
+	p->nbuf = 0;
+	return p->buf;
 }
 
 char *pf_strn(struct lat_perfetto *p, char *o, const char *pre, size_t npre, const char *s,
@@ -128,7 +125,7 @@ char *pf_strn(struct lat_perfetto *p, char *o, const char *pre, size_t npre, con
 }
 
 /* The head of (ph, pid, tid), made when it is not kept. */
-static const struct lat_pf_head *head_of(struct lat_perfetto *p, char ph, int32_t pid,
+static inline const struct lat_pf_head *head_of(struct lat_perfetto *p, char ph, int32_t pid,
 					 int32_t tid)
 {
 	struct lat_pf_head *h = &p->heads[(((uint32_t)tid * 2654435761u) >> 24 ^ (uint8_t)ph) %
