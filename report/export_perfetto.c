@@ -10,6 +10,7 @@
  * and run-queue counters.  The tracks are export_perfetto_tracks.c's.  Layout:
  * docs/export.md.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,10 +46,41 @@ static size_t task_name(char *buf, const char *comm, int32_t pid)
 	return (size_t)(lat_dec_i64(buf + n + 1, pid) - buf);
 }
 
-/* ,"ts":START,"dur":END - START */
-static char *span(char *o, uint64_t start, uint64_t end)
+/*
+ * @pre (a literal: ,"KEY":"), "COMM:PID" escaped (task_name()) and the closing quote at
+ * @o, as pf_words() writes them; the escaped name is kept for @pid and @comm (its 16
+ * bytes) and copied while they stay.  Where the JSON goes on (room for PF_ROOM).
+ */
+static inline char *name_arg(struct lat_perfetto *p, char *o, const char *pre, size_t npre,
+			     const char *comm, int32_t pid)
 {
-	return PF_US(PF_US(o, "ts", start), "dur", end - start);
+	uint32_t slot = ((uint32_t)pid * 2654435761u) >> (32 - PF_NAMES_BITS);
+	struct pf_tname *n = &p->cache->names[slot];
+	char buf[TASK_NAME];
+	size_t len, used;
+
+	if (!n->len || n->pid != pid || memcmp(n->comm, comm, LAT_COMM_LEN)) {
+		len = task_name(buf, comm, pid);
+		n->len = (uint8_t)lat_json_escape_some(n->s, PF_NAME_MAX, buf, len, &used);
+		if (used < len) {	/* too long escaped: not kept */
+			n->len = 0;
+			return pf_words(p, o, pre, npre, buf, len);
+		}
+		n->pid = pid;
+		memcpy(n->comm, comm, LAT_COMM_LEN);
+	}
+	memcpy(o, pre, npre);
+	memcpy(o + npre, n->s, PF_NAME_MAX);
+	o += npre + n->len;
+	*o++ = '"';
+	return pf_room(p, o);
+}
+#define NAME_ARG(p, o, pre, comm, pid) name_arg((p), (o), (pre), sizeof(pre) - 1, (comm), (pid))
+
+/* ,"ts":START,"dur":END - START */
+static char *span(struct lat_perfetto *p, char *o, uint64_t start, uint64_t end)
+{
+	return PF_US(PF_TS(p, o, start), "dur", end - start);
 }
 
 static void pf_slice(void *ctx, const struct lat_run_slice *s)
@@ -56,7 +88,7 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 	struct lat_perfetto *p = ctx;
 	struct lat_pf_cpu *c = pf_cpu(p, s->cpu);
 	struct lat_pf_task *t = pf_task(p, s->pid, s->comm);
-	char name[TASK_NAME], *o;
+	char *o;
 
 	/* a slice whose start was not seen cannot be drawn; the rows export keeps it */
 	if (!s->start_known || !c)
@@ -65,23 +97,24 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 		busy(p, c, s);
 	if (!pf_in_window(p, s->start_ns, s->end_ns) || (p->o.task && !(t && t->match)))
 		return;
-	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu), s->start_ns, s->end_ns);
-	o = PF_WORDS(p, o, ",\"name\":\"", name, task_name(name, s->comm, s->pid));
-	if (s->end != LAT_SLICE_SWITCH)
-		o = LAT_LIT(pf_word(LAT_LIT(o, ",\"args\":{\"end\":\""), lat_slice_end_name(s->end)),
-			   "\"}");
+	o = span(p, pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu), s->start_ns, s->end_ns);
+	o = NAME_ARG(p, o, ",\"name\":\"", s->comm, s->pid);
+	if (s->end != LAT_SLICE_SWITCH) {
+		o = LAT_LIT(o, ",\"args\":{\"end\":\"");
+		o = LAT_LIT(pf_name(p, o, lat_slice_end_name(s->end)), "\"}");
+	}
 	pf_close(p, LAT_LIT(o, "}"));
 	if (!t)
 		return;
 	t->drawn = 1;
-	o = span(pf_open(p, 'X', pf_task_pid(t), s->pid), s->start_ns, s->end_ns);
+	o = span(p, pf_open(p, 'X', pf_task_pid(t), s->pid), s->start_ns, s->end_ns);
 	o = lat_dec_i64(LAT_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
 	if (s->prio != LAT_PRIO_UNKNOWN)
 		o = lat_dec_i64(LAT_LIT(o, ",\"prio\":"), s->prio);
 	if (s->end == LAT_SLICE_SWITCH)
-		o = pf_word(LAT_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
+		o = pf_name(p, LAT_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
 	else
-		o = pf_word(LAT_LIT(o, ",\"end\":\""), lat_slice_end_name(s->end));
+		o = pf_name(p, LAT_LIT(o, ",\"end\":\""), lat_slice_end_name(s->end));
 	pf_close(p, LAT_LIT(o, "\"}}"));
 }
 
@@ -99,24 +132,31 @@ static const char *basis_name(enum lat_verdict_basis b)
 	}
 }
 
+/* The causes' keys, in their order, each copied as its 16 bytes. */
+#define PART(key, field) { ",\"" key "\":", sizeof(",\"" key "\":") - 1, \
+			   offsetof(struct lat_verdict_evidence, field) }
+static const struct { char key[16]; uint8_t len; size_t off; } parts[] = {
+	PART("same_ns", same_ns), PART("higher_ns", higher_ns), PART("lower_ns", lower_ns),
+	PART("irq_ns", irq_ns), PART("stall_ns", stall_ns), PART("idle_ns", idle_ns),
+	PART("unknown_ns", unknown_ns), PART("queued_ns", queued_ns),
+};
+
 /* The verdict and what it rests on: the basis, its part, every cause with time. */
 static char *verdict_args(struct lat_perfetto *p, char *o, const struct lat_wait_rec *rec)
 {
 	const struct lat_verdict_evidence *e = rec->evidence;
-	const struct { const char *key; int64_t ns; } parts[] = {
-		{ ",\"same_ns\":", e->same_ns }, { ",\"higher_ns\":", e->higher_ns },
-		{ ",\"lower_ns\":", e->lower_ns }, { ",\"irq_ns\":", e->irq_ns },
-		{ ",\"stall_ns\":", e->stall_ns }, { ",\"idle_ns\":", e->idle_ns },
-		{ ",\"unknown_ns\":", e->unknown_ns }, { ",\"queued_ns\":", e->queued_ns },
-	};
 
 	/* a name of the analysis: nothing to escape */
-	o = pf_word(LAT_LIT(o, ",\"verdict\":\""), rec->verdict);
-	o = pf_word(LAT_LIT(o, "\",\"basis\":\""), basis_name(e->basis));
+	o = pf_name(p, LAT_LIT(o, ",\"verdict\":\""), rec->verdict);
+	o = pf_name(p, LAT_LIT(o, "\",\"basis\":\""), basis_name(e->basis));
 	o = lat_dec_i64(LAT_LIT(o, "\",\"part_ns\":"), e->part_ns);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (parts[i].ns)
-			o = lat_dec_i64(pf_word(o, parts[i].key), parts[i].ns);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		int64_t ns;
+
+		memcpy(&ns, (const char *)e + parts[i].off, sizeof(ns));
+		if (ns)
+			o = lat_dec_i64((char *)memcpy(o, parts[i].key, 16) + parts[i].len, ns);
+	}
 	return o;
 }
 
@@ -146,7 +186,7 @@ static char *waker_arg(struct lat_perfetto *p, char *o, const struct lat_wake_wa
 	char w[PF_WAKER_NAME];
 
 	if (k->ctx == LAT_WAKE_CTX_TASK)
-		return PF_WORDS(p, o, ",\"waker\":\"", w, task_name(w, k->comm, k->pid));
+		return NAME_ARG(p, o, ",\"waker\":\"", k->comm, k->pid);
 	pf_waker_name(w, k);
 	return PF_STR(p, o, ",\"waker\":\"", w, strlen(w));
 }
@@ -157,7 +197,8 @@ static char *waker_arg(struct lat_perfetto *p, char *o, const struct lat_wake_wa
  * target): the task's, the CPU's irq or softirq track for a waking in an
  * interrupt, the CPU's track for the idle task.
  */
-static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64_t id)
+static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, const char *id,
+		   size_t nid)
 {
 	const struct lat_wake_waker *k = &l->waker;
 	struct lat_pf_task *t = NULL;
@@ -178,8 +219,9 @@ static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, uint64
 		if (c)
 			c->irq_used[soft] = 1;
 	}
-	o = PF_US(pf_open(p, 'X', pid, tid), "ts", l->start_ns);
-	o = lat_dec_u64(LAT_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":"), id);
+	o = PF_TS(p, pf_open(p, 'X', pid, tid), l->start_ns);
+	o = LAT_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":");
+	o = (char *)memcpy(o, id, LAT_DEC_ROOM) + nid;
 	o = lat_dec_i64(LAT_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
 	pf_close(p, LAT_LIT(o, "}}"));
 }
@@ -190,17 +232,20 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 	const struct lat_wake_link *l = rec->w;
 	struct lat_pf_task *t = pf_task(p, l->pid, l->comm);
 	int flow = l->waker.cpu >= 0 && l->kind != LAT_WAIT_PREEMPT;
-	char *o;
+	char *o, id[LAT_DEC_ROOM];
+	size_t nid = 0;
 
 	pf_cpu(p, l->cpu);
 	if (!t || !pf_in_window(p, l->start_ns, l->end_ns) || (p->o.task && !t->match))
 		return;
 	t->drawn = 1;
-	o = span(pf_open(p, 'X', pf_task_pid(t), l->pid), l->start_ns, l->end_ns);
-	o = pf_word(LAT_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
+	o = span(p, pf_open(p, 'X', pf_task_pid(t), l->pid), l->start_ns, l->end_ns);
+	o = pf_name(p, LAT_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
 	o = LAT_LIT(o, ")\"");
 	if (flow) {
-		o = lat_dec_u64(LAT_LIT(o, ",\"bind_id\":"), ++p->nflows);
+		/* the flow's id, written twice */
+		nid = (size_t)(lat_dec_u64(id, ++p->nflows) - id);
+		o = (char *)memcpy(LAT_LIT(o, ",\"bind_id\":"), id, LAT_DEC_ROOM) + nid;
 		o = LAT_LIT(o, ",\"flow_in\":true");
 	}
 	o = lat_dec_i64(LAT_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
@@ -216,7 +261,7 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 		o = verdict_args(p, o, rec);
 	pf_close(p, LAT_LIT(o, "}}"));
 	if (flow)
-		waking(p, l, p->nflows);
+		waking(p, l, id, nid);
 }
 
 static void pf_irq(void *ctx, const struct lat_irq_slice *q)
@@ -228,7 +273,7 @@ static void pf_irq(void *ctx, const struct lat_irq_slice *q)
 	if (!c || !pf_in_window(p, q->start_ns, q->end_ns))
 		return;
 	c->irq_used[q->soft] = 1;
-	o = span(pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft), q->start_ns,
+	o = span(p, pf_open(p, 'X', PF_CPUS_PID, PF_IRQ_TID0 + 2 * q->cpu + q->soft), q->start_ns,
 		 q->end_ns);
 	o = PF_STR(p, o, ",\"name\":\"", q->name, strlen(q->name));
 	pf_close(p, LAT_LIT(o, "}"));
@@ -252,7 +297,7 @@ static void pf_marker(void *ctx, const struct lat_event *ev, int64_t lat_ns)
 		return;
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + ev->cpu);
 	o = pf_word(LAT_LIT(o, ",\"name\":\""), lat_ns >= 0 ? "sample" : "marker");
-	o = PF_US(LAT_LIT(o, "\",\"cat\":\"marker\",\"s\":\"t\""), "ts", ev->ts_ns);
+	o = PF_TS(p, LAT_LIT(o, "\",\"cat\":\"marker\",\"s\":\"t\""), ev->ts_ns);
 	o = LAT_LIT(o, ",\"args\":{");
 	if (lat_ns >= 0)
 		o = LAT_LIT(lat_dec_i64(LAT_LIT(o, "\"lat_ns\":"), lat_ns), ",");
@@ -271,7 +316,7 @@ static void pf_lost(void *ctx, const struct lat_wake_gap *g)
 		return;
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + g->cpu);
 	o = LAT_LIT(o, ",\"name\":\"lost events\",\"cat\":\"lost\",\"s\":\"t\"");
-	o = PF_US(o, "ts", g->to_ns);
+	o = PF_TS(p, o, g->to_ns);
 	o = lat_dec_u64(LAT_LIT(o, ",\"args\":{\"count\":"), g->count);
 	o = lat_dec_u64(LAT_LIT(o, ",\"since_ns\":"), g->from_ns);
 	o = lat_dec_u64(LAT_LIT(o, ",\"until_ns\":"), g->to_ns);
@@ -294,7 +339,7 @@ static void pf_stall(void *ctx, const struct lat_wake_stall *s)
 	o = pf_open(p, 'i', PF_CPUS_PID, PF_CPU_TID0 + (s->cpu >= 0 ? s->cpu : 0));
 	o = LAT_LIT(o, ",\"name\":\"stall\",\"cat\":\"stall\",\"s\":\"");
 	*o++ = s->cpu >= 0 ? 't' : 'g';		/* a CPU's track, or every track */
-	o = PF_US(LAT_LIT(o, "\""), "ts", s->from_ns);
+	o = PF_TS(p, LAT_LIT(o, "\""), s->from_ns);
 	o = lat_dec_i64(LAT_LIT(o, ",\"args\":{\"cpu\":"), s->cpu);
 	o = lat_dec_u64(LAT_LIT(o, ",\"dur_ns\":"), s->to_ns - s->from_ns);
 	o = lat_dec_u64(LAT_LIT(o, ",\"until_ns\":"), s->to_ns);
@@ -315,9 +360,11 @@ int lat_perfetto_begin(struct lat_perfetto *p, FILE *out, const struct lat_perfe
 	p->out = out;
 	p->buf = malloc(PF_BUF);
 	p->heads = calloc(PF_HEADS, sizeof(*p->heads));
-	if (!p->buf || !p->heads) {
+	p->cache = calloc(1, sizeof(*p->cache));
+	if (!p->buf || !p->heads || !p->cache) {
 		free(p->buf);
 		free(p->heads);
+		free(p->cache);
 		return -LAT_ENOMEM;
 	}
 	p->max_cpu = -1;

@@ -43,6 +43,14 @@ struct pf_counter {
 	int64_t pend;		/* the value at pend_ts, not written yet; -1 none */
 	uint64_t pend_ts;
 	uint8_t started;	/* written inside the window already */
+	/*
+	 * Its event's text before the time (head, name, "ts" key) and between the time and
+	 * the value ("args" and its key), npre and nmid bytes; 0: not made yet.  The head
+	 * 47 bytes at most, 13 and the CPU's number in the room a number is written with
+	 * (LAT_DEC_ROOM); 20 bytes with "runnable".
+	 */
+	uint8_t npre, nmid;
+	char pre[64 + LAT_DEC_ROOM], mid[24];
 };
 
 struct lat_pf_cpu {
@@ -122,6 +130,89 @@ static inline char *pf_word(char *o, const char *s)
 }
 /* ,"KEY":US.NNN: microseconds with the nanoseconds kept (KEY a literal) */
 #define PF_US(o, key, ns) lat_dec_us(LAT_LIT((o), ",\"" key "\":"), (ns))
+
+/*
+ * Texts made before, kept to be copied (p->cache, export_perfetto*.c): the names of the
+ * analysis written (verdicts, states, kinds) with their lengths, the digits of the
+ * timestamps above their last 8 (they change every 0.1 s), and "COMM:PID" names escaped,
+ * the last made for a pid in its slot (a CPU's slices and a task's wakings name the same
+ * few tasks over and over), PF_NAME_MAX bytes escaped at most (a longer one is not kept).
+ */
+#define PF_NAMES_BITS 10
+#define PF_NAMES (1u << PF_NAMES_BITS)
+#define PF_NAME_MAX 48
+
+struct pf_tname {
+	int32_t pid;
+	uint8_t len;		/* of s; 0: nothing kept */
+	char comm[LAT_COMM_LEN];	/* as given (its 16 bytes), with pid the key */
+	char s[PF_NAME_MAX];
+};
+
+/* A name of the analysis (a static string) and its text, by its address. */
+#define PF_NAMEWORDS 64
+#define PF_WORD_MAX 32
+
+struct pf_word {
+	const char *s;		/* NULL: nothing kept */
+	uint8_t n;
+	char text[PF_WORD_MAX];
+};
+
+struct lat_pf_cache {
+	struct pf_word words[PF_NAMEWORDS];
+	uint64_t ts_hi;		/* ns / 10^8 written as ts_hi_s (ts_hi_len digits); 0 none */
+	uint8_t ts_hi_len;
+	char ts_hi_s[LAT_DEC_ROOM];
+	struct pf_tname names[PF_NAMES];
+};
+
+/* lat_dec_us() of @ns, a timestamp: the same digits, those above the last 8 copied. */
+static inline char *pf_ts(struct lat_perfetto *p, char *o, uint64_t ns)
+{
+	struct lat_pf_cache *c = p->cache;
+	uint64_t hi = ns / 100000000, d;
+
+	if (hi != c->ts_hi || !hi) {
+		/* 1 to 8 digits (lat_dec_us() writes them so); else as it writes them */
+		if (!hi || hi >= 100000000)
+			return lat_dec_us(o, ns);
+		c->ts_hi = hi;
+		c->ts_hi_len = (uint8_t)(lat_dec_small(c->ts_hi_s, (uint32_t)hi) - c->ts_hi_s);
+	}
+	memcpy(o, c->ts_hi_s, 8);
+	o += c->ts_hi_len;
+	d = lat_digits8((uint32_t)(ns % 100000000));
+	lat_put8(o, d);		/* 5 digits before the point, 3 after it */
+	o[5] = '.';
+	lat_put8(o + 6, d >> 40);
+	return o + 9;
+}
+
+/*
+ * pf_word() of @s, a name of the analysis (static, never changed, nothing to escape): its
+ * text copied whole (PF_WORD_MAX bytes written), kept by its address.
+ */
+static inline char *pf_name(struct lat_perfetto *p, char *o, const char *s)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct pf_word *w = &p->cache->words[(a >> 3 ^ a >> 9) % PF_NAMEWORDS];
+
+	if (w->s != s) {
+		size_t n = strlen(s);
+
+		if (n >= PF_WORD_MAX)
+			return pf_word(o, s);
+		w->s = s;
+		w->n = (uint8_t)n;
+		memcpy(w->text, s, n);
+	}
+	memcpy(o, w->text, PF_WORD_MAX);
+	return o + w->n;
+}
+
+/* ,"ts":US.NNN of a timestamp */
+#define PF_TS(p, o, ns) pf_ts((p), LAT_LIT((o), ",\"ts\":"), (ns))
 
 /* The task @pid (comm noted); NULL for the idle task or out of memory (p->oom). */
 struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm);

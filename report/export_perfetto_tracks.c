@@ -179,15 +179,31 @@ char *pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid)
 	return o + h->len;
 }
 
-static void count_write(struct lat_perfetto *p, int32_t cpu, const char *which, uint64_t ts,
-			int64_t v)
+/*
+ * {"ph":"C",...,"name":"CPU N","ts":US.NNN,"args":{"WHICH":V}}: the text around the time
+ * is made the first time and kept in the counter (c->pre, c->mid).
+ */
+static void count_write(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c,
+			const char *which, uint64_t ts, int64_t v)
 {
-	char *o = pf_open(p, 'C', PF_CPUS_PID, PF_CPU_TID0 + cpu);
+	char *o;
 
-	o = lat_dec_i64(LAT_LIT(o, ",\"name\":\"CPU "), cpu);
-	o = PF_US(LAT_LIT(o, "\""), "ts", ts);
-	o = pf_word(LAT_LIT(o, ",\"args\":{\""), which);	/* "busy" or "runnable" */
-	o = lat_dec_i64(LAT_LIT(o, "\":"), v);
+	if (!c->npre) {
+		const struct lat_pf_head *h = head_of(p, 'C', PF_CPUS_PID, PF_CPU_TID0 + cpu);
+
+		o = LAT_LIT((char *)memcpy(c->pre, h->s, h->len) + h->len, ",\"name\":\"CPU ");
+		o = LAT_LIT(lat_dec_i64(o, cpu), "\",\"ts\":");
+		c->npre = (uint8_t)(o - c->pre);
+		o = LAT_LIT(pf_word(LAT_LIT(c->mid, ",\"args\":{\""), which), "\":");
+		c->nmid = (uint8_t)(o - c->mid);
+	}
+	o = pf_room(p, p->buf + p->nbuf);
+	if (p->nevents++)
+		o = LAT_LIT(o, ",\n");
+	memcpy(o, c->pre, sizeof(c->pre));
+	o = pf_ts(p, o + c->npre, ts);
+	memcpy(o, c->mid, sizeof(c->mid));
+	o = lat_dec_i64(o + c->nmid, v);
 	pf_close(p, LAT_LIT(o, "}}"));
 }
 
@@ -207,9 +223,9 @@ void pf_count_flush(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, c
 	if (ts < p->o.from_ns || (p->o.to_ns && ts > p->o.to_ns))
 		return;
 	if (!c->started && before >= 0 && ts > p->o.from_ns && p->o.from_ns)
-		count_write(p, cpu, which, p->o.from_ns, before);
+		count_write(p, cpu, c, which, p->o.from_ns, before);
 	c->started = 1;
-	count_write(p, cpu, which, ts, v);
+	count_write(p, cpu, c, which, ts, v);
 }
 
 void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const char *which,
@@ -330,8 +346,10 @@ int lat_perfetto_end(struct lat_perfetto *p, const char *trace, const char *host
 	fwrite(p->buf, 1, (size_t)(o - p->buf), p->out);
 	free(p->buf);
 	free(p->heads);
+	free(p->cache);
 	p->buf = NULL;
 	p->heads = NULL;
+	p->cache = NULL;
 	p->nbuf = 0;
 	free(p->tasks);
 	free(p->cpus);

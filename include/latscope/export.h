@@ -148,6 +148,7 @@ struct lat_perfetto {
 	char *buf;		/* the JSON not handed to out yet (export_perfetto_tracks.c) */
 	size_t nbuf;
 	struct lat_pf_head *heads;	/* events' beginnings as written (the same) */
+	struct lat_pf_cache *cache;	/* texts made before, made again the same */
 };
 
 /*
