@@ -20,6 +20,7 @@
 
 /* Events of one kind a CPU's bundle holds before it is written: bounds the memory. */
 #define PP_BUNDLE_N 2048
+#define PP_COMM_SLOTS (4 * PP_BUNDLE_N)
 /*
  * The most an FtraceEvent of the bundle's own takes, its tag and length with it: the
  * timestamp 11, pid 6, flags 3, the event's tag and length 3, a fork's sub-message 88
@@ -39,10 +40,14 @@ struct pp_bundle {
 	uint64_t wk_ts[PP_BUNDLE_N];
 	int32_t wk_pid[PP_BUNDLE_N], wk_cpu[PP_BUNDLE_N], wk_prio[PP_BUNDLE_N];
 	uint32_t wk_comm[PP_BUNDLE_N], wk_flags[PP_BUNDLE_N];
-	/* the comms of the compact events, interned per bundle (open addressing) */
+	/*
+	 * the comms of the compact events, interned per bundle (open addressing): each
+	 * cut at 15 bytes, zero after (its key, intern_comm()), and its slot
+	 */
 	uint32_t ncomm;
 	char comm[2 * PP_BUNDLE_N][LAT_COMM_LEN];
-	int32_t comm_slot[4 * PP_BUNDLE_N];	/* index + 1 into comm, 0 empty */
+	uint16_t comm_at[2 * PP_BUNDLE_N];
+	int32_t comm_slot[PP_COMM_SLOTS];	/* index + 1 into comm, 0 empty */
 	/* the other events, as written (FtraceEvent fields of the bundle) */
 	size_t nevb;
 	uint8_t evb[PP_BUNDLE_N * PP_EV_MAX];

@@ -44,24 +44,51 @@ oom:
 	return NULL;
 }
 
+/*
+ * The key of @comm in the bundle's intern table: its 16 bytes cut at 15 (and at its NUL),
+ * the rest zero, as two words (a NUL found a word at a time, its lowest zero byte).
+ */
+static void comm_key(const char *comm, uint64_t k[2])
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t z0, z1;
+	unsigned len;
+
+	memcpy(k, comm, LAT_COMM_LEN);
+	z0 = (k[0] - ones) & ~k[0] & high;
+	z1 = (k[1] - ones) & ~k[1] & high;
+	len = z0 ? (unsigned)__builtin_ctzll(z0) / 8 :
+		   z1 ? 8 + (unsigned)__builtin_ctzll(z1) / 8 : LAT_COMM_LEN - 1;
+	if (len > LAT_COMM_LEN - 1)
+		len = LAT_COMM_LEN - 1;
+	if (len < 8) {
+		k[0] &= (1ull << (8 * len)) - 1;
+		k[1] = 0;
+	} else {
+		k[1] &= (1ull << (8 * (len - 8))) - 1;
+	}
+}
+
 /* The index of @comm in the bundle's intern table, added when new. */
 static uint32_t intern_comm(struct pp_bundle *b, const char *comm)
 {
-	uint32_t h = 2166136261u, n = 4 * PP_BUNDLE_N;
-	size_t len = strnlen(comm, LAT_COMM_LEN - 1);
+	const uint32_t n = PP_COMM_SLOTS;
+	uint64_t k[2];
+	uint32_t h;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)comm[i]) * 16777619u;
+	_Static_assert(sizeof(b->comm[0]) == sizeof(k), "a comm of the table is its key");
+	comm_key(comm, k);
+	h = (uint32_t)((((k[0] * 0x9e3779b97f4a7c15ull) ^ k[1]) * 0xc2b2ae3d27d4eb4full) >> 40);
 	for (h &= n - 1;; h = (h + 1) & (n - 1)) {
 		int32_t s = b->comm_slot[h];
 
 		if (!s)
 			break;
-		if (!strncmp(b->comm[s - 1], comm, LAT_COMM_LEN - 1))
+		if (!memcmp(b->comm[s - 1], k, sizeof(k)))
 			return (uint32_t)(s - 1);
 	}
-	memcpy(b->comm[b->ncomm], comm, len);
-	b->comm[b->ncomm][len] = 0;
+	memcpy(b->comm[b->ncomm], k, sizeof(k));
+	b->comm_at[b->ncomm] = (uint16_t)h;
 	b->comm_slot[h] = (int32_t)++b->ncomm;
 	return b->ncomm - 1;
 }
@@ -134,11 +161,13 @@ static void flush(struct lat_pfproto *p, int32_t cpu, struct pp_bundle *b)
 		o = pb_u64(pb_close(fb, o), 10, 2);	/* the TrackEvents' is 1 */
 		pp_end(p, pkt, o);
 	}
-	b->nsw = b->nwk = b->nev = b->ncomm = 0;
+	b->nsw = b->nwk = b->nev = 0;
 	b->nevb = 0;
 	b->sw_last = b->wk_last = 0;
 	b->lost = 0;
-	memset(b->comm_slot, 0, sizeof(b->comm_slot));
+	for (uint32_t i = 0; i < b->ncomm; i++)
+		b->comm_slot[b->comm_at[i]] = 0;
+	b->ncomm = 0;
 }
 
 void pp_flush_all(struct lat_pfproto *p)
