@@ -214,8 +214,35 @@ static inline char *pf_name(struct lat_perfetto *p, char *o, const char *s)
 /* ,"ts":US.NNN of a timestamp */
 #define PF_TS(p, o, ns) pf_ts((p), LAT_LIT((o), ",\"ts\":"), (ns))
 
+/* Whether --task keeps task @pid of @comm (no --task: all). */
+int pf_task_match(const struct lat_perfetto *p, int32_t pid, const char *comm);
+/* The slot where task @pid is looked for first. */
+static inline size_t pf_task_hash(const struct lat_perfetto *p, int32_t pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (p->tcap - 1);
+}
+/* Task @t's comm is @comm (when it has one). */
+static inline void pf_task_comm(struct lat_perfetto *p, struct lat_pf_task *t, const char *comm)
+{
+	if (comm[0]) {
+		memcpy(t->comm, comm, LAT_COMM_LEN);
+		t->comm[LAT_COMM_LEN - 1] = 0;
+		t->match |= (uint8_t)(!p->o.task || pf_task_match(p, t->pid, t->comm));
+	}
+}
+/* pf_task() when the task is not in its first slot or the table is to grow. */
+struct lat_pf_task *pf_task_slow(struct lat_perfetto *p, int32_t pid, const char *comm);
 /* The task @pid (comm noted); NULL for the idle task or out of memory (p->oom). */
-struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm);
+static inline struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm)
+{
+	struct lat_pf_task *t;
+
+	if (pid <= 0 || (p->ntasks + 1) * 2 > p->tcap ||
+	    (t = &p->tasks[pf_task_hash(p, pid)])->pid != pid)
+		return pf_task_slow(p, pid, comm);
+	pf_task_comm(p, t, comm);
+	return t;
+}
 /* The task's track (its process): pid to write with its tid. */
 static inline int32_t pf_task_pid(const struct lat_pf_task *t)
 {
@@ -245,18 +272,22 @@ int pf_cmp_task(const void *a, const void *b);
  */
 #define PF_WAKER_NAME 64
 void pf_waker_name(char w[PF_WAKER_NAME], const struct lat_wake_waker *k);
-/* Whether --task keeps task @pid of @comm (no --task: all). */
-int pf_task_match(const struct lat_perfetto *p, int32_t pid, const char *comm);
 
 /*
  * Opens an event: {"ph":"X","pid":..,"tid":.. ; returns where the caller adds its fields
  * (room for PF_ROOM), to close it with pf_close().
  */
 char *pf_open(struct lat_perfetto *p, char ph, int32_t pid, int32_t tid);
-/* Counter @which ("busy", "runnable") of @cpu is @v from @ts (written inside the window). */
-void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const char *which,
-	      uint64_t ts, int64_t v);
 /* Writes the counter's pending change. */
 void pf_count_flush(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const char *which);
+/* Counter @which ("busy", "runnable") of @cpu is @v from @ts (written inside the window). */
+static inline void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c,
+			    const char *which, uint64_t ts, int64_t v)
+{
+	if (c->pend >= 0 && c->pend_ts != ts)
+		pf_count_flush(p, cpu, c, which);
+	c->pend = v;
+	c->pend_ts = ts;
+}
 
 #endif

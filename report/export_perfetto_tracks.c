@@ -12,7 +12,7 @@
 
 static size_t task_slot(const struct lat_perfetto *p, int32_t pid)
 {
-	size_t i = ((uint32_t)pid * 2654435761u) & (p->tcap - 1);
+	size_t i = pf_task_hash(p, pid);
 
 	while (p->tasks[i].pid && p->tasks[i].pid != pid)
 		i = (i + 1) & (p->tcap - 1);
@@ -47,7 +47,7 @@ int pf_task_match(const struct lat_perfetto *p, int32_t pid, const char *comm)
 	return !strncmp(comm, p->o.task, LAT_COMM_LEN - 1);
 }
 
-struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *comm)
+struct lat_pf_task *pf_task_slow(struct lat_perfetto *p, int32_t pid, const char *comm)
 {
 	struct lat_pf_task *t;
 
@@ -63,11 +63,7 @@ struct lat_pf_task *pf_task(struct lat_perfetto *p, int32_t pid, const char *com
 		t->tgid = g > 0 ? g : PF_TASKS_PID;
 		p->ntasks++;
 	}
-	if (comm[0]) {
-		memcpy(t->comm, comm, LAT_COMM_LEN);
-		t->comm[LAT_COMM_LEN - 1] = 0;
-		t->match |= (uint8_t)(!p->o.task || pf_task_match(p, pid, t->comm));
-	}
+	pf_task_comm(p, t, comm);
 	return t;
 }
 
@@ -228,14 +224,6 @@ void pf_count_flush(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, c
 	count_write(p, cpu, c, which, ts, v);
 }
 
-void pf_count(struct lat_perfetto *p, int32_t cpu, struct pf_counter *c, const char *which,
-	      uint64_t ts, int64_t v)
-{
-	if (c->pend >= 0 && c->pend_ts != ts)
-		pf_count_flush(p, cpu, c, which);
-	c->pend = v;
-	c->pend_ts = ts;
-}
 
 /* ---- the end: metadata ----------------------------------------------------------- */
 
