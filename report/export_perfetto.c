@@ -83,12 +83,25 @@ static char *span(struct lat_perfetto *p, char *o, uint64_t start, uint64_t end)
 	return PF_US(PF_TS(p, o, start), "dur", end - start);
 }
 
+/*
+ * A text written at @o (up to @e) that the next event repeats, kept: SPAN_KEEP bytes
+ * from @o (a span's 69 at most and the slack of its numbers) into @keep, its length.
+ */
+#define SPAN_KEEP 112
+
+static size_t keep_text(char keep[SPAN_KEEP], const char *o, const char *e)
+{
+	memcpy(keep, o, SPAN_KEEP);
+	return (size_t)(e - o);
+}
+
 static void pf_slice(void *ctx, const struct lat_run_slice *s)
 {
 	struct lat_perfetto *p = ctx;
 	struct lat_pf_cpu *c = pf_cpu(p, s->cpu);
 	struct lat_pf_task *t = pf_task(p, s->pid, s->comm);
-	char *o;
+	char *o, sp[SPAN_KEEP];
+	size_t nsp;
 
 	/* a slice whose start was not seen cannot be drawn; the rows export keeps it */
 	if (!s->start_known || !c)
@@ -97,8 +110,10 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 		busy(p, c, s);
 	if (!pf_in_window(p, s->start_ns, s->end_ns) || (p->o.task && !(t && t->match)))
 		return;
-	o = span(p, pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu), s->start_ns, s->end_ns);
-	o = NAME_ARG(p, o, ",\"name\":\"", s->comm, s->pid);
+	o = pf_open(p, 'X', PF_CPUS_PID, PF_CPU_TID0 + s->cpu);
+	/* the same span on the CPU's track and the task's */
+	nsp = keep_text(sp, o, span(p, o, s->start_ns, s->end_ns));
+	o = NAME_ARG(p, o + nsp, ",\"name\":\"", s->comm, s->pid);
 	if (s->end != LAT_SLICE_SWITCH) {
 		o = LAT_LIT(o, ",\"args\":{\"end\":\"");
 		o = LAT_LIT(pf_name(p, o, lat_slice_end_name(s->end)), "\"}");
@@ -107,10 +122,10 @@ static void pf_slice(void *ctx, const struct lat_run_slice *s)
 	if (!t)
 		return;
 	t->drawn = 1;
-	o = span(p, pf_open(p, 'X', pf_task_pid(t), s->pid), s->start_ns, s->end_ns);
-	o = lat_dec_i64(LAT_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
+	o = (char *)memcpy(pf_open(p, 'X', pf_task_pid(t), s->pid), sp, SPAN_KEEP) + nsp;
+	o = pf_dec32(LAT_LIT(o, ",\"name\":\"running\",\"args\":{\"cpu\":"), s->cpu);
 	if (s->prio != LAT_PRIO_UNKNOWN)
-		o = lat_dec_i64(LAT_LIT(o, ",\"prio\":"), s->prio);
+		o = pf_dec32(LAT_LIT(o, ",\"prio\":"), s->prio);
 	if (s->end == LAT_SLICE_SWITCH)
 		o = pf_name(p, LAT_LIT(o, ",\"state\":\""), lat_task_state_name(s->state));
 	else
@@ -197,8 +212,8 @@ static char *waker_arg(struct lat_perfetto *p, char *o, const struct lat_wake_wa
  * target): the task's, the CPU's irq or softirq track for a waking in an
  * interrupt, the CPU's track for the idle task.
  */
-static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, const char *id,
-		   size_t nid)
+static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, const char *ts,
+		   size_t nts, const char *id, size_t nid)
 {
 	const struct lat_wake_waker *k = &l->waker;
 	struct lat_pf_task *t = NULL;
@@ -219,10 +234,11 @@ static void waking(struct lat_perfetto *p, const struct lat_wake_link *l, const 
 		if (c)
 			c->irq_used[soft] = 1;
 	}
-	o = PF_TS(p, pf_open(p, 'X', pid, tid), l->start_ns);
+	/* the wait's own ts */
+	o = (char *)memcpy(pf_open(p, 'X', pid, tid), ts, SPAN_KEEP) + nts;
 	o = LAT_LIT(o, ",\"dur\":0,\"name\":\"waking\",\"bind_id\":");
 	o = (char *)memcpy(o, id, LAT_DEC_ROOM) + nid;
-	o = lat_dec_i64(LAT_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
+	o = pf_dec32(LAT_LIT(o, ",\"flow_out\":true,\"args\":{\"tid\":"), l->pid);
 	pf_close(p, LAT_LIT(o, "}}"));
 }
 
@@ -232,14 +248,16 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 	const struct lat_wake_link *l = rec->w;
 	struct lat_pf_task *t = pf_task(p, l->pid, l->comm);
 	int flow = l->waker.cpu >= 0 && l->kind != LAT_WAIT_PREEMPT;
-	char *o, id[LAT_DEC_ROOM];
-	size_t nid = 0;
+	char *o, id[LAT_DEC_ROOM], ts[SPAN_KEEP];
+	size_t nid = 0, nts;
 
 	pf_cpu(p, l->cpu);
 	if (!t || !pf_in_window(p, l->start_ns, l->end_ns) || (p->o.task && !t->match))
 		return;
 	t->drawn = 1;
-	o = span(p, pf_open(p, 'X', pf_task_pid(t), l->pid), l->start_ns, l->end_ns);
+	o = pf_open(p, 'X', pf_task_pid(t), l->pid);
+	nts = keep_text(ts, o, PF_TS(p, o, l->start_ns));
+	o = PF_US(o + nts, "dur", l->end_ns - l->start_ns);
 	o = pf_name(p, LAT_LIT(o, ",\"name\":\"runnable ("), lat_wait_kind_name(l->kind));
 	o = LAT_LIT(o, ")\"");
 	if (flow) {
@@ -248,11 +266,11 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 		o = (char *)memcpy(LAT_LIT(o, ",\"bind_id\":"), id, LAT_DEC_ROOM) + nid;
 		o = LAT_LIT(o, ",\"flow_in\":true");
 	}
-	o = lat_dec_i64(LAT_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
+	o = pf_dec32(LAT_LIT(o, ",\"args\":{\"cpu\":"), l->cpu);
 	if (rec->queued_cpu >= 0 && rec->queued_cpu != l->cpu)
-		o = lat_dec_i64(LAT_LIT(o, ",\"queued_cpu\":"), rec->queued_cpu);
+		o = pf_dec32(LAT_LIT(o, ",\"queued_cpu\":"), rec->queued_cpu);
 	if (rec->prio != LAT_PRIO_UNKNOWN)
-		o = lat_dec_i64(LAT_LIT(o, ",\"prio\":"), rec->prio);
+		o = pf_dec32(LAT_LIT(o, ",\"prio\":"), rec->prio);
 	if (!rec->trusted)
 		o = LAT_LIT(o, ",\"trusted\":false");
 	if (l->waker.cpu >= 0)
@@ -261,7 +279,7 @@ static void pf_wait(void *ctx, const struct lat_wait_rec *rec)
 		o = verdict_args(p, o, rec);
 	pf_close(p, LAT_LIT(o, "}}"));
 	if (flow)
-		waking(p, l, id, nid);
+		waking(p, l, ts, nts, id, nid);
 }
 
 static void pf_irq(void *ctx, const struct lat_irq_slice *q)

@@ -128,6 +128,13 @@ static inline char *pf_word(char *o, const char *s)
 
 	return (char *)memcpy(o, s, n) + n;
 }
+/* lat_dec_i64() of a CPU, a prio, a tid (the numbers of most events): the common ones inline */
+static inline char *pf_dec32(char *o, int32_t v)
+{
+	if (v >= 0 && v < 100000000)
+		return lat_dec_small(o, (uint32_t)v);
+	return lat_dec_i64(o, v);
+}
 /* ,"KEY":US.NNN: microseconds with the nanoseconds kept (KEY a literal) */
 #define PF_US(o, key, ns) lat_dec_us(LAT_LIT((o), ",\"" key "\":"), (ns))
 
