@@ -145,15 +145,16 @@ static int64_t slice_ns(const struct wk_cases *cs, const struct wk_hcpu *c, uint
  * Groups @c's slices that overlap [start, end) by task, into cases.hold (every
  * task counts, however many shared the window; hold_top() finds the longest);
  * their number.
- * *covered gets the time they cover; *stop the position below the oldest one
+ * *covered gets the time they cover, *missing the time of the stretches of no
+ * known task (a switch missing) inside; *stop the position below the oldest one
  * looked at, (size_t)-1 when the ring ran out first.
  */
 static size_t hold_slices(struct wk_cases *cs, const struct wk_hcpu *c, uint64_t start,
-			  uint64_t end, int64_t *covered, size_t *stop)
+			  uint64_t end, int64_t *covered, int64_t *missing, size_t *stop)
 {
 	size_t i;
 
-	*covered = 0;
+	*covered = *missing = 0;
 	*stop = (size_t)-1;
 	if (hold_reset(cs))
 		return 0;
@@ -175,6 +176,10 @@ static size_t hold_slices(struct wk_cases *cs, const struct wk_hcpu *c, uint64_t
 		ov = slice_ns(cs, c, s->start, s->end, start, end);
 		if (ov <= 0)
 			continue;
+		if (s->pid == WK_PID_UNKNOWN) {
+			*missing += ov;	/* not covered: the case's unknown */
+			continue;
+		}
 		hold_add(cs, s->pid, (uint32_t)i, ov, s->stack >= 0 ? ov : -1);
 		*covered += ov;
 	}
@@ -212,7 +217,7 @@ static void resolve_link(struct wk_cases *cs, struct lat_wake_link *l)
 {
 	const struct wk_hcpu *c;
 	struct lat_wake_oncpu o;
-	int64_t covered, rest;
+	int64_t covered, missing, rest;
 	size_t n, stop;
 
 	if (l->held_by_pid != WK_HELD_LAZY)
@@ -225,7 +230,7 @@ static void resolve_link(struct wk_cases *cs, struct lat_wake_link *l)
 		l->held_unknown = 1;
 		return;
 	}
-	n = hold_slices(cs, c, l->start_ns, l->end_ns, &covered, &stop);
+	n = hold_slices(cs, c, l->start_ns, l->end_ns, &covered, &missing, &stop);
 	if (!n || !hold_top(cs, 1, &rest))
 		return;
 	oncpu_from(c, &cs->hold[0], &o);
@@ -242,7 +247,7 @@ static void resolve_link(struct wk_cases *cs, struct lat_wake_link *l)
 static void queued_case(struct wk_cases *cs, struct lat_wake_case *c)
 {
 	const struct wk_hcpu *q;
-	int64_t covered;
+	int64_t covered, missing;
 	size_t g, stop;
 
 	c->nqueued_on = 0;
@@ -251,7 +256,7 @@ static void queued_case(struct wk_cases *cs, struct lat_wake_case *c)
 	if (!c->queued_until_ns || c->queued_left_cpu < 0 ||
 	    (size_t)c->queued_left_cpu >= cs->h->ncpus || !(q = cs->h->cpus[c->queued_left_cpu]))
 		return;
-	g = hold_slices(cs, q, c->queued_from_ns, c->queued_until_ns, &covered, &stop);
+	g = hold_slices(cs, q, c->queued_from_ns, c->queued_until_ns, &covered, &missing, &stop);
 	c->nqueued_on = hold_top(cs, LAT_WAKE_QUEUED_MAX, &c->queued_other_ns);
 	c->queued_other_tasks = g - c->nqueued_on;
 	for (size_t k = 0; k < c->nqueued_on; k++)
@@ -288,6 +293,8 @@ static void cpu_shares(struct wk_cases *cs, struct lat_wake_case *c)
 
 			if (sl->end <= start)
 				break;
+			if (sl->pid == WK_PID_UNKNOWN)
+				continue;	/* neither busy nor idle: the unknown */
 			ov = slice_ns(cs, cp, sl->start, sl->end, start, end);
 			*(sl->pid == 0 ? &s->idle_ns : &s->busy_ns) += ov > 0 ? ov : 0;
 		}
@@ -391,7 +398,7 @@ static void build_case(struct wk_cases *cs, const struct wk_hcpu *cpu, struct la
 
 	queued_case(cs, c);
 	/* who held the CPU: every task in the window, the longest named */
-	g = hold_slices(cs, cpu, c->start_ns, c->end_ns, &covered, &i);
+	g = hold_slices(cs, cpu, c->start_ns, c->end_ns, &covered, &c->missing_ns, &i);
 	c->non_cpu = hold_top(cs, LAT_WAKE_ONCPU_MAX, &c->other_ns);
 	c->other_tasks = g - c->non_cpu;
 	for (size_t k = 0; k < c->non_cpu; k++)
@@ -402,6 +409,8 @@ static void build_case(struct wk_cases *cs, const struct wk_hcpu *cpu, struct la
 	c->unaccounted_ns = c->latency_ns - covered - c->stall_ns;
 	if (c->unaccounted_ns < 0)
 		c->unaccounted_ns = 0;
+	if (c->missing_ns > c->unaccounted_ns)
+		c->missing_ns = c->unaccounted_ns;
 	/* the ring ran out before the wait's start: say so rather than guess */
 	c->partial = i == (size_t)-1 && cpu->rlen == cpu->rcap && c->unaccounted_ns > 0;
 	case_irqs(cs, cpu, c);

@@ -292,26 +292,44 @@ static __attribute__((noinline)) void infer_end(struct wk *w, struct wk_cpu *c, 
 }
 
 /*
- * The slice of the task the switches said @c ran, cut at @ts because another
- * task showed up: into the ring and the sums, to the activity and the sink,
- * and counted as a switch break (in the result and the CPU's health) when
- * @count.
+ * The slice of the task the switches said @c ran, cut because another task
+ * showed up at @ts: it ran up to the CPU's last event before (@low, as for an
+ * inferred switch-in); from there to @ts who ran is not known, a slice of no
+ * task (WK_PID_UNKNOWN) in the ring, the sums' unknown and nobody's in the
+ * activity and the sink (docs/wakeup.md, "Missing switches").  Counted as a
+ * switch break (in the result and the CPU's health) when @count.
  */
 static void break_slice(struct wk *w, struct wk_cpu *c, int32_t cpu, uint64_t ts, int count)
 {
-	struct wk_slice *b = wk_ring_next(&c->h);
+	uint64_t low = c->seen && c->last_ts > c->h.cur_start ? c->last_ts : c->h.cur_start;
+	struct wk_slice *b;
 
 	if (count)	/* a CPU that never recorded a switch lost none */
 		wk_health_break(&c->health, c->h.cur_pid, ts);
 	if (!wk_health_ok(&c->health))
 		wk_stall_clear(&w->stalls, &c->stall);	/* its idle is no proof of anything */
-
-	*b = (struct wk_slice){ .start = c->h.cur_start, .end = ts, .pid = c->h.cur_pid,
-				.prio = c->h.cur_prio, .stack = -1 };
-	memcpy(b->comm, c->h.cur_comm, LAT_COMM_LEN);
-	wk_history_pushed(&c->h, b);
-	wk_sums_slice(&c->sums, b->pid, b->prio, b->end - b->start);
-	wk_cur_slice_out(w, c, cpu, ts, LAT_SLICE_BREAK);
+	if (low > ts)
+		low = ts;
+	/*
+	 * Its switch-in its only event: no time of its known, the stretch holds it
+	 * (an empty slice in the ring would read as a switch-in unseen); the
+	 * export keeps the switch-in, an empty slice.
+	 */
+	if (low > c->h.cur_start || low == ts) {
+		b = wk_ring_next(&c->h);
+		*b = (struct wk_slice){ .start = c->h.cur_start, .end = low, .pid = c->h.cur_pid,
+					.prio = c->h.cur_prio, .stack = -1 };
+		memcpy(b->comm, c->h.cur_comm, LAT_COMM_LEN);
+		wk_history_pushed(&c->h, b);
+	}
+	wk_cur_slice_out(w, c, cpu, low, LAT_SLICE_BREAK);
+	wk_sums_slice(&c->sums, c->h.cur_pid, c->h.cur_prio, ts - c->h.cur_start);
+	if (low < ts) {
+		b = wk_ring_next(&c->h);
+		*b = (struct wk_slice){ .start = low, .end = ts, .pid = WK_PID_UNKNOWN,
+					.prio = LAT_PRIO_UNKNOWN, .stack = -1 };
+		wk_sums_unknown(&c->sums, &w->h, cpu, c->h.cur_pid, c->h.cur_prio, low, ts);
+	}
 	if (count && !w->r->switch_breaks++)
 		w->r->first_break_ns = ts;
 }

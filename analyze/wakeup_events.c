@@ -183,8 +183,8 @@ static void ran_at(const struct wk_hcpu *c, uint64_t ts, int32_t *pid, int32_t *
 		const struct wk_slice *sl = wk_ring_at(c, i - 1);
 
 		if (sl->start <= ts && ts < sl->end) {
-			*pid = sl->pid;
-			*prio = sl->prio;
+			*pid = sl->pid;	/* WK_PID_UNKNOWN: not known */
+			*prio = sl->pid == WK_PID_UNKNOWN ? -1 : sl->prio;
 			return;
 		}
 		if (sl->end <= ts)
@@ -449,7 +449,8 @@ static void probe_holder(const struct wk_hcpu *c, int32_t pid, uint64_t from, ui
 
 		if (sl->end <= from)
 			break;
-		if (b <= a || sl->pid == pid || (int64_t)(b - a) <= v->holder_ns)
+		if (b <= a || sl->pid == pid || sl->pid == WK_PID_UNKNOWN ||
+		    (int64_t)(b - a) <= v->holder_ns)
 			continue;
 		v->holder_ns = (int64_t)(b - a);
 		v->holder_pid = sl->pid;

@@ -184,7 +184,8 @@ void wk_history_spans(const void *src, int32_t cpu, uint64_t from, uint64_t to,
 		if (s->end < from)
 			break;
 		if (s->start < to && s->end > s->start)
-			span(s->start, s->end, PR_HSPAN_TASK, s->pid, s->comm, fn, arg);
+			span(s->start, s->end, s->pid == WK_PID_UNKNOWN ? PR_HSPAN_UNKNOWN :
+			     PR_HSPAN_TASK, s->pid, s->comm, fn, arg);
 	}
 	if (c->cur_known && c->cur_start < to)
 		span(c->cur_start, to, PR_HSPAN_TASK, c->cur_pid, c->cur_comm, fn, arg);

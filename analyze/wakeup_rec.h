@@ -37,7 +37,13 @@ static inline enum lat_sched_policy wk_policy_of(int32_t prio)
 	return LAT_POL_UNKNOWN;
 }
 
-/* A task's run on a CPU: the history's rings keep them (wakeup_history.h). */
+/*
+ * A task's run on a CPU: the history's rings keep them (wakeup_history.h).  A
+ * slice of WK_PID_UNKNOWN is a stretch where who ran is not known: between the
+ * last event of the task the switches said ran and the first of another, with
+ * the switches between missing (docs/wakeup.md, "Missing switches").
+ */
+#define WK_PID_UNKNOWN (-1)
 struct wk_slice {
 	uint64_t start, end;
 	int32_t pid, prio, stack;	/* stack: its kernel stack at the switch-out, -1 none */

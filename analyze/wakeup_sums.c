@@ -26,29 +26,66 @@ void wk_sums_snap_rt(struct wk_sums_task *tp, const struct wk_sums_cpu *cp,
 		tp->snap_rt_same += part;
 }
 
+void wk_sums_unknown(struct wk_sums_cpu *cp, const struct wk_history *h, int32_t cpu,
+		     int32_t pid, int32_t prio, uint64_t from, uint64_t to)
+{
+	uint64_t ns = to - from;
+
+	if (h->nstall)
+		ns -= (uint64_t)wk_stall_overlap(h, cpu, from, to);	/* no one's already */
+	if (!ns)
+		return;
+	wk_sums_slice(cp, pid, prio, -ns);
+	cp->cum.v[WK_CUM_UNK] += ns;
+	cp->late[cp->lhead] = (struct wk_sums_late){ .at = to, .to = to, .ns = ns, .from = from,
+						     .pid = pid, .prio = prio, .unk = 1 };
+	cp->lhead = (uint8_t)((cp->lhead + 1) % WK_SUMS_LATE);
+	if (cp->nlate < WK_SUMS_LATE)
+		cp->nlate++;
+}
+
 /*
- * Late stalls charged after @tp's snapshot but ended before it: taken off a
- * class in the sums since the snapshot that never had them, given back (to
- * @d, and to the real-time time above and at @prio: @rh, @rs).
+ * Time taken late off a class after @tp's snapshot that the snapshot never
+ * had: a late stall that ended before it; the part before it of an unknown
+ * stretch it fell inside (the snapshot gave that part to the class).  Given
+ * back (to @d, and to the real-time time above and at @prio: @rh, @rs).
  */
 static void late_undo(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp, int32_t prio,
 		      uint64_t d[WK_CUM_N], uint64_t *rh, uint64_t *rs)
 {
-	for (size_t i = 0; i < cp->nlate; i++) {
-		const struct wk_sums_late *l = &cp->late[i];
+	/*
+	 * Newest first: they were charged in time order (at), so the first one charged
+	 * before the snapshot ends the walk.  A CPU whose switches go missing keeps the
+	 * ring full; most waits look at one entry.
+	 */
+	for (size_t n = 0; n < cp->nlate; n++) {
+		const struct wk_sums_late *l = &cp->late[(cp->lhead + WK_SUMS_LATE - 1 - n) %
+							 WK_SUMS_LATE];
 		enum wk_cum_kind k;
+		uint64_t ns = l->ns;
 
-		if (!(l->to <= tp->snap.ts && tp->snap.ts < l->at))
-			continue;
-		d[WK_CUM_STALL] -= l->ns;
+		if (l->at <= tp->snap.ts)
+			break;	/* charged before the snapshot, as the older ones */
+
+		if (l->unk) {
+			if (!(l->from < tp->snap.ts && tp->snap.ts < l->at))
+				continue;
+			if (tp->snap.ts - l->from < ns)
+				ns = tp->snap.ts - l->from;
+			d[WK_CUM_UNK] -= ns;
+		} else {
+			if (!(l->to <= tp->snap.ts && tp->snap.ts < l->at))
+				continue;
+			d[WK_CUM_STALL] -= ns;
+		}
 		if (l->pid < 0)
 			continue;
 		k = cum_kind(l->pid, l->prio);
-		d[k] += l->ns;
+		d[k] += ns;
 		if (k == WK_CUM_RT && l->prio < prio)
-			*rh += l->ns;
+			*rh += ns;
 		else if (k == WK_CUM_RT && l->prio == prio)
-			*rs += l->ns;
+			*rs += ns;
 	}
 }
 

@@ -26,12 +26,17 @@ struct wk_cum {
 	uint64_t v[WK_CUM_N];
 };
 
-#define WK_SUMS_LATE 8		/* late stalls remembered per CPU */
+#define WK_SUMS_LATE 8		/* late stalls and unknown stretches remembered per CPU */
 
-/* A stall charged late (at a probe marker, @at) that ended at @to: @ns off @pid's class. */
+/*
+ * Time taken late off the class of @pid (at @prio), @ns of it: a stall charged
+ * at a probe marker (@at) that ended at @to, or (@unk) the stretch [@from, @at)
+ * of a missing switch, found at its end and moved to the unknown.
+ */
 struct wk_sums_late {
-	uint64_t at, to, ns;
+	uint64_t at, to, ns, from;
 	int32_t pid, prio;
+	uint8_t unk;
 };
 
 struct wk_sums_cpu {
@@ -208,11 +213,22 @@ static inline void wk_sums_stall_late(struct wk_sums_cpu *cp, int32_t pid, int32
 	if (pid >= 0)
 		wk_sums_slice(cp, pid, prio, -ns);
 	cp->cum.v[WK_CUM_STALL] += ns;
-	cp->late[cp->lhead] = (struct wk_sums_late){ at, to, ns, pid, prio };
+	cp->late[cp->lhead] = (struct wk_sums_late){ .at = at, .to = to, .ns = ns, .pid = pid,
+						     .prio = prio };
 	cp->lhead = (uint8_t)((cp->lhead + 1) % WK_SUMS_LATE);
 	if (cp->nlate < WK_SUMS_LATE)
 		cp->nlate++;
 }
+
+/*
+ * A switch went missing on CPU @cpu (@cp, the history @h): the stretch [@from,
+ * @to) that the sums gave to task @pid at @prio (its slice ran on to @to) was
+ * run by nobody known.  Its time outside stalls moves to the unknown, and is
+ * remembered: a wait whose snapshot fell inside it had part of it in its
+ * snapshot (sums_parts()).
+ */
+void wk_sums_unknown(struct wk_sums_cpu *cp, const struct wk_history *h, int32_t cpu,
+		     int32_t pid, int32_t prio, uint64_t from, uint64_t to);
 
 /* The verdict of wait @e from @tp's snapshot and the CPU's sums, set in @e. */
 void wk_sums_verdict(const struct wk_sums_task *tp, const struct wk_sums_cpu *cp,

@@ -227,6 +227,12 @@ static void tl_slices(struct wk_cases *cs, struct wk_worst *x, uint64_t until)
 
 			if (s->start >= tl->end_ns)
 				break;
+			if (s->pid == WK_PID_UNKNOWN) {
+				/* a switch missing: no one known ran, drawn as not known */
+				tl_mark(cs, x, LAT_TL_GAP, s->start, s->end, (int32_t)i, -1, -1, -1,
+					"switch missing");
+				continue;
+			}
 			tl_slice(x, (int32_t)i, s->start, s->end, s->pid, s->prio, s->comm,
 				 s->preempted);
 		}

@@ -193,6 +193,7 @@ static void case_holders_json(struct lat_json *j, const struct lat_tgids *tg,
 		lat_json_obj_close(j);
 	}
 	lat_json_int(j, "unaccounted_ns", c->unaccounted_ns);
+	lat_json_int(j, "missing_switch_ns", c->missing_ns);
 	lat_json_bool(j, "partial", c->partial);
 }
 
@@ -680,7 +681,7 @@ static void case_head_text(FILE *out, const struct lat_wake_case *c, size_t idx)
 		fputs(" (", out);
 		rp_report_who(out, c->unseen_comm, c->unseen_pid);
 		fprintf(out, " left the CPU with no recorded switch-in: it ran at an unknown point "
-			"of %s charged below to the task before it)", dur(c->unseen_ns, d1, sizeof(d1)));
+			"of %s before)", dur(c->unseen_ns, d1, sizeof(d1)));
 	}
 }
 
@@ -694,10 +695,18 @@ static void case_time_text(FILE *out, const struct lat_wakeup_result *r,
 	if (c->stall_ns)
 		fprintf(out, ", no events: stall? %s (%d%%)", dur(c->stall_ns, d1, sizeof(d1)),
 			(int)(100.0 * (double)c->stall_ns / (double)c->latency_ns + 0.5));
-	if (c->unaccounted_ns)
-		fprintf(out, "; %s unknown (%s)", dur(c->unaccounted_ns, d1, sizeof(d1)),
-			c->partial ? "older than the switches kept in memory" :
-			"before the trace showed who ran");
+	if (c->unaccounted_ns) {
+		fprintf(out, "; %s unknown (", dur(c->unaccounted_ns, d1, sizeof(d1)));
+		if (c->missing_ns)
+			fprintf(out, "%s of it: switches missing, no event showed who ran",
+				dur(c->missing_ns, d1, sizeof(d1)));
+		if (c->missing_ns && c->missing_ns < c->unaccounted_ns)
+			fputs("; the rest ", out);
+		if (c->missing_ns < c->unaccounted_ns)
+			fputs(c->partial ? "older than the switches kept in memory" :
+			      "before the trace showed who ran", out);
+		fputc(')', out);
+	}
 	for (size_t i = 0; i < c->nstalls; i++) {
 		const struct lat_wake_stall *s = &c->stalls[i];
 

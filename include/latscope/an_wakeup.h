@@ -310,7 +310,8 @@ struct lat_wake_case {
 	/*
 	 * A task switched out on its CPU during the wait whose switch in was not
 	 * recorded (the longest such): it ran at an unknown point of unseen_ns,
-	 * which the slices charge to the task before it.  unseen_pid -1: none.
+	 * after the last event of the task before it (missing_ns).  unseen_pid
+	 * -1: none.
 	 */
 	int32_t unseen_pid;
 	char unseen_comm[LAT_COMM_LEN];
@@ -321,6 +322,8 @@ struct lat_wake_case {
 	int64_t other_ns;		/* tasks beyond the LAT_WAKE_ONCPU_MAX longest */
 	size_t other_tasks;		/* how many */
 	int64_t unaccounted_ns;		/* not covered by the slices kept (see partial) */
+	int64_t missing_ns;		/* of it: a switch went missing, who ran is not known
+					   (docs/wakeup.md, "Missing switches") */
 	uint8_t partial;		/* the slice window did not reach back to start_ns */
 	/*
 	 * When it waited in another CPU's queue before the one it ran from: the

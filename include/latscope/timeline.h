@@ -40,7 +40,8 @@ enum lat_tl_mark_kind {
 	LAT_TL_LOST,		/* events lost on this CPU before start */
 	LAT_TL_MIGRATE,		/* a task moved: cpu -> other_cpu */
 	LAT_TL_STALL,		/* no events [start, end) on cpu (-1: on every CPU): stall? */
-	LAT_TL_GAP,		/* [start, end) on cpu not in the input: its rows were left out */
+	LAT_TL_GAP,		/* [start, end) on cpu not in the input: its rows were left out, or
+				   (label "switch missing") who ran is not known */
 };
 
 /*

@@ -67,15 +67,45 @@ cat >"$tmp/ov.txt" <<'TXT'
           worker-71      [001] d..2.   100.000600: sched_switch: prev_comm=worker prev_pid=71 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
 TXT
 # worker (71) switched in on CPU 0 at .000100 and on CPU 1 at .000200 with no switch out
-# of CPU 0 between; other (80) shows CPU 0 ran someone else at .000500 (the break)
+# of CPU 0 between; other (80) shows CPU 0 ran someone else at .000500 (the break).  CPU 0's
+# last event before the break is worker's switch-in: how long worker ran there is not known,
+# so its slice there is empty, and .000100 .. .000500 is no one's (docs/wakeup.md, "Missing
+# switches"; before, the slice ran on to worker's switch-in on CPU 1, an upper bound)
 "$bin" export --perfetto "$tmp/ov.json" "$tmp/ov.txt" 2>/dev/null
 python3 "$pf" "$tmp/ov.json" >"$tmp/ov.chk"
 check "break: no two slices of worker overlap" '! grep -q "^error" "$tmp/ov.chk"'
-check "break: CPU 0's slice of worker ends at its switch-in on CPU 1" \
-	'grep -qF "\"tid\":71,\"ts\":100000100.000,\"dur\":100.000,\"name\":\"running\",\"args\":{\"cpu\":0,\"prio\":120,\"end\":\"break\"}" "$tmp/ov.json"'
+check "break: CPU 0's slice of worker ends at CPU 0's last event, its switch-in" \
+	'grep -qF "\"tid\":71,\"ts\":100000100.000,\"dur\":0.000,\"name\":\"running\",\"args\":{\"cpu\":0,\"prio\":120,\"end\":\"break\"}" "$tmp/ov.json"'
 "$bin" export --rows slices "$tmp/ov.txt" 2>/dev/null | tr -d '\r' >"$tmp/ov.csv"
 check "break: --rows slices cuts it there too" \
-	'grep -q "^$tmp/ov.txt,[^,]*,[^,]*,71,worker,fair,120,0,100000100000,100000200000,100000,break," "$tmp/ov.csv"'
+	'grep -q "^$tmp/ov.txt,[^,]*,[^,]*,71,worker,fair,120,0,100000100000,100000100000,0,break," "$tmp/ov.csv"'
+
+# --- a missing switch: the stretch after the CPU's last event is no one's -----------------
+cat >"$tmp/mid.txt" <<'TXT'
+# tracer: nop
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+          <idle>-0       [000] d..2.   100.000100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=A next_pid=10 next_prio=120
+               A-10      [000] d..2.   100.000200: sched_waking: comm=X pid=99 prio=120 target_cpu=001
+               C-30      [001] d..2.   100.000300: sched_waking: comm=W pid=20 prio=120 target_cpu=000
+               B-11      [000] d..2.   100.000500: sched_waking: comm=Y pid=98 prio=120 target_cpu=001
+               B-11      [000] d..2.   100.001300: sched_switch: prev_comm=B prev_pid=11 prev_prio=120 prev_state=R ==> next_comm=W next_pid=20 next_prio=120
+TXT
+# A (10) ran on CPU 0 from .000100 to its last event at .000200; B (11) showed up at .000500
+# with no switch: who ran .000200 .. .000500 is not known.  W (20) was woken for CPU 0 at
+# .000300, inside that stretch, and ran at .001300: 1000 us, 200 us unknown (.000300 ..
+# .000500), 800 us B (fair, as W): cpu-saturated on 800 us.  W's sums were taken at .000300,
+# when they still gave A the stretch: without taking that back, same_ns was 700 us and
+# unknown 300 us; before missing switches were no one's, A had 200 us and same_ns 1000 us.
+"$bin" export --perfetto "$tmp/mid.json" -t 1ns "$tmp/mid.txt" 2>/dev/null
+"$bin" analyze -t 1ns "$tmp/mid.txt" >"$tmp/mid.out" 2>/dev/null
+check "missing switch: A's slice ends at its last event" \
+	'grep -qF "\"tid\":10,\"ts\":100000100.000,\"dur\":100.000,\"name\":\"running\",\"args\":{\"cpu\":0,\"prio\":120,\"end\":\"break\"}" "$tmp/mid.json"'
+check "missing switch: W's verdict evidence, 800 us of B, 200 us unknown" \
+	'grep -qF "\"tid\":20,\"ts\":100000300.000,\"dur\":1000.000,\"name\":\"runnable (wakeup)\",\"bind_id\":1,\"flow_in\":true,\"args\":{\"cpu\":0,\"prio\":120,\"waker\":\"C:30\",\"verdict\":\"cpu-saturated\",\"basis\":\"parts\",\"part_ns\":800000,\"same_ns\":800000,\"unknown_ns\":200000}}" "$tmp/mid.json"'
+check "missing switch: the case says the same" \
+	'grep -qF "W/20 SCHED_OTHER nice 0 waited 1 ms on CPU0 (100.000300000 .. 100.001300000): B/11 ran 800 us (80%) at SCHED_OTHER nice 0; 200 us unknown (200 us of it: switches missing, no event showed who ran);" "$tmp/mid.out"'
 
 # --- verdicts, processes -------------------------------------------------------------------
 "$bin" export --perfetto "$tmp/cyc.json" "$cyc" 2>/dev/null

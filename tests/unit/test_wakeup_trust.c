@@ -66,10 +66,11 @@ static char *report_json(const struct lat_block *b, const struct lat_analyze_opt
  * in is not recorded, its marker at 1010 (task context) shows it running.
  * rcu (15, prio 120) is woken at 1100 from a softirq on CPU1; tok logs at
  * 4900; rcu's switch in is not recorded either, its switch out at 5000 ends
- * its wait (inferred, 100 of 3900 uncertain) and tok's slice [1010, 5000),
+ * its wait (inferred, 100 of 3900 uncertain) and tok's slice [1010, 4900), its
+ * last event (who ran after it is not known: wakeup.md, "Missing switches"),
  * with the prio tok had at its waking, 110, not "unknown" read as -1 (the
- * kernel's SCHED_DEADLINE prio).  rcu waited behind a task of its class:
- * cpu-saturated.
+ * kernel's SCHED_DEADLINE prio).  rcu waited behind a task of its class for
+ * 3800 of 3900: cpu-saturated.
  */
 static void test_last_known_prio(void **state)
 {
@@ -101,10 +102,11 @@ static void test_last_known_prio(void **state)
 	assert_int_equal(c->non_cpu, 1);
 	assert_int_equal(c->on_cpu[0].pid, 76);
 	assert_int_equal(c->on_cpu[0].prio, 110);
-	assert_int_equal(c->on_cpu[0].ns, 3900);
+	assert_int_equal(c->on_cpu[0].ns, 3800);		/* 4900 - 1100 */
+	assert_int_equal(c->unaccounted_ns, 100);		/* 4900..5000: not known */
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_CPU_SATURATED);
 	assert_null(strstr(verdict_text(c), "DEADLINE"));
-	assert_non_null(strstr(verdict_text(c), "tok/76 SCHED_OTHER nice -10 ran 3.9 us"));
+	assert_non_null(strstr(verdict_text(c), "tok/76 SCHED_OTHER nice -10 ran 3.8 us"));
 	lat_block_free(b);
 }
 
@@ -143,19 +145,22 @@ static void test_unknown_class(void **state)
 	assert_int_equal(c->unseen_pid, -1);
 	assert_int_equal(c->verdict.kind, LAT_VERDICT_UNTRUSTED);
 	assert_true(c->verdict.share == 1.0);
-	assert_non_null(strstr(verdict_text(c), "anon/78 ran 3.9 us, of a class no event "
+	/* 1100..4900; after its last event at 4900 who ran is not known: untrusted too */
+	assert_non_null(strstr(verdict_text(c), "anon/78 ran 3.8 us, of a class no event "
 				    "said"));
 	assert_int_equal(r->above, 1);
 	assert_int_equal(r->verdicts_above[LAT_VERDICT_UNTRUSTED], 1);
 	txt = report_text(b, &o);
-	assert_non_null(strstr(txt, "anon/78 ran 3.9 us (100%) (class unknown: no switch or "
-				    "waking of it recorded)"));
+	assert_non_null(strstr(txt, "anon/78 ran 3.8 us (97%) (class unknown: no switch or "
+				    "waking of it recorded); 100 ns unknown (100 ns of it: "
+				    "switches missing, no event showed who ran)"));
 	assert_null(strstr(txt, "DEADLINE"));
 	assert_null(strstr(txt, "prio -"));
 	free(txt);
 	txt = report_json(b, &o);
 	assert_non_null(strstr(txt, "\"comm\": \"anon\",\n"));
 	assert_non_null(strstr(txt, "\"prio\": null"));
+	assert_non_null(strstr(txt, "\"missing_switch_ns\": 100,"));
 	free(txt);
 	lat_block_free(b);
 }
