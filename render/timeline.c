@@ -501,9 +501,11 @@ static void tl_legend(struct rd_chart *c, struct tl_priv *p, const struct lat_ti
 			if (mk->kind != (gap ? LAT_TL_GAP : LAT_TL_STALL) || mk->end_ns <= l->v0 ||
 			    mk->start_ns >= l->v1)
 				continue;
+			/* a gap of the analysis says why (a switch missing), the input's rows do not */
 			snprintf(tl_legend_add(c, gap ? tl_gap_rgb : rd_alert_rgb, RD_LEG_BOX)->text,
-				 sizeof(c->legend[0].text), "%s", gap ? "not in the input: not known" :
-				 "no events: stall?");
+				 sizeof(c->legend[0].text), "%s%s", !gap ? "no events: stall?" :
+				 mk->label[0] ? "not known: " : "not in the input: not known",
+				 gap ? mk->label : "");
 			break;
 		}
 	}
