@@ -7,9 +7,11 @@
 #     here without latscope: slices from sched_switch, handlers from irq/softirq/local_timer
 #     entry and exit, each ns of [marker - lat_ns, marker] to a handler, else another task,
 #     else the gap thread (after its last switch in: probe-path; before: silent, which is the
-#     stall part), unless a silence of 2 ms or more lies in it (a stall the wakeup analysis
-#     may have found) or an event of a task the recorded switches do not have on the CPU (a
-#     switch is missing: who ran until that event is a guess); then only 1. is checked;
+#     stall part); where a switch is missing (an event of a task the recorded switches do
+#     not have on the CPU, or a switch out of one), from the CPU's last event before to it
+#     is no one's, unknown (docs/wakeup.md, "Missing switches"); unless a silence of 2 ms
+#     or more lies in it (a stall the wakeup analysis may have found): then only 1. is
+#     checked;
 #  3. each probe CPU's count is the recorder's printed summary;
 #  4. `--policy rt --fail-above 1ns`: the gate checks no gap probe CPU (SCHED_OTHER) and says
 #     it left out exactly the gap probe's samples.
@@ -77,20 +79,32 @@ for l in open(sys.argv[3]):
     if m and int(m.group(3)) == w["cpu"]:
         ev.append((int(m.group(4)) * 10**9 + int(m.group(5).ljust(9, "0")), int(m.group(2)),
                    m.group(6), m.group(7)))
-slices, hand, opened, cur, start, missing = [], [], [], None, None, None
+# the events latscope reads that name the running task (local_timer_* are not among them)
+noted = {"sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
+         "sched_process_fork", "sched_process_exec", "sched_process_exit", "irq_handler_entry",
+         "irq_handler_exit", "softirq_entry", "softirq_exit", "hrtimer_expire_entry",
+         "hrtimer_expire_exit", "print"}
+slices, hand, opened, cur, start, last, missing = [], [], [], None, None, None, None
 for ts, who, name, rest in ev:
     if cur is None:
         cur, start = who, ts
-    if who != cur and lo <= ts <= hi and missing is None:
-        missing = (ts, who, cur)
-    if name == "sched_switch":
-        a = re.search(r":(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[", rest)
-        slices.append((start, ts, int(a.group(1))))
-        cur, start = int(a.group(2)), ts
+    sw = re.search(r":(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[", rest) \
+        if name == "sched_switch" else None
+    now = int(sw.group(1)) if sw else who if name in noted else cur
+    if now != cur:
+        # a switch is missing: cur ran to the CPU's last event, then no one known (None)
+        slices += [(start, last, cur), (last, ts, None)]
+        if lo <= ts and last <= hi and missing is None:
+            missing = (ts, now, cur)
+        cur, start = now, ts
+    if sw:
+        slices.append((start, ts, int(sw.group(1))))
+        cur, start = int(sw.group(2)), ts
     elif name in ("irq_handler_entry", "softirq_entry", "local_timer_entry"):
         opened.append(ts)
     elif name in ("irq_handler_exit", "softirq_exit", "local_timer_exit") and opened:
         hand.append((opened.pop(), ts))
+    last = ts
 slices.append((start, max(hi, start), cur))
 quiet = max([b[0] - a[0] for a, b in zip(ev, ev[1:]) if b[0] >= lo and a[0] <= hi] or [0])
 pts = sorted({lo, hi} | {x for s in slices for x in s[:2] if lo < x < hi} |
@@ -102,21 +116,18 @@ for a, b in zip(pts, pts[1:]):
     cover = [s for s in slices if s[0] <= a and b <= s[1]]
     if any(h[0] <= a and b <= h[1] for h in hand):
         got["irq"] += b - a
-    elif not cover:
+    elif not cover or cover[-1][2] is None:
         got["unknown"] += b - a
     elif cover[-1][2] != pid:
         got["preempted"] += b - a
     else:
         got["probe-path" if a >= path_from else "stall"] += b - a
 mine = {x["part"]: x["ns"] for x in w["parts"]}
+if missing:
+    print("the worst gap sample holds a missing switch: %d at %d while the switches say %d ran"
+          % (missing[1], missing[0], missing[2]))
 if quiet >= 2000000:
     print("the worst gap sample holds a silence of %d ns: only its sum checked" % quiet)
-elif missing:
-    # a switch is missing (this VM's kernel drops some): who ran from the last switch to
-    # the event is a guess here (the next switch's prev) as in latscope (the last switch's
-    # next, with its trace-health warning), so only the sum is checked
-    print("the worst gap sample holds an event of %d at %d while the switches say %d ran: "
-          "only its sum checked" % (missing[1], missing[0], missing[2]))
 elif got != mine:
     print("FAIL: gap cpu%d seq %d: latscope %s, trace-cmd %s" % (w["cpu"], w["seq"], mine, got))
     bad = 1
