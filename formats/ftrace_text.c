@@ -44,7 +44,6 @@ struct ft_source {
 	/* block: lines of a text */
 	const struct lat_text *t;
 	size_t li, lend;
-	char *join;			/* a wrapped line joined with its continuation */
 
 	struct ft_strs strs;
 	int ncpus;
@@ -165,12 +164,7 @@ static int stream_line(struct ft_source *s, const char **line, size_t *len)
 	}
 }
 
-static int is_cont_kind(enum ft_kind k)
-{
-	return k == FT_FOREIGN;
-}
-
-/* Next line of a block, joined with its continuation when a mail wrapped it. */
+/* Next line of a block (the text layer joined the rows a mail wrapped: ft_row()). */
 static int block_line(struct ft_source *s, const char **line, size_t *len, unsigned long *lineno)
 {
 	const struct lat_line *l;
@@ -186,39 +180,6 @@ static int block_line(struct ft_source *s, const char **line, size_t *len, unsig
 		bad(s, l->lineno, "text, not binary data");
 		*line = "";
 		return 1;
-	}
-	/*
-	 * A bad event line followed by a foreign line: try them as one.  The row shapes
-	 * (ft_row()) join only lines with an event's name and its colon: a function
-	 * tracer's line a mailer wrapped before its " <-parent" has neither, so it is joined
-	 * here (a mailed `function` trace; samples/mail/042 read with --format ftrace-text).
-	 */
-	if (s->li < s->lend) {
-		const struct lat_line *n = &s->t->lines[s->li];
-		struct lat_event ev;
-		struct ft_strs strs;
-		const char *exp;
-		int nc = 0;
-
-		if (!n->binary && ft_parse_line(l->s, l->len, &ev, &strs, &nc, &exp) ==
-					  FT_BAD &&
-		    is_cont_kind(ft_parse_line(n->s, n->len, &ev, &strs, &nc, &exp))) {
-			size_t jl = (size_t)l->len + 1 + n->len;
-			char *j = realloc(s->join, jl);
-
-			if (!j)
-				return -LAT_ENOMEM;
-			s->join = j;
-			memcpy(j, l->s, l->len);
-			j[l->len] = ' ';
-			memcpy(j + l->len + 1, n->s, n->len);
-			if (ft_parse_line(j, jl, &ev, &strs, &nc, &exp) == FT_EVENT) {
-				s->li++;
-				s->lines++;
-				*line = j;
-				*len = jl;
-			}
-		}
 	}
 	return 1;
 }
@@ -552,7 +513,6 @@ static void ft_free(struct lat_event_source *src)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->buf);
-	free(s->join);
 	free(s);
 }
 
@@ -898,6 +858,19 @@ static enum lat_row_state stack_head_row(const char *p, size_t n)
 }
 
 /*
+ * A function tracer's line after its head and function (@p, to @e): " <-parent"
+ * makes it whole; nothing after the function is a line cut short where a mailer
+ * moved " <-parent" to the next line (or printed with print-parent off: then the
+ * next line starts a row and nothing is joined).
+ */
+static enum lat_row_state fn_row(const char *p, const char *e)
+{
+	if (p == e)
+		return LAT_ROW_CUT;
+	return e - p > 3 && !memcmp(p, " <-", 3) ? LAT_ROW_FULL : LAT_ROW_NO;
+}
+
+/*
  * An event line as a mailer wraps it (a row shape, docs/formats.md "Mail and paste
  * damage"): a sched_switch line is 130 columns and more, a wakeup 90, so a client that
  * wraps at 72-78 cuts most of them.  Whole when the reader reads it (a wakeup once its
@@ -925,6 +898,9 @@ static enum lat_row_state ft_row(const char *s, size_t len, struct lat_row_ctx *
 		return stack_head_row(p, (size_t)(e - p));
 	for (n = p; p < e && is_name_char(*p); p++)
 		;
+	/* "func <-parent", no colon; a symbol never starts with a digit (an osnoise row does) */
+	if (p > n && !(*n >= '0' && *n <= '9') && (p == e || *p == ' '))
+		return fn_row(p, e);
 	if (p == n || p >= e || *p != ':' || (size_t)(p - n) >= sizeof(name))
 		return LAT_ROW_NO;
 	memcpy(name, n, (size_t)(p - n));

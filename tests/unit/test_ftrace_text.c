@@ -1357,9 +1357,12 @@ static void test_joined_events(void **state)
 }
 
 /*
- * A mailed function trace: a mailer wrapped two lines before their " <-parent".  No
- * row shape joins them (they have no event name and colon), the block's reader does:
- * all three lines are read, as "function" events at their times.
+ * A mailed function trace: a mailer wrapped the first two lines and the last before
+ * their " <-parent".  A function line alone is a row cut short (ft_row()), and the
+ * text layer joins each with its " <-parent": all four lines are read, as "function"
+ * events at their times, the last one too (it was read by no one when the block's
+ * reader joined the first ones: a block ends at its last row, and the piece after
+ * the last row was not the block's).
  */
 static void test_wrapped_function_lines(void **state)
 {
@@ -1369,8 +1372,11 @@ static void test_wrapped_function_lines(void **state)
 		"> <-__x64_sys_openat\n"
 		">             bash-1234    [001] ...1.   123.456795: getname_flags\n"
 		"> <-do_sys_openat2\n"
-		">             bash-1234    [001] ...1.   123.456798: do_filp_open <-do_sys_openat2\n";
-	static const uint64_t ts[] = { 123456792000ULL, 123456795000ULL, 123456798000ULL };
+		">             bash-1234    [001] ...1.   123.456798: do_filp_open <-do_sys_openat2\n"
+		">             bash-1234    [001] ...1.   123.456801: path_openat\n"
+		"> <-do_filp_open\n";
+	static const uint64_t ts[] = { 123456792000ULL, 123456795000ULL, 123456798000ULL,
+				       123456801000ULL };
 	struct collected *c = calloc(1, sizeof(*c));
 	char *path = write_tmp(text);
 
@@ -1378,11 +1384,13 @@ static void test_wrapped_function_lines(void **state)
 	assert_int_equal(lat_load(&c->l, path, NULL), 0);
 	assert_string_equal(c->l.format, "ftrace-text");
 	assert_int_equal(c->l.nblocks, 1);
-	assert_int_equal(c->l.text.fix.rows, 0);
+	assert_int_equal(c->l.text.fix.rows, 3);
+	assert_int_equal(c->l.text.fix.row_pieces, 3);
+	assert_int_equal(c->l.text.fix.first_row_line, 2);
 	assert_int_equal(c->l.blocks[0]->skipped_lines, 0);
 	collect(c, c->l.blocks[0]->events);
-	assert_int_equal(c->n, 3);
-	for (int i = 0; i < 3; i++) {
+	assert_int_equal(c->n, 4);
+	for (int i = 0; i < 4; i++) {
 		assert_int_equal(c->ev[i].type, LAT_EV_OTHER);
 		assert_string_equal(c->ev[i].name, "function");
 		assert_int_equal(c->ev[i].ts_ns, ts[i]);
