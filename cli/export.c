@@ -16,6 +16,7 @@
 #include "latscope/input.h"
 #include "cli.h"
 #include "export_id.h"
+#include "export_pipe.h"
 #include "options.h"
 
 void usage_export(FILE *out)
@@ -53,7 +54,9 @@ void usage_export(FILE *out)
 		"      --trace-id ID       the trace_id column (default: a hash of the file)\n"
 		"      --reader NAME       read with this reader (see `latscope formats`)\n"
 		"      --buffer NAME       trace.dat: export this instance's buffer\n"
-		"      --jobs N            threads reading, as for `latscope analyze`\n"
+		"      --jobs N            threads reading, as for `latscope analyze`; the\n"
+		"                          rows and trace events are written on one more\n"
+		"                          (--jobs 1: all on one)\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n"
 		"  -t, --threshold DUR     waits of at least DUR get a verdict (the\n"
@@ -268,6 +271,7 @@ struct export_names {
 	struct lat_perfetto *pf;	/* --perfetto: for the tasks' processes, else NULL */
 	struct lat_pfproto *pp;		/* --perfetto-proto: the same, and the system */
 	struct cli_ids *ids;		/* --rows without --trace-id: the ids' hash, else NULL */
+	struct cli_pipe *pipe;		/* the records written on a thread of their own, or NULL */
 	char host_copy[256];	/* the last stream's host, kept past the input's release */
 };
 
@@ -374,6 +378,9 @@ static int export_input(const char *path, struct cli_ctx *c, const struct lat_wa
 			fprintf(stderr, "%s: warning: the recorder's tgids line is damaged: the "
 					"tasks from the first bad pair on have no process\n", name);
 		ret = lat_analyze_block(b, &c->an);
+		/* its records written before its names change and its totals are written */
+		if (names->pipe)
+			cli_pipe_drain(names->pipe);
 		if (ret < 0)
 			fprintf(stderr, "%s: error: the analysis stopped: %s; the export holds "
 					"what came before\n", name, lat_strerror(ret));
@@ -456,11 +463,30 @@ static FILE *perfetto_open(const char *path)
 	return f;
 }
 
+/*
+ * The sink the analysis is given: @sink itself, or, when a second thread may run (--jobs
+ * other than 1), the front of @pipe, whose thread writes the records while the analysis
+ * goes on (cli/export_pipe.h); names->pipe is then set, to stop with cli_pipe_stop().
+ */
+static const struct lat_wake_sink *pipe_sink(const struct cli_ctx *c, struct cli_pipe *pipe,
+					     const struct lat_wake_sink *sink,
+					     struct lat_wake_sink *front,
+					     struct export_names *names)
+{
+	int jobs = c->read.jobs ? c->read.jobs : lat_jobs_default();
+
+	if (jobs < 2 || cli_pipe_start(pipe, sink, front))
+		return sink;
+	names->pipe = pipe;
+	return front;
+}
+
 static int run_perfetto(struct cli_ctx *c, const char *path)
 {
 	const struct export_args *a = c->own;
 	struct lat_perfetto p;
-	struct lat_wake_sink sink;
+	struct lat_wake_sink sink, front;
+	struct cli_pipe pipe;
 	const char *trace = NULL, *host = NULL;
 	struct export_names names = { .trace = &trace, .host = &host, .pf = &p };
 	FILE *out = perfetto_open(a->perfetto);
@@ -479,7 +505,9 @@ static int run_perfetto(struct cli_ctx *c, const char *path)
 		return CLI_EXIT_FAIL;
 	}
 	lat_perfetto_sink(&p, &sink);
-	n = export_input(path, c, &sink, &names);
+	n = export_input(path, c, pipe_sink(c, &pipe, &sink, &front, &names), &names);
+	if (names.pipe)
+		cli_pipe_stop(names.pipe);
 	ret = lat_perfetto_end(&p, path, names.host_copy[0] ? names.host_copy : NULL);
 	werr = fflush(out) || ferror(out);
 	if (out != stdout)
@@ -649,7 +677,9 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 {
 	const struct export_args *a = c->own;
 	struct lat_rows r;
-	struct lat_wake_sink sink;
+	struct lat_wake_sink sink, front;
+	const struct lat_wake_sink *use;
+	struct cli_pipe pipe;
 	struct cli_ids ids = { .running = 0 };
 	struct export_names names = { .trace = &r.trace, .host = &r.host,
 				      .trace_id = &r.trace_id, .rows = &r,
@@ -662,8 +692,11 @@ static int run_rows(struct cli_ctx *c, int nin, char **in)
 	if (!werr) {
 		lat_rows_header(&r);
 		lat_rows_sink(&r, &sink);
+		use = pipe_sink(c, &pipe, &sink, &front, &names);
 		for (int i = 0; i < nin; i++)
-			bad += export_input(in[i], c, &sink, &names) < 0;
+			bad += export_input(in[i], c, use, &names) < 0;
+		if (names.pipe)
+			cli_pipe_stop(names.pipe);
 	}
 	werr |= close_tables(a, &r);
 	lat_rows_release(&r);

@@ -502,5 +502,34 @@ done
 	sort -u >"$tmp/ids.csv"
 check "--rows waits as CSV: one trace_id, the file's FNV-1a 64" '[ "$(cat "$tmp/ids.csv")" = "$fx" ]'
 
+# --- the records written on a thread of their own (--jobs 2, cli/export_pipe.c) ----------
+# the same bytes as on the analysis' own thread (--jobs 1), the records in their order:
+# over several traces at once, and with a marker of 70000 bytes (17500 times 'ab\c'),
+# more than the pipe's 64 KiB chunk, which the analysis' thread writes itself in its place
+awk 'BEGIN { t = ""; for (i = 0; i < 17500; i++) t = t "ab\\c"
+	printf " latscope-probe-700     [001] .....   100.000100: tracing_mark_write: short\n"
+	printf " latscope-probe-700     [001] .....   100.000200: tracing_mark_write: %s\n", t
+	printf " latscope-probe-700     [001] .....   100.000300: tracing_mark_write: after\n" }' \
+	>"$tmp/huge.txt"
+for j in 1 2; do
+	rm -rf "$tmp/pipe$j"
+	"$bin" export --jobs $j --rows all -o "$tmp/pipe$j" "$fixture" "$ktrace" "$lost" \
+		"$tmp/huge.txt" 2>"$tmp/pipe$j.err"
+	echo $? >>"$tmp/pipe$j.err"
+	"$bin" export --jobs $j --perfetto "$tmp/pipe$j/p.json" "$fixture" 2>>"$tmp/pipe$j.err"
+	"$bin" export --jobs $j --perfetto "$tmp/pipe$j/h.json" "$tmp/huge.txt" 2>>"$tmp/pipe$j.err"
+	"$bin" export --jobs $j --rows waits --format jsonl --trace-id x -o "$tmp/pipe$j/w.jsonl" \
+		"$lost" 2>>"$tmp/pipe$j.err"
+done
+check "--jobs 2: every table and trace event as with --jobs 1" \
+	'diff -r "$tmp/pipe1" "$tmp/pipe2" >/dev/null && cmp -s "$tmp/pipe1.err" "$tmp/pipe2.err" &&
+	 [ "$(ls "$tmp/pipe2" | wc -l)" -eq 8 ]'
+# the three markers in their order; the long one is 17500 times 'ab\x5cc' (122500 bytes)
+tr -d '\r' <"$tmp/pipe2/samples.csv" | awk -F, '$1 ~ /huge/ { print length($10) }' \
+	>"$tmp/pipe.len"
+check "--jobs 2: the 70000-byte marker between the others, whole" \
+	'[ "$(cat "$tmp/pipe.len" | tr "\n" " ")" = "5 122500 5 " ] &&
+	 [ "$(grep -o "ab.x5cc" "$tmp/pipe2/samples.csv" | wc -l)" -eq 17500 ]'
+
 [ $fail -eq 0 ] && echo "test_export: all passed"
 exit $((fail > 0))
