@@ -249,6 +249,16 @@ static struct word *word_get(struct word *words, const char *s)
  * id (LAT_ROWS_ID_HOLD) is given its digits in place (cli/export_id.c), the one change of
  * the text behind a pointer that the rows of a trace see.
  */
+/*
+ * A timestamp's digits above its last 8, kept: they change every 0.1 s, and the columns of
+ * one clock (start_ns, end_ns, ...) share them from row to row.
+ */
+struct ts_text {
+	uint64_t hi;		/* ns / 10^8 written as s (n digits); 0: none */
+	uint8_t n;
+	char s[LAT_DEC_ROOM];
+};
+
 struct lat_rows_priv {
 	int valid;		/* pre and suf made for what follows; 0 after lat_rows_source() */
 	const char *trace, *host, *id;	/* what they were made of (lent) */
@@ -258,6 +268,7 @@ struct lat_rows_priv {
 	struct word words[WORD_SLOTS];	/* val_word()'s */
 	char *tab[LAT_ROWS_NKINDS];	/* each table's rows not out yet: OUT_BUF bytes, NULL */
 	size_t ntab[LAT_ROWS_NKINDS];
+	struct ts_text clock, wall;	/* the trace clock's columns, wall_ns */
 };
 
 /*
@@ -286,11 +297,46 @@ static ALWAYS_INLINE void val_word(struct row *r, int js, const char *s)
 		*r->p++ = '"';
 }
 
+/*
+ * lat_dec_i64() of @v, a timestamp (or a time of the same clock): the same digits, those
+ * above the last 8 copied from @t (16 bytes: 11 digits at most, whatever @v).
+ */
+static ALWAYS_INLINE char *ts_dec(struct ts_text *t, char *p, int64_t v)
+{
+	uint64_t hi;
+
+	if (v < 100000000)
+		return lat_dec_i64(p, v);
+	hi = (uint64_t)v / 100000000;
+	if (hi != t->hi) {
+		t->hi = hi;
+		t->n = (uint8_t)(lat_dec_u64(t->s, hi) - t->s);
+	}
+	memcpy(p, t->s, 16);
+	return lat_put8(p + t->n, lat_digits8((uint32_t)((uint64_t)v % 100000000)));
+}
+
+/* lat_dec_i64() of a CPU, a prio, a tid (most numbers of a row): inline */
+static ALWAYS_INLINE char *dec32(char *p, int32_t v)
+{
+	if (v >= 0 && v < 100000000)
+		return lat_dec_small(p, (uint32_t)v);
+	return lat_dec_i64(p, v);
+}
+
 #define PUT_NULL(r, js, name) (SEP(r, js, name), val_null((r), (js)))
 #define PUT_INT(r, js, name, v) (SEP(r, js, name), (r)->p = lat_dec_i64((r)->p, (v)))
 /* The number @v, or null when not @known. */
 #define PUT_INT_IF(r, js, name, v, known) \
 	(SEP(r, js, name), (known) ? (void)((r)->p = lat_dec_i64((r)->p, (v))) : val_null((r), (js)))
+/* The same of an int32_t (dec32()), of a timestamp of clock @t (ts_dec()). */
+#define PUT_I32(r, js, name, v) (SEP(r, js, name), (r)->p = dec32((r)->p, (v)))
+#define PUT_I32_IF(r, js, name, v, known) \
+	(SEP(r, js, name), (known) ? (void)((r)->p = dec32((r)->p, (v))) : val_null((r), (js)))
+#define PUT_TS(r, js, name, t, v) (SEP(r, js, name), (r)->p = ts_dec((t), (r)->p, (v)))
+#define PUT_TS_IF(r, js, name, t, v, known) \
+	(SEP(r, js, name), \
+	 (known) ? (void)((r)->p = ts_dec((t), (r)->p, (v))) : val_null((r), (js)))
 #define PUT_WORD(r, js, name, s) (SEP(r, js, name), val_word((r), (js), (s)))
 #define PUT_STRN(r, js, name, s, len) (SEP(r, js, name), str_out((r), (s), (len), (js)))
 #define PUT_TEXT(r, js, name, s) (SEP(r, js, name), val_text((r), (js), (s)))
@@ -572,7 +618,8 @@ static ALWAYS_INLINE void row_end(struct row *r, struct lat_rows *w, int js,
 {
 	struct lat_rows_priv *f = w->priv;
 
-	PUT_INT_IF(r, js, "wall_ns", (int64_t)ts_ns + w->wall_offset_ns, known && w->wall_known);
+	PUT_TS_IF(r, js, "wall_ns", &f->wall, (int64_t)ts_ns + w->wall_offset_ns,
+		  known && w->wall_known);
 	if (f->valid) {
 		put_fixed(r, f->suf, f->nsuf);
 	} else {
@@ -612,9 +659,9 @@ static ALWAYS_INLINE void put_task(struct row *r, struct lat_rows *w, int js, in
 	int32_t tgid = lat_tgids_of(w->tg, tid);
 
 	/* no tgids stored, or the task had exited */
-	PUT_INT_IF(r, js, "pid", tgid, tgid > 0);
+	PUT_I32_IF(r, js, "pid", tgid, tgid > 0);
 	if (tid >= 0) {
-		PUT_INT(r, js, "tid", tid);
+		PUT_I32(r, js, "tid", tid);
 		put_comm(r, js, comm);
 	} else {
 		/* an event of an unknown task (a marker, say, or a stall of every CPU) */
@@ -627,7 +674,7 @@ static ALWAYS_INLINE void put_prio(struct row *r, int js, int32_t prio, int know
 {
 	if (known) {
 		PUT_WORD(r, js, "policy", lat_prio_policy(prio));
-		PUT_INT(r, js, "prio", prio);
+		PUT_I32(r, js, "prio", prio);
 	} else {
 		PUT_NULL(r, js, "policy");
 		PUT_NULL(r, js, "prio");
@@ -657,17 +704,17 @@ static ALWAYS_INLINE void wait_row_cells(struct lat_rows *w, const struct lat_wa
 	row_begin(&r, w, js, LAT_ROWS_WAITS);
 	put_task(&r, w, js, l->pid, l->comm);
 	put_prio(&r, js, rec->prio, 1);
-	PUT_INT(&r, js, "cpu", l->cpu);
-	PUT_INT(&r, js, "start_ns", (int64_t)l->start_ns);
-	PUT_INT(&r, js, "end_ns", (int64_t)l->end_ns);
+	PUT_I32(&r, js, "cpu", l->cpu);
+	PUT_TS(&r, js, "start_ns", &r.fx->clock, (int64_t)l->start_ns);
+	PUT_TS(&r, js, "end_ns", &r.fx->clock, (int64_t)l->end_ns);
 	PUT_INT(&r, js, "latency_ns", l->latency_ns);
 	PUT_WORD(&r, js, "kind", lat_wait_kind_name(l->kind));
 	put_waker(&r, js, &l->waker);
 	PUT_WORD(&r, js, "verdict", rec->verdict);
 	put_bool(&r, js, rec->trusted);
-	PUT_INT_IF(&r, js, "queued_cpu", rec->queued_cpu, rec->queued_cpu >= 0);
-	PUT_INT_IF(&r, js, "waker_tid", l->waker.pid, l->waker.pid >= 0);
-	PUT_INT_IF(&r, js, "waker_cpu", l->waker.cpu, l->waker.cpu >= 0);
+	PUT_I32_IF(&r, js, "queued_cpu", rec->queued_cpu, rec->queued_cpu >= 0);
+	PUT_I32_IF(&r, js, "waker_tid", l->waker.pid, l->waker.pid >= 0);
+	PUT_I32_IF(&r, js, "waker_cpu", l->waker.cpu, l->waker.cpu >= 0);
 	PUT_WORD(&r, js, "waker_ctx", l->waker.pid >= 0 || l->waker.ctx != LAT_WAKE_CTX_TASK ?
 				      lat_wake_ctx_name(l->waker.ctx) : NULL);
 	row_end(&r, w, js, LAT_ROWS_WAITS, l->start_ns, 1);
@@ -683,9 +730,9 @@ static ALWAYS_INLINE void slice_row_cells(struct lat_rows *w, const struct lat_r
 	row_begin(&r, w, js, LAT_ROWS_SLICES);
 	put_task(&r, w, js, s->pid, s->comm);
 	put_prio(&r, js, s->prio, s->prio != LAT_PRIO_UNKNOWN);
-	PUT_INT(&r, js, "cpu", s->cpu);
-	PUT_INT_IF(&r, js, "start_ns", (int64_t)s->start_ns, s->start_known);
-	PUT_INT(&r, js, "end_ns", (int64_t)s->end_ns);
+	PUT_I32(&r, js, "cpu", s->cpu);
+	PUT_TS_IF(&r, js, "start_ns", &r.fx->clock, (int64_t)s->start_ns, s->start_known);
+	PUT_TS(&r, js, "end_ns", &r.fx->clock, (int64_t)s->end_ns);
 	PUT_INT_IF(&r, js, "dur_ns", (int64_t)(s->end_ns - s->start_ns), s->start_known);
 	PUT_WORD(&r, js, "end", lat_slice_end_name(s->end));
 	PUT_WORD(&r, js, "state", s->end == LAT_SLICE_SWITCH ? lat_task_state_name(s->state) :
@@ -727,8 +774,8 @@ static void marker_row_cells(struct lat_rows *w, const struct marker_arg *a, int
 
 	row_begin(&r, w, js, LAT_ROWS_SAMPLES);
 	put_task(&r, w, js, ev->pid, ev->comm);
-	PUT_INT(&r, js, "cpu", ev->cpu);
-	PUT_INT(&r, js, "ts_ns", (int64_t)ev->ts_ns);
+	PUT_I32(&r, js, "cpu", ev->cpu);
+	PUT_TS(&r, js, "ts_ns", &r.fx->clock, (int64_t)ev->ts_ns);
 	if (probe)
 		PUT_STRN(&r, js, "probe", probe, plen);
 	else
@@ -753,9 +800,9 @@ static ALWAYS_INLINE void stall_row_cells(struct lat_rows *w, const struct lat_w
 
 	row_begin(&r, w, js, LAT_ROWS_STALLS);
 	put_task(&r, w, js, s->pid, s->comm);
-	PUT_INT(&r, js, "cpu", s->cpu);
-	PUT_INT(&r, js, "from_ns", (int64_t)s->from_ns);
-	PUT_INT(&r, js, "to_ns", (int64_t)s->to_ns);
+	PUT_I32(&r, js, "cpu", s->cpu);
+	PUT_TS(&r, js, "from_ns", &r.fx->clock, (int64_t)s->from_ns);
+	PUT_TS(&r, js, "to_ns", &r.fx->clock, (int64_t)s->to_ns);
 	PUT_INT(&r, js, "dur_ns", (int64_t)(s->to_ns - s->from_ns));
 	if (s->waiting_pid >= 0) {
 		PUT_INT(&r, js, "waiting_tid", s->waiting_pid);

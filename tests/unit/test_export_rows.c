@@ -7,6 +7,7 @@
  * a trace_id held while its hash runs; the tgid table the trace.dat reader parses, one for
  * the reports and the exporters.
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +237,54 @@ static void test_unknown_and_wall(void **state)
 }
 
 /*
+ * Timestamps written with their digits above the last 8 kept from the row before
+ * (export_rows.c, ts_dec()): the text printf() gives, where those digits stay, change, come
+ * back, grow past 8 (from 10^16 ns) and where there are none (below 10^8); wall_ns with an
+ * offset that makes it negative, and one that makes it 19 digits.
+ */
+static void test_ts_kept(void **state)
+{
+	static const int64_t ts[] = {
+		0, 99999999, 100000000, 100000001, 199999999, 994571013876000, 994571013876001,
+		994571099999999, 994571100000000, 994580000000000, 994571013876005,
+		9999999999999999, 10000000000000000, 10000000000000007, 123456789012345678,
+		7000000000000000000, 7, 994571013876000,
+	};
+	static const int64_t offsets[] = { -300000000, 1700000000000000000 };
+	struct lat_event_source src = { .realtime_known = 1 };
+	struct lat_wake_sink sink;
+	struct lat_rows r;
+	char buf[512], want[256];
+
+	(void)state;
+	lat_rows_init(&r, LAT_ROWS_JSONL);
+	for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
+		src.realtime_offset_ns = offsets[o];
+		lat_rows_source(&r, &src);
+		for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+			struct lat_wake_stall s = { .cpu = 0, .pid = 1, .comm = "t",
+						    .from_ns = (uint64_t)ts[i],
+						    .to_ns = (uint64_t)ts[(i + 1) % 18],
+						    .waiting_pid = -1 };
+			FILE *f = to_buf(&r, LAT_ROWS_STALLS, buf, sizeof(buf));
+
+			lat_rows_sink(&r, &sink);
+			sink.stall(sink.ctx, &s);
+			lat_rows_flush(&r);
+			fclose(f);
+			lat_rows_table(&r, LAT_ROWS_STALLS, NULL);
+			snprintf(want, sizeof(want), "\"from_ns\":%" PRId64 ",\"to_ns\":%" PRId64
+				 ",", ts[i], ts[(i + 1) % 18]);
+			assert_non_null(strstr(buf, want));
+			snprintf(want, sizeof(want), "\"wall_ns\":%" PRId64 ",",
+				 (int64_t)((uint64_t)ts[i] + (uint64_t)offsets[o]));
+			assert_non_null(strstr(buf, want));
+		}
+	}
+	lat_rows_release(&r);
+}
+
+/*
  * One text rule for both formats: comma, quote, backslash, TAB, DEL, LF, a
  * byte that is not UTF-8 (0xff) and a valid two-byte character (U+00E9).
  */
@@ -374,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_tgids),
 		cmocka_unit_test(test_tgids_damaged),
 		cmocka_unit_test(test_unknown_and_wall),
+		cmocka_unit_test(test_ts_kept),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_id_held),
