@@ -594,6 +594,17 @@ static int set_table(struct lat_rows *r, int k, FILE *out)
 }
 
 /*
+ * A table's file, open for reading too where it may be: the rows are then given their trace
+ * id in place when its hash is known (cli/export_id.c), not held in memory till then.
+ */
+static FILE *table_file(const char *path)
+{
+	FILE *f = fopen(path, "w+");
+
+	return f ? f : fopen(path, "w");
+}
+
+/*
  * Opens the table files of --rows: stdout or -o OUT for one kind, DIR/KIND.EXT
  * for several (DIR made if missing), through @ids when not NULL.  Returns 0, or
  * -1 after a message.
@@ -603,7 +614,7 @@ static int open_tables(const struct export_args *a, struct lat_rows *r, struct c
 	int one = !(a->kinds & (a->kinds - 1));
 
 	if (one) {
-		FILE *out = a->output && strcmp(a->output, "-") ? fopen(a->output, "w") : stdout;
+		FILE *out = a->output && strcmp(a->output, "-") ? table_file(a->output) : stdout;
 
 		if (!out) {
 			fprintf(stderr, "latscope export: cannot write %s: %s\n", a->output,
@@ -630,7 +641,7 @@ static int open_tables(const struct export_args *a, struct lat_rows *r, struct c
 			continue;
 		snprintf(path, sizeof(path), "%s/%s.%s", a->output,
 			 lat_rows_kind_name((enum lat_rows_kind)k), lat_rows_fmt_name(a->fmt));
-		out = fopen(path, "w");
+		out = table_file(path);
 		if (!out) {
 			fprintf(stderr, "latscope export: cannot write %s: %s\n", path,
 				strerror(errno));

@@ -4,14 +4,21 @@
  * the id is FNV-1a 64 of the whole input file, a chain of multiplies that reads ~40 ms of
  * a 27 MB trace.dat, as long as its analysis (bench/README-export.md), and every row carries
  * it.  So the hash runs on a thread of its own while the analysis writes the rows with
- * LAT_ROWS_ID_HOLD where the id's digits go: the rows wait in memory (CLI_HOLD_MAX bytes
- * over all tables at most: then the analysis waits for the hash) until the digits are
- * known, are written with them put in place, and the rows after that carry them (the
- * caller's id texts are changed).  The bytes written are those of the hash computed first.
+ * LAT_ROWS_ID_HOLD where the id's digits go.  Into a regular file open for reading too the
+ * rows go out at once and are given the digits in place when they are known (read back and
+ * written again, PATCH_BUF bytes at a time); elsewhere (a pipe, the terminal) they wait in
+ * memory (CLI_HOLD_MAX bytes over all tables at most: then the writer waits for the hash)
+ * until the digits are known, and are written with them put in.  The rows after that carry
+ * them (the caller's id texts are changed).  The bytes written are those of the hash
+ * computed first.  Holding, the writer waited for the hash once 16 MiB were held, while
+ * the analysis, the hash and the writer had two cores between them (bench/README-export.md).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "latscope/export.h"
 #include "export_id.h"
@@ -24,6 +31,9 @@
 #define CLI_HOLD_MAX (16u << 20)
 #endif
 
+/* What a file's rows are read back and written again by, with the digits put in. */
+#define PATCH_BUF (1u << 20)
+
 /* One table's stream: what the rows writer writes goes through here to @out. */
 struct cli_id_stream {
 	struct cli_ids *ids;
@@ -34,6 +44,9 @@ struct cli_id_stream {
 	size_t scap;
 	unsigned k;		/* held bytes seen so far, modulo LAT_ROWS_ID_LEN */
 	int bad;		/* a write to out failed */
+	int in_place;		/* out is a regular file open for reading: nothing held */
+	off_t pos;		/* bytes written to out */
+	off_t patch_from;	/* in_place: the first byte written while the hash ran; -1 none */
 };
 
 static void *hash_thread(void *arg)
@@ -71,6 +84,7 @@ static void put_digits(struct cli_id_stream *s, char *p, size_t n)
 /* @n bytes of @p to the file, digits put in place; 0 or -1. */
 static int pass(struct cli_id_stream *s, const char *p, size_t n)
 {
+	s->pos += (off_t)n;
 	if (!memchr(p, LAT_ROWS_ID_HOLD[0], n))
 		return fwrite(p, 1, n, s->out) == n ? 0 : -1;
 	if (n > s->scap) {
@@ -84,6 +98,37 @@ static int pass(struct cli_id_stream *s, const char *p, size_t n)
 	memcpy(s->scratch, p, n);
 	put_digits(s, s->scratch, n);
 	return fwrite(s->scratch, 1, n, s->out) == n ? 0 : -1;
+}
+
+/*
+ * The bytes of @s's file written while the hash ran, from s->patch_from on, read back and
+ * written again with the digits put in; 0 or -1.
+ */
+static int patch(struct cli_id_stream *s)
+{
+	int fd = fileno(s->out);
+	off_t off = s->patch_from;
+
+	s->patch_from = -1;
+	if (s->scap < PATCH_BUF) {
+		char *m = realloc(s->scratch, PATCH_BUF);
+
+		if (!m)
+			return -1;
+		s->scratch = m;
+		s->scap = PATCH_BUF;
+	}
+	while (off < s->pos) {
+		size_t n = s->pos - off < PATCH_BUF ? (size_t)(s->pos - off) : PATCH_BUF;
+
+		if (pread(fd, s->scratch, n, off) != (ssize_t)n)
+			return -1;
+		put_digits(s, s->scratch, n);
+		if (pwrite(fd, s->scratch, n, off) != (ssize_t)n)
+			return -1;
+		off += (off_t)n;
+	}
+	return 0;
 }
 
 /* The hash is known: every stream's held rows go out with their digits; 0 or -1. */
@@ -102,11 +147,14 @@ static int resolve(struct cli_ids *ids)
 	for (size_t i = 0; i < ids->nstreams; i++) {
 		struct cli_id_stream *s = ids->streams[i];
 
+		if (s->patch_from >= 0 && patch(s))
+			bad = s->bad = -1;
 		if (!s->nheld)
 			continue;	/* held stays NULL: nothing for memchr() */
 		put_digits(s, s->held, s->nheld);
 		if (fwrite(s->held, 1, s->nheld, s->out) != s->nheld)
 			bad = s->bad = -1;
+		s->pos += (off_t)s->nheld;
 		free(s->held);
 		s->held = NULL;
 		s->nheld = s->cap = 0;
@@ -123,6 +171,17 @@ static ssize_t id_write(void *cookie, const char *p, size_t n)
 	if (ids->running && atomic_load_explicit(&ids->done, memory_order_acquire) &&
 	    resolve(ids))
 		return -1;
+	if (ids->running && s->in_place) {
+		/* out as they are: the digits are put in when known (patch()) */
+		if (s->patch_from < 0)
+			s->patch_from = s->pos;
+		s->pos += (off_t)n;
+		if (fwrite(p, 1, n, s->out) != n) {
+			s->bad = -1;
+			return -1;
+		}
+		return (ssize_t)n;
+	}
 	if (ids->running && ids->nheld + n <= CLI_HOLD_MAX) {
 		if (s->nheld + n > s->cap) {
 			size_t cap = s->cap ? s->cap : 1 << 20;
@@ -164,6 +223,19 @@ static int id_close(void *cookie)
 	return bad ? EOF : 0;
 }
 
+/* Whether @out is a regular file open for reading and writing; *pos its offset. */
+static int in_place(FILE *out, off_t *pos)
+{
+	int fd = fileno(out), fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	struct stat st;
+
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR || (fl & O_APPEND) || fstat(fd, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	*pos = lseek(fd, 0, SEEK_CUR);
+	return *pos >= 0;
+}
+
 FILE *cli_ids_stream(struct cli_ids *ids, FILE *out)
 {
 	cookie_io_functions_t io = { .write = id_write, .close = id_close };
@@ -174,6 +246,8 @@ FILE *cli_ids_stream(struct cli_ids *ids, FILE *out)
 		return NULL;
 	s->ids = ids;
 	s->out = out;
+	s->patch_from = -1;
+	s->in_place = in_place(out, &s->pos);
 	if (!(f = fopencookie(s, "w", io))) {
 		free(s);
 		return NULL;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The trace id's hash on a thread of its own, the rows held until it is known
- * (cli/export_id.c).  One thread at a time calls these and writes the streams: the
- * command's, or the exporter's writer between the command's drains (cli/export_pipe.h);
- * the hash's thread writes hex, err and done alone, and done last.
+ * The trace id's hash on a thread of its own, the rows held (into a file: patched in place)
+ * until it is known (cli/export_id.c).  One thread at a time calls these and writes the
+ * streams: the command's, or the exporter's writer between the command's drains
+ * (cli/export_pipe.h); the hash's thread writes hex, err and done alone, and done last.
  *
  * Per input: cli_ids_start() before its analysis, cli_ids_finish() after it; the tables'
  * streams are made once with cli_ids_stream() and closed with fclose().
