@@ -38,10 +38,10 @@ static inline int td_merge_crossed(const struct td_merge *m, uint64_t ts, int32_
 /* Adds a CPU whose head is (@ts, @cpu); td_merge_limit() after the last one. */
 void td_merge_push(struct td_merge *m, uint64_t ts, int32_t cpu, int32_t slot);
 
-/* Sets the limit from the heap (after pushes). */
+/* Sets the limit from the heap after the pushes (td_merge_sift() sets its own). */
 void td_merge_limit(struct td_merge *m);
 
-/* The general case of td_merge_fix(): the top re-placed (@live) or dropped. */
+/* The general case of td_merge_fix(): the top re-placed (@live) or dropped; the limit set. */
 void td_merge_sift(struct td_merge *m, int live);
 
 /*

@@ -7,6 +7,7 @@
  * qsort.  The walk and the threaded reader share this merge, so tests/unit/test_tracedat_par.c
  * (threads against one thread) cannot see a fault of it; this can.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,6 +137,29 @@ static void test_merge_limit(void **state)
 	/* a head at (50, 7) is after (50, 1): crossed; at (50, 0) it is not */
 	assert_true(td_merge_crossed(&m, 50, 7));
 	assert_false(td_merge_crossed(&m, 50, 0));
+
+	/*
+	 * The limit the sift leaves.  The top steps to (60, 7): (50, 1) comes up, and the
+	 * earliest after it is (50, 2), ahead of (60, 7).
+	 */
+	td_merge_fix(&m, 1, 60);
+	assert_int_equal(m.h[0].slot, 1);
+	assert_int_equal(m.lim_ts, 50);
+	assert_int_equal(m.lim_cpu, 2);
+	/* (50, 1) ends: (50, 2) on top, (60, 7) after it */
+	td_merge_fix(&m, 0, 0);
+	assert_int_equal(m.n, 2);
+	assert_int_equal(m.h[0].slot, 0);
+	assert_int_equal(m.lim_ts, 60);
+	assert_int_equal(m.lim_cpu, 7);
+	/* (50, 2) ends: (60, 7) is alone, nothing after it (a limit on it would sift at each step) */
+	td_merge_fix(&m, 0, 0);
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.h[0].slot, 2);
+	assert_int_equal(m.lim_ts, UINT64_MAX);
+	assert_int_equal(m.lim_cpu, INT32_MAX);
+	td_merge_fix(&m, 0, 0);
+	assert_int_equal(m.n, 0);
 }
 
 int main(void)
