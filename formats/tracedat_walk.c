@@ -475,19 +475,6 @@ static inline int step_fast(struct td_walk *w, struct td_cpu *c)
 	return step(w, c);
 }
 
-/*
- * After the top CPU stepped with result @ret (step()), when it ended or is no
- * longer the earliest (the merge's limit says so): drops it at its end,
- * restores the merge.  Returns 0, or @ret when negative.
- */
-static inline __attribute__((always_inline)) int merge_fix(struct td_walk *w, int ret)
-{
-	if (ret < 0)
-		return ret;
-	td_merge_fix(&w->h.m, ret, w->cpus[w->h.m.h[0].slot].cur.r.ts);
-	return 0;
-}
-
 /* The top CPU @c has a lost-events mark before its current record: returned first. */
 static __attribute__((noinline)) const struct td_rec *mark_lost(struct td_walk *w,
 								 struct td_cpu *c)
@@ -515,12 +502,14 @@ const struct td_rec *td_walk_next_slow(struct td_walk *w)
 		w->advance = -1;
 		ret = w->fast ? step_fast(w, c) : step(w, c);
 		/* the heap is only touched when the top CPU ended or another one is earlier */
-		if (ret <= 0 || td_merge_crossed(&w->h.m, c->cur.r.ts, c->cur.r.cpu)) {
-			ret = merge_fix(w, ret);
+		if (ret <= 0) {
 			if (ret < 0) {
 				w->err = ret;
 				return NULL;
 			}
+			td_merge_fix(&w->h.m, 0, 0);
+		} else if (td_merge_crossed(&w->h.m, c->cur.r.ts, c->cur.r.cpu)) {
+			td_merge_fix(&w->h.m, 1, c->cur.r.ts);
 		}
 	}
 	if (!w->h.m.n)
@@ -543,7 +532,8 @@ const struct td_rec *td_walk_cross(struct td_walk *w)
 {
 	struct td_cpu *c;
 
-	merge_fix(w, 1);
+	/* hot is the top CPU's cursor, stepped past the limit */
+	td_merge_fix(&w->h.m, 1, w->h.hot->r.ts);
 	c = &w->cpus[w->h.m.h[0].slot];
 	w->advance = w->h.m.h[0].slot;
 	w->h.hot = &c->cur;
