@@ -2,21 +2,31 @@
 /*
  * trace.dat read by worker threads (tracedat_par.h).
  *
- * Each CPU with data has a ring of TDP_RING batches.  A worker takes a CPU
- * (one worker per CPU at a time), walks its pages from where it stopped
- * (td_walk_cpu_*(): read, decompress, page checks), decodes the records
- * (td_decode_hot() / td_decode_full(), what they lend copied into the batch)
- * into the next free batch and publishes it; the notes the walk made (a CPU
- * stopped early, a damaged page skipped) are kept in the batch at the place
- * they were made.  The puller (the thread calling next / next_batch) merges
- * the CPUs' current batches on (timestamp, cpu) as the one-thread walk does,
- * replays each note when it steps past its place, which is when the one-thread
- * walk would have made it, and finishes every event (comms, symbols) in that
- * order.  A batch is released when the puller steps past its last event, at
- * its next call: what the events it handed out lend stays valid until then.
+ * The CPUs with data are split into fixed groups of neighbouring slots, as
+ * many groups as workers from TDP_GROUP_CPUS CPUs on, else (and when there
+ * are workers enough) one CPU a group; each group has a ring of TDP_RING
+ * batches.  A worker takes a group (one worker per group at a time), walks
+ * its CPUs' pages from where they stopped (td_walk_cpu_*(): read,
+ * decompress, page checks), merges them on (timestamp, cpu) and decodes the
+ * records in that order (td_decode_hot() / td_decode_full(), what they lend
+ * copied into the batch) into the next free batch and publishes it; the
+ * notes the walk made (a CPU stopped early, a damaged page skipped) are kept
+ * in the batch at the place they were made.
+ * The puller (the thread calling next / next_batch) merges the groups'
+ * current batches on (timestamp, cpu) as the one-thread walk merges CPUs:
+ * CPUs are distinct, so merging ordered groups gives the one order.  It
+ * replays each note when it steps past its place, which is when the
+ * one-thread walk would have made it, and finishes every event (comms,
+ * symbols) in that order.  A batch is released when the puller steps past
+ * its last event, at its next call: what the events it handed out lend
+ * stays valid until then.
  *
- * Memory is bounded: TDP_RING batches of at most TDP_BATCH events per CPU,
- * fewer events per batch when there are many CPUs (TDP_BUDGET), plus each
+ * Groups move the merge of many CPUs off the puller (the analysis thread),
+ * which merges one stream per worker (bench/README-tracedat.md, "Many CPUs:
+ * the limit in the sift, the workers' groups").
+ *
+ * Memory is bounded: TDP_RING batches of at most TDP_BATCH events per group,
+ * fewer events per batch when there are many groups (TDP_BUDGET), plus each
  * CPU's read buffer or chunk as with one thread.
  */
 #include <pthread.h>
@@ -27,11 +37,20 @@
 #include "tracedat_merge.h"
 #include "tracedat_par.h"
 
-#define TDP_RING 8			/* batches per CPU */
+#define TDP_RING 8			/* batches per group */
 #define TDP_BATCH 512			/* events per batch at most */
 #define TDP_BATCH_MIN 16
-#define TDP_BUDGET (8u << 20)		/* the batches' events of all CPUs together */
+#define TDP_BUDGET (8u << 20)		/* the batches' events of all groups together */
 #define TDP_LEND_MIN (64u << 10)	/* a batch's room for lent bytes, when it needs one */
+/*
+ * From this many CPUs with data the workers merge groups of CPUs.  Below it
+ * the puller's merge is cheap (two CPUs trade places inline) and a worker
+ * pays more for merging than the puller saves: 4 CPUs, 1.07M events, one
+ * worker: the puller 9 ms less, the worker 15 ms more, and with zstd the
+ * worker is already the longer thread (bench/README-tracedat.md, "Many CPUs:
+ * the limit in the sift, the workers' groups").
+ */
+#define TDP_GROUP_CPUS 8
 
 struct tdp_note {
 	int idx;			/* replayed when the puller steps onto event idx */
@@ -48,8 +67,9 @@ struct tdp_note {
 
 struct tdp_batch {
 	struct lat_event *ev;		/* comm[0]: TDP_* */
+	uint16_t *slot;			/* per event, its CPU's walk slot (its comm cache) */
 	int n;
-	int end;			/* the CPU's last batch */
+	int end;			/* the group's last batch */
 	int err;			/* ... ended by this error (0: its end) */
 	struct tdp_note *notes;
 	int nnotes;
@@ -58,22 +78,31 @@ struct tdp_batch {
 	size_t lend_used;
 };
 
+/* A CPU's walk, the worker's that holds its group. */
 struct tdp_cpu {
+	struct td_walk_cur *cur;	/* its cursor in the walk */
+	int lost_due;			/* a lost-events mark comes before the record */
+	uint64_t lost_count;
+};
+
+/* A group of CPUs: slots first .. first + n - 1, one ordered stream. */
+struct tdp_grp {
 	/* under mu */
 	unsigned int head;		/* batches released by the puller */
 	unsigned int tail;		/* batches published by workers */
 	int busy;			/* a worker fills ring[tail % TDP_RING] */
 	int done;			/* the last batch is published */
+	/* fixed at the start */
+	int first, n;
 	/* the worker's that holds busy */
 	int started;
-	int lost_due;			/* a lost-events mark comes before the record */
-	uint64_t lost_count;
+	struct td_merge m;		/* its CPUs on their current record's (ts, cpu) */
 	/* the puller's */
-	struct tdp_batch *cur;		/* ring[head % TDP_RING], or NULL: the CPU ended */
+	struct td_ccache *cc;		/* the comm cache of a group of one CPU, else NULL */
+	struct tdp_batch *cur;		/* ring[head % TDP_RING], or NULL: the group ended */
 	const struct lat_event *e;	/* its event on top, or to step past */
 	const struct lat_event *stop;	/* the next note or the end: the slow step */
 	int note_i;			/* the next note of cur to replay */
-	struct td_ccache *cc;		/* its comm cache */
 	struct tdp_batch ring[TDP_RING];
 };
 
@@ -86,24 +115,27 @@ struct td_par {
 	struct td_src *s;
 	pthread_mutex_t mu;
 	pthread_cond_t work;		/* workers wait for a batch to fill */
-	pthread_cond_t ready;		/* the puller waits for a batch of CPU want */
+	pthread_cond_t ready;		/* the puller waits for a batch of group want */
 	int stop;			/* the source is being freed */
 	int idle;			/* workers waiting on work */
-	int want;			/* the CPU the puller waits for, -1 none */
+	int want;			/* the group the puller waits for, -1 none */
 	int ndone;
 	int ncpu;
 	struct tdp_cpu *cpus;
+	int ngrp;
+	struct tdp_grp *grps;
 	int nworkers;
 	struct tdp_worker *workers;
 	pthread_t *th;
 	int batch_cap;
 	size_t lend_cap;
 	/*
-	 * The merge, the puller's: the CPUs on their top event's (ts, cpu); the
-	 * top's ts as of the last td_merge_fix(), the top steps in place in between.
+	 * The merge, the puller's: the groups on their top event's (ts, cpu);
+	 * the top's ts as of the last td_merge_fix(), the top steps in place in
+	 * between.
 	 */
 	struct td_merge m;
-	struct tdp_cpu *adv;		/* the CPU to step past its event before the next one */
+	struct tdp_grp *adv;		/* the group to step past its event before the next one */
 	int err;			/* sticky */
 };
 
@@ -195,7 +227,7 @@ static int decode_lent(struct td_par *p, struct tdp_batch *b, const struct td_re
 	return 0;
 }
 
-/* The CPU's next step after its current record: 1 a record, else its end (@b ended). */
+/* The CPU's next record after its current one: 1, 0 at its end, or a negative lat_err. */
 static int step_slow(struct td_par *p, struct tdp_worker *wk, int slot, struct tdp_batch *b)
 {
 	struct tdp_cpu *c = &p->cpus[slot];
@@ -204,68 +236,134 @@ static int step_slow(struct td_par *p, struct tdp_worker *wk, int slot, struct t
 	nret = take_notes(p, slot, b);
 	if (nret < 0)
 		ret = nret;
-	if (ret <= 0) {
+	if (ret > 0)
+		c->lost_due = td_walk_cpu_lost(p->s->walk, slot, &c->lost_count);
+	return ret;
+}
+
+/*
+ * The walks of @g's CPUs started in slot order, as the one-thread walk opens
+ * them (their notes at the start of @b), and merged: 1, 0 when none has a
+ * record, or a negative lat_err.
+ */
+static int grp_start(struct td_par *p, struct tdp_worker *wk, struct tdp_grp *g,
+		     struct tdp_batch *b)
+{
+	g->started = 1;
+	for (int slot = g->first; slot < g->first + g->n; slot++) {
+		struct tdp_cpu *c = &p->cpus[slot];
+		int ret = td_walk_cpu_start(p->s->walk, slot, &wk->dctx);
+
+		if (take_notes(p, slot, b) < 0)
+			ret = -LAT_ENOMEM;
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			continue;
+		c->lost_due = td_walk_cpu_lost(p->s->walk, slot, &c->lost_count);
+		td_merge_push(&g->m, c->cur->r.ts, c->cur->r.cpu, slot);
+	}
+	td_merge_limit(&g->m);
+	return g->m.n > 0;
+}
+
+/*
+ * The slow step of the group's top CPU (@slot) past its record: the walk's
+ * next page or the CPU's end, and the group's merge fixed as the one-thread
+ * walk fixes it.  1 go on, 0 the batch ended.
+ */
+static int grp_step_slow(struct td_par *p, struct tdp_worker *wk, struct tdp_grp *g, int slot,
+			 struct tdp_batch *b)
+{
+	struct td_walk_cur *cur = p->cpus[slot].cur;
+	int ret = step_slow(p, wk, slot, b);
+
+	if (ret < 0) {
 		batch_end(b, ret);
 		return 0;
 	}
-	c->lost_due = td_walk_cpu_lost(p->s->walk, slot, &c->lost_count);
+	if (!ret) {
+		td_merge_fix(&g->m, 0, 0);
+		if (!g->m.n) {
+			batch_end(b, 0);
+			return 0;
+		}
+	} else if (td_merge_crossed(&g->m, cur->r.ts, cur->r.cpu)) {
+		td_merge_fix(&g->m, 1, cur->r.ts);
+	}
 	return 1;
 }
 
-/* Fills batch @b of CPU @slot from where its walk stands. */
-static void produce(struct td_par *p, struct tdp_worker *wk, int slot, struct tdp_batch *b)
+/*
+ * The group's top CPU (@slot): its records into @b while it stays the
+ * earliest of the group (stepped in place, as the one-thread walk steps its
+ * top; @fast: our page walk), then the merge fixed.  1 go on with the top
+ * CPU then, 0 the batch is full or ended.
+ */
+static inline int grp_run(struct td_par *p, struct tdp_worker *wk, struct tdp_grp *g, int slot,
+			  struct tdp_batch *b, int fast)
 {
-	struct tdp_cpu *c = &p->cpus[slot];
-	struct td_walk_cur *cur = td_walk_cpu_cur(p->s->walk, slot);
 	const struct td_dec *d = &p->s->dec;
-	int fast = td_walk_fast(p->s->walk), ret;
+	struct tdp_cpu *c = &p->cpus[slot];
+	struct td_walk_cur *cur = c->cur;
+	int ret;
 
-	b->n = b->nnotes = b->end = b->err = 0;
-	b->lend_used = 0;
-	if (!c->started) {
-		c->started = 1;
-		ret = td_walk_cpu_start(p->s->walk, slot, &wk->dctx);
-		if ((ret = take_notes(p, slot, b) < 0 ? -LAT_ENOMEM : ret) <= 0) {
-			batch_end(b, ret);
-			return;
-		}
-		c->lost_due = td_walk_cpu_lost(p->s->walk, slot, &c->lost_count);
+	if (c->lost_due) {
+		/* set by the CPU's start or a slow step, after which the top is looked up again */
+		td_decode_lost(&cur->r, c->lost_count, &b->ev[b->n]);
+		c->lost_due = 0;
+		b->slot[b->n++] = (uint16_t)slot;
+		return b->n < p->batch_cap;
 	}
-	while (b->n < p->batch_cap) {
+	for (;;) {
 		struct lat_event *ev = &b->ev[b->n];
 
-		if (c->lost_due) {
-			td_decode_lost(&cur->r, c->lost_count, ev);
-			c->lost_due = 0;
-			b->n++;
-			continue;
-		}
 		if (td_decode_hot(d, &cur->r, ev)) {
 			ev->comm[0] = ev->type == LAT_EV_SWITCH ? TDP_COMM | TDP_SWITCH : TDP_COMM;
 		} else if ((ret = decode_lent(p, b, &cur->r, ev)) != 0) {
 			if (ret < 0)
 				batch_end(b, ret);
-			return;		/* no room: the record starts the next batch */
+			return 0;		/* no room: the record starts the next batch */
 		}
-		b->n++;
-		if (fast && td_cur_step(cur))
-			continue;
-		if (!step_slow(p, wk, slot, b))
-			return;
+		b->slot[b->n++] = (uint16_t)slot;
+		if (!fast || !td_cur_step(cur))
+			return grp_step_slow(p, wk, g, slot, b) && b->n < p->batch_cap;
+		if (td_merge_crossed(&g->m, cur->r.ts, cur->r.cpu)) {
+			td_merge_fix(&g->m, 1, cur->r.ts);
+			return b->n < p->batch_cap;
+		}
+		if (b->n == p->batch_cap)
+			return 0;
 	}
 }
 
-/* A CPU that wants a batch, the one with the fewest ready (the puller needs it soonest); -1. */
+/* Fills batch @b of group @g from where its CPUs' walks stand, in their merged order. */
+static void produce(struct td_par *p, struct tdp_worker *wk, struct tdp_grp *g,
+		    struct tdp_batch *b)
+{
+	int fast = td_walk_fast(p->s->walk), ret;
+
+	b->n = b->nnotes = b->end = b->err = 0;
+	b->lend_used = 0;
+	if (!g->started && (ret = grp_start(p, wk, g, b)) <= 0) {
+		batch_end(b, ret);
+		return;
+	}
+	while (grp_run(p, wk, g, g->m.h[0].slot, b, fast))
+		;
+}
+
+/* A group that wants a batch, the one with the fewest ready (the puller needs it soonest); -1. */
 static int pick(const struct td_par *p)
 {
 	int best = -1;
 	unsigned int bn = TDP_RING;
 
-	for (int i = 0; i < p->ncpu; i++) {
-		const struct tdp_cpu *c = &p->cpus[i];
-		unsigned int n = c->tail - c->head;
+	for (int i = 0; i < p->ngrp; i++) {
+		const struct tdp_grp *g = &p->grps[i];
+		unsigned int n = g->tail - g->head;
 
-		if (!c->busy && !c->done && n < bn) {
+		if (!g->busy && !g->done && n < bn) {
 			best = i;
 			bn = n;
 		}
@@ -280,31 +378,31 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		struct tdp_cpu *c;
+		struct tdp_grp *g;
 		struct tdp_batch *b;
-		int slot = -1;
+		int gi = -1;
 
-		while (!p->stop && p->ndone < p->ncpu && (slot = pick(p)) < 0) {
+		while (!p->stop && p->ndone < p->ngrp && (gi = pick(p)) < 0) {
 			p->idle++;
 			pthread_cond_wait(&p->work, &p->mu);
 			p->idle--;
 		}
-		if (p->stop || p->ndone == p->ncpu)
+		if (p->stop || p->ndone == p->ngrp)
 			break;
-		c = &p->cpus[slot];
-		c->busy = 1;
-		b = &c->ring[c->tail % TDP_RING];
+		g = &p->grps[gi];
+		g->busy = 1;
+		b = &g->ring[g->tail % TDP_RING];
 		pthread_mutex_unlock(&p->mu);
-		produce(p, wk, slot, b);
+		produce(p, wk, g, b);
 		pthread_mutex_lock(&p->mu);
-		c->busy = 0;
-		c->tail++;
+		g->busy = 0;
+		g->tail++;
 		if (b->end) {
-			c->done = 1;
-			if (++p->ndone == p->ncpu)
+			g->done = 1;
+			if (++p->ndone == p->ngrp)
 				pthread_cond_broadcast(&p->work);	/* the idle ones leave */
 		}
-		if (p->want == slot)
+		if (p->want == gi)
 			pthread_cond_signal(&p->ready);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -313,8 +411,8 @@ static void *worker_main(void *arg)
 
 /* ---- the puller ---- */
 
-/* Replays the notes of @c's batch at its current event, and finds where the next stop is. */
-static void replay_notes(struct td_par *p, struct tdp_cpu *c)
+/* Replays the notes of group @c's batch at its current event, and finds where the next stop is. */
+static void replay_notes(struct td_par *p, struct tdp_grp *c)
 {
 	struct tdp_batch *b = c->cur;
 	int i = (int)(c->e - b->ev);
@@ -333,11 +431,11 @@ static void replay_notes(struct td_par *p, struct tdp_cpu *c)
 }
 
 /* Takes @c's next batch as its current one, waiting for a worker to publish it. */
-static void take_batch(struct td_par *p, struct tdp_cpu *c)
+static void take_batch(struct td_par *p, struct tdp_grp *c)
 {
 	pthread_mutex_lock(&p->mu);
 	while (c->tail == c->head) {
-		p->want = (int)(c - p->cpus);
+		p->want = (int)(c - p->grps);
 		pthread_cond_wait(&p->ready, &p->mu);
 	}
 	p->want = -1;
@@ -349,7 +447,7 @@ static void take_batch(struct td_par *p, struct tdp_cpu *c)
 }
 
 /* Gives the current batch of @c back to the workers. */
-static void release_batch(struct td_par *p, struct tdp_cpu *c)
+static void release_batch(struct td_par *p, struct tdp_grp *c)
 {
 	pthread_mutex_lock(&p->mu);
 	c->head++;
@@ -364,11 +462,11 @@ static void release_batch(struct td_par *p, struct tdp_cpu *c)
 }
 
 /*
- * @c's cursor reached a note or its batch's end (c->e == c->stop): the notes
- * replayed, the next batch taken where this one is used up.  1 the CPU has an
- * event at c->e, 0 it ended, or its error.
+ * Group @c's cursor reached a note or its batch's end (c->e == c->stop): the
+ * notes replayed, the next batch taken where this one is used up.  1 the group
+ * has an event at c->e, 0 it ended, or its error.
  */
-static __attribute__((noinline)) int step_slow_pull(struct td_par *p, struct tdp_cpu *c)
+static __attribute__((noinline)) int step_slow_pull(struct td_par *p, struct tdp_grp *c)
 {
 	replay_notes(p, c);
 	while (c->e == c->cur->ev + c->cur->n) {
@@ -385,14 +483,14 @@ static __attribute__((noinline)) int step_slow_pull(struct td_par *p, struct tdp
 }
 
 /*
- * Steps the CPU whose event was handed out last (p->adv, the heap's top) past
- * it: in place while no note or batch end is in the way, and the merge fixed
- * when another CPU is now earlier.  0; or 1 after the slow path, where the CPU
- * may have ended (the heap may be empty) or failed (p->err set).
+ * Steps the group whose event was handed out last (p->adv, the heap's top)
+ * past it: in place while no note or batch end is in the way, and the merge
+ * fixed when another group is now earlier.  0; or 1 after the slow path, where
+ * the group may have ended (the heap may be empty) or failed (p->err set).
  */
 static inline int advance(struct td_par *p)
 {
-	struct tdp_cpu *c = p->adv;
+	struct tdp_grp *c = p->adv;
 	const struct lat_event *e = ++c->e;
 
 	p->adv = NULL;
@@ -413,10 +511,16 @@ static inline int advance(struct td_par *p)
 	return 0;
 }
 
-/* The finishing of @ev (tracedat_src.h), decoded by a worker, now that it is in merged order. */
-static inline void finish(struct td_src *s, struct td_ccache *cc, struct lat_event *ev)
+/*
+ * The finishing of @ev (tracedat_src.h), decoded by a worker, now that it is in merged order:
+ * @e, the event of group @g it was copied from, names its CPU's comm cache.
+ */
+static inline void finish(struct td_src *s, const struct tdp_grp *g, const struct lat_event *e,
+			  struct lat_event *ev)
 {
 	int k = ev->comm[0];
+	/* a group of one CPU keeps its cache at hand: no look-up per event */
+	struct td_ccache *cc = g->cc ? g->cc : &s->cc[g->cur->slot[e - g->cur->ev]];
 
 	if (k & TDP_COMM)
 		td_comm_of(s, cc, ev->pid, ev->comm);
@@ -446,9 +550,9 @@ int td_par_next_batch(struct lat_event_source *base, struct lat_event *evs, int 
 		return p->err;
 	while (i < n) {
 		struct lat_event *ev = &evs[i];
-		struct tdp_cpu *c;
+		struct tdp_grp *c;
 
-		/* after the first event the top CPU changes or ends only in advance() */
+		/* after the first event the top group changes or ends only in advance() */
 		if (!p->adv || advance(p)) {
 			if (__builtin_expect(p->err || !p->m.n, 0)) {
 				if (!i)
@@ -457,10 +561,10 @@ int td_par_next_batch(struct lat_event_source *base, struct lat_event *evs, int 
 				return i;
 			}
 		}
-		c = &p->cpus[p->m.h[0].slot];
+		c = &p->grps[p->m.h[0].slot];
 		*ev = *c->e;
 		p->adv = c;
-		finish(s, c->cc, ev);
+		finish(s, c, c->e, ev);
 		i++;
 		if (lat_event_batch_ends(ev->type))
 			break;
@@ -480,37 +584,56 @@ int td_par_live(const struct td_src *s)
 
 /* ---- start and stop ---- */
 
-/* The rings of @ncpu CPUs, the heap and the workers' slots. */
-static int par_alloc(struct td_par *p, int ncpu, int nworkers)
+/* A batch's room: @cap events and their slots. */
+static int batch_alloc(struct tdp_batch *b, int cap)
 {
-	size_t per = TDP_BUDGET / sizeof(struct lat_event) / TDP_RING / (size_t)ncpu;
+	b->ev = malloc((size_t)cap * sizeof(*b->ev));
+	b->slot = malloc((size_t)cap * sizeof(*b->slot));
+	return b->ev && b->slot ? 0 : -LAT_ENOMEM;
+}
+
+/*
+ * The @ncpu CPUs in @ngrp groups of neighbouring slots, their rings and
+ * merges, the puller's heap and the workers' slots.
+ */
+static int par_alloc(struct td_par *p, int ncpu, int ngrp, int nworkers)
+{
+	size_t per = TDP_BUDGET / sizeof(struct lat_event) / TDP_RING / (size_t)ngrp;
 
 	p->ncpu = ncpu;
+	p->ngrp = ngrp;
 	p->batch_cap = per > TDP_BATCH ? TDP_BATCH : per < TDP_BATCH_MIN ? TDP_BATCH_MIN : (int)per;
 	p->lend_cap = TD_LEND_ROOM(p->s->buf->page_size) + 8;
 	if (p->lend_cap < TDP_LEND_MIN)
 		p->lend_cap = TDP_LEND_MIN;
 	p->cpus = calloc((size_t)ncpu, sizeof(*p->cpus));
-	p->m.h = calloc((size_t)ncpu + 1, sizeof(*p->m.h));
+	p->grps = calloc((size_t)ngrp, sizeof(*p->grps));
+	p->m.h = calloc((size_t)ngrp + 1, sizeof(*p->m.h));
 	p->workers = calloc((size_t)nworkers, sizeof(*p->workers));
 	p->th = calloc((size_t)nworkers, sizeof(*p->th));
-	if (!p->cpus || !p->m.h || !p->workers || !p->th)
+	if (!p->cpus || !p->grps || !p->m.h || !p->workers || !p->th)
 		return -LAT_ENOMEM;
 	for (int i = 0; i < ncpu; i++)
-		for (int k = 0; k < TDP_RING; k++) {
-			struct tdp_batch *b = &p->cpus[i].ring[k];
+		p->cpus[i].cur = td_walk_cpu_cur(p->s->walk, i);
+	for (int i = 0; i < ngrp; i++) {
+		struct tdp_grp *g = &p->grps[i];
 
-			b->ev = malloc((size_t)p->batch_cap * sizeof(*b->ev));
-			if (!b->ev)
+		g->first = (int)((int64_t)i * ncpu / ngrp);
+		g->n = (int)((int64_t)(i + 1) * ncpu / ngrp) - g->first;
+		g->m.h = calloc((size_t)g->n + 1, sizeof(*g->m.h));
+		if (!g->m.h)
+			return -LAT_ENOMEM;
+		for (int k = 0; k < TDP_RING; k++)
+			if (batch_alloc(&g->ring[k], p->batch_cap) < 0)
 				return -LAT_ENOMEM;
-		}
+	}
 	return 0;
 }
 
 int td_par_start(struct td_src *s, int nworkers)
 {
 	struct td_par *p = calloc(1, sizeof(*p));
-	int ret;
+	int ncpu = td_walk_slots(s->walk), ret;
 
 	s->par = p;
 	if (!p)
@@ -520,7 +643,9 @@ int td_par_start(struct td_src *s, int nworkers)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->ready, NULL);
-	ret = par_alloc(p, td_walk_slots(s->walk), nworkers);
+	/* a group per worker: the puller merges as many streams as can be filled at once */
+	ret = par_alloc(p, ncpu, ncpu >= TDP_GROUP_CPUS && nworkers < ncpu ? nworkers : ncpu,
+			nworkers);
 	if (ret < 0)
 		return ret;
 	for (int i = 0; i < nworkers; i++)
@@ -529,17 +654,17 @@ int td_par_start(struct td_src *s, int nworkers)
 				sizeof(*p->workers));
 	if (!p->nworkers)
 		return 1;
-	/* the walk's start, CPU by CPU as the one-thread walk opens them */
-	for (int i = 0; i < p->ncpu; i++) {
-		struct tdp_cpu *c = &p->cpus[i];
+	/* the walk's start, group by group: CPU by CPU as the one-thread walk opens them */
+	for (int i = 0; i < p->ngrp; i++) {
+		struct tdp_grp *g = &p->grps[i];
 
-		c->cc = &s->cc[i];
-		take_batch(p, c);
-		ret = c->cur->n ? 1 : step_slow_pull(p, c);
+		g->cc = g->n == 1 ? &s->cc[g->first] : NULL;
+		take_batch(p, g);
+		ret = g->cur->n ? 1 : step_slow_pull(p, g);
 		if (ret < 0)
 			return ret;
 		if (ret)
-			td_merge_push(&p->m, c->e->ts_ns, c->e->cpu, i);
+			td_merge_push(&p->m, g->e->ts_ns, g->e->cpu, i);
 	}
 	td_merge_limit(&p->m);
 	return 0;
@@ -554,20 +679,24 @@ void td_par_free(struct td_src *s)
 	par_stop(&p->mu, &p->work, &p->stop, p->th, p->nworkers);
 	for (int i = 0; i < p->nworkers; i++)
 		td_dctx_free(p->workers[i].dctx);
-	for (int i = 0; p->cpus && i < p->ncpu; i++)
+	for (int i = 0; p->grps && i < p->ngrp; i++) {
 		for (int k = 0; k < TDP_RING; k++) {
-			struct tdp_batch *b = &p->cpus[i].ring[k];
+			struct tdp_batch *b = &p->grps[i].ring[k];
 
 			for (int j = 0; j < b->nnotes; j++)
 				free(b->notes[j].n.text);
 			free(b->notes);
 			free(b->ev);
+			free(b->slot);
 			free(b->lend);
 		}
+		free(p->grps[i].m.h);
+	}
 	pthread_cond_destroy(&p->ready);
 	pthread_cond_destroy(&p->work);
 	pthread_mutex_destroy(&p->mu);
 	free(p->cpus);
+	free(p->grps);
 	free(p->m.h);
 	free(p->workers);
 	free(p->th);

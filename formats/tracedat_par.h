@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The trace.dat source with its CPUs decoded by worker threads
- * (tracedat_par.c): each CPU's pages are walked, decompressed and decoded by
- * one worker at a time into batches of events, a few batches in flight per
- * CPU; the thread that pulls events merges the batches by (timestamp, cpu)
- * and finishes each event (tracedat_src.h).  Events, their order, the stop
+ * (tracedat_par.c): each group of CPUs' pages are walked, decompressed,
+ * merged and decoded by one worker at a time into batches of events, a few
+ * batches in flight per group; the thread that pulls events merges the
+ * groups' batches by (timestamp, cpu) and finishes each event
+ * (tracedat_src.h).  Events, their order, the stop
  * and skip reasons and where they appear are those of the one-thread walk.
  */
 #ifndef LATSCOPE_FORMATS_TRACEDAT_PAR_H
@@ -31,7 +32,7 @@ int td_par_workers(const struct td_src *s, int jobs);
 
 /*
  * Starts @nworkers workers over s->walk (opened per CPU) and waits for every
- * CPU's first batch, replaying the notes of the walk's start in CPU order.
+ * group's first batch, replaying the notes of the walk's start in CPU order.
  * 0 started; 1 no thread could be made (nothing changed: read with one
  * thread); or a negative lat_err (the walk's start failed).  s->par is set
  * from the start: td_par_free() it in every case.

@@ -129,6 +129,28 @@ static void test_fixture(void **state)
 	assert_int_equal(same_as_one(LAT_FIXTURE_V6, NULL, 3, 32, ULONG_MAX, NULL), 67159);
 }
 
+/*
+ * 8 CPUs (12,000 events: mixed-3000-v6.dat's 3000 times 4): the workers merge groups of
+ * CPUs (one group of 8 with --jobs 2, 4 + 4 with 3, 2 + 3 + 3 with 4, 2 + 2 + 2 + 2 with 5),
+ * and with --jobs 16 one CPU each; both walks, one event and batches at a time.
+ */
+static void test_groups(void **state)
+{
+	static const int jobs[] = { 2, 3, 4, 5, 16 };
+
+	(void)state;
+	for (int kb = 0; kb < 2; kb++) {
+		setenv("LATSCOPE_TRACEDAT_KBUFFER", kb ? "1" : "0", 1);
+		for (size_t j = 0; j < LAT_ARRAY_SIZE(jobs); j++) {
+			assert_int_equal(same_as_one(LAT_FIXTURE_W8, NULL, jobs[j], 32, ULONG_MAX,
+						     NULL), 12000);
+			same_as_one(LAT_FIXTURE_W8, NULL, jobs[j], 0, ULONG_MAX, NULL);
+			same_as_one(LAT_FIXTURE_W8, NULL, jobs[j], 1, 5000, NULL);
+		}
+	}
+	unsetenv("LATSCOPE_TRACEDAT_KBUFFER");
+}
+
 /* A copy of @src: cut at @cut bytes (0: whole), @nflip bytes set to @val at spread offsets. */
 static void damaged_copy(const char *src, const char *dst, long cut, int nflip, int seed,
 			 unsigned char val)
@@ -164,13 +186,14 @@ static void damaged_copy(const char *src, const char *dst, long cut, int nflip, 
 
 /*
  * Truncated and damaged copies: the stop and skip reasons (and the lost marks)
- * after every call are those of one thread, also when the read stops early.
- * The cuts and flips are chosen so that the notes are met (checked below).
+ * after every call are those of one thread, also when the read stops early,
+ * and also where workers merge groups of CPUs (the 8-CPU trace).  The cuts
+ * and flips are chosen so that the notes are met (checked below).
  */
 static void test_damaged(void **state)
 {
 	const char *srcs[] = { SAMPLES "/mixed-3000-v6.dat", SAMPLES "/mixed-3000-v7-zstd.dat",
-			       SAMPLES "/probe-pair-v7-zstd.dat" };
+			       SAMPLES "/probe-pair-v7-zstd.dat", LAT_FIXTURE_W8 };
 	char path[] = "/tmp/latscope-tdpar-XXXXXX";
 	int fd = mkstemp(path), stops = 0, skips = 0;
 
@@ -261,6 +284,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_workers),
 	};
