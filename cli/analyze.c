@@ -37,7 +37,7 @@ void usage_analyze(FILE *out)
 		"      --buffer NAME       trace.dat: analyze this instance's buffer\n"
 		"      --jobs N            threads reading a trace.dat or ftrace text file\n"
 		"                          (default: the CPUs, at most 16; 1 for small files\n"
-		"                          and uncompressed trace.dat)\n"
+		"                          and uncompressed trace.dat of fewer than 8 CPUs)\n"
 		"      --wakeup-start waking|wakeup\n"
 		"                          where a wakeup wait starts (default waking)\n"
 		"      --include-untrusted\n"

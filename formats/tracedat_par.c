@@ -152,12 +152,13 @@ int td_par_workers(const struct td_src *s, int jobs)
 	if (!jobs) {
 		/*
 		 * A worker pays only where it takes work the puller would do:
-		 * decompression.  Uncompressed pages are decoded in about the
-		 * time their events take to travel between cores (104 bytes
-		 * each), and a small buffer's threads cost more than they save
-		 * (bench/README-tracedat.md, "Threads").
+		 * decompression, or the merge of a group of CPUs.  Uncompressed
+		 * pages of a few CPUs are decoded in about the time their events
+		 * take to travel between cores (104 bytes each); a small buffer's
+		 * threads cost more than they save (bench/README-tracedat.md,
+		 * "Threads", "Many CPUs: the limit in the sift, the workers' groups").
 		 */
-		if (!b->compressed || bytes < TD_PAR_MIN_BYTES)
+		if ((!b->compressed && ndata < TDP_GROUP_CPUS) || bytes < TD_PAR_MIN_BYTES)
 			return 0;
 		jobs = lat_jobs_default();
 	}

@@ -14,10 +14,11 @@
 #include "tracedat_src.h"
 
 /*
- * Compressed page data below which the default reads with one thread:
- * making the threads and handing batches over costs more than they save;
- * uncompressed data is always read with one thread by default
- * (bench/README-tracedat.md, "Threads").
+ * Compressed page data (or uncompressed data of 8 CPUs and more, whose
+ * workers merge groups of CPUs) below which the default reads with one
+ * thread: making the threads and handing batches over costs more than they
+ * save; uncompressed data of fewer CPUs is always read with one thread by
+ * default (bench/README-tracedat.md, "Threads").
  */
 #define TD_PAR_MIN_BYTES (512u << 10)
 
@@ -25,7 +26,8 @@
  * Worker threads for reading @s's buffer with @jobs threads in all (the
  * option -j: 0 the default, 1 one thread): 0 when one thread reads it.  The
  * default is the online CPUs (at most LAT_JOBS_MAX, the puller
- * counted) for compressed data from TD_PAR_MIN_BYTES on, else one thread; there are
+ * counted) for compressed data, or data of 8 CPUs and more, from
+ * TD_PAR_MIN_BYTES on, else one thread; there are
  * never more workers than CPUs with data.
  */
 int td_par_workers(const struct td_src *s, int jobs);
