@@ -533,8 +533,9 @@ check "--jobs 2: the 70000-byte marker between the others, whole" \
 
 # into files the rows go out before the hash is known and get their id in place when it is
 # (cli/export_id.c): the same bytes as the rows held for stdout, on the v6 fixture repeated
-# three times (26 MB: the hash takes longer than the first rows, seen as pwrite()s by strace
-# where it is installed); no 0x01 left
+# three times; no 0x01 left.  Whether any row goes out before the hash is done is a race
+# (on a loaded machine the hash can win): strace's pwrite()s say which path this run took,
+# and the bytes are checked either way
 v6=${LAT_FIXTURE_V6:-$repo/build/fixtures/tracecmd-mixed-v6.dat}
 if [ -f "$v6" ] && python3 "$repo/scripts/tracedat_v6_tool.py" repeat "$v6" "$tmp/v6x3.dat" 3 \
 	>/dev/null 2>&1; then
@@ -542,8 +543,8 @@ if [ -f "$v6" ] && python3 "$repo/scripts/tracedat_v6_tool.py" repeat "$v6" "$tm
 	if command -v strace >/dev/null; then
 		strace -f -o "$tmp/place.strace" -e trace=pwrite64 \
 			"$bin" export --rows waits,slices -o "$tmp/place" "$tmp/v6x3.dat" 2>/dev/null
-		check "in place: the rows written before the hash was known are patched" \
-			'grep -q "pwrite64(" "$tmp/place.strace"'
+		grep -q "pwrite64(" "$tmp/place.strace" ||
+			echo "note: the hash was done before the first rows: no row patched this run"
 	else
 		"$bin" export --rows waits,slices -o "$tmp/place" "$tmp/v6x3.dat" 2>/dev/null
 	fi
